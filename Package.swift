@@ -1,0 +1,52 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Layers, bottom to top (ARCHITECTURE.md): C modules → StrataModel (pure Swift) →
+// StrataRender (pixman, libpng) → StrataServer (libwayland wire, backends, the compositor) →
+// the `strata` executable. StrataTestSupport holds a real libwayland test client.
+let apt = { (names: String...) in [SystemPackageProvider.apt(names)] }
+// The wire and render layers live on one thread and one event loop (asserted at run time);
+// Swift 6's data-race checking cannot see that through C callbacks, so they build in Swift 5 mode.
+let cLayer: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+
+let package = Package(
+    name: "Strata",
+    products: [
+        .executable(name: "strata", targets: ["strata"]),
+        .library(name: "StrataServer", targets: ["StrataServer"]),
+        .library(name: "StrataModel", targets: ["StrataModel"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "CWaylandServer", pkgConfig: "wayland-server", providers: apt("libwayland-dev")),
+        .systemLibrary(name: "CWaylandClient", pkgConfig: "wayland-client", providers: apt("libwayland-dev")),
+        .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: apt("libpixman-1-dev")),
+        .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: apt("libxkbcommon-dev")),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: apt("libpng-dev")),
+        .target(name: "CStrataProtocolCode"),
+        .target(name: "CStrataServerGlue", dependencies: ["CWaylandServer", "CStrataProtocolCode"]),
+        .target(name: "CStrataClientGlue", dependencies: ["CWaylandClient", "CStrataProtocolCode"]),
+
+        .target(name: "StrataModel"),
+        .target(name: "StrataRender", dependencies: ["CPixman", "CPNG", "StrataModel"], swiftSettings: cLayer),
+        .target(
+            name: "StrataServer",
+            dependencies: ["CWaylandServer", "CStrataServerGlue", "CXKBCommon", "CPixman", "StrataRender", "StrataModel"],
+            swiftSettings: cLayer),
+        .executableTarget(
+            name: "strata",
+            dependencies: ["StrataServer", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: cLayer),
+
+        .target(
+            name: "StrataTestSupport",
+            dependencies: ["CWaylandClient", "CStrataClientGlue", "StrataServer"],
+            swiftSettings: cLayer),
+        .testTarget(name: "StrataModelTests", dependencies: ["StrataModel"]),
+        .testTarget(name: "StrataRenderTests", dependencies: ["StrataRender", "CPixman"], swiftSettings: cLayer),
+        .testTarget(name: "StrataServerTests", dependencies: ["StrataTestSupport", "StrataServer"], swiftSettings: cLayer),
+        .testTarget(name: "StrataEndToEndTests", dependencies: ["StrataTestSupport"], swiftSettings: cLayer),
+    ]
+)

@@ -1,0 +1,36 @@
+/* The few things Swift cannot express on libwayland-server: variadic error posting, listeners
+   that find their owner without wl_container_of, the log handler, and sealed memfds. */
+#ifndef STRATA_SHIM_H
+#define STRATA_SHIM_H
+#include <stddef.h>
+#include <stdint.h>
+#include <wayland-server-core.h>
+
+/* wl_resource_post_error with a plain, already formatted message. */
+void strata_resource_post_error(struct wl_resource *resource, uint32_t code, const char *message);
+/* wl_client_post_implementation_error with a plain message. */
+void strata_client_post_implementation_error(struct wl_client *client, const char *message);
+
+/* A wl_listener with an owner pointer. notify(owner, data) is called on emission. */
+struct strata_listener {
+	struct wl_listener listener;
+	void *owner;
+	void (*notify)(void *owner, void *data);
+};
+struct strata_listener *strata_listener_create(void *owner, void (*notify)(void *owner, void *data));
+/* Removes the listener from its signal if it is linked; safe to call twice. */
+void strata_listener_remove(struct strata_listener *l);
+/* Removes and frees. */
+void strata_listener_destroy(struct strata_listener *l);
+void strata_listener_add_to_signal(struct strata_listener *l, struct wl_signal *signal);
+void strata_listener_add_to_resource(struct strata_listener *l, struct wl_resource *resource);
+void strata_listener_add_to_client(struct strata_listener *l, struct wl_client *client);
+void strata_listener_add_to_display(struct strata_listener *l, struct wl_display *display);
+
+/* Forwards libwayland's server log lines, formatted, to handler. */
+void strata_set_log_handler(void (*handler)(const char *line));
+
+/* A memfd holding size bytes of data, sealed against shrinking, growing and writing.
+   Returns -1 with errno set on failure. */
+int strata_create_sealed_memfd(const char *name, const void *data, size_t size);
+#endif

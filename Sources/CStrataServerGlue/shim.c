@@ -1,0 +1,107 @@
+#define _GNU_SOURCE
+#include "strata-shim.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+void strata_resource_post_error(struct wl_resource *resource, uint32_t code, const char *message) {
+	wl_resource_post_error(resource, code, "%s", message);
+}
+
+void strata_client_post_implementation_error(struct wl_client *client, const char *message) {
+	wl_client_post_implementation_error(client, "%s", message);
+}
+
+static void strata_listener_notify(struct wl_listener *listener, void *data) {
+	struct strata_listener *l = (struct strata_listener *)listener; /* first member */
+	if (l->notify)
+		l->notify(l->owner, data);
+}
+
+struct strata_listener *strata_listener_create(void *owner, void (*notify)(void *, void *)) {
+	struct strata_listener *l = calloc(1, sizeof *l);
+	if (!l)
+		return NULL;
+	l->listener.notify = strata_listener_notify;
+	wl_list_init(&l->listener.link);
+	l->owner = owner;
+	l->notify = notify;
+	return l;
+}
+
+void strata_listener_remove(struct strata_listener *l) {
+	wl_list_remove(&l->listener.link);
+	wl_list_init(&l->listener.link);
+}
+
+void strata_listener_destroy(struct strata_listener *l) {
+	if (!l)
+		return;
+	strata_listener_remove(l);
+	free(l);
+}
+
+void strata_listener_add_to_signal(struct strata_listener *l, struct wl_signal *signal) {
+	strata_listener_remove(l);
+	wl_signal_add(signal, &l->listener);
+}
+
+void strata_listener_add_to_resource(struct strata_listener *l, struct wl_resource *resource) {
+	strata_listener_remove(l);
+	wl_resource_add_destroy_listener(resource, &l->listener);
+}
+
+void strata_listener_add_to_client(struct strata_listener *l, struct wl_client *client) {
+	strata_listener_remove(l);
+	wl_client_add_destroy_listener(client, &l->listener);
+}
+
+void strata_listener_add_to_display(struct strata_listener *l, struct wl_display *display) {
+	strata_listener_remove(l);
+	wl_display_add_destroy_listener(display, &l->listener);
+}
+
+static void (*strata_log_handler)(const char *line);
+
+static void strata_log_trampoline(const char *fmt, va_list args) {
+	char buf[1024];
+	vsnprintf(buf, sizeof buf, fmt, args);
+	if (strata_log_handler)
+		strata_log_handler(buf);
+}
+
+void strata_set_log_handler(void (*handler)(const char *line)) {
+	strata_log_handler = handler;
+	wl_log_set_handler_server(strata_log_trampoline);
+}
+
+int strata_create_sealed_memfd(const char *name, const void *data, size_t size) {
+	int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0)
+		return -1;
+	size_t done = 0;
+	while (done < size) {
+		ssize_t n = write(fd, (const char *)data + done, size - done);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			int saved = errno;
+			close(fd);
+			errno = saved;
+			return -1;
+		}
+		done += (size_t)n;
+	}
+	if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0) {
+		int saved = errno;
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	return fd;
+}

@@ -1,0 +1,2 @@
+#define WL_HIDE_DEPRECATED 1
+#include <wayland-server.h>

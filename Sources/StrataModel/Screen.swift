@@ -1,0 +1,83 @@
+/// A display that windows appear on (UIKit's `UIScreen`), connected through a `WindowManager`.
+///
+/// Every property is read-only outside the manager; change a screen with the manager's `setMode`,
+/// `setTransform`, `setScale`, `setBrightness`, `setMirroring`, `setOrigin` and `setUsableArea`,
+/// so that observers are told.
+public final class Screen {
+    public let id: ScreenID
+    /// The connector's name, e.g. `"HEADLESS-1"` or `"WL-1"`.
+    public let name: String
+    /// The modes the display supports, in the order the backend gave them.
+    public let availableModes: [ScreenMode]
+    /// The mode the display prefers; nil only when it reported no modes at all.
+    public let preferredMode: ScreenMode?
+    /// The mode in use; starts as `preferredMode`.
+    public internal(set) var currentMode: ScreenMode?
+    /// Physical pixels per logical pixel (at least 1).
+    public internal(set) var scale: Int
+    public internal(set) var transform: ScreenTransform = .normal
+    /// 0 (darkest) … 1 (brightest); the manager clamps.
+    public internal(set) var brightness: Double = 1
+    /// Whether the screen mirrors the main screen while no window is visible on it (UIKit's
+    /// external-display behaviour). Defaults to true.
+    public internal(set) var mirrorsWhenEmpty: Bool = true
+    /// Position of the top-left corner in the global layout, in logical pixels.
+    public internal(set) var origin: Point = .zero
+    /// False once the screen has been disconnected; a disconnected screen is inert.
+    public internal(set) var isConnected: Bool = true
+
+    /// The usable area relative to the screen's top-left corner; nil = the whole screen.
+    var usableAreaInScreen: Rect?
+    /// Last mirroring state posted, so that changes are posted exactly once.
+    var postedMirroring = false
+
+    weak var manager: WindowManager?
+
+    init(id: ScreenID, name: String, modes: [ScreenMode], preferredIndex: Int, scale: Int) {
+        self.id = id
+        self.name = name
+        self.availableModes = modes
+        let index = modes.indices.contains(preferredIndex) ? preferredIndex : 0
+        self.preferredMode = modes.isEmpty ? nil : modes[index]
+        self.currentMode = preferredMode
+        self.scale = max(1, scale)
+    }
+
+    /// The screen's rectangle in the global layout, in logical pixels: origin is its position,
+    /// size is the current mode's size, turned by `transform`, divided by `scale`.
+    public var bounds: Rect {
+        let pixels = transform.apply(to: currentMode?.size ?? .zero)
+        return Rect(
+            origin: origin,
+            size: Size(width: max(0, pixels.width) / scale, height: max(0, pixels.height) / scale))
+    }
+
+    /// The size of `bounds`.
+    public var size: Size { bounds.size }
+
+    /// The part of `bounds` not taken by exclusive zones (panels), in the same global coordinates
+    /// as `bounds`. Equals `bounds` until `WindowManager.setUsableArea(_:for:)` is called.
+    public var usableArea: Rect {
+        let whole = bounds
+        guard let local = usableAreaInScreen else { return whole }
+        let clipped = Rect(x: 0, y: 0, width: whole.width, height: whole.height).intersection(local)
+        return (clipped ?? Rect(x: 0, y: 0, width: 0, height: 0)).offsetBy(dx: whole.x, dy: whole.y)
+    }
+
+    /// Whether this screen shows a copy of the main screen: it has no visible window, it mirrors
+    /// when empty, and it is not the main screen. Always false once disconnected.
+    public var isMirroring: Bool {
+        manager?.computeMirroring(of: self) ?? false
+    }
+
+    /// Whether this is the manager's main screen (index 0 of `screens`).
+    public var isMain: Bool {
+        manager?.mainScreen === self
+    }
+}
+
+extension Screen: CustomStringConvertible {
+    public var description: String {
+        "Screen(\(id), \(name), \(bounds), scale \(scale), \(transform.rawValue))"
+    }
+}

@@ -1,0 +1,7 @@
+/// Why the manager refused to change a screen.
+public enum ScreenConfigurationError: Error, Hashable, Sendable {
+    /// The screen was disconnected (or belongs to another manager).
+    case screenNotConnected(ScreenID)
+    /// The requested mode is not one of the screen's `availableModes`.
+    case modeNotAvailable(ScreenMode, screen: ScreenID)
+}

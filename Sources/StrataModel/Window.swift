@@ -1,0 +1,136 @@
+/// A window (UIKit's `UIWindow`): a rectangle on one screen, at a level, possibly key.
+///
+/// Windows are created by `WindowManager.createWindow(…)` and start hidden. State that observers
+/// care about (`isHidden`, `level`, `screen`, `frame`, key status) is read-only here; change it
+/// through the manager, or through the forwarding methods below, so notifications are posted.
+/// A closed window is inert: its forwarding methods do nothing.
+public final class Window {
+    public let id: WindowID
+    public internal(set) var level: WindowLevel
+    /// Starts true; `show` clears it, `hide` sets it.
+    public internal(set) var isHidden: Bool = true
+    /// Whether the window may ever become key. A window with `canBecomeKey == false` (a panel,
+    /// a wallpaper) is never key under any policy.
+    public internal(set) var canBecomeKey: Bool
+    /// The screen the window is on; nil only while no screen is connected, or once closed.
+    public internal(set) var screen: Screen?
+    /// The window's rectangle in the coordinates of its screen (relative to the screen's origin).
+    public internal(set) var frame: Rect = .zero
+    /// True once `WindowManager.close(_:)` removed the window.
+    public internal(set) var isClosed: Bool = false
+
+    /// The client's application id (`xdg_toplevel.set_app_id`).
+    public var appID: String
+    /// The window's title (`xdg_toplevel.set_title`).
+    public var title: String
+    /// The owning client's process id; 0 when unknown. Key passing prefers the same client.
+    public var pid: Int32
+    /// Whatever the wire layer hangs on this window (its surface); held weakly.
+    public weak var content: AnyObject?
+
+    weak var manager: WindowManager?
+
+    init(
+        id: WindowID, appID: String, title: String, pid: Int32, level: WindowLevel,
+        canBecomeKey: Bool, screen: Screen?, manager: WindowManager
+    ) {
+        self.id = id
+        self.appID = appID
+        self.title = title
+        self.pid = pid
+        self.level = level
+        self.canBecomeKey = canBecomeKey
+        self.screen = screen
+        self.manager = manager
+    }
+
+    /// Whether this is the key window: the one that receives keyboard and other non-pointer events.
+    public var isKeyWindow: Bool {
+        guard let manager else { return false }
+        return manager.keyWindow === self
+    }
+
+    /// Whether the window is shown (the negation of `isHidden`, for readability).
+    public var isVisible: Bool { !isHidden }
+
+    // MARK: Forwarding to the manager
+
+    /// Shows the window, orders it front of its level and makes it key (if it can become key).
+    public func makeKeyAndVisible() {
+        manager?.show(self, makeKey: true)
+    }
+
+    /// Makes the window key without changing its visibility or order; false if it cannot be key.
+    @discardableResult
+    public func makeKey() -> Bool {
+        manager?.makeKey(self) ?? false
+    }
+
+    /// Gives up key status if this window has it; no other window becomes key.
+    public func resignKey() {
+        guard let manager, manager.keyWindow === self else { return }
+        manager.resignKey()
+    }
+
+    /// Moves the window in front of the other windows of its level.
+    public func orderFront() {
+        manager?.orderFront(self)
+    }
+
+    /// Moves the window behind the other windows of its level.
+    public func orderBack() {
+        manager?.orderBack(self)
+    }
+
+    // MARK: Coordinate conversion
+
+    /// This window's origin in the global layout (its screen's origin plus its frame's origin).
+    var globalOrigin: (x: Double, y: Double) {
+        let screenOrigin = screen?.origin ?? .zero
+        return (screenOrigin.x + Double(frame.x), screenOrigin.y + Double(frame.y))
+    }
+
+    /// Converts `p` from this window's coordinates to `other`'s; nil means the screen coordinates
+    /// of this window's screen. Windows on different screens convert through global coordinates.
+    public func convert(_ p: Point, to other: Window?) -> Point {
+        guard let other else {
+            return Point(x: p.x + Double(frame.x), y: p.y + Double(frame.y))
+        }
+        let mine = globalOrigin
+        let theirs = other.globalOrigin
+        return Point(x: p.x + mine.x - theirs.x, y: p.y + mine.y - theirs.y)
+    }
+
+    /// Converts `p` from `other`'s coordinates to this window's; nil means the screen coordinates
+    /// of this window's screen.
+    public func convert(_ p: Point, from other: Window?) -> Point {
+        guard let other else {
+            return Point(x: p.x - Double(frame.x), y: p.y - Double(frame.y))
+        }
+        return other.convert(p, to: self)
+    }
+
+    /// Converts `r` from this window's coordinates to `other`'s (nil: this window's screen).
+    public func convert(_ r: Rect, to other: Window?) -> Rect {
+        var result = r
+        result.origin = convert(r.origin, to: other)
+        return result
+    }
+
+    /// Converts `r` from `other`'s coordinates to this window's (nil: this window's screen).
+    public func convert(_ r: Rect, from other: Window?) -> Rect {
+        var result = r
+        result.origin = convert(r.origin, from: other)
+        return result
+    }
+}
+
+extension Window: CustomStringConvertible {
+    public var description: String {
+        var parts = ["\(id)", "level \(level.name)", isHidden ? "hidden" : "visible"]
+        if isKeyWindow { parts.append("key") }
+        if !appID.isEmpty { parts.append("app \(appID)") }
+        if let screen { parts.append("on \(screen.id)") }
+        return "Window(" + parts.joined(separator: ", ") + ")"
+    }
+}

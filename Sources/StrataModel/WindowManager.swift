@@ -1,0 +1,464 @@
+/// The one choke point of the window model: it owns the screens, the windows and their stacking,
+/// decides the key window with its `policy`, and posts every change through `notifications`.
+///
+/// Each public mutation is a transaction: it changes the model completely, then posts the
+/// notifications it caused, in a defined order (see `docs/window-model.md`), each exactly once.
+/// A mutation that changes nothing posts nothing. Mutations on a closed window, a window or
+/// screen of another manager, or a disconnected screen are ignored.
+public final class WindowManager {
+    public let notifications = WindowNotificationCenter()
+
+    /// Decides key-window changes; may be replaced at any time (the key window stays as it is).
+    public var policy: any KeyWindowPolicy
+
+    /// Connected screens; index 0 is the main screen.
+    public private(set) var screens: [Screen] = []
+
+    /// All open windows, hidden ones included, back to front: sorted by level, and inside a level
+    /// the most recently ordered-front window is frontmost.
+    public private(set) var windows: [Window] = []
+
+    /// The window receiving keyboard and other non-pointer events, if any.
+    public private(set) var keyWindow: Window?
+
+    private var nextWindowNumber: UInt64 = 1
+    private var nextScreenNumber: UInt64 = 1
+    private var pending: [WindowServerNotification] = []
+
+    public init(policy: any KeyWindowPolicy = UIKitKeyWindowPolicy()) {
+        self.policy = policy
+    }
+
+    // MARK: Queries
+
+    /// The main screen (index 0 of `screens`), nil while none is connected.
+    public var mainScreen: Screen? { screens.first }
+
+    /// The visible windows on `screen`, back to front.
+    public func visibleWindows(on screen: Screen) -> [Window] {
+        windows.filter { !$0.isHidden && $0.screen === screen }
+    }
+
+    /// The open window with this id, if any.
+    public func window(withID id: WindowID) -> Window? {
+        windows.first { $0.id == id }
+    }
+
+    /// The connected screen with this id, if any.
+    public func screen(withID id: ScreenID) -> Screen? {
+        screens.first { $0.id == id }
+    }
+
+    /// Whether `window` may be key right now: open, visible, `canBecomeKey`, on a connected screen.
+    public func isEligibleForKey(_ window: Window) -> Bool {
+        guard owns(window), !window.isHidden, window.canBecomeKey, let screen = window.screen else {
+            return false
+        }
+        return owns(screen)
+    }
+
+    /// The topmost visible window on `screen` whose frame contains `p` (in the screen's
+    /// coordinates) and which `accepting` accepts, given `p` in that window's coordinates (so the
+    /// caller can test an input region).
+    public func window(
+        at p: Point, on screen: Screen, accepting: (Window, Point) -> Bool = { _, _ in true }
+    ) -> Window? {
+        for window in visibleWindows(on: screen).reversed() where window.frame.contains(p) {
+            if accepting(window, window.convert(p, from: nil)) {
+                return window
+            }
+        }
+        return nil
+    }
+
+    // MARK: Screens
+
+    /// Connects a screen, placed to the right of the existing ones (top edges aligned). `preferred`
+    /// is an index into `modes` (out of range means 0); the screen starts in that mode. The first
+    /// screen becomes main; windows left without a screen move onto it.
+    @discardableResult
+    public func connectScreen(name: String, modes: [ScreenMode], preferred: Int = 0, scale: Int = 1)
+        -> Screen
+    {
+        let screen = Screen(
+            id: ScreenID(nextScreenNumber), name: name, modes: modes, preferredIndex: preferred,
+            scale: scale)
+        nextScreenNumber += 1
+        screen.origin = Point(x: Double(screens.map(\.bounds.maxX).max() ?? 0), y: 0)
+        screen.manager = self
+        screens.append(screen)
+        pending.append(.screenDidConnect(screen.id))
+        for window in windows where window.screen == nil {
+            window.screen = screen
+            pending.append(.windowDidMoveToScreen(window.id, from: nil, to: screen.id))
+        }
+        commit()
+        return screen
+    }
+
+    /// Disconnects `screen`. Its windows (back to front) move to the main screen of the remaining
+    /// ones, keeping their frames, each with `windowDidMoveToScreen`; then `screenDidDisconnect`.
+    /// If it was main, the next screen becomes main. If it was the last screen, its windows are
+    /// left without a screen (no move notifications) and the key window resigns, before
+    /// `screenDidDisconnect`; they move onto the next screen that connects.
+    public func disconnectScreen(_ screen: Screen) {
+        guard owns(screen), let index = screens.firstIndex(where: { $0 === screen }) else { return }
+        screens.remove(at: index)
+        screen.isConnected = false
+        let affected = windows.filter { $0.screen === screen }
+        if let target = mainScreen {
+            for window in affected {
+                window.screen = target
+                pending.append(.windowDidMoveToScreen(window.id, from: screen.id, to: target.id))
+            }
+        } else {
+            if let key = keyWindow, key.screen === screen {
+                changeKey(to: nil)
+            }
+            for window in affected {
+                window.screen = nil
+            }
+        }
+        pending.append(.screenDidDisconnect(screen.id))
+        screen.manager = nil
+        commit()
+    }
+
+    /// Switches `screen` to `mode`, which must be one of its `availableModes`.
+    public func setMode(_ mode: ScreenMode, for screen: Screen) throws(ScreenConfigurationError) {
+        guard owns(screen) else { throw .screenNotConnected(screen.id) }
+        guard screen.availableModes.contains(mode) else {
+            throw .modeNotAvailable(mode, screen: screen.id)
+        }
+        guard screen.currentMode != mode else { return }
+        screen.currentMode = mode
+        pending.append(.screenModeDidChange(screen.id))
+        commit()
+    }
+
+    public func setTransform(_ transform: ScreenTransform, for screen: Screen) {
+        guard owns(screen), screen.transform != transform else { return }
+        screen.transform = transform
+        pending.append(.screenDidChangeTransform(screen.id))
+        commit()
+    }
+
+    /// Sets the scale (values below 1 become 1).
+    public func setScale(_ scale: Int, for screen: Screen) {
+        let scale = max(1, scale)
+        guard owns(screen), screen.scale != scale else { return }
+        screen.scale = scale
+        pending.append(.screenDidChangeScale(screen.id))
+        commit()
+    }
+
+    /// Sets the brightness, clamped to 0…1; NaN is ignored.
+    public func setBrightness(_ brightness: Double, for screen: Screen) {
+        guard !brightness.isNaN else { return }
+        let clamped = min(1, max(0, brightness))
+        guard owns(screen), screen.brightness != clamped else { return }
+        screen.brightness = clamped
+        pending.append(.screenDidChangeBrightness(screen.id))
+        commit()
+    }
+
+    /// Sets whether `screen` mirrors the main screen while it has no visible window.
+    public func setMirroring(_ mirrorsWhenEmpty: Bool, for screen: Screen) {
+        guard owns(screen), screen.mirrorsWhenEmpty != mirrorsWhenEmpty else { return }
+        screen.mirrorsWhenEmpty = mirrorsWhenEmpty
+        commit()
+    }
+
+    /// Moves `screen` in the global layout. Screens are never rearranged automatically.
+    public func setOrigin(_ origin: Point, for screen: Screen) {
+        var rounded = Rect.zero
+        rounded.origin = origin
+        guard owns(screen), screen.origin != rounded.origin else { return }
+        screen.origin = rounded.origin
+        pending.append(.screenDidMove(screen.id))
+        commit()
+    }
+
+    /// Sets the usable area (the screen minus exclusive zones), in the same global coordinates as
+    /// `bounds`; it is clipped to the bounds whenever it is read. nil restores the whole screen.
+    public func setUsableArea(_ area: Rect?, for screen: Screen) {
+        guard owns(screen) else { return }
+        let local = area.map { $0.offsetBy(dx: -screen.bounds.x, dy: -screen.bounds.y) }
+        let before = screen.usableArea
+        screen.usableAreaInScreen = local
+        guard screen.usableArea != before else { return }
+        pending.append(.screenDidChangeUsableArea(screen.id))
+        commit()
+    }
+
+    // MARK: Windows
+
+    /// Creates a hidden window at the front of its level, on `screen` (when connected) or the main
+    /// screen, with frame (0, 0, 0×0).
+    @discardableResult
+    public func createWindow(
+        appID: String = "", title: String = "", pid: Int32 = 0, level: WindowLevel = .normal,
+        canBecomeKey: Bool = true, screen: Screen? = nil
+    ) -> Window {
+        let target = screen.flatMap { owns($0) ? $0 : nil } ?? mainScreen
+        let window = Window(
+            id: WindowID(nextWindowNumber), appID: appID, title: title, pid: pid, level: level,
+            canBecomeKey: canBecomeKey, screen: target, manager: self)
+        nextWindowNumber += 1
+        windows.insert(window, at: frontIndex(of: level))
+        pending.append(.windowDidOpen(window.id))
+        commit()
+        return window
+    }
+
+    /// Shows `window` and orders it front of its level; then, if the policy agrees (by default:
+    /// when `makeKey` is true, i.e. `makeKeyAndVisible`), makes it key.
+    /// Posts `windowDidBecomeVisible` (or `windowDidChangeStacking` if it was already visible and
+    /// moved), then `windowDidResignKey(old)`, then `windowDidBecomeKey(window)`.
+    public func show(_ window: Window, makeKey: Bool = true) {
+        guard owns(window) else { return }
+        if window.isHidden {
+            window.isHidden = false
+            _ = raise(window)
+            pending.append(.windowDidBecomeVisible(window.id))
+        } else if raise(window) {
+            pending.append(.windowDidChangeStacking(window.id))
+        }
+        if keyWindow !== window, isEligibleForKey(window),
+            policy.shouldMakeKeyOnShow(window, requested: makeKey, manager: self)
+        {
+            changeKey(to: window)
+        }
+        commit()
+    }
+
+    /// Hides `window`. If it was key: `windowDidResignKey`, `windowDidBecomeHidden`, then
+    /// `windowDidBecomeKey` for the policy's successor (if any).
+    public func hide(_ window: Window) {
+        guard owns(window), !window.isHidden else { return }
+        let wasKey = keyWindow === window
+        if wasKey { changeKey(to: nil) }
+        window.isHidden = true
+        pending.append(.windowDidBecomeHidden(window.id))
+        if wasKey { passKey(after: window) }
+        commit()
+    }
+
+    /// Removes `window` for good. Posts, as they apply: `windowDidResignKey`,
+    /// `windowDidBecomeHidden`, `windowDidClose`, then `windowDidBecomeKey` for the successor.
+    public func close(_ window: Window) {
+        guard owns(window) else { return }
+        let wasKey = keyWindow === window
+        if wasKey { changeKey(to: nil) }
+        if !window.isHidden {
+            window.isHidden = true
+            pending.append(.windowDidBecomeHidden(window.id))
+        }
+        windows.removeAll { $0 === window }
+        window.isClosed = true
+        pending.append(.windowDidClose(window.id))
+        if wasKey { passKey(after: window) }
+        window.screen = nil
+        window.manager = nil
+        commit()
+    }
+
+    /// An explicit request to make `window` key (UIKit's `makeKeyWindow`), honoured under every
+    /// policy when the window is eligible (visible, `canBecomeKey`, on a connected screen).
+    /// Returns whether `window` is key afterwards.
+    @discardableResult
+    public func makeKey(_ window: Window) -> Bool {
+        guard isEligibleForKey(window) else { return false }
+        changeKey(to: window)
+        commit()
+        return true
+    }
+
+    /// The key window gives up key status; no other window becomes key.
+    public func resignKey() {
+        guard keyWindow != nil else { return }
+        changeKey(to: nil)
+        commit()
+    }
+
+    /// Moves `window` in front of the other windows of its level.
+    public func orderFront(_ window: Window) {
+        guard owns(window), raise(window) else { return }
+        pending.append(.windowDidChangeStacking(window.id))
+        commit()
+    }
+
+    /// Moves `window` behind the other windows of its level.
+    public func orderBack(_ window: Window) {
+        guard owns(window), lower(window) else { return }
+        pending.append(.windowDidChangeStacking(window.id))
+        commit()
+    }
+
+    /// Moves `window` to `level`, at the front of that level. Key status does not change.
+    public func setLevel(_ window: Window, _ level: WindowLevel) {
+        guard owns(window), window.level != level else { return }
+        let from = window.level
+        windows.removeAll { $0 === window }
+        window.level = level
+        windows.insert(window, at: frontIndex(of: level))
+        pending.append(.windowDidChangeLevel(window.id, from: from, to: level))
+        commit()
+    }
+
+    /// Sets whether `window` may become key. Turning it off for the key window resigns it and
+    /// passes key as when it is hidden.
+    public func setCanBecomeKey(_ window: Window, _ canBecomeKey: Bool) {
+        guard owns(window), window.canBecomeKey != canBecomeKey else { return }
+        window.canBecomeKey = canBecomeKey
+        if !canBecomeKey, keyWindow === window {
+            changeKey(to: nil)
+            passKey(after: window)
+        }
+        commit()
+    }
+
+    /// Moves `window` to `screen` (`windowDidMoveToScreen`) and, when `origin` is given, to that
+    /// origin in the new screen's coordinates (`windowDidChangeFrame`). Without `origin` the frame
+    /// is kept as it is, relative to the new screen. Returns false when refused.
+    @discardableResult
+    public func move(_ window: Window, to screen: Screen, origin: Point? = nil) -> Bool {
+        guard owns(window), owns(screen) else { return false }
+        if window.screen !== screen {
+            let from = window.screen?.id
+            window.screen = screen
+            pending.append(.windowDidMoveToScreen(window.id, from: from, to: screen.id))
+        }
+        if let origin {
+            var frame = window.frame
+            frame.origin = origin
+            applyFrame(frame, to: window)
+        }
+        commit()
+        return true
+    }
+
+    /// Sets `window`'s frame in its screen's coordinates. Negative sizes become 0; coordinates
+    /// are clamped to the 32-bit range the wire can carry.
+    public func setFrame(_ window: Window, _ rect: Rect) {
+        guard owns(window) else { return }
+        applyFrame(rect, to: window)
+        commit()
+    }
+
+    // MARK: Input offered to the policy
+
+    /// A click (button press) landed in `window`: the policy may order it front and make it key.
+    public func pointerDidClick(_ window: Window) {
+        guard owns(window), !window.isHidden else { return }
+        if policy.shouldOrderFrontOnClick(window, manager: self), raise(window) {
+            pending.append(.windowDidChangeStacking(window.id))
+        }
+        if keyWindow !== window, isEligibleForKey(window),
+            policy.shouldMakeKeyOnClick(window, manager: self)
+        {
+            changeKey(to: window)
+        }
+        commit()
+    }
+
+    /// The pointer entered `window`: the policy may make it key.
+    public func pointerDidEnter(_ window: Window) {
+        guard owns(window), keyWindow !== window, isEligibleForKey(window),
+            policy.shouldMakeKeyOnPointerEnter(window, manager: self)
+        else { return }
+        changeKey(to: window)
+        commit()
+    }
+
+    // MARK: Internals
+
+    func owns(_ window: Window) -> Bool {
+        window.manager === self && !window.isClosed
+    }
+
+    func owns(_ screen: Screen) -> Bool {
+        screen.manager === self && screen.isConnected
+    }
+
+    func computeMirroring(of screen: Screen) -> Bool {
+        guard owns(screen), screen.mirrorsWhenEmpty, mainScreen !== screen else { return false }
+        return !windows.contains { !$0.isHidden && $0.screen === screen }
+    }
+
+    /// Resigns the current key window (if any) and makes `new` key, posting resign then become.
+    private func changeKey(to new: Window?) {
+        guard keyWindow !== new else { return }
+        if let old = keyWindow {
+            keyWindow = nil
+            pending.append(.windowDidResignKey(old.id))
+        }
+        if let new {
+            keyWindow = new
+            pending.append(.windowDidBecomeKey(new.id))
+        }
+    }
+
+    /// Asks the policy who inherits key status from `old` and applies an eligible answer.
+    private func passKey(after old: Window) {
+        guard keyWindow == nil, let successor = policy.successor(afterLosing: old, manager: self),
+            successor !== old, isEligibleForKey(successor)
+        else { return }
+        changeKey(to: successor)
+    }
+
+    private func applyFrame(_ rect: Rect, to window: Window) {
+        let limit = Int(Int32.max)
+        let clean = Rect(
+            x: min(limit, max(-limit, rect.x)), y: min(limit, max(-limit, rect.y)),
+            width: min(limit, max(0, rect.width)), height: min(limit, max(0, rect.height)))
+        guard clean != window.frame else { return }
+        let from = window.frame
+        window.frame = clean
+        pending.append(.windowDidChangeFrame(window.id, from: from, to: clean))
+    }
+
+    /// Where a window of `level` goes to be in front of its level.
+    private func frontIndex(of level: WindowLevel) -> Int {
+        windows.firstIndex { $0.level > level } ?? windows.count
+    }
+
+    /// Where a window of `level` goes to be behind its level.
+    private func backIndex(of level: WindowLevel) -> Int {
+        windows.firstIndex { $0.level >= level } ?? windows.count
+    }
+
+    /// Moves `window` to the front of its level; true if it moved.
+    private func raise(_ window: Window) -> Bool {
+        guard let index = windows.firstIndex(where: { $0 === window }) else { return false }
+        windows.remove(at: index)
+        let target = frontIndex(of: window.level)
+        windows.insert(window, at: target)
+        return target != index
+    }
+
+    /// Moves `window` to the back of its level; true if it moved.
+    private func lower(_ window: Window) -> Bool {
+        guard let index = windows.firstIndex(where: { $0 === window }) else { return false }
+        windows.remove(at: index)
+        let target = backIndex(of: window.level)
+        windows.insert(window, at: target)
+        return target != index
+    }
+
+    /// Ends a transaction: appends mirroring changes, then posts everything pending, in order.
+    private func commit() {
+        for screen in screens {
+            let mirroring = computeMirroring(of: screen)
+            if mirroring != screen.postedMirroring {
+                screen.postedMirroring = mirroring
+                pending.append(.screenDidChangeMirroring(screen.id, mirroring))
+            }
+        }
+        let batch = pending
+        pending.removeAll()
+        for notification in batch {
+            notifications.post(notification)
+        }
+    }
+}

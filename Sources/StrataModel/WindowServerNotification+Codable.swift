@@ -1,0 +1,91 @@
+/// Notifications encode as flat objects: `{"name": "windowDidChangeLevel", "window": 3,
+/// "from": "normal", "to": "alert"}`; a `PostedNotification` adds `"sequence"`. The keys are
+/// `window`, `screen`, `from`, `to` and `isMirroring`, present as the case needs them.
+extension WindowServerNotification: Codable {
+    enum CodingKeys: String, CodingKey {
+        case name, window, screen, from, to, isMirroring
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let name = try c.decode(String.self, forKey: .name)
+        func window() throws -> WindowID { try c.decode(WindowID.self, forKey: .window) }
+        func screen() throws -> ScreenID { try c.decode(ScreenID.self, forKey: .screen) }
+        switch name {
+        case "windowDidOpen": self = .windowDidOpen(try window())
+        case "windowDidClose": self = .windowDidClose(try window())
+        case "windowDidBecomeVisible": self = .windowDidBecomeVisible(try window())
+        case "windowDidBecomeHidden": self = .windowDidBecomeHidden(try window())
+        case "windowDidBecomeKey": self = .windowDidBecomeKey(try window())
+        case "windowDidResignKey": self = .windowDidResignKey(try window())
+        case "windowDidChangeStacking": self = .windowDidChangeStacking(try window())
+        case "windowDidChangeLevel":
+            self = .windowDidChangeLevel(
+                try window(), from: try c.decode(WindowLevel.self, forKey: .from),
+                to: try c.decode(WindowLevel.self, forKey: .to))
+        case "windowDidMoveToScreen":
+            self = .windowDidMoveToScreen(
+                try window(), from: try c.decodeIfPresent(ScreenID.self, forKey: .from),
+                to: try c.decode(ScreenID.self, forKey: .to))
+        case "windowDidChangeFrame":
+            self = .windowDidChangeFrame(
+                try window(), from: try c.decode(Rect.self, forKey: .from),
+                to: try c.decode(Rect.self, forKey: .to))
+        case "screenDidConnect": self = .screenDidConnect(try screen())
+        case "screenDidDisconnect": self = .screenDidDisconnect(try screen())
+        case "screenModeDidChange": self = .screenModeDidChange(try screen())
+        case "screenDidChangeTransform": self = .screenDidChangeTransform(try screen())
+        case "screenDidChangeScale": self = .screenDidChangeScale(try screen())
+        case "screenDidChangeBrightness": self = .screenDidChangeBrightness(try screen())
+        case "screenDidMove": self = .screenDidMove(try screen())
+        case "screenDidChangeUsableArea": self = .screenDidChangeUsableArea(try screen())
+        case "screenDidChangeMirroring":
+            self = .screenDidChangeMirroring(
+                try screen(), try c.decode(Bool.self, forKey: .isMirroring))
+        default:
+            throw DecodingError.dataCorruptedError(
+                forKey: .name, in: c, debugDescription: "unknown notification \(name)")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encodeIfPresent(windowID, forKey: .window)
+        switch self {
+        case .windowDidChangeLevel(_, let from, let to):
+            try c.encode(from, forKey: .from)
+            try c.encode(to, forKey: .to)
+        case .windowDidMoveToScreen(_, let from, let to):
+            try c.encodeIfPresent(from, forKey: .from)
+            try c.encode(to, forKey: .to)
+        case .windowDidChangeFrame(_, let from, let to):
+            try c.encode(from, forKey: .from)
+            try c.encode(to, forKey: .to)
+        case .screenDidChangeMirroring(let id, let isMirroring):
+            try c.encode(id, forKey: .screen)
+            try c.encode(isMirroring, forKey: .isMirroring)
+        default:
+            try c.encodeIfPresent(screenID, forKey: .screen)
+        }
+    }
+}
+
+extension PostedNotification: Codable {
+    enum CodingKeys: String, CodingKey {
+        case sequence
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            sequence: try c.decode(UInt64.self, forKey: .sequence),
+            notification: try WindowServerNotification(from: decoder))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(sequence, forKey: .sequence)
+        try notification.encode(to: encoder)
+    }
+}

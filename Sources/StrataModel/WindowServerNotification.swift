@@ -1,0 +1,147 @@
+/// Something that changed in the window model. The manager posts these through its
+/// `WindowNotificationCenter`, in a defined order, exactly once per change (see
+/// `docs/window-model.md`). Cases name the direction: the model *tells* observers what happened.
+public enum WindowServerNotification: Hashable, Sendable {
+    /// A window was created (hidden). Not in UIKit; lets an event log see every window.
+    case windowDidOpen(WindowID)
+    /// A window was removed by `close`. Posted after its resign/hidden notifications.
+    case windowDidClose(WindowID)
+    case windowDidBecomeVisible(WindowID)
+    case windowDidBecomeHidden(WindowID)
+    case windowDidBecomeKey(WindowID)
+    case windowDidResignKey(WindowID)
+    case windowDidChangeLevel(WindowID, from: WindowLevel, to: WindowLevel)
+    /// The window moved inside its level's order (ordered front or back, or raised by a show or a
+    /// click). Not posted when nothing moved.
+    case windowDidChangeStacking(WindowID)
+    /// `from` is nil when the window had no screen (no screen was connected).
+    case windowDidMoveToScreen(WindowID, from: ScreenID?, to: ScreenID)
+    case windowDidChangeFrame(WindowID, from: Rect, to: Rect)
+    case screenDidConnect(ScreenID)
+    case screenDidDisconnect(ScreenID)
+    case screenModeDidChange(ScreenID)
+    case screenDidChangeTransform(ScreenID)
+    case screenDidChangeScale(ScreenID)
+    case screenDidChangeBrightness(ScreenID)
+    /// The screen's position in the global layout changed.
+    case screenDidMove(ScreenID)
+    case screenDidChangeUsableArea(ScreenID)
+    case screenDidChangeMirroring(ScreenID, Bool)
+
+    /// Every notification name, in declaration order.
+    public static let allNames: [String] = [
+        "windowDidOpen", "windowDidClose", "windowDidBecomeVisible", "windowDidBecomeHidden",
+        "windowDidBecomeKey", "windowDidResignKey", "windowDidChangeLevel", "windowDidChangeStacking",
+        "windowDidMoveToScreen", "windowDidChangeFrame", "screenDidConnect", "screenDidDisconnect",
+        "screenModeDidChange", "screenDidChangeTransform", "screenDidChangeScale",
+        "screenDidChangeBrightness", "screenDidMove", "screenDidChangeUsableArea",
+        "screenDidChangeMirroring",
+    ]
+
+    /// The stable name of the notification (the case name), e.g. `"windowDidBecomeKey"`.
+    public var name: String {
+        switch self {
+        case .windowDidOpen: return "windowDidOpen"
+        case .windowDidClose: return "windowDidClose"
+        case .windowDidBecomeVisible: return "windowDidBecomeVisible"
+        case .windowDidBecomeHidden: return "windowDidBecomeHidden"
+        case .windowDidBecomeKey: return "windowDidBecomeKey"
+        case .windowDidResignKey: return "windowDidResignKey"
+        case .windowDidChangeLevel: return "windowDidChangeLevel"
+        case .windowDidChangeStacking: return "windowDidChangeStacking"
+        case .windowDidMoveToScreen: return "windowDidMoveToScreen"
+        case .windowDidChangeFrame: return "windowDidChangeFrame"
+        case .screenDidConnect: return "screenDidConnect"
+        case .screenDidDisconnect: return "screenDidDisconnect"
+        case .screenModeDidChange: return "screenModeDidChange"
+        case .screenDidChangeTransform: return "screenDidChangeTransform"
+        case .screenDidChangeScale: return "screenDidChangeScale"
+        case .screenDidChangeBrightness: return "screenDidChangeBrightness"
+        case .screenDidMove: return "screenDidMove"
+        case .screenDidChangeUsableArea: return "screenDidChangeUsableArea"
+        case .screenDidChangeMirroring: return "screenDidChangeMirroring"
+        }
+    }
+
+    /// The window the notification is about, if any.
+    public var windowID: WindowID? {
+        switch self {
+        case .windowDidOpen(let id), .windowDidClose(let id), .windowDidBecomeVisible(let id),
+            .windowDidBecomeHidden(let id), .windowDidBecomeKey(let id), .windowDidResignKey(let id),
+            .windowDidChangeStacking(let id):
+            return id
+        case .windowDidChangeLevel(let id, _, _), .windowDidMoveToScreen(let id, _, _),
+            .windowDidChangeFrame(let id, _, _):
+            return id
+        default:
+            return nil
+        }
+    }
+
+    /// The screen the notification is about, if any (for `windowDidMoveToScreen`, the new one).
+    public var screenID: ScreenID? {
+        switch self {
+        case .screenDidConnect(let id), .screenDidDisconnect(let id), .screenModeDidChange(let id),
+            .screenDidChangeTransform(let id), .screenDidChangeScale(let id),
+            .screenDidChangeBrightness(let id), .screenDidMove(let id),
+            .screenDidChangeUsableArea(let id), .screenDidChangeMirroring(let id, _):
+            return id
+        case .windowDidMoveToScreen(_, _, let to):
+            return to
+        default:
+            return nil
+        }
+    }
+
+    /// A flat, JSON-friendly description: `name` plus the payload's fields (ids as numbers,
+    /// levels as their names, rectangles as `"x,y,widthxheight"`, booleans as `"true"`/`"false"`).
+    /// For structured JSON, encode the notification with `JSONEncoder` instead.
+    public var payload: [String: String] {
+        var fields = ["name": name]
+        switch self {
+        case .windowDidOpen(let id), .windowDidClose(let id), .windowDidBecomeVisible(let id),
+            .windowDidBecomeHidden(let id), .windowDidBecomeKey(let id), .windowDidResignKey(let id),
+            .windowDidChangeStacking(let id):
+            fields["window"] = String(id.rawValue)
+        case .windowDidChangeLevel(let id, let from, let to):
+            fields["window"] = String(id.rawValue)
+            fields["from"] = from.name
+            fields["to"] = to.name
+        case .windowDidMoveToScreen(let id, let from, let to):
+            fields["window"] = String(id.rawValue)
+            if let from { fields["from"] = String(from.rawValue) }
+            fields["to"] = String(to.rawValue)
+        case .windowDidChangeFrame(let id, let from, let to):
+            fields["window"] = String(id.rawValue)
+            fields["from"] = "\(from.x),\(from.y),\(from.width)x\(from.height)"
+            fields["to"] = "\(to.x),\(to.y),\(to.width)x\(to.height)"
+        case .screenDidConnect(let id), .screenDidDisconnect(let id), .screenModeDidChange(let id),
+            .screenDidChangeTransform(let id), .screenDidChangeScale(let id),
+            .screenDidChangeBrightness(let id), .screenDidMove(let id),
+            .screenDidChangeUsableArea(let id):
+            fields["screen"] = String(id.rawValue)
+        case .screenDidChangeMirroring(let id, let isMirroring):
+            fields["screen"] = String(id.rawValue)
+            fields["isMirroring"] = isMirroring ? "true" : "false"
+        }
+        return fields
+    }
+}
+
+extension WindowServerNotification: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .windowDidChangeLevel(let id, let from, let to):
+            return "\(name)(\(id), from: \(from.name), to: \(to.name))"
+        case .windowDidMoveToScreen(let id, let from, let to):
+            return "\(name)(\(id), from: \(from.map { "\($0)" } ?? "nil"), to: \(to))"
+        case .windowDidChangeFrame(let id, let from, let to):
+            return "\(name)(\(id), from: \(from), to: \(to))"
+        case .screenDidChangeMirroring(let id, let isMirroring):
+            return "\(name)(\(id), \(isMirroring))"
+        default:
+            let subject = windowID.map { "\($0)" } ?? screenID.map { "\($0)" } ?? ""
+            return "\(name)(\(subject))"
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import CPixman
+
+/// One screen's image (a8r8g8b8, always opaque) and the operations the compositor draws with.
+/// Every draw is clipped to the region set by `setClip`, so a frame touches only damaged pixels.
+public final class Canvas {
+    public private(set) var image: OpaquePointer
+    public private(set) var width: Int32
+    public private(set) var height: Int32
+
+    public init?(width: Int32, height: Int32) {
+        guard width > 0, height > 0, let image = pixman_image_create_bits(PIXMAN_a8r8g8b8, width, height, nil, 0) else { return nil }
+        self.image = image
+        self.width = width
+        self.height = height
+    }
+
+    deinit { pixman_image_unref(image) }
+
+    /// Changes the size (a mode change); the content is cleared.
+    @discardableResult
+    public func resize(width: Int32, height: Int32) -> Bool {
+        guard width > 0, height > 0 else { return false }
+        guard width != self.width || height != self.height else { return true }
+        guard let image = pixman_image_create_bits(PIXMAN_a8r8g8b8, width, height, nil, 0) else { return false }
+        pixman_image_unref(self.image)
+        self.image = image
+        self.width = width
+        self.height = height
+        return true
+    }
+
+    public var stride: Int32 { pixman_image_get_stride(image) }
+    public var data: UnsafeMutablePointer<UInt32> { pixman_image_get_data(image) }
+
+    public func setClip(_ region: PixmanRegion?) {
+        pixman_image_set_clip_region32(image, region?.raw)
+    }
+
+    static func pixmanColor(argb: UInt32) -> pixman_color_t {
+        func channel(_ shift: UInt32) -> UInt16 { UInt16((argb >> shift) & 0xff) * 0x101 }
+        return pixman_color_t(red: channel(16), green: channel(8), blue: channel(0), alpha: channel(24))
+    }
+
+    /// Fills the clipped area with an opaque colour.
+    public func fill(argb: UInt32) {
+        var color = Self.pixmanColor(argb: argb | 0xff00_0000)
+        var rect = pixman_rectangle16_t(x: 0, y: 0, width: UInt16(clamping: width), height: UInt16(clamping: height))
+        pixman_image_fill_rectangles(PIXMAN_OP_SRC, image, &color, 1, &rect)
+    }
+
+    /// Draws a texture whose surface-local origin is at (x, y) on this canvas and whose surface
+    /// size is surfaceWidth×surfaceHeight, sampling through `transform`.
+    public func draw(_ texture: SurfaceTexture, x: Int32, y: Int32, surfaceWidth: Int32, surfaceHeight: Int32,
+                     transform: BufferTransform, opaque: Bool = false) {
+        guard let source = texture.image, surfaceWidth > 0, surfaceHeight > 0 else { return }
+        if transform.isIdentity {
+            pixman_image_set_transform(source, nil)
+            pixman_image_set_filter(source, PIXMAN_FILTER_NEAREST, nil, 0)
+        } else {
+            var t = transform.pixmanTransform(surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight)
+            pixman_image_set_transform(source, &t)
+            pixman_image_set_filter(source, PIXMAN_FILTER_NEAREST, nil, 0)
+        }
+        let op = (opaque || !texture.hasAlpha) ? PIXMAN_OP_SRC : PIXMAN_OP_OVER
+        pixman_image_composite32(op, source, nil, image, 0, 0, 0, 0, x, y, surfaceWidth, surfaceHeight)
+    }
+
+    /// The pixel at (x, y) as 0xAARRGGBB (tests, screenshots).
+    public func pixel(x: Int32, y: Int32) -> UInt32? {
+        guard x >= 0, y >= 0, x < width, y < height else { return nil }
+        let row = data.advanced(by: Int(y) * Int(stride) / 4)
+        return row[Int(x)]
+    }
+}

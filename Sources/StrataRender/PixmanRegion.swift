@@ -1,0 +1,99 @@
+import CPixman
+
+/// A pixman region (a set of integer rectangles) owned by Swift. Regions are reused: clear and
+/// refill them rather than allocating new ones on the frame path.
+public final class PixmanRegion {
+    public let raw: UnsafeMutablePointer<pixman_region32_t>
+
+    public init() {
+        raw = .allocate(capacity: 1)
+        pixman_region32_init(raw)
+    }
+
+    public convenience init(x: Int32, y: Int32, width: Int32, height: Int32) {
+        self.init()
+        addRect(x: x, y: y, width: width, height: height)
+    }
+
+    deinit {
+        pixman_region32_fini(raw)
+        raw.deallocate()
+    }
+
+    /// A region covering everything (the initial input region of a surface).
+    public static let infiniteExtent: Int32 = 1 << 29
+    public func setInfinite() {
+        clear()
+        addRect(x: -Self.infiniteExtent, y: -Self.infiniteExtent, width: 2 * Self.infiniteExtent, height: 2 * Self.infiniteExtent)
+    }
+
+    public func clear() {
+        pixman_region32_clear(raw)
+    }
+
+    public var isEmpty: Bool { pixman_region32_not_empty(raw) == 0 }
+
+    /// Adds a rectangle; negative or zero sizes add nothing (clamped, never trusted).
+    public func addRect(x: Int32, y: Int32, width: Int32, height: Int32) {
+        guard width > 0, height > 0 else { return }
+        let w = UInt32(clamping: min(Int64(width), Int64(Self.infiniteExtent) * 2))
+        let h = UInt32(clamping: min(Int64(height), Int64(Self.infiniteExtent) * 2))
+        pixman_region32_union_rect(raw, raw, x, y, w, h)
+    }
+
+    public func subtractRect(x: Int32, y: Int32, width: Int32, height: Int32) {
+        guard width > 0, height > 0 else { return }
+        let scratch = PixmanRegion(x: x, y: y, width: width, height: height)
+        pixman_region32_subtract(raw, raw, scratch.raw)
+    }
+
+    public func union(_ other: PixmanRegion) { pixman_region32_union(raw, raw, other.raw) }
+    public func subtract(_ other: PixmanRegion) { pixman_region32_subtract(raw, raw, other.raw) }
+    public func intersect(_ other: PixmanRegion) { pixman_region32_intersect(raw, raw, other.raw) }
+    public func intersect(x: Int32, y: Int32, width: Int32, height: Int32) {
+        guard width > 0, height > 0 else { clear(); return }
+        pixman_region32_intersect_rect(raw, raw, x, y, UInt32(width), UInt32(height))
+    }
+    public func translate(dx: Int32, dy: Int32) { pixman_region32_translate(raw, dx, dy) }
+
+    /// Makes this region a copy of `other`.
+    public func set(_ other: PixmanRegion) { pixman_region32_copy(raw, other.raw) }
+
+    public func contains(x: Int32, y: Int32) -> Bool {
+        pixman_region32_contains_point(raw, x, y, nil) != 0
+    }
+
+    public struct Box: Equatable, Sendable {
+        public var x1, y1, x2, y2: Int32
+        public var width: Int32 { x2 - x1 }
+        public var height: Int32 { y2 - y1 }
+    }
+
+    public var extents: Box {
+        let e = pixman_region32_extents(raw)!.pointee
+        return Box(x1: e.x1, y1: e.y1, x2: e.x2, y2: e.y2)
+    }
+
+    /// Calls `body` for each rectangle of the region without allocating.
+    public func forEachBox(_ body: (Box) -> Void) {
+        var count: Int32 = 0
+        guard let boxes = pixman_region32_rectangles(raw, &count) else { return }
+        for i in 0..<Int(count) {
+            let b = boxes[i]
+            body(Box(x1: b.x1, y1: b.y1, x2: b.x2, y2: b.y2))
+        }
+    }
+
+    public var boxes: [Box] {
+        var result: [Box] = []
+        forEachBox { result.append($0) }
+        return result
+    }
+
+    /// Total area in pixels (sum of the boxes).
+    public var area: Int {
+        var total = 0
+        forEachBox { total += Int($0.width) * Int($0.height) }
+        return total
+    }
+}

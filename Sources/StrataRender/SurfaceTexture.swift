@@ -1,0 +1,75 @@
+import CPixman
+
+/// A surface's pixels, owned by the compositor. A committed shm buffer is copied in (only its
+/// damaged part) so the client's buffer can be released at once and a client that truncates or
+/// destroys its pool can never be read from during composition.
+public final class SurfaceTexture {
+    public private(set) var image: OpaquePointer?
+    public private(set) var width: Int32 = 0
+    public private(set) var height: Int32 = 0
+    public private(set) var hasAlpha = true
+
+    public init() {}
+
+    deinit {
+        if let image { pixman_image_unref(image) }
+    }
+
+    /// Copies the damaged part (buffer coordinates; nil: all) of a client buffer of
+    /// `width`×`height` pixels, 32 bits each, `stride` bytes a row. A new size or format copies all.
+    /// Returns false when pixman cannot allocate or wrap the buffer.
+    @discardableResult
+    public func update(from data: UnsafeMutableRawPointer, stride: Int32, width: Int32, height: Int32,
+                       hasAlpha: Bool, damage: PixmanRegion?) -> Bool {
+        guard width > 0, height > 0, stride >= width * 4 else { return false }
+        let format = hasAlpha ? PIXMAN_a8r8g8b8 : PIXMAN_x8r8g8b8
+        var full = damage == nil
+        if image == nil || width != self.width || height != self.height || hasAlpha != self.hasAlpha {
+            if let image { pixman_image_unref(image) }
+            image = pixman_image_create_bits(format, width, height, nil, 0)
+            self.width = width
+            self.height = height
+            self.hasAlpha = hasAlpha
+            full = true
+        }
+        guard let image,
+              let source = pixman_image_create_bits(format, width, height, data.assumingMemoryBound(to: UInt32.self), stride)
+        else { return false }
+        defer { pixman_image_unref(source) }
+        pixman_image_set_transform(image, nil)
+        if full {
+            pixman_image_composite32(PIXMAN_OP_SRC, source, nil, image, 0, 0, 0, 0, 0, 0, width, height)
+        } else if let damage {
+            damage.forEachBox { box in
+                let x1 = max(0, box.x1), y1 = max(0, box.y1)
+                let x2 = min(width, box.x2), y2 = min(height, box.y2)
+                guard x2 > x1, y2 > y1 else { return }
+                pixman_image_composite32(PIXMAN_OP_SRC, source, nil, image, x1, y1, 0, 0, x1, y1, x2 - x1, y2 - y1)
+            }
+        }
+        return true
+    }
+
+    /// Fills the texture with one colour (single-pixel buffers, tests).
+    public func fill(width: Int32, height: Int32, argb: UInt32) {
+        guard width > 0, height > 0 else { return }
+        if image == nil || width != self.width || height != self.height || !hasAlpha {
+            if let image { pixman_image_unref(image) }
+            image = pixman_image_create_bits(PIXMAN_a8r8g8b8, width, height, nil, 0)
+            self.width = width
+            self.height = height
+            hasAlpha = true
+        }
+        guard let image else { return }
+        var color = Canvas.pixmanColor(argb: argb)
+        var rect = pixman_rectangle16_t(x: 0, y: 0, width: UInt16(clamping: width), height: UInt16(clamping: height))
+        pixman_image_fill_rectangles(PIXMAN_OP_SRC, image, &color, 1, &rect)
+    }
+
+    public func clear() {
+        if let image { pixman_image_unref(image) }
+        image = nil
+        width = 0
+        height = 0
+    }
+}

@@ -1,0 +1,351 @@
+import CStrataServerGlue
+import CWaylandServer
+import Foundation
+import StrataModel
+import StrataRender
+
+/// The compositor: the display and its globals, the window model, the screens and their
+/// frame clocks, and the repaint. Everything runs on the display's event loop.
+public final class Compositor {
+    public let display: Display
+    public let windows: WindowManager
+    public let backend: Backend
+    public private(set) var outputs: [ScreenOutput] = []
+    public private(set) var screensCreated = 0
+    /// Colour of screen pixels no window covers.
+    public var backgroundARGB: UInt32 = 0xff20_2428
+    public private(set) var seat: Seat!
+    var globals: [Global] = []
+    private var observerToken: ObserverToken?
+    private var placedWindows = 0
+    /// A region reused on the commit path instead of allocating one per commit.
+    let scratchRegion = PixmanRegion()
+    private let frameRegion = PixmanRegion()
+
+    public init(backend: Backend, policy: KeyWindowPolicy = UIKitKeyWindowPolicy()) throws(ServerError) {
+        self.display = try Display()
+        self.windows = WindowManager(policy: policy)
+        self.backend = backend
+        guard wl_display_init_shm(display.display) == 0 else { throw .setup("wl_display_init_shm failed") }
+        seat = Seat(compositor: self)
+        let installed: [Global?] = [
+            CompositorGlobal.install(on: self),
+            Subcompositor.install(on: self),
+            seat.install(),
+            XdgShell.install(on: self),
+            DataDeviceManager.install(on: self),
+        ]
+        for global in installed {
+            guard let global else { throw .setup("cannot create a global") }
+            globals.append(global)
+        }
+        observerToken = windows.notifications.addObserver { [unowned self] posted in
+            self.modelDidPost(posted.notification)
+        }
+        try backend.start(self)
+    }
+
+    /// Takes the Wayland socket (`wayland-N`, or `name`).
+    public func addSocket(name: String? = nil) throws(ServerError) {
+        try display.addSocket(name: name)
+    }
+
+    public var socketName: String? { display.socketName }
+
+    /// One step of the event loop (see `Display.dispatch`).
+    @discardableResult
+    public func dispatch(timeout: Double? = 0) -> Int32 {
+        display.dispatch(timeout: timeout)
+    }
+
+    /// Disconnects every client, stops the backend and destroys the display.
+    public func shutdown() {
+        display.assertOnLoop()
+        wl_display_destroy_clients(display.display)
+        for output in outputs { stopFrameClock(output) }
+        backend.stop()
+        for output in outputs { output.global?.destroyNow() }
+        for global in globals { global.destroyNow() }
+        globals.removeAll()
+        if let observerToken { windows.notifications.removeObserver(observerToken) }
+        wl_display_destroy(display.display)
+    }
+
+    // MARK: Screens
+
+    /// Connects a screen with these modes: a model screen, a canvas, a frame clock, a wl_output.
+    @discardableResult
+    public func connectScreen(name: String, modes: [ScreenMode], backendName: String) -> ScreenOutput? {
+        let screen = windows.connectScreen(name: name, modes: modes)
+        guard let output = ScreenOutput(screen: screen, backendName: backendName) else {
+            windows.disconnectScreen(screen)
+            return nil
+        }
+        screensCreated += 1
+        output.global = Global(display: display, interface: strata_wl_output_interface(), version: OutputBinding.version) { [weak output] client, version, id in
+            guard let output, let binding = OutputBinding(output: output, client: client, version: version, id: id) else { return }
+            output.bindings.append(binding)
+            binding.sendState()
+        }
+        output.frameTimer = wl_event_loop_add_timer(display.eventLoop, { data in
+            guard let data else { return 0 }
+            let output = Unmanaged<ScreenOutput>.fromOpaque(data).takeUnretainedValue()
+            output.frameScheduled = false
+            output.compositor?.repaint(output)
+            return 0
+        }, Unmanaged.passUnretained(output).toOpaque())
+        output.compositor = self
+        outputs.append(output)
+        scheduleFrame(output)
+        return output
+    }
+
+    /// Disconnects a screen: its windows move to the main screen (the model posts the moves),
+    /// the wl_output global is removed now and destroyed later, its bindings turn inert.
+    public func disconnectScreen(_ output: ScreenOutput) {
+        guard let index = outputs.firstIndex(where: { $0 === output }) else { return }
+        outputs.remove(at: index)
+        stopFrameClock(output)
+        output.global?.remove(eventLoop: display.eventLoop)
+        for binding in output.bindings { binding.detach() }
+        output.bindings.removeAll()
+        windows.disconnectScreen(output.screen)
+        for other in outputs { damageAll(other) }
+    }
+
+    public func output(for id: ScreenID) -> ScreenOutput? {
+        outputs.first { $0.screen.id == id }
+    }
+
+    private func stopFrameClock(_ output: ScreenOutput) {
+        if let timer = output.frameTimer {
+            wl_event_source_remove(timer)
+            output.frameTimer = nil
+        }
+        output.frameScheduled = false
+    }
+
+    // MARK: Windows
+
+    /// Puts a newly mapped window on the main screen, cascaded, and shows it. (The window model
+    /// decides key: by default the new window becomes key.)
+    public func placeAndShow(_ window: Window, width: Int32, height: Int32, makeKey: Bool = true) {
+        guard let screen = window.screen ?? windows.mainScreen else { return }
+        let area = screen.usableArea
+        let step = 32 * (placedWindows % 10)
+        placedWindows += 1
+        let x = area.width > Int(width) + step ? step : 0
+        let y = area.height > Int(height) + step ? step : 0
+        let originX = area.x - Int(screen.origin.x), originY = area.y - Int(screen.origin.y)
+        setFrame(window, Rect(x: originX + x, y: originY + y, width: Int(width), height: Int(height)))
+        windows.show(window, makeKey: makeKey)
+    }
+
+    /// Changes a window's frame, damaging where it was and where it goes.
+    public func setFrame(_ window: Window, _ rect: Rect) {
+        guard rect != window.frame else { return }
+        windows.setFrame(window, rect)
+        damageWindow(window)
+    }
+
+    func modelDidPost(_ notification: WindowServerNotification) {
+        switch notification {
+        case .windowDidBecomeVisible(let id), .windowDidBecomeHidden(let id), .windowDidChangeLevel(let id, _, _),
+             .windowDidChangeStacking(let id), .windowDidMoveToScreen(let id, _, _):
+            if let window = windows.window(withID: id) { damageWindow(window) }
+            if case .windowDidBecomeHidden = notification { seat.windowDidChange() }
+            if case .windowDidBecomeVisible = notification { seat.windowDidChange() }
+        case .windowDidBecomeKey(let id):
+            if let window = windows.window(withID: id) {
+                (window.content as? WindowContent)?.windowDidChangeKeyState(isKey: true)
+            }
+            seat.keyWindowDidChange(windows.keyWindow)
+        case .windowDidResignKey(let id):
+            if let window = windows.window(withID: id) {
+                (window.content as? WindowContent)?.windowDidChangeKeyState(isKey: false)
+            }
+            seat.keyWindowDidChange(windows.keyWindow)
+        case .screenModeDidChange(let id):
+            if let output = output(for: id) {
+                let size = output.screen.currentMode?.size ?? Size(width: 1, height: 1)
+                output.canvas.resize(width: Int32(clamping: size.width), height: Int32(clamping: size.height))
+                for binding in output.bindings { binding.sendState() }
+                damageAll(output)
+            }
+        default:
+            break
+        }
+    }
+
+    /// Called by the window's content when the window is closed for good (its role died).
+    public func windowDidClose(_ window: Window) {
+        damageWindow(window)
+        windows.close(window)
+        seat.windowDidChange()
+    }
+
+    // MARK: Damage
+
+    public func damageAll(_ output: ScreenOutput) {
+        output.damage.addRect(x: 0, y: 0, width: output.width, height: output.height)
+        scheduleFrame(output)
+    }
+
+    private func damage(_ placement: SurfacePlacement, width: Int32, height: Int32) {
+        guard width > 0, height > 0, let output = output(for: placement.screen) else { return }
+        output.damage.addRect(x: placement.x, y: placement.y, width: width, height: height)
+        scheduleFrame(output)
+    }
+
+    /// A surface's committed state is current: damage the screens it is on, and make sure a
+    /// frame comes for its frame callbacks.
+    func surfaceDidCommit(_ surface: Surface, offsetX: Int32, offsetY: Int32) {
+        refreshPlacement(of: surface, forceFull: false)
+        for child in surface.stack where child !== surface {
+            damageTree(of: child)
+        }
+    }
+
+    /// Damages where a surface tree was and is now (moves, restacks, unmaps).
+    public func damageTree(of root: Surface) {
+        refreshPlacement(of: root, forceFull: true)
+        for child in root.stack where child !== root {
+            damageTree(of: child)
+        }
+    }
+
+    public func damageWindow(_ window: Window) {
+        (window.content as? WindowContent)?.forEachRootSurface { damageTree(of: $0) }
+    }
+
+    private func refreshPlacement(of surface: Surface, forceFull: Bool) {
+        let now = surface.hasContent ? surface.placement : nil
+        let last = surface.lastPlacement
+        if forceFull || now != last || surface.width != surface.lastWidth || surface.height != surface.lastHeight {
+            if let last { damage(last, width: surface.lastWidth, height: surface.lastHeight) }
+            if let now { damage(now, width: surface.width, height: surface.height) }
+        } else if let now, !surface.damage.isEmpty, let output = output(for: now.screen) {
+            surface.damage.translate(dx: now.x, dy: now.y)
+            output.damage.union(surface.damage)
+            scheduleFrame(output)
+        }
+        if now?.screen != last?.screen {
+            seat.surfaceDidChangeScreen(surface, from: last.flatMap { output(for: $0.screen) }, to: now.flatMap { output(for: $0.screen) })
+        }
+        surface.damage.clear()
+        surface.lastPlacement = now
+        surface.lastWidth = surface.width
+        surface.lastHeight = surface.height
+        if now != nil, !surface.frameCallbacks.isEmpty, let now, let output = output(for: now.screen) {
+            scheduleFrame(output)
+        }
+    }
+
+    func surfaceWillDestroy(_ surface: Surface) {
+        if let last = surface.lastPlacement {
+            damage(last, width: surface.lastWidth, height: surface.lastHeight)
+        }
+        surface.lastPlacement = nil
+        seat.surfaceWillDestroy(surface)
+    }
+
+    // MARK: Frames
+
+    /// Arms the screen's frame clock for its next refresh, unless it already is.
+    public func scheduleFrame(_ output: ScreenOutput) {
+        guard !output.frameScheduled, let timer = output.frameTimer else { return }
+        output.frameScheduled = true
+        let now = Self.monotonicMilliseconds()
+        let next = output.lastFrameMilliseconds &+ output.refreshPeriodMilliseconds
+        let delay = Int32(truncatingIfNeeded: next &- now)
+        wl_event_source_timer_update(timer, max(1, min(delay, Int32(output.refreshPeriodMilliseconds))))
+    }
+
+    /// Repaints the damaged part of a screen, presents it, and completes the frame callbacks of
+    /// the surfaces shown on it.
+    public func repaint(_ output: ScreenOutput) {
+        let now = Self.monotonicMilliseconds()
+        output.lastFrameMilliseconds = now
+        output.frames += 1
+        if !output.damage.isEmpty {
+            output.damage.intersect(x: 0, y: 0, width: output.width, height: output.height)
+            draw(output, clip: output.damage)
+            output.paintedFrames += 1
+            backend.present(output, damage: output.damage)
+            output.damage.clear()
+        }
+        forEachVisibleSurface(on: output) { surface, _, _ in
+            guard !surface.frameCallbacks.isEmpty else { return }
+            for callback in surface.frameCallbacks { callback.done(timeMilliseconds: now) }
+            surface.frameCallbacks.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Draws the screen's windows, back to front, inside `clip`.
+    private func draw(_ output: ScreenOutput, clip: PixmanRegion) {
+        let canvas = output.canvas
+        canvas.setClip(clip)
+        canvas.fill(argb: backgroundARGB)
+        forEachVisibleSurface(on: output) { surface, x, y in
+            canvas.draw(surface.texture, x: x, y: y, surfaceWidth: surface.width, surfaceHeight: surface.height,
+                        transform: surface.bufferTransform)
+        }
+        canvas.setClip(nil)
+    }
+
+    /// Every surface with content shown on the screen, back to front, with its position.
+    func forEachVisibleSurface(on output: ScreenOutput, _ body: (Surface, Int32, Int32) -> Void) {
+        for window in windows.windows where !window.isHidden && window.screen === output.screen {
+            guard let content = window.content as? WindowContent else { continue }
+            content.forEachRootSurface { root in
+                guard let p = root.placement, p.screen == output.screen.id else { return }
+                root.forEachSurface(x: p.x, y: p.y, body)
+            }
+        }
+    }
+
+    /// Repaints every screen with pending damage now (screenshots, tests).
+    public func repaintDamagedScreens() {
+        for output in outputs where !output.damage.isEmpty {
+            repaint(output)
+        }
+    }
+
+    /// Writes one PNG per screen into `directory` (created if missing); returns the paths.
+    @discardableResult
+    public func writeScreenshots(to directory: String) throws -> [String] {
+        repaintDamagedScreens()
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var paths: [String] = []
+        for output in outputs {
+            let path = (directory as NSString).appendingPathComponent("\(output.screen.name).png")
+            try PNGFile.write(path: path, canvas: output.canvas)
+            paths.append(path)
+        }
+        return paths
+    }
+
+    // MARK: Input targets
+
+    /// The topmost surface under a point of a screen (screen coordinates), and the point in that
+    /// surface's coordinates. Popups are above their window; levels and order as the model says.
+    public func surface(at x: Double, _ y: Double, on output: ScreenOutput) -> (surface: Surface, window: Window, x: Double, y: Double)? {
+        for window in windows.windows.reversed() where !window.isHidden && window.screen === output.screen {
+            guard let content = window.content as? WindowContent else { continue }
+            var hit: (Surface, Double, Double)?
+            content.forEachRootSurface { root in
+                guard let p = root.placement, p.screen == output.screen.id,
+                      let h = root.surface(atX: x - Double(p.x), y: y - Double(p.y)) else { return }
+                hit = h   // later roots are above earlier ones
+            }
+            if let hit { return (hit.0, window, hit.1, hit.2) }
+        }
+        return nil
+    }
+
+    static func monotonicMilliseconds() -> UInt32 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt32(truncatingIfNeeded: Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000)
+    }
+}

@@ -1,0 +1,117 @@
+import CStrataServerGlue
+import CWaylandServer
+import Foundation
+
+/// The libwayland display and its event loop: the one thread everything in the server runs on.
+///
+/// `dispatch(timeout:)` is the single step of the loop; `run()` repeats it until `terminate()`.
+/// Tests step the server with `dispatch(timeout: 0)` between client requests.
+public final class Display {
+    public let display: OpaquePointer
+    public let eventLoop: OpaquePointer
+    /// The socket name (`wayland-N`) once `addSocket` succeeded.
+    public private(set) var socketName: String?
+    private let owningThread = pthread_self()
+    private var running = false
+
+    public init() throws(ServerError) {
+        guard let display = wl_display_create() else { throw .setup("wl_display_create failed") }
+        guard let loop = wl_display_get_event_loop(display) else {
+            wl_display_destroy(display)
+            throw .setup("the display has no event loop")
+        }
+        self.display = display
+        self.eventLoop = loop
+        Display.installLogHandler()
+    }
+
+    /// Takes a free `wayland-N` socket (or `name`) in XDG_RUNTIME_DIR.
+    public func addSocket(name: String? = nil) throws(ServerError) {
+        assertOnLoop()
+        guard let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else {
+            throw .setup("XDG_RUNTIME_DIR is not set: it must name a private directory for the Wayland socket")
+        }
+        guard access(runtime, W_OK | X_OK) == 0 else {
+            throw .setup("XDG_RUNTIME_DIR (\(runtime)) is not a writable directory")
+        }
+        if let name {
+            guard !name.isEmpty, !name.contains("/") else { throw .setup("invalid socket name '\(name)'") }
+            guard wl_display_add_socket(display, name) == 0 else {
+                throw .setup("cannot use socket '\(name)' in \(runtime): \(String(cString: strerror(errno))) (is another compositor using it?)")
+            }
+            socketName = name
+        } else {
+            guard let chosen = wl_display_add_socket_auto(display) else {
+                throw .setup("no free wayland-N socket in \(runtime)")
+            }
+            socketName = String(cString: chosen)
+        }
+    }
+
+    /// Accepts a client on an already connected socket (one end of a socketpair).
+    @discardableResult
+    public func createClient(fd: Int32) -> OpaquePointer? {
+        assertOnLoop()
+        return wl_client_create(display, fd)
+    }
+
+    /// One step of the loop: waits at most `timeout` seconds (0: not at all, nil: until an
+    /// event) for events, dispatches them, then flushes every client's queued events.
+    @discardableResult
+    public func dispatch(timeout: Double? = 0) -> Int32 {
+        assertOnLoop()
+        wl_display_flush_clients(display)
+        let ms: Int32 = timeout.map { Int32(max(0, min($0 * 1000, Double(Int32.max)))) } ?? -1
+        let result = wl_event_loop_dispatch(eventLoop, ms)
+        wl_event_loop_dispatch_idle(eventLoop)
+        wl_display_flush_clients(display)
+        return result
+    }
+
+    /// Runs the loop until `terminate()`.
+    public func run() {
+        running = true
+        while running {
+            dispatch(timeout: nil)
+        }
+    }
+
+    public func terminate() { running = false }
+    public var isRunning: Bool { running }
+
+    public func nextSerial() -> UInt32 { wl_display_next_serial(display) }
+
+    public func flushClients() { wl_display_flush_clients(display) }
+
+    /// Destroys every client, then the display. Resources die in the clients' destroy paths.
+    public func destroy() {
+        assertOnLoop()
+        wl_display_destroy_clients(display)
+        wl_display_destroy(display)
+    }
+
+    public func assertOnLoop(file: StaticString = #fileID, line: UInt = #line) {
+        assert(pthread_equal(owningThread, pthread_self()) != 0, "libwayland called off the event-loop thread", file: file, line: line)
+    }
+
+    nonisolated(unsafe) public static var logHandler: ((String) -> Void)? = { line in
+        FileHandle.standardError.write(Data(("strata: libwayland: " + line).utf8))
+    }
+
+    private static func installLogHandler() {
+        strata_set_log_handler { line in
+            guard let line else { return }
+            Display.logHandler?(String(cString: line))
+        }
+    }
+}
+
+/// Errors of setting the server up (not client errors: those are `ProtocolError`).
+public enum ServerError: Error, CustomStringConvertible, Equatable {
+    case setup(String)
+    public var description: String {
+        switch self {
+        case .setup(let message): return message
+        }
+    }
+}

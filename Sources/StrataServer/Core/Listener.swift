@@ -1,0 +1,57 @@
+import CStrataServerGlue
+import CWaylandServer
+
+/// A `wl_listener` owned by a Swift object. It is removed when `remove()` is called or when the
+/// Listener is deinitialised, so a listener never outlives its owner. Emission survives a
+/// listener removing itself (libwayland's wl_signal_emit keeps the next link before calling).
+public final class Listener {
+    private let raw: UnsafeMutablePointer<strata_listener>
+    private let callback: (UnsafeMutableRawPointer?) -> Void
+
+    public init?(_ callback: @escaping (UnsafeMutableRawPointer?) -> Void) {
+        self.callback = callback
+        guard let raw = strata_listener_create(nil, { owner, data in
+            guard let owner else { return }
+            Unmanaged<Listener>.fromOpaque(owner).takeUnretainedValue().callback(data)
+        }) else { return nil }
+        self.raw = raw
+        raw.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    deinit { strata_listener_destroy(raw) }
+
+    public func remove() { strata_listener_remove(raw) }
+
+    public func listen(toResourceDestroy resource: OpaquePointer) { strata_listener_add_to_resource(raw, resource) }
+    public func listen(toClientDestroy client: OpaquePointer) { strata_listener_add_to_client(raw, client) }
+    public func listen(toDisplayDestroy display: OpaquePointer) { strata_listener_add_to_display(raw, display) }
+    public func listen(to signal: UnsafeMutablePointer<wl_signal>) { strata_listener_add_to_signal(raw, signal) }
+}
+
+/// A Swift signal with the same guarantee as wl_signal_emit_mutable: observers removed during
+/// emission are not called afterwards, observers added during emission wait for the next one.
+public final class Signal<Value> {
+    public final class Token {
+        fileprivate var block: ((Value) -> Void)?
+        fileprivate init(_ block: @escaping (Value) -> Void) { self.block = block }
+        public func remove() { block = nil }
+    }
+    private var tokens: [Token] = []
+
+    public init() {}
+
+    @discardableResult
+    public func observe(_ block: @escaping (Value) -> Void) -> Token {
+        let token = Token(block)
+        tokens.append(token)
+        return token
+    }
+
+    public func emit(_ value: Value) {
+        let current = tokens
+        for token in current {
+            token.block?(value)
+        }
+        tokens.removeAll { $0.block == nil }
+    }
+}

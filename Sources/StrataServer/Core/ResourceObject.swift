@@ -1,0 +1,89 @@
+import CStrataServerGlue
+import CWaylandServer
+
+/// The Swift object behind one `wl_resource`.
+///
+/// The resource's user data holds a retained reference to the object; the resource's destroy
+/// callback releases it (and calls `resourceDidDestroy()`), so the object lives exactly as long
+/// as the resource, whichever end (client request, client disconnect, display teardown) kills it.
+/// Subclasses that back onto another object (a surface, a screen) must turn inert when that object
+/// dies first: check and ignore requests, never crash.
+open class ResourceObject {
+    public let resource: OpaquePointer
+    public let client: OpaquePointer
+    public let version: UInt32
+    public private(set) var isDestroyed = false
+
+    /// Creates the wl_resource and installs `implementation`. Returns nil (having posted
+    /// no_memory to the client) when libwayland cannot allocate.
+    public init?(client: OpaquePointer, interface: UnsafePointer<wl_interface>, version: UInt32, id: UInt32,
+                 implementation: UnsafeRawPointer?) {
+        guard let resource = wl_resource_create(client, interface, Int32(version), id) else {
+            wl_client_post_no_memory(client)
+            return nil
+        }
+        self.resource = resource
+        self.client = client
+        self.version = version
+        let me = Unmanaged.passRetained(self).toOpaque()
+        wl_resource_set_implementation(resource, implementation, me) { resource in
+            guard let resource, let data = wl_resource_get_user_data(resource) else { return }
+            let object = Unmanaged<ResourceObject>.fromOpaque(data).takeRetainedValue()
+            wl_resource_set_user_data(resource, nil)
+            object.isDestroyed = true
+            object.resourceDidDestroy()
+        }
+    }
+
+    /// Called once, from the resource's destroy path. Release links to other objects here.
+    open func resourceDidDestroy() {}
+
+    /// The object behind a resource, if it is alive and of type `T`.
+    public static func from<T: ResourceObject>(_ resource: OpaquePointer?, as type: T.Type = T.self) -> T? {
+        guard let resource, let data = wl_resource_get_user_data(resource) else { return nil }
+        return Unmanaged<ResourceObject>.fromOpaque(data).takeUnretainedValue() as? T
+    }
+
+    /// Destroys the resource (the client's destructor request, or the compositor's decision).
+    public func destroyResource() {
+        guard !isDestroyed else { return }
+        wl_resource_destroy(resource)
+    }
+
+    public func post(_ error: ProtocolError) {
+        guard !isDestroyed else { return }
+        strata_resource_post_error(error.resource ?? resource, error.code, error.message)
+    }
+
+    public var clientPid: Int32 {
+        var pid: pid_t = 0
+        wl_client_get_credentials(client, &pid, nil, nil)
+        return pid
+    }
+}
+
+/// Runs a request handler on the object behind `resource`; a `ProtocolError` it throws is posted
+/// to the client at this one conversion point. Requests on a dead object are ignored.
+@inline(__always)
+public func handle<T: ResourceObject>(_ resource: OpaquePointer?, as type: T.Type, _ body: (T) throws -> Void) {
+    guard let object = ResourceObject.from(resource, as: T.self) else { return }
+    do {
+        try body(object)
+    } catch let error as ProtocolError {
+        object.post(error)
+    } catch {
+        strata_client_post_implementation_error(object.client, "\(error)")
+    }
+}
+
+/// The destructor request shared by every interface whose `destroy` only ends the resource.
+public let destroyRequest: @convention(c) (OpaquePointer?, OpaquePointer?) -> Void = { _, resource in
+    if let resource { wl_resource_destroy(resource) }
+}
+
+/// A pointer to one implementation struct, allocated once and kept for the process' lifetime.
+public func makeImplementation<T>(_ value: T) -> UnsafeRawPointer {
+    let pointer = UnsafeMutablePointer<T>.allocate(capacity: 1)
+    pointer.initialize(to: value)
+    return UnsafeRawPointer(pointer)
+}

@@ -1,0 +1,319 @@
+import CStrataServerGlue
+import CWaylandServer
+import StrataModel
+import StrataRender
+
+/// wl_surface: a rectangle of pixels with double-buffered state and at most one role.
+public final class Surface: ResourceObject {
+    unowned let compositor: Compositor
+    let pending = SurfaceState()
+    /// State cached by commits of a synchronized subsurface, applied with its parent's commit.
+    let cached = SurfaceState()
+    var hasCachedState = false
+
+    // Current state.
+    public let texture = SurfaceTexture()
+    public private(set) var bufferTransform = BufferTransform.identity
+    /// Size in surface-local coordinates (0×0 without a buffer).
+    public private(set) var width: Int32 = 0
+    public private(set) var height: Int32 = 0
+    public let opaqueRegion = PixmanRegion()
+    public let inputRegion = PixmanRegion()
+    /// Damage (surface-local) committed and not yet handed to the screens.
+    let damage = PixmanRegion()
+    /// Frame callbacks of applied commits, done after the next frame that shows this surface.
+    var frameCallbacks: [FrameCallback] = []
+    /// Where the surface was last shown, so moving or unmapping it damages the old place.
+    var lastPlacement: SurfacePlacement?
+    var lastWidth: Int32 = 0
+    var lastHeight: Int32 = 0
+
+    /// The role's name once the surface has one (it keeps it after the role object dies).
+    public private(set) var roleName: String?
+    public private(set) weak var role: SurfaceRole?
+
+    /// Set when this surface is a subsurface's child.
+    weak var subsurface: Subsurface?
+    /// This surface and its subsurfaces' surfaces, bottom to top (current and pending order).
+    var stack: [Surface] = []
+    var pendingStack: [Surface] = []
+
+    /// Told when the surface dies (roles, seat focus, popups).
+    let didDestroy = Signal<Surface>()
+
+    public var hasContent: Bool { texture.image != nil && width > 0 && height > 0 }
+
+    init?(compositor: Compositor, client: OpaquePointer, version: UInt32, id: UInt32) {
+        self.compositor = compositor
+        super.init(client: client, interface: strata_wl_surface_interface(), version: version, id: id,
+                   implementation: Self.implementation)
+        inputRegion.setInfinite()
+        stack = [self]
+        pendingStack = [self]
+    }
+
+    public override func resourceDidDestroy() {
+        compositor.surfaceWillDestroy(self)
+        didDestroy.emit(self)
+        pending.reset()
+        cached.reset()
+        stack = []
+        pendingStack = []
+        frameCallbacks.removeAll()
+    }
+
+    /// Gives the surface a role. Fails when it already has a different one, or the same one
+    /// with a live role object.
+    public func setRole(_ role: SurfaceRole) -> Bool {
+        if let roleName, roleName != role.roleName { return false }
+        if self.role != nil { return false }
+        roleName = role.roleName
+        self.role = role
+        return true
+    }
+
+    /// Ends the role object's hold (role object destroyed); the role name stays.
+    public func clearRole(_ role: SurfaceRole) {
+        if self.role === role { self.role = nil }
+    }
+
+    public var placement: SurfacePlacement? { role?.placement(of: self) }
+
+    // MARK: Requests
+
+    static let implementation = makeImplementation(wl_surface_interface(
+        destroy: destroyRequest,
+        attach: { _, resource, buffer, x, y in
+            handle(resource, as: Surface.self) { try $0.handleAttachRequest(buffer: buffer, x: x, y: y) }
+        },
+        damage: { _, resource, x, y, width, height in
+            handle(resource, as: Surface.self) { $0.pending.surfaceDamage.addRect(x: x, y: y, width: width, height: height) }
+        },
+        frame: { client, resource, id in
+            handle(resource, as: Surface.self) { surface in
+                guard let client, let callback = FrameCallback(client: client, id: id) else { return }
+                surface.pending.frameCallbacks.append(callback)
+            }
+        },
+        set_opaque_region: { _, resource, region in
+            handle(resource, as: Surface.self) { $0.handleSetRegion(region, opaque: true) }
+        },
+        set_input_region: { _, resource, region in
+            handle(resource, as: Surface.self) { $0.handleSetRegion(region, opaque: false) }
+        },
+        commit: { _, resource in
+            handle(resource, as: Surface.self) { try $0.handleCommitRequest() }
+        },
+        set_buffer_transform: { _, resource, transform in
+            handle(resource, as: Surface.self) { surface throws(ProtocolError) in
+                guard (0...7).contains(transform) else {
+                    throw ProtocolError(code: WL_SURFACE_ERROR_INVALID_TRANSFORM.rawValue, "buffer transform \(transform) is not a wl_output.transform")
+                }
+                surface.pending.transform = transform
+                surface.pending.transformChanged = true
+            }
+        },
+        set_buffer_scale: { _, resource, scale in
+            handle(resource, as: Surface.self) { surface throws(ProtocolError) in
+                guard scale >= 1 else {
+                    throw ProtocolError(code: WL_SURFACE_ERROR_INVALID_SCALE.rawValue, "buffer scale \(scale) is not positive")
+                }
+                surface.pending.scale = scale
+                surface.pending.scaleChanged = true
+            }
+        },
+        damage_buffer: { _, resource, x, y, width, height in
+            handle(resource, as: Surface.self) { $0.pending.bufferDamage.addRect(x: x, y: y, width: width, height: height) }
+        },
+        offset: { _, resource, x, y in
+            handle(resource, as: Surface.self) { surface in
+                surface.pending.offsetX = x
+                surface.pending.offsetY = y
+            }
+        }))
+
+    func handleAttachRequest(buffer: OpaquePointer?, x: Int32, y: Int32) throws(ProtocolError) {
+        if version >= 5, x != 0 || y != 0 {
+            throw ProtocolError(code: WL_SURFACE_ERROR_INVALID_OFFSET.rawValue,
+                                "attach with a non-zero offset (\(x), \(y)) on wl_surface v5: use wl_surface.offset")
+        }
+        pending.bufferChanged = true
+        pending.buffer = buffer.map(BufferReference.init)
+        if version < 5 {
+            pending.offsetX = x
+            pending.offsetY = y
+        }
+    }
+
+    func handleSetRegion(_ region: OpaquePointer?, opaque: Bool) {
+        let target = opaque ? pending.opaque : pending.input
+        if let region, let r = ResourceObject.from(region, as: Region.self) {
+            target.set(r.region)
+        } else if opaque {
+            target.clear()
+        } else {
+            target.setInfinite()
+        }
+        if opaque { pending.opaqueChanged = true } else { pending.inputChanged = true }
+    }
+
+    func handleCommitRequest() throws(ProtocolError) {
+        try role?.surfaceWillCommit(self)
+        if let sub = subsurface, sub.isEffectivelySynchronized {
+            cached.absorb(pending)
+            hasCachedState = true
+            return
+        }
+        if hasCachedState {
+            cached.absorb(pending)
+            hasCachedState = false
+            try apply(cached)
+        } else {
+            try apply(pending)
+        }
+    }
+
+    /// Applies the cached state of a synchronized subsurface (its parent committed).
+    func applyCachedState() {
+        guard hasCachedState else {
+            applyChildrenOrder()
+            return
+        }
+        hasCachedState = false
+        do { try apply(cached) } catch { post(error) }
+    }
+
+    /// Makes `state` current and resets it.
+    func apply(_ state: SurfaceState) throws(ProtocolError) {
+        defer { state.reset() }
+        let newTransform = BufferTransform(
+            transform: state.transformChanged ? state.transform : bufferTransform.transform,
+            scale: state.scaleChanged ? state.scale : bufferTransform.scale)
+        if state.bufferChanged {
+            if let resource = state.buffer?.resource {
+                try copyBuffer(resource, transform: newTransform, state: state)
+            } else {
+                texture.clear()
+            }
+        }
+        var fullDamage = newTransform != bufferTransform
+        bufferTransform = newTransform
+        let size = texture.image == nil ? (width: Int32(0), height: Int32(0))
+            : bufferTransform.surfaceSize(bufferWidth: texture.width, bufferHeight: texture.height)
+        if size.width != width || size.height != height {
+            fullDamage = true
+            width = size.width
+            height = size.height
+        }
+        if state.opaqueChanged { opaqueRegion.set(state.opaque) }
+        if state.inputChanged { inputRegion.set(state.input) }
+
+        // Damage in surface coordinates; the compositor damages the old place when size or
+        // position changed.
+        if fullDamage {
+            damage.addRect(x: 0, y: 0, width: width, height: height)
+        } else {
+            damage.union(state.surfaceDamage)
+            if bufferTransform.isIdentity {
+                damage.union(state.bufferDamage)
+            } else {
+                state.bufferDamage.forEachBox { box in
+                    let s = bufferTransform.surfaceBox(fromBuffer: box, surfaceWidth: width, surfaceHeight: height)
+                    damage.addRect(x: s.x1, y: s.y1, width: s.width, height: s.height)
+                }
+            }
+        }
+        damage.intersect(x: 0, y: 0, width: width, height: height)
+
+        frameCallbacks.append(contentsOf: state.frameCallbacks)
+        state.frameCallbacks.removeAll(keepingCapacity: true)
+        let offsetX = state.offsetX, offsetY = state.offsetY
+
+        applyChildrenOrder()
+        role?.surfaceDidCommit(self)
+        compositor.surfaceDidCommit(self, offsetX: offsetX, offsetY: offsetY)
+    }
+
+    /// The pending subsurface order and positions become current; synchronized children apply
+    /// their cached state with this commit.
+    private func applyChildrenOrder() {
+        if !stack.elementsEqual(pendingStack, by: ===) {
+            compositor.damageTree(of: self)
+            stack = pendingStack
+        }
+        for child in stack where child !== self {
+            guard let sub = child.subsurface else { continue }
+            sub.applyPendingPosition()
+            if sub.isEffectivelySynchronized {
+                child.applyCachedState()
+            }
+        }
+    }
+
+    private func copyBuffer(_ resource: OpaquePointer, transform: BufferTransform, state: SurfaceState) throws(ProtocolError) {
+        guard let shm = wl_shm_buffer_get(resource) else {
+            throw ProtocolError(on: resource, code: WL_DISPLAY_ERROR_INVALID_OBJECT.rawValue,
+                                "only wl_shm buffers are supported")
+        }
+        let bufferWidth = wl_shm_buffer_get_width(shm), bufferHeight = wl_shm_buffer_get_height(shm)
+        let stride = wl_shm_buffer_get_stride(shm)
+        let format = wl_shm_buffer_get_format(shm)
+        guard format == WL_SHM_FORMAT_ARGB8888.rawValue || format == WL_SHM_FORMAT_XRGB8888.rawValue else {
+            throw ProtocolError(on: resource, code: WL_SHM_ERROR_INVALID_FORMAT.rawValue, "buffer format \(format) is not supported")
+        }
+        guard bufferWidth % transform.scale == 0, bufferHeight % transform.scale == 0 else {
+            throw ProtocolError(code: WL_SURFACE_ERROR_INVALID_SIZE.rawValue,
+                                "buffer size \(bufferWidth)x\(bufferHeight) is not a multiple of the buffer scale \(transform.scale)")
+        }
+        // What to copy, in buffer pixels: the buffer damage, plus surface damage mapped (or all).
+        let copyRegion = compositor.scratchRegion
+        copyRegion.set(state.bufferDamage)
+        if !state.surfaceDamage.isEmpty {
+            if transform.isIdentity {
+                copyRegion.union(state.surfaceDamage)
+            } else {
+                copyRegion.addRect(x: 0, y: 0, width: bufferWidth, height: bufferHeight)
+            }
+        }
+        wl_shm_buffer_begin_access(shm)
+        if let data = wl_shm_buffer_get_data(shm) {
+            texture.update(from: data, stride: stride, width: bufferWidth, height: bufferHeight,
+                           hasAlpha: format == WL_SHM_FORMAT_ARGB8888.rawValue, damage: copyRegion)
+        }
+        wl_shm_buffer_end_access(shm)
+        // The pixels are ours now: the client may reuse the buffer at once.
+        wl_buffer_send_release(resource)
+    }
+
+    /// Whether a surface-local point hits this surface (its size and input region).
+    public func accepts(x: Double, y: Double) -> Bool {
+        guard hasContent, x >= 0, y >= 0, x < Double(width), y < Double(height) else { return false }
+        return inputRegion.contains(x: Int32(x.rounded(.down)), y: Int32(y.rounded(.down)))
+    }
+
+    /// Calls `body` with each surface of this tree that has content, bottom to top, and its
+    /// offset from this surface's origin.
+    public func forEachSurface(x: Int32 = 0, y: Int32 = 0, _ body: (Surface, Int32, Int32) -> Void) {
+        for surface in stack {
+            if surface === self {
+                if hasContent { body(self, x, y) }
+            } else if let sub = surface.subsurface, surface.hasContent || !surface.stack.isEmpty {
+                surface.forEachSurface(x: x + sub.x, y: y + sub.y, body)
+            }
+        }
+    }
+
+    /// The topmost surface of this tree accepting the point (surface-local to this surface), with
+    /// the point in that surface's coordinates.
+    public func surface(atX x: Double, y: Double) -> (Surface, Double, Double)? {
+        for surface in stack.reversed() {
+            if surface === self {
+                if accepts(x: x, y: y) { return (self, x, y) }
+            } else if let sub = surface.subsurface,
+                      let hit = surface.surface(atX: x - Double(sub.x), y: y - Double(sub.y)) {
+                return hit
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,25 @@
+import StrataModel
+
+/// What a role (subsurface, xdg_surface, cursor, layer surface) tells the surface it gives a
+/// purpose to. A surface gets one role for its whole life; the role object may die first.
+public protocol SurfaceRole: AnyObject {
+    var roleName: String { get }
+    /// Checks a commit before its state is applied; a thrown error refuses the commit.
+    func surfaceWillCommit(_ surface: Surface) throws(ProtocolError)
+    /// Called after the committed state is current.
+    func surfaceDidCommit(_ surface: Surface)
+    /// Where the surface's origin is shown, or nil when it is not shown.
+    func placement(of surface: Surface) -> SurfacePlacement?
+}
+
+public extension SurfaceRole {
+    func surfaceWillCommit(_ surface: Surface) throws(ProtocolError) {}
+    func surfaceDidCommit(_ surface: Surface) {}
+}
+
+/// A surface's origin on a screen, in that screen's coordinates.
+public struct SurfacePlacement: Equatable {
+    public var screen: ScreenID
+    public var x: Int32
+    public var y: Int32
+}

@@ -1,0 +1,73 @@
+import CWaylandServer
+import StrataRender
+
+/// A wl_buffer a surface has been given. The reference turns empty when the client destroys
+/// the buffer before the state that names it is applied.
+final class BufferReference {
+    private(set) var resource: OpaquePointer?
+    private var listener: Listener?
+
+    init(_ resource: OpaquePointer) {
+        self.resource = resource
+        listener = Listener { [weak self] _ in
+            self?.resource = nil
+            self?.listener?.remove()
+        }
+        listener?.listen(toResourceDestroy: resource)
+    }
+
+    deinit { listener?.remove() }
+}
+
+/// The double-buffered state of a wl_surface: requests write the pending copy, commit applies it
+/// (or caches it, for a synchronized subsurface).
+final class SurfaceState {
+    var bufferChanged = false
+    var buffer: BufferReference?
+    var offsetX: Int32 = 0
+    var offsetY: Int32 = 0
+    let surfaceDamage = PixmanRegion()
+    let bufferDamage = PixmanRegion()
+    var opaqueChanged = false
+    let opaque = PixmanRegion()
+    var inputChanged = false
+    let input = PixmanRegion()
+    var scaleChanged = false
+    var scale: Int32 = 1
+    var transformChanged = false
+    var transform: Int32 = 0
+    var frameCallbacks: [FrameCallback] = []
+
+    /// Moves everything set in `other` into self and resets `other` (caching a sync commit).
+    func absorb(_ other: SurfaceState) {
+        if other.bufferChanged {
+            bufferChanged = true
+            buffer = other.buffer
+            // A new buffer resets what the cached damage described: keep both, union is safe.
+        }
+        offsetX += other.offsetX
+        offsetY += other.offsetY
+        surfaceDamage.union(other.surfaceDamage)
+        bufferDamage.union(other.bufferDamage)
+        if other.opaqueChanged { opaqueChanged = true; opaque.set(other.opaque) }
+        if other.inputChanged { inputChanged = true; input.set(other.input) }
+        if other.scaleChanged { scaleChanged = true; scale = other.scale }
+        if other.transformChanged { transformChanged = true; transform = other.transform }
+        frameCallbacks.append(contentsOf: other.frameCallbacks)
+        other.reset()
+    }
+
+    func reset() {
+        bufferChanged = false
+        buffer = nil
+        offsetX = 0
+        offsetY = 0
+        surfaceDamage.clear()
+        bufferDamage.clear()
+        opaqueChanged = false
+        inputChanged = false
+        scaleChanged = false
+        transformChanged = false
+        frameCallbacks.removeAll(keepingCapacity: true)
+    }
+}

@@ -1,0 +1,2 @@
+import StrataServer
+print("strata: not yet")
