@@ -67,6 +67,7 @@ umbrella=$client/strata-client-glue.h
   echo "#define WL_HIDE_DEPRECATED 1"
   echo "#endif"
   echo "#include <wayland-client.h>"
+  echo "#include \"strata-client-shim.h\""
   for xml in protocols/*.xml; do echo "#include \"$(basename "$xml" .xml)-client-protocol.h\""; done
   echo "#endif"
 } > "$umbrella"

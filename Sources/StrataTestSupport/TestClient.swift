@@ -1,1 +1,145 @@
+import CStrataClientGlue
 import CWaylandClient
+import Foundation
+import StrataServer
+
+/// A real libwayland client connected to a `TestServer` through a socket pair. Every wait
+/// steps the server between the client's writes and reads, on this one thread.
+public final class TestClient {
+    public let display: OpaquePointer
+    public private(set) var registry: OpaquePointer?
+    public unowned let server: TestServer
+    /// Globals announced by the registry: interface name → (name, version).
+    public private(set) var globals: [String: (name: UInt32, version: UInt32)] = [:]
+    public private(set) var removedGlobals: [UInt32] = []
+    private var retained: Unmanaged<TestClient>?
+
+    public enum Failure: Error, CustomStringConvertible {
+        case connect(String)
+        case missingGlobal(String)
+        public var description: String {
+            switch self {
+            case .connect(let why): return "cannot connect: \(why)"
+            case .missingGlobal(let name): return "the server does not announce \(name)"
+            }
+        }
+    }
+
+    public init(server: TestServer) throws {
+        self.server = server
+        var fds: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
+            throw Failure.connect(String(cString: strerror(errno)))
+        }
+        guard server.compositor.display.createClient(fd: fds[0]) != nil else {
+            close(fds[0]); close(fds[1])
+            throw Failure.connect("wl_client_create failed")
+        }
+        guard let display = wl_display_connect_to_fd(fds[1]) else {
+            close(fds[1])
+            throw Failure.connect("wl_display_connect_to_fd failed")
+        }
+        self.display = display
+        registry = wl_display_get_registry(display)
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        wl_registry_add_listener(registry, &TestClient.registryListener, me)
+        roundtrip()
+    }
+
+    deinit {
+        wl_display_disconnect(display)
+        server.step()
+    }
+
+    private static var registryListener = wl_registry_listener(
+        global: { data, _, name, interface, version in
+            guard let data, let interface else { return }
+            let client = Unmanaged<TestClient>.fromOpaque(data).takeUnretainedValue()
+            client.globals[String(cString: interface)] = (name, version)
+        },
+        global_remove: { data, _, name in
+            guard let data else { return }
+            let client = Unmanaged<TestClient>.fromOpaque(data).takeUnretainedValue()
+            client.removedGlobals.append(name)
+            client.globals = client.globals.filter { $0.value.name != name }
+        })
+
+    /// Binds a global announced under `name` at `version` (or the announced one).
+    public func bind(_ interface: UnsafePointer<wl_interface>, version: UInt32? = nil) throws -> OpaquePointer {
+        let name = String(cString: interface.pointee.name)
+        guard let global = globals[name] else { throw Failure.missingGlobal(name) }
+        let v = min(version ?? global.version, global.version)
+        guard let proxy = wl_registry_bind(registry, global.name, interface, v) else { throw Failure.missingGlobal(name) }
+        return OpaquePointer(proxy)
+    }
+
+    /// Sends everything queued, lets the server handle it, and reads and dispatches the replies,
+    /// until the server has answered a wl_display.sync. Returns false if the connection failed
+    /// (a protocol error), or nothing answered within `limit` loop steps.
+    @discardableResult
+    public func roundtrip(limit: Int = 200) -> Bool {
+        var done = false
+        guard let callback = wl_display_sync(display) else { return false }
+        let box = Box { done = true }
+        wl_callback_add_listener(callback, &TestClient.doneListener, Unmanaged.passUnretained(box).toOpaque())
+        defer {
+            wl_callback_destroy(callback)
+            withExtendedLifetime(box) {}
+        }
+        for _ in 0..<limit {
+            if !pump(timeout: 0) { return false }
+            if done { return true }
+        }
+        return done
+    }
+
+    /// Waits, stepping the server with a timeout, until `condition` holds (frame callbacks need
+    /// the frame clock to fire). Returns false on a connection error or after `seconds`.
+    @discardableResult
+    public func wait(seconds: Double = 2, until condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition() {
+            if Date() > deadline { return false }
+            if !pump(timeout: 0.005) { return condition() }
+        }
+        return true
+    }
+
+    /// One exchange: client flush, server step, client read and dispatch.
+    private func pump(timeout: Double) -> Bool {
+        if wl_display_flush(display) < 0, errno != EAGAIN { return false }
+        server.step(timeout: timeout)
+        while wl_display_prepare_read(display) != 0 {
+            if wl_display_dispatch_pending(display) < 0 { return false }
+        }
+        var pfd = pollfd(fd: wl_display_get_fd(display), events: Int16(POLLIN), revents: 0)
+        if poll(&pfd, 1, 0) > 0 {
+            if wl_display_read_events(display) < 0 { return false }
+        } else {
+            wl_display_cancel_read(display)
+        }
+        return wl_display_dispatch_pending(display) >= 0
+    }
+
+    private final class Box {
+        let action: () -> Void
+        init(_ action: @escaping () -> Void) { self.action = action }
+    }
+
+    private static var doneListener = wl_callback_listener(done: { data, _, _ in
+        guard let data else { return }
+        Unmanaged<Box>.fromOpaque(data).takeUnretainedValue().action()
+    })
+
+    /// The protocol error the server sent, if the connection died of one.
+    public var protocolError: (code: UInt32, interface: String, id: UInt32)? {
+        guard wl_display_get_error(display) == EPROTO else { return nil }
+        var interface: UnsafePointer<wl_interface>?
+        var id: UInt32 = 0
+        let code = wl_display_get_protocol_error(display, &interface, &id)
+        return (code, interface.map { String(cString: $0.pointee.name) } ?? "?", id)
+    }
+
+    /// Non-zero once the connection failed (EPROTO for a protocol error).
+    public var connectionError: Int32 { wl_display_get_error(display) }
+}

@@ -6,5 +6,6 @@
 #define WL_HIDE_DEPRECATED 1
 #endif
 #include <wayland-client.h>
+#include "strata-client-shim.h"
 #include "xdg-shell-client-protocol.h"
 #endif
