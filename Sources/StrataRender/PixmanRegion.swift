@@ -65,6 +65,12 @@ public final class PixmanRegion {
 
     public struct Box: Equatable, Sendable {
         public var x1, y1, x2, y2: Int32
+        public init(x1: Int32, y1: Int32, x2: Int32, y2: Int32) {
+            self.x1 = x1
+            self.y1 = y1
+            self.x2 = x2
+            self.y2 = y2
+        }
         public var width: Int32 { x2 - x1 }
         public var height: Int32 { y2 - y1 }
     }

@@ -1,6 +1,7 @@
 import CStrataClientGlue
 import CWaylandClient
 import StrataTestSupport
+import Foundation
 import Testing
 
 @Suite struct CoreProtocolTests {
@@ -61,5 +62,86 @@ import Testing
         _ = wl_compositor_create_surface(goodCompositor)
         #expect(good.roundtrip())
         #expect(good.connectionError == 0)
+    }
+}
+
+@Suite struct HostileBytesTests {
+    @Test func garbageOnTheSocketDropsOnlyThatClient() throws {
+        let server = try TestServer()
+        let good = try TestClient(server: server)
+        var fds: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+        #expect(server.compositor.display.createClient(fd: fds[0]) != nil)
+        // A header naming object 1 (wl_display) with opcode 7 and a size that is a lie,
+        // then noise.
+        var bytes: [UInt8] = [1, 0, 0, 0, 7, 0, 200, 0]
+        bytes += (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+        _ = bytes.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }
+        for _ in 0..<10 { server.step() }
+        var probe: UInt8 = 0
+        // The server closed its end: reading ours ends (0) or fails, it does not block.
+        var pfd = pollfd(fd: fds[1], events: Int16(POLLIN), revents: 0)
+        #expect(poll(&pfd, 1, 1000) == 1)
+        _ = read(fds[1], &probe, 1)
+        close(fds[1])
+        let compositor = try good.bind(wl_compositor_interface_ptr())
+        _ = wl_compositor_create_surface(compositor)
+        #expect(good.roundtrip())
+        #expect(good.connectionError == 0)
+    }
+}
+
+@Suite struct ShmTests {
+    @Test func aPoolTruncatedUnderItsBufferIsAnErrorNotACrash() throws {
+        let server = try TestServer()
+        let bad = try TestClient(server: server)
+        let bystander = try TestClient(server: server)
+        let shm = try bad.bind(wl_shm_interface_ptr())
+        let compositor = try bad.bind(wl_compositor_interface_ptr())
+        let fd = strata_client_memfd("truncated")
+        #expect(ftruncate(fd, 64 * 64 * 4) == 0)
+        let pool = wl_shm_create_pool(shm, fd, 64 * 64 * 4)
+        let buffer = wl_shm_pool_create_buffer(pool, 0, 64, 64, 256, 0)
+        // Shrink the file under the pool: reading the buffer now faults (SIGBUS).
+        #expect(ftruncate(fd, 0) == 0)
+        let surface = wl_compositor_create_surface(compositor)
+        wl_surface_attach(surface, buffer, 0, 0)
+        wl_surface_damage(surface, 0, 0, 64, 64)
+        wl_surface_commit(surface)
+        #expect(!bad.roundtrip())
+        // libwayland's SIGBUS guard posts wl_shm.error.invalid_fd on the buffer.
+        #expect(bad.protocolError?.interface == "wl_buffer")
+        #expect(bad.protocolError?.code == WL_SHM_ERROR_INVALID_FD.rawValue)
+        close(fd)
+        #expect(bystander.roundtrip())
+        #expect(bystander.connectionError == 0)
+    }
+
+    @Test func aCommittedBufferIsReleasedAtOnce() throws {
+        let server = try TestServer()
+        let client = try TestClient(server: server)
+        let shm = try client.bind(wl_shm_interface_ptr())
+        let compositor = try client.bind(wl_compositor_interface_ptr())
+        let buffer = try #require(TestBuffer(shm: shm, width: 8, height: 8, argb: 0xff00_ff00))
+        let surface = wl_compositor_create_surface(compositor)
+        wl_surface_attach(surface, buffer.buffer, 0, 0)
+        wl_surface_commit(surface)
+        #expect(client.roundtrip())
+        #expect(buffer.released == 1)
+    }
+
+    @Test func aBufferDestroyedBeforeCommitIsIgnored() throws {
+        let server = try TestServer()
+        let client = try TestClient(server: server)
+        let shm = try client.bind(wl_shm_interface_ptr())
+        let compositor = try client.bind(wl_compositor_interface_ptr())
+        let surface = wl_compositor_create_surface(compositor)
+        do {
+            let buffer = try #require(TestBuffer(shm: shm, width: 8, height: 8, argb: 0xff00_ff00))
+            wl_surface_attach(surface, buffer.buffer, 0, 0)
+        }
+        wl_surface_commit(surface)
+        #expect(client.roundtrip())
+        #expect(client.connectionError == 0)
     }
 }

@@ -16,6 +16,8 @@ public final class Compositor {
     public var backgroundARGB: UInt32 = 0xff20_2428
     public private(set) var seat: Seat!
     var globals: [Global] = []
+    /// Globals removed from clients' view and destroyed a while later (screens unplugged).
+    private var retiringGlobals: [Global] = []
     private var observerToken: ObserverToken?
     private var placedWindows = 0
     /// A region reused on the commit path instead of allocating one per commit.
@@ -65,8 +67,9 @@ public final class Compositor {
         for output in outputs { stopFrameClock(output) }
         backend.stop()
         for output in outputs { output.global?.destroyNow() }
-        for global in globals { global.destroyNow() }
+        for global in globals + retiringGlobals { global.destroyNow() }
         globals.removeAll()
+        retiringGlobals.removeAll()
         if let observerToken { windows.notifications.removeObserver(observerToken) }
         wl_display_destroy(display.display)
     }
@@ -106,7 +109,11 @@ public final class Compositor {
         guard let index = outputs.firstIndex(where: { $0 === output }) else { return }
         outputs.remove(at: index)
         stopFrameClock(output)
-        output.global?.remove(eventLoop: display.eventLoop)
+        if let global = output.global {
+            global.remove(eventLoop: display.eventLoop)
+            retiringGlobals.removeAll { $0.isRemoved && !$0.isAlive }
+            retiringGlobals.append(global)
+        }
         for binding in output.bindings { binding.detach() }
         output.bindings.removeAll()
         windows.disconnectScreen(output.screen)

@@ -33,26 +33,27 @@ public final class Global {
     /// Removes the global now and destroys it after `delay` seconds of the loop (libwayland
     /// ignores binds to a removed global; destroying it later avoids the race).
     public func remove(eventLoop: OpaquePointer, delay: Double = 5) {
-        guard let global else { return }
+        guard let global, pendingSource == nil else { return }
         wl_global_remove(global)
-        let box = Unmanaged.passRetained(self).toOpaque()
         let source = wl_event_loop_add_timer(eventLoop, { data in
             guard let data else { return 0 }
-            let me = Unmanaged<Global>.fromOpaque(data).takeRetainedValue()
-            me.destroyNow()
+            Unmanaged<Global>.fromOpaque(data).takeUnretainedValue().destroyNow()
             return 0
-        }, box)
+        }, Unmanaged.passUnretained(self).toOpaque())
         if let source {
             wl_event_source_timer_update(source, Int32(delay * 1000))
             pendingSource = source
         } else {
-            Unmanaged<Global>.fromOpaque(box).release()
             destroyNow()
         }
     }
     private var pendingSource: OpaquePointer?
 
-    /// Destroys the global at once (display teardown).
+    public var isRemoved: Bool { pendingSource != nil || global == nil }
+    /// False once the wl_global is destroyed.
+    public var isAlive: Bool { global != nil }
+
+    /// Destroys the global at once (display teardown, or the delayed end of `remove`).
     public func destroyNow() {
         if let source = pendingSource {
             pendingSource = nil
@@ -62,7 +63,9 @@ public final class Global {
             self.global = nil
             wl_global_destroy(global)
         }
+        // Last: this may release the final reference to self.
+        let retained = self.retained
+        self.retained = nil
         retained?.release()
-        retained = nil
     }
 }
