@@ -1,0 +1,102 @@
+import Testing
+
+@testable import StrataModel
+
+@Suite struct WindowTests {
+    @Test func newWindowIsHiddenOnTheMainScreenWithAnEmptyFrameAndItsAttributes() {
+        let manager = makeManager(screens: 2)
+        let window = manager.createWindow(
+            appID: "org.example.App", title: "Hello", pid: 42, level: .alert, canBecomeKey: false)
+        #expect(window.isHidden)
+        #expect(!window.isKeyWindow)
+        #expect(window.screen === manager.mainScreen)
+        #expect(window.frame == Rect(x: 0, y: 0, width: 0, height: 0))
+        #expect(window.appID == "org.example.App")
+        #expect(window.title == "Hello")
+        #expect(window.pid == 42)
+        #expect(window.level == .alert)
+        #expect(!window.canBecomeKey)
+        #expect(manager.createWindow(screen: manager.screens[1]).screen === manager.screens[1])
+    }
+
+    @Test func windowIdsAreAllocatedInOrderAndNeverReused() {
+        let manager = makeManager()
+        let a = manager.createWindow()
+        manager.close(a)
+        let b = manager.createWindow()
+        #expect(a.id == WindowID(1))
+        #expect(b.id == WindowID(2))
+    }
+
+    @Test func forwardingMethodsGoThroughTheManager() {
+        let manager = makeManager()
+        let a = manager.createWindow()
+        let b = manager.createWindow()
+        let recorder = NotificationRecorder(manager)
+        a.makeKeyAndVisible()
+        b.makeKeyAndVisible()
+        #expect(manager.stackingIDs == [a.id, b.id])
+        a.orderFront()
+        #expect(manager.stackingIDs == [b.id, a.id])
+        a.orderBack()
+        #expect(manager.stackingIDs == [a.id, b.id])
+        #expect(a.makeKey())
+        a.resignKey()
+        #expect(manager.keyWindow == nil)
+        #expect(
+            recorder.takeNames() == [
+                "windowDidBecomeVisible", "windowDidBecomeKey", "windowDidBecomeVisible",
+                "windowDidResignKey", "windowDidBecomeKey", "windowDidChangeStacking",
+                "windowDidChangeStacking", "windowDidResignKey", "windowDidBecomeKey",
+                "windowDidResignKey",
+            ])
+    }
+
+    @Test func contentIsHeldWeakly() {
+        final class Surface {}
+        let manager = makeManager()
+        let window = manager.createWindow()
+        var surface: Surface? = Surface()
+        window.content = surface
+        #expect(window.content === surface)
+        surface = nil
+        #expect(window.content == nil)
+    }
+
+    @Test func movingWithinTheSameScreenWithAnOriginPostsOnlyAFrameChange() {
+        let manager = makeManager()
+        let window = manager.shownWindow(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+        let recorder = NotificationRecorder(manager)
+        #expect(manager.move(window, to: manager.screens[0], origin: Point(x: 5, y: 6)))
+        #expect(
+            recorder.take() == [
+                .windowDidChangeFrame(
+                    window.id, from: Rect(x: 0, y: 0, width: 10, height: 10),
+                    to: Rect(x: 5, y: 6, width: 10, height: 10))
+            ])
+    }
+
+    @Test func negativeFrameSizesBecomeZeroAndHugeCoordinatesAreClamped() {
+        let manager = makeManager()
+        let window = manager.createWindow()
+        manager.setFrame(window, Rect(x: Int.max, y: Int.min, width: -5, height: Int.max))
+        let limit = Int(Int32.max)
+        #expect(window.frame == Rect(x: limit, y: -limit, width: 0, height: limit))
+        #expect(!window.frame.contains(Point(x: 0, y: 0)))
+    }
+
+    @Test func closedWindowIsInert() {
+        let manager = makeManager()
+        let window = manager.shownWindow()
+        manager.close(window)
+        #expect(window.isClosed)
+        #expect(window.isHidden)
+        #expect(!window.isKeyWindow)
+        #expect(window.screen == nil)
+        #expect(!window.makeKey())
+        window.makeKeyAndVisible()
+        window.orderFront()
+        #expect(window.isHidden)
+        #expect(manager.windows.isEmpty)
+    }
+}
