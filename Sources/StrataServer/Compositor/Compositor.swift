@@ -288,17 +288,52 @@ public final class Compositor {
         }
     }
 
-    /// Draws the screen's windows, back to front, inside `clip`.
+    /// Draws the screen's windows inside `clip`. A front-to-back pass gives each surface the part
+    /// of the damage that no opaque surface above covers; the background fills what no opaque
+    /// surface covers; then the surfaces are drawn back to front, each clipped to its part.
+    /// Regions and the draw list are reused: no allocation in steady state.
     private func draw(_ output: ScreenOutput, clip: PixmanRegion) {
         let canvas = output.canvas
-        canvas.setClip(clip)
-        canvas.fill(argb: backgroundARGB)
-        forEachVisibleSurface(on: output) { surface, x, y in
-            canvas.draw(surface.texture, x: x, y: y, surfaceWidth: surface.width, surfaceHeight: surface.height,
+        drawList.removeAll(keepingCapacity: true)
+        forEachVisibleSurface(on: output) { surface, x, y in drawList.append(DrawItem(surface: surface, x: x, y: y)) }
+        opaqueAbove.clear()
+        for item in drawList.reversed() {
+            let surface = item.surface
+            let visible = surface.drawClip
+            visible.set(clip)
+            visible.intersect(x: item.x, y: item.y, width: surface.width, height: surface.height)
+            visible.subtract(opaqueAbove)
+            if !surface.texture.hasAlpha {
+                opaqueAbove.addRect(x: item.x, y: item.y, width: surface.width, height: surface.height)
+            } else if !surface.opaqueRegion.isEmpty {
+                scratchRegion.set(surface.opaqueRegion)
+                scratchRegion.intersect(x: 0, y: 0, width: surface.width, height: surface.height)
+                scratchRegion.translate(dx: item.x, dy: item.y)
+                opaqueAbove.union(scratchRegion)
+            }
+        }
+        frameRegion.set(clip)
+        frameRegion.subtract(opaqueAbove)
+        if !frameRegion.isEmpty {
+            canvas.setClip(frameRegion)
+            canvas.fill(argb: backgroundARGB)
+        }
+        for item in drawList where !item.surface.drawClip.isEmpty {
+            let surface = item.surface
+            canvas.setClip(surface.drawClip)
+            canvas.draw(surface.texture, x: item.x, y: item.y, surfaceWidth: surface.width, surfaceHeight: surface.height,
                         transform: surface.bufferTransform)
         }
         canvas.setClip(nil)
     }
+
+    private struct DrawItem {
+        let surface: Surface
+        let x: Int32
+        let y: Int32
+    }
+    private var drawList: [DrawItem] = []
+    private let opaqueAbove = PixmanRegion()
 
     /// Every surface with content shown on the screen, back to front, with its position.
     func forEachVisibleSurface(on output: ScreenOutput, _ body: (Surface, Int32, Int32) -> Void) {

@@ -19,6 +19,8 @@ public final class Surface: ResourceObject {
     public private(set) var height: Int32 = 0
     public let opaqueRegion = PixmanRegion()
     public let inputRegion = PixmanRegion()
+    /// The part of the screen damage this surface draws in the frame being composed.
+    let drawClip = PixmanRegion()
     /// Damage (surface-local) committed and not yet handed to the screens.
     let damage = PixmanRegion()
     /// Frame callbacks of applied commits, done after the next frame that shows this surface.
