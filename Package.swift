@@ -37,7 +37,10 @@ let package = Package(
             swiftSettings: cLayer),
         .executableTarget(
             name: "strata",
-            dependencies: ["StrataServer", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "StrataServer", "StrataModel", "CWaylandServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: cLayer),
 
         .target(
@@ -47,6 +50,6 @@ let package = Package(
         .testTarget(name: "StrataModelTests", dependencies: ["StrataModel"]),
         .testTarget(name: "StrataRenderTests", dependencies: ["StrataRender", "CPixman"], swiftSettings: cLayer),
         .testTarget(name: "StrataServerTests", dependencies: ["StrataTestSupport", "StrataServer"], swiftSettings: cLayer),
-        .testTarget(name: "StrataEndToEndTests", dependencies: ["StrataTestSupport"], swiftSettings: cLayer),
+        .testTarget(name: "StrataEndToEndTests", dependencies: ["StrataTestSupport", "StrataRender"], swiftSettings: cLayer),
     ]
 )
