@@ -86,6 +86,7 @@ public final class Compositor {
             guard let output, let binding = OutputBinding(output: output, client: client, version: version, id: id) else { return }
             output.bindings.append(binding)
             binding.sendState()
+            output.compositor?.seat.outputDidBind(binding)
         }
         output.frameTimer = wl_event_loop_add_timer(display.eventLoop, { data in
             guard let data else { return 0 }
@@ -153,8 +154,9 @@ public final class Compositor {
         case .windowDidBecomeVisible(let id), .windowDidBecomeHidden(let id), .windowDidChangeLevel(let id, _, _),
              .windowDidChangeStacking(let id), .windowDidMoveToScreen(let id, _, _):
             if let window = windows.window(withID: id) { damageWindow(window) }
-            if case .windowDidBecomeHidden = notification { seat.windowDidChange() }
-            if case .windowDidBecomeVisible = notification { seat.windowDidChange() }
+            seat.windowDidChange()
+        case .windowDidChangeFrame:
+            seat.windowDidChange()
         case .windowDidBecomeKey(let id):
             if let window = windows.window(withID: id) {
                 (window.content as? WindowContent)?.windowDidChangeKeyState(isKey: true)
