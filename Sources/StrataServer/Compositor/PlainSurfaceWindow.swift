@@ -1,3 +1,4 @@
+import CStrataServerGlue
 import CWaylandServer
 import StrataModel
 
@@ -44,9 +45,7 @@ extension Compositor {
     @discardableResult
     public func showPlainSurface(client: OpaquePointer, surfaceID: UInt32, x: Int, y: Int,
                                  level: WindowLevel = .normal, makeKey: Bool = true) -> Window? {
-        guard let resource = wl_client_get_object(client, surfaceID),
-              let surface = ResourceObject.from(resource, as: Surface.self),
-              surface.roleName == nil else { return nil }
+        guard let surface = surface(of: client, id: surfaceID), surface.roleName == nil else { return nil }
         let window = windows.createWindow(pid: surface.clientPid, level: level)
         let content = PlainSurfaceWindow(surface: surface, window: window, compositor: self)
         _ = surface.setRole(content)
@@ -54,5 +53,16 @@ extension Compositor {
         setFrame(window, Rect(x: x, y: y, width: Int(surface.width), height: Int(surface.height)))
         windows.show(window, makeKey: makeKey)
         return window
+    }
+}
+
+extension Compositor {
+    /// The live surface `id` of `client` (a server-side wl_client), for tests and the control
+    /// socket.
+    public func surface(of client: OpaquePointer, id: UInt32) -> Surface? {
+        // Only a wl_surface resource holds a Surface (shm pools and buffers hold C data).
+        guard let resource = wl_client_get_object(client, id),
+              wl_resource_instance_of(resource, strata_wl_surface_interface(), Surface.implementation) != 0 else { return nil }
+        return ResourceObject.from(resource, as: Surface.self)
     }
 }
