@@ -358,6 +358,69 @@ final class FakePopupGrab: PopupGrab {
         #expect(seat.takeEvents().contains(.pointerMotion(x: 30, y: 20)))
     }
 
+    @Test func interactiveResizeReportsTheDraggedSizeAndNeedsTheHeldPress() throws {
+        let server = try TestServer()
+        let (client, seat) = try connectWithSeat(server)
+        let surface = try client.makeSurface(width: 50, height: 50)
+        let window = try #require(client.showPlainSurface(surface, x: 100, y: 100))
+        let input: Seat = server.compositor.seat, output = server.compositor.outputs[0]
+        input.pointerMotion(on: output, x: 140, y: 140, time: 1)
+        input.pointerButton(BTN_LEFT, pressed: true, time: 2)
+        input.pointerButton(BTN_LEFT, pressed: false, time: 3)
+        client.roundtrip()
+        let released = seat.lastPressSerial
+        input.pointerButton(BTN_LEFT, pressed: true, time: 4)
+        client.roundtrip()
+        var sizes: [String] = []
+        let record = { (w: Int32, h: Int32) in sizes.append("\(w)x\(h)") }
+        #expect(!input.beginInteractiveResize(window, edges: 10, serial: released, client: client.serverClient, resize: record))
+        #expect(input.beginInteractiveResize(window, edges: 10, serial: seat.lastPressSerial, client: client.serverClient, resize: record))
+        input.pointerMotion(on: output, x: 160, y: 170, time: 5)
+        input.pointerButton(BTN_LEFT, pressed: false, time: 6)
+        input.pointerMotion(on: output, x: 170, y: 170, time: 7)
+        #expect(sizes == ["70x80"])
+    }
+
+    @Test func nestedPopupGrabsStackAndEndingThemReturnsKeyboardFocusToTheKeyWindow() throws {
+        let server = try TestServer()
+        let (client, seat) = try connectWithSeat(server)
+        let main = try client.makeSurface(width: 100, height: 100)
+        client.showPlainSurface(main, x: 0, y: 0)
+        let menu = try client.makeSurface(width: 20, height: 20)
+        client.showPlainSurface(menu, x: 10, y: 10, makeKey: false)
+        let submenu = try client.makeSurface(width: 20, height: 20)
+        client.showPlainSurface(submenu, x: 30, y: 10, makeKey: false)
+        let input: Seat = server.compositor.seat
+        input.key(KEY_A, pressed: true, time: 1)
+        input.key(KEY_A, pressed: false, time: 2)
+        client.roundtrip()
+        let serial = seat.lastPressSerial
+        _ = seat.takeEvents()
+        let surfaces = [main, menu, submenu].map { server.compositor.surface(of: client.serverClient, id: $0.id) }
+        let outer = FakePopupGrab(client: client.serverClient, surface: surfaces[1])
+        let inner = FakePopupGrab(client: client.serverClient, surface: surfaces[2])
+        #expect(input.beginPopupGrab(outer, serial: serial))
+        #expect(input.beginPopupGrab(inner, serial: serial))
+        #expect(input.keyboardFocus === surfaces[2])
+        input.endPopupGrab(inner)
+        #expect(input.keyboardFocus === surfaces[1])
+        input.endPopupGrab(outer)
+        #expect(input.keyboardFocus === surfaces[0])
+        client.roundtrip()
+        let focus = seat.takeEvents().filter {
+            if case .keyboardEnter = $0 { return true }
+            if case .keyboardLeave = $0 { return true }
+            return false
+        }
+        #expect(focus == [
+            .keyboardLeave(surface: main.id), .keyboardEnter(surface: menu.id, keys: []),
+            .keyboardLeave(surface: menu.id), .keyboardEnter(surface: submenu.id, keys: []),
+            .keyboardLeave(surface: submenu.id), .keyboardEnter(surface: menu.id, keys: []),
+            .keyboardLeave(surface: menu.id), .keyboardEnter(surface: main.id, keys: []),
+        ])
+        #expect(outer.ended == 0 && inner.ended == 0)
+    }
+
     @Test func popupGrabNeedsAPressSerialAndKeepsPointerAndKeyboardWithItsClient() throws {
         let server = try TestServer()
         let (a, seatA) = try connectWithSeat(server)

@@ -21,6 +21,8 @@ final class Pointer {
     /// The serial of the last enter (wl_pointer.set_cursor must quote it).
     private(set) var enterSerial: UInt32 = 0
     private var pressedButtons: [UInt32] = []
+    /// Serials of the presses sent during the current implicit grab (move and resize quote one).
+    private var grabPressSerials: [UInt32] = []
     /// Buttons whose press dismissed a popup grab: neither press nor release is delivered.
     private var swallowedButtons: Set<UInt32> = []
     private var grab = Grab.none
@@ -68,8 +70,8 @@ final class Pointer {
         switch grab {
         case .move(let window, let startX, let startY, let frame):
             var moved = frame
-            moved.x = frame.x + Int((x - startX).rounded())
-            moved.y = frame.y + Int((y - startY).rounded())
+            moved.x = frame.x + Self.clampedDelta(x - startX)
+            moved.y = frame.y + Self.clampedDelta(y - startY)
             seat.compositor.setFrame(window, moved)
         case .resize(_, let edges, let startX, let startY, let frame, let resize):
             let size = Self.resizedSize(frame: frame, edges: edges, dx: x - startX, dy: y - startY)
@@ -94,9 +96,13 @@ final class Pointer {
                 return
             }
             pressedButtons.append(button)
-            if case .none = grab { grab = .implicit }
+            if case .none = grab {
+                grab = .implicit
+                grabPressSerials.removeAll()
+            }
             guard let focus, !focus.isDestroyed else { return }
             let serial = seat.nextSerial()
+            grabPressSerials.append(serial)
             seat.recordInputSerial(serial, kind: .button, client: focus.client, surface: focus, window: focusWindow)
             // The policy sees the click first (it may make the window key, so keyboard enter
             // precedes the button, as in weston).
@@ -225,20 +231,24 @@ final class Pointer {
 
     /// Starts a move while the press that began it is held: the focus leaves (nobody gets
     /// pointer events during the move), motion moves the window.
-    func beginMove(_ window: Window) -> Bool {
-        guard case .implicit = grab, !pressedButtons.isEmpty else { return false }
+    func beginMove(_ window: Window, serial: UInt32) -> Bool {
+        guard case .implicit = grab, !pressedButtons.isEmpty, grabPressSerials.contains(serial) else { return false }
         _ = setFocus(nil, window: nil, x: 0, y: 0)
         grab = .move(window: window, startX: x, startY: y, frame: window.frame)
         flushFrames()
         return true
     }
 
-    func beginResize(_ window: Window, edges: UInt32, resize: @escaping (Int32, Int32) -> Void) -> Bool {
-        guard case .implicit = grab, !pressedButtons.isEmpty else { return false }
+    func beginResize(_ window: Window, edges: UInt32, serial: UInt32, resize: @escaping (Int32, Int32) -> Void) -> Bool {
+        guard case .implicit = grab, !pressedButtons.isEmpty, grabPressSerials.contains(serial) else { return false }
         _ = setFocus(nil, window: nil, x: 0, y: 0)
         grab = .resize(window: window, edges: edges, startX: x, startY: y, frame: window.frame, resize: resize)
         flushFrames()
         return true
+    }
+
+    private static func clampedDelta(_ d: Double) -> Int {
+        Int(max(-1e9, min(1e9, d.rounded())))
     }
 
     /// The new size for a drag of (dx, dy) on `edges` (xdg_toplevel.resize_edge bits: top 1,

@@ -140,11 +140,11 @@ public final class Seat {
     }
 
     /// Interactive move of a window by the pointer (xdg_toplevel.move); false if refused.
-    /// Accepted for the serial of a button press of `client` on `window` while that button is
-    /// still held.
+    /// Accepted for the serial of a button press of `client` on `window` while the implicit grab
+    /// that press belongs to still holds.
     public func beginInteractiveMove(_ window: Window, serial: UInt32, client: OpaquePointer) -> Bool {
         guard isPressSerial(serial, client: client, window: window) else { return false }
-        return pointer.beginMove(window)
+        return pointer.beginMove(window, serial: serial)
     }
 
     /// Interactive resize (xdg_toplevel.resize), edges as xdg_toplevel.resize_edge. `resize` is
@@ -153,7 +153,7 @@ public final class Seat {
     public func beginInteractiveResize(_ window: Window, edges: UInt32, serial: UInt32, client: OpaquePointer,
                                        resize: @escaping (_ width: Int32, _ height: Int32) -> Void) -> Bool {
         guard edges != 0, edges & ~0xf == 0, isPressSerial(serial, client: client, window: window) else { return false }
-        return pointer.beginResize(window, edges: edges, resize: resize)
+        return pointer.beginResize(window, edges: edges, serial: serial, resize: resize)
     }
 
     // MARK: Input from backends, tests and the control socket (screen coordinates)
