@@ -224,6 +224,24 @@ final class FakePopupGrab: PopupGrab {
         #expect(seat.takeEvents() == [.pointerLeave(surface: below.id), .pointerEnter(surface: above.id, x: 25, y: 25), .pointerFrame])
     }
 
+    @Test func aSurfaceGrowingUnderAStillPointerGetsTheEnter() throws {
+        let server = try TestServer()
+        let (client, seat) = try connectWithSeat(server)
+        let surface = try client.makeSurface(width: 20, height: 20)
+        client.showPlainSurface(surface, x: 0, y: 0)
+        server.compositor.seat.pointerMotion(on: server.compositor.outputs[0], x: 30, y: 30, time: 1)
+        client.roundtrip()
+        _ = seat.takeEvents()
+        let shm = try client.bind(wl_shm_interface_ptr())
+        let bigger = try #require(TestBuffer(shm: shm, width: 50, height: 50, argb: 0xff00_ff00))
+        wl_surface_attach(surface.surface, bigger.buffer, 0, 0)
+        wl_surface_damage_buffer(surface.surface, 0, 0, 50, 50)
+        wl_surface_commit(surface.surface)
+        client.roundtrip()
+        client.roundtrip()
+        #expect(seat.takeEvents() == [.pointerEnter(surface: surface.id, x: 30, y: 30), .pointerFrame])
+    }
+
     @Test func implicitGrabKeepsEventsWithThePressedSurfaceDuringADrag() throws {
         let server = try TestServer()
         let (client, seat) = try connectWithSeat(server)

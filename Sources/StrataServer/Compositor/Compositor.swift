@@ -206,6 +206,8 @@ public final class Compositor {
         for child in surface.stack where child !== surface {
             damageTree(of: child)
         }
+        // A new size or input region may put another surface under a still pointer.
+        seat.surfaceDidCommit(surface)
     }
 
     /// Damages where a surface tree was and is now (moves, restacks, unmaps).

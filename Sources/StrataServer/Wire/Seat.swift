@@ -76,6 +76,13 @@ public final class Seat {
         pointer.repick()
     }
 
+    /// A surface's state changed (size, input region, subsurfaces): the pointer focus under a
+    /// still pointer is re-evaluated when the surface is shown.
+    func surfaceDidCommit(_ surface: Surface) {
+        guard surface.lastPlacement != nil || pointer.focus === surface else { return }
+        pointer.repick()
+    }
+
     /// A surface dies: drop every focus and grab reference to it.
     func surfaceWillDestroy(_ surface: Surface) {
         let hadPointerFocus = pointer.surfaceWillDestroy(surface)
