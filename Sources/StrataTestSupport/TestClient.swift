@@ -9,6 +9,8 @@ public final class TestClient {
     public let display: OpaquePointer
     public private(set) var registry: OpaquePointer?
     public unowned let server: TestServer
+    /// The server's side of this connection (the `wl_client`), for server-side test helpers.
+    public let serverClient: OpaquePointer
     /// Globals announced by the registry: interface name → (name, version).
     public private(set) var globals: [String: (name: UInt32, version: UInt32)] = [:]
     public private(set) var removedGlobals: [UInt32] = []
@@ -31,10 +33,11 @@ public final class TestClient {
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
             throw Failure.connect(String(cString: strerror(errno)))
         }
-        guard server.compositor.display.createClient(fd: fds[0]) != nil else {
+        guard let serverClient = server.compositor.display.createClient(fd: fds[0]) else {
             close(fds[0]); close(fds[1])
             throw Failure.connect("wl_client_create failed")
         }
+        self.serverClient = serverClient
         guard let display = wl_display_connect_to_fd(fds[1]) else {
             close(fds[1])
             throw Failure.connect("wl_display_connect_to_fd failed")

@@ -89,6 +89,7 @@ public final class Compositor {
             guard let output, let binding = OutputBinding(output: output, client: client, version: version, id: id) else { return }
             output.bindings.append(binding)
             binding.sendState()
+            output.compositor?.seat.outputDidBind(binding)
         }
         output.frameTimer = wl_event_loop_add_timer(display.eventLoop, { data in
             guard let data else { return 0 }
@@ -160,8 +161,9 @@ public final class Compositor {
         case .windowDidBecomeVisible(let id), .windowDidBecomeHidden(let id), .windowDidChangeLevel(let id, _, _),
              .windowDidChangeStacking(let id), .windowDidMoveToScreen(let id, _, _):
             if let window = windows.window(withID: id) { damageWindow(window) }
-            if case .windowDidBecomeHidden = notification { seat.windowDidChange() }
-            if case .windowDidBecomeVisible = notification { seat.windowDidChange() }
+            seat.windowDidChange()
+        case .windowDidChangeFrame:
+            seat.windowDidChange()
         case .windowDidBecomeKey(let id):
             if let window = windows.window(withID: id) {
                 (window.content as? WindowContent)?.windowDidChangeKeyState(isKey: true)
@@ -211,6 +213,8 @@ public final class Compositor {
         for child in surface.stack where child !== surface {
             damageTree(of: child)
         }
+        // A new size or input region may put another surface under a still pointer.
+        seat.surfaceDidCommit(surface)
     }
 
     /// Damages where a surface tree was and is now (moves, restacks, unmaps).
