@@ -13,6 +13,7 @@ let package = Package(
     name: "Strata",
     products: [
         .executable(name: "strata", targets: ["strata"]),
+        .executable(name: "strata-ctl", targets: ["strata-ctl"]),
         .library(name: "StrataServer", targets: ["StrataServer"]),
         .library(name: "StrataModel", targets: ["StrataModel"]),
     ],
@@ -35,10 +36,23 @@ let package = Package(
             name: "StrataServer",
             dependencies: ["CWaylandServer", "CStrataServerGlue", "CXKBCommon", "CPixman", "StrataRender", "StrataModel"],
             swiftSettings: cLayer),
+        // The control socket: JSON types shared by server and CLI (pure Swift), the server on the
+        // compositor's loop, and the `strata-ctl` command line.
+        .target(name: "StrataControlProtocol", dependencies: ["StrataModel"]),
+        .target(
+            name: "StrataControl",
+            dependencies: ["StrataControlProtocol", "StrataServer", "StrataModel", "StrataRender"],
+            swiftSettings: cLayer),
+        .executableTarget(
+            name: "strata-ctl",
+            dependencies: [
+                "StrataControlProtocol", "StrataModel",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         .executableTarget(
             name: "strata",
             dependencies: [
-                "StrataServer", "StrataModel", "CWaylandServer",
+                "StrataServer", "StrataModel", "StrataControl", "StrataControlProtocol", "CWaylandServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: cLayer),
@@ -50,6 +64,10 @@ let package = Package(
         .testTarget(name: "StrataModelTests", dependencies: ["StrataModel"]),
         .testTarget(name: "StrataRenderTests", dependencies: ["StrataRender", "CPixman"], swiftSettings: cLayer),
         .testTarget(name: "StrataServerTests", dependencies: ["StrataTestSupport", "StrataServer"], swiftSettings: cLayer),
+        .testTarget(
+            name: "StrataControlTests",
+            dependencies: ["StrataControl", "StrataControlProtocol", "StrataTestSupport", "StrataServer"],
+            swiftSettings: cLayer),
         .testTarget(name: "StrataEndToEndTests", dependencies: ["StrataTestSupport", "StrataRender"], swiftSettings: cLayer),
     ]
 )

@@ -16,10 +16,19 @@ final class ChildProcess {
     }
 
     /// Starts `arguments` (looked up in PATH) with `environment`, the handled signals unblocked
-    /// and at their default dispositions.
-    init(arguments: [String], environment: [String: String]) throws(SpawnError) {
-        precondition(!arguments.isEmpty, "a child process needs a command")
-        commandName = arguments[0]
+    /// and at their default dispositions, in `workingDirectory` (nil: Strata's).
+    init(arguments: [String], environment: [String: String], workingDirectory: String? = nil) throws(SpawnError) {
+        guard let program = arguments.first, !program.isEmpty else { throw SpawnError(command: "", code: ENOENT) }
+        commandName = program
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let workingDirectory {
+            guard let addChdir = ChildProcess.addChdir else { throw SpawnError(command: program, code: ENOSYS) }
+            let result = addChdir(&actions, workingDirectory)
+            guard result == 0 else { throw SpawnError(command: program, code: result) }
+        }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -40,10 +49,18 @@ final class ChildProcess {
             for pointer in envp { free(pointer) }
         }
         var pid: pid_t = 0
-        let result = posix_spawnp(&pid, arguments[0], nil, &attributes, argv, envp)
+        let result = posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
         guard result == 0 else { throw SpawnError(command: arguments[0], code: result) }
         self.pid = pid
     }
+
+    /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29+), which the Glibc module does not
+    /// import; looked up at run time.
+    private typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, UnsafePointer<CChar>?) -> Int32
+    private static let addChdir: AddChdir? = {
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addchdir_np") else { return nil }
+        return unsafeBitCast(symbol, to: AddChdir.self)
+    }()
 
     /// Collects the child's status if it has ended; returns whether it has.
     @discardableResult

@@ -1,5 +1,6 @@
 import CWaylandServer
 import Foundation
+import StrataControl
 import StrataServer
 
 /// One run of the compositor: its event loop, the signals it handles on that loop, and the
@@ -12,6 +13,11 @@ final class Session {
     let compositor: Compositor
     let screenshotDirectory: String?
     private(set) var child: ChildProcess?
+    /// Clients started through the control socket's `exec`: reaped as they end, which does not
+    /// stop Strata; asked to end (then killed) when Strata stops.
+    private(set) var clients: [ChildProcess] = []
+    /// The control socket, stopped (its file removed) before the display goes.
+    var control: ControlServer?
     private var signalSources: [OpaquePointer] = []
     private var stopReason: StopReason?
 
@@ -42,6 +48,13 @@ final class Session {
         child = try ChildProcess(arguments: command, environment: environment)
     }
 
+    /// Starts a client for the control socket's `exec`; returns its pid.
+    func startClient(command: [String], environment: [String: String], workingDirectory: String?) throws(ChildProcess.SpawnError) -> pid_t {
+        let client = try ChildProcess(arguments: command, environment: environment, workingDirectory: workingDirectory)
+        clients.append(client)
+        return client.pid
+    }
+
     /// Runs the loop until the command ends or a signal asks to stop; then shuts everything
     /// down and returns the exit status.
     func run() -> Int32 {
@@ -61,7 +74,9 @@ final class Session {
             }
         }
         removeSignalSources()
+        control?.stop()
         compositor.shutdown()
+        for client in clients { client.terminate(grace: 1) }
         // The clients are disconnected now; a command still running (Strata was asked to stop)
         // gets SIGTERM and a moment to end before it is killed, so no process outlives Strata.
         child?.terminate(grace: 2)
@@ -70,6 +85,7 @@ final class Session {
 
     /// Stops the loop before it starts (setup failed after the session was made).
     func abandon() {
+        control?.stop()
         removeSignalSources()
         compositor.shutdown()
     }
@@ -77,6 +93,7 @@ final class Session {
     private func handle(signal: Int32) {
         switch signal {
         case SIGCHLD:
+            clients.removeAll { $0.reapIfExited() }
             if let child, child.reapIfExited() { stop(.commandEnded) }
         default:
             stop(.signal(signal))

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import StrataModel
+import StrataControl
+import StrataControlProtocol
 import StrataServer
 
 /// `strata [options] [-- command args…]`: the compositor's command line.
@@ -50,6 +52,9 @@ struct StrataCommand: ParsableCommand {
         transform: { try LevelRule.parse($0) })
     var levels: [LevelRule] = []
 
+    @Flag(name: .customLong("no-control"), help: "Do not open the control socket (strata-ctl).")
+    var noControl = false
+
     @Argument(parsing: .postTerminator, help: ArgumentHelp(
         "The command to start under Strata, after --.", valueName: "command"))
     var command: [String] = []
@@ -95,13 +100,29 @@ struct StrataCommand: ParsableCommand {
             session.abandon()
             throw ExitCode(1)
         }
+        var childEnvironment = environment
+        childEnvironment["WAYLAND_DISPLAY"] = socketName
+        childEnvironment["WAYLAND_SOCKET"] = nil
+        childEnvironment[ControlProtocol.environmentVariable] = nil
+        if !noControl {
+            do {
+                let control = try ControlServer(compositor: session.compositor)
+                childEnvironment[ControlProtocol.environmentVariable] = control.path
+                control.spawn = { [unowned session, childEnvironment] arguments, directory in
+                    try session.startClient(command: arguments, environment: childEnvironment, workingDirectory: directory)
+                }
+                session.control = control
+            } catch {
+                Session.printError("strata: error: cannot open the control socket: \(error) (--no-control runs without it)")
+                session.abandon()
+                throw ExitCode(1)
+            }
+        }
         print("WAYLAND_DISPLAY=\(socketName)")
+        if let control = session.control { print("\(ControlProtocol.environmentVariable)=\(control.path)") }
         fflush(stdout)
 
         if !command.isEmpty {
-            var childEnvironment = environment
-            childEnvironment["WAYLAND_DISPLAY"] = socketName
-            childEnvironment["WAYLAND_SOCKET"] = nil
             do {
                 try session.start(command: command, environment: childEnvironment)
             } catch {

@@ -70,4 +70,33 @@ final class Keymap {
                   locked: xkb_state_serialize_mods(state, XKB_STATE_MODS_LOCKED),
                   group: xkb_state_serialize_layout(state, XKB_STATE_LAYOUT_EFFECTIVE))
     }
+
+    /// The first key (lowest keycode) that produces `keysym` in the first layout without
+    /// modifiers or with Shift alone, preferring the unshifted level. nil when no key does.
+    func keyStroke(for keysym: UInt32) -> KeyStroke? {
+        guard keysym != 0 else { return nil }
+        let shiftIndex = xkb_keymap_mod_get_index(keymap, XKB_MOD_NAME_SHIFT)
+        let shiftMask: UInt32 = shiftIndex == XKB_MOD_INVALID ? 0 : 1 << shiftIndex
+        var best: KeyStroke?
+        let low = xkb_keymap_min_keycode(keymap), high = xkb_keymap_max_keycode(keymap)
+        guard low >= 8, low <= high else { return nil }
+        for keycode in low...high {
+            let levels = xkb_keymap_num_levels_for_key(keymap, keycode, 0)
+            for level in 0..<min(levels, 2) {
+                var syms: UnsafePointer<xkb_keysym_t>?
+                let count = xkb_keymap_key_get_syms_by_level(keymap, keycode, 0, level, &syms)
+                guard count > 0, let syms, (0..<Int(count)).contains(where: { syms[$0] == keysym }) else { continue }
+                var masks = [xkb_mod_mask_t](repeating: 0, count: 8)
+                let maskCount = xkb_keymap_key_get_mods_for_level(keymap, keycode, 0, level, &masks, 8)
+                let usable = (0..<Int(maskCount)).map { masks[$0] }
+                if usable.contains(0) {
+                    return KeyStroke(keycode: keycode - 8, needsShift: false)
+                }
+                if shiftMask != 0, usable.contains(shiftMask), best == nil {
+                    best = KeyStroke(keycode: keycode - 8, needsShift: true)
+                }
+            }
+        }
+        return best
+    }
 }

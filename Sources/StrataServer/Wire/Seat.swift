@@ -1,5 +1,6 @@
 import CStrataServerGlue
 import CWaylandServer
+import CXKBCommon
 import StrataModel
 
 /// A popup grab (xdg_popup.grab): while it lasts, the seat sends pointer events only to the
@@ -212,8 +213,35 @@ public final class Seat {
     public var pointerFocus: Surface? { pointer.focus }
     /// The surface with keyboard focus.
     public var keyboardFocus: Surface? { keyboard.focus }
+    /// The screen the pointer is on and its position there (that screen's coordinates); nil
+    /// before the first motion.
+    public var pointerPosition: (output: ScreenOutput, x: Double, y: Double)? {
+        guard let output = pointer.output else { return nil }
+        return (output, pointer.x, pointer.y)
+    }
     /// The cursor surface the pointer's focus client set (not drawn yet), and its hotspot.
     public var cursor: (surface: Surface?, hotspotX: Int32, hotspotY: Int32)? { pointer.cursor }
+
+    // MARK: Keymap lookups (control socket)
+
+    /// The key that types the keysym called `name` (xkb names: `a`, `A`, `Return`, `F1`,
+    /// `space`), or nil when the name is unknown or no key of the keymap produces it.
+    public func keyStroke(forKeysymNamed name: String) -> KeyStroke? {
+        var keysym = xkb_keysym_from_name(name, XKB_KEYSYM_NO_FLAGS)
+        if keysym == 0 { keysym = xkb_keysym_from_name(name, XKB_KEYSYM_CASE_INSENSITIVE) }
+        return keyboard.keymap?.keyStroke(for: keysym)
+    }
+
+    /// The key that types `character` (newline is Return), or nil when no key produces it.
+    public func keyStroke(for character: Unicode.Scalar) -> KeyStroke? {
+        let keysym: UInt32
+        switch character {
+        case "\n", "\r": keysym = xkb_keysym_from_name("Return", XKB_KEYSYM_NO_FLAGS)
+        case "\t": keysym = xkb_keysym_from_name("Tab", XKB_KEYSYM_NO_FLAGS)
+        default: keysym = xkb_utf32_to_keysym(character.value)
+        }
+        return keyboard.keymap?.keyStroke(for: keysym)
+    }
 
     // MARK: Focus
 
