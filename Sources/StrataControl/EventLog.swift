@@ -51,11 +51,13 @@ final class EventLog {
     }
 
     /// The kept entries after `sequence`, oldest first, and whether some events after
-    /// `sequence` are no longer available (dropped from the ring or before the log started).
+    /// `sequence` were dropped from the full ring. Events from before the log started (the
+    /// screens the backend connected at start-up) were never kept and do not count as dropped.
     func entries(after sequence: UInt64) -> (entries: [Entry], truncated: Bool) {
         let ordered = Array(ring[start...] + ring[..<start])
         let oldestAvailable = ordered.first?.sequence ?? (lastSequence + 1)
-        let truncated = sequence + 1 < oldestAvailable && sequence < lastSequence
+        let since = max(sequence, floor)
+        let truncated = since + 1 < oldestAvailable && since < lastSequence
         return (ordered.filter { $0.sequence > sequence }, truncated)
     }
 }

@@ -1,1 +1,1 @@
-print("strata-ctl")
+StrataCtl.main()
