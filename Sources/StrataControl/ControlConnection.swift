@@ -8,7 +8,7 @@ import StrataServer
 /// complete, and a write queue flushed when the socket is writable.
 ///
 /// Nothing here blocks. A peer that does not read fills the write queue; past
-/// `maximumQueuedBytes` the connection is dropped (an `events` subscriber that falls behind is
+/// `ControlServer.maximumQueuedBytes` the connection is dropped (an `events` subscriber that falls behind is
 /// dropped rather than slowing the compositor). When the peer shuts down its writing side,
 /// the requests already read are answered, the queue is flushed, and the connection closes
 /// (an events subscriber stays until the peer goes away).
@@ -28,8 +28,6 @@ final class ControlConnection {
     /// Whether model events are streamed to this connection (`events` with `follow`).
     var isSubscribed = false
 
-    /// The most a connection may have queued for writing before it is dropped.
-    static let maximumQueuedBytes = 4 * 1024 * 1024
     private static let readChunk = 16 * 1024
     /// Reads per wakeup, so one busy client cannot hold the loop.
     private static let readsPerWakeup = 8
@@ -98,10 +96,12 @@ final class ControlConnection {
                 lineStart = index + 1
                 if discardingLine {
                     discardingLine = false
+                } else if line.count > ControlProtocol.maximumLineLength {
+                    rejectLongLine()
                 } else {
                     handleLine(line)
-                    if isClosed { return }
                 }
+                if isClosed { return }
             }
             index += 1
         }
@@ -111,9 +111,13 @@ final class ControlConnection {
         } else if input.count > ControlProtocol.maximumLineLength {
             input.removeAll(keepingCapacity: true)
             discardingLine = true
-            send(reply: ControlServer.errorReply(
-                id: .null, ControlError(.lineTooLong, "a request line is at most \(ControlProtocol.maximumLineLength) bytes; the line was discarded")))
+            rejectLongLine()
         }
+    }
+
+    private func rejectLongLine() {
+        send(reply: ControlServer.errorReply(
+            id: .null, ControlError(.lineTooLong, "a request line is at most \(ControlProtocol.maximumLineLength) bytes; the line was discarded")))
     }
 
     private func handleLine(_ bytes: [UInt8]) {
@@ -155,7 +159,7 @@ final class ControlConnection {
 
     private func enqueue(_ line: Data) {
         guard !isClosed else { return }
-        if queuedBytes + line.count + 1 > Self.maximumQueuedBytes {
+        if queuedBytes + line.count + 1 > server.maximumQueuedBytes {
             server.log("control: connection \(number) does not read its replies or events (\(queuedBytes) bytes queued): dropped")
             close()
             return

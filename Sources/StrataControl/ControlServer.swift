@@ -19,6 +19,9 @@ public final class ControlServer {
     /// gets the argument vector and the working directory (nil: Strata's), returns the pid or
     /// throws a message. Without it, `exec` answers `unsupported`.
     public var spawn: ((_ arguments: [String], _ workingDirectory: String?) throws -> Int32)?
+    /// The most a connection may have queued for writing (replies and events its peer has not
+    /// read yet) before it is dropped.
+    public var maximumQueuedBytes = 4 * 1024 * 1024
     /// Where the server's own diagnostics go (standard error by default).
     public var log: (String) -> Void = { line in
         FileHandle.standardError.write(Data(("strata: " + line + "\n").utf8))
