@@ -24,8 +24,22 @@ public final class Seat {
     }
 
     func install() -> Global? {
-        Global(display: compositor.display, interface: strata_wl_seat_interface(), version: 8) { _, _, _ in }
+        Global(display: compositor.display, interface: strata_wl_seat_interface(), version: 8) { client, version, id in
+            // PLACEHOLDER (xdg branch): an inert wl_seat without capabilities, so that clients can
+            // name the seat in xdg_popup.grab and xdg_toplevel.move/resize.
+            guard let resource = wl_resource_create(client, strata_wl_seat_interface(), Int32(version), id) else {
+                wl_client_post_no_memory(client)
+                return
+            }
+            wl_resource_set_implementation(resource, Seat.placeholderImplementation, nil, nil)
+            wl_seat_send_capabilities(resource, 0)
+            if version >= 2 { wl_seat_send_name(resource, "seat0") }
+        }
     }
+
+    private static let placeholderImplementation = makeImplementation(wl_seat_interface(
+        get_pointer: { _, _, _ in }, get_keyboard: { _, _, _ in }, get_touch: { _, _, _ in },
+        release: destroyRequest))
 
     // MARK: Told by the compositor
 
