@@ -44,8 +44,12 @@ final class XdgSurface: ResourceObject, SurfaceRole {
         surfaceDestroyed = surface.didDestroy.observe { [weak self] _ in self?.goInert() }
     }
 
+    /// The wl_surface died first: requests are ignored (role objects are still made, inert).
+    var isInert: Bool { surface.map { $0.isDestroyed } ?? true }
+
+    /// An xdg_surface error, raised on this xdg_surface (also from the wl_surface's commit).
     private func error(_ code: xdg_surface_error, _ message: String) -> ProtocolError {
-        ProtocolError(code: code.rawValue, message)
+        ProtocolError(on: isDestroyed ? nil : resource, code: code.rawValue, message)
     }
 
     /// An xdg_wm_base error, raised on the xdg_wm_base when it is still alive.
@@ -63,9 +67,6 @@ final class XdgSurface: ResourceObject, SurfaceRole {
         }
         if let roleKind, roleKind != kind {
             throw wmBaseError(XDG_WM_BASE_ERROR_ROLE, "the xdg_surface was an \(roleKind.rawValue) and cannot become an \(kind.rawValue)")
-        }
-        guard surface != nil else {
-            throw error(XDG_SURFACE_ERROR_NOT_CONSTRUCTED, "the xdg_surface's wl_surface was destroyed")
         }
     }
 
@@ -114,6 +115,7 @@ final class XdgSurface: ResourceObject, SurfaceRole {
     }
 
     func handleAckConfigureRequest(serial: UInt32) throws(ProtocolError) {
+        guard !isInert else { return }
         guard roleKind != nil else { throw error(XDG_SURFACE_ERROR_NOT_CONSTRUCTED, "ack_configure before get_toplevel or get_popup") }
         guard let index = unackedSerials.firstIndex(of: serial) else {
             throw error(XDG_SURFACE_ERROR_INVALID_SERIAL, "ack_configure(\(serial)): no such configure is waiting for an ack")
@@ -124,6 +126,7 @@ final class XdgSurface: ResourceObject, SurfaceRole {
     }
 
     func handleSetWindowGeometryRequest(x: Int32, y: Int32, width: Int32, height: Int32) throws(ProtocolError) {
+        guard !isInert else { return }
         guard roleKind != nil else { throw error(XDG_SURFACE_ERROR_NOT_CONSTRUCTED, "set_window_geometry before get_toplevel or get_popup") }
         guard width > 0, height > 0 else {
             throw error(XDG_SURFACE_ERROR_INVALID_SIZE, "set_window_geometry \(width)x\(height): the size must be positive")
@@ -155,12 +158,12 @@ final class XdgSurface: ResourceObject, SurfaceRole {
         }
         updateGeometry(surface)
         guard let role = roleObject, !role.isDestroyed else { return }
+        role.didCommit()
         if !isInitialConfigureSent {
             isInitialConfigureSent = true
             role.sendInitialConfigure()
             return
         }
-        role.didCommit()
         if !isMapped {
             if isConfigured, surface.hasContent {
                 isMapped = true
@@ -225,6 +228,11 @@ final class XdgSurface: ResourceObject, SurfaceRole {
         get_toplevel: { client, resource, id in
             handle(resource, as: XdgSurface.self) { xdgSurface throws(ProtocolError) in
                 guard let client else { return }
+                if xdgSurface.isInert {
+                    // Back the client's new id with an object that does nothing.
+                    _ = XdgToplevel(inertWith: xdgSurface.compositor, client: client, version: xdgSurface.version, id: id)
+                    return
+                }
                 try xdgSurface.checkCanConstruct(.toplevel)
                 guard let toplevel = XdgToplevel(xdgSurface: xdgSurface, client: client, version: xdgSurface.version, id: id) else { return }
                 xdgSurface.attachRole(toplevel, kind: .toplevel)
@@ -245,6 +253,10 @@ final class XdgSurface: ResourceObject, SurfaceRole {
 
     func handleGetPopupRequest(client: OpaquePointer, id: UInt32, parent parentResource: OpaquePointer?,
                                positioner positionerResource: OpaquePointer?) throws(ProtocolError) {
+        if isInert {
+            _ = XdgPopup(xdgSurface: self, parent: nil, rules: XdgPositionerRules(), client: client, version: version, id: id)
+            return
+        }
         try checkCanConstruct(.popup)
         guard let positioner = ResourceObject.from(positionerResource, as: XdgPositioner.self), positioner.rules.isComplete else {
             throw wmBaseError(XDG_WM_BASE_ERROR_INVALID_POSITIONER, "get_popup with an incomplete xdg_positioner (set_size and set_anchor_rect first)")

@@ -69,6 +69,13 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
         self.window = window
     }
 
+    /// A toplevel for an xdg_surface whose wl_surface is gone: no window, requests do nothing.
+    init?(inertWith compositor: Compositor, client: OpaquePointer, version: UInt32, id: UInt32) {
+        self.compositor = compositor
+        super.init(client: client, interface: strata_xdg_toplevel_interface(), version: version, id: id,
+                   implementation: Self.implementation)
+    }
+
     private var isMapped: Bool { xdgSurface?.isMapped ?? false }
 
     private var screen: Screen? { window?.screen ?? compositor.windows.mainScreen }
@@ -108,7 +115,7 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
 
     /// Sends a configure sequence with the current requested state, once the initial one went out.
     func sendConfigure() {
-        guard let xdgSurface, !isDestroyed, !xdgSurface.isDestroyed, xdgSurface.isInitialConfigureSent else { return }
+        guard let xdgSurface, !isDestroyed, !xdgSurface.isDestroyed, !xdgSurface.isInert, xdgSurface.isInitialConfigureSent else { return }
         sendConfigureSequence()
     }
 
