@@ -40,8 +40,32 @@ public final class TestPopup {
     }
 
     deinit {
-        wl_proxy_set_user_data(xdgSurface, nil)
-        wl_proxy_set_user_data(popup, nil)
+        if !isXdgSurfaceDestroyed { wl_proxy_set_user_data(xdgSurface, nil) }
+        if !isPopupDestroyed { wl_proxy_set_user_data(popup, nil) }
+    }
+
+    // Destroy the proxies through these (not the raw requests): a destroyed proxy is freed, and
+    // the helper must not touch it afterwards.
+    public private(set) var isPopupDestroyed = false
+    public private(set) var isXdgSurfaceDestroyed = false
+    public private(set) var isSurfaceDestroyed = false
+
+    public func destroyPopup() {
+        guard !isPopupDestroyed else { return }
+        isPopupDestroyed = true
+        xdg_popup_destroy(popup)
+    }
+
+    public func destroyXdgSurface() {
+        guard !isXdgSurfaceDestroyed else { return }
+        isXdgSurfaceDestroyed = true
+        xdg_surface_destroy(xdgSurface)
+    }
+
+    public func destroySurface() {
+        guard !isSurfaceDestroyed else { return }
+        isSurfaceDestroyed = true
+        wl_surface_destroy(surface)
     }
 
     public var client: TestClient { shell.client }

@@ -46,8 +46,32 @@ public final class TestToplevel {
 
     deinit {
         // Events that still arrive for these proxies find no object and are dropped.
-        wl_proxy_set_user_data(xdgSurface, nil)
-        wl_proxy_set_user_data(toplevel, nil)
+        if !isXdgSurfaceDestroyed { wl_proxy_set_user_data(xdgSurface, nil) }
+        if !isToplevelDestroyed { wl_proxy_set_user_data(toplevel, nil) }
+    }
+
+    // Destroy the proxies through these (not the raw requests): a destroyed proxy is freed, and
+    // the helper must not touch it afterwards.
+    public private(set) var isToplevelDestroyed = false
+    public private(set) var isXdgSurfaceDestroyed = false
+    public private(set) var isSurfaceDestroyed = false
+
+    public func destroyToplevel() {
+        guard !isToplevelDestroyed else { return }
+        isToplevelDestroyed = true
+        xdg_toplevel_destroy(toplevel)
+    }
+
+    public func destroyXdgSurface() {
+        guard !isXdgSurfaceDestroyed else { return }
+        isXdgSurfaceDestroyed = true
+        xdg_surface_destroy(xdgSurface)
+    }
+
+    public func destroySurface() {
+        guard !isSurfaceDestroyed else { return }
+        isSurfaceDestroyed = true
+        wl_surface_destroy(surface)
     }
 
     public var client: TestClient { shell.client }

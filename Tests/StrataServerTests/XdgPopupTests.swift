@@ -143,7 +143,7 @@ import Testing
         // A dismissed popup is never shown, even if the client goes on mapping it.
         #expect(popup.map(argb: Colour.blue))
         #expect(server.pixel(x: 5, y: 5) == Colour.red)
-        xdg_popup_destroy(popup.popup)
+        popup.destroyPopup()
         #expect(shell.client.roundtrip())
     }
 
@@ -186,7 +186,7 @@ import Testing
         #expect(outer.map(argb: Colour.blue))
         let inner = try #require(shell.makePopup(parent: outer.xdgSurface, positioner: positioner))
         #expect(inner.map(argb: Colour.green))
-        xdg_popup_destroy(outer.popup)
+        outer.destroyPopup()
         expectXdgProtocolError(shell.client, code: XDG_WM_BASE_ERROR_NOT_THE_TOPMOST_POPUP.rawValue, interface: "xdg_wm_base")
     }
 
@@ -201,10 +201,10 @@ import Testing
         let inner = try #require(shell.makePopup(parent: outer.xdgSurface, positioner: positioner))
         #expect(inner.map(argb: Colour.green))
         #expect(server.pixel(x: 5, y: 5) == Colour.green)
-        xdg_popup_destroy(inner.popup)
+        inner.destroyPopup()
         #expect(shell.client.roundtrip())
         #expect(server.pixel(x: 5, y: 5) == Colour.blue)
-        xdg_popup_destroy(outer.popup)
+        outer.destroyPopup()
         #expect(shell.client.roundtrip())
         #expect(server.pixel(x: 5, y: 5) == Colour.red)
     }

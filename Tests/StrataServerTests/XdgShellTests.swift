@@ -145,7 +145,7 @@ import Testing
     @Test func destroyingTheXdgSurfaceBeforeItsToplevelIsDefunctRoleObject() throws {
         let (_, shell) = try makeXdgFixture()
         let toplevel = try #require(shell.makeToplevel())
-        xdg_surface_destroy(toplevel.xdgSurface)
+        toplevel.destroyXdgSurface()
         expectXdgProtocolError(shell.client, code: XDG_SURFACE_ERROR_DEFUNCT_ROLE_OBJECT.rawValue, interface: nil)
     }
 
@@ -161,8 +161,8 @@ import Testing
         let (server, shell) = try makeXdgFixture()
         let toplevel = try #require(shell.makeToplevel())
         #expect(toplevel.map(argb: Colour.red))
-        xdg_toplevel_destroy(toplevel.toplevel)
-        xdg_surface_destroy(toplevel.xdgSurface)
+        toplevel.destroyToplevel()
+        toplevel.destroyXdgSurface()
         #expect(shell.client.roundtrip())
         #expect(server.windows.windows.isEmpty)
         #expect(server.pixel(x: 10, y: 10) == Colour.background)

@@ -106,7 +106,7 @@ import Testing
         #expect(toplevel.closeRequests == 1)
         // Only a request: the window stays until the client destroys the toplevel.
         #expect(!window.isClosed)
-        xdg_toplevel_destroy(toplevel.toplevel)
+        toplevel.destroyToplevel()
         #expect(shell.client.roundtrip())
         #expect(window.isClosed)
     }
@@ -256,14 +256,14 @@ import Testing
         let (server, shell) = try makeXdgFixture()
         let toplevel = try #require(shell.makeToplevel())
         #expect(toplevel.map(argb: Colour.red))
-        wl_surface_destroy(toplevel.surface)
+        toplevel.destroySurface()
         #expect(shell.client.roundtrip())
         #expect(server.windows.windows.isEmpty)
         xdg_toplevel_set_title(toplevel.toplevel, "still here")
         xdg_toplevel_set_maximized(toplevel.toplevel)
         xdg_surface_ack_configure(toplevel.xdgSurface, 1)
-        xdg_toplevel_destroy(toplevel.toplevel)
-        xdg_surface_destroy(toplevel.xdgSurface)
+        toplevel.destroyToplevel()
+        toplevel.destroyXdgSurface()
         #expect(shell.client.roundtrip())
         #expect(server.pixel(x: 10, y: 10) == Colour.background)
     }
