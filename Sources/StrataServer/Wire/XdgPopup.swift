@@ -85,7 +85,8 @@ final class XdgPopup: ResourceObject, XdgRoleObject, PopupGrab {
     }
 
     func roleWillCommit() throws(ProtocolError) {
-        guard let xdgSurface, !xdgSurface.isInitialConfigureSent else { return }
+        guard let xdgSurface, !xdgSurface.isInitialConfigureSent, !isDismissed else { return }
+        // (A parent that died after get_popup dismissed the popup; only a null parent is an error.)
         if parent == nil {
             throw xdgSurface.wmBaseError(XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT, "the popup has no parent (get_popup with a null parent)")
         }
