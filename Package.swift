@@ -13,6 +13,7 @@ let package = Package(
     name: "Strata",
     products: [
         .executable(name: "strata", targets: ["strata"]),
+        .executable(name: "strata-color-client", targets: ["strata-color-client"]),
         .library(name: "StrataServer", targets: ["StrataServer"]),
         .library(name: "StrataModel", targets: ["StrataModel"]),
     ],
@@ -41,6 +42,11 @@ let package = Package(
                 "StrataServer", "StrataModel", "CWaylandServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: cLayer),
+
+        .executableTarget(
+            name: "strata-color-client",
+            dependencies: ["CWaylandClient", "CStrataClientGlue"],
             swiftSettings: cLayer),
 
         .target(
