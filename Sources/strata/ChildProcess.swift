@@ -18,8 +18,8 @@ final class ChildProcess {
     /// Starts `arguments` (looked up in PATH) with `environment`, the handled signals unblocked
     /// and at their default dispositions.
     init(arguments: [String], environment: [String: String]) throws(SpawnError) {
-        precondition(!arguments.isEmpty, "a child process needs a command")
-        commandName = arguments[0]
+        guard let first = arguments.first else { throw SpawnError(command: "", code: EINVAL) }
+        commandName = first
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
