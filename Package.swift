@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .executable(name: "strata", targets: ["strata"]),
         .executable(name: "strata-ctl", targets: ["strata-ctl"]),
+        .executable(name: "strata-color-client", targets: ["strata-color-client"]),
         .library(name: "StrataServer", targets: ["StrataServer"]),
         .library(name: "StrataModel", targets: ["StrataModel"]),
     ],
@@ -55,6 +56,11 @@ let package = Package(
                 "StrataServer", "StrataModel", "StrataControl", "StrataControlProtocol", "CWaylandServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: cLayer),
+
+        .executableTarget(
+            name: "strata-color-client",
+            dependencies: ["CWaylandClient", "CStrataClientGlue"],
             swiftSettings: cLayer),
 
         .target(

@@ -139,6 +139,12 @@ final class StrataRun {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates.last!
     }()
 
+    /// Another executable of this package built next to `strata` (e.g. strata-color-client).
+    static func sibling(_ name: String) -> String? {
+        let path = (binaryPath as NSString).deletingLastPathComponent + "/" + name
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }
+
     /// Whether a program is on PATH (for tests that need Debian's clients).
     static func isInstalled(_ program: String) -> Bool {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"

@@ -275,11 +275,17 @@ public final class Compositor {
     /// Repaints the damaged part of a screen, presents it, and completes the frame callbacks of
     /// the surfaces shown on it.
     public func repaint(_ output: ScreenOutput) {
+        if output.frameScheduled, let timer = output.frameTimer {
+            // Repainted ahead of the clock (screenshots, tests): the armed tick has nothing to do.
+            wl_event_source_timer_update(timer, 0)
+            output.frameScheduled = false
+        }
         let now = Self.monotonicMilliseconds()
         output.lastFrameMilliseconds = now
         output.frames += 1
         if !output.damage.isEmpty {
             output.damage.intersect(x: 0, y: 0, width: output.width, height: output.height)
+            output.lastPaintedArea = output.damage.area
             draw(output, clip: output.damage)
             output.paintedFrames += 1
             backend.present(output, damage: output.damage)

@@ -15,10 +15,15 @@ public final class ScreenOutput {
     var bindings: [OutputBinding] = []
     var frameTimer: OpaquePointer?
     var frameScheduled = false
+    /// Whether the frame clock is armed (damage or frame callbacks are waiting).
+    public var isFrameScheduled: Bool { frameScheduled }
     var lastFrameMilliseconds: UInt32 = 0
     /// Frames that drew something, and frames (drawn or not) that completed callbacks.
     public internal(set) var paintedFrames = 0
     public internal(set) var frames = 0
+    /// Pixels the last painted frame redrew (the damage's area): what tests and benchmarks read
+    /// to check that only damaged regions are repainted.
+    public internal(set) var lastPaintedArea = 0
     weak var compositor: Compositor?
 
     init?(screen: Screen, backendName: String) {

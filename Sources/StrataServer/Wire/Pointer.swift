@@ -116,6 +116,8 @@ final class Pointer {
             switch grab {
             case .move, .resize:
                 // The release ends an interactive move or resize; nobody has the focus then.
+                // A resize learns its end as a (0, 0) size.
+                if case .resize(_, _, _, _, _, let resize) = grab { resize(0, 0) }
                 grab = pressedButtons.isEmpty ? .none : .implicit
             default:
                 if let focus, !focus.isDestroyed {

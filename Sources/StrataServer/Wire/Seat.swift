@@ -156,8 +156,8 @@ public final class Seat {
     }
 
     /// Interactive resize (xdg_toplevel.resize), edges as xdg_toplevel.resize_edge. `resize` is
-    /// called with the new size on each motion; the window's origin is left to the caller
-    /// (anchoring the opposite edge when the client commits the new size).
+    /// called with the new size on each motion and with (0, 0) when the button is released (the
+    /// resize ended); the window's origin is left to the caller
     public func beginInteractiveResize(_ window: Window, edges: UInt32, serial: UInt32, client: OpaquePointer,
                                        resize: @escaping (_ width: Int32, _ height: Int32) -> Void) -> Bool {
         guard edges != 0, edges & ~0xf == 0, isPressSerial(serial, client: client, window: window) else { return false }
