@@ -76,14 +76,10 @@ extension ControlCommands {
         let x = try request.optionalInt("x")
         let y = try request.optionalInt("y")
         guard (x == nil) == (y == nil) else { throw ControlError(.missingArgument, "move needs both \"x\" and \"y\", or neither") }
+        // One transaction (windowDidMoveToScreen, windowDidChangeFrame, mirroring changes), then
+        // the old and new places are repainted.
+        manager.move(window, to: output.screen, origin: x.flatMap { x in y.map { Point(x: Double(x), y: Double($0)) } })
         compositor.damageWindow(window)
-        manager.move(window, to: output.screen)
-        if let x, let y {
-            var frame = window.frame
-            frame.x = x
-            frame.y = y
-            compositor.setFrame(window, frame)
-        }
         return try describe(window)
     }
 

@@ -78,6 +78,10 @@ final class ExperimentRunner {
     // MARK: Commands
 
     private func command(_ words: [String]) throws {
+        let names = StrataCtl.configuration.subcommands.map { $0._commandName }
+        guard names.contains(words[0]) else {
+            throw Mismatch("unknown command \(words[0]): use a strata-ctl command (\(names.joined(separator: ", "))), expect, wait-window or sleep")
+        }
         let parsed: ParsableCommand
         do {
             parsed = try StrataCtl.parseAsRoot(words)
