@@ -89,9 +89,10 @@ final class ControlClient {
 
     private func write(_ data: Data) throws {
         try data.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
             var offset = 0
             while offset < raw.count {
-                let n = send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                let n = send(fd, base + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
                 if n < 0 {
                     if errno == EINTR { continue }
                     throw Failure(description: "cannot write to \(path): \(String(cString: strerror(errno)))")

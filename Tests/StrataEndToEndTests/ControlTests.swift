@@ -81,6 +81,26 @@ import Testing
         #expect(!result.runtimeDirectoryContents.contains { $0.hasSuffix(".sock") }, "\(result.runtimeDirectoryContents)")
     }
 
+    /// The socket's mode keeps other users out; the uid check (SO_PEERCRED) is the second lock:
+    /// with the mode opened up on purpose, a peer with another uid is still refused.
+    @Test(.enabled(if: getuid() == 0 && ctl != nil && StrataRun.isInstalled("setpriv"), "needs root, setpriv and strata-ctl"))
+    func peersWithAnotherUidAreRefused() async throws {
+        let session = try await Session.start()
+        chmod(session.run.root, 0o755)
+        chmod(session.run.runtimeDirectory, 0o755)
+        chmod(session.socket, 0o666)
+        let ctl = try #require(Self.ctl)
+        chmod(ctl, 0o755)
+        let result = try await ProcessResult.run(
+            ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", ctl, "version", "--socket", session.socket],
+            environment: [:], directory: "/")
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("strata-ctl: error:"), "\(result.stderr)")
+        #expect(session.run.stderr.contains("refused a connection from another user"))
+        #expect(try await session.ctl("version").status == 0)
+        _ = await session.stop()
+    }
+
     @Test func theCommandSeesStrataSocket() async throws {
         let result = try await StrataRun.run([], command: ["sh", "-c", "test -S \"$STRATA_SOCKET\" && echo ok:$STRATA_SOCKET"])
         #expect(result.status == 0, "\(result.stderr)")
