@@ -36,6 +36,7 @@ public final class Compositor {
             seat.install(),
             XdgShell.install(on: self),
             DataDeviceManager.install(on: self),
+            XdgOutputManager.install(on: self),
         ]
         for global in installed {
             guard let global else { throw .setup("cannot create a global") }
@@ -179,6 +180,10 @@ public final class Compositor {
                 output.updateGeometry()
                 for binding in output.bindings { binding.sendState() }
                 damageAll(output)
+            }
+        case .screenDidMove(let id):
+            if let output = output(for: id) {
+                for binding in output.bindings { binding.sendState() }
             }
         case .screenDidChangeBrightness(let id), .screenDidChangeMirroring(let id, _):
             if let output = output(for: id) { damageAll(output) }
