@@ -14,6 +14,8 @@ public final class TestClient {
     /// Globals announced by the registry: interface name → (name, version).
     public private(set) var globals: [String: (name: UInt32, version: UInt32)] = [:]
     public private(set) var removedGlobals: [UInt32] = []
+    /// Every global announced and not removed, in announcement order (several wl_outputs).
+    public private(set) var allGlobals: [(name: UInt32, interface: String, version: UInt32)] = []
     private var retained: Unmanaged<TestClient>?
 
     public enum Failure: Error, CustomStringConvertible {
@@ -59,11 +61,13 @@ public final class TestClient {
             guard let data, let interface else { return }
             let client = Unmanaged<TestClient>.fromOpaque(data).takeUnretainedValue()
             client.globals[String(cString: interface)] = (name, version)
+            client.allGlobals.append((name, String(cString: interface), version))
         },
         global_remove: { data, _, name in
             guard let data else { return }
             let client = Unmanaged<TestClient>.fromOpaque(data).takeUnretainedValue()
             client.removedGlobals.append(name)
+            client.allGlobals.removeAll { $0.name == name }
             client.globals = client.globals.filter { $0.value.name != name }
         })
 
@@ -74,6 +78,11 @@ public final class TestClient {
         let v = min(version ?? global.version, global.version)
         guard let proxy = wl_registry_bind(registry, global.name, interface, v) else { throw Failure.missingGlobal(name) }
         return OpaquePointer(proxy)
+    }
+
+    /// Binds the global with registry name `name` (one of several of an interface).
+    public func bind(name: UInt32, _ interface: UnsafePointer<wl_interface>, version: UInt32) -> OpaquePointer? {
+        wl_registry_bind(registry, name, interface, version).map(OpaquePointer.init)
     }
 
     /// Sends everything queued, lets the server handle it, and reads and dispatches the replies,

@@ -36,8 +36,10 @@ import Testing
     @Test func aCommitOnOneScreenDoesNotRepaintTheOther() throws {
         let server = try TestServer(screens: 2)
         let shell = try TestXdgShell(client: try TestClient(server: server))
-        server.repaint()
         let first = server.compositor.outputs[0], second = server.compositor.outputs[1]
+        // An empty second screen would mirror the first (and repaint with it): not this test.
+        server.windows.setMirroring(false, for: second.screen)
+        server.repaint()
         let paintedFirst = first.paintedFrames, paintedSecond = second.paintedFrames
         let toplevel = try #require(shell.makeToplevel())
         #expect(toplevel.map(argb: Colour.green))

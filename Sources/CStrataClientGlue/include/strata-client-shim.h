@@ -13,11 +13,4 @@ static inline const struct wl_interface *wl_shm_interface_ptr(void) { return &wl
 static inline const struct wl_interface *wl_seat_interface_ptr(void) { return &wl_seat_interface; }
 static inline const struct wl_interface *wl_output_interface_ptr(void) { return &wl_output_interface; }
 static inline const struct wl_interface *wl_data_device_manager_interface_ptr(void) { return &wl_data_device_manager_interface; }
-/* The xdg-shell interface descriptions, by pointer. */
-#include "xdg-shell-client-protocol.h"
-static inline const struct wl_interface *xdg_wm_base_interface_ptr(void) { return &xdg_wm_base_interface; }
-static inline const struct wl_interface *xdg_positioner_interface_ptr(void) { return &xdg_positioner_interface; }
-static inline const struct wl_interface *xdg_surface_interface_ptr(void) { return &xdg_surface_interface; }
-static inline const struct wl_interface *xdg_toplevel_interface_ptr(void) { return &xdg_toplevel_interface; }
-static inline const struct wl_interface *xdg_popup_interface_ptr(void) { return &xdg_popup_interface; }
 #endif

@@ -36,6 +36,7 @@ public final class Compositor {
             seat.install(),
             XdgShell.install(on: self),
             DataDeviceManager.install(on: self),
+            XdgOutputManager.install(on: self),
         ]
         for global in installed {
             guard let global else { throw .setup("cannot create a global") }
@@ -174,13 +175,21 @@ public final class Compositor {
                 (window.content as? WindowContent)?.windowDidChangeKeyState(isKey: false)
             }
             seat.keyWindowDidChange(windows.keyWindow)
-        case .screenModeDidChange(let id):
+        case .screenModeDidChange(let id), .screenDidChangeTransform(let id), .screenDidChangeScale(let id):
             if let output = output(for: id) {
-                let size = output.screen.currentMode?.size ?? Size(width: 1, height: 1)
-                output.canvas.resize(width: Int32(clamping: size.width), height: Int32(clamping: size.height))
+                output.updateGeometry()
                 for binding in output.bindings { binding.sendState() }
                 damageAll(output)
             }
+        case .screenDidMove(let id):
+            if let output = output(for: id) {
+                for binding in output.bindings { binding.sendState() }
+            }
+        case .screenDidChangeBrightness(let id), .screenDidChangeMirroring(let id, _):
+            if let output = output(for: id) { damageAll(output) }
+        case .screenDidDisconnect, .screenDidConnect:
+            // The main screen may have changed: mirrors show another source.
+            for output in outputs where output.screen.isMirroring { damageAll(output) }
         default:
             break
         }
@@ -286,9 +295,15 @@ public final class Compositor {
         if !output.damage.isEmpty {
             output.damage.intersect(x: 0, y: 0, width: output.width, height: output.height)
             output.lastPaintedArea = output.damage.area
-            draw(output, clip: output.damage)
+            if output.screen.isMirroring, let main = outputs.first, main !== output {
+                drawMirror(output, of: main, clip: output.damage)
+            } else {
+                draw(output, clip: output.damage)
+            }
             output.paintedFrames += 1
-            backend.present(output, damage: output.damage)
+            output.present()
+            backend.present(output, damage: output.presentedDamage)
+            if output === outputs.first { damageMirrors(of: output, damage: output.damage) }
             output.damage.clear()
         }
         forEachVisibleSurface(on: output) { surface, _, _ in
@@ -326,7 +341,9 @@ public final class Compositor {
         frameRegion.subtract(opaqueAbove)
         if !frameRegion.isEmpty {
             canvas.setClip(frameRegion)
-            canvas.fill(argb: backgroundARGB)
+            // An external screen showing no window (with mirroring off) is black, as UIKit's are.
+            let black = !output.screen.isMain && drawList.isEmpty
+            canvas.fill(argb: black ? 0xff00_0000 : backgroundARGB)
         }
         for item in drawList where !item.surface.drawClip.isEmpty {
             let surface = item.surface
@@ -335,6 +352,41 @@ public final class Compositor {
                         transform: surface.bufferTransform)
         }
         canvas.setClip(nil)
+    }
+
+    /// Where the main screen's picture goes on a mirroring screen: scaled to fit, centred.
+    private func mirrorPlacement(of output: ScreenOutput, main: ScreenOutput) -> (scale: Double, x: Double, y: Double) {
+        let scale = min(Double(output.width) / Double(main.width), Double(output.height) / Double(main.height))
+        let x = ((Double(output.width) - Double(main.width) * scale) / 2).rounded(.down)
+        let y = ((Double(output.height) - Double(main.height) * scale) / 2).rounded(.down)
+        return (scale, x, y)
+    }
+
+    /// Draws the main screen's picture, scaled to fit and letterboxed in black.
+    private func drawMirror(_ output: ScreenOutput, of main: ScreenOutput, clip: PixmanRegion) {
+        let canvas = output.canvas
+        let placement = mirrorPlacement(of: output, main: main)
+        canvas.setClip(clip)
+        canvas.fill(argb: 0xff00_0000)
+        canvas.draw(main.canvas, transform: Canvas.scaling(placement.scale, offsetX: placement.x, offsetY: placement.y),
+                    smooth: placement.scale != 1, blend: true)
+        canvas.setClip(nil)
+    }
+
+    /// The main screen repainted `damage`: the same part of every mirroring screen is stale.
+    private func damageMirrors(of main: ScreenOutput, damage: PixmanRegion) {
+        for output in outputs where output !== main && output.screen.isMirroring {
+            let p = mirrorPlacement(of: output, main: main)
+            damage.forEachBox { box in
+                // One pixel more on each side for the bilinear filter's reach.
+                let x1 = Int32((Double(box.x1) * p.scale + p.x).rounded(.down)) - 1
+                let y1 = Int32((Double(box.y1) * p.scale + p.y).rounded(.down)) - 1
+                let x2 = Int32((Double(box.x2) * p.scale + p.x).rounded(.up)) + 1
+                let y2 = Int32((Double(box.y2) * p.scale + p.y).rounded(.up)) + 1
+                output.damage.addRect(x: x1, y: y1, width: x2 - x1, height: y2 - y1)
+            }
+            scheduleFrame(output)
+        }
     }
 
     private struct DrawItem {
@@ -371,7 +423,7 @@ public final class Compositor {
         var paths: [String] = []
         for output in outputs {
             let path = (directory as NSString).appendingPathComponent("\(output.screen.name).png")
-            try PNGFile.write(path: path, canvas: output.canvas)
+            try PNGFile.write(path: path, canvas: output.displayCanvas)
             paths.append(path)
         }
         return paths
