@@ -7,5 +7,7 @@
 #endif
 #include <wayland-client.h>
 #include "strata-client-shim.h"
+#include "strata-window-v1-client-protocol.h"
+#include "wlr-layer-shell-unstable-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 #endif

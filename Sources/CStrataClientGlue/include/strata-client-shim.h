@@ -20,4 +20,9 @@ static inline const struct wl_interface *xdg_positioner_interface_ptr(void) { re
 static inline const struct wl_interface *xdg_surface_interface_ptr(void) { return &xdg_surface_interface; }
 static inline const struct wl_interface *xdg_toplevel_interface_ptr(void) { return &xdg_toplevel_interface; }
 static inline const struct wl_interface *xdg_popup_interface_ptr(void) { return &xdg_popup_interface; }
+/* Strata's window extension and wlr-layer-shell, by pointer. */
+#include "strata-window-v1-client-protocol.h"
+#include "wlr-layer-shell-unstable-v1-client-protocol.h"
+static inline const struct wl_interface *strata_window_manager_v1_interface_ptr(void) { return &strata_window_manager_v1_interface; }
+static inline const struct wl_interface *zwlr_layer_shell_v1_interface_ptr(void) { return &zwlr_layer_shell_v1_interface; }
 #endif
