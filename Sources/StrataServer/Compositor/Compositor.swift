@@ -15,6 +15,12 @@ public final class Compositor {
     /// Colour of screen pixels no window covers.
     public var backgroundARGB: UInt32 = 0xff20_2428
     public private(set) var seat: Seat!
+    /// Strata's window extension (strata_window_manager_v1), an observer of the model.
+    public private(set) var windowExtension: StrataWindowExtension?
+    /// zwlr_layer_shell_v1: its surfaces, arranged per screen.
+    public private(set) var layerShell: LayerShell!
+    /// The user's level rules and allow-list (`--level`, `--allow-levels`), asked at map time.
+    public var levelRules = LevelRules()
     var globals: [Global] = []
     /// Globals removed from clients' view and destroyed a while later (screens unplugged).
     private var retiringGlobals: [Global] = []
@@ -30,12 +36,14 @@ public final class Compositor {
         self.backend = backend
         guard wl_display_init_shm(display.display) == 0 else { throw .setup("wl_display_init_shm failed") }
         seat = Seat(compositor: self)
+        layerShell = LayerShell(compositor: self)
         let installed: [Global?] = [
             CompositorGlobal.install(on: self),
             Subcompositor.install(on: self),
             seat.install(),
             XdgShell.install(on: self),
             DataDeviceManager.install(on: self),
+            layerShell.install(),
         ]
         for global in installed {
             guard let global else { throw .setup("cannot create a global") }
@@ -44,6 +52,11 @@ public final class Compositor {
         observerToken = windows.notifications.addObserver { [unowned self] posted in
             self.modelDidPost(posted.notification)
         }
+        // After the compositor's own observer: keyboard focus and `activated` are updated before
+        // the extension tells clients about key changes.
+        guard let windowExtension = StrataWindowExtension(compositor: self) else { throw .setup("cannot create a global") }
+        self.windowExtension = windowExtension
+        if let global = windowExtension.global { globals.append(global) }
         try backend.start(self)
     }
 
@@ -71,6 +84,7 @@ public final class Compositor {
         globals.removeAll()
         retiringGlobals.removeAll()
         if let observerToken { windows.notifications.removeObserver(observerToken) }
+        windowExtension?.stop()
         wl_display_destroy(display.display)
     }
 
@@ -174,7 +188,14 @@ public final class Compositor {
                 (window.content as? WindowContent)?.windowDidChangeKeyState(isKey: false)
             }
             seat.keyWindowDidChange(windows.keyWindow)
+        case .screenDidChangeUsableArea(let id):
+            for window in windows.windows where window.screen?.id == id {
+                (window.content as? XdgToplevel)?.usableAreaDidChange()
+            }
+        case .screenDidDisconnect(let id):
+            layerShell.screenDidDisconnect(id)
         case .screenModeDidChange(let id):
+            layerShell.arrange(screen: id)
             if let output = output(for: id) {
                 let size = output.screen.currentMode?.size ?? Size(width: 1, height: 1)
                 output.canvas.resize(width: Int32(clamping: size.width), height: Int32(clamping: size.height))
@@ -184,6 +205,24 @@ public final class Compositor {
         default:
             break
         }
+    }
+
+    // MARK: Levels
+
+    /// Applies the level the user configured for the window's app id, if any (when it maps, and
+    /// when its app id changes before it maps).
+    public func applyConfiguredLevel(to window: Window) {
+        guard let level = levelRules.configuredLevel(forAppID: window.appID) else { return }
+        windows.setLevel(window, level)
+    }
+
+    /// Decides a client's request for a level with the user's rules (`levelRules`) and sets the
+    /// level when it is granted.
+    @discardableResult
+    public func evaluateLevelRequest(_ requested: WindowLevel, for window: Window) -> LevelRules.Decision {
+        let decision = levelRules.decide(requested: requested, appID: window.appID)
+        if case .granted(let level) = decision { windows.setLevel(window, level) }
+        return decision
     }
 
     /// Called by the window's content when the window is closed for good (its role died).
