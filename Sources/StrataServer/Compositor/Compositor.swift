@@ -379,7 +379,7 @@ public final class Compositor {
     private let opaqueAbove = PixmanRegion()
 
     /// Every surface with content shown on the screen, back to front, with its position.
-    func forEachVisibleSurface(on output: ScreenOutput, _ body: (Surface, Int32, Int32) -> Void) {
+    public func forEachVisibleSurface(on output: ScreenOutput, _ body: (Surface, Int32, Int32) -> Void) {
         for window in windows.windows where !window.isHidden && window.screen === output.screen {
             guard let content = window.content as? WindowContent else { continue }
             content.forEachRootSurface { root in
