@@ -146,10 +146,34 @@ private let KEY_T: UInt32 = 20
         server.run(seconds: 1)
         let window = try #require(Self.visibleWindows(server).last)
         let before = Self.shownSurfaces(server, output)
-        // The menu bar is the window's first row of widgets: click its first item.
-        Self.click(server, output, x: Double(window.frame.x + 20), y: Double(window.frame.y + 12))
+        if let dir = ProcessInfo.processInfo.environment["STRATA_DEBUG_SHOTS"] {
+            _ = try? server.compositor.writeScreenshots(to: dir)
+            for w in server.windows.windows { print("DEBUG window \(w) title=\(w.title) frame=\(w.frame)") }
+        }
+        // The "Menus" window: a header bar (about 36 pixels), then the menu bar ("test", "foo",
+        // "bar"): click "foo".
+        #expect(window.title == "Menus")
+        Self.click(server, output, x: Double(window.frame.x + 70), y: Double(window.frame.y + 58))
         let opened = server.run(seconds: 5) { Self.shownSurfaces(server, output) > before }
         #expect(opened, "no popup surface mapped after clicking the menu bar; stderr: \(process.stderr)")
+        if let dir = ProcessInfo.processInfo.environment["STRATA_DEBUG_SHOTS"] {
+            _ = try? server.compositor.writeScreenshots(to: dir)
+        }
+        // Escape closes the menu: the popup goes.
+        Self.type(server, key: 1)
+        #expect(server.run(seconds: 5) { Self.shownSurfaces(server, output) == before }, "the menu did not close on Escape")
+    }
+
+    @Test(.enabled(if: TestProcess.isInstalled("gtk-layer-demo"), "gtk-layer-demo is not installed (apt-get install gtk-layer-shell-examples)"))
+    func gtkLayerDemoShowsALayerSurfaceAboveNormalWindows() throws {
+        let (server, output) = try Self.makeServer()
+        let process = try TestProcess(["gtk-layer-demo"], server: server, environment: ["GDK_BACKEND": "wayland", "NO_AT_BRIDGE": "1"])
+        #expect(server.run(seconds: 20) { Self.visibleWindows(server).contains { $0.level > .normal } },
+                "no layer surface above normal; stderr: \(process.stderr)")
+        server.run(seconds: 0.5)
+        let layer = try #require(Self.visibleWindows(server).first { $0.level > .normal })
+        #expect(layer.level == .statusBar, "gtk-layer-demo starts on the top layer")
+        #expect(!layer.frame.isEmpty && Self.shownSurfaces(server, output) >= 1)
     }
 
     /// How many surfaces are shown on a screen (windows' surfaces, subsurfaces and popups).
