@@ -73,7 +73,7 @@ final class LayerSurface: ResourceObject, SurfaceRole, WindowContent, PopupParen
     /// and the window's frame when it is shown.
     func arranged(_ box: Rect) {
         self.box = box
-        if sentSize == nil || sentSize! != (box.width, box.height) {
+        if sentSize.map({ $0 != (box.width, box.height) }) ?? true {
             sendConfigure(width: box.width, height: box.height)
         }
         if isMapped { updateFrame() }
