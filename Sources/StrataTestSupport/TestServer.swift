@@ -36,7 +36,59 @@ public final class TestServer {
         return compositor.outputs[index].canvas.pixel(x: x, y: y)
     }
 
+    /// The socket made by `addSocket()`: real client processes connect with
+    /// `XDG_RUNTIME_DIR=runtimeDirectory WAYLAND_DISPLAY=socketName`.
+    public private(set) var runtimeDirectory: String?
+    public let socketName = "wayland-test"
+
+    /// Listens on `wayland-test` in a new private directory, so separate client processes can
+    /// connect while the test steps the loop (`run(seconds:until:)`). Returns the environment
+    /// such a process needs.
+    @discardableResult
+    public func addSocket() throws -> [String: String] {
+        if let runtimeDirectory { return ["XDG_RUNTIME_DIR": runtimeDirectory, "WAYLAND_DISPLAY": socketName] }
+        var template = Array("/tmp/strata-test-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw TestClient.Failure.connect("mkdtemp failed") }
+        let directory = String(cString: made)
+        let path = directory + "/" + socketName
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw TestClient.Failure.connect("socket failed") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            close(fd)
+            throw TestClient.Failure.connect("socket path too long")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in bytes.enumerated() { raw[i] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0, listen(fd, 16) == 0 else {
+            close(fd)
+            throw TestClient.Failure.connect("cannot listen on \(path)")
+        }
+        try compositor.display.addSocket(listeningFD: fd)
+        runtimeDirectory = directory
+        return ["XDG_RUNTIME_DIR": directory, "WAYLAND_DISPLAY": socketName]
+    }
+
+    /// Steps the loop (with short waits) until `condition` holds or `seconds` pass; returns
+    /// whether it held.
+    @discardableResult
+    public func run(seconds: Double, until condition: () -> Bool = { false }) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition() {
+            if Date() > deadline { return false }
+            step(timeout: 0.005)
+        }
+        return true
+    }
+
     deinit {
         compositor.shutdown()
+        if let runtimeDirectory { try? FileManager.default.removeItem(atPath: runtimeDirectory) }
     }
 }

@@ -15,14 +15,20 @@ struct Options {
     var seconds: Double = 0
     var title = "strata-color-client"
     var appID = "org.strata.ColorClient"
+    /// A level to ask for through strata_window_v1 (nil: do not use the extension).
+    var level: Int32?
+    /// Ask to be shown without becoming key (strata_window_v1.set_show_without_key).
+    var noKey = false
 }
 
 func usage() -> Never {
     let text = """
     usage: strata-color-client [--size WxH] [--color AARRGGBB|RRGGBB] [--inner AARRGGBB|RRGGBB]
                                [--frames N] [--seconds S] [--title T] [--app-id ID]
+                               [--level normal|alert|statusBar|N] [--no-key]
     Maps one toplevel of one colour; with --inner, the middle half is the second colour. Draws N
-    frames (paced by frame callbacks), then stays S more seconds, then exits.
+    frames (paced by frame callbacks), then stays S more seconds, then exits. --level and --no-key
+    go through strata_window_v1 (set_level, set_show_without_key) and print its events.
 
     """
     FileHandle.standardError.write(Data(text.utf8))
@@ -38,6 +44,10 @@ func parse() -> Options {
     var o = Options()
     var args = CommandLine.arguments.dropFirst().makeIterator()
     while let arg = args.next() {
+        if arg == "--no-key" {
+            o.noKey = true
+            continue
+        }
         guard let value = args.next() else { usage() }
         switch arg {
         case "--size":
@@ -51,6 +61,10 @@ func parse() -> Options {
         case "--seconds": guard let s = Double(value), s >= 0 else { usage() }; o.seconds = s
         case "--title": o.title = value
         case "--app-id": o.appID = value
+        case "--level":
+            let named: [String: Int32] = ["normal": 0, "alert": 1000, "statusBar": 2000, "status_bar": 2000]
+            guard let level = named[value] ?? Int32(value) else { usage() }
+            o.level = level
         default: usage()
         }
     }
@@ -63,6 +77,8 @@ final class App {
     var compositor: OpaquePointer?
     var shm: OpaquePointer?
     var wmBase: OpaquePointer?
+    var windowManager: OpaquePointer?
+    var strataWindow: OpaquePointer?
     var surface: OpaquePointer?
     var xdgSurface: OpaquePointer?
     var toplevel: OpaquePointer?
@@ -154,6 +170,8 @@ final class App {
             case "wl_compositor": app.compositor = OpaquePointer(wl_registry_bind(registry, name, wl_compositor_interface_ptr(), min(version, 4)))
             case "wl_shm": app.shm = OpaquePointer(wl_registry_bind(registry, name, wl_shm_interface_ptr(), 1))
             case "xdg_wm_base": app.wmBase = OpaquePointer(wl_registry_bind(registry, name, xdg_wm_base_interface_ptr(), 1))
+            case "strata_window_manager_v1":
+                app.windowManager = OpaquePointer(wl_registry_bind(registry, name, strata_window_manager_v1_interface_ptr(), 1))
             default: break
             }
         },
@@ -195,6 +213,19 @@ final class App {
         configure_bounds: { _, _, _, _ in },
         wm_capabilities: { _, _, _ in })
 
+    static var strataWindowListener = strata_window_v1_listener(
+        did_become_key: { data, _ in app(data)?.say("did_become_key") },
+        did_resign_key: { data, _ in app(data)?.say("did_resign_key") },
+        did_become_visible: { data, _ in app(data)?.say("did_become_visible") },
+        did_become_hidden: { data, _ in app(data)?.say("did_become_hidden") },
+        level_changed: { data, _, level in app(data)?.say("level_changed \(level)") },
+        level_denied: { data, _, requested, reason in app(data)?.say("level_denied \(requested) reason \(reason)") },
+        screen_changed: { data, _, screen in app(data)?.say("screen_changed \(screen)") })
+
+    static func app(_ data: UnsafeMutableRawPointer?) -> App? {
+        data.map { Unmanaged<App>.fromOpaque($0).takeUnretainedValue() }
+    }
+
     func run() -> Int32 {
         let registry = wl_display_get_registry(display)
         let me = Unmanaged.passUnretained(self).toOpaque()
@@ -212,6 +243,16 @@ final class App {
         xdg_toplevel_add_listener(toplevel, &App.toplevelListener, me)
         xdg_toplevel_set_title(toplevel, options.title)
         xdg_toplevel_set_app_id(toplevel, options.appID)
+        if options.level != nil || options.noKey {
+            guard let windowManager else {
+                say("error: the compositor lacks strata_window_manager_v1")
+                return 1
+            }
+            strataWindow = strata_window_manager_v1_get_window(windowManager, toplevel)
+            strata_window_v1_add_listener(strataWindow, &App.strataWindowListener, me)
+            if let level = options.level { strata_window_v1_set_level(strataWindow, level) }
+            if options.noKey { strata_window_v1_set_show_without_key(strataWindow) }
+        }
         wl_surface_commit(surface)
         while !closed, framesDrawn < options.frames {
             if wl_display_dispatch(display) < 0 {

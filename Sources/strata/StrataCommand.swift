@@ -47,13 +47,30 @@ struct StrataCommand: ParsableCommand {
 
     @Option(name: .customLong("level"), help: ArgumentHelp(
         "Open the windows of an application at a level: a name (\(WindowLevel.namedLevels.map(\.name).joined(separator: ", "))) or a number. Repeatable.",
-        discussion: "Checked now, applied to windows once xdg-shell app ids reach the window model.",
+        discussion: "Applied when the app's toplevel maps (and when its app id is set before that); it wins over the app's own strata_window_v1 level requests.",
         valueName: "appid=level"),
         transform: { try LevelRule.parse($0) })
     var levels: [LevelRule] = []
 
     @Flag(name: .customLong("no-control"), help: "Do not open the control socket (strata-ctl).")
     var noControl = false
+
+    @Option(name: .customLong("allow-levels"), help: ArgumentHelp(
+        "Applications (xdg_toplevel app ids, comma-separated) allowed to ask for levels above normal through strata_window_v1. Repeatable.",
+        valueName: "appid,..."))
+    var allowLevels: [String] = []
+
+    /// The level rules and allow-list the compositor applies.
+    var levelRules: LevelRules {
+        var rules = LevelRules()
+        for rule in levels { rules.levels[rule.appID] = rule.level }
+        for list in allowLevels {
+            for appID in list.split(separator: ",") where !appID.trimmingCharacters(in: .whitespaces).isEmpty {
+                rules.allowedAppIDs.insert(appID.trimmingCharacters(in: .whitespaces))
+            }
+        }
+        return rules
+    }
 
     @Argument(parsing: .postTerminator, help: ArgumentHelp(
         "The command to start under Strata, after --.", valueName: "command"))
@@ -85,6 +102,7 @@ struct StrataCommand: ParsableCommand {
             let compositor = try Compositor(
                 backend: HeadlessBackend(screens: screens, modes: [mode]),
                 policy: KeyWindowPolicies.named(policy) ?? UIKitKeyWindowPolicy())
+            compositor.levelRules = levelRules
             do {
                 try compositor.addSocket(name: socket)
                 session = try Session(compositor: compositor, screenshotDirectory: screenshot)

@@ -30,6 +30,12 @@ static inline const struct wl_interface *strata_wl_output_interface(void) { retu
 static inline const struct wl_interface *strata_wl_region_interface(void) { return &wl_region_interface; }
 static inline const struct wl_interface *strata_wl_subcompositor_interface(void) { return &wl_subcompositor_interface; }
 static inline const struct wl_interface *strata_wl_subsurface_interface(void) { return &wl_subsurface_interface; }
+#include "strata-window-v1-server-protocol.h"
+static inline const struct wl_interface *strata_strata_window_manager_v1_interface(void) { return &strata_window_manager_v1_interface; }
+static inline const struct wl_interface *strata_strata_window_v1_interface(void) { return &strata_window_v1_interface; }
+#include "wlr-layer-shell-unstable-v1-server-protocol.h"
+static inline const struct wl_interface *strata_zwlr_layer_shell_v1_interface(void) { return &zwlr_layer_shell_v1_interface; }
+static inline const struct wl_interface *strata_zwlr_layer_surface_v1_interface(void) { return &zwlr_layer_surface_v1_interface; }
 #include "xdg-output-unstable-v1-server-protocol.h"
 static inline const struct wl_interface *strata_zxdg_output_manager_v1_interface(void) { return &zxdg_output_manager_v1_interface; }
 static inline const struct wl_interface *strata_zxdg_output_v1_interface(void) { return &zxdg_output_v1_interface; }

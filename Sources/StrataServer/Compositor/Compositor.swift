@@ -15,6 +15,12 @@ public final class Compositor {
     /// Colour of screen pixels no window covers.
     public var backgroundARGB: UInt32 = 0xff20_2428
     public private(set) var seat: Seat!
+    /// Strata's window extension (strata_window_manager_v1), an observer of the model.
+    public private(set) var windowExtension: StrataWindowExtension?
+    /// zwlr_layer_shell_v1: its surfaces, arranged per screen.
+    public private(set) var layerShell: LayerShell!
+    /// The user's level rules and allow-list (`--level`, `--allow-levels`), asked at map time.
+    public var levelRules = LevelRules()
     var globals: [Global] = []
     /// Globals removed from clients' view and destroyed a while later (screens unplugged).
     private var retiringGlobals: [Global] = []
@@ -30,6 +36,7 @@ public final class Compositor {
         self.backend = backend
         guard wl_display_init_shm(display.display) == 0 else { throw .setup("wl_display_init_shm failed") }
         seat = Seat(compositor: self)
+        layerShell = LayerShell(compositor: self)
         let installed: [Global?] = [
             CompositorGlobal.install(on: self),
             Subcompositor.install(on: self),
@@ -37,6 +44,7 @@ public final class Compositor {
             XdgShell.install(on: self),
             DataDeviceManager.install(on: self),
             XdgOutputManager.install(on: self),
+            layerShell.install(),
         ]
         for global in installed {
             guard let global else { throw .setup("cannot create a global") }
@@ -45,6 +53,11 @@ public final class Compositor {
         observerToken = windows.notifications.addObserver { [unowned self] posted in
             self.modelDidPost(posted.notification)
         }
+        // After the compositor's own observer: keyboard focus and `activated` are updated before
+        // the extension tells clients about key changes.
+        guard let windowExtension = StrataWindowExtension(compositor: self) else { throw .setup("cannot create a global") }
+        self.windowExtension = windowExtension
+        if let global = windowExtension.global { globals.append(global) }
         try backend.start(self)
     }
 
@@ -72,6 +85,7 @@ public final class Compositor {
         globals.removeAll()
         retiringGlobals.removeAll()
         if let observerToken { windows.notifications.removeObserver(observerToken) }
+        windowExtension?.stop()
         wl_display_destroy(display.display)
     }
 
@@ -175,7 +189,12 @@ public final class Compositor {
                 (window.content as? WindowContent)?.windowDidChangeKeyState(isKey: false)
             }
             seat.keyWindowDidChange(windows.keyWindow)
+        case .screenDidChangeUsableArea(let id):
+            for window in windows.windows where window.screen?.id == id {
+                (window.content as? XdgToplevel)?.usableAreaDidChange()
+            }
         case .screenModeDidChange(let id), .screenDidChangeTransform(let id), .screenDidChangeScale(let id):
+            layerShell.arrange(screen: id)
             if let output = output(for: id) {
                 output.updateGeometry()
                 for binding in output.bindings { binding.sendState() }
@@ -187,12 +206,33 @@ public final class Compositor {
             }
         case .screenDidChangeBrightness(let id), .screenDidChangeMirroring(let id, _):
             if let output = output(for: id) { damageAll(output) }
-        case .screenDidDisconnect, .screenDidConnect:
+        case .screenDidDisconnect(let id):
+            layerShell.screenDidDisconnect(id)
             // The main screen may have changed: mirrors show another source.
+            for output in outputs where output.screen.isMirroring { damageAll(output) }
+        case .screenDidConnect:
             for output in outputs where output.screen.isMirroring { damageAll(output) }
         default:
             break
         }
+    }
+
+    // MARK: Levels
+
+    /// Applies the level the user configured for the window's app id, if any (when it maps, and
+    /// when its app id changes before it maps).
+    public func applyConfiguredLevel(to window: Window) {
+        guard let level = levelRules.configuredLevel(forAppID: window.appID) else { return }
+        windows.setLevel(window, level)
+    }
+
+    /// Decides a client's request for a level with the user's rules (`levelRules`) and sets the
+    /// level when it is granted.
+    @discardableResult
+    public func evaluateLevelRequest(_ requested: WindowLevel, for window: Window) -> LevelRules.Decision {
+        let decision = levelRules.decide(requested: requested, appID: window.appID)
+        if case .granted(let level) = decision { windows.setLevel(window, level) }
+        return decision
     }
 
     /// Called by the window's content when the window is closed for good (its role died).
@@ -398,7 +438,7 @@ public final class Compositor {
     private let opaqueAbove = PixmanRegion()
 
     /// Every surface with content shown on the screen, back to front, with its position.
-    func forEachVisibleSurface(on output: ScreenOutput, _ body: (Surface, Int32, Int32) -> Void) {
+    public func forEachVisibleSurface(on output: ScreenOutput, _ body: (Surface, Int32, Int32) -> Void) {
         for window in windows.windows where !window.isHidden && window.screen === output.screen {
             guard let content = window.content as? WindowContent else { continue }
             content.forEachRootSurface { root in

@@ -48,6 +48,13 @@ public final class Display {
         }
     }
 
+    /// Listens on a socket the caller made, bound and listening (tests give real client
+    /// processes a socket in a private directory this way). The display closes it at the end.
+    public func addSocket(listeningFD fd: Int32) throws(ServerError) {
+        assertOnLoop()
+        guard wl_display_add_socket_fd(display, fd) == 0 else { throw .setup("wl_display_add_socket_fd failed") }
+    }
+
     /// Accepts a client on an already connected socket (one end of a socketpair).
     @discardableResult
     public func createClient(fd: Int32) -> OpaquePointer? {

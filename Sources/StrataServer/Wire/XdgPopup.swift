@@ -9,8 +9,8 @@ import StrataModel
 final class XdgPopup: ResourceObject, XdgRoleObject, PopupGrab {
     unowned let compositor: Compositor
     private(set) weak var xdgSurface: XdgSurface?
-    /// The parent's xdg_surface (a toplevel's or a popup's).
-    private(set) weak var parent: XdgSurface?
+    /// The parent: an xdg_surface (a toplevel's or a popup's) or a layer surface.
+    private(set) weak var parent: PopupParent?
     private var rules: XdgPositionerRules
     private var unacked: [(serial: UInt32, rect: Rect)] = []
     private var acked: Rect?
@@ -19,7 +19,7 @@ final class XdgPopup: ResourceObject, XdgRoleObject, PopupGrab {
     private(set) var isDismissed = false
     private(set) var hasGrab = false
 
-    init?(xdgSurface: XdgSurface, parent: XdgSurface?, rules: XdgPositionerRules, client: OpaquePointer, version: UInt32, id: UInt32) {
+    init?(xdgSurface: XdgSurface, parent: PopupParent?, rules: XdgPositionerRules, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.compositor = xdgSurface.compositor
         self.xdgSurface = xdgSurface
         self.parent = parent
@@ -30,7 +30,7 @@ final class XdgPopup: ResourceObject, XdgRoleObject, PopupGrab {
 
     private var wmBase: XdgWmBase? { xdgSurface?.wmBase }
 
-    private var parentPopup: XdgPopup? { parent?.roleObject as? XdgPopup }
+    private var parentPopup: XdgPopup? { (parent as? XdgSurface)?.roleObject as? XdgPopup }
 
     // MARK: Placement
 
@@ -162,6 +162,15 @@ final class XdgPopup: ResourceObject, XdgRoleObject, PopupGrab {
         }
         hasGrab = true
         wmBase?.grabChain.append(self)
+    }
+
+    /// zwlr_layer_surface_v1.get_popup: a popup made with a null parent gets a layer surface as
+    /// its parent, before its initial commit. Returns false (and changes nothing) otherwise.
+    func adoptParent(_ newParent: PopupParent) -> Bool {
+        guard parent == nil, !isDismissed, !isDestroyed, let xdgSurface, !xdgSurface.isInitialConfigureSent else { return false }
+        parent = newParent
+        newParent.popups.append(self)
+        return true
     }
 
     func handleRepositionRequest(positioner positionerResource: OpaquePointer?, token: UInt32) throws(ProtocolError) {

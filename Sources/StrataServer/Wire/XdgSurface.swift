@@ -6,7 +6,7 @@ import StrataModel
 /// xdg_toplevel and xdg_popup. It is the wl_surface's role object; the toplevel or popup is its
 /// `roleObject`. A surface is mapped by the first commit with a buffer after an acknowledged
 /// initial configure, and unmapped by a commit without one.
-final class XdgSurface: ResourceObject, SurfaceRole {
+final class XdgSurface: ResourceObject, SurfaceRole, PopupParent {
     static let roleName = "xdg_surface"
     var roleName: String { Self.roleName }
 
@@ -261,7 +261,7 @@ final class XdgSurface: ResourceObject, SurfaceRole {
         guard let positioner = ResourceObject.from(positionerResource, as: XdgPositioner.self), positioner.rules.isComplete else {
             throw wmBaseError(XDG_WM_BASE_ERROR_INVALID_POSITIONER, "get_popup with an incomplete xdg_positioner (set_size and set_anchor_rect first)")
         }
-        var parent: XdgSurface?
+        var parent: PopupParent?
         if let parentResource {
             guard let p = ResourceObject.from(parentResource, as: XdgSurface.self), p !== self, p.roleKind != nil,
                   let role = p.roleObject, !role.isDestroyed else {

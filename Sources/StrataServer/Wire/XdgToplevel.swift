@@ -39,6 +39,8 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
     /// The transient parent (xdg_toplevel.set_parent) and the toplevels that name this one.
     private(set) weak var parent: XdgToplevel?
     private var children: [Weak<XdgToplevel>] = []
+    /// The window-model extension object of this toplevel (strata_window_v1), if the client made one.
+    weak var strataWindow: StrataWindow?
 
     // Requested state: what the next configure says.
     private var wantsMaximized = false
@@ -187,12 +189,17 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
 
     func didMap() {
         guard let window, let xdgSurface, !window.isClosed else { return }
+        // Levels are decided at map time, when the app id is known: the user's rule for the app
+        // id, then the client's strata_window_v1 request (which may also ask not to become key).
+        compositor.applyConfiguredLevel(to: window)
+        let makeKey = strataWindow?.windowWillMap() ?? true
         let geometry = xdgSurface.geometry
         if current.maximized || current.fullscreen {
             compositor.setFrame(window, frame(for: geometry.size))
-            compositor.windows.show(window)
+            compositor.windows.show(window, makeKey: makeKey)
         } else {
-            compositor.placeAndShow(window, width: Int32(clamping: geometry.width), height: Int32(clamping: geometry.height))
+            compositor.placeAndShow(window, width: Int32(clamping: geometry.width), height: Int32(clamping: geometry.height),
+                                    makeKey: makeKey)
         }
         if let parent, let parentWindow = parent.window, parentWindow.isVisible {
             window.orderFront()
@@ -261,6 +268,13 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
         if isKey { orderChildrenFront() }
     }
 
+    /// The usable area of the window's screen changed (a panel's exclusive zone): a maximized
+    /// window is configured to the new area.
+    func usableAreaDidChange() {
+        guard wantsMaximized, !wantsFullscreen else { return }
+        sendConfigure()
+    }
+
     func closeRequest() {
         guard !isDestroyed else { return }
         xdg_toplevel_send_close(resource)
@@ -314,8 +328,10 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
         },
         set_app_id: { _, resource, appID in
             handle(resource, as: XdgToplevel.self) { toplevel in
-                guard let appID else { return }
-                toplevel.window?.appID = String(cString: appID)
+                guard let appID, let window = toplevel.window else { return }
+                window.appID = String(cString: appID)
+                // Before the first map the user's level rule follows the app id at once.
+                if !toplevel.isMapped { toplevel.compositor.applyConfiguredLevel(to: window) }
             }
         },
         show_window_menu: { _, _, _, _, _, _ in

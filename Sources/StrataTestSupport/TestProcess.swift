@@ -1,0 +1,88 @@
+import Foundation
+
+/// A real client process (Debian's demo clients, strata-color-client, gtk3-demo) connected to
+/// a `TestServer`'s socket. Its output goes to files the test reads while it steps the server.
+/// The process is killed (with its process group) when this object goes.
+public final class TestProcess {
+    public let pid: pid_t
+    private let directory: String
+    private var status: Int32?
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Starts `arguments` (looked up in PATH) in a new process group with the server's socket in
+    /// its environment (plus `environment`).
+    public init(_ arguments: [String], server: TestServer, environment: [String: String] = [:]) throws {
+        var env = ProcessInfo.processInfo.environment
+        for name in ["WAYLAND_DISPLAY", "WAYLAND_SOCKET", "DISPLAY"] { env[name] = nil }
+        for (name, value) in try server.addSocket() { env[name] = value }
+        for (name, value) in environment { env[name] = value }
+        var template = Array("/tmp/strata-proc-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw Failure(description: "mkdtemp failed") }
+        directory = String(cString: made)
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, directory + "/stdout", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, directory + "/stderr", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for number in [SIGCHLD, SIGINT, SIGTERM, SIGPIPE, SIGHUP] { sigaddset(&defaults, number) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let error = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
+        guard error == 0 else { throw Failure(description: "cannot start \(arguments[0]): \(String(cString: strerror(error)))") }
+        self.pid = pid
+    }
+
+    deinit {
+        kill()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    public var stdout: String { (try? String(contentsOfFile: directory + "/stdout", encoding: .utf8)) ?? "" }
+    public var stderr: String { (try? String(contentsOfFile: directory + "/stderr", encoding: .utf8)) ?? "" }
+
+    /// Whether the process ended (reaping it if so).
+    public var hasExited: Bool {
+        if status != nil { return true }
+        var raw: Int32 = 0
+        if waitpid(pid, &raw, WNOHANG) == pid {
+            status = raw
+            return true
+        }
+        return false
+    }
+
+    /// Kills the process group and reaps the process.
+    public func kill() {
+        guard !hasExited else { return }
+        Glibc.kill(-pid, SIGKILL)
+        var raw: Int32 = 0
+        if waitpid(pid, &raw, 0) == pid { status = raw }
+    }
+
+    /// Whether a program is on PATH (tests skip with a message when it is not).
+    public static func isInstalled(_ program: String) -> Bool {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(program)") }
+    }
+}
