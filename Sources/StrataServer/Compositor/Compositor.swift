@@ -47,6 +47,19 @@ public final class Compositor {
         try backend.start(self)
     }
 
+    /// The globals every client sees, as (interface name, version): the compositor's own, one
+    /// wl_output per screen, and libwayland's wl_shm (v1). Filtered globals are left out.
+    public var advertisedGlobals: [(name: String, version: UInt32)] {
+        var list: [(name: String, version: UInt32)] = [("wl_shm", 1)]
+        for global in globals where global.filter == nil && !global.isRemoved {
+            list.append((global.interfaceName, global.version))
+        }
+        for output in outputs {
+            if let global = output.global, !global.isRemoved { list.append((global.interfaceName, global.version)) }
+        }
+        return list
+    }
+
     /// Takes the Wayland socket (`wayland-N`, or `name`).
     public func addSocket(name: String? = nil) throws(ServerError) {
         try display.addSocket(name: name)
@@ -385,6 +398,24 @@ public final class Compositor {
                 hit = h   // later roots are above earlier ones
             }
             if let hit { return (hit.0, window, hit.1, hit.2) }
+        }
+        return nil
+    }
+
+    /// The window that shows `surface`: its own, its popup's, or (for a subsurface) its root
+    /// parent's. Nil for surfaces not shown as part of a window.
+    public func window(showing surface: Surface) -> Window? {
+        var root = surface
+        var depth = 0
+        while let parent = root.subsurface?.parent, depth < 1000 {
+            root = parent
+            depth += 1
+        }
+        for window in windows.windows {
+            guard let content = window.content as? WindowContent else { continue }
+            var found = false
+            content.forEachRootSurface { if $0 === root { found = true } }
+            if found { return window }
         }
         return nil
     }
