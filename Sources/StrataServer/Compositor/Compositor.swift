@@ -14,6 +14,8 @@ public final class Compositor {
     public private(set) var screensCreated = 0
     /// Colour of screen pixels no window covers.
     public var backgroundARGB: UInt32 = 0xff20_2428
+    /// How strictly xdg_surface's initial configure handshake is enforced (strict: the spec).
+    public var xdgHandshake: XdgHandshake = .strict
     public private(set) var seat: Seat!
     var globals: [Global] = []
     /// Globals removed from clients' view and destroyed a while later (screens unplugged).

@@ -139,6 +139,7 @@ public final class Surface: ResourceObject {
             throw ProtocolError(code: WL_SURFACE_ERROR_INVALID_OFFSET.rawValue,
                                 "attach with a non-zero offset (\(x), \(y)) on wl_surface v5: use wl_surface.offset")
         }
+        try role?.surfaceWillAttach(self, buffer: buffer)
         pending.bufferChanged = true
         pending.buffer = buffer.map(BufferReference.init)
         if version < 5 {
