@@ -62,7 +62,8 @@ fi
 # One line per finished test: "<result> <suite> <name>" (gtest's "[  FAILED  ] A/B.c/3, where
 # GetParam() = … (12 ms)" lines included; the summary lines at the end have no "(N ms)").
 results=$outdir/results.txt
-sed -nE 's/^\[ *(OK|FAILED|SKIPPED) *\] ([^ ,]+)(, where .*)? \([0-9]+ ms\)$/\1 \2/p' "$log" |
+# WLCS prints a skipped test as "[     SKIP ] A.b (9ms)".
+sed -nE 's/^\[ *(OK|FAILED|SKIP|SKIPPED) *\] ([^ ,]+)(, where .*)? \([0-9]+ ?ms\)$/\1 \2/p' "$log" | sed 's/^SKIP /SKIPPED /' |
   awk '{ dot = index($2, "."); print $1, substr($2, 1, dot - 1), substr($2, dot + 1) }' >"$results"
 
 # Per suite (mawk has no asorti: sort the rows instead).

@@ -164,6 +164,9 @@ final class WLCSDisplayServer {
         do {
             let backend = HeadlessBackend(screens: 1, modes: [Self.screenMode])
             let compositor = try Compositor(backend: backend)
+            // WLCS 1.5's surface helpers attach the first buffer without waiting for (or acking)
+            // the initial configure; see XdgHandshake.lenient and docs/wlcs.md.
+            compositor.xdgHandshake = .lenient
             if mailbox.open(on: compositor.display) {
                 self.compositor = compositor
                 for global in compositor.advertisedGlobals {
