@@ -116,7 +116,7 @@ import Testing
         let buffer = try #require(shell.makeBuffer(width: 10, height: 10, argb: Colour.red))
         wl_surface_attach(surface, buffer.buffer, 0, 0)
         _ = xdg_wm_base_get_xdg_surface(shell.wmBase, surface)
-        expectXdgProtocolError(shell.client, code: XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue, interface: "xdg_surface")
+        expectXdgProtocolError(shell.client, code: XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE.rawValue, interface: "xdg_wm_base")
     }
 
     @Test func negativeMinimumSizeIsAnInvalidSizeError() throws {
