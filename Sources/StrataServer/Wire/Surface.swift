@@ -297,10 +297,13 @@ public final class Surface: ResourceObject {
     /// Calls `body` with each surface of this tree that has content, bottom to top, and its
     /// offset from this surface's origin.
     public func forEachSurface(x: Int32 = 0, y: Int32 = 0, _ body: (Surface, Int32, Int32) -> Void) {
+        // A surface without content is unmapped, and so are its subsurfaces ("a sub-surface
+        // becomes mapped when a non-NULL wl_buffer is applied and the parent surface is mapped").
+        guard hasContent else { return }
         for surface in stack {
             if surface === self {
-                if hasContent { body(self, x, y) }
-            } else if let sub = surface.subsurface, surface.hasContent || !surface.stack.isEmpty {
+                body(self, x, y)
+            } else if let sub = surface.subsurface {
                 surface.forEachSurface(x: x + sub.x, y: y + sub.y, body)
             }
         }
@@ -309,6 +312,7 @@ public final class Surface: ResourceObject {
     /// The topmost surface of this tree accepting the point (surface-local to this surface), with
     /// the point in that surface's coordinates.
     public func surface(atX x: Double, y: Double) -> (Surface, Double, Double)? {
+        guard hasContent else { return nil }   // unmapped, with its subsurfaces
         for surface in stack.reversed() {
             if surface === self {
                 if accepts(x: x, y: y) { return (self, x, y) }
