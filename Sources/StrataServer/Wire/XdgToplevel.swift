@@ -185,15 +185,25 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
         if isMapped { updateFrame() }
     }
 
+    /// Whether the window was mapped before (a remap keeps its place).
+    private var wasPlaced = false
+
     func didMap() {
         guard let window, let xdgSurface, !window.isClosed else { return }
         let geometry = xdgSurface.geometry
         if current.maximized || current.fullscreen {
             compositor.setFrame(window, frame(for: geometry.size))
             compositor.windows.show(window)
+        } else if wasPlaced {
+            // Shown again after an unmap: where it was, like a UIWindow that stops being hidden.
+            var frame = window.frame
+            frame.size = geometry.size
+            compositor.setFrame(window, frame)
+            compositor.windows.show(window)
         } else {
             compositor.placeAndShow(window, width: Int32(clamping: geometry.width), height: Int32(clamping: geometry.height))
         }
+        wasPlaced = true
         if let parent, let parentWindow = parent.window, parentWindow.isVisible {
             window.orderFront()
         }
