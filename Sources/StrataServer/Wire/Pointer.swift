@@ -122,6 +122,7 @@ final class Pointer {
             default:
                 if let focus, !focus.isDestroyed {
                     let serial = seat.nextSerial()
+                    seat.recordInputSerial(serial, kind: .release, client: focus.client, surface: focus, window: focusWindow)
                     send(to: focus.client) { wl_pointer_send_button($0.resource, serial, time, button, WL_POINTER_BUTTON_STATE_RELEASED.rawValue) }
                 }
                 if pressedButtons.isEmpty { grab = .none }
@@ -162,6 +163,12 @@ final class Pointer {
     func surfaceWillDestroy(_ surface: Surface) -> Bool {
         if cursorSurface === surface { cursorSurface = nil }
         guard focus === surface else { return false }
+        // The resource is still valid during its destroy path: the client learns that the
+        // pointer left (with a null surface if it already destroyed its proxy) before the next
+        // enter, which libwayland clients and WLCS require.
+        let serial = seat.nextSerial()
+        send(to: surface.client) { wl_pointer_send_leave($0.resource, serial, surface.resource) }
+        flushFrames()
         focus = nil
         focusWindow = nil
         return true

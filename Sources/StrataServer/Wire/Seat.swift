@@ -267,7 +267,9 @@ public final class Seat {
     // MARK: Serials
 
     struct InputSerial {
-        enum Kind { case button, key, touch }
+        /// A release serial is valid for popup grabs and the selection (a menu may open on
+        /// release), never for move and resize, which need the press.
+        enum Kind { case button, release, key, touch }
         let serial: UInt32
         let kind: Kind
         weak var surface: Surface?
