@@ -28,6 +28,8 @@ final class Pointer {
     private var grab = Grab.none
     /// Clients whose wl_pointers are owed a frame event at the end of this group.
     private var framesDue: [OpaquePointer] = []
+    /// The focus-local position last sent (enter or motion).
+    private var lastSentLocal: (x: Double, y: Double)?
 
     private(set) weak var cursorSurface: Surface?
     private var cursorHotspot: (Int32, Int32) = (0, 0)
@@ -155,7 +157,10 @@ final class Pointer {
     /// began or ended). Nothing changes while a button is held.
     func repick() {
         guard case .none = grab, output != nil else { return }
-        _ = updateFocus()
+        if !updateFocus() {
+            // The focus stayed but its surface may have moved under the still pointer.
+            sendMotion(time: Compositor.monotonicMilliseconds(), onlyIfMoved: true)
+        }
         flushFrames()
     }
 
@@ -193,6 +198,7 @@ final class Pointer {
         let enteredWindow = window !== focusWindow ? window : nil
         focus = surface
         focusWindow = window
+        lastSentLocal = surface.map { _ in (x, y) }
         if let surface {
             enterSerial = seat.nextSerial()
             let serial = enterSerial
@@ -204,8 +210,10 @@ final class Pointer {
         return true
     }
 
-    private func sendMotion(time: UInt32) {
+    private func sendMotion(time: UInt32, onlyIfMoved: Bool = false) {
         guard let focus, !focus.isDestroyed, let local = localPoint(in: focus) else { return }
+        if onlyIfMoved, let last = lastSentLocal, last.x == local.x, last.y == local.y { return }
+        lastSentLocal = local
         send(to: focus.client) {
             wl_pointer_send_motion($0.resource, time, wl_fixed_from_double(local.x), wl_fixed_from_double(local.y))
         }
