@@ -68,7 +68,13 @@ public final class Seat {
 
     /// The model's key window changed: keyboard focus follows it (nil: no focus).
     func keyWindowDidChange(_ window: Window?) {
-        updateKeyboardFocus()
+        // Another window becoming key (or the key window resigning) ends the popup grabs, as a
+        // menu closes when the focus moves on.
+        if !popupGrabs.isEmpty {
+            dismissPopupGrabs()
+        } else {
+            updateKeyboardFocus()
+        }
     }
 
     /// Stacking or visibility changed: the pointer focus under a still pointer is re-evaluated.
