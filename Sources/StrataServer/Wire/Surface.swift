@@ -176,12 +176,11 @@ public final class Surface: ResourceObject {
         }
     }
 
-    /// Applies the cached state of a synchronized subsurface (its parent committed).
+    /// Applies the cached state of a synchronized subsurface (its parent committed). Without
+    /// cached state nothing applies, not even its own children's pending order and positions:
+    /// those are this surface's state and wait for its own commit.
     func applyCachedState() {
-        guard hasCachedState else {
-            applyChildrenOrder()
-            return
-        }
+        guard hasCachedState else { return }
         hasCachedState = false
         do { try apply(cached) } catch { post(error) }
     }
