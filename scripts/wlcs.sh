@@ -8,7 +8,7 @@
 # XDG_RUNTIME_DIR, then prints passed / failed / skipped per test suite, the failed tests, and
 # last the line `N passed, M failed`. The runner's whole output is kept in .build/wlcs/wlcs.log.
 #
-#   --gate     also check tests/wlcs-must-pass.txt: every test listed there must have run and
+#   --gate     also check .ci/wlcs-must-pass.txt: every test listed there must have run and
 #              passed, or the script fails (CI). Without --gate the exit status is the runner's.
 #   --release  build and test the release module (slower to build, same results).
 #
@@ -83,7 +83,7 @@ fi
 
 gate_status=0
 if [ "$gate" = 1 ]; then
-  list=tests/wlcs-must-pass.txt
+  list=.ci/wlcs-must-pass.txt
   missing=$(grep -vE '^[[:space:]]*(#|$)' "$list" | sed 's/[[:space:]]*$//' | sort -u |
     comm -23 - <(awk '$1 == "OK" { print $2 "." $3 }' "$results" | sort -u))
   if [ -n "$missing" ]; then
