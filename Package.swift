@@ -17,6 +17,8 @@ let package = Package(
         .executable(name: "strata-color-client", targets: ["strata-color-client"]),
         .library(name: "StrataServer", targets: ["StrataServer"]),
         .library(name: "StrataModel", targets: ["StrataModel"]),
+        // The WLCS integration module (`wlcs path/to/libStrataWLCS.so`), see docs/wlcs.md.
+        .library(name: "StrataWLCS", type: .dynamic, targets: ["StrataWLCS"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -61,6 +63,13 @@ let package = Package(
         .executableTarget(
             name: "strata-color-client",
             dependencies: ["CWaylandClient", "CStrataClientGlue"],
+            swiftSettings: cLayer),
+
+        // WLCS (Debian `wlcs`): the C entry point and structs, and the Swift display server.
+        .target(name: "CStrataWLCS", linkerSettings: [.linkedLibrary("wayland-client")]),
+        .target(
+            name: "StrataWLCS",
+            dependencies: ["CStrataWLCS", "StrataServer", "StrataModel", "CWaylandServer"],
             swiftSettings: cLayer),
 
         .target(

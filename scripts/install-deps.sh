@@ -4,19 +4,21 @@
 #   scripts/install-deps.sh [--build|--test|--demo]
 #
 #   --build  what `swift build` needs: libwayland, pixman, xkbcommon, libpng, wayland-scanner,
-#            pkg-config (and git to fetch swift-argument-parser)
+#            pkg-config, the WLCS headers (the integration library includes them), and git to
+#            fetch swift-argument-parser
 #   --test   --build plus the real clients the end-to-end tests run: weston's demo clients
-#            (weston-simple-shm …) and wayland-info (the default)
-#   --demo   --test plus foot, the terminal scripts/demo.sh and run-nested.sh prefer
+#            (weston-simple-shm …), wayland-info, foot (and a font), gtk3-demo and gtk-layer-demo
+#            (with dbus-run-session), and the WLCS runner (the default)
+#   --demo   --test (foot is the terminal scripts/demo.sh and run-nested.sh prefer)
 #
 # Swift itself is not installed here (see swift.org/install). Runs `apt-get update` only when
 # something is missing. Not root: prints the exact command to run and exits 1.
 set -euo pipefail
 
 build=(libwayland-dev libwayland-bin wayland-protocols libpixman-1-dev libxkbcommon-dev xkb-data
-       libpng-dev pkg-config git ca-certificates)
-test=(weston wayland-utils)
-demo=(foot)
+       libpng-dev pkg-config git ca-certificates wlcs)
+test=(weston wayland-utils foot fonts-dejavu-core gtk-3-examples gtk-layer-shell-examples dbus)
+demo=()
 
 case "${1:---test}" in
   --build) wanted=("${build[@]}") ;;

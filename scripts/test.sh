@@ -5,7 +5,7 @@
 #
 # 1. installs the missing Debian packages (scripts/install-deps.sh --test; needs root if any are
 #    missing), 2. checks that the committed protocol glue matches protocols/*.xml, 3. builds
-#    everything including the tests, 4. runs every test. XDG_RUNTIME_DIR is set to a fresh
+#    everything including the tests, 4. runs every test, 5. runs the WLCS conformance gate. XDG_RUNTIME_DIR is set to a fresh
 #    private folder if it is not set (CI runs as root without a session). Exits non-zero on any
 #    failure.
 set -euo pipefail
@@ -34,5 +34,12 @@ swift build --build-tests
 step "tests"
 # The end-to-end tests kill what they start at their own deadlines; this bounds everything else.
 timeout --kill-after=30s 45m swift test --skip-build "$@"
+
+# WLCS: every test on .ci/wlcs-must-pass.txt must pass (about a minute; skipped when a filter
+# narrows the run to some tests).
+if [ $# -eq 0 ]; then
+  step "wlcs conformance gate"
+  scripts/wlcs.sh --gate
+fi
 
 step "all tests passed"

@@ -69,13 +69,54 @@ import Testing
         expectXdgProtocolError(shell.client, code: XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue, interface: "xdg_surface")
     }
 
+    @Test func bufferAttachedToAnXdgSurfaceWithoutARoleIsAnErrorAtOnce() throws {
+        let (_, shell) = try makeXdgFixture()
+        let surface = try #require(shell.makeSurface())
+        _ = xdg_wm_base_get_xdg_surface(shell.wmBase, surface)
+        let buffer = try #require(shell.makeBuffer(width: 10, height: 10, argb: Colour.red))
+        wl_surface_attach(surface, buffer.buffer, 0, 0)
+        expectXdgProtocolError(shell.client, code: XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue, interface: "xdg_surface")
+    }
+
+    @Test func lenientHandshakeMapsABufferCommittedBeforeTheInitialConfigure() throws {
+        let (server, shell) = try makeXdgFixture()
+        server.compositor.xdgHandshake = .lenient
+        let toplevel = try #require(shell.makeToplevel())
+        toplevel.attach(shell.makeBuffer(width: 10, height: 10, argb: Colour.red))
+        toplevel.commit()
+        #expect(shell.client.roundtrip())
+        #expect(toplevel.events.contains("xdg_surface.configure"))
+        #expect(server.windows.windows.first?.isHidden == false)
+    }
+
+    @Test func lenientHandshakeMapsABufferCommittedBeforeTheAck() throws {
+        let (server, shell) = try makeXdgFixture()
+        server.compositor.xdgHandshake = .lenient
+        let toplevel = try #require(shell.makeToplevel())
+        #expect(toplevel.commitInitial())
+        toplevel.attach(shell.makeBuffer(width: 10, height: 10, argb: Colour.red))
+        toplevel.commit()
+        #expect(shell.client.roundtrip())
+        #expect(server.windows.windows.first?.isHidden == false)
+    }
+
+    @Test func lenientHandshakeStillRefusesABufferOnAnXdgSurfaceWithoutARole() throws {
+        let (server, shell) = try makeXdgFixture()
+        server.compositor.xdgHandshake = .lenient
+        let surface = try #require(shell.makeSurface())
+        _ = xdg_wm_base_get_xdg_surface(shell.wmBase, surface)
+        let buffer = try #require(shell.makeBuffer(width: 10, height: 10, argb: Colour.red))
+        wl_surface_attach(surface, buffer.buffer, 0, 0)
+        expectXdgProtocolError(shell.client, code: XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue, interface: "xdg_surface")
+    }
+
     @Test func xdgSurfaceForASurfaceWithABufferIsAnError() throws {
         let (_, shell) = try makeXdgFixture()
         let surface = try #require(shell.makeSurface())
         let buffer = try #require(shell.makeBuffer(width: 10, height: 10, argb: Colour.red))
         wl_surface_attach(surface, buffer.buffer, 0, 0)
         _ = xdg_wm_base_get_xdg_surface(shell.wmBase, surface)
-        expectXdgProtocolError(shell.client, code: XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue, interface: "xdg_surface")
+        expectXdgProtocolError(shell.client, code: XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE.rawValue, interface: "xdg_wm_base")
     }
 
     @Test func negativeMinimumSizeIsAnInvalidSizeError() throws {

@@ -14,6 +14,8 @@ public final class Compositor {
     public private(set) var screensCreated = 0
     /// Colour of screen pixels no window covers.
     public var backgroundARGB: UInt32 = 0xff20_2428
+    /// How strictly xdg_surface's initial configure handshake is enforced (strict: the spec).
+    public var xdgHandshake: XdgHandshake = .strict
     public private(set) var seat: Seat!
     /// Strata's window extension (strata_window_manager_v1), an observer of the model.
     public private(set) var windowExtension: StrataWindowExtension?
@@ -59,6 +61,19 @@ public final class Compositor {
         self.windowExtension = windowExtension
         if let global = windowExtension.global { globals.append(global) }
         try backend.start(self)
+    }
+
+    /// The globals every client sees, as (interface name, version): the compositor's own, one
+    /// wl_output per screen, and libwayland's wl_shm (v1). Filtered globals are left out.
+    public var advertisedGlobals: [(name: String, version: UInt32)] {
+        var list: [(name: String, version: UInt32)] = [("wl_shm", 1)]
+        for global in globals where global.filter == nil && !global.isRemoved {
+            list.append((global.interfaceName, global.version))
+        }
+        for output in outputs {
+            if let global = output.global, !global.isRemoved { list.append((global.interfaceName, global.version)) }
+        }
+        return list
     }
 
     /// Takes the Wayland socket (`wayland-N`, or `name`).
@@ -483,6 +498,24 @@ public final class Compositor {
                 hit = h   // later roots are above earlier ones
             }
             if let hit { return (hit.0, window, hit.1, hit.2) }
+        }
+        return nil
+    }
+
+    /// The window that shows `surface`: its own, its popup's, or (for a subsurface) its root
+    /// parent's. Nil for surfaces not shown as part of a window.
+    public func window(showing surface: Surface) -> Window? {
+        var root = surface
+        var depth = 0
+        while let parent = root.subsurface?.parent, depth < 1000 {
+            root = parent
+            depth += 1
+        }
+        for window in windows.windows {
+            guard let content = window.content as? WindowContent else { continue }
+            var found = false
+            content.forEachRootSurface { if $0 === root { found = true } }
+            if found { return window }
         }
         return nil
     }

@@ -28,6 +28,8 @@ final class Pointer {
     private var grab = Grab.none
     /// Clients whose wl_pointers are owed a frame event at the end of this group.
     private var framesDue: [OpaquePointer] = []
+    /// The focus-local position last sent (enter or motion).
+    private var lastSentLocal: (x: Double, y: Double)?
 
     private(set) weak var cursorSurface: Surface?
     private var cursorHotspot: (Int32, Int32) = (0, 0)
@@ -122,6 +124,7 @@ final class Pointer {
             default:
                 if let focus, !focus.isDestroyed {
                     let serial = seat.nextSerial()
+                    seat.recordInputSerial(serial, kind: .release, client: focus.client, surface: focus, window: focusWindow)
                     send(to: focus.client) { wl_pointer_send_button($0.resource, serial, time, button, WL_POINTER_BUTTON_STATE_RELEASED.rawValue) }
                 }
                 if pressedButtons.isEmpty { grab = .none }
@@ -154,7 +157,10 @@ final class Pointer {
     /// began or ended). Nothing changes while a button is held.
     func repick() {
         guard case .none = grab, output != nil else { return }
-        _ = updateFocus()
+        if !updateFocus() {
+            // The focus stayed but its surface may have moved under the still pointer.
+            sendMotion(time: Compositor.monotonicMilliseconds(), onlyIfMoved: true)
+        }
         flushFrames()
     }
 
@@ -162,6 +168,12 @@ final class Pointer {
     func surfaceWillDestroy(_ surface: Surface) -> Bool {
         if cursorSurface === surface { cursorSurface = nil }
         guard focus === surface else { return false }
+        // The resource is still valid during its destroy path: the client learns that the
+        // pointer left (with a null surface if it already destroyed its proxy) before the next
+        // enter, which libwayland clients and WLCS require.
+        let serial = seat.nextSerial()
+        send(to: surface.client) { wl_pointer_send_leave($0.resource, serial, surface.resource) }
+        flushFrames()
         focus = nil
         focusWindow = nil
         return true
@@ -186,6 +198,7 @@ final class Pointer {
         let enteredWindow = window !== focusWindow ? window : nil
         focus = surface
         focusWindow = window
+        lastSentLocal = surface.map { _ in (x, y) }
         if let surface {
             enterSerial = seat.nextSerial()
             let serial = enterSerial
@@ -197,8 +210,10 @@ final class Pointer {
         return true
     }
 
-    private func sendMotion(time: UInt32) {
+    private func sendMotion(time: UInt32, onlyIfMoved: Bool = false) {
         guard let focus, !focus.isDestroyed, let local = localPoint(in: focus) else { return }
+        if onlyIfMoved, let last = lastSentLocal, last.x == local.x, last.y == local.y { return }
+        lastSentLocal = local
         send(to: focus.client) {
             wl_pointer_send_motion($0.resource, time, wl_fixed_from_double(local.x), wl_fixed_from_double(local.y))
         }

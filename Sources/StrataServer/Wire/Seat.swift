@@ -69,7 +69,13 @@ public final class Seat {
 
     /// The model's key window changed: keyboard focus follows it (nil: no focus).
     func keyWindowDidChange(_ window: Window?) {
-        updateKeyboardFocus()
+        // Another window becoming key (or the key window resigning) ends the popup grabs, as a
+        // menu closes when the focus moves on.
+        if !popupGrabs.isEmpty {
+            dismissPopupGrabs()
+        } else {
+            updateKeyboardFocus()
+        }
     }
 
     /// Stacking or visibility changed: the pointer focus under a still pointer is re-evaluated.
@@ -295,7 +301,9 @@ public final class Seat {
     // MARK: Serials
 
     struct InputSerial {
-        enum Kind { case button, key, touch }
+        /// A release serial is valid for popup grabs and the selection (a menu may open on
+        /// release), never for move and resize, which need the press.
+        enum Kind { case button, release, key, touch }
         let serial: UInt32
         let kind: Kind
         weak var surface: Surface?

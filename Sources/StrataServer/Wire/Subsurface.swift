@@ -40,7 +40,8 @@ final class Subsurface: ResourceObject, SurfaceRole {
     }
 
     func placement(of surface: Surface) -> SurfacePlacement? {
-        guard let parent, var p = parent.placement else { return nil }
+        // Not shown while the parent is unmapped (no content), like the parent's other children.
+        guard let parent, parent.hasContent, var p = parent.placement else { return nil }
         p.x += x
         p.y += y
         return p

@@ -139,6 +139,7 @@ public final class Surface: ResourceObject {
             throw ProtocolError(code: WL_SURFACE_ERROR_INVALID_OFFSET.rawValue,
                                 "attach with a non-zero offset (\(x), \(y)) on wl_surface v5: use wl_surface.offset")
         }
+        try role?.surfaceWillAttach(self, buffer: buffer)
         pending.bufferChanged = true
         pending.buffer = buffer.map(BufferReference.init)
         if version < 5 {
@@ -175,12 +176,11 @@ public final class Surface: ResourceObject {
         }
     }
 
-    /// Applies the cached state of a synchronized subsurface (its parent committed).
+    /// Applies the cached state of a synchronized subsurface (its parent committed). Without
+    /// cached state nothing applies, not even its own children's pending order and positions:
+    /// those are this surface's state and wait for its own commit.
     func applyCachedState() {
-        guard hasCachedState else {
-            applyChildrenOrder()
-            return
-        }
+        guard hasCachedState else { return }
         hasCachedState = false
         do { try apply(cached) } catch { post(error) }
     }
@@ -296,10 +296,13 @@ public final class Surface: ResourceObject {
     /// Calls `body` with each surface of this tree that has content, bottom to top, and its
     /// offset from this surface's origin.
     public func forEachSurface(x: Int32 = 0, y: Int32 = 0, _ body: (Surface, Int32, Int32) -> Void) {
+        // A surface without content is unmapped, and so are its subsurfaces ("a sub-surface
+        // becomes mapped when a non-NULL wl_buffer is applied and the parent surface is mapped").
+        guard hasContent else { return }
         for surface in stack {
             if surface === self {
-                if hasContent { body(self, x, y) }
-            } else if let sub = surface.subsurface, surface.hasContent || !surface.stack.isEmpty {
+                body(self, x, y)
+            } else if let sub = surface.subsurface {
                 surface.forEachSurface(x: x + sub.x, y: y + sub.y, body)
             }
         }
@@ -308,6 +311,7 @@ public final class Surface: ResourceObject {
     /// The topmost surface of this tree accepting the point (surface-local to this surface), with
     /// the point in that surface's coordinates.
     public func surface(atX x: Double, y: Double) -> (Surface, Double, Double)? {
+        guard hasContent else { return nil }   // unmapped, with its subsurfaces
         for surface in stack.reversed() {
             if surface === self {
                 if accepts(x: x, y: y) { return (self, x, y) }

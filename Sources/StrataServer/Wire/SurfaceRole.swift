@@ -4,6 +4,8 @@ import StrataModel
 /// purpose to. A surface gets one role for its whole life; the role object may die first.
 public protocol SurfaceRole: AnyObject {
     var roleName: String { get }
+    /// Checks a wl_surface.attach (`buffer` nil: a detach); a thrown error refuses it.
+    func surfaceWillAttach(_ surface: Surface, buffer: OpaquePointer?) throws(ProtocolError)
     /// Checks a commit before its state is applied; a thrown error refuses the commit.
     func surfaceWillCommit(_ surface: Surface) throws(ProtocolError)
     /// Called after the committed state is current.
@@ -13,6 +15,7 @@ public protocol SurfaceRole: AnyObject {
 }
 
 public extension SurfaceRole {
+    func surfaceWillAttach(_ surface: Surface, buffer: OpaquePointer?) throws(ProtocolError) {}
     func surfaceWillCommit(_ surface: Surface) throws(ProtocolError) {}
     func surfaceDidCommit(_ surface: Surface) {}
 }

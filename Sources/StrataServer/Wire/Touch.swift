@@ -73,8 +73,17 @@ final class Touch {
         }
     }
 
+    /// The touch points on a dying surface end: their client gets wl_touch.up for each (as Mir
+    /// does; the sequence cannot continue without its surface).
     func surfaceWillDestroy(_ surface: Surface) {
+        let ended = points.filter { $0.value.surface === surface }.keys.sorted()
         points = points.filter { $0.value.surface != nil && $0.value.surface !== surface }
+        guard !ended.isEmpty else { return }
+        let time = Compositor.monotonicMilliseconds()
+        for id in ended {
+            let serial = seat.nextSerial()
+            send(to: surface.client) { wl_touch_send_up($0.resource, serial, time, id) }
+        }
     }
 
     /// Sends one event and its wl_touch.frame to the client's touch objects.

@@ -136,13 +136,23 @@ final class XdgSurface: ResourceObject, SurfaceRole, PopupParent {
 
     // MARK: SurfaceRole
 
+    /// A buffer attached before the initial configure is `unconfigured_buffer` at once ("any
+    /// attempts by a client to attach or manipulate a buffer prior to the first
+    /// xdg_surface.configure call must also be treated as errors"); with a lenient handshake
+    /// only while the xdg_surface has no role object.
+    func surfaceWillAttach(_ surface: Surface, buffer: OpaquePointer?) throws(ProtocolError) {
+        guard !isDestroyed, buffer != nil, !isInitialConfigureSent else { return }
+        guard roleKind == nil || compositor.xdgHandshake == .strict else { return }
+        throw error(XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER, "buffer attached before the initial configure (commit without a buffer first)")
+    }
+
     func surfaceWillCommit(_ surface: Surface) throws(ProtocolError) {
         guard !isDestroyed else { return }
         guard roleKind != nil else {
             throw error(XDG_SURFACE_ERROR_NOT_CONSTRUCTED, "commit of an xdg_surface without a role (get_toplevel or get_popup)")
         }
         guard let role = roleObject, !role.isDestroyed else { return }
-        if !isConfigured, surface.pending.bufferChanged, surface.pending.buffer?.resource != nil {
+        if !isConfigured, compositor.xdgHandshake == .strict, surface.pending.bufferChanged, surface.pending.buffer?.resource != nil {
             throw error(XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER,
                         isInitialConfigureSent ? "buffer committed before the initial configure was acknowledged"
                                                : "buffer committed before the initial configure (commit without a buffer first)")
@@ -159,13 +169,14 @@ final class XdgSurface: ResourceObject, SurfaceRole, PopupParent {
         updateGeometry(surface)
         guard let role = roleObject, !role.isDestroyed else { return }
         role.didCommit()
+        let lenient = compositor.xdgHandshake == .lenient
         if !isInitialConfigureSent {
             isInitialConfigureSent = true
             role.sendInitialConfigure()
-            return
+            guard lenient, surface.hasContent, roleObject === role, !role.isDestroyed else { return }
         }
         if !isMapped {
-            if isConfigured, surface.hasContent {
+            if isConfigured || lenient, surface.hasContent {
                 isMapped = true
                 role.didMap()
             }

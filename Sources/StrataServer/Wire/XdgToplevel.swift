@@ -187,6 +187,11 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
         if isMapped { updateFrame() }
     }
 
+    /// Whether the window was mapped before (a remap keeps its place).
+    private var wasPlaced = false
+    /// The geometry origin the frame was last placed for (surface-local).
+    private var placedGeometryOrigin: (x: Int, y: Int)?
+
     func didMap() {
         guard let window, let xdgSurface, !window.isClosed else { return }
         // Levels are decided at map time, when the app id is known: the user's rule for the app
@@ -197,10 +202,18 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
         if current.maximized || current.fullscreen {
             compositor.setFrame(window, frame(for: geometry.size))
             compositor.windows.show(window, makeKey: makeKey)
+        } else if wasPlaced {
+            // Shown again after an unmap: where it was, like a UIWindow that stops being hidden.
+            var frame = window.frame
+            frame.size = geometry.size
+            compositor.setFrame(window, frame)
+            compositor.windows.show(window, makeKey: makeKey)
         } else {
             compositor.placeAndShow(window, width: Int32(clamping: geometry.width), height: Int32(clamping: geometry.height),
                                     makeKey: makeKey)
         }
+        wasPlaced = true
+        placedGeometryOrigin = (geometry.x, geometry.y)
         if let parent, let parentWindow = parent.window, parentWindow.isVisible {
             window.orderFront()
         }
@@ -238,7 +251,16 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
     /// Follows the committed geometry and state with the window's frame.
     private func updateFrame() {
         guard let window, let xdgSurface, !window.isClosed else { return }
-        let rect = frame(for: xdgSurface.geometry.size)
+        let geometry = xdgSurface.geometry
+        var rect = frame(for: geometry.size)
+        // A new geometry origin (subsurfaces grew the implicit geometry to the left or top, or
+        // the client moved its window geometry) leaves the surface where it is on screen: the
+        // frame moves with the geometry, as weston keeps a view's position.
+        if !current.maximized, !current.fullscreen, savedFrame == nil, let last = placedGeometryOrigin {
+            rect.x += geometry.x - last.x
+            rect.y += geometry.y - last.y
+        }
+        placedGeometryOrigin = (geometry.x, geometry.y)
         if !current.maximized, !current.fullscreen, !wantsMaximized, !wantsFullscreen { savedFrame = nil }
         compositor.setFrame(window, rect)
     }

@@ -73,12 +73,13 @@ final class XdgWmBase: ResourceObject {
         if surface.role != nil || (surface.roleName != nil && surface.roleName != XdgSurface.roleName) {
             throw error(XDG_WM_BASE_ERROR_ROLE, "wl_surface@\(wl_resource_get_id(surface.resource)) already has the role \(surface.roleName ?? "?")")
         }
-        let hasBuffer = surface.hasContent || (surface.pending.bufferChanged && surface.pending.buffer?.resource != nil)
+        // A surface with a buffer is in no state to become an xdg_surface (as Mir; WLCS checks
+        // for invalid_surface_state on the xdg_wm_base).
+        if surface.hasContent || (surface.pending.bufferChanged && surface.pending.buffer?.resource != nil) {
+            throw error(XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE,
+                        "get_xdg_surface for a wl_surface that already has a buffer attached or committed")
+        }
         guard let xdgSurface = XdgSurface(wmBase: self, client: client, version: version, id: id, surface: surface) else { return }
         surfaces.append(Weak(xdgSurface))
-        if hasBuffer {
-            throw ProtocolError(on: xdgSurface.resource, code: XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue,
-                                "xdg_surface made for a wl_surface that already has a buffer attached or committed")
-        }
     }
 }
