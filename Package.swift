@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "strata", targets: ["strata"]),
         .library(name: "StrataServer", targets: ["StrataServer"]),
         .library(name: "StrataModel", targets: ["StrataModel"]),
+        .library(name: "StrataNestedBackends", targets: ["StrataNestedBackends"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -25,9 +26,13 @@ let package = Package(
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: apt("libpixman-1-dev")),
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: apt("libxkbcommon-dev")),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: apt("libpng-dev")),
+        // The X11 nested backend (scripts/deps-nested.txt lists the Debian packages).
+        .systemLibrary(name: "CXCB", pkgConfig: "xcb-shm", providers: apt("libxcb1-dev", "libxcb-shm0-dev")),
+        .systemLibrary(name: "CXKBCommonX11", pkgConfig: "xkbcommon-x11", providers: apt("libxkbcommon-x11-dev")),
         .target(name: "CStrataProtocolCode"),
         .target(name: "CStrataServerGlue", dependencies: ["CWaylandServer", "CStrataProtocolCode"]),
         .target(name: "CStrataClientGlue", dependencies: ["CWaylandClient", "CStrataProtocolCode"]),
+        .target(name: "CStrataNestedGlue", dependencies: ["CWaylandClient", "CStrataClientGlue"]),
 
         .target(name: "StrataModel"),
         .target(name: "StrataRender", dependencies: ["CPixman", "CPNG", "StrataModel"], swiftSettings: cLayer),
@@ -39,6 +44,14 @@ let package = Package(
             name: "strata",
             dependencies: ["StrataServer", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: cLayer),
+        // Strata inside a Wayland or X11 session. libwayland-client and libwayland-server cannot
+        // be imported into one Swift file, so this target sees the server only through
+        // StrataServer's Swift API.
+        .target(
+            name: "StrataNestedBackends",
+            dependencies: ["CWaylandClient", "CStrataClientGlue", "CStrataNestedGlue", "CXCB", "CXKBCommonX11",
+                           "StrataServer", "StrataRender", "StrataModel"],
+            swiftSettings: cLayer),
 
         .target(
             name: "StrataTestSupport",
@@ -47,6 +60,11 @@ let package = Package(
         .testTarget(name: "StrataModelTests", dependencies: ["StrataModel"]),
         .testTarget(name: "StrataRenderTests", dependencies: ["StrataRender", "CPixman"], swiftSettings: cLayer),
         .testTarget(name: "StrataServerTests", dependencies: ["StrataTestSupport", "StrataServer"], swiftSettings: cLayer),
+        .testTarget(
+            name: "StrataNestedBackendTests",
+            dependencies: ["StrataNestedBackends", "StrataTestSupport", "StrataServer", "StrataRender", "CXCB", "CStrataClientGlue",
+                           "CWaylandClient"],
+            swiftSettings: cLayer),
         .testTarget(name: "StrataEndToEndTests", dependencies: ["StrataTestSupport"], swiftSettings: cLayer),
     ]
 )

@@ -7,5 +7,6 @@
 #endif
 #include <wayland-client.h>
 #include "strata-client-shim.h"
+#include "xdg-decoration-unstable-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 #endif
