@@ -1,0 +1,28 @@
+import Foundation
+import StrataModel
+import StrataServer
+
+extension Compositor {
+    /// The parent session gave a nested screen's window a new size: the screen switches to a
+    /// custom mode of that size (the canvas follows through `screenModeDidChange`) and is
+    /// repainted at once, so the next frame the backend shows has the new size. Sizes the model
+    /// refuses (zero, negative) are ignored: the parent then keeps getting the old size.
+    func nestedScreen(_ output: ScreenOutput, didResizeToWidth width: Int32, height: Int32) {
+        guard width > 0, height > 0, width != output.width || height != output.height else { return }
+        let refresh = output.screen.currentMode?.refreshMilliHz ?? 60000
+        do {
+            try windows.setCustomMode(ScreenMode(width: Int(width), height: Int(height), refreshMilliHz: refresh),
+                                      for: output.screen)
+        } catch {
+            return
+        }
+        repaint(output)
+    }
+
+    /// Milliseconds on the monotonic clock, for events the parent sends without a time.
+    static var nestedNowMilliseconds: UInt32 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt32(truncatingIfNeeded: Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000)
+    }
+}
