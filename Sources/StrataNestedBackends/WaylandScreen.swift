@@ -22,6 +22,12 @@ final class WaylandScreen {
     /// The parent's proposed size from the last xdg_toplevel.configure (0: our choice).
     private var proposedWidth: Int32 = 0
     private var proposedHeight: Int32 = 0
+    /// Whether the last configure had a state that dictates the size (fullscreen, maximized).
+    private var proposedStateDictatesSize = false
+    /// The size the window had while floating: restored when the parent leaves the choice to
+    /// us again (0×0 after unfullscreen or unmaximize).
+    private var floatingWidth: Int32
+    private var floatingHeight: Int32
     /// Screen damage not yet committed to the parent.
     let pendingDamage = PixmanRegion()
     private var buffers: [ParentBuffer] = []
@@ -48,6 +54,8 @@ final class WaylandScreen {
         self.surface = surface
         self.xdgSurface = xdgSurface
         self.toplevel = toplevel
+        floatingWidth = output.width
+        floatingHeight = output.height
         let me = Unmanaged.passUnretained(self).toOpaque()
         xdg_surface_add_listener(xdgSurface, &WaylandScreen.xdgSurfaceListener, me)
         xdg_toplevel_add_listener(toplevel, &WaylandScreen.toplevelListener, me)
@@ -117,15 +125,31 @@ final class WaylandScreen {
 
     // MARK: Configure and close
 
-    private func toplevelConfigure(width: Int32, height: Int32) {
+    private func toplevelConfigure(width: Int32, height: Int32, states: UnsafeMutablePointer<wl_array>?) {
         proposedWidth = width
         proposedHeight = height
+        proposedStateDictatesSize = false
+        if let states, let data = states.pointee.data {
+            let count = states.pointee.size / MemoryLayout<UInt32>.size
+            for state in UnsafeBufferPointer(start: data.assumingMemoryBound(to: UInt32.self), count: count)
+            where state == XDG_TOPLEVEL_STATE_FULLSCREEN.rawValue || state == XDG_TOPLEVEL_STATE_MAXIMIZED.rawValue {
+                proposedStateDictatesSize = true
+            }
+        }
     }
 
+    /// A configure's size (if any) becomes the screen's mode; 0×0 after fullscreen or maximized
+    /// brings back the floating size.
     private func surfaceConfigure(serial: UInt32) {
         xdg_surface_ack_configure(xdgSurface, serial)
         if proposedWidth > 0, proposedHeight > 0 {
+            if !proposedStateDictatesSize {
+                floatingWidth = proposedWidth
+                floatingHeight = proposedHeight
+            }
             backend.screen(self, wasResizedToWidth: proposedWidth, height: proposedHeight)
+        } else if !proposedStateDictatesSize {
+            backend.screen(self, wasResizedToWidth: floatingWidth, height: floatingHeight)
         }
         if !isConfigured {
             isConfigured = true
@@ -162,8 +186,8 @@ final class WaylandScreen {
 
     private static var toplevelListener: xdg_toplevel_listener = {
         var listener = xdg_toplevel_listener()
-        listener.configure = { data, _, width, height, _ in
-            screen(data)?.toplevelConfigure(width: width, height: height)
+        listener.configure = { data, _, width, height, states in
+            screen(data)?.toplevelConfigure(width: width, height: height, states: states)
         }
         listener.close = { data, _ in
             guard let screen = screen(data), !screen.isClosed else { return }

@@ -59,9 +59,10 @@ public final class X11Backend: Backend {
 
     /// Connects to the X server `displayName` (e.g. `:0`) and checks it has a visual Strata's
     /// canvas can be put into as it is (24-bit TrueColor, 32 bits per pixel, RGB masks
-    /// ff0000/ff00/ff, little-endian images).
+    /// ff0000/ff00/ff, little-endian images). `useSharedMemory: false` sends frames with plain
+    /// xcb_put_image even when MIT-SHM is there (tests; STRATA_X11_NO_SHM=1 does the same).
     public init(displayName: String, screens: Int = 1, modes: [ScreenMode] = [ScreenMode(width: 1280, height: 720)],
-                context: String = "--backend x11") throws(NestedBackendError) {
+                context: String = "--backend x11", useSharedMemory: Bool = true) throws(NestedBackendError) {
         let parent = "DISPLAY=\(displayName)"
         parentName = parent
         screenCount = max(1, screens)
@@ -102,7 +103,7 @@ public final class X11Backend: Backend {
             shm = true
             shmEvent = ext.pointee.first_event
         }
-        hasSharedMemory = shm && ProcessInfo.processInfo.environment["STRATA_X11_NO_SHM"] == nil
+        hasSharedMemory = shm && useSharedMemory && ProcessInfo.processInfo.environment["STRATA_X11_NO_SHM"] == nil
         shmFirstEvent = shmEvent
         adoptParentKeyboardLayout()
     }
