@@ -84,9 +84,10 @@ public final class X11Backend: Backend {
         let setup = xcb_get_setup(c)
         var roots = xcb_setup_roots_iterator(setup)
         for _ in 0..<max(0, screenNumber) where roots.rem > 0 { xcb_screen_next(&roots) }
-        guard roots.rem > 0, let screen = roots.data?.pointee else { throw fail("has no screen \(screenNumber)") }
+        guard roots.rem > 0, let screenPointer = roots.data else { throw fail("has no screen \(screenNumber)") }
+        let screen = screenPointer.pointee
         guard setup?.pointee.image_byte_order == UInt8(XCB_IMAGE_ORDER_LSB_FIRST.rawValue),
-              X11Backend.hasDirectVisual(setup: setup, screen: screen) else {
+              X11Backend.hasDirectVisual(setup: setup, screen: screenPointer) else {
             throw fail("has no 24-bit TrueColor root visual with 32-bit pixels (needed to show Strata's canvas as it is)")
         }
         connection = c
@@ -355,7 +356,9 @@ public final class X11Backend: Backend {
         }
     }
 
-    private static func hasDirectVisual(setup: UnsafePointer<xcb_setup_t>?, screen: xcb_screen_t) -> Bool {
+    /// `screen` must point into the setup: its depths and visuals follow it in memory.
+    private static func hasDirectVisual(setup: UnsafePointer<xcb_setup_t>?, screen screenPointer: UnsafeMutablePointer<xcb_screen_t>) -> Bool {
+        let screen = screenPointer.pointee
         var formats = xcb_setup_pixmap_formats_iterator(setup)
         var bitsPerPixel: UInt8 = 0
         while formats.rem > 0 {
@@ -363,8 +366,7 @@ public final class X11Backend: Backend {
             xcb_format_next(&formats)
         }
         guard bitsPerPixel == 32, screen.root_depth == 24 || screen.root_depth == 32 else { return false }
-        var s = screen
-        var depths = xcb_screen_allowed_depths_iterator(&s)
+        var depths = xcb_screen_allowed_depths_iterator(screenPointer)
         while depths.rem > 0 {
             if let depth = depths.data, depth.pointee.depth == screen.root_depth {
                 var visuals = xcb_depth_visuals_iterator(depth)

@@ -21,6 +21,76 @@ enum ParentSessionError: Error, CustomStringConvertible {
     }
 }
 
+/// A child process started with posix_spawn, with every signal unblocked and at its default:
+/// the test runner's worker threads block most signals and Foundation's Process passes that
+/// mask on, so Xvfb would never see the SIGTERM that stops it.
+final class ChildProcess {
+    let pid: pid_t
+    private var exited = false
+
+    init(_ path: String, _ arguments: [String], environment: [String: String], directory: String? = nil) throws {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // posix_spawn_file_actions_addchdir_np is not visible to Swift here: a shell changes directory.
+        var path = path, arguments = arguments
+        if let directory {
+            arguments = ["-c", "cd \"$0\" && exec \"$@\"", directory, path] + arguments
+            path = "/bin/sh"
+        }
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        guard result == 0 else { throw ParentSessionError.didNotStart("cannot start \(path): \(String(cString: strerror(result)))") }
+        self.pid = pid
+    }
+
+    var isRunning: Bool {
+        guard !exited else { return false }
+        var status: Int32 = 0
+        if waitpid(pid, &status, WNOHANG) == pid { exited = true }
+        return !exited
+    }
+
+    /// Waits for the child to exit (at most `seconds`).
+    @discardableResult
+    func wait(seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while isRunning {
+            if Date() > deadline { return false }
+            usleep(10_000)
+        }
+        return true
+    }
+
+    /// SIGTERM, then SIGKILL if it does not exit within a few seconds.
+    func stop() {
+        guard isRunning else { return }
+        kill(pid, SIGTERM)
+        if !wait(seconds: 5) {
+            kill(pid, SIGKILL)
+            wait(seconds: 5)
+        }
+    }
+}
+
 /// A private directory for a parent session's sockets (removed by `remove()`).
 func makePrivateDirectory(_ prefix: String) throws -> String {
     var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
@@ -36,7 +106,7 @@ final class ParentWeston {
 
     let runtimeDirectory: String
     let socketPath: String
-    private let process = Process()
+    private var process: ChildProcess!
 
     init(width: Int = 640, height: Int = 480, shell: String = "desktop-shell.so") throws {
         runtimeDirectory = try makePrivateDirectory("strata-weston")
@@ -44,19 +114,15 @@ final class ParentWeston {
         // No animations: a window fading in has not got its final colours yet.
         try "[core]\nidle-time=0\n[shell]\nanimation=none\nstartup-animation=none\nclose-animation=none\nfocus-animation=none\n"
             .write(toFile: runtimeDirectory + "/weston.ini", atomically: true, encoding: .utf8)
-        process.executableURL = URL(fileURLWithPath: executable("weston")!)
-        process.arguments = ["--backend=headless-backend.so", "--socket=parent-0", "--width=\(width)", "--height=\(height)",
-                             "--idle-time=0", "--use-pixman", "--debug", "--config=\(runtimeDirectory)/weston.ini", "--shell=\(shell)",
-                             "--log=\(runtimeDirectory)/weston.log"]
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_RUNTIME_DIR"] = runtimeDirectory
         environment.removeValue(forKey: "WAYLAND_DISPLAY")
         environment.removeValue(forKey: "DISPLAY")
-        process.environment = environment
-        process.currentDirectoryURL = URL(fileURLWithPath: runtimeDirectory)
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try ChildProcess(executable("weston")!, [
+            "--backend=headless-backend.so", "--socket=parent-0", "--width=\(width)", "--height=\(height)",
+            "--idle-time=0", "--use-pixman", "--debug", "--config=\(runtimeDirectory)/weston.ini", "--shell=\(shell)",
+            "--log=\(runtimeDirectory)/weston.log",
+        ], environment: environment, directory: runtimeDirectory)
         let deadline = Date().addingTimeInterval(10)
         while !FileManager.default.fileExists(atPath: socketPath) || !FileManager.default.fileExists(atPath: socketPath + ".lock") {
             guard process.isRunning, Date() < deadline else {
@@ -74,29 +140,22 @@ final class ParentWeston {
     func screenshot() throws -> PNGFile.Pixels {
         let directory = runtimeDirectory + "/shots-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let shooter = Process()
-        shooter.executableURL = URL(fileURLWithPath: executable("weston-screenshooter")!)
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_RUNTIME_DIR"] = runtimeDirectory
         environment["WAYLAND_DISPLAY"] = socketPath
-        shooter.environment = environment
-        shooter.currentDirectoryURL = URL(fileURLWithPath: directory)
-        shooter.standardOutput = FileHandle.nullDevice
-        shooter.standardError = FileHandle.nullDevice
-        try shooter.run()
-        shooter.waitUntilExit()
-        guard shooter.terminationStatus == 0,
-              let name = try FileManager.default.contentsOfDirectory(atPath: directory).first(where: { $0.hasSuffix(".png") }) else {
-            throw ParentSessionError.didNotStart("weston-screenshooter failed (\(shooter.terminationStatus))")
+        let shooter = try ChildProcess(executable("weston-screenshooter")!, [], environment: environment, directory: directory)
+        guard shooter.wait(seconds: 10) else {
+            shooter.stop()
+            throw ParentSessionError.didNotStart("weston-screenshooter did not finish")
+        }
+        guard let name = try FileManager.default.contentsOfDirectory(atPath: directory).first(where: { $0.hasSuffix(".png") }) else {
+            throw ParentSessionError.didNotStart("weston-screenshooter wrote no screenshot")
         }
         return try PNGFile.read(path: directory + "/" + name)
     }
 
     func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        process?.stop()
     }
 
     deinit {
@@ -111,7 +170,7 @@ final class ParentXvfb {
     static let missingMessage = "Xvfb is not installed (Debian: apt-get install xvfb): the X11-nested tests need it as the parent"
 
     let display: String
-    private let process = Process()
+    private var process: ChildProcess!
 
     init(width: Int = 1024, height: Int = 768) throws {
         var number = 0
@@ -122,11 +181,8 @@ final class ParentXvfb {
             break
         }
         display = ":\(number)"
-        process.executableURL = URL(fileURLWithPath: executable("Xvfb")!)
-        process.arguments = [display, "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try ChildProcess(executable("Xvfb")!, [display, "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"],
+                                   environment: ProcessInfo.processInfo.environment)
         let deadline = Date().addingTimeInterval(10)
         while !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
             guard process.isRunning, Date() < deadline else {
@@ -139,10 +195,7 @@ final class ParentXvfb {
     }
 
     func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        process?.stop()
     }
 
     deinit { stop() }

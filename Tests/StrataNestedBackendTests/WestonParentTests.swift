@@ -8,7 +8,7 @@ import Testing
 /// Strata nested in Debian's Weston (headless, pixman): the parent's own screenshots show what
 /// reached it. Weston's headless backend has no input devices, so input is tested under Xvfb
 /// and with Strata as the parent (StrataParentTests).
-@Suite(.serialized, .enabled(if: ParentWeston.isInstalled, Comment(rawValue: ParentWeston.missingMessage)))
+@Suite(.serialized, .timeLimit(.minutes(1)), .enabled(if: ParentWeston.isInstalled, Comment(rawValue: ParentWeston.missingMessage)))
 struct WestonParentTests {
     static let colour: UInt32 = 0xff3c_b371
 
