@@ -13,6 +13,8 @@ let package = Package(
     name: "Strata",
     products: [
         .executable(name: "strata", targets: ["strata"]),
+        .executable(name: "strata-ctl", targets: ["strata-ctl"]),
+        .executable(name: "strata-color-client", targets: ["strata-color-client"]),
         .library(name: "StrataServer", targets: ["StrataServer"]),
         .library(name: "StrataModel", targets: ["StrataModel"]),
         .library(name: "StrataNestedBackends", targets: ["StrataNestedBackends"]),
@@ -32,7 +34,6 @@ let package = Package(
         .target(name: "CStrataProtocolCode"),
         .target(name: "CStrataServerGlue", dependencies: ["CWaylandServer", "CStrataProtocolCode"]),
         .target(name: "CStrataClientGlue", dependencies: ["CWaylandClient", "CStrataProtocolCode"]),
-        .target(name: "CStrataNestedGlue", dependencies: ["CWaylandClient", "CStrataClientGlue"]),
 
         .target(name: "StrataModel"),
         .target(name: "StrataRender", dependencies: ["CPixman", "CPNG", "StrataModel"], swiftSettings: cLayer),
@@ -40,16 +41,37 @@ let package = Package(
             name: "StrataServer",
             dependencies: ["CWaylandServer", "CStrataServerGlue", "CXKBCommon", "CPixman", "StrataRender", "StrataModel"],
             swiftSettings: cLayer),
+        // The control socket: JSON types shared by server and CLI (pure Swift), the server on the
+        // compositor's loop, and the `strata-ctl` command line.
+        .target(name: "StrataControlProtocol", dependencies: ["StrataModel"]),
+        .target(
+            name: "StrataControl",
+            dependencies: ["StrataControlProtocol", "StrataServer", "StrataModel", "StrataRender"],
+            swiftSettings: cLayer),
+        .executableTarget(
+            name: "strata-ctl",
+            dependencies: [
+                "StrataControlProtocol", "StrataModel",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         .executableTarget(
             name: "strata",
-            dependencies: ["StrataServer", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "StrataServer", "StrataModel", "StrataControl", "StrataControlProtocol", "CWaylandServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: cLayer),
+
+        .executableTarget(
+            name: "strata-color-client",
+            dependencies: ["CWaylandClient", "CStrataClientGlue"],
             swiftSettings: cLayer),
         // Strata inside a Wayland or X11 session. libwayland-client and libwayland-server cannot
         // be imported into one Swift file, so this target sees the server only through
         // StrataServer's Swift API.
         .target(
             name: "StrataNestedBackends",
-            dependencies: ["CWaylandClient", "CStrataClientGlue", "CStrataNestedGlue", "CXCB", "CXKBCommonX11",
+            dependencies: ["CWaylandClient", "CStrataClientGlue", "CXCB", "CXKBCommonX11",
                            "StrataServer", "StrataRender", "StrataModel"],
             swiftSettings: cLayer),
 
@@ -65,6 +87,10 @@ let package = Package(
             dependencies: ["StrataNestedBackends", "StrataTestSupport", "StrataServer", "StrataRender", "CXCB", "CStrataClientGlue",
                            "CWaylandClient"],
             swiftSettings: cLayer),
-        .testTarget(name: "StrataEndToEndTests", dependencies: ["StrataTestSupport"], swiftSettings: cLayer),
+        .testTarget(
+            name: "StrataControlTests",
+            dependencies: ["StrataControl", "StrataControlProtocol", "StrataTestSupport", "StrataServer"],
+            swiftSettings: cLayer),
+        .testTarget(name: "StrataEndToEndTests", dependencies: ["StrataTestSupport", "StrataRender"], swiftSettings: cLayer),
     ]
 )

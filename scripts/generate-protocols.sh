@@ -69,6 +69,12 @@ umbrella=$client/strata-client-glue.h
   echo "#include <wayland-client.h>"
   echo "#include \"strata-client-shim.h\""
   for xml in protocols/*.xml; do echo "#include \"$(basename "$xml" .xml)-client-protocol.h\""; done
+  echo "/* Each protocol interface description by pointer (<interface>_interface_ptr()). */"
+  for xml in protocols/*.xml; do
+    for iface in $(interfaces_of "$xml"); do
+      echo "static inline const struct wl_interface *${iface}_interface_ptr(void) { return &${iface}_interface; }"
+    done
+  done
   echo "#endif"
 } > "$umbrella"
 

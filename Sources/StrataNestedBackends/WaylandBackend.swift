@@ -1,5 +1,4 @@
 import CStrataClientGlue
-import CStrataNestedGlue
 import CWaylandClient
 import Foundation
 import StrataModel
@@ -343,10 +342,10 @@ public final class WaylandBackend: Backend {
         case "wl_shm" where shm == nil:
             shm = bind(name, wl_shm_interface_ptr(), 1)
         case "xdg_wm_base" where wmBase == nil:
-            wmBase = bind(name, strata_nested_xdg_wm_base_interface(), min(version, 5))
+            wmBase = bind(name, xdg_wm_base_interface_ptr(), min(version, 5))
             if let wmBase { xdg_wm_base_add_listener(wmBase, &WaylandBackend.wmBaseListener, nil) }
         case "zxdg_decoration_manager_v1" where decorationManager == nil:
-            decorationManager = bind(name, strata_nested_decoration_manager_interface(), 1)
+            decorationManager = bind(name, zxdg_decoration_manager_v1_interface_ptr(), 1)
         case "wl_seat" where parentSeat == nil:
             if let seat = bind(name, wl_seat_interface_ptr(), min(version, ParentSeat.maximumVersion)) {
                 parentSeat = ParentSeat(backend: self, seat: seat, globalName: name)

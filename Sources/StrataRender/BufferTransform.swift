@@ -16,6 +16,16 @@ public struct BufferTransform: Equatable, Sendable {
     }
 
     public static let identity = BufferTransform()
+
+    /// The transform that undoes this one (rotations by 90 and 270 swap; flips and 180 undo
+    /// themselves). Scale is not inverted.
+    public var inverted: BufferTransform {
+        switch transform {
+        case 1: return BufferTransform(transform: 3, scale: scale)
+        case 3: return BufferTransform(transform: 1, scale: scale)
+        default: return self
+        }
+    }
     public var isIdentity: Bool { transform == 0 && scale == 1 }
     public var swapsAxes: Bool { transform & 1 == 1 }
 

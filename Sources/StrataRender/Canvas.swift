@@ -65,6 +65,42 @@ public final class Canvas {
         pixman_image_composite32(op, source, nil, image, 0, 0, 0, 0, x, y, surfaceWidth, surfaceHeight)
     }
 
+    /// Draws another canvas into this one through `transform`, which maps this canvas's pixel
+    /// coordinates to the source's (nil: identity). Bilinear filtering when scaling; pixels the
+    /// source does not cover are transparent, so fill first and blend (OVER) for letterboxing.
+    public func draw(_ source: Canvas, transform: pixman_transform_t?, smooth: Bool, blend: Bool) {
+        if var t = transform {
+            pixman_image_set_transform(source.image, &t)
+        } else {
+            pixman_image_set_transform(source.image, nil)
+        }
+        pixman_image_set_filter(source.image, smooth ? PIXMAN_FILTER_BILINEAR : PIXMAN_FILTER_NEAREST, nil, 0)
+        pixman_image_composite32(blend ? PIXMAN_OP_OVER : PIXMAN_OP_SRC, source.image, nil, image, 0, 0, 0, 0, 0, 0, width, height)
+        pixman_image_set_transform(source.image, nil)
+    }
+
+    /// Scales the clipped area's colours by `brightness` (0…1): black blended over it.
+    public func dim(brightness: Double) {
+        let b = max(0, min(1, brightness))
+        guard b < 1 else { return }
+        let alpha = UInt16(((1 - b) * 65535).rounded())
+        var color = pixman_color_t(red: 0, green: 0, blue: 0, alpha: alpha)
+        var rect = pixman_rectangle16_t(x: 0, y: 0, width: UInt16(clamping: width), height: UInt16(clamping: height))
+        pixman_image_fill_rectangles(PIXMAN_OP_OVER, image, &color, 1, &rect)
+    }
+
+    /// A transform that maps this canvas's coordinates to a source `scale` times smaller (or
+    /// larger), shown at (offsetX, offsetY): source = (destination − offset) / scale.
+    public static func scaling(_ scale: Double, offsetX: Double, offsetY: Double) -> pixman_transform_t {
+        let inverse = 1 / scale
+        var t = pixman_transform_t()
+        let one = Double(1 << 16)
+        t.matrix.0 = (Int32((inverse * one).rounded()), 0, Int32((-offsetX * inverse * one).rounded()))
+        t.matrix.1 = (0, Int32((inverse * one).rounded()), Int32((-offsetY * inverse * one).rounded()))
+        t.matrix.2 = (0, 0, 1 << 16)
+        return t
+    }
+
     /// The pixel at (x, y) as 0xAARRGGBB (tests, screenshots).
     public func pixel(x: Int32, y: Int32) -> UInt32? {
         guard x >= 0, y >= 0, x < width, y < height else { return nil }

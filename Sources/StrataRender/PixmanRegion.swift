@@ -76,7 +76,7 @@ public final class PixmanRegion {
     }
 
     public var extents: Box {
-        let e = pixman_region32_extents(raw)!.pointee
+        let e = pixman_region32_extents(raw).pointee
         return Box(x1: e.x1, y1: e.y1, x2: e.x2, y2: e.y2)
     }
 

@@ -9,9 +9,13 @@ public final class TestClient {
     public let display: OpaquePointer
     public private(set) var registry: OpaquePointer?
     public unowned let server: TestServer
+    /// The server's side of this connection (the `wl_client`), for server-side test helpers.
+    public let serverClient: OpaquePointer
     /// Globals announced by the registry: interface name → (name, version).
     public private(set) var globals: [String: (name: UInt32, version: UInt32)] = [:]
     public private(set) var removedGlobals: [UInt32] = []
+    /// Every global announced and not removed, in announcement order (several wl_outputs).
+    public private(set) var allGlobals: [(name: UInt32, interface: String, version: UInt32)] = []
     private var retained: Unmanaged<TestClient>?
 
     public enum Failure: Error, CustomStringConvertible {
@@ -31,10 +35,11 @@ public final class TestClient {
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
             throw Failure.connect(String(cString: strerror(errno)))
         }
-        guard server.compositor.display.createClient(fd: fds[0]) != nil else {
+        guard let serverClient = server.compositor.display.createClient(fd: fds[0]) else {
             close(fds[0]); close(fds[1])
             throw Failure.connect("wl_client_create failed")
         }
+        self.serverClient = serverClient
         guard let display = wl_display_connect_to_fd(fds[1]) else {
             close(fds[1])
             throw Failure.connect("wl_display_connect_to_fd failed")
@@ -56,11 +61,13 @@ public final class TestClient {
             guard let data, let interface else { return }
             let client = Unmanaged<TestClient>.fromOpaque(data).takeUnretainedValue()
             client.globals[String(cString: interface)] = (name, version)
+            client.allGlobals.append((name, String(cString: interface), version))
         },
         global_remove: { data, _, name in
             guard let data else { return }
             let client = Unmanaged<TestClient>.fromOpaque(data).takeUnretainedValue()
             client.removedGlobals.append(name)
+            client.allGlobals.removeAll { $0.name == name }
             client.globals = client.globals.filter { $0.value.name != name }
         })
 
@@ -71,6 +78,11 @@ public final class TestClient {
         let v = min(version ?? global.version, global.version)
         guard let proxy = wl_registry_bind(registry, global.name, interface, v) else { throw Failure.missingGlobal(name) }
         return OpaquePointer(proxy)
+    }
+
+    /// Binds the global with registry name `name` (one of several of an interface).
+    public func bind(name: UInt32, _ interface: UnsafePointer<wl_interface>, version: UInt32) -> OpaquePointer? {
+        wl_registry_bind(registry, name, interface, version).map(OpaquePointer.init)
     }
 
     /// Sends everything queued, lets the server handle it, and reads and dispatches the replies,

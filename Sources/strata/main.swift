@@ -1,2 +1,7 @@
-import StrataServer
-print("strata: not yet")
+// The `strata` executable: parse the command line, then run the compositor on this thread.
+//
+// The signals the event loop handles (SIGCHLD, SIGINT, SIGTERM) are blocked first, before any
+// other thread can exist, so every thread inherits the mask and the loop's signalfds see them
+// all; a signal that arrives before the loop is ready stays pending instead of being lost.
+HandledSignals.block()
+StrataCommand.main()

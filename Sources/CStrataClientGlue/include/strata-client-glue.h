@@ -8,5 +8,16 @@
 #include <wayland-client.h>
 #include "strata-client-shim.h"
 #include "xdg-decoration-unstable-v1-client-protocol.h"
+#include "xdg-output-unstable-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
+/* Each protocol interface description by pointer (<interface>_interface_ptr()). */
+static inline const struct wl_interface *zxdg_decoration_manager_v1_interface_ptr(void) { return &zxdg_decoration_manager_v1_interface; }
+static inline const struct wl_interface *zxdg_toplevel_decoration_v1_interface_ptr(void) { return &zxdg_toplevel_decoration_v1_interface; }
+static inline const struct wl_interface *zxdg_output_manager_v1_interface_ptr(void) { return &zxdg_output_manager_v1_interface; }
+static inline const struct wl_interface *zxdg_output_v1_interface_ptr(void) { return &zxdg_output_v1_interface; }
+static inline const struct wl_interface *xdg_wm_base_interface_ptr(void) { return &xdg_wm_base_interface; }
+static inline const struct wl_interface *xdg_positioner_interface_ptr(void) { return &xdg_positioner_interface; }
+static inline const struct wl_interface *xdg_surface_interface_ptr(void) { return &xdg_surface_interface; }
+static inline const struct wl_interface *xdg_toplevel_interface_ptr(void) { return &xdg_toplevel_interface; }
+static inline const struct wl_interface *xdg_popup_interface_ptr(void) { return &xdg_popup_interface; }
 #endif

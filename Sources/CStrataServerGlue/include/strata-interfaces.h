@@ -33,6 +33,9 @@ static inline const struct wl_interface *strata_wl_subsurface_interface(void) { 
 #include "xdg-decoration-unstable-v1-server-protocol.h"
 static inline const struct wl_interface *strata_zxdg_decoration_manager_v1_interface(void) { return &zxdg_decoration_manager_v1_interface; }
 static inline const struct wl_interface *strata_zxdg_toplevel_decoration_v1_interface(void) { return &zxdg_toplevel_decoration_v1_interface; }
+#include "xdg-output-unstable-v1-server-protocol.h"
+static inline const struct wl_interface *strata_zxdg_output_manager_v1_interface(void) { return &zxdg_output_manager_v1_interface; }
+static inline const struct wl_interface *strata_zxdg_output_v1_interface(void) { return &zxdg_output_v1_interface; }
 #include "xdg-shell-server-protocol.h"
 static inline const struct wl_interface *strata_xdg_wm_base_interface(void) { return &xdg_wm_base_interface; }
 static inline const struct wl_interface *strata_xdg_positioner_interface(void) { return &xdg_positioner_interface; }

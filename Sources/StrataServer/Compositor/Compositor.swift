@@ -36,6 +36,7 @@ public final class Compositor {
             seat.install(),
             XdgShell.install(on: self),
             DataDeviceManager.install(on: self),
+            XdgOutputManager.install(on: self),
         ]
         for global in installed {
             guard let global else { throw .setup("cannot create a global") }
@@ -89,6 +90,7 @@ public final class Compositor {
             guard let output, let binding = OutputBinding(output: output, client: client, version: version, id: id) else { return }
             output.bindings.append(binding)
             binding.sendState()
+            output.compositor?.seat.outputDidBind(binding)
         }
         output.frameTimer = wl_event_loop_add_timer(display.eventLoop, { data in
             guard let data else { return 0 }
@@ -160,8 +162,9 @@ public final class Compositor {
         case .windowDidBecomeVisible(let id), .windowDidBecomeHidden(let id), .windowDidChangeLevel(let id, _, _),
              .windowDidChangeStacking(let id), .windowDidMoveToScreen(let id, _, _):
             if let window = windows.window(withID: id) { damageWindow(window) }
-            if case .windowDidBecomeHidden = notification { seat.windowDidChange() }
-            if case .windowDidBecomeVisible = notification { seat.windowDidChange() }
+            seat.windowDidChange()
+        case .windowDidChangeFrame:
+            seat.windowDidChange()
         case .windowDidBecomeKey(let id):
             if let window = windows.window(withID: id) {
                 (window.content as? WindowContent)?.windowDidChangeKeyState(isKey: true)
@@ -172,13 +175,21 @@ public final class Compositor {
                 (window.content as? WindowContent)?.windowDidChangeKeyState(isKey: false)
             }
             seat.keyWindowDidChange(windows.keyWindow)
-        case .screenModeDidChange(let id):
+        case .screenModeDidChange(let id), .screenDidChangeTransform(let id), .screenDidChangeScale(let id):
             if let output = output(for: id) {
-                let size = output.screen.currentMode?.size ?? Size(width: 1, height: 1)
-                output.canvas.resize(width: Int32(clamping: size.width), height: Int32(clamping: size.height))
+                output.updateGeometry()
                 for binding in output.bindings { binding.sendState() }
                 damageAll(output)
             }
+        case .screenDidMove(let id):
+            if let output = output(for: id) {
+                for binding in output.bindings { binding.sendState() }
+            }
+        case .screenDidChangeBrightness(let id), .screenDidChangeMirroring(let id, _):
+            if let output = output(for: id) { damageAll(output) }
+        case .screenDidDisconnect, .screenDidConnect:
+            // The main screen may have changed: mirrors show another source.
+            for output in outputs where output.screen.isMirroring { damageAll(output) }
         default:
             break
         }
@@ -211,6 +222,8 @@ public final class Compositor {
         for child in surface.stack where child !== surface {
             damageTree(of: child)
         }
+        // A new size or input region may put another surface under a still pointer.
+        seat.surfaceDidCommit(surface)
     }
 
     /// Damages where a surface tree was and is now (moves, restacks, unmaps).
@@ -271,14 +284,26 @@ public final class Compositor {
     /// Repaints the damaged part of a screen, presents it, and completes the frame callbacks of
     /// the surfaces shown on it.
     public func repaint(_ output: ScreenOutput) {
+        if output.frameScheduled, let timer = output.frameTimer {
+            // Repainted ahead of the clock (screenshots, tests): the armed tick has nothing to do.
+            wl_event_source_timer_update(timer, 0)
+            output.frameScheduled = false
+        }
         let now = Self.monotonicMilliseconds()
         output.lastFrameMilliseconds = now
         output.frames += 1
         if !output.damage.isEmpty {
             output.damage.intersect(x: 0, y: 0, width: output.width, height: output.height)
-            draw(output, clip: output.damage)
+            output.lastPaintedArea = output.damage.area
+            if output.screen.isMirroring, let main = outputs.first, main !== output {
+                drawMirror(output, of: main, clip: output.damage)
+            } else {
+                draw(output, clip: output.damage)
+            }
             output.paintedFrames += 1
-            backend.present(output, damage: output.damage)
+            output.present()
+            backend.present(output, damage: output.presentedDamage)
+            if output === outputs.first { damageMirrors(of: output, damage: output.damage) }
             output.damage.clear()
         }
         forEachVisibleSurface(on: output) { surface, _, _ in
@@ -316,7 +341,9 @@ public final class Compositor {
         frameRegion.subtract(opaqueAbove)
         if !frameRegion.isEmpty {
             canvas.setClip(frameRegion)
-            canvas.fill(argb: backgroundARGB)
+            // An external screen showing no window (with mirroring off) is black, as UIKit's are.
+            let black = !output.screen.isMain && drawList.isEmpty
+            canvas.fill(argb: black ? 0xff00_0000 : backgroundARGB)
         }
         for item in drawList where !item.surface.drawClip.isEmpty {
             let surface = item.surface
@@ -325,6 +352,41 @@ public final class Compositor {
                         transform: surface.bufferTransform)
         }
         canvas.setClip(nil)
+    }
+
+    /// Where the main screen's picture goes on a mirroring screen: scaled to fit, centred.
+    private func mirrorPlacement(of output: ScreenOutput, main: ScreenOutput) -> (scale: Double, x: Double, y: Double) {
+        let scale = min(Double(output.width) / Double(main.width), Double(output.height) / Double(main.height))
+        let x = ((Double(output.width) - Double(main.width) * scale) / 2).rounded(.down)
+        let y = ((Double(output.height) - Double(main.height) * scale) / 2).rounded(.down)
+        return (scale, x, y)
+    }
+
+    /// Draws the main screen's picture, scaled to fit and letterboxed in black.
+    private func drawMirror(_ output: ScreenOutput, of main: ScreenOutput, clip: PixmanRegion) {
+        let canvas = output.canvas
+        let placement = mirrorPlacement(of: output, main: main)
+        canvas.setClip(clip)
+        canvas.fill(argb: 0xff00_0000)
+        canvas.draw(main.canvas, transform: Canvas.scaling(placement.scale, offsetX: placement.x, offsetY: placement.y),
+                    smooth: placement.scale != 1, blend: true)
+        canvas.setClip(nil)
+    }
+
+    /// The main screen repainted `damage`: the same part of every mirroring screen is stale.
+    private func damageMirrors(of main: ScreenOutput, damage: PixmanRegion) {
+        for output in outputs where output !== main && output.screen.isMirroring {
+            let p = mirrorPlacement(of: output, main: main)
+            damage.forEachBox { box in
+                // One pixel more on each side for the bilinear filter's reach.
+                let x1 = Int32((Double(box.x1) * p.scale + p.x).rounded(.down)) - 1
+                let y1 = Int32((Double(box.y1) * p.scale + p.y).rounded(.down)) - 1
+                let x2 = Int32((Double(box.x2) * p.scale + p.x).rounded(.up)) + 1
+                let y2 = Int32((Double(box.y2) * p.scale + p.y).rounded(.up)) + 1
+                output.damage.addRect(x: x1, y: y1, width: x2 - x1, height: y2 - y1)
+            }
+            scheduleFrame(output)
+        }
     }
 
     private struct DrawItem {
@@ -361,7 +423,7 @@ public final class Compositor {
         var paths: [String] = []
         for output in outputs {
             let path = (directory as NSString).appendingPathComponent("\(output.screen.name).png")
-            try PNGFile.write(path: path, canvas: output.canvas)
+            try PNGFile.write(path: path, canvas: output.displayCanvas)
             paths.append(path)
         }
         return paths

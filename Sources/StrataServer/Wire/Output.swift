@@ -6,6 +6,8 @@ import StrataModel
 /// removed first and destroyed later, so late binds still succeed).
 final class OutputBinding: ResourceObject {
     private(set) weak var output: ScreenOutput?
+    /// The client's zxdg_output_v1 objects for this binding (they re-send with every change).
+    var xdgOutputs: [Weak<XdgOutput>] = []
 
     init?(output: ScreenOutput, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.output = output
@@ -47,9 +49,21 @@ final class OutputBinding: ResourceObject {
         if version >= 2 { wl_output_send_scale(resource, Int32(clamping: screen.scale)) }
         if version >= 4 {
             wl_output_send_name(resource, screen.name)
-            wl_output_send_description(resource, "Strata \(output.backendName) screen \(screen.name)")
+            wl_output_send_description(resource, descriptionText)
         }
-        if version >= 2 { wl_output_send_done(resource) }
+        // The client's xdg_outputs add their part to the same batch; one wl_output.done ends it.
+        xdgOutputs.removeAll { $0.value == nil }
+        for xdgOutput in xdgOutputs { xdgOutput.value?.sendState(endingBatch: false) }
+        sendDone()
+    }
+
+    var descriptionText: String {
+        guard let output else { return "Strata screen (disconnected)" }
+        return "Strata \(output.backendName) screen \(output.screen.name)"
+    }
+
+    func sendDone() {
+        if version >= 2, !isDestroyed { wl_output_send_done(resource) }
     }
 }
 

@@ -1,5 +1,6 @@
 import CStrataServerGlue
 import CWaylandServer
+import CXKBCommon
 import StrataModel
 
 /// A popup grab (xdg_popup.grab): while it lasts, the seat sends pointer events only to the
@@ -14,52 +15,357 @@ public protocol PopupGrab: AnyObject {
     func grabDidEnd()
 }
 
-/// wl_seat (PLACEHOLDER until the seat lands: the API below is the contract the other wire
-/// files use; the implementation replaces the bodies).
+/// wl_seat v8, "seat0": the pointer, the keyboard, the touch screen and the selection
+/// (clipboard) of the one seat.
+///
+/// Input comes in through the injection methods at the bottom (backends, tests, the control
+/// socket); the seat finds the target surface (pointer, touch: the hit test; keyboard: the key
+/// window, or the popup grab) and sends the events to that surface's client. The compositor tells
+/// the seat about model changes (`keyWindowDidChange`, `windowDidChange`, surface deaths, screen
+/// moves). See `docs/seat.md` for the focus rules.
 public final class Seat {
     unowned let compositor: Compositor
+    static let version: UInt32 = 8
+    public let name = "seat0"
+
+    var bindings: [SeatBinding] = []
+    private(set) var pointer: Pointer!
+    private(set) var keyboard: Keyboard!
+    private(set) var touch: Touch!
+    /// Popup grabs, bottom to top (nested grabs of one client stack).
+    private(set) var popupGrabs: [PopupGrab] = []
+
+    /// The wl_data_devices of every client.
+    var dataDevices: [DataDevice] = []
+    /// The current selection (clipboard) source, if any.
+    private(set) var selection: DataSource?
+    /// The client that last received the selection (the keyboard focus client then).
+    private var selectionClient: OpaquePointer?
+
+    /// Serials of recent presses (button, key, touch down) sent to each client, newest last.
+    private var inputSerials: [OpaquePointer: [InputSerial]] = [:]
+    private static let serialsPerClient = 16
+
+    private var repickIdle: OpaquePointer?
 
     init(compositor: Compositor) {
         self.compositor = compositor
+        pointer = Pointer(seat: self)
+        keyboard = Keyboard(seat: self, keymap: Keymap())
+        touch = Touch(seat: self)
     }
 
     func install() -> Global? {
-        Global(display: compositor.display, interface: strata_wl_seat_interface(), version: 8) { _, _, _ in }
+        Global(display: compositor.display, interface: strata_wl_seat_interface(), version: Self.version) { [unowned self] client, version, id in
+            guard let binding = SeatBinding(seat: self, client: client, version: version, id: id) else { return }
+            self.bindings.append(binding)
+            binding.sendState()
+        }
     }
+
+    func nextSerial() -> UInt32 { compositor.display.nextSerial() }
 
     // MARK: Told by the compositor
 
     /// The model's key window changed: keyboard focus follows it (nil: no focus).
-    func keyWindowDidChange(_ window: Window?) {}
+    func keyWindowDidChange(_ window: Window?) {
+        updateKeyboardFocus()
+    }
+
     /// Stacking or visibility changed: the pointer focus under a still pointer is re-evaluated.
-    func windowDidChange() {}
+    func windowDidChange() {
+        pointer.repick()
+    }
+
+    /// A surface's state changed (size, input region, subsurfaces): the pointer focus under a
+    /// still pointer is re-evaluated when the surface is shown.
+    func surfaceDidCommit(_ surface: Surface) {
+        guard surface.lastPlacement != nil || pointer.focus === surface else { return }
+        pointer.repick()
+    }
+
     /// A surface dies: drop every focus and grab reference to it.
-    func surfaceWillDestroy(_ surface: Surface) {}
+    func surfaceWillDestroy(_ surface: Surface) {
+        let hadPointerFocus = pointer.surfaceWillDestroy(surface)
+        keyboard.surfaceWillDestroy(surface)
+        touch.surfaceWillDestroy(surface)
+        for client in inputSerials.keys {
+            inputSerials[client]?.removeAll { $0.surface == nil || $0.surface === surface }
+        }
+        // What is under the pointer now is known once the surface is gone from its parent and
+        // its window: re-evaluate after this dispatch.
+        if hadPointerFocus { scheduleRepick() }
+    }
+
     /// A surface moved between screens: wl_surface.enter/leave for the client's wl_outputs.
-    func surfaceDidChangeScreen(_ surface: Surface, from: ScreenOutput?, to: ScreenOutput?) {}
+    func surfaceDidChangeScreen(_ surface: Surface, from: ScreenOutput?, to: ScreenOutput?) {
+        guard !surface.isDestroyed, from !== to else { return }
+        for binding in from?.bindings ?? [] where binding.client == surface.client && !binding.isDestroyed {
+            wl_surface_send_leave(surface.resource, binding.resource)
+        }
+        for binding in to?.bindings ?? [] where binding.client == surface.client && !binding.isDestroyed {
+            wl_surface_send_enter(surface.resource, binding.resource)
+        }
+    }
+
+    /// A client bound a wl_output: its surfaces already shown on that screen enter it.
+    func outputDidBind(_ binding: OutputBinding) {
+        guard let output = binding.output else { return }
+        compositor.forEachVisibleSurface(on: output) { surface, _, _ in
+            guard surface.client == binding.client, !surface.isDestroyed else { return }
+            wl_surface_send_enter(surface.resource, binding.resource)
+        }
+    }
 
     // MARK: Asked by other wire objects
 
     /// Whether `serial` is one the seat sent to `client` for a button press, touch down or key
     /// press (xdg_popup.grab, xdg_toplevel.move/resize, show_window_menu check it).
-    public func isValidInputSerial(_ serial: UInt32, client: OpaquePointer) -> Bool { false }
+    public func isValidInputSerial(_ serial: UInt32, client: OpaquePointer) -> Bool {
+        inputSerial(serial, client: client) != nil
+    }
+
     /// Starts a popup grab; false when the serial is not valid (the caller then dismisses).
-    public func beginPopupGrab(_ grab: PopupGrab, serial: UInt32) -> Bool { false }
+    /// A grab of another client ends the grabs in place (they are told `grabDidEnd`).
+    public func beginPopupGrab(_ grab: PopupGrab, serial: UInt32) -> Bool {
+        guard isValidInputSerial(serial, client: grab.client) else { return false }
+        if let top = popupGrabs.last, top.client != grab.client {
+            dismissPopupGrabs()
+        }
+        popupGrabs.removeAll { $0 === grab }
+        popupGrabs.append(grab)
+        updateKeyboardFocus()
+        pointer.repick()
+        return true
+    }
+
     /// Ends a popup grab (popup destroyed or dismissed); focus returns where it belongs.
-    public func endPopupGrab(_ grab: PopupGrab) {}
+    public func endPopupGrab(_ grab: PopupGrab) {
+        guard popupGrabs.contains(where: { $0 === grab }) else { return }
+        popupGrabs.removeAll { $0 === grab }
+        updateKeyboardFocus()
+        pointer.repick()
+    }
+
     /// Interactive move of a window by the pointer (xdg_toplevel.move); false if refused.
-    public func beginInteractiveMove(_ window: Window, serial: UInt32, client: OpaquePointer) -> Bool { false }
-    /// Interactive resize (xdg_toplevel.resize), edges as xdg_toplevel.resize_edge.
+    /// Accepted for the serial of a button press of `client` on `window` while the implicit grab
+    /// that press belongs to still holds.
+    public func beginInteractiveMove(_ window: Window, serial: UInt32, client: OpaquePointer) -> Bool {
+        guard isPressSerial(serial, client: client, window: window) else { return false }
+        return pointer.beginMove(window, serial: serial)
+    }
+
+    /// Interactive resize (xdg_toplevel.resize), edges as xdg_toplevel.resize_edge. `resize` is
+    /// called with the new size on each motion and with (0, 0) when the button is released (the
+    /// resize ended); the window's origin is left to the caller
     public func beginInteractiveResize(_ window: Window, edges: UInt32, serial: UInt32, client: OpaquePointer,
-                                       resize: @escaping (_ width: Int32, _ height: Int32) -> Void) -> Bool { false }
+                                       resize: @escaping (_ width: Int32, _ height: Int32) -> Void) -> Bool {
+        guard edges != 0, edges & ~0xf == 0, isPressSerial(serial, client: client, window: window) else { return false }
+        return pointer.beginResize(window, edges: edges, serial: serial, resize: resize)
+    }
 
     // MARK: Input from backends, tests and the control socket (screen coordinates)
 
-    public func pointerMotion(on output: ScreenOutput, x: Double, y: Double, time: UInt32) {}
-    public func pointerButton(_ button: UInt32, pressed: Bool, time: UInt32) {}
-    public func pointerAxis(vertical: Double, horizontal: Double, time: UInt32) {}
-    public func key(_ keycode: UInt32, pressed: Bool, time: UInt32) {}
-    public func touchDown(id: Int32, on output: ScreenOutput, x: Double, y: Double, time: UInt32) {}
-    public func touchMotion(id: Int32, x: Double, y: Double, time: UInt32) {}
-    public func touchUp(id: Int32, time: UInt32) {}
+    /// The pointer moved to (x, y) of `output` (that screen's coordinates).
+    public func pointerMotion(on output: ScreenOutput, x: Double, y: Double, time: UInt32) {
+        guard x.isFinite, y.isFinite else { return }
+        pointer.motion(on: output, x: x, y: y, time: time)
+    }
+
+    /// A button (evdev code, BTN_LEFT = 0x110) was pressed or released.
+    public func pointerButton(_ button: UInt32, pressed: Bool, time: UInt32) {
+        pointer.button(button, pressed: pressed, time: time)
+    }
+
+    /// Scrolling, in surface-local units (positive: down / right).
+    public func pointerAxis(vertical: Double, horizontal: Double, time: UInt32) {
+        guard vertical.isFinite, horizontal.isFinite else { return }
+        pointer.axis(vertical: vertical, horizontal: horizontal, time: time)
+    }
+
+    /// A key (evdev code; the xkb keycode is this + 8) was pressed or released.
+    public func key(_ keycode: UInt32, pressed: Bool, time: UInt32) {
+        keyboard.key(keycode, pressed: pressed, time: time)
+    }
+
+    public func touchDown(id: Int32, on output: ScreenOutput, x: Double, y: Double, time: UInt32) {
+        guard x.isFinite, y.isFinite else { return }
+        touch.down(id: id, on: output, x: x, y: y, time: time)
+    }
+
+    public func touchMotion(id: Int32, x: Double, y: Double, time: UInt32) {
+        guard x.isFinite, y.isFinite else { return }
+        touch.motion(id: id, x: x, y: y, time: time)
+    }
+
+    public func touchUp(id: Int32, time: UInt32) {
+        touch.up(id: id, time: time)
+    }
+
+    /// The compositor takes over every touch sequence: wl_touch.cancel to their clients.
+    public func touchCancel() {
+        touch.cancel()
+    }
+
+    // MARK: Queries (control socket, tests)
+
+    /// The surface with pointer focus, and the pointer's position in its screen's coordinates.
+    public var pointerFocus: Surface? { pointer.focus }
+    /// The surface with keyboard focus.
+    public var keyboardFocus: Surface? { keyboard.focus }
+    /// The screen the pointer is on and its position there (that screen's coordinates); nil
+    /// before the first motion.
+    public var pointerPosition: (output: ScreenOutput, x: Double, y: Double)? {
+        guard let output = pointer.output else { return nil }
+        return (output, pointer.x, pointer.y)
+    }
+    /// The cursor surface the pointer's focus client set (not drawn yet), and its hotspot.
+    public var cursor: (surface: Surface?, hotspotX: Int32, hotspotY: Int32)? { pointer.cursor }
+
+    // MARK: Keymap lookups (control socket)
+
+    /// The key that types the keysym called `name` (xkb names: `a`, `A`, `Return`, `F1`,
+    /// `space`), or nil when the name is unknown or no key of the keymap produces it.
+    public func keyStroke(forKeysymNamed name: String) -> KeyStroke? {
+        var keysym = xkb_keysym_from_name(name, XKB_KEYSYM_NO_FLAGS)
+        if keysym == 0 { keysym = xkb_keysym_from_name(name, XKB_KEYSYM_CASE_INSENSITIVE) }
+        return keyboard.keymap?.keyStroke(for: keysym)
+    }
+
+    /// The key that types `character` (newline is Return), or nil when no key produces it.
+    public func keyStroke(for character: Unicode.Scalar) -> KeyStroke? {
+        let keysym: UInt32
+        switch character {
+        case "\n", "\r": keysym = xkb_keysym_from_name("Return", XKB_KEYSYM_NO_FLAGS)
+        case "\t": keysym = xkb_keysym_from_name("Tab", XKB_KEYSYM_NO_FLAGS)
+        default: keysym = xkb_utf32_to_keysym(character.value)
+        }
+        return keyboard.keymap?.keyStroke(for: keysym)
+    }
+
+    // MARK: Focus
+
+    /// The surface that should have keyboard focus: the topmost popup grab's, else the key
+    /// window's root surface.
+    private func updateKeyboardFocus() {
+        var target: Surface?
+        if let grab = popupGrabs.last {
+            target = grab.grabSurface
+        } else if let key = compositor.windows.keyWindow {
+            target = (key.content as? WindowContent)?.rootSurface
+        }
+        if let t = target, t.isDestroyed { target = nil }
+        keyboard.setFocus(target)
+    }
+
+    /// Dismisses every popup grab, topmost first (a press outside the grabbing client).
+    func dismissPopupGrabs() {
+        guard !popupGrabs.isEmpty else { return }
+        let grabs = popupGrabs
+        popupGrabs.removeAll()
+        for grab in grabs.reversed() { grab.grabDidEnd() }
+        updateKeyboardFocus()
+        pointer.repick()
+    }
+
+    /// Whether pointer events may go to a surface of `client` (popup grabs keep them to the
+    /// grabbing client).
+    func acceptsPointerFocus(_ client: OpaquePointer) -> Bool {
+        guard let grab = popupGrabs.last else { return true }
+        return grab.client == client
+    }
+
+    private func scheduleRepick() {
+        guard repickIdle == nil else { return }
+        let box = Unmanaged.passRetained(WeakSeat(self)).toOpaque()
+        repickIdle = wl_event_loop_add_idle(compositor.display.eventLoop, { data in
+            guard let data else { return }
+            let box = Unmanaged<WeakSeat>.fromOpaque(data).takeRetainedValue()
+            box.seat?.repickIdle = nil
+            box.seat?.pointer.repick()
+        }, box)
+        if repickIdle == nil { Unmanaged<WeakSeat>.fromOpaque(box).release() }
+    }
+
+    private final class WeakSeat {
+        weak var seat: Seat?
+        init(_ seat: Seat) { self.seat = seat }
+    }
+
+    // MARK: Serials
+
+    struct InputSerial {
+        enum Kind { case button, key, touch }
+        let serial: UInt32
+        let kind: Kind
+        weak var surface: Surface?
+        weak var window: Window?
+    }
+
+    /// Remembers a press serial sent to `client`, so grabs and moves can be checked against it.
+    func recordInputSerial(_ serial: UInt32, kind: InputSerial.Kind, client: OpaquePointer, surface: Surface?, window: Window?) {
+        var ring = inputSerials[client] ?? []
+        ring.append(InputSerial(serial: serial, kind: kind, surface: surface, window: window))
+        if ring.count > Self.serialsPerClient { ring.removeFirst(ring.count - Self.serialsPerClient) }
+        inputSerials[client] = ring
+    }
+
+    private func inputSerial(_ serial: UInt32, client: OpaquePointer) -> InputSerial? {
+        inputSerials[client]?.last { $0.serial == serial }
+    }
+
+    private func isPressSerial(_ serial: UInt32, client: OpaquePointer, window: Window) -> Bool {
+        guard let entry = inputSerial(serial, client: client), entry.kind == .button else { return false }
+        return entry.window === window
+    }
+
+    /// Forgets a client's serials once it holds no seat, pointer, keyboard or touch resource
+    /// (serials are only ever sent through those), so a later client at the same address
+    /// cannot inherit them.
+    func forgetClientIfUnused(_ client: OpaquePointer) {
+        let used = bindings.contains { $0.client == client } || pointer.bindings.contains { $0.client == client }
+            || keyboard.bindings.contains { $0.client == client } || touch.bindings.contains { $0.client == client }
+        if !used { inputSerials[client] = nil }
+    }
+
+    // MARK: Selection
+
+    /// wl_data_device.set_selection from `client`. Honoured when the client has keyboard focus or
+    /// the serial is a recent press serial of that client; otherwise the source is cancelled.
+    func setSelection(_ source: DataSource?, client: OpaquePointer, serial: UInt32) {
+        guard keyboard.focus?.client == client || isValidInputSerial(serial, client: client) else {
+            source?.cancel()
+            return
+        }
+        if let old = selection, old !== source { old.cancel() }
+        selection = source
+        sendSelectionToFocus(force: true)
+    }
+
+    /// The selection source died: the selection is cleared.
+    func dataSourceDidDestroy(_ source: DataSource) {
+        guard selection === source else { return }
+        selection = nil
+        sendSelectionToFocus(force: true)
+    }
+
+    /// The keyboard focus client changed (or the selection did): its data devices get the
+    /// current selection as a new offer.
+    func sendSelectionToFocus(force: Bool = false) {
+        let client = keyboard.focus?.client
+        guard force || client != selectionClient else { return }
+        selectionClient = client
+        guard let client else { return }
+        for device in dataDevices where device.client == client {
+            device.sendSelection(selection)
+        }
+    }
+
+    /// A new data device of the keyboard focus client learns the selection at once.
+    func dataDeviceDidAppear(_ device: DataDevice) {
+        dataDevices.append(device)
+        if keyboard.focus?.client == device.client {
+            device.sendSelection(selection)
+        }
+    }
 }

@@ -1,9 +1,14 @@
 import CStrataServerGlue
 import CWaylandServer
 
-/// xdg_wm_base (placeholder until xdg-shell lands).
+/// xdg-shell: installs the xdg_wm_base v5 global. The interface files are `XdgWmBase`,
+/// `XdgPositioner` (with the pure `XdgPositionerRules`), `XdgSurface`, `XdgToplevel` and `XdgPopup`.
 enum XdgShell {
+    static let version: UInt32 = 5
+
     static func install(on compositor: Compositor) -> Global? {
-        Global(display: compositor.display, interface: strata_xdg_wm_base_interface(), version: 5) { _, _, _ in }
+        Global(display: compositor.display, interface: strata_xdg_wm_base_interface(), version: version) { [unowned compositor] client, version, id in
+            _ = XdgWmBase(compositor: compositor, client: client, version: version, id: id)
+        }
     }
 }

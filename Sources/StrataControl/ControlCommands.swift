@@ -1,0 +1,134 @@
+import Foundation
+import StrataControlProtocol
+import StrataModel
+import StrataServer
+
+/// The command handlers: each takes a parsed request and returns the reply's fields (besides
+/// `id` and `ok`), or throws a `ControlError`. Every change goes through the `WindowManager` or
+/// the `Compositor`, so the model posts its notifications as for any other cause.
+///
+/// The families live in extensions: windows (`WindowCommands.swift`), screens
+/// (`ScreenCommands.swift`), input (`InputCommands.swift`).
+final class ControlCommands {
+    unowned let server: ControlServer
+
+    init(server: ControlServer) {
+        self.server = server
+    }
+
+    var compositor: Compositor { server.compositor }
+    var manager: WindowManager { server.compositor.windows }
+
+    typealias Reply = [String: JSONValue]
+
+    /// The reply's fields, or nil when the handler queued its reply itself (`events`).
+    func run(_ request: ControlRequest, connection: ControlConnection) throws(ControlError) -> Reply? {
+        switch request.command {
+        case "hello", "version": return hello()
+        case "windows": return try windows()
+        case "screens": return try screens()
+        case "make-key": return try makeKey(request)
+        case "raise": return try raise(request)
+        case "lower": return try lower(request)
+        case "set-level": return try setLevel(request)
+        case "hide": return try hide(request)
+        case "show": return try show(request)
+        case "move": return try move(request)
+        case "close": return try close(request)
+        case "policy": return try policy(request)
+        case "screen-add": return try screenAdd(request)
+        case "screen-remove": return try screenRemove(request)
+        case "screen-mode": return try screenMode(request)
+        case "screen-brightness": return try screenBrightness(request)
+        case "screen-transform": return try screenTransform(request)
+        case "screen-mirror": return try screenMirror(request)
+        case "screenshot": return try screenshot(request)
+        case "pointer-move": return try pointerMove(request)
+        case "pointer-button": return try pointerButton(request)
+        case "pointer-click": return try pointerClick(request)
+        case "key": return try key(request)
+        case "type": return try type(request)
+        case "touch": return try touch(request)
+        case "events": return try events(request, connection: connection)
+        case "sync": return sync()
+        case "exec": return try exec(request)
+        default:
+            throw ControlError(.unknownCommand, "unknown command \"\(request.command)\"; `hello` lists the commands")
+        }
+    }
+
+    // MARK: Session
+
+    private func hello() -> Reply {
+        var reply: Reply = [
+            "protocol": JSONValue(ControlProtocol.version),
+            "server": "strata",
+            "pid": JSONValue(Int(getpid())),
+            "commands": .array(ControlProtocol.commands.map { .string($0) }),
+            "sequence": JSONValue(server.events.lastSequence),
+            "policy": .string(manager.policy.name),
+        ]
+        if let name = compositor.socketName { reply["wayland_display"] = .string(name) }
+        return reply
+    }
+
+    /// Every earlier request of this connection has been applied (requests are handled in
+    /// order, synchronously); this flushes the Wayland clients so what they were sent is on its
+    /// way before the reply is.
+    private func sync() -> Reply {
+        compositor.display.flushClients()
+        return ["sequence": JSONValue(server.events.lastSequence)]
+    }
+
+    private func policy(_ request: ControlRequest) throws(ControlError) -> Reply {
+        if let name = try request.optionalString("name") {
+            guard let policy = KeyWindowPolicies.named(name) else {
+                throw ControlError(.invalidArgument, "unknown policy \"\(name)\"; use one of \(KeyWindowPolicies.allNames.joined(separator: ", "))")
+            }
+            manager.policy = policy
+        }
+        return ["policy": .string(manager.policy.name), "available": .array(KeyWindowPolicies.allNames.map { .string($0) })]
+    }
+
+    /// `events`: with `follow` (default true) this connection receives every event from now on,
+    /// after the kept ones newer than `since`; with `follow: false` the reply carries those
+    /// kept events in `events` instead.
+    private func events(_ request: ControlRequest, connection: ControlConnection) throws(ControlError) -> Reply? {
+        let since = try request.optionalInt("since", in: 0...Int(Int64.max)).map { UInt64($0) }
+        let follow = try request.optionalBool("follow") ?? true
+        let log = server.events
+        var reply: Reply = ["sequence": JSONValue(log.lastSequence)]
+        let (entries, truncated) = since.map { log.entries(after: $0) } ?? ([], false)
+        reply["truncated"] = .bool(truncated)
+        if follow {
+            reply["following"] = true
+            connection.isSubscribed = true
+            // The reply goes first, then the replayed events, then live ones (queued in order).
+            connection.send(reply: .object(reply.merging(["id": request.id, "ok": true]) { $1 }))
+            for entry in entries { connection.send(eventLine: entry.line) }
+            return nil
+        }
+        reply["following"] = false
+        var list: [JSONValue] = []
+        for entry in entries {
+            if let value = try? JSONValue(encoding: entry.notification) { list.append(value) }
+        }
+        reply["events"] = .array(list)
+        return reply
+    }
+
+    private func exec(_ request: ControlRequest) throws(ControlError) -> Reply {
+        let argv = try request.stringArray("argv")
+        guard !argv.isEmpty, !argv[0].isEmpty else { throw ControlError(.invalidArgument, "\"argv\" needs a program") }
+        let directory = try request.optionalString("cwd")
+        guard let spawn = server.spawn else {
+            throw ControlError(.unsupported, "this Strata cannot start programs (no spawner)")
+        }
+        do {
+            let pid = try spawn(argv, directory)
+            return ["pid": JSONValue(Int(pid))]
+        } catch {
+            throw ControlError(.failed, "cannot start \(argv[0]): \(error)")
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import Glibc
+import StrataControlProtocol
+import StrataModel
+import StrataServer
+
+/// The control socket (docs/control.md): a Unix stream socket, mode 0600, in XDG_RUNTIME_DIR,
+/// named after the Wayland socket (`strata-wayland-1.sock`), speaking line-delimited JSON.
+///
+/// Everything runs on the compositor's event loop: the listening socket and each connection
+/// are `EventSource`s, requests are handled as their lines arrive, in order per connection, and
+/// replies and events are queued per connection and written when the socket takes them.
+/// Peers with another uid are refused (SO_PEERCRED).
+public final class ControlServer {
+    public let compositor: Compositor
+    /// The socket's path; removed by `stop()`.
+    public let path: String
+    /// Starts a program for `exec` (the executable owns child processes and reaps them); it
+    /// gets the argument vector and the working directory (nil: Strata's), returns the pid or
+    /// throws a message. Without it, `exec` answers `unsupported`.
+    public var spawn: ((_ arguments: [String], _ workingDirectory: String?) throws -> Int32)?
+    /// The most a connection may have queued for writing (replies and events its peer has not
+    /// read yet) before it is dropped.
+    public var maximumQueuedBytes = 4 * 1024 * 1024
+    /// Where the server's own diagnostics go (standard error by default).
+    public var log: (String) -> Void = { line in
+        FileHandle.standardError.write(Data(("strata: " + line + "\n").utf8))
+    }
+
+    private let listenFD: Int32
+    private var listenSource: EventSource?
+    private var connections: [Int: ControlConnection] = [:]
+    private var nextConnectionNumber = 1
+    let events: EventLog
+    private(set) lazy var commands = ControlCommands(server: self)
+    private let uid = getuid()
+
+    /// The default path for `compositor`'s Wayland socket: `$XDG_RUNTIME_DIR/strata-<name>.sock`.
+    public static func defaultPath(for compositor: Compositor) -> String? {
+        guard let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], !runtime.isEmpty,
+              let name = compositor.socketName else { return nil }
+        return (runtime as NSString).appendingPathComponent(ControlProtocol.socketFileName(waylandSocket: name))
+    }
+
+    /// Listens at `path` (default: `defaultPath(for:)`).
+    public init(compositor: Compositor, path: String? = nil) throws(ServerError) {
+        compositor.display.assertOnLoop()
+        guard let path = path ?? ControlServer.defaultPath(for: compositor) else {
+            throw .setup("the control socket needs XDG_RUNTIME_DIR and a Wayland socket name")
+        }
+        self.compositor = compositor
+        self.path = path
+        do {
+            listenFD = try UnixSocket.listen(path: path)
+        } catch {
+            throw .setup(error.description)
+        }
+        events = EventLog(manager: compositor.windows)
+        events.deliver = { [unowned self] entry in
+            for connection in connections.values where connection.isSubscribed {
+                connection.send(eventLine: entry.line)
+            }
+        }
+        guard let source = EventSource(display: compositor.display, fd: listenFD, events: .readable, handler: { [unowned self] _ in
+            acceptConnections()
+        }) else {
+            Glibc.close(listenFD)
+            unlink(path)
+            events.stop()
+            throw .setup("cannot watch the control socket on the event loop")
+        }
+        listenSource = source
+    }
+
+    deinit { stop() }
+
+    /// Closes every connection and the socket, and removes the socket file; safe to call twice.
+    public func stop() {
+        guard let listenSource else { return }
+        listenSource.remove()
+        self.listenSource = nil
+        for connection in Array(connections.values) { connection.close() }
+        Glibc.close(listenFD)
+        unlink(path)
+        events.stop()
+    }
+
+    /// How many clients are connected.
+    public var connectionCount: Int { connections.count }
+
+    private func acceptConnections() {
+        while let fd = UnixSocket.accept(listenFD) {
+            guard let peer = UnixSocket.peerCredentials(fd), peer.uid == uid else {
+                log("control: refused a connection from another user")
+                Glibc.close(fd)
+                continue
+            }
+            let number = nextConnectionNumber
+            nextConnectionNumber += 1
+            guard let connection = ControlConnection(fd: fd, peer: peer, number: number, server: self) else {
+                Glibc.close(fd)
+                continue
+            }
+            connections[number] = connection
+        }
+    }
+
+    func connectionDidClose(_ connection: ControlConnection) {
+        connections[connection.number] = nil
+    }
+
+    // MARK: Requests
+
+    /// Handles one request line and returns its reply (nil when the handler queued it itself).
+    /// Never throws, never traps: every problem becomes an error reply.
+    func handle(line: Data, from connection: ControlConnection) -> JSONValue? {
+        let parsed: JSONValue
+        do {
+            parsed = try JSONValue.parse(line)
+        } catch {
+            return Self.errorReply(id: .null, ControlError(.badJSON, "the line is not valid JSON"))
+        }
+        let request: ControlRequest
+        do throws(ControlError) {
+            request = try ControlRequest(parsed)
+        } catch {
+            return Self.errorReply(id: ControlRequest.salvageID(parsed), error)
+        }
+        do throws(ControlError) {
+            guard var reply = try commands.run(request, connection: connection) else { return nil }
+            reply["id"] = request.id
+            reply["ok"] = true
+            return .object(reply)
+        } catch {
+            return Self.errorReply(id: request.id, error)
+        }
+    }
+
+    static func errorReply(id: JSONValue, _ error: ControlError) -> JSONValue {
+        ["id": id, "ok": false, "error": ["code": .string(error.code.rawValue), "message": .string(error.message)]]
+    }
+}

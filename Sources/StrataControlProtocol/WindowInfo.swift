@@ -1,0 +1,46 @@
+import StrataModel
+
+/// One window as `windows` reports it. The list is front to back; `order` is the window's index
+/// in that list (0 = frontmost of all screens, hidden windows keep their place).
+public struct WindowInfo: Codable, Sendable, Equatable {
+    public var id: UInt64
+    public var appID: String
+    public var title: String
+    public var pid: Int32
+    /// The level's name (`normal`, `alert`, …) or its number.
+    public var level: String
+    public var order: Int
+    public var key: Bool
+    public var hidden: Bool
+    /// The screen's id, nil while no screen is connected.
+    public var screen: UInt64?
+    public var frame: Rect
+
+    enum CodingKeys: String, CodingKey {
+        case id, appID = "app_id", title, pid, level, order, key, hidden, screen, frame
+    }
+
+    public init(id: UInt64, appID: String, title: String, pid: Int32, level: String, order: Int, key: Bool,
+                hidden: Bool, screen: UInt64?, frame: Rect) {
+        self.id = id
+        self.appID = appID
+        self.title = title
+        self.pid = pid
+        self.level = level
+        self.order = order
+        self.key = key
+        self.hidden = hidden
+        self.screen = screen
+        self.frame = frame
+    }
+
+    /// The model's windows, front to back.
+    public static func list(_ manager: WindowManager) -> [WindowInfo] {
+        manager.windows.reversed().enumerated().map { index, window in
+            WindowInfo(
+                id: window.id.rawValue, appID: window.appID, title: window.title, pid: window.pid,
+                level: window.level.name, order: index, key: window.isKeyWindow, hidden: window.isHidden,
+                screen: window.screen?.id.rawValue, frame: window.frame)
+        }
+    }
+}

@@ -1,0 +1,320 @@
+import CStrataServerGlue
+import CWaylandServer
+import StrataModel
+
+/// The seat's pointer: where it is, which surface has its focus, the buttons held and the grab.
+///
+/// Focus is the topmost surface under the pointer (`Compositor.surface(at:_:on:)`), limited to
+/// the grabbing client during a popup grab. While a button is held the focus does not change
+/// (implicit grab). Events go to every wl_pointer of the focus surface's client; each logical
+/// group ends with wl_pointer.frame (v5+).
+final class Pointer {
+    unowned let seat: Seat
+    var bindings: [PointerBinding] = []
+
+    /// The screen and the position in its coordinates; nil until the first motion.
+    private(set) weak var output: ScreenOutput?
+    private(set) var x = 0.0
+    private(set) var y = 0.0
+    private(set) weak var focus: Surface?
+    private weak var focusWindow: Window?
+    /// The serial of the last enter (wl_pointer.set_cursor must quote it).
+    private(set) var enterSerial: UInt32 = 0
+    private var pressedButtons: [UInt32] = []
+    /// Serials of the presses sent during the current implicit grab (move and resize quote one).
+    private var grabPressSerials: [UInt32] = []
+    /// Buttons whose press dismissed a popup grab: neither press nor release is delivered.
+    private var swallowedButtons: Set<UInt32> = []
+    private var grab = Grab.none
+    /// Clients whose wl_pointers are owed a frame event at the end of this group.
+    private var framesDue: [OpaquePointer] = []
+
+    private(set) weak var cursorSurface: Surface?
+    private var cursorHotspot: (Int32, Int32) = (0, 0)
+    private var hasCursor = false
+
+    private enum Grab {
+        case none
+        /// A button is held: the focus stays where the press went.
+        case implicit
+        case move(window: Window, startX: Double, startY: Double, frame: Rect)
+        case resize(window: Window, edges: UInt32, startX: Double, startY: Double, frame: Rect,
+                    resize: (Int32, Int32) -> Void)
+    }
+
+    init(seat: Seat) {
+        self.seat = seat
+    }
+
+    func createBinding(client: OpaquePointer, version: UInt32, id: UInt32) {
+        guard let binding = PointerBinding(pointer: self, client: client, version: version, id: id) else { return }
+        bindings.append(binding)
+        // A client that has the focus and makes another wl_pointer gets an enter on it.
+        if let focus, !focus.isDestroyed, focus.client == client, let local = localPoint(in: focus) {
+            wl_pointer_send_enter(binding.resource, enterSerial, focus.resource,
+                                  wl_fixed_from_double(local.x), wl_fixed_from_double(local.y))
+            if version >= 5 { wl_pointer_send_frame(binding.resource) }
+        }
+    }
+
+    var cursor: (surface: Surface?, hotspotX: Int32, hotspotY: Int32)? {
+        hasCursor ? (cursorSurface, cursorHotspot.0, cursorHotspot.1) : nil
+    }
+
+    // MARK: Input
+
+    func motion(on output: ScreenOutput, x: Double, y: Double, time: UInt32) {
+        self.output = output
+        self.x = x
+        self.y = y
+        switch grab {
+        case .move(let window, let startX, let startY, let frame):
+            var moved = frame
+            moved.x = frame.x + Self.clampedDelta(x - startX)
+            moved.y = frame.y + Self.clampedDelta(y - startY)
+            seat.compositor.setFrame(window, moved)
+        case .resize(_, let edges, let startX, let startY, let frame, let resize):
+            let size = Self.resizedSize(frame: frame, edges: edges, dx: x - startX, dy: y - startY)
+            resize(size.width, size.height)
+        case .implicit:
+            sendMotion(time: time)
+        case .none:
+            if !updateFocus() { sendMotion(time: time) }
+        }
+        flushFrames()
+    }
+
+    func button(_ button: UInt32, pressed: Bool, time: UInt32) {
+        if pressed {
+            guard !pressedButtons.contains(button), !swallowedButtons.contains(button) else { return }
+            // A press outside the grabbing client's surfaces dismisses the popups; the click is
+            // not delivered.
+            if !seat.popupGrabs.isEmpty, pressedButtons.isEmpty, focus == nil {
+                swallowedButtons.insert(button)
+                seat.dismissPopupGrabs()
+                flushFrames()
+                return
+            }
+            pressedButtons.append(button)
+            if case .none = grab {
+                grab = .implicit
+                grabPressSerials.removeAll()
+            }
+            guard let focus, !focus.isDestroyed else { return }
+            let serial = seat.nextSerial()
+            grabPressSerials.append(serial)
+            seat.recordInputSerial(serial, kind: .button, client: focus.client, surface: focus, window: focusWindow)
+            // The policy sees the click first (it may make the window key, so keyboard enter
+            // precedes the button, as in weston).
+            if let window = focusWindow { seat.compositor.windows.pointerDidClick(window) }
+            guard !focus.isDestroyed else { return }
+            send(to: focus.client) { wl_pointer_send_button($0.resource, serial, time, button, WL_POINTER_BUTTON_STATE_PRESSED.rawValue) }
+        } else {
+            if swallowedButtons.remove(button) != nil { return }
+            guard let index = pressedButtons.firstIndex(of: button) else { return }
+            pressedButtons.remove(at: index)
+            switch grab {
+            case .move, .resize:
+                // The release ends an interactive move or resize; nobody has the focus then.
+                // A resize learns its end as a (0, 0) size.
+                if case .resize(_, _, _, _, _, let resize) = grab { resize(0, 0) }
+                grab = pressedButtons.isEmpty ? .none : .implicit
+            default:
+                if let focus, !focus.isDestroyed {
+                    let serial = seat.nextSerial()
+                    send(to: focus.client) { wl_pointer_send_button($0.resource, serial, time, button, WL_POINTER_BUTTON_STATE_RELEASED.rawValue) }
+                }
+                if pressedButtons.isEmpty { grab = .none }
+            }
+            if case .none = grab { _ = updateFocus() }
+        }
+        flushFrames()
+    }
+
+    func axis(vertical: Double, horizontal: Double, time: UInt32) {
+        guard let focus, !focus.isDestroyed else { return }
+        switch grab {
+        case .move, .resize: return
+        default: break
+        }
+        send(to: focus.client) { binding in
+            if vertical != 0 {
+                wl_pointer_send_axis(binding.resource, time, WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue, wl_fixed_from_double(vertical))
+            }
+            if horizontal != 0 {
+                wl_pointer_send_axis(binding.resource, time, WL_POINTER_AXIS_HORIZONTAL_SCROLL.rawValue, wl_fixed_from_double(horizontal))
+            }
+        }
+        flushFrames()
+    }
+
+    // MARK: Focus
+
+    /// Re-evaluates the focus under a still pointer (stacking changed, a surface died, a grab
+    /// began or ended). Nothing changes while a button is held.
+    func repick() {
+        guard case .none = grab, output != nil else { return }
+        _ = updateFocus()
+        flushFrames()
+    }
+
+    /// Drops references to a dying surface; true if it had the focus.
+    func surfaceWillDestroy(_ surface: Surface) -> Bool {
+        if cursorSurface === surface { cursorSurface = nil }
+        guard focus === surface else { return false }
+        focus = nil
+        focusWindow = nil
+        return true
+    }
+
+    /// Moves the focus to what is under the pointer; true if it changed.
+    private func updateFocus() -> Bool {
+        var hit: (surface: Surface, window: Window, x: Double, y: Double)?
+        if let output, let found = seat.compositor.surface(at: x, y, on: output),
+           !found.surface.isDestroyed, seat.acceptsPointerFocus(found.surface.client) {
+            hit = found
+        }
+        return setFocus(hit?.surface, window: hit?.window, x: hit?.x ?? 0, y: hit?.y ?? 0)
+    }
+
+    private func setFocus(_ surface: Surface?, window: Window?, x: Double, y: Double) -> Bool {
+        guard surface !== focus else { return false }
+        if let old = focus, !old.isDestroyed {
+            let serial = seat.nextSerial()
+            send(to: old.client) { wl_pointer_send_leave($0.resource, serial, old.resource) }
+        }
+        let enteredWindow = window !== focusWindow ? window : nil
+        focus = surface
+        focusWindow = window
+        if let surface {
+            enterSerial = seat.nextSerial()
+            let serial = enterSerial
+            send(to: surface.client) {
+                wl_pointer_send_enter($0.resource, serial, surface.resource, wl_fixed_from_double(x), wl_fixed_from_double(y))
+            }
+        }
+        if let enteredWindow { seat.compositor.windows.pointerDidEnter(enteredWindow) }
+        return true
+    }
+
+    private func sendMotion(time: UInt32) {
+        guard let focus, !focus.isDestroyed, let local = localPoint(in: focus) else { return }
+        send(to: focus.client) {
+            wl_pointer_send_motion($0.resource, time, wl_fixed_from_double(local.x), wl_fixed_from_double(local.y))
+        }
+    }
+
+    /// The pointer in `surface`'s coordinates (when the surface is shown on the pointer's screen).
+    private func localPoint(in surface: Surface) -> (x: Double, y: Double)? {
+        guard let p = surface.placement, let output, p.screen == output.screen.id else { return nil }
+        return (x - Double(p.x), y - Double(p.y))
+    }
+
+    private func send(to client: OpaquePointer, _ body: (PointerBinding) -> Void) {
+        var sent = false
+        for binding in bindings where binding.client == client && !binding.isDestroyed {
+            body(binding)
+            sent = true
+        }
+        if sent, !framesDue.contains(client) { framesDue.append(client) }
+    }
+
+    private func flushFrames() {
+        let due = framesDue
+        framesDue.removeAll()
+        for client in due {
+            for binding in bindings where binding.client == client && binding.version >= 5 && !binding.isDestroyed {
+                wl_pointer_send_frame(binding.resource)
+            }
+        }
+    }
+
+    // MARK: Interactive move and resize
+
+    /// Starts a move while the press that began it is held: the focus leaves (nobody gets
+    /// pointer events during the move), motion moves the window.
+    func beginMove(_ window: Window, serial: UInt32) -> Bool {
+        guard case .implicit = grab, !pressedButtons.isEmpty, grabPressSerials.contains(serial) else { return false }
+        _ = setFocus(nil, window: nil, x: 0, y: 0)
+        grab = .move(window: window, startX: x, startY: y, frame: window.frame)
+        flushFrames()
+        return true
+    }
+
+    func beginResize(_ window: Window, edges: UInt32, serial: UInt32, resize: @escaping (Int32, Int32) -> Void) -> Bool {
+        guard case .implicit = grab, !pressedButtons.isEmpty, grabPressSerials.contains(serial) else { return false }
+        _ = setFocus(nil, window: nil, x: 0, y: 0)
+        grab = .resize(window: window, edges: edges, startX: x, startY: y, frame: window.frame, resize: resize)
+        flushFrames()
+        return true
+    }
+
+    private static func clampedDelta(_ d: Double) -> Int {
+        Int(max(-1e9, min(1e9, d.rounded())))
+    }
+
+    /// The new size for a drag of (dx, dy) on `edges` (xdg_toplevel.resize_edge bits: top 1,
+    /// bottom 2, left 4, right 8), at least 1×1.
+    static func resizedSize(frame: Rect, edges: UInt32, dx: Double, dy: Double) -> (width: Int32, height: Int32) {
+        var width = Double(frame.width), height = Double(frame.height)
+        if edges & 4 != 0 { width -= dx } else if edges & 8 != 0 { width += dx }
+        if edges & 1 != 0 { height -= dy } else if edges & 2 != 0 { height += dy }
+        let clamp = { (v: Double) in Int32(max(1, min(Double(Int32.max), v.rounded()))) }
+        return (clamp(width), clamp(height))
+    }
+
+    // MARK: Cursor
+
+    /// wl_pointer.set_cursor from a binding, after the role check: kept (not drawn yet) when the
+    /// client has the focus and quotes the last enter serial.
+    func setCursor(from binding: PointerBinding, serial: UInt32, surface: Surface?, hotspotX: Int32, hotspotY: Int32) {
+        guard let focus, focus.client == binding.client, serial == enterSerial else { return }
+        cursorSurface = surface
+        cursorHotspot = (hotspotX, hotspotY)
+        hasCursor = true
+    }
+}
+
+/// One client's wl_pointer.
+final class PointerBinding: ResourceObject {
+    unowned let pointer: Pointer
+    /// Holds the role of the surface this pointer last set as its cursor.
+    private var cursorRole: CursorRole?
+
+    init?(pointer: Pointer, client: OpaquePointer, version: UInt32, id: UInt32) {
+        self.pointer = pointer
+        super.init(client: client, interface: strata_wl_pointer_interface(), version: version, id: id,
+                   implementation: Self.implementation)
+    }
+
+    override func resourceDidDestroy() {
+        pointer.bindings.removeAll { $0 === self }
+        pointer.seat.forgetClientIfUnused(client)
+        cursorRole = nil
+    }
+
+    static let implementation = makeImplementation(wl_pointer_interface(
+        set_cursor: { _, resource, serial, surface, x, y in
+            handle(resource, as: PointerBinding.self) { try $0.handleSetCursorRequest(serial: serial, surface: surface, hotspotX: x, hotspotY: y) }
+        },
+        release: destroyRequest))
+
+    func handleSetCursorRequest(serial: UInt32, surface surfaceResource: OpaquePointer?, hotspotX: Int32, hotspotY: Int32) throws(ProtocolError) {
+        var surface: Surface?
+        if let surfaceResource {
+            guard let s = ResourceObject.from(surfaceResource, as: Surface.self) else { return }
+            if let existing = s.role as? CursorRole {
+                cursorRole = existing
+            } else {
+                let role = CursorRole()
+                guard s.setRole(role) else {
+                    throw ProtocolError(code: WL_POINTER_ERROR_ROLE.rawValue,
+                                        "set_cursor: wl_surface@\(wl_resource_get_id(surfaceResource)) already has the role \(s.roleName ?? "?")")
+                }
+                cursorRole = role
+            }
+            surface = s
+        }
+        pointer.setCursor(from: self, serial: serial, surface: surface, hotspotX: hotspotX, hotspotY: hotspotY)
+    }
+}

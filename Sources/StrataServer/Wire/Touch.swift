@@ -1,0 +1,105 @@
+import CStrataServerGlue
+import CWaylandServer
+import StrataModel
+
+/// The seat's touch screen: each touch point (by id) belongs to the surface under its down,
+/// until up or cancel. A down is offered to the key-window policy like a click; during a popup
+/// grab a down outside the grabbing client dismisses the popups and is not delivered.
+final class Touch {
+    unowned let seat: Seat
+    var bindings: [TouchBinding] = []
+    private var points: [Int32: TouchPoint] = [:]
+
+    private struct TouchPoint {
+        weak var surface: Surface?
+        weak var output: ScreenOutput?
+    }
+
+    init(seat: Seat) {
+        self.seat = seat
+    }
+
+    func createBinding(client: OpaquePointer, version: UInt32, id: UInt32) {
+        guard let binding = TouchBinding(touch: self, client: client, version: version, id: id) else { return }
+        bindings.append(binding)
+    }
+
+    func down(id: Int32, on output: ScreenOutput, x: Double, y: Double, time: UInt32) {
+        guard points[id] == nil else { return }
+        guard let hit = seat.compositor.surface(at: x, y, on: output), !hit.surface.isDestroyed else {
+            seat.dismissPopupGrabs()
+            return
+        }
+        guard seat.acceptsPointerFocus(hit.surface.client) else {
+            seat.dismissPopupGrabs()
+            return
+        }
+        let surface = hit.surface
+        points[id] = TouchPoint(surface: surface, output: output)
+        let serial = seat.nextSerial()
+        seat.recordInputSerial(serial, kind: .touch, client: surface.client, surface: surface, window: hit.window)
+        seat.compositor.windows.pointerDidClick(hit.window)
+        guard !surface.isDestroyed else { return }
+        send(to: surface.client) {
+            wl_touch_send_down($0.resource, serial, time, surface.resource, id, wl_fixed_from_double(hit.x), wl_fixed_from_double(hit.y))
+        }
+    }
+
+    func motion(id: Int32, x: Double, y: Double, time: UInt32) {
+        guard let point = points[id], let surface = point.surface, !surface.isDestroyed,
+              let p = surface.placement, let output = point.output, p.screen == output.screen.id else { return }
+        let lx = x - Double(p.x), ly = y - Double(p.y)
+        send(to: surface.client) { wl_touch_send_motion($0.resource, time, id, wl_fixed_from_double(lx), wl_fixed_from_double(ly)) }
+    }
+
+    func up(id: Int32, time: UInt32) {
+        guard let point = points.removeValue(forKey: id), let surface = point.surface, !surface.isDestroyed else { return }
+        let serial = seat.nextSerial()
+        send(to: surface.client) { wl_touch_send_up($0.resource, serial, time, id) }
+    }
+
+    func cancel() {
+        var clients: [OpaquePointer] = []
+        for point in points.values {
+            if let surface = point.surface, !surface.isDestroyed, !clients.contains(surface.client) {
+                clients.append(surface.client)
+            }
+        }
+        points.removeAll()
+        for client in clients {
+            for binding in bindings where binding.client == client && !binding.isDestroyed {
+                wl_touch_send_cancel(binding.resource)
+            }
+        }
+    }
+
+    func surfaceWillDestroy(_ surface: Surface) {
+        points = points.filter { $0.value.surface != nil && $0.value.surface !== surface }
+    }
+
+    /// Sends one event and its wl_touch.frame to the client's touch objects.
+    private func send(to client: OpaquePointer, _ body: (TouchBinding) -> Void) {
+        for binding in bindings where binding.client == client && !binding.isDestroyed {
+            body(binding)
+            wl_touch_send_frame(binding.resource)
+        }
+    }
+}
+
+/// One client's wl_touch.
+final class TouchBinding: ResourceObject {
+    unowned let touch: Touch
+
+    init?(touch: Touch, client: OpaquePointer, version: UInt32, id: UInt32) {
+        self.touch = touch
+        super.init(client: client, interface: strata_wl_touch_interface(), version: version, id: id,
+                   implementation: Self.implementation)
+    }
+
+    override func resourceDidDestroy() {
+        touch.bindings.removeAll { $0 === self }
+        touch.seat.forgetClientIfUnused(client)
+    }
+
+    static let implementation = makeImplementation(wl_touch_interface(release: destroyRequest))
+}

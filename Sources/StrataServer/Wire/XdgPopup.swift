@@ -1,0 +1,223 @@
+import CStrataServerGlue
+import CWaylandServer
+import StrataModel
+
+/// xdg_popup: a surface placed by positioner rules relative to its parent's window geometry,
+/// drawn above the parent by the toplevel's `forEachRootSurface`, kept inside the parent's
+/// screen's usable area by the constraint adjustments. With an explicit grab it belongs to the
+/// client's grab chain; the seat ends the grab with `grabDidEnd`, which dismisses it.
+final class XdgPopup: ResourceObject, XdgRoleObject, PopupGrab {
+    unowned let compositor: Compositor
+    private(set) weak var xdgSurface: XdgSurface?
+    /// The parent's xdg_surface (a toplevel's or a popup's).
+    private(set) weak var parent: XdgSurface?
+    private var rules: XdgPositionerRules
+    private var unacked: [(serial: UInt32, rect: Rect)] = []
+    private var acked: Rect?
+    /// Position and size relative to the parent's window geometry, as last committed.
+    private(set) var rect: Rect = .zero
+    private(set) var isDismissed = false
+    private(set) var hasGrab = false
+
+    init?(xdgSurface: XdgSurface, parent: XdgSurface?, rules: XdgPositionerRules, client: OpaquePointer, version: UInt32, id: UInt32) {
+        self.compositor = xdgSurface.compositor
+        self.xdgSurface = xdgSurface
+        self.parent = parent
+        self.rules = rules
+        super.init(client: client, interface: strata_xdg_popup_interface(), version: version, id: id,
+                   implementation: Self.implementation)
+    }
+
+    private var wmBase: XdgWmBase? { xdgSurface?.wmBase }
+
+    private var parentPopup: XdgPopup? { parent?.roleObject as? XdgPopup }
+
+    // MARK: Placement
+
+    /// The popup's rectangle (relative to the parent's window geometry) for the current rules,
+    /// constrained to the usable area of the parent's screen when the parent is shown.
+    func computeRect() -> Rect {
+        var bounds: Rect?
+        if let parent, let parentSurface = parent.surface, let p = parentSurface.placement,
+           let screen = compositor.output(for: p.screen)?.screen {
+            let area = screen.usableArea.offsetBy(dx: -screen.bounds.x, dy: -screen.bounds.y)
+            bounds = area.offsetBy(dx: -(Int(p.x) + parent.geometry.x), dy: -(Int(p.y) + parent.geometry.y))
+        }
+        return rules.place(within: bounds)
+    }
+
+    func placement(of surface: Surface) -> SurfacePlacement? {
+        guard !isDismissed, let xdgSurface, let parent, parent.isMapped, let parentSurface = parent.surface,
+              var p = parentSurface.placement else { return nil }
+        p.x = Int32(clamping: Int(p.x) + parent.geometry.x + rect.x - xdgSurface.geometry.x)
+        p.y = Int32(clamping: Int(p.y) + parent.geometry.y + rect.y - xdgSurface.geometry.y)
+        return p
+    }
+
+    /// This popup's surface if it is shown, then its own popups' (bottom to top).
+    func forEachShownSurface(_ body: (Surface) -> Void) {
+        guard !isDismissed, !isDestroyed, let xdgSurface, xdgSurface.isMapped, let surface = xdgSurface.surface else { return }
+        body(surface)
+        xdgSurface.forEachPopupSurface(body)
+    }
+
+    // MARK: Configure
+
+    func sendInitialConfigure() {
+        sendConfigureSequence(token: nil)
+    }
+
+    private func sendConfigureSequence(token: UInt32?) {
+        guard !isDestroyed, let xdgSurface else { return }
+        let rect = computeRect()
+        if let token, version >= 3 { xdg_popup_send_repositioned(resource, token) }
+        xdg_popup_send_configure(resource, Int32(clamping: rect.x), Int32(clamping: rect.y),
+                                 Int32(clamping: rect.width), Int32(clamping: rect.height))
+        guard let serial = xdgSurface.sendConfigure() else { return }
+        unacked.append((serial, rect))
+        if unacked.count > 64 { unacked.removeFirst(unacked.count - 64) }
+    }
+
+    func didAckConfigure(_ serial: UInt32) {
+        guard let index = unacked.firstIndex(where: { $0.serial == serial }) else { return }
+        acked = unacked[index].rect
+        unacked.removeFirst(index + 1)
+    }
+
+    func roleWillCommit() throws(ProtocolError) {
+        guard let xdgSurface, !xdgSurface.isInitialConfigureSent, !isDismissed else { return }
+        // (A parent that died after get_popup dismissed the popup; only a null parent is an error.)
+        if parent == nil {
+            throw xdgSurface.wmBaseError(XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT, "the popup has no parent (get_popup with a null parent)")
+        }
+    }
+
+    func didCommit() {
+        guard let acked else { return }
+        self.acked = nil
+        guard acked != rect else { return }
+        rect = acked
+        // Nested popups move with this one.
+        xdgSurface?.damagePopups()
+    }
+
+    func didMap() {}
+
+    func didUnmap() {
+        unacked.removeAll()
+        acked = nil
+    }
+
+    // MARK: Grab and dismissal
+
+    var grabSurface: Surface? { xdgSurface?.surface }
+
+    func grabDidEnd() {
+        // The seat ended this grab itself: do not hand it back.
+        removeFromGrabChain()
+        dismiss()
+    }
+
+    private func removeFromGrabChain() {
+        guard hasGrab else { return }
+        hasGrab = false
+        wmBase?.grabChain.removeAll { $0 === self }
+    }
+
+    /// Hides the popup and its nested popups (topmost first) and sends popup_done to each.
+    func dismiss() {
+        guard !isDismissed, !isDestroyed else { return }
+        xdgSurface?.dismissPopups()
+        isDismissed = true
+        if hasGrab {
+            removeFromGrabChain()
+            compositor.seat.endPopupGrab(self)
+        }
+        xdg_popup_send_popup_done(resource)
+        if let surface = xdgSurface?.surface { compositor.damageTree(of: surface) }
+    }
+
+    func handleGrabRequest(serial: UInt32) throws(ProtocolError) {
+        guard let xdgSurface else { return }
+        if xdgSurface.isInitialConfigureSent {
+            throw ProtocolError(code: XDG_POPUP_ERROR_INVALID_GRAB.rawValue, "grab after the popup's initial commit")
+        }
+        guard !isDismissed, !hasGrab else { return }
+        if let parentPopup {
+            if parentPopup.isDismissed {
+                dismiss()
+                return
+            }
+            guard parentPopup.hasGrab else {
+                throw ProtocolError(code: XDG_POPUP_ERROR_INVALID_GRAB.rawValue, "grab on a popup whose parent popup has no explicit grab")
+            }
+        }
+        if let wmBase, let top = wmBase.grabChain.last, top !== parentPopup {
+            throw xdgSurface.wmBaseError(XDG_WM_BASE_ERROR_NOT_THE_TOPMOST_POPUP,
+                                         "a grabbing popup must be made on the topmost grabbing popup of the client")
+        }
+        guard compositor.seat.beginPopupGrab(self, serial: serial) else {
+            dismiss()
+            return
+        }
+        hasGrab = true
+        wmBase?.grabChain.append(self)
+    }
+
+    func handleRepositionRequest(positioner positionerResource: OpaquePointer?, token: UInt32) throws(ProtocolError) {
+        guard let xdgSurface else { return }
+        guard let positioner = ResourceObject.from(positionerResource, as: XdgPositioner.self), positioner.rules.isComplete else {
+            throw xdgSurface.wmBaseError(XDG_WM_BASE_ERROR_INVALID_POSITIONER, "reposition with an incomplete xdg_positioner")
+        }
+        rules = positioner.rules
+        guard xdgSurface.isInitialConfigureSent, !isDismissed else { return }
+        sendConfigureSequence(token: token)
+    }
+
+    /// Whether destroying this popup now breaks the "topmost first" order.
+    private var isTopmost: Bool {
+        if let xdgSurface, xdgSurface.popups.contains(where: { !$0.isDestroyed && !$0.isDismissed }) { return false }
+        if hasGrab, let top = wmBase?.grabChain.last, top !== self { return false }
+        return true
+    }
+
+    // MARK: Death
+
+    /// Unlinks the popup from its parent, the grab chain and the seat; nested popups are dismissed.
+    private func tearDown() {
+        xdgSurface?.dismissPopups()
+        isDismissed = true
+        if hasGrab {
+            removeFromGrabChain()
+            compositor.seat.endPopupGrab(self)
+        }
+        parent?.popups.removeAll { $0 === self }
+        if let surface = xdgSurface?.surface, !surface.isDestroyed { compositor.damageTree(of: surface) }
+    }
+
+    func xdgSurfaceDidGoAway() {
+        tearDown()
+    }
+
+    override func resourceDidDestroy() {
+        tearDown()
+        xdgSurface?.roleObjectDidDestroy(self)
+    }
+
+    static let implementation = makeImplementation(xdg_popup_interface(
+        destroy: { _, resource in
+            handle(resource, as: XdgPopup.self) { popup throws(ProtocolError) in
+                guard popup.isTopmost else {
+                    throw popup.xdgSurface?.wmBaseError(XDG_WM_BASE_ERROR_NOT_THE_TOPMOST_POPUP, "destroying a popup that is not the topmost")
+                        ?? ProtocolError(code: XDG_WM_BASE_ERROR_NOT_THE_TOPMOST_POPUP.rawValue, "destroying a popup that is not the topmost")
+                }
+                popup.destroyResource()
+            }
+        },
+        grab: { _, resource, _, serial in
+            handle(resource, as: XdgPopup.self) { try $0.handleGrabRequest(serial: serial) }
+        },
+        reposition: { _, resource, positioner, token in
+            handle(resource, as: XdgPopup.self) { try $0.handleRepositionRequest(positioner: positioner, token: token) }
+        }))
+}

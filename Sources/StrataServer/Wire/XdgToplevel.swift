@@ -1,0 +1,412 @@
+import CStrataServerGlue
+import CWaylandServer
+import StrataModel
+
+/// xdg_toplevel: a model `Window` shown by an xdg_surface. The window is made at get_toplevel
+/// (hidden), shown when the surface maps, hidden when it unmaps, and closed when the toplevel,
+/// its xdg_surface or its wl_surface dies.
+///
+/// Configure states: `activated` follows the model's key window and nothing else; `maximized`,
+/// `fullscreen` and `resizing` follow the client's requests and the seat's interactive resize.
+final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
+    /// What one xdg_toplevel.configure said.
+    struct Configuration: Equatable {
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var maximized = false
+        var fullscreen = false
+        var resizing = false
+        var activated = false
+
+        var states: [xdg_toplevel_state] {
+            var states: [xdg_toplevel_state] = []
+            if maximized { states.append(XDG_TOPLEVEL_STATE_MAXIMIZED) }
+            if fullscreen { states.append(XDG_TOPLEVEL_STATE_FULLSCREEN) }
+            if resizing { states.append(XDG_TOPLEVEL_STATE_RESIZING) }
+            if activated { states.append(XDG_TOPLEVEL_STATE_ACTIVATED) }
+            return states
+        }
+    }
+
+    static let capabilities: [xdg_toplevel_wm_capabilities] = [
+        XDG_TOPLEVEL_WM_CAPABILITIES_MAXIMIZE, XDG_TOPLEVEL_WM_CAPABILITIES_FULLSCREEN, XDG_TOPLEVEL_WM_CAPABILITIES_MINIMIZE,
+    ]
+
+    unowned let compositor: Compositor
+    private(set) weak var xdgSurface: XdgSurface?
+    /// The model window (nil only if the toplevel could not be made).
+    private(set) var window: Window?
+    /// The transient parent (xdg_toplevel.set_parent) and the toplevels that name this one.
+    private(set) weak var parent: XdgToplevel?
+    private var children: [Weak<XdgToplevel>] = []
+
+    // Requested state: what the next configure says.
+    private var wantsMaximized = false
+    private var wantsFullscreen = false
+    private var resizeSize: Size?
+    /// The frame before maximize/fullscreen, restored when the client commits the normal state.
+    private var savedFrame: Rect?
+
+    private var unacked: [(serial: UInt32, configuration: Configuration)] = []
+    private var acked: Configuration?
+    /// The configuration of the last acknowledged configure, made current by a commit.
+    private(set) var current = Configuration()
+    private var sentCapabilities = false
+    private var sentBounds: Size?
+
+    private var pendingMinSize: Size?
+    private var pendingMaxSize: Size?
+    private(set) var minSize = Size.zero
+    private(set) var maxSize = Size.zero
+
+    init?(xdgSurface: XdgSurface, client: OpaquePointer, version: UInt32, id: UInt32) {
+        self.compositor = xdgSurface.compositor
+        self.xdgSurface = xdgSurface
+        super.init(client: client, interface: strata_xdg_toplevel_interface(), version: version, id: id,
+                   implementation: Self.implementation)
+        let window = compositor.windows.createWindow(appID: "", title: "", pid: clientPid)
+        window.content = self
+        self.window = window
+    }
+
+    /// A toplevel for an xdg_surface whose wl_surface is gone: no window, requests do nothing.
+    init?(inertWith compositor: Compositor, client: OpaquePointer, version: UInt32, id: UInt32) {
+        self.compositor = compositor
+        super.init(client: client, interface: strata_xdg_toplevel_interface(), version: version, id: id,
+                   implementation: Self.implementation)
+    }
+
+    private var isMapped: Bool { xdgSurface?.isMapped ?? false }
+
+    private var screen: Screen? { window?.screen ?? compositor.windows.mainScreen }
+
+    /// `rect` (global coordinates) in the coordinates of `screen`.
+    private static func local(_ rect: Rect, on screen: Screen) -> Rect {
+        rect.offsetBy(dx: -screen.bounds.x, dy: -screen.bounds.y)
+    }
+
+    // MARK: Configure
+
+    private func makeConfiguration() -> Configuration {
+        var c = Configuration(maximized: wantsMaximized, fullscreen: wantsFullscreen, resizing: resizeSize != nil,
+                              activated: window?.isKeyWindow ?? false)
+        var size = Size.zero
+        if wantsFullscreen, let screen {
+            size = screen.bounds.size
+        } else if wantsMaximized, let screen {
+            size = screen.usableArea.size
+        } else if let resizeSize {
+            size = resizeSize
+        } else if let savedFrame {
+            size = savedFrame.size
+        } else if isMapped, let window {
+            size = window.frame.size
+        }
+        if !wantsFullscreen, !size.isEmpty {
+            if minSize.width > 0 { size.width = max(size.width, minSize.width) }
+            if minSize.height > 0 { size.height = max(size.height, minSize.height) }
+            if maxSize.width > 0 { size.width = min(size.width, maxSize.width) }
+            if maxSize.height > 0 { size.height = min(size.height, maxSize.height) }
+        }
+        c.width = Int32(clamping: size.width)
+        c.height = Int32(clamping: size.height)
+        return c
+    }
+
+    /// Sends a configure sequence with the current requested state, once the initial one went out.
+    func sendConfigure() {
+        guard let xdgSurface, !isDestroyed, !xdgSurface.isDestroyed, !xdgSurface.isInert, xdgSurface.isInitialConfigureSent else { return }
+        sendConfigureSequence()
+    }
+
+    func sendInitialConfigure() {
+        sendConfigureSequence()
+    }
+
+    private func sendConfigureSequence() {
+        guard let xdgSurface, !isDestroyed else { return }
+        if version >= 5, !sentCapabilities {
+            sentCapabilities = true
+            Self.withArray(Self.capabilities.map(\.rawValue)) { xdg_toplevel_send_wm_capabilities(resource, $0) }
+        }
+        if version >= 4, let screen {
+            let bounds = screen.usableArea.size
+            if bounds != sentBounds {
+                sentBounds = bounds
+                xdg_toplevel_send_configure_bounds(resource, Int32(clamping: bounds.width), Int32(clamping: bounds.height))
+            }
+        }
+        let configuration = makeConfiguration()
+        Self.withArray(configuration.states.map(\.rawValue)) {
+            xdg_toplevel_send_configure(resource, configuration.width, configuration.height, $0)
+        }
+        guard let serial = xdgSurface.sendConfigure() else { return }
+        unacked.append((serial, configuration))
+        if unacked.count > 256 { unacked.removeFirst(unacked.count - 256) }
+    }
+
+    /// Calls `body` with a wl_array of 32-bit values.
+    private static func withArray(_ values: [UInt32], _ body: (UnsafeMutablePointer<wl_array>) -> Void) {
+        var array = wl_array()
+        wl_array_init(&array)
+        defer { wl_array_release(&array) }
+        for value in values {
+            guard let slot = wl_array_add(&array, MemoryLayout<UInt32>.size) else { return }
+            slot.storeBytes(of: value, as: UInt32.self)
+        }
+        body(&array)
+    }
+
+    func didAckConfigure(_ serial: UInt32) {
+        guard let index = unacked.firstIndex(where: { $0.serial == serial }) else { return }
+        acked = unacked[index].configuration
+        unacked.removeFirst(index + 1)
+    }
+
+    // MARK: Commit, map, unmap
+
+    func roleWillCommit() throws(ProtocolError) {
+        let minimum = pendingMinSize ?? minSize, maximum = pendingMaxSize ?? maxSize
+        if (maximum.width > 0 && minimum.width > maximum.width) || (maximum.height > 0 && minimum.height > maximum.height) {
+            throw ProtocolError(on: resource, code: XDG_TOPLEVEL_ERROR_INVALID_SIZE.rawValue,
+                                "the minimum size \(minimum) is larger than the maximum size \(maximum)")
+        }
+    }
+
+    func didCommit() {
+        if let pendingMinSize { minSize = pendingMinSize }
+        if let pendingMaxSize { maxSize = pendingMaxSize }
+        pendingMinSize = nil
+        pendingMaxSize = nil
+        if let acked {
+            current = acked
+            self.acked = nil
+        }
+        if isMapped { updateFrame() }
+    }
+
+    func didMap() {
+        guard let window, let xdgSurface, !window.isClosed else { return }
+        let geometry = xdgSurface.geometry
+        if current.maximized || current.fullscreen {
+            compositor.setFrame(window, frame(for: geometry.size))
+            compositor.windows.show(window)
+        } else {
+            compositor.placeAndShow(window, width: Int32(clamping: geometry.width), height: Int32(clamping: geometry.height))
+        }
+        if let parent, let parentWindow = parent.window, parentWindow.isVisible {
+            window.orderFront()
+        }
+    }
+
+    func didUnmap() {
+        // The toplevel returns to its state right after get_toplevel (title and app id are kept).
+        wantsMaximized = false
+        wantsFullscreen = false
+        resizeSize = nil
+        savedFrame = nil
+        unacked.removeAll()
+        acked = nil
+        current = Configuration()
+        sentCapabilities = false
+        sentBounds = nil
+        if let window { compositor.windows.hide(window) }
+    }
+
+    /// The window frame for a committed geometry size in the current state.
+    private func frame(for size: Size) -> Rect {
+        guard let window else { return .zero }
+        var origin = (x: window.frame.x, y: window.frame.y)
+        if current.fullscreen {
+            origin = (0, 0)
+        } else if let screen, current.maximized {
+            let area = Self.local(screen.usableArea, on: screen)
+            origin = (area.x, area.y)
+        } else if let savedFrame {
+            origin = (savedFrame.x, savedFrame.y)
+        }
+        return Rect(x: origin.x, y: origin.y, width: size.width, height: size.height)
+    }
+
+    /// Follows the committed geometry and state with the window's frame.
+    private func updateFrame() {
+        guard let window, let xdgSurface, !window.isClosed else { return }
+        let rect = frame(for: xdgSurface.geometry.size)
+        if !current.maximized, !current.fullscreen, !wantsMaximized, !wantsFullscreen { savedFrame = nil }
+        compositor.setFrame(window, rect)
+    }
+
+    func placement(of surface: Surface) -> SurfacePlacement? {
+        guard let window, let xdgSurface, window.isVisible, !window.isClosed, let screen = window.screen else { return nil }
+        return SurfacePlacement(screen: screen.id,
+                                x: Int32(clamping: window.frame.x - xdgSurface.geometry.x),
+                                y: Int32(clamping: window.frame.y - xdgSurface.geometry.y))
+    }
+
+    // MARK: WindowContent
+
+    var rootSurface: Surface? {
+        guard let xdgSurface, !xdgSurface.isDestroyed, let surface = xdgSurface.surface, !surface.isDestroyed else { return nil }
+        return surface
+    }
+
+    func forEachRootSurface(_ body: (Surface) -> Void) {
+        guard let root = rootSurface else { return }
+        body(root)
+        xdgSurface?.forEachPopupSurface(body)
+    }
+
+    func windowDidChangeKeyState(isKey: Bool) {
+        sendConfigure()
+        if isKey { orderChildrenFront() }
+    }
+
+    func closeRequest() {
+        guard !isDestroyed else { return }
+        xdg_toplevel_send_close(resource)
+    }
+
+    /// Keeps visible transient children above this window (a dialog above its parent).
+    private func orderChildrenFront() {
+        children.removeAll { $0.value == nil || $0.value?.isDestroyed == true }
+        for child in children {
+            guard let toplevel = child.value, let window = toplevel.window, window.isVisible else { continue }
+            window.orderFront()
+            toplevel.orderChildrenFront()
+        }
+    }
+
+    // MARK: Death
+
+    /// Closes the model window for good.
+    private func closeWindow() {
+        guard let window, !window.isClosed else { return }
+        compositor.windowDidClose(window)
+    }
+
+    func xdgSurfaceDidGoAway() {
+        closeWindow()
+    }
+
+    override func resourceDidDestroy() {
+        xdgSurface?.dismissPopups()
+        closeWindow()
+        xdgSurface?.roleObjectDidDestroy(self)
+        parent?.children.removeAll { $0.value === self || $0.value == nil }
+    }
+
+    // MARK: Requests
+
+    private static func invalidSize(_ message: String) -> ProtocolError {
+        ProtocolError(code: XDG_TOPLEVEL_ERROR_INVALID_SIZE.rawValue, message)
+    }
+
+    static let implementation = makeImplementation(xdg_toplevel_interface(
+        destroy: destroyRequest,
+        set_parent: { _, resource, parent in
+            handle(resource, as: XdgToplevel.self) { try $0.handleSetParentRequest(parent) }
+        },
+        set_title: { _, resource, title in
+            handle(resource, as: XdgToplevel.self) { toplevel in
+                guard let title else { return }
+                toplevel.window?.title = String(cString: title)
+            }
+        },
+        set_app_id: { _, resource, appID in
+            handle(resource, as: XdgToplevel.self) { toplevel in
+                guard let appID else { return }
+                toplevel.window?.appID = String(cString: appID)
+            }
+        },
+        show_window_menu: { _, _, _, _, _, _ in
+            // No window menu (not advertised in wm_capabilities).
+        },
+        move: { _, resource, _, serial in
+            handle(resource, as: XdgToplevel.self) { toplevel in
+                guard toplevel.isMapped, let window = toplevel.window, window.isVisible else { return }
+                _ = toplevel.compositor.seat.beginInteractiveMove(window, serial: serial, client: toplevel.client)
+            }
+        },
+        resize: { _, resource, _, serial, edges in
+            handle(resource, as: XdgToplevel.self) { try $0.handleResizeRequest(serial: serial, edges: edges) }
+        },
+        set_max_size: { _, resource, width, height in
+            handle(resource, as: XdgToplevel.self) { toplevel throws(ProtocolError) in
+                guard width >= 0, height >= 0 else { throw invalidSize("set_max_size \(width)x\(height): negative size") }
+                toplevel.pendingMaxSize = Size(width: Int(width), height: Int(height))
+            }
+        },
+        set_min_size: { _, resource, width, height in
+            handle(resource, as: XdgToplevel.self) { toplevel throws(ProtocolError) in
+                guard width >= 0, height >= 0 else { throw invalidSize("set_min_size \(width)x\(height): negative size") }
+                toplevel.pendingMinSize = Size(width: Int(width), height: Int(height))
+            }
+        },
+        set_maximized: { _, resource in
+            handle(resource, as: XdgToplevel.self) { $0.handleMaximizedRequest(true) }
+        },
+        unset_maximized: { _, resource in
+            handle(resource, as: XdgToplevel.self) { $0.handleMaximizedRequest(false) }
+        },
+        set_fullscreen: { _, resource, output in
+            handle(resource, as: XdgToplevel.self) { $0.handleFullscreenRequest(true, output: output) }
+        },
+        unset_fullscreen: { _, resource in
+            handle(resource, as: XdgToplevel.self) { $0.handleFullscreenRequest(false, output: nil) }
+        },
+        set_minimized: { _, resource in
+            handle(resource, as: XdgToplevel.self) { toplevel in
+                guard toplevel.isMapped, let window = toplevel.window else { return }
+                toplevel.compositor.windows.hide(window)
+            }
+        }))
+
+    func handleSetParentRequest(_ parentResource: OpaquePointer?) throws(ProtocolError) {
+        let newParent = parentResource.flatMap { ResourceObject.from($0, as: XdgToplevel.self) }
+        var ancestor = newParent
+        while let a = ancestor {
+            if a === self {
+                throw ProtocolError(code: XDG_TOPLEVEL_ERROR_INVALID_PARENT.rawValue, "set_parent would make the toplevel its own ancestor")
+            }
+            ancestor = a.parent
+        }
+        parent?.children.removeAll { $0.value === self || $0.value == nil }
+        parent = newParent
+        guard let newParent else { return }
+        newParent.children.append(Weak(self))
+        if let window, window.isVisible, let parentWindow = newParent.window, parentWindow.isVisible {
+            window.orderFront()
+        }
+    }
+
+    func handleResizeRequest(serial: UInt32, edges: UInt32) throws(ProtocolError) {
+        let valid: Set<UInt32> = [0, 1, 2, 4, 5, 6, 8, 9, 10]
+        guard valid.contains(edges) else {
+            throw ProtocolError(code: XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE.rawValue, "resize edge \(edges) is not an xdg_toplevel.resize_edge")
+        }
+        guard isMapped, let window, window.isVisible, !wantsMaximized, !wantsFullscreen else { return }
+        // The seat calls back with each new geometry size; (0, 0) ends the resize.
+        _ = compositor.seat.beginInteractiveResize(window, edges: edges, serial: serial, client: client) { [weak self] width, height in
+            guard let self, !self.isDestroyed else { return }
+            self.resizeSize = width > 0 && height > 0 ? Size(width: Int(width), height: Int(height)) : nil
+            self.sendConfigure()
+        }
+    }
+
+    func handleMaximizedRequest(_ maximized: Bool) {
+        if maximized, !wantsMaximized, !wantsFullscreen, isMapped, let window { savedFrame = window.frame }
+        wantsMaximized = maximized
+        // The spec asks for a configure even when nothing changed.
+        sendConfigure()
+    }
+
+    func handleFullscreenRequest(_ fullscreen: Bool, output: OpaquePointer?) {
+        if fullscreen, !wantsMaximized, !wantsFullscreen, isMapped, let window { savedFrame = window.frame }
+        if fullscreen, let window, let binding = output.flatMap({ ResourceObject.from($0, as: OutputBinding.self) }),
+           let target = binding.output?.screen, target !== window.screen {
+            compositor.windows.move(window, to: target)
+        }
+        wantsFullscreen = fullscreen
+        sendConfigure()
+    }
+}

@@ -1,0 +1,128 @@
+import CStrataClientGlue
+import CWaylandClient
+import Foundation
+
+/// A test client's wl_data_device, recording the selection offers it receives.
+public final class TestDataDevice {
+    public let device: OpaquePointer
+    /// Mime types announced for each offer (by offer proxy).
+    private var offerTypes: [OpaquePointer: [String]] = [:]
+    /// The current selection offer (nil: no selection, or none received yet).
+    public private(set) var selection: OpaquePointer?
+    /// How many selection events arrived.
+    public private(set) var selectionEvents = 0
+
+    public init(manager: OpaquePointer, seat: OpaquePointer) throws {
+        guard let device = wl_data_device_manager_get_data_device(manager, seat) else {
+            throw TestClient.Failure.connect("get_data_device failed")
+        }
+        self.device = device
+        wl_data_device_add_listener(device, &Self.listener, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// The mime types of the current selection offer.
+    public var selectionMimeTypes: [String] { selection.flatMap { offerTypes[$0] } ?? [] }
+
+    /// Asks for the selection in `mimeType` through a pipe; returns the pipe's read end
+    /// (non-blocking), the write end is already handed over and closed here.
+    public func receiveSelection(_ mimeType: String) -> Int32? {
+        guard let selection else { return nil }
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { return nil }
+        _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        wl_data_offer_receive(selection, mimeType, fds[1])
+        close(fds[1])   // libwayland sent a duplicate
+        return fds[0]
+    }
+
+    private static func from(_ data: UnsafeMutableRawPointer?) -> TestDataDevice? {
+        data.map { Unmanaged<TestDataDevice>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    private static var listener = wl_data_device_listener(
+        data_offer: { data, _, offer in
+            guard let device = from(data), let offer else { return }
+            device.offerTypes[offer] = []
+            wl_data_offer_add_listener(offer, &TestDataDevice.offerListener, data)
+        },
+        enter: { _, _, _, _, _, _, _ in },
+        leave: { _, _ in },
+        motion: { _, _, _, _, _ in },
+        drop: { _, _ in },
+        selection: { data, _, offer in
+            guard let device = from(data) else { return }
+            if let old = device.selection, old != offer {
+                device.offerTypes[old] = nil
+                wl_data_offer_destroy(old)
+            }
+            device.selection = offer
+            device.selectionEvents += 1
+        })
+
+    private static var offerListener = wl_data_offer_listener(
+        offer: { data, offer, mimeType in
+            guard let device = from(data), let offer, let mimeType else { return }
+            device.offerTypes[offer, default: []].append(String(cString: mimeType))
+        },
+        source_actions: { _, _, _ in },
+        action: { _, _, _ in })
+}
+
+/// A test client's wl_data_source offering `payload` in its mime types.
+public final class TestDataSource {
+    public let source: OpaquePointer
+    public var payload: [UInt8]
+    public private(set) var cancelled = false
+    /// Mime types the source was asked to send.
+    public private(set) var sendRequests: [String] = []
+
+    public init(manager: OpaquePointer, mimeTypes: [String], payload: [UInt8]) throws {
+        guard let source = wl_data_device_manager_create_data_source(manager) else {
+            throw TestClient.Failure.connect("create_data_source failed")
+        }
+        self.source = source
+        self.payload = payload
+        for type in mimeTypes { wl_data_source_offer(source, type) }
+        wl_data_source_add_listener(source, &Self.listener, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    private static func from(_ data: UnsafeMutableRawPointer?) -> TestDataSource? {
+        data.map { Unmanaged<TestDataSource>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    private static var listener = wl_data_source_listener(
+        target: { _, _, _ in },
+        send: { data, _, mimeType, fd in
+            defer { close(fd) }
+            guard let source = from(data) else { return }
+            source.sendRequests.append(mimeType.map { String(cString: $0) } ?? "")
+            source.payload.withUnsafeBytes { bytes in
+                var done = 0
+                while done < bytes.count {
+                    let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
+                    if n <= 0 { break }
+                    done += n
+                }
+            }
+        },
+        cancelled: { data, _ in from(data)?.cancelled = true },
+        dnd_drop_performed: { _, _ in },
+        dnd_finished: { _, _ in },
+        action: { _, _, _ in })
+}
+
+/// Reads what is in a non-blocking fd now; nil at once if nothing, with `eof` set at end of file.
+public func readAvailable(_ fd: Int32) -> (bytes: [UInt8], eof: Bool) {
+    var result: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n > 0 {
+            result.append(contentsOf: buffer[0..<n])
+        } else {
+            return (result, n == 0)
+        }
+    }
+}

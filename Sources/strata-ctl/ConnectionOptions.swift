@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import StrataControlProtocol
+
+/// Options every command takes: where the socket is, JSON output, how long to wait.
+struct ConnectionOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "The control socket (default: $STRATA_SOCKET, else the strata-*.sock in $XDG_RUNTIME_DIR).", valueName: "path"))
+    var socket: String?
+
+    @Flag(help: "Print the server's JSON replies instead of a table.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Seconds to wait for a reply.", valueName: "seconds"))
+    var timeout = 30.0
+
+    /// The socket path: --socket, $STRATA_SOCKET, the socket of $WAYLAND_DISPLAY, or the only
+    /// strata-*.sock in $XDG_RUNTIME_DIR.
+    func socketPath() throws -> String {
+        if let socket { return socket }
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment[ControlProtocol.environmentVariable], !path.isEmpty { return path }
+        guard let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else {
+            throw ValidationError("no control socket: set STRATA_SOCKET or XDG_RUNTIME_DIR, or pass --socket")
+        }
+        if let display = environment["WAYLAND_DISPLAY"], !display.isEmpty, !display.contains("/") {
+            let path = runtime + "/" + ControlProtocol.socketFileName(waylandSocket: display)
+            if FileManager.default.fileExists(atPath: path) { return path }
+        }
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: runtime)) ?? [])
+            .filter { $0.hasPrefix("strata-") && $0.hasSuffix(".sock") }.sorted()
+        guard names.count == 1, let name = names.first else {
+            if names.isEmpty { throw ValidationError("no Strata control socket in \(runtime) (is Strata running?)") }
+            throw ValidationError("several Strata sessions run (\(names.joined(separator: ", "))): choose one with --socket or STRATA_SOCKET")
+        }
+        return runtime + "/" + name
+    }
+
+    func connect() throws -> ControlClient {
+        do {
+            return try ControlClient(path: try socketPath(), timeout: timeout)
+        } catch let failure as ControlClient.Failure {
+            throw CommandFailure(failure.description)
+        }
+    }
+}
+
+/// A failure printed as `strata-ctl: error: …` with exit status 1.
+struct CommandFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A command that is one request and one reply.
+protocol RequestCommand: ParsableCommand {
+    var options: ConnectionOptions { get }
+    /// The command's name on the wire and its arguments.
+    func makeRequest() throws -> (command: String, arguments: [String: JSONValue])
+    /// What to print for a successful reply without --json (nil: nothing).
+    func render(_ reply: JSONValue) -> String?
+}
+
+extension RequestCommand {
+    func render(_ reply: JSONValue) -> String? { nil }
+
+    func run() throws {
+        let (command, arguments) = try makeRequest()
+        try Output.guarded {
+            let client = try options.connect()
+            let reply = try client.request(command, arguments)
+            if options.json {
+                print(String(decoding: reply.encodedLine(), as: UTF8.self))
+            }
+            guard reply["ok"]?.boolValue == true else {
+                let message = reply["error"]?["message"]?.stringValue ?? "failed"
+                let code = reply["error"]?["code"]?.stringValue ?? "failed"
+                throw CommandFailure("\(message) (\(code))")
+            }
+            if !options.json, let text = render(reply) { print(text) }
+        }
+    }
+}
+
+enum Output {
+    /// Runs `body`; prints failures as `strata-ctl: error: …` and exits 1.
+    static func guarded(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let failure as CommandFailure {
+            printError("strata-ctl: error: \(failure.description)")
+            throw ExitCode(1)
+        } catch let failure as ControlClient.Failure {
+            printError("strata-ctl: error: \(failure.description)")
+            throw ExitCode(1)
+        } catch let error as ControlError {
+            printError("strata-ctl: error: \(error.description)")
+            throw ExitCode(1)
+        }
+    }
+
+    static func printError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}

@@ -1,0 +1,125 @@
+import ArgumentParser
+import Foundation
+import StrataControlProtocol
+
+struct ScreensCommand: RequestCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "screens", abstract: "List the screens, the main screen first.")
+    @OptionGroup var options: ConnectionOptions
+
+    func makeRequest() -> (command: String, arguments: [String: JSONValue]) { ("screens", [:]) }
+
+    func render(_ reply: JSONValue) -> String? {
+        guard let list = try? reply["screens"]?.decode([ScreenInfo].self) else { return nil }
+        return Table.screens(list)
+    }
+}
+
+/// `strata-ctl screen add|remove|mode|brightness|transform|mirror`.
+struct ScreenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "screen", abstract: "Add, remove and configure screens.",
+        subcommands: [Add.self, Remove.self, Mode.self, Brightness.self, Transform.self, Mirror.self])
+
+    struct Add: RequestCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Connect a new (headless) screen; prints its id.")
+        @OptionGroup var options: ConnectionOptions
+        @Option(help: ArgumentHelp("Its preferred mode (default: the size Strata was started with).", valueName: "WxH[@Hz]"))
+        var size: String?
+        @Option(help: ArgumentHelp("Another mode it offers; repeatable.", valueName: "WxH[@Hz]"))
+        var mode: [String] = []
+        @Option(help: ArgumentHelp("Its name (default: HEADLESS-n).", valueName: "name"))
+        var name: String?
+
+        func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
+            var arguments: [String: JSONValue] = [:]
+            for text in [size].compactMap({ $0 }) + mode where ModeSpec(text) == nil {
+                throw ValidationError("'\(text)': \(ModeSpec.requirement)")
+            }
+            if let size { arguments["size"] = .string(size) }
+            if !mode.isEmpty { arguments["modes"] = .array(mode.map { .string($0) }) }
+            if let name { arguments["name"] = .string(name) }
+            return ("screen-add", arguments)
+        }
+
+        func render(_ reply: JSONValue) -> String? { reply["screen"]?["id"]?.intValue.map(String.init) }
+    }
+
+    struct Remove: RequestCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Disconnect a screen; its windows move to the main screen.")
+        @OptionGroup var options: ConnectionOptions
+        @Argument(help: "The screen: its id or name.") var screen: String
+        func makeRequest() -> (command: String, arguments: [String: JSONValue]) { ("screen-remove", ["screen": reference(screen)]) }
+    }
+
+    struct Mode: RequestCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Switch a screen to one of its modes.")
+        @OptionGroup var options: ConnectionOptions
+        @Argument(help: "The screen: its id or name.") var screen: String
+        @Argument(help: ArgumentHelp("One of the screen's modes (`strata-ctl screens`).", valueName: "WxH[@Hz]")) var mode: String
+        func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
+            guard ModeSpec(mode) != nil else { throw ValidationError("'\(mode)': \(ModeSpec.requirement)") }
+            return ("screen-mode", ["screen": reference(screen), "mode": .string(mode)])
+        }
+    }
+
+    struct Brightness: RequestCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set a screen's brightness, 0 (darkest) to 1.")
+        @OptionGroup var options: ConnectionOptions
+        @Argument(help: "The screen: its id or name.") var screen: String
+        @Argument(help: "0 ... 1") var value: Double
+        func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
+            guard value.isFinite, (0...1).contains(value) else { throw ValidationError("brightness is between 0 and 1") }
+            return ("screen-brightness", ["screen": reference(screen), "value": JSONValue(value)])
+        }
+    }
+
+    struct Transform: RequestCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Rotate or flip a screen: normal, 90, 180, 270, flipped, flipped-90, flipped-180, flipped-270.")
+        @OptionGroup var options: ConnectionOptions
+        @Argument(help: "The screen: its id or name.") var screen: String
+        @Argument(help: "The transform.") var transform: String
+        func makeRequest() -> (command: String, arguments: [String: JSONValue]) {
+            ("screen-transform", ["screen": reference(screen), "transform": .string(transform)])
+        }
+    }
+
+    struct Mirror: RequestCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Allow (on) or forbid (off) a screen to mirror the main screen while it shows no window.")
+        @OptionGroup var options: ConnectionOptions
+        @Argument(help: "The screen: its id or name.") var screen: String
+        @Argument(help: "on or off") var state: String
+        func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
+            guard ["on", "off"].contains(state) else { throw ValidationError("mirror takes on or off") }
+            return ("screen-mirror", ["screen": reference(screen), "enabled": .bool(state == "on")])
+        }
+    }
+}
+
+struct ScreenshotCommand: RequestCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "screenshot", abstract: "Write a screen (default: the main one) as PNG.")
+    @OptionGroup var options: ConnectionOptions
+    @Argument(help: "The screen: its id or name.") var screen: String?
+    @Option(name: .shortAndLong, help: ArgumentHelp("The PNG file to write.", valueName: "file.png")) var output: String
+
+    func makeRequest() -> (command: String, arguments: [String: JSONValue]) {
+        var arguments: [String: JSONValue] = ["path": .string(absolutePath(output))]
+        if let screen { arguments["screen"] = reference(screen) }
+        return ("screenshot", arguments)
+    }
+
+    func render(_ reply: JSONValue) -> String? { reply["path"]?.stringValue }
+}
+
+/// `path` made absolute against the current directory (the server has its own).
+func absolutePath(_ path: String) -> String {
+    if path.hasPrefix("/") { return path }
+    return (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
+}

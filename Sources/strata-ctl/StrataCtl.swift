@@ -1,0 +1,20 @@
+import ArgumentParser
+
+/// `strata-ctl COMMAND …`: talks to a running Strata over its control socket (docs/control.md).
+struct StrataCtl: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "strata-ctl",
+        abstract: "Control a running Strata: windows, screens, input, events, experiments.",
+        discussion: """
+            strata-ctl finds Strata through $STRATA_SOCKET (set for every client Strata starts), \
+            else the strata-*.sock in $XDG_RUNTIME_DIR, or --socket. Windows are named by id or by \
+            an app id that names one window; screens by id or name. Output is a table, or the \
+            server's JSON with --json.
+            """,
+        subcommands: [
+            WindowsCommand.self, ScreensCommand.self, MakeKeyCommand.self, RaiseCommand.self, LowerCommand.self,
+            SetLevelCommand.self, HideCommand.self, ShowCommand.self, MoveCommand.self, CloseCommand.self,
+            PolicyCommand.self, ScreenCommand.self, ScreenshotCommand.self, InputCommand.self, EventsCommand.self,
+            SyncCommand.self, ExecCommand.self, RunCommand.self, VersionCommand.self,
+        ])
+}

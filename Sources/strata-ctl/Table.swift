@@ -1,0 +1,56 @@
+import StrataControlProtocol
+import StrataModel
+
+/// Plain aligned columns, a header first (as `swaymsg -t get_outputs` or `hyprctl` print).
+struct Table {
+    var header: [String]
+    var rows: [[String]] = []
+
+    var text: String {
+        let all = [header] + rows
+        var widths = header.map(\.count)
+        for row in all {
+            for (index, cell) in row.enumerated() where index < widths.count {
+                widths[index] = max(widths[index], cell.count)
+            }
+        }
+        return all.map { row in
+            row.enumerated().map { index, cell in
+                index == row.count - 1 ? cell : cell.padding(to: widths[index])
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+
+    static func windows(_ windows: [WindowInfo]) -> String {
+        var table = Table(header: ["ID", "APP_ID", "TITLE", "PID", "LEVEL", "ORDER", "KEY", "HIDDEN", "SCREEN", "FRAME"])
+        for w in windows {
+            table.rows.append([
+                String(w.id), w.appID.isEmpty ? "-" : w.appID, w.title.isEmpty ? "-" : w.title, String(w.pid), w.level,
+                String(w.order), w.key ? "yes" : "no", w.hidden ? "yes" : "no", w.screen.map(String.init) ?? "-",
+                rect(w.frame),
+            ])
+        }
+        return table.text
+    }
+
+    static func screens(_ screens: [ScreenInfo]) -> String {
+        var table = Table(header: ["ID", "NAME", "CURRENT", "MODES", "SCALE", "TRANSFORM", "BRIGHTNESS", "MIRRORING", "MAIN", "BOUNDS"])
+        for s in screens {
+            table.rows.append([
+                String(s.id), s.name, s.current ?? "-", s.modes.joined(separator: ","), String(s.scale), s.transform,
+                String(s.brightness), s.mirroring ? "yes" : (s.mirrorsWhenEmpty ? "no" : "off"), s.main ? "yes" : "no",
+                rect(s.bounds),
+            ])
+        }
+        return table.text
+    }
+
+    /// `x,y WxH`.
+    static func rect(_ r: Rect) -> String { "\(r.x),\(r.y) \(r.width)x\(r.height)" }
+}
+
+extension String {
+    func padding(to width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}

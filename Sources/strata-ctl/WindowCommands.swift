@@ -1,0 +1,119 @@
+import ArgumentParser
+import StrataControlProtocol
+
+/// A window or screen on the command line: a number is an id, anything else an app id (a
+/// window) or a name (a screen).
+func reference(_ text: String) -> JSONValue {
+    if let number = UInt64(text), number <= UInt64(1) << 52 { return .number(Double(number)) }
+    return .string(text)
+}
+
+struct WindowsCommand: RequestCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "windows", abstract: "List the windows, front to back.")
+    @OptionGroup var options: ConnectionOptions
+
+    func makeRequest() -> (command: String, arguments: [String: JSONValue]) { ("windows", [:]) }
+
+    func render(_ reply: JSONValue) -> String? {
+        guard let list = try? reply["windows"]?.decode([WindowInfo].self) else { return nil }
+        return Table.windows(list)
+    }
+}
+
+
+struct MakeKeyCommand: RequestCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "make-key", abstract: "Make a window the key window (UIWindow.makeKey()).")
+    @OptionGroup var options: ConnectionOptions
+    @Argument(help: "The window: its id, or an app id that names one window.") var window: String
+    func makeRequest() -> (command: String, arguments: [String: JSONValue]) { ("make-key", ["window": reference(window)]) }
+}
+
+struct RaiseCommand: RequestCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "raise", abstract: "Order a window in front of the others of its level.")
+    @OptionGroup var options: ConnectionOptions
+    @Argument(help: "The window: its id, or an app id that names one window.") var window: String
+    func makeRequest() -> (command: String, arguments: [String: JSONValue]) { ("raise", ["window": reference(window)]) }
+}
+
+struct LowerCommand: RequestCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lower", abstract: "Order a window behind the others of its level.")
+    @OptionGroup var options: ConnectionOptions
+    @Argument(help: "The window: its id, or an app id that names one window.") var window: String
+    func makeRequest() -> (command: String, arguments: [String: JSONValue]) { ("lower", ["window": reference(window)]) }
+}
+
+struct SetLevelCommand: RequestCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set-level", abstract: "Move a window to a level: background, bottom, normal, alert, statusBar or a number.")
+    @OptionGroup var options: ConnectionOptions
+    @Argument(help: "The window: its id, or an app id that names one window.") var window: String
+    @Argument(help: "A level name or a number (1500 is between alert and statusBar).") var level: String
+    func makeRequest() -> (command: String, arguments: [String: JSONValue]) {
+        ("set-level", ["window": reference(window), "level": .string(level)])
+    }
+}
+
+struct HideCommand: RequestCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hide", abstract: "Hide a window (isHidden = true); key passes on if it was key.")
+    @OptionGroup var options: ConnectionOptions
+    @Argument(help: "The window: its id, or an app id that names one window.") var window: String
+    func makeRequest() -> (command: String, arguments: [String: JSONValue]) { ("hide", ["window": reference(window)]) }
+}
+
+struct ShowCommand: RequestCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "Show a window and order it front (isHidden = false); --key makes it key too.")
+    @OptionGroup var options: ConnectionOptions
+    @Flag(help: "Make it key as well (makeKeyAndVisible).") var key = false
+    @Argument(help: "The window: its id, or an app id that names one window.") var window: String
+    func makeRequest() -> (command: String, arguments: [String: JSONValue]) {
+        ("show", ["window": reference(window), "key": .bool(key)])
+    }
+}
+
+struct MoveCommand: RequestCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "move", abstract: "Move a window to a screen, and to X,Y of that screen.")
+    @OptionGroup var options: ConnectionOptions
+    @Argument(help: "The window: its id, or an app id that names one window.") var window: String
+    @Option(help: ArgumentHelp("The screen: its id or name.", valueName: "screen")) var screen: String
+    @Option(help: ArgumentHelp("The window's new origin in the screen's coordinates.", valueName: "X,Y")) var to: String?
+
+    func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
+        var arguments: [String: JSONValue] = ["window": reference(window), "screen": reference(screen)]
+        if let to {
+            let parts = to.split(separator: ",", omittingEmptySubsequences: false)
+            guard parts.count == 2, let x = Int(parts[0].trimmingCharacters(in: .whitespaces)),
+                  let y = Int(parts[1].trimmingCharacters(in: .whitespaces)) else {
+                throw ValidationError("--to takes X,Y in whole pixels, e.g. --to 100,50")
+            }
+            arguments["x"] = JSONValue(x)
+            arguments["y"] = JSONValue(y)
+        }
+        return ("move", arguments)
+    }
+}
+
+struct CloseCommand: RequestCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "close", abstract: "Ask a window's client to close it (xdg_toplevel.close).")
+    @OptionGroup var options: ConnectionOptions
+    @Argument(help: "The window: its id, or an app id that names one window.") var window: String
+    func makeRequest() -> (command: String, arguments: [String: JSONValue]) { ("close", ["window": reference(window)]) }
+}
+
+struct PolicyCommand: RequestCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "policy", abstract: "Print the key-window policy, or set it (uikit, click-to-focus, focus-follows-pointer, explicit).")
+    @OptionGroup var options: ConnectionOptions
+    @Argument(help: "The policy to use from now on.") var name: String?
+    func makeRequest() -> (command: String, arguments: [String: JSONValue]) {
+        ("policy", name.map { ["name": .string($0)] } ?? [:])
+    }
+    func render(_ reply: JSONValue) -> String? { name == nil ? reply["policy"]?.stringValue : nil }
+}

@@ -1,0 +1,116 @@
+import CWaylandServer
+import Foundation
+import StrataControl
+import StrataServer
+
+/// One run of the compositor: its event loop, the signals it handles on that loop, and the
+/// command it started. Everything happens on the loop's thread; there are no other threads.
+///
+/// The loop stops when the command ends (Strata then exits with the command's status) or on
+/// SIGINT/SIGTERM (exit status 0). On the way out it writes the screenshots, disconnects the
+/// clients, and destroys the display, which removes the socket and its lock file.
+final class Session {
+    let compositor: Compositor
+    let screenshotDirectory: String?
+    private(set) var child: ChildProcess?
+    /// Clients started through the control socket's `exec`: reaped as they end, which does not
+    /// stop Strata; asked to end (then killed) when Strata stops.
+    private(set) var clients: [ChildProcess] = []
+    /// The control socket, stopped (its file removed) before the display goes.
+    var control: ControlServer?
+    private var signalSources: [OpaquePointer] = []
+    private var stopReason: StopReason?
+
+    enum StopReason: Equatable {
+        case signal(Int32)
+        case commandEnded
+    }
+
+    init(compositor: Compositor, screenshotDirectory: String?) throws(ServerError) {
+        self.compositor = compositor
+        self.screenshotDirectory = screenshotDirectory
+        for number in HandledSignals.numbers {
+            let source = wl_event_loop_add_signal(compositor.display.eventLoop, number, { number, data in
+                guard let data else { return 0 }
+                Unmanaged<Session>.fromOpaque(data).takeUnretainedValue().handle(signal: number)
+                return 0
+            }, Unmanaged.passUnretained(self).toOpaque())
+            guard let source else {
+                removeSignalSources()
+                throw .setup("cannot watch signal \(number) on the event loop")
+            }
+            signalSources.append(source)
+        }
+    }
+
+    /// Starts the command with the compositor's socket in its environment.
+    func start(command: [String], environment: [String: String]) throws(ChildProcess.SpawnError) {
+        child = try ChildProcess(arguments: command, environment: environment)
+    }
+
+    /// Starts a client for the control socket's `exec`; returns its pid.
+    func startClient(command: [String], environment: [String: String], workingDirectory: String?) throws(ChildProcess.SpawnError) -> pid_t {
+        let client = try ChildProcess(arguments: command, environment: environment, workingDirectory: workingDirectory)
+        clients.append(client)
+        return client.pid
+    }
+
+    /// Runs the loop until the command ends or a signal asks to stop; then shuts everything
+    /// down and returns the exit status.
+    func run() -> Int32 {
+        compositor.display.run()
+        var status: Int32 = 0
+        if stopReason == .commandEnded, let exitStatus = child?.exitStatus {
+            status = exitStatus
+        }
+        if let screenshotDirectory {
+            do {
+                for path in try compositor.writeScreenshots(to: screenshotDirectory) {
+                    Session.printError("strata: screenshot \(path)")
+                }
+            } catch {
+                Session.printError("strata: error: cannot write screenshots to \(screenshotDirectory): \(error)")
+                if status == 0 { status = 1 }
+            }
+        }
+        removeSignalSources()
+        control?.stop()
+        compositor.shutdown()
+        for client in clients { client.terminate(grace: 1) }
+        // The clients are disconnected now; a command still running (Strata was asked to stop)
+        // gets SIGTERM and a moment to end before it is killed, so no process outlives Strata.
+        child?.terminate(grace: 2)
+        return status
+    }
+
+    /// Stops the loop before it starts (setup failed after the session was made).
+    func abandon() {
+        control?.stop()
+        removeSignalSources()
+        compositor.shutdown()
+    }
+
+    private func handle(signal: Int32) {
+        switch signal {
+        case SIGCHLD:
+            clients.removeAll { $0.reapIfExited() }
+            if let child, child.reapIfExited() { stop(.commandEnded) }
+        default:
+            stop(.signal(signal))
+        }
+    }
+
+    private func stop(_ reason: StopReason) {
+        if stopReason == nil { stopReason = reason }
+        compositor.display.terminate()
+    }
+
+    private func removeSignalSources() {
+        for source in signalSources { wl_event_source_remove(source) }
+        signalSources.removeAll()
+    }
+
+    static func printError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}

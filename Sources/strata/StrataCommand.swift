@@ -1,0 +1,137 @@
+import ArgumentParser
+import Foundation
+import StrataModel
+import StrataControl
+import StrataControlProtocol
+import StrataServer
+
+/// `strata [options] [-- command args…]`: the compositor's command line.
+struct StrataCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "strata",
+        abstract: "A Wayland compositor with UIKit's window model (UIWindow, UIScreen).",
+        usage: "strata [options] [-- command args…]",
+        discussion: """
+            Strata takes a free wayland-N socket in XDG_RUNTIME_DIR, prints WAYLAND_DISPLAY=wayland-N \
+            on standard output, and starts the command (if any) with WAYLAND_DISPLAY set to it. \
+            When the command ends, Strata ends with the command's exit status (128 + the signal \
+            if it was killed). Without a command it runs until SIGINT or SIGTERM, then exits 0.
+            """)
+
+    @Option(help: ArgumentHelp(
+        "Where screens come from.",
+        discussion: "auto is headless for now; the nested wayland and x11 backends are not available yet."))
+    var backend: BackendChoice = .auto
+
+    @Option(help: ArgumentHelp(
+        "The socket's name in XDG_RUNTIME_DIR (default: the first free wayland-N).", valueName: "name"))
+    var socket: String?
+
+    @Option(help: "How many screens to connect (1...16).")
+    var screens = 1
+
+    @Option(help: ArgumentHelp("Each screen's size in pixels (default: 1280x720).", valueName: "WIDTHxHEIGHT"),
+            transform: { try ScreenSizeArgument.parse($0) })
+    var size = ScreenSizeArgument(width: 1280, height: 720)
+
+    @Option(help: ArgumentHelp("Each screen's refresh rate in Hz (1...1000).", valueName: "hz"))
+    var refresh = 60.0
+
+    @Option(help: ArgumentHelp(
+        "On exit, write one PNG per screen (<screen name>.png) into this directory.", valueName: "dir"))
+    var screenshot: String?
+
+    @Option(help: ArgumentHelp(
+        "The key-window policy: \(KeyWindowPolicies.allNames.joined(separator: ", ")).", valueName: "name"))
+    var policy = "uikit"
+
+    @Option(name: .customLong("level"), help: ArgumentHelp(
+        "Open the windows of an application at a level: a name (\(WindowLevel.namedLevels.map(\.name).joined(separator: ", "))) or a number. Repeatable.",
+        discussion: "Checked now, applied to windows once xdg-shell app ids reach the window model.",
+        valueName: "appid=level"),
+        transform: { try LevelRule.parse($0) })
+    var levels: [LevelRule] = []
+
+    @Flag(name: .customLong("no-control"), help: "Do not open the control socket (strata-ctl).")
+    var noControl = false
+
+    @Argument(parsing: .postTerminator, help: ArgumentHelp(
+        "The command to start under Strata, after --.", valueName: "command"))
+    var command: [String] = []
+
+    func validate() throws {
+        if let reason = backend.unavailableReason { throw ValidationError(reason) }
+        guard (1...16).contains(screens) else { throw ValidationError("screens must be between 1 and 16") }
+        guard refresh.isFinite, (1...1000).contains(refresh) else {
+            throw ValidationError("refresh must be a rate in Hz between 1 and 1000")
+        }
+        guard KeyWindowPolicies.named(policy) != nil else {
+            throw ValidationError("unknown policy '\(policy)': use one of \(KeyWindowPolicies.allNames.joined(separator: ", "))")
+        }
+        if let socket, socket.isEmpty || socket.contains("/") {
+            throw ValidationError("socket must be a plain file name such as wayland-5")
+        }
+        if let screenshot, screenshot.isEmpty { throw ValidationError("screenshot needs a directory") }
+    }
+
+    func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        if backend == .auto, environment["WAYLAND_DISPLAY"] != nil || environment["DISPLAY"] != nil {
+            Session.printError("strata: a desktop session is running, but nested backends are not available yet: running headless")
+        }
+        let mode = ScreenMode(width: size.width, height: size.height, refreshMilliHz: Int((refresh * 1000).rounded()))
+        let session: Session
+        do {
+            let compositor = try Compositor(
+                backend: HeadlessBackend(screens: screens, modes: [mode]),
+                policy: KeyWindowPolicies.named(policy) ?? UIKitKeyWindowPolicy())
+            do {
+                try compositor.addSocket(name: socket)
+                session = try Session(compositor: compositor, screenshotDirectory: screenshot)
+            } catch {
+                compositor.shutdown()
+                throw error
+            }
+        } catch {
+            Session.printError("strata: error: \(error)")
+            throw ExitCode(1)
+        }
+        guard let socketName = session.compositor.socketName else {
+            session.abandon()
+            throw ExitCode(1)
+        }
+        var childEnvironment = environment
+        childEnvironment["WAYLAND_DISPLAY"] = socketName
+        childEnvironment["WAYLAND_SOCKET"] = nil
+        childEnvironment[ControlProtocol.environmentVariable] = nil
+        if !noControl {
+            do {
+                let control = try ControlServer(compositor: session.compositor)
+                childEnvironment[ControlProtocol.environmentVariable] = control.path
+                control.spawn = { [unowned session, childEnvironment] arguments, directory in
+                    try session.startClient(command: arguments, environment: childEnvironment, workingDirectory: directory)
+                }
+                session.control = control
+            } catch {
+                Session.printError("strata: error: cannot open the control socket: \(error) (--no-control runs without it)")
+                session.abandon()
+                throw ExitCode(1)
+            }
+        }
+        print("WAYLAND_DISPLAY=\(socketName)")
+        if let control = session.control { print("\(ControlProtocol.environmentVariable)=\(control.path)") }
+        fflush(stdout)
+
+        if !command.isEmpty {
+            do {
+                try session.start(command: command, environment: childEnvironment)
+            } catch {
+                Session.printError("strata: error: \(error)")
+                session.abandon()
+                throw ExitCode(127)
+            }
+        }
+        let status = session.run()
+        if status != 0 { throw ExitCode(status) }
+    }
+}

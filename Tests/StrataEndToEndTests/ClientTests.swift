@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+
+/// Debian's real clients under Strata.
+@Suite struct ClientTests {
+    @Test(.enabled(if: StrataRun.isInstalled("wayland-info"), "wayland-info is not installed (apt-get install wayland-utils)"))
+    func waylandInfoListsTheGlobalsAtTheirVersions() async throws {
+        let result = try await StrataRun.run([], command: ["wayland-info"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        var versions: [String: Int] = [:]
+        for line in result.stdout.split(separator: "\n") {
+            // interface: 'wl_compositor',        version:  5, name:  2
+            guard let range = line.range(of: "interface: '") else { continue }
+            let rest = line[range.upperBound...]
+            guard let quote = rest.firstIndex(of: "'"), let v = rest.range(of: "version:") else { continue }
+            let number = rest[v.upperBound...].prefix { $0 != "," }.trimmingCharacters(in: .whitespaces)
+            versions[String(rest[..<quote])] = Int(number)
+        }
+        let expected = [
+            "wl_compositor": 5, "wl_subcompositor": 1, "wl_shm": 1, "wl_output": 4, "wl_seat": 8,
+            "xdg_wm_base": 5, "wl_data_device_manager": 3, "zxdg_output_manager_v1": 3,
+        ]
+        for (interface, version) in expected {
+            #expect(versions[interface] == version, "\(interface): \(versions[interface].map(String.init) ?? "missing")")
+        }
+    }
+}

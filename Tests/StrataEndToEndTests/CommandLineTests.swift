@@ -1,0 +1,49 @@
+import Testing
+
+/// `strata --help` and the checks on options, before anything starts.
+@Suite struct CommandLineTests {
+    @Test func helpListsEveryOption() async throws {
+        let result = try await StrataRun.run(["--help"])
+        #expect(result.status == 0)
+        for option in ["--backend", "--socket", "--screens", "--size", "--refresh", "--screenshot",
+                       "--policy", "--level", "--help", "<command>"] {
+            #expect(result.stdout.contains(option), "--help does not mention \(option)")
+        }
+        #expect(result.stdout.contains("strata [options] [-- command args…]"))
+    }
+
+    /// Each bad option and the message it must produce.
+    static let badOptions: [(arguments: [String], message: String)] = [
+        (["--size", "0x0"], "size must be WIDTHxHEIGHT with positive numbers"),
+        (["--size", "0x5"], "size must be WIDTHxHEIGHT with positive numbers"),
+        (["--size", "wide"], "size must be WIDTHxHEIGHT with positive numbers"),
+        (["--screens", "0"], "screens must be between 1 and 16"),
+        (["--screens", "17"], "screens must be between 1 and 16"),
+        (["--backend", "drm"], "Please provide one of 'auto', 'headless', 'wayland' or 'x11'"),
+        (["--backend", "wayland"], "the wayland backend (nesting Strata in a desktop session) is not available yet"),
+        (["--backend", "x11"], "the x11 backend (nesting Strata in a desktop session) is not available yet"),
+        (["--refresh", "0"], "refresh must be a rate in Hz between 1 and 1000"),
+        (["--policy", "random"], "unknown policy 'random'"),
+        (["--level", "org.example.app"], "level rules are APPID=LEVEL"),
+        (["--level", "org.example.app=sky"], "level rules are APPID=LEVEL"),
+        (["--socket", "a/b"], "socket must be a plain file name"),
+        (["--no-such-option"], "Unknown option '--no-such-option'"),
+    ]
+
+    @Test(arguments: badOptions)
+    func badOptionFailsWithClearMessage(arguments: [String], message: String) async throws {
+        let result = try await StrataRun.run(arguments, command: ["true"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
+        #expect(result.socketName == nil, "no socket may be taken for bad options")
+        #expect(result.runtimeDirectoryContents.isEmpty)
+    }
+
+    @Test func goodOptionsAreAccepted() async throws {
+        let result = try await StrataRun.run(
+            ["--backend", "headless", "--screens", "3", "--size", "800x600", "--refresh", "30",
+             "--policy", "click-to-focus", "--level", "org.example.panel=statusBar", "--level", "bar=1500"],
+            command: ["true"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+    }
+}

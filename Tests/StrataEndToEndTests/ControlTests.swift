@@ -1,0 +1,311 @@
+import Foundation
+import Glibc
+import StrataRender
+import Testing
+
+/// The control socket end to end: the built `strata` and `strata-ctl`, with strata-color-client
+/// windows; every strata-ctl command at least once, and the example experiments.
+@Suite(.serialized) struct ControlTests {
+    static let ctl = StrataRun.sibling("strata-ctl")
+    static let colorClient = StrataRun.sibling("strata-color-client")
+    static let ready = ctl != nil && colorClient != nil
+    static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("examples").path
+
+    /// The environment for children: the build folder first on PATH (strata-color-client).
+    static var path: String {
+        let folder = (StrataRun.binaryPath as NSString).deletingLastPathComponent
+        return folder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    }
+
+    /// A running Strata and its control socket.
+    struct Session {
+        let run: StrataRun
+        let socket: String
+
+        static func start(_ arguments: [String] = ["--size", "640x480"]) async throws -> Session {
+            let run = try StrataRun(arguments, environment: ["PATH": ControlTests.path])
+            let socket = try #require(await StrataRun.poll(timeout: 10) { () -> String? in
+                for line in run.stdout.split(separator: "\n") where line.hasPrefix("STRATA_SOCKET=") {
+                    return String(line.dropFirst("STRATA_SOCKET=".count))
+                }
+                return nil
+            }, "no STRATA_SOCKET line: \(run.stderr)")
+            return Session(run: run, socket: socket)
+        }
+
+        /// Runs `strata-ctl arguments…` against this Strata.
+        @discardableResult
+        func ctl(_ arguments: String..., expectStatus: Int32? = 0, sourceLocation: SourceLocation = #_sourceLocation) async throws -> ProcessResult {
+            let result = try await ProcessResult.run([try #require(ControlTests.ctl)] + arguments,
+                                                     environment: ["STRATA_SOCKET": socket, "PATH": ControlTests.path],
+                                                     directory: run.root)
+            if let expectStatus {
+                #expect(result.status == expectStatus, "strata-ctl \(arguments.joined(separator: " ")): \(result.stderr)", sourceLocation: sourceLocation)
+            }
+            return result
+        }
+
+        /// The windows as JSON objects, front to back.
+        func windows() async throws -> [[String: Any]] {
+            let output = try await ctl("windows", "--json").stdout
+            let object = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]
+            return object?["windows"] as? [[String: Any]] ?? []
+        }
+
+        func waitForWindow(_ appID: String) async throws -> Int {
+            for _ in 0..<200 {
+                if let window = try await windows().first(where: { $0["app_id"] as? String == appID && $0["hidden"] as? Bool == false }),
+                   let id = window["id"] as? Int {
+                    return id
+                }
+                try await Task.sleep(nanoseconds: 50_000_000)
+            }
+            throw StrataRun.Failure("no window \(appID) appeared")
+        }
+
+        func stop() async -> StrataResult {
+            run.send(SIGTERM)
+            return await run.finish()
+        }
+    }
+
+    @Test func strataPrintsAPrivateControlSocketAndRemovesItAtExit() async throws {
+        let session = try await Session.start()
+        #expect(session.socket == session.run.runtimeDirectory + "/strata-wayland-0.sock" || session.socket.hasSuffix(".sock"))
+        var info = stat()
+        #expect(stat(session.socket, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o600)
+        let result = await session.stop()
+        #expect(result.status == 0)
+        #expect(!result.runtimeDirectoryContents.contains { $0.hasSuffix(".sock") }, "\(result.runtimeDirectoryContents)")
+    }
+
+    /// The socket's mode keeps other users out; the uid check (SO_PEERCRED) is the second lock:
+    /// with the mode opened up on purpose, a peer with another uid is still refused.
+    @Test(.enabled(if: getuid() == 0 && ctl != nil && StrataRun.isInstalled("setpriv"), "needs root, setpriv and strata-ctl"))
+    func peersWithAnotherUidAreRefused() async throws {
+        let session = try await Session.start()
+        chmod(session.run.root, 0o755)
+        chmod(session.run.runtimeDirectory, 0o755)
+        chmod(session.socket, 0o666)
+        let ctl = try #require(Self.ctl)
+        chmod(ctl, 0o755)
+        let result = try await ProcessResult.run(
+            ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", ctl, "version", "--socket", session.socket],
+            environment: [:], directory: "/")
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("strata-ctl: error:"), "\(result.stderr)")
+        #expect(session.run.stderr.contains("refused a connection from another user"))
+        #expect(try await session.ctl("version").status == 0)
+        _ = await session.stop()
+    }
+
+    @Test func theCommandSeesStrataSocket() async throws {
+        let result = try await StrataRun.run([], command: ["sh", "-c", "test -S \"$STRATA_SOCKET\" && echo ok:$STRATA_SOCKET"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("ok:/"))
+    }
+
+    @Test func noControlRunsWithoutTheSocket() async throws {
+        let result = try await StrataRun.run(["--no-control"], command: ["sh", "-c", "test -z \"$STRATA_SOCKET\""])
+        #expect(result.status == 0)
+        #expect(!result.stdout.contains("STRATA_SOCKET="))
+    }
+
+    @Test(.enabled(if: ready, "strata-ctl or strata-color-client is not built"))
+    func everyWindowCommandWorksFromTheCommandLine() async throws {
+        let session = try await Session.start()
+        let pidText = try await session.ctl("exec", "--", "strata-color-client", "--app-id", "e2e.first", "--size", "100x80", "--color", "ff0000", "--seconds", "30").stdout
+        #expect(Int(pidText.trimmingCharacters(in: .whitespacesAndNewlines)) != nil)
+        let first = try await session.waitForWindow("e2e.first")
+        try await session.ctl("exec", "--", "strata-color-client", "--app-id", "e2e.second", "--size", "100x80", "--color", "00ff00", "--seconds", "30")
+        let second = try await session.waitForWindow("e2e.second")
+
+        let table = try await session.ctl("windows").stdout
+        #expect(table.hasPrefix("ID  APP_ID"))
+        #expect(table.contains("e2e.first") && table.contains("e2e.second"))
+
+        try await session.ctl("make-key", "e2e.first")
+        #expect(try await session.windows().first { $0["key"] as? Bool == true }?["id"] as? Int == first)
+        try await session.ctl("raise", "e2e.first")
+        #expect(try await session.windows().first?["id"] as? Int == first)
+        try await session.ctl("lower", String(first))
+        #expect(try await session.windows().last?["id"] as? Int == first)
+        try await session.ctl("set-level", "e2e.first", "alert")
+        #expect(try await session.windows().first?["level"] as? String == "alert")
+        try await session.ctl("hide", "e2e.first")
+        #expect(try await session.windows().first { $0["id"] as? Int == first }?["hidden"] as? Bool == true)
+        try await session.ctl("show", "--key", "e2e.first")
+        #expect(try await session.windows().first { $0["key"] as? Bool == true }?["id"] as? Int == first)
+
+        try await session.ctl("screen", "add", "--size", "800x600", "--name", "EXT")
+        try await session.ctl("move", "e2e.second", "--screen", "EXT", "--to", "20,30")
+        let moved = try await session.windows().first { $0["id"] as? Int == second }
+        #expect(moved?["screen"] as? Int == 2)
+        #expect((moved?["frame"] as? [String: Any])?["x"] as? Int == 20)
+
+        #expect(try await session.ctl("policy").stdout == "uikit\n")
+        try await session.ctl("policy", "click-to-focus")
+        #expect(try await session.ctl("policy").stdout == "click-to-focus\n")
+
+        try await session.ctl("close", "e2e.first")
+        for _ in 0..<100 where try await session.windows().contains(where: { $0["id"] as? Int == first }) {
+            try await Task.sleep(nanoseconds: 50_000_000)
+        }
+        #expect(try await !session.windows().contains { $0["id"] as? Int == first })
+
+        let failed = try await session.ctl("make-key", "999", expectStatus: 1)
+        #expect(failed.stderr.contains("unknown_window"))
+        try await session.ctl("sync")
+        #expect(try await session.ctl("version").stdout.contains("protocol 1"))
+        #expect(await session.stop().status == 0)
+    }
+
+    @Test(.enabled(if: ctl != nil, "strata-ctl is not built"))
+    func everyScreenAndInputCommandWorksFromTheCommandLine() async throws {
+        let session = try await Session.start()
+        let id = try await session.ctl("screen", "add", "--size", "800x600", "--mode", "1024x768@30", "--name", "EXT").stdout
+        #expect(id == "2\n")
+        try await session.ctl("screen", "mode", "EXT", "1024x768@30")
+        try await session.ctl("screen", "brightness", "EXT", "0.5")
+        try await session.ctl("screen", "transform", "2", "flipped-90")
+        try await session.ctl("screen", "mirror", "EXT", "off")
+        let screens = try await session.ctl("screens").stdout
+        #expect(screens.contains("EXT") && screens.contains("1024x768@30") && screens.contains("flipped-90") && screens.contains("0.5"))
+        let json = try await session.ctl("screens", "--json").stdout
+        #expect(json.contains("\"mirrors_when_empty\":false"))
+        try await session.ctl("screen", "mode", "EXT", "640x480", expectStatus: 1)
+        try await session.ctl("screen", "remove", "EXT")
+        #expect(try await !session.ctl("screens").stdout.contains("EXT"))
+
+        let shot = session.run.root + "/shot.png"
+        #expect(try await session.ctl("screenshot", "-o", "shot.png").stdout == shot + "\n")
+        let image = try PNGFile.read(path: shot)
+        #expect(image.width == 640 && image.height == 480)
+        try await session.ctl("screenshot", "HEADLESS-1", "-o", shot)
+
+        try await session.ctl("input", "pointer", "move", "10", "20")
+        try await session.ctl("input", "pointer", "move", "--screen", "1", "30", "40")
+        try await session.ctl("input", "pointer", "button", "left", "down")
+        try await session.ctl("input", "pointer", "button", "left", "up")
+        try await session.ctl("input", "pointer", "click")
+        try await session.ctl("input", "pointer", "click", "right")
+        try await session.ctl("input", "key", "Return")
+        try await session.ctl("input", "key", "30", "down")
+        try await session.ctl("input", "key", "code:30", "up")
+        try await session.ctl("input", "key", "NoSuchKey", expectStatus: 1)
+        try await session.ctl("input", "type", "Hello, Strata!")
+        try await session.ctl("input", "touch", "down", "1", "5", "5")
+        try await session.ctl("input", "touch", "move", "1", "6", "6")
+        try await session.ctl("input", "touch", "up", "1")
+
+        let events = try await session.ctl("events", "--since", "0", "--no-follow").stdout
+        #expect(events.contains("screenDidConnect screen=2"))
+        #expect(events.contains("screenDidDisconnect screen=2"))
+        let marker = session.run.root + "/exec-ran"
+        try await session.ctl("exec", "--", "touch", marker)
+        #expect(await StrataRun.poll(timeout: 5) { FileManager.default.fileExists(atPath: marker) ? true : nil } == true)
+        #expect(await session.stop().status == 0)
+    }
+
+    @Test(.enabled(if: ctl != nil, "strata-ctl is not built"))
+    func eventsStreamWhileOtherCommandsChangeTheModel() async throws {
+        let session = try await Session.start()
+        let ctl = try #require(Self.ctl)
+        async let streamed = ProcessResult.run([ctl, "events", "--json", "--count", "3"],
+                                               environment: ["STRATA_SOCKET": session.socket], directory: session.run.root)
+        try await Task.sleep(nanoseconds: 500_000_000)
+        try await session.ctl("screen", "add", "--name", "LIVE")
+        try await session.ctl("screen", "remove", "LIVE")
+        let result = try await streamed
+        #expect(result.status == 0, "\(result.stderr)")
+        let names = result.stdout.split(separator: "\n").compactMap { line -> String? in
+            let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            return object?["name"] as? String
+        }
+        #expect(names == ["screenDidConnect", "screenDidChangeMirroring", "screenDidDisconnect"])
+        _ = await session.stop()
+    }
+
+    // MARK: Experiments
+
+    static let exampleFiles: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: examples)) ?? [])
+        .filter { $0.hasSuffix(".strata") }.sorted()
+
+    @Test(.enabled(if: ready, "strata-ctl or strata-color-client is not built"), arguments: exampleFiles)
+    func exampleExperimentPasses(_ file: String) async throws {
+        let ctl = try #require(Self.ctl)
+        let result = try await StrataRun.run(["--size", "1280x720"], command: [ctl, "run", Self.examples + "/" + file],
+                                             environment: ["PATH": Self.path], timeout: 60)
+        #expect(result.status == 0, "\(file): \(result.stderr)")
+        #expect(result.stdout.contains("passed"))
+    }
+
+    @Test(.enabled(if: ready, "strata-ctl or strata-color-client is not built"))
+    func failingExpectationNamesTheLineAndWhatWasExpected() async throws {
+        let ctl = try #require(Self.ctl)
+        let run = try StrataRun([], environment: ["PATH": Self.path])
+        let file = run.root + "/failing.strata"
+        try """
+            # a window, then a wrong expectation
+            exec -- strata-color-client --app-id e2e.only --seconds 30
+            wait-window e2e.only
+
+            expect key none
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        _ = await run.socketName()
+        let socket = try #require(await StrataRun.poll(timeout: 10) {
+            run.stdout.split(separator: "\n").first { $0.hasPrefix("STRATA_SOCKET=") }.map { String($0.dropFirst(14)) }
+        })
+        let result = try await ProcessResult.run([ctl, "run", "--expect-timeout", "0.5", file],
+                                                 environment: ["STRATA_SOCKET": socket], directory: run.root)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("failing.strata:5: expected no key window, but window"), "\(result.stderr)")
+        run.send(SIGTERM)
+        _ = await run.finish()
+    }
+}
+
+/// A finished process: status, standard output and error.
+struct ProcessResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    /// Runs `argv` with `environment` added to the test's, in `directory`, killed after `timeout`.
+    static func run(_ argv: [String], environment: [String: String], directory: String, timeout: Double = 30) async throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: argv[0])
+        process.arguments = Array(argv.dropFirst())
+        var env = ProcessInfo.processInfo.environment
+        for name in ["WAYLAND_DISPLAY", "WAYLAND_SOCKET", "DISPLAY", "STRATA_SOCKET"] { env[name] = nil }
+        for (name, value) in environment { env[name] = value }
+        process.environment = env
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let token = UUID().uuidString
+        let out = directory + "/.out-" + token, err = directory + "/.err-" + token
+        _ = FileManager.default.createFile(atPath: out, contents: nil)
+        _ = FileManager.default.createFile(atPath: err, contents: nil)
+        let outHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
+        let errHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let ended = await StrataRun.poll(timeout: timeout) { process.isRunning ? nil : true } ?? false
+        if !ended {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try? outHandle.close()
+        try? errHandle.close()
+        let result = ProcessResult(
+            status: ended ? process.terminationStatus : 124,
+            stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
+        try? FileManager.default.removeItem(atPath: out)
+        try? FileManager.default.removeItem(atPath: err)
+        return result
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import StrataRender
+import Testing
+
+/// Real clients drawing into Strata's headless screen, checked in the screenshot Strata writes
+/// when it is stopped (SIGTERM) while the client still shows its window.
+@Suite struct RealClientTests {
+    static let background: UInt32 = 0xff20_2428
+
+    /// Runs `command` under Strata on one 640×480 screen until `ready` holds for Strata's (and the
+    /// client's) standard output, or `seconds` pass; then stops Strata and returns the screenshot.
+    static func screenshot(of command: [String], seconds: Double = 2, ready: ((String) -> Bool)? = nil) async throws
+        -> (image: PNGFile.Pixels, output: String) {
+        let run = try StrataRun(["--size", "640x480"], command: command, screenshots: true)
+        _ = try #require(await run.socketName())
+        if let ready {
+            let seen = await StrataRun.poll(timeout: 15) { ready(run.stdout) ? true : nil }
+            #expect(seen == true, "the client never got ready; stdout: \(run.stdout) stderr: \(run.stderr)")
+        } else {
+            // Debian's demo clients say nothing when they are up: give them time to draw.
+            try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+        }
+        run.send(SIGTERM)
+        let result = await run.finish()
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let image = try #require(result.screenshots["HEADLESS-1.png"], "no screenshot; stderr: \(result.stderr)")
+        #expect(image.width == 640 && image.height == 480)
+        return (image, result.stdout)
+    }
+
+    /// Pixels in the rectangle that differ from the background.
+    static func drawnPixels(_ image: PNGFile.Pixels, x: Range<Int>, y: Range<Int>) -> Int {
+        var count = 0
+        for row in y { for col in x where image.at(col, row) != background { count += 1 } }
+        return count
+    }
+
+    @Test func colorClientPixelsAreExactlyWhereItsWindowIsPlaced() async throws {
+        let client = try #require(StrataRun.sibling("strata-color-client"))
+        let (image, output) = try await Self.screenshot(
+            of: [client, "--size", "100x80", "--color", "ff0000", "--inner", "0000ff", "--frames", "3", "--seconds", "30"],
+            ready: { $0.contains("frame 3") })
+        #expect(output.contains("activated=true"), "the only window is the key window")
+        var red = 0, blue = 0, other = 0
+        for y in 0..<480 {
+            for x in 0..<640 {
+                let pixel = image.at(x, y)
+                let inWindow = x < 100 && y < 80
+                let inInner = x >= 25 && x < 75 && y >= 20 && y < 60
+                let expected: UInt32 = inInner ? 0xff00_00ff : inWindow ? 0xffff_0000 : Self.background
+                if pixel == 0xffff_0000 { red += 1 } else if pixel == 0xff00_00ff { blue += 1 } else { other += 1 }
+                if pixel != expected {
+                    Issue.record("pixel (\(x), \(y)) is \(String(pixel, radix: 16)), expected \(String(expected, radix: 16))")
+                    return
+                }
+            }
+        }
+        #expect(red == 100 * 80 - 50 * 40 && blue == 50 * 40)
+    }
+
+    @Test(.enabled(if: StrataRun.isInstalled("weston-simple-shm"), "weston-simple-shm is not installed (apt-get install weston)"))
+    func westonSimpleShmDrawsItsWindow() async throws {
+        let (image, _) = try await Self.screenshot(of: ["weston-simple-shm"])
+        // A 250×250 window at the cascade origin, with a coloured pattern inside.
+        #expect(Self.drawnPixels(image, x: 0..<250, y: 0..<250) > 250 * 250 / 2)
+        #expect(Self.drawnPixels(image, x: 260..<640, y: 0..<480) == 0)
+        #expect(Self.drawnPixels(image, x: 0..<640, y: 260..<480) == 0)
+    }
+
+    @Test(.enabled(if: StrataRun.isInstalled("weston-flower"), "weston-flower is not installed (apt-get install weston)"))
+    func westonFlowerDrawsAFlower() async throws {
+        let (image, _) = try await Self.screenshot(of: ["weston-flower"])
+        #expect(Self.drawnPixels(image, x: 0..<200, y: 0..<200) > 5000)
+        #expect(Self.drawnPixels(image, x: 300..<640, y: 300..<480) == 0)
+    }
+
+    @Test(.enabled(if: StrataRun.isInstalled("weston-subsurfaces"), "weston-subsurfaces is not installed (apt-get install weston)"))
+    func westonSubsurfacesDrawsItsSubsurfaces() async throws {
+        let (image, _) = try await Self.screenshot(of: ["weston-subsurfaces"])
+        // The main surface is green; the red subsurface is at its right.
+        var green = 0, red = 0
+        for y in 0..<200 {
+            for x in 0..<400 {
+                let p = image.at(x, y)
+                let r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff
+                if g > 0x80 && r < 0x40 && b < 0x40 { green += 1 }
+                if r > 0x80 && g < 0x40 && b < 0x40 { red += 1 }
+            }
+        }
+        #expect(green > 5000, "the main surface")
+        #expect(red > 1000, "the red subsurface")
+    }
+
+    @Test(.enabled(if: StrataRun.isInstalled("weston-simple-damage"), "weston-simple-damage is not installed (apt-get install weston)"))
+    func westonSimpleDamageDrawsItsWindow() async throws {
+        let (image, _) = try await Self.screenshot(of: ["weston-simple-damage"])
+        #expect(Self.drawnPixels(image, x: 0..<300, y: 0..<200) > 10000)
+    }
+
+    @Test(.enabled(if: StrataRun.isInstalled("foot"), "foot is not installed (apt-get install foot)"))
+    func footShowsATerminal() async throws {
+        let (image, _) = try await Self.screenshot(of: ["foot", "-o", "colors.background=336699", "sh", "-c", "sleep 30"], seconds: 3)
+        var terminal = 0
+        for y in stride(from: 0, to: 480, by: 4) {
+            for x in stride(from: 0, to: 640, by: 4) where image.at(x, y) == 0xff33_6699 { terminal += 1 }
+        }
+        #expect(terminal > 1000, "foot's background colour fills its window")
+    }
+}

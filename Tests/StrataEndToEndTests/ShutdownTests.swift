@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+/// SIGINT and SIGTERM: Strata disconnects its clients, writes the screenshots it was asked
+/// for, removes its socket and exits 0.
+@Suite struct ShutdownTests {
+    @Test(arguments: [SIGTERM, SIGINT])
+    func signalWithoutCommandExitsCleanly(signal: Int32) async throws {
+        let run = try StrataRun(["--screens", "2", "--size", "320x200"], screenshots: true)
+        let name = try #require(await run.socketName())
+        #expect(run.runtimeFileExists(name))
+        #expect(run.runtimeFileExists(name + ".lock"))
+        run.send(signal)
+        let result = await run.finish()
+        #expect(!result.timedOut)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.runtimeDirectoryContents.isEmpty, "left in XDG_RUNTIME_DIR: \(result.runtimeDirectoryContents)")
+        #expect(result.screenshotErrors.isEmpty)
+        #expect(result.screenshots.keys.sorted() == ["HEADLESS-1.png", "HEADLESS-2.png"])
+        for (file, image) in result.screenshots {
+            #expect(image.width == 320 && image.height == 200, "\(file) is \(image.width)x\(image.height)")
+            let background = image.at(0, 0)
+            #expect(background >> 24 == 0xff, "the screen is opaque")
+            #expect(image.argb.allSatisfy { $0 == background }, "an empty screen is all background")
+            #expect(result.stderr.contains("strata: screenshot \(run.screenshotDirectory)/\(file)"))
+        }
+    }
+
+    @Test func signalWhileCommandRunsEndsTheCommandToo() async throws {
+        let run = try StrataRun([], command: ["sh", "-c", "echo \"pid $$\"; exec sleep 60"])
+        let childPID = try #require(await StrataRun.poll(timeout: 10) { () -> pid_t? in
+            run.stdout.split(separator: "\n").first { $0.hasPrefix("pid ") }.flatMap { pid_t($0.dropFirst(4)) }
+        })
+        run.send(SIGTERM)
+        let result = await run.finish(timeout: 10)
+        #expect(!result.timedOut)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(kill(childPID, 0) == -1 && errno == ESRCH, "the command outlived Strata")
+        #expect(result.runtimeDirectoryContents.isEmpty)
+    }
+
+    @Test func screenshotIsWrittenWhenTheCommandEnds() async throws {
+        let result = try await StrataRun.run(["--size", "64x48"], command: ["true"], screenshots: true)
+        #expect(result.status == 0)
+        let image = try #require(result.screenshots["HEADLESS-1.png"])
+        #expect(image.width == 64 && image.height == 48)
+    }
+}

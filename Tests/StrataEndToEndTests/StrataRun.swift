@@ -1,0 +1,231 @@
+import Foundation
+import Glibc
+import StrataRender
+
+/// One run of the built `strata` binary for an end-to-end test: a private XDG_RUNTIME_DIR
+/// (fresh, mode 0700), a screenshot folder, standard output and error captured in files, its
+/// own process group (so a timeout kills Strata and everything it started), and a hard
+/// deadline: no test can hang CI.
+///
+///     let run = try StrataRun(["--size", "320x200"], command: ["true"])
+///     let result = await run.finish()
+///     #expect(result.status == 0)
+final class StrataRun {
+    /// The temporary folder holding everything below; removed when the run is released.
+    let root: String
+    let runtimeDirectory: String
+    let screenshotDirectory: String
+    let pid: pid_t
+    private let stdoutPath: String
+    private let stderrPath: String
+    private var result: StrataResult?
+
+    /// Starts `strata arguments… [--screenshot DIR] [-- command…]`. `environment` overrides the
+    /// test's environment (nil removes a variable); XDG_RUNTIME_DIR is the private folder unless
+    /// overridden, and the parent's WAYLAND_DISPLAY, WAYLAND_SOCKET and DISPLAY are removed.
+    init(_ arguments: [String], command: [String] = [], screenshots: Bool = false,
+         environment: [String: String?] = [:]) throws {
+        root = try StrataRun.makeTemporaryDirectory()
+        runtimeDirectory = root + "/runtime"
+        screenshotDirectory = root + "/screenshots"
+        stdoutPath = root + "/stdout"
+        stderrPath = root + "/stderr"
+        guard mkdir(runtimeDirectory, 0o700) == 0 else { throw Failure("cannot create \(runtimeDirectory)") }
+
+        var argv = [StrataRun.binaryPath] + arguments
+        if screenshots { argv += ["--screenshot", screenshotDirectory] }
+        if !command.isEmpty { argv += ["--"] + command }
+
+        var env = ProcessInfo.processInfo.environment
+        for name in ["WAYLAND_DISPLAY", "WAYLAND_SOCKET", "DISPLAY"] { env[name] = nil }
+        env["XDG_RUNTIME_DIR"] = runtimeDirectory
+        for (name, value) in environment { env[name] = value }
+
+        pid = try StrataRun.spawn(argv, environment: env, stdout: stdoutPath, stderr: stderrPath)
+    }
+
+    deinit {
+        if result == nil {
+            kill(-pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        try? FileManager.default.removeItem(atPath: root)
+    }
+
+    // MARK: While it runs
+
+    var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
+    var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+
+    /// The socket name Strata printed (`WAYLAND_DISPLAY=name`), waiting for it at most `timeout`
+    /// seconds; nil if it did not come (or Strata ended first).
+    func socketName(timeout: Double = 10) async -> String? {
+        await StrataRun.poll(timeout: timeout) {
+            if let name = StrataResult.socketName(in: self.stdout) { return name }
+            return nil
+        }
+    }
+
+    /// Whether a file exists in the private runtime folder.
+    func runtimeFileExists(_ name: String) -> Bool {
+        FileManager.default.fileExists(atPath: runtimeDirectory + "/" + name)
+    }
+
+    func send(_ signal: Int32) { kill(pid, signal) }
+
+    // MARK: The end
+
+    /// Waits for Strata to exit, at most `timeout` seconds; then kills its whole process
+    /// group and reports `timedOut`. Collects output, screenshots and the runtime folder.
+    func finish(timeout: Double = 20) async -> StrataResult {
+        if let result { return result }
+        var rawStatus: Int32 = 0
+        let ended: Bool = await StrataRun.poll(timeout: timeout) {
+            waitpid(self.pid, &rawStatus, WNOHANG) == self.pid ? true : nil
+        } ?? false
+        if !ended {
+            kill(-pid, SIGKILL)
+            waitpid(pid, &rawStatus, 0)
+        } else {
+            kill(-pid, SIGKILL)  // anything Strata started and left behind
+        }
+        let signal = rawStatus & 0x7f
+        let status = signal == 0 ? (rawStatus >> 8) & 0xff : 128 + signal
+        var screenshots: [String: PNGFile.Pixels] = [:]
+        var screenshotErrors: [String] = []
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: screenshotDirectory)) ?? []
+        for name in names.sorted() where name.hasSuffix(".png") {
+            do {
+                screenshots[name] = try PNGFile.read(path: screenshotDirectory + "/" + name)
+            } catch {
+                screenshotErrors.append("\(error)")
+            }
+        }
+        let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: runtimeDirectory)) ?? []
+        let result = StrataResult(
+            status: status, timedOut: !ended, stdout: stdout, stderr: stderr, screenshots: screenshots,
+            screenshotErrors: screenshotErrors, runtimeDirectoryContents: leftovers.sorted())
+        self.result = result
+        return result
+    }
+
+    /// Runs Strata to its end: `StrataRun(…).finish(timeout:)`.
+    static func run(_ arguments: [String], command: [String] = [], screenshots: Bool = false,
+                    environment: [String: String?] = [:], timeout: Double = 20) async throws -> StrataResult {
+        let run = try StrataRun(arguments, command: command, screenshots: screenshots, environment: environment)
+        return await run.finish(timeout: timeout)
+    }
+
+    // MARK: Helpers
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// The built `strata`: $STRATA_BINARY, else next to the running test executable (swift
+    /// test runs `.build/<triple>/debug/StrataPackageTests.xctest`), else `.build/debug/strata`
+    /// in the package this file belongs to.
+    static let binaryPath: String = {
+        if let path = ProcessInfo.processInfo.environment["STRATA_BINARY"], !path.isEmpty { return path }
+        var candidates: [String] = []
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            candidates.append((exe as NSString).deletingLastPathComponent + "/strata")
+        }
+        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        candidates.append(package.appendingPathComponent(".build/debug/strata").path)
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates.last!
+    }()
+
+    /// Another executable of this package built next to `strata` (e.g. strata-color-client).
+    static func sibling(_ name: String) -> String? {
+        let path = (binaryPath as NSString).deletingLastPathComponent + "/" + name
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }
+
+    /// Whether a program is on PATH (for tests that need Debian's clients).
+    static func isInstalled(_ program: String) -> Bool {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").contains {
+            FileManager.default.isExecutableFile(atPath: "\($0)/\(program)")
+        }
+    }
+
+    /// Calls `body` every 10 ms until it returns a value or `timeout` seconds pass.
+    static func poll<T>(timeout: Double, _ body: () -> T?) async -> T? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let value = body() { return value }
+            if Date() >= deadline { return nil }
+            try? await Task.sleep(nanoseconds: 10_000_000)
+        }
+    }
+
+    private static func makeTemporaryDirectory() throws -> String {
+        var template = Array("/tmp/strata-e2e-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw Failure("mkdtemp failed: \(String(cString: strerror(errno)))") }
+        return String(cString: made)
+    }
+
+    /// posix_spawn in a new process group, stdin from /dev/null, output into files, signals
+    /// unblocked and at their defaults whatever the test thread's state.
+    private static func spawn(_ argv: [String], environment: [String: String], stdout: String, stderr: String) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for number in [SIGCHLD, SIGINT, SIGTERM, SIGPIPE, SIGHUP] { sigaddset(&defaults, number) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+
+        let cArgv = argv.map { strdup($0) } + [nil]
+        let cEnv = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            cArgv.forEach { free($0) }
+            cEnv.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let error = posix_spawn(&pid, argv[0], &actions, &attributes, cArgv, cEnv)
+        guard error == 0 else {
+            throw Failure("cannot start \(argv[0]): \(String(cString: strerror(error))) (run `swift build` first, or set STRATA_BINARY)")
+        }
+        return pid
+    }
+}
+
+/// What a finished run left: its exit status (128 + signal if killed), whether the deadline
+/// killed it, its output, the decoded screenshots by file name, and what remained in the
+/// private runtime folder.
+struct StrataResult {
+    var status: Int32
+    var timedOut: Bool
+    var stdout: String
+    var stderr: String
+    var screenshots: [String: PNGFile.Pixels]
+    var screenshotErrors: [String]
+    var runtimeDirectoryContents: [String]
+
+    /// The name in the `WAYLAND_DISPLAY=name` line Strata printed.
+    var socketName: String? { StrataResult.socketName(in: stdout) }
+
+    static func socketName(in output: String) -> String? {
+        for line in output.split(separator: "\n") where line.hasPrefix("WAYLAND_DISPLAY=") {
+            return String(line.dropFirst("WAYLAND_DISPLAY=".count))
+        }
+        return nil
+    }
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Strata needs, only those missing.
+#
+#   scripts/install-deps.sh [--build|--test|--demo]
+#
+#   --build  what `swift build` needs: libwayland, pixman, xkbcommon, libpng, wayland-scanner,
+#            pkg-config (and git to fetch swift-argument-parser)
+#   --test   --build plus the real clients the end-to-end tests run: weston's demo clients
+#            (weston-simple-shm …) and wayland-info (the default)
+#   --demo   --test plus foot, the terminal scripts/demo.sh and run-nested.sh prefer
+#
+# Swift itself is not installed here (see swift.org/install). Runs `apt-get update` only when
+# something is missing. Not root: prints the exact command to run and exits 1.
+set -euo pipefail
+
+build=(libwayland-dev libwayland-bin wayland-protocols libpixman-1-dev libxkbcommon-dev xkb-data
+       libpng-dev pkg-config git ca-certificates)
+test=(weston wayland-utils)
+demo=(foot)
+
+case "${1:---test}" in
+  --build) wanted=("${build[@]}") ;;
+  --test) wanted=("${build[@]}" "${test[@]}") ;;
+  --demo) wanted=("${build[@]}" "${test[@]}" "${demo[@]}") ;;
+  -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  *) echo "usage: $0 [--build|--test|--demo]" >&2; exit 2 ;;
+esac
+
+missing=()
+for package in "${wanted[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#wanted[@]} packages are installed"
+  exit 0
+fi
+
+command="apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-deps: missing packages: ${missing[*]}" >&2
+  echo "install-deps: run as root:  apt-get update && $command" >&2
+  exit 1
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends "${missing[@]}" </dev/null

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# THE test command: everything from a fresh Debian 12 machine with Swift to a finished test run.
+#
+#   scripts/test.sh [extra `swift test` arguments, e.g. --filter StrataEndToEndTests]
+#
+# 1. installs the missing Debian packages (scripts/install-deps.sh --test; needs root if any are
+#    missing), 2. checks that the committed protocol glue matches protocols/*.xml, 3. builds
+#    everything including the tests, 4. runs every test. XDG_RUNTIME_DIR is set to a fresh
+#    private folder if it is not set (CI runs as root without a session). Exits non-zero on any
+#    failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "dependencies"
+scripts/install-deps.sh --test
+
+step "protocol glue"
+scripts/generate-protocols.sh --check
+
+if [ -z "${XDG_RUNTIME_DIR:-}" ]; then
+  XDG_RUNTIME_DIR=$(mktemp -d "${TMPDIR:-/tmp}/strata-runtime-XXXXXX")
+  chmod 0700 "$XDG_RUNTIME_DIR"
+  export XDG_RUNTIME_DIR
+  trap 'rm -rf "$XDG_RUNTIME_DIR"' EXIT
+fi
+
+# One build with the tests (a plain `swift build` followed by `swift test` would compile the
+# modules twice: tests build them with testing enabled).
+step "build"
+swift build --build-tests
+
+step "tests"
+# The end-to-end tests kill what they start at their own deadlines; this bounds everything else.
+timeout --kill-after=30s 45m swift test --skip-build "$@"
+
+step "all tests passed"
