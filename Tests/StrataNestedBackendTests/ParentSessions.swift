@@ -2,9 +2,9 @@ import Foundation
 import StrataRender
 import StrataServer
 
-/// Finds an executable on PATH (or the usual Debian places).
+/// Finds an executable on PATH.
 func executable(_ name: String) -> String? {
-    let path = (ProcessInfo.processInfo.environment["PATH"] ?? "") + ":/usr/bin:/usr/local/bin"
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
     for dir in path.split(separator: ":") {
         let candidate = "\(dir)/\(name)"
         if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
