@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "StrataModel", targets: ["StrataModel"]),
         // The WLCS integration module (`wlcs path/to/libStrataWLCS.so`), see docs/wlcs.md.
         .library(name: "StrataWLCS", type: .dynamic, targets: ["StrataWLCS"]),
+        .library(name: "StrataNestedBackends", targets: ["StrataNestedBackends"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -29,6 +30,9 @@ let package = Package(
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: apt("libpixman-1-dev")),
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: apt("libxkbcommon-dev")),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: apt("libpng-dev")),
+        // The X11 nested backend (scripts/deps-nested.txt lists the Debian packages).
+        .systemLibrary(name: "CXCB", pkgConfig: "xcb-shm", providers: apt("libxcb1-dev", "libxcb-shm0-dev")),
+        .systemLibrary(name: "CXKBCommonX11", pkgConfig: "xkbcommon-x11", providers: apt("libxkbcommon-x11-dev")),
         .target(name: "CStrataProtocolCode"),
         .target(name: "CStrataServerGlue", dependencies: ["CWaylandServer", "CStrataProtocolCode"]),
         .target(name: "CStrataClientGlue", dependencies: ["CWaylandClient", "CStrataProtocolCode"]),
@@ -55,7 +59,7 @@ let package = Package(
         .executableTarget(
             name: "strata",
             dependencies: [
-                "StrataServer", "StrataModel", "StrataControl", "StrataControlProtocol", "CWaylandServer",
+                "StrataServer", "StrataModel", "StrataControl", "StrataControlProtocol", "StrataNestedBackends", "CWaylandServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: cLayer),
@@ -63,6 +67,14 @@ let package = Package(
         .executableTarget(
             name: "strata-color-client",
             dependencies: ["CWaylandClient", "CStrataClientGlue"],
+            swiftSettings: cLayer),
+        // Strata inside a Wayland or X11 session. libwayland-client and libwayland-server cannot
+        // be imported into one Swift file, so this target sees the server only through
+        // StrataServer's Swift API.
+        .target(
+            name: "StrataNestedBackends",
+            dependencies: ["CWaylandClient", "CStrataClientGlue", "CXCB", "CXKBCommonX11",
+                           "StrataServer", "StrataRender", "StrataModel"],
             swiftSettings: cLayer),
 
         // WLCS (Debian `wlcs`): the C entry point and structs, and the Swift display server.
@@ -79,6 +91,11 @@ let package = Package(
         .testTarget(name: "StrataModelTests", dependencies: ["StrataModel"]),
         .testTarget(name: "StrataRenderTests", dependencies: ["StrataRender", "CPixman"], swiftSettings: cLayer),
         .testTarget(name: "StrataServerTests", dependencies: ["StrataTestSupport", "StrataServer"], swiftSettings: cLayer),
+        .testTarget(
+            name: "StrataNestedBackendTests",
+            dependencies: ["StrataNestedBackends", "StrataTestSupport", "StrataServer", "StrataRender", "CXCB", "CStrataClientGlue",
+                           "CWaylandClient"],
+            swiftSettings: cLayer),
         .testTarget(
             name: "StrataControlTests",
             dependencies: ["StrataControl", "StrataControlProtocol", "StrataTestSupport", "StrataServer"],

@@ -7,8 +7,17 @@ public final class Screen {
     public let id: ScreenID
     /// The connector's name, e.g. `"HEADLESS-1"` or `"WL-1"`.
     public let name: String
-    /// The modes the display supports, in the order the backend gave them.
-    public let availableModes: [ScreenMode]
+    /// The modes the display supports, in the order the backend gave them, followed by the
+    /// custom mode when there is one that is not among them.
+    public var availableModes: [ScreenMode] {
+        guard let customMode, !fixedModes.contains(customMode) else { return fixedModes }
+        return fixedModes + [customMode]
+    }
+    /// The modes the backend gave when the screen connected.
+    let fixedModes: [ScreenMode]
+    /// A size imposed from outside (a nested screen's window resized by the parent session);
+    /// set with `WindowManager.setCustomMode(_:for:)`.
+    public internal(set) var customMode: ScreenMode?
     /// The mode the display prefers; nil only when it reported no modes at all.
     public let preferredMode: ScreenMode?
     /// The mode in use; starts as `preferredMode`.
@@ -36,7 +45,7 @@ public final class Screen {
     init(id: ScreenID, name: String, modes: [ScreenMode], preferredIndex: Int, scale: Int) {
         self.id = id
         self.name = name
-        self.availableModes = modes
+        self.fixedModes = modes
         let index = modes.indices.contains(preferredIndex) ? preferredIndex : 0
         self.preferredMode = modes.isEmpty ? nil : modes[index]
         self.currentMode = preferredMode

@@ -136,6 +136,22 @@ public final class WindowManager {
         commit()
     }
 
+    /// Switches `screen` to a mode of any positive size: the screen's window in a parent session
+    /// was resized. The mode becomes the screen's one `customMode` (replacing the previous one)
+    /// and appears in `availableModes` while it is not one of the backend's modes. Posts
+    /// `screenModeDidChange` when the current mode changes. Sizes below 1×1 are refused.
+    public func setCustomMode(_ mode: ScreenMode, for screen: Screen) throws(ScreenConfigurationError) {
+        guard owns(screen) else { throw .screenNotConnected(screen.id) }
+        guard mode.size.width > 0, mode.size.height > 0, mode.refreshMilliHz > 0 else {
+            throw .modeNotAvailable(mode, screen: screen.id)
+        }
+        screen.customMode = mode
+        guard screen.currentMode != mode else { return }
+        screen.currentMode = mode
+        pending.append(.screenModeDidChange(screen.id))
+        commit()
+    }
+
     public func setTransform(_ transform: ScreenTransform, for screen: Screen) {
         guard owns(screen), screen.transform != transform else { return }
         screen.transform = transform

@@ -1,15 +1,7 @@
 import ArgumentParser
 
-/// The `--backend` choices. Only the headless backend exists so far; `auto` picks it.
+/// The `--backend` choices; StrataNestedBackends.BackendChoice.make turns one into a backend
+/// (`auto`: the desktop session Strata is started from, else headless).
 enum BackendChoice: String, CaseIterable, ExpressibleByArgument {
     case auto, headless, wayland, x11
-
-    /// Whether this backend can run now; nil if it can, otherwise why not.
-    var unavailableReason: String? {
-        switch self {
-        case .auto, .headless: return nil
-        case .wayland, .x11:
-            return "the \(rawValue) backend (nesting Strata in a desktop session) is not available yet; use --backend headless"
-        }
-    }
 }

@@ -3,6 +3,7 @@ import Foundation
 import StrataModel
 import StrataControl
 import StrataControlProtocol
+import StrataNestedBackends
 import StrataServer
 
 /// `strata [options] [-- command args…]`: the compositor's command line.
@@ -20,7 +21,7 @@ struct StrataCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Where screens come from.",
-        discussion: "auto is headless for now; the nested wayland and x11 backends are not available yet."))
+        discussion: "auto nests Strata in the desktop session it is started from: wayland when WAYLAND_DISPLAY is set, else x11 when DISPLAY is set, else headless."))
     var backend: BackendChoice = .auto
 
     @Option(help: ArgumentHelp(
@@ -77,7 +78,6 @@ struct StrataCommand: ParsableCommand {
     var command: [String] = []
 
     func validate() throws {
-        if let reason = backend.unavailableReason { throw ValidationError(reason) }
         guard (1...16).contains(screens) else { throw ValidationError("screens must be between 1 and 16") }
         guard refresh.isFinite, (1...1000).contains(refresh) else {
             throw ValidationError("refresh must be a rate in Hz between 1 and 1000")
@@ -93,15 +93,22 @@ struct StrataCommand: ParsableCommand {
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        if backend == .auto, environment["WAYLAND_DISPLAY"] != nil || environment["DISPLAY"] != nil {
-            Session.printError("strata: a desktop session is running, but nested backends are not available yet: running headless")
-        }
         let mode = ScreenMode(width: size.width, height: size.height, refreshMilliHz: Int((refresh * 1000).rounded()))
         let session: Session
+        let chosenBackend: Backend
         do {
+            chosenBackend = try StrataNestedBackends.BackendChoice.make(
+                name: backend == .auto ? nil : backend.rawValue, environment: environment, screens: screens, modes: [mode])
             let compositor = try Compositor(
-                backend: HeadlessBackend(screens: screens, modes: [mode]),
+                backend: chosenBackend,
                 policy: KeyWindowPolicies.named(policy) ?? UIKitKeyWindowPolicy())
+            if let nested = chosenBackend as? NestedBackend {
+                nested.onLastScreenClosed = { [unowned compositor] in compositor.display.terminate() }
+                nested.onParentLost = { [unowned compositor] message in
+                    Session.printError("strata: \(message)")
+                    compositor.display.terminate()
+                }
+            }
             compositor.levelRules = levelRules
             do {
                 try compositor.addSocket(name: socket)
@@ -150,6 +157,7 @@ struct StrataCommand: ParsableCommand {
             }
         }
         let status = session.run()
+        if (chosenBackend as? NestedBackend)?.failure != nil { throw ExitCode(1) }
         if status != 0 { throw ExitCode(status) }
     }
 }

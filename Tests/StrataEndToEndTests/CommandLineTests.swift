@@ -20,8 +20,9 @@ import Testing
         (["--screens", "0"], "screens must be between 1 and 16"),
         (["--screens", "17"], "screens must be between 1 and 16"),
         (["--backend", "drm"], "Please provide one of 'auto', 'headless', 'wayland' or 'x11'"),
-        (["--backend", "wayland"], "the wayland backend (nesting Strata in a desktop session) is not available yet"),
-        (["--backend", "x11"], "the x11 backend (nesting Strata in a desktop session) is not available yet"),
+        // StrataRun removes WAYLAND_DISPLAY and DISPLAY: there is no session to nest in.
+        (["--backend", "wayland"], "WAYLAND_DISPLAY is not set: there is no parent Wayland session to connect to"),
+        (["--backend", "x11"], "DISPLAY is not set"),
         (["--refresh", "0"], "refresh must be a rate in Hz between 1 and 1000"),
         (["--policy", "random"], "unknown policy 'random'"),
         (["--level", "org.example.app"], "level rules are APPID=LEVEL"),

@@ -26,8 +26,9 @@ import Testing
             [ -S "$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY" ] && echo "socket exists"
             echo "child WAYLAND_SOCKET=${WAYLAND_SOCKET-unset}"
             """
+        // Headless: with the parent's (made-up) variables set, `auto` would nest in that session.
         let result = try await StrataRun.run(
-            [], command: ["sh", "-c", script],
+            ["--backend", "headless"], command: ["sh", "-c", script],
             environment: ["WAYLAND_DISPLAY": "parent-display", "WAYLAND_SOCKET": "9"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let name = try #require(result.socketName)

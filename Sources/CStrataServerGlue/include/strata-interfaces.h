@@ -36,6 +36,9 @@ static inline const struct wl_interface *strata_strata_window_v1_interface(void)
 #include "wlr-layer-shell-unstable-v1-server-protocol.h"
 static inline const struct wl_interface *strata_zwlr_layer_shell_v1_interface(void) { return &zwlr_layer_shell_v1_interface; }
 static inline const struct wl_interface *strata_zwlr_layer_surface_v1_interface(void) { return &zwlr_layer_surface_v1_interface; }
+#include "xdg-decoration-unstable-v1-server-protocol.h"
+static inline const struct wl_interface *strata_zxdg_decoration_manager_v1_interface(void) { return &zxdg_decoration_manager_v1_interface; }
+static inline const struct wl_interface *strata_zxdg_toplevel_decoration_v1_interface(void) { return &zxdg_toplevel_decoration_v1_interface; }
 #include "xdg-output-unstable-v1-server-protocol.h"
 static inline const struct wl_interface *strata_zxdg_output_manager_v1_interface(void) { return &zxdg_output_manager_v1_interface; }
 static inline const struct wl_interface *strata_zxdg_output_v1_interface(void) { return &zxdg_output_v1_interface; }

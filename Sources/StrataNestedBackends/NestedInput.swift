@@ -1,0 +1,17 @@
+import StrataServer
+
+/// Where a nested backend sends the parent session's input, in screen coordinates: the
+/// compositor's seat (the default), or a test's recorder. The methods are the seat's injection
+/// API, so `Seat` conforms as it is.
+public protocol NestedInput: AnyObject {
+    func pointerMotion(on output: ScreenOutput, x: Double, y: Double, time: UInt32)
+    func pointerButton(_ button: UInt32, pressed: Bool, time: UInt32)
+    func pointerAxis(vertical: Double, horizontal: Double, time: UInt32)
+    /// `keycode` is an evdev code (XKB keycode − 8).
+    func key(_ keycode: UInt32, pressed: Bool, time: UInt32)
+    func touchDown(id: Int32, on output: ScreenOutput, x: Double, y: Double, time: UInt32)
+    func touchMotion(id: Int32, x: Double, y: Double, time: UInt32)
+    func touchUp(id: Int32, time: UInt32)
+}
+
+extension Seat: NestedInput {}

@@ -1,0 +1,198 @@
+import CStrataClientGlue
+import CWaylandClient
+import Foundation
+import StrataServer
+
+/// The parent compositor's wl_seat, turned into calls on Strata's seat (`NestedInput`):
+/// pointer and touch positions are surface-local in the parent, which is screen-local here
+/// (scale 1); keys are evdev codes on both sides.
+///
+/// Held keys and touch points are released when the parent takes the keyboard focus or the
+/// touch sequence away, so nothing stays pressed inside Strata.
+final class ParentSeat {
+    unowned let backend: WaylandBackend
+    let seat: OpaquePointer
+    let globalName: UInt32
+    private var pointer: OpaquePointer?
+    private var keyboard: OpaquePointer?
+    private var touch: OpaquePointer?
+    /// The screen under the parent's pointer.
+    private var pointerScreen: WaylandScreen?
+    private var pressedKeys: Set<UInt32> = []
+    private var touchPoints: Set<Int32> = []
+    /// The version bound: 5 has every event handled below and none newer (axis_value120 is 8).
+    static let maximumVersion: UInt32 = 5
+
+    init(backend: WaylandBackend, seat: OpaquePointer, globalName: UInt32) {
+        self.backend = backend
+        self.seat = seat
+        self.globalName = globalName
+        wl_seat_add_listener(seat, &ParentSeat.seatListener, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    private var me: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+    private var input: NestedInput? { backend.input }
+
+    private func capabilitiesChanged(_ caps: UInt32) {
+        let hasPointer = caps & WL_SEAT_CAPABILITY_POINTER.rawValue != 0
+        let hasKeyboard = caps & WL_SEAT_CAPABILITY_KEYBOARD.rawValue != 0
+        let hasTouch = caps & WL_SEAT_CAPABILITY_TOUCH.rawValue != 0
+        if hasPointer, pointer == nil, let p = wl_seat_get_pointer(seat) {
+            pointer = p
+            wl_pointer_add_listener(p, &ParentSeat.pointerListener, me)
+        } else if !hasPointer, let p = pointer {
+            release(pointer: p)
+        }
+        if hasKeyboard, keyboard == nil, let k = wl_seat_get_keyboard(seat) {
+            keyboard = k
+            wl_keyboard_add_listener(k, &ParentSeat.keyboardListener, me)
+        } else if !hasKeyboard, let k = keyboard {
+            releaseKeys(time: Compositor.nestedNowMilliseconds)
+            release(keyboard: k)
+        }
+        if hasTouch, touch == nil, let t = wl_seat_get_touch(seat) {
+            touch = t
+            wl_touch_add_listener(t, &ParentSeat.touchListener, me)
+        } else if !hasTouch, let t = touch {
+            releaseTouches(time: Compositor.nestedNowMilliseconds)
+            release(touch: t)
+        }
+        backend.flush()
+    }
+
+    private func release(pointer p: OpaquePointer) {
+        if wl_proxy_get_version(p) >= 3 { wl_pointer_release(p) } else { wl_pointer_destroy(p) }
+        pointer = nil
+        pointerScreen = nil
+    }
+
+    private func release(keyboard k: OpaquePointer) {
+        if wl_proxy_get_version(k) >= 3 { wl_keyboard_release(k) } else { wl_keyboard_destroy(k) }
+        keyboard = nil
+    }
+
+    private func release(touch t: OpaquePointer) {
+        if wl_proxy_get_version(t) >= 3 { wl_touch_release(t) } else { wl_touch_destroy(t) }
+        touch = nil
+    }
+
+    /// Releases the devices and the seat (the seat went away, or Strata stops).
+    func destroy() {
+        releaseKeys(time: Compositor.nestedNowMilliseconds)
+        releaseTouches(time: Compositor.nestedNowMilliseconds)
+        if let pointer { release(pointer: pointer) }
+        if let keyboard { release(keyboard: keyboard) }
+        if let touch { release(touch: touch) }
+        if wl_proxy_get_version(seat) >= 5 { wl_seat_release(seat) } else { wl_seat_destroy(seat) }
+    }
+
+    /// A screen is going away: forget it as the pointer's screen.
+    func screenWillClose(_ screen: WaylandScreen) {
+        if pointerScreen === screen { pointerScreen = nil }
+    }
+
+    private func releaseKeys(time: UInt32) {
+        let keys = pressedKeys
+        pressedKeys.removeAll()
+        for key in keys.sorted() { input?.key(key, pressed: false, time: time) }
+    }
+
+    private func releaseTouches(time: UInt32) {
+        let points = touchPoints
+        touchPoints.removeAll()
+        for id in points.sorted() { input?.touchUp(id: id, time: time) }
+    }
+
+    // MARK: Listeners (user data: the ParentSeat, alive while its proxies are)
+
+    private static func from(_ data: UnsafeMutableRawPointer?) -> ParentSeat? {
+        data.map { Unmanaged<ParentSeat>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    private static var seatListener = wl_seat_listener(
+        capabilities: { data, _, caps in from(data)?.capabilitiesChanged(caps) },
+        name: { _, _, _ in })
+
+    private static var pointerListener: wl_pointer_listener = {
+        var l = wl_pointer_listener()
+        l.enter = { data, _, _, surface, x, y in
+            guard let seat = from(data), let surface else { return }
+            seat.pointerScreen = seat.backend.screen(for: surface)
+            guard let screen = seat.pointerScreen else { return }
+            seat.input?.pointerMotion(on: screen.output, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y),
+                                      time: Compositor.nestedNowMilliseconds)
+        }
+        l.leave = { data, _, _, _ in from(data)?.pointerScreen = nil }
+        l.motion = { data, _, time, x, y in
+            guard let seat = from(data), let screen = seat.pointerScreen else { return }
+            seat.input?.pointerMotion(on: screen.output, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y), time: time)
+        }
+        l.button = { data, _, _, time, button, state in
+            from(data)?.input?.pointerButton(button, pressed: state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue, time: time)
+        }
+        l.axis = { data, _, time, axis, value in
+            let amount = wl_fixed_to_double(value)
+            if axis == WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue {
+                from(data)?.input?.pointerAxis(vertical: amount, horizontal: 0, time: time)
+            } else {
+                from(data)?.input?.pointerAxis(vertical: 0, horizontal: amount, time: time)
+            }
+        }
+        l.frame = { _, _ in }
+        l.axis_source = { _, _, _ in }
+        l.axis_stop = { _, _, _, _ in }
+        l.axis_discrete = { _, _, _, _ in }
+        l.axis_value120 = { _, _, _, _ in }
+        return l
+    }()
+
+    private static var keyboardListener: wl_keyboard_listener = {
+        var l = wl_keyboard_listener()
+        l.keymap = { data, _, format, fd, size in
+            defer { close(fd) }
+            guard let seat = from(data), format == WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue, size > 0, size < 16 << 20,
+                  let map = mmap(nil, Int(size), PROT_READ, MAP_PRIVATE, fd, 0), map != MAP_FAILED else { return }
+            defer { munmap(map, Int(size)) }
+            let bytes = UnsafeRawBufferPointer(start: map, count: Int(size))
+            let text = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            seat.backend.parentKeymapDidChange(text)
+        }
+        l.enter = { _, _, _, _, _ in }
+        l.leave = { data, _, _, _ in from(data)?.releaseKeys(time: Compositor.nestedNowMilliseconds) }
+        l.key = { data, _, _, time, key, state in
+            guard let seat = from(data) else { return }
+            let pressed = state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue
+            if pressed {
+                seat.pressedKeys.insert(key)
+            } else if seat.pressedKeys.remove(key) == nil {
+                return   // a release of a key pressed before Strata had the focus
+            }
+            seat.input?.key(key, pressed: pressed, time: time)
+        }
+        l.modifiers = { _, _, _, _, _, _, _ in }
+        l.repeat_info = { _, _, _, _ in }
+        return l
+    }()
+
+    private static var touchListener: wl_touch_listener = {
+        var l = wl_touch_listener()
+        l.down = { data, _, _, time, surface, id, x, y in
+            guard let seat = from(data), let surface, let screen = seat.backend.screen(for: surface) else { return }
+            seat.touchPoints.insert(id)
+            seat.input?.touchDown(id: id, on: screen.output, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y), time: time)
+        }
+        l.up = { data, _, _, time, id in
+            guard let seat = from(data), seat.touchPoints.remove(id) != nil else { return }
+            seat.input?.touchUp(id: id, time: time)
+        }
+        l.motion = { data, _, time, id, x, y in
+            guard let seat = from(data), seat.touchPoints.contains(id) else { return }
+            seat.input?.touchMotion(id: id, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y), time: time)
+        }
+        l.frame = { _, _ in }
+        l.cancel = { data, _ in from(data)?.releaseTouches(time: Compositor.nestedNowMilliseconds) }
+        l.shape = { _, _, _, _, _ in }
+        l.orientation = { _, _, _, _ in }
+        return l
+    }()
+}

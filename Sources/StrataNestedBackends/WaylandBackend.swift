@@ -1,0 +1,393 @@
+import CStrataClientGlue
+import CWaylandClient
+import Foundation
+import StrataModel
+import StrataRender
+import StrataServer
+
+/// Strata inside a Wayland session: each screen is an xdg_toplevel of the parent compositor,
+/// drawn with wl_shm buffers, and the parent's seat drives Strata's seat.
+///
+/// The parent connection's fd is watched by Strata's own event loop (no thread): readable →
+/// prepare_read / read_events / dispatch_pending; everything queued is flushed after each
+/// dispatch and each frame, and when the socket is full the loop waits for it to drain.
+///
+/// - The parent's `xdg_toplevel.configure` size becomes the screen's (custom) mode.
+/// - `xdg_toplevel.close` disconnects that screen; closing the last one calls `onLastScreenClosed`.
+/// - A broken parent connection calls `onParentLost` with a message (default: print it and end
+///   the display's `run()`); `failure` keeps the message.
+public final class WaylandBackend: Backend {
+    public let name = "wayland"
+    /// The parent's display, as given (`wayland-0`, a path, or `fd N`), for messages.
+    public let parentName: String
+    /// Called when the parent closed the last screen's window. Default: end the display's run().
+    public var onLastScreenClosed: (() -> Void)?
+    /// Called once when the connection to the parent breaks, with a message for the user.
+    /// Default: print the message to stderr and end the display's run().
+    public var onParentLost: ((String) -> Void)?
+    /// Why the backend stopped working (the connection to the parent broke), if it did.
+    public private(set) var failure: String?
+    /// Where the parent's input goes; nil: the compositor's seat.
+    public var input: NestedInput? {
+        get { inputOverride ?? compositor?.seat }
+        set { inputOverride = newValue }
+    }
+    /// The parent keyboard's keymap (XKB text), once the parent sent it.
+    public private(set) var parentKeymap: String?
+    /// Told when the parent's keymap arrives or changes. (Strata's seat compiles its keymap from
+    /// XKB names at start and has no API to replace it yet; see docs/nested.md.)
+    public var keymapDidChange: ((String) -> Void)?
+    /// Pumps something else while waiting for the parent (a test's in-process parent).
+    public var whileWaiting: (() -> Void)?
+
+    let display: OpaquePointer
+    private(set) var shm: OpaquePointer?
+    private var registry: OpaquePointer?
+    private var wlCompositor: OpaquePointer?
+    private var wmBase: OpaquePointer?
+    private var decorationManager: OpaquePointer?
+    private var parentSeat: ParentSeat?
+    private var source: EventSource?
+    private weak var compositor: Compositor?
+    private weak var inputOverride: NestedInput?
+    private let screenCount: Int
+    private let modes: [ScreenMode]
+    private(set) var screens: [WaylandScreen] = []
+    private var stopped = false
+    private var lastScreenClosed = false
+    private var disconnected = false
+
+    /// Connects to the parent compositor `displayName` (a name in XDG_RUNTIME_DIR or a path) and
+    /// checks it offers what Strata needs. Afterwards the process's WAYLAND_DISPLAY, if it still
+    /// names the parent, is unset: Strata's children must never reach the parent by accident.
+    public convenience init(displayName: String, screens: Int = 1, modes: [ScreenMode] = [ScreenMode(width: 1280, height: 720)],
+                            context: String = "--backend wayland", timeout: Double = 5) throws(NestedBackendError) {
+        guard let display = wl_display_connect(displayName) else {
+            let why = String(cString: strerror(errno))
+            throw NestedBackendError(context: context, reason: .cannotConnect,
+                                     message: "cannot connect to the parent compositor at WAYLAND_DISPLAY=\(displayName): \(why)")
+        }
+        if let current = getenv("WAYLAND_DISPLAY"), String(cString: current) == displayName {
+            unsetenv("WAYLAND_DISPLAY")
+        }
+        try self.init(connectedDisplay: display, parentName: "WAYLAND_DISPLAY=\(displayName)", screens: screens, modes: modes,
+                      context: context, timeout: timeout, whileWaiting: nil)
+    }
+
+    /// Uses an already connected socket to the parent (tests: one end of a socketpair whose other
+    /// end is a client of an in-process parent, which `whileWaiting` steps).
+    public convenience init(fd: Int32, screens: Int = 1, modes: [ScreenMode] = [ScreenMode(width: 1280, height: 720)],
+                            timeout: Double = 5, whileWaiting: (() -> Void)? = nil) throws(NestedBackendError) {
+        guard let display = wl_display_connect_to_fd(fd) else {
+            throw NestedBackendError(context: "--backend wayland", reason: .cannotConnect,
+                                     message: "cannot use fd \(fd) as a connection to the parent compositor")
+        }
+        try self.init(connectedDisplay: display, parentName: "fd \(fd)", screens: screens, modes: modes,
+                      context: "--backend wayland", timeout: timeout, whileWaiting: whileWaiting)
+    }
+
+    private init(connectedDisplay: OpaquePointer, parentName: String, screens: Int, modes: [ScreenMode], context: String,
+                 timeout: Double, whileWaiting: (() -> Void)?) throws(NestedBackendError) {
+        self.display = connectedDisplay
+        self.parentName = parentName
+        self.screenCount = max(1, screens)
+        self.modes = modes.isEmpty ? [ScreenMode(width: 1280, height: 720)] : modes
+        self.whileWaiting = whileWaiting
+        registry = wl_display_get_registry(display)
+        wl_registry_add_listener(registry, &WaylandBackend.registryListener, Unmanaged.passUnretained(self).toOpaque())
+        do {
+            try roundtrip(timeout: timeout, context: context)
+        } catch {
+            teardown()
+            throw error
+        }
+        func lacks(_ what: String) -> NestedBackendError {
+            NestedBackendError(context: context, reason: .parentLacks,
+                               message: "the parent compositor at \(parentName) does not offer \(what)")
+        }
+        var missing: NestedBackendError?
+        if wlCompositor == nil { missing = lacks("wl_compositor") }
+        else if shm == nil { missing = lacks("wl_shm") }
+        else if wmBase == nil { missing = lacks("xdg_wm_base (xdg-shell), which nested screens are windows of") }
+        if let missing {
+            teardown()
+            throw missing
+        }
+    }
+
+    deinit { teardown() }
+
+    // MARK: Backend
+
+    public func start(_ compositor: Compositor) throws(ServerError) {
+        self.compositor = compositor
+        guard let source = EventSource(display: compositor.display, fd: wl_display_get_fd(display), events: .readable, handler: { [unowned self] events in
+            self.parentEvents(events)
+        }) else { throw .setup("cannot watch the connection to the parent compositor") }
+        self.source = source
+        for _ in 0..<screenCount {
+            addScreen()
+        }
+        guard !screens.isEmpty else { throw .setup("cannot create a window in the parent compositor at \(parentName)") }
+        flush()
+    }
+
+    /// Opens one more screen: a new window in the parent session (`WL-n`).
+    @discardableResult
+    public func addScreen(modes: [ScreenMode]? = nil) -> ScreenOutput? {
+        guard let compositor, let wlCompositor, let wmBase, isConnected else { return nil }
+        let index = compositor.screensCreated + 1
+        guard let output = compositor.connectScreen(name: "WL-\(index)", modes: modes ?? self.modes, backendName: name) else { return nil }
+        guard let screen = WaylandScreen(backend: self, output: output, compositor: wlCompositor, wmBase: wmBase,
+                                         decorationManager: decorationManager) else {
+            compositor.disconnectScreen(output)
+            return nil
+        }
+        screens.append(screen)
+        flush()
+        return output
+    }
+
+    public func present(_ output: ScreenOutput, damage: PixmanRegion) {
+        guard isConnected else { return }
+        screen(for: output)?.present(damage: damage)
+    }
+
+    public func stop() {
+        guard !stopped else { return }
+        stopped = true
+        source?.remove()
+        source = nil
+        teardown()
+    }
+
+    // MARK: Screens
+
+    func screen(for output: ScreenOutput) -> WaylandScreen? {
+        screens.first { $0.output === output }
+    }
+
+    func screen(for surface: OpaquePointer) -> WaylandScreen? {
+        screens.first { $0.surface == surface }
+    }
+
+    func screen(_ screen: WaylandScreen, wasResizedToWidth width: Int32, height: Int32) {
+        compositor?.nestedScreen(screen.output, didResizeToWidth: width, height: height)
+    }
+
+    /// The parent closed a screen's window (xdg_toplevel.close): the screen disconnects.
+    func parentDidClose(_ screen: WaylandScreen) {
+        parentSeat?.screenWillClose(screen)
+        screen.destroy()
+        screens.removeAll { $0 === screen }
+        compositor?.disconnectScreen(screen.output)
+        flush()
+        if screens.isEmpty, !lastScreenClosed {
+            lastScreenClosed = true
+            if let onLastScreenClosed {
+                onLastScreenClosed()
+            } else {
+                compositor?.display.terminate()
+            }
+        }
+    }
+
+    /// The parent-side window of a screen (tests, and asking the parent for fullscreen).
+    public func setFullscreen(_ fullscreen: Bool, for output: ScreenOutput) {
+        guard isConnected, let screen = screen(for: output) else { return }
+        if fullscreen { xdg_toplevel_set_fullscreen(screen.toplevel, nil) } else { xdg_toplevel_unset_fullscreen(screen.toplevel) }
+        flush()
+    }
+
+    /// How many frames were committed to the parent for `output` (tests).
+    public func committedFrames(for output: ScreenOutput) -> Int {
+        screen(for: output)?.committedFrames ?? 0
+    }
+
+    /// Whether the parent has configured `output`'s window (frames are shown from then on).
+    public func isConfigured(_ output: ScreenOutput) -> Bool {
+        screen(for: output)?.isConfigured ?? false
+    }
+
+    func parentKeymapDidChange(_ text: String) {
+        parentKeymap = text
+        keymapDidChange?(text)
+    }
+
+    // MARK: The connection
+
+    var isConnected: Bool { failure == nil && !stopped }
+
+    /// Sends what is queued; when the socket is full, waits for it to drain through the loop.
+    func flush() {
+        guard isConnected else { return }
+        if wl_display_flush(display) < 0 {
+            if errno == EAGAIN {
+                source?.update([.readable, .writable])
+            } else {
+                connectionLost(String(cString: strerror(errno)))
+            }
+        } else if source?.events.contains(.writable) == true {
+            source?.update(.readable)
+        }
+    }
+
+    private func parentEvents(_ events: EventSource.Events) {
+        guard isConnected else { return }
+        if !events.intersection([.readable, .hangup, .error]).isEmpty {
+            while wl_display_prepare_read(display) != 0 {
+                guard wl_display_dispatch_pending(display) >= 0 else { return connectionLost(describeError()) }
+            }
+            guard wl_display_read_events(display) >= 0 else { return connectionLost(describeError()) }
+            guard wl_display_dispatch_pending(display) >= 0 else { return connectionLost(describeError()) }
+            if !events.intersection([.hangup, .error]).isEmpty {
+                return connectionLost("the parent closed the connection")
+            }
+        }
+        flush()
+    }
+
+    /// A blocking wait for the parent to answer everything sent so far, with a deadline.
+    private func roundtrip(timeout: Double, context: String) throws(NestedBackendError) {
+        var done = false
+        guard let callback = wl_display_sync(display) else {
+            throw NestedBackendError(context: context, reason: .cannotConnect, message: "cannot talk to the parent compositor at \(parentName)")
+        }
+        let box = DoneBox { done = true }
+        wl_callback_add_listener(callback, &WaylandBackend.syncListener, Unmanaged.passUnretained(box).toOpaque())
+        defer {
+            wl_callback_destroy(callback)
+            withExtendedLifetime(box) {}
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        while !done {
+            guard wl_display_flush(display) >= 0 || errno == EAGAIN,
+                  wl_display_dispatch_pending(display) >= 0 else {
+                throw NestedBackendError(context: context, reason: .cannotConnect,
+                                         message: "the parent compositor at \(parentName) broke the connection: \(describeError())")
+            }
+            if done { break }
+            guard Date() < deadline else {
+                throw NestedBackendError(context: context, reason: .timeout,
+                                         message: "the parent compositor at \(parentName) did not answer within \(timeout) s")
+            }
+            whileWaiting?()
+            while wl_display_prepare_read(display) != 0 { _ = wl_display_dispatch_pending(display) }
+            var pfd = pollfd(fd: wl_display_get_fd(display), events: Int16(POLLIN), revents: 0)
+            if poll(&pfd, 1, whileWaiting == nil ? 50 : 1) > 0 {
+                guard wl_display_read_events(display) >= 0 else {
+                    throw NestedBackendError(context: context, reason: .cannotConnect,
+                                             message: "the parent compositor at \(parentName) broke the connection: \(describeError())")
+                }
+            } else {
+                wl_display_cancel_read(display)
+            }
+        }
+    }
+
+    private func describeError() -> String {
+        let code = wl_display_get_error(display)
+        if code == EPROTO {
+            var interface: UnsafePointer<wl_interface>?
+            var id: UInt32 = 0
+            let error = wl_display_get_protocol_error(display, &interface, &id)
+            let name = interface.map { String(cString: $0.pointee.name) } ?? "?"
+            return "protocol error \(error) on \(name)#\(id)"
+        }
+        return code == 0 ? "connection closed" : String(cString: strerror(code))
+    }
+
+    private func connectionLost(_ why: String) {
+        guard failure == nil, !stopped else { return }
+        let message = "lost the connection to the parent compositor (\(parentName)): \(why)"
+        failure = message
+        source?.remove()
+        source = nil
+        if let onParentLost {
+            onParentLost(message)
+        } else {
+            FileHandle.standardError.write(Data("strata: \(message)\n".utf8))
+            compositor?.display.terminate()
+        }
+    }
+
+    /// Destroys every proxy and disconnects. Safe to call twice.
+    private func teardown() {
+        guard !disconnected else { return }
+        disconnected = true
+        for screen in screens { screen.destroy() }
+        screens.removeAll()
+        parentSeat?.destroy()
+        parentSeat = nil
+        if let decorationManager { zxdg_decoration_manager_v1_destroy(decorationManager) }
+        if let wmBase { xdg_wm_base_destroy(wmBase) }
+        if let shm { wl_shm_destroy(shm) }
+        if let wlCompositor { wl_compositor_destroy(wlCompositor) }
+        if let registry { wl_registry_destroy(registry) }
+        decorationManager = nil
+        wmBase = nil
+        shm = nil
+        wlCompositor = nil
+        registry = nil
+        if failure == nil { _ = wl_display_flush(display) }
+        wl_display_disconnect(display)
+    }
+
+    // MARK: Registry
+
+    private func global(name: UInt32, interface: String, version: UInt32) {
+        switch interface {
+        case "wl_compositor" where wlCompositor == nil:
+            wlCompositor = bind(name, wl_compositor_interface_ptr(), min(version, 4))
+        case "wl_shm" where shm == nil:
+            shm = bind(name, wl_shm_interface_ptr(), 1)
+        case "xdg_wm_base" where wmBase == nil:
+            wmBase = bind(name, xdg_wm_base_interface_ptr(), min(version, 5))
+            if let wmBase { xdg_wm_base_add_listener(wmBase, &WaylandBackend.wmBaseListener, nil) }
+        case "zxdg_decoration_manager_v1" where decorationManager == nil:
+            decorationManager = bind(name, zxdg_decoration_manager_v1_interface_ptr(), 1)
+        case "wl_seat" where parentSeat == nil:
+            if let seat = bind(name, wl_seat_interface_ptr(), min(version, ParentSeat.maximumVersion)) {
+                parentSeat = ParentSeat(backend: self, seat: seat, globalName: name)
+            }
+        default:
+            break
+        }
+    }
+
+    private func globalRemoved(name: UInt32) {
+        if let parentSeat, parentSeat.globalName == name {
+            parentSeat.destroy()
+            self.parentSeat = nil
+        }
+    }
+
+    private func bind(_ name: UInt32, _ interface: UnsafePointer<wl_interface>, _ version: UInt32) -> OpaquePointer? {
+        wl_registry_bind(registry, name, interface, version).map(OpaquePointer.init)
+    }
+
+    private static func backend(_ data: UnsafeMutableRawPointer?) -> WaylandBackend? {
+        data.map { Unmanaged<WaylandBackend>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    private static var registryListener = wl_registry_listener(
+        global: { data, _, name, interface, version in
+            guard let interface else { return }
+            backend(data)?.global(name: name, interface: String(cString: interface), version: version)
+        },
+        global_remove: { data, _, name in backend(data)?.globalRemoved(name: name) })
+
+    private static var wmBaseListener = xdg_wm_base_listener(ping: { _, wmBase, serial in
+        xdg_wm_base_pong(wmBase, serial)
+    })
+
+    private final class DoneBox {
+        let action: () -> Void
+        init(_ action: @escaping () -> Void) { self.action = action }
+    }
+
+    private static var syncListener = wl_callback_listener(done: { data, _, _ in
+        guard let data else { return }
+        Unmanaged<DoneBox>.fromOpaque(data).takeUnretainedValue().action()
+    })
+}

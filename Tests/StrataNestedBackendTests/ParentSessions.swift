@@ -1,0 +1,219 @@
+import Foundation
+import StrataRender
+import StrataServer
+
+/// Finds an executable on PATH.
+func executable(_ name: String) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+    for dir in path.split(separator: ":") {
+        let candidate = "\(dir)/\(name)"
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+}
+
+enum ParentSessionError: Error, CustomStringConvertible {
+    case didNotStart(String)
+    var description: String {
+        switch self {
+        case .didNotStart(let why): return why
+        }
+    }
+}
+
+/// A child process started with posix_spawn, with every signal unblocked and at its default:
+/// the test runner's worker threads block most signals and Foundation's Process passes that
+/// mask on, so Xvfb would never see the SIGTERM that stops it.
+final class ChildProcess {
+    let pid: pid_t
+    private var exited = false
+
+    init(_ path: String, _ arguments: [String], environment: [String: String], directory: String? = nil) throws {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // posix_spawn_file_actions_addchdir_np is not visible to Swift here: a shell changes directory.
+        var path = path, arguments = arguments
+        if let directory {
+            arguments = ["-c", "cd \"$0\" && exec \"$@\"", directory, path] + arguments
+            path = "/bin/sh"
+        }
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        guard result == 0 else { throw ParentSessionError.didNotStart("cannot start \(path): \(String(cString: strerror(result)))") }
+        self.pid = pid
+    }
+
+    var isRunning: Bool {
+        guard !exited else { return false }
+        var status: Int32 = 0
+        if waitpid(pid, &status, WNOHANG) == pid { exited = true }
+        return !exited
+    }
+
+    /// Waits for the child to exit (at most `seconds`).
+    @discardableResult
+    func wait(seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while isRunning {
+            if Date() > deadline { return false }
+            usleep(10_000)
+        }
+        return true
+    }
+
+    /// SIGTERM, then SIGKILL if it does not exit within a few seconds.
+    func stop() {
+        guard isRunning else { return }
+        kill(pid, SIGTERM)
+        if !wait(seconds: 5) {
+            kill(pid, SIGKILL)
+            wait(seconds: 5)
+        }
+    }
+}
+
+/// A private directory for a parent session's sockets (removed by `remove()`).
+func makePrivateDirectory(_ prefix: String) throws -> String {
+    var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
+    guard let made = mkdtemp(&template) else { throw ParentSessionError.didNotStart("mkdtemp failed") }
+    return String(cString: made)
+}
+
+/// Debian's Weston 10 on its headless backend, with the pixman renderer (so it has pixels) and
+/// the debug protocols (so `weston-screenshooter` can read them), in a private runtime folder.
+final class ParentWeston {
+    static var isInstalled: Bool { executable("weston") != nil && executable("weston-screenshooter") != nil }
+    static let missingMessage = "weston is not installed (Debian: apt-get install weston): the Wayland-nested tests need it as the parent"
+
+    let runtimeDirectory: String
+    let socketPath: String
+    private var process: ChildProcess!
+
+    init(width: Int = 640, height: Int = 480, shell: String = "desktop-shell.so") throws {
+        runtimeDirectory = try makePrivateDirectory("strata-weston")
+        socketPath = runtimeDirectory + "/parent-0"
+        // No animations: a window fading in has not got its final colours yet.
+        try "[core]\nidle-time=0\n[shell]\nanimation=none\nstartup-animation=none\nclose-animation=none\nfocus-animation=none\n"
+            .write(toFile: runtimeDirectory + "/weston.ini", atomically: true, encoding: .utf8)
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_RUNTIME_DIR"] = runtimeDirectory
+        environment.removeValue(forKey: "WAYLAND_DISPLAY")
+        environment.removeValue(forKey: "DISPLAY")
+        process = try ChildProcess(executable("weston")!, [
+            "--backend=headless-backend.so", "--socket=parent-0", "--width=\(width)", "--height=\(height)",
+            "--idle-time=0", "--use-pixman", "--debug", "--config=\(runtimeDirectory)/weston.ini", "--shell=\(shell)",
+            "--log=\(runtimeDirectory)/weston.log",
+        ], environment: environment, directory: runtimeDirectory)
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: socketPath) || !FileManager.default.fileExists(atPath: socketPath + ".lock") {
+            guard process.isRunning, Date() < deadline else {
+                stop()
+                throw ParentSessionError.didNotStart("weston did not start: \(log)")
+            }
+            usleep(20_000)
+        }
+        usleep(300_000)   // the shell client starts; screenshots before it are black
+    }
+
+    var log: String { (try? String(contentsOfFile: runtimeDirectory + "/weston.log", encoding: .utf8)) ?? "(no log)" }
+
+    /// The whole parent output, through weston-screenshooter (writes a PNG into the cwd).
+    func screenshot() throws -> PNGFile.Pixels {
+        let directory = runtimeDirectory + "/shots-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_RUNTIME_DIR"] = runtimeDirectory
+        environment["WAYLAND_DISPLAY"] = socketPath
+        let shooter = try ChildProcess(executable("weston-screenshooter")!, [], environment: environment, directory: directory)
+        guard shooter.wait(seconds: 10) else {
+            shooter.stop()
+            throw ParentSessionError.didNotStart("weston-screenshooter did not finish")
+        }
+        guard let name = try FileManager.default.contentsOfDirectory(atPath: directory).first(where: { $0.hasSuffix(".png") }) else {
+            throw ParentSessionError.didNotStart("weston-screenshooter wrote no screenshot")
+        }
+        return try PNGFile.read(path: directory + "/" + name)
+    }
+
+    func stop() {
+        process?.stop()
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(atPath: runtimeDirectory)
+    }
+}
+
+/// Debian's Xvfb on a free display number, 24-bit.
+final class ParentXvfb {
+    static var isInstalled: Bool { executable("Xvfb") != nil }
+    static let missingMessage = "Xvfb is not installed (Debian: apt-get install xvfb): the X11-nested tests need it as the parent"
+
+    let display: String
+    private var process: ChildProcess!
+
+    init(width: Int = 1024, height: Int = 768) throws {
+        var number = 0
+        for candidate in (100 + Int(getpid() % 50) * 4)..<400 where
+            !FileManager.default.fileExists(atPath: "/tmp/.X\(candidate)-lock")
+            && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(candidate)") {
+            number = candidate
+            break
+        }
+        display = ":\(number)"
+        process = try ChildProcess(executable("Xvfb")!, [display, "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"],
+                                   environment: ProcessInfo.processInfo.environment)
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
+            guard process.isRunning, Date() < deadline else {
+                stop()
+                throw ParentSessionError.didNotStart("Xvfb \(display) did not start")
+            }
+            usleep(20_000)
+        }
+        usleep(100_000)
+    }
+
+    func stop() {
+        process?.stop()
+    }
+
+    deinit { stop() }
+}
+
+/// Steps the nested compositor's loop until `condition` holds or `seconds` pass.
+@discardableResult
+func step(_ compositor: Compositor, seconds: Double = 5, until condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() {
+        if Date() > deadline { return false }
+        compositor.dispatch(timeout: 0.01)
+    }
+    return true
+}
+
+/// Steps the loop for a while regardless (lets the parent catch up).
+func settle(_ compositor: Compositor, seconds: Double) {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline { compositor.dispatch(timeout: 0.01) }
+}
