@@ -4,8 +4,9 @@
 #
 #   ./run-nested.sh [strata options…] [-- client command…]
 #
-# Strata's nested backends (wayland, x11) are not available yet: until they land this runs
-# Strata headless for a few seconds and writes a screenshot instead (scripts/demo.sh).
+# Inside a Wayland session Strata's screen is an xdg_toplevel of your compositor; inside an X11
+# session an X window (docs/nested.md). Without a session it runs headless for a few seconds
+# and writes a screenshot instead (scripts/demo.sh), and says so.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -21,5 +22,7 @@ if [ ${#client[@]} -eq 0 ]; then
   set -- "$@" -- "${client[@]}"
 fi
 
-echo "run-nested: the nested backends are not available yet: running Strata headless with a screenshot"
+if [ -z "${WAYLAND_DISPLAY:-}" ] && [ -z "${DISPLAY:-}" ]; then
+  echo "run-nested: no desktop session (neither WAYLAND_DISPLAY nor DISPLAY): running headless with a screenshot"
+fi
 exec scripts/demo.sh "$@"

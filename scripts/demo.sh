@@ -4,12 +4,13 @@
 #   scripts/demo.sh [strata options…] [-- client command…]
 #
 # Installs the missing Debian packages (scripts/install-deps.sh --test), builds Strata in release
-# mode, runs the client (default: weston-simple-shm) under Strata for $STRATA_DEMO_SECONDS
-# seconds (default 3), then stops Strata with SIGTERM, which writes one PNG per screen into
-# screenshots/ while the client is still shown, and prints the PNGs' paths.
+# mode, and runs the client (default: weston-simple-shm) under Strata:
 #
-# Strata's nested backends (showing it in a window of your desktop) are not available yet:
-# inside a desktop session this still runs headless and says so.
+# - inside a desktop session (WAYLAND_DISPLAY or DISPLAY set), nested: Strata's screen is a
+#   window of your desktop; it runs until you close that window or the client ends.
+# - otherwise headless, for $STRATA_DEMO_SECONDS seconds (default 3); then Strata is stopped
+#   with SIGTERM, which writes one PNG per screen into screenshots/ while the client is still
+#   shown, and the PNGs' paths are printed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,9 +29,10 @@ swift build -c release --product strata
 strata=$(swift build -c release --show-bin-path)/strata
 
 if [ -n "${WAYLAND_DISPLAY:-}" ] || [ -n "${DISPLAY:-}" ]; then
-  echo "demo: a desktop session is running, but Strata cannot show itself in it yet (no nested"
-  echo "      backend): running headless and taking a screenshot instead."
+  echo "demo: desktop session found: running '${client[*]}' in Strata nested in it; close Strata's window to end"
+  exec "$strata" "${strata_args[@]}" -- "${client[@]}"
 fi
+echo "demo: no desktop session (neither WAYLAND_DISPLAY nor DISPLAY): running headless with a screenshot"
 
 if [ -z "${XDG_RUNTIME_DIR:-}" ]; then
   XDG_RUNTIME_DIR=$(mktemp -d "${TMPDIR:-/tmp}/strata-runtime-XXXXXX")
