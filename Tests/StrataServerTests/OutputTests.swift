@@ -85,3 +85,86 @@ import Testing
         #expect(server.pixel(x: 10, y: 10) == Colour.green)
     }
 }
+
+/// Screens changing under windows: modes, hotplug with a client committing all the time.
+@Suite struct ScreenChangeTests {
+    @Test func aModeChangeReconfiguresMaximizedAndFullscreenWindowsForTheNewSize() throws {
+        let server = try TestServer(width: 640, height: 480)
+        let shell = try TestXdgShell(client: try TestClient(server: server))
+        let maximized = try #require(shell.makeToplevel())
+        #expect(maximized.map(width: 100, height: 100, argb: Colour.red))
+        xdg_toplevel_set_maximized(maximized.toplevel)
+        let fullscreen = try #require(shell.makeToplevel())
+        #expect(fullscreen.map(width: 100, height: 100, argb: Colour.blue))
+        xdg_toplevel_set_fullscreen(fullscreen.toplevel, nil)
+        #expect(shell.client.roundtrip())
+        let screen = server.compositor.outputs[0].screen
+        try server.windows.setCustomMode(ScreenMode(width: 800, height: 600), for: screen)
+        #expect(shell.client.roundtrip())
+        let m = try #require(maximized.lastConfigure), f = try #require(fullscreen.lastConfigure)
+        #expect(m.has(XDG_TOPLEVEL_STATE_MAXIMIZED) && m.width == 800 && m.height == 600)
+        #expect(f.has(XDG_TOPLEVEL_STATE_FULLSCREEN) && f.width == 800 && f.height == 600)
+        // Turning the screen swaps its logical size: configured again.
+        server.windows.setTransform(.rotated90, for: screen)
+        #expect(shell.client.roundtrip())
+        #expect(fullscreen.lastConfigure.map { $0.width == 600 && $0.height == 800 } == true)
+    }
+
+    @Test func screensComeAndGoWhileAClientCommitsEveryFrame() throws {
+        let server = try TestServer(screens: 2, width: 320, height: 240)
+        let shell = try TestXdgShell(client: try TestClient(server: server))
+        let bystander = try TestXdgShell(client: try TestClient(server: server))
+        let toplevel = try #require(shell.makeToplevel())
+        #expect(toplevel.map(width: 50, height: 50, argb: Colour.red))
+        let other = try #require(bystander.makeToplevel())
+        #expect(other.map(width: 30, height: 30, argb: Colour.green))
+        // The first window mapped is the committing client's.
+        let window = try #require(server.windows.windows.first { $0.frame.width == 50 })
+        var order: [String] = []
+        let token = server.windows.notifications.addObserver { posted in
+            switch posted.notification {
+            case .windowDidMoveToScreen, .screenDidDisconnect, .screenDidConnect: order.append(posted.notification.name)
+            default: break
+            }
+        }
+        defer { server.windows.notifications.removeObserver(token) }
+        let colours = [Colour.red, Colour.blue, Colour.yellow]
+        var acked = toplevel.lastConfigure?.serial
+        /// A new frame: ack a configure only when a new one came, attach a new buffer, commit.
+        func redraw(_ argb: UInt32) -> Bool {
+            if let configure = toplevel.lastConfigure, configure.serial != acked {
+                toplevel.ack(configure.serial)
+                acked = configure.serial
+            }
+            toplevel.attach(shell.makeBuffer(width: 50, height: 50, argb: argb))
+            toplevel.commit()
+            return shell.client.roundtrip()
+        }
+        for round in 0..<12 {
+            // Put the window on the newest screen, then unplug that screen mid-stream.
+            if let newest = server.compositor.outputs.last, newest !== server.compositor.outputs.first {
+                _ = server.windows.move(window, to: newest.screen, origin: Point(x: 10, y: 10))
+            }
+            for frame in 0..<3 {
+                #expect(redraw(colours[(round + frame) % 3]))
+                server.step(timeout: 0.001)
+            }
+            if round % 2 == 0, let last = server.compositor.outputs.last, server.compositor.outputs.count > 1 {
+                server.compositor.disconnectScreen(last)
+            } else {
+                server.backend.addScreen(to: server.compositor)
+            }
+            #expect(shell.client.roundtrip())
+            #expect(bystander.client.roundtrip())
+        }
+        #expect(shell.client.connectionError == 0 && bystander.client.connectionError == 0)
+        #expect(window.screen != nil && server.windows.screens.contains { $0 === window.screen })
+        // Every disconnect with the window on it moved the window first.
+        for (index, name) in order.enumerated() where name == "screenDidDisconnect" {
+            #expect(index > 0 && order[index - 1] == "windowDidMoveToScreen")
+        }
+        #expect(order.filter { $0 == "screenDidDisconnect" }.count == 6)
+        server.repaint()
+        #expect(server.pixel(x: 60, y: 60) != nil)
+    }
+}

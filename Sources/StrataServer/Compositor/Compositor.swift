@@ -210,6 +210,9 @@ public final class Compositor {
             }
         case .screenModeDidChange(let id), .screenDidChangeTransform(let id), .screenDidChangeScale(let id):
             layerShell.arrange(screen: id)
+            for window in windows.windows where window.screen?.id == id {
+                (window.content as? XdgToplevel)?.screenSizeDidChange()
+            }
             if let output = output(for: id) {
                 output.updateGeometry()
                 for binding in output.bindings { binding.sendState() }

@@ -297,6 +297,13 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
         sendConfigure()
     }
 
+    /// The screen's mode, transform or scale changed: maximized and fullscreen windows are
+    /// configured for its new size.
+    func screenSizeDidChange() {
+        guard wantsMaximized || wantsFullscreen else { return }
+        sendConfigure()
+    }
+
     func closeRequest() {
         guard !isDestroyed else { return }
         xdg_toplevel_send_close(resource)
