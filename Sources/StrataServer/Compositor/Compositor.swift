@@ -46,6 +46,7 @@ public final class Compositor {
             XdgShell.install(on: self),
             DataDeviceManager.install(on: self),
             XdgOutputManager.install(on: self),
+            Viewporter.install(on: self),
             layerShell.install(),
         ]
         for global in installed {
@@ -404,7 +405,7 @@ public final class Compositor {
             let surface = item.surface
             canvas.setClip(surface.drawClip)
             canvas.draw(surface.texture, x: item.x, y: item.y, surfaceWidth: surface.width, surfaceHeight: surface.height,
-                        transform: surface.bufferTransform)
+                        transform: surface.bufferTransform, viewport: surface.viewport)
         }
         canvas.setClip(nil)
     }

@@ -14,6 +14,10 @@ public final class Surface: ResourceObject {
     // Current state.
     public let texture = SurfaceTexture()
     public private(set) var bufferTransform = BufferTransform.identity
+    /// wp_viewport's crop and scale (nil: none).
+    public private(set) var viewport: Viewport?
+    /// The surface's wp_viewport object, if it has one (one at most).
+    weak var viewportObject: SurfaceViewport?
     /// Size in surface-local coordinates (0×0 without a buffer).
     public private(set) var width: Int32 = 0
     public private(set) var height: Int32 = 0
@@ -191,17 +195,33 @@ public final class Surface: ResourceObject {
         let newTransform = BufferTransform(
             transform: state.transformChanged ? state.transform : bufferTransform.transform,
             scale: state.scaleChanged ? state.scale : bufferTransform.scale)
+        var newViewport = viewport ?? Viewport()
+        if state.viewportSourceChanged { newViewport.source = state.viewportSource }
+        if state.viewportDestinationChanged { newViewport.destination = state.viewportDestination }
+        let viewportActive = !newViewport.isEmpty
         if state.bufferChanged {
             if let resource = state.buffer?.resource {
-                try copyBuffer(resource, transform: newTransform, state: state)
+                try copyBuffer(resource, transform: newTransform, viewportActive: viewportActive, state: state)
             } else {
                 texture.clear()
             }
         }
-        var fullDamage = newTransform != bufferTransform
+        var fullDamage = newTransform != bufferTransform || newViewport != (viewport ?? Viewport())
         bufferTransform = newTransform
-        let size = texture.image == nil ? (width: Int32(0), height: Int32(0))
+        var size = texture.image == nil ? (width: Int32(0), height: Int32(0))
             : bufferTransform.surfaceSize(bufferWidth: texture.width, bufferHeight: texture.height)
+        if viewportActive, texture.image != nil {
+            guard newViewport.sourceFits(contentWidth: size.width, contentHeight: size.height) else {
+                throw ProtocolError(on: viewportObject?.resource, code: WP_VIEWPORT_ERROR_OUT_OF_BUFFER.rawValue,
+                                    "the viewport's source rectangle is outside the \(size.width)x\(size.height) buffer")
+            }
+            guard let viewed = newViewport.surfaceSize(contentWidth: size.width, contentHeight: size.height) else {
+                throw ProtocolError(on: viewportObject?.resource, code: WP_VIEWPORT_ERROR_BAD_SIZE.rawValue,
+                                    "the viewport's source size is not whole and no destination size is set")
+            }
+            size = (viewed.width, viewed.height)
+        }
+        viewport = viewportActive ? newViewport : nil
         if size.width != width || size.height != height {
             fullDamage = true
             width = size.width
@@ -216,7 +236,10 @@ public final class Surface: ResourceObject {
             damage.addRect(x: 0, y: 0, width: width, height: height)
         } else {
             damage.union(state.surfaceDamage)
-            if bufferTransform.isIdentity {
+            if viewport != nil, !state.bufferDamage.isEmpty {
+                // Buffer damage through a crop and scale: the whole surface, simply.
+                damage.addRect(x: 0, y: 0, width: width, height: height)
+            } else if bufferTransform.isIdentity {
                 damage.union(state.bufferDamage)
             } else {
                 state.bufferDamage.forEachBox { box in
@@ -252,7 +275,8 @@ public final class Surface: ResourceObject {
         }
     }
 
-    private func copyBuffer(_ resource: OpaquePointer, transform: BufferTransform, state: SurfaceState) throws(ProtocolError) {
+    private func copyBuffer(_ resource: OpaquePointer, transform: BufferTransform, viewportActive: Bool,
+                            state: SurfaceState) throws(ProtocolError) {
         guard let shm = wl_shm_buffer_get(resource) else {
             throw ProtocolError(on: resource, code: WL_DISPLAY_ERROR_INVALID_OBJECT.rawValue,
                                 "only wl_shm buffers are supported")
@@ -271,7 +295,7 @@ public final class Surface: ResourceObject {
         let copyRegion = compositor.scratchRegion
         copyRegion.set(state.bufferDamage)
         if !state.surfaceDamage.isEmpty {
-            if transform.isIdentity {
+            if transform.isIdentity, !viewportActive {
                 copyRegion.union(state.surfaceDamage)
             } else {
                 copyRegion.addRect(x: 0, y: 0, width: bufferWidth, height: bufferHeight)

@@ -37,6 +37,11 @@ final class SurfaceState {
     var transformChanged = false
     var transform: Int32 = 0
     var frameCallbacks: [FrameCallback] = []
+    /// wp_viewport's source and destination, each set (nil: unset) or left as is.
+    var viewportSourceChanged = false
+    var viewportSource: Viewport.Source?
+    var viewportDestinationChanged = false
+    var viewportDestination: Viewport.Size?
 
     /// Moves everything set in `other` into self and resets `other` (caching a sync commit).
     func absorb(_ other: SurfaceState) {
@@ -54,6 +59,11 @@ final class SurfaceState {
         if other.scaleChanged { scaleChanged = true; scale = other.scale }
         if other.transformChanged { transformChanged = true; transform = other.transform }
         frameCallbacks.append(contentsOf: other.frameCallbacks)
+        if other.viewportSourceChanged { viewportSourceChanged = true; viewportSource = other.viewportSource }
+        if other.viewportDestinationChanged {
+            viewportDestinationChanged = true
+            viewportDestination = other.viewportDestination
+        }
         other.reset()
     }
 
@@ -69,5 +79,9 @@ final class SurfaceState {
         scaleChanged = false
         transformChanged = false
         frameCallbacks.removeAll(keepingCapacity: true)
+        viewportSourceChanged = false
+        viewportSource = nil
+        viewportDestinationChanged = false
+        viewportDestination = nil
     }
 }
