@@ -47,6 +47,7 @@ public final class Compositor {
             DataDeviceManager.install(on: self),
             XdgOutputManager.install(on: self),
             Viewporter.install(on: self),
+            SinglePixelBufferManager.install(on: self),
             layerShell.install(),
         ]
         for global in installed {

@@ -277,9 +277,17 @@ public final class Surface: ResourceObject {
 
     private func copyBuffer(_ resource: OpaquePointer, transform: BufferTransform, viewportActive: Bool,
                             state: SurfaceState) throws(ProtocolError) {
+        // Only a resource with our implementation carries a ResourceObject (shm buffers carry
+        // libwayland's data).
+        if wl_resource_instance_of(resource, strata_wl_buffer_interface(), SinglePixelBuffer.implementation) != 0,
+           let pixel = ResourceObject.from(resource, as: SinglePixelBuffer.self) {
+            texture.fill(width: 1, height: 1, argb: pixel.argb)
+            wl_buffer_send_release(resource)
+            return
+        }
         guard let shm = wl_shm_buffer_get(resource) else {
             throw ProtocolError(on: resource, code: WL_DISPLAY_ERROR_INVALID_OBJECT.rawValue,
-                                "only wl_shm buffers are supported")
+                                "only wl_shm and single-pixel buffers are supported")
         }
         let bufferWidth = wl_shm_buffer_get_width(shm), bufferHeight = wl_shm_buffer_get_height(shm)
         let stride = wl_shm_buffer_get_stride(shm)
