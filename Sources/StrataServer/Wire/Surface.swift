@@ -29,6 +29,8 @@ public final class Surface: ResourceObject {
     let damage = PixmanRegion()
     /// Frame callbacks of applied commits, done after the next frame that shows this surface.
     var frameCallbacks: [FrameCallback] = []
+    /// wp_presentation feedback of the applied commit, answered by the next frame showing it.
+    var presentationFeedbacks: [PresentationFeedback] = []
     /// Where the surface was last shown, so moving or unmapping it damages the old place.
     var lastPlacement: SurfacePlacement?
     var lastWidth: Int32 = 0
@@ -61,6 +63,10 @@ public final class Surface: ResourceObject {
     public override func resourceDidDestroy() {
         compositor.surfaceWillDestroy(self)
         didDestroy.emit(self)
+        for feedback in presentationFeedbacks + pending.presentationFeedbacks + cached.presentationFeedbacks {
+            feedback.discard()
+        }
+        presentationFeedbacks.removeAll()
         pending.reset()
         cached.reset()
         stack = []
@@ -252,6 +258,13 @@ public final class Surface: ResourceObject {
 
         frameCallbacks.append(contentsOf: state.frameCallbacks)
         state.frameCallbacks.removeAll(keepingCapacity: true)
+        if state.bufferChanged {
+            // New content replaces the update still waiting for a frame: it will never be shown.
+            for feedback in presentationFeedbacks { feedback.discard() }
+            presentationFeedbacks.removeAll(keepingCapacity: true)
+        }
+        presentationFeedbacks.append(contentsOf: state.presentationFeedbacks)
+        state.presentationFeedbacks.removeAll(keepingCapacity: true)
         let offsetX = state.offsetX, offsetY = state.offsetY
 
         applyChildrenOrder()

@@ -42,6 +42,8 @@ final class SurfaceState {
     var viewportSource: Viewport.Source?
     var viewportDestinationChanged = false
     var viewportDestination: Viewport.Size?
+    /// wp_presentation feedback for this commit.
+    var presentationFeedbacks: [PresentationFeedback] = []
 
     /// Moves everything set in `other` into self and resets `other` (caching a sync commit).
     func absorb(_ other: SurfaceState) {
@@ -59,6 +61,7 @@ final class SurfaceState {
         if other.scaleChanged { scaleChanged = true; scale = other.scale }
         if other.transformChanged { transformChanged = true; transform = other.transform }
         frameCallbacks.append(contentsOf: other.frameCallbacks)
+        presentationFeedbacks.append(contentsOf: other.presentationFeedbacks)
         if other.viewportSourceChanged { viewportSourceChanged = true; viewportSource = other.viewportSource }
         if other.viewportDestinationChanged {
             viewportDestinationChanged = true
@@ -79,6 +82,7 @@ final class SurfaceState {
         scaleChanged = false
         transformChanged = false
         frameCallbacks.removeAll(keepingCapacity: true)
+        presentationFeedbacks.removeAll(keepingCapacity: true)
         viewportSourceChanged = false
         viewportSource = nil
         viewportDestinationChanged = false
