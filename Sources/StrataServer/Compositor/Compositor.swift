@@ -16,6 +16,8 @@ public final class Compositor {
     public var backgroundARGB: UInt32 = 0xff20_2428
     /// How strictly xdg_surface's initial configure handshake is enforced (strict: the spec).
     public var xdgHandshake: XdgHandshake = .strict
+    /// What zxdg_decoration_manager_v1 tells toplevels (`--client-side-decorations`).
+    public var decorationMode: DecorationMode = .serverSide
     public private(set) var seat: Seat!
     /// Strata's window extension (strata_window_manager_v1), an observer of the model.
     public private(set) var windowExtension: StrataWindowExtension?
@@ -49,6 +51,7 @@ public final class Compositor {
             Viewporter.install(on: self),
             SinglePixelBufferManager.install(on: self),
             Presentation.install(on: self),
+            DecorationManager.install(on: self),
             layerShell.install(),
         ]
         for global in installed {
