@@ -52,6 +52,7 @@ public final class Compositor {
             SinglePixelBufferManager.install(on: self),
             Presentation.install(on: self),
             DecorationManager.install(on: self),
+            PrimarySelectionDeviceManager.install(on: self),
             layerShell.install(),
         ]
         for global in installed {
