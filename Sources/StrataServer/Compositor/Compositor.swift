@@ -53,6 +53,7 @@ public final class Compositor {
             Presentation.install(on: self),
             DecorationManager.install(on: self),
             PrimarySelectionDeviceManager.install(on: self),
+            RelativePointerManager.install(on: self),
             layerShell.install(),
         ]
         for global in installed {
