@@ -49,18 +49,35 @@ public final class Canvas {
     }
 
     /// Draws a texture whose surface-local origin is at (x, y) on this canvas and whose surface
-    /// size is surfaceWidth×surfaceHeight, sampling through `transform`.
+    /// size is surfaceWidth×surfaceHeight, sampling through `transform` and, when given, the
+    /// viewport's crop and scale (bilinear when it scales).
     public func draw(_ texture: SurfaceTexture, x: Int32, y: Int32, surfaceWidth: Int32, surfaceHeight: Int32,
-                     transform: BufferTransform, opaque: Bool = false) {
+                     transform: BufferTransform, viewport: Viewport? = nil, opaque: Bool = false) {
         guard let source = texture.image, surfaceWidth > 0, surfaceHeight > 0 else { return }
-        if transform.isIdentity {
+        var filter = PIXMAN_FILTER_NEAREST
+        if let viewport, !viewport.isEmpty {
+            let content = transform.surfaceSize(bufferWidth: texture.width, bufferHeight: texture.height)
+            var toBuffer = transform.pixmanTransform(surfaceWidth: content.width, surfaceHeight: content.height)
+            var toContent = viewport.pixmanTransform(surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight,
+                                                     contentWidth: content.width, contentHeight: content.height)
+            var t = pixman_transform_t()
+            pixman_transform_multiply(&t, &toBuffer, &toContent)
+            pixman_image_set_transform(source, &t)
+            if viewport.scales(surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight,
+                               contentWidth: content.width, contentHeight: content.height) {
+                filter = PIXMAN_FILTER_BILINEAR
+            }
+            // Samples just outside the buffer (bilinear reach, rounding) repeat its edge.
+            pixman_image_set_repeat(source, PIXMAN_REPEAT_PAD)
+        } else if transform.isIdentity {
             pixman_image_set_transform(source, nil)
-            pixman_image_set_filter(source, PIXMAN_FILTER_NEAREST, nil, 0)
+            pixman_image_set_repeat(source, PIXMAN_REPEAT_NONE)
         } else {
             var t = transform.pixmanTransform(surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight)
             pixman_image_set_transform(source, &t)
-            pixman_image_set_filter(source, PIXMAN_FILTER_NEAREST, nil, 0)
+            pixman_image_set_repeat(source, PIXMAN_REPEAT_NONE)
         }
+        pixman_image_set_filter(source, filter, nil, 0)
         let op = (opaque || !texture.hasAlpha) ? PIXMAN_OP_SRC : PIXMAN_OP_OVER
         pixman_image_composite32(op, source, nil, image, 0, 0, 0, 0, x, y, surfaceWidth, surfaceHeight)
     }

@@ -53,6 +53,10 @@ struct StrataCommand: ParsableCommand {
         transform: { try LevelRule.parse($0) })
     var levels: [LevelRule] = []
 
+    @Flag(name: .customLong("client-side-decorations"),
+          help: "Let clients draw their own title bars (default: ask for server-side decorations, and draw none).")
+    var clientSideDecorations = false
+
     @Flag(name: .customLong("no-control"), help: "Do not open the control socket (strata-ctl).")
     var noControl = false
 
@@ -110,6 +114,7 @@ struct StrataCommand: ParsableCommand {
                 }
             }
             compositor.levelRules = levelRules
+            compositor.decorationMode = clientSideDecorations ? .clientSide : .serverSide
             do {
                 try compositor.addSocket(name: socket)
                 session = try Session(compositor: compositor, screenshotDirectory: screenshot)

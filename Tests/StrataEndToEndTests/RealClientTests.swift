@@ -98,6 +98,15 @@ import Testing
         #expect(Self.drawnPixels(image, x: 0..<300, y: 0..<200) > 10000)
     }
 
+    @Test(.enabled(if: StrataRun.isInstalled("weston-scaler"), "weston-scaler is not installed (apt-get install weston)"))
+    func westonScalerDrawsThroughAViewport() async throws {
+        // weston-scaler exits at once without wp_viewporter; with it, its cropped and scaled
+        // buffer fills a window near the cascade origin.
+        let (image, _) = try await Self.screenshot(of: ["weston-scaler"])
+        #expect(Self.drawnPixels(image, x: 0..<300, y: 0..<300) > 20000)
+        #expect(Self.drawnPixels(image, x: 400..<640, y: 350..<480) == 0)
+    }
+
     @Test(.enabled(if: StrataRun.isInstalled("foot"), "foot is not installed (apt-get install foot)"))
     func footShowsATerminal() async throws {
         let (image, _) = try await Self.screenshot(of: ["foot", "-o", "colors.background=336699", "sh", "-c", "sleep 30"], seconds: 3)

@@ -7,14 +7,30 @@
 #endif
 #include <wayland-client.h>
 #include "strata-client-shim.h"
+#include "presentation-time-client-protocol.h"
+#include "primary-selection-unstable-v1-client-protocol.h"
+#include "relative-pointer-unstable-v1-client-protocol.h"
+#include "single-pixel-buffer-v1-client-protocol.h"
 #include "strata-window-v1-client-protocol.h"
+#include "viewporter-client-protocol.h"
 #include "wlr-layer-shell-unstable-v1-client-protocol.h"
 #include "xdg-decoration-unstable-v1-client-protocol.h"
 #include "xdg-output-unstable-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 /* Each protocol interface description by pointer (<interface>_interface_ptr()). */
+static inline const struct wl_interface *wp_presentation_interface_ptr(void) { return &wp_presentation_interface; }
+static inline const struct wl_interface *wp_presentation_feedback_interface_ptr(void) { return &wp_presentation_feedback_interface; }
+static inline const struct wl_interface *zwp_primary_selection_device_manager_v1_interface_ptr(void) { return &zwp_primary_selection_device_manager_v1_interface; }
+static inline const struct wl_interface *zwp_primary_selection_device_v1_interface_ptr(void) { return &zwp_primary_selection_device_v1_interface; }
+static inline const struct wl_interface *zwp_primary_selection_offer_v1_interface_ptr(void) { return &zwp_primary_selection_offer_v1_interface; }
+static inline const struct wl_interface *zwp_primary_selection_source_v1_interface_ptr(void) { return &zwp_primary_selection_source_v1_interface; }
+static inline const struct wl_interface *zwp_relative_pointer_manager_v1_interface_ptr(void) { return &zwp_relative_pointer_manager_v1_interface; }
+static inline const struct wl_interface *zwp_relative_pointer_v1_interface_ptr(void) { return &zwp_relative_pointer_v1_interface; }
+static inline const struct wl_interface *wp_single_pixel_buffer_manager_v1_interface_ptr(void) { return &wp_single_pixel_buffer_manager_v1_interface; }
 static inline const struct wl_interface *strata_window_manager_v1_interface_ptr(void) { return &strata_window_manager_v1_interface; }
 static inline const struct wl_interface *strata_window_v1_interface_ptr(void) { return &strata_window_v1_interface; }
+static inline const struct wl_interface *wp_viewporter_interface_ptr(void) { return &wp_viewporter_interface; }
+static inline const struct wl_interface *wp_viewport_interface_ptr(void) { return &wp_viewport_interface; }
 static inline const struct wl_interface *zwlr_layer_shell_v1_interface_ptr(void) { return &zwlr_layer_shell_v1_interface; }
 static inline const struct wl_interface *zwlr_layer_surface_v1_interface_ptr(void) { return &zwlr_layer_surface_v1_interface; }
 static inline const struct wl_interface *zxdg_decoration_manager_v1_interface_ptr(void) { return &zxdg_decoration_manager_v1_interface; }

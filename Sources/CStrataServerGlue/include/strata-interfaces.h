@@ -30,9 +30,25 @@ static inline const struct wl_interface *strata_wl_output_interface(void) { retu
 static inline const struct wl_interface *strata_wl_region_interface(void) { return &wl_region_interface; }
 static inline const struct wl_interface *strata_wl_subcompositor_interface(void) { return &wl_subcompositor_interface; }
 static inline const struct wl_interface *strata_wl_subsurface_interface(void) { return &wl_subsurface_interface; }
+#include "presentation-time-server-protocol.h"
+static inline const struct wl_interface *strata_wp_presentation_interface(void) { return &wp_presentation_interface; }
+static inline const struct wl_interface *strata_wp_presentation_feedback_interface(void) { return &wp_presentation_feedback_interface; }
+#include "primary-selection-unstable-v1-server-protocol.h"
+static inline const struct wl_interface *strata_zwp_primary_selection_device_manager_v1_interface(void) { return &zwp_primary_selection_device_manager_v1_interface; }
+static inline const struct wl_interface *strata_zwp_primary_selection_device_v1_interface(void) { return &zwp_primary_selection_device_v1_interface; }
+static inline const struct wl_interface *strata_zwp_primary_selection_offer_v1_interface(void) { return &zwp_primary_selection_offer_v1_interface; }
+static inline const struct wl_interface *strata_zwp_primary_selection_source_v1_interface(void) { return &zwp_primary_selection_source_v1_interface; }
+#include "relative-pointer-unstable-v1-server-protocol.h"
+static inline const struct wl_interface *strata_zwp_relative_pointer_manager_v1_interface(void) { return &zwp_relative_pointer_manager_v1_interface; }
+static inline const struct wl_interface *strata_zwp_relative_pointer_v1_interface(void) { return &zwp_relative_pointer_v1_interface; }
+#include "single-pixel-buffer-v1-server-protocol.h"
+static inline const struct wl_interface *strata_wp_single_pixel_buffer_manager_v1_interface(void) { return &wp_single_pixel_buffer_manager_v1_interface; }
 #include "strata-window-v1-server-protocol.h"
 static inline const struct wl_interface *strata_strata_window_manager_v1_interface(void) { return &strata_window_manager_v1_interface; }
 static inline const struct wl_interface *strata_strata_window_v1_interface(void) { return &strata_window_v1_interface; }
+#include "viewporter-server-protocol.h"
+static inline const struct wl_interface *strata_wp_viewporter_interface(void) { return &wp_viewporter_interface; }
+static inline const struct wl_interface *strata_wp_viewport_interface(void) { return &wp_viewport_interface; }
 #include "wlr-layer-shell-unstable-v1-server-protocol.h"
 static inline const struct wl_interface *strata_zwlr_layer_shell_v1_interface(void) { return &zwlr_layer_shell_v1_interface; }
 static inline const struct wl_interface *strata_zwlr_layer_surface_v1_interface(void) { return &zwlr_layer_surface_v1_interface; }

@@ -16,6 +16,8 @@ public final class Compositor {
     public var backgroundARGB: UInt32 = 0xff20_2428
     /// How strictly xdg_surface's initial configure handshake is enforced (strict: the spec).
     public var xdgHandshake: XdgHandshake = .strict
+    /// What zxdg_decoration_manager_v1 tells toplevels (`--client-side-decorations`).
+    public var decorationMode: DecorationMode = .serverSide
     public private(set) var seat: Seat!
     /// Strata's window extension (strata_window_manager_v1), an observer of the model.
     public private(set) var windowExtension: StrataWindowExtension?
@@ -46,6 +48,12 @@ public final class Compositor {
             XdgShell.install(on: self),
             DataDeviceManager.install(on: self),
             XdgOutputManager.install(on: self),
+            Viewporter.install(on: self),
+            SinglePixelBufferManager.install(on: self),
+            Presentation.install(on: self),
+            DecorationManager.install(on: self),
+            PrimarySelectionDeviceManager.install(on: self),
+            RelativePointerManager.install(on: self),
             layerShell.install(),
         ]
         for global in installed {
@@ -314,7 +322,8 @@ public final class Compositor {
         surface.lastPlacement = now
         surface.lastWidth = surface.width
         surface.lastHeight = surface.height
-        if now != nil, !surface.frameCallbacks.isEmpty, let now, let output = output(for: now.screen) {
+        if let now, !surface.frameCallbacks.isEmpty || !surface.presentationFeedbacks.isEmpty,
+           let output = output(for: now.screen) {
             scheduleFrame(output)
         }
     }
@@ -347,6 +356,8 @@ public final class Compositor {
             wl_event_source_timer_update(timer, 0)
             output.frameScheduled = false
         }
+        var frameTime = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &frameTime)
         let now = Self.monotonicMilliseconds()
         output.lastFrameMilliseconds = now
         output.frames += 1
@@ -368,6 +379,24 @@ public final class Compositor {
             guard !surface.frameCallbacks.isEmpty else { return }
             for callback in surface.frameCallbacks { callback.done(timeMilliseconds: now) }
             surface.frameCallbacks.removeAll(keepingCapacity: true)
+        }
+        presentFeedback(on: output, at: frameTime)
+    }
+
+    /// Answers the wp_presentation feedback of every surface the frame showed: the frame's time
+    /// (taken before drawing, on CLOCK_MONOTONIC), the screen's frame period and frame count. No
+    /// flags: the headless clock is a timer, not a vertical blank, and not a hardware clock.
+    private func presentFeedback(on output: ScreenOutput, at time: timespec) {
+        var frame: PresentationFeedback.Frame?
+        forEachVisibleSurface(on: output) { surface, _, _ in
+            guard !surface.presentationFeedbacks.isEmpty else { return }
+            let f = frame ?? PresentationFeedback.Frame(
+                seconds: UInt64(time.tv_sec), nanoseconds: UInt32(time.tv_nsec),
+                refreshNanoseconds: output.refreshPeriodMilliseconds * 1_000_000,
+                sequence: UInt64(output.frames), flags: 0)
+            frame = f
+            for feedback in surface.presentationFeedbacks { feedback.presented(f, outputs: output.bindings) }
+            surface.presentationFeedbacks.removeAll(keepingCapacity: true)
         }
     }
 
@@ -407,7 +436,7 @@ public final class Compositor {
             let surface = item.surface
             canvas.setClip(surface.drawClip)
             canvas.draw(surface.texture, x: item.x, y: item.y, surfaceWidth: surface.width, surfaceHeight: surface.height,
-                        transform: surface.bufferTransform)
+                        transform: surface.bufferTransform, viewport: surface.viewport)
         }
         canvas.setClip(nil)
     }

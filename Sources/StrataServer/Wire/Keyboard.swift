@@ -64,12 +64,14 @@ final class Keyboard {
             }
         }
         seat.sendSelectionToFocus()
+        seat.primarySelection.sendToFocus()
     }
 
     func surfaceWillDestroy(_ surface: Surface) {
         guard focus === surface else { return }
         focus = nil
         seat.sendSelectionToFocus()
+        seat.primarySelection.sendToFocus()
     }
 
     private func sendEnter(to binding: KeyboardBinding, surface: Surface, serial: UInt32) {

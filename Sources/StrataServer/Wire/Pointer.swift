@@ -11,6 +11,8 @@ import StrataModel
 final class Pointer {
     unowned let seat: Seat
     var bindings: [PointerBinding] = []
+    /// zwp_relative_pointer_v1 objects of the bindings, told the focus client's motion deltas.
+    var relativePointers: [RelativePointer] = []
 
     /// The screen and the position in its coordinates; nil until the first motion.
     private(set) weak var output: ScreenOutput?
@@ -66,6 +68,8 @@ final class Pointer {
     // MARK: Input
 
     func motion(on output: ScreenOutput, x: Double, y: Double, time: UInt32) {
+        // A delta only within one screen: a jump to another screen has no meaningful one.
+        let delta = self.output === output ? (dx: x - self.x, dy: y - self.y) : nil
         self.output = output
         self.x = x
         self.y = y
@@ -80,8 +84,10 @@ final class Pointer {
             resize(size.width, size.height)
         case .implicit:
             sendMotion(time: time)
+            if let delta { sendRelativeMotion(dx: delta.dx, dy: delta.dy) }
         case .none:
             if !updateFocus() { sendMotion(time: time) }
+            if let delta { sendRelativeMotion(dx: delta.dx, dy: delta.dy) }
         }
         flushFrames()
     }
@@ -217,6 +223,18 @@ final class Pointer {
         send(to: focus.client) {
             wl_pointer_send_motion($0.resource, time, wl_fixed_from_double(local.x), wl_fixed_from_double(local.y))
         }
+    }
+
+    /// zwp_relative_pointer_v1.relative_motion to the focus client's relative pointers.
+    private func sendRelativeMotion(dx: Double, dy: Double) {
+        guard dx != 0 || dy != 0, let focus, !focus.isDestroyed, !relativePointers.isEmpty else { return }
+        let now = RelativePointer.monotonicMicroseconds()
+        var sent = false
+        for relative in relativePointers where relative.client == focus.client {
+            relative.sendMotion(microseconds: now, dx: dx, dy: dy)
+            sent = true
+        }
+        if sent, !framesDue.contains(focus.client) { framesDue.append(focus.client) }
     }
 
     /// The pointer in `surface`'s coordinates (when the surface is shown on the pointer's screen).

@@ -37,6 +37,8 @@ public final class Seat {
 
     /// The wl_data_devices of every client.
     var dataDevices: [DataDevice] = []
+    /// The primary selection (middle-click paste), apart from the clipboard.
+    private(set) lazy var primarySelection = PrimarySelection(seat: self)
     /// The current selection (clipboard) source, if any.
     private(set) var selection: DataSource?
     /// The client that last received the selection (the keyboard focus client then).

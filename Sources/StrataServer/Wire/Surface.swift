@@ -14,6 +14,10 @@ public final class Surface: ResourceObject {
     // Current state.
     public let texture = SurfaceTexture()
     public private(set) var bufferTransform = BufferTransform.identity
+    /// wp_viewport's crop and scale (nil: none).
+    public private(set) var viewport: Viewport?
+    /// The surface's wp_viewport object, if it has one (one at most).
+    weak var viewportObject: SurfaceViewport?
     /// Size in surface-local coordinates (0×0 without a buffer).
     public private(set) var width: Int32 = 0
     public private(set) var height: Int32 = 0
@@ -25,6 +29,8 @@ public final class Surface: ResourceObject {
     let damage = PixmanRegion()
     /// Frame callbacks of applied commits, done after the next frame that shows this surface.
     var frameCallbacks: [FrameCallback] = []
+    /// wp_presentation feedback of the applied commit, answered by the next frame showing it.
+    var presentationFeedbacks: [PresentationFeedback] = []
     /// Where the surface was last shown, so moving or unmapping it damages the old place.
     var lastPlacement: SurfacePlacement?
     var lastWidth: Int32 = 0
@@ -57,6 +63,10 @@ public final class Surface: ResourceObject {
     public override func resourceDidDestroy() {
         compositor.surfaceWillDestroy(self)
         didDestroy.emit(self)
+        for feedback in presentationFeedbacks + pending.presentationFeedbacks + cached.presentationFeedbacks {
+            feedback.discard()
+        }
+        presentationFeedbacks.removeAll()
         pending.reset()
         cached.reset()
         stack = []
@@ -191,17 +201,33 @@ public final class Surface: ResourceObject {
         let newTransform = BufferTransform(
             transform: state.transformChanged ? state.transform : bufferTransform.transform,
             scale: state.scaleChanged ? state.scale : bufferTransform.scale)
+        var newViewport = viewport ?? Viewport()
+        if state.viewportSourceChanged { newViewport.source = state.viewportSource }
+        if state.viewportDestinationChanged { newViewport.destination = state.viewportDestination }
+        let viewportActive = !newViewport.isEmpty
         if state.bufferChanged {
             if let resource = state.buffer?.resource {
-                try copyBuffer(resource, transform: newTransform, state: state)
+                try copyBuffer(resource, transform: newTransform, viewportActive: viewportActive, state: state)
             } else {
                 texture.clear()
             }
         }
-        var fullDamage = newTransform != bufferTransform
+        var fullDamage = newTransform != bufferTransform || newViewport != (viewport ?? Viewport())
         bufferTransform = newTransform
-        let size = texture.image == nil ? (width: Int32(0), height: Int32(0))
+        var size = texture.image == nil ? (width: Int32(0), height: Int32(0))
             : bufferTransform.surfaceSize(bufferWidth: texture.width, bufferHeight: texture.height)
+        if viewportActive, texture.image != nil {
+            guard newViewport.sourceFits(contentWidth: size.width, contentHeight: size.height) else {
+                throw ProtocolError(on: viewportObject?.resource, code: WP_VIEWPORT_ERROR_OUT_OF_BUFFER.rawValue,
+                                    "the viewport's source rectangle is outside the \(size.width)x\(size.height) buffer")
+            }
+            guard let viewed = newViewport.surfaceSize(contentWidth: size.width, contentHeight: size.height) else {
+                throw ProtocolError(on: viewportObject?.resource, code: WP_VIEWPORT_ERROR_BAD_SIZE.rawValue,
+                                    "the viewport's source size is not whole and no destination size is set")
+            }
+            size = (viewed.width, viewed.height)
+        }
+        viewport = viewportActive ? newViewport : nil
         if size.width != width || size.height != height {
             fullDamage = true
             width = size.width
@@ -216,7 +242,10 @@ public final class Surface: ResourceObject {
             damage.addRect(x: 0, y: 0, width: width, height: height)
         } else {
             damage.union(state.surfaceDamage)
-            if bufferTransform.isIdentity {
+            if viewport != nil, !state.bufferDamage.isEmpty {
+                // Buffer damage through a crop and scale: the whole surface, simply.
+                damage.addRect(x: 0, y: 0, width: width, height: height)
+            } else if bufferTransform.isIdentity {
                 damage.union(state.bufferDamage)
             } else {
                 state.bufferDamage.forEachBox { box in
@@ -229,6 +258,13 @@ public final class Surface: ResourceObject {
 
         frameCallbacks.append(contentsOf: state.frameCallbacks)
         state.frameCallbacks.removeAll(keepingCapacity: true)
+        if state.bufferChanged {
+            // New content replaces the update still waiting for a frame: it will never be shown.
+            for feedback in presentationFeedbacks { feedback.discard() }
+            presentationFeedbacks.removeAll(keepingCapacity: true)
+        }
+        presentationFeedbacks.append(contentsOf: state.presentationFeedbacks)
+        state.presentationFeedbacks.removeAll(keepingCapacity: true)
         let offsetX = state.offsetX, offsetY = state.offsetY
 
         applyChildrenOrder()
@@ -252,10 +288,19 @@ public final class Surface: ResourceObject {
         }
     }
 
-    private func copyBuffer(_ resource: OpaquePointer, transform: BufferTransform, state: SurfaceState) throws(ProtocolError) {
+    private func copyBuffer(_ resource: OpaquePointer, transform: BufferTransform, viewportActive: Bool,
+                            state: SurfaceState) throws(ProtocolError) {
+        // Only a resource with our implementation carries a ResourceObject (shm buffers carry
+        // libwayland's data).
+        if wl_resource_instance_of(resource, strata_wl_buffer_interface(), SinglePixelBuffer.implementation) != 0,
+           let pixel = ResourceObject.from(resource, as: SinglePixelBuffer.self) {
+            texture.fill(width: 1, height: 1, argb: pixel.argb)
+            wl_buffer_send_release(resource)
+            return
+        }
         guard let shm = wl_shm_buffer_get(resource) else {
             throw ProtocolError(on: resource, code: WL_DISPLAY_ERROR_INVALID_OBJECT.rawValue,
-                                "only wl_shm buffers are supported")
+                                "only wl_shm and single-pixel buffers are supported")
         }
         let bufferWidth = wl_shm_buffer_get_width(shm), bufferHeight = wl_shm_buffer_get_height(shm)
         let stride = wl_shm_buffer_get_stride(shm)
@@ -271,7 +316,7 @@ public final class Surface: ResourceObject {
         let copyRegion = compositor.scratchRegion
         copyRegion.set(state.bufferDamage)
         if !state.surfaceDamage.isEmpty {
-            if transform.isIdentity {
+            if transform.isIdentity, !viewportActive {
                 copyRegion.union(state.surfaceDamage)
             } else {
                 copyRegion.addRect(x: 0, y: 0, width: bufferWidth, height: bufferHeight)

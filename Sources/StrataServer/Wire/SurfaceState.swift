@@ -37,6 +37,13 @@ final class SurfaceState {
     var transformChanged = false
     var transform: Int32 = 0
     var frameCallbacks: [FrameCallback] = []
+    /// wp_viewport's source and destination, each set (nil: unset) or left as is.
+    var viewportSourceChanged = false
+    var viewportSource: Viewport.Source?
+    var viewportDestinationChanged = false
+    var viewportDestination: Viewport.Size?
+    /// wp_presentation feedback for this commit.
+    var presentationFeedbacks: [PresentationFeedback] = []
 
     /// Moves everything set in `other` into self and resets `other` (caching a sync commit).
     func absorb(_ other: SurfaceState) {
@@ -54,6 +61,12 @@ final class SurfaceState {
         if other.scaleChanged { scaleChanged = true; scale = other.scale }
         if other.transformChanged { transformChanged = true; transform = other.transform }
         frameCallbacks.append(contentsOf: other.frameCallbacks)
+        presentationFeedbacks.append(contentsOf: other.presentationFeedbacks)
+        if other.viewportSourceChanged { viewportSourceChanged = true; viewportSource = other.viewportSource }
+        if other.viewportDestinationChanged {
+            viewportDestinationChanged = true
+            viewportDestination = other.viewportDestination
+        }
         other.reset()
     }
 
@@ -69,5 +82,10 @@ final class SurfaceState {
         scaleChanged = false
         transformChanged = false
         frameCallbacks.removeAll(keepingCapacity: true)
+        presentationFeedbacks.removeAll(keepingCapacity: true)
+        viewportSourceChanged = false
+        viewportSource = nil
+        viewportDestinationChanged = false
+        viewportDestination = nil
     }
 }

@@ -41,6 +41,8 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
     private var children: [Weak<XdgToplevel>] = []
     /// The window-model extension object of this toplevel (strata_window_v1), if the client made one.
     weak var strataWindow: StrataWindow?
+    /// The toplevel's zxdg_toplevel_decoration_v1, if the client made one.
+    weak var decoration: ToplevelDecoration?
 
     // Requested state: what the next configure says.
     private var wantsMaximized = false
@@ -142,6 +144,7 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
         Self.withArray(configuration.states.map(\.rawValue)) {
             xdg_toplevel_send_configure(resource, configuration.width, configuration.height, $0)
         }
+        decoration?.sendConfigureIfNeeded()
         guard let serial = xdgSurface.sendConfigure() else { return }
         unacked.append((serial, configuration))
         if unacked.count > 256 { unacked.removeFirst(unacked.count - 256) }
@@ -345,7 +348,15 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
     }
 
     static let implementation = makeImplementation(xdg_toplevel_interface(
-        destroy: destroyRequest,
+        destroy: { _, resource in
+            handle(resource, as: XdgToplevel.self) { toplevel throws(ProtocolError) in
+                if let decoration = toplevel.decoration, !decoration.isDestroyed {
+                    throw ProtocolError(on: decoration.resource, code: ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ORPHANED.rawValue,
+                                        "the xdg_toplevel was destroyed before its decoration object")
+                }
+                toplevel.destroyResource()
+            }
+        },
         set_parent: { _, resource, parent in
             handle(resource, as: XdgToplevel.self) { try $0.handleSetParentRequest(parent) }
         },
