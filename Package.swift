@@ -17,6 +17,9 @@ let package = Package(
         .executable(name: "strata-color-client", targets: ["strata-color-client"]),
         .library(name: "StrataServer", targets: ["StrataServer"]),
         .library(name: "StrataModel", targets: ["StrataModel"]),
+        .library(name: "StrataRender", targets: ["StrataRender"]),
+        // For the benchmark package in bench/, which builds in-process scenes with real clients.
+        .library(name: "StrataTestSupport", targets: ["StrataTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
