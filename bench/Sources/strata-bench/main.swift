@@ -139,7 +139,7 @@ func throughput() {
 
 func startup() {
     let bin = option("--bin") ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../../.build/release").standardized.path
+        .appendingPathComponent("../../.build/release").standardized.path
     let strata = bin + "/strata", client = bin + "/strata-color-client"
     guard FileManager.default.isExecutableFile(atPath: strata), FileManager.default.isExecutableFile(atPath: client) else {
         print("## Start-up: skipped (no \(strata) or \(client); build the main package with -c release or pass --bin DIR)\n")
