@@ -65,6 +65,40 @@ public final class Canvas {
         pixman_image_composite32(op, source, nil, image, 0, 0, 0, 0, x, y, surfaceWidth, surfaceHeight)
     }
 
+    /// Fills the boxes of `region` with an opaque colour, with no clip set (pixman_fill per box:
+    /// nothing is allocated, unlike a clipped fill).
+    public func fill(argb: UInt32, in region: PixmanRegion) {
+        var color = Self.pixmanColor(argb: argb | 0xff00_0000)
+        var count: Int32 = 0
+        guard let boxes = pixman_region32_rectangles(region.raw, &count), count > 0 else { return }
+        pixman_image_fill_boxes(PIXMAN_OP_SRC, image, &color, count, boxes)
+    }
+
+    /// Draws a texture like `draw(_:x:y:surfaceWidth:surfaceHeight:transform:opaque:)`, box by
+    /// box of `region` instead of through a clip region (copying a region of several boxes into
+    /// the image's clip allocates; a composite per box does not).
+    public func draw(_ texture: SurfaceTexture, x: Int32, y: Int32, surfaceWidth: Int32, surfaceHeight: Int32,
+                     transform: BufferTransform, in region: PixmanRegion) {
+        guard let source = texture.image, surfaceWidth > 0, surfaceHeight > 0 else { return }
+        if transform.isIdentity {
+            pixman_image_set_transform(source, nil)
+        } else {
+            var t = transform.pixmanTransform(surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight)
+            pixman_image_set_transform(source, &t)
+        }
+        pixman_image_set_filter(source, PIXMAN_FILTER_NEAREST, nil, 0)
+        let op = texture.hasAlpha ? PIXMAN_OP_OVER : PIXMAN_OP_SRC
+        var count: Int32 = 0
+        guard let boxes = pixman_region32_rectangles(region.raw, &count) else { return }
+        for i in 0..<Int(count) {
+            let b = boxes[i]
+            let x1 = max(b.x1, x), y1 = max(b.y1, y)
+            let x2 = min(b.x2, x + surfaceWidth), y2 = min(b.y2, y + surfaceHeight)
+            guard x2 > x1, y2 > y1 else { continue }
+            pixman_image_composite32(op, source, nil, image, x1 - x, y1 - y, 0, 0, x1, y1, x2 - x1, y2 - y1)
+        }
+    }
+
     /// Draws another canvas into this one through `transform`, which maps this canvas's pixel
     /// coordinates to the source's (nil: identity). Bilinear filtering when scaling; pixels the
     /// source does not cover are transparent, so fill first and blend (OVER) for letterboxing.
