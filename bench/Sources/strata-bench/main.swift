@@ -150,6 +150,14 @@ func startup() {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: strata)
         process.arguments = ["--size", "1920x1080", "--no-control", "--", client, "--frames", "1"]
+        var environment = ProcessInfo.processInfo.environment
+        if environment["XDG_RUNTIME_DIR"] == nil {
+            let dir = NSTemporaryDirectory() + "strata-bench-\(getpid())"
+            try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true,
+                                                     attributes: [.posixPermissions: 0o700])
+            environment["XDG_RUNTIME_DIR"] = dir
+        }
+        process.environment = environment
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
@@ -214,7 +222,8 @@ case "startup": startup()
 case "callgrind-target": callgrindTarget()
 case "report":
     print("# strata-bench on \(ProcessInfo.processInfo.hostName), \(ProcessInfo.processInfo.activeProcessorCount) cores\n")
-    composite(); allocations(); memory(); throughput(); startup()
+    // Memory first: the heap only grows, so later sections would hide what windows cost.
+    memory(); composite(); allocations(); throughput(); startup()
 default:
     FileHandle.standardError.write(Data("usage: strata-bench [report|composite|allocations|memory|throughput|startup|callgrind-target]\n".utf8))
     exit(2)
