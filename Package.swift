@@ -20,6 +20,9 @@ let package = Package(
         // The WLCS integration module (`wlcs path/to/libStrataWLCS.so`), see docs/wlcs.md.
         .library(name: "StrataWLCS", type: .dynamic, targets: ["StrataWLCS"]),
         .library(name: "StrataNestedBackends", targets: ["StrataNestedBackends"]),
+        .library(name: "StrataRender", targets: ["StrataRender"]),
+        // For the benchmark package in bench/, which builds in-process scenes with real clients.
+        .library(name: "StrataTestSupport", targets: ["StrataTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -50,9 +50,11 @@ public final class Canvas {
 
     /// Draws a texture whose surface-local origin is at (x, y) on this canvas and whose surface
     /// size is surfaceWidth×surfaceHeight, sampling through `transform` and, when given, the
-    /// viewport's crop and scale (bilinear when it scales).
+    /// viewport's crop and scale (bilinear when it scales). With `region`, only its boxes are
+    /// drawn, one composite per box (copying a region of several boxes into the image's clip
+    /// allocates; a composite per box does not).
     public func draw(_ texture: SurfaceTexture, x: Int32, y: Int32, surfaceWidth: Int32, surfaceHeight: Int32,
-                     transform: BufferTransform, viewport: Viewport? = nil, opaque: Bool = false) {
+                     transform: BufferTransform, viewport: Viewport? = nil, in region: PixmanRegion? = nil) {
         guard let source = texture.image, surfaceWidth > 0, surfaceHeight > 0 else { return }
         var filter = PIXMAN_FILTER_NEAREST
         if let viewport, !viewport.isEmpty {
@@ -78,8 +80,29 @@ public final class Canvas {
             pixman_image_set_repeat(source, PIXMAN_REPEAT_NONE)
         }
         pixman_image_set_filter(source, filter, nil, 0)
-        let op = (opaque || !texture.hasAlpha) ? PIXMAN_OP_SRC : PIXMAN_OP_OVER
-        pixman_image_composite32(op, source, nil, image, 0, 0, 0, 0, x, y, surfaceWidth, surfaceHeight)
+        let op = texture.hasAlpha ? PIXMAN_OP_OVER : PIXMAN_OP_SRC
+        guard let region else {
+            pixman_image_composite32(op, source, nil, image, 0, 0, 0, 0, x, y, surfaceWidth, surfaceHeight)
+            return
+        }
+        var count: Int32 = 0
+        guard let boxes = pixman_region32_rectangles(region.raw, &count) else { return }
+        for i in 0..<Int(count) {
+            let b = boxes[i]
+            let x1 = max(b.x1, x), y1 = max(b.y1, y)
+            let x2 = min(b.x2, x + surfaceWidth), y2 = min(b.y2, y + surfaceHeight)
+            guard x2 > x1, y2 > y1 else { continue }
+            pixman_image_composite32(op, source, nil, image, x1 - x, y1 - y, 0, 0, x1, y1, x2 - x1, y2 - y1)
+        }
+    }
+
+    /// Fills the boxes of `region` with an opaque colour, with no clip set (pixman_fill per box:
+    /// nothing is allocated, unlike a clipped fill).
+    public func fill(argb: UInt32, in region: PixmanRegion) {
+        var color = Self.pixmanColor(argb: argb | 0xff00_0000)
+        var count: Int32 = 0
+        guard let boxes = pixman_region32_rectangles(region.raw, &count), count > 0 else { return }
+        pixman_image_fill_boxes(PIXMAN_OP_SRC, image, &color, count, boxes)
     }
 
     /// Draws another canvas into this one through `transform`, which maps this canvas's pixel

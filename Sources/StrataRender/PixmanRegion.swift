@@ -43,8 +43,39 @@ public final class PixmanRegion {
 
     public func subtractRect(x: Int32, y: Int32, width: Int32, height: Int32) {
         guard width > 0, height > 0 else { return }
-        let scratch = PixmanRegion(x: x, y: y, width: width, height: height)
-        pixman_region32_subtract(raw, raw, scratch.raw)
+        // A one-box region lives on the stack: pixman allocates nothing for it.
+        var rect = pixman_region32_t()
+        pixman_region32_init_rect(&rect, x, y, UInt32(width), UInt32(height))
+        pixman_region32_subtract(raw, raw, &rect)
+        pixman_region32_fini(&rect)
+    }
+
+    /// Makes this region `source` minus a rectangle. Out of place, so pixman reuses this region's
+    /// storage instead of allocating (an in-place operation on a region of several boxes always
+    /// allocates the result).
+    public func setDifference(_ source: PixmanRegion, x: Int32, y: Int32, width: Int32, height: Int32) {
+        guard width > 0, height > 0 else { set(source); return }
+        var rect = pixman_region32_t()
+        pixman_region32_init_rect(&rect, x, y, UInt32(width), UInt32(height))
+        pixman_region32_subtract(raw, source.raw, &rect)
+        pixman_region32_fini(&rect)
+    }
+
+    /// Makes this region `source` minus `other` (out of place, see `setDifference(_:x:y:width:height:)`).
+    public func setDifference(_ source: PixmanRegion, _ other: PixmanRegion) {
+        pixman_region32_subtract(raw, source.raw, other.raw)
+    }
+
+    /// Makes this region `source` intersected with a rectangle (out of place).
+    public func setIntersection(_ source: PixmanRegion, x: Int32, y: Int32, width: Int32, height: Int32) {
+        guard width > 0, height > 0 else { clear(); return }
+        pixman_region32_intersect_rect(raw, source.raw, x, y, UInt32(width), UInt32(height))
+    }
+
+    /// Whether the region's bounding box meets the rectangle (a cheap test before real work).
+    public func extentsIntersect(x: Int32, y: Int32, width: Int32, height: Int32) -> Bool {
+        let e = pixman_region32_extents(raw).pointee
+        return e.x1 < e.x2 && e.x1 < x &+ width && x < e.x2 && e.y1 < y &+ height && y < e.y2
     }
 
     public func union(_ other: PixmanRegion) { pixman_region32_union(raw, raw, other.raw) }

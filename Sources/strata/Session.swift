@@ -73,6 +73,7 @@ final class Session {
                 if status == 0 { status = 1 }
             }
         }
+        if ProcessInfo.processInfo.environment["STRATA_STATS"] == "1" { printStats() }
         removeSignalSources()
         control?.stop()
         compositor.shutdown()
@@ -81,6 +82,18 @@ final class Session {
         // gets SIGTERM and a moment to end before it is killed, so no process outlives Strata.
         child?.terminate(grace: 2)
         return status
+    }
+
+    /// `STRATA_STATS=1`: one line per screen on stderr at exit, for benchmarks
+    /// (bench/weston-compare.sh): frames painted (composited), frame-clock ticks, and the
+    /// process's CPU time.
+    private func printStats() {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        for output in compositor.outputs {
+            Session.printError("strata: stats: screen \(output.screen.name) painted \(output.paintedFrames) frames \(output.frames) cpu \(String(format: "%.3f", cpu))")
+        }
     }
 
     /// Stops the loop before it starts (setup failed after the session was made).

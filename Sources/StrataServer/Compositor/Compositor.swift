@@ -32,7 +32,6 @@ public final class Compositor {
     private var placedWindows = 0
     /// A region reused on the commit path instead of allocating one per commit.
     let scratchRegion = PixmanRegion()
-    private let frameRegion = PixmanRegion()
 
     public init(backend: Backend, policy: KeyWindowPolicy = UIKitKeyWindowPolicy()) throws(ServerError) {
         self.display = try Display()
@@ -361,6 +360,9 @@ public final class Compositor {
         let now = Self.monotonicMilliseconds()
         output.lastFrameMilliseconds = now
         output.frames += 1
+        // One walk of the stacking per frame: the draw and the frame callbacks share its list.
+        drawList.removeAll(keepingCapacity: true)
+        forEachVisibleSurface(on: output) { surface, x, y in drawList.append(DrawItem(surface: surface, x: x, y: y)) }
         if !output.damage.isEmpty {
             output.damage.intersect(x: 0, y: 0, width: output.width, height: output.height)
             output.lastPaintedArea = output.damage.area
@@ -375,21 +377,24 @@ public final class Compositor {
             if output === outputs.first { damageMirrors(of: output, damage: output.damage) }
             output.damage.clear()
         }
-        forEachVisibleSurface(on: output) { surface, _, _ in
-            guard !surface.frameCallbacks.isEmpty else { return }
+        for item in drawList where !item.surface.frameCallbacks.isEmpty {
+            let surface = item.surface
             for callback in surface.frameCallbacks { callback.done(timeMilliseconds: now) }
             surface.frameCallbacks.removeAll(keepingCapacity: true)
         }
         presentFeedback(on: output, at: frameTime)
+        // Drop the references: a surface destroyed after this frame must not live on in the list.
+        drawList.removeAll(keepingCapacity: true)
     }
 
-    /// Answers the wp_presentation feedback of every surface the frame showed: the frame's time
-    /// (taken before drawing, on CLOCK_MONOTONIC), the screen's frame period and frame count. No
-    /// flags: the headless clock is a timer, not a vertical blank, and not a hardware clock.
+    /// Answers the wp_presentation feedback of every surface the frame showed (`drawList`): the
+    /// frame's time (taken before drawing, on CLOCK_MONOTONIC), the screen's frame period and
+    /// frame count. No flags: the headless clock is a timer, not a vertical blank, and not a
+    /// hardware clock.
     private func presentFeedback(on output: ScreenOutput, at time: timespec) {
         var frame: PresentationFeedback.Frame?
-        forEachVisibleSurface(on: output) { surface, _, _ in
-            guard !surface.presentationFeedbacks.isEmpty else { return }
+        for item in drawList where !item.surface.presentationFeedbacks.isEmpty {
+            let surface = item.surface
             let f = frame ?? PresentationFeedback.Frame(
                 seconds: UInt64(time.tv_sec), nanoseconds: UInt32(time.tv_nsec),
                 refreshNanoseconds: output.refreshPeriodMilliseconds * 1_000_000,
@@ -400,45 +405,53 @@ public final class Compositor {
         }
     }
 
-    /// Draws the screen's windows inside `clip`. A front-to-back pass gives each surface the part
-    /// of the damage that no opaque surface above covers; the background fills what no opaque
-    /// surface covers; then the surfaces are drawn back to front, each clipped to its part.
-    /// Regions and the draw list are reused: no allocation in steady state.
+    /// Draws the screen's windows (`drawList`, back to front) inside `clip`. A front-to-back pass
+    /// keeps what of the damage no opaque surface above covers (`uncovered`) and gives each
+    /// surface its part of it; a surface outside it costs a bounding-box test. The background
+    /// fills what stays uncovered; then the surfaces are drawn back to front, each clipped to its
+    /// part. Regions are reused and combined out of place (two alternating `uncovered` regions),
+    /// so pixman keeps their storage: no allocation in steady state.
     private func draw(_ output: ScreenOutput, clip: PixmanRegion) {
         let canvas = output.canvas
-        drawList.removeAll(keepingCapacity: true)
-        forEachVisibleSurface(on: output) { surface, x, y in drawList.append(DrawItem(surface: surface, x: x, y: y)) }
-        opaqueAbove.clear()
-        for item in drawList.reversed() {
-            let surface = item.surface
+        // `clip` itself is the first `uncovered` (copying it would free a region's storage
+        // whenever the clip is one box); the results alternate between A and B.
+        var uncovered = clip, spare = uncoveredA, other = uncoveredB
+        var index = drawList.count
+        while index > 0 {
+            index -= 1
+            let item = drawList[index]
+            let surface = item.surface, width = surface.width, height = surface.height
             let visible = surface.drawClip
-            visible.set(clip)
-            visible.intersect(x: item.x, y: item.y, width: surface.width, height: surface.height)
-            visible.subtract(opaqueAbove)
+            guard uncovered.extentsIntersect(x: item.x, y: item.y, width: width, height: height) else {
+                visible.clear()
+                continue
+            }
+            visible.setIntersection(uncovered, x: item.x, y: item.y, width: width, height: height)
+            if visible.isEmpty { continue }
             if !surface.texture.hasAlpha {
-                opaqueAbove.addRect(x: item.x, y: item.y, width: surface.width, height: surface.height)
+                spare.setDifference(uncovered, x: item.x, y: item.y, width: width, height: height)
+                uncovered = spare
+                swap(&spare, &other)
             } else if !surface.opaqueRegion.isEmpty {
-                scratchRegion.set(surface.opaqueRegion)
-                scratchRegion.intersect(x: 0, y: 0, width: surface.width, height: surface.height)
+                scratchRegion.setIntersection(surface.opaqueRegion, x: 0, y: 0, width: width, height: height)
                 scratchRegion.translate(dx: item.x, dy: item.y)
-                opaqueAbove.union(scratchRegion)
+                spare.setDifference(uncovered, scratchRegion)
+                uncovered = spare
+                swap(&spare, &other)
             }
         }
-        frameRegion.set(clip)
-        frameRegion.subtract(opaqueAbove)
-        if !frameRegion.isEmpty {
-            canvas.setClip(frameRegion)
+        // No clip region is set on the canvas: fills and composites go box by box.
+        canvas.setClip(nil)
+        if !uncovered.isEmpty {
             // An external screen showing no window (with mirroring off) is black, as UIKit's are.
             let black = !output.screen.isMain && drawList.isEmpty
-            canvas.fill(argb: black ? 0xff00_0000 : backgroundARGB)
+            canvas.fill(argb: black ? 0xff00_0000 : backgroundARGB, in: uncovered)
         }
         for item in drawList where !item.surface.drawClip.isEmpty {
             let surface = item.surface
-            canvas.setClip(surface.drawClip)
             canvas.draw(surface.texture, x: item.x, y: item.y, surfaceWidth: surface.width, surfaceHeight: surface.height,
-                        transform: surface.bufferTransform, viewport: surface.viewport)
+                        transform: surface.bufferTransform, viewport: surface.viewport, in: surface.drawClip)
         }
-        canvas.setClip(nil)
     }
 
     /// Where the main screen's picture goes on a mirroring screen: scaled to fit, centred.
@@ -482,7 +495,8 @@ public final class Compositor {
         let y: Int32
     }
     private var drawList: [DrawItem] = []
-    private let opaqueAbove = PixmanRegion()
+    private let uncoveredA = PixmanRegion()
+    private let uncoveredB = PixmanRegion()
 
     /// Every surface with content shown on the screen, back to front, with its position.
     public func forEachVisibleSurface(on output: ScreenOutput, _ body: (Surface, Int32, Int32) -> Void) {
