@@ -85,6 +85,24 @@ func layerWindow(_ server: TestServer, namespace: String) -> Window? {
         #expect(screen.usableArea == Rect(x: 0, y: 0, width: 640, height: 480))
     }
 
+    @Test func aConfiguredButUnmappedSurfaceIsReconfiguredWhenItsStateChanges() throws {
+        let (_, shell) = try makeXdgFixture()
+        let surface = try #require(TestLayerSurface(shell: shell, layer: Layer.top, namespace: "late"))
+        surface.setSize(200, 300)
+        wl_surface_commit(surface.surface)
+        #expect(shell.client.roundtrip())
+        let first = try #require(surface.lastConfigure)
+        #expect((first.width, first.height) == (200, 300))
+        zwlr_layer_surface_v1_ack_configure(surface.layerSurface, first.serial)
+        // Still no buffer: new anchors and size are committed, and answered with a configure.
+        surface.setSize(0, 0)
+        surface.setAnchor(Anchor.top | Anchor.bottom | Anchor.left | Anchor.right)
+        wl_surface_commit(surface.surface)
+        #expect(shell.client.roundtrip())
+        #expect(surface.configures.count == 2)
+        #expect(surface.lastConfigure.map { ($0.width, $0.height) } ?? (0, 0) == (640, 480))
+    }
+
     @Test func aZeroSizeWithoutBothOppositeAnchorsIsAProtocolError() throws {
         let (_, shell) = try makeXdgFixture()
         let bad = try #require(TestLayerSurface(shell: shell, layer: Layer.top))

@@ -121,7 +121,12 @@ final class LayerSurface: ResourceObject, SurfaceRole, WindowContent, PopupParen
             return
         }
         if !isMapped {
-            guard isConfigured, surface.hasContent else { return }
+            guard isConfigured, surface.hasContent else {
+                // Configured but not mapped yet: a new size, anchor, margin or zone is answered
+                // with a configure for the new box (arranged() sends one when the size changed).
+                if old != current { rearrange() }
+                return
+            }
             isMapped = true
             rearrange()
             updateFrame()
