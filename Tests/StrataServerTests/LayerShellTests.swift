@@ -240,6 +240,29 @@ func layerWindow(_ server: TestServer, namespace: String) -> Window? {
         #expect(server.pixel(x: 15, y: 385) == Colour.background)
     }
 
+    @Test func aPopupMappedBeforeItsAckUnderTheLenientHandshakeIsPlacedWhereItsConfigureSays() throws {
+        let (server, shell) = try makeXdgFixture()
+        server.compositor.xdgHandshake = .lenient
+        let bar = try #require(TestLayerSurface(shell: shell, layer: Layer.top, namespace: "bar"))
+        bar.setAnchor(Anchor.top | Anchor.left)
+        bar.setSize(200, 100)
+        #expect(bar.map(argb: Colour.blue))
+        let positioner = try #require(shell.makePositioner(width: 30, height: 30, anchorRect: (5, 5, 190, 90),
+                                                           anchor: XDG_POSITIONER_ANCHOR_NONE, gravity: XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT))
+        let popup = try #require(shell.makePopup(parent: nil, positioner: positioner))
+        zwlr_layer_surface_v1_get_popup(bar.layerSurface, popup.popup)
+        // The first commit carries a buffer: it sends the configure and maps at once.
+        popup.attach(shell.makeBuffer(width: 30, height: 30, argb: Colour.yellow))
+        popup.commit()
+        #expect(shell.client.roundtrip())
+        #expect(popup.lastConfigure.map { ($0.x, $0.y) } ?? (0, 0) == (100, 50))
+        #expect(server.pixel(x: 110, y: 60) == Colour.yellow)
+        #expect(server.pixel(x: 10, y: 10) == Colour.blue, "not at the parent's origin")
+        let output = try #require(server.compositor.outputs.first)
+        let hit = server.compositor.surface(at: 110, 60, on: output)
+        #expect(hit.map { ($0.x, $0.y) } ?? (0, 0) == (10, 10))
+    }
+
     @Test func aLayerSurfaceIsClosedWhenItsScreenGoes() throws {
         let (server, shell) = try makeXdgFixture()
         _ = server.backend.addScreen(to: server.compositor, name: "SECOND")
