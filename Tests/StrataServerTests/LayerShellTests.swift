@@ -181,6 +181,59 @@ func layerWindow(_ server: TestServer, namespace: String) -> Window? {
         #expect(toplevel.isActivated)
     }
 
+    @Test func exclusiveKeyboardInteractivityHoldsKeyAgainstANewToplevelAndAClick() throws {
+        let (server, shell) = try makeXdgFixture()
+        let lock = try #require(TestLayerSurface(shell: shell, layer: Layer.top, namespace: "lock"))
+        lock.setAnchor(Anchor.top | Anchor.left)
+        lock.setSize(200, 100)
+        lock.setKeyboardInteractivity(ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_EXCLUSIVE.rawValue)
+        #expect(lock.map(argb: Colour.green))
+        #expect(server.windows.keyWindow?.title == "lock")
+        let toplevel = try #require(shell.makeToplevel())
+        #expect(toplevel.map(width: 100, height: 100, argb: Colour.red))
+        #expect(server.windows.keyWindow?.title == "lock", "a new toplevel does not take key")
+        #expect(!toplevel.isActivated)
+        let window = try #require(server.windows.windows.first { $0.title != "lock" })
+        server.windows.setFrame(window, Rect(x: 0, y: 300, width: 100, height: 100))
+        let output = try #require(server.compositor.outputs.first)
+        server.compositor.seat.pointerMotion(on: output, x: 5, y: 305, time: 1)
+        server.compositor.seat.pointerButton(BTN_LEFT, pressed: true, time: 2)
+        server.compositor.seat.pointerButton(BTN_LEFT, pressed: false, time: 3)
+        #expect(shell.client.roundtrip())
+        #expect(server.windows.keyWindow?.title == "lock", "nor does a click on it")
+        // Back to on_demand: it stays key until something else takes it.
+        lock.setKeyboardInteractivity(ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_ON_DEMAND.rawValue)
+        wl_surface_commit(lock.surface)
+        #expect(shell.client.roundtrip())
+        #expect(server.windows.keyWindow?.title == "lock")
+        server.compositor.seat.pointerButton(BTN_LEFT, pressed: true, time: 4)
+        server.compositor.seat.pointerButton(BTN_LEFT, pressed: false, time: 5)
+        #expect(shell.client.roundtrip())
+        #expect(toplevel.isActivated)
+    }
+
+    @Test func keyboardInteractivityChangedToExclusiveTakesKey() throws {
+        let (server, shell) = try makeXdgFixture()
+        let toplevel = try #require(shell.makeToplevel())
+        #expect(toplevel.map(width: 100, height: 100, argb: Colour.red))
+        let bar = try #require(TestLayerSurface(shell: shell, layer: Layer.overlay, namespace: "bar"))
+        bar.setAnchor(Anchor.bottom)
+        bar.setSize(200, 40)
+        #expect(bar.map(argb: Colour.blue))
+        #expect(toplevel.isActivated)
+        bar.setKeyboardInteractivity(ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_EXCLUSIVE.rawValue)
+        wl_surface_commit(bar.surface)
+        #expect(shell.client.roundtrip())
+        #expect(server.windows.keyWindow?.title == "bar")
+        #expect(!toplevel.isActivated)
+        // An exclusive surface on the bottom layer does not hold key: normal focus rules apply.
+        zwlr_layer_surface_v1_set_layer(bar.layerSurface, Layer.bottom)
+        wl_surface_commit(bar.surface)
+        #expect(shell.client.roundtrip())
+        let window = try #require(server.windows.windows.first { $0.title != "bar" })
+        #expect(server.windows.makeKey(window))
+    }
+
     @Test func onDemandKeyboardInteractivityBecomesKeyByAClickUnderTheUIKitPolicy() throws {
         let (server, shell) = try makeXdgFixture()
         let toplevel = try #require(shell.makeToplevel())
