@@ -112,6 +112,34 @@ func layerWindow(_ server: TestServer, namespace: String) -> Window? {
         expectXdgProtocolError(shell.client, code: ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SIZE.rawValue, interface: "zwlr_layer_surface_v1")
     }
 
+    @Test func aBufferCommittedBeforeTheFirstConfigureIsAnErrorUnderTheStrictHandshake() throws {
+        let (_, shell) = try makeXdgFixture()
+        let early = try #require(TestLayerSurface(shell: shell, layer: Layer.top))
+        early.setSize(200, 100)
+        let buffer = try #require(shell.makeBuffer(width: 200, height: 100, argb: Colour.red))
+        wl_surface_attach(early.surface, buffer.buffer, 0, 0)
+        wl_surface_commit(early.surface)
+        expectXdgProtocolError(shell.client, code: ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SURFACE_STATE.rawValue, interface: "zwlr_layer_surface_v1")
+    }
+
+    @Test func theLenientHandshakeMapsALayerSurfaceWhoseFirstCommitCarriesABuffer() throws {
+        let (server, shell) = try makeXdgFixture()
+        server.compositor.xdgHandshake = .lenient
+        let early = try #require(TestLayerSurface(shell: shell, layer: Layer.overlay, namespace: "early"))
+        early.setSize(200, 100)
+        early.setAnchor(Anchor.top | Anchor.left)
+        let buffer = try #require(shell.makeBuffer(width: 200, height: 100, argb: Colour.red))
+        wl_surface_attach(early.surface, buffer.buffer, 0, 0)
+        wl_surface_damage_buffer(early.surface, 0, 0, 200, 100)
+        wl_surface_commit(early.surface)
+        #expect(shell.client.roundtrip())
+        #expect(early.configures.count == 1, "the configure is still sent")
+        let window = try #require(layerWindow(server, namespace: "early"))
+        #expect(!window.isHidden)
+        #expect(window.frame == Rect(x: 0, y: 0, width: 200, height: 100))
+        #expect(server.pixel(x: 10, y: 10) == Colour.red)
+    }
+
     @Test func aSurfaceWithAnotherRoleCannotBecomeALayerSurface() throws {
         let (_, shell) = try makeXdgFixture()
         let toplevel = try #require(shell.makeToplevel())

@@ -103,7 +103,7 @@ final class LayerSurface: ResourceObject, SurfaceRole, WindowContent, PopupParen
     func surfaceWillCommit(_ surface: Surface) throws(ProtocolError) {
         guard !isDestroyed, !isClosed else { return }
         if let message = pending.sizeError { throw error(ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SIZE, message) }
-        if !isConfigured, surface.pending.bufferChanged, surface.pending.buffer?.resource != nil {
+        if !isConfigured, compositor.xdgHandshake == .strict, surface.pending.bufferChanged, surface.pending.buffer?.resource != nil {
             throw error(ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SURFACE_STATE, "buffer committed before the first configure was acknowledged")
         }
     }
@@ -119,13 +119,15 @@ final class LayerSurface: ResourceObject, SurfaceRole, WindowContent, PopupParen
         // `exclusive` on the top or overlay layer holds key: a shown surface takes it now (also
         // when the interactivity or layer just changed), and no other window takes it away.
         compositor.windows.setHoldsKey(window, wantsKeyOnMap)
+        let lenient = compositor.xdgHandshake == .lenient
         if !isInitialCommitDone {
             isInitialCommitDone = true
             rearrange()
-            return
+            // A lenient handshake maps a first commit that carries a buffer (after the configure).
+            guard lenient, surface.hasContent else { return }
         }
         if !isMapped {
-            guard isConfigured, surface.hasContent else {
+            guard isConfigured || lenient, surface.hasContent else {
                 // Configured but not mapped yet: a new size, anchor, margin or zone is answered
                 // with a configure for the new box (arranged() sends one when the size changed).
                 if old != current { rearrange() }
