@@ -16,6 +16,10 @@ public final class Window {
     public internal(set) var screen: Screen?
     /// The window's rectangle in the coordinates of its screen (relative to the screen's origin).
     public internal(set) var frame: Rect = .zero
+    /// Whether the window holds key status exclusively while it is key (a lock screen, a layer
+    /// surface with exclusive keyboard interactivity): no show, click, pointer or explicit
+    /// `makeKey` of another window takes key from it (`WindowManager.setHoldsKey`).
+    public internal(set) var holdsKey: Bool = false
     /// True once `WindowManager.close(_:)` removed the window.
     public internal(set) var isClosed: Bool = false
 

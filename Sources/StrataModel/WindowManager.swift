@@ -240,7 +240,7 @@ public final class WindowManager {
         } else if raise(window) {
             pending.append(.windowDidChangeStacking(window.id))
         }
-        if keyWindow !== window, isEligibleForKey(window),
+        if keyWindow !== window, isEligibleForKey(window), !isKeyHeld(against: window),
             policy.shouldMakeKeyOnShow(window, requested: makeKey, manager: self)
         {
             changeKey(to: window)
@@ -284,7 +284,7 @@ public final class WindowManager {
     /// Returns whether `window` is key afterwards.
     @discardableResult
     public func makeKey(_ window: Window) -> Bool {
-        guard isEligibleForKey(window) else { return false }
+        guard isEligibleForKey(window), !isKeyHeld(against: window) else { return false }
         changeKey(to: window)
         commit()
         return true
@@ -334,6 +334,24 @@ public final class WindowManager {
         commit()
     }
 
+    /// Sets whether `window` holds key status exclusively (`Window.holdsKey`). Turning it on for
+    /// an eligible window makes it key at once (unless another window holds key); turning it off
+    /// leaves key where it is. Hiding, closing or `setCanBecomeKey(false)` still pass key on.
+    public func setHoldsKey(_ window: Window, _ holds: Bool) {
+        guard owns(window), window.holdsKey != holds else { return }
+        window.holdsKey = holds
+        if holds, keyWindow !== window, isEligibleForKey(window), !isKeyHeld(against: window) {
+            changeKey(to: window)
+        }
+        commit()
+    }
+
+    /// Whether the key window holds key against `window` (another window taking it).
+    private func isKeyHeld(against window: Window) -> Bool {
+        guard let key = keyWindow, key !== window, key.holdsKey else { return false }
+        return isEligibleForKey(key)
+    }
+
     /// Moves `window` to `screen` (`windowDidMoveToScreen`) and, when `origin` is given, to that
     /// origin in the new screen's coordinates (`windowDidChangeFrame`). Without `origin` the frame
     /// is kept as it is, relative to the new screen. Returns false when refused.
@@ -370,7 +388,7 @@ public final class WindowManager {
         if policy.shouldOrderFrontOnClick(window, manager: self), raise(window) {
             pending.append(.windowDidChangeStacking(window.id))
         }
-        if keyWindow !== window, isEligibleForKey(window),
+        if keyWindow !== window, isEligibleForKey(window), !isKeyHeld(against: window),
             policy.shouldMakeKeyOnClick(window, manager: self)
         {
             changeKey(to: window)
@@ -380,7 +398,7 @@ public final class WindowManager {
 
     /// The pointer entered `window`: the policy may make it key.
     public func pointerDidEnter(_ window: Window) {
-        guard owns(window), keyWindow !== window, isEligibleForKey(window),
+        guard owns(window), keyWindow !== window, isEligibleForKey(window), !isKeyHeld(against: window),
             policy.shouldMakeKeyOnPointerEnter(window, manager: self)
         else { return }
         changeKey(to: window)

@@ -85,6 +85,24 @@ func layerWindow(_ server: TestServer, namespace: String) -> Window? {
         #expect(screen.usableArea == Rect(x: 0, y: 0, width: 640, height: 480))
     }
 
+    @Test func aConfiguredButUnmappedSurfaceIsReconfiguredWhenItsStateChanges() throws {
+        let (_, shell) = try makeXdgFixture()
+        let surface = try #require(TestLayerSurface(shell: shell, layer: Layer.top, namespace: "late"))
+        surface.setSize(200, 300)
+        wl_surface_commit(surface.surface)
+        #expect(shell.client.roundtrip())
+        let first = try #require(surface.lastConfigure)
+        #expect((first.width, first.height) == (200, 300))
+        zwlr_layer_surface_v1_ack_configure(surface.layerSurface, first.serial)
+        // Still no buffer: new anchors and size are committed, and answered with a configure.
+        surface.setSize(0, 0)
+        surface.setAnchor(Anchor.top | Anchor.bottom | Anchor.left | Anchor.right)
+        wl_surface_commit(surface.surface)
+        #expect(shell.client.roundtrip())
+        #expect(surface.configures.count == 2)
+        #expect(surface.lastConfigure.map { ($0.width, $0.height) } ?? (0, 0) == (640, 480))
+    }
+
     @Test func aZeroSizeWithoutBothOppositeAnchorsIsAProtocolError() throws {
         let (_, shell) = try makeXdgFixture()
         let bad = try #require(TestLayerSurface(shell: shell, layer: Layer.top))
@@ -92,6 +110,34 @@ func layerWindow(_ server: TestServer, namespace: String) -> Window? {
         bad.setSize(0, 30)
         wl_surface_commit(bad.surface)
         expectXdgProtocolError(shell.client, code: ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SIZE.rawValue, interface: "zwlr_layer_surface_v1")
+    }
+
+    @Test func aBufferCommittedBeforeTheFirstConfigureIsAnErrorUnderTheStrictHandshake() throws {
+        let (_, shell) = try makeXdgFixture()
+        let early = try #require(TestLayerSurface(shell: shell, layer: Layer.top))
+        early.setSize(200, 100)
+        let buffer = try #require(shell.makeBuffer(width: 200, height: 100, argb: Colour.red))
+        wl_surface_attach(early.surface, buffer.buffer, 0, 0)
+        wl_surface_commit(early.surface)
+        expectXdgProtocolError(shell.client, code: ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SURFACE_STATE.rawValue, interface: "zwlr_layer_surface_v1")
+    }
+
+    @Test func theLenientHandshakeMapsALayerSurfaceWhoseFirstCommitCarriesABuffer() throws {
+        let (server, shell) = try makeXdgFixture()
+        server.compositor.xdgHandshake = .lenient
+        let early = try #require(TestLayerSurface(shell: shell, layer: Layer.overlay, namespace: "early"))
+        early.setSize(200, 100)
+        early.setAnchor(Anchor.top | Anchor.left)
+        let buffer = try #require(shell.makeBuffer(width: 200, height: 100, argb: Colour.red))
+        wl_surface_attach(early.surface, buffer.buffer, 0, 0)
+        wl_surface_damage_buffer(early.surface, 0, 0, 200, 100)
+        wl_surface_commit(early.surface)
+        #expect(shell.client.roundtrip())
+        #expect(early.configures.count == 1, "the configure is still sent")
+        let window = try #require(layerWindow(server, namespace: "early"))
+        #expect(!window.isHidden)
+        #expect(window.frame == Rect(x: 0, y: 0, width: 200, height: 100))
+        #expect(server.pixel(x: 10, y: 10) == Colour.red)
     }
 
     @Test func aSurfaceWithAnotherRoleCannotBecomeALayerSurface() throws {
@@ -163,6 +209,59 @@ func layerWindow(_ server: TestServer, namespace: String) -> Window? {
         #expect(toplevel.isActivated)
     }
 
+    @Test func exclusiveKeyboardInteractivityHoldsKeyAgainstANewToplevelAndAClick() throws {
+        let (server, shell) = try makeXdgFixture()
+        let lock = try #require(TestLayerSurface(shell: shell, layer: Layer.top, namespace: "lock"))
+        lock.setAnchor(Anchor.top | Anchor.left)
+        lock.setSize(200, 100)
+        lock.setKeyboardInteractivity(ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_EXCLUSIVE.rawValue)
+        #expect(lock.map(argb: Colour.green))
+        #expect(server.windows.keyWindow?.title == "lock")
+        let toplevel = try #require(shell.makeToplevel())
+        #expect(toplevel.map(width: 100, height: 100, argb: Colour.red))
+        #expect(server.windows.keyWindow?.title == "lock", "a new toplevel does not take key")
+        #expect(!toplevel.isActivated)
+        let window = try #require(server.windows.windows.first { $0.title != "lock" })
+        server.windows.setFrame(window, Rect(x: 0, y: 300, width: 100, height: 100))
+        let output = try #require(server.compositor.outputs.first)
+        server.compositor.seat.pointerMotion(on: output, x: 5, y: 305, time: 1)
+        server.compositor.seat.pointerButton(BTN_LEFT, pressed: true, time: 2)
+        server.compositor.seat.pointerButton(BTN_LEFT, pressed: false, time: 3)
+        #expect(shell.client.roundtrip())
+        #expect(server.windows.keyWindow?.title == "lock", "nor does a click on it")
+        // Back to on_demand: it stays key until something else takes it.
+        lock.setKeyboardInteractivity(ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_ON_DEMAND.rawValue)
+        wl_surface_commit(lock.surface)
+        #expect(shell.client.roundtrip())
+        #expect(server.windows.keyWindow?.title == "lock")
+        server.compositor.seat.pointerButton(BTN_LEFT, pressed: true, time: 4)
+        server.compositor.seat.pointerButton(BTN_LEFT, pressed: false, time: 5)
+        #expect(shell.client.roundtrip())
+        #expect(toplevel.isActivated)
+    }
+
+    @Test func keyboardInteractivityChangedToExclusiveTakesKey() throws {
+        let (server, shell) = try makeXdgFixture()
+        let toplevel = try #require(shell.makeToplevel())
+        #expect(toplevel.map(width: 100, height: 100, argb: Colour.red))
+        let bar = try #require(TestLayerSurface(shell: shell, layer: Layer.overlay, namespace: "bar"))
+        bar.setAnchor(Anchor.bottom)
+        bar.setSize(200, 40)
+        #expect(bar.map(argb: Colour.blue))
+        #expect(toplevel.isActivated)
+        bar.setKeyboardInteractivity(ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_EXCLUSIVE.rawValue)
+        wl_surface_commit(bar.surface)
+        #expect(shell.client.roundtrip())
+        #expect(server.windows.keyWindow?.title == "bar")
+        #expect(!toplevel.isActivated)
+        // An exclusive surface on the bottom layer does not hold key: normal focus rules apply.
+        zwlr_layer_surface_v1_set_layer(bar.layerSurface, Layer.bottom)
+        wl_surface_commit(bar.surface)
+        #expect(shell.client.roundtrip())
+        let window = try #require(server.windows.windows.first { $0.title != "bar" })
+        #expect(server.windows.makeKey(window))
+    }
+
     @Test func onDemandKeyboardInteractivityBecomesKeyByAClickUnderTheUIKitPolicy() throws {
         let (server, shell) = try makeXdgFixture()
         let toplevel = try #require(shell.makeToplevel())
@@ -220,6 +319,29 @@ func layerWindow(_ server: TestServer, namespace: String) -> Window? {
         #expect(server.pixel(x: 15, y: 400) == Colour.yellow)
         #expect(server.pixel(x: 15, y: 455) == Colour.blue)
         #expect(server.pixel(x: 15, y: 385) == Colour.background)
+    }
+
+    @Test func aPopupMappedBeforeItsAckUnderTheLenientHandshakeIsPlacedWhereItsConfigureSays() throws {
+        let (server, shell) = try makeXdgFixture()
+        server.compositor.xdgHandshake = .lenient
+        let bar = try #require(TestLayerSurface(shell: shell, layer: Layer.top, namespace: "bar"))
+        bar.setAnchor(Anchor.top | Anchor.left)
+        bar.setSize(200, 100)
+        #expect(bar.map(argb: Colour.blue))
+        let positioner = try #require(shell.makePositioner(width: 30, height: 30, anchorRect: (5, 5, 190, 90),
+                                                           anchor: XDG_POSITIONER_ANCHOR_NONE, gravity: XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT))
+        let popup = try #require(shell.makePopup(parent: nil, positioner: positioner))
+        zwlr_layer_surface_v1_get_popup(bar.layerSurface, popup.popup)
+        // The first commit carries a buffer: it sends the configure and maps at once.
+        popup.attach(shell.makeBuffer(width: 30, height: 30, argb: Colour.yellow))
+        popup.commit()
+        #expect(shell.client.roundtrip())
+        #expect(popup.lastConfigure.map { ($0.x, $0.y) } ?? (0, 0) == (100, 50))
+        #expect(server.pixel(x: 110, y: 60) == Colour.yellow)
+        #expect(server.pixel(x: 10, y: 10) == Colour.blue, "not at the parent's origin")
+        let output = try #require(server.compositor.outputs.first)
+        let hit = server.compositor.surface(at: 110, 60, on: output)
+        #expect(hit.map { ($0.x, $0.y) } ?? (0, 0) == (10, 10))
     }
 
     @Test func aLayerSurfaceIsClosedWhenItsScreenGoes() throws {

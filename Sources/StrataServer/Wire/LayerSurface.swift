@@ -9,7 +9,8 @@ import StrataModel
 /// coordinates.
 ///
 /// Keyboard interactivity goes through the key window policy: `none` → `canBecomeKey == false`;
-/// `exclusive` → may be key, and a map on the top or overlay layer makes it key; `on_demand` →
+/// `exclusive` → may be key, and on the top or overlay layer it takes key when it maps (or when the
+/// interactivity changes to it) and holds it (`WindowManager.setHoldsKey`); `on_demand` →
 /// may be key, and becomes key as the policy says (a click under `uikit`).
 final class LayerSurface: ResourceObject, SurfaceRole, WindowContent, PopupParent {
     static let roleName = "zwlr_layer_surface_v1"
@@ -102,7 +103,7 @@ final class LayerSurface: ResourceObject, SurfaceRole, WindowContent, PopupParen
     func surfaceWillCommit(_ surface: Surface) throws(ProtocolError) {
         guard !isDestroyed, !isClosed else { return }
         if let message = pending.sizeError { throw error(ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SIZE, message) }
-        if !isConfigured, surface.pending.bufferChanged, surface.pending.buffer?.resource != nil {
+        if !isConfigured, compositor.xdgHandshake == .strict, surface.pending.bufferChanged, surface.pending.buffer?.resource != nil {
             throw error(ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SURFACE_STATE, "buffer committed before the first configure was acknowledged")
         }
     }
@@ -115,13 +116,23 @@ final class LayerSurface: ResourceObject, SurfaceRole, WindowContent, PopupParen
         if old.keyboardInteractivity != current.keyboardInteractivity || !isInitialCommitDone {
             compositor.windows.setCanBecomeKey(window, current.keyboardInteractivity != ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_NONE.rawValue)
         }
+        // `exclusive` on the top or overlay layer holds key: a shown surface takes it now (also
+        // when the interactivity or layer just changed), and no other window takes it away.
+        compositor.windows.setHoldsKey(window, wantsKeyOnMap)
+        let lenient = compositor.xdgHandshake == .lenient
         if !isInitialCommitDone {
             isInitialCommitDone = true
             rearrange()
-            return
+            // A lenient handshake maps a first commit that carries a buffer (after the configure).
+            guard lenient, surface.hasContent else { return }
         }
         if !isMapped {
-            guard isConfigured, surface.hasContent else { return }
+            guard isConfigured || lenient, surface.hasContent else {
+                // Configured but not mapped yet: a new size, anchor, margin or zone is answered
+                // with a configure for the new box (arranged() sends one when the size changed).
+                if old != current { rearrange() }
+                return
+            }
             isMapped = true
             rearrange()
             updateFrame()
@@ -134,7 +145,7 @@ final class LayerSurface: ResourceObject, SurfaceRole, WindowContent, PopupParen
         }
     }
 
-    /// `exclusive` on the top or overlay layer takes key when it maps.
+    /// `exclusive` on the top or overlay layer takes key when it maps and holds it while shown.
     private var wantsKeyOnMap: Bool {
         current.keyboardInteractivity == ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_EXCLUSIVE.rawValue
             && current.layer >= ZWLR_LAYER_SHELL_V1_LAYER_TOP.rawValue

@@ -101,7 +101,12 @@ final class XdgPopup: ResourceObject, XdgRoleObject, PopupGrab {
         xdgSurface?.damagePopups()
     }
 
-    func didMap() {}
+    /// A popup mapped before it acknowledged any configure (a lenient handshake) is placed
+    /// where the newest configure put it, not at its parent's origin.
+    func didMap() {
+        guard let xdgSurface, !xdgSurface.isConfigured, let sent = unacked.last, sent.rect != rect else { return }
+        rect = sent.rect
+    }
 
     func didUnmap() {
         unacked.removeAll()
