@@ -56,6 +56,11 @@ struct StrataCommand: ParsableCommand {
     @Flag(name: .customLong("no-control"), help: "Do not open the control socket (strata-ctl).")
     var noControl = false
 
+    @Flag(name: .customLong("allow-privileged"), help: ArgumentHelp(
+        "Let every client see the privileged protocols (screencopy, output management, virtual input, foreign toplevels).",
+        discussion: "By default only clients Strata started (its command, strata-ctl exec, and their descendants) see them."))
+    var allowPrivileged = false
+
     @Option(name: .customLong("allow-levels"), help: ArgumentHelp(
         "Applications (xdg_toplevel app ids, comma-separated) allowed to ask for levels above normal through strata_window_v1. Repeatable.",
         valueName: "appid,..."))
@@ -110,6 +115,7 @@ struct StrataCommand: ParsableCommand {
                 }
             }
             compositor.levelRules = levelRules
+            compositor.clientPrivilege = allowPrivileged ? .everyone : .startedByStrata
             do {
                 try compositor.addSocket(name: socket)
                 session = try Session(compositor: compositor, screenshotDirectory: screenshot)

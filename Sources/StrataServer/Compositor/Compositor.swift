@@ -23,6 +23,8 @@ public final class Compositor {
     public private(set) var layerShell: LayerShell!
     /// The user's level rules and allow-list (`--level`, `--allow-levels`), asked at map time.
     public var levelRules = LevelRules()
+    /// Who sees the privileged globals (`--allow-privileged`: everyone).
+    public var clientPrivilege: ClientPrivilege = .startedByStrata
     var globals: [Global] = []
     /// Globals removed from clients' view and destroyed a while later (screens unplugged).
     private var retiringGlobals: [Global] = []
@@ -47,6 +49,7 @@ public final class Compositor {
             DataDeviceManager.install(on: self),
             XdgOutputManager.install(on: self),
             layerShell.install(),
+            privileged(ScreencopyManager.install(on: self)),
         ]
         for global in installed {
             guard let global else { throw .setup("cannot create a global") }
@@ -61,6 +64,12 @@ public final class Compositor {
         self.windowExtension = windowExtension
         if let global = windowExtension.global { globals.append(global) }
         try backend.start(self)
+    }
+
+    /// Hides `global` from clients `clientPrivilege` does not allow.
+    private func privileged(_ global: Global?) -> Global? {
+        global?.filter = { [unowned self] client in self.clientPrivilege.allows(client) }
+        return global
     }
 
     /// The globals every client sees, as (interface name, version): the compositor's own, one
@@ -140,6 +149,7 @@ public final class Compositor {
         guard let index = outputs.firstIndex(where: { $0 === output }) else { return }
         outputs.remove(at: index)
         stopFrameClock(output)
+        output.failCaptures()
         if let global = output.global {
             global.remove(eventLoop: display.eventLoop)
             retiringGlobals.removeAll { $0.isRemoved && !$0.isAlive }
@@ -358,6 +368,7 @@ public final class Compositor {
             output.paintedFrames += 1
             output.present()
             backend.present(output, damage: output.presentedDamage)
+            output.completeCaptures()
             if output === outputs.first { damageMirrors(of: output, damage: output.damage) }
             output.damage.clear()
         }

@@ -1,0 +1,62 @@
+import Foundation
+import StrataRender
+import Testing
+
+/// Debian's wlroots tools (grim, wlr-randr, wtype) against the built binary: they do what they
+/// do on sway, and only for clients Strata started unless `--allow-privileged`.
+@Suite struct StandardToolTests {
+    static func shell(_ script: String) -> [String] { ["/bin/sh", "-c", script] }
+
+    static func colorClient() throws -> String {
+        try #require(StrataRun.sibling("strata-color-client"))
+    }
+
+    @Test(.enabled(if: StrataRun.isInstalled("grim"), "grim is not installed (apt-get install grim)"))
+    func grimStartedByStrataCapturesExactlyStrataScreenshot() async throws {
+        let client = try Self.colorClient()
+        let out = NSTemporaryDirectory() + "strata-grim-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).png"
+        defer { unlink(out) }
+        let script = "\(client) --size 100x80 --color ff0000 --inner 0000ff --frames 3 --seconds 30 & "
+            + "sleep 1.5; grim \(out) && echo grim-done || echo grim-failed"
+        let run = try StrataRun(["--size", "640x480"], command: Self.shell(script), screenshots: true)
+        _ = try #require(await run.socketName())
+        let finished = await StrataRun.poll(timeout: 20) { run.stdout.contains("grim-") ? true : nil }
+        #expect(finished == true && run.stdout.contains("grim-done"), "stdout: \(run.stdout) stderr: \(run.stderr)")
+        run.send(SIGTERM)
+        let result = await run.finish()
+        let strata = try #require(result.screenshots["HEADLESS-1.png"], "no screenshot; stderr: \(result.stderr)")
+        let grim = try PNGFile.read(path: out)
+        #expect(grim.width == 640 && grim.height == 480)
+        #expect(grim == strata, "grim's capture differs from Strata's screenshot")
+        #expect(grim.at(10, 10) == 0xffff_0000 && grim.at(50, 40) == 0xff00_00ff)
+    }
+
+    @Test(.enabled(if: StrataRun.isInstalled("grim"), "grim is not installed (apt-get install grim)"))
+    func grimNotStartedByStrataIsRefusedUnlessAllowed() async throws {
+        for allowed in [false, true] {
+            let run = try StrataRun(["--size", "320x200"] + (allowed ? ["--allow-privileged"] : []))
+            let socket = try #require(await run.socketName())
+            let out = run.runtimeDirectory + "/grim.png"
+            let status = try Self.runTool(["grim", out], socket: socket, runtime: run.runtimeDirectory)
+            #expect((status == 0) == allowed, "allowed: \(allowed), grim exited \(status)")
+            run.send(SIGTERM)
+            _ = await run.finish()
+        }
+    }
+
+    /// Runs a tool from the test process (not a descendant of Strata) on Strata's socket.
+    static func runTool(_ argv: [String], socket: String, runtime: String) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = argv
+        var env = ProcessInfo.processInfo.environment
+        env["WAYLAND_DISPLAY"] = socket
+        env["XDG_RUNTIME_DIR"] = runtime
+        process.environment = env
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
