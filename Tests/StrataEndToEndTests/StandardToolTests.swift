@@ -59,4 +59,24 @@ import Testing
         process.waitUntilExit()
         return process.terminationStatus
     }
+
+    @Test(.enabled(if: StrataRun.isInstalled("wlr-randr"), "wlr-randr is not installed (apt-get install wlr-randr)"))
+    func wlrRandrListsTheScreensModesAndSwitchesOne() async throws {
+        let script = "wlr-randr; echo ---; wlr-randr --output HEADLESS-1 --mode 800x600 && echo mode-set; echo ---; wlr-randr"
+        let result = try await StrataRun.run(["--size", "640x480", "--mode", "800x600", "--screens", "2"],
+                                             command: Self.shell(script), screenshots: true)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let parts = result.stdout.components(separatedBy: "---\n")
+        try #require(parts.count == 3, "stdout: \(result.stdout)")
+        #expect(parts[0].contains("HEADLESS-1") && parts[0].contains("HEADLESS-2"))
+        #expect(parts[0].contains("640x480 px, 60.000000 Hz (preferred, current)") && parts[0].contains("800x600 px, 60.000000 Hz"),
+                "wlr-randr: \(parts[0])")
+        #expect(parts[1].contains("mode-set"), "stderr: \(result.stderr)")
+        // wlr-randr lists the newest head first: HEADLESS-1's part is the one after its name.
+        let after = parts[2].components(separatedBy: "HEADLESS-1 \"").last ?? ""
+        #expect(after.contains("800x600 px, 60.000000 Hz (current)") && !after.contains("HEADLESS-2"), "wlr-randr: \(parts[2])")
+        #expect(parts[2].components(separatedBy: "(preferred, current)").count == 2, "HEADLESS-2 keeps its mode")
+        #expect(result.screenshots["HEADLESS-1.png"].map { $0.width == 800 && $0.height == 600 } == true)
+        #expect(result.screenshots["HEADLESS-2.png"].map { $0.width == 640 && $0.height == 480 } == true)
+    }
 }

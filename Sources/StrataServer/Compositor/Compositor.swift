@@ -21,6 +21,8 @@ public final class Compositor {
     public private(set) var windowExtension: StrataWindowExtension?
     /// zwlr_layer_shell_v1: its surfaces, arranged per screen.
     public private(set) var layerShell: LayerShell!
+    /// zwlr_output_manager_v1 (privileged): wlr-randr's view of the screens.
+    public private(set) var outputManager: OutputManager!
     /// The user's level rules and allow-list (`--level`, `--allow-levels`), asked at map time.
     public var levelRules = LevelRules()
     /// Who sees the privileged globals (`--allow-privileged`: everyone).
@@ -41,6 +43,7 @@ public final class Compositor {
         guard wl_display_init_shm(display.display) == 0 else { throw .setup("wl_display_init_shm failed") }
         seat = Seat(compositor: self)
         layerShell = LayerShell(compositor: self)
+        outputManager = OutputManager(compositor: self)
         let installed: [Global?] = [
             CompositorGlobal.install(on: self),
             Subcompositor.install(on: self),
@@ -50,6 +53,7 @@ public final class Compositor {
             XdgOutputManager.install(on: self),
             layerShell.install(),
             privileged(ScreencopyManager.install(on: self)),
+            privileged(outputManager.install()),
         ]
         for global in installed {
             guard let global else { throw .setup("cannot create a global") }
@@ -110,6 +114,7 @@ public final class Compositor {
         retiringGlobals.removeAll()
         if let observerToken { windows.notifications.removeObserver(observerToken) }
         windowExtension?.stop()
+        outputManager.stop()
         wl_display_destroy(display.display)
     }
 
