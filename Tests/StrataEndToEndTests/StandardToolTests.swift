@@ -79,4 +79,17 @@ import Testing
         #expect(result.screenshots["HEADLESS-1.png"].map { $0.width == 800 && $0.height == 600 } == true)
         #expect(result.screenshots["HEADLESS-2.png"].map { $0.width == 640 && $0.height == 480 } == true)
     }
+
+    @Test(.enabled(if: StrataRun.isInstalled("wtype") && StrataRun.isInstalled("weston-eventdemo"),
+                   "wtype or weston-eventdemo is not installed (apt-get install wtype weston)"))
+    func wtypeTypesIntoTheKeyWindow() async throws {
+        // weston-eventdemo logs every key it gets; stdbuf keeps its lines from a SIGTERM'd buffer.
+        let script = "stdbuf -oL weston-eventdemo --log-key & sleep 1.5; wtype 'Hi!' && echo wtype-done; sleep 0.5; kill $!"
+        let result = try await StrataRun.run(["--size", "640x480"], command: Self.shell(script))
+        #expect(result.stdout.contains("wtype-done"), "stderr: \(result.stderr)")
+        let pressed = result.stdout.split(separator: "\n").filter { $0.contains("state: pressed") }
+            .compactMap { $0.components(separatedBy: "unicode: ").last?.split(separator: ",").first }
+        // Shift_L (65505) around H and !, as a keyboard would type them.
+        #expect(pressed == ["65505", "72", "105", "65505", "33"], "eventdemo: \(result.stdout)")
+    }
 }

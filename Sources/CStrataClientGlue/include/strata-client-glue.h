@@ -8,15 +8,19 @@
 #include <wayland-client.h>
 #include "strata-client-shim.h"
 #include "strata-window-v1-client-protocol.h"
+#include "virtual-keyboard-unstable-v1-client-protocol.h"
 #include "wlr-layer-shell-unstable-v1-client-protocol.h"
 #include "wlr-output-management-unstable-v1-client-protocol.h"
 #include "wlr-screencopy-unstable-v1-client-protocol.h"
+#include "wlr-virtual-pointer-unstable-v1-client-protocol.h"
 #include "xdg-decoration-unstable-v1-client-protocol.h"
 #include "xdg-output-unstable-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 /* Each protocol interface description by pointer (<interface>_interface_ptr()). */
 static inline const struct wl_interface *strata_window_manager_v1_interface_ptr(void) { return &strata_window_manager_v1_interface; }
 static inline const struct wl_interface *strata_window_v1_interface_ptr(void) { return &strata_window_v1_interface; }
+static inline const struct wl_interface *zwp_virtual_keyboard_v1_interface_ptr(void) { return &zwp_virtual_keyboard_v1_interface; }
+static inline const struct wl_interface *zwp_virtual_keyboard_manager_v1_interface_ptr(void) { return &zwp_virtual_keyboard_manager_v1_interface; }
 static inline const struct wl_interface *zwlr_layer_shell_v1_interface_ptr(void) { return &zwlr_layer_shell_v1_interface; }
 static inline const struct wl_interface *zwlr_layer_surface_v1_interface_ptr(void) { return &zwlr_layer_surface_v1_interface; }
 static inline const struct wl_interface *zwlr_output_manager_v1_interface_ptr(void) { return &zwlr_output_manager_v1_interface; }
@@ -26,6 +30,8 @@ static inline const struct wl_interface *zwlr_output_configuration_v1_interface_
 static inline const struct wl_interface *zwlr_output_configuration_head_v1_interface_ptr(void) { return &zwlr_output_configuration_head_v1_interface; }
 static inline const struct wl_interface *zwlr_screencopy_manager_v1_interface_ptr(void) { return &zwlr_screencopy_manager_v1_interface; }
 static inline const struct wl_interface *zwlr_screencopy_frame_v1_interface_ptr(void) { return &zwlr_screencopy_frame_v1_interface; }
+static inline const struct wl_interface *zwlr_virtual_pointer_v1_interface_ptr(void) { return &zwlr_virtual_pointer_v1_interface; }
+static inline const struct wl_interface *zwlr_virtual_pointer_manager_v1_interface_ptr(void) { return &zwlr_virtual_pointer_manager_v1_interface; }
 static inline const struct wl_interface *zxdg_decoration_manager_v1_interface_ptr(void) { return &zxdg_decoration_manager_v1_interface; }
 static inline const struct wl_interface *zxdg_toplevel_decoration_v1_interface_ptr(void) { return &zxdg_toplevel_decoration_v1_interface; }
 static inline const struct wl_interface *zxdg_output_manager_v1_interface_ptr(void) { return &zxdg_output_manager_v1_interface; }

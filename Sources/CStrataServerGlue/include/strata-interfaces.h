@@ -33,6 +33,9 @@ static inline const struct wl_interface *strata_wl_subsurface_interface(void) { 
 #include "strata-window-v1-server-protocol.h"
 static inline const struct wl_interface *strata_strata_window_manager_v1_interface(void) { return &strata_window_manager_v1_interface; }
 static inline const struct wl_interface *strata_strata_window_v1_interface(void) { return &strata_window_v1_interface; }
+#include "virtual-keyboard-unstable-v1-server-protocol.h"
+static inline const struct wl_interface *strata_zwp_virtual_keyboard_v1_interface(void) { return &zwp_virtual_keyboard_v1_interface; }
+static inline const struct wl_interface *strata_zwp_virtual_keyboard_manager_v1_interface(void) { return &zwp_virtual_keyboard_manager_v1_interface; }
 #include "wlr-layer-shell-unstable-v1-server-protocol.h"
 static inline const struct wl_interface *strata_zwlr_layer_shell_v1_interface(void) { return &zwlr_layer_shell_v1_interface; }
 static inline const struct wl_interface *strata_zwlr_layer_surface_v1_interface(void) { return &zwlr_layer_surface_v1_interface; }
@@ -45,6 +48,9 @@ static inline const struct wl_interface *strata_zwlr_output_configuration_head_v
 #include "wlr-screencopy-unstable-v1-server-protocol.h"
 static inline const struct wl_interface *strata_zwlr_screencopy_manager_v1_interface(void) { return &zwlr_screencopy_manager_v1_interface; }
 static inline const struct wl_interface *strata_zwlr_screencopy_frame_v1_interface(void) { return &zwlr_screencopy_frame_v1_interface; }
+#include "wlr-virtual-pointer-unstable-v1-server-protocol.h"
+static inline const struct wl_interface *strata_zwlr_virtual_pointer_v1_interface(void) { return &zwlr_virtual_pointer_v1_interface; }
+static inline const struct wl_interface *strata_zwlr_virtual_pointer_manager_v1_interface(void) { return &zwlr_virtual_pointer_manager_v1_interface; }
 #include "xdg-decoration-unstable-v1-server-protocol.h"
 static inline const struct wl_interface *strata_zxdg_decoration_manager_v1_interface(void) { return &zxdg_decoration_manager_v1_interface; }
 static inline const struct wl_interface *strata_zxdg_toplevel_decoration_v1_interface(void) { return &zxdg_toplevel_decoration_v1_interface; }

@@ -54,6 +54,8 @@ public final class Compositor {
             layerShell.install(),
             privileged(ScreencopyManager.install(on: self)),
             privileged(outputManager.install()),
+            privileged(VirtualKeyboardManager.install(on: self)),
+            privileged(VirtualPointerManager.install(on: self)),
         ]
         for global in installed {
             guard let global else { throw .setup("cannot create a global") }
