@@ -9,6 +9,7 @@
 #include "strata-client-shim.h"
 #include "strata-window-v1-client-protocol.h"
 #include "virtual-keyboard-unstable-v1-client-protocol.h"
+#include "wlr-foreign-toplevel-management-unstable-v1-client-protocol.h"
 #include "wlr-layer-shell-unstable-v1-client-protocol.h"
 #include "wlr-output-management-unstable-v1-client-protocol.h"
 #include "wlr-screencopy-unstable-v1-client-protocol.h"
@@ -21,6 +22,8 @@ static inline const struct wl_interface *strata_window_manager_v1_interface_ptr(
 static inline const struct wl_interface *strata_window_v1_interface_ptr(void) { return &strata_window_v1_interface; }
 static inline const struct wl_interface *zwp_virtual_keyboard_v1_interface_ptr(void) { return &zwp_virtual_keyboard_v1_interface; }
 static inline const struct wl_interface *zwp_virtual_keyboard_manager_v1_interface_ptr(void) { return &zwp_virtual_keyboard_manager_v1_interface; }
+static inline const struct wl_interface *zwlr_foreign_toplevel_manager_v1_interface_ptr(void) { return &zwlr_foreign_toplevel_manager_v1_interface; }
+static inline const struct wl_interface *zwlr_foreign_toplevel_handle_v1_interface_ptr(void) { return &zwlr_foreign_toplevel_handle_v1_interface; }
 static inline const struct wl_interface *zwlr_layer_shell_v1_interface_ptr(void) { return &zwlr_layer_shell_v1_interface; }
 static inline const struct wl_interface *zwlr_layer_surface_v1_interface_ptr(void) { return &zwlr_layer_surface_v1_interface; }
 static inline const struct wl_interface *zwlr_output_manager_v1_interface_ptr(void) { return &zwlr_output_manager_v1_interface; }

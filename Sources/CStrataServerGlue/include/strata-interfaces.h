@@ -36,6 +36,9 @@ static inline const struct wl_interface *strata_strata_window_v1_interface(void)
 #include "virtual-keyboard-unstable-v1-server-protocol.h"
 static inline const struct wl_interface *strata_zwp_virtual_keyboard_v1_interface(void) { return &zwp_virtual_keyboard_v1_interface; }
 static inline const struct wl_interface *strata_zwp_virtual_keyboard_manager_v1_interface(void) { return &zwp_virtual_keyboard_manager_v1_interface; }
+#include "wlr-foreign-toplevel-management-unstable-v1-server-protocol.h"
+static inline const struct wl_interface *strata_zwlr_foreign_toplevel_manager_v1_interface(void) { return &zwlr_foreign_toplevel_manager_v1_interface; }
+static inline const struct wl_interface *strata_zwlr_foreign_toplevel_handle_v1_interface(void) { return &zwlr_foreign_toplevel_handle_v1_interface; }
 #include "wlr-layer-shell-unstable-v1-server-protocol.h"
 static inline const struct wl_interface *strata_zwlr_layer_shell_v1_interface(void) { return &zwlr_layer_shell_v1_interface; }
 static inline const struct wl_interface *strata_zwlr_layer_surface_v1_interface(void) { return &zwlr_layer_surface_v1_interface; }

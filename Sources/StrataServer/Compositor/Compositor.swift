@@ -23,6 +23,8 @@ public final class Compositor {
     public private(set) var layerShell: LayerShell!
     /// zwlr_output_manager_v1 (privileged): wlr-randr's view of the screens.
     public private(set) var outputManager: OutputManager!
+    /// zwlr_foreign_toplevel_manager_v1 (privileged): a taskbar's list of windows.
+    public private(set) var foreignToplevels: ForeignToplevelManager!
     /// The user's level rules and allow-list (`--level`, `--allow-levels`), asked at map time.
     public var levelRules = LevelRules()
     /// Who sees the privileged globals (`--allow-privileged`: everyone).
@@ -44,6 +46,7 @@ public final class Compositor {
         seat = Seat(compositor: self)
         layerShell = LayerShell(compositor: self)
         outputManager = OutputManager(compositor: self)
+        foreignToplevels = ForeignToplevelManager(compositor: self)
         let installed: [Global?] = [
             CompositorGlobal.install(on: self),
             Subcompositor.install(on: self),
@@ -56,6 +59,7 @@ public final class Compositor {
             privileged(outputManager.install()),
             privileged(VirtualKeyboardManager.install(on: self)),
             privileged(VirtualPointerManager.install(on: self)),
+            privileged(foreignToplevels.install()),
         ]
         for global in installed {
             guard let global else { throw .setup("cannot create a global") }
@@ -117,6 +121,7 @@ public final class Compositor {
         if let observerToken { windows.notifications.removeObserver(observerToken) }
         windowExtension?.stop()
         outputManager.stop()
+        foreignToplevels.stop()
         wl_display_destroy(display.display)
     }
 
