@@ -14,6 +14,7 @@
 #include "wlr-output-management-unstable-v1-client-protocol.h"
 #include "wlr-screencopy-unstable-v1-client-protocol.h"
 #include "wlr-virtual-pointer-unstable-v1-client-protocol.h"
+#include "xdg-activation-v1-client-protocol.h"
 #include "xdg-decoration-unstable-v1-client-protocol.h"
 #include "xdg-output-unstable-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
@@ -35,6 +36,8 @@ static inline const struct wl_interface *zwlr_screencopy_manager_v1_interface_pt
 static inline const struct wl_interface *zwlr_screencopy_frame_v1_interface_ptr(void) { return &zwlr_screencopy_frame_v1_interface; }
 static inline const struct wl_interface *zwlr_virtual_pointer_v1_interface_ptr(void) { return &zwlr_virtual_pointer_v1_interface; }
 static inline const struct wl_interface *zwlr_virtual_pointer_manager_v1_interface_ptr(void) { return &zwlr_virtual_pointer_manager_v1_interface; }
+static inline const struct wl_interface *xdg_activation_v1_interface_ptr(void) { return &xdg_activation_v1_interface; }
+static inline const struct wl_interface *xdg_activation_token_v1_interface_ptr(void) { return &xdg_activation_token_v1_interface; }
 static inline const struct wl_interface *zxdg_decoration_manager_v1_interface_ptr(void) { return &zxdg_decoration_manager_v1_interface; }
 static inline const struct wl_interface *zxdg_toplevel_decoration_v1_interface_ptr(void) { return &zxdg_toplevel_decoration_v1_interface; }
 static inline const struct wl_interface *zxdg_output_manager_v1_interface_ptr(void) { return &zxdg_output_manager_v1_interface; }

@@ -54,6 +54,9 @@ static inline const struct wl_interface *strata_zwlr_screencopy_frame_v1_interfa
 #include "wlr-virtual-pointer-unstable-v1-server-protocol.h"
 static inline const struct wl_interface *strata_zwlr_virtual_pointer_v1_interface(void) { return &zwlr_virtual_pointer_v1_interface; }
 static inline const struct wl_interface *strata_zwlr_virtual_pointer_manager_v1_interface(void) { return &zwlr_virtual_pointer_manager_v1_interface; }
+#include "xdg-activation-v1-server-protocol.h"
+static inline const struct wl_interface *strata_xdg_activation_v1_interface(void) { return &xdg_activation_v1_interface; }
+static inline const struct wl_interface *strata_xdg_activation_token_v1_interface(void) { return &xdg_activation_token_v1_interface; }
 #include "xdg-decoration-unstable-v1-server-protocol.h"
 static inline const struct wl_interface *strata_zxdg_decoration_manager_v1_interface(void) { return &zxdg_decoration_manager_v1_interface; }
 static inline const struct wl_interface *strata_zxdg_toplevel_decoration_v1_interface(void) { return &zxdg_toplevel_decoration_v1_interface; }

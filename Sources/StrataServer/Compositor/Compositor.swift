@@ -25,6 +25,8 @@ public final class Compositor {
     public private(set) var outputManager: OutputManager!
     /// zwlr_foreign_toplevel_manager_v1 (privileged): a taskbar's list of windows.
     public private(set) var foreignToplevels: ForeignToplevelManager!
+    /// xdg_activation_v1: focus requests with tokens.
+    public private(set) var activation: XdgActivation!
     /// The user's level rules and allow-list (`--level`, `--allow-levels`), asked at map time.
     public var levelRules = LevelRules()
     /// Who sees the privileged globals (`--allow-privileged`: everyone).
@@ -47,6 +49,7 @@ public final class Compositor {
         layerShell = LayerShell(compositor: self)
         outputManager = OutputManager(compositor: self)
         foreignToplevels = ForeignToplevelManager(compositor: self)
+        activation = XdgActivation(compositor: self)
         let installed: [Global?] = [
             CompositorGlobal.install(on: self),
             Subcompositor.install(on: self),
@@ -60,6 +63,7 @@ public final class Compositor {
             privileged(VirtualKeyboardManager.install(on: self)),
             privileged(VirtualPointerManager.install(on: self)),
             privileged(foreignToplevels.install()),
+            activation.install(),
         ]
         for global in installed {
             guard let global else { throw .setup("cannot create a global") }
