@@ -8,8 +8,13 @@ public final class TestServer {
     public let compositor: Compositor
     public let backend: HeadlessBackend
 
-    public init(screens: Int = 1, width: Int = 640, height: Int = 480, policy: KeyWindowPolicy = UIKitKeyWindowPolicy()) throws {
-        backend = HeadlessBackend(screens: screens, modes: [ScreenMode(width: width, height: height)])
+    public convenience init(screens: Int = 1, width: Int = 640, height: Int = 480, policy: KeyWindowPolicy = UIKitKeyWindowPolicy()) throws {
+        try self.init(screens: screens, modes: [ScreenMode(width: width, height: height)], policy: policy)
+    }
+
+    /// Headless screens offering `modes` (the first preferred).
+    public init(screens: Int = 1, modes: [ScreenMode], policy: KeyWindowPolicy = UIKitKeyWindowPolicy()) throws {
+        backend = HeadlessBackend(screens: screens, modes: modes)
         compositor = try Compositor(backend: backend, policy: policy)
         compositor.backgroundARGB = TestServer.background
     }

@@ -38,6 +38,12 @@ struct StrataCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Each screen's refresh rate in Hz (1...1000).", valueName: "hz"))
     var refresh = 60.0
 
+    @Option(name: .customLong("mode"), help: ArgumentHelp(
+        "A further mode each screen offers besides --size (same refresh rate), for `strata-ctl screen mode` and wlr-randr to switch to. Repeatable.",
+        valueName: "WIDTHxHEIGHT"),
+            transform: { try ScreenSizeArgument.parse($0) })
+    var extraModes: [ScreenSizeArgument] = []
+
     @Option(help: ArgumentHelp(
         "On exit, write one PNG per screen (<screen name>.png) into this directory.", valueName: "dir"))
     var screenshot: String?
@@ -59,6 +65,11 @@ struct StrataCommand: ParsableCommand {
 
     @Flag(name: .customLong("no-control"), help: "Do not open the control socket (strata-ctl).")
     var noControl = false
+
+    @Flag(name: .customLong("allow-privileged"), help: ArgumentHelp(
+        "Let every client see the privileged protocols (screencopy, output management, virtual input, foreign toplevels).",
+        discussion: "By default only clients Strata started (its command, strata-ctl exec, and their descendants) see them."))
+    var allowPrivileged = false
 
     @Option(name: .customLong("allow-levels"), help: ArgumentHelp(
         "Applications (xdg_toplevel app ids, comma-separated) allowed to ask for levels above normal through strata_window_v1. Repeatable.",
@@ -97,12 +108,15 @@ struct StrataCommand: ParsableCommand {
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        let mode = ScreenMode(width: size.width, height: size.height, refreshMilliHz: Int((refresh * 1000).rounded()))
+        let refreshMilliHz = Int((refresh * 1000).rounded())
+        let mode = ScreenMode(width: size.width, height: size.height, refreshMilliHz: refreshMilliHz)
+        let modes = [mode] + extraModes.map { ScreenMode(width: $0.width, height: $0.height, refreshMilliHz: refreshMilliHz) }
+            .filter { $0 != mode }
         let session: Session
         let chosenBackend: Backend
         do {
             chosenBackend = try StrataNestedBackends.BackendChoice.make(
-                name: backend == .auto ? nil : backend.rawValue, environment: environment, screens: screens, modes: [mode])
+                name: backend == .auto ? nil : backend.rawValue, environment: environment, screens: screens, modes: modes)
             let compositor = try Compositor(
                 backend: chosenBackend,
                 policy: KeyWindowPolicies.named(policy) ?? UIKitKeyWindowPolicy())
@@ -115,6 +129,7 @@ struct StrataCommand: ParsableCommand {
             }
             compositor.levelRules = levelRules
             compositor.decorationMode = clientSideDecorations ? .clientSide : .serverSide
+            compositor.clientPrivilege = allowPrivileged ? .everyone : .startedByStrata
             do {
                 try compositor.addSocket(name: socket)
                 session = try Session(compositor: compositor, screenshotDirectory: screenshot)

@@ -13,7 +13,13 @@
 #include "single-pixel-buffer-v1-client-protocol.h"
 #include "strata-window-v1-client-protocol.h"
 #include "viewporter-client-protocol.h"
+#include "virtual-keyboard-unstable-v1-client-protocol.h"
+#include "wlr-foreign-toplevel-management-unstable-v1-client-protocol.h"
 #include "wlr-layer-shell-unstable-v1-client-protocol.h"
+#include "wlr-output-management-unstable-v1-client-protocol.h"
+#include "wlr-screencopy-unstable-v1-client-protocol.h"
+#include "wlr-virtual-pointer-unstable-v1-client-protocol.h"
+#include "xdg-activation-v1-client-protocol.h"
 #include "xdg-decoration-unstable-v1-client-protocol.h"
 #include "xdg-output-unstable-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
@@ -31,8 +37,23 @@ static inline const struct wl_interface *strata_window_manager_v1_interface_ptr(
 static inline const struct wl_interface *strata_window_v1_interface_ptr(void) { return &strata_window_v1_interface; }
 static inline const struct wl_interface *wp_viewporter_interface_ptr(void) { return &wp_viewporter_interface; }
 static inline const struct wl_interface *wp_viewport_interface_ptr(void) { return &wp_viewport_interface; }
+static inline const struct wl_interface *zwp_virtual_keyboard_v1_interface_ptr(void) { return &zwp_virtual_keyboard_v1_interface; }
+static inline const struct wl_interface *zwp_virtual_keyboard_manager_v1_interface_ptr(void) { return &zwp_virtual_keyboard_manager_v1_interface; }
+static inline const struct wl_interface *zwlr_foreign_toplevel_manager_v1_interface_ptr(void) { return &zwlr_foreign_toplevel_manager_v1_interface; }
+static inline const struct wl_interface *zwlr_foreign_toplevel_handle_v1_interface_ptr(void) { return &zwlr_foreign_toplevel_handle_v1_interface; }
 static inline const struct wl_interface *zwlr_layer_shell_v1_interface_ptr(void) { return &zwlr_layer_shell_v1_interface; }
 static inline const struct wl_interface *zwlr_layer_surface_v1_interface_ptr(void) { return &zwlr_layer_surface_v1_interface; }
+static inline const struct wl_interface *zwlr_output_manager_v1_interface_ptr(void) { return &zwlr_output_manager_v1_interface; }
+static inline const struct wl_interface *zwlr_output_head_v1_interface_ptr(void) { return &zwlr_output_head_v1_interface; }
+static inline const struct wl_interface *zwlr_output_mode_v1_interface_ptr(void) { return &zwlr_output_mode_v1_interface; }
+static inline const struct wl_interface *zwlr_output_configuration_v1_interface_ptr(void) { return &zwlr_output_configuration_v1_interface; }
+static inline const struct wl_interface *zwlr_output_configuration_head_v1_interface_ptr(void) { return &zwlr_output_configuration_head_v1_interface; }
+static inline const struct wl_interface *zwlr_screencopy_manager_v1_interface_ptr(void) { return &zwlr_screencopy_manager_v1_interface; }
+static inline const struct wl_interface *zwlr_screencopy_frame_v1_interface_ptr(void) { return &zwlr_screencopy_frame_v1_interface; }
+static inline const struct wl_interface *zwlr_virtual_pointer_v1_interface_ptr(void) { return &zwlr_virtual_pointer_v1_interface; }
+static inline const struct wl_interface *zwlr_virtual_pointer_manager_v1_interface_ptr(void) { return &zwlr_virtual_pointer_manager_v1_interface; }
+static inline const struct wl_interface *xdg_activation_v1_interface_ptr(void) { return &xdg_activation_v1_interface; }
+static inline const struct wl_interface *xdg_activation_token_v1_interface_ptr(void) { return &xdg_activation_token_v1_interface; }
 static inline const struct wl_interface *zxdg_decoration_manager_v1_interface_ptr(void) { return &zxdg_decoration_manager_v1_interface; }
 static inline const struct wl_interface *zxdg_toplevel_decoration_v1_interface_ptr(void) { return &zxdg_toplevel_decoration_v1_interface; }
 static inline const struct wl_interface *zxdg_output_manager_v1_interface_ptr(void) { return &zxdg_output_manager_v1_interface; }

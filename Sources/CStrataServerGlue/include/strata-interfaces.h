@@ -49,9 +49,30 @@ static inline const struct wl_interface *strata_strata_window_v1_interface(void)
 #include "viewporter-server-protocol.h"
 static inline const struct wl_interface *strata_wp_viewporter_interface(void) { return &wp_viewporter_interface; }
 static inline const struct wl_interface *strata_wp_viewport_interface(void) { return &wp_viewport_interface; }
+#include "virtual-keyboard-unstable-v1-server-protocol.h"
+static inline const struct wl_interface *strata_zwp_virtual_keyboard_v1_interface(void) { return &zwp_virtual_keyboard_v1_interface; }
+static inline const struct wl_interface *strata_zwp_virtual_keyboard_manager_v1_interface(void) { return &zwp_virtual_keyboard_manager_v1_interface; }
+#include "wlr-foreign-toplevel-management-unstable-v1-server-protocol.h"
+static inline const struct wl_interface *strata_zwlr_foreign_toplevel_manager_v1_interface(void) { return &zwlr_foreign_toplevel_manager_v1_interface; }
+static inline const struct wl_interface *strata_zwlr_foreign_toplevel_handle_v1_interface(void) { return &zwlr_foreign_toplevel_handle_v1_interface; }
 #include "wlr-layer-shell-unstable-v1-server-protocol.h"
 static inline const struct wl_interface *strata_zwlr_layer_shell_v1_interface(void) { return &zwlr_layer_shell_v1_interface; }
 static inline const struct wl_interface *strata_zwlr_layer_surface_v1_interface(void) { return &zwlr_layer_surface_v1_interface; }
+#include "wlr-output-management-unstable-v1-server-protocol.h"
+static inline const struct wl_interface *strata_zwlr_output_manager_v1_interface(void) { return &zwlr_output_manager_v1_interface; }
+static inline const struct wl_interface *strata_zwlr_output_head_v1_interface(void) { return &zwlr_output_head_v1_interface; }
+static inline const struct wl_interface *strata_zwlr_output_mode_v1_interface(void) { return &zwlr_output_mode_v1_interface; }
+static inline const struct wl_interface *strata_zwlr_output_configuration_v1_interface(void) { return &zwlr_output_configuration_v1_interface; }
+static inline const struct wl_interface *strata_zwlr_output_configuration_head_v1_interface(void) { return &zwlr_output_configuration_head_v1_interface; }
+#include "wlr-screencopy-unstable-v1-server-protocol.h"
+static inline const struct wl_interface *strata_zwlr_screencopy_manager_v1_interface(void) { return &zwlr_screencopy_manager_v1_interface; }
+static inline const struct wl_interface *strata_zwlr_screencopy_frame_v1_interface(void) { return &zwlr_screencopy_frame_v1_interface; }
+#include "wlr-virtual-pointer-unstable-v1-server-protocol.h"
+static inline const struct wl_interface *strata_zwlr_virtual_pointer_v1_interface(void) { return &zwlr_virtual_pointer_v1_interface; }
+static inline const struct wl_interface *strata_zwlr_virtual_pointer_manager_v1_interface(void) { return &zwlr_virtual_pointer_manager_v1_interface; }
+#include "xdg-activation-v1-server-protocol.h"
+static inline const struct wl_interface *strata_xdg_activation_v1_interface(void) { return &xdg_activation_v1_interface; }
+static inline const struct wl_interface *strata_xdg_activation_token_v1_interface(void) { return &xdg_activation_token_v1_interface; }
 #include "xdg-decoration-unstable-v1-server-protocol.h"
 static inline const struct wl_interface *strata_zxdg_decoration_manager_v1_interface(void) { return &zxdg_decoration_manager_v1_interface; }
 static inline const struct wl_interface *strata_zxdg_toplevel_decoration_v1_interface(void) { return &zxdg_toplevel_decoration_v1_interface; }

@@ -23,8 +23,16 @@ public final class Compositor {
     public private(set) var windowExtension: StrataWindowExtension?
     /// zwlr_layer_shell_v1: its surfaces, arranged per screen.
     public private(set) var layerShell: LayerShell!
+    /// zwlr_output_manager_v1 (privileged): wlr-randr's view of the screens.
+    public private(set) var outputManager: OutputManager!
+    /// zwlr_foreign_toplevel_manager_v1 (privileged): a taskbar's list of windows.
+    public private(set) var foreignToplevels: ForeignToplevelManager!
+    /// xdg_activation_v1: focus requests with tokens.
+    public private(set) var activation: XdgActivation!
     /// The user's level rules and allow-list (`--level`, `--allow-levels`), asked at map time.
     public var levelRules = LevelRules()
+    /// Who sees the privileged globals (`--allow-privileged`: everyone).
+    public var clientPrivilege: ClientPrivilege = .startedByStrata
     var globals: [Global] = []
     /// Globals removed from clients' view and destroyed a while later (screens unplugged).
     private var retiringGlobals: [Global] = []
@@ -40,6 +48,9 @@ public final class Compositor {
         guard wl_display_init_shm(display.display) == 0 else { throw .setup("wl_display_init_shm failed") }
         seat = Seat(compositor: self)
         layerShell = LayerShell(compositor: self)
+        outputManager = OutputManager(compositor: self)
+        foreignToplevels = ForeignToplevelManager(compositor: self)
+        activation = XdgActivation(compositor: self)
         let installed: [Global?] = [
             CompositorGlobal.install(on: self),
             Subcompositor.install(on: self),
@@ -54,6 +65,12 @@ public final class Compositor {
             PrimarySelectionDeviceManager.install(on: self),
             RelativePointerManager.install(on: self),
             layerShell.install(),
+            privileged(ScreencopyManager.install(on: self)),
+            privileged(outputManager.install()),
+            privileged(VirtualKeyboardManager.install(on: self)),
+            privileged(VirtualPointerManager.install(on: self)),
+            privileged(foreignToplevels.install()),
+            activation.install(),
         ]
         for global in installed {
             guard let global else { throw .setup("cannot create a global") }
@@ -68,6 +85,12 @@ public final class Compositor {
         self.windowExtension = windowExtension
         if let global = windowExtension.global { globals.append(global) }
         try backend.start(self)
+    }
+
+    /// Hides `global` from clients `clientPrivilege` does not allow.
+    private func privileged(_ global: Global?) -> Global? {
+        global?.filter = { [unowned self] client in self.clientPrivilege.allows(client) }
+        return global
     }
 
     /// The globals every client sees, as (interface name, version): the compositor's own, one
@@ -108,6 +131,8 @@ public final class Compositor {
         retiringGlobals.removeAll()
         if let observerToken { windows.notifications.removeObserver(observerToken) }
         windowExtension?.stop()
+        outputManager.stop()
+        foreignToplevels.stop()
         wl_display_destroy(display.display)
     }
 
@@ -147,6 +172,7 @@ public final class Compositor {
         guard let index = outputs.firstIndex(where: { $0 === output }) else { return }
         outputs.remove(at: index)
         stopFrameClock(output)
+        output.failCaptures()
         if let global = output.global {
             global.remove(eventLoop: display.eventLoop)
             retiringGlobals.removeAll { $0.isRemoved && !$0.isAlive }
@@ -374,6 +400,7 @@ public final class Compositor {
             output.paintedFrames += 1
             output.present()
             backend.present(output, damage: output.presentedDamage)
+            output.completeCaptures()
             if output === outputs.first { damageMirrors(of: output, damage: output.damage) }
             output.damage.clear()
         }

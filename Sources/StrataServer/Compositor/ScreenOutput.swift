@@ -35,6 +35,8 @@ public final class ScreenOutput {
     /// to check that only damaged regions are repainted.
     public internal(set) var lastPaintedArea = 0
     weak var compositor: Compositor?
+    /// Screencopy frames waiting for the next painted frame (copy_with_damage).
+    var pendingCaptures: [ScreencopyFrame] = []
 
     init?(screen: Screen, backendName: String) {
         let size = ScreenOutput.logicalSize(of: screen)
@@ -119,5 +121,39 @@ public final class ScreenOutput {
         presentation.draw(canvas, transform: t, smooth: false, blend: false)
         presentation.dim(brightness: screen.brightness)
         presentation.setClip(nil)
+    }
+
+    /// After a painted frame: the waiting screencopy frames copy it, with `presentedDamage`.
+    func completeCaptures() {
+        guard !pendingCaptures.isEmpty else { return }
+        let waiting = pendingCaptures
+        pendingCaptures.removeAll()
+        for frame in waiting { frame.outputDidPaint(self, damage: presentedDamage) }
+    }
+
+    /// The screen is going: its waiting screencopy frames fail.
+    func failCaptures() {
+        let waiting = pendingCaptures
+        pendingCaptures.removeAll()
+        for frame in waiting { frame.fail() }
+    }
+}
+
+extension ScreenOutput {
+    /// A logical rectangle of the screen (nil: all of it) as a box of `displayCanvas` pixels,
+    /// clipped to the screen; nil when nothing of it is on the screen.
+    func displayBox(ofLogical rect: Rect?) -> PixmanRegion.Box? {
+        let display = displayCanvas
+        guard let rect else { return PixmanRegion.Box(x1: 0, y1: 0, x2: display.width, y2: display.height) }
+        guard rect.width > 0, rect.height > 0 else { return nil }
+        let x1 = max(0, Int32(clamping: rect.x)), y1 = max(0, Int32(clamping: rect.y))
+        let x2 = min(width, Int32(clamping: rect.x + rect.width)), y2 = min(height, Int32(clamping: rect.y + rect.height))
+        guard x1 < x2, y1 < y2 else { return nil }
+        guard display !== canvas else { return PixmanRegion.Box(x1: x1, y1: y1, x2: x2, y2: y2) }
+        // Scaled, then turned like the presentation (see `present()`).
+        let scale = Int32(max(1, screen.scale))
+        let turn = BufferTransform(transform: Int32(screen.transform.wlOutputTransform), scale: 1).inverted
+        let scaled = PixmanRegion.Box(x1: x1 * scale, y1: y1 * scale, x2: x2 * scale, y2: y2 * scale)
+        return turn.surfaceBox(fromBuffer: scaled, surfaceWidth: display.width, surfaceHeight: display.height)
     }
 }

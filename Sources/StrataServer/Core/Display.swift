@@ -23,6 +23,20 @@ public final class Display {
         self.display = display
         self.eventLoop = loop
         Display.installLogHandler()
+        // One display-wide filter asks each Global's own `filter` (nil: everyone sees it).
+        wl_display_set_global_filter(display, { client, global, data in
+            guard let client, let global, let data else { return true }
+            let me = Unmanaged<Display>.fromOpaque(data).takeUnretainedValue()
+            guard let filter = me.filteredGlobals[global]?.filter else { return true }
+            return filter(client)
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Globals that hide from some clients, by their wl_global (see `Global.filter`).
+    private var filteredGlobals: [OpaquePointer: Global] = [:]
+
+    func setFiltered(_ global: Global, handle: OpaquePointer, filtered: Bool) {
+        filteredGlobals[handle] = filtered ? global : nil
     }
 
     /// Takes a free `wayland-N` socket (or `name`) in XDG_RUNTIME_DIR.

@@ -11,8 +11,14 @@ public final class Global {
     private var retained: Unmanaged<Global>?
     public let interfaceName: String
     public let version: UInt32
-    /// When set, only clients for which this returns true see and bind the global.
-    public var filter: ((OpaquePointer) -> Bool)?
+    /// When set, only clients for which this returns true see and bind the global (the
+    /// display's global filter asks it; libwayland refuses binds to a hidden global).
+    public var filter: ((OpaquePointer) -> Bool)? {
+        didSet {
+            if let global { display?.setFiltered(self, handle: global, filtered: filter != nil) }
+        }
+    }
+    private weak var display: Display?
 
     public init?(display: Display, interface: UnsafePointer<wl_interface>, version: UInt32, bind: @escaping Bind) {
         self.bind = bind
@@ -28,6 +34,7 @@ public final class Global {
         }
         self.retained = retained
         self.global = global
+        self.display = display
     }
 
     /// Removes the global now and destroys it after `delay` seconds of the loop (libwayland
@@ -61,6 +68,7 @@ public final class Global {
         }
         if let global {
             self.global = nil
+            display?.setFiltered(self, handle: global, filtered: false)
             wl_global_destroy(global)
         }
         // Last: this may release the final reference to self.

@@ -240,6 +240,11 @@ public final class Seat {
         return keyboard.keymap?.keyStroke(for: keysym)
     }
 
+    /// The key that types `keysym`, or nil when no key of the keymap produces it.
+    public func keyStroke(forKeysym keysym: UInt32) -> KeyStroke? {
+        keyboard.keymap?.keyStroke(for: keysym)
+    }
+
     /// The key that types `character` (newline is Return), or nil when no key produces it.
     public func keyStroke(for character: Unicode.Scalar) -> KeyStroke? {
         let keysym: UInt32

@@ -362,14 +362,16 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
         },
         set_title: { _, resource, title in
             handle(resource, as: XdgToplevel.self) { toplevel in
-                guard let title else { return }
-                toplevel.window?.title = String(cString: title)
+                guard let title, let window = toplevel.window else { return }
+                window.title = String(cString: title)
+                toplevel.compositor.foreignToplevels.windowDidChange(window)
             }
         },
         set_app_id: { _, resource, appID in
             handle(resource, as: XdgToplevel.self) { toplevel in
                 guard let appID, let window = toplevel.window else { return }
                 window.appID = String(cString: appID)
+                toplevel.compositor.foreignToplevels.windowDidChange(window)
                 // Before the first map the user's level rule follows the app id at once.
                 if !toplevel.isMapped { toplevel.compositor.applyConfiguredLevel(to: window) }
             }

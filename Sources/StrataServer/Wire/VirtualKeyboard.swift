@@ -1,0 +1,119 @@
+import CStrataServerGlue
+import CWaylandServer
+import CXKBCommon
+import Glibc
+
+/// zwp_virtual_keyboard_manager_v1 v1 (privileged): keys a client (wtype) sends, typed into the
+/// seat as if from a keyboard.
+///
+/// The client sends its own keymap and keycodes of that keymap; the seat keeps its one keymap.
+/// Each key is translated by keysym: the keysym the client's keymap gives the key at its first
+/// level, then the seat's key that types it (with Shift pressed around it when the seat needs it).
+/// Keysyms the seat's keymap cannot type are dropped; the client's `modifiers` request is ignored
+/// (a modifier is typed as its key, e.g. Shift_L).
+enum VirtualKeyboardManager {
+    static let version: UInt32 = 1
+
+    static func install(on compositor: Compositor) -> Global? {
+        Global(display: compositor.display, interface: strata_zwp_virtual_keyboard_manager_v1_interface(), version: version) { [unowned compositor] client, version, id in
+            _ = VirtualKeyboardManagerBinding(compositor: compositor, client: client, version: version, id: id)
+        }
+    }
+}
+
+final class VirtualKeyboardManagerBinding: ResourceObject {
+    unowned let compositor: Compositor
+
+    init?(compositor: Compositor, client: OpaquePointer, version: UInt32, id: UInt32) {
+        self.compositor = compositor
+        super.init(client: client, interface: strata_zwp_virtual_keyboard_manager_v1_interface(), version: version, id: id,
+                   implementation: Self.implementation)
+    }
+
+    static let implementation = makeImplementation(zwp_virtual_keyboard_manager_v1_interface(
+        create_virtual_keyboard: { _, resource, _, id in
+            handle(resource, as: VirtualKeyboardManagerBinding.self) { manager in
+                _ = VirtualKeyboard(compositor: manager.compositor, client: manager.client, version: manager.version, id: id)
+            }
+        }))
+}
+
+/// zwp_virtual_keyboard_v1: one client keyboard; keys still held when it dies are released.
+final class VirtualKeyboard: ResourceObject {
+    unowned let compositor: Compositor
+    private var context: OpaquePointer?
+    private var keymap: OpaquePointer?
+    /// Client keycode (evdev) → the seat's stroke it pressed.
+    private var held: [UInt32: KeyStroke] = [:]
+
+    init?(compositor: Compositor, client: OpaquePointer, version: UInt32, id: UInt32) {
+        self.compositor = compositor
+        super.init(client: client, interface: strata_zwp_virtual_keyboard_v1_interface(), version: version, id: id,
+                   implementation: Self.implementation)
+    }
+
+    deinit {
+        if let keymap { xkb_keymap_unref(keymap) }
+        if let context { xkb_context_unref(context) }
+    }
+
+    static let implementation = makeImplementation(zwp_virtual_keyboard_v1_interface(
+        keymap: { _, resource, format, fd, size in
+            defer { close(fd) }
+            handle(resource, as: VirtualKeyboard.self) { keyboard in try keyboard.keymapRequest(format: format, fd: fd, size: size) }
+        },
+        key: { _, resource, time, key, state in
+            handle(resource, as: VirtualKeyboard.self) { keyboard in try keyboard.keyRequest(key, pressed: state != 0, time: time) }
+        },
+        modifiers: { _, resource, _, _, _, _ in
+            handle(resource, as: VirtualKeyboard.self) { keyboard in
+                guard keyboard.keymap != nil else { throw VirtualKeyboard.noKeymap }
+            }
+        },
+        destroy: destroyRequest))
+
+    static let noKeymap = ProtocolError(code: ZWP_VIRTUAL_KEYBOARD_V1_ERROR_NO_KEYMAP.rawValue, "no keymap was set")
+
+    private func keymapRequest(format: UInt32, fd: Int32, size: UInt32) throws {
+        guard format == WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue, size > 0 else {
+            throw ProtocolError.invalidMethod("the keymap must be xkb_v1 text")
+        }
+        guard let map = mmap(nil, Int(size), PROT_READ, MAP_PRIVATE, fd, 0), map != MAP_FAILED else {
+            throw ProtocolError.invalidMethod("cannot map the keymap")
+        }
+        defer { munmap(map, Int(size)) }
+        if context == nil { context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) }
+        let text = map.assumingMemoryBound(to: CChar.self)
+        let length = strnlen(text, Int(size))
+        guard let context, let compiled = xkb_keymap_new_from_buffer(context, text, length, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS) else {
+            throw ProtocolError.invalidMethod("the keymap does not compile")
+        }
+        if let keymap { xkb_keymap_unref(keymap) }
+        keymap = compiled
+    }
+
+    private func keyRequest(_ key: UInt32, pressed: Bool, time: UInt32) throws {
+        guard let keymap else { throw Self.noKeymap }
+        let seat = compositor.seat!
+        if !pressed {
+            guard let stroke = held.removeValue(forKey: key) else { return }
+            seat.key(stroke.keycode, pressed: false, time: time)
+            if stroke.needsShift { seat.key(KeyStroke.leftShift, pressed: false, time: time) }
+            return
+        }
+        guard held[key] == nil else { return }
+        let (xkbKeycode, overflow) = key.addingReportingOverflow(8)
+        guard !overflow else { return }
+        var syms: UnsafePointer<xkb_keysym_t>?
+        let count = xkb_keymap_key_get_syms_by_level(keymap, xkbKeycode, 0, 0, &syms)
+        guard count > 0, let syms, let stroke = seat.keyStroke(forKeysym: syms[0]) else { return }
+        held[key] = stroke
+        if stroke.needsShift { seat.key(KeyStroke.leftShift, pressed: true, time: time) }
+        seat.key(stroke.keycode, pressed: true, time: time)
+    }
+
+    override func resourceDidDestroy() {
+        let time = Compositor.monotonicMilliseconds()
+        for (key, _) in held { try? keyRequest(key, pressed: false, time: time) }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import StrataRender
+import Testing
+
+/// Debian's wlroots tools (grim, wlr-randr, wtype) against the built binary: they do what they
+/// do on sway, and only for clients Strata started unless `--allow-privileged`.
+@Suite struct StandardToolTests {
+    static func shell(_ script: String) -> [String] { ["/bin/sh", "-c", script] }
+
+    static func colorClient() throws -> String {
+        try #require(StrataRun.sibling("strata-color-client"))
+    }
+
+    @Test(.enabled(if: StrataRun.isInstalled("grim"), "grim is not installed (apt-get install grim)"))
+    func grimStartedByStrataCapturesExactlyStrataScreenshot() async throws {
+        let client = try Self.colorClient()
+        let out = NSTemporaryDirectory() + "strata-grim-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).png"
+        defer { unlink(out) }
+        let script = "\(client) --size 100x80 --color ff0000 --inner 0000ff --frames 3 --seconds 30 & "
+            + "sleep 1.5; grim \(out) && echo grim-done || echo grim-failed"
+        let run = try StrataRun(["--size", "640x480"], command: Self.shell(script), screenshots: true)
+        _ = try #require(await run.socketName())
+        let finished = await StrataRun.poll(timeout: 20) { run.stdout.contains("grim-") ? true : nil }
+        #expect(finished == true && run.stdout.contains("grim-done"), "stdout: \(run.stdout) stderr: \(run.stderr)")
+        run.send(SIGTERM)
+        let result = await run.finish()
+        let strata = try #require(result.screenshots["HEADLESS-1.png"], "no screenshot; stderr: \(result.stderr)")
+        let grim = try PNGFile.read(path: out)
+        #expect(grim.width == 640 && grim.height == 480)
+        #expect(grim == strata, "grim's capture differs from Strata's screenshot")
+        #expect(grim.at(10, 10) == 0xffff_0000 && grim.at(50, 40) == 0xff00_00ff)
+    }
+
+    @Test(.enabled(if: StrataRun.isInstalled("grim"), "grim is not installed (apt-get install grim)"))
+    func grimNotStartedByStrataIsRefusedUnlessAllowed() async throws {
+        for allowed in [false, true] {
+            let run = try StrataRun(["--size", "320x200"] + (allowed ? ["--allow-privileged"] : []))
+            let socket = try #require(await run.socketName())
+            let out = run.runtimeDirectory + "/grim.png"
+            let status = try Self.runTool(["grim", out], socket: socket, runtime: run.runtimeDirectory)
+            #expect((status == 0) == allowed, "allowed: \(allowed), grim exited \(status)")
+            run.send(SIGTERM)
+            _ = await run.finish()
+        }
+    }
+
+    /// Runs a tool from the test process (not a descendant of Strata) on Strata's socket.
+    static func runTool(_ argv: [String], socket: String, runtime: String) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = argv
+        var env = ProcessInfo.processInfo.environment
+        env["WAYLAND_DISPLAY"] = socket
+        env["XDG_RUNTIME_DIR"] = runtime
+        process.environment = env
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    @Test(.enabled(if: StrataRun.isInstalled("wlr-randr"), "wlr-randr is not installed (apt-get install wlr-randr)"))
+    func wlrRandrListsTheScreensModesAndSwitchesOne() async throws {
+        let script = "wlr-randr; echo ---; wlr-randr --output HEADLESS-1 --mode 800x600 && echo mode-set; echo ---; wlr-randr"
+        let result = try await StrataRun.run(["--size", "640x480", "--mode", "800x600", "--screens", "2"],
+                                             command: Self.shell(script), screenshots: true)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let parts = result.stdout.components(separatedBy: "---\n")
+        try #require(parts.count == 3, "stdout: \(result.stdout)")
+        #expect(parts[0].contains("HEADLESS-1") && parts[0].contains("HEADLESS-2"))
+        #expect(parts[0].contains("640x480 px, 60.000000 Hz (preferred, current)") && parts[0].contains("800x600 px, 60.000000 Hz"),
+                "wlr-randr: \(parts[0])")
+        #expect(parts[1].contains("mode-set"), "stderr: \(result.stderr)")
+        // wlr-randr lists the newest head first: HEADLESS-1's part is the one after its name.
+        let after = parts[2].components(separatedBy: "HEADLESS-1 \"").last ?? ""
+        #expect(after.contains("800x600 px, 60.000000 Hz (current)") && !after.contains("HEADLESS-2"), "wlr-randr: \(parts[2])")
+        #expect(parts[2].components(separatedBy: "(preferred, current)").count == 2, "HEADLESS-2 keeps its mode")
+        #expect(result.screenshots["HEADLESS-1.png"].map { $0.width == 800 && $0.height == 600 } == true)
+        #expect(result.screenshots["HEADLESS-2.png"].map { $0.width == 640 && $0.height == 480 } == true)
+    }
+
+    @Test(.enabled(if: StrataRun.isInstalled("wtype") && StrataRun.isInstalled("weston-eventdemo"),
+                   "wtype or weston-eventdemo is not installed (apt-get install wtype weston)"))
+    func wtypeTypesIntoTheKeyWindow() async throws {
+        // weston-eventdemo logs every key it gets; stdbuf keeps its lines from a SIGTERM'd buffer.
+        let script = "stdbuf -oL weston-eventdemo --log-key & sleep 1.5; wtype 'Hi!' && echo wtype-done; sleep 0.5; kill $!"
+        let result = try await StrataRun.run(["--size", "640x480"], command: Self.shell(script))
+        #expect(result.stdout.contains("wtype-done"), "stderr: \(result.stderr)")
+        let pressed = result.stdout.split(separator: "\n").filter { $0.contains("state: pressed") }
+            .compactMap { $0.components(separatedBy: "unicode: ").last?.split(separator: ",").first }
+        // Shift_L (65505) around H and !, as a keyboard would type them.
+        #expect(pressed == ["65505", "72", "105", "65505", "33"], "eventdemo: \(result.stdout)")
+    }
+}
