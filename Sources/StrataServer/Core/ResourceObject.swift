@@ -1,5 +1,6 @@
 import CStrataServerGlue
 import CWaylandServer
+import Foundation
 
 /// The Swift object behind one `wl_resource`.
 ///
@@ -13,6 +14,8 @@ open class ResourceObject {
     public let client: OpaquePointer
     public let version: UInt32
     public private(set) var isDestroyed = false
+    /// The display the resource belongs to: the key of the live counts.
+    private let displayKey: OpaquePointer
 
     /// Creates the wl_resource and installs `implementation`. Returns nil (having posted
     /// no_memory to the client) when libwayland cannot allocate.
@@ -25,15 +28,20 @@ open class ResourceObject {
         self.resource = resource
         self.client = client
         self.version = version
+        self.displayKey = wl_client_get_display(client)
+        ResourceObject.count(displayKey) { $0.resources += 1; $0.objects += 1 }
         let me = Unmanaged.passRetained(self).toOpaque()
         wl_resource_set_implementation(resource, implementation, me) { resource in
             guard let resource, let data = wl_resource_get_user_data(resource) else { return }
             let object = Unmanaged<ResourceObject>.fromOpaque(data).takeRetainedValue()
             wl_resource_set_user_data(resource, nil)
+            ResourceObject.count(object.displayKey) { $0.resources -= 1 }
             object.isDestroyed = true
             object.resourceDidDestroy()
         }
     }
+
+    deinit { ResourceObject.count(displayKey) { $0.objects -= 1 } }
 
     /// Called once, from the resource's destroy path. Release links to other objects here.
     open func resourceDidDestroy() {}
@@ -59,6 +67,40 @@ open class ResourceObject {
         var pid: pid_t = 0
         wl_client_get_credentials(client, &pid, nil, nil)
         return pid
+    }
+}
+
+// MARK: Live counts (the leak check)
+
+extension ResourceObject {
+    /// What is alive of one display's ResourceObjects: `resources` whose wl_resource has not been
+    /// through its destroy path, and `objects`, the Swift objects not yet deinitialised (more
+    /// objects than resources means something still holds dead ones: a retain cycle or a list
+    /// that forgot them). The hostile-client tests and the fuzzer expect both back at their
+    /// baseline once a client is gone.
+    public struct LiveCounts: Equatable, Sendable, CustomStringConvertible {
+        public var resources = 0
+        public var objects = 0
+        public init(resources: Int = 0, objects: Int = 0) { self.resources = resources; self.objects = objects }
+        public var description: String { "\(resources) resources, \(objects) objects" }
+    }
+
+    /// The live counts of `display`'s resources (tests run several displays on several threads).
+    public static func liveCounts(on display: OpaquePointer) -> LiveCounts {
+        countsLock.lock()
+        defer { countsLock.unlock() }
+        return counts[display] ?? LiveCounts()
+    }
+
+    nonisolated(unsafe) private static var counts: [OpaquePointer: LiveCounts] = [:]
+    private static let countsLock = NSLock()
+
+    fileprivate static func count(_ display: OpaquePointer, _ change: (inout LiveCounts) -> Void) {
+        countsLock.lock()
+        defer { countsLock.unlock() }
+        var value = counts[display] ?? LiveCounts()
+        change(&value)
+        counts[display] = value == LiveCounts() ? nil : value
     }
 }
 
