@@ -352,6 +352,9 @@ public final class Compositor {
                         transform: surface.bufferTransform)
         }
         canvas.setClip(nil)
+        // Keep the capacity, not the surfaces: a surface destroyed after this frame must not
+        // live on (with its texture) until the next repaint.
+        drawList.removeAll(keepingCapacity: true)
     }
 
     /// Where the main screen's picture goes on a mirroring screen: scaled to fit, centred.
