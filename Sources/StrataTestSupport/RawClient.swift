@@ -16,6 +16,9 @@ public final class RawClient {
     /// Every event read, unless `keepsEvents` is false.
     public private(set) var events: [WireEvent] = []
     public var keepsEvents = true
+    /// When the socket is full, step the server and read its answers, then retry (false: a
+    /// client that never reads; sending fails instead).
+    public var readsWhenBlocked = true
     /// The wl_display.error the server sent, if any.
     public private(set) var error: (object: UInt32, code: UInt32, message: String)?
     /// True once the server closed the connection (after an error, or dropping the client).
@@ -80,6 +83,7 @@ public final class RawClient {
     @discardableResult
     public func send(bytes: [UInt8], fds: [Int32] = []) -> Bool {
         var offset = 0
+        var blockedSteps = 0
         var pendingFDs = fds
         while offset < bytes.count || !pendingFDs.isEmpty {
             let sent = bytes.withUnsafeBytes { buffer -> Int in
@@ -87,6 +91,13 @@ public final class RawClient {
             }
             if sent < 0 {
                 if errno == EINTR { continue }
+                if errno == EAGAIN, readsWhenBlocked, blockedSteps < 1000 {
+                    // The server has not read yet: let it, and read its answers, then retry.
+                    blockedSteps += 1
+                    server.step()
+                    read()
+                    continue
+                }
                 if errno == EPIPE || errno == ECONNRESET { isDisconnected = true }
                 return false
             }

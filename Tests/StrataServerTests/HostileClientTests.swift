@@ -360,4 +360,38 @@ private let invalidMethod = WL_DISPLAY_ERROR_INVALID_METHOD.rawValue
         }
         harness.expectUnharmed()
     }
+
+    /// A synchronized subsurface caches its commits until the parent commits: offsets sent in
+    /// many cached commits add up, and must not overflow.
+    @Test(arguments: [5, 4])
+    func offsetsAddedUpInCachedSubsurfaceCommitsDoNotOverflow(_ compositorVersion: UInt32) throws {
+        let harness = try HostileHarness()
+        do {
+            let client = try harness.raw()
+            let compositor = client.bind("wl_compositor", version: compositorVersion)!
+            let core = (compositor, client.bind("wl_subcompositor")!, client.bind("wl_shm")!, client.bind("xdg_wm_base")!)
+            let window = client.makeToplevel(core)
+            let child = client.createSurface(compositor)
+            let subsurface = client.newID()
+            client.request(core.1, "wl_subcompositor.get_subsurface", .newID(subsurface), .object(child), .object(window.surface))
+            for sign: Int32 in [1, 1, 1, -1, -1, -1, -1, -1] {
+                let (_, buffer) = client.makeBuffer(shm: core.2, width: 8, height: 8)
+                if compositorVersion >= 5 {
+                    client.request(child, "wl_surface.attach", .object(buffer), .int(0), .int(0))
+                    client.request(child, "wl_surface.offset", .int(Int32.max * sign), .int(Int32.min + (sign > 0 ? 0 : 1)))
+                } else {
+                    client.request(child, "wl_surface.attach", .object(buffer), .int(Int32.max * sign), .int(Int32.max * sign))
+                }
+                client.request(child, "wl_surface.commit")
+            }
+            client.request(window.surface, "wl_surface.commit")
+            #expect(client.roundtrip())
+            harness.server.repaint()
+            client.request(subsurface, "wl_subsurface.set_desync")
+            client.request(child, "wl_surface.commit")
+            #expect(client.roundtrip())
+            #expect(client.error == nil)
+        }
+        harness.expectUnharmed()
+    }
 }

@@ -75,6 +75,9 @@ extension RawClient {
     /// A mapped xdg toplevel made by hand: (surface, xdg_surface, toplevel, buffer).
     func makeToplevel(_ core: (compositor: UInt32, subcompositor: UInt32, shm: UInt32, wmBase: UInt32),
                       width: Int32 = 40, height: Int32 = 40) -> (surface: UInt32, xdgSurface: UInt32, toplevel: UInt32, buffer: UInt32) {
+        let keeps = keepsEvents
+        keepsEvents = true
+        defer { keepsEvents = keeps }
         let surface = createSurface(core.compositor)
         let xdgSurface = newID(), toplevel = newID()
         request(core.wmBase, "xdg_wm_base.get_xdg_surface", .newID(xdgSurface), .object(surface))
@@ -93,7 +96,3 @@ extension RawClient {
     }
 }
 
-/// The number of open file descriptors of this process.
-func openFileDescriptorCount() -> Int {
-    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
-}

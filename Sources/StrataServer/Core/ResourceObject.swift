@@ -29,7 +29,12 @@ open class ResourceObject {
         self.client = client
         self.version = version
         self.displayKey = wl_client_get_display(client)
-        ResourceObject.count(displayKey) { $0.resources += 1; $0.objects += 1 }
+        let type = ObjectIdentifier(Swift.type(of: self))
+        ResourceObject.count(displayKey, naming: Swift.type(of: self)) {
+            $0.resources += 1
+            $0.objects += 1
+            $0.byType[type, default: 0] += 1
+        }
         let me = Unmanaged.passRetained(self).toOpaque()
         wl_resource_set_implementation(resource, implementation, me) { resource in
             guard let resource, let data = wl_resource_get_user_data(resource) else { return }
@@ -41,7 +46,14 @@ open class ResourceObject {
         }
     }
 
-    deinit { ResourceObject.count(displayKey) { $0.objects -= 1 } }
+    deinit {
+        let type = ObjectIdentifier(Swift.type(of: self))
+        ResourceObject.count(displayKey) {
+            $0.objects -= 1
+            $0.byType[type, default: 0] -= 1
+            if $0.byType[type] == 0 { $0.byType[type] = nil }
+        }
+    }
 
     /// Called once, from the resource's destroy path. Release links to other objects here.
     open func resourceDidDestroy() {}
@@ -81,8 +93,14 @@ extension ResourceObject {
     public struct LiveCounts: Equatable, Sendable, CustomStringConvertible {
         public var resources = 0
         public var objects = 0
+        /// Live Swift objects per class (what leaked, when a count is off).
+        var byType: [ObjectIdentifier: Int] = [:]
         public init(resources: Int = 0, objects: Int = 0) { self.resources = resources; self.objects = objects }
-        public var description: String { "\(resources) resources, \(objects) objects" }
+        public static func == (a: LiveCounts, b: LiveCounts) -> Bool { a.resources == b.resources && a.objects == b.objects }
+        public var description: String {
+            let types = byType.map { (ResourceObject.typeNames[$0.key] ?? "?") + " \($0.value)" }.sorted().joined(separator: ", ")
+            return "\(resources) resources, \(objects) objects (\(types))"
+        }
     }
 
     /// The live counts of `display`'s resources (tests run several displays on several threads).
@@ -93,14 +111,19 @@ extension ResourceObject {
     }
 
     nonisolated(unsafe) private static var counts: [OpaquePointer: LiveCounts] = [:]
+    nonisolated(unsafe) fileprivate static var typeNames: [ObjectIdentifier: String] = [:]
     private static let countsLock = NSLock()
 
-    fileprivate static func count(_ display: OpaquePointer, _ change: (inout LiveCounts) -> Void) {
+    fileprivate static func count(_ display: OpaquePointer, naming newType: ResourceObject.Type? = nil,
+                                  _ change: (inout LiveCounts) -> Void) {
         countsLock.lock()
         defer { countsLock.unlock() }
         var value = counts[display] ?? LiveCounts()
         change(&value)
-        counts[display] = value == LiveCounts() ? nil : value
+        if let newType, typeNames[ObjectIdentifier(newType)] == nil {
+            typeNames[ObjectIdentifier(newType)] = String(describing: newType)
+        }
+        counts[display] = value.objects == 0 && value.resources == 0 ? nil : value
     }
 }
 
