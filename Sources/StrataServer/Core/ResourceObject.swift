@@ -98,7 +98,8 @@ extension ResourceObject {
         public init(resources: Int = 0, objects: Int = 0) { self.resources = resources; self.objects = objects }
         public static func == (a: LiveCounts, b: LiveCounts) -> Bool { a.resources == b.resources && a.objects == b.objects }
         public var description: String {
-            let types = byType.map { (ResourceObject.typeNames[$0.key] ?? "?") + " \($0.value)" }.sorted().joined(separator: ", ")
+            let names = ResourceObject.lockedTypeNames()
+            let types = byType.map { (names[$0.key] ?? "?") + " \($0.value)" }.sorted().joined(separator: ", ")
             return "\(resources) resources, \(objects) objects (\(types))"
         }
     }
@@ -113,6 +114,12 @@ extension ResourceObject {
     nonisolated(unsafe) private static var counts: [OpaquePointer: LiveCounts] = [:]
     nonisolated(unsafe) fileprivate static var typeNames: [ObjectIdentifier: String] = [:]
     private static let countsLock = NSLock()
+
+    fileprivate static func lockedTypeNames() -> [ObjectIdentifier: String] {
+        countsLock.lock()
+        defer { countsLock.unlock() }
+        return typeNames
+    }
 
     fileprivate static func count(_ display: OpaquePointer, naming newType: ResourceObject.Type? = nil,
                                   _ change: (inout LiveCounts) -> Void) {
