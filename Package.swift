@@ -106,3 +106,15 @@ let package = Package(
         .testTarget(name: "StrataEndToEndTests", dependencies: ["StrataTestSupport", "StrataRender"], swiftSettings: cLayer),
     ]
 )
+
+// The request-path fuzzer (fuzz/, scripts/fuzz.sh) exists only when STRATA_FUZZ is set: it must be
+// built with -sanitize=fuzzer, which the ordinary build does not use.
+if Context.environment["STRATA_FUZZ"] != nil {
+    package.products.append(.executable(name: "strata-fuzz", targets: ["strata-fuzz"]))
+    package.targets += [
+        .target(name: "CStrataFuzzDriver", path: "fuzz/CStrataFuzzDriver"),
+        .executableTarget(
+            name: "strata-fuzz", dependencies: ["StrataTestSupport", "StrataServer", "CStrataFuzzDriver"],
+            path: "fuzz/strata-fuzz", swiftSettings: cLayer),
+    ]
+}

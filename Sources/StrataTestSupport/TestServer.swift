@@ -24,6 +24,10 @@ public final class TestServer {
 
     public var windows: WindowManager { compositor.windows }
 
+    /// The live ResourceObjects of this server (the leak check: back at the baseline once a
+    /// client is gone).
+    public var liveCounts: ResourceObject.LiveCounts { ResourceObject.liveCounts(on: compositor.display.display) }
+
     /// One non-blocking step of the server loop.
     public func step(timeout: Double = 0) {
         compositor.dispatch(timeout: timeout)

@@ -1,5 +1,6 @@
 import CStrataServerGlue
 import CWaylandServer
+import Foundation
 
 /// The Swift object behind one `wl_resource`.
 ///
@@ -13,6 +14,8 @@ open class ResourceObject {
     public let client: OpaquePointer
     public let version: UInt32
     public private(set) var isDestroyed = false
+    /// The display the resource belongs to: the key of the live counts.
+    private let displayKey: OpaquePointer
 
     /// Creates the wl_resource and installs `implementation`. Returns nil (having posted
     /// no_memory to the client) when libwayland cannot allocate.
@@ -25,13 +28,30 @@ open class ResourceObject {
         self.resource = resource
         self.client = client
         self.version = version
+        self.displayKey = wl_client_get_display(client)
+        let type = ObjectIdentifier(Swift.type(of: self))
+        ResourceObject.count(displayKey, naming: Swift.type(of: self)) {
+            $0.resources += 1
+            $0.objects += 1
+            $0.byType[type, default: 0] += 1
+        }
         let me = Unmanaged.passRetained(self).toOpaque()
         wl_resource_set_implementation(resource, implementation, me) { resource in
             guard let resource, let data = wl_resource_get_user_data(resource) else { return }
             let object = Unmanaged<ResourceObject>.fromOpaque(data).takeRetainedValue()
             wl_resource_set_user_data(resource, nil)
+            ResourceObject.count(object.displayKey) { $0.resources -= 1 }
             object.isDestroyed = true
             object.resourceDidDestroy()
+        }
+    }
+
+    deinit {
+        let type = ObjectIdentifier(Swift.type(of: self))
+        ResourceObject.count(displayKey) {
+            $0.objects -= 1
+            $0.byType[type, default: 0] -= 1
+            if $0.byType[type] == 0 { $0.byType[type] = nil }
         }
     }
 
@@ -59,6 +79,58 @@ open class ResourceObject {
         var pid: pid_t = 0
         wl_client_get_credentials(client, &pid, nil, nil)
         return pid
+    }
+}
+
+// MARK: Live counts (the leak check)
+
+extension ResourceObject {
+    /// What is alive of one display's ResourceObjects: `resources` whose wl_resource has not been
+    /// through its destroy path, and `objects`, the Swift objects not yet deinitialised (more
+    /// objects than resources means something still holds dead ones: a retain cycle or a list
+    /// that forgot them). The hostile-client tests and the fuzzer expect both back at their
+    /// baseline once a client is gone.
+    public struct LiveCounts: Equatable, Sendable, CustomStringConvertible {
+        public var resources = 0
+        public var objects = 0
+        /// Live Swift objects per class (what leaked, when a count is off).
+        var byType: [ObjectIdentifier: Int] = [:]
+        public init(resources: Int = 0, objects: Int = 0) { self.resources = resources; self.objects = objects }
+        public static func == (a: LiveCounts, b: LiveCounts) -> Bool { a.resources == b.resources && a.objects == b.objects }
+        public var description: String {
+            let names = ResourceObject.lockedTypeNames()
+            let types = byType.map { (names[$0.key] ?? "?") + " \($0.value)" }.sorted().joined(separator: ", ")
+            return "\(resources) resources, \(objects) objects (\(types))"
+        }
+    }
+
+    /// The live counts of `display`'s resources (tests run several displays on several threads).
+    public static func liveCounts(on display: OpaquePointer) -> LiveCounts {
+        countsLock.lock()
+        defer { countsLock.unlock() }
+        return counts[display] ?? LiveCounts()
+    }
+
+    nonisolated(unsafe) private static var counts: [OpaquePointer: LiveCounts] = [:]
+    nonisolated(unsafe) fileprivate static var typeNames: [ObjectIdentifier: String] = [:]
+    private static let countsLock = NSLock()
+
+    fileprivate static func lockedTypeNames() -> [ObjectIdentifier: String] {
+        countsLock.lock()
+        defer { countsLock.unlock() }
+        return typeNames
+    }
+
+    fileprivate static func count(_ display: OpaquePointer, naming newType: ResourceObject.Type? = nil,
+                                  _ change: (inout LiveCounts) -> Void) {
+        countsLock.lock()
+        defer { countsLock.unlock() }
+        var value = counts[display] ?? LiveCounts()
+        change(&value)
+        if let newType, typeNames[ObjectIdentifier(newType)] == nil {
+            typeNames[ObjectIdentifier(newType)] = String(describing: newType)
+        }
+        counts[display] = value.objects == 0 && value.resources == 0 ? nil : value
     }
 }
 

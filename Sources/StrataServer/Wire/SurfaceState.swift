@@ -52,8 +52,9 @@ final class SurfaceState {
             buffer = other.buffer
             // A new buffer resets what the cached damage described: keep both, union is safe.
         }
-        offsetX += other.offsetX
-        offsetY += other.offsetY
+        // Offsets of cached commits add up; a client can send Int32.max in each: saturate.
+        offsetX = Int32(clamping: Int(offsetX) + Int(other.offsetX))
+        offsetY = Int32(clamping: Int(offsetY) + Int(other.offsetY))
         surfaceDamage.union(other.surfaceDamage)
         bufferDamage.union(other.bufferDamage)
         if other.opaqueChanged { opaqueChanged = true; opaque.set(other.opaque) }

@@ -1,0 +1,314 @@
+import CStrataClientGlue
+import CWaylandClient
+import Foundation
+import StrataServer
+
+/// The fuzzer's model of a client: it reads an input's bytes as a program of wire requests with
+/// chosen arguments, sent by a `RawClient` to an in-process server, and checks afterwards that the
+/// server let go of everything the client made. Structure-aware: requests are drawn from the
+/// protocol tables, object arguments from the live objects of the right interface, new ids in
+/// order, numbers from a table of edge values, serials from the events the server sent, fds as
+/// memfds (which later ops may truncate under the server).
+///
+/// `scripts/fuzz.sh` drives it with libFuzzer (`fuzz/strata-fuzz`); `FuzzRegressionTests` replays
+/// the corpus and every crash found.
+public final class WireFuzzer {
+    public let server: TestServer
+    private let baseline: ResourceObject.LiveCounts
+    /// Requests sent by the last `run` (how deep inputs get).
+    public private(set) var requestsSent = 0
+
+    public init(server: TestServer) {
+        self.server = server
+        server.step()
+        baseline = server.liveCounts
+    }
+
+    /// Runs one input. Returns a description of what leaked, or nil when the server is back at
+    /// its baseline. (A crash of the server is a crash of the process: what the fuzzer looks for.)
+    public func run(_ bytes: [UInt8]) -> String? {
+        do {
+            let client = try RawClient(server: server)
+            let program = Program(client: client, input: ByteReader(bytes))
+            program.run()
+            requestsSent = program.requests
+        } catch {
+            return "cannot connect: \(error)"
+        }
+        for _ in 0..<3 { server.step() }
+        server.repaint()
+        let counts = server.liveCounts
+        if counts != baseline { return "live ResourceObjects \(counts), baseline \(baseline)" }
+        if !server.windows.windows.isEmpty { return "\(server.windows.windows.count) windows left" }
+        return nil
+    }
+}
+
+/// The input, read a byte or a word at a time; zeros once it is used up.
+struct ByteReader {
+    private let bytes: [UInt8]
+    private var index = 0
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    var isAtEnd: Bool { index >= bytes.count }
+
+    mutating func byte() -> UInt8 {
+        guard index < bytes.count else { return 0 }
+        defer { index += 1 }
+        return bytes[index]
+    }
+
+    mutating func word() -> UInt32 {
+        (0..<4).reduce(0) { value, shift in value | UInt32(byte()) << (8 * shift) }
+    }
+
+    mutating func pick<T>(_ choices: [T]) -> T? {
+        choices.isEmpty ? nil : choices[Int(byte()) % choices.count]
+    }
+}
+
+private final class Program {
+    let client: RawClient
+    var input: ByteReader
+    var requests = 0
+    /// Live objects: id → (interface, version). wl_display (1) and registries are special.
+    var objects: [UInt32: (interface: UnsafePointer<wl_interface>?, version: UInt32)] = [:]
+    var order: [UInt32] = []
+    var registries: Set<UInt32> = []
+    var fds: [Int32] = []
+    var serials: [UInt32] = [1]
+
+    static let ints: [Int32] = [0, 1, -1, 2, 3, 8, 10, 16, 64, 100, 255, 256, 1000, 4096, -4096, 65535,
+                                Int32.max, Int32.min, Int32.max - 1, Int32.min + 1, 1 << 24, -(1 << 24)]
+    static let sizes: [Int] = [0, 16, 256, 4096, 16384, 65536, 1 << 20]
+    static let strings: [String?] = [nil, "", "a", "strata", "wl_surface", String(repeating: "x", count: 300), "\u{1F600}"]
+
+    init(client: RawClient, input: ByteReader) {
+        self.client = client
+        self.input = input
+        client.keepsEvents = true
+    }
+
+    deinit { for fd in fds { close(fd) } }
+
+    func run() {
+        client.getRegistry()
+        if let registry = client.registryID { registries.insert(registry); order.append(registry) }
+        var steps = 0
+        while !input.isAtEnd, !client.isDisconnected, steps < 400 {
+            steps += 1
+            let op = input.byte()
+            switch op % 20 {
+            case 0..<12: request()
+            case 12, 13: bind()
+            case 14: makeToplevel()
+            case 15: pump()
+            case 16: truncateFD()
+            case 17: inject()
+            case 18: client.roundtrip(limit: 20); harvest()
+            default: server.repaint(); pump()
+            }
+        }
+        client.roundtrip(limit: 20)
+        server.repaint()
+    }
+
+    var server: TestServer { client.server }
+
+    // MARK: Ops
+
+    func pump() {
+        client.pump()
+        harvest()
+    }
+
+    /// Serials and other numbers the server sent, for the next `u` arguments; deleted ids.
+    func harvest() {
+        for event in client.events.suffix(16) {
+            for index in 0..<min(4, event.body.count / 4) { serials.append(event.word(index)) }
+        }
+        if serials.count > 32 { serials.removeFirst(serials.count - 32) }
+        client.clearEvents()
+        for id in client.deletedIDs where objects[id] != nil { forget(id) }
+    }
+
+    func remember(_ id: UInt32, _ interface: UnsafePointer<wl_interface>?, version: UInt32) {
+        objects[id] = (interface, version)
+        order.append(id)
+    }
+
+    func forget(_ id: UInt32) {
+        objects[id] = nil
+        order.removeAll { $0 == id }
+    }
+
+    func bind() {
+        guard let registry = client.registryID, let global = input.pick(client.globals),
+              let interface = WireProtocol.interfaces[global.interface] else { return }
+        let version = 1 + UInt32(input.byte()) % global.version
+        let id = client.newID()
+        send(registry, 0, [.uint(global.name), .string(global.interface), .uint(version), .newID(id)])
+        remember(id, interface, version: version)
+    }
+
+    func request() {
+        guard let id = input.pick(order) else { return }
+        if id == 1 || registries.contains(id) {
+            // wl_display.sync, or a bind through this registry.
+            if id == 1 {
+                let callback = client.newID()
+                send(1, 0, [.newID(callback)])
+                remember(callback, WireProtocol.interfaces["wl_callback"], version: 1)
+            } else {
+                bind()
+            }
+            return
+        }
+        guard let (interface, version) = objects[id], let interface else { return }
+        let all = WireProtocol.requests(of: interface)
+        let allowed = all.indices.filter { all[$0].sinceVersion <= version }
+        guard var opcode = input.pick(allowed) else { return }
+        // Now and then an opcode the interface does not have.
+        if input.byte() == 0xff { opcode = all.count + Int(input.byte() % 4) }
+        let message = opcode < all.count ? all[opcode] : nil
+        var arguments: [WireArgument] = []
+        var created: [(UInt32, UnsafePointer<wl_interface>?)] = []
+        if let message {
+            var nullable = false
+            var typeIndex = 0
+            for letter in message.signature {
+                if letter == "?" { nullable = true; continue }
+                let type = typeIndex < message.types.count ? message.types[typeIndex] : nil
+                typeIndex += 1
+                switch letter {
+                case "i": arguments.append(.int(int()))
+                case "u": arguments.append(.uint(uint()))
+                case "f": arguments.append(.fixedRaw(int() &* (input.byte() & 1 == 0 ? 256 : 1)))
+                case "s":
+                    let string = input.pick(Self.strings) ?? nil
+                    arguments.append(.string(string ?? (nullable ? nil : "")))
+                case "o": arguments.append(.object(object(of: type, nullable: nullable)))
+                case "n":
+                    let new = client.newID()
+                    arguments.append(.newID(new))
+                    created.append((new, type))
+                case "a":
+                    let count = Int(input.byte() % 24)
+                    arguments.append(.array((0..<count).map { _ in input.byte() }))
+                case "h": arguments.append(.fd(memfd()))
+                default: break
+                }
+                nullable = false
+            }
+        }
+        send(id, UInt16(opcode), arguments)
+        for (new, type) in created { remember(new, type, version: version) }
+        if let name = message?.name, name == "destroy" || name == "release" { forget(id) }
+    }
+
+    /// A mapped xdg toplevel in one go (a shortcut to the states most requests need).
+    func makeToplevel() {
+        let find = { (name: String) in self.order.first { self.isObject($0, named: name) } }
+        guard let compositor = find("wl_compositor"), let wmBase = find("xdg_wm_base"), let shm = find("wl_shm") else {
+            for name in ["wl_compositor", "xdg_wm_base", "wl_shm"] where find(name) == nil {
+                guard let registry = client.registryID, let global = client.globals.first(where: { $0.interface == name }) else { continue }
+                let id = client.newID()
+                send(registry, 0, [.uint(global.name), .string(name), .uint(global.version), .newID(id)])
+                remember(id, WireProtocol.interfaces[name], version: global.version)
+            }
+            return
+        }
+        let version = objects[compositor]?.version ?? 1
+        let surface = client.newID(), xdgSurface = client.newID(), toplevel = client.newID()
+        send(compositor, WireProtocol.opcode("wl_compositor.create_surface"), [.newID(surface)])
+        remember(surface, WireProtocol.interfaces["wl_surface"], version: version)
+        send(wmBase, WireProtocol.opcode("xdg_wm_base.get_xdg_surface"), [.newID(xdgSurface), .object(surface)])
+        remember(xdgSurface, WireProtocol.interfaces["xdg_surface"], version: objects[wmBase]?.version ?? 1)
+        send(xdgSurface, WireProtocol.opcode("xdg_surface.get_toplevel"), [.newID(toplevel)])
+        remember(toplevel, WireProtocol.interfaces["xdg_toplevel"], version: objects[wmBase]?.version ?? 1)
+        send(surface, WireProtocol.opcode("wl_surface.commit"), [])
+        client.roundtrip(limit: 20)
+        if let configure = client.events.last(where: { $0.object == xdgSurface && $0.opcode == 0 }) {
+            send(xdgSurface, WireProtocol.opcode("xdg_surface.ack_configure"), [.uint(configure.word(0))])
+        }
+        harvest()
+        let width = Int32(1 + input.byte() % 64), height = Int32(1 + input.byte() % 64)
+        let fd = memfd(size: Int(width * height * 4))
+        let pool = client.newID(), buffer = client.newID()
+        send(shm, WireProtocol.opcode("wl_shm.create_pool"), [.newID(pool), .fd(fd), .int(width * height * 4)])
+        remember(pool, WireProtocol.interfaces["wl_shm_pool"], version: 1)
+        send(pool, WireProtocol.opcode("wl_shm_pool.create_buffer"), [.newID(buffer), .int(0), .int(width), .int(height), .int(width * 4), .uint(UInt32(input.byte() & 1))])
+        remember(buffer, WireProtocol.interfaces["wl_buffer"], version: 1)
+        send(surface, WireProtocol.opcode("wl_surface.attach"), [.object(buffer), .int(0), .int(0)])
+        send(surface, WireProtocol.opcode("wl_surface.damage_buffer"), [.int(0), .int(0), .int(width), .int(height)])
+        send(surface, WireProtocol.opcode("wl_surface.commit"), [])
+        pump()
+    }
+
+    func truncateFD() {
+        guard let fd = input.pick(fds) else { return }
+        _ = ftruncate(fd, off_t(input.pick(Self.sizes) ?? 0))
+    }
+
+    /// Input from the seat, at a chosen place on a chosen screen.
+    func inject() {
+        let seat = server.compositor.seat!
+        guard let output = input.pick(server.compositor.outputs) else { return }
+        let x = Double(Int(input.byte()) * 3 - 40), y = Double(Int(input.byte()) * 2 - 40)
+        switch input.byte() % 6 {
+        case 0: seat.pointerMotion(on: output, x: x, y: y, time: 1)
+        case 1:
+            seat.pointerMotion(on: output, x: x, y: y, time: 1)
+            seat.pointerButton(0x110, pressed: true, time: 2)
+        case 2: seat.pointerButton(0x110, pressed: false, time: 3)
+        case 3: seat.key(UInt32(input.byte() % 64), pressed: input.byte() & 1 == 0, time: 4)
+        case 4: seat.touchDown(id: Int32(input.byte() % 3), on: output, x: x, y: y, time: 5)
+        default: seat.touchUp(id: Int32(input.byte() % 3), time: 6)
+        }
+        pump()
+    }
+
+    // MARK: Arguments
+
+    func int() -> Int32 {
+        let choice = input.byte()
+        if choice < 200 { return Self.ints[Int(choice) % Self.ints.count] }
+        return Int32(bitPattern: input.word())
+    }
+
+    func uint() -> UInt32 {
+        let choice = input.byte()
+        if choice < 100 { return serials[Int(choice) % serials.count] }
+        if choice < 230 { return UInt32(bitPattern: Self.ints[Int(choice) % Self.ints.count]) }
+        return input.word()
+    }
+
+    func object(of type: UnsafePointer<wl_interface>?, nullable: Bool) -> UInt32 {
+        let choice = input.byte()
+        if choice == 0xff { return input.word() % 64 } // any id, live or not
+        if choice == 0xfe || (nullable && choice < 16) { return 0 }
+        let matching = type.map { type in order.filter { isObject($0, named: type.pointee.name) } } ?? []
+        if !matching.isEmpty, choice < 0xf0 { return matching[Int(choice) % matching.count] }
+        return order.isEmpty ? 0 : order[Int(choice) % order.count]
+    }
+
+    func isObject(_ id: UInt32, named name: String) -> Bool {
+        name.withCString { isObject(id, named: $0) }
+    }
+
+    func isObject(_ id: UInt32, named name: UnsafePointer<CChar>) -> Bool {
+        guard let interface = objects[id]?.interface else { return false }
+        return strcmp(interface.pointee.name, name) == 0
+    }
+
+    func memfd(size: Int? = nil) -> Int32 {
+        let fd = strata_client_memfd("strata-fuzz")
+        _ = ftruncate(fd, off_t(size ?? input.pick(Self.sizes) ?? 0))
+        fds.append(fd)
+        return fd
+    }
+
+    func send(_ object: UInt32, _ opcode: UInt16, _ arguments: [WireArgument]) {
+        requests += 1
+        client.send(WireMessage(object: object, opcode: opcode, arguments))
+    }
+}

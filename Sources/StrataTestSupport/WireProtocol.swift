@@ -1,0 +1,86 @@
+import CStrataClientGlue
+import CWaylandClient
+
+/// The protocol descriptions (`wl_interface` tables) the server implements, looked up by name:
+/// opcodes by request name for hand-made messages, and request signatures for the fuzzer.
+///
+/// The tables are found from the globals' interfaces by following every typed object and new_id
+/// argument. wl_display and wl_registry are not in them (the raw client handles both itself).
+/// A new global's interface must be added to `globalInterfaces`.
+public enum WireProtocol {
+    /// The interfaces of the globals Strata announces.
+    public static let globalInterfaces: [UnsafePointer<wl_interface>] = [
+        wl_compositor_interface_ptr(), wl_subcompositor_interface_ptr(), wl_shm_interface_ptr(),
+        wl_seat_interface_ptr(), wl_output_interface_ptr(), wl_data_device_manager_interface_ptr(),
+        xdg_wm_base_interface_ptr(), zxdg_output_manager_v1_interface_ptr(),
+    ]
+
+    /// Every interface reachable from the globals, by name.
+    nonisolated(unsafe) public static let interfaces: [String: UnsafePointer<wl_interface>] = {
+        var found: [String: UnsafePointer<wl_interface>] = [:]
+        var queue = globalInterfaces
+        while let interface = queue.popLast() {
+            let name = String(cString: interface.pointee.name)
+            guard found[name] == nil else { continue }
+            found[name] = interface
+            for message in requests(of: interface) + events(of: interface) {
+                queue += message.types.compactMap { $0 }
+            }
+        }
+        return found
+    }()
+
+    /// One request or event: its name, signature (without the version prefix) and the interface
+    /// of each argument (nil where untyped).
+    public struct Message {
+        public let name: String
+        public let signature: [Character]
+        public let sinceVersion: UInt32
+        public let types: [UnsafePointer<wl_interface>?]
+    }
+
+    public static func requests(of interface: UnsafePointer<wl_interface>) -> [Message] {
+        messages(interface.pointee.methods, count: interface.pointee.method_count)
+    }
+
+    public static func events(of interface: UnsafePointer<wl_interface>) -> [Message] {
+        messages(interface.pointee.events, count: interface.pointee.event_count)
+    }
+
+    private static func messages(_ list: UnsafePointer<wl_message>?, count: Int32) -> [Message] {
+        guard let list else { return [] }
+        return (0..<Int(count)).map { index in
+            let message = list[index]
+            let raw = String(cString: message.signature)
+            let since = UInt32(raw.prefix { $0.isNumber }) ?? 1
+            // Argument letters, with `?` (nullable) kept in front of the letter it qualifies.
+            let signature = Array(raw.drop { $0.isNumber })
+            let argumentCount = signature.filter { $0 != "?" }.count
+            let types: [UnsafePointer<wl_interface>?] = (0..<argumentCount).map { message.types?[$0] }
+            return Message(name: String(cString: message.name), signature: signature, sinceVersion: since, types: types)
+        }
+    }
+
+    /// The opcode of `request` ("wl_surface.attach"); traps on a typo (a test bug).
+    public static func opcode(_ request: String) -> UInt16 {
+        switch request {
+        case "wl_display.sync", "wl_registry.bind": return 0
+        case "wl_display.get_registry": return 1
+        default: break
+        }
+        let parts = request.split(separator: ".")
+        guard parts.count == 2, let interface = interfaces[String(parts[0])],
+              let index = requests(of: interface).firstIndex(where: { $0.name == parts[1] }) else {
+            preconditionFailure("no request \(request)")
+        }
+        return UInt16(index)
+    }
+}
+
+extension RawClient {
+    /// Sends one request by name: `client.request(surface, "wl_surface.attach", .object(buffer), .int(0), .int(0))`.
+    @discardableResult
+    public func request(_ object: UInt32, _ name: String, _ arguments: WireArgument...) -> Bool {
+        send(WireMessage(object: object, opcode: WireProtocol.opcode(name), arguments))
+    }
+}

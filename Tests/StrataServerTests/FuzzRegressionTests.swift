@@ -1,0 +1,49 @@
+import Foundation
+import StrataTestSupport
+import Testing
+
+/// The fuzzer's inputs replayed as tests: the seed corpus (fuzz/corpus), every input that once
+/// crashed or leaked (fuzz/regressions, named after what they found), and a few hundred seeded
+/// random programs, each against a fresh server, which must survive and be back at its baseline.
+@Suite struct FuzzRegressionTests {
+    static let fuzzDirectory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("fuzz")
+
+    static func inputs(in folder: String) -> [String] {
+        let directory = fuzzDirectory.appendingPathComponent(folder)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { !$0.hasPrefix(".") && $0 != "README.md" }.sorted().map { "\(folder)/\($0)" }
+    }
+
+    @Test(arguments: inputs(in: "regressions") + inputs(in: "corpus"))
+    func savedInputLeavesTheServerUnharmed(_ name: String) throws {
+        let bytes = try [UInt8](Data(contentsOf: Self.fuzzDirectory.appendingPathComponent(name)))
+        let fuzzer = WireFuzzer(server: try TestServer(screens: 2))
+        #expect(fuzzer.run(bytes) == nil, "\(name)")
+    }
+
+    @Test func seededRandomProgramsLeaveTheServerUnharmed() throws {
+        let fuzzer = WireFuzzer(server: try TestServer(screens: 2))
+        var generator = SplitMix(seed: 9)
+        for index in 0..<300 {
+            let bytes = (0..<(64 + index % 512)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            let result = fuzzer.run(bytes)
+            #expect(result == nil, "program \(index): \(result ?? "")")
+            if result != nil { break }
+        }
+    }
+}
+
+/// A small seeded generator (SplitMix64), so the random programs are the same on every run.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,36 @@
+// The request-path fuzzer: libFuzzer feeds inputs to `WireFuzzer`, which plays each as a hostile
+// client against one in-process Strata (headless, two screens). A crash, a Swift trap, an
+// AddressSanitizer report or a leak (the server not back at its baseline after the client left)
+// ends the run with the input saved. Built and run by scripts/fuzz.sh (STRATA_FUZZ=1).
+//
+// SwiftPM makes this file's top-level code `main`, so it hands over to libFuzzer's driver;
+// LLVMFuzzerTestOneInput is defined too (libFuzzer's runtime refers to it).
+import CStrataFuzzDriver
+import Foundation
+import StrataServer
+import StrataTestSupport
+
+enum StrataFuzz {
+    nonisolated(unsafe) static let fuzzer: WireFuzzer = {
+        if ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] == nil {
+            setenv("XDG_RUNTIME_DIR", NSTemporaryDirectory(), 0)
+        }
+        // libWayland's complaint about each bad client is the expected case, not news.
+        if ProcessInfo.processInfo.environment["STRATA_FUZZ_VERBOSE"] == nil { Display.logHandler = nil }
+        return WireFuzzer(server: try! TestServer(screens: 2))
+    }()
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func strataFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    if let leak = StrataFuzz.fuzzer.run(bytes) {
+        FileHandle.standardError.write(Data("strata-fuzz: leak: \(leak)\n".utf8))
+        abort()
+    }
+    return 0
+}
+
+var argc = CommandLine.argc
+var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in strataFuzzOneInput(data, size) })
