@@ -12,6 +12,9 @@ public protocol NestedInput: AnyObject {
     func touchDown(id: Int32, on output: ScreenOutput, x: Double, y: Double, time: UInt32)
     func touchMotion(id: Int32, x: Double, y: Double, time: UInt32)
     func touchUp(id: Int32, time: UInt32)
+    /// Uses the parent session's keymap (xkb text v1); false when it does not compile.
+    @discardableResult
+    func useKeymap(text: String) -> Bool
 }
 
 extension Seat: NestedInput {}

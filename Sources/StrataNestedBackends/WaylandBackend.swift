@@ -211,6 +211,8 @@ public final class WaylandBackend: Backend {
 
     func parentKeymapDidChange(_ text: String) {
         parentKeymap = text
+        // Strata's clients get the parent's keymap, so keys mean what they mean in the session.
+        input?.useKeymap(text: text)
         keymapDidChange?(text)
     }
 

@@ -120,6 +120,8 @@ public final class X11Backend: Backend {
             throw .setup("cannot watch the connection to the X server at \(parentName)")
         }
         self.source = source
+        // Strata's clients get the X server's keymap, so keys mean what they mean in the session.
+        if let parentKeymap { input?.useKeymap(text: parentKeymap) }
         for _ in 0..<screenCount { addScreen() }
         guard !screens.isEmpty else { throw .setup("cannot create a window on the X server at \(parentName)") }
         flush()
@@ -231,7 +233,8 @@ public final class X11Backend: Backend {
             if type == UInt8(XCB_KEY_RELEASE) {
                 // Autorepeat: a release followed by a press of the same key at the same time.
                 let release = UnsafeRawPointer(event).load(as: xcb_key_release_event_t.self)
-                if let next = xcb_poll_for_queued_event(connection) {
+                // Read the socket too: the pair may not be queued yet.
+                if let next = xcb_poll_for_event(connection) {
                     let press = UnsafeRawPointer(next).load(as: xcb_key_press_event_t.self)
                     if next.pointee.response_type & 0x7f == UInt8(XCB_KEY_PRESS), press.detail == release.detail,
                        press.time == release.time {

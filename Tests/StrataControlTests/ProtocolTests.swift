@@ -132,13 +132,14 @@ import Testing
         let slow = try harness.connect()
         #expect(try slow.request(["command": "events"])["following"] == true)
         let other = try harness.connect()
-        let started = Date()
-        for _ in 0..<10_000 {
+        // 4,000 events (~100 bytes each) against a 16 KiB queue that the reader never drains.
+        // Writes are non-blocking: were they not, this loop would hang on a full socket (and the
+        // test command's time bound would end it), so finishing is the check, not a clock.
+        for _ in 0..<2_000 {
             harness.windows.orderFront(a)
             harness.windows.orderFront(b)
         }
         harness.server.step()
-        #expect(Date().timeIntervalSince(started) < 20)
         #expect(slow.isClosedByServer())
         #expect(harness.logged.contains { $0.contains("dropped") })
         #expect(try other.request(["command": "windows"]).isOK)

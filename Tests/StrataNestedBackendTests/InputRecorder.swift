@@ -33,4 +33,10 @@ final class InputRecorder: NestedInput {
     }
     func touchMotion(id: Int32, x: Double, y: Double, time: UInt32) { events.append(.touchMotion(id, x: x, y: y)) }
     func touchUp(id: Int32, time: UInt32) { events.append(.touchUp(id)) }
+    /// Keymaps the backend handed over (parent keymaps), not recorded as input events.
+    var keymaps: [String] = []
+    func useKeymap(text: String) -> Bool {
+        keymaps.append(text)
+        return true
+    }
 }

@@ -92,6 +92,8 @@ struct StrataParentTests {
             .touchDown(4, screen: "WL-1", x: 10, y: 20), .touchMotion(4, x: 12, y: 22), .touchUp(4),
         ])
         #expect(nesting.backend.parentKeymap?.contains("xkb_keymap") == true)
+        // The parent's keymap is handed to the nested seat (here: the recorder standing in for it).
+        #expect(recorder.keymaps.last == nesting.backend.parentKeymap)
     }
 
     @Test func keysHeldWhenTheParentTakesTheKeyboardAwayAreReleased() throws {

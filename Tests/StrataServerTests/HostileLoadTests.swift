@@ -14,7 +14,6 @@ import Testing
     @Test(arguments: ["wl_display.sync", "wl_surface.frame"])
     func aClientThatNeverReadsIsDroppedWithoutBlockingTheLoop(_ spam: String) throws {
         let harness = try HostileHarness()
-        var slowestStep = 0.0
         do {
             let client = try harness.raw(receiveBuffer: 4096)
             client.keepsEvents = false
@@ -32,9 +31,9 @@ import Testing
                         : client.request(surface, "wl_surface.frame", .newID(id)) && client.request(surface, "wl_surface.commit")
                     if ok { sent += 1 } else { break }
                 }
-                let start = Date()
+                // A loop that blocked on the full socket would never return here: returning is
+                // the check (no clock: timing asserts do not belong in tests).
                 harness.server.step(timeout: spam == "wl_surface.frame" ? 0.002 : 0)
-                slowestStep = max(slowestStep, Date().timeIntervalSince(start))
                 // Never read: only look whether the server hung up.
                 var pfd = pollfd(fd: client.fd, events: 0, revents: 0)
                 if poll(&pfd, 1, 0) > 0, pfd.revents & Int16(POLLHUP) != 0 { break }
@@ -44,14 +43,12 @@ import Testing
             #expect(harness.server.liveCounts == harness.baseline, "sent \(sent) requests")
             #expect(sent > 100)
         }
-        #expect(slowestStep < 1, "a server step took \(slowestStep) s")
         harness.expectUnharmed()
     }
 
     /// Many objects, many requests: all of it is freed when the client goes.
     @Test func requestFloodsAreHandledAndFreed() throws {
         let harness = try HostileHarness()
-        let start = Date()
         do {
             let client = try harness.raw()
             client.keepsEvents = false
@@ -79,7 +76,6 @@ import Testing
             #expect(harness.server.liveCounts.resources > harness.baseline.resources + 6000)
             harness.server.repaint()
         }
-        #expect(Date().timeIntervalSince(start) < 60)
         harness.expectUnharmed()
     }
 

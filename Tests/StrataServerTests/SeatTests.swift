@@ -542,3 +542,25 @@ final class SurfaceOutputRecorder {
             Unmanaged<SurfaceOutputRecorder>.fromOpaque(data).takeUnretainedValue().left.append(wl_proxy_get_id(output))
         })
 }
+
+/// The seat's keymap can be replaced (a nested backend hands over its parent's).
+@Suite struct KeymapReplacementTests {
+    @Test func aNewKeymapReachesEveryKeyboardAndBadTextIsRefused() throws {
+        let server = try TestServer()
+        let client = try TestClient(server: server)
+        let seat = try TestSeat(client: client)
+        _ = seat.getKeyboard()
+        #expect(client.roundtrip())
+        let keymapsBefore = seat.events.filter { if case .keymap = $0 { return true } else { return false } }.count
+        #expect(keymapsBefore == 1)
+        #expect(!server.compositor.seat.useKeymap(text: "this is not a keymap"))
+        // A keymap compiled from names, written out as text, is valid input.
+        let layout = "xkb_keymap { xkb_keycodes { include \"evdev\" }; xkb_types { include \"complete\" }; xkb_compatibility { include \"complete\" }; xkb_symbols { include \"pc+de\" }; };"
+        #expect(server.compositor.seat.useKeymap(text: layout))
+        #expect(client.roundtrip())
+        let keymaps = seat.events.compactMap { event -> UInt32? in if case .keymap(_, let size) = event { return size } else { return nil } }
+        #expect(keymaps.count == 2)
+        // The German layout puts z where the US one has y: the seat now types z with that key.
+        #expect(server.compositor.seat.keyStroke(forKeysymNamed: "z")?.keycode == 21)
+    }
+}

@@ -6,7 +6,7 @@ import Glibc
 /// focus, which the seat sets to the key window's surface or the popup grab's.
 final class Keyboard {
     unowned let seat: Seat
-    let keymap: Keymap?
+    private(set) var keymap: Keymap?
     var bindings: [KeyboardBinding] = []
     private(set) weak var focus: Surface?
     /// Evdev codes of the keys held, in press order (wl_keyboard.enter sends them).
@@ -30,6 +30,17 @@ final class Keyboard {
         if let focus, !focus.isDestroyed, focus.client == client {
             sendEnter(to: binding, surface: focus, serial: seat.nextSerial())
             sendModifiers(to: binding, serial: seat.nextSerial())
+        }
+    }
+
+    /// Uses another keymap (the nested backend's parent's): every wl_keyboard gets it, the
+    /// focused client the modifiers again. Keys held stay held (by evdev code).
+    func replaceKeymap(_ new: Keymap) {
+        keymap = new
+        for binding in bindings { sendKeymap(to: binding) }
+        if let focus, !focus.isDestroyed {
+            let serial = seat.nextSerial()
+            for binding in bindings(of: focus.client) { sendModifiers(to: binding, serial: serial) }
         }
     }
 

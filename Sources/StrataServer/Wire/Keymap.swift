@@ -13,9 +13,13 @@ final class Keymap {
     let fd: Int32
     let size: UInt32
 
-    init?() {
+    /// The keymap XKB's default names give (XKB_DEFAULT_* honoured), or, with `text`, the keymap
+    /// that text describes (a nested backend's parent keymap); nil when it does not compile.
+    init?(text: String? = nil) {
         guard let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else { return nil }
-        guard let keymap = xkb_keymap_new_from_names(context, nil, XKB_KEYMAP_COMPILE_NO_FLAGS) else {
+        let compiled = text.map { xkb_keymap_new_from_string(context, $0, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS) }
+            ?? xkb_keymap_new_from_names(context, nil, XKB_KEYMAP_COMPILE_NO_FLAGS)
+        guard let keymap = compiled else {
             xkb_context_unref(context)
             return nil
         }

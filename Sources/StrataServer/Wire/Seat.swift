@@ -240,6 +240,16 @@ public final class Seat {
         return keyboard.keymap?.keyStroke(for: keysym)
     }
 
+    /// Replaces the seat's keymap with the one `text` describes (xkb text format v1), e.g. the
+    /// parent session's when nested, and sends it to every client's keyboard. Returns false (and
+    /// keeps the current keymap) when the text does not compile.
+    @discardableResult
+    public func useKeymap(text: String) -> Bool {
+        guard let keymap = Keymap(text: text) else { return false }
+        keyboard.replaceKeymap(keymap)
+        return true
+    }
+
     /// The key that types `keysym`, or nil when no key of the keymap produces it.
     public func keyStroke(forKeysym keysym: UInt32) -> KeyStroke? {
         keyboard.keymap?.keyStroke(for: keysym)
