@@ -84,7 +84,7 @@ import Testing
                    "wtype or weston-eventdemo is not installed (apt-get install wtype weston)"))
     func wtypeTypesIntoTheKeyWindow() async throws {
         // weston-eventdemo logs every key it gets; stdbuf keeps its lines from a SIGTERM'd buffer.
-        let script = "stdbuf -oL weston-eventdemo --log-key & sleep 1.5; wtype 'Hi!' && echo wtype-done; sleep 0.5; kill $!"
+        let script = "stdbuf -oL weston-eventdemo --log-key & sleep 3; wtype 'Hi!' && echo wtype-done; sleep 0.5; kill $!"
         let result = try await StrataRun.run(["--size", "640x480"], command: Self.shell(script))
         #expect(result.stdout.contains("wtype-done"), "stderr: \(result.stderr)")
         let pressed = result.stdout.split(separator: "\n").filter { $0.contains("state: pressed") }
