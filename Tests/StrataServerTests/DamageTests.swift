@@ -80,3 +80,22 @@ import Testing
         #expect(server.pixel(x: 200, y: 200) == Colour.background)
     }
 }
+
+/// wl_surface.offset is applied, not dropped.
+@Suite struct SurfaceOffsetTests {
+    @Test func aCommittedOffsetMovesTheToplevelAndItsPixels() throws {
+        let (server, shell) = try makeXdgFixture()
+        let toplevel = try #require(shell.makeToplevel())
+        #expect(toplevel.map(width: 40, height: 40, argb: Colour.red))
+        let window = try #require(server.windows.windows.last)
+        server.compositor.setFrame(window, Rect(x: 10, y: 10, width: 40, height: 40))
+        #expect(server.pixel(x: 12, y: 12) == Colour.red)
+        toplevel.attach(shell.makeBuffer(width: 40, height: 40, argb: Colour.green))
+        wl_surface_offset(toplevel.surface, 20, 30)
+        toplevel.commit()
+        #expect(shell.client.roundtrip())
+        #expect(window.frame == Rect(x: 30, y: 40, width: 40, height: 40))
+        #expect(server.pixel(x: 12, y: 12) == Colour.background)
+        #expect(server.pixel(x: 32, y: 42) == Colour.green)
+    }
+}

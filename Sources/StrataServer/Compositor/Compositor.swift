@@ -308,7 +308,16 @@ public final class Compositor {
 
     /// A surface's committed state is current: damage the screens it is on, and make sure a
     /// frame comes for its frame callbacks.
+    /// `offsetX`/`offsetY` (wl_surface.offset, or attach's dx/dy before v5) move a toplevel
+    /// window by that much, as the new buffer's origin is that far from the old one's.
     func surfaceDidCommit(_ surface: Surface, offsetX: Int32, offsetY: Int32) {
+        if offsetX != 0 || offsetY != 0,
+           let window = windows.windows.first(where: { ($0.content as? XdgToplevel)?.rootSurface === surface }) {
+            var frame = window.frame
+            frame.x = Int(clamping: Int64(frame.x) + Int64(offsetX))
+            frame.y = Int(clamping: Int64(frame.y) + Int64(offsetY))
+            setFrame(window, frame)
+        }
         refreshPlacement(of: surface, forceFull: false)
         for child in surface.stack where child !== surface {
             damageTree(of: child)
