@@ -9,7 +9,7 @@ import Testing
 
     /// Runs `command` under Strata on one 640×480 screen until `ready` holds for Strata's (and the
     /// client's) standard output, or `seconds` pass; then stops Strata and returns the screenshot.
-    static func screenshot(of command: [String], seconds: Double = 2, ready: ((String) -> Bool)? = nil) async throws
+    static func screenshot(of command: [String], seconds: Double = 1, ready: ((String) -> Bool)? = nil) async throws
         -> (image: PNGFile.Pixels, output: String) {
         let run = try StrataRun(["--size", "640x480"], command: command, screenshots: true)
         _ = try #require(await run.socketName())
@@ -17,7 +17,10 @@ import Testing
             let seen = await StrataRun.poll(timeout: 15) { ready(run.stdout) ? true : nil }
             #expect(seen == true, "the client never got ready; stdout: \(run.stdout) stderr: \(run.stderr)")
         } else {
-            // Debian's demo clients say nothing when they are up: give them time to draw.
+            // Debian's demo clients say nothing when they are up: wait until the window shows
+            // (its first buffer is on screen), then give it `seconds` to draw its later frames.
+            let shown = await run.waitForVisibleWindows(1)
+            #expect(shown, "the client never showed a window; stdout: \(run.stdout) stderr: \(run.stderr)")
             try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
         }
         run.send(SIGTERM)
@@ -109,7 +112,7 @@ import Testing
 
     @Test(.enabled(if: StrataRun.isInstalled("foot"), "foot is not installed (apt-get install foot)"))
     func footShowsATerminal() async throws {
-        let (image, _) = try await Self.screenshot(of: ["foot", "-o", "colors.background=336699", "sh", "-c", "sleep 30"], seconds: 3)
+        let (image, _) = try await Self.screenshot(of: ["foot", "-o", "colors.background=336699", "sh", "-c", "sleep 30"], seconds: 2)
         var terminal = 0
         for y in stride(from: 0, to: 480, by: 4) {
             for x in stride(from: 0, to: 640, by: 4) where image.at(x, y) == 0xff33_6699 { terminal += 1 }
@@ -123,10 +126,10 @@ import Testing
     static func alertAndNormal(allowed: Bool) async throws -> (image: PNGFile.Pixels, output: String) {
         let client = try #require(StrataRun.sibling("strata-color-client"))
         let script = "\"$0\" --app-id org.example.Alert --level alert --size 200x150 --color ff0000 --frames 2 --seconds 30 & "
-            + "sleep 1; \"$0\" --app-id org.example.Normal --size 200x150 --color 00ff00 --frames 2 --seconds 30"
+            + "echo 'wait-window org.example.Alert 30' | \"$1\" run - >/dev/null; \"$0\" --app-id org.example.Normal --size 200x150 --color 00ff00 --frames 2 --seconds 30"
         var arguments = ["--size", "640x480"]
         if allowed { arguments += ["--allow-levels", "org.example.Alert"] }
-        let run = try StrataRun(arguments, command: ["sh", "-c", script, client], screenshots: true)
+        let run = try StrataRun(arguments, command: ["sh", "-c", script, client, try #require(StrataRun.sibling("strata-ctl"))], screenshots: true)
         _ = try #require(await run.socketName())
         let seen = await StrataRun.poll(timeout: 15) { run.stdout.components(separatedBy: "frame 2").count == 3 ? true : nil }
         #expect(seen == true, "stdout: \(run.stdout) stderr: \(run.stderr)")

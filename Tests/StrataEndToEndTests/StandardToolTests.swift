@@ -17,8 +17,8 @@ import Testing
         let out = NSTemporaryDirectory() + "strata-grim-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).png"
         defer { unlink(out) }
         let script = "\(client) --size 100x80 --color ff0000 --inner 0000ff --frames 3 --seconds 30 & "
-            + "sleep 1.5; grim \(out) && echo grim-done || echo grim-failed"
-        let run = try StrataRun(["--size", "640x480"], command: Self.shell(script), screenshots: true)
+            + "echo 'wait-window org.strata.ColorClient 30' | \"$0\" run - >/dev/null; grim \(out) && echo grim-done || echo grim-failed"
+        let run = try StrataRun(["--size", "640x480"], command: ["/bin/sh", "-c", script, try #require(StrataRun.sibling("strata-ctl"))], screenshots: true)
         _ = try #require(await run.socketName())
         let finished = await StrataRun.poll(timeout: 20) { run.stdout.contains("grim-") ? true : nil }
         #expect(finished == true && run.stdout.contains("grim-done"), "stdout: \(run.stdout) stderr: \(run.stderr)")
@@ -84,8 +84,18 @@ import Testing
                    "wtype or weston-eventdemo is not installed (apt-get install wtype weston)"))
     func wtypeTypesIntoTheKeyWindow() async throws {
         // weston-eventdemo logs every key it gets; stdbuf keeps its lines from a SIGTERM'd buffer.
-        let script = "stdbuf -oL weston-eventdemo --log-key & sleep 3; wtype 'Hi!' && echo wtype-done; sleep 0.5; kill $!"
-        let result = try await StrataRun.run(["--size", "640x480"], command: Self.shell(script))
+        // wtype runs once eventdemo's window is visible (an experiment's wait-window; it is key from
+        // then on, and its keyboard enter is on the socket before any key wtype makes); the test
+        // stops Strata once eventdemo logged all five presses, so no sleep decides the outcome.
+        let ctl = try #require(StrataRun.sibling("strata-ctl"))
+        let script = "stdbuf -oL weston-eventdemo --log-key & "
+            + "echo 'wait-window org.freedesktop.weston.eventdemo 30' | \"$0\" run - >/dev/null && wtype 'Hi!' && echo wtype-done; wait"
+        let run = try StrataRun(["--size", "640x480"], command: ["/bin/sh", "-c", script, ctl])
+        _ = try #require(await run.socketName())
+        let presses = { run.stdout.components(separatedBy: "state: pressed").count - 1 }
+        _ = await StrataRun.poll(timeout: 30) { run.stdout.contains("wtype-done") && presses() >= 5 ? true : nil }
+        run.send(SIGTERM)
+        let result = await run.finish()
         #expect(result.stdout.contains("wtype-done"), "stderr: \(result.stderr)")
         let pressed = result.stdout.split(separator: "\n").filter { $0.contains("state: pressed") }
             .compactMap { $0.components(separatedBy: "unicode: ").last?.split(separator: ",").first }

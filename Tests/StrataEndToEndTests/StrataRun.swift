@@ -74,6 +74,35 @@ final class StrataRun {
 
     func send(_ signal: Int32) { kill(pid, signal) }
 
+    /// The visible windows' app ids, front to back, read through `strata-ctl windows --json`
+    /// (nil while the control socket does not answer).
+    func visibleWindowAppIDs() -> [String]? {
+        guard let ctl = StrataRun.sibling("strata-ctl") else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ctl)
+        process.arguments = ["windows", "--json"]
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_RUNTIME_DIR"] = runtimeDirectory
+        env["STRATA_SOCKET"] = nil
+        process.environment = env
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0,
+              let object = try? JSONSerialization.jsonObject(with: data) else { return nil }
+        let windows = (object as? [[String: Any]]) ?? ((object as? [String: Any])?["windows"] as? [[String: Any]]) ?? []
+        return windows.filter { ($0["hidden"] as? Bool) == false }.map { ($0["appID"] as? String) ?? ($0["app_id"] as? String) ?? "" }
+    }
+
+    /// Waits until at least `count` windows are visible (each visible window has shown its first
+    /// buffer), at most `timeout` seconds; whether they came.
+    func waitForVisibleWindows(_ count: Int = 1, timeout: Double = 20) async -> Bool {
+        await StrataRun.poll(timeout: timeout) { (self.visibleWindowAppIDs()?.count ?? 0) >= count ? true : nil } ?? false
+    }
+
     // MARK: The end
 
     /// Waits for Strata to exit, at most `timeout` seconds; then kills its whole process
