@@ -24,8 +24,6 @@ swift build --build-tests --scratch-path .build-asan --sanitize=address
 export SWIFT_BACKTRACE=enable=no
 export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0:${LSAN_OPTIONS:-}"
 asan="abort_on_error=0:halt_on_error=1:detect_stack_use_after_return=0"
-# Tests too slow under ASan for their timing assertions.
-slow='slowEventsSubscriberIsDroppedWithoutStallingTheCompositor|footShowsATerminal'
 status=0
 
 # 1. Every test under ASan. In-process leak detection is off: XCTest, Swift Testing's task
@@ -35,7 +33,7 @@ echo "== tests (AddressSanitizer)"
 log1=$(mktemp "${TMPDIR:-/tmp}/strata-asan-XXXXXX.log")
 ASAN_OPTIONS="detect_leaks=0:$asan:${ASAN_OPTIONS:-}" \
   timeout --kill-after=30s 60m swift test --skip-build --scratch-path .build-asan --sanitize=address \
-    --skip "$slow" "$@" 2>&1 | tee "$log1" | grep -E '✘|passed after|failed after|ERROR: AddressSanitizer' || true
+    "$@" 2>&1 | tee "$log1" | grep -E '✘|passed after|failed after|ERROR: AddressSanitizer' || true
 grep -qE 'Test run with [0-9]+ tests? .*passed' "$log1" || { echo "sanitize.sh: tests failed (see $log1)" >&2; status=1; }
 grep -q 'ERROR: AddressSanitizer' "$log1" && { echo "sanitize.sh: AddressSanitizer reports (see $log1)" >&2; status=1; }
 
@@ -47,7 +45,7 @@ echo "== end-to-end children (AddressSanitizer + LeakSanitizer)"
 log2=$(mktemp "${TMPDIR:-/tmp}/strata-lsan-XXXXXX.log")
 ASAN_OPTIONS="detect_leaks=1:$asan:${ASAN_OPTIONS:-}" \
   timeout --kill-after=30s 30m swift test --skip-build --scratch-path .build-asan --sanitize=address \
-    --filter StrataEndToEndTests --skip "$slow" 2>&1 | tee "$log2" | grep -E '✘|passed after|failed after' || true
+    --filter StrataEndToEndTests 2>&1 | tee "$log2" | grep -E '✘|passed after|failed after' || true
 grep -qE 'Test run with [0-9]+ tests? .*passed' "$log2" || { echo "sanitize.sh: end-to-end tests failed under LSan (see $log2)" >&2; status=1; }
 
 [ $status -eq 0 ] && rm -f "$log1" "$log2" && echo "== no sanitizer reports, all tests passed"

@@ -6,7 +6,8 @@
 # 1. installs the missing Debian packages (scripts/install-deps.sh --test; needs root if any are
 #    missing), 2. checks that the committed protocol glue matches protocols/*.xml, 3. builds
 #    everything including the tests, 4. runs every test, 5. fuzzes the request path for two
-#    minutes, 6. runs the WLCS conformance gate. XDG_RUNTIME_DIR is set to a fresh
+#    minutes, 6. runs every test again under AddressSanitizer (+ LeakSanitizer for the binaries
+#    the end-to-end tests start), 7. runs the WLCS conformance gate. XDG_RUNTIME_DIR is set to a fresh
 #    private folder if it is not set (CI runs as root without a session). Exits non-zero on any
 #    failure.
 set -euo pipefail
@@ -36,13 +37,15 @@ step "tests"
 # The end-to-end tests kill what they start at their own deadlines; this bounds everything else.
 timeout --kill-after=30s 45m swift test --skip-build "$@"
 
-# The rest runs only for the whole suite (no filter): the fuzzer for two minutes and WLCS, where
-# every test on .ci/wlcs-must-pass.txt must pass. The WLCS gate goes last: its count is the
-# closing line. (scripts/sanitize.sh, the suite under AddressSanitizer, is run by hand for now:
-# under ASan's slowdown three screenshot tests and the wtype test are not yet reliable.)
+# The rest runs only for the whole suite (no filter): the fuzzer for two minutes, the suite under
+# AddressSanitizer (its own build in .build-asan), and WLCS, where every test on
+# .ci/wlcs-must-pass.txt must pass. The WLCS gate goes last: its count is the closing line.
 if [ $# -eq 0 ]; then
   step "fuzzing the request path (2 minutes)"
   scripts/fuzz.sh --seconds 120
+
+  step "the suite under AddressSanitizer and LeakSanitizer"
+  scripts/sanitize.sh
 
   step "wlcs conformance gate"
   scripts/wlcs.sh --gate
