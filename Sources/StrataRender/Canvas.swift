@@ -55,7 +55,17 @@ public final class Canvas {
     /// allocates; a composite per box does not).
     public func draw(_ texture: SurfaceTexture, x: Int32, y: Int32, surfaceWidth: Int32, surfaceHeight: Int32,
                      transform: BufferTransform, viewport: Viewport? = nil, in region: PixmanRegion? = nil) {
-        guard let source = texture.image, surfaceWidth > 0, surfaceHeight > 0 else { return }
+        guard surfaceWidth > 0, surfaceHeight > 0 else { return }
+        // A borrowed texture (a client's shm buffer) is read inside its access bracket.
+        texture.withImage { source in
+            compose(source, texture: texture, x: x, y: y, surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight,
+                    transform: transform, viewport: viewport, in: region)
+        }
+    }
+
+    private func compose(_ source: OpaquePointer, texture: SurfaceTexture, x: Int32, y: Int32,
+                         surfaceWidth: Int32, surfaceHeight: Int32,
+                         transform: BufferTransform, viewport: Viewport?, in region: PixmanRegion?) {
         var filter = PIXMAN_FILTER_NEAREST
         if let viewport, !viewport.isEmpty {
             let content = transform.surfaceSize(bufferWidth: texture.width, bufferHeight: texture.height)

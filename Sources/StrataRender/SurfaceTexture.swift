@@ -1,18 +1,101 @@
 import CPixman
 
-/// A surface's pixels, owned by the compositor. A committed shm buffer is copied in (only its
-/// damaged part) so the client's buffer can be released at once and a client that truncates or
-/// destroys its pool can never be read from during composition.
+/// Memory a texture reads without owning it: a client's shm buffer. Every read is bracketed, so
+/// the server can guard it (libwayland's wl_shm begin/end access turns the SIGBUS of a pool the
+/// client truncated into a protocol error instead of a crash).
+public protocol TextureMemory: AnyObject {
+    /// Starts a read and returns the pixels' address now (nil: nothing to read).
+    func beginAccess() -> UnsafeMutableRawPointer?
+    func endAccess()
+}
+
+/// A surface's pixels. Either **borrowed**: a committed shm buffer drawn straight from the
+/// client's memory (`attach`), which the server holds (does not release) while it is shown, or
+/// **owned**: pixels copied in (`update`, `keepCopy` when a borrowed buffer goes away, `fill`).
+/// Borrowing saves a copy of every committed frame; readers go through `withImage`, which
+/// brackets the read for borrowed memory.
 public final class SurfaceTexture {
+    /// The pixman image: the owned pixels, or a wrapper of the borrowed memory (read it through
+    /// `withImage`; nil: no content).
     public private(set) var image: OpaquePointer?
     public private(set) var width: Int32 = 0
     public private(set) var height: Int32 = 0
     public private(set) var hasAlpha = true
+    /// The borrowed memory, when the pixels are a client's.
+    public private(set) var memory: TextureMemory?
+    private var stride: Int32 = 0
+    /// The address `image` wraps (borrowed); a read finding another address rewraps.
+    private var wrapped: UnsafeMutableRawPointer?
 
     public init() {}
 
     deinit {
         if let image { pixman_image_unref(image) }
+    }
+
+    public var isBorrowed: Bool { memory != nil }
+
+    /// Shows `memory` (`width`×`height` pixels, 32 bits each, `stride` bytes a row) without
+    /// copying it. Returns false (and keeps nothing) when the size is invalid or pixman cannot
+    /// wrap it.
+    @discardableResult
+    public func attach(_ memory: TextureMemory, stride: Int32, width: Int32, height: Int32, hasAlpha: Bool) -> Bool {
+        clear()
+        guard width > 0, height > 0, stride >= width * 4 else { return false }
+        self.memory = memory
+        self.stride = stride
+        self.width = width
+        self.height = height
+        self.hasAlpha = hasAlpha
+        let data = memory.beginAccess()
+        memory.endAccess()
+        guard rewrap(data) else {
+            clear()
+            return false
+        }
+        return true
+    }
+
+    /// Calls `body` with the image, the read bracketed for borrowed memory; nil without content.
+    @inline(__always)
+    public func withImage<R>(_ body: (OpaquePointer) -> R) -> R? {
+        guard let memory else { return image.map(body) }
+        let data = memory.beginAccess()
+        defer { memory.endAccess() }
+        guard data == wrapped || rewrap(data), let image else { return nil }
+        return body(image)
+    }
+
+    /// Borrowed memory becomes owned: its pixels are copied (the client's buffer is going away).
+    public func keepCopy() {
+        guard let memory, width > 0, height > 0 else { return }
+        let format = hasAlpha ? PIXMAN_a8r8g8b8 : PIXMAN_x8r8g8b8
+        guard let copy = pixman_image_create_bits(format, width, height, nil, 0) else {
+            clear()
+            return
+        }
+        let data = memory.beginAccess()
+        if data == wrapped || rewrap(data), let image {
+            pixman_image_set_transform(image, nil)
+            pixman_image_set_repeat(image, PIXMAN_REPEAT_NONE)
+            pixman_image_composite32(PIXMAN_OP_SRC, image, nil, copy, 0, 0, 0, 0, 0, 0, width, height)
+        }
+        memory.endAccess()
+        if let image { pixman_image_unref(image) }
+        image = copy
+        self.memory = nil
+        wrapped = nil
+    }
+
+    private func rewrap(_ data: UnsafeMutableRawPointer?) -> Bool {
+        if let image { pixman_image_unref(image) }
+        image = nil
+        wrapped = nil
+        guard let data else { return false }
+        let format = hasAlpha ? PIXMAN_a8r8g8b8 : PIXMAN_x8r8g8b8
+        image = pixman_image_create_bits(format, width, height, data.assumingMemoryBound(to: UInt32.self), stride)
+        wrapped = image == nil ? nil : data
+        return image != nil
     }
 
     /// Copies the damaged part (buffer coordinates; nil: all) of a client buffer of
@@ -22,6 +105,7 @@ public final class SurfaceTexture {
     public func update(from data: UnsafeMutableRawPointer, stride: Int32, width: Int32, height: Int32,
                        hasAlpha: Bool, damage: PixmanRegion?) -> Bool {
         guard width > 0, height > 0, stride >= width * 4 else { return false }
+        if memory != nil { clear() }
         let format = hasAlpha ? PIXMAN_a8r8g8b8 : PIXMAN_x8r8g8b8
         var full = damage == nil
         if image == nil || width != self.width || height != self.height || hasAlpha != self.hasAlpha {
@@ -53,6 +137,7 @@ public final class SurfaceTexture {
     /// Fills the texture with one colour (single-pixel buffers, tests).
     public func fill(width: Int32, height: Int32, argb: UInt32) {
         guard width > 0, height > 0 else { return }
+        if memory != nil { clear() }
         if image == nil || width != self.width || height != self.height || !hasAlpha {
             if let image { pixman_image_unref(image) }
             image = pixman_image_create_bits(PIXMAN_a8r8g8b8, width, height, nil, 0)
@@ -69,6 +154,8 @@ public final class SurfaceTexture {
     public func clear() {
         if let image { pixman_image_unref(image) }
         image = nil
+        memory = nil
+        wrapped = nil
         width = 0
         height = 0
     }

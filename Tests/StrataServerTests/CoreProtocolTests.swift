@@ -120,17 +120,33 @@ import Testing
         #expect(bystander.connectionError == 0)
     }
 
-    @Test func aCommittedBufferIsReleasedAtOnce() throws {
+    @Test func aShownBufferIsHeldUntilAnotherReplacesItThenReleased() throws {
         let server = try TestServer()
         let client = try TestClient(server: server)
         let shm = try client.bind(wl_shm_interface_ptr())
         let compositor = try client.bind(wl_compositor_interface_ptr())
-        let buffer = try #require(TestBuffer(shm: shm, width: 8, height: 8, argb: 0xff00_ff00))
+        let first = try #require(TestBuffer(shm: shm, width: 8, height: 8, argb: 0xff00_ff00))
+        let second = try #require(TestBuffer(shm: shm, width: 8, height: 8, argb: 0xff00_00ff))
         let surface = wl_compositor_create_surface(compositor)
-        wl_surface_attach(surface, buffer.buffer, 0, 0)
+        wl_surface_attach(surface, first.buffer, 0, 0)
         wl_surface_commit(surface)
         #expect(client.roundtrip())
-        #expect(buffer.released == 1)
+        #expect(first.released == 0, "shown from the client's memory: held")
+        // The same buffer again (new damage): still held.
+        wl_surface_attach(surface, first.buffer, 0, 0)
+        wl_surface_damage(surface, 0, 0, 8, 8)
+        wl_surface_commit(surface)
+        #expect(client.roundtrip())
+        #expect(first.released == 0)
+        wl_surface_attach(surface, second.buffer, 0, 0)
+        wl_surface_commit(surface)
+        #expect(client.roundtrip())
+        #expect(first.released == 1 && second.released == 0)
+        // No buffer: the shown one is released.
+        wl_surface_attach(surface, nil, 0, 0)
+        wl_surface_commit(surface)
+        #expect(client.roundtrip())
+        #expect(second.released == 1)
     }
 
     @Test func aBufferDestroyedBeforeCommitIsIgnored() throws {

@@ -1,5 +1,6 @@
 import CStrataClientGlue
 import CWaylandClient
+import Glibc
 import StrataModel
 import StrataServer
 import StrataTestSupport
@@ -42,12 +43,58 @@ import Testing
         let toplevel = try #require(shell.makeToplevel())
         #expect(toplevel.map(argb: Colour.red))
         let first = try #require(toplevel.buffer)
-        #expect(first.released == 1)
+        #expect(first.released == 0, "shown from the client's memory: held while shown")
         let second = try #require(shell.makeBuffer(width: 100, height: 100, argb: Colour.green))
         toplevel.attach(second)
         toplevel.commit()
         #expect(shell.client.roundtrip())
-        #expect(second.released == 1)
+        #expect(first.released == 1 && second.released == 0)
+    }
+
+    /// A shown buffer is read from the client's memory; destroyed while shown, its pixels stay
+    /// (copied as it goes), and a later frame that repaints the window still shows them.
+    @Test func aShownBufferDestroyedByItsClientLeavesItsPixelsOnScreen() throws {
+        let (server, shell) = try makeXdgFixture()
+        let toplevel = try #require(shell.makeToplevel())
+        #expect(toplevel.map(width: 60, height: 40, argb: Colour.green))
+        var buffer = shell.makeBuffer(width: 60, height: 40, argb: Colour.red)
+        wl_surface_attach(toplevel.surface, buffer?.buffer, 0, 0)
+        wl_surface_damage_buffer(toplevel.surface, 0, 0, 60, 40)
+        toplevel.commit()
+        #expect(shell.client.roundtrip())
+        #expect(buffer?.released == 0)
+        buffer = nil   // wl_buffer.destroy, wl_shm_pool.destroy, munmap
+        #expect(shell.client.roundtrip())
+        server.compositor.outputs.first?.damage.addRect(x: 0, y: 0, width: 100, height: 100)
+        server.repaint()
+        #expect(server.pixel(x: 10, y: 10) == Colour.red)
+        #expect(server.pixel(x: 59, y: 39) == Colour.red)
+        #expect(server.pixel(x: 60, y: 40) != Colour.red)
+    }
+
+    /// A pool truncated under a buffer while it is shown: the next frame's read faults, which
+    /// libwayland's guard turns into that client's wl_shm error; the server goes on.
+    @Test func aPoolTruncatedUnderTheShownBufferIsTheClientsErrorAtTheNextFrame() throws {
+        let (server, shell) = try makeXdgFixture()
+        let bystander = try TestClient(server: server)
+        let toplevel = try #require(shell.makeToplevel())
+        #expect(toplevel.map(width: 64, height: 64, argb: Colour.green))
+        let fd = strata_client_memfd("shown-then-truncated")
+        #expect(ftruncate(fd, 64 * 64 * 4) == 0)
+        let pool = wl_shm_create_pool(shell.shm, fd, 64 * 64 * 4)
+        let buffer = wl_shm_pool_create_buffer(pool, 0, 64, 64, 256, 0)
+        wl_surface_attach(toplevel.surface, buffer, 0, 0)
+        wl_surface_damage_buffer(toplevel.surface, 0, 0, 64, 64)
+        toplevel.commit()
+        #expect(shell.client.roundtrip())
+        #expect(ftruncate(fd, 0) == 0)
+        server.compositor.outputs.first?.damage.addRect(x: 0, y: 0, width: 100, height: 100)
+        server.repaint()
+        #expect(!shell.client.roundtrip())
+        #expect(shell.client.protocolError?.code == WL_SHM_ERROR_INVALID_FD.rawValue)
+        close(fd)
+        #expect(bystander.roundtrip())
+        #expect(bystander.connectionError == 0)
     }
 
     @Test func subsurfaceOrderChangesWithTheParentsCommit() throws {

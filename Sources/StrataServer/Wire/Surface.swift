@@ -13,6 +13,8 @@ public final class Surface: ResourceObject {
 
     // Current state.
     public let texture = SurfaceTexture()
+    /// The shm buffer the texture shows without a copy (held until replaced).
+    private var heldBuffer: HeldBuffer?
     public private(set) var bufferTransform = BufferTransform.identity
     /// wp_viewport's crop and scale (nil: none).
     public private(set) var viewport: Viewport?
@@ -67,6 +69,8 @@ public final class Surface: ResourceObject {
             feedback.discard()
         }
         presentationFeedbacks.removeAll()
+        releaseHeldBuffer()
+        texture.clear()
         pending.reset()
         cached.reset()
         stack = []
@@ -207,8 +211,9 @@ public final class Surface: ResourceObject {
         let viewportActive = !newViewport.isEmpty
         if state.bufferChanged {
             if let resource = state.buffer?.resource {
-                try copyBuffer(resource, transform: newTransform, viewportActive: viewportActive, state: state)
+                try takeBuffer(resource, transform: newTransform)
             } else {
+                releaseHeldBuffer()
                 texture.clear()
             }
         }
@@ -288,12 +293,15 @@ public final class Surface: ResourceObject {
         }
     }
 
-    private func copyBuffer(_ resource: OpaquePointer, transform: BufferTransform, viewportActive: Bool,
-                            state: SurfaceState) throws(ProtocolError) {
+    /// Makes a committed buffer the surface's content: a single-pixel buffer is filled in and
+    /// released at once; an shm buffer is shown from the client's memory and held until another
+    /// buffer replaces it (`HeldBuffer`), which saves copying every frame.
+    private func takeBuffer(_ resource: OpaquePointer, transform: BufferTransform) throws(ProtocolError) {
         // Only a resource with our implementation carries a ResourceObject (shm buffers carry
         // libwayland's data).
         if wl_resource_instance_of(resource, strata_wl_buffer_interface(), SinglePixelBuffer.implementation) != 0,
            let pixel = ResourceObject.from(resource, as: SinglePixelBuffer.self) {
+            releaseHeldBuffer()
             texture.fill(width: 1, height: 1, argb: pixel.argb)
             wl_buffer_send_release(resource)
             return
@@ -312,24 +320,28 @@ public final class Surface: ResourceObject {
             throw ProtocolError(code: WL_SURFACE_ERROR_INVALID_SIZE.rawValue,
                                 "buffer size \(bufferWidth)x\(bufferHeight) is not a multiple of the buffer scale \(transform.scale)")
         }
-        // What to copy, in buffer pixels: the buffer damage, plus surface damage mapped (or all).
-        let copyRegion = compositor.scratchRegion
-        copyRegion.set(state.bufferDamage)
-        if !state.surfaceDamage.isEmpty {
-            if transform.isIdentity, !viewportActive {
-                copyRegion.union(state.surfaceDamage)
-            } else {
-                copyRegion.addRect(x: 0, y: 0, width: bufferWidth, height: bufferHeight)
-            }
-        }
-        wl_shm_buffer_begin_access(shm)
-        if let data = wl_shm_buffer_get_data(shm) {
-            texture.update(from: data, stride: stride, width: bufferWidth, height: bufferHeight,
-                           hasAlpha: format == WL_SHM_FORMAT_ARGB8888.rawValue, damage: copyRegion)
-        }
-        wl_shm_buffer_end_access(shm)
-        // The pixels are ours now: the client may reuse the buffer at once.
-        wl_buffer_send_release(resource)
+        // The buffer already shown, committed again (new damage): it stays held.
+        if let held = heldBuffer, held.resource == resource, texture.isBorrowed { return }
+        let hold = HeldBuffer(resource: resource, shm: shm) { [weak self] in self?.heldBufferWillBeDestroyed() }
+        hold.probe(stride: stride, width: bufferWidth, height: bufferHeight)
+        let shown = texture.attach(hold, stride: stride, width: bufferWidth, height: bufferHeight,
+                                   hasAlpha: format == WL_SHM_FORMAT_ARGB8888.rawValue)
+        // The previous buffer is no longer read: the client may reuse it.
+        heldBuffer?.end(release: true)
+        heldBuffer = shown ? hold : nil
+        if !shown { hold.end(release: true) }
+    }
+
+    /// The client destroys the buffer this surface shows: keep a copy of its pixels.
+    private func heldBufferWillBeDestroyed() {
+        texture.keepCopy()
+        heldBuffer = nil
+    }
+
+    /// Ends the hold on the shown buffer (replaced by nothing, or the surface dies).
+    private func releaseHeldBuffer() {
+        heldBuffer?.end(release: true)
+        heldBuffer = nil
     }
 
     /// Whether a surface-local point hits this surface (its size and input region).

@@ -1,0 +1,76 @@
+import CWaylandServer
+import StrataRender
+
+/// A client's wl_shm buffer that a surface shows straight from the client's memory. It is held
+/// (not released) while it is the surface's content: the client gets `wl_buffer.release` when
+/// another buffer (or none) replaces it or the surface dies. Holding it keeps an external
+/// reference on its pool, so libwayland defers a `wl_shm_pool.resize` (which may move the
+/// mapping) until the hold ends. Should the client destroy the buffer while it is held, the
+/// surface keeps a copy of its pixels (`SurfaceTexture.keepCopy`) before the memory goes.
+///
+/// Every read goes through `beginAccess`/`endAccess`, libwayland's guard against a pool the
+/// client truncated (the SIGBUS is caught, the read sees zeroes, the client gets
+/// `wl_shm.invalid_fd`).
+final class HeldBuffer: TextureMemory {
+    /// The wl_buffer; nil once it is destroyed (or the hold ended).
+    private(set) var resource: OpaquePointer?
+    private var shm: OpaquePointer?
+    private var pool: OpaquePointer?
+    private var listener: Listener?
+    /// Called when the client destroys the buffer while it is held (before its memory goes).
+    private let willDestroy: () -> Void
+
+    init(resource: OpaquePointer, shm: OpaquePointer, willDestroy: @escaping () -> Void) {
+        self.resource = resource
+        self.shm = shm
+        self.willDestroy = willDestroy
+        pool = wl_shm_buffer_ref_pool(shm)
+        listener = Listener { [weak self] _ in self?.resourceWillDestroy() }
+        listener?.listen(toResourceDestroy: resource)
+    }
+
+    deinit { end(release: false) }
+
+    func beginAccess() -> UnsafeMutableRawPointer? {
+        guard let shm else { return nil }
+        wl_shm_buffer_begin_access(shm)
+        return wl_shm_buffer_get_data(shm)
+    }
+
+    func endAccess() {
+        guard let shm else { return }
+        wl_shm_buffer_end_access(shm)
+    }
+
+    /// Reads the buffer's first and last byte, so a pool already too short for it (truncated, or
+    /// grown past its file) is the client's error at its commit rather than at the next frame.
+    /// (Later truncation is caught by the reads of the frames.)
+    func probe(stride: Int32, width: Int32, height: Int32) {
+        guard width > 0, height > 0, let data = beginAccess() else {
+            endAccess()
+            return
+        }
+        let bytes = data.assumingMemoryBound(to: UInt8.self)
+        probed = bytes[0] &+ bytes[Int(stride) * Int(height - 1) + Int(width) * 4 - 1]
+        endAccess()
+    }
+    /// Where `probe` stores what it read, so the reads are not optimised away.
+    private(set) var probed: UInt8 = 0
+
+    /// Ends the hold: the client may reuse the buffer (`release`: it is told so).
+    func end(release: Bool) {
+        listener?.remove()
+        listener = nil
+        if release, let resource { wl_buffer_send_release(resource) }
+        resource = nil
+        shm = nil
+        if let pool { wl_shm_pool_unref(pool) }
+        pool = nil
+    }
+
+    private func resourceWillDestroy() {
+        // The memory is still mapped while the destroy signal runs: copy it out first.
+        willDestroy()
+        end(release: false)
+    }
+}
