@@ -1,7 +1,7 @@
 // strata-im-client: a tiny input method (zwp_input_method_v2) for end-to-end tests and demos.
 // It takes the seat's input method, waits until a text field is active (activate … done), then
-// commits each TEXT argument (commit_string + commit with the done count), one per activation
-// by default, prints what it hears as lines on stdout, and exits 0. Exits 1 when the compositor
+// commits each TEXT argument (commit_string + commit with the done count), waits for the field's
+// answer (its new state), prints what it hears as lines on stdout, and exits 0. Exits 1 when the compositor
 // has no input method manager (it is privileged) or another input method holds the seat, and 3
 // when no field became active within --seconds.
 import CStrataClientGlue
@@ -115,6 +115,7 @@ guard wait(until: { state.active }) else {
     print(state.unavailable ? "another input method holds the seat" : "no active text field")
     exit(state.unavailable ? 1 : 3)
 }
+let donesBeforeCommitting = state.doneCount
 for text in options.texts {
     zwp_input_method_v2_commit_string(inputMethod, text)
     zwp_input_method_v2_commit(inputMethod, state.doneCount)
@@ -128,6 +129,9 @@ if let preedit = options.preedit {
     wl_display_roundtrip(display)
     print("preedit \(preedit)")
 }
+// The field answers a commit with its new state (surrounding text …, done): wait for it, so the
+// output shows what the field now holds.
+_ = wait(until: { state.doneCount > donesBeforeCommitting })
 zwp_input_method_v2_destroy(inputMethod)
 wl_display_roundtrip(display)
 wl_display_disconnect(display)

@@ -3,7 +3,8 @@ import Glibc
 import StrataRender
 import Testing
 
-/// Text into a real GTK 3 client (Debian's gtk3-demo, whose entries speak zwp_text_input_v3):
+/// Text into real GTK 3 and GTK 4 clients (Debian's gtk3-demo and gtk4-demo, whose entries speak
+/// zwp_text_input_v3):
 /// strata-im-client commits through zwp_input_method_v2, wtype types through the virtual
 /// keyboard; each changes the entry's pixels, and nothing outside the entry's window.
 @Suite struct TextInputEndToEndTests {
@@ -32,17 +33,33 @@ import Testing
         return (origin[0], origin[1], size[0], size[1])
     }
 
-    @Test(.enabled(if: StrataRun.isInstalled("gtk3-demo") && StrataRun.isInstalled("wtype"),
-                   "gtk3-demo or wtype is not installed (apt-get install gtk-3-examples wtype)"))
-    func anInputMethodAndWtypeTypeIntoAGtk3Entry() async throws {
+    /// A demo with a focused entry: the program, its --run name, its window's title, GTK's
+    /// settings folder name.
+    struct Demo: CustomTestStringConvertible, Sendable {
+        var program: String
+        var run: String
+        var title: String
+        var settings: String
+        var testDescription: String { program }
+    }
+
+    static let demos = [
+        Demo(program: "gtk3-demo", run: "entry_buffer", title: "Entry Buffer", settings: "gtk-3.0"),
+        Demo(program: "gtk4-demo", run: "entry_undo", title: "Undo and Redo", settings: "gtk-4.0"),
+    ].filter { StrataRun.isInstalled($0.program) }
+
+    @Test(.enabled(if: StrataRun.isInstalled("wtype") && !demos.isEmpty,
+                   "wtype or the GTK demos are not installed (apt-get install wtype gtk-3-examples gtk-4-examples)"),
+          arguments: demos)
+    func anInputMethodAndWtypeTypeIntoAGtkEntry(_ demo: Demo) async throws {
         let ctl = try #require(StrataRun.sibling("strata-ctl"))
         let im = try #require(StrataRun.sibling("strata-im-client"))
         var template = Array("/tmp/strata-text-e2e-XXXXXX".utf8CString)
         let dir = String(cString: try #require(mkdtemp(&template)))
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // A caret that does not blink keeps unchanged pixels unchanged.
-        try FileManager.default.createDirectory(atPath: dir + "/config/gtk-3.0", withIntermediateDirectories: true)
-        try "[Settings]\ngtk-cursor-blink=false\n".write(toFile: dir + "/config/gtk-3.0/settings.ini", atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: dir + "/config/\(demo.settings)", withIntermediateDirectories: true)
+        try "[Settings]\ngtk-cursor-blink=false\n".write(toFile: dir + "/config/\(demo.settings)/settings.ini", atomically: true, encoding: .utf8)
 
         // snap FILE; settle FILE (screenshots until two in a row match); changed BEFORE FILE
         // (screenshots until one differs from BEFORE). Each waits at most 10 s.
@@ -51,9 +68,9 @@ import Testing
             snap() { \(ctl) screenshot -o "$1" >/dev/null; }
             settle() { snap "$1"; for i in $(seq 100); do sleep 0.1; snap "$1.next"; cmp -s "$1" "$1.next" && return 0; mv "$1.next" "$1"; done; return 1; }
             changed() { for i in $(seq 100); do sleep 0.1; snap "$2"; cmp -s "$1" "$2" || return 0; done; return 1; }
-            GDK_BACKEND=wayland GTK_IM_MODULE=wayland XDG_CONFIG_HOME=$d/config NO_AT_BRIDGE=1 gtk3-demo --run=entry_buffer &
+            GDK_BACKEND=wayland GTK_IM_MODULE=wayland GSK_RENDERER=cairo XDG_CONFIG_HOME=$d/config NO_AT_BRIDGE=1 \(demo.program) --run=\(demo.run) &
             demo=$!
-            for i in $(seq 100); do \(ctl) windows | grep -q 'Entry Buffer' && break; sleep 0.1; done
+            for i in $(seq 100); do \(ctl) windows | grep -q '\(demo.title)' && break; sleep 0.1; done
             \(ctl) windows > $d/windows.txt
             settle $d/before.png && echo settled
             \(im) --seconds 15 'Hello IM' > $d/im.log 2>&1 && echo im-done
@@ -74,14 +91,14 @@ import Testing
         #expect(imLog.contains("surrounding_text Hello IM"), "\(log)")
 
         let windows = (try? String(contentsOfFile: dir + "/windows.txt", encoding: .utf8)) ?? ""
-        let frame = try #require(Self.frame(of: "Entry Buffer", in: windows), "windows: \(windows)")
+        let frame = try #require(Self.frame(of: demo.title, in: windows), "windows: \(windows)")
         let before = try PNGFile.read(path: dir + "/before.png")
         let afterIM = try PNGFile.read(path: dir + "/im.png")
         let afterWtype = try PNGFile.read(path: dir + "/wtype.png")
         for (name, from, to) in [("input method", before, afterIM), ("wtype", afterIM, afterWtype)] {
             let box = try #require(Self.changedBox(from, to), "\(name): no pixel changed")
             #expect(box.0 >= frame.x && box.1 >= frame.y && box.2 < frame.x + frame.width && box.3 < frame.y + frame.height,
-                    "\(name) changed \(box), outside the Entry Buffer window \(frame)")
+                    "\(name) changed \(box), outside the \(demo.title) window \(frame)")
         }
     }
 }
