@@ -70,9 +70,10 @@ final class PrimaryClient {
         let clipboard = try a.client.bind(wl_data_device_manager_interface_ptr(), version: 3)
         let dataDevice = try TestDataDevice(manager: clipboard, seat: a.seat.seat)
         a.client.roundtrip()
-        _ = try a.select("primary only")
+        let source = try a.select("primary only")   // kept alive: its listener data is the object
         #expect(a.device.selection != nil)
         #expect(dataDevice.selection == nil)
+        withExtendedLifetime(source) {}
     }
 
     @Test func replacingThePrimarySelectionCancelsTheOldSource() throws {
@@ -205,9 +206,11 @@ final class GtkPrimaryClient {
         let zwpManager = try gtk.client.bind(zwp_primary_selection_device_manager_v1_interface_ptr(), version: 1)
         let zwpDevice = try TestPrimarySelectionDevice(manager: zwpManager, seat: gtk.seat.seat)
         gtk.client.roundtrip()
-        _ = try gtk.select("both")
+        // Kept alive: the source's listener data is the object.
+        let source = try gtk.select("both")
         #expect(gtk.device.selectionMimeTypes == ["text/plain"])
         #expect(zwpDevice.selectionMimeTypes == ["text/plain"])
+        withExtendedLifetime(source) {}
     }
 
     @Test func aZwpSelectionReplacesAGtkOneAndCancelsItsSource() throws {
@@ -219,7 +222,7 @@ final class GtkPrimaryClient {
         let old = try gtk.select("old")
         zwp.window.makeKey()
         zwp.client.roundtrip()
-        _ = try zwp.select("new")
+        let new = try zwp.select("new")   // kept alive: it answers `send`
         gtk.client.roundtrip()
         #expect(old.cancelled)
         gtk.window.makeKey()
@@ -230,6 +233,7 @@ final class GtkPrimaryClient {
         zwp.client.roundtrip()
         gtk.client.roundtrip()
         #expect(String(decoding: readAvailable(fd).bytes, as: UTF8.self) == "new")
+        #expect(new.sendRequests == ["text/plain"])
     }
 
     @Test func aGtkSelectionFromABackgroundClientIsRefused() throws {
