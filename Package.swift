@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "strata", targets: ["strata"]),
         .executable(name: "strata-ctl", targets: ["strata-ctl"]),
         .executable(name: "strata-color-client", targets: ["strata-color-client"]),
+        .executable(name: "strata-im-client", targets: ["strata-im-client"]),
         .library(name: "StrataServer", targets: ["StrataServer"]),
         .library(name: "StrataModel", targets: ["StrataModel"]),
         // The WLCS integration module (`wlcs path/to/libStrataWLCS.so`), see docs/wlcs.md.
@@ -69,6 +70,11 @@ let package = Package(
 
         .executableTarget(
             name: "strata-color-client",
+            dependencies: ["CWaylandClient", "CStrataClientGlue"],
+            swiftSettings: cLayer),
+        // A tiny input method (zwp_input_method_v2) for end-to-end tests and demos.
+        .executableTarget(
+            name: "strata-im-client",
             dependencies: ["CWaylandClient", "CStrataClientGlue"],
             swiftSettings: cLayer),
         // Strata inside a Wayland or X11 session. libwayland-client and libwayland-server cannot

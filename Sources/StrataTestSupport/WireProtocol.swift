@@ -13,6 +13,8 @@ public enum WireProtocol {
         wl_compositor_interface_ptr(), wl_subcompositor_interface_ptr(), wl_shm_interface_ptr(),
         wl_seat_interface_ptr(), wl_output_interface_ptr(), wl_data_device_manager_interface_ptr(),
         xdg_wm_base_interface_ptr(), zxdg_output_manager_v1_interface_ptr(),
+        zwp_text_input_manager_v3_interface_ptr(), zwp_input_method_manager_v2_interface_ptr(),
+        zwp_primary_selection_device_manager_v1_interface_ptr(), gtk_primary_selection_device_manager_interface_ptr(),
     ]
 
     /// Every interface reachable from the globals, by name.

@@ -67,7 +67,7 @@ struct StrataCommand: ParsableCommand {
     var noControl = false
 
     @Flag(name: .customLong("allow-privileged"), help: ArgumentHelp(
-        "Let every client see the privileged protocols (screencopy, output management, virtual input, foreign toplevels).",
+        "Let every client see the privileged protocols (screencopy, output management, virtual input, foreign toplevels, input methods).",
         discussion: "By default only clients Strata started (its command, strata-ctl exec, and their descendants) see them."))
     var allowPrivileged = false
 

@@ -70,9 +70,10 @@ final class PrimaryClient {
         let clipboard = try a.client.bind(wl_data_device_manager_interface_ptr(), version: 3)
         let dataDevice = try TestDataDevice(manager: clipboard, seat: a.seat.seat)
         a.client.roundtrip()
-        _ = try a.select("primary only")
+        let source = try a.select("primary only")   // kept alive: its listener data is the object
         #expect(a.device.selection != nil)
         #expect(dataDevice.selection == nil)
+        withExtendedLifetime(source) {}
     }
 
     @Test func replacingThePrimarySelectionCancelsTheOldSource() throws {
@@ -122,5 +123,127 @@ final class PrimaryClient {
         #expect(source.cancelled)
         b.client.roundtrip()
         #expect(b.device.selection == nil)
+    }
+}
+
+/// A client speaking GTK 3's older gtk_primary_selection, with a window.
+final class GtkPrimaryClient {
+    let surface: TestSurface
+    let window: Window
+    let device: TestGtkPrimarySelectionDevice
+    let manager: OpaquePointer
+    let seat: TestSeat
+    let client: TestClient
+
+    init(_ server: TestServer, x: Int) throws {
+        let client = try TestClient(server: server)
+        let seat = try TestSeat(client: client)
+        seat.getKeyboard()
+        let manager = try client.bind(gtk_primary_selection_device_manager_interface_ptr(), version: 1)
+        device = try TestGtkPrimarySelectionDevice(manager: manager, seat: seat.seat)
+        let surface = try client.makeSurface(width: 40, height: 40)
+        window = try #require(client.showPlainSurface(surface, x: x, y: 0))
+        self.surface = surface
+        self.manager = manager
+        self.seat = seat
+        self.client = client
+    }
+
+    func select(_ text: String) throws -> TestGtkPrimarySelectionSource {
+        let source = try TestGtkPrimarySelectionSource(manager: manager, mimeTypes: ["text/plain"], payload: Array(text.utf8))
+        gtk_primary_selection_device_set_selection(device.device, source.source, seat.lastSerial)
+        client.roundtrip()
+        return source
+    }
+}
+
+/// gtk_primary_selection: the same primary selection behind GTK 3's older protocol.
+@Suite struct GtkPrimarySelectionTests {
+    @Test func textSelectedInAGtkClientIsPastedInAZwpClient() throws {
+        let server = try TestServer()
+        let gtk = try GtkPrimaryClient(server, x: 0)
+        let zwp = try PrimaryClient(server, x: 100)
+        gtk.window.makeKey()
+        gtk.client.roundtrip()
+        let source = try gtk.select("from GTK 3")
+        zwp.window.makeKey()
+        zwp.client.roundtrip()
+        #expect(zwp.device.selectionMimeTypes == ["text/plain"])
+        let fd = try #require(zwp.device.receiveSelection("text/plain"))
+        defer { close(fd) }
+        zwp.client.roundtrip()
+        gtk.client.roundtrip()
+        #expect(source.sendRequests == ["text/plain"])
+        zwp.client.roundtrip()
+        let (bytes, eof) = readAvailable(fd)
+        #expect(String(decoding: bytes, as: UTF8.self) == "from GTK 3")
+        #expect(eof)
+    }
+
+    @Test func textSelectedInAZwpClientIsPastedInAGtkClient() throws {
+        let server = try TestServer()
+        let zwp = try PrimaryClient(server, x: 0)
+        let gtk = try GtkPrimaryClient(server, x: 100)
+        zwp.window.makeKey()
+        zwp.client.roundtrip()
+        let source = try zwp.select("from GTK 4")
+        gtk.window.makeKey()
+        gtk.client.roundtrip()
+        #expect(gtk.device.selectionMimeTypes == ["text/plain;charset=utf-8", "text/plain"])
+        let fd = try #require(gtk.device.receiveSelection("text/plain;charset=utf-8"))
+        defer { close(fd) }
+        gtk.client.roundtrip()
+        zwp.client.roundtrip()
+        #expect(source.sendRequests == ["text/plain;charset=utf-8"])
+        gtk.client.roundtrip()
+        let (bytes, _) = readAvailable(fd)
+        #expect(String(decoding: bytes, as: UTF8.self) == "from GTK 4")
+    }
+
+    @Test func oneClientWithBothDevicesGetsTheSelectionOnBoth() throws {
+        let server = try TestServer()
+        let gtk = try GtkPrimaryClient(server, x: 0)
+        let zwpManager = try gtk.client.bind(zwp_primary_selection_device_manager_v1_interface_ptr(), version: 1)
+        let zwpDevice = try TestPrimarySelectionDevice(manager: zwpManager, seat: gtk.seat.seat)
+        gtk.client.roundtrip()
+        // Kept alive: the source's listener data is the object.
+        let source = try gtk.select("both")
+        #expect(gtk.device.selectionMimeTypes == ["text/plain"])
+        #expect(zwpDevice.selectionMimeTypes == ["text/plain"])
+        withExtendedLifetime(source) {}
+    }
+
+    @Test func aZwpSelectionReplacesAGtkOneAndCancelsItsSource() throws {
+        let server = try TestServer()
+        let gtk = try GtkPrimaryClient(server, x: 0)
+        let zwp = try PrimaryClient(server, x: 100)
+        gtk.window.makeKey()
+        gtk.client.roundtrip()
+        let old = try gtk.select("old")
+        zwp.window.makeKey()
+        zwp.client.roundtrip()
+        let new = try zwp.select("new")   // kept alive: it answers `send`
+        gtk.client.roundtrip()
+        #expect(old.cancelled)
+        gtk.window.makeKey()
+        gtk.client.roundtrip()
+        let fd = try #require(gtk.device.receiveSelection("text/plain"))
+        defer { close(fd) }
+        gtk.client.roundtrip()
+        zwp.client.roundtrip()
+        gtk.client.roundtrip()
+        #expect(String(decoding: readAvailable(fd).bytes, as: UTF8.self) == "new")
+        #expect(new.sendRequests == ["text/plain"])
+    }
+
+    @Test func aGtkSelectionFromABackgroundClientIsRefused() throws {
+        let server = try TestServer()
+        let gtk = try GtkPrimaryClient(server, x: 0)
+        let key = try PrimaryClient(server, x: 100)
+        let source = try TestGtkPrimarySelectionSource(manager: gtk.manager, mimeTypes: ["text/plain"], payload: [1])
+        gtk_primary_selection_device_set_selection(gtk.device.device, source.source, 0)
+        gtk.client.roundtrip()
+        #expect(source.cancelled)
+        withExtendedLifetime(key) {}
     }
 }

@@ -30,6 +30,16 @@ static inline const struct wl_interface *strata_wl_output_interface(void) { retu
 static inline const struct wl_interface *strata_wl_region_interface(void) { return &wl_region_interface; }
 static inline const struct wl_interface *strata_wl_subcompositor_interface(void) { return &wl_subcompositor_interface; }
 static inline const struct wl_interface *strata_wl_subsurface_interface(void) { return &wl_subsurface_interface; }
+#include "gtk-primary-selection-server-protocol.h"
+static inline const struct wl_interface *strata_gtk_primary_selection_device_manager_interface(void) { return &gtk_primary_selection_device_manager_interface; }
+static inline const struct wl_interface *strata_gtk_primary_selection_device_interface(void) { return &gtk_primary_selection_device_interface; }
+static inline const struct wl_interface *strata_gtk_primary_selection_offer_interface(void) { return &gtk_primary_selection_offer_interface; }
+static inline const struct wl_interface *strata_gtk_primary_selection_source_interface(void) { return &gtk_primary_selection_source_interface; }
+#include "input-method-unstable-v2-server-protocol.h"
+static inline const struct wl_interface *strata_zwp_input_method_v2_interface(void) { return &zwp_input_method_v2_interface; }
+static inline const struct wl_interface *strata_zwp_input_popup_surface_v2_interface(void) { return &zwp_input_popup_surface_v2_interface; }
+static inline const struct wl_interface *strata_zwp_input_method_keyboard_grab_v2_interface(void) { return &zwp_input_method_keyboard_grab_v2_interface; }
+static inline const struct wl_interface *strata_zwp_input_method_manager_v2_interface(void) { return &zwp_input_method_manager_v2_interface; }
 #include "presentation-time-server-protocol.h"
 static inline const struct wl_interface *strata_wp_presentation_interface(void) { return &wp_presentation_interface; }
 static inline const struct wl_interface *strata_wp_presentation_feedback_interface(void) { return &wp_presentation_feedback_interface; }
@@ -46,6 +56,9 @@ static inline const struct wl_interface *strata_wp_single_pixel_buffer_manager_v
 #include "strata-window-v1-server-protocol.h"
 static inline const struct wl_interface *strata_strata_window_manager_v1_interface(void) { return &strata_window_manager_v1_interface; }
 static inline const struct wl_interface *strata_strata_window_v1_interface(void) { return &strata_window_v1_interface; }
+#include "text-input-unstable-v3-server-protocol.h"
+static inline const struct wl_interface *strata_zwp_text_input_v3_interface(void) { return &zwp_text_input_v3_interface; }
+static inline const struct wl_interface *strata_zwp_text_input_manager_v3_interface(void) { return &zwp_text_input_manager_v3_interface; }
 #include "viewporter-server-protocol.h"
 static inline const struct wl_interface *strata_wp_viewporter_interface(void) { return &wp_viewporter_interface; }
 static inline const struct wl_interface *strata_wp_viewport_interface(void) { return &wp_viewport_interface; }

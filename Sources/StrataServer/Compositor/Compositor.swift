@@ -63,6 +63,8 @@ public final class Compositor {
             Presentation.install(on: self),
             DecorationManager.install(on: self),
             PrimarySelectionDeviceManager.install(on: self),
+            PrimarySelectionDeviceManager.install(on: self, face: .gtk),
+            TextInputManager.install(on: self),
             RelativePointerManager.install(on: self),
             layerShell.install(),
             privileged(ScreencopyManager.install(on: self)),
@@ -70,6 +72,7 @@ public final class Compositor {
             privileged(VirtualKeyboardManager.install(on: self)),
             privileged(VirtualPointerManager.install(on: self)),
             privileged(foreignToplevels.install()),
+            privileged(InputMethodManager.install(on: self)),
             activation.install(),
         ]
         for global in installed {

@@ -6,7 +6,7 @@ import CWaylandServer
 ///
 /// Drag-and-drop is not implemented: start_drag is checked (icon role, source reuse) and then
 /// refused by cancelling the source, which clients treat as a drag that ended without a drop.
-final class DataDevice: ResourceObject {
+final class DataDevice: ResourceObject, SelectionDevice {
     unowned let seat: Seat
     static let iconRoleName = "wl_data_device-icon"
 
@@ -17,13 +17,13 @@ final class DataDevice: ResourceObject {
     }
 
     override func resourceDidDestroy() {
-        seat.dataDevices.removeAll { $0 === self }
+        seat.clipboard.deviceDidDisappear(self)
     }
 
     /// data_offer + offer(mime)… + selection(offer), or selection(null).
-    func sendSelection(_ source: DataSource?) {
+    func sendSelection(_ source: SelectionSource?) {
         guard !isDestroyed else { return }
-        if let source, source.isLive, let offer = DataOffer.announce(source, on: self) {
+        if let source = source as? DataSource, source.isLive, let offer = DataOffer.announce(source, on: self) {
             wl_data_device_send_selection(resource, offer.resource)
         } else {
             wl_data_device_send_selection(resource, nil)
@@ -48,7 +48,7 @@ final class DataDevice: ResourceObject {
                                     "a drag-and-drop source (set_actions) cannot be the selection")
             }
         }
-        seat.setSelection(source, client: client, serial: serial)
+        seat.clipboard.set(source, client: client, serial: serial)
     }
 
     func handleStartDragRequest(source sourceResource: OpaquePointer?, origin: OpaquePointer?, icon: OpaquePointer?, serial: UInt32) throws(ProtocolError) {

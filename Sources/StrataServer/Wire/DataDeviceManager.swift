@@ -28,7 +28,7 @@ final class DataDeviceManager: ResourceObject {
             // One seat: the seat argument can only name it.
             handle(resource, as: DataDeviceManager.self) { manager in
                 guard let device = DataDevice(seat: manager.seat, client: manager.client, version: manager.version, id: id) else { return }
-                manager.seat.dataDeviceDidAppear(device)
+                manager.seat.clipboard.deviceDidAppear(device)
             }
         }))
 }

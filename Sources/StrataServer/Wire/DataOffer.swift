@@ -37,8 +37,7 @@ final class DataOffer: ResourceObject {
             }
             handle(resource, as: DataOffer.self) { offer in
                 defer { close(fd) }
-                guard let mimeType, let source = offer.source, source.isLive,
-                      source.seat.selection === source else { return }
+                guard let mimeType, let source = offer.source, source.seat.clipboard.isCurrent(source) else { return }
                 source.send(mimeType: String(cString: mimeType), fd: fd)
             }
         },

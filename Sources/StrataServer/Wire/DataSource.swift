@@ -4,7 +4,7 @@ import CWaylandServer
 /// wl_data_source: what a client offers to copy (the selection) or drag. Used at most once;
 /// cancelled when replaced or refused. When it dies, the selection it holds is cleared and the
 /// offers made from it turn inert.
-final class DataSource: ResourceObject {
+final class DataSource: ResourceObject, SelectionSource {
     unowned let seat: Seat
     private(set) var mimeTypes: [String] = []
     /// The drag-and-drop actions, once set_actions was called.
@@ -23,7 +23,7 @@ final class DataSource: ResourceObject {
     }
 
     override func resourceDidDestroy() {
-        seat.dataSourceDidDestroy(self)
+        seat.clipboard.sourceDidDestroy(self)
     }
 
     /// Tells the client the source is no longer used (replaced, refused); once.

@@ -11,6 +11,9 @@ final class Keyboard {
     private(set) weak var focus: Surface?
     /// Evdev codes of the keys held, in press order (wl_keyboard.enter sends them).
     private(set) var pressedKeys: [UInt32] = []
+    /// Held keys whose press went to the input method's keyboard grab (their release goes there
+    /// too, or nowhere once the grab ended: the focused client never saw the press).
+    private var grabbedKeys: Set<UInt32> = []
 
     static let repeatRate: Int32 = 25
     static let repeatDelay: Int32 = 600
@@ -38,6 +41,7 @@ final class Keyboard {
     func replaceKeymap(_ new: Keymap) {
         keymap = new
         for binding in bindings { sendKeymap(to: binding) }
+        seat.textInputs.inputMethod?.keyboardGrab?.sendKeymap()
         if let focus, !focus.isDestroyed {
             let serial = seat.nextSerial()
             for binding in bindings(of: focus.client) { sendModifiers(to: binding, serial: serial) }
@@ -74,15 +78,13 @@ final class Keyboard {
                 for binding in targets { sendModifiers(to: binding, serial: modifierSerial) }
             }
         }
-        seat.sendSelectionToFocus()
-        seat.primarySelection.sendToFocus()
+        seat.keyboardFocusDidChange()
     }
 
     func surfaceWillDestroy(_ surface: Surface) {
         guard focus === surface else { return }
         focus = nil
-        seat.sendSelectionToFocus()
-        seat.primarySelection.sendToFocus()
+        seat.keyboardFocusDidChange()
     }
 
     private func sendEnter(to binding: KeyboardBinding, surface: Surface, serial: UInt32) {
@@ -107,7 +109,7 @@ final class Keyboard {
 
     // MARK: Input
 
-    func key(_ keycode: UInt32, pressed: Bool, time: UInt32) {
+    func key(_ keycode: UInt32, pressed: Bool, time: UInt32, passesInputMethodGrab: Bool = false) {
         if pressed {
             guard !pressedKeys.contains(keycode) else { return }
             pressedKeys.append(keycode)
@@ -116,6 +118,10 @@ final class Keyboard {
             pressedKeys.remove(at: index)
         }
         let modifiersChanged = keymap?.update(evdevKey: keycode, pressed: pressed) ?? false
+        if pressed ? (!passesInputMethodGrab && seat.textInputs.keyboardGrab != nil) : grabbedKeys.contains(keycode) {
+            sendToInputMethodGrab(keycode, pressed: pressed, time: time, modifiersChanged: modifiersChanged)
+            return
+        }
         guard let focus, !focus.isDestroyed else { return }
         let targets = bindings(of: focus.client)
         let serial = seat.nextSerial()
@@ -128,6 +134,18 @@ final class Keyboard {
             let modifierSerial = seat.nextSerial()
             for binding in targets { sendModifiers(to: binding, serial: modifierSerial) }
         }
+    }
+}
+
+extension Keyboard {
+    /// A key for the input method's grab (`TextInputRelay.keyboardGrab`); a release of a key
+    /// pressed into a grab that ended goes nowhere.
+    private func sendToInputMethodGrab(_ keycode: UInt32, pressed: Bool, time: UInt32, modifiersChanged: Bool) {
+        if pressed { grabbedKeys.insert(keycode) } else { grabbedKeys.remove(keycode) }
+        guard let grab = pressed ? seat.textInputs.keyboardGrab : seat.textInputs.inputMethod?.keyboardGrab else { return }
+        let state = pressed ? WL_KEYBOARD_KEY_STATE_PRESSED.rawValue : WL_KEYBOARD_KEY_STATE_RELEASED.rawValue
+        grab.sendKey(serial: seat.nextSerial(), time: time, key: keycode, state: state)
+        if modifiersChanged { grab.sendModifiers(serial: seat.nextSerial()) }
     }
 }
 

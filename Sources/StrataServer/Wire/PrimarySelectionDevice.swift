@@ -1,36 +1,43 @@
 import CStrataServerGlue
 import CWaylandServer
 
-/// zwp_primary_selection_device_v1: a client's access to the seat's primary selection.
-final class PrimarySelectionDevice: ResourceObject {
-    unowned let selection: PrimarySelection
+/// zwp_primary_selection_device_v1 or gtk_primary_selection_device: a client's access to the
+/// seat's primary selection. It is offered whatever face its source was set through.
+final class PrimarySelectionDevice: ResourceObject, SelectionDevice {
+    unowned let selection: Selection
+    let face: PrimarySelectionFace
 
-    init?(selection: PrimarySelection, client: OpaquePointer, id: UInt32) {
+    init?(selection: Selection, face: PrimarySelectionFace, client: OpaquePointer, id: UInt32) {
         self.selection = selection
-        super.init(client: client, interface: strata_zwp_primary_selection_device_v1_interface(), version: 1, id: id,
-                   implementation: Self.implementation)
+        self.face = face
+        super.init(client: client, interface: face.deviceInterface, version: 1, id: id,
+                   implementation: face == .zwp ? Self.zwpImplementation : Self.gtkImplementation)
     }
 
     override func resourceDidDestroy() {
-        selection.devices.removeAll { $0 === self }
+        selection.deviceDidDisappear(self)
     }
 
     /// data_offer + offer(mime)… + selection(offer), or selection(null).
-    func sendSelection(_ source: PrimarySelectionSource?) {
+    func sendSelection(_ source: SelectionSource?) {
         guard !isDestroyed else { return }
         if let source, source.isLive, let offer = PrimarySelectionOffer.announce(source, on: self) {
-            zwp_primary_selection_device_v1_send_selection(resource, offer.resource)
+            face.sendSelection(device: resource, offer: offer.resource)
         } else {
-            zwp_primary_selection_device_v1_send_selection(resource, nil)
+            face.sendSelection(device: resource, offer: nil)
         }
     }
 
-    static let implementation = makeImplementation(zwp_primary_selection_device_v1_interface(
-        set_selection: { _, resource, source, serial in
-            handle(resource, as: PrimarySelectionDevice.self) { device in
-                let source = ResourceObject.from(source, as: PrimarySelectionSource.self)
-                device.selection.set(source, client: device.client, serial: serial)
-            }
-        },
-        destroy: destroyRequest))
+    private static let setSelection: @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?, UInt32) -> Void = { _, resource, source, serial in
+        handle(resource, as: PrimarySelectionDevice.self) { device in
+            // The argument is typed by the device's face: libwayland has checked the interface.
+            let source = ResourceObject.from(source, as: PrimarySelectionSource.self)
+            device.selection.set(source, client: device.client, serial: serial)
+        }
+    }
+
+    static let zwpImplementation = makeImplementation(zwp_primary_selection_device_v1_interface(
+        set_selection: setSelection, destroy: destroyRequest))
+    static let gtkImplementation = makeImplementation(gtk_primary_selection_device_interface(
+        set_selection: setSelection, destroy: destroyRequest))
 }

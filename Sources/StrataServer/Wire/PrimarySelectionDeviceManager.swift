@@ -1,37 +1,43 @@
 import CStrataServerGlue
 import CWaylandServer
 
-/// zwp_primary_selection_device_manager_v1 v1: makes primary selection sources and the seat's
-/// primary selection device.
+/// zwp_primary_selection_device_manager_v1 v1 and gtk_primary_selection_device_manager v1: make
+/// primary selection sources and the seat's primary selection devices, of the manager's face.
 final class PrimarySelectionDeviceManager: ResourceObject {
     static let version: UInt32 = 1
     unowned let seat: Seat
+    let face: PrimarySelectionFace
 
-    static func install(on compositor: Compositor) -> Global? {
-        Global(display: compositor.display, interface: strata_zwp_primary_selection_device_manager_v1_interface(), version: version) { [unowned compositor] client, version, id in
-            _ = PrimarySelectionDeviceManager(seat: compositor.seat, client: client, version: version, id: id)
+    static func install(on compositor: Compositor, face: PrimarySelectionFace = .zwp) -> Global? {
+        Global(display: compositor.display, interface: face.managerInterface, version: version) { [unowned compositor] client, version, id in
+            _ = PrimarySelectionDeviceManager(seat: compositor.seat, face: face, client: client, version: version, id: id)
         }
     }
 
-    init?(seat: Seat, client: OpaquePointer, version: UInt32, id: UInt32) {
+    init?(seat: Seat, face: PrimarySelectionFace, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.seat = seat
-        super.init(client: client, interface: strata_zwp_primary_selection_device_manager_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        self.face = face
+        super.init(client: client, interface: face.managerInterface, version: version, id: id,
+                   implementation: face == .zwp ? Self.zwpImplementation : Self.gtkImplementation)
     }
 
-    static let implementation = makeImplementation(zwp_primary_selection_device_manager_v1_interface(
-        create_source: { _, resource, id in
-            handle(resource, as: PrimarySelectionDeviceManager.self) { manager in
-                _ = PrimarySelectionSource(selection: manager.seat.primarySelection, client: manager.client, id: id)
-            }
-        },
-        get_device: { _, resource, id, _ in
-            // One seat: the seat argument can only name it.
-            handle(resource, as: PrimarySelectionDeviceManager.self) { manager in
-                let selection = manager.seat.primarySelection
-                guard let device = PrimarySelectionDevice(selection: selection, client: manager.client, id: id) else { return }
-                selection.deviceDidAppear(device)
-            }
-        },
-        destroy: destroyRequest))
+    private static let createSource: @convention(c) (OpaquePointer?, OpaquePointer?, UInt32) -> Void = { _, resource, id in
+        handle(resource, as: PrimarySelectionDeviceManager.self) { manager in
+            _ = PrimarySelectionSource(selection: manager.seat.primarySelection, face: manager.face, client: manager.client, id: id)
+        }
+    }
+
+    private static let getDevice: @convention(c) (OpaquePointer?, OpaquePointer?, UInt32, OpaquePointer?) -> Void = { _, resource, id, _ in
+        // One seat: the seat argument can only name it.
+        handle(resource, as: PrimarySelectionDeviceManager.self) { manager in
+            let selection = manager.seat.primarySelection
+            guard let device = PrimarySelectionDevice(selection: selection, face: manager.face, client: manager.client, id: id) else { return }
+            selection.deviceDidAppear(device)
+        }
+    }
+
+    static let zwpImplementation = makeImplementation(zwp_primary_selection_device_manager_v1_interface(
+        create_source: createSource, get_device: getDevice, destroy: destroyRequest))
+    static let gtkImplementation = makeImplementation(gtk_primary_selection_device_manager_interface(
+        create_source: createSource, get_device: getDevice, destroy: destroyRequest))
 }

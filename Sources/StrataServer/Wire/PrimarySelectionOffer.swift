@@ -2,37 +2,42 @@ import CStrataServerGlue
 import CWaylandServer
 import Glibc
 
-/// zwp_primary_selection_offer_v1: the primary selection as another client sees it. receive
-/// forwards the fd to the source's client and closes the compositor's copy; an offer whose
-/// source died, was cancelled or replaced is inert (the fd is closed, nothing is sent).
+/// zwp_primary_selection_offer_v1 or gtk_primary_selection_offer (the device's face): the primary
+/// selection as another client sees it, whichever face its source speaks. receive forwards the
+/// fd to the source's client and closes the compositor's copy; an offer whose source died, was
+/// cancelled or replaced is inert (the fd is closed, nothing is sent).
 final class PrimarySelectionOffer: ResourceObject {
-    private(set) weak var source: PrimarySelectionSource?
+    private weak var source: (any SelectionSource)?
+    unowned let selection: Selection
 
     /// Makes an offer for `source` on `device`'s client and announces it and its mime types.
-    static func announce(_ source: PrimarySelectionSource, on device: PrimarySelectionDevice) -> PrimarySelectionOffer? {
-        guard let offer = PrimarySelectionOffer(source: source, client: device.client) else { return nil }
-        zwp_primary_selection_device_v1_send_data_offer(device.resource, offer.resource)
+    static func announce(_ source: SelectionSource, on device: PrimarySelectionDevice) -> PrimarySelectionOffer? {
+        guard let offer = PrimarySelectionOffer(source: source, selection: device.selection, face: device.face, client: device.client) else { return nil }
+        device.face.sendDataOffer(device: device.resource, offer: offer.resource)
         for type in source.mimeTypes {
-            zwp_primary_selection_offer_v1_send_offer(offer.resource, type)
+            device.face.sendOffer(offer: offer.resource, mimeType: type)
         }
         return offer
     }
 
-    private init?(source: PrimarySelectionSource, client: OpaquePointer) {
+    private init?(source: SelectionSource, selection: Selection, face: PrimarySelectionFace, client: OpaquePointer) {
         self.source = source
+        self.selection = selection
         // id 0: a server-created object.
-        super.init(client: client, interface: strata_zwp_primary_selection_offer_v1_interface(), version: 1, id: 0,
-                   implementation: Self.implementation)
+        super.init(client: client, interface: face.offerInterface, version: 1, id: 0,
+                   implementation: face == .zwp ? Self.zwpImplementation : Self.gtkImplementation)
     }
 
-    static let implementation = makeImplementation(zwp_primary_selection_offer_v1_interface(
-        receive: { _, resource, mimeType, fd in
-            defer { close(fd) }
-            handle(resource, as: PrimarySelectionOffer.self) { offer in
-                guard let mimeType, let source = offer.source, source.isLive,
-                      source.selection.source === source else { return }
-                source.send(mimeType: String(cString: mimeType), fd: fd)
-            }
-        },
-        destroy: destroyRequest))
+    private static let receive: @convention(c) (OpaquePointer?, OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Void = { _, resource, mimeType, fd in
+        defer { close(fd) }
+        handle(resource, as: PrimarySelectionOffer.self) { offer in
+            guard let mimeType, let source = offer.source, offer.selection.isCurrent(source) else { return }
+            source.send(mimeType: String(cString: mimeType), fd: fd)
+        }
+    }
+
+    static let zwpImplementation = makeImplementation(zwp_primary_selection_offer_v1_interface(
+        receive: receive, destroy: destroyRequest))
+    static let gtkImplementation = makeImplementation(gtk_primary_selection_offer_interface(
+        receive: receive, destroy: destroyRequest))
 }

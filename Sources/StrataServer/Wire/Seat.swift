@@ -35,14 +35,13 @@ public final class Seat {
     /// Popup grabs, bottom to top (nested grabs of one client stack).
     private(set) var popupGrabs: [PopupGrab] = []
 
-    /// The wl_data_devices of every client.
-    var dataDevices: [DataDevice] = []
-    /// The primary selection (middle-click paste), apart from the clipboard.
-    private(set) lazy var primarySelection = PrimarySelection(seat: self)
-    /// The current selection (clipboard) source, if any.
-    private(set) var selection: DataSource?
-    /// The client that last received the selection (the keyboard focus client then).
-    private var selectionClient: OpaquePointer?
+    /// The clipboard (wl_data_device).
+    private(set) lazy var clipboard = Selection(seat: self)
+    /// The primary selection (middle-click paste), apart from the clipboard: one selection behind
+    /// two protocols, zwp_primary_selection_v1 and gtk_primary_selection.
+    private(set) lazy var primarySelection = Selection(seat: self)
+    /// Text inputs (zwp_text_input_v3) and the input method (zwp_input_method_v2).
+    private(set) lazy var textInputs = TextInputRelay(seat: self)
 
     /// Serials of recent presses (button, key, touch down) sent to each client, newest last.
     private var inputSerials: [OpaquePointer: [InputSerial]] = [:]
@@ -194,6 +193,11 @@ public final class Seat {
     /// A key (evdev code; the xkb keycode is this + 8) was pressed or released.
     public func key(_ keycode: UInt32, pressed: Bool, time: UInt32) {
         keyboard.key(keycode, pressed: pressed, time: time)
+    }
+
+    /// A key from `client`'s virtual keyboard: the input method's own keys pass its grab.
+    func key(_ keycode: UInt32, pressed: Bool, time: UInt32, virtualKeyboardOf client: OpaquePointer) {
+        keyboard.key(keycode, pressed: pressed, time: time, passesInputMethodGrab: client == textInputs.inputMethodClient)
     }
 
     public func touchDown(id: Int32, on output: ScreenOutput, x: Double, y: Double, time: UInt32) {
@@ -353,44 +357,13 @@ public final class Seat {
         if !used { inputSerials[client] = nil }
     }
 
-    // MARK: Selection
+    // MARK: Keyboard focus followers
 
-    /// wl_data_device.set_selection from `client`. Honoured when the client has keyboard focus or
-    /// the serial is a recent press serial of that client; otherwise the source is cancelled.
-    func setSelection(_ source: DataSource?, client: OpaquePointer, serial: UInt32) {
-        guard keyboard.focus?.client == client || isValidInputSerial(serial, client: client) else {
-            source?.cancel()
-            return
-        }
-        if let old = selection, old !== source { old.cancel() }
-        selection = source
-        sendSelectionToFocus(force: true)
-    }
-
-    /// The selection source died: the selection is cleared.
-    func dataSourceDidDestroy(_ source: DataSource) {
-        guard selection === source else { return }
-        selection = nil
-        sendSelectionToFocus(force: true)
-    }
-
-    /// The keyboard focus client changed (or the selection did): its data devices get the
-    /// current selection as a new offer.
-    func sendSelectionToFocus(force: Bool = false) {
-        let client = keyboard.focus?.client
-        guard force || client != selectionClient else { return }
-        selectionClient = client
-        guard let client else { return }
-        for device in dataDevices where device.client == client {
-            device.sendSelection(selection)
-        }
-    }
-
-    /// A new data device of the keyboard focus client learns the selection at once.
-    func dataDeviceDidAppear(_ device: DataDevice) {
-        dataDevices.append(device)
-        if keyboard.focus?.client == device.client {
-            device.sendSelection(selection)
-        }
+    /// The keyboard focus moved (or its surface died): the selections are offered to the new
+    /// focus client, text inputs follow the focus.
+    func keyboardFocusDidChange() {
+        clipboard.sendToFocus()
+        primarySelection.sendToFocus()
+        textInputs.keyboardFocusDidChange(to: keyboard.focus)
     }
 }

@@ -97,8 +97,8 @@ final class VirtualKeyboard: ResourceObject {
         let seat = compositor.seat!
         if !pressed {
             guard let stroke = held.removeValue(forKey: key) else { return }
-            seat.key(stroke.keycode, pressed: false, time: time)
-            if stroke.needsShift { seat.key(KeyStroke.leftShift, pressed: false, time: time) }
+            seat.key(stroke.keycode, pressed: false, time: time, virtualKeyboardOf: client)
+            if stroke.needsShift { seat.key(KeyStroke.leftShift, pressed: false, time: time, virtualKeyboardOf: client) }
             return
         }
         guard held[key] == nil else { return }
@@ -108,8 +108,8 @@ final class VirtualKeyboard: ResourceObject {
         let count = xkb_keymap_key_get_syms_by_level(keymap, xkbKeycode, 0, 0, &syms)
         guard count > 0, let syms, let stroke = seat.keyStroke(forKeysym: syms[0]) else { return }
         held[key] = stroke
-        if stroke.needsShift { seat.key(KeyStroke.leftShift, pressed: true, time: time) }
-        seat.key(stroke.keycode, pressed: true, time: time)
+        if stroke.needsShift { seat.key(KeyStroke.leftShift, pressed: true, time: time, virtualKeyboardOf: client) }
+        seat.key(stroke.keycode, pressed: true, time: time, virtualKeyboardOf: client)
     }
 
     override func resourceDidDestroy() {
