@@ -71,13 +71,13 @@ import Testing
             GDK_BACKEND=wayland GTK_IM_MODULE=wayland GSK_RENDERER=cairo XDG_CONFIG_HOME=$d/config NO_AT_BRIDGE=1 \(demo.program) --run=\(demo.run) &
             demo=$!
             for i in $(seq 100); do \(ctl) windows | grep -q '\(demo.title)' && break; sleep 0.1; done
-            \(ctl) windows > $d/windows.txt
             settle $d/before.png && echo settled
             \(im) --seconds 15 'Hello IM' > $d/im.log 2>&1 && echo im-done
             changed $d/before.png $d/im.png && echo im-changed
             settle $d/im.png
             wtype ' typed' && echo wtype-done
             changed $d/im.png $d/wtype.png && echo wtype-changed
+            \(ctl) windows > $d/windows.txt
             kill $demo
             """
         let result = try await StrataRun.run(["--size", "640x480"], command: Self.shell(script), timeout: 90)
