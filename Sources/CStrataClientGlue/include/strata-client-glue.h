@@ -7,6 +7,7 @@
 #endif
 #include <wayland-client.h>
 #include "strata-client-shim.h"
+#include "fractional-scale-v1-client-protocol.h"
 #include "presentation-time-client-protocol.h"
 #include "primary-selection-unstable-v1-client-protocol.h"
 #include "relative-pointer-unstable-v1-client-protocol.h"
@@ -24,6 +25,8 @@
 #include "xdg-output-unstable-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 /* Each protocol interface description by pointer (<interface>_interface_ptr()). */
+static inline const struct wl_interface *wp_fractional_scale_manager_v1_interface_ptr(void) { return &wp_fractional_scale_manager_v1_interface; }
+static inline const struct wl_interface *wp_fractional_scale_v1_interface_ptr(void) { return &wp_fractional_scale_v1_interface; }
 static inline const struct wl_interface *wp_presentation_interface_ptr(void) { return &wp_presentation_interface; }
 static inline const struct wl_interface *wp_presentation_feedback_interface_ptr(void) { return &wp_presentation_feedback_interface; }
 static inline const struct wl_interface *zwp_primary_selection_device_manager_v1_interface_ptr(void) { return &zwp_primary_selection_device_manager_v1_interface; }
