@@ -54,8 +54,8 @@ final class WaylandScreen {
         self.surface = surface
         self.xdgSurface = xdgSurface
         self.toplevel = toplevel
-        floatingWidth = output.width
-        floatingHeight = output.height
+        floatingWidth = output.canvas.width
+        floatingHeight = output.canvas.height
         let me = Unmanaged.passUnretained(self).toOpaque()
         xdg_surface_add_listener(xdgSurface, &WaylandScreen.xdgSurfaceListener, me)
         xdg_toplevel_add_listener(toplevel, &WaylandScreen.toplevelListener, me)
@@ -153,7 +153,7 @@ final class WaylandScreen {
         }
         if !isConfigured {
             isConfigured = true
-            pendingDamage.addRect(x: 0, y: 0, width: output.width, height: output.height)
+            pendingDamage.addRect(x: 0, y: 0, width: output.canvas.width, height: output.canvas.height)
         }
         commitIfReady()
     }
