@@ -93,6 +93,32 @@ import Testing
         #expect(unlike == 0)
     }
 
+    @Test(.enabled(if: StrataRun.isInstalled("foot"), "foot is not installed (apt-get install foot)"))
+    func footDrawsAtBufferScale2OnAScale2Screen() async throws {
+        let run = try StrataRun(["--size", "640x480", "--scale", "2"], command: [
+            "foot", "-o", "colors.background=336699", "-o", "colors.foreground=ffffff",
+            "sh", "-c", "printf 'Strata at scale 2: WWWW MMMM gggg'; sleep 30",
+        ], screenshots: true)
+        _ = try #require(await run.socketName())
+        try await Task.sleep(nanoseconds: 3_000_000_000)
+        run.send(SIGTERM)
+        let result = await run.finish()
+        let image = try #require(result.screenshots["HEADLESS-1.png"], "no screenshot; stderr: \(result.stderr)")
+        #expect(image.width == 640 && image.height == 480)
+        // foot follows wl_output.scale 2 with buffer scale 2: its glyphs have single-pixel detail.
+        // A buffer-scale-1 terminal would be doubled (every aligned 2×2 block one colour).
+        var terminal = 0, detailed = 0
+        for y in stride(from: 0, to: 480, by: 2) {
+            for x in stride(from: 0, to: 640, by: 2) {
+                let block = [image.at(x, y), image.at(x + 1, y), image.at(x, y + 1), image.at(x + 1, y + 1)]
+                if block.contains(0xff33_6699) { terminal += 1 }
+                if Set(block).count > 1, !block.contains(Self.background) { detailed += 1 }
+            }
+        }
+        #expect(terminal > 1000, "foot's background colour fills its window")
+        #expect(detailed > 20, "text drawn at the screen's pixels, not doubled")
+    }
+
     @Test(.enabled(if: ControlTests.ctl != nil, "strata-ctl is not built"))
     func strataCtlSetsAFractionalScale() async throws {
         let session = try await ControlTests.Session.start()
