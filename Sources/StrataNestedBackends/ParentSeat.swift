@@ -4,9 +4,9 @@ import Foundation
 import StrataServer
 
 /// The parent compositor's wl_seat, turned into calls on Strata's seat (`NestedInput`):
-/// pointer and touch positions are surface-local in the parent, which are the screen's canvas
-/// pixels here (the parent window shows the canvas at buffer scale 1), divided by the screen's
-/// scale into its logical coordinates; keys are evdev codes on both sides.
+/// pointer and touch positions are surface-local in the parent; times the buffer scale the
+/// window is committed with they are canvas pixels, divided by the screen's scale logical ones
+/// (`WaylandScreen.parentToLogical`); keys are evdev codes on both sides.
 ///
 /// Held keys and touch points are released when the parent takes the keyboard focus or the
 /// touch sequence away, so nothing stays pressed inside Strata.
@@ -121,14 +121,14 @@ final class ParentSeat {
             guard let seat = from(data), let surface else { return }
             seat.pointerScreen = seat.backend.screen(for: surface)
             guard let screen = seat.pointerScreen else { return }
-            let scale = screen.output.scale
+            let scale = 1 / screen.parentToLogical
             seat.input?.pointerMotion(on: screen.output, x: wl_fixed_to_double(x) / scale, y: wl_fixed_to_double(y) / scale,
                                       time: Compositor.nestedNowMilliseconds)
         }
         l.leave = { data, _, _, _ in from(data)?.pointerScreen = nil }
         l.motion = { data, _, time, x, y in
             guard let seat = from(data), let screen = seat.pointerScreen else { return }
-            let scale = screen.output.scale
+            let scale = 1 / screen.parentToLogical
             seat.input?.pointerMotion(on: screen.output, x: wl_fixed_to_double(x) / scale, y: wl_fixed_to_double(y) / scale, time: time)
         }
         l.button = { data, _, _, time, button, state in
@@ -182,7 +182,7 @@ final class ParentSeat {
         var l = wl_touch_listener()
         l.down = { data, _, _, time, surface, id, x, y in
             guard let seat = from(data), let surface, let screen = seat.backend.screen(for: surface) else { return }
-            let scale = screen.output.scale
+            let scale = 1 / screen.parentToLogical
             seat.touchPoints[id] = scale
             seat.input?.touchDown(id: id, on: screen.output, x: wl_fixed_to_double(x) / scale, y: wl_fixed_to_double(y) / scale, time: time)
         }
