@@ -41,6 +41,7 @@ final class ControlCommands {
         case "screen-mode": return try screenMode(request)
         case "screen-brightness": return try screenBrightness(request)
         case "screen-transform": return try screenTransform(request)
+        case "screen-scale": return try screenScale(request)
         case "screen-mirror": return try screenMirror(request)
         case "screenshot": return try screenshot(request)
         case "pointer-move": return try pointerMove(request)

@@ -5,7 +5,7 @@ import StrataRender
 import StrataServer
 
 /// `screens`, `screen-add`, `screen-remove`, `screen-mode`, `screen-brightness`,
-/// `screen-transform`, `screen-mirror`, `screenshot`. A screen argument is its id or its name.
+/// `screen-transform`, `screen-scale`, `screen-mirror`, `screenshot`. A screen argument is its id or its name.
 /// These set the model; drawing brightness, transforms and mirroring is the renderer's job.
 extension ControlCommands {
     func screens() throws(ControlError) -> Reply {
@@ -81,6 +81,18 @@ extension ControlCommands {
         return try describe(output.screen)
     }
 
+    /// `screen-scale`: `value` from 1 to 8 (fractional: 1.25, 1.5, 1.75 …; kept in steps of
+    /// 1/120).
+    func screenScale(_ request: ControlRequest) throws(ControlError) -> Reply {
+        let output = try request.screen(in: compositor)
+        let value = try request.double("value")
+        guard value.isFinite, Screen.scaleRange.contains(value) else {
+            throw ControlError(.invalidArgument, "scale is between 1 and 8")
+        }
+        manager.setScale(value, for: output.screen)
+        return try describe(output.screen)
+    }
+
     /// `screen-transform`: `transform` is one of `normal`, `90`, `180`, `270`, `flipped`,
     /// `flipped-90`, `flipped-180`, `flipped-270`.
     func screenTransform(_ request: ControlRequest) throws(ControlError) -> Reply {
@@ -118,7 +130,7 @@ extension ControlCommands {
             throw ControlError(.failed, "cannot write \(path): \(error)")
         }
         return ["path": .string(path), "screen": JSONValue(output.screen.id.rawValue),
-                "width": JSONValue(Int(output.width)), "height": JSONValue(Int(output.height))]
+                "width": JSONValue(Int(output.canvas.width)), "height": JSONValue(Int(output.canvas.height))]
     }
 
     static func mode(_ text: String, argument: String) throws(ControlError) -> ModeSpec {

@@ -8,7 +8,8 @@ public struct ScreenInfo: Codable, Sendable, Equatable {
     public var modes: [String]
     public var current: String?
     public var preferred: String?
-    public var scale: Int
+    /// Physical pixels per logical pixel (1 ... 8, in steps of 1/120).
+    public var scale: Double
     /// `normal`, `90`, `180`, `270`, `flipped`, `flipped-90`, … (wlr-randr's names).
     public var transform: String
     public var brightness: Double
@@ -26,7 +27,7 @@ public struct ScreenInfo: Codable, Sendable, Equatable {
         case mirrorsWhenEmpty = "mirrors_when_empty", main, bounds
     }
 
-    public init(id: UInt64, name: String, modes: [String], current: String?, preferred: String?, scale: Int,
+    public init(id: UInt64, name: String, modes: [String], current: String?, preferred: String?, scale: Double,
                 transform: String, brightness: Double, mirroring: Bool, mirrorsWhenEmpty: Bool, main: Bool,
                 bounds: Rect) {
         self.id = id

@@ -22,8 +22,9 @@ public final class Screen {
     public let preferredMode: ScreenMode?
     /// The mode in use; starts as `preferredMode`.
     public internal(set) var currentMode: ScreenMode?
-    /// Physical pixels per logical pixel (at least 1).
-    public internal(set) var scale: Int
+    /// Physical pixels per logical pixel: 1 ... 8 in steps of 1/120 (`Screen.normalizedScale`).
+    /// Windows and the pointer live in logical pixels; the screen's image is its mode's pixels.
+    public internal(set) var scale: Double
     public internal(set) var transform: ScreenTransform = .normal
     /// 0 (darkest) … 1 (brightest); the manager clamps.
     public internal(set) var brightness: Double = 1
@@ -42,23 +43,59 @@ public final class Screen {
 
     weak var manager: WindowManager?
 
-    init(id: ScreenID, name: String, modes: [ScreenMode], preferredIndex: Int, scale: Int) {
+    init(id: ScreenID, name: String, modes: [ScreenMode], preferredIndex: Int, scale: Double) {
         self.id = id
         self.name = name
         self.fixedModes = modes
         let index = modes.indices.contains(preferredIndex) ? preferredIndex : 0
         self.preferredMode = modes.isEmpty ? nil : modes[index]
         self.currentMode = preferredMode
-        self.scale = max(1, scale)
+        self.scale = Screen.normalizedScale(scale) ?? 1
+    }
+
+    /// The scales a screen can have: 1 ... 8.
+    public static let scaleRange: ClosedRange<Double> = 1...8
+
+    /// `scale` as a screen keeps it: rounded to the nearest 1/120 (wp_fractional_scale_v1's unit,
+    /// so that the preferred scale clients get is exact) and clamped to `scaleRange`; nil for NaN
+    /// or infinity.
+    public static func normalizedScale(_ scale: Double) -> Double? {
+        guard scale.isFinite else { return nil }
+        let clamped = min(scaleRange.upperBound, max(scaleRange.lowerBound, scale))
+        return (clamped * 120).rounded() / 120
+    }
+
+    /// The scale in 1/120 units (wp_fractional_scale_v1's preferred_scale): 1.5 is 180.
+    public var scale120: Int { Int((scale * 120).rounded()) }
+
+    /// The integer scale announced as wl_output.scale and preferred buffer scale: the scale
+    /// rounded up, so that clients without fractional scaling draw at least as sharp as needed.
+    public var integerScale: Int { Int(scale.rounded(.up)) }
+
+    /// The logical length of `pixels` physical pixels: divided by the scale, rounded up, so that
+    /// the logical screen covers every pixel of the mode (1366 pixels at 1.5 are 911 logical).
+    static func logicalLength(_ pixels: Int, scale: Double) -> Int {
+        guard pixels > 0 else { return 0 }
+        // A hair below the exact quotient first: 1920 / 1.5 must stay 1280, not become 1281.
+        return Int((Double(pixels) / scale - 1e-9).rounded(.up))
     }
 
     /// The screen's rectangle in the global layout, in logical pixels: origin is its position,
-    /// size is the current mode's size, turned by `transform`, divided by `scale`.
+    /// size is the current mode's size, turned by `transform`, divided by `scale` and rounded
+    /// up (`logicalLength`).
     public var bounds: Rect {
-        let pixels = transform.apply(to: currentMode?.size ?? .zero)
+        let pixels = pixelSize
         return Rect(
             origin: origin,
-            size: Size(width: max(0, pixels.width) / scale, height: max(0, pixels.height) / scale))
+            size: Size(width: Screen.logicalLength(pixels.width, scale: scale),
+                       height: Screen.logicalLength(pixels.height, scale: scale)))
+    }
+
+    /// The current mode's size turned by `transform`: the size of the image the screen's
+    /// windows are composed into, before it is turned for the display.
+    public var pixelSize: Size {
+        let pixels = transform.apply(to: currentMode?.size ?? .zero)
+        return Size(width: max(0, pixels.width), height: max(0, pixels.height))
     }
 
     /// The size of `bounds`.

@@ -77,7 +77,7 @@ public final class WindowManager {
     /// is an index into `modes` (out of range means 0); the screen starts in that mode. The first
     /// screen becomes main; windows left without a screen move onto it.
     @discardableResult
-    public func connectScreen(name: String, modes: [ScreenMode], preferred: Int = 0, scale: Int = 1)
+    public func connectScreen(name: String, modes: [ScreenMode], preferred: Int = 0, scale: Double = 1)
         -> Screen
     {
         let screen = Screen(
@@ -159,10 +159,10 @@ public final class WindowManager {
         commit()
     }
 
-    /// Sets the scale (values below 1 become 1).
-    public func setScale(_ scale: Int, for screen: Screen) {
-        let scale = max(1, scale)
-        guard owns(screen), screen.scale != scale else { return }
+    /// Sets the scale, normalized by `Screen.normalizedScale` (clamped to 1 ... 8, rounded to
+    /// 1/120); NaN and infinity are ignored.
+    public func setScale(_ scale: Double, for screen: Screen) {
+        guard let scale = Screen.normalizedScale(scale), owns(screen), screen.scale != scale else { return }
         screen.scale = scale
         pending.append(.screenDidChangeScale(screen.id))
         commit()

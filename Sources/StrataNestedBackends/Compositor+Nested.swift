@@ -10,7 +10,7 @@ extension Compositor {
     /// beyond `maximumNestedSize` are clamped to it.
     func nestedScreen(_ output: ScreenOutput, didResizeToWidth requestedWidth: Int32, height requestedHeight: Int32) {
         let width = min(requestedWidth, Self.maximumNestedSize), height = min(requestedHeight, Self.maximumNestedSize)
-        guard width > 0, height > 0, width != output.width || height != output.height else { return }
+        guard width > 0, height > 0, width != output.canvas.width || height != output.canvas.height else { return }
         let refresh = output.screen.currentMode?.refreshMilliHz ?? 60000
         do {
             try windows.setCustomMode(ScreenMode(width: Int(width), height: Int(height), refreshMilliHz: refresh),

@@ -4,8 +4,9 @@ import Foundation
 import StrataServer
 
 /// The parent compositor's wl_seat, turned into calls on Strata's seat (`NestedInput`):
-/// pointer and touch positions are surface-local in the parent, which is screen-local here
-/// (scale 1); keys are evdev codes on both sides.
+/// pointer and touch positions are surface-local in the parent; times the buffer scale the
+/// window is committed with they are canvas pixels, divided by the screen's scale logical ones
+/// (`WaylandScreen.parentToLogical`); keys are evdev codes on both sides.
 ///
 /// Held keys and touch points are released when the parent takes the keyboard focus or the
 /// touch sequence away, so nothing stays pressed inside Strata.
@@ -19,7 +20,8 @@ final class ParentSeat {
     /// The screen under the parent's pointer.
     private var pointerScreen: WaylandScreen?
     private var pressedKeys: Set<UInt32> = []
-    private var touchPoints: Set<Int32> = []
+    /// Touch points down, with the scale of the screen each went down on.
+    private var touchPoints: [Int32: Double] = [:]
     /// The version bound: 5 has every event handled below and none newer (axis_value120 is 8).
     static let maximumVersion: UInt32 = 5
 
@@ -100,7 +102,7 @@ final class ParentSeat {
     private func releaseTouches(time: UInt32) {
         let points = touchPoints
         touchPoints.removeAll()
-        for id in points.sorted() { input?.touchUp(id: id, time: time) }
+        for id in points.keys.sorted() { input?.touchUp(id: id, time: time) }
     }
 
     // MARK: Listeners (user data: the ParentSeat, alive while its proxies are)
@@ -119,13 +121,15 @@ final class ParentSeat {
             guard let seat = from(data), let surface else { return }
             seat.pointerScreen = seat.backend.screen(for: surface)
             guard let screen = seat.pointerScreen else { return }
-            seat.input?.pointerMotion(on: screen.output, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y),
+            let scale = 1 / screen.parentToLogical
+            seat.input?.pointerMotion(on: screen.output, x: wl_fixed_to_double(x) / scale, y: wl_fixed_to_double(y) / scale,
                                       time: Compositor.nestedNowMilliseconds)
         }
         l.leave = { data, _, _, _ in from(data)?.pointerScreen = nil }
         l.motion = { data, _, time, x, y in
             guard let seat = from(data), let screen = seat.pointerScreen else { return }
-            seat.input?.pointerMotion(on: screen.output, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y), time: time)
+            let scale = 1 / screen.parentToLogical
+            seat.input?.pointerMotion(on: screen.output, x: wl_fixed_to_double(x) / scale, y: wl_fixed_to_double(y) / scale, time: time)
         }
         l.button = { data, _, _, time, button, state in
             from(data)?.input?.pointerButton(button, pressed: state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue, time: time)
@@ -178,16 +182,17 @@ final class ParentSeat {
         var l = wl_touch_listener()
         l.down = { data, _, _, time, surface, id, x, y in
             guard let seat = from(data), let surface, let screen = seat.backend.screen(for: surface) else { return }
-            seat.touchPoints.insert(id)
-            seat.input?.touchDown(id: id, on: screen.output, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y), time: time)
+            let scale = 1 / screen.parentToLogical
+            seat.touchPoints[id] = scale
+            seat.input?.touchDown(id: id, on: screen.output, x: wl_fixed_to_double(x) / scale, y: wl_fixed_to_double(y) / scale, time: time)
         }
         l.up = { data, _, _, time, id in
-            guard let seat = from(data), seat.touchPoints.remove(id) != nil else { return }
+            guard let seat = from(data), seat.touchPoints.removeValue(forKey: id) != nil else { return }
             seat.input?.touchUp(id: id, time: time)
         }
         l.motion = { data, _, time, id, x, y in
-            guard let seat = from(data), seat.touchPoints.contains(id) else { return }
-            seat.input?.touchMotion(id: id, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y), time: time)
+            guard let seat = from(data), let scale = seat.touchPoints[id] else { return }
+            seat.input?.touchMotion(id: id, x: wl_fixed_to_double(x) / scale, y: wl_fixed_to_double(y) / scale, time: time)
         }
         l.frame = { _, _ in }
         l.cancel = { data, _ in from(data)?.releaseTouches(time: Compositor.nestedNowMilliseconds) }

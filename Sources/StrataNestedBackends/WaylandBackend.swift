@@ -47,6 +47,8 @@ public final class WaylandBackend: Backend {
     private var wmBase: OpaquePointer?
     private var decorationManager: OpaquePointer?
     private var parentSeat: ParentSeat?
+    /// The parent's outputs, for their scales.
+    private(set) var parentOutputs: [ParentOutput] = []
     private var source: EventSource?
     private weak var compositor: Compositor?
     private weak var inputOverride: NestedInput?
@@ -173,6 +175,22 @@ public final class WaylandBackend: Backend {
 
     func screen(_ screen: WaylandScreen, wasResizedToWidth width: Int32, height: Int32) {
         compositor?.nestedScreen(screen.output, didResizeToWidth: width, height: height)
+    }
+
+    /// A parent output's scale changed or an output went: screens recompute their scale.
+    func parentOutputsDidChange() {
+        for screen in screens { screen.updateParentScale() }
+        flush()
+    }
+
+    /// The scale of the parent's output `proxy` (1 when it is not one of ours).
+    func parentScale(of proxy: OpaquePointer) -> Int32 {
+        parentOutputs.first { $0.proxy == proxy }?.scale ?? 1
+    }
+
+    /// The parent's scale for a screen's window changed: the screen takes it as its own scale.
+    func screen(_ screen: WaylandScreen, didChangeParentScaleTo scale: Int32) {
+        compositor?.windows.setScale(Double(scale), for: screen.output.screen)
     }
 
     /// The parent closed a screen's window (xdg_toplevel.close): the screen disconnects.
@@ -321,6 +339,8 @@ public final class WaylandBackend: Backend {
         screens.removeAll()
         parentSeat?.destroy()
         parentSeat = nil
+        for output in parentOutputs { output.destroy() }
+        parentOutputs.removeAll()
         if let decorationManager { zxdg_decoration_manager_v1_destroy(decorationManager) }
         if let wmBase { xdg_wm_base_destroy(wmBase) }
         if let shm { wl_shm_destroy(shm) }
@@ -348,6 +368,10 @@ public final class WaylandBackend: Backend {
             if let wmBase { xdg_wm_base_add_listener(wmBase, &WaylandBackend.wmBaseListener, nil) }
         case "zxdg_decoration_manager_v1" where decorationManager == nil:
             decorationManager = bind(name, zxdg_decoration_manager_v1_interface_ptr(), 1)
+        case "wl_output" where version >= 2:
+            if let proxy = bind(name, wl_output_interface_ptr(), min(version, 3)) {
+                parentOutputs.append(ParentOutput(backend: self, proxy: proxy, globalName: name))
+            }
         case "wl_seat" where parentSeat == nil:
             if let seat = bind(name, wl_seat_interface_ptr(), min(version, ParentSeat.maximumVersion)) {
                 parentSeat = ParentSeat(backend: self, seat: seat, globalName: name)
@@ -358,6 +382,12 @@ public final class WaylandBackend: Backend {
     }
 
     private func globalRemoved(name: UInt32) {
+        if let index = parentOutputs.firstIndex(where: { $0.globalName == name }) {
+            let output = parentOutputs.remove(at: index)
+            for screen in screens { screen.parentOutputWillGo(output.proxy) }
+            output.destroy()
+            parentOutputsDidChange()
+        }
         if let parentSeat, parentSeat.globalName == name {
             parentSeat.destroy()
             self.parentSeat = nil

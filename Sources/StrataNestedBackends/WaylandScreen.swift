@@ -34,6 +34,19 @@ final class WaylandScreen {
     /// Frames committed to the parent (tests).
     private(set) var committedFrames = 0
     private(set) var isClosed = false
+    /// The parent's outputs the window is on (wl_surface.enter/leave).
+    private var enteredOutputs: [OpaquePointer] = []
+    /// The largest scale of those outputs: the buffer scale frames are committed with, and the
+    /// screen's own scale (its mode is the parent-side size times it).
+    private(set) var bufferScale: Int32 = 1
+    /// The buffer scale last set on the parent surface.
+    private var committedScale: Int32 = 1
+    /// The window's size in the parent (its surface coordinates), as last configured.
+    private var parentWidth: Int32
+    private var parentHeight: Int32
+    /// Parent surface coordinates → the screen's logical coordinates: ×bufferScale gives canvas
+    /// pixels, ÷ the screen's scale logical ones.
+    var parentToLogical: Double { Double(bufferScale) / output.scale }
     /// At most this many buffers: two alternate, a third when the parent holds both.
     private static let maximumBuffers = 3
 
@@ -54,9 +67,12 @@ final class WaylandScreen {
         self.surface = surface
         self.xdgSurface = xdgSurface
         self.toplevel = toplevel
-        floatingWidth = output.width
-        floatingHeight = output.height
+        floatingWidth = output.canvas.width
+        floatingHeight = output.canvas.height
+        parentWidth = floatingWidth
+        parentHeight = floatingHeight
         let me = Unmanaged.passUnretained(self).toOpaque()
+        wl_surface_add_listener(surface, &WaylandScreen.surfaceListener, me)
         xdg_surface_add_listener(xdgSurface, &WaylandScreen.xdgSurfaceListener, me)
         xdg_toplevel_add_listener(toplevel, &WaylandScreen.toplevelListener, me)
         xdg_toplevel_set_title(toplevel, output.screen.name)
@@ -94,6 +110,12 @@ final class WaylandScreen {
             chosen = fresh
         }
         guard let buffer = chosen else { return }   // a release will call back
+        // A canvas the scale does not divide (clamped sizes) is committed at scale 1.
+        let scale = canvas.width % bufferScale == 0 && canvas.height % bufferScale == 0 ? bufferScale : 1
+        if scale != committedScale, wl_proxy_get_version(surface) >= 3 {
+            wl_surface_set_buffer_scale(surface, scale)
+            committedScale = scale
+        }
         pendingDamage.intersect(x: 0, y: 0, width: canvas.width, height: canvas.height)
         for other in buffers { other.missing.union(pendingDamage) }
         buffer.update(from: canvas)
@@ -147,15 +169,43 @@ final class WaylandScreen {
                 floatingWidth = proposedWidth
                 floatingHeight = proposedHeight
             }
-            backend.screen(self, wasResizedToWidth: proposedWidth, height: proposedHeight)
+            resize(width: proposedWidth, height: proposedHeight)
         } else if !proposedStateDictatesSize {
-            backend.screen(self, wasResizedToWidth: floatingWidth, height: floatingHeight)
+            resize(width: floatingWidth, height: floatingHeight)
         }
         if !isConfigured {
             isConfigured = true
-            pendingDamage.addRect(x: 0, y: 0, width: output.width, height: output.height)
+            pendingDamage.addRect(x: 0, y: 0, width: output.canvas.width, height: output.canvas.height)
         }
         commitIfReady()
+    }
+
+    /// The window is `width`×`height` in the parent: the screen's mode is that times the buffer
+    /// scale.
+    private func resize(width: Int32, height: Int32) {
+        parentWidth = width
+        parentHeight = height
+        let w = width.multipliedReportingOverflow(by: bufferScale), h = height.multipliedReportingOverflow(by: bufferScale)
+        backend.screen(self, wasResizedToWidth: w.overflow ? width : w.partialValue,
+                       height: h.overflow ? height : h.partialValue)
+    }
+
+    /// Recomputes the buffer scale from the outputs the window is on; when it changes, the
+    /// screen takes it as its scale and its mode follows (same size in the parent, more pixels).
+    func updateParentScale() {
+        guard !isClosed else { return }
+        let scale = enteredOutputs.map { backend.parentScale(of: $0) }.max() ?? 1
+        guard scale != bufferScale else { return }
+        bufferScale = scale
+        backend.screen(self, didChangeParentScaleTo: scale)
+        resize(width: parentWidth, height: parentHeight)
+        pendingDamage.addRect(x: 0, y: 0, width: output.canvas.width, height: output.canvas.height)
+        commitIfReady()
+    }
+
+    /// A parent output is going: the window is no longer on it.
+    func parentOutputWillGo(_ proxy: OpaquePointer) {
+        enteredOutputs.removeAll { $0 == proxy }
     }
 
     /// Destroys the parent-side objects (the parent closed the window, or Strata stops).
@@ -197,6 +247,18 @@ final class WaylandScreen {
         listener.wm_capabilities = { _, _, _ in }
         return listener
     }()
+
+    private static var surfaceListener = wl_surface_listener(
+        enter: { data, _, output in
+            guard let screen = screen(data), !screen.isClosed, let output else { return }
+            if !screen.enteredOutputs.contains(output) { screen.enteredOutputs.append(output) }
+            screen.updateParentScale()
+        },
+        leave: { data, _, output in
+            guard let screen = screen(data), !screen.isClosed, let output else { return }
+            screen.enteredOutputs.removeAll { $0 == output }
+            screen.updateParentScale()
+        })
 
     private static var frameListener = wl_callback_listener(done: { data, _, _ in
         guard let screen = screen(data), !screen.isClosed else { return }

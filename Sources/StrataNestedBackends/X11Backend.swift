@@ -268,7 +268,7 @@ public final class X11Backend: Backend {
             guard let screen = screen(for: e.event) else { return }
             let pressed = Int32(type) == XCB_BUTTON_PRESS
             pointerScreen = screen
-            input?.pointerMotion(on: screen.output, x: Double(e.event_x), y: Double(e.event_y), time: e.time)
+            input?.pointerMotion(on: screen.output, x: Double(e.event_x) / screen.output.scale, y: Double(e.event_y) / screen.output.scale, time: e.time)
             switch e.detail {
             case 4, 5, 6, 7:
                 // Wheel clicks arrive as press+release; scroll once, on the press, 10 units a
@@ -288,12 +288,12 @@ public final class X11Backend: Backend {
             let e = raw.load(as: xcb_motion_notify_event_t.self)
             guard let screen = screen(for: e.event) else { return }
             pointerScreen = screen
-            input?.pointerMotion(on: screen.output, x: Double(e.event_x), y: Double(e.event_y), time: e.time)
+            input?.pointerMotion(on: screen.output, x: Double(e.event_x) / screen.output.scale, y: Double(e.event_y) / screen.output.scale, time: e.time)
         case XCB_ENTER_NOTIFY:
             let e = raw.load(as: xcb_enter_notify_event_t.self)
             guard let screen = screen(for: e.event) else { return }
             pointerScreen = screen
-            input?.pointerMotion(on: screen.output, x: Double(e.event_x), y: Double(e.event_y), time: e.time)
+            input?.pointerMotion(on: screen.output, x: Double(e.event_x) / screen.output.scale, y: Double(e.event_y) / screen.output.scale, time: e.time)
         case XCB_FOCUS_OUT:
             releaseKeys()
         case XCB_EXPOSE:

@@ -44,8 +44,8 @@ final class X11Screen {
             | XCB_EVENT_MASK_POINTER_MOTION.rawValue | XCB_EVENT_MASK_ENTER_WINDOW.rawValue
             | XCB_EVENT_MASK_FOCUS_CHANGE.rawValue
         let values: [UInt32] = [0, events]   // back pixel black, event mask (in bit order)
-        xcb_create_window(c, backend.depth, window, backend.root, 0, 0, UInt16(clamping: output.width),
-                          UInt16(clamping: output.height), 0, UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), backend.visual,
+        xcb_create_window(c, backend.depth, window, backend.root, 0, 0, UInt16(clamping: output.canvas.width),
+                          UInt16(clamping: output.canvas.height), 0, UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), backend.visual,
                           XCB_CW_BACK_PIXEL.rawValue | XCB_CW_EVENT_MASK.rawValue, values)
         let name = Array(output.screen.name.utf8)
         xcb_change_property(c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, XCB_ATOM_WM_NAME.rawValue,
@@ -60,7 +60,7 @@ final class X11Screen {
                             XCB_ATOM_ATOM.rawValue, 32, 1, &protocols)
         xcb_create_gc(c, gc, window, 0, nil)
         xcb_map_window(c, window)
-        pendingDamage.addRect(x: 0, y: 0, width: output.width, height: output.height)
+        pendingDamage.addRect(x: 0, y: 0, width: output.canvas.width, height: output.canvas.height)
     }
 
     // MARK: Frames

@@ -50,33 +50,59 @@ public final class Canvas {
 
     /// Draws a texture whose surface-local origin is at (x, y) on this canvas and whose surface
     /// size is surfaceWidth×surfaceHeight, sampling through `transform` and, when given, the
-    /// viewport's crop and scale (bilinear when it scales). With `region`, only its boxes are
-    /// drawn, one composite per box (copying a region of several boxes into the image's clip
-    /// allocates; a composite per box does not).
+    /// viewport's crop and scale. `width`×`height` is the size the surface takes on this canvas
+    /// (a scaled screen: its logical size times the screen's scale, rounded; nil: the surface
+    /// size). Filtering is nearest when every canvas pixel is a whole buffer pixel (1:1, or an
+    /// integer enlargement such as a scale-1 buffer on a scale-2 screen), bilinear otherwise.
+    /// With `region`, only its boxes are drawn, one composite per box (copying a region of several
+    /// boxes into the image's clip allocates; a composite per box does not).
     public func draw(_ texture: SurfaceTexture, x: Int32, y: Int32, surfaceWidth: Int32, surfaceHeight: Int32,
-                     transform: BufferTransform, viewport: Viewport? = nil, in region: PixmanRegion? = nil) {
+                     transform: BufferTransform, viewport: Viewport? = nil, width: Int32? = nil, height: Int32? = nil,
+                     in region: PixmanRegion? = nil) {
         guard surfaceWidth > 0, surfaceHeight > 0 else { return }
         // A borrowed texture (a client's shm buffer) is read inside its access bracket.
         texture.withImage { source in
             compose(source, texture: texture, x: x, y: y, surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight,
-                    transform: transform, viewport: viewport, in: region)
+                    transform: transform, viewport: viewport, width: width, height: height, in: region)
         }
     }
 
     private func compose(_ source: OpaquePointer, texture: SurfaceTexture, x: Int32, y: Int32,
-                         surfaceWidth: Int32, surfaceHeight: Int32,
-                         transform: BufferTransform, viewport: Viewport?, in region: PixmanRegion?) {
+                         surfaceWidth: Int32, surfaceHeight: Int32, transform: BufferTransform, viewport: Viewport?,
+                         width: Int32?, height: Int32?, in region: PixmanRegion?) {
+        let drawWidth = width ?? surfaceWidth, drawHeight = height ?? surfaceHeight
+        guard drawWidth > 0, drawHeight > 0 else { return }
+        let viewport = viewport.flatMap { $0.isEmpty ? nil : $0 }
+        let resized = drawWidth != surfaceWidth || drawHeight != surfaceHeight
         var filter = PIXMAN_FILTER_NEAREST
-        if let viewport, !viewport.isEmpty {
+        if viewport != nil || resized {
             let content = transform.surfaceSize(bufferWidth: texture.width, bufferHeight: texture.height)
-            var toBuffer = transform.pixmanTransform(surfaceWidth: content.width, surfaceHeight: content.height)
-            var toContent = viewport.pixmanTransform(surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight,
-                                                     contentWidth: content.width, contentHeight: content.height)
+            // canvas pixel → surface → content (before the viewport) → buffer pixel, composed in
+            // floating point and rounded to pixman's fixed point once.
+            var toBuffer = pixman_f_transform()
+            var fixedBuffer = transform.pixmanTransform(surfaceWidth: content.width, surfaceHeight: content.height)
+            pixman_f_transform_from_pixman_transform(&toBuffer, &fixedBuffer)
+            var toContent = pixman_f_transform()
+            pixman_f_transform_init_identity(&toContent)
+            if let viewport {
+                var fixedContent = viewport.pixmanTransform(surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight,
+                                                            contentWidth: content.width, contentHeight: content.height)
+                pixman_f_transform_from_pixman_transform(&toContent, &fixedContent)
+            }
+            var toSurface = pixman_f_transform()
+            pixman_f_transform_init_scale(&toSurface, Double(surfaceWidth) / Double(drawWidth),
+                                          Double(surfaceHeight) / Double(drawHeight))
+            var surfaceToBuffer = pixman_f_transform(), combined = pixman_f_transform()
+            pixman_f_transform_multiply(&surfaceToBuffer, &toBuffer, &toContent)
+            pixman_f_transform_multiply(&combined, &surfaceToBuffer, &toSurface)
             var t = pixman_transform_t()
-            pixman_transform_multiply(&t, &toBuffer, &toContent)
+            pixman_transform_from_pixman_f_transform(&t, &combined)
             pixman_image_set_transform(source, &t)
-            if viewport.scales(surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight,
-                               contentWidth: content.width, contentHeight: content.height) {
+            let crop = viewport?.source
+            if !Self.isWholePixelEnlargement(
+                drawWidth: drawWidth, drawHeight: drawHeight, bufferScale: transform.scale,
+                sourceX: crop?.x ?? 0, sourceY: crop?.y ?? 0,
+                sourceWidth: crop?.width ?? Double(content.width), sourceHeight: crop?.height ?? Double(content.height)) {
                 filter = PIXMAN_FILTER_BILINEAR
             }
             // Samples just outside the buffer (bilinear reach, rounding) repeat its edge.
@@ -92,7 +118,7 @@ public final class Canvas {
         pixman_image_set_filter(source, filter, nil, 0)
         let op = texture.hasAlpha ? PIXMAN_OP_OVER : PIXMAN_OP_SRC
         guard let region else {
-            pixman_image_composite32(op, source, nil, image, 0, 0, 0, 0, x, y, surfaceWidth, surfaceHeight)
+            pixman_image_composite32(op, source, nil, image, 0, 0, 0, 0, x, y, drawWidth, drawHeight)
             return
         }
         var count: Int32 = 0
@@ -100,10 +126,23 @@ public final class Canvas {
         for i in 0..<Int(count) {
             let b = boxes[i]
             let x1 = max(b.x1, x), y1 = max(b.y1, y)
-            let x2 = min(b.x2, x + surfaceWidth), y2 = min(b.y2, y + surfaceHeight)
+            let x2 = min(b.x2, x + drawWidth), y2 = min(b.y2, y + drawHeight)
             guard x2 > x1, y2 > y1 else { continue }
             pixman_image_composite32(op, source, nil, image, x1 - x, y1 - y, 0, 0, x1, y1, x2 - x1, y2 - y1)
         }
+    }
+
+    /// Whether drawing a buffer's source rectangle (surface units, `bufferScale` buffer pixels
+    /// each) at drawWidth×drawHeight canvas pixels shows every buffer pixel as a whole block of
+    /// canvas pixels (1:1 or an integer enlargement): then nearest sampling is exact.
+    public static func isWholePixelEnlargement(drawWidth: Int32, drawHeight: Int32, bufferScale: Int32,
+                                               sourceX: Double, sourceY: Double,
+                                               sourceWidth: Double, sourceHeight: Double) -> Bool {
+        let b = Double(bufferScale)
+        let spanX = sourceWidth * b, spanY = sourceHeight * b
+        func whole(_ v: Double) -> Bool { v.isFinite && v == v.rounded() }
+        guard whole(spanX), whole(spanY), whole(sourceX * b), whole(sourceY * b), spanX >= 1, spanY >= 1, spanX <= Double(Int32.max), spanY <= Double(Int32.max) else { return false }
+        return Int64(drawWidth) % Int64(spanX) == 0 && Int64(drawHeight) % Int64(spanY) == 0
     }
 
     /// Fills the boxes of `region` with an opaque colour, with no clip set (pixman_fill per box:

@@ -19,6 +19,10 @@ struct Options {
     var level: Int32?
     /// Ask to be shown without becoming key (strata_window_v1.set_show_without_key).
     var noKey = false
+    /// wl_surface.set_buffer_scale: the buffer has size × bufferScale pixels.
+    var bufferScale: Int32 = 1
+    /// Draw at wp_fractional_scale_v1's preferred scale, shrunk to --size by a wp_viewport.
+    var fractional = false
 }
 
 func usage() -> Never {
@@ -26,6 +30,7 @@ func usage() -> Never {
     usage: strata-color-client [--size WxH] [--color AARRGGBB|RRGGBB] [--inner AARRGGBB|RRGGBB]
                                [--frames N] [--seconds S] [--title T] [--app-id ID]
                                [--level normal|alert|statusBar|N] [--no-key]
+                               [--buffer-scale N | --fractional]
     Maps one toplevel of one colour; with --inner, the middle half is the second colour. Draws N
     frames (paced by frame callbacks), then stays S more seconds, then exits. --level and --no-key
     go through strata_window_v1 (set_level, set_show_without_key) and print its events.
@@ -48,6 +53,10 @@ func parse() -> Options {
             o.noKey = true
             continue
         }
+        if arg == "--fractional" {
+            o.fractional = true
+            continue
+        }
         guard let value = args.next() else { usage() }
         switch arg {
         case "--size":
@@ -59,6 +68,7 @@ func parse() -> Options {
         case "--inner": guard let c = parseColor(value) else { usage() }; o.inner = c
         case "--frames": guard let n = Int(value), n >= 1 else { usage() }; o.frames = n
         case "--seconds": guard let s = Double(value), s >= 0 else { usage() }; o.seconds = s
+        case "--buffer-scale": guard let n = Int32(value), (1...8).contains(n) else { usage() }; o.bufferScale = n
         case "--title": o.title = value
         case "--app-id": o.appID = value
         case "--level":
@@ -88,7 +98,22 @@ final class App {
     var waitingForFrame = false
     var closed = false
     var activated = false
-    var buffers: [(buffer: OpaquePointer, pixels: UnsafeMutablePointer<UInt32>, busy: Bool)] = []
+    var buffers: [(buffer: OpaquePointer, pixels: UnsafeMutablePointer<UInt32>, busy: Bool, width: Int32, height: Int32)] = []
+    var viewporter: OpaquePointer?
+    var fractionalManager: OpaquePointer?
+    var viewport: OpaquePointer?
+    /// The last wp_fractional_scale_v1.preferred_scale (1/120 units).
+    var preferredScale: UInt32 = 120
+
+    /// The buffer's size in pixels: --size times the buffer scale, or times the fractional scale
+    /// (rounded half away from zero, as the protocol says for toplevels).
+    var bufferSize: (width: Int32, height: Int32) {
+        if options.fractional {
+            let s = Double(preferredScale) / 120
+            return (Int32((Double(options.width) * s).rounded()), Int32((Double(options.height) * s).rounded()))
+        }
+        return (options.width * options.bufferScale, options.height * options.bufferScale)
+    }
 
     init(options: Options, display: OpaquePointer) {
         self.options = options
@@ -101,25 +126,26 @@ final class App {
     }
 
     func makeBuffer() -> Int? {
-        let size = Int(options.width) * Int(options.height) * 4
+        let (width, height) = bufferSize
+        let size = Int(width) * Int(height) * 4
         let fd = strata_client_memfd("strata-color-client")
         guard fd >= 0, ftruncate(fd, off_t(size)) == 0,
               let map = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), map != MAP_FAILED,
               let pool = wl_shm_create_pool(shm, fd, Int32(size)),
-              let buffer = wl_shm_pool_create_buffer(pool, 0, options.width, options.height, options.width * 4,
+              let buffer = wl_shm_pool_create_buffer(pool, 0, width, height, width * 4,
                                                       WL_SHM_FORMAT_ARGB8888.rawValue)
         else { return nil }
         wl_shm_pool_destroy(pool)
         close(fd)
         let pixels = map.assumingMemoryBound(to: UInt32.self)
-        let w = Int(options.width), h = Int(options.height)
+        let w = Int(width), h = Int(height)
         for y in 0..<h {
             for x in 0..<w {
                 let inside = x >= w / 4 && x < w - w / 4 && y >= h / 4 && y < h - h / 4
                 pixels[y * w + x] = (inside ? options.inner : nil) ?? options.color
             }
         }
-        buffers.append((buffer, pixels, false))
+        buffers.append((buffer, pixels, false, width, height))
         let index = buffers.count - 1
         wl_buffer_add_listener(buffer, &App.bufferListener, Unmanaged.passRetained(BufferTag(app: self, index: index)).toOpaque())
         return index
@@ -138,14 +164,17 @@ final class App {
     })
 
     func draw() {
-        let index = buffers.firstIndex { !$0.busy } ?? makeBuffer()
+        let size = bufferSize
+        let index = buffers.firstIndex { !$0.busy && $0.width == size.width && $0.height == size.height } ?? makeBuffer()
         guard let index else {
             say("error: cannot allocate a buffer")
             exit(1)
         }
         buffers[index].busy = true
+        if options.bufferScale != 1 { wl_surface_set_buffer_scale(surface, options.bufferScale) }
+        if let viewport { wp_viewport_set_destination(viewport, options.width, options.height) }
         wl_surface_attach(surface, buffers[index].buffer, 0, 0)
-        wl_surface_damage_buffer(surface, 0, 0, options.width, options.height)
+        wl_surface_damage_buffer(surface, 0, 0, size.width, size.height)
         let callback = wl_surface_frame(surface)
         wl_callback_add_listener(callback, &App.frameListener, Unmanaged.passUnretained(self).toOpaque())
         waitingForFrame = true
@@ -170,6 +199,10 @@ final class App {
             case "wl_compositor": app.compositor = OpaquePointer(wl_registry_bind(registry, name, wl_compositor_interface_ptr(), min(version, 4)))
             case "wl_shm": app.shm = OpaquePointer(wl_registry_bind(registry, name, wl_shm_interface_ptr(), 1))
             case "xdg_wm_base": app.wmBase = OpaquePointer(wl_registry_bind(registry, name, xdg_wm_base_interface_ptr(), 1))
+            case "wp_viewporter":
+                app.viewporter = OpaquePointer(wl_registry_bind(registry, name, wp_viewporter_interface_ptr(), 1))
+            case "wp_fractional_scale_manager_v1":
+                app.fractionalManager = OpaquePointer(wl_registry_bind(registry, name, wp_fractional_scale_manager_v1_interface_ptr(), 1))
             case "strata_window_manager_v1":
                 app.windowManager = OpaquePointer(wl_registry_bind(registry, name, strata_window_manager_v1_interface_ptr(), 1))
             default: break
@@ -222,6 +255,12 @@ final class App {
         level_denied: { data, _, requested, reason in app(data)?.say("level_denied \(requested) reason \(reason)") },
         screen_changed: { data, _, screen in app(data)?.say("screen_changed \(screen)") })
 
+    static var fractionalListener = wp_fractional_scale_v1_listener(preferred_scale: { data, _, scale in
+        guard let app = app(data) else { return }
+        app.say("preferred_scale \(scale)")
+        app.preferredScale = scale
+    })
+
     static func app(_ data: UnsafeMutableRawPointer?) -> App? {
         data.map { Unmanaged<App>.fromOpaque($0).takeUnretainedValue() }
     }
@@ -237,6 +276,15 @@ final class App {
         }
         xdg_wm_base_add_listener(wmBase, &App.wmBaseListener, me)
         surface = wl_compositor_create_surface(compositor)
+        if options.fractional {
+            guard let fractionalManager, let viewporter else {
+                say("error: the compositor lacks wp_fractional_scale_manager_v1 or wp_viewporter")
+                return 1
+            }
+            let fractional = wp_fractional_scale_manager_v1_get_fractional_scale(fractionalManager, surface)
+            wp_fractional_scale_v1_add_listener(fractional, &App.fractionalListener, me)
+            viewport = wp_viewporter_get_viewport(viewporter, surface)
+        }
         xdgSurface = xdg_wm_base_get_xdg_surface(wmBase, surface)
         xdg_surface_add_listener(xdgSurface, &App.xdgSurfaceListener, me)
         toplevel = xdg_surface_get_toplevel(xdgSurface)

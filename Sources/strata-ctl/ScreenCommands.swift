@@ -15,11 +15,11 @@ struct ScreensCommand: RequestCommand {
     }
 }
 
-/// `strata-ctl screen add|remove|mode|brightness|transform|mirror`.
+/// `strata-ctl screen add|remove|mode|brightness|transform|scale|mirror`.
 struct ScreenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "screen", abstract: "Add, remove and configure screens.",
-        subcommands: [Add.self, Remove.self, Mode.self, Brightness.self, Transform.self, Mirror.self])
+        subcommands: [Add.self, Remove.self, Mode.self, Brightness.self, Transform.self, Scale.self, Mirror.self])
 
     struct Add: RequestCommand {
         static let configuration = CommandConfiguration(
@@ -86,6 +86,18 @@ struct ScreenCommand: ParsableCommand {
         @Argument(help: "The transform.") var transform: String
         func makeRequest() -> (command: String, arguments: [String: JSONValue]) {
             ("screen-transform", ["screen": reference(screen), "transform": .string(transform)])
+        }
+    }
+
+    struct Scale: RequestCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set a screen's scale, 1 to 8 (fractional scales such as 1.25 or 1.5 too).")
+        @OptionGroup var options: ConnectionOptions
+        @Argument(help: "The screen: its id or name.") var screen: String
+        @Argument(help: "1 ... 8") var value: Double
+        func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
+            guard value.isFinite, (1...8).contains(value) else { throw ValidationError("scale is between 1 and 8") }
+            return ("screen-scale", ["screen": reference(screen), "value": JSONValue(value)])
         }
     }
 

@@ -33,11 +33,16 @@ struct Table {
         return table.text
     }
 
+    /// `2`, `1.5`, `1.33` (at most two decimals).
+    static func scaleText(_ scale: Double) -> String {
+        scale == scale.rounded() ? String(Int(scale)) : String((scale * 100).rounded() / 100)
+    }
+
     static func screens(_ screens: [ScreenInfo]) -> String {
         var table = Table(header: ["ID", "NAME", "CURRENT", "MODES", "SCALE", "TRANSFORM", "BRIGHTNESS", "MIRRORING", "MAIN", "BOUNDS"])
         for s in screens {
             table.rows.append([
-                String(s.id), s.name, s.current ?? "-", s.modes.joined(separator: ","), String(s.scale), s.transform,
+                String(s.id), s.name, s.current ?? "-", s.modes.joined(separator: ","), scaleText(s.scale), s.transform,
                 String(s.brightness), s.mirroring ? "yes" : (s.mirrorsWhenEmpty ? "no" : "off"), s.main ? "yes" : "no",
                 rect(s.bounds),
             ])

@@ -38,6 +38,12 @@ struct StrataCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Each screen's refresh rate in Hz (1...1000).", valueName: "hz"))
     var refresh = 60.0
 
+    @Option(help: ArgumentHelp(
+        "Each screen's scale, 1...8: physical pixels per logical pixel (fractional: 1.25, 1.5, …).",
+        discussion: "The screen keeps its --size in pixels; windows get the size divided by the scale. Clients are told ceil(scale) as wl_output.scale and the exact scale through wp_fractional_scale_v1.",
+        valueName: "S"))
+    var scale = 1.0
+
     @Option(name: .customLong("mode"), help: ArgumentHelp(
         "A further mode each screen offers besides --size (same refresh rate), for `strata-ctl screen mode` and wlr-randr to switch to. Repeatable.",
         valueName: "WIDTHxHEIGHT"),
@@ -94,6 +100,7 @@ struct StrataCommand: ParsableCommand {
 
     func validate() throws {
         guard (1...16).contains(screens) else { throw ValidationError("screens must be between 1 and 16") }
+        guard scale.isFinite, (1...8).contains(scale) else { throw ValidationError("scale must be between 1 and 8") }
         guard refresh.isFinite, (1...1000).contains(refresh) else {
             throw ValidationError("refresh must be a rate in Hz between 1 and 1000")
         }
@@ -127,6 +134,7 @@ struct StrataCommand: ParsableCommand {
                     compositor.display.terminate()
                 }
             }
+            compositor.defaultScreenScale = scale
             compositor.levelRules = levelRules
             compositor.decorationMode = clientSideDecorations ? .clientSide : .serverSide
             compositor.clientPrivilege = allowPrivileged ? .everyone : .startedByStrata

@@ -103,7 +103,7 @@ import Testing
                 screenNumber += 1
                 let modes = [mode1080, mode720, mode4K].shuffled(using: &rng)
                 let screen = manager.connectScreen(
-                    name: "R\(screenNumber)", modes: modes, scale: Int.random(in: 1...2, using: &rng))
+                    name: "R\(screenNumber)", modes: modes, scale: Double(Int.random(in: 1...2, using: &rng)))
                 allScreens[screen.id] = screen
                 expectedKey = .some(before.key)
             case .disconnectScreen(let id):

@@ -158,6 +158,38 @@ import Testing
         #expect(screen.scale == 1)
     }
 
+    @Test func fractionalScalesKeepStepsOf120thsWithinOneToEight() {
+        let manager = makeManager()
+        let screen = manager.screens[0]
+        let recorder = NotificationRecorder(manager)
+        manager.setScale(1.5, for: screen)
+        #expect(screen.scale == 1.5 && screen.scale120 == 180 && screen.integerScale == 2)
+        #expect(screen.bounds.size == Size(width: 1280, height: 720))
+        manager.setScale(1.333, for: screen)
+        #expect(screen.scale120 == 160 && screen.scale == 160.0 / 120)
+        manager.setScale(0.5, for: screen)
+        #expect(screen.scale == 1 && screen.integerScale == 1)
+        manager.setScale(20, for: screen)
+        #expect(screen.scale == 8)
+        manager.setScale(.nan, for: screen)
+        manager.setScale(.infinity, for: screen)
+        #expect(screen.scale == 8)
+        #expect(recorder.take() == Array(repeating: .screenDidChangeScale(screen.id), count: 4))
+    }
+
+    @Test func theLogicalSizeIsRoundedUpToCoverEveryPixel() {
+        let manager = WindowManager()
+        let screen = manager.connectScreen(name: "A", modes: [ScreenMode(width: 1366, height: 768)], scale: 1.5)
+        // 910.67 × 512: the last pixel column is half a logical pixel.
+        #expect(screen.bounds.size == Size(width: 911, height: 512))
+        #expect(screen.pixelSize == Size(width: 1366, height: 768))
+        manager.setScale(1.25, for: screen)
+        #expect(screen.bounds.size == Size(width: 1093, height: 615))
+        manager.setTransform(.rotated270, for: screen)
+        #expect(screen.pixelSize == Size(width: 768, height: 1366))
+        #expect(screen.bounds.size == Size(width: 615, height: 1093))
+    }
+
     @Test func brightnessIsClampedToZeroThroughOne() {
         let manager = makeManager()
         let screen = manager.screens[0]

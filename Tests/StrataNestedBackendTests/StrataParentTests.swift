@@ -17,8 +17,9 @@ struct StrataParentTests {
         let backend: WaylandBackend
         let nested: Compositor
 
-        init(screens: Int = 1, width: Int = 320, height: Int = 200) throws {
+        init(screens: Int = 1, width: Int = 320, height: Int = 200, parentScale: Double = 1) throws {
             let parent = try TestServer(width: 640, height: 480)
+            parent.windows.setScale(parentScale, for: parent.windows.screens[0])
             var fds: [Int32] = [0, 0]
             guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0,
                   parent.compositor.display.createClient(fd: fds[0]) != nil else {
@@ -122,6 +123,33 @@ struct StrataParentTests {
         (try #require(nesting.parentWindow("WL-2")).content as? WindowContent)?.closeRequest()
         #expect(nesting.step { lastClosed == 1 })
         #expect(nesting.nested.outputs.isEmpty)
+    }
+
+    @Test func aNestedScreenTakesTheParentOutputsScaleAndIsShownPixelForPixel() throws {
+        let nesting = try Nesting(parentScale: 2)
+        let recorder = InputRecorder()
+        nesting.backend.input = recorder
+        let output = nesting.nested.outputs[0]
+        // The window entered the parent's scale-2 output: the screen is scale 2, its mode twice
+        // the window's size in the parent, which stays 320×200.
+        #expect(nesting.step { output.screen.scale == 2 && nesting.backend.committedFrames(for: output) >= 1 })
+        #expect(output.canvas.width == 640 && output.canvas.height == 400)
+        #expect(output.width == 320 && output.height == 200)
+        let window = try #require(nesting.parentWindow("WL-1"))
+        #expect(window.frame.width == 320 && window.frame.height == 200)
+        nesting.step(seconds: 0.1) { false }
+        // The parent composes at scale 2 too: the nested canvas fills 640×400 of its pixels.
+        let x0 = Int32(window.frame.x * 2), y0 = Int32(window.frame.y * 2)
+        #expect(nesting.parent.pixel(x: x0 + 639, y: y0 + 399) == Self.colour)
+        #expect(nesting.parent.pixel(x: x0 + 100, y: y0 + 400) == TestServer.background)
+        // Input: the parent's surface coordinates are the nested screen's logical ones.
+        let seat = nesting.parent.compositor.seat!
+        seat.pointerMotion(on: nesting.parentOutput, x: Double(window.frame.x) + 10.5, y: Double(window.frame.y) + 20, time: 1)
+        #expect(nesting.step { !recorder.events.isEmpty })
+        #expect(recorder.take() == [.motion(screen: "WL-1", x: 10.5, y: 20)])
+        // The parent's output goes back to scale 1: so does the nested screen.
+        nesting.parent.windows.setScale(1, for: nesting.parentOutput.screen)
+        #expect(nesting.step { output.screen.scale == 1 && output.canvas.width == 320 })
     }
 
     @Test func fullscreenInTheParentBecomesTheNestedScreensMode() throws {

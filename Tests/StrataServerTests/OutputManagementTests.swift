@@ -161,10 +161,22 @@ import Testing
         #expect(head.position == (100, 50) && head.transform == 1 && head.scale == 2)
     }
 
+    @Test func aFractionalScaleIsAppliedAndAnnouncedBack() throws {
+        let scene = try Self.makeScene()
+        #expect(scene.configure("HEADLESS-1") { zwlr_output_configuration_head_v1_set_scale($0, wl_fixed_from_double(1.5)) } == "succeeded")
+        let screen = scene.server.windows.screens[0]
+        #expect(screen.scale == 1.5)
+        // 640×480 pixels at 1.5: a logical screen of 427×320 (rounded up to cover every pixel).
+        #expect(screen.bounds.size == Size(width: 427, height: 320))
+        #expect(scene.client.roundtrip())
+        #expect(scene.view.head("HEADLESS-1")?.scale == 1.5)
+    }
+
     @Test func whatStrataCannotDoFailsAndChangesNothing() throws {
         let scene = try Self.makeScene()
-        #expect(scene.configure("HEADLESS-1") { zwlr_output_configuration_head_v1_set_scale($0, wl_fixed_from_double(1.5)) } == "failed",
+        #expect(scene.configure("HEADLESS-1") { zwlr_output_configuration_head_v1_set_scale($0, wl_fixed_from_double(0.5)) } == "failed",
                 "\(String(describing: scene.client.protocolError))")
+        #expect(scene.configure("HEADLESS-1") { zwlr_output_configuration_head_v1_set_scale($0, wl_fixed_from_int(9)) } == "failed")
         #expect(scene.configure("HEADLESS-1") { zwlr_output_configuration_head_v1_set_custom_mode($0, 1000, 700, 0) } == "failed")
         // Disabling a screen fails too.
         scene.view.outcome = nil

@@ -7,6 +7,7 @@
 #endif
 #include <wayland-client.h>
 #include "strata-client-shim.h"
+#include "fractional-scale-v1-client-protocol.h"
 #include "gtk-primary-selection-client-protocol.h"
 #include "input-method-unstable-v2-client-protocol.h"
 #include "presentation-time-client-protocol.h"
@@ -27,6 +28,8 @@
 #include "xdg-output-unstable-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 /* Each protocol interface description by pointer (<interface>_interface_ptr()). */
+static inline const struct wl_interface *wp_fractional_scale_manager_v1_interface_ptr(void) { return &wp_fractional_scale_manager_v1_interface; }
+static inline const struct wl_interface *wp_fractional_scale_v1_interface_ptr(void) { return &wp_fractional_scale_v1_interface; }
 static inline const struct wl_interface *gtk_primary_selection_device_manager_interface_ptr(void) { return &gtk_primary_selection_device_manager_interface; }
 static inline const struct wl_interface *gtk_primary_selection_device_interface_ptr(void) { return &gtk_primary_selection_device_interface; }
 static inline const struct wl_interface *gtk_primary_selection_offer_interface_ptr(void) { return &gtk_primary_selection_offer_interface; }

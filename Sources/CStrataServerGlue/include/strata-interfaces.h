@@ -30,6 +30,9 @@ static inline const struct wl_interface *strata_wl_output_interface(void) { retu
 static inline const struct wl_interface *strata_wl_region_interface(void) { return &wl_region_interface; }
 static inline const struct wl_interface *strata_wl_subcompositor_interface(void) { return &wl_subcompositor_interface; }
 static inline const struct wl_interface *strata_wl_subsurface_interface(void) { return &wl_subsurface_interface; }
+#include "fractional-scale-v1-server-protocol.h"
+static inline const struct wl_interface *strata_wp_fractional_scale_manager_v1_interface(void) { return &wp_fractional_scale_manager_v1_interface; }
+static inline const struct wl_interface *strata_wp_fractional_scale_v1_interface(void) { return &wp_fractional_scale_v1_interface; }
 #include "gtk-primary-selection-server-protocol.h"
 static inline const struct wl_interface *strata_gtk_primary_selection_device_manager_interface(void) { return &gtk_primary_selection_device_manager_interface; }
 static inline const struct wl_interface *strata_gtk_primary_selection_device_interface(void) { return &gtk_primary_selection_device_interface; }

@@ -12,6 +12,14 @@ public final class Compositor {
     public let backend: Backend
     public private(set) var outputs: [ScreenOutput] = []
     public private(set) var screensCreated = 0
+    /// The scale screens connect with (`strata --scale`); setting it also rescales the screens
+    /// already connected. Normalized like `Screen.scale` (1 ... 8, steps of 1/120).
+    public var defaultScreenScale: Double = 1 {
+        didSet {
+            defaultScreenScale = Screen.normalizedScale(defaultScreenScale) ?? oldValue
+            for output in outputs { windows.setScale(defaultScreenScale, for: output.screen) }
+        }
+    }
     /// Colour of screen pixels no window covers.
     public var backgroundARGB: UInt32 = 0xff20_2428
     /// How strictly xdg_surface's initial configure handshake is enforced (strict: the spec).
@@ -29,6 +37,8 @@ public final class Compositor {
     public private(set) var foreignToplevels: ForeignToplevelManager!
     /// xdg_activation_v1: focus requests with tokens.
     public private(set) var activation: XdgActivation!
+    /// wp_fractional_scale_manager_v1: each surface's preferred scale.
+    public private(set) var fractionalScale: FractionalScaleManager!
     /// The user's level rules and allow-list (`--level`, `--allow-levels`), asked at map time.
     public var levelRules = LevelRules()
     /// Who sees the privileged globals (`--allow-privileged`: everyone).
@@ -51,6 +61,7 @@ public final class Compositor {
         outputManager = OutputManager(compositor: self)
         foreignToplevels = ForeignToplevelManager(compositor: self)
         activation = XdgActivation(compositor: self)
+        fractionalScale = FractionalScaleManager(compositor: self)
         let installed: [Global?] = [
             CompositorGlobal.install(on: self),
             Subcompositor.install(on: self),
@@ -74,6 +85,7 @@ public final class Compositor {
             privileged(foreignToplevels.install()),
             privileged(InputMethodManager.install(on: self)),
             activation.install(),
+            fractionalScale.install(),
         ]
         for global in installed {
             guard let global else { throw .setup("cannot create a global") }
@@ -136,6 +148,7 @@ public final class Compositor {
         windowExtension?.stop()
         outputManager.stop()
         foreignToplevels.stop()
+        fractionalScale.stop()
         wl_display_destroy(display.display)
     }
 
@@ -144,7 +157,7 @@ public final class Compositor {
     /// Connects a screen with these modes: a model screen, a canvas, a frame clock, a wl_output.
     @discardableResult
     public func connectScreen(name: String, modes: [ScreenMode], backendName: String) -> ScreenOutput? {
-        let screen = windows.connectScreen(name: name, modes: modes)
+        let screen = windows.connectScreen(name: name, modes: modes, scale: defaultScreenScale)
         guard let output = ScreenOutput(screen: screen, backendName: backendName) else {
             windows.disconnectScreen(screen)
             return nil
@@ -354,6 +367,7 @@ public final class Compositor {
         }
         if now?.screen != last?.screen {
             seat.surfaceDidChangeScreen(surface, from: last.flatMap { output(for: $0.screen) }, to: now.flatMap { output(for: $0.screen) })
+            surface.fractionalScaleObject?.update()
         }
         surface.damage.clear()
         surface.lastPlacement = now
@@ -403,18 +417,21 @@ public final class Compositor {
         forEachVisibleSurface(on: output) { surface, x, y in drawList.append(DrawItem(surface: surface, x: x, y: y)) }
         if !output.damage.isEmpty {
             output.damage.intersect(x: 0, y: 0, width: output.width, height: output.height)
-            output.lastPaintedArea = output.damage.area
+            if !output.isUnscaled { output.updateDeviceDamage() }
+            let clip = output.canvasDamage
+            output.lastPaintedArea = clip.area
             if output.screen.isMirroring, let main = outputs.first, main !== output {
-                drawMirror(output, of: main, clip: output.damage)
+                drawMirror(output, of: main, clip: clip)
             } else {
-                draw(output, clip: output.damage)
+                draw(output, clip: clip)
             }
             output.paintedFrames += 1
             output.present()
             backend.present(output, damage: output.presentedDamage)
             output.completeCaptures()
-            if output === outputs.first { damageMirrors(of: output, damage: output.damage) }
+            if output === outputs.first { damageMirrors(of: output, damage: clip) }
             output.damage.clear()
+            output.deviceDamage.clear()
         }
         for item in drawList where !item.surface.frameCallbacks.isEmpty {
             let surface = item.surface
@@ -444,7 +461,9 @@ public final class Compositor {
         }
     }
 
-    /// Draws the screen's windows (`drawList`, back to front) inside `clip`. A front-to-back pass
+    /// Draws the screen's windows (`drawList`, back to front) inside `clip` (canvas pixels). Each
+    /// surface covers the canvas pixels of its logical rectangle (`ScreenOutput.deviceRect`), and
+    /// its opaque region maps through the same edges, so occlusion stays exact at any scale. A front-to-back pass
     /// keeps what of the damage no opaque surface above covers (`uncovered`) and gives each
     /// surface its part of it; a surface outside it costs a bounding-box test. The background
     /// fills what stays uncovered; then the surfaces are drawn back to front, each clipped to its
@@ -461,20 +480,30 @@ public final class Compositor {
             let item = drawList[index]
             let surface = item.surface, width = surface.width, height = surface.height
             let visible = surface.drawClip
-            guard uncovered.extentsIntersect(x: item.x, y: item.y, width: width, height: height) else {
+            let r = output.deviceRect(x: item.x, y: item.y, width: width, height: height)
+            guard r.width > 0, r.height > 0, uncovered.extentsIntersect(x: r.x, y: r.y, width: r.width, height: r.height) else {
                 visible.clear()
                 continue
             }
-            visible.setIntersection(uncovered, x: item.x, y: item.y, width: width, height: height)
+            visible.setIntersection(uncovered, x: r.x, y: r.y, width: r.width, height: r.height)
             if visible.isEmpty { continue }
             if !surface.texture.hasAlpha {
-                spare.setDifference(uncovered, x: item.x, y: item.y, width: width, height: height)
+                spare.setDifference(uncovered, x: r.x, y: r.y, width: r.width, height: r.height)
                 uncovered = spare
                 swap(&spare, &other)
             } else if !surface.opaqueRegion.isEmpty {
                 scratchRegion.setIntersection(surface.opaqueRegion, x: 0, y: 0, width: width, height: height)
-                scratchRegion.translate(dx: item.x, dy: item.y)
-                spare.setDifference(uncovered, scratchRegion)
+                if output.isUnscaled {
+                    scratchRegion.translate(dx: item.x, dy: item.y)
+                    spare.setDifference(uncovered, scratchRegion)
+                } else {
+                    scratchDeviceRegion.clear()
+                    scratchRegion.forEachBox { b in
+                        let d = output.deviceRect(x: item.x &+ b.x1, y: item.y &+ b.y1, width: b.width, height: b.height)
+                        scratchDeviceRegion.addRect(x: d.x, y: d.y, width: d.width, height: d.height)
+                    }
+                    spare.setDifference(uncovered, scratchDeviceRegion)
+                }
                 uncovered = spare
                 swap(&spare, &other)
             }
@@ -488,16 +517,20 @@ public final class Compositor {
         }
         for item in drawList where !item.surface.drawClip.isEmpty {
             let surface = item.surface
-            canvas.draw(surface.texture, x: item.x, y: item.y, surfaceWidth: surface.width, surfaceHeight: surface.height,
-                        transform: surface.bufferTransform, viewport: surface.viewport, in: surface.drawClip)
+            let r = output.deviceRect(x: item.x, y: item.y, width: surface.width, height: surface.height)
+            canvas.draw(surface.texture, x: r.x, y: r.y, surfaceWidth: surface.width, surfaceHeight: surface.height,
+                        transform: surface.bufferTransform, viewport: surface.viewport, width: r.width, height: r.height,
+                        in: surface.drawClip)
         }
     }
 
-    /// Where the main screen's picture goes on a mirroring screen: scaled to fit, centred.
+    /// Where the main screen's picture goes on a mirroring screen: scaled to fit, centred (canvas
+    /// pixels of both).
     private func mirrorPlacement(of output: ScreenOutput, main: ScreenOutput) -> (scale: Double, x: Double, y: Double) {
-        let scale = min(Double(output.width) / Double(main.width), Double(output.height) / Double(main.height))
-        let x = ((Double(output.width) - Double(main.width) * scale) / 2).rounded(.down)
-        let y = ((Double(output.height) - Double(main.height) * scale) / 2).rounded(.down)
+        let to = output.canvas, from = main.canvas
+        let scale = min(Double(to.width) / Double(from.width), Double(to.height) / Double(from.height))
+        let x = ((Double(to.width) - Double(from.width) * scale) / 2).rounded(.down)
+        let y = ((Double(to.height) - Double(from.height) * scale) / 2).rounded(.down)
         return (scale, x, y)
     }
 
@@ -512,16 +545,18 @@ public final class Compositor {
         canvas.setClip(nil)
     }
 
-    /// The main screen repainted `damage`: the same part of every mirroring screen is stale.
+    /// The main screen repainted `damage` (its canvas pixels): the same part of every mirroring
+    /// screen is stale (damaged in its logical coordinates, rounded outwards).
     private func damageMirrors(of main: ScreenOutput, damage: PixmanRegion) {
         for output in outputs where output !== main && output.screen.isMirroring {
             let p = mirrorPlacement(of: output, main: main)
+            let toLogical = 1 / output.scale
             damage.forEachBox { box in
                 // One pixel more on each side for the bilinear filter's reach.
-                let x1 = Int32((Double(box.x1) * p.scale + p.x).rounded(.down)) - 1
-                let y1 = Int32((Double(box.y1) * p.scale + p.y).rounded(.down)) - 1
-                let x2 = Int32((Double(box.x2) * p.scale + p.x).rounded(.up)) + 1
-                let y2 = Int32((Double(box.y2) * p.scale + p.y).rounded(.up)) + 1
+                let x1 = Int32(((Double(box.x1) * p.scale + p.x - 1) * toLogical).rounded(.down))
+                let y1 = Int32(((Double(box.y1) * p.scale + p.y - 1) * toLogical).rounded(.down))
+                let x2 = Int32(((Double(box.x2) * p.scale + p.x + 1) * toLogical).rounded(.up))
+                let y2 = Int32(((Double(box.y2) * p.scale + p.y + 1) * toLogical).rounded(.up))
                 output.damage.addRect(x: x1, y: y1, width: x2 - x1, height: y2 - y1)
             }
             scheduleFrame(output)
@@ -536,6 +571,8 @@ public final class Compositor {
     private var drawList: [DrawItem] = []
     private let uncoveredA = PixmanRegion()
     private let uncoveredB = PixmanRegion()
+    /// An opaque region in canvas pixels on a scaled screen.
+    private let scratchDeviceRegion = PixmanRegion()
 
     /// Every surface with content shown on the screen, back to front, with its position.
     public func forEachVisibleSurface(on output: ScreenOutput, _ body: (Surface, Int32, Int32) -> Void) {

@@ -7,17 +7,29 @@ import StrataRender
 /// Everything the server keeps for one screen: the model's `Screen`, its canvas and damage, its
 /// frame clock, and its wl_output global.
 ///
-/// Windows are composed on `canvas`, in the screen's logical coordinates (its bounds: the mode
-/// turned by the transform, divided by the scale). What the display shows is `displayCanvas`:
-/// the canvas itself when the screen is untransformed, unscaled and at full brightness (no extra
-/// copy), else `presentation`, the mode-sized image the canvas is turned, scaled and dimmed into.
+/// Windows, damage and input live in the screen's logical coordinates (its bounds: the mode
+/// turned by the transform, divided by the scale). They are composed on `canvas`, which has the
+/// mode's pixels turned by the transform (`Screen.pixelSize`): a logical coordinate v is canvas
+/// pixel `device(v)` = round(v × scale), so a surface covers canvas pixels device(x) ..< device(x + w)
+/// and neighbours meet without gaps. What the display shows is `displayCanvas`: the canvas itself
+/// when the screen is untransformed and at full brightness (no extra copy), else `presentation`,
+/// the mode-sized image the canvas is turned and dimmed into.
 public final class ScreenOutput {
     public let screen: Screen
     public let canvas: Canvas
     /// Damage (screen coordinates) not yet repainted.
     public let damage = PixmanRegion()
-    /// The mode-sized image shown when the screen is transformed, scaled or dimmed.
+    /// `damage` in canvas pixels (rounded outwards) during a repaint; unused at scale 1.
+    let deviceDamage = PixmanRegion()
+    /// The mode-sized image shown when the screen is transformed or dimmed.
     public private(set) var presentation: Canvas?
+    /// The screen's scale as the canvas was last sized for (the model's `Screen.scale`).
+    public private(set) var scale: Double
+    /// Whether canvas pixels are logical pixels (scale 1): no conversion anywhere.
+    public private(set) var isUnscaled: Bool
+    /// Logical width and height (the screen's bounds).
+    public private(set) var width: Int32
+    public private(set) var height: Int32
     /// The damage of the last presented frame in `displayCanvas` coordinates.
     public let presentedDamage = PixmanRegion()
     let backendName: String
@@ -39,12 +51,16 @@ public final class ScreenOutput {
     var pendingCaptures: [ScreencopyFrame] = []
 
     init?(screen: Screen, backendName: String) {
-        let size = ScreenOutput.logicalSize(of: screen)
-        guard let canvas = Canvas(width: size.width, height: size.height) else { return nil }
+        let pixels = ScreenOutput.pixelSize(of: screen)
+        guard let canvas = Canvas(width: pixels.width, height: pixels.height) else { return nil }
         self.screen = screen
         self.canvas = canvas
         self.backendName = backendName
-        damage.addRect(x: 0, y: 0, width: canvas.width, height: canvas.height)
+        let size = ScreenOutput.logicalSize(of: screen)
+        (width, height) = size
+        scale = screen.scale
+        isUnscaled = screen.scale == 1
+        damage.addRect(x: 0, y: 0, width: width, height: height)
     }
 
     /// The image the display shows (see the type's description).
@@ -56,25 +72,63 @@ public final class ScreenOutput {
         return UInt32(max(1, 1_000_000 / max(1, mhz)))
     }
 
-    /// Logical width and height (the canvas's size).
-    public var width: Int32 { canvas.width }
-    public var height: Int32 { canvas.height }
-
     static func logicalSize(of screen: Screen) -> (width: Int32, height: Int32) {
         let size = screen.bounds.size
         return (Int32(clamping: max(1, size.width)), Int32(clamping: max(1, size.height)))
     }
 
+    static func pixelSize(of screen: Screen) -> (width: Int32, height: Int32) {
+        let size = screen.pixelSize
+        return (Int32(clamping: max(1, size.width)), Int32(clamping: max(1, size.height)))
+    }
+
     /// Follows the screen's mode, transform and scale: resizes the canvas (and presentation).
-    /// Returns whether anything changed; the caller damages the whole screen.
+    /// The caller damages the whole screen.
     func updateGeometry() {
-        let size = ScreenOutput.logicalSize(of: screen)
-        canvas.resize(width: size.width, height: size.height)
+        let pixels = ScreenOutput.pixelSize(of: screen)
+        canvas.resize(width: pixels.width, height: pixels.height)
+        (width, height) = ScreenOutput.logicalSize(of: screen)
+        scale = screen.scale
+        isUnscaled = scale == 1
         updatePresentation()
     }
 
+    /// The canvas pixel edge of logical coordinate `v`: round(v × scale).
+    @inline(__always)
+    func device(_ v: Int32) -> Int32 {
+        isUnscaled ? v : Int32(clamping: Int64((Double(v) * scale).rounded()))
+    }
+
+    /// A logical rectangle's canvas pixels (edges through `device`, so adjacent rectangles meet).
+    @inline(__always)
+    func deviceRect(x: Int32, y: Int32, width: Int32, height: Int32) -> (x: Int32, y: Int32, width: Int32, height: Int32) {
+        guard !isUnscaled else { return (x, y, width, height) }
+        let x1 = device(x), y1 = device(y)
+        return (x1, y1, device(x &+ width) - x1, device(y &+ height) - y1)
+    }
+
+    /// Sets `deviceDamage` to `damage` in canvas pixels, each box rounded outwards (a partly
+    /// covered canvas pixel is repainted) and grown by one pixel on every side (the reach of the
+    /// bilinear filter a scaled buffer is drawn with: a changed buffer pixel also changes the
+    /// canvas pixels that blend it with its neighbours), clipped to the canvas.
+    func updateDeviceDamage() {
+        deviceDamage.clear()
+        let s = scale
+        damage.forEachBox { box in
+            let x1 = Int32(clamping: Int64((Double(box.x1) * s).rounded(.down)) - 1)
+            let y1 = Int32(clamping: Int64((Double(box.y1) * s).rounded(.down)) - 1)
+            let x2 = Int32(clamping: Int64((Double(box.x2) * s).rounded(.up)) + 1)
+            let y2 = Int32(clamping: Int64((Double(box.y2) * s).rounded(.up)) + 1)
+            deviceDamage.addRect(x: x1, y: y1, width: x2 - x1, height: y2 - y1)
+        }
+        deviceDamage.intersect(x: 0, y: 0, width: canvas.width, height: canvas.height)
+    }
+
+    /// The damage of this repaint in canvas pixels.
+    var canvasDamage: PixmanRegion { isUnscaled ? damage : deviceDamage }
+
     private var needsPresentation: Bool {
-        screen.transform != .normal || screen.scale != 1 || screen.brightness < 1
+        screen.transform != .normal || screen.brightness < 1
     }
 
     private func updatePresentation() {
@@ -91,32 +145,23 @@ public final class ScreenOutput {
         }
     }
 
-    /// Turns, scales and dims the damaged part of the canvas into the presentation image, and
-    /// sets `presentedDamage` (what changed in `displayCanvas`).
+    /// Turns and dims the damaged part of the canvas (`canvasDamage`) into the presentation
+    /// image, and sets `presentedDamage` (what changed in `displayCanvas`).
     func present() {
         updatePresentation()
         guard let presentation else {
-            presentedDamage.set(damage)
+            presentedDamage.set(canvasDamage)
             return
         }
         let turn = BufferTransform(transform: Int32(screen.transform.wlOutputTransform), scale: 1).inverted
-        let scale = Int32(max(1, screen.scale))
-        // Logical damage → presentation pixels: scaled, then turned like a buffer.
+        // Canvas damage → presentation pixels: turned like a buffer.
         presentedDamage.clear()
-        damage.forEachBox { box in
-            let scaled = PixmanRegion.Box(x1: box.x1 * scale, y1: box.y1 * scale, x2: box.x2 * scale, y2: box.y2 * scale)
-            let b = turn.surfaceBox(fromBuffer: scaled, surfaceWidth: presentation.width, surfaceHeight: presentation.height)
+        canvasDamage.forEachBox { box in
+            let b = turn.surfaceBox(fromBuffer: box, surfaceWidth: presentation.width, surfaceHeight: presentation.height)
             presentedDamage.addRect(x: b.x1, y: b.y1, width: b.width, height: b.height)
         }
-        // Presentation pixel → canvas pixel: undo the turn (to scaled logical), then the scale.
-        var t = turn.pixmanTransform(surfaceWidth: presentation.width, surfaceHeight: presentation.height)
-        if scale != 1 {
-            var down = pixman_transform_t()
-            pixman_transform_init_scale(&down, pixman_fixed_t(65536 / Int(scale)), pixman_fixed_t(65536 / Int(scale)))
-            var combined = pixman_transform_t()
-            pixman_transform_multiply(&combined, &down, &t)
-            t = combined
-        }
+        // Presentation pixel → canvas pixel: undo the turn.
+        let t = turn.pixmanTransform(surfaceWidth: presentation.width, surfaceHeight: presentation.height)
         presentation.setClip(presentedDamage)
         presentation.draw(canvas, transform: t, smooth: false, blend: false)
         presentation.dim(brightness: screen.brightness)
@@ -146,14 +191,16 @@ extension ScreenOutput {
         let display = displayCanvas
         guard let rect else { return PixmanRegion.Box(x1: 0, y1: 0, x2: display.width, y2: display.height) }
         guard rect.width > 0, rect.height > 0 else { return nil }
-        let x1 = max(0, Int32(clamping: rect.x)), y1 = max(0, Int32(clamping: rect.y))
-        let x2 = min(width, Int32(clamping: rect.x + rect.width)), y2 = min(height, Int32(clamping: rect.y + rect.height))
+        let lx1 = max(0, Int32(clamping: rect.x)), ly1 = max(0, Int32(clamping: rect.y))
+        let lx2 = min(width, Int32(clamping: rect.x + rect.width)), ly2 = min(height, Int32(clamping: rect.y + rect.height))
+        guard lx1 < lx2, ly1 < ly2 else { return nil }
+        // Canvas pixels (the same edges windows are drawn with), then turned like the presentation.
+        let x1 = device(lx1), y1 = device(ly1)
+        let x2 = min(canvas.width, device(lx2)), y2 = min(canvas.height, device(ly2))
         guard x1 < x2, y1 < y2 else { return nil }
-        guard display !== canvas else { return PixmanRegion.Box(x1: x1, y1: y1, x2: x2, y2: y2) }
-        // Scaled, then turned like the presentation (see `present()`).
-        let scale = Int32(max(1, screen.scale))
+        let box = PixmanRegion.Box(x1: x1, y1: y1, x2: x2, y2: y2)
+        guard display !== canvas else { return box }
         let turn = BufferTransform(transform: Int32(screen.transform.wlOutputTransform), scale: 1).inverted
-        let scaled = PixmanRegion.Box(x1: x1 * scale, y1: y1 * scale, x2: x2 * scale, y2: y2 * scale)
-        return turn.surfaceBox(fromBuffer: scaled, surfaceWidth: display.width, surfaceHeight: display.height)
+        return turn.surfaceBox(fromBuffer: box, surfaceWidth: display.width, surfaceHeight: display.height)
     }
 }

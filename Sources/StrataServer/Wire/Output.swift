@@ -46,7 +46,7 @@ final class OutputBinding: ResourceObject {
             wl_output_send_mode(resource, WL_OUTPUT_MODE_CURRENT.rawValue, Int32(clamping: current.size.width),
                                 Int32(clamping: current.size.height), Int32(clamping: current.refreshMilliHz))
         }
-        if version >= 2 { wl_output_send_scale(resource, Int32(clamping: screen.scale)) }
+        if version >= 2 { wl_output_send_scale(resource, Int32(clamping: screen.integerScale)) }
         if version >= 4 {
             wl_output_send_name(resource, screen.name)
             wl_output_send_description(resource, descriptionText)

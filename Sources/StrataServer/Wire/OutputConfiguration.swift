@@ -5,7 +5,7 @@ import StrataModel
 /// zwlr_output_configuration_v1: a client's proposed screen configuration against one serial.
 /// `test` checks it, `apply` makes it so through the model; a serial older than the manager's is
 /// `cancelled`, a configuration Strata cannot do (disabling a screen, a mode the screen does not
-/// offer, a fractional scale) `failed`.
+/// offer, a scale outside 1 ... 8) `failed`.
 final class OutputConfiguration: ResourceObject {
     private weak var binding: OutputManagerBinding?
     let serial: UInt32

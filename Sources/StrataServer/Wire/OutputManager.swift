@@ -4,7 +4,7 @@ import StrataModel
 
 /// zwlr_output_manager_v1 v2 (privileged): every screen as a head with its modes, current mode,
 /// position, transform and scale; configurations that test or apply mode, position, transform and
-/// (integer) scale through the model. Every screen change bumps `serial` and re-sends the heads,
+/// scale (fractional, 1 ... 8; the model rounds it to 1/120) through the model. Every screen change bumps `serial` and re-sends the heads,
 /// so a configuration made against an older serial is cancelled.
 public final class OutputManager {
     static let version: UInt32 = 2
@@ -53,7 +53,7 @@ public final class OutputManager {
         for head in heads {
             guard let screen = head.screen, screen.isConnected else { return false }
             if let mode = head.mode, !screen.availableModes.contains(mode) { return false }
-            if let scale = head.scale, scale != scale.rounded() || scale < 1 { return false }
+            if let scale = head.scale, !scale.isFinite || !Screen.scaleRange.contains(scale) { return false }
         }
         guard apply else { return true }
         let windows = compositor.windows
@@ -63,7 +63,7 @@ public final class OutputManager {
                 do { try windows.setMode(mode, for: screen) } catch { return false }
             }
             if let transform = head.transform { windows.setTransform(transform, for: screen) }
-            if let scale = head.scale { windows.setScale(Int(scale), for: screen) }
+            if let scale = head.scale { windows.setScale(scale, for: screen) }
             if let position = head.position { windows.setOrigin(position, for: screen) }
         }
         return true
@@ -175,7 +175,7 @@ final class OutputHead: ResourceObject {
         }
         zwlr_output_head_v1_send_position(resource, Int32(clamping: Int(screen.origin.x)), Int32(clamping: Int(screen.origin.y)))
         zwlr_output_head_v1_send_transform(resource, Int32(screen.transform.wlOutputTransform))
-        zwlr_output_head_v1_send_scale(resource, wl_fixed_from_int(Int32(screen.scale)))
+        zwlr_output_head_v1_send_scale(resource, wl_fixed_from_double(screen.scale))
     }
 
     /// The screen is gone (or the client stopped the manager): its modes and the head finish.

@@ -20,6 +20,8 @@ public final class Surface: ResourceObject {
     public private(set) var viewport: Viewport?
     /// The surface's wp_viewport object, if it has one (one at most).
     weak var viewportObject: SurfaceViewport?
+    /// The surface's wp_fractional_scale_v1, if any (the resource owns it).
+    weak var fractionalScaleObject: FractionalScale?
     /// Size in surface-local coordinates (0×0 without a buffer).
     public private(set) var width: Int32 = 0
     public private(set) var height: Int32 = 0

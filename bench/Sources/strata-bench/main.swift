@@ -60,10 +60,21 @@ func composite() {
 
 func allocations() {
     print("## Allocations (malloc, calloc, realloc, memalign calls; counter linked into the executable)")
+    allocationTable(scale: 1)
+    // The same scenes on a scaled screen (1920×1080 pixels; the layout in logical pixels).
+    for scale in [2.0, 1.5] {
+        print()
+        print("At scale \(scale):")
+        allocationTable(scale: scale)
+    }
+    commitAllocations()
+}
+
+func allocationTable(scale: Double) {
     print("| windows | per full frame | per 1 % frame |")
     print("|---|---|---|")
     for n in windowCounts {
-        guard let scene = try? CompositeScene(layout: SceneLayout(windows: n)) else { fatalError("cannot build the scene") }
+        guard let scene = try? CompositeScene(layout: SceneLayout(windows: n), scale: scale) else { fatalError("cannot build the scene") }
         func count(_ body: () -> Void) -> Double {
             for _ in 0..<5 { body() }  // warm-up: reusable storage reaches its size
             let frames = 50
@@ -77,6 +88,9 @@ func allocations() {
         let small = count { scene.compositeFrame(damage: onePercent) }
         print("| \(n) | \(fmt(full)) | \(fmt(small)) |")
     }
+}
+
+func commitAllocations() {
     guard let push = try? CommitThroughput(clients: 1) else { fatalError("cannot build the scene") }
     push.push(rounds: 5)
     let before = strata_malloc_count()
