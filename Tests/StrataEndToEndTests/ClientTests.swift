@@ -21,7 +21,7 @@ import Testing
             "xdg_wm_base": 5, "wl_data_device_manager": 3, "zxdg_output_manager_v1": 3,
             "wp_viewporter": 1, "wp_single_pixel_buffer_manager_v1": 1, "wp_presentation": 1,
             "zxdg_decoration_manager_v1": 1, "zwp_primary_selection_device_manager_v1": 1,
-            "zwp_relative_pointer_manager_v1": 1,
+            "zwp_relative_pointer_manager_v1": 1, "zxdg_shell_v6": 1, "wl_shell": 1,
         ]
         for (interface, version) in expected {
             #expect(versions[interface] == version, "\(interface): \(versions[interface].map(String.init) ?? "missing")")

@@ -56,6 +56,8 @@ public final class Compositor {
             Subcompositor.install(on: self),
             seat.install(),
             XdgShell.install(on: self),
+            XdgShellV6.install(on: self),
+            WlShell.install(on: self),
             DataDeviceManager.install(on: self),
             XdgOutputManager.install(on: self),
             Viewporter.install(on: self),
@@ -240,11 +242,13 @@ public final class Compositor {
         case .screenDidChangeUsableArea(let id):
             for window in windows.windows where window.screen?.id == id {
                 (window.content as? XdgToplevel)?.usableAreaDidChange()
+                (window.content as? WlShellSurface)?.screenDidChange()
             }
         case .screenModeDidChange(let id), .screenDidChangeTransform(let id), .screenDidChangeScale(let id):
             layerShell.arrange(screen: id)
             for window in windows.windows where window.screen?.id == id {
                 (window.content as? XdgToplevel)?.screenSizeDidChange()
+                (window.content as? WlShellSurface)?.screenDidChange()
             }
             if let output = output(for: id) {
                 output.updateGeometry()
@@ -312,7 +316,9 @@ public final class Compositor {
     /// window by that much, as the new buffer's origin is that far from the old one's.
     func surfaceDidCommit(_ surface: Surface, offsetX: Int32, offsetY: Int32) {
         if offsetX != 0 || offsetY != 0,
-           let window = windows.windows.first(where: { ($0.content as? XdgToplevel)?.rootSurface === surface }) {
+           let window = windows.windows.first(where: {
+               ($0.content as? XdgToplevel)?.rootSurface === surface || ($0.content as? WlShellSurface)?.rootSurface === surface
+           }) {
             var frame = window.frame
             frame.x = Int(clamping: Int64(frame.x) + Int64(offsetX))
             frame.y = Int(clamping: Int64(frame.y) + Int64(offsetY))
