@@ -108,6 +108,23 @@ public final class Compositor {
         return list
     }
 
+    /// The interface names of the globals `disableGlobal(named:)` can take away (every global the
+    /// compositor installs itself; not wl_output, which follows the screens, nor libwayland's wl_shm).
+    public var disableableGlobalNames: [String] {
+        globals.filter { !$0.isRemoved }.map(\.interfaceName)
+    }
+
+    /// Takes a global away before clients connect (`strata --disable-global`), so a client
+    /// falls back to an older protocol (no xdg_wm_base: GTK 3 uses zxdg_shell_v6). The objects
+    /// behind it stay; no client can bind it. Throws for a name that is not one of
+    /// `disableableGlobalNames`.
+    public func disableGlobal(named name: String) throws(ServerError) {
+        guard let index = globals.firstIndex(where: { $0.interfaceName == name && !$0.isRemoved }) else {
+            throw .setup("unknown global '\(name)' for --disable-global: use one of \(disableableGlobalNames.sorted().joined(separator: ", "))")
+        }
+        globals.remove(at: index).destroyNow()
+    }
+
     /// Takes the Wayland socket (`wayland-N`, or `name`).
     public func addSocket(name: String? = nil) throws(ServerError) {
         try display.addSocket(name: name)

@@ -192,7 +192,9 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
             current = acked
             self.acked = nil
         }
-        if isMapped { updateFrame() }
+        // Not on the commit that unmaps: a content-less surface's geometry would move the frame
+        // the remap keeps.
+        if isMapped, xdgSurface?.surface?.hasContent == true { updateFrame() }
     }
 
     /// Whether the window was mapped before (a remap keeps its place).
