@@ -153,6 +153,18 @@ import Testing
         #expect(hit?.surface === server.compositor.surface(of: shells.client.serverClient, id: shells.client.id(of: childSurface)))
     }
 
+    @Test func aDisabledXdgWmBaseIsNeitherAnnouncedNorAdvertised() throws {
+        let server = try TestServer()
+        try server.compositor.disableGlobal(named: "xdg_wm_base")
+        let client = try TestClient(server: server)
+        #expect(client.globals["xdg_wm_base"] == nil)
+        #expect(client.globals["zxdg_shell_v6"]?.version == 1 && client.globals["wl_shell"]?.version == 1)
+        #expect(!server.compositor.advertisedGlobals.contains { $0.name == "xdg_wm_base" })
+        #expect(server.compositor.advertisedGlobals.contains { $0.name == "zxdg_shell_v6" })
+        #expect(throws: ServerError.self) { try server.compositor.disableGlobal(named: "xdg_wm_base") }
+        #expect(throws: ServerError.self) { try server.compositor.disableGlobal(named: "wl_output") }
+    }
+
     // MARK: Errors
 
     @Test func commitOfAV6SurfaceWithoutARoleIsNotConstructed() throws {
