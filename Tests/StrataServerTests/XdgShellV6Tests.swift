@@ -165,6 +165,35 @@ import Testing
         #expect(throws: ServerError.self) { try server.compositor.disableGlobal(named: "wl_output") }
     }
 
+    @Test func aTouchPointHeldOverASubsurfaceThatMovesGetsItsNewPosition() throws {
+        let (server, shells) = try makeFixture()
+        let parent = try #require(shells.makeV6Toplevel())
+        #expect(parent.map(width: 200, height: 200, argb: Colour.red))
+        let childSurface = try #require(shells.xdg.makeSurface())
+        let subsurface = try #require(wl_subcompositor_get_subsurface(shells.xdg.subcompositor, childSurface, parent.surface))
+        wl_subsurface_set_position(subsurface, 50, 50)
+        let green = try #require(shells.xdg.makeBuffer(width: 100, height: 100, argb: Colour.green))
+        wl_surface_attach(childSurface, green.buffer, 0, 0)
+        wl_surface_commit(childSurface)
+        wl_surface_commit(parent.surface)
+        let seat = try TestSeat(client: shells.client)
+        _ = seat.getTouch()
+        #expect(shells.client.roundtrip())
+        let output = try #require(server.compositor.outputs.first)
+        server.compositor.seat.touchDown(id: 3, on: output, x: 60, y: 55, time: 1)
+        #expect(shells.client.roundtrip())
+        #expect(seat.takeEvents().contains(.touchDown(surface: shells.client.id(of: childSurface), id: 3, x: 10, y: 5)))
+        // The subsurface moves under the still finger: the point stays with it, at its new place.
+        wl_subsurface_set_position(subsurface, 30, 40)
+        wl_surface_commit(parent.surface)
+        #expect(shells.client.roundtrip())
+        #expect(seat.takeEvents().contains(.touchMotion(id: 3, x: 30, y: 15)))
+        // Nothing moved: no motion.
+        wl_surface_commit(parent.surface)
+        #expect(shells.client.roundtrip())
+        #expect(!seat.takeEvents().contains { if case .touchMotion = $0 { return true } else { return false } })
+    }
+
     // MARK: Errors
 
     @Test func commitOfAV6SurfaceWithoutARoleIsNotConstructed() throws {
