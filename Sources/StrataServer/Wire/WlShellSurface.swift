@@ -412,9 +412,7 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
             handle(resource, as: WlShellSurface.self) { shellSurface in
                 guard let title else { return }
                 shellSurface.title = String(cString: title)
-                guard let window = shellSurface.window else { return }
-                window.title = shellSurface.title
-                shellSurface.compositor.foreignToplevels.windowDidChange(window)
+                if let window = shellSurface.window { shellSurface.compositor.setTitle(shellSurface.title, of: window) }
             }
         },
         set_class: { _, resource, appClass in
@@ -422,9 +420,7 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
                 guard let appClass else { return }
                 shellSurface.appID = String(cString: appClass)
                 guard let window = shellSurface.window else { return }
-                window.appID = shellSurface.appID
-                shellSurface.compositor.foreignToplevels.windowDidChange(window)
-                if !shellSurface.isMapped { shellSurface.compositor.applyConfiguredLevel(to: window) }
+                shellSurface.compositor.setAppID(shellSurface.appID, of: window, isMapped: shellSurface.isMapped)
             }
         }))
 

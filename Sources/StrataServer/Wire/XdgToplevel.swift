@@ -376,17 +376,13 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
         set_title: { _, resource, title in
             handle(resource, as: XdgToplevel.self) { toplevel in
                 guard let title, let window = toplevel.window else { return }
-                window.title = String(cString: title)
-                toplevel.compositor.foreignToplevels.windowDidChange(window)
+                toplevel.compositor.setTitle(String(cString: title), of: window)
             }
         },
         set_app_id: { _, resource, appID in
             handle(resource, as: XdgToplevel.self) { toplevel in
                 guard let appID, let window = toplevel.window else { return }
-                window.appID = String(cString: appID)
-                toplevel.compositor.foreignToplevels.windowDidChange(window)
-                // Before the first map the user's level rule follows the app id at once.
-                if !toplevel.isMapped { toplevel.compositor.applyConfiguredLevel(to: window) }
+                toplevel.compositor.setAppID(String(cString: appID), of: window, isMapped: toplevel.isMapped)
             }
         },
         show_window_menu: { _, _, _, _, _, _ in
