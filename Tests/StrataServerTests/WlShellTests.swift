@@ -174,6 +174,22 @@ import Testing
         #expect(server.pixel(x: 10, y: 10) == Colour.red)
     }
 
+    @Test func popupsNamingEachOtherAsParentsAreRefusedNotLooped() throws {
+        let (server, shells) = try makeFixture()
+        let parent = try #require(shells.makeShellSurface())
+        wl_shell_surface_set_toplevel(parent.shellSurface)
+        #expect(parent.commit(width: 200, height: 200, argb: Colour.red))
+        let seat = try TestSeat(client: shells.client)
+        let a = try #require(shells.makeShellSurface()), b = try #require(shells.makeShellSurface())
+        wl_shell_surface_set_popup(a.shellSurface, seat.seat, 1, parent.surface, 0, 0, 0)
+        wl_shell_surface_set_popup(b.shellSurface, seat.seat, 1, a.surface, 0, 0, 0)
+        wl_shell_surface_set_popup(a.shellSurface, seat.seat, 1, b.surface, 0, 0, 0)
+        #expect(a.commit(argb: Colour.blue) && b.commit(argb: Colour.green))
+        server.repaint()
+        #expect(a.doneCount >= 1 && b.doneCount >= 1)
+        #expect(server.pixel(x: 10, y: 10) == Colour.red)
+    }
+
     @Test func aSurfaceWithAnotherRoleIsARoleError() throws {
         let (_, shells) = try makeFixture()
         let toplevel = try #require(shells.xdg.makeToplevel())

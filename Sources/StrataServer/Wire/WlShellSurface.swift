@@ -81,6 +81,18 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
         }
     }
 
+    /// Whether `ancestor` is this surface or one of its popup parents.
+    private func isPopupDescendant(of ancestor: WlShellSurface) -> Bool {
+        var node: WlShellSurface? = self
+        var depth = 0
+        while let current = node, depth < 10_000 {
+            if current === ancestor { return true }
+            node = current.popupParent
+            depth += 1
+        }
+        return node != nil
+    }
+
     private func leavePopupMode() {
         dismiss()
         popupParent?.popups.removeAll { $0 === self }
@@ -140,9 +152,10 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
         offset = (Int(x), Int(y))
         let parent = ResourceObject.from(parentResource, as: Surface.self)
         parentSurface = parent
-        // Popups are drawn with a wl_shell parent's window; any other parent cannot show one.
-        guard let parent, parent !== surface, let shellParent = parent.role as? WlShellSurface, shellParent !== self,
-              !shellParent.isDestroyed else {
+        // Popups are drawn with a wl_shell parent's window; any other parent cannot show one,
+        // nor can a parent that is this popup's own descendant (a cycle).
+        guard let parent, parent !== surface, let shellParent = parent.role as? WlShellSurface,
+              !shellParent.isDestroyed, !shellParent.isPopupDescendant(of: self) else {
             dismiss()
             return
         }
