@@ -36,6 +36,8 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
     private var transients: [Weak<WlShellSurface>] = []
     private(set) var popups: [WlShellSurface] = []
     private weak var popupParent: WlShellSurface?
+    /// The wl_shell parent whose `transients` hold this surface.
+    private weak var transientParent: WlShellSurface?
     private(set) var isDismissed = false
     private(set) var hasGrab = false
 
@@ -74,11 +76,19 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
         }
         if mode == .popup || (mode == .none && isMapped) { isMapped = false }
         mode = newMode
-        if newMode != .transient { showsWithoutKey = false }
+        if newMode != .transient {
+            showsWithoutKey = false
+            leaveTransientParent()
+        }
         // A surface that already has content maps (or takes its new place) at once.
         if let surface, surface.hasContent {
             if isMapped { updateFrame() } else { map() }
         }
+    }
+
+    private func leaveTransientParent() {
+        transientParent?.transients.removeAll { $0.value == nil || $0.value === self }
+        transientParent = nil
     }
 
     /// Whether `ancestor` is this surface or one of its popup parents.
@@ -111,9 +121,10 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
         parentSurface = parent
         offset = (Int(x), Int(y))
         showsWithoutKey = flags & WL_SHELL_SURFACE_TRANSIENT_INACTIVE.rawValue != 0
+        leaveTransientParent()
         if let shellParent = parent.role as? WlShellSurface {
-            shellParent.transients.removeAll { $0.value == nil || $0.value === self }
             shellParent.transients.append(Weak(self))
+            transientParent = shellParent
         }
         enterWindowMode(.transient)
         if isMapped, let window { placeTransient(window) }
@@ -145,6 +156,7 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
     func handleSetPopupRequest(serial: UInt32, parent parentResource: OpaquePointer?, x: Int32, y: Int32) {
         guard !isInert else { return }
         if mode == .popup { leavePopupMode() }
+        leaveTransientParent()
         if let window, !window.isHidden { compositor.windows.hide(window) }
         isMapped = false
         mode = .popup
