@@ -82,6 +82,12 @@ struct StrataCommand: ParsableCommand {
         valueName: "appid,..."))
     var allowLevels: [String] = []
 
+    @Option(name: .customLong("disable-global"), help: ArgumentHelp(
+        "Do not offer this global to clients (an interface name such as xdg_wm_base), to try a client's fallback path. Repeatable.",
+        discussion: "--disable-global xdg_wm_base makes GTK 3 use zxdg_shell_v6; with zxdg_shell_v6 disabled too, old clients fall back to wl_shell. An unknown name is an error that lists the names.",
+        valueName: "interface"))
+    var disabledGlobals: [String] = []
+
     /// The level rules and allow-list the compositor applies.
     var levelRules: LevelRules {
         var rules = LevelRules()
@@ -136,6 +142,14 @@ struct StrataCommand: ParsableCommand {
             }
             compositor.defaultScreenScale = scale
             compositor.levelRules = levelRules
+            for name in disabledGlobals {
+                do {
+                    try compositor.disableGlobal(named: name)
+                } catch {
+                    compositor.shutdown()
+                    throw error
+                }
+            }
             compositor.decorationMode = clientSideDecorations ? .clientSide : .serverSide
             compositor.clientPrivilege = allowPrivileged ? .everyone : .startedByStrata
             do {

@@ -28,6 +28,7 @@ import Testing
         (["--level", "org.example.app"], "level rules are APPID=LEVEL"),
         (["--level", "org.example.app=sky"], "level rules are APPID=LEVEL"),
         (["--socket", "a/b"], "socket must be a plain file name"),
+        (["--disable-global", "wl_nothing"], "unknown global 'wl_nothing' for --disable-global: use one of"),
         (["--no-such-option"], "Unknown option '--no-such-option'"),
     ]
 

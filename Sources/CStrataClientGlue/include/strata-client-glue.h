@@ -26,6 +26,7 @@
 #include "xdg-activation-v1-client-protocol.h"
 #include "xdg-decoration-unstable-v1-client-protocol.h"
 #include "xdg-output-unstable-v1-client-protocol.h"
+#include "xdg-shell-unstable-v6-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 /* Each protocol interface description by pointer (<interface>_interface_ptr()). */
 static inline const struct wl_interface *wp_fractional_scale_manager_v1_interface_ptr(void) { return &wp_fractional_scale_manager_v1_interface; }
@@ -74,6 +75,11 @@ static inline const struct wl_interface *zxdg_decoration_manager_v1_interface_pt
 static inline const struct wl_interface *zxdg_toplevel_decoration_v1_interface_ptr(void) { return &zxdg_toplevel_decoration_v1_interface; }
 static inline const struct wl_interface *zxdg_output_manager_v1_interface_ptr(void) { return &zxdg_output_manager_v1_interface; }
 static inline const struct wl_interface *zxdg_output_v1_interface_ptr(void) { return &zxdg_output_v1_interface; }
+static inline const struct wl_interface *zxdg_shell_v6_interface_ptr(void) { return &zxdg_shell_v6_interface; }
+static inline const struct wl_interface *zxdg_positioner_v6_interface_ptr(void) { return &zxdg_positioner_v6_interface; }
+static inline const struct wl_interface *zxdg_surface_v6_interface_ptr(void) { return &zxdg_surface_v6_interface; }
+static inline const struct wl_interface *zxdg_toplevel_v6_interface_ptr(void) { return &zxdg_toplevel_v6_interface; }
+static inline const struct wl_interface *zxdg_popup_v6_interface_ptr(void) { return &zxdg_popup_v6_interface; }
 static inline const struct wl_interface *xdg_wm_base_interface_ptr(void) { return &xdg_wm_base_interface; }
 static inline const struct wl_interface *xdg_positioner_interface_ptr(void) { return &xdg_positioner_interface; }
 static inline const struct wl_interface *xdg_surface_interface_ptr(void) { return &xdg_surface_interface; }

@@ -13,4 +13,5 @@ static inline const struct wl_interface *wl_shm_interface_ptr(void) { return &wl
 static inline const struct wl_interface *wl_seat_interface_ptr(void) { return &wl_seat_interface; }
 static inline const struct wl_interface *wl_output_interface_ptr(void) { return &wl_output_interface; }
 static inline const struct wl_interface *wl_data_device_manager_interface_ptr(void) { return &wl_data_device_manager_interface; }
+static inline const struct wl_interface *wl_shell_interface_ptr(void) { return &wl_shell_interface; }
 #endif

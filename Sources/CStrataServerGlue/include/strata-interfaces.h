@@ -95,6 +95,12 @@ static inline const struct wl_interface *strata_zxdg_toplevel_decoration_v1_inte
 #include "xdg-output-unstable-v1-server-protocol.h"
 static inline const struct wl_interface *strata_zxdg_output_manager_v1_interface(void) { return &zxdg_output_manager_v1_interface; }
 static inline const struct wl_interface *strata_zxdg_output_v1_interface(void) { return &zxdg_output_v1_interface; }
+#include "xdg-shell-unstable-v6-server-protocol.h"
+static inline const struct wl_interface *strata_zxdg_shell_v6_interface(void) { return &zxdg_shell_v6_interface; }
+static inline const struct wl_interface *strata_zxdg_positioner_v6_interface(void) { return &zxdg_positioner_v6_interface; }
+static inline const struct wl_interface *strata_zxdg_surface_v6_interface(void) { return &zxdg_surface_v6_interface; }
+static inline const struct wl_interface *strata_zxdg_toplevel_v6_interface(void) { return &zxdg_toplevel_v6_interface; }
+static inline const struct wl_interface *strata_zxdg_popup_v6_interface(void) { return &zxdg_popup_v6_interface; }
 #include "xdg-shell-server-protocol.h"
 static inline const struct wl_interface *strata_xdg_wm_base_interface(void) { return &xdg_wm_base_interface; }
 static inline const struct wl_interface *strata_xdg_positioner_interface(void) { return &xdg_positioner_interface; }

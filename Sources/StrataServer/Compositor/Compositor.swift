@@ -67,6 +67,8 @@ public final class Compositor {
             Subcompositor.install(on: self),
             seat.install(),
             XdgShell.install(on: self),
+            XdgShellV6.install(on: self),
+            WlShell.install(on: self),
             DataDeviceManager.install(on: self),
             XdgOutputManager.install(on: self),
             Viewporter.install(on: self),
@@ -119,6 +121,23 @@ public final class Compositor {
             if let global = output.global, !global.isRemoved { list.append((global.interfaceName, global.version)) }
         }
         return list
+    }
+
+    /// The interface names of the globals `disableGlobal(named:)` can take away (every global the
+    /// compositor installs itself; not wl_output, which follows the screens, nor libwayland's wl_shm).
+    public var disableableGlobalNames: [String] {
+        globals.filter { !$0.isRemoved }.map(\.interfaceName)
+    }
+
+    /// Takes a global away before clients connect (`strata --disable-global`), so a client
+    /// falls back to an older protocol (no xdg_wm_base: GTK 3 uses zxdg_shell_v6). The objects
+    /// behind it stay; no client can bind it. Throws for a name that is not one of
+    /// `disableableGlobalNames`.
+    public func disableGlobal(named name: String) throws(ServerError) {
+        guard let index = globals.firstIndex(where: { $0.interfaceName == name && !$0.isRemoved }) else {
+            throw .setup("unknown global '\(name)' for --disable-global: use one of \(disableableGlobalNames.sorted().joined(separator: ", "))")
+        }
+        globals.remove(at: index).destroyNow()
     }
 
     /// Takes the Wayland socket (`wayland-N`, or `name`).
@@ -256,11 +275,13 @@ public final class Compositor {
         case .screenDidChangeUsableArea(let id):
             for window in windows.windows where window.screen?.id == id {
                 (window.content as? XdgToplevel)?.usableAreaDidChange()
+                (window.content as? WlShellSurface)?.screenDidChange()
             }
         case .screenModeDidChange(let id), .screenDidChangeTransform(let id), .screenDidChangeScale(let id):
             layerShell.arrange(screen: id)
             for window in windows.windows where window.screen?.id == id {
                 (window.content as? XdgToplevel)?.screenSizeDidChange()
+                (window.content as? WlShellSurface)?.screenDidChange()
             }
             if let output = output(for: id) {
                 output.updateGeometry()
@@ -291,6 +312,20 @@ public final class Compositor {
     public func applyConfiguredLevel(to window: Window) {
         guard let level = levelRules.configuredLevel(forAppID: window.appID) else { return }
         windows.setLevel(window, level)
+    }
+
+    /// A client named its window (xdg_toplevel.set_title, wl_shell_surface.set_title).
+    func setTitle(_ title: String, of window: Window) {
+        window.title = title
+        foreignToplevels.windowDidChange(window)
+    }
+
+    /// A client set its window's app id (xdg_toplevel.set_app_id, wl_shell_surface.set_class);
+    /// before the first map the user's level rule follows it at once.
+    func setAppID(_ appID: String, of window: Window, isMapped: Bool) {
+        window.appID = appID
+        foreignToplevels.windowDidChange(window)
+        if !isMapped { applyConfiguredLevel(to: window) }
     }
 
     /// Decides a client's request for a level with the user's rules (`levelRules`) and sets the
@@ -328,7 +363,9 @@ public final class Compositor {
     /// window by that much, as the new buffer's origin is that far from the old one's.
     func surfaceDidCommit(_ surface: Surface, offsetX: Int32, offsetY: Int32) {
         if offsetX != 0 || offsetY != 0,
-           let window = windows.windows.first(where: { ($0.content as? XdgToplevel)?.rootSurface === surface }) {
+           let window = windows.windows.first(where: {
+               ($0.content as? XdgToplevel)?.rootSurface === surface || ($0.content as? WlShellSurface)?.rootSurface === surface
+           }) {
             var frame = window.frame
             frame.x = Int(clamping: Int64(frame.x) + Int64(offsetX))
             frame.y = Int(clamping: Int64(frame.y) + Int64(offsetY))

@@ -82,11 +82,13 @@ public final class Seat {
     /// Stacking or visibility changed: the pointer focus under a still pointer is re-evaluated.
     func windowDidChange() {
         pointer.repick()
+        touch.surfacesDidMove()
     }
 
     /// A surface's state changed (size, input region, subsurfaces): the pointer focus under a
     /// still pointer is re-evaluated when the surface is shown.
     func surfaceDidCommit(_ surface: Surface) {
+        touch.surfacesDidMove()
         guard surface.lastPlacement != nil || pointer.focus === surface else { return }
         pointer.repick()
     }

@@ -13,6 +13,10 @@ final class Touch {
     private struct TouchPoint {
         weak var surface: Surface?
         weak var output: ScreenOutput?
+        /// Where the point is on its screen, and where its surface was last told it is.
+        var x: Double
+        var y: Double
+        var local: (x: Double, y: Double)
     }
 
     init(seat: Seat) {
@@ -35,7 +39,7 @@ final class Touch {
             return
         }
         let surface = hit.surface
-        points[id] = TouchPoint(surface: surface, output: output)
+        points[id] = TouchPoint(surface: surface, output: output, x: x, y: y, local: (hit.x, hit.y))
         let serial = seat.nextSerial()
         seat.recordInputSerial(serial, kind: .touch, client: surface.client, surface: surface, window: hit.window)
         seat.compositor.windows.pointerDidClick(hit.window)
@@ -46,10 +50,29 @@ final class Touch {
     }
 
     func motion(id: Int32, x: Double, y: Double, time: UInt32) {
-        guard let point = points[id], let surface = point.surface, !surface.isDestroyed,
+        guard var point = points[id], let surface = point.surface, !surface.isDestroyed,
               let p = surface.placement, let output = point.output, p.screen == output.screen.id else { return }
         let lx = x - Double(p.x), ly = y - Double(p.y)
+        point.x = x
+        point.y = y
+        point.local = (lx, ly)
+        points[id] = point
         send(to: surface.client) { wl_touch_send_motion($0.resource, time, id, wl_fixed_from_double(lx), wl_fixed_from_double(ly)) }
+    }
+
+    /// Surfaces moved (a window, or a subsurface at its parent's commit): a touch point held
+    /// still over a surface that moved is told its new surface-local position with a motion,
+    /// as the pointer is. The point stays with its surface (wl_touch: until up).
+    func surfacesDidMove() {
+        for (id, point) in points {
+            guard let surface = point.surface, !surface.isDestroyed, let p = surface.placement,
+                  let output = point.output, p.screen == output.screen.id else { continue }
+            let lx = point.x - Double(p.x), ly = point.y - Double(p.y)
+            guard (lx, ly) != point.local else { continue }
+            points[id]?.local = (lx, ly)
+            let time = Compositor.monotonicMilliseconds()
+            send(to: surface.client) { wl_touch_send_motion($0.resource, time, id, wl_fixed_from_double(lx), wl_fixed_from_double(ly)) }
+        }
     }
 
     func up(id: Int32, time: UInt32) {

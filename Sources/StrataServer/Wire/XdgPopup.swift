@@ -2,12 +2,13 @@ import CStrataServerGlue
 import CWaylandServer
 import StrataModel
 
-/// xdg_popup: a surface placed by positioner rules relative to its parent's window geometry,
+/// xdg_popup (or zxdg_popup_v6): a surface placed by positioner rules relative to its parent's window geometry,
 /// drawn above the parent by the toplevel's `forEachRootSurface`, kept inside the parent's
 /// screen's usable area by the constraint adjustments. With an explicit grab it belongs to the
 /// client's grab chain; the seat ends the grab with `grabDidEnd`, which dismisses it.
 final class XdgPopup: ResourceObject, XdgRoleObject, PopupGrab {
     unowned let compositor: Compositor
+    let flavor: XdgShellFlavor
     private(set) weak var xdgSurface: XdgSurface?
     /// The parent: an xdg_surface (a toplevel's or a popup's) or a layer surface.
     private(set) weak var parent: PopupParent?
@@ -21,10 +22,11 @@ final class XdgPopup: ResourceObject, XdgRoleObject, PopupGrab {
 
     init?(xdgSurface: XdgSurface, parent: PopupParent?, rules: XdgPositionerRules, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.compositor = xdgSurface.compositor
+        self.flavor = xdgSurface.flavor
         self.xdgSurface = xdgSurface
         self.parent = parent
         self.rules = rules
-        super.init(client: client, interface: strata_xdg_popup_interface(), version: version, id: id,
+        super.init(client: client, interface: flavor.popupInterface, version: version, id: id,
                    implementation: Self.implementation)
     }
 
@@ -70,9 +72,15 @@ final class XdgPopup: ResourceObject, XdgRoleObject, PopupGrab {
     private func sendConfigureSequence(token: UInt32?) {
         guard !isDestroyed, let xdgSurface else { return }
         let rect = computeRect()
-        if let token, version >= 3 { xdg_popup_send_repositioned(resource, token) }
-        xdg_popup_send_configure(resource, Int32(clamping: rect.x), Int32(clamping: rect.y),
-                                 Int32(clamping: rect.width), Int32(clamping: rect.height))
+        let (x, y) = (Int32(clamping: rect.x), Int32(clamping: rect.y))
+        let (width, height) = (Int32(clamping: rect.width), Int32(clamping: rect.height))
+        switch flavor {
+        case .stable:
+            if let token, version >= 3 { xdg_popup_send_repositioned(resource, token) }
+            xdg_popup_send_configure(resource, x, y, width, height)
+        case .v6:
+            zxdg_popup_v6_send_configure(resource, x, y, width, height)
+        }
         guard let serial = xdgSurface.sendConfigure() else { return }
         unacked.append((serial, rect))
         if unacked.count > 64 { unacked.removeFirst(unacked.count - 64) }
@@ -138,7 +146,10 @@ final class XdgPopup: ResourceObject, XdgRoleObject, PopupGrab {
             removeFromGrabChain()
             compositor.seat.endPopupGrab(self)
         }
-        xdg_popup_send_popup_done(resource)
+        switch flavor {
+        case .stable: xdg_popup_send_popup_done(resource)
+        case .v6: zxdg_popup_v6_send_popup_done(resource)
+        }
         if let surface = xdgSurface?.surface { compositor.damageTree(of: surface) }
     }
 

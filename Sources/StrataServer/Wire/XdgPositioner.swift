@@ -2,13 +2,15 @@ import CStrataServerGlue
 import CWaylandServer
 import StrataModel
 
-/// xdg_positioner: a mutable set of placement rules; popups copy them when they are made or
-/// repositioned.
+/// xdg_positioner (or zxdg_positioner_v6, by `flavor`): a mutable set of placement rules; popups
+/// copy them when they are made or repositioned.
 final class XdgPositioner: ResourceObject {
+    let flavor: XdgShellFlavor
     private(set) var rules = XdgPositionerRules()
 
-    init?(client: OpaquePointer, version: UInt32, id: UInt32) {
-        super.init(client: client, interface: strata_xdg_positioner_interface(), version: version, id: id,
+    init?(flavor: XdgShellFlavor = .stable, client: OpaquePointer, version: UInt32, id: UInt32) {
+        self.flavor = flavor
+        super.init(client: client, interface: flavor.positionerInterface, version: version, id: id,
                    implementation: Self.implementation)
     }
 
@@ -27,22 +29,24 @@ final class XdgPositioner: ResourceObject {
         },
         set_anchor_rect: { _, resource, x, y, width, height in
             handle(resource, as: XdgPositioner.self) { positioner throws(ProtocolError) in
-                guard width >= 0, height >= 0 else {
-                    throw invalidInput("set_anchor_rect \(width)x\(height): the size must not be negative")
+                // v6: "The rectangle must be at least 1x1 large"; stable allows an empty one.
+                let minimum: Int32 = positioner.flavor == .stable ? 0 : 1
+                guard width >= minimum, height >= minimum else {
+                    throw invalidInput("set_anchor_rect \(width)x\(height): the size must be at least \(minimum)x\(minimum)")
                 }
                 positioner.rules.anchorRect = Rect(x: Int(x), y: Int(y), width: Int(width), height: Int(height))
             }
         },
         set_anchor: { _, resource, anchor in
             handle(resource, as: XdgPositioner.self) { positioner throws(ProtocolError) in
-                guard anchor <= XDG_POSITIONER_ANCHOR_BOTTOM_RIGHT.rawValue else { throw invalidInput("anchor \(anchor) is not an xdg_positioner.anchor") }
-                positioner.rules.anchor = anchor
+                guard let value = positioner.flavor.edgeValue(anchor) else { throw invalidInput("anchor \(anchor) is not an xdg_positioner.anchor") }
+                positioner.rules.anchor = value
             }
         },
         set_gravity: { _, resource, gravity in
             handle(resource, as: XdgPositioner.self) { positioner throws(ProtocolError) in
-                guard gravity <= XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT.rawValue else { throw invalidInput("gravity \(gravity) is not an xdg_positioner.gravity") }
-                positioner.rules.gravity = gravity
+                guard let value = positioner.flavor.edgeValue(gravity) else { throw invalidInput("gravity \(gravity) is not an xdg_positioner.gravity") }
+                positioner.rules.gravity = value
             }
         },
         set_constraint_adjustment: { _, resource, adjustment in

@@ -7,12 +7,12 @@ import StrataModel
 /// `roleObject`. A surface is mapped by the first commit with a buffer after an acknowledged
 /// initial configure, and unmapped by a commit without one.
 final class XdgSurface: ResourceObject, SurfaceRole, PopupParent {
-    static let roleName = "xdg_surface"
-    var roleName: String { Self.roleName }
+    var roleName: String { flavor.surfaceRoleName }
 
     enum RoleKind: String { case toplevel = "xdg_toplevel", popup = "xdg_popup" }
 
     unowned let compositor: Compositor
+    let flavor: XdgShellFlavor
     private(set) weak var wmBase: XdgWmBase?
     private(set) weak var surface: Surface?
     private(set) weak var roleObject: XdgRoleObject?
@@ -34,11 +34,12 @@ final class XdgSurface: ResourceObject, SurfaceRole, PopupParent {
     private(set) var isMapped = false
     private var surfaceDestroyed: Signal<Surface>.Token?
 
-    init?(wmBase: XdgWmBase, client: OpaquePointer, version: UInt32, id: UInt32, surface: Surface) {
+    init?(wmBase: XdgWmBase, flavor: XdgShellFlavor, client: OpaquePointer, version: UInt32, id: UInt32, surface: Surface) {
         self.compositor = wmBase.compositor
+        self.flavor = flavor
         self.wmBase = wmBase
         self.surface = surface
-        super.init(client: client, interface: strata_xdg_surface_interface(), version: version, id: id,
+        super.init(client: client, interface: flavor.surfaceInterface, version: version, id: id,
                    implementation: Self.implementation)
         _ = surface.setRole(self)
         surfaceDestroyed = surface.didDestroy.observe { [weak self] _ in self?.goInert() }
@@ -50,6 +51,17 @@ final class XdgSurface: ResourceObject, SurfaceRole, PopupParent {
     /// An xdg_surface error, raised on this xdg_surface (also from the wl_surface's commit).
     private func error(_ code: xdg_surface_error, _ message: String) -> ProtocolError {
         ProtocolError(on: isDestroyed ? nil : resource, code: code.rawValue, message)
+    }
+
+    /// An xdg_surface error only the stable protocol names: zxdg_shell_v6.invalid_surface_state
+    /// on the shell for a v6 surface.
+    private func stableOnlyError(_ code: xdg_surface_error, _ message: String) -> ProtocolError {
+        flavor == .stable ? error(code, message) : invalidSurfaceState(message)
+    }
+
+    /// What a v6 client gets for a violation the v6 spec names no error for (see XdgShellFlavor).
+    func invalidSurfaceState(_ message: String) -> ProtocolError {
+        wmBaseError(XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE, message)
     }
 
     /// An xdg_wm_base error, raised on the xdg_wm_base when it is still alive.
@@ -110,7 +122,10 @@ final class XdgSurface: ResourceObject, SurfaceRole, PopupParent {
         let serial = compositor.display.nextSerial()
         unackedSerials.append(serial)
         if unackedSerials.count > 256 { unackedSerials.removeFirst(unackedSerials.count - 256) }
-        xdg_surface_send_configure(resource, serial)
+        switch flavor {
+        case .stable: xdg_surface_send_configure(resource, serial)
+        case .v6: zxdg_surface_v6_send_configure(resource, serial)
+        }
         return serial
     }
 
@@ -118,7 +133,7 @@ final class XdgSurface: ResourceObject, SurfaceRole, PopupParent {
         guard !isInert else { return }
         guard roleKind != nil else { throw error(XDG_SURFACE_ERROR_NOT_CONSTRUCTED, "ack_configure before get_toplevel or get_popup") }
         guard let index = unackedSerials.firstIndex(of: serial) else {
-            throw error(XDG_SURFACE_ERROR_INVALID_SERIAL, "ack_configure(\(serial)): no such configure is waiting for an ack")
+            throw stableOnlyError(XDG_SURFACE_ERROR_INVALID_SERIAL, "ack_configure(\(serial)): no such configure is waiting for an ack")
         }
         unackedSerials.removeFirst(index + 1)
         isConfigured = true
@@ -129,7 +144,7 @@ final class XdgSurface: ResourceObject, SurfaceRole, PopupParent {
         guard !isInert else { return }
         guard roleKind != nil else { throw error(XDG_SURFACE_ERROR_NOT_CONSTRUCTED, "set_window_geometry before get_toplevel or get_popup") }
         guard width > 0, height > 0 else {
-            throw error(XDG_SURFACE_ERROR_INVALID_SIZE, "set_window_geometry \(width)x\(height): the size must be positive")
+            throw stableOnlyError(XDG_SURFACE_ERROR_INVALID_SIZE, "set_window_geometry \(width)x\(height): the size must be positive")
         }
         pendingGeometry = Rect(x: Int(x), y: Int(y), width: Int(width), height: Int(height))
     }
@@ -230,7 +245,7 @@ final class XdgSurface: ResourceObject, SurfaceRole, PopupParent {
         destroy: { _, resource in
             handle(resource, as: XdgSurface.self) { xdgSurface throws(ProtocolError) in
                 if let role = xdgSurface.roleObject, !role.isDestroyed {
-                    throw xdgSurface.error(XDG_SURFACE_ERROR_DEFUNCT_ROLE_OBJECT,
+                    throw xdgSurface.stableOnlyError(XDG_SURFACE_ERROR_DEFUNCT_ROLE_OBJECT,
                                            "xdg_surface destroyed before its \(xdgSurface.roleKind?.rawValue ?? "role") object")
                 }
                 xdgSurface.destroyResource()
@@ -241,7 +256,7 @@ final class XdgSurface: ResourceObject, SurfaceRole, PopupParent {
                 guard let client else { return }
                 if xdgSurface.isInert {
                     // Back the client's new id with an object that does nothing.
-                    _ = XdgToplevel(inertWith: xdgSurface.compositor, client: client, version: xdgSurface.version, id: id)
+                    _ = XdgToplevel(inertWith: xdgSurface.compositor, flavor: xdgSurface.flavor, client: client, version: xdgSurface.version, id: id)
                     return
                 }
                 try xdgSurface.checkCanConstruct(.toplevel)

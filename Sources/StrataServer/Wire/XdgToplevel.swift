@@ -2,7 +2,7 @@ import CStrataServerGlue
 import CWaylandServer
 import StrataModel
 
-/// xdg_toplevel: a model `Window` shown by an xdg_surface. The window is made at get_toplevel
+/// xdg_toplevel (or zxdg_toplevel_v6): a model `Window` shown by an xdg_surface. The window is made at get_toplevel
 /// (hidden), shown when the surface maps, hidden when it unmaps, and closed when the toplevel,
 /// its xdg_surface or its wl_surface dies.
 ///
@@ -33,6 +33,7 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
     ]
 
     unowned let compositor: Compositor
+    let flavor: XdgShellFlavor
     private(set) weak var xdgSurface: XdgSurface?
     /// The model window (nil only if the toplevel could not be made).
     private(set) var window: Window?
@@ -65,8 +66,9 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
 
     init?(xdgSurface: XdgSurface, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.compositor = xdgSurface.compositor
+        self.flavor = xdgSurface.flavor
         self.xdgSurface = xdgSurface
-        super.init(client: client, interface: strata_xdg_toplevel_interface(), version: version, id: id,
+        super.init(client: client, interface: flavor.toplevelInterface, version: version, id: id,
                    implementation: Self.implementation)
         let window = compositor.windows.createWindow(appID: "", title: "", pid: clientPid)
         window.content = self
@@ -74,9 +76,10 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
     }
 
     /// A toplevel for an xdg_surface whose wl_surface is gone: no window, requests do nothing.
-    init?(inertWith compositor: Compositor, client: OpaquePointer, version: UInt32, id: UInt32) {
+    init?(inertWith compositor: Compositor, flavor: XdgShellFlavor, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.compositor = compositor
-        super.init(client: client, interface: strata_xdg_toplevel_interface(), version: version, id: id,
+        self.flavor = flavor
+        super.init(client: client, interface: flavor.toplevelInterface, version: version, id: id,
                    implementation: Self.implementation)
     }
 
@@ -129,11 +132,11 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
 
     private func sendConfigureSequence() {
         guard let xdgSurface, !isDestroyed else { return }
-        if version >= 5, !sentCapabilities {
+        if flavor == .stable, version >= 5, !sentCapabilities {
             sentCapabilities = true
             Self.withArray(Self.capabilities.map(\.rawValue)) { xdg_toplevel_send_wm_capabilities(resource, $0) }
         }
-        if version >= 4, let screen {
+        if flavor == .stable, version >= 4, let screen {
             let bounds = screen.usableArea.size
             if bounds != sentBounds {
                 sentBounds = bounds
@@ -142,7 +145,10 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
         }
         let configuration = makeConfiguration()
         Self.withArray(configuration.states.map(\.rawValue)) {
-            xdg_toplevel_send_configure(resource, configuration.width, configuration.height, $0)
+            switch flavor {
+            case .stable: xdg_toplevel_send_configure(resource, configuration.width, configuration.height, $0)
+            case .v6: zxdg_toplevel_v6_send_configure(resource, configuration.width, configuration.height, $0)
+            }
         }
         decoration?.sendConfigureIfNeeded()
         guard let serial = xdgSurface.sendConfigure() else { return }
@@ -173,8 +179,7 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
     func roleWillCommit() throws(ProtocolError) {
         let minimum = pendingMinSize ?? minSize, maximum = pendingMaxSize ?? maxSize
         if (maximum.width > 0 && minimum.width > maximum.width) || (maximum.height > 0 && minimum.height > maximum.height) {
-            throw ProtocolError(on: resource, code: XDG_TOPLEVEL_ERROR_INVALID_SIZE.rawValue,
-                                "the minimum size \(minimum) is larger than the maximum size \(maximum)")
+            throw toplevelError(XDG_TOPLEVEL_ERROR_INVALID_SIZE, "the minimum size \(minimum) is larger than the maximum size \(maximum)")
         }
     }
 
@@ -187,7 +192,9 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
             current = acked
             self.acked = nil
         }
-        if isMapped { updateFrame() }
+        // Not on the commit that unmaps: a content-less surface's geometry would move the frame
+        // the remap keeps.
+        if isMapped, xdgSurface?.surface?.hasContent == true { updateFrame() }
     }
 
     /// Whether the window was mapped before (a remap keeps its place).
@@ -309,7 +316,10 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
 
     func closeRequest() {
         guard !isDestroyed else { return }
-        xdg_toplevel_send_close(resource)
+        switch flavor {
+        case .stable: xdg_toplevel_send_close(resource)
+        case .v6: zxdg_toplevel_v6_send_close(resource)
+        }
     }
 
     /// Keeps visible transient children above this window (a dialog above its parent).
@@ -343,8 +353,11 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
 
     // MARK: Requests
 
-    private static func invalidSize(_ message: String) -> ProtocolError {
-        ProtocolError(code: XDG_TOPLEVEL_ERROR_INVALID_SIZE.rawValue, message)
+    /// An xdg_toplevel error; zxdg_toplevel_v6 names none, so a v6 client gets
+    /// zxdg_shell_v6.invalid_surface_state for the same violation.
+    private func toplevelError(_ code: xdg_toplevel_error, _ message: String) -> ProtocolError {
+        if flavor == .v6, let xdgSurface { return xdgSurface.invalidSurfaceState(message) }
+        return ProtocolError(on: isDestroyed ? nil : resource, code: code.rawValue, message)
     }
 
     static let implementation = makeImplementation(xdg_toplevel_interface(
@@ -363,17 +376,13 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
         set_title: { _, resource, title in
             handle(resource, as: XdgToplevel.self) { toplevel in
                 guard let title, let window = toplevel.window else { return }
-                window.title = String(cString: title)
-                toplevel.compositor.foreignToplevels.windowDidChange(window)
+                toplevel.compositor.setTitle(String(cString: title), of: window)
             }
         },
         set_app_id: { _, resource, appID in
             handle(resource, as: XdgToplevel.self) { toplevel in
                 guard let appID, let window = toplevel.window else { return }
-                window.appID = String(cString: appID)
-                toplevel.compositor.foreignToplevels.windowDidChange(window)
-                // Before the first map the user's level rule follows the app id at once.
-                if !toplevel.isMapped { toplevel.compositor.applyConfiguredLevel(to: window) }
+                toplevel.compositor.setAppID(String(cString: appID), of: window, isMapped: toplevel.isMapped)
             }
         },
         show_window_menu: { _, _, _, _, _, _ in
@@ -390,13 +399,13 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
         },
         set_max_size: { _, resource, width, height in
             handle(resource, as: XdgToplevel.self) { toplevel throws(ProtocolError) in
-                guard width >= 0, height >= 0 else { throw invalidSize("set_max_size \(width)x\(height): negative size") }
+                guard width >= 0, height >= 0 else { throw toplevel.toplevelError(XDG_TOPLEVEL_ERROR_INVALID_SIZE, "set_max_size \(width)x\(height): negative size") }
                 toplevel.pendingMaxSize = Size(width: Int(width), height: Int(height))
             }
         },
         set_min_size: { _, resource, width, height in
             handle(resource, as: XdgToplevel.self) { toplevel throws(ProtocolError) in
-                guard width >= 0, height >= 0 else { throw invalidSize("set_min_size \(width)x\(height): negative size") }
+                guard width >= 0, height >= 0 else { throw toplevel.toplevelError(XDG_TOPLEVEL_ERROR_INVALID_SIZE, "set_min_size \(width)x\(height): negative size") }
                 toplevel.pendingMinSize = Size(width: Int(width), height: Int(height))
             }
         },
@@ -424,7 +433,7 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
         var ancestor = newParent
         while let a = ancestor {
             if a === self {
-                throw ProtocolError(code: XDG_TOPLEVEL_ERROR_INVALID_PARENT.rawValue, "set_parent would make the toplevel its own ancestor")
+                throw toplevelError(XDG_TOPLEVEL_ERROR_INVALID_PARENT, "set_parent would make the toplevel its own ancestor")
             }
             ancestor = a.parent
         }
@@ -440,7 +449,7 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
     func handleResizeRequest(serial: UInt32, edges: UInt32) throws(ProtocolError) {
         let valid: Set<UInt32> = [0, 1, 2, 4, 5, 6, 8, 9, 10]
         guard valid.contains(edges) else {
-            throw ProtocolError(code: XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE.rawValue, "resize edge \(edges) is not an xdg_toplevel.resize_edge")
+            throw toplevelError(XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE, "resize edge \(edges) is not an xdg_toplevel.resize_edge")
         }
         guard isMapped, let window, window.isVisible, !wantsMaximized, !wantsFullscreen else { return }
         // The seat calls back with each new geometry size; (0, 0) ends the resize.

@@ -1,0 +1,460 @@
+import CStrataServerGlue
+import CWaylandServer
+import StrataModel
+
+/// wl_shell_surface: the wl_surface's role object, shown as a model `Window` like an
+/// xdg_toplevel (levels and `--level` rules, the key-window policy, notifications, foreign
+/// toplevel, the control socket) in the toplevel, transient, maximized and fullscreen modes,
+/// and like an xdg_popup (drawn above its parent, a popup grab, `popup_done`) in popup mode.
+///
+/// There is no configure handshake: the surface maps at the first commit with a buffer once a
+/// `set_*` request gave it a mode, and unmaps at a commit without one. The window is made by the
+/// first window mode and closed when the wl_shell_surface or its wl_surface dies; a
+/// wl_shell_surface whose wl_surface died is inert (the protocol has no destructor: the
+/// resource lives until the client disconnects).
+final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGrab {
+    static let roleName = "wl_shell_surface"
+    var roleName: String { Self.roleName }
+
+    enum Mode: Equatable { case none, toplevel, transient, maximized, fullscreen, popup }
+
+    unowned let compositor: Compositor
+    private(set) weak var surface: Surface?
+    /// The model window (made by the first window mode; nil for a surface that only was a popup).
+    private(set) var window: Window?
+    private(set) var mode: Mode = .none
+    private(set) var isMapped = false
+    private var title = ""
+    private var appID = ""
+
+    /// Transient and popup: the parent surface and the offset from its origin.
+    private weak var parentSurface: Surface?
+    private var offset = (x: 0, y: 0)
+    /// set_transient with the inactive flag: shown without becoming key.
+    private var showsWithoutKey = false
+    /// Transients of this surface (kept above it when it becomes key) and its shown popups.
+    private var transients: [Weak<WlShellSurface>] = []
+    private(set) var popups: [WlShellSurface] = []
+    private weak var popupParent: WlShellSurface?
+    /// The wl_shell parent whose `transients` hold this surface.
+    private weak var transientParent: WlShellSurface?
+    private(set) var isDismissed = false
+    private(set) var hasGrab = false
+
+    private var wasPlaced = false
+    /// The frame before maximize/fullscreen, restored at the first commit back in a normal mode.
+    private var savedFrame: Rect?
+    private(set) var pendingPingSerial: UInt32?
+    private var surfaceDestroyed: Signal<Surface>.Token?
+
+    init?(compositor: Compositor, client: OpaquePointer, version: UInt32, id: UInt32, surface: Surface) {
+        self.compositor = compositor
+        self.surface = surface
+        super.init(client: client, interface: strata_wl_shell_surface_interface(), version: version, id: id,
+                   implementation: Self.implementation)
+        _ = surface.setRole(self)
+        surfaceDestroyed = surface.didDestroy.observe { [weak self] _ in self?.goInert() }
+    }
+
+    private var isInert: Bool { surface.map { $0.isDestroyed } ?? true }
+
+    private var screen: Screen? { window?.screen ?? compositor.windows.mainScreen }
+
+    // MARK: Modes
+
+    /// Enters a window mode (set_toplevel, set_transient, set_maximized, set_fullscreen).
+    private func enterWindowMode(_ newMode: Mode) {
+        if mode == .popup { leavePopupMode() }
+        if window == nil {
+            let window = compositor.windows.createWindow(appID: appID, title: title, pid: clientPid)
+            window.content = self
+            self.window = window
+        }
+        if let window, isMapped, mode != .maximized, mode != .fullscreen,
+           newMode == .maximized || newMode == .fullscreen {
+            savedFrame = window.frame
+        }
+        if mode == .popup || (mode == .none && isMapped) { isMapped = false }
+        mode = newMode
+        if newMode != .transient {
+            showsWithoutKey = false
+            leaveTransientParent()
+        }
+        // A surface that already has content maps (or takes its new place) at once.
+        if let surface, surface.hasContent {
+            if isMapped { updateFrame() } else { map() }
+        }
+    }
+
+    private func leaveTransientParent() {
+        transientParent?.transients.removeAll { $0.value == nil || $0.value === self }
+        transientParent = nil
+    }
+
+    /// Whether `ancestor` is this surface or one of its popup parents.
+    private func isPopupDescendant(of ancestor: WlShellSurface) -> Bool {
+        var node: WlShellSurface? = self
+        var depth = 0
+        while let current = node, depth < 10_000 {
+            if current === ancestor { return true }
+            node = current.popupParent
+            depth += 1
+        }
+        return node != nil
+    }
+
+    private func leavePopupMode() {
+        dismiss()
+        popupParent?.popups.removeAll { $0 === self }
+        popupParent = nil
+        isMapped = false
+    }
+
+    func handleSetToplevelRequest() {
+        guard !isInert else { return }
+        parentSurface = nil
+        enterWindowMode(.toplevel)
+    }
+
+    func handleSetTransientRequest(parent parentResource: OpaquePointer?, x: Int32, y: Int32, flags: UInt32) {
+        guard !isInert, let parent = ResourceObject.from(parentResource, as: Surface.self), parent !== surface else { return }
+        parentSurface = parent
+        offset = (Int(x), Int(y))
+        showsWithoutKey = flags & WL_SHELL_SURFACE_TRANSIENT_INACTIVE.rawValue != 0
+        leaveTransientParent()
+        if let shellParent = parent.role as? WlShellSurface {
+            shellParent.transients.append(Weak(self))
+            transientParent = shellParent
+        }
+        enterWindowMode(.transient)
+        if isMapped, let window { placeTransient(window) }
+    }
+
+    func handleSetMaximizedRequest(output: OpaquePointer?) {
+        guard !isInert else { return }
+        moveWindow(toOutput: output)
+        enterWindowMode(.maximized)
+        guard let screen else { return }
+        sendConfigure(edges: 0, size: screen.usableArea.size)
+    }
+
+    func handleSetFullscreenRequest(output: OpaquePointer?) {
+        guard !isInert else { return }
+        moveWindow(toOutput: output)
+        enterWindowMode(.fullscreen)
+        guard let screen else { return }
+        sendConfigure(edges: 0, size: screen.bounds.size)
+    }
+
+    private func moveWindow(toOutput output: OpaquePointer?) {
+        if let window, let binding = output.flatMap({ ResourceObject.from($0, as: OutputBinding.self) }),
+           let target = binding.output?.screen, target !== window.screen {
+            compositor.windows.move(window, to: target)
+        }
+    }
+
+    func handleSetPopupRequest(serial: UInt32, parent parentResource: OpaquePointer?, x: Int32, y: Int32) {
+        guard !isInert else { return }
+        if mode == .popup { leavePopupMode() }
+        leaveTransientParent()
+        if let window, !window.isHidden { compositor.windows.hide(window) }
+        isMapped = false
+        mode = .popup
+        isDismissed = false
+        offset = (Int(x), Int(y))
+        let parent = ResourceObject.from(parentResource, as: Surface.self)
+        parentSurface = parent
+        // Popups are drawn with a wl_shell parent's window; any other parent cannot show one,
+        // nor can a parent that is this popup's own descendant (a cycle).
+        guard let parent, parent !== surface, let shellParent = parent.role as? WlShellSurface,
+              !shellParent.isDestroyed, !shellParent.isPopupDescendant(of: self) else {
+            dismiss()
+            return
+        }
+        popupParent = shellParent
+        shellParent.popups.append(self)
+        guard compositor.seat.beginPopupGrab(self, serial: serial) else {
+            dismiss()
+            return
+        }
+        hasGrab = true
+        if let surface, surface.hasContent { isMapped = true }
+    }
+
+    // MARK: Configure and ping
+
+    private func sendConfigure(edges: UInt32, size: Size) {
+        guard !isDestroyed, !isInert else { return }
+        wl_shell_surface_send_configure(resource, edges, Int32(clamping: size.width), Int32(clamping: size.height))
+    }
+
+    /// Pings the client (when its window becomes key, like weston); the pong clears it.
+    @discardableResult
+    func ping() -> UInt32? {
+        guard !isDestroyed, !isInert else { return nil }
+        let serial = compositor.display.nextSerial()
+        pendingPingSerial = serial
+        wl_shell_surface_send_ping(resource, serial)
+        return serial
+    }
+
+    var isResponsive: Bool { pendingPingSerial == nil }
+
+    // MARK: SurfaceRole
+
+    func surfaceDidCommit(_ surface: Surface) {
+        guard !isDestroyed, !isInert else { return }
+        switch mode {
+        case .none:
+            return
+        case .popup:
+            if !isMapped, !isDismissed, popupParent != nil, surface.hasContent {
+                isMapped = true
+            } else if isMapped, !surface.hasContent {
+                isMapped = false
+                dismissPopups()
+            }
+        case .toplevel, .transient, .maximized, .fullscreen:
+            if !isMapped, surface.hasContent {
+                map()
+            } else if isMapped, !surface.hasContent {
+                unmap()
+            } else if isMapped {
+                updateFrame()
+            }
+        }
+    }
+
+    func placement(of surface: Surface) -> SurfacePlacement? {
+        guard isMapped, !isInert else { return nil }
+        if mode == .popup {
+            guard !isDismissed, let parent = popupParent, parent.isMapped, let parentSurface = parent.surface,
+                  var p = parentSurface.placement else { return nil }
+            p.x = Int32(clamping: Int(p.x) + offset.x)
+            p.y = Int32(clamping: Int(p.y) + offset.y)
+            return p
+        }
+        guard let window, window.isVisible, !window.isClosed, let screen = window.screen else { return nil }
+        return SurfacePlacement(screen: screen.id, x: Int32(clamping: window.frame.x), y: Int32(clamping: window.frame.y))
+    }
+
+    // MARK: Map, unmap, frame
+
+    private func map() {
+        guard let window, let surface, !window.isClosed else { return }
+        isMapped = true
+        // Levels are decided at map time, when the class (app id) is known.
+        compositor.applyConfiguredLevel(to: window)
+        let size = (width: Int(surface.width), height: Int(surface.height))
+        switch mode {
+        case .maximized, .fullscreen:
+            compositor.setFrame(window, frame(width: size.width, height: size.height))
+            compositor.windows.show(window, makeKey: true)
+        case .transient:
+            var frame = window.frame
+            frame.size = Size(width: size.width, height: size.height)
+            compositor.setFrame(window, frame)
+            placeTransient(window)
+            compositor.windows.show(window, makeKey: !showsWithoutKey)
+            if let parentWindow = parentSurface.flatMap({ compositor.window(showing: $0) }), parentWindow.isVisible {
+                window.orderFront()
+            }
+        default:
+            if wasPlaced {
+                compositor.setFrame(window, frame(width: size.width, height: size.height))
+                compositor.windows.show(window, makeKey: true)
+            } else {
+                compositor.placeAndShow(window, width: Int32(clamping: size.width), height: Int32(clamping: size.height))
+            }
+        }
+        wasPlaced = true
+    }
+
+    /// A transient goes to its parent surface's origin plus the offset, on the parent's screen.
+    private func placeTransient(_ window: Window) {
+        guard let parent = parentSurface, let p = parent.placement,
+              let screen = compositor.output(for: p.screen)?.screen else { return }
+        if window.screen !== screen { compositor.windows.move(window, to: screen) }
+        var frame = window.frame
+        frame.x = Int(p.x) + offset.x
+        frame.y = Int(p.y) + offset.y
+        compositor.setFrame(window, frame)
+    }
+
+    private func unmap() {
+        isMapped = false
+        dismissPopups()
+        if let window { compositor.windows.hide(window) }
+    }
+
+    /// The frame for a committed surface size in the current mode.
+    private func frame(width: Int, height: Int) -> Rect {
+        guard let window else { return .zero }
+        var origin = (x: window.frame.x, y: window.frame.y)
+        if mode == .fullscreen {
+            origin = (0, 0)
+        } else if mode == .maximized, let screen {
+            let area = screen.usableArea.offsetBy(dx: -screen.bounds.x, dy: -screen.bounds.y)
+            origin = (area.x, area.y)
+        } else if let savedFrame {
+            origin = (savedFrame.x, savedFrame.y)
+            self.savedFrame = nil
+        }
+        return Rect(x: origin.x, y: origin.y, width: width, height: height)
+    }
+
+    private func updateFrame() {
+        guard let window, let surface, !window.isClosed else { return }
+        compositor.setFrame(window, frame(width: Int(surface.width), height: Int(surface.height)))
+    }
+
+    // MARK: WindowContent
+
+    var rootSurface: Surface? {
+        guard let surface, !surface.isDestroyed else { return nil }
+        return surface
+    }
+
+    func forEachRootSurface(_ body: (Surface) -> Void) {
+        guard let root = rootSurface else { return }
+        body(root)
+        forEachPopupSurface(body)
+    }
+
+    /// The shown popups' surfaces, bottom to top, nested popups after their parent.
+    private func forEachPopupSurface(_ body: (Surface) -> Void) {
+        for popup in popups where popup.isMapped && !popup.isDismissed {
+            guard let surface = popup.rootSurface else { continue }
+            body(surface)
+            popup.forEachPopupSurface(body)
+        }
+    }
+
+    func windowDidChangeKeyState(isKey: Bool) {
+        guard isKey else { return }
+        ping()
+        transients.removeAll { $0.value == nil || $0.value?.isDestroyed == true }
+        for transient in transients {
+            guard let window = transient.value?.window, window.isVisible else { continue }
+            window.orderFront()
+        }
+    }
+
+    /// The screen's size or usable area changed: maximized and fullscreen windows are told.
+    func screenDidChange() {
+        guard isMapped, let screen else { return }
+        if mode == .maximized { sendConfigure(edges: 0, size: screen.usableArea.size) }
+        if mode == .fullscreen { sendConfigure(edges: 0, size: screen.bounds.size) }
+    }
+
+    // MARK: Popup grab
+
+    var grabSurface: Surface? { surface }
+
+    func grabDidEnd() {
+        hasGrab = false
+        dismiss()
+    }
+
+    /// Dismisses this popup's own popups, topmost first.
+    private func dismissPopups() {
+        for popup in popups.reversed() { popup.dismiss() }
+    }
+
+    /// Hides the popup (and its popups) and sends popup_done.
+    func dismiss() {
+        guard mode == .popup, !isDismissed else { return }
+        dismissPopups()
+        isDismissed = true
+        if hasGrab {
+            hasGrab = false
+            compositor.seat.endPopupGrab(self)
+        }
+        if !isDestroyed, !isInert { wl_shell_surface_send_popup_done(resource) }
+        if let surface, !surface.isDestroyed { compositor.damageTree(of: surface) }
+    }
+
+    // MARK: Death
+
+    /// The wl_surface or the wl_shell_surface died: the window closes, popups go, the rest is inert.
+    private func tearDown() {
+        surfaceDestroyed?.remove()
+        surfaceDestroyed = nil
+        dismissPopups()
+        if hasGrab {
+            hasGrab = false
+            compositor.seat.endPopupGrab(self)
+        }
+        isDismissed = true
+        popupParent?.popups.removeAll { $0 === self }
+        popupParent = nil
+        isMapped = false
+        if let window, !window.isClosed { compositor.windowDidClose(window) }
+    }
+
+    private func goInert() {
+        tearDown()
+    }
+
+    override func resourceDidDestroy() {
+        tearDown()
+        surface?.clearRole(self)
+    }
+
+    // MARK: Requests
+
+    static let implementation = makeImplementation(wl_shell_surface_interface(
+        pong: { _, resource, serial in
+            handle(resource, as: WlShellSurface.self) { shellSurface in
+                if shellSurface.pendingPingSerial == serial { shellSurface.pendingPingSerial = nil }
+            }
+        },
+        move: { _, resource, _, serial in
+            handle(resource, as: WlShellSurface.self) { shellSurface in
+                guard shellSurface.isMapped, let window = shellSurface.window, window.isVisible else { return }
+                _ = shellSurface.compositor.seat.beginInteractiveMove(window, serial: serial, client: shellSurface.client)
+            }
+        },
+        resize: { _, resource, _, serial, edges in
+            handle(resource, as: WlShellSurface.self) { $0.handleResizeRequest(serial: serial, edges: edges) }
+        },
+        set_toplevel: { _, resource in
+            handle(resource, as: WlShellSurface.self) { $0.handleSetToplevelRequest() }
+        },
+        set_transient: { _, resource, parent, x, y, flags in
+            handle(resource, as: WlShellSurface.self) { $0.handleSetTransientRequest(parent: parent, x: x, y: y, flags: flags) }
+        },
+        set_fullscreen: { _, resource, _, _, output in
+            handle(resource, as: WlShellSurface.self) { $0.handleSetFullscreenRequest(output: output) }
+        },
+        set_popup: { _, resource, _, serial, parent, x, y, _ in
+            handle(resource, as: WlShellSurface.self) { $0.handleSetPopupRequest(serial: serial, parent: parent, x: x, y: y) }
+        },
+        set_maximized: { _, resource, output in
+            handle(resource, as: WlShellSurface.self) { $0.handleSetMaximizedRequest(output: output) }
+        },
+        set_title: { _, resource, title in
+            handle(resource, as: WlShellSurface.self) { shellSurface in
+                guard let title else { return }
+                shellSurface.title = String(cString: title)
+                if let window = shellSurface.window { shellSurface.compositor.setTitle(shellSurface.title, of: window) }
+            }
+        },
+        set_class: { _, resource, appClass in
+            handle(resource, as: WlShellSurface.self) { shellSurface in
+                guard let appClass else { return }
+                shellSurface.appID = String(cString: appClass)
+                guard let window = shellSurface.window else { return }
+                shellSurface.compositor.setAppID(shellSurface.appID, of: window, isMapped: shellSurface.isMapped)
+            }
+        }))
+
+    func handleResizeRequest(serial: UInt32, edges: UInt32) {
+        guard isMapped, mode == .toplevel || mode == .transient, let window, window.isVisible else { return }
+        // The seat calls back with each new size; (0, 0) ends the resize.
+        _ = compositor.seat.beginInteractiveResize(window, edges: edges, serial: serial, client: client) { [weak self] width, height in
+            guard let self, width > 0, height > 0 else { return }
+            self.sendConfigure(edges: edges, size: Size(width: Int(width), height: Int(height)))
+        }
+    }
+}
