@@ -160,8 +160,12 @@ import Testing
         server.repaint()
         // Logical (11, 11, 1×1) of the screen covers canvas 16.5 ..< 18: pixels 16 and 17, and one
         // more on each side for the bilinear filter's reach: 15 ..< 19.
-        surface.buffer.fill(Colour.green)
-        wl_surface_attach(surface.surface, surface.buffer.buffer, 0, 0)
+        // A new buffer (the shown one is the compositor's until released): the same picture
+        // with surface pixel (1, 1) green, and only that pixel damaged.
+        let shm = try client.bind(wl_shm_interface_ptr())
+        let next = try #require(TestBuffer(shm: shm, width: 50, height: 50, argb: Colour.red))
+        next.fill(x: 1, y: 1, width: 1, height: 1, Colour.green)
+        wl_surface_attach(surface.surface, next.buffer, 0, 0)
         wl_surface_damage(surface.surface, 1, 1, 1, 1)
         wl_surface_commit(surface.surface)
         client.roundtrip()
