@@ -10,9 +10,16 @@ public protocol Backend: AnyObject {
     func present(_ output: ScreenOutput, damage: PixmanRegion)
     /// Releases the backend's resources (before the display is destroyed).
     func stop()
+    /// Whether Strata draws the cursor into the screens' images (headless, X11). False when the
+    /// backend hands it to a parent compositor (nested Wayland), which is then told
+    /// `cursorDidChange` with what to show (nil: no cursor).
+    var drawsCursor: Bool { get }
+    func cursorDidChange(_ image: CursorLayer.Image?)
 }
 
 public extension Backend {
     func present(_ output: ScreenOutput, damage: PixmanRegion) {}
     func stop() {}
+    var drawsCursor: Bool { true }
+    func cursorDidChange(_ image: CursorLayer.Image?) {}
 }

@@ -19,6 +19,8 @@ public final class Compositor {
     /// What zxdg_decoration_manager_v1 tells toplevels (`--client-side-decorations`).
     public var decorationMode: DecorationMode = .serverSide
     public private(set) var seat: Seat!
+    /// The cursor, drawn above every window (`--hide-cursor` sets `cursor.isHidden`).
+    public private(set) var cursor: CursorLayer!
     /// Strata's window extension (strata_window_manager_v1), an observer of the model.
     public private(set) var windowExtension: StrataWindowExtension?
     /// zwlr_layer_shell_v1: its surfaces, arranged per screen.
@@ -47,6 +49,7 @@ public final class Compositor {
         self.backend = backend
         guard wl_display_init_shm(display.display) == 0 else { throw .setup("wl_display_init_shm failed") }
         seat = Seat(compositor: self)
+        cursor = CursorLayer(compositor: self)
         layerShell = LayerShell(compositor: self)
         outputManager = OutputManager(compositor: self)
         foreignToplevels = ForeignToplevelManager(compositor: self)
@@ -64,6 +67,8 @@ public final class Compositor {
             DecorationManager.install(on: self),
             PrimarySelectionDeviceManager.install(on: self),
             RelativePointerManager.install(on: self),
+            PointerConstraints.install(on: self),
+            CursorShapeManager.install(on: self),
             layerShell.install(),
             privileged(ScreencopyManager.install(on: self)),
             privileged(outputManager.install()),
@@ -418,6 +423,7 @@ public final class Compositor {
             for callback in surface.frameCallbacks { callback.done(timeMilliseconds: now) }
             surface.frameCallbacks.removeAll(keepingCapacity: true)
         }
+        cursor.frameDidComplete(on: output, timeMilliseconds: now)
         presentFeedback(on: output, at: frameTime)
         // Drop the references: a surface destroyed after this frame must not live on in the list.
         drawList.removeAll(keepingCapacity: true)
@@ -488,6 +494,8 @@ public final class Compositor {
             canvas.draw(surface.texture, x: item.x, y: item.y, surfaceWidth: surface.width, surfaceHeight: surface.height,
                         transform: surface.bufferTransform, viewport: surface.viewport, in: surface.drawClip)
         }
+        // The cursor layer, above everything.
+        cursor.draw(on: output, clip: clip)
     }
 
     /// Where the main screen's picture goes on a mirroring screen: scaled to fit, centred.
