@@ -22,6 +22,7 @@ import Testing
             "wp_viewporter": 1, "wp_single_pixel_buffer_manager_v1": 1, "wp_presentation": 1,
             "zxdg_decoration_manager_v1": 1, "zwp_primary_selection_device_manager_v1": 1,
             "zwp_relative_pointer_manager_v1": 1,
+            "zwp_pointer_constraints_v1": 1, "wp_cursor_shape_manager_v1": 1,
         ]
         for (interface, version) in expected {
             #expect(versions[interface] == version, "\(interface): \(versions[interface].map(String.init) ?? "missing")")

@@ -204,3 +204,87 @@ import Testing
         #expect(opaque > 20, "the arrow has an opaque body", sourceLocation: sourceLocation)
     }
 }
+
+/// wp_cursor_shape_v1: a named cursor of the theme instead of a surface.
+@Suite struct CursorShapeTests {
+    func pointerOverWindow(_ server: TestServer) throws -> (TestClient, TestSeat, TestSurface, OpaquePointer?) {
+        let (client, seat) = try connectWithSeat(server)
+        let window = try client.makeSurface(width: 100, height: 100)
+        client.showPlainSurface(window, x: 0, y: 0)
+        server.compositor.seat.pointerMotion(on: server.compositor.outputs[0], x: 50, y: 50, time: 1)
+        client.roundtrip()
+        let manager = try client.bind(wp_cursor_shape_manager_v1_interface_ptr(), version: 1)
+        let device = wp_cursor_shape_manager_v1_get_pointer(manager, seat.pointer)
+        return (client, seat, window, device)
+    }
+
+    func shownImage(_ server: TestServer) -> CursorImage? {
+        if case .image(let image) = server.compositor.cursor.currentImage { return image }
+        return nil
+    }
+
+    @Test func everyShapeNameHasACSSName() {
+        #expect(CursorShapeManager.shapeNames.count == 34)
+    }
+
+    @Test func setShapeShowsTheThemesCursorOfThatName() throws {
+        let server = try TestServer()
+        let (client, seat, window, device) = try pointerOverWindow(server)
+        defer { withExtendedLifetime((seat, window)) {} }
+        let theme = server.compositor.cursor.theme
+        #expect(shownImage(server) === theme.defaultCursor)
+        wp_cursor_shape_device_v1_set_shape(device, seat.pointerEnterSerial, WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_TEXT.rawValue)
+        #expect(client.roundtrip())
+        let text = theme.image(named: "text") ?? theme.defaultCursor
+        #expect(shownImage(server) === text)
+        // A surface replaces the shape, and a shape the surface (clients may mix them).
+        let cursor = try client.makeSurface(width: 4, height: 4)
+        wl_pointer_set_cursor(seat.pointer, seat.pointerEnterSerial, cursor.surface, 0, 0)
+        client.roundtrip()
+        #expect(shownImage(server) == nil)
+        wp_cursor_shape_device_v1_set_shape(device, seat.pointerEnterSerial, WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_DEFAULT.rawValue)
+        client.roundtrip()
+        #expect(shownImage(server) === theme.defaultCursor)
+    }
+
+    @Test func aStaleSerialIsIgnored() throws {
+        let server = try TestServer()
+        let (client, seat, window, device) = try pointerOverWindow(server)
+        defer { withExtendedLifetime((seat, window)) {} }
+        wp_cursor_shape_device_v1_set_shape(device, seat.pointerEnterSerial &- 1, WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_WAIT.rawValue)
+        #expect(client.roundtrip())
+        #expect(shownImage(server) === server.compositor.cursor.theme.defaultCursor)
+    }
+
+    @Test func aShapeOutsideTheEnumIsAnInvalidShapeError() throws {
+        let server = try TestServer()
+        let (client, seat, window, device) = try pointerOverWindow(server)
+        defer { withExtendedLifetime((seat, window)) {} }
+        wp_cursor_shape_device_v1_set_shape(device, seat.pointerEnterSerial, 35)
+        #expect(!client.roundtrip())
+        #expect(client.protocolError?.code == WP_CURSOR_SHAPE_DEVICE_V1_ERROR_INVALID_SHAPE.rawValue)
+        #expect(client.protocolError?.interface == "wp_cursor_shape_device_v1")
+    }
+
+    @Test func shapeZeroIsAnInvalidShapeErrorEvenWithoutFocus() throws {
+        let server = try TestServer()
+        let (client, seat) = try connectWithSeat(server)
+        defer { withExtendedLifetime(seat) {} }
+        let manager = try client.bind(wp_cursor_shape_manager_v1_interface_ptr(), version: 1)
+        let device = wp_cursor_shape_manager_v1_get_pointer(manager, seat.pointer)
+        wp_cursor_shape_device_v1_set_shape(device, 0, 0)
+        #expect(!client.roundtrip())
+        #expect(client.protocolError?.code == WP_CURSOR_SHAPE_DEVICE_V1_ERROR_INVALID_SHAPE.rawValue)
+    }
+
+    @Test func aDeviceOfAReleasedPointerIsInert() throws {
+        let server = try TestServer()
+        let (client, seat, window, device) = try pointerOverWindow(server)
+        defer { withExtendedLifetime((seat, window)) {} }
+        wl_pointer_release(seat.pointer)
+        client.roundtrip()
+        wp_cursor_shape_device_v1_set_shape(device, seat.pointerEnterSerial, WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_WAIT.rawValue)
+        wp_cursor_shape_device_v1_destroy(device)
+        #expect(client.roundtrip())
+    }
+}

@@ -6,18 +6,18 @@ import CWaylandServer
 /// (`CursorTheme`, with the legacy X names as aliases). Tablet tools are not supported: a
 /// device made for a zwp_tablet_tool_v2 is inert (Strata has no tablet global, so no client
 /// can hold such a tool).
-enum CursorShapeManager {
+public enum CursorShapeManager {
     static let version: UInt32 = 1
 
     /// The CSS cursor name of each `wp_cursor_shape_device_v1.shape` value (1 is `default`).
-    static let shapeNames = [
+    public static let shapeNames = [
         "default", "context-menu", "help", "pointer", "progress", "wait", "cell", "crosshair", "text",
         "vertical-text", "alias", "copy", "move", "no-drop", "not-allowed", "grab", "grabbing", "e-resize",
         "n-resize", "ne-resize", "nw-resize", "s-resize", "se-resize", "sw-resize", "w-resize", "ew-resize",
         "ns-resize", "nesw-resize", "nwse-resize", "col-resize", "row-resize", "all-scroll", "zoom-in", "zoom-out",
     ]
 
-    static func name(ofShape shape: UInt32) -> String? {
+    public static func name(ofShape shape: UInt32) -> String? {
         guard shape >= 1, Int(shape) <= shapeNames.count else { return nil }
         return shapeNames[Int(shape) - 1]
     }
