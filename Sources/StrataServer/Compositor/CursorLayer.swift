@@ -38,6 +38,8 @@ public final class CursorLayer {
     }
     private var drawn: Placement?
     private(set) var image: Image?
+    /// Grows with every new content of the cursor (the nested backend re-uploads then).
+    public private(set) var generation = 0
 
     init(compositor: Compositor, theme: CursorTheme = CursorTheme()) {
         self.compositor = compositor
@@ -57,6 +59,7 @@ public final class CursorLayer {
     func update(contentChanged: Bool = false) {
         let wanted = compositor.seat.pointer.cursorImage(theme: theme)
         let backendShows = !compositor.backend.drawsCursor
+        if contentChanged { generation &+= 1 }
         image = wanted
         var next: Placement?
         if !isHidden, !backendShows, let wanted, let position = compositor.seat.pointerPosition {
@@ -77,7 +80,7 @@ public final class CursorLayer {
             if let next { damage(next) }
             drawn = next
         }
-        if backendShows { compositor.backend.cursorDidChange(wanted) }
+        if backendShows { compositor.backend.cursorDidChange(isHidden ? nil : wanted, generation: generation) }
     }
 
     /// The pixel a coordinate falls in, for any finite value (the seat accepts huge ones).

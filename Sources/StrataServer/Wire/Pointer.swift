@@ -252,7 +252,10 @@ final class Pointer {
             seat.compositor.cursor.update()
         }
         for constraint in constraints where constraint.surface === surface { constraint.surfaceWillDestroy() }
-        if activeConstraint?.surface === surface { activeConstraint = nil }
+        if activeConstraint?.surface === surface {
+            activeConstraint = nil
+            seat.compositor.backend.pointerConstraintDidChange(locked: nil, on: nil)
+        }
         guard focus === surface else { return false }
         // The resource is still valid during its destroy path: the client learns that the
         // pointer left (with a null surface if it already destroyed its proxy) before the next
@@ -433,6 +436,7 @@ final class Pointer {
             activeConstraint = wanted
             wanted.activate()
         }
+        seat.compositor.backend.pointerConstraintDidChange(locked: wanted.map { $0.kind == .lock }, on: wanted == nil ? nil : output)
         flushFrames()
     }
 
@@ -460,6 +464,7 @@ final class Pointer {
         activeConstraint = nil
         applyHint(of: constraint)
         updateConstraint()
+        if activeConstraint == nil { seat.compositor.backend.pointerConstraintDidChange(locked: nil, on: nil) }
     }
 
     /// A lock ends: the pointer goes where the client hinted (surface-local), as weston does.
