@@ -111,10 +111,24 @@ import Testing
     @Test(.enabled(if: TestProcess.isInstalled("gtk3-demo") && TestProcess.isInstalled("dbus-run-session"),
                    "gtk3-demo (apt-get install gtk-3-examples) or dbus-run-session (dbus) is missing"))
     func gtk3DemoShowsAVisibleCursorOfItsOwn() throws {
+        try expectOwnCursor(["dbus-run-session", "--", "gtk3-demo", "--run=menus"])
+    }
+
+    @Test(.enabled(if: TestProcess.isInstalled("gtk4-demo") && TestProcess.isInstalled("dbus-run-session"),
+                   "gtk4-demo (apt-get install gtk-4-examples) or dbus-run-session (dbus) is missing"))
+    func gtk4DemoShowsAVisibleCursorOfItsOwn() throws {
+        // GTK 4.8 draws with cairo when there is no GL (Strata offers none).
+        try expectOwnCursor(["dbus-run-session", "--", "gtk4-demo"], environment: ["GSK_RENDERER": "cairo"])
+    }
+
+    /// A GTK demo's window under the pointer gets a cursor surface of the toolkit's, shown on
+    /// the screen.
+    func expectOwnCursor(_ command: [String], environment: [String: String] = [:]) throws {
         let server = try TestServer()
         let output = try #require(server.compositor.outputs.first)
-        let process = try TestProcess(["dbus-run-session", "--", "gtk3-demo", "--run=menus"], server: server,
-                                      environment: ["GDK_BACKEND": "wayland", "NO_AT_BRIDGE": "1", "GTK_A11Y": "none"])
+        var env = ["GDK_BACKEND": "wayland", "NO_AT_BRIDGE": "1", "GTK_A11Y": "none"]
+        for (name, value) in environment { env[name] = value }
+        let process = try TestProcess(command, server: server, environment: env)
         #expect(server.run(seconds: 20) { !Self.visibleWindows(server).isEmpty }, "no gtk window; stderr: \(process.stderr)")
         server.run(seconds: 0.5)
         let window = try #require(Self.visibleWindows(server).last)
@@ -125,7 +139,7 @@ import Testing
             if case .surface(let surface, _, _) = server.compositor.cursor.currentImage { return surface.hasContent }
             return false
         }
-        #expect(set, "gtk3-demo set no cursor surface; stderr: \(process.stderr)")
+        #expect(set, "\(command) set no cursor surface; stderr: \(process.stderr)")
         server.repaint()
         let rect = try #require(server.compositor.cursor.rect?.rect)
         #expect(rect.width > 0 && rect.height > 0)
