@@ -121,6 +121,17 @@ final class ConstraintRecord {
         #expect(scene.position.map { $0 == (130, 130) } == true, "inside the region the pointer moves freely")
     }
 
+    @Test func aConfinedPointerDoesNotLeaveItsScreen() throws {
+        let scene = try Scene()
+        let second = try #require(scene.server.backend.addScreen(to: scene.server.compositor))
+        _ = scene.confine()
+        scene.client.roundtrip()
+        scene.server.compositor.seat.pointerMotion(on: second, x: 10, y: 10, time: 3)
+        scene.client.roundtrip()
+        let p = try #require(scene.server.compositor.seat.pointerPosition)
+        #expect(p.output === scene.output && p.x == 150 && p.y == 150)
+    }
+
     @Test func aLockOnAnUnfocusedSurfaceWaitsUntilThePointerAndKeyComeToIt() throws {
         let scene = try Scene(pointerAt: (20, 20))
         _ = scene.lock()

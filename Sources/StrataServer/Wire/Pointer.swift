@@ -124,8 +124,8 @@ final class Pointer {
     }
 
     private func move(on output: ScreenOutput, x: Double, y: Double, delta: (dx: Double, dy: Double)?, time: UInt32) {
-        var x = x, y = y
-        if let constraint = activeConstraint, let focus, !focus.isDestroyed, self.output != nil {
+        var output = output, x = x, y = y
+        if let constraint = activeConstraint, let focus, !focus.isDestroyed, let current = self.output {
             switch grab {
             case .none, .implicit:
                 if constraint.kind == .lock {
@@ -134,7 +134,13 @@ final class Pointer {
                     flushFrames()
                     return
                 }
-                guard output === self.output, let p = focus.placement else { break }
+                guard let p = focus.placement, p.screen == current.screen.id else { break }
+                if output !== current {
+                    // A confined pointer does not leave its screen: motion on another stays put.
+                    output = current
+                    x = self.x
+                    y = self.y
+                }
                 let local = constraint.clamp(x: x - Double(p.x), y: y - Double(p.y))
                 x = local.x + Double(p.x)
                 y = local.y + Double(p.y)
