@@ -104,6 +104,25 @@ final class ConstraintRecord {
         #expect(relatives.motions.map { [$0.dx, $0.dy] } == [[10, 20], [5, -3]])
     }
 
+    @Test func aVirtualPointersMotionUnderALockIsRelativeMotionOnly() throws {
+        let scene = try Scene()
+        let relatives = RelativeRecord()
+        let manager = try scene.client.bind(zwp_relative_pointer_manager_v1_interface_ptr(), version: 1)
+        let relative = zwp_relative_pointer_manager_v1_get_relative_pointer(manager, scene.seat.pointer)
+        zwp_relative_pointer_v1_add_listener(relative, &RelativePointerTests.listener, Unmanaged.passUnretained(relatives).toOpaque())
+        _ = scene.lock()
+        scene.client.roundtrip()
+        let virtualManager = try scene.client.bind(zwlr_virtual_pointer_manager_v1_interface_ptr(), version: 2)
+        let pointer = zwlr_virtual_pointer_manager_v1_create_virtual_pointer(virtualManager, nil)
+        for _ in 0..<3 {
+            zwlr_virtual_pointer_v1_motion(pointer, 0, wl_fixed_from_double(4), wl_fixed_from_double(-2))
+            zwlr_virtual_pointer_v1_frame(pointer)
+        }
+        scene.client.roundtrip()
+        #expect(scene.position.map { $0 == (150, 150) } == true)
+        #expect(relatives.motions.map { [$0.dx, $0.dy] } == [[4, -2], [4, -2], [4, -2]])
+    }
+
     @Test func aConfinedPointerIsClampedToItsRegion() throws {
         let scene = try Scene()
         let region = try scene.region(10, 10, 50, 50)
