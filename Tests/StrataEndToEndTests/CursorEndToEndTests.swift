@@ -52,6 +52,28 @@ import Testing
     }
 
     @Test(.enabled(if: ControlTests.ctl != nil, "strata-ctl is not built"))
+    func withoutAnyCursorThemeTheBuiltInArrowIsDrawnAndSaidSo() async throws {
+        let arrow = try #require(CursorImage.builtInArrow())
+        // libXcursor searches only XCURSOR_PATH: an empty folder has no theme at all.
+        let empty = NSTemporaryDirectory() + "strata-no-cursors-\(getpid())"
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        let run = try StrataRun(["--size", "320x240"], environment: ["PATH": ControlTests.path, "XCURSOR_PATH": empty,
+                                                                     "XCURSOR_THEME": nil])
+        let socket = try #require(await StrataRun.poll(timeout: 10) { () -> String? in
+            run.stdout.split(separator: "\n").first { $0.hasPrefix("STRATA_SOCKET=") }.map { String($0.dropFirst("STRATA_SOCKET=".count)) }
+        }, "no STRATA_SOCKET line: \(run.stderr)")
+        let session = ControlTests.Session(run: run, socket: socket)
+        try await session.ctl("input", "pointer", "move", "100", "80")
+        try await session.ctl("screenshot", "-o", "shot.png")
+        let shot = try PNGFile.read(path: run.root + "/shot.png")
+        let match = Self.matchArrow(shot, arrow, at: (100, 80))
+        #expect(match.opaque > 20 && match.matched == match.opaque && match.mismatches.isEmpty, "\(match.mismatches.prefix(10))")
+        #expect(run.stderr.contains("using a built-in arrow"), "stderr: \(run.stderr)")
+        #expect(await session.stop().status == 0)
+    }
+
+    @Test(.enabled(if: ControlTests.ctl != nil, "strata-ctl is not built"))
     func hideCursorKeepsScreenshotsFreeOfTheCursor() async throws {
         let session = try await ControlTests.Session.start(["--size", "320x240", "--hide-cursor"])
         try await session.ctl("input", "pointer", "move", "100", "100")
