@@ -129,7 +129,11 @@ final class ParentSeat {
             // Each enter needs the cursor set again.
             seat.backend.parentPointerDidEnter()
         }
-        l.leave = { data, _, _, _ in from(data)?.pointerScreen = nil }
+        l.leave = { data, _, _, _ in
+            guard let seat = from(data) else { return }
+            seat.pointerScreen = nil
+            seat.pointerEnterSerial = nil   // the cursor is set again on the next enter
+        }
         l.motion = { data, _, time, x, y in
             guard let seat = from(data), let screen = seat.pointerScreen else { return }
             seat.input?.pointerMotion(on: screen.output, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y), time: time)

@@ -46,6 +46,18 @@ struct NestedCursorTests {
         #expect(nesting.nested.outputs[0].canvas.pixel(x: 21, y: 31) == StrataParentTests.colour)
     }
 
+    @Test func theCursorIsSetAgainOnEveryEnter() throws {
+        let (nesting, frame) = try nestingWithPointerInside()
+        let seat: Seat = nesting.parent.compositor.seat
+        #expect(nesting.step { seat.cursor?.surface?.hasContent == true })
+        // Out over the parent's background (its own arrow) and back in.
+        seat.pointerMotion(on: nesting.parentOutput, x: Double(frame.maxX + 50), y: Double(frame.maxY + 50), time: 20)
+        #expect(nesting.step { seat.pointerFocus == nil })
+        #expect(seat.cursor == nil)
+        seat.pointerMotion(on: nesting.parentOutput, x: Double(frame.x + 5), y: Double(frame.y + 5), time: 21)
+        #expect(nesting.step { seat.cursor?.surface?.hasContent == true }, "no cursor after entering again")
+    }
+
     @Test func aHiddenCursorIsANullParentCursor() throws {
         let (nesting, _) = try nestingWithPointerInside()
         #expect(nesting.step { nesting.parent.compositor.seat.cursor?.surface != nil })
