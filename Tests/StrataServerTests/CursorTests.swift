@@ -90,6 +90,26 @@ import Testing
         #expect(server.compositor.cursor.rect == nil)
     }
 
+    @Test func aCursorSurfaceCannotBecomeAnXdgSurface() throws {
+        let server = try TestServer()
+        let (client, seat, window, cursor) = try clientWithRedCursor(server)
+        defer { withExtendedLifetime((seat, window)) {} }
+        let wmBase = try client.bind(xdg_wm_base_interface_ptr(), version: 5)
+        _ = xdg_wm_base_get_xdg_surface(wmBase, cursor.surface)
+        expectXdgProtocolError(client, code: XDG_WM_BASE_ERROR_ROLE.rawValue, interface: "xdg_wm_base")
+    }
+
+    @Test func aCursorSurfaceKeepsItsRoleForTheNextSetCursor() throws {
+        let server = try TestServer()
+        let (client, seat, window, cursor) = try clientWithRedCursor(server)
+        defer { withExtendedLifetime(window) {} }
+        wl_pointer_set_cursor(seat.pointer, seat.pointerEnterSerial, nil, 0, 0)
+        wl_pointer_set_cursor(seat.pointer, seat.pointerEnterSerial, cursor.surface, 0, 0)
+        #expect(client.roundtrip())
+        #expect(server.pixel(x: 50, y: 50) == red)
+        #expect(server.pixel(x: 49, y: 48) == grey)
+    }
+
     @Test func aStaleEnterSerialIsIgnored() throws {
         let server = try TestServer()
         let (client, seat, window, cursor) = try clientWithRedCursor(server)
