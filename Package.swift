@@ -37,12 +37,14 @@ let package = Package(
         // The X11 nested backend (scripts/deps-nested.txt lists the Debian packages).
         .systemLibrary(name: "CXCB", pkgConfig: "xcb-shm", providers: apt("libxcb1-dev", "libxcb-shm0-dev")),
         .systemLibrary(name: "CXKBCommonX11", pkgConfig: "xkbcommon-x11", providers: apt("libxkbcommon-x11-dev")),
+        // The default cursor: libXcursor reads the system's Xcursor theme files (no X display).
+        .systemLibrary(name: "CXcursor", pkgConfig: "xcursor", providers: apt("libxcursor-dev")),
         .target(name: "CStrataProtocolCode"),
         .target(name: "CStrataServerGlue", dependencies: ["CWaylandServer", "CStrataProtocolCode"]),
         .target(name: "CStrataClientGlue", dependencies: ["CWaylandClient", "CStrataProtocolCode"]),
 
         .target(name: "StrataModel"),
-        .target(name: "StrataRender", dependencies: ["CPixman", "CPNG", "StrataModel"], swiftSettings: cLayer),
+        .target(name: "StrataRender", dependencies: ["CPixman", "CPNG", "CXcursor", "StrataModel"], swiftSettings: cLayer),
         .target(
             name: "StrataServer",
             dependencies: ["CWaylandServer", "CStrataServerGlue", "CXKBCommon", "CPixman", "StrataRender", "StrataModel"],

@@ -5,6 +5,8 @@ import StrataServer
 /// API, so `Seat` conforms as it is.
 public protocol NestedInput: AnyObject {
     func pointerMotion(on output: ScreenOutput, x: Double, y: Double, time: UInt32)
+    /// Relative motion (the parent's zwp_relative_pointer_v1 while Strata locks the pointer).
+    func pointerMotion(dx: Double, dy: Double, time: UInt32)
     func pointerButton(_ button: UInt32, pressed: Bool, time: UInt32)
     func pointerAxis(vertical: Double, horizontal: Double, time: UInt32)
     /// `keycode` is an evdev code (XKB keycode − 8).
@@ -18,3 +20,7 @@ public protocol NestedInput: AnyObject {
 }
 
 extension Seat: NestedInput {}
+
+public extension NestedInput {
+    func pointerMotion(dx: Double, dy: Double, time: UInt32) {}
+}

@@ -14,7 +14,9 @@ final class ParentSeat {
     unowned let backend: WaylandBackend
     let seat: OpaquePointer
     let globalName: UInt32
-    private var pointer: OpaquePointer?
+    private(set) var pointer: OpaquePointer?
+    /// The serial of the parent's last wl_pointer.enter (set_cursor quotes it).
+    private(set) var pointerEnterSerial: UInt32?
     private var keyboard: OpaquePointer?
     private var touch: OpaquePointer?
     /// The screen under the parent's pointer.
@@ -63,9 +65,11 @@ final class ParentSeat {
     }
 
     private func release(pointer p: OpaquePointer) {
+        backend.parentPointerWillGo()
         if wl_proxy_get_version(p) >= 3 { wl_pointer_release(p) } else { wl_pointer_destroy(p) }
         pointer = nil
         pointerScreen = nil
+        pointerEnterSerial = nil
     }
 
     private func release(keyboard k: OpaquePointer) {
@@ -117,15 +121,22 @@ final class ParentSeat {
 
     private static var pointerListener: wl_pointer_listener = {
         var l = wl_pointer_listener()
-        l.enter = { data, _, _, surface, x, y in
+        l.enter = { data, _, serial, surface, x, y in
             guard let seat = from(data), let surface else { return }
             seat.pointerScreen = seat.backend.screen(for: surface)
             guard let screen = seat.pointerScreen else { return }
+            seat.pointerEnterSerial = serial
             let scale = 1 / screen.parentToLogical
             seat.input?.pointerMotion(on: screen.output, x: wl_fixed_to_double(x) / scale, y: wl_fixed_to_double(y) / scale,
                                       time: Compositor.nestedNowMilliseconds)
+            // Each enter needs the cursor set again.
+            seat.backend.parentPointerDidEnter()
         }
-        l.leave = { data, _, _, _ in from(data)?.pointerScreen = nil }
+        l.leave = { data, _, _, _ in
+            guard let seat = from(data) else { return }
+            seat.pointerScreen = nil
+            seat.pointerEnterSerial = nil   // the cursor is set again on the next enter
+        }
         l.motion = { data, _, time, x, y in
             guard let seat = from(data), let screen = seat.pointerScreen else { return }
             let scale = 1 / screen.parentToLogical

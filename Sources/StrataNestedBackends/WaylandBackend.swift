@@ -46,6 +46,24 @@ public final class WaylandBackend: Backend {
     private var wlCompositor: OpaquePointer?
     private var wmBase: OpaquePointer?
     private var decorationManager: OpaquePointer?
+    private var parentConstraints: OpaquePointer?
+    private var parentRelativeManager: OpaquePointer?
+    /// The parent's zwp_locked_pointer_v1 or zwp_confined_pointer_v1 while a constraint of
+    /// Strata's is in effect, and whether it is a lock.
+    private var parentConstraint: OpaquePointer?
+    private var parentConstraintIsLock = false
+    /// The parent's zwp_relative_pointer_v1 (made with the first lock): a locked parent sends
+    /// no motion, only these deltas.
+    private var parentRelative: OpaquePointer?
+    private var parentCursor: ParentCursor?
+    /// What the parent was last asked to show as the cursor.
+    private var cursorImage: CursorLayer.Image?
+    private var cursorKey: CursorKey?
+    private struct CursorKey: Equatable {
+        var object: ObjectIdentifier?
+        var hotspotX: Int32, hotspotY: Int32
+        var generation: Int
+    }
     private var parentSeat: ParentSeat?
     /// The parent's outputs, for their scales.
     private(set) var parentOutputs: [ParentOutput] = []
@@ -234,6 +252,103 @@ public final class WaylandBackend: Backend {
         keymapDidChange?(text)
     }
 
+    // MARK: The cursor and pointer constraints, handed to the parent
+
+    /// The parent's pointer shows the cursor (Strata draws none into the screens).
+    public var drawsCursor: Bool { false }
+
+    public func cursorDidChange(_ image: CursorLayer.Image?, generation: Int) {
+        var key = CursorKey(object: nil, hotspotX: 0, hotspotY: 0, generation: generation)
+        switch image {
+        case .image(let cursor)?: key.object = ObjectIdentifier(cursor)
+        case .surface(let surface, let hx, let hy)?:
+            key.object = ObjectIdentifier(surface)
+            key.hotspotX = hx
+            key.hotspotY = hy
+        case nil: break
+        }
+        cursorImage = image
+        guard key != cursorKey else { return }
+        cursorKey = key
+        applyCursor()
+    }
+
+    func parentPointerDidEnter() {
+        applyCursor()
+    }
+
+    /// Sets the parent's cursor to Strata's (while the parent's pointer is over a screen).
+    private func applyCursor() {
+        guard isConnected, let seat = parentSeat, let pointer = seat.pointer, let serial = seat.pointerEnterSerial,
+              let wlCompositor, let shm else { return }
+        var shown: (pixels: [UInt32], width: Int32, height: Int32, hx: Int32, hy: Int32)?
+        switch cursorImage {
+        case .image(let cursor)?:
+            shown = (cursor.pixels, cursor.width, cursor.height, cursor.hotspotX, cursor.hotspotY)
+        case .surface(let surface, let hx, let hy)?:
+            if let pixels = surface.texture.copyPixels() {
+                shown = (pixels, surface.texture.width, surface.texture.height, hx, hy)
+            }
+        case nil:
+            break
+        }
+        if let shown {
+            if parentCursor == nil { parentCursor = ParentCursor(compositor: wlCompositor) }
+            if let parentCursor, parentCursor.show(pixels: shown.pixels, width: shown.width, height: shown.height, shm: shm) {
+                wl_pointer_set_cursor(pointer, serial, parentCursor.surface, shown.hx, shown.hy)
+            }
+        } else {
+            wl_pointer_set_cursor(pointer, serial, nil, 0, 0)
+        }
+        flush()
+    }
+
+    public func pointerConstraintDidChange(locked: Bool?, on output: ScreenOutput?) {
+        releaseParentConstraint()
+        guard isConnected, let locked, let output, let screen = screen(for: output), let parentConstraints,
+              let pointer = parentSeat?.pointer else { return }
+        // Persistent: the parent may end it while its focus is elsewhere and bring it back.
+        let lifetime = ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT.rawValue
+        if locked {
+            if parentRelative == nil, let parentRelativeManager,
+               let relative = zwp_relative_pointer_manager_v1_get_relative_pointer(parentRelativeManager, pointer) {
+                zwp_relative_pointer_v1_add_listener(relative, &Self.relativeListener, Unmanaged.passUnretained(self).toOpaque())
+                parentRelative = relative
+            }
+            parentConstraint = zwp_pointer_constraints_v1_lock_pointer(parentConstraints, screen.surface, pointer, nil, lifetime)
+        } else {
+            parentConstraint = zwp_pointer_constraints_v1_confine_pointer(parentConstraints, screen.surface, pointer, nil, lifetime)
+        }
+        parentConstraintIsLock = locked
+        flush()
+    }
+
+    /// Whether the parent's pointer is locked (true) or confined (false) to a screen's window
+    /// for Strata, or nil (tests).
+    public var parentPointerConstraint: Bool? { parentConstraint == nil ? nil : parentConstraintIsLock }
+
+    private func releaseParentConstraint() {
+        guard let constraint = parentConstraint else { return }
+        if parentConstraintIsLock { zwp_locked_pointer_v1_destroy(constraint) } else { zwp_confined_pointer_v1_destroy(constraint) }
+        parentConstraint = nil
+        flush()
+    }
+
+    /// The parent's pointer is going (capability lost, seat removed, teardown): drop what was
+    /// made for it.
+    func parentPointerWillGo() {
+        releaseParentConstraint()
+        if let parentRelative { zwp_relative_pointer_v1_destroy(parentRelative) }
+        parentRelative = nil
+    }
+
+    private static var relativeListener = zwp_relative_pointer_v1_listener(
+        relative_motion: { data, _, hi, lo, dx, dy, _, _ in
+            guard let backend = backend(data), backend.parentConstraint != nil, backend.parentConstraintIsLock else { return }
+            let milliseconds = UInt32(truncatingIfNeeded: (UInt64(hi) << 32 | UInt64(lo)) / 1000)
+            backend.input?.pointerMotion(dx: wl_fixed_to_double(dx), dy: wl_fixed_to_double(dy), time: milliseconds)
+        })
+
     // MARK: The connection
 
     var isConnected: Bool { failure == nil && !stopped }
@@ -337,10 +452,17 @@ public final class WaylandBackend: Backend {
         disconnected = true
         for screen in screens { screen.destroy() }
         screens.removeAll()
+        parentPointerWillGo()
+        parentCursor?.destroy()
+        parentCursor = nil
         parentSeat?.destroy()
         parentSeat = nil
         for output in parentOutputs { output.destroy() }
         parentOutputs.removeAll()
+        if let parentConstraints { zwp_pointer_constraints_v1_destroy(parentConstraints) }
+        if let parentRelativeManager { zwp_relative_pointer_manager_v1_destroy(parentRelativeManager) }
+        parentConstraints = nil
+        parentRelativeManager = nil
         if let decorationManager { zxdg_decoration_manager_v1_destroy(decorationManager) }
         if let wmBase { xdg_wm_base_destroy(wmBase) }
         if let shm { wl_shm_destroy(shm) }
@@ -372,6 +494,10 @@ public final class WaylandBackend: Backend {
             if let proxy = bind(name, wl_output_interface_ptr(), min(version, 3)) {
                 parentOutputs.append(ParentOutput(backend: self, proxy: proxy, globalName: name))
             }
+        case "zwp_pointer_constraints_v1" where parentConstraints == nil:
+            parentConstraints = bind(name, zwp_pointer_constraints_v1_interface_ptr(), 1)
+        case "zwp_relative_pointer_manager_v1" where parentRelativeManager == nil:
+            parentRelativeManager = bind(name, zwp_relative_pointer_manager_v1_interface_ptr(), 1)
         case "wl_seat" where parentSeat == nil:
             if let seat = bind(name, wl_seat_interface_ptr(), min(version, ParentSeat.maximumVersion)) {
                 parentSeat = ParentSeat(backend: self, seat: seat, globalName: name)
@@ -389,6 +515,7 @@ public final class WaylandBackend: Backend {
             parentOutputsDidChange()
         }
         if let parentSeat, parentSeat.globalName == name {
+            parentPointerWillGo()
             parentSeat.destroy()
             self.parentSeat = nil
         }

@@ -43,10 +43,17 @@ final class X11Screen {
             | XCB_EVENT_MASK_BUTTON_PRESS.rawValue | XCB_EVENT_MASK_BUTTON_RELEASE.rawValue
             | XCB_EVENT_MASK_POINTER_MOTION.rawValue | XCB_EVENT_MASK_ENTER_WINDOW.rawValue
             | XCB_EVENT_MASK_FOCUS_CHANGE.rawValue
-        let values: [UInt32] = [0, events]   // back pixel black, event mask (in bit order)
+        // Strata draws its cursor into the image (as headless does): the X server's own cursor
+        // is made invisible over the window (a 1×1 cursor of an all-clear mask), so one shows.
+        let blank = xcb_generate_id(c), cursor = xcb_generate_id(c)
+        xcb_create_pixmap(c, 1, blank, backend.root, 1, 1)
+        xcb_create_cursor(c, cursor, blank, blank, 0, 0, 0, 0, 0, 0, 0, 0)
+        xcb_free_pixmap(c, blank)
+        let values: [UInt32] = [0, events, cursor]   // back pixel black, event mask, cursor (in bit order)
         xcb_create_window(c, backend.depth, window, backend.root, 0, 0, UInt16(clamping: output.canvas.width),
                           UInt16(clamping: output.canvas.height), 0, UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), backend.visual,
-                          XCB_CW_BACK_PIXEL.rawValue | XCB_CW_EVENT_MASK.rawValue, values)
+                          XCB_CW_BACK_PIXEL.rawValue | XCB_CW_EVENT_MASK.rawValue | XCB_CW_CURSOR.rawValue, values)
+        xcb_free_cursor(c, cursor)
         let name = Array(output.screen.name.utf8)
         xcb_change_property(c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, XCB_ATOM_WM_NAME.rawValue,
                             XCB_ATOM_STRING.rawValue, 8, UInt32(name.count), name)

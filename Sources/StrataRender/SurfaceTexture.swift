@@ -151,6 +151,24 @@ public final class SurfaceTexture {
         pixman_image_fill_rectangles(PIXMAN_OP_SRC, image, &color, 1, &rect)
     }
 
+    /// A copy of the pixels, row by row (premultiplied ARGB; opaque textures read as alpha
+    /// 0xff): what the nested Wayland backend hands to its parent as the cursor image.
+    public func copyPixels() -> [UInt32]? {
+        guard let image, width > 0, height > 0 else { return nil }
+        let stride = Int(pixman_image_get_stride(image)) / 4
+        let data = pixman_image_get_data(image)
+        guard let data else { return nil }
+        var pixels: [UInt32] = []
+        pixels.reserveCapacity(Int(width) * Int(height))
+        for y in 0..<Int(height) {
+            for x in 0..<Int(width) {
+                let p = data[y * stride + x]
+                pixels.append(hasAlpha ? p : p | 0xff00_0000)
+            }
+        }
+        return pixels
+    }
+
     public func clear() {
         if let image { pixman_image_unref(image) }
         image = nil

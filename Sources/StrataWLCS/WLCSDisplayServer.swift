@@ -139,6 +139,15 @@ final class WLCSDisplayServer {
     }
 
     func movePointer(x: Double, y: Double, relative: Bool, in compositor: Compositor) {
+        if relative, let current = compositor.seat.pointerPosition {
+            // Relative motion goes through the seat as a mouse's would: a locked pointer stays, a
+            // confined one stays in its region, and the position is the seat's.
+            compositor.seat.pointerMotion(dx: x, dy: y, time: Self.now())
+            let p = compositor.seat.pointerPosition ?? current
+            pointerX = p.output.screen.origin.x + p.x
+            pointerY = p.output.screen.origin.y + p.y
+            return
+        }
         let targetX = relative ? pointerX + x : x
         let targetY = relative ? pointerY + y : y
         guard let p = screenPoint(x: targetX, y: targetY, in: compositor) else { return }

@@ -77,6 +77,11 @@ struct StrataCommand: ParsableCommand {
         discussion: "By default only clients Strata started (its command, strata-ctl exec, and their descendants) see them."))
     var allowPrivileged = false
 
+    @Flag(name: .customLong("hide-cursor"), help: ArgumentHelp(
+        "Draw no cursor (screenshot-only runs).",
+        discussion: "Otherwise the cursor (the client's, or the Xcursor theme's arrow: XCURSOR_THEME, XCURSOR_SIZE) shows once the pointer has a position."))
+    var hideCursor = false
+
     @Option(name: .customLong("allow-levels"), help: ArgumentHelp(
         "Applications (xdg_toplevel app ids, comma-separated) allowed to ask for levels above normal through strata_window_v1. Repeatable.",
         valueName: "appid,..."))
@@ -152,6 +157,7 @@ struct StrataCommand: ParsableCommand {
             }
             compositor.decorationMode = clientSideDecorations ? .clientSide : .serverSide
             compositor.clientPrivilege = allowPrivileged ? .everyone : .startedByStrata
+            compositor.cursor.isHidden = hideCursor
             do {
                 try compositor.addSocket(name: socket)
                 session = try Session(compositor: compositor, screenshotDirectory: screenshot)

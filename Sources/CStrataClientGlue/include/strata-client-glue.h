@@ -7,14 +7,17 @@
 #endif
 #include <wayland-client.h>
 #include "strata-client-shim.h"
+#include "cursor-shape-v1-client-protocol.h"
 #include "fractional-scale-v1-client-protocol.h"
 #include "gtk-primary-selection-client-protocol.h"
 #include "input-method-unstable-v2-client-protocol.h"
+#include "pointer-constraints-unstable-v1-client-protocol.h"
 #include "presentation-time-client-protocol.h"
 #include "primary-selection-unstable-v1-client-protocol.h"
 #include "relative-pointer-unstable-v1-client-protocol.h"
 #include "single-pixel-buffer-v1-client-protocol.h"
 #include "strata-window-v1-client-protocol.h"
+#include "tablet-unstable-v2-client-protocol.h"
 #include "text-input-unstable-v3-client-protocol.h"
 #include "viewporter-client-protocol.h"
 #include "virtual-keyboard-unstable-v1-client-protocol.h"
@@ -29,6 +32,8 @@
 #include "xdg-shell-unstable-v6-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 /* Each protocol interface description by pointer (<interface>_interface_ptr()). */
+static inline const struct wl_interface *wp_cursor_shape_manager_v1_interface_ptr(void) { return &wp_cursor_shape_manager_v1_interface; }
+static inline const struct wl_interface *wp_cursor_shape_device_v1_interface_ptr(void) { return &wp_cursor_shape_device_v1_interface; }
 static inline const struct wl_interface *wp_fractional_scale_manager_v1_interface_ptr(void) { return &wp_fractional_scale_manager_v1_interface; }
 static inline const struct wl_interface *wp_fractional_scale_v1_interface_ptr(void) { return &wp_fractional_scale_v1_interface; }
 static inline const struct wl_interface *gtk_primary_selection_device_manager_interface_ptr(void) { return &gtk_primary_selection_device_manager_interface; }
@@ -39,6 +44,9 @@ static inline const struct wl_interface *zwp_input_method_v2_interface_ptr(void)
 static inline const struct wl_interface *zwp_input_popup_surface_v2_interface_ptr(void) { return &zwp_input_popup_surface_v2_interface; }
 static inline const struct wl_interface *zwp_input_method_keyboard_grab_v2_interface_ptr(void) { return &zwp_input_method_keyboard_grab_v2_interface; }
 static inline const struct wl_interface *zwp_input_method_manager_v2_interface_ptr(void) { return &zwp_input_method_manager_v2_interface; }
+static inline const struct wl_interface *zwp_pointer_constraints_v1_interface_ptr(void) { return &zwp_pointer_constraints_v1_interface; }
+static inline const struct wl_interface *zwp_locked_pointer_v1_interface_ptr(void) { return &zwp_locked_pointer_v1_interface; }
+static inline const struct wl_interface *zwp_confined_pointer_v1_interface_ptr(void) { return &zwp_confined_pointer_v1_interface; }
 static inline const struct wl_interface *wp_presentation_interface_ptr(void) { return &wp_presentation_interface; }
 static inline const struct wl_interface *wp_presentation_feedback_interface_ptr(void) { return &wp_presentation_feedback_interface; }
 static inline const struct wl_interface *zwp_primary_selection_device_manager_v1_interface_ptr(void) { return &zwp_primary_selection_device_manager_v1_interface; }
@@ -50,6 +58,14 @@ static inline const struct wl_interface *zwp_relative_pointer_v1_interface_ptr(v
 static inline const struct wl_interface *wp_single_pixel_buffer_manager_v1_interface_ptr(void) { return &wp_single_pixel_buffer_manager_v1_interface; }
 static inline const struct wl_interface *strata_window_manager_v1_interface_ptr(void) { return &strata_window_manager_v1_interface; }
 static inline const struct wl_interface *strata_window_v1_interface_ptr(void) { return &strata_window_v1_interface; }
+static inline const struct wl_interface *zwp_tablet_manager_v2_interface_ptr(void) { return &zwp_tablet_manager_v2_interface; }
+static inline const struct wl_interface *zwp_tablet_seat_v2_interface_ptr(void) { return &zwp_tablet_seat_v2_interface; }
+static inline const struct wl_interface *zwp_tablet_tool_v2_interface_ptr(void) { return &zwp_tablet_tool_v2_interface; }
+static inline const struct wl_interface *zwp_tablet_v2_interface_ptr(void) { return &zwp_tablet_v2_interface; }
+static inline const struct wl_interface *zwp_tablet_pad_ring_v2_interface_ptr(void) { return &zwp_tablet_pad_ring_v2_interface; }
+static inline const struct wl_interface *zwp_tablet_pad_strip_v2_interface_ptr(void) { return &zwp_tablet_pad_strip_v2_interface; }
+static inline const struct wl_interface *zwp_tablet_pad_group_v2_interface_ptr(void) { return &zwp_tablet_pad_group_v2_interface; }
+static inline const struct wl_interface *zwp_tablet_pad_v2_interface_ptr(void) { return &zwp_tablet_pad_v2_interface; }
 static inline const struct wl_interface *zwp_text_input_v3_interface_ptr(void) { return &zwp_text_input_v3_interface; }
 static inline const struct wl_interface *zwp_text_input_manager_v3_interface_ptr(void) { return &zwp_text_input_manager_v3_interface; }
 static inline const struct wl_interface *wp_viewporter_interface_ptr(void) { return &wp_viewporter_interface; }

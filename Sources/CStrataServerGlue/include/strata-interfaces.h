@@ -30,6 +30,9 @@ static inline const struct wl_interface *strata_wl_output_interface(void) { retu
 static inline const struct wl_interface *strata_wl_region_interface(void) { return &wl_region_interface; }
 static inline const struct wl_interface *strata_wl_subcompositor_interface(void) { return &wl_subcompositor_interface; }
 static inline const struct wl_interface *strata_wl_subsurface_interface(void) { return &wl_subsurface_interface; }
+#include "cursor-shape-v1-server-protocol.h"
+static inline const struct wl_interface *strata_wp_cursor_shape_manager_v1_interface(void) { return &wp_cursor_shape_manager_v1_interface; }
+static inline const struct wl_interface *strata_wp_cursor_shape_device_v1_interface(void) { return &wp_cursor_shape_device_v1_interface; }
 #include "fractional-scale-v1-server-protocol.h"
 static inline const struct wl_interface *strata_wp_fractional_scale_manager_v1_interface(void) { return &wp_fractional_scale_manager_v1_interface; }
 static inline const struct wl_interface *strata_wp_fractional_scale_v1_interface(void) { return &wp_fractional_scale_v1_interface; }
@@ -43,6 +46,10 @@ static inline const struct wl_interface *strata_zwp_input_method_v2_interface(vo
 static inline const struct wl_interface *strata_zwp_input_popup_surface_v2_interface(void) { return &zwp_input_popup_surface_v2_interface; }
 static inline const struct wl_interface *strata_zwp_input_method_keyboard_grab_v2_interface(void) { return &zwp_input_method_keyboard_grab_v2_interface; }
 static inline const struct wl_interface *strata_zwp_input_method_manager_v2_interface(void) { return &zwp_input_method_manager_v2_interface; }
+#include "pointer-constraints-unstable-v1-server-protocol.h"
+static inline const struct wl_interface *strata_zwp_pointer_constraints_v1_interface(void) { return &zwp_pointer_constraints_v1_interface; }
+static inline const struct wl_interface *strata_zwp_locked_pointer_v1_interface(void) { return &zwp_locked_pointer_v1_interface; }
+static inline const struct wl_interface *strata_zwp_confined_pointer_v1_interface(void) { return &zwp_confined_pointer_v1_interface; }
 #include "presentation-time-server-protocol.h"
 static inline const struct wl_interface *strata_wp_presentation_interface(void) { return &wp_presentation_interface; }
 static inline const struct wl_interface *strata_wp_presentation_feedback_interface(void) { return &wp_presentation_feedback_interface; }
@@ -59,6 +66,15 @@ static inline const struct wl_interface *strata_wp_single_pixel_buffer_manager_v
 #include "strata-window-v1-server-protocol.h"
 static inline const struct wl_interface *strata_strata_window_manager_v1_interface(void) { return &strata_window_manager_v1_interface; }
 static inline const struct wl_interface *strata_strata_window_v1_interface(void) { return &strata_window_v1_interface; }
+#include "tablet-unstable-v2-server-protocol.h"
+static inline const struct wl_interface *strata_zwp_tablet_manager_v2_interface(void) { return &zwp_tablet_manager_v2_interface; }
+static inline const struct wl_interface *strata_zwp_tablet_seat_v2_interface(void) { return &zwp_tablet_seat_v2_interface; }
+static inline const struct wl_interface *strata_zwp_tablet_tool_v2_interface(void) { return &zwp_tablet_tool_v2_interface; }
+static inline const struct wl_interface *strata_zwp_tablet_v2_interface(void) { return &zwp_tablet_v2_interface; }
+static inline const struct wl_interface *strata_zwp_tablet_pad_ring_v2_interface(void) { return &zwp_tablet_pad_ring_v2_interface; }
+static inline const struct wl_interface *strata_zwp_tablet_pad_strip_v2_interface(void) { return &zwp_tablet_pad_strip_v2_interface; }
+static inline const struct wl_interface *strata_zwp_tablet_pad_group_v2_interface(void) { return &zwp_tablet_pad_group_v2_interface; }
+static inline const struct wl_interface *strata_zwp_tablet_pad_v2_interface(void) { return &zwp_tablet_pad_v2_interface; }
 #include "text-input-unstable-v3-server-protocol.h"
 static inline const struct wl_interface *strata_zwp_text_input_v3_interface(void) { return &zwp_text_input_v3_interface; }
 static inline const struct wl_interface *strata_zwp_text_input_manager_v3_interface(void) { return &zwp_text_input_manager_v3_interface; }

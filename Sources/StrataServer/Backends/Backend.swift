@@ -10,9 +10,22 @@ public protocol Backend: AnyObject {
     func present(_ output: ScreenOutput, damage: PixmanRegion)
     /// Releases the backend's resources (before the display is destroyed).
     func stop()
+    /// Whether Strata draws the cursor into the screens' images (headless, X11). False when the
+    /// backend hands it to a parent compositor (nested Wayland), which is then told
+    /// `cursorDidChange` with what to show (nil: no cursor); `generation` grows whenever the
+    /// pixels of the same image change (a cursor surface's commit).
+    var drawsCursor: Bool { get }
+    func cursorDidChange(_ image: CursorLayer.Image?, generation: Int)
+    /// A pointer constraint came into effect on `output` (`locked`: a lock, else a
+    /// confinement), or ended (nil). A nested backend constrains the parent's pointer to the
+    /// screen's window too, and reports the parent's relative motion while locked.
+    func pointerConstraintDidChange(locked: Bool?, on output: ScreenOutput?)
 }
 
 public extension Backend {
     func present(_ output: ScreenOutput, damage: PixmanRegion) {}
     func stop() {}
+    var drawsCursor: Bool { true }
+    func cursorDidChange(_ image: CursorLayer.Image?, generation: Int) {}
+    func pointerConstraintDidChange(locked: Bool?, on output: ScreenOutput?) {}
 }

@@ -27,6 +27,8 @@ public final class Compositor {
     /// What zxdg_decoration_manager_v1 tells toplevels (`--client-side-decorations`).
     public var decorationMode: DecorationMode = .serverSide
     public private(set) var seat: Seat!
+    /// The cursor, drawn above every window (`--hide-cursor` sets `cursor.isHidden`).
+    public private(set) var cursor: CursorLayer!
     /// Strata's window extension (strata_window_manager_v1), an observer of the model.
     public private(set) var windowExtension: StrataWindowExtension?
     /// zwlr_layer_shell_v1: its surfaces, arranged per screen.
@@ -57,6 +59,7 @@ public final class Compositor {
         self.backend = backend
         guard wl_display_init_shm(display.display) == 0 else { throw .setup("wl_display_init_shm failed") }
         seat = Seat(compositor: self)
+        cursor = CursorLayer(compositor: self)
         layerShell = LayerShell(compositor: self)
         outputManager = OutputManager(compositor: self)
         foreignToplevels = ForeignToplevelManager(compositor: self)
@@ -79,6 +82,8 @@ public final class Compositor {
             PrimarySelectionDeviceManager.install(on: self, face: .gtk),
             TextInputManager.install(on: self),
             RelativePointerManager.install(on: self),
+            PointerConstraints.install(on: self),
+            CursorShapeManager.install(on: self),
             layerShell.install(),
             privileged(ScreencopyManager.install(on: self)),
             privileged(outputManager.install()),
@@ -475,6 +480,7 @@ public final class Compositor {
             for callback in surface.frameCallbacks { callback.done(timeMilliseconds: now) }
             surface.frameCallbacks.removeAll(keepingCapacity: true)
         }
+        cursor.frameDidComplete(on: output, timeMilliseconds: now)
         presentFeedback(on: output, at: frameTime)
         // Drop the references: a surface destroyed after this frame must not live on in the list.
         drawList.removeAll(keepingCapacity: true)
@@ -559,6 +565,8 @@ public final class Compositor {
                         transform: surface.bufferTransform, viewport: surface.viewport, width: r.width, height: r.height,
                         in: surface.drawClip)
         }
+        // The cursor layer, above everything.
+        cursor.draw(on: output, clip: clip)
     }
 
     /// Where the main screen's picture goes on a mirroring screen: scaled to fit, centred (canvas

@@ -1,6 +1,7 @@
 import CStrataServerGlue
 import CWaylandServer
 import StrataModel
+import StrataRender
 
 /// The seat's pointer: where it is, which surface has its focus, the buttons held and the grab.
 ///
@@ -33,9 +34,28 @@ final class Pointer {
     /// The focus-local position last sent (enter or motion).
     private var lastSentLocal: (x: Double, y: Double)?
 
-    private(set) weak var cursorSurface: Surface?
-    private var cursorHotspot: (Int32, Int32) = (0, 0)
-    private var hasCursor = false
+    /// Where the input device last put the pointer (before constraints): absolute motion's
+    /// deltas are measured from it, so a locked pointer still reports relative motion.
+    private weak var inputOutput: ScreenOutput?
+    private var inputX = 0.0
+    private var inputY = 0.0
+
+    /// What the focus client asked the cursor to show; back to `.default` on every enter.
+    enum CursorRequest {
+        /// The theme's default arrow (the client set nothing since the enter).
+        case `default`
+        /// wl_pointer.set_cursor with a null surface.
+        case hidden
+        case surface(Surface, hotspotX: Int32, hotspotY: Int32)
+        /// wp_cursor_shape_device_v1.set_shape: a cursor name of the theme.
+        case shape(String)
+    }
+    private(set) var cursorRequest = CursorRequest.default
+
+    /// Live zwp_locked_pointer_v1 / zwp_confined_pointer_v1 objects (at most one per surface),
+    /// and the one in effect.
+    var constraints: [PointerConstraint] = []
+    private(set) weak var activeConstraint: PointerConstraint?
 
     private enum Grab {
         case none
@@ -61,18 +81,77 @@ final class Pointer {
         }
     }
 
+    /// The cursor surface the focus client set and its hotspot (nil: it set none, or a shape).
     var cursor: (surface: Surface?, hotspotX: Int32, hotspotY: Int32)? {
-        hasCursor ? (cursorSurface, cursorHotspot.0, cursorHotspot.1) : nil
+        switch cursorRequest {
+        case .surface(let surface, let hx, let hy): return (surface, hx, hy)
+        case .hidden: return (nil, 0, 0)
+        case .default, .shape: return nil
+        }
+    }
+
+    /// What the cursor layer draws: the client's surface, a theme image, or nothing.
+    func cursorImage(theme: CursorTheme) -> CursorLayer.Image? {
+        switch cursorRequest {
+        case .default: return theme.defaultCursor.map { .image($0) }
+        case .hidden: return nil
+        case .surface(let surface, let hx, let hy): return .surface(surface, hotspotX: hx, hotspotY: hy)
+        case .shape(let name): return (theme.image(named: name) ?? theme.defaultCursor).map { .image($0) }
+        }
     }
 
     // MARK: Input
 
     func motion(on output: ScreenOutput, x: Double, y: Double, time: UInt32) {
         // A delta only within one screen: a jump to another screen has no meaningful one.
-        let delta = self.output === output ? (dx: x - self.x, dy: y - self.y) : nil
+        let delta = inputOutput === output ? (dx: x - inputX, dy: y - inputY) : nil
+        inputOutput = output
+        inputX = x
+        inputY = y
+        move(on: output, x: x, y: y, delta: delta, time: time)
+    }
+
+    /// Motion by (dx, dy) from where the pointer is, kept on its screen; nothing before the
+    /// pointer has a position.
+    func relativeMotion(dx: Double, dy: Double, time: UInt32) {
+        guard let output else { return }
+        let maxX = Double(output.width) - 1.0 / 256, maxY = Double(output.height) - 1.0 / 256
+        let tx = min(max(x + dx, 0), maxX), ty = min(max(y + dy, 0), maxY)
+        inputOutput = output
+        inputX = tx
+        inputY = ty
+        move(on: output, x: tx, y: ty, delta: (dx, dy), time: time)
+    }
+
+    private func move(on output: ScreenOutput, x: Double, y: Double, delta: (dx: Double, dy: Double)?, time: UInt32) {
+        var output = output, x = x, y = y
+        if let constraint = activeConstraint, let focus, !focus.isDestroyed, let current = self.output {
+            switch grab {
+            case .none, .implicit:
+                if constraint.kind == .lock {
+                    // The pointer stays; only relative motion flows.
+                    if let delta { sendRelativeMotion(dx: delta.dx, dy: delta.dy) }
+                    flushFrames()
+                    return
+                }
+                guard let p = focus.placement, p.screen == current.screen.id else { break }
+                if output !== current {
+                    // A confined pointer does not leave its screen: motion on another stays put.
+                    output = current
+                    x = self.x
+                    y = self.y
+                }
+                let local = constraint.clamp(x: x - Double(p.x), y: y - Double(p.y))
+                x = local.x + Double(p.x)
+                y = local.y + Double(p.y)
+            default:
+                break
+            }
+        }
         self.output = output
         self.x = x
         self.y = y
+        defer { seat.compositor.cursor.update() }
         switch grab {
         case .move(let window, let startX, let startY, let frame):
             var moved = frame
@@ -88,6 +167,8 @@ final class Pointer {
         case .none:
             if !updateFocus() { sendMotion(time: time) }
             if let delta { sendRelativeMotion(dx: delta.dx, dy: delta.dy) }
+            // The pointer may have entered a constraint's region on the focus surface.
+            if !constraints.isEmpty { updateConstraint() }
         }
         flushFrames()
     }
@@ -172,7 +253,15 @@ final class Pointer {
 
     /// Drops references to a dying surface; true if it had the focus.
     func surfaceWillDestroy(_ surface: Surface) -> Bool {
-        if cursorSurface === surface { cursorSurface = nil }
+        if case .surface(let cursorSurface, _, _) = cursorRequest, cursorSurface === surface {
+            cursorRequest = .hidden
+            seat.compositor.cursor.update()
+        }
+        for constraint in constraints where constraint.surface === surface { constraint.surfaceWillDestroy() }
+        if activeConstraint?.surface === surface {
+            activeConstraint = nil
+            seat.compositor.backend.pointerConstraintDidChange(locked: nil, on: nil)
+        }
         guard focus === surface else { return false }
         // The resource is still valid during its destroy path: the client learns that the
         // pointer left (with a null surface if it already destroyed its proxy) before the next
@@ -182,6 +271,8 @@ final class Pointer {
         flushFrames()
         focus = nil
         focusWindow = nil
+        cursorRequest = .default
+        seat.compositor.cursor.update()
         return true
     }
 
@@ -212,7 +303,11 @@ final class Pointer {
                 wl_pointer_send_enter($0.resource, serial, surface.resource, wl_fixed_from_double(x), wl_fixed_from_double(y))
             }
         }
+        // Each enter starts with the default cursor until the client sets one.
+        cursorRequest = .default
         if let enteredWindow { seat.compositor.windows.pointerDidEnter(enteredWindow) }
+        updateConstraint()
+        seat.compositor.cursor.update()
         return true
     }
 
@@ -298,13 +393,98 @@ final class Pointer {
 
     // MARK: Cursor
 
-    /// wl_pointer.set_cursor from a binding, after the role check: kept (not drawn yet) when the
-    /// client has the focus and quotes the last enter serial.
+    /// wl_pointer.set_cursor from a binding, after the role check: honoured when the client has
+    /// the focus and quotes the last enter serial (else ignored, as the spec says).
     func setCursor(from binding: PointerBinding, serial: UInt32, surface: Surface?, hotspotX: Int32, hotspotY: Int32) {
         guard let focus, focus.client == binding.client, serial == enterSerial else { return }
-        cursorSurface = surface
-        cursorHotspot = (hotspotX, hotspotY)
-        hasCursor = true
+        cursorRequest = surface.map { .surface($0, hotspotX: hotspotX, hotspotY: hotspotY) } ?? .hidden
+        seat.compositor.cursor.update(contentChanged: true)
+    }
+
+    /// wp_cursor_shape_device_v1.set_shape from `client`: honoured like set_cursor.
+    func setCursorShape(_ name: String, client: OpaquePointer, serial: UInt32) {
+        guard let focus, focus.client == client, serial == enterSerial else { return }
+        cursorRequest = .shape(name)
+        seat.compositor.cursor.update()
+    }
+
+    /// A cursor surface committed with wl_surface.offset (dx, dy): the hotspot moves the other
+    /// way, so the image moves by the offset.
+    func cursorSurfaceDidCommit(_ surface: Surface, offsetX: Int32, offsetY: Int32) {
+        guard case .surface(let current, let hx, let hy) = cursorRequest, current === surface else { return }
+        if offsetX != 0 || offsetY != 0 {
+            cursorRequest = .surface(surface, hotspotX: hx &- offsetX, hotspotY: hy &- offsetY)
+        }
+        seat.compositor.cursor.surfaceDidCommit(surface)
+    }
+
+    // MARK: Constraints
+
+    /// Activates the constraint of the focus surface when its window is the key window and the
+    /// pointer is inside the constraint's region; deactivates the active one when any of that
+    /// stops holding (weston's rule).
+    func updateConstraint() {
+        var wanted: PointerConstraint?
+        if let focus, !focus.isDestroyed, let window = focusWindow, window === seat.compositor.windows.keyWindow,
+           let local = localPoint(in: focus) {
+            wanted = constraints.first { $0.surface === focus && $0.canActivate && $0.contains(x: local.x, y: local.y) }
+            // An active constraint stays while its surface is focused and key (the pointer may
+            // sit on the region's edge).
+            if wanted == nil, let active = activeConstraint, active.surface === focus { wanted = active }
+        }
+        guard wanted !== activeConstraint else { return }
+        if let old = activeConstraint {
+            activeConstraint = nil
+            old.deactivate()
+            applyHint(of: old)
+        }
+        if let wanted {
+            activeConstraint = wanted
+            wanted.activate()
+        }
+        seat.compositor.backend.pointerConstraintDidChange(locked: wanted.map { $0.kind == .lock }, on: wanted == nil ? nil : output)
+        flushFrames()
+    }
+
+    /// A constraint's region or hint changed (its surface committed), or it was created.
+    func constraintDidChange(_ constraint: PointerConstraint) {
+        updateConstraint()
+        guard constraint === activeConstraint, constraint.kind == .confine, let focus, let output,
+              let p = focus.placement, p.screen == output.screen.id else { return }
+        // A smaller region pulls the pointer inside it.
+        let local = constraint.clamp(x: x - Double(p.x), y: y - Double(p.y))
+        let nx = local.x + Double(p.x), ny = local.y + Double(p.y)
+        if nx != x || ny != y {
+            x = nx
+            y = ny
+            sendMotion(time: Compositor.monotonicMilliseconds(), onlyIfMoved: true)
+            seat.compositor.cursor.update()
+            flushFrames()
+        }
+    }
+
+    /// A constraint object dies: it stops being in effect.
+    func constraintWillDestroy(_ constraint: PointerConstraint) {
+        constraints.removeAll { $0 === constraint }
+        guard constraint === activeConstraint else { return }
+        activeConstraint = nil
+        applyHint(of: constraint)
+        updateConstraint()
+        if activeConstraint == nil { seat.compositor.backend.pointerConstraintDidChange(locked: nil, on: nil) }
+    }
+
+    /// A lock ends: the pointer goes where the client hinted (surface-local), as weston does.
+    private func applyHint(of constraint: PointerConstraint) {
+        guard constraint.kind == .lock, let hint = constraint.hint, let surface = constraint.surface, !surface.isDestroyed,
+              let output, let p = surface.placement, p.screen == output.screen.id else { return }
+        let nx = Double(p.x) + hint.x, ny = Double(p.y) + hint.y
+        guard nx >= 0, ny >= 0, nx < Double(output.width), ny < Double(output.height) else { return }
+        x = nx
+        y = ny
+        inputX = nx
+        inputY = ny
+        if focus === surface { sendMotion(time: Compositor.monotonicMilliseconds(), onlyIfMoved: true) }
+        seat.compositor.cursor.update()
     }
 }
 
@@ -339,7 +519,7 @@ final class PointerBinding: ResourceObject {
             if let existing = s.role as? CursorRole {
                 cursorRole = existing
             } else {
-                let role = CursorRole()
+                let role = CursorRole(pointer: pointer)
                 guard s.setRole(role) else {
                     throw ProtocolError(code: WL_POINTER_ERROR_ROLE.rawValue,
                                         "set_cursor: wl_surface@\(wl_resource_get_id(surfaceResource)) already has the role \(s.roleName ?? "?")")

@@ -77,6 +77,8 @@ public final class Seat {
         } else {
             updateKeyboardFocus()
         }
+        // A pointer constraint is in effect only while its window is key.
+        pointer.updateConstraint()
     }
 
     /// Stacking or visibility changed: the pointer focus under a still pointer is re-evaluated.
@@ -89,6 +91,7 @@ public final class Seat {
     /// still pointer is re-evaluated when the surface is shown.
     func surfaceDidCommit(_ surface: Surface) {
         touch.surfacesDidMove()
+        for constraint in pointer.constraints where constraint.surface === surface { constraint.surfaceDidCommit() }
         guard surface.lastPlacement != nil || pointer.focus === surface else { return }
         pointer.repick()
     }
@@ -179,6 +182,20 @@ public final class Seat {
     public func pointerMotion(on output: ScreenOutput, x: Double, y: Double, time: UInt32) {
         guard x.isFinite, y.isFinite else { return }
         pointer.motion(on: output, x: x, y: y, time: time)
+    }
+
+    /// The pointer moved by (dx, dy) (a mouse's relative motion), staying on its screen. A locked
+    /// pointer stays put and only zwp_relative_pointer_v1 clients see the motion; a confined one
+    /// stays in its region. Nothing happens before the pointer has a position.
+    public func pointerMotion(dx: Double, dy: Double, time: UInt32) {
+        guard dx.isFinite, dy.isFinite else { return }
+        pointer.relativeMotion(dx: dx, dy: dy, time: time)
+    }
+
+    /// Whether a pointer constraint is in effect (a lock or a confinement), and which.
+    public var pointerConstraint: (locked: Bool, surface: Surface)? {
+        guard let active = pointer.activeConstraint, let surface = active.surface else { return nil }
+        return (active.kind == .lock, surface)
     }
 
     /// A button (evdev code, BTN_LEFT = 0x110) was pressed or released.

@@ -39,6 +39,8 @@ public final class Surface: ResourceObject {
     var lastPlacement: SurfacePlacement?
     var lastWidth: Int32 = 0
     var lastHeight: Int32 = 0
+    /// The wl_surface.offset (or attach dx, dy) of the commit being applied (cursor hotspots).
+    private(set) var committedOffset: (x: Int32, y: Int32) = (0, 0)
 
     /// The role's name once the surface has one (it keeps it after the role object dies).
     public private(set) var roleName: String?
@@ -273,6 +275,7 @@ public final class Surface: ResourceObject {
         presentationFeedbacks.append(contentsOf: state.presentationFeedbacks)
         state.presentationFeedbacks.removeAll(keepingCapacity: true)
         let offsetX = state.offsetX, offsetY = state.offsetY
+        committedOffset = (offsetX, offsetY)
 
         applyChildrenOrder()
         role?.surfaceDidCommit(self)

@@ -106,6 +106,12 @@ final class VirtualPointer: ResourceObject {
 
     private func motion(time: UInt32, dx: Double, dy: Double) {
         guard dx.isFinite, dy.isFinite else { return }
+        // Under a pointer constraint the motion is a mouse's delta: a lock keeps the pointer and
+        // passes the delta to relative-pointer clients, a confinement clamps it.
+        if compositor.seat.pointerConstraint != nil {
+            compositor.seat.pointerMotion(dx: dx, dy: dy, time: time)
+            return
+        }
         let current = compositor.seat.pointerPosition ?? compositor.outputs.first.map { ($0, 0.0, 0.0) }
         guard let (output, x, y) = current else { return }
         let origin = output.screen.bounds

@@ -1,0 +1,133 @@
+import CWaylandServer
+import StrataModel
+import StrataRender
+
+/// The cursor: a layer above every window, drawn last on the screen the pointer is on, with its
+/// hotspot at the pointer's position.
+///
+/// What it shows is the pointer's decision (`Pointer.cursorImage`): the focus client's cursor
+/// surface (wl_pointer.set_cursor), a named cursor of the theme (wp_cursor_shape_v1), nothing
+/// (set_cursor with a null surface), or the theme's default arrow (over the background, or over a
+/// client that never set one). Nothing shows before the pointer has a position (the first motion
+/// or injected event), so runs without pointer input keep their exact pixels, nor with `isHidden`
+/// (`strata --hide-cursor`), nor when the backend shows the cursor itself (nested Wayland: the
+/// parent's pointer shows it; `Backend.cursorDidChange`).
+///
+/// Damage is exact: a change damages the rectangle the cursor covered and the one it covers now,
+/// and nothing else; an unchanged cursor damages nothing. A cursor surface's commit damages its
+/// rectangle (animated cursors), and its frame callbacks are answered by frames that show it.
+public final class CursorLayer {
+    unowned let compositor: Compositor
+    /// No cursor is drawn (`strata --hide-cursor`, screenshot-only runs).
+    public var isHidden = false {
+        didSet { if isHidden != oldValue { update() } }
+    }
+    /// The system's Xcursor theme (the default arrow, cursor-shape names).
+    public let theme: CursorTheme
+
+    /// What the cursor shows.
+    public enum Image {
+        case surface(Surface, hotspotX: Int32, hotspotY: Int32)
+        case image(CursorImage)
+    }
+
+    /// Where the cursor was last drawn: its screen and rectangle (screen coordinates).
+    private struct Placement: Equatable {
+        var screen: ScreenID
+        var x: Int32, y: Int32, width: Int32, height: Int32
+    }
+    private var drawn: Placement?
+    private(set) var image: Image?
+    /// Grows with every new content of the cursor (the nested backend re-uploads then).
+    public private(set) var generation = 0
+
+    init(compositor: Compositor, theme: CursorTheme = CursorTheme()) {
+        self.compositor = compositor
+        self.theme = theme
+    }
+
+    /// The rectangle the cursor covers now on its screen (tests, the control socket).
+    public var rect: (screen: ScreenID, rect: Rect)? {
+        drawn.map { ($0.screen, Rect(x: Int($0.x), y: Int($0.y), width: Int($0.width), height: Int($0.height))) }
+    }
+
+    /// The image of the cursor shown now (nil: none), for the nested backend and tests.
+    public var currentImage: Image? { drawn == nil ? nil : image }
+
+    /// Re-evaluates what the cursor shows and where; damages the old and new rectangles when
+    /// either changed. `contentChanged`: the cursor surface committed new pixels.
+    func update(contentChanged: Bool = false) {
+        let wanted = compositor.seat.pointer.cursorImage(theme: theme)
+        let backendShows = !compositor.backend.drawsCursor
+        if contentChanged { generation &+= 1 }
+        image = wanted
+        var next: Placement?
+        if !isHidden, !backendShows, let wanted, let position = compositor.seat.pointerPosition {
+            let px = Self.pixel(position.x), py = Self.pixel(position.y)
+            switch wanted {
+            case .surface(let surface, let hx, let hy):
+                if surface.hasContent, !surface.isDestroyed {
+                    next = Placement(screen: position.output.screen.id, x: px &- hx, y: py &- hy,
+                                     width: surface.width, height: surface.height)
+                }
+            case .image(let cursor):
+                next = Placement(screen: position.output.screen.id, x: px - cursor.hotspotX, y: py - cursor.hotspotY,
+                                 width: cursor.width, height: cursor.height)
+            }
+        }
+        if next != drawn || (contentChanged && next != nil) {
+            if let drawn { damage(drawn) }
+            if let next { damage(next) }
+            drawn = next
+        }
+        if backendShows { compositor.backend.cursorDidChange(isHidden ? nil : wanted, generation: generation) }
+    }
+
+    /// The pixel a coordinate falls in, for any finite value (the seat accepts huge ones).
+    static func pixel(_ value: Double) -> Int32 {
+        Int32(max(-1e9, min(1e9, value.rounded(.down))))
+    }
+
+    /// A cursor surface committed: its pixels, size or hotspot changed.
+    func surfaceDidCommit(_ surface: Surface) {
+        guard case .surface(let current, _, _) = compositor.seat.pointer.cursorImage(theme: theme), current === surface else { return }
+        update(contentChanged: true)
+        if let drawn, !surface.frameCallbacks.isEmpty, let output = compositor.output(for: drawn.screen) {
+            compositor.scheduleFrame(output)
+        }
+        if !compositor.backend.drawsCursor, !surface.frameCallbacks.isEmpty {
+            // The parent shows it: the frame is the commit's.
+            for callback in surface.frameCallbacks { callback.done(timeMilliseconds: Compositor.monotonicMilliseconds()) }
+            surface.frameCallbacks.removeAll()
+        }
+    }
+
+    private func damage(_ placement: Placement) {
+        guard let output = compositor.output(for: placement.screen) else { return }
+        output.damage.addRect(x: placement.x, y: placement.y, width: placement.width, height: placement.height)
+        compositor.scheduleFrame(output)
+    }
+
+    /// Draws the cursor on `output`'s canvas inside `clip` (the frame's damage), after the windows.
+    func draw(on output: ScreenOutput, clip: PixmanRegion) {
+        guard let drawn, drawn.screen == output.screen.id, let image else { return }
+        guard clip.extentsIntersect(x: drawn.x, y: drawn.y, width: drawn.width, height: drawn.height) else { return }
+        switch image {
+        case .surface(let surface, _, _):
+            output.canvas.draw(surface.texture, x: drawn.x, y: drawn.y, surfaceWidth: surface.width, surfaceHeight: surface.height,
+                               transform: surface.bufferTransform, viewport: surface.viewport, in: clip)
+        case .image(let cursor):
+            output.canvas.draw(cursor.texture, x: drawn.x, y: drawn.y, surfaceWidth: cursor.width, surfaceHeight: cursor.height,
+                               transform: .identity, in: clip)
+        }
+    }
+
+    /// A frame of `output` completed at `time`: the cursor surface shown there gets its frame
+    /// callbacks done.
+    func frameDidComplete(on output: ScreenOutput, timeMilliseconds time: UInt32) {
+        guard let drawn, drawn.screen == output.screen.id, case .surface(let surface, _, _) = image,
+              !surface.frameCallbacks.isEmpty else { return }
+        for callback in surface.frameCallbacks { callback.done(timeMilliseconds: time) }
+        surface.frameCallbacks.removeAll(keepingCapacity: true)
+    }
+}

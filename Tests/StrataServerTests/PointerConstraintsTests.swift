@@ -1,0 +1,271 @@
+import CStrataClientGlue
+import CWaylandClient
+import Foundation
+import StrataServer
+import StrataTestSupport
+import Testing
+
+/// What a zwp_locked_pointer_v1 / zwp_confined_pointer_v1 was told, in order.
+final class ConstraintRecord {
+    var events: [String] = []
+}
+
+/// zwp_pointer_constraints_v1: a constraint is in effect while its surface has the pointer focus
+/// and its window is key; a lock stops the pointer (relative motion still flows), a confinement
+/// keeps it in the region.
+@Suite struct PointerConstraintsTests {
+    static var lockedListener = zwp_locked_pointer_v1_listener(
+        locked: { data, _ in record(data)?.events.append("locked") },
+        unlocked: { data, _ in record(data)?.events.append("unlocked") })
+    static var confinedListener = zwp_confined_pointer_v1_listener(
+        confined: { data, _ in record(data)?.events.append("confined") },
+        unconfined: { data, _ in record(data)?.events.append("unconfined") })
+    static func record(_ data: UnsafeMutableRawPointer?) -> ConstraintRecord? {
+        data.map { Unmanaged<ConstraintRecord>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// A client with a 100×100 key window at (100, 100), the pointer at (150, 150) over it.
+    /// (Properties are released in this order: the seat before its client, the client before
+    /// its server.)
+    final class Scene {
+        let record = ConstraintRecord()
+        let seat: TestSeat
+        let window: TestSurface
+        let constraints: OpaquePointer
+        let client: TestClient
+        let server: TestServer
+        var output: ScreenOutput { server.compositor.outputs[0] }
+
+        init(pointerAt point: (Double, Double) = (150, 150)) throws {
+            let server = try TestServer()
+            self.server = server
+            let (client, seat) = try connectWithSeat(server)
+            self.client = client
+            self.seat = seat
+            window = try client.makeSurface(width: 100, height: 100)
+            client.showPlainSurface(window, x: 100, y: 100)
+            constraints = try client.bind(zwp_pointer_constraints_v1_interface_ptr(), version: 1)
+            server.compositor.seat.pointerMotion(on: server.compositor.outputs[0], x: point.0, y: point.1, time: 1)
+            client.roundtrip()
+            _ = seat.takeEvents()
+        }
+
+        func lock(_ surface: OpaquePointer? = nil, region: OpaquePointer? = nil,
+                  lifetime: zwp_pointer_constraints_v1_lifetime = ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_ONESHOT) -> OpaquePointer? {
+            let locked = zwp_pointer_constraints_v1_lock_pointer(constraints, surface ?? window.surface, seat.pointer, region, lifetime.rawValue)
+            zwp_locked_pointer_v1_add_listener(locked, &PointerConstraintsTests.lockedListener, Unmanaged.passUnretained(record).toOpaque())
+            return locked
+        }
+
+        func confine(region: OpaquePointer? = nil,
+                     lifetime: zwp_pointer_constraints_v1_lifetime = ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_ONESHOT) -> OpaquePointer? {
+            let confined = zwp_pointer_constraints_v1_confine_pointer(constraints, window.surface, seat.pointer, region, lifetime.rawValue)
+            zwp_confined_pointer_v1_add_listener(confined, &PointerConstraintsTests.confinedListener, Unmanaged.passUnretained(record).toOpaque())
+            return confined
+        }
+
+        func region(_ x: Int32, _ y: Int32, _ width: Int32, _ height: Int32) throws -> OpaquePointer? {
+            let compositor = try client.bind(wl_compositor_interface_ptr(), version: 5)
+            let region = wl_compositor_create_region(compositor)
+            wl_region_add(region, x, y, width, height)
+            return region
+        }
+
+        func move(toX x: Double, y: Double) {
+            server.compositor.seat.pointerMotion(on: output, x: x, y: y, time: 2)
+            client.roundtrip()
+        }
+
+        var position: (Double, Double)? { server.compositor.seat.pointerPosition.map { ($0.x, $0.y) } }
+    }
+
+    @Test func aLockOnTheFocusedKeySurfaceIsLockedAtOnce() throws {
+        let scene = try Scene()
+        _ = scene.lock()
+        scene.client.roundtrip()
+        #expect(scene.record.events == ["locked"])
+        #expect(scene.server.compositor.seat.pointerConstraint?.locked == true)
+    }
+
+    @Test func aLockedPointerStaysWhileRelativeMotionFlows() throws {
+        let scene = try Scene()
+        let relatives = RelativeRecord()
+        let manager = try scene.client.bind(zwp_relative_pointer_manager_v1_interface_ptr(), version: 1)
+        let relative = zwp_relative_pointer_manager_v1_get_relative_pointer(manager, scene.seat.pointer)
+        zwp_relative_pointer_v1_add_listener(relative, &RelativePointerTests.listener, Unmanaged.passUnretained(relatives).toOpaque())
+        _ = scene.lock()
+        scene.client.roundtrip()
+        _ = scene.seat.takeEvents()
+        scene.move(toX: 160, y: 170)
+        scene.server.compositor.seat.pointerMotion(dx: 5, dy: -3, time: 3)
+        scene.client.roundtrip()
+        #expect(scene.position.map { $0 == (150, 150) } == true, "the pointer did not move")
+        #expect(!scene.seat.takeEvents().contains { if case .pointerMotion = $0 { return true } else { return false } })
+        #expect(relatives.motions.map { [$0.dx, $0.dy] } == [[10, 20], [5, -3]])
+    }
+
+    @Test func aVirtualPointersMotionUnderALockIsRelativeMotionOnly() throws {
+        let scene = try Scene()
+        let relatives = RelativeRecord()
+        let manager = try scene.client.bind(zwp_relative_pointer_manager_v1_interface_ptr(), version: 1)
+        let relative = zwp_relative_pointer_manager_v1_get_relative_pointer(manager, scene.seat.pointer)
+        zwp_relative_pointer_v1_add_listener(relative, &RelativePointerTests.listener, Unmanaged.passUnretained(relatives).toOpaque())
+        _ = scene.lock()
+        scene.client.roundtrip()
+        let virtualManager = try scene.client.bind(zwlr_virtual_pointer_manager_v1_interface_ptr(), version: 2)
+        let pointer = zwlr_virtual_pointer_manager_v1_create_virtual_pointer(virtualManager, nil)
+        for _ in 0..<3 {
+            zwlr_virtual_pointer_v1_motion(pointer, 0, wl_fixed_from_double(4), wl_fixed_from_double(-2))
+            zwlr_virtual_pointer_v1_frame(pointer)
+        }
+        scene.client.roundtrip()
+        #expect(scene.position.map { $0 == (150, 150) } == true)
+        #expect(relatives.motions.map { [$0.dx, $0.dy] } == [[4, -2], [4, -2], [4, -2]])
+    }
+
+    @Test func aConfinedPointerIsClampedToItsRegion() throws {
+        let scene = try Scene()
+        let region = try scene.region(10, 10, 50, 50)
+        _ = scene.confine(region: region)
+        scene.client.roundtrip()
+        #expect(scene.record.events == ["confined"])
+        _ = scene.seat.takeEvents()
+        scene.move(toX: 400, y: 400)
+        #expect(scene.position.map { $0 == (159, 159) } == true)
+        #expect(scene.seat.takeEvents().contains(.pointerMotion(x: 59, y: 59)))
+        scene.server.compositor.seat.pointerMotion(dx: -500, dy: 0, time: 3)
+        scene.client.roundtrip()
+        #expect(scene.position.map { $0 == (110, 159) } == true)
+        scene.move(toX: 130, y: 130)
+        #expect(scene.position.map { $0 == (130, 130) } == true, "inside the region the pointer moves freely")
+    }
+
+    @Test func aConfinedPointerDoesNotLeaveItsScreen() throws {
+        let scene = try Scene()
+        let second = try #require(scene.server.backend.addScreen(to: scene.server.compositor))
+        _ = scene.confine()
+        scene.client.roundtrip()
+        scene.server.compositor.seat.pointerMotion(on: second, x: 10, y: 10, time: 3)
+        scene.client.roundtrip()
+        let p = try #require(scene.server.compositor.seat.pointerPosition)
+        #expect(p.output === scene.output && p.x == 150 && p.y == 150)
+    }
+
+    @Test func aLockOnAnUnfocusedSurfaceWaitsUntilThePointerAndKeyComeToIt() throws {
+        let scene = try Scene(pointerAt: (20, 20))
+        _ = scene.lock()
+        scene.client.roundtrip()
+        #expect(scene.record.events.isEmpty)
+        scene.move(toX: 150, y: 150)
+        #expect(scene.record.events == ["locked"])
+    }
+
+    @Test func aOneShotLockEndsForGoodWhenItsWindowResignsKey() throws {
+        let scene = try Scene()
+        _ = scene.lock()
+        scene.client.roundtrip()
+        let other = try scene.client.makeSurface(width: 10, height: 10)
+        scene.client.showPlainSurface(other, x: 400, y: 400)
+        #expect(scene.record.events == ["locked", "unlocked"])
+        let focus = try #require(scene.server.compositor.seat.pointerFocus)
+        scene.server.windows.makeKey(try #require(scene.server.compositor.window(showing: focus)))
+        scene.client.roundtrip()
+        #expect(scene.record.events == ["locked", "unlocked"], "a one-shot lock does not come back")
+        #expect(scene.server.compositor.seat.pointerConstraint == nil)
+    }
+
+    @Test func aPersistentConfinementComesBackWhenItsWindowIsKeyAgain() throws {
+        let scene = try Scene()
+        _ = scene.confine(lifetime: ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT)
+        scene.client.roundtrip()
+        let other = try scene.client.makeSurface(width: 10, height: 10)
+        let otherWindow = try #require(scene.client.showPlainSurface(other, x: 400, y: 400))
+        #expect(scene.record.events == ["confined", "unconfined"])
+        let focus = try #require(scene.server.compositor.seat.pointerFocus)
+        let window = try #require(scene.server.compositor.window(showing: focus))
+        scene.server.windows.makeKey(window)
+        scene.client.roundtrip()
+        #expect(scene.record.events == ["confined", "unconfined", "confined"])
+        scene.server.windows.makeKey(otherWindow)
+        scene.client.roundtrip()
+        #expect(scene.record.events == ["confined", "unconfined", "confined", "unconfined"])
+    }
+
+    @Test func leavingTheSurfaceEndsTheConstraint() throws {
+        let scene = try Scene()
+        _ = scene.confine(region: try scene.region(0, 0, 100, 100), lifetime: ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT)
+        scene.client.roundtrip()
+        // Another window appears under the pointer without taking key: the focus leaves.
+        let other = try TestClient(server: scene.server)
+        let cover = try other.makeSurface(width: 50, height: 50)
+        other.showPlainSurface(cover, x: 140, y: 140, makeKey: false)
+        scene.client.roundtrip()
+        #expect(scene.record.events == ["confined", "unconfined"])
+    }
+
+    @Test func aSecondConstraintOnOneSurfaceIsAnAlreadyConstrainedError() throws {
+        let scene = try Scene()
+        _ = scene.lock()
+        _ = scene.confine()
+        #expect(!scene.client.roundtrip())
+        #expect(scene.client.protocolError?.code == ZWP_POINTER_CONSTRAINTS_V1_ERROR_ALREADY_CONSTRAINED.rawValue)
+        #expect(scene.client.protocolError?.interface == "zwp_pointer_constraints_v1")
+    }
+
+    @Test func aNewConstraintIsAllowedOnceTheOldOneIsDestroyed() throws {
+        let scene = try Scene()
+        let locked = scene.lock()
+        scene.client.roundtrip()
+        zwp_locked_pointer_v1_destroy(locked)
+        _ = scene.confine()
+        #expect(scene.client.roundtrip())
+        #expect(scene.record.events == ["locked", "confined"])
+    }
+
+    @Test func anUnknownLifetimeIsAnError() throws {
+        let scene = try Scene()
+        _ = zwp_pointer_constraints_v1_lock_pointer(scene.constraints, scene.window.surface, scene.seat.pointer, nil, 7)
+        #expect(!scene.client.roundtrip())
+        #expect(scene.client.protocolError?.interface == "zwp_pointer_constraints_v1")
+    }
+
+    @Test func theCursorPositionHintIsAppliedWhenTheLockEnds() throws {
+        let scene = try Scene()
+        let locked = scene.lock()
+        scene.client.roundtrip()
+        zwp_locked_pointer_v1_set_cursor_position_hint(locked, wl_fixed_from_double(20), wl_fixed_from_double(30))
+        wl_surface_commit(scene.window.surface)
+        scene.client.roundtrip()
+        #expect(scene.position.map { $0 == (150, 150) } == true, "the hint waits for the end of the lock")
+        zwp_locked_pointer_v1_destroy(locked)
+        scene.client.roundtrip()
+        #expect(scene.position.map { $0 == (120, 130) } == true)
+    }
+
+    @Test func aLockRegionAppliesWithTheSurfaceCommit() throws {
+        let scene = try Scene()
+        let locked = scene.lock(region: try scene.region(0, 0, 10, 10))
+        scene.client.roundtrip()
+        #expect(scene.record.events.isEmpty, "the pointer is outside the region")
+        zwp_locked_pointer_v1_set_region(locked, nil)
+        scene.client.roundtrip()
+        #expect(scene.record.events.isEmpty, "set_region waits for the commit")
+        wl_surface_commit(scene.window.surface)
+        scene.client.roundtrip()
+        #expect(scene.record.events == ["locked"])
+    }
+
+    @Test func objectsDestroyedInAnyOrderLeaveAnInertConstraint() throws {
+        let scene = try Scene()
+        let locked = scene.lock()
+        scene.client.roundtrip()
+        wl_surface_destroy(scene.window.surface)
+        scene.client.roundtrip()
+        zwp_locked_pointer_v1_set_cursor_position_hint(locked, 0, 0)
+        zwp_locked_pointer_v1_set_region(locked, nil)
+        scene.move(toX: 10, y: 10)
+        zwp_locked_pointer_v1_destroy(locked)
+        #expect(scene.client.roundtrip())
+        #expect(scene.position.map { $0 == (10, 10) } == true)
+    }
+}
