@@ -97,6 +97,49 @@ import Testing
         #expect(bystander.connectionError == 0)
     }
 
+    /// GTK 4's cursor pattern: a buffer of a pool is shown (held), the pool grows and a buffer
+    /// is carved from the new part. The shown buffer must not hold the resize back (libwayland
+    /// 1.21 checks new buffers against the old size while a resize is deferred), and the screen
+    /// reads the moved mapping.
+    @Test func aPoolGrownWhileItsBufferIsShownServesBuffersFromTheNewPart() throws {
+        let (server, shell) = try makeXdgFixture()
+        let toplevel = try #require(shell.makeToplevel())
+        #expect(toplevel.map(width: 20, height: 20, argb: Colour.green))
+        let size = 20 * 20 * 4
+        let fd = strata_client_memfd("grown-pool")
+        #expect(ftruncate(fd, off_t(size * 2)) == 0)
+        let map = try #require(mmap(nil, size * 2, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0))
+        defer { munmap(map, size * 2); close(fd) }
+        let pixels = map.assumingMemoryBound(to: UInt32.self)
+        pixels.update(repeating: Colour.red, count: 400)
+        pixels.advanced(by: 400).update(repeating: Colour.blue, count: 400)
+        let pool = try #require(wl_shm_create_pool(shell.shm, fd, Int32(size)))
+        let first = wl_shm_pool_create_buffer(pool, 0, 20, 20, 80, 0)
+        wl_surface_attach(toplevel.surface, first, 0, 0)
+        wl_surface_damage_buffer(toplevel.surface, 0, 0, 20, 20)
+        toplevel.commit()
+        #expect(shell.client.roundtrip())
+        server.repaint()
+        #expect(server.pixel(x: 5, y: 5) == Colour.red)
+        wl_shm_pool_resize(pool, Int32(size * 2))
+        let second = wl_shm_pool_create_buffer(pool, Int32(size), 20, 20, 80, 0)
+        #expect(shell.client.roundtrip())
+        #expect(shell.client.protocolError == nil)
+        // The shown buffer, read through the grown (possibly moved) mapping.
+        server.compositor.outputs.first?.damage.addRect(x: 0, y: 0, width: 40, height: 40)
+        server.repaint()
+        #expect(server.pixel(x: 5, y: 5) == Colour.red)
+        wl_surface_attach(toplevel.surface, second, 0, 0)
+        wl_surface_damage_buffer(toplevel.surface, 0, 0, 20, 20)
+        toplevel.commit()
+        #expect(shell.client.roundtrip())
+        server.repaint()
+        #expect(server.pixel(x: 5, y: 5) == Colour.blue)
+        wl_buffer_destroy(first)
+        wl_buffer_destroy(second)
+        wl_shm_pool_destroy(pool)
+    }
+
     @Test func subsurfaceOrderChangesWithTheParentsCommit() throws {
         let (server, shell) = try makeXdgFixture()
         let parent = try #require(shell.makeToplevel())

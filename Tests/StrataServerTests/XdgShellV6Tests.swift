@@ -100,6 +100,7 @@ import Testing
         _ = seat.getPointer()
         #expect(shells.client.roundtrip())
         let output = try #require(server.compositor.outputs.first)
+        server.compositor.cursor.isHidden = true   // the pixels checked are under the pointer
         server.compositor.seat.pointerMotion(on: output, x: 10, y: 10, time: 1)
         server.compositor.seat.pointerButton(BTN_LEFT, pressed: true, time: 2)
         #expect(shells.client.roundtrip())

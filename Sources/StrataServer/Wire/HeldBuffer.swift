@@ -3,10 +3,13 @@ import StrataRender
 
 /// A client's wl_shm buffer that a surface shows straight from the client's memory. It is held
 /// (not released) while it is the surface's content: the client gets `wl_buffer.release` when
-/// another buffer (or none) replaces it or the surface dies. Holding it keeps an external
-/// reference on its pool, so libwayland defers a `wl_shm_pool.resize` (which may move the
-/// mapping) until the hold ends. Should the client destroy the buffer while it is held, the
-/// surface keeps a copy of its pixels (`SurfaceTexture.keepCopy`) before the memory goes.
+/// another buffer (or none) replaces it or the surface dies. It takes no external reference on
+/// the pool: libwayland 1.21 would then defer a `wl_shm_pool.resize` while still checking new
+/// buffers against the old size (GTK 4 grows its cursor pool and carves a buffer from the new
+/// part: `invalid_stride`). A resize may move the mapping, so the address is asked for at every
+/// read (`beginAccess`) and the texture rewraps when it moved. Should the client destroy the
+/// buffer while it is held, the surface keeps a copy of its pixels (`SurfaceTexture.keepCopy`)
+/// before the memory goes.
 ///
 /// Every read goes through `beginAccess`/`endAccess`, libwayland's guard against a pool the
 /// client truncated (the SIGBUS is caught, the read sees zeroes, the client gets
@@ -15,7 +18,6 @@ final class HeldBuffer: TextureMemory {
     /// The wl_buffer; nil once it is destroyed (or the hold ended).
     private(set) var resource: OpaquePointer?
     private var shm: OpaquePointer?
-    private var pool: OpaquePointer?
     private var listener: Listener?
     /// Called when the client destroys the buffer while it is held (before its memory goes).
     private let willDestroy: () -> Void
@@ -24,7 +26,6 @@ final class HeldBuffer: TextureMemory {
         self.resource = resource
         self.shm = shm
         self.willDestroy = willDestroy
-        pool = wl_shm_buffer_ref_pool(shm)
         listener = Listener { [weak self] _ in self?.resourceWillDestroy() }
         listener?.listen(toResourceDestroy: resource)
     }
@@ -64,8 +65,6 @@ final class HeldBuffer: TextureMemory {
         if release, let resource { wl_buffer_send_release(resource) }
         resource = nil
         shm = nil
-        if let pool { wl_shm_pool_unref(pool) }
-        pool = nil
     }
 
     private func resourceWillDestroy() {
