@@ -8,8 +8,8 @@
 #            integration library includes them), and git to fetch swift-argument-parser
 #   --test   --build plus the real clients the end-to-end tests run: weston's demo clients
 #            (weston-simple-shm …), wayland-info, foot (and a font), gtk3-demo, gtk4-demo and
-#            gtk-layer-demo (with dbus-run-session), Xvfb (the X11 backend's tests), grim, wlr-randr and wtype
-#            (the standard tool protocols), an Xcursor theme (Adwaita), and the WLCS runner (the default)
+#            gtk-layer-demo (with dbus-run-session), Xvfb (the X11 backend's tests), grim, wlr-randr, wtype and
+#            wayvnc (the standard tool protocols), an Xcursor theme (Adwaita), and the WLCS runner (the default)
 #   --demo   --test (foot is the terminal scripts/demo.sh and run-nested.sh prefer)
 #
 # Swift itself is not installed here (see swift.org/install). Runs `apt-get update` only when
@@ -20,7 +20,7 @@ build=(libwayland-dev libwayland-bin wayland-protocols libpixman-1-dev libxkbcom
        libpng-dev pkg-config git ca-certificates wlcs libxcb1-dev libxcb-shm0-dev libxkbcommon-x11-dev
        libxcursor-dev)
 test=(weston wayland-utils foot fonts-dejavu-core gtk-3-examples gtk-layer-shell-examples dbus xvfb
-      grim wlr-randr wtype adwaita-icon-theme gtk-4-examples)
+      grim wlr-randr wtype wayvnc adwaita-icon-theme gtk-4-examples)
 demo=()
 
 case "${1:---test}" in

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "strata-shim.h"
+#include <wayland-server-protocol.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -15,6 +16,28 @@ void strata_resource_post_error(struct wl_resource *resource, uint32_t code, con
 
 void strata_client_post_implementation_error(struct wl_client *client, const char *message) {
 	wl_client_post_implementation_error(client, "%s", message);
+}
+
+static void strata_shm_stride_check(void *data, enum wl_protocol_logger_type type,
+				    const struct wl_protocol_logger_message *message) {
+	(void)data;
+	/* wl_shm_pool.create_buffer(id, offset, width, height, stride, format) is opcode 0. */
+	if (type != WL_PROTOCOL_LOGGER_REQUEST || message->message_opcode != 0 || message->arguments_count != 6)
+		return;
+	if (strcmp(wl_resource_get_class(message->resource), "wl_shm_pool") != 0)
+		return;
+	int32_t width = message->arguments[2].i, stride = message->arguments[4].i;
+	uint32_t format = message->arguments[5].u;
+	if (format != WL_SHM_FORMAT_ARGB8888 && format != WL_SHM_FORMAT_XRGB8888)
+		return; /* any other format is libwayland's invalid_format */
+	if (width <= 0 || (int64_t)stride >= (int64_t)width * 4)
+		return; /* a bad width is libwayland's invalid_stride */
+	wl_resource_post_error(message->resource, WL_SHM_ERROR_INVALID_STRIDE,
+			       "stride %d is shorter than a row of %d pixels of 4 bytes", stride, width);
+}
+
+struct wl_protocol_logger *strata_add_shm_stride_check(struct wl_display *display) {
+	return wl_display_add_protocol_logger(display, strata_shm_stride_check, NULL);
 }
 
 static void strata_listener_notify(struct wl_listener *listener, void *data) {

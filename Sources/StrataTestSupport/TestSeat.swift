@@ -12,6 +12,10 @@ public final class TestSeat {
         case pointerButton(button: UInt32, pressed: Bool)
         case pointerAxis(axis: UInt32, value: Double)
         case pointerFrame
+        case pointerAxisSource(UInt32)
+        case pointerAxisStop(axis: UInt32)
+        case pointerAxisDiscrete(axis: UInt32, discrete: Int32)
+        case pointerAxisValue120(axis: UInt32, value120: Int32)
         case keymap(format: UInt32, size: UInt32)
         case repeatInfo(rate: Int32, delay: Int32)
         case keyboardEnter(surface: UInt32, keys: [UInt32])
@@ -32,6 +36,10 @@ public final class TestSeat {
             case .pointerButton(let b, let p): return "pointer.button(\(b), \(p ? "pressed" : "released"))"
             case .pointerAxis(let a, let v): return "pointer.axis(\(a), \(v))"
             case .pointerFrame: return "pointer.frame"
+            case .pointerAxisSource(let s): return "pointer.axis_source(\(s))"
+            case .pointerAxisStop(let a): return "pointer.axis_stop(\(a))"
+            case .pointerAxisDiscrete(let a, let d): return "pointer.axis_discrete(\(a), \(d))"
+            case .pointerAxisValue120(let a, let v): return "pointer.axis_value120(\(a), \(v))"
             case .keymap(let f, let s): return "keyboard.keymap(\(f), \(s))"
             case .repeatInfo(let r, let d): return "keyboard.repeat_info(\(r), \(d))"
             case .keyboardEnter(let s, let k): return "keyboard.enter(\(s), \(k))"
@@ -130,10 +138,10 @@ public final class TestSeat {
         },
         axis: { data, _, _, axis, value in from(data)?.events.append(.pointerAxis(axis: axis, value: wl_fixed_to_double(value))) },
         frame: { data, _ in from(data)?.events.append(.pointerFrame) },
-        axis_source: { _, _, _ in },
-        axis_stop: { _, _, _, _ in },
-        axis_discrete: { _, _, _, _ in },
-        axis_value120: { _, _, _, _ in })
+        axis_source: { data, _, source in from(data)?.events.append(.pointerAxisSource(source)) },
+        axis_stop: { data, _, _, axis in from(data)?.events.append(.pointerAxisStop(axis: axis)) },
+        axis_discrete: { data, _, axis, discrete in from(data)?.events.append(.pointerAxisDiscrete(axis: axis, discrete: discrete)) },
+        axis_value120: { data, _, axis, value in from(data)?.events.append(.pointerAxisValue120(axis: axis, value120: value)) })
 
     private static var keyboardListener = wl_keyboard_listener(
         keymap: { data, _, format, fd, size in

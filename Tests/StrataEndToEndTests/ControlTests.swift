@@ -265,6 +265,44 @@ import Testing
         run.send(SIGTERM)
         _ = await run.finish()
     }
+
+    /// weston-terminal dragged by its top-left corner (its own decoration asks for the resize):
+    /// the window grows up and left while its right and bottom edges stay where they were, even
+    /// though the terminal rounds the size to whole character cells (the origin follows the size
+    /// the client commits, not the size the pointer asked for).
+    @Test(.enabled(if: ready && StrataRun.isInstalled("weston-terminal"), "strata-ctl or weston-terminal is missing"))
+    func aTopLeftResizeOfWestonTerminalKeepsItsBottomRightCorner() async throws {
+        let appID = "org.freedesktop.weston.wayland-terminal"
+        let session = try await Session.start(["--size", "1280x800"])
+        try await session.ctl("exec", "--", "weston-terminal")
+        let id = String(try await session.waitForWindow(appID))
+        try await session.ctl("move", id, "--screen", "1", "--to", "200,150")
+        func frame() async throws -> (x: Int, y: Int, width: Int, height: Int)? {
+            guard let window = try await session.windows().first(where: { $0["app_id"] as? String == appID }),
+                  let f = window["frame"] as? [String: Int], let x = f["x"], let y = f["y"], let w = f["width"], let h = f["height"]
+            else { return nil }
+            return (x, y, w, h)
+        }
+        let before = try #require(try await frame())
+        #expect(before.x == 200 && before.y == 150)
+        try await session.ctl("input", "pointer", "move", "201", "151")
+        try await session.ctl("input", "pointer", "button", "left", "down")
+        // The terminal answers the press with xdg_toplevel.resize in its own time: move until the
+        // frame changes (each motion of the grab sends a configure).
+        var during: (x: Int, y: Int, width: Int, height: Int)?
+        for _ in 0..<100 where during == nil {
+            try await session.ctl("input", "pointer", "move", "161", "121")
+            if let now = try await frame(), now.width != before.width || now.height != before.height { during = now }
+            else { try await Task.sleep(nanoseconds: 50_000_000) }
+        }
+        try await session.ctl("input", "pointer", "button", "left", "up")
+        let resized = try #require(during, "the terminal never resized: \(session.run.stderr)")
+        #expect(resized.width > before.width && resized.height > before.height)
+        #expect(resized.x + resized.width == before.x + before.width && resized.y + resized.height == before.y + before.height,
+                "before \(before), after \(resized)")
+        #expect(resized.x < before.x && resized.y < before.y)
+        _ = await session.stop()
+    }
 }
 
 /// A finished process: status, standard output and error.

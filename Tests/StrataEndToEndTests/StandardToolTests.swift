@@ -80,6 +80,34 @@ import Testing
         #expect(result.screenshots["HEADLESS-2.png"].map { $0.width == 640 && $0.height == 480 } == true)
     }
 
+    /// wayvnc (a zwlr_virtual_pointer_v1 client, started by Strata) turns a VNC viewer's wheel step
+    /// into axis_discrete + axis + axis_source + frame; weston-eventdemo (wl_pointer before v8) logs the
+    /// step and the value inside one frame. Before virtual pointer frames, the step was lost.
+    @Test(.enabled(if: StrataRun.isInstalled("wayvnc") && StrataRun.isInstalled("weston-eventdemo"),
+                   "wayvnc or weston-eventdemo is not installed (apt-get install wayvnc weston)"))
+    func wayvncWheelStepReachesTheWindowAsOneDiscreteScroll() async throws {
+        let port = UInt16.random(in: 20000...60000)
+        let script = "stdbuf -oL weston-eventdemo --log-axis & wayvnc 127.0.0.1 \(port) & wait"
+        let run = try StrataRun(["--size", "640x480"], command: Self.shell(script))
+        _ = try #require(await run.socketName())
+        let viewer = await StrataRun.poll(timeout: 20) { RFBPointer(port: port) }
+        let connected = try #require(viewer, "wayvnc never answered; stderr: \(run.stderr)")
+        // eventdemo maps in its own time: a step every poll until one reaches it (the middle of
+        // the screen is inside its window).
+        let seen = await StrataRun.poll(timeout: 20) { () -> Bool? in
+            _ = connected.scrollDown(x: 320, y: 240)
+            return run.stdout.contains("axis discrete") ? true : nil
+        }
+        run.send(SIGTERM)
+        let result = await run.finish()
+        #expect(seen == true, "stdout: \(result.stdout) stderr: \(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let step = try #require(lines.firstIndex { $0.contains("axis discrete") }, "stdout: \(result.stdout)")
+        #expect(lines[step] == "axis discrete axis: 0 value: 1", "stdout: \(result.stdout)")
+        #expect(lines.count > step + 2 && lines[step + 1].hasSuffix("axis: vertical, value: 15.000000") && lines[step + 2] == "pointer frame",
+                "stdout: \(result.stdout)")
+    }
+
     @Test(.enabled(if: StrataRun.isInstalled("wtype") && StrataRun.isInstalled("weston-eventdemo"),
                    "wtype or weston-eventdemo is not installed (apt-get install wtype weston)"))
     func wtypeTypesIntoTheKeyWindow() async throws {

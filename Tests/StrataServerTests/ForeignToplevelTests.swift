@@ -1,5 +1,6 @@
 import CStrataClientGlue
 import CWaylandClient
+import StrataModel
 import StrataServer
 import StrataTestSupport
 import Testing
@@ -13,6 +14,8 @@ import Testing
             init(_ proxy: OpaquePointer) { self.proxy = proxy }
             var isActivated: Bool { states.contains(ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_ACTIVATED.rawValue) }
             var isMinimized: Bool { states.contains(ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_MINIMIZED.rawValue) }
+            var isMaximized: Bool { states.contains(ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_MAXIMIZED.rawValue) }
+            var isFullscreen: Bool { states.contains(ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_FULLSCREEN.rawValue) }
         }
         var entries: [Entry] = []
         func entry(_ title: String) -> Entry? { entries.first { $0.title == title } }
@@ -89,6 +92,174 @@ import Testing
         #expect(client.roundtrip())
         #expect(two.closed)
         withExtendedLifetime((first, second)) {}
+    }
+
+    /// One client with an xdg toplevel ("app", mapped 100×100 unless `map` is false) and a bound
+    /// taskbar (WLCS's ForeignToplevelHandleTest fixture, with the configure dance done right).
+    /// Torn down in order: the toplevel (its buffer), the client, then the server it steps.
+    final class Fixture {
+        private(set) var toplevel: TestToplevel!
+        private(set) var shell: TestXdgShell!
+        private(set) var server: TestServer!
+        let bar = Taskbar()
+        let seat: OpaquePointer
+        var client: TestClient { shell.client }
+        var window: Window? { server.windows.windows.first { $0.title == "app" } }
+        func entry() throws -> Taskbar.Entry { try #require(bar.entry("app")) }
+
+        init(map: Bool = true) throws {
+            let server = try TestServer()
+            let shell = try TestXdgShell(client: TestClient(server: server))
+            let toplevel = try #require(shell.makeToplevel())
+            xdg_toplevel_set_title(toplevel.toplevel, "app")
+            if map { #expect(toplevel.map(argb: 0xffff_0000)) }
+            seat = try shell.client.bind(wl_seat_interface_ptr(), version: 8)
+            let manager = try shell.client.bind(zwlr_foreign_toplevel_manager_v1_interface_ptr(), version: 3)
+            zwlr_foreign_toplevel_manager_v1_add_listener(manager, &ForeignToplevelTests.managerListener, Unmanaged.passUnretained(bar).toOpaque())
+            #expect(shell.client.roundtrip())
+            (self.server, self.shell, self.toplevel) = (server, shell, toplevel)
+        }
+
+        deinit {
+            toplevel = nil
+            shell = nil
+            server = nil
+        }
+    }
+
+    static func fixture() throws -> Fixture { try Fixture() }
+
+    @Test func aTaskbarMaximizesAndRestoresAWindowThroughItsConfigure() throws {
+        let f = try Self.fixture()
+        let entry = try f.entry(), window = try #require(f.window)
+        #expect(!entry.isMaximized && window.frame.size == Size(width: 100, height: 100))
+        zwlr_foreign_toplevel_handle_v1_set_maximized(entry.proxy)
+        #expect(f.client.roundtrip())
+        // The configure asks for the usable area; the taskbar hears at once.
+        let maximized = try #require(f.toplevel.lastConfigure)
+        #expect(maximized.has(XDG_TOPLEVEL_STATE_MAXIMIZED) && maximized.width == 640 && maximized.height == 480)
+        #expect(entry.isMaximized)
+        #expect(f.toplevel.ackAndRedraw(argb: 0xffff_0000))
+        #expect(window.frame == Rect(x: 0, y: 0, width: 640, height: 480))
+        zwlr_foreign_toplevel_handle_v1_unset_maximized(entry.proxy)
+        #expect(f.client.roundtrip())
+        let restored = try #require(f.toplevel.lastConfigure)
+        #expect(!restored.has(XDG_TOPLEVEL_STATE_MAXIMIZED) && restored.width == 100 && restored.height == 100)
+        #expect(!entry.isMaximized)
+        #expect(f.toplevel.ackAndRedraw(argb: 0xffff_0000))
+        #expect(window.frame.size == Size(width: 100, height: 100))
+        withExtendedLifetime(f) {}
+    }
+
+    @Test func aTaskbarMakesAWindowFullscreenInFrontOfItsLevel() throws {
+        let f = try Self.fixture()
+        let entry = try f.entry(), window = try #require(f.window)
+        // Another window of the same level, shown later, is in front.
+        let other = try #require(f.shell.makeToplevel())
+        xdg_toplevel_set_title(other.toplevel, "other")
+        #expect(other.map(argb: 0xff00_ff00))
+        #expect(f.client.roundtrip())
+        #expect(f.server.windows.windows.map(\.title) == ["app", "other"])
+        zwlr_foreign_toplevel_handle_v1_set_fullscreen(entry.proxy, nil)
+        #expect(f.client.roundtrip())
+        let fullscreen = try #require(f.toplevel.lastConfigure)
+        #expect(fullscreen.has(XDG_TOPLEVEL_STATE_FULLSCREEN) && fullscreen.width == 640 && fullscreen.height == 480)
+        #expect(entry.isFullscreen)
+        // The stacking changes when the client draws its fullscreen state.
+        #expect(f.toplevel.ackAndRedraw(argb: 0xff00_00ff))
+        #expect(window.frame == Rect(x: 0, y: 0, width: 640, height: 480))
+        #expect(f.server.windows.windows.map(\.title) == ["other", "app"])
+        #expect(window.level == .normal)
+        #expect(f.server.pixel(x: 50, y: 50) == 0xff00_00ff)
+        zwlr_foreign_toplevel_handle_v1_unset_fullscreen(entry.proxy)
+        #expect(f.client.roundtrip())
+        #expect(!(f.toplevel.lastConfigure?.has(XDG_TOPLEVEL_STATE_FULLSCREEN) ?? true) && !entry.isFullscreen)
+        #expect(f.toplevel.ackAndRedraw(argb: 0xff00_00ff))
+        #expect(window.frame.size == Size(width: 100, height: 100))
+        withExtendedLifetime(other) {}
+        withExtendedLifetime(f) {}
+    }
+
+    @Test func maximizingAFullscreenWindowKeepsItFullscreenUntilItLeavesFullscreen() throws {
+        let f = try Self.fixture()
+        let entry = try f.entry()
+        xdg_toplevel_set_fullscreen(f.toplevel.toplevel, nil)
+        #expect(f.client.roundtrip())
+        #expect(entry.isFullscreen && !entry.isMaximized)
+        zwlr_foreign_toplevel_handle_v1_set_maximized(entry.proxy)
+        #expect(f.client.roundtrip())
+        let both = try #require(f.toplevel.lastConfigure)
+        #expect(both.has(XDG_TOPLEVEL_STATE_FULLSCREEN) && both.width == 640 && entry.isFullscreen && entry.isMaximized)
+        zwlr_foreign_toplevel_handle_v1_unset_fullscreen(entry.proxy)
+        #expect(f.client.roundtrip())
+        let maximized = try #require(f.toplevel.lastConfigure)
+        #expect(!maximized.has(XDG_TOPLEVEL_STATE_FULLSCREEN) && maximized.has(XDG_TOPLEVEL_STATE_MAXIMIZED))
+        #expect(!entry.isFullscreen && entry.isMaximized)
+        withExtendedLifetime(f) {}
+    }
+
+    @Test func theClientsOwnMaximizeFullscreenAndMinimizeReachTheTaskbar() throws {
+        let f = try Self.fixture()
+        let entry = try f.entry()
+        xdg_toplevel_set_maximized(f.toplevel.toplevel)
+        #expect(f.client.roundtrip())
+        #expect(entry.isMaximized)
+        xdg_toplevel_unset_maximized(f.toplevel.toplevel)
+        xdg_toplevel_set_fullscreen(f.toplevel.toplevel, nil)
+        #expect(f.client.roundtrip())
+        #expect(!entry.isMaximized && entry.isFullscreen)
+        xdg_toplevel_unset_fullscreen(f.toplevel.toplevel)
+        xdg_toplevel_set_minimized(f.toplevel.toplevel)
+        #expect(f.client.roundtrip())
+        #expect(!entry.isFullscreen && entry.isMinimized)
+        withExtendedLifetime(f) {}
+    }
+
+    @Test func unminimizingMakesKeyAndKeepsTheMaximizedState() throws {
+        let f = try Self.fixture()
+        let entry = try f.entry(), window = try #require(f.window)
+        xdg_toplevel_set_maximized(f.toplevel.toplevel)
+        #expect(f.client.roundtrip())
+        xdg_toplevel_set_minimized(f.toplevel.toplevel)
+        #expect(f.client.roundtrip())
+        #expect(entry.isMinimized && entry.isMaximized && !entry.isActivated && !window.isKeyWindow)
+        zwlr_foreign_toplevel_handle_v1_unset_minimized(entry.proxy)
+        #expect(f.client.roundtrip())
+        #expect(!entry.isMinimized && entry.isMaximized && entry.isActivated && window.isKeyWindow)
+        #expect(f.toplevel.lastConfigure?.has(XDG_TOPLEVEL_STATE_MAXIMIZED) == true)
+        withExtendedLifetime(f) {}
+    }
+
+    @Test func maximizingFullscreeningOrActivatingShowsAMinimizedWindow() throws {
+        let requests: [(String, (Fixture, Taskbar.Entry) -> Void)] = [
+            ("set_maximized", { _, e in zwlr_foreign_toplevel_handle_v1_set_maximized(e.proxy) }),
+            ("set_fullscreen", { _, e in zwlr_foreign_toplevel_handle_v1_set_fullscreen(e.proxy, nil) }),
+            ("activate", { f, e in zwlr_foreign_toplevel_handle_v1_activate(e.proxy, f.seat) }),
+        ]
+        for (name, request) in requests {
+            let f = try Self.fixture()
+            let entry = try f.entry()
+            xdg_toplevel_set_minimized(f.toplevel.toplevel)
+            #expect(f.client.roundtrip())
+            #expect(entry.isMinimized, "\(name)")
+            request(f, entry)
+            #expect(f.client.roundtrip())
+            #expect(!entry.isMinimized && entry.isActivated && f.window?.isVisible == true, "\(name)")
+            withExtendedLifetime(f) {}
+        }
+    }
+
+    @Test func anUnmappedWindowStaysHiddenWhateverTheTaskbarAsks() throws {
+        let f = try Self.fixture()
+        let entry = try f.entry(), window = try #require(f.window)
+        #expect(f.toplevel.unmap())
+        #expect(entry.isMinimized && window.isHidden)
+        zwlr_foreign_toplevel_handle_v1_unset_minimized(entry.proxy)
+        zwlr_foreign_toplevel_handle_v1_activate(entry.proxy, f.seat)
+        zwlr_foreign_toplevel_handle_v1_set_maximized(entry.proxy)
+        #expect(f.client.roundtrip())
+        #expect(window.isHidden && entry.isMinimized && !entry.isMaximized)
+        withExtendedLifetime(f) {}
     }
 
     @Test func unprivilegedClientsDoNotSeeTheManager() throws {

@@ -173,7 +173,7 @@ private let invalidMethod = WL_DISPLAY_ERROR_INVALID_METHOD.rawValue
         case transformOutOfRange, negativeTransform, zeroScale, negativeScale
         case anchorOutOfRange, gravityOutOfRange, zeroPositionerSize, negativeAnchorRect
         case shmFormatUnknown, shmPoolNegativeSize, shmBufferNegativeWidth, shmBufferStrideOverflow
-        case shmBufferBeyondPool, shmPoolShrunk
+        case shmBufferBeyondPool, shmPoolShrunk, shmStrideShorterThanARow, shmXRGBStrideShorterThanARow
         case windowGeometryNegative, minSizeNegative, maxSizeNegative
         case resizeEdgeOutOfRange
         case dataSourceActionsOutOfRange
@@ -245,6 +245,15 @@ private let invalidMethod = WL_DISPLAY_ERROR_INVALID_METHOD.rawValue
             case .shmBufferBeyondPool:
                 let (pool, _) = client.makeBuffer(shm: core.shm, width: 64, height: 64, poolSize: 100)
                 expected = (pool, WL_SHM_ERROR_INVALID_STRIDE.rawValue)
+            case .shmStrideShorterThanARow:
+                // WLCS BadBufferTest.client_lies_about_buffer_size: a stride of `width` bytes
+                // for 4-byte pixels, in a pool big enough for it.
+                let (pool, _) = client.makeBuffer(shm: core.shm, width: 200, height: 200, stride: 200, poolSize: 200 * 200)
+                expected = (pool, WL_SHM_ERROR_INVALID_STRIDE.rawValue)
+            case .shmXRGBStrideShorterThanARow:
+                let (pool, _) = client.makeBuffer(shm: core.shm, width: 16, height: 4, stride: 63,
+                                                  format: WL_SHM_FORMAT_XRGB8888.rawValue, poolSize: 4096)
+                expected = (pool, WL_SHM_ERROR_INVALID_STRIDE.rawValue)
             case .shmPoolShrunk:
                 let (pool, _) = client.makeBuffer(shm: core.shm, width: 8, height: 8)
                 client.request(pool, "wl_shm_pool.resize", .int(16))
@@ -276,6 +285,21 @@ private let invalidMethod = WL_DISPLAY_ERROR_INVALID_METHOD.rawValue
             client.expectError(code: expected.code, object: expected.object)
         }
         harness.expectUnharmed(Comment(rawValue: kind.rawValue))
+    }
+
+    /// The stride check refuses only rows shorter than the pixels: a stride exactly a row long,
+    /// or padded past it, makes a buffer.
+    @Test func strideOfARowOrMoreIsAccepted() throws {
+        let harness = try HostileHarness()
+        do {
+            let client = try harness.raw()
+            let core = client.bindCore()
+            _ = client.makeBuffer(shm: core.shm, width: 16, height: 4, stride: 64)
+            _ = client.makeBuffer(shm: core.shm, width: 16, height: 4, stride: 76, format: WL_SHM_FORMAT_XRGB8888.rawValue)
+            #expect(client.roundtrip())
+            #expect(client.error == nil)
+        }
+        harness.expectUnharmed()
     }
 
     /// Extreme values the protocol allows: the compositor keeps its arithmetic in range.

@@ -71,6 +71,22 @@ import Testing
         #expect(!second.isActivated)
     }
 
+    /// WLCS's XdgToplevelStableConfigurationTest.defaults: the configure that activates a
+    /// freshly mapped 200×320 window leaves its size to the client (0×0), as does the one that
+    /// deactivates it.
+    @Test func activationConfiguresOfAFloatingWindowLeaveTheSizeToTheClient() throws {
+        let (_, shell) = try makeXdgFixture()
+        let first = try #require(shell.makeToplevel())
+        #expect(first.map(width: 200, height: 320, argb: Colour.red))
+        let activated = try #require(first.lastConfigure)
+        #expect(activated.has(XDG_TOPLEVEL_STATE_ACTIVATED) && activated.width == 0 && activated.height == 0)
+        #expect(activated.states == [XDG_TOPLEVEL_STATE_ACTIVATED.rawValue])
+        let second = try #require(shell.makeToplevel())
+        #expect(second.map(argb: Colour.green))
+        let deactivated = try #require(first.lastConfigure)
+        #expect(deactivated.states.isEmpty && deactivated.width == 0 && deactivated.height == 0)
+    }
+
     @Test func unactivatedConfigureBeforeMapCarriesNoActivatedState() throws {
         let (_, shell) = try makeXdgFixture()
         let toplevel = try #require(shell.makeToplevel())
@@ -205,6 +221,68 @@ import Testing
         xdg_toplevel_show_window_menu(toplevel.toplevel, seat, 0, 5, 5)
         #expect(shell.client.roundtrip())
         #expect(server.windows.windows.first?.frame == Rect(x: 0, y: 0, width: 100, height: 100))
+    }
+
+    /// WLCS's XdgToplevelStableTest.surface_can_be_resized_interactively, with a client that
+    /// answers: a 420×390 window at (100, 100) dragged by its top-left corner by (60, -40).
+    @Test func resizingFromTheTopLeftKeepsTheBottomRightEdgesStillAsTheClientCommits() throws {
+        let (server, shell) = try makeXdgFixture()
+        let toplevel = try #require(shell.makeToplevel())
+        #expect(toplevel.map(width: 420, height: 390, argb: Colour.red))
+        let window = try #require(server.windows.windows.first)
+        server.windows.setFrame(window, Rect(x: 100, y: 100, width: 420, height: 390))
+        let seat = try TestSeat(client: shell.client)
+        seat.getPointer()
+        #expect(shell.client.roundtrip())
+        let input: Seat = server.compositor.seat, output = server.compositor.outputs[0]
+        input.pointerMotion(on: output, x: 105, y: 105, time: 1)
+        input.pointerButton(BTN_LEFT, pressed: true, time: 2)
+        #expect(shell.client.roundtrip())
+        xdg_toplevel_resize(toplevel.toplevel, seat.seat, seat.lastPressSerial, XDG_TOPLEVEL_RESIZE_EDGE_TOP_LEFT.rawValue)
+        #expect(shell.client.roundtrip())
+        input.pointerMotion(on: output, x: 165, y: 65, time: 3)
+        #expect(shell.client.roundtrip())
+        let resizing = try #require(toplevel.lastConfigure)
+        #expect(resizing.has(XDG_TOPLEVEL_STATE_RESIZING) && resizing.width == 360 && resizing.height == 430)
+        // Nothing moves before the client draws the new size.
+        #expect(window.frame == Rect(x: 100, y: 100, width: 420, height: 390))
+        #expect(toplevel.ackAndRedraw(argb: Colour.green))
+        #expect(window.frame == Rect(x: 160, y: 60, width: 360, height: 430))
+        #expect(server.pixel(x: 160, y: 60) == Colour.green && server.pixel(x: 519, y: 479) == Colour.green)
+        #expect(server.pixel(x: 150, y: 200) == Colour.background)
+        // The release ends the resize; its last configure keeps the size, and committing it
+        // again moves nothing. Later commits of another size are not anchored.
+        input.pointerButton(BTN_LEFT, pressed: false, time: 4)
+        #expect(shell.client.roundtrip())
+        let ended = try #require(toplevel.lastConfigure)
+        #expect(!ended.has(XDG_TOPLEVEL_STATE_RESIZING) && ended.width == 360 && ended.height == 430)
+        #expect(toplevel.ackAndRedraw(argb: Colour.green))
+        #expect(window.frame == Rect(x: 160, y: 60, width: 360, height: 430))
+        toplevel.attach(shell.makeBuffer(width: 200, height: 200, argb: Colour.blue))
+        toplevel.commit()
+        #expect(shell.client.roundtrip())
+        #expect(window.frame == Rect(x: 160, y: 60, width: 200, height: 200))
+    }
+
+    @Test func resizingFromTheBottomRightKeepsTheOrigin() throws {
+        let (server, shell) = try makeXdgFixture()
+        let toplevel = try #require(shell.makeToplevel())
+        #expect(toplevel.map(width: 100, height: 100, argb: Colour.red))
+        let window = try #require(server.windows.windows.first)
+        server.windows.setFrame(window, Rect(x: 50, y: 50, width: 100, height: 100))
+        let seat = try TestSeat(client: shell.client)
+        seat.getPointer()
+        #expect(shell.client.roundtrip())
+        let input: Seat = server.compositor.seat, output = server.compositor.outputs[0]
+        input.pointerMotion(on: output, x: 140, y: 140, time: 1)
+        input.pointerButton(BTN_LEFT, pressed: true, time: 2)
+        #expect(shell.client.roundtrip())
+        xdg_toplevel_resize(toplevel.toplevel, seat.seat, seat.lastPressSerial, XDG_TOPLEVEL_RESIZE_EDGE_BOTTOM_RIGHT.rawValue)
+        #expect(shell.client.roundtrip())
+        input.pointerMotion(on: output, x: 170, y: 150, time: 3)
+        #expect(shell.client.roundtrip())
+        #expect(toplevel.ackAndRedraw(argb: Colour.green))
+        #expect(window.frame == Rect(x: 50, y: 50, width: 130, height: 110))
     }
 
     @Test func invalidResizeEdgeIsAnError() throws {

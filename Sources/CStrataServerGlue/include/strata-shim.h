@@ -27,6 +27,13 @@ void strata_listener_add_to_resource(struct strata_listener *l, struct wl_resour
 void strata_listener_add_to_client(struct strata_listener *l, struct wl_client *client);
 void strata_listener_add_to_display(struct strata_listener *l, struct wl_display *display);
 
+/* Checks each wl_shm_pool.create_buffer before libwayland's wl_shm runs it: a stride shorter than
+   a row of the format's pixels (ARGB8888 and XRGB8888, 4 bytes each) is wl_shm.invalid_stride
+   on the pool, as the spec says; libwayland itself only checks stride >= width. The hook is
+   libwayland's protocol logger, the one place a compositor sees a request to an object libwayland
+   made; it runs right before the request. Remove with wl_protocol_logger_destroy. */
+struct wl_protocol_logger *strata_add_shm_stride_check(struct wl_display *display);
+
 /* Forwards libwayland's server log lines, formatted, to handler. */
 void strata_set_log_handler(void (*handler)(const char *line));
 

@@ -49,6 +49,8 @@ public final class Compositor {
     /// Globals removed from clients' view and destroyed a while later (screens unplugged).
     private var retiringGlobals: [Global] = []
     private var observerToken: ObserverToken?
+    /// libwayland's wl_shm with the per-format stride check it lacks (`strata_add_shm_stride_check`).
+    private var shmStrideCheck: OpaquePointer?
     private var placedWindows = 0
     /// A region reused on the commit path instead of allocating one per commit.
     let scratchRegion = PixmanRegion()
@@ -58,6 +60,7 @@ public final class Compositor {
         self.windows = WindowManager(policy: policy)
         self.backend = backend
         guard wl_display_init_shm(display.display) == 0 else { throw .setup("wl_display_init_shm failed") }
+        shmStrideCheck = strata_add_shm_stride_check(display.display)
         seat = Seat(compositor: self)
         cursor = CursorLayer(compositor: self)
         layerShell = LayerShell(compositor: self)
@@ -173,6 +176,8 @@ public final class Compositor {
         outputManager.stop()
         foreignToplevels.stop()
         fractionalScale.stop()
+        if let shmStrideCheck { wl_protocol_logger_destroy(shmStrideCheck) }
+        shmStrideCheck = nil
         wl_display_destroy(display.display)
     }
 

@@ -11,6 +11,18 @@ public protocol WindowContent: AnyObject {
     func windowDidChangeKeyState(isKey: Bool)
     /// The compositor asks the client to close the window (xdg_toplevel.close).
     func closeRequest()
+    /// Whether the content can be shown now (an xdg toplevel with a mapped surface): a window
+    /// whose content is unmapped stays hidden whatever a taskbar asks.
+    var hasContentToShow: Bool { get }
+    /// Whether the window is maximized / fullscreen: what the compositor last decided (the state
+    /// of its latest configure), not yet necessarily drawn by the client.
+    var isMaximized: Bool { get }
+    var isFullscreen: Bool { get }
+    /// Someone other than the client (a taskbar) asks to maximize or restore the window.
+    func handleMaximizeRequest(_ maximized: Bool)
+    /// Someone other than the client (a taskbar) asks to make the window fullscreen (on
+    /// `screen`, or where it is when nil) or to leave fullscreen.
+    func handleFullscreenRequest(_ fullscreen: Bool, on screen: Screen?)
 }
 
 public extension WindowContent {
@@ -19,4 +31,9 @@ public extension WindowContent {
     }
     func windowDidChangeKeyState(isKey: Bool) {}
     func closeRequest() {}
+    var hasContentToShow: Bool { rootSurface != nil }
+    var isMaximized: Bool { false }
+    var isFullscreen: Bool { false }
+    func handleMaximizeRequest(_ maximized: Bool) {}
+    func handleFullscreenRequest(_ fullscreen: Bool, on screen: Screen?) {}
 }

@@ -4,10 +4,12 @@ import StrataModel
 
 /// zwlr_foreign_toplevel_manager_v1 v3 (privileged): a taskbar's list of windows. A window is
 /// listed from the first time it is shown until it closes; hidden afterwards it is `minimized`,
-/// key it is `activated`. `activate` is an explicit request: it shows the window if hidden and
-/// makes it key through the model (its policy decides); `close` asks the window's client
-/// (xdg_toplevel.close); `set_minimized` hides, `unset_minimized` shows without making key.
-/// Maximize, fullscreen and the rectangle hint are accepted and ignored.
+/// key it is `activated`, and `maximized` / `fullscreen` as its content last configured it.
+/// `activate` is an explicit request: it shows the window if hidden, orders it front and makes it
+/// key (`makeKey`, honoured under every policy); `unset_minimized` is `makeKeyAndVisible` (the
+/// policy decides); `set_minimized` hides. `set_maximized`, `set_fullscreen` and their unsets go
+/// to the window's content (xdg_toplevel configures), showing a minimized window first;
+/// `close` asks the window's client (xdg_toplevel.close). The rectangle hint is ignored.
 public final class ForeignToplevelManager {
     static let version: UInt32 = 3
     unowned let compositor: Compositor
@@ -128,9 +130,28 @@ final class ForeignToplevelHandle: ResourceObject {
 
     private var window: Window? { isClosed ? nil : manager.compositor.windows.window(withID: windowID) }
 
+    /// The window's content, when it can be shown (an unmapped toplevel stays hidden).
+    private var content: WindowContent? {
+        guard let content = window?.content as? WindowContent, content.hasContentToShow else { return nil }
+        return content
+    }
+
+    /// Shows a minimized window as `makeKeyAndVisible` (the key-window policy decides).
+    private func unminimize() {
+        guard let window, window.isHidden, content != nil else { return }
+        manager.compositor.windows.show(window, makeKey: true)
+    }
+
     static let implementation = makeImplementation(zwlr_foreign_toplevel_handle_v1_interface(
-        set_maximized: { _, _ in },
-        unset_maximized: { _, _ in },
+        set_maximized: { _, resource in
+            handle(resource, as: ForeignToplevelHandle.self) { handle in
+                handle.unminimize()
+                handle.content?.handleMaximizeRequest(true)
+            }
+        },
+        unset_maximized: { _, resource in
+            handle(resource, as: ForeignToplevelHandle.self) { $0.content?.handleMaximizeRequest(false) }
+        },
         set_minimized: { _, resource in
             handle(resource, as: ForeignToplevelHandle.self) { handle in
                 guard let window = handle.window else { return }
@@ -138,16 +159,14 @@ final class ForeignToplevelHandle: ResourceObject {
             }
         },
         unset_minimized: { _, resource in
-            handle(resource, as: ForeignToplevelHandle.self) { handle in
-                guard let window = handle.window, window.isHidden else { return }
-                handle.manager.compositor.windows.show(window, makeKey: false)
-            }
+            handle(resource, as: ForeignToplevelHandle.self) { $0.unminimize() }
         },
         activate: { _, resource, _ in
             handle(resource, as: ForeignToplevelHandle.self) { handle in
-                guard let window = handle.window else { return }
+                guard let window = handle.window, handle.content != nil else { return }
                 let windows = handle.manager.compositor.windows
-                if window.isHidden { windows.show(window, makeKey: true) } else { _ = windows.makeKey(window) }
+                if window.isHidden { windows.show(window, makeKey: true) } else { windows.orderFront(window) }
+                if !window.isKeyWindow { _ = windows.makeKey(window) }
             }
         },
         close: { _, resource in
@@ -163,8 +182,16 @@ final class ForeignToplevelHandle: ResourceObject {
             }
         },
         destroy: destroyRequest,
-        set_fullscreen: { _, _, _ in },
-        unset_fullscreen: { _, _ in }))
+        set_fullscreen: { _, resource, output in
+            handle(resource, as: ForeignToplevelHandle.self) { handle in
+                let screen = output.flatMap { ResourceObject.from($0, as: OutputBinding.self) }?.output?.screen
+                handle.unminimize()
+                handle.content?.handleFullscreenRequest(true, on: screen)
+            }
+        },
+        unset_fullscreen: { _, resource in
+            handle(resource, as: ForeignToplevelHandle.self) { $0.content?.handleFullscreenRequest(false, on: nil) }
+        }))
 
     /// Title, app id, the screen entered (after leaving `leaving`), the states, then done.
     func sendState(_ window: Window, leaving: ScreenID? = nil) {
@@ -182,8 +209,11 @@ final class ForeignToplevelHandle: ResourceObject {
         func add(_ state: zwlr_foreign_toplevel_handle_v1_state) {
             if let slot = wl_array_add(&states, 4) { slot.storeBytes(of: state.rawValue, as: UInt32.self) }
         }
+        let content = window.content as? WindowContent
+        if content?.isMaximized == true { add(ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_MAXIMIZED) }
         if window.isHidden { add(ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_MINIMIZED) }
         if window.isKeyWindow { add(ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_ACTIVATED) }
+        if version >= 2, content?.isFullscreen == true { add(ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_FULLSCREEN) }
         zwlr_foreign_toplevel_handle_v1_send_state(resource, &states)
         wl_array_release(&states)
         zwlr_foreign_toplevel_handle_v1_send_done(resource)

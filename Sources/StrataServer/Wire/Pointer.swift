@@ -31,6 +31,8 @@ final class Pointer {
     private var grab = Grab.none
     /// Clients whose wl_pointers are owed a frame event at the end of this group.
     private var framesDue: [OpaquePointer] = []
+    /// While positive, frame events wait for the end of a group (`grouped`).
+    private var heldFrames = 0
     /// The focus-local position last sent (enter or motion).
     private var lastSentLocal: (x: Double, y: Double)?
 
@@ -222,19 +224,49 @@ final class Pointer {
     }
 
     func axis(vertical: Double, horizontal: Double, time: UInt32) {
-        guard let focus, !focus.isDestroyed else { return }
+        scroll(PointerScroll(vertical: vertical, horizontal: horizontal), time: time)
+    }
+
+    /// One frame of scrolling: axis_source (v5+; wheel_tilt from v6), then per axis the steps
+    /// (axis_discrete for v5–v7, axis_value120 from v8, each before its axis event), the value
+    /// (axis) and the end (axis_stop, v5+); then frame.
+    func scroll(_ scroll: PointerScroll, time: UInt32) {
+        guard !scroll.isEmpty, let focus, !focus.isDestroyed else { return }
         switch grab {
         case .move, .resize: return
         default: break
         }
+        let axes: [(axis: wl_pointer_axis, value: Double, steps: Int32, stop: Bool)] = [
+            (WL_POINTER_AXIS_VERTICAL_SCROLL, scroll.vertical, scroll.verticalSteps, scroll.verticalStop),
+            (WL_POINTER_AXIS_HORIZONTAL_SCROLL, scroll.horizontal, scroll.horizontalSteps, scroll.horizontalStop),
+        ]
         send(to: focus.client) { binding in
-            if vertical != 0 {
-                wl_pointer_send_axis(binding.resource, time, WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue, wl_fixed_from_double(vertical))
+            let version = binding.version
+            if version >= 5, let source = scroll.source,
+               source != WL_POINTER_AXIS_SOURCE_WHEEL_TILT.rawValue || version >= 6 {
+                wl_pointer_send_axis_source(binding.resource, source)
             }
-            if horizontal != 0 {
-                wl_pointer_send_axis(binding.resource, time, WL_POINTER_AXIS_HORIZONTAL_SCROLL.rawValue, wl_fixed_from_double(horizontal))
+            for (axis, value, steps, stop) in axes {
+                if value != 0 {
+                    if steps != 0, version >= 8 {
+                        wl_pointer_send_axis_value120(binding.resource, axis.rawValue, steps.multipliedReportingOverflow(by: 120).partialValue)
+                    } else if steps != 0, version >= 5 {
+                        wl_pointer_send_axis_discrete(binding.resource, axis.rawValue, steps)
+                    }
+                    wl_pointer_send_axis(binding.resource, time, axis.rawValue, wl_fixed_from_double(value))
+                }
+                if stop, version >= 5 { wl_pointer_send_axis_stop(binding.resource, time, axis.rawValue) }
             }
         }
+        flushFrames()
+    }
+
+    /// Holds the frame events of everything done in `body` until it returns: one wl_pointer.frame
+    /// ends the group (a virtual pointer's frame).
+    func grouped(_ body: () -> Void) {
+        heldFrames += 1
+        body()
+        heldFrames -= 1
         flushFrames()
     }
 
@@ -348,6 +380,7 @@ final class Pointer {
     }
 
     private func flushFrames() {
+        guard heldFrames == 0 else { return }
         let due = framesDue
         framesDue.removeAll()
         for client in due {

@@ -209,6 +209,18 @@ public final class Seat {
         pointer.axis(vertical: vertical, horizontal: horizontal, time: time)
     }
 
+    /// One frame of scrolling with its source, wheel steps and stops.
+    public func pointerScroll(_ scroll: PointerScroll, time: UInt32) {
+        guard scroll.vertical.isFinite, scroll.horizontal.isFinite else { return }
+        pointer.scroll(scroll, time: time)
+    }
+
+    /// Pointer input made in `body` (motion, buttons, scrolling) reaches clients as one group,
+    /// ended by a single wl_pointer.frame.
+    public func pointerFrame(_ body: () -> Void) {
+        pointer.grouped(body)
+    }
+
     /// A key (evdev code; the xkb keycode is this + 8) was pressed or released.
     public func key(_ keycode: UInt32, pressed: Bool, time: UInt32) {
         keyboard.key(keycode, pressed: pressed, time: time)

@@ -7,7 +7,12 @@ import StrataModel
 /// its xdg_surface or its wl_surface dies.
 ///
 /// Configure states: `activated` follows the model's key window and nothing else; `maximized`,
-/// `fullscreen` and `resizing` follow the client's requests and the seat's interactive resize.
+/// `fullscreen` and `resizing` follow the client's requests, a taskbar's requests
+/// (zwlr_foreign_toplevel_handle_v1) and the seat's interactive resize. A maximized window's
+/// frame is its screen's usable area, a fullscreen one's the whole screen; entering fullscreen
+/// orders the window front of its level (its level does not change). An interactive resize from
+/// the top or left keeps the opposite edge still: the origin moves when the client commits the
+/// new size of an acknowledged resize configure (weston's and sway's behaviour).
 final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
     /// What one xdg_toplevel.configure said.
     struct Configuration: Equatable {
@@ -17,6 +22,9 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
         var fullscreen = false
         var resizing = false
         var activated = false
+        /// The edges of the interactive resize this configure belongs to (xdg_toplevel.resize_edge
+        /// bits), 0 for none: committing it keeps the opposite edges still. Not sent.
+        var resizeEdges: UInt32 = 0
 
         var states: [xdg_toplevel_state] {
             var states: [xdg_toplevel_state] = []
@@ -49,6 +57,9 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
     private var wantsMaximized = false
     private var wantsFullscreen = false
     private var resizeSize: Size?
+    private var isResizing = false
+    /// The edges of the interactive resize under way (0: none); its configures carry them.
+    private var resizeEdges: UInt32 = 0
     /// The frame before maximize/fullscreen, restored when the client commits the normal state.
     private var savedFrame: Rect?
 
@@ -85,6 +96,10 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
 
     private var isMapped: Bool { xdgSurface?.isMapped ?? false }
 
+    var hasContentToShow: Bool { isMapped && window?.isClosed == false }
+    var isMaximized: Bool { wantsMaximized }
+    var isFullscreen: Bool { wantsFullscreen }
+
     private var screen: Screen? { window?.screen ?? compositor.windows.mainScreen }
 
     /// `rect` (global coordinates) in the coordinates of `screen`.
@@ -95,8 +110,8 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
     // MARK: Configure
 
     private func makeConfiguration() -> Configuration {
-        var c = Configuration(maximized: wantsMaximized, fullscreen: wantsFullscreen, resizing: resizeSize != nil,
-                              activated: window?.isKeyWindow ?? false)
+        var c = Configuration(maximized: wantsMaximized, fullscreen: wantsFullscreen, resizing: isResizing,
+                              activated: window?.isKeyWindow ?? false, resizeEdges: resizeEdges)
         var size = Size.zero
         if wantsFullscreen, let screen {
             size = screen.bounds.size
@@ -106,9 +121,9 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
             size = resizeSize
         } else if let savedFrame {
             size = savedFrame.size
-        } else if isMapped, let window {
-            size = window.frame.size
         }
+        // Otherwise 0×0: a floating window's size is the client's (weston's behaviour); a
+        // configure that only changes `activated` does not echo the size back.
         if !wantsFullscreen, !size.isEmpty {
             if minSize.width > 0 { size.width = max(size.width, minSize.width) }
             if minSize.height > 0 { size.height = max(size.height, minSize.height) }
@@ -188,13 +203,18 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
         if let pendingMaxSize { maxSize = pendingMaxSize }
         pendingMinSize = nil
         pendingMaxSize = nil
+        let wasFullscreen = current.fullscreen
+        let applied = acked
         if let acked {
             current = acked
             self.acked = nil
         }
         // Not on the commit that unmaps: a content-less surface's geometry would move the frame
         // the remap keeps.
-        if isMapped, xdgSurface?.surface?.hasContent == true { updateFrame() }
+        guard isMapped, xdgSurface?.surface?.hasContent == true else { return }
+        updateFrame(anchoring: applied?.resizeEdges ?? 0)
+        // Entering fullscreen orders the window front of its level.
+        if current.fullscreen, !wasFullscreen, let window, window.isVisible { window.orderFront() }
     }
 
     /// Whether the window was mapped before (a remap keeps its place).
@@ -234,6 +254,8 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
         wantsMaximized = false
         wantsFullscreen = false
         resizeSize = nil
+        isResizing = false
+        resizeEdges = 0
         savedFrame = nil
         unacked.removeAll()
         acked = nil
@@ -258,15 +280,22 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
         return Rect(x: origin.x, y: origin.y, width: size.width, height: size.height)
     }
 
-    /// Follows the committed geometry and state with the window's frame.
-    private func updateFrame() {
+    /// Follows the committed geometry and state with the window's frame. `anchoring` holds the
+    /// resize edges of the configure this commit acknowledged: from the left (top) edge, the
+    /// right (bottom) edge stays where it was.
+    private func updateFrame(anchoring edges: UInt32 = 0) {
         guard let window, let xdgSurface, !window.isClosed else { return }
         let geometry = xdgSurface.geometry
         var rect = frame(for: geometry.size)
-        // A new geometry origin (subsurfaces grew the implicit geometry to the left or top, or
-        // the client moved its window geometry) leaves the surface where it is on screen: the
-        // frame moves with the geometry, as weston keeps a view's position.
-        if !current.maximized, !current.fullscreen, savedFrame == nil, let last = placedGeometryOrigin {
+        let normal = !current.maximized && !current.fullscreen && savedFrame == nil
+        if normal, edges & (Self.leftEdge | Self.topEdge) != 0 {
+            let old = window.frame
+            if edges & Self.leftEdge != 0 { rect.x = old.maxX - geometry.width }
+            if edges & Self.topEdge != 0 { rect.y = old.maxY - geometry.height }
+        } else if normal, let last = placedGeometryOrigin {
+            // A new geometry origin (subsurfaces grew the implicit geometry to the left or top,
+            // or the client moved its window geometry) leaves the surface where it is on screen:
+            // the frame moves with the geometry, as weston keeps a view's position.
             rect.x += geometry.x - last.x
             rect.y += geometry.y - last.y
         }
@@ -410,16 +439,19 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
             }
         },
         set_maximized: { _, resource in
-            handle(resource, as: XdgToplevel.self) { $0.handleMaximizedRequest(true) }
+            handle(resource, as: XdgToplevel.self) { $0.handleMaximizeRequest(true) }
         },
         unset_maximized: { _, resource in
-            handle(resource, as: XdgToplevel.self) { $0.handleMaximizedRequest(false) }
+            handle(resource, as: XdgToplevel.self) { $0.handleMaximizeRequest(false) }
         },
         set_fullscreen: { _, resource, output in
-            handle(resource, as: XdgToplevel.self) { $0.handleFullscreenRequest(true, output: output) }
+            handle(resource, as: XdgToplevel.self) { toplevel in
+                let screen = output.flatMap { ResourceObject.from($0, as: OutputBinding.self) }?.output?.screen
+                toplevel.handleFullscreenRequest(true, on: screen)
+            }
         },
         unset_fullscreen: { _, resource in
-            handle(resource, as: XdgToplevel.self) { $0.handleFullscreenRequest(false, output: nil) }
+            handle(resource, as: XdgToplevel.self) { $0.handleFullscreenRequest(false, on: nil) }
         },
         set_minimized: { _, resource in
             handle(resource, as: XdgToplevel.self) { toplevel in
@@ -452,28 +484,52 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
             throw toplevelError(XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE, "resize edge \(edges) is not an xdg_toplevel.resize_edge")
         }
         guard isMapped, let window, window.isVisible, !wantsMaximized, !wantsFullscreen else { return }
-        // The seat calls back with each new geometry size; (0, 0) ends the resize.
+        // The seat calls back with each new geometry size; (0, 0) ends the resize. Every
+        // configure of the resize, the last one included, carries its edges.
         _ = compositor.seat.beginInteractiveResize(window, edges: edges, serial: serial, client: client) { [weak self] width, height in
             guard let self, !self.isDestroyed else { return }
-            self.resizeSize = width > 0 && height > 0 ? Size(width: Int(width), height: Int(height)) : nil
+            let ended = width <= 0 || height <= 0
+            if ended {
+                guard self.isResizing else { return }
+                self.isResizing = false
+            } else {
+                self.isResizing = true
+                self.resizeSize = Size(width: Int(width), height: Int(height))
+            }
+            // The last configure (not resizing) still asks for the last size and carries the
+            // edges: the client may commit that size only in answer to it.
+            self.resizeEdges = edges
             self.sendConfigure()
+            if ended {
+                self.resizeEdges = 0
+                self.resizeSize = nil
+            }
         }
     }
 
-    func handleMaximizedRequest(_ maximized: Bool) {
+    static let topEdge = XDG_TOPLEVEL_RESIZE_EDGE_TOP.rawValue
+    static let leftEdge = XDG_TOPLEVEL_RESIZE_EDGE_LEFT.rawValue
+
+    /// xdg_toplevel.set_maximized / unset_maximized, and a taskbar's requests.
+    func handleMaximizeRequest(_ maximized: Bool) {
         if maximized, !wantsMaximized, !wantsFullscreen, isMapped, let window { savedFrame = window.frame }
+        let changed = wantsMaximized != maximized
         wantsMaximized = maximized
         // The spec asks for a configure even when nothing changed.
         sendConfigure()
+        if changed, let window { compositor.foreignToplevels.windowDidChange(window) }
     }
 
-    func handleFullscreenRequest(_ fullscreen: Bool, output: OpaquePointer?) {
+    /// xdg_toplevel.set_fullscreen / unset_fullscreen, and a taskbar's requests: `target` is the
+    /// screen asked for (nil: the window's own).
+    func handleFullscreenRequest(_ fullscreen: Bool, on target: Screen?) {
         if fullscreen, !wantsMaximized, !wantsFullscreen, isMapped, let window { savedFrame = window.frame }
-        if fullscreen, let window, let binding = output.flatMap({ ResourceObject.from($0, as: OutputBinding.self) }),
-           let target = binding.output?.screen, target !== window.screen {
+        if fullscreen, let window, let target, target !== window.screen {
             compositor.windows.move(window, to: target)
         }
+        let changed = wantsFullscreen != fullscreen
         wantsFullscreen = fullscreen
         sendConfigure()
+        if changed, let window { compositor.foreignToplevels.windowDidChange(window) }
     }
 }
