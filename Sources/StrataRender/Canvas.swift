@@ -1,6 +1,10 @@
 import CPixman
 
-/// One screen's image (a8r8g8b8, always opaque) and the operations the compositor draws with.
+/// One screen's image and the operations the compositor draws with. Its format is x8r8g8b8, as a
+/// display's scanout is: copying an opaque (XRGB) client buffer is then a plain blit, not a
+/// per-pixel alpha fill. The top byte of a pixel is undefined (what the client's X byte was);
+/// everything that hands pixels on as ARGB (`pixel`, `PNGFile.write(canvas:)`, screencopy into
+/// an ARGB buffer) makes it 0xff.
 /// Every draw is clipped to the region set by `setClip`, so a frame touches only damaged pixels.
 public final class Canvas {
     public private(set) var image: OpaquePointer
@@ -8,7 +12,7 @@ public final class Canvas {
     public private(set) var height: Int32
 
     public init?(width: Int32, height: Int32) {
-        guard width > 0, height > 0, let image = pixman_image_create_bits(PIXMAN_a8r8g8b8, width, height, nil, 0) else { return nil }
+        guard width > 0, height > 0, let image = pixman_image_create_bits(PIXMAN_x8r8g8b8, width, height, nil, 0) else { return nil }
         self.image = image
         self.width = width
         self.height = height
@@ -21,7 +25,7 @@ public final class Canvas {
     public func resize(width: Int32, height: Int32) -> Bool {
         guard width > 0, height > 0 else { return false }
         guard width != self.width || height != self.height else { return true }
-        guard let image = pixman_image_create_bits(PIXMAN_a8r8g8b8, width, height, nil, 0) else { return false }
+        guard let image = pixman_image_create_bits(PIXMAN_x8r8g8b8, width, height, nil, 0) else { return false }
         pixman_image_unref(self.image)
         self.image = image
         self.width = width
@@ -190,10 +194,10 @@ public final class Canvas {
         return t
     }
 
-    /// The pixel at (x, y) as 0xAARRGGBB (tests, screenshots).
+    /// The pixel at (x, y) as 0xffRRGGBB (tests, screenshots).
     public func pixel(x: Int32, y: Int32) -> UInt32? {
         guard x >= 0, y >= 0, x < width, y < height else { return nil }
         let row = data.advanced(by: Int(y) * Int(stride) / 4)
-        return row[Int(x)]
+        return row[Int(x)] | 0xff00_0000
     }
 }

@@ -31,8 +31,20 @@ public enum PNGFile {
         }
     }
 
+    /// Writes a canvas (x8r8g8b8: its top bytes are undefined) as opaque pixels.
     public static func write(path: String, canvas: Canvas) throws(Failure) {
-        try write(path: path, pixels: canvas.data, width: canvas.width, height: canvas.height, stride: canvas.stride)
+        let width = Int(canvas.width), height = Int(canvas.height), rowPixels = Int(canvas.stride) / 4
+        var opaque = [UInt32](repeating: 0, count: width * height)
+        opaque.withUnsafeMutableBufferPointer { out in
+            let source = canvas.data
+            for y in 0..<height {
+                for x in 0..<width { out[y * width + x] = source[y * rowPixels + x] | 0xff00_0000 }
+            }
+        }
+        try opaque.withUnsafeBufferPointer { pixels throws(Failure) in
+            guard let base = pixels.baseAddress else { return }
+            try write(path: path, pixels: base, width: canvas.width, height: canvas.height, stride: canvas.width * 4)
+        }
     }
 
     /// A decoded PNG as 0xAARRGGBB pixels, row-major.

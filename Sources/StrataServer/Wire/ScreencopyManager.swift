@@ -166,9 +166,16 @@ final class ScreencopyFrame: ResourceObject {
         let destinationStride = Int(wl_shm_buffer_get_stride(shm)), sourceStride = Int(canvas.stride)
         let source = UnsafeRawPointer(canvas.data)
         let rowBytes = Int(box.width) * 4
+        // The canvas is x8r8g8b8 (top bytes undefined): an ARGB8888 buffer gets them opaque.
+        let opaque = wl_shm_buffer_get_format(shm) == WL_SHM_FORMAT_ARGB8888.rawValue
         for row in 0..<Int(box.height) {
             let from = source + (Int(box.y1) + row) * sourceStride + Int(box.x1) * 4
-            memcpy(destination + row * destinationStride, from, rowBytes)
+            let to = destination + row * destinationStride
+            memcpy(to, from, rowBytes)
+            if opaque {
+                let pixels = to.assumingMemoryBound(to: UInt32.self)
+                for x in 0..<Int(box.width) { pixels[x] |= 0xff00_0000 }
+            }
         }
         return true
     }

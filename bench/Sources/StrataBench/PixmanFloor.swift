@@ -18,7 +18,7 @@ public final class PixmanFloor {
 
     public init(layout: SceneLayout) {
         self.layout = layout
-        destination = pixman_image_create_bits(PIXMAN_a8r8g8b8, SceneLayout.screenWidth, SceneLayout.screenHeight, nil, 0)!
+        destination = pixman_image_create_bits(PIXMAN_x8r8g8b8, SceneLayout.screenWidth, SceneLayout.screenHeight, nil, 0)!
         for spec in layout.windows {
             let image = pixman_image_create_bits(spec.hasAlpha ? PIXMAN_a8r8g8b8 : PIXMAN_x8r8g8b8, spec.width, spec.height, nil, 0)!
             let pixels = pixman_image_get_data(image)!
