@@ -149,13 +149,19 @@ public final class Canvas {
         return Int64(drawWidth) % Int64(spanX) == 0 && Int64(drawHeight) % Int64(spanY) == 0
     }
 
-    /// Fills the boxes of `region` with an opaque colour, with no clip set (pixman_fill per box:
-    /// nothing is allocated, unlike a clipped fill).
+    /// Fills the boxes of `region` (clipped to the canvas) with an opaque colour: `pixman_fill`
+    /// per box, straight into the pixels. Nothing is allocated (a clipped fill copies the clip,
+    /// and `pixman_image_fill_boxes` builds a region of its boxes: a `malloc` per frame).
     public func fill(argb: UInt32, in region: PixmanRegion) {
-        var color = Self.pixmanColor(argb: argb | 0xff00_0000)
         var count: Int32 = 0
         guard let boxes = pixman_region32_rectangles(region.raw, &count), count > 0 else { return }
-        pixman_image_fill_boxes(PIXMAN_OP_SRC, image, &color, count, boxes)
+        let bits = data, rowWords = stride / 4, filler = argb | 0xff00_0000
+        for i in 0..<Int(count) {
+            let b = boxes[i]
+            let x1 = max(b.x1, 0), y1 = max(b.y1, 0), x2 = min(b.x2, width), y2 = min(b.y2, height)
+            guard x2 > x1, y2 > y1 else { continue }
+            pixman_fill(bits, rowWords, 32, x1, y1, x2 - x1, y2 - y1, filler)
+        }
     }
 
     /// Draws another canvas into this one through `transform`, which maps this canvas's pixel
