@@ -15,6 +15,15 @@ public enum WireProtocol {
         xdg_wm_base_interface_ptr(), zxdg_output_manager_v1_interface_ptr(),
         zwp_text_input_manager_v3_interface_ptr(), zwp_input_method_manager_v2_interface_ptr(),
         zwp_primary_selection_device_manager_v1_interface_ptr(), gtk_primary_selection_device_manager_interface_ptr(),
+        wl_shell_interface_ptr(), zxdg_shell_v6_interface_ptr(), zwlr_layer_shell_v1_interface_ptr(),
+        strata_window_manager_v1_interface_ptr(), wp_viewporter_interface_ptr(),
+        wp_single_pixel_buffer_manager_v1_interface_ptr(), wp_presentation_interface_ptr(),
+        zxdg_decoration_manager_v1_interface_ptr(), zwp_relative_pointer_manager_v1_interface_ptr(),
+        zwp_pointer_constraints_v1_interface_ptr(), wp_cursor_shape_manager_v1_interface_ptr(),
+        wp_fractional_scale_manager_v1_interface_ptr(), xdg_activation_v1_interface_ptr(),
+        zwlr_screencopy_manager_v1_interface_ptr(), zwlr_output_manager_v1_interface_ptr(),
+        zwp_virtual_keyboard_manager_v1_interface_ptr(), zwlr_virtual_pointer_manager_v1_interface_ptr(),
+        zwlr_foreign_toplevel_manager_v1_interface_ptr(),
     ]
 
     /// Every interface reachable from the globals, by name.
