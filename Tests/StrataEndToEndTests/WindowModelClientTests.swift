@@ -66,7 +66,9 @@ private let KEY_T: UInt32 = 20
         Self.type(server, key: KEY_A, time: 30)
         let seen = server.run(seconds: 5) {
             let out = process.stdout
-            return out.contains("motion time:") && out.contains("button: 272, state: released") && out.contains("key key: 30")
+            // The last event injected: its line comes last (the pressed line can be read alone).
+            return out.contains("motion time:") && out.contains("button: 272, state: released")
+                && out.contains("key key: 30, unicode: 97, state: released")
         }
         #expect(seen, "eventdemo's log: \(process.stdout) stderr: \(process.stderr)")
         let log = process.stdout
