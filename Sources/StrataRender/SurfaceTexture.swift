@@ -41,7 +41,7 @@ public final class SurfaceTexture {
     @discardableResult
     public func attach(_ memory: TextureMemory, stride: Int32, width: Int32, height: Int32, hasAlpha: Bool) -> Bool {
         clear()
-        guard width > 0, height > 0, stride >= width * 4 else { return false }
+        guard width > 0, height > 0, Int(stride) >= Int(width) * 4 else { return false }
         self.memory = memory
         self.stride = stride
         self.width = width
@@ -104,7 +104,7 @@ public final class SurfaceTexture {
     @discardableResult
     public func update(from data: UnsafeMutableRawPointer, stride: Int32, width: Int32, height: Int32,
                        hasAlpha: Bool, damage: PixmanRegion?) -> Bool {
-        guard width > 0, height > 0, stride >= width * 4 else { return false }
+        guard width > 0, height > 0, Int(stride) >= Int(width) * 4 else { return false }
         if memory != nil { clear() }
         let format = hasAlpha ? PIXMAN_a8r8g8b8 : PIXMAN_x8r8g8b8
         var full = damage == nil

@@ -47,7 +47,10 @@ final class HeldBuffer: TextureMemory {
     /// grown past its file) is the client's error at its commit rather than at the next frame.
     /// (Later truncation is caught by the reads of the frames.)
     func probe(stride: Int32, width: Int32, height: Int32) {
-        guard width > 0, height > 0, let data = beginAccess() else {
+        // Only within the buffer: libwayland checked offset + stride × height against the pool,
+        // and a row of pixels must fit its stride (else the buffer is refused anyway).
+        guard width > 0, height > 0, Int(stride) >= Int(width) * 4 else { return }
+        guard let data = beginAccess() else {
             endAccess()
             return
         }
