@@ -26,6 +26,30 @@ final class RelativeRecord {
         return relative
     }
 
+    /// The wl_pointer released before its relative pointer, then the relative pointer destroyed:
+    /// nothing is left behind (the fuzzer found the relative pointer kept alive by the seat).
+    @Test func aRelativePointerDestroyedAfterItsWlPointerLeavesNothingBehind() throws {
+        let server = try TestServer()
+        server.step()
+        let baseline = server.liveCounts
+        do {
+            let client = try TestClient(server: server)
+            let seat = try TestSeat(client: client)
+            let manager = try client.bind(zwp_relative_pointer_manager_v1_interface_ptr(), version: 1)
+            let pointer = try #require(seat.getPointer())
+            let relative = try #require(zwp_relative_pointer_manager_v1_get_relative_pointer(manager, pointer))
+            #expect(client.roundtrip())
+            wl_pointer_release(pointer)
+            #expect(client.roundtrip())
+            zwp_relative_pointer_v1_destroy(relative)
+            zwp_relative_pointer_manager_v1_destroy(manager)
+            #expect(client.roundtrip())
+            #expect(client.connectionError == 0)
+        }
+        for _ in 0..<5 { server.step() }
+        #expect(server.liveCounts == baseline)
+    }
+
     @Test func theFocusClientGetsTheMotionDeltas() throws {
         let server = try TestServer()
         let client = try TestClient(server: server)

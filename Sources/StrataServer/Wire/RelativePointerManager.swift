@@ -38,15 +38,19 @@ final class RelativePointerManagerBinding: ResourceObject {
 /// pointer focus.
 final class RelativePointer: ResourceObject {
     private(set) weak var binding: PointerBinding?
+    /// The seat's pointer that lists this object; kept apart from `binding`, which may die first
+    /// (the wl_pointer destroyed before its relative pointer): the list entry must still go.
+    private weak var pointer: Pointer?
 
     init?(client: OpaquePointer, version: UInt32, id: UInt32, binding: PointerBinding?) {
         self.binding = binding
+        pointer = binding?.pointer
         super.init(client: client, interface: strata_zwp_relative_pointer_v1_interface(), version: version, id: id,
                    implementation: Self.implementation)
     }
 
     override func resourceDidDestroy() {
-        binding?.pointer.relativePointers.removeAll { $0 === self }
+        pointer?.relativePointers.removeAll { $0 === self }
     }
 
     func sendMotion(microseconds: UInt64, dx: Double, dy: Double) {
