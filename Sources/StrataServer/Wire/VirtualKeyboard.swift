@@ -74,17 +74,31 @@ final class VirtualKeyboard: ResourceObject {
 
     static let noKeymap = ProtocolError(code: ZWP_VIRTUAL_KEYBOARD_V1_ERROR_NO_KEYMAP.rawValue, "no keymap was set")
 
+    /// The largest keymap accepted (real ones are tens of kB).
+    static let maximumKeymapBytes = 16 << 20
+
     private func keymapRequest(format: UInt32, fd: Int32, size: UInt32) throws {
         guard format == WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue, size > 0 else {
             throw ProtocolError.invalidMethod("the keymap must be xkb_v1 text")
         }
-        guard let map = mmap(nil, Int(size), PROT_READ, MAP_PRIVATE, fd, 0), map != MAP_FAILED else {
-            throw ProtocolError.invalidMethod("cannot map the keymap")
+        guard Int(size) <= Self.maximumKeymapBytes else {
+            throw ProtocolError.invalidMethod("the keymap is larger than \(Self.maximumKeymapBytes) bytes")
         }
-        defer { munmap(map, Int(size)) }
+        // Read, not mapped: a client can shrink its file under a mapping, and reading a mapped
+        // page past the end of the file is a SIGBUS in the compositor (found by the fuzzer).
+        var text = [CChar](repeating: 0, count: Int(size) + 1)
+        var filled = 0
+        while filled < Int(size) {
+            let got = text.withUnsafeMutableBytes { raw in
+                pread(fd, raw.baseAddress.map { $0 + filled }, Int(size) - filled, off_t(filled))
+            }
+            if got < 0, errno == EINTR { continue }
+            guard got > 0 else { break }
+            filled += got
+        }
+        guard filled > 0 else { throw ProtocolError.invalidMethod("cannot read the keymap") }
         if context == nil { context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) }
-        let text = map.assumingMemoryBound(to: CChar.self)
-        let length = strnlen(text, Int(size))
+        let length = strnlen(text, filled)
         guard let context, let compiled = xkb_keymap_new_from_buffer(context, text, length, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS) else {
             throw ProtocolError.invalidMethod("the keymap does not compile")
         }
