@@ -2,6 +2,7 @@
 # Strata and Debian's Weston side by side, on the same real clients, in one run.
 #
 #   bench/weston-compare.sh [seconds]      (default 10 s of measurement per run)
+#   COUNTS="1" bench/weston-compare.sh 20  (only some of the client counts)
 #
 # For 1, 4 and 16 `weston-simple-shm` clients (250×250 XRGB, full damage every frame, paced by
 # frame callbacks) it starts each compositor headless at 1920×1080 with the pixman renderer
@@ -74,7 +75,7 @@ echo "# Weston $(weston --version 2>&1 | awk '{print $2}') (headless, pixman) vs
 echo
 echo "| clients | Weston CPU ms | Weston frames | Weston µs/frame | Strata CPU ms | Strata frames | Strata µs/frame | Strata / Weston |"
 echo "|---|---|---|---|---|---|---|---|"
-for n in 1 4 16; do
+for n in ${COUNTS:-1 4 16}; do
     read -r wcpu wframes < <(run weston "$n")
     read -r scpu sframes < <(run strata "$n")
     stats=$(grep 'strata: stats' "$WORK/strata.log" | sed 's/^strata: stats: //' || true)

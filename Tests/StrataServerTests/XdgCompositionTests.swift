@@ -38,7 +38,9 @@ import Testing
         #expect(shell.client.wait(until: { callback.isDone }))
     }
 
-    @Test func committedBufferIsReleased() throws {
+    /// A replaced buffer is released with the next frame, before its frame callbacks (one flush
+    /// for both), not at the commit.
+    @Test func committedBufferIsReleasedWithTheNextFrame() throws {
         let (_, shell) = try makeXdgFixture()
         let toplevel = try #require(shell.makeToplevel())
         #expect(toplevel.map(argb: Colour.red))
@@ -46,9 +48,33 @@ import Testing
         #expect(first.released == 0, "shown from the client's memory: held while shown")
         let second = try #require(shell.makeBuffer(width: 100, height: 100, argb: Colour.green))
         toplevel.attach(second)
+        let callback = try #require(TestFrameCallback(surface: toplevel.surface))
         toplevel.commit()
         #expect(shell.client.roundtrip())
+        // Not released before the frame (unless the frame already came during the roundtrip).
+        #expect(first.released == 0 || callback.isDone)
+        #expect(shell.client.wait(until: { callback.isDone }))
         #expect(first.released == 1 && second.released == 0)
+    }
+
+    /// A buffer replaced and attached again before the frame that releases it stays busy: no
+    /// release for it, though the surface showed another buffer in between.
+    @Test func aBufferBackBeforeItsReleaseIsNotReleased() throws {
+        let (server, shell) = try makeXdgFixture()
+        let toplevel = try #require(shell.makeToplevel())
+        #expect(toplevel.map(argb: Colour.red))
+        let first = try #require(toplevel.buffer)
+        let second = try #require(shell.makeBuffer(width: 100, height: 100, argb: Colour.green))
+        toplevel.attach(second)
+        toplevel.commit()
+        toplevel.attach(first)
+        let callback = try #require(TestFrameCallback(surface: toplevel.surface))
+        toplevel.commit()
+        #expect(shell.client.wait(until: { callback.isDone }))
+        #expect(first.released == 0 && second.released == 1)
+        server.compositor.outputs.first?.damage.addRect(x: 0, y: 0, width: 200, height: 200)
+        server.repaint()
+        #expect(server.pixel(x: 10, y: 10) == Colour.red)
     }
 
     /// A shown buffer is read from the client's memory; destroyed while shown, its pixels stay

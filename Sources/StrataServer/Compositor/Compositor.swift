@@ -227,6 +227,7 @@ public final class Compositor {
         output.bindings.removeAll()
         windows.disconnectScreen(output.screen)
         for other in outputs { damageAll(other) }
+        releaseReplacedBuffersUnlessFrameComing()
     }
 
     public func output(for id: ScreenID) -> ScreenOutput? {
@@ -387,6 +388,7 @@ public final class Compositor {
         }
         // A new size or input region may put another surface under a still pointer.
         seat.surfaceDidCommit(surface)
+        releaseReplacedBuffersUnlessFrameComing()
     }
 
     /// Damages where a surface tree was and is now (moves, restacks, unmaps).
@@ -436,6 +438,36 @@ public final class Compositor {
 
     // MARK: Frames
 
+    /// Releases buffers a commit replaced (`HeldBuffer`s no surface shows any more) after the next
+    /// frame, before its frame callbacks, so both reach the client in one flush. Right away when
+    /// no frame is coming.
+    func releaseAfterFrame(_ buffer: HeldBuffer) {
+        buffer.retire()
+        buffersToRelease.append(buffer)
+    }
+
+    /// A buffer waiting for its release was attached again: it is busy again, no release.
+    func cancelRelease(of resource: OpaquePointer) {
+        guard !buffersToRelease.isEmpty else { return }
+        buffersToRelease.removeAll { buffer in
+            guard buffer.resource == resource else { return false }
+            buffer.end(release: false)
+            return true
+        }
+    }
+
+    /// Sends the releases of replaced buffers (at a frame, or now when none is coming).
+    func releaseReplacedBuffers() {
+        guard !buffersToRelease.isEmpty else { return }
+        for buffer in buffersToRelease { buffer.end(release: true) }
+        buffersToRelease.removeAll(keepingCapacity: true)
+    }
+
+    private func releaseReplacedBuffersUnlessFrameComing() {
+        guard !buffersToRelease.isEmpty, !outputs.contains(where: { $0.frameScheduled }) else { return }
+        releaseReplacedBuffers()
+    }
+
     /// Arms the screen's frame clock for its next refresh, unless it already is.
     public func scheduleFrame(_ output: ScreenOutput) {
         guard !output.frameScheduled, let timer = output.frameTimer else { return }
@@ -459,6 +491,7 @@ public final class Compositor {
         let now = Self.monotonicMilliseconds()
         output.lastFrameMilliseconds = now
         output.frames += 1
+        releaseReplacedBuffers()
         // One walk of the stacking per frame: the draw and the frame callbacks share its list.
         drawList.removeAll(keepingCapacity: true)
         forEachVisibleSurface(on: output) { surface, x, y in drawList.append(DrawItem(surface: surface, x: x, y: y)) }
@@ -619,6 +652,7 @@ public final class Compositor {
         let y: Int32
     }
     private var drawList: [DrawItem] = []
+    private var buffersToRelease: [HeldBuffer] = []
     private let uncoveredA = PixmanRegion()
     private let uncoveredB = PixmanRegion()
     /// An opaque region in canvas pixels on a scaled screen.

@@ -14,8 +14,8 @@ open class ResourceObject {
     public let client: OpaquePointer
     public let version: UInt32
     public private(set) var isDestroyed = false
-    /// The display the resource belongs to: the key of the live counts.
-    private let displayKey: OpaquePointer
+    /// The live counts of the display the resource belongs to.
+    private let counter: LiveCounter
 
     /// Creates the wl_resource and installs `implementation`. Returns nil (having posted
     /// no_memory to the client) when libwayland cannot allocate.
@@ -28,32 +28,20 @@ open class ResourceObject {
         self.resource = resource
         self.client = client
         self.version = version
-        self.displayKey = wl_client_get_display(client)
-        let type = ObjectIdentifier(Swift.type(of: self))
-        ResourceObject.count(displayKey, naming: Swift.type(of: self)) {
-            $0.resources += 1
-            $0.objects += 1
-            $0.byType[type, default: 0] += 1
-        }
+        counter = LiveCounter.of(display: wl_client_get_display(client))
+        counter.objectDidInit(Swift.type(of: self))
         let me = Unmanaged.passRetained(self).toOpaque()
         wl_resource_set_implementation(resource, implementation, me) { resource in
             guard let resource, let data = wl_resource_get_user_data(resource) else { return }
             let object = Unmanaged<ResourceObject>.fromOpaque(data).takeRetainedValue()
             wl_resource_set_user_data(resource, nil)
-            ResourceObject.count(object.displayKey) { $0.resources -= 1 }
+            object.counter.resourceDidDestroy()
             object.isDestroyed = true
             object.resourceDidDestroy()
         }
     }
 
-    deinit {
-        let type = ObjectIdentifier(Swift.type(of: self))
-        ResourceObject.count(displayKey) {
-            $0.objects -= 1
-            $0.byType[type, default: 0] -= 1
-            if $0.byType[type] == 0 { $0.byType[type] = nil }
-        }
-    }
+    deinit { counter.objectDidDeinit(Swift.type(of: self)) }
 
     /// Called once, from the resource's destroy path. Release links to other objects here.
     open func resourceDidDestroy() {}
@@ -93,44 +81,87 @@ extension ResourceObject {
     public struct LiveCounts: Equatable, Sendable, CustomStringConvertible {
         public var resources = 0
         public var objects = 0
-        /// Live Swift objects per class (what leaked, when a count is off).
-        var byType: [ObjectIdentifier: Int] = [:]
+        /// Live Swift objects per class name (what leaked, when a count is off).
+        var byType: [String: Int] = [:]
         public init(resources: Int = 0, objects: Int = 0) { self.resources = resources; self.objects = objects }
         public static func == (a: LiveCounts, b: LiveCounts) -> Bool { a.resources == b.resources && a.objects == b.objects }
         public var description: String {
-            let names = ResourceObject.lockedTypeNames()
-            let types = byType.map { (names[$0.key] ?? "?") + " \($0.value)" }.sorted().joined(separator: ", ")
+            let types = byType.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", ")
             return "\(resources) resources, \(objects) objects (\(types))"
         }
     }
 
     /// The live counts of `display`'s resources (tests run several displays on several threads).
     public static func liveCounts(on display: OpaquePointer) -> LiveCounts {
-        countsLock.lock()
-        defer { countsLock.unlock() }
-        return counts[display] ?? LiveCounts()
+        LiveCounter.of(display: display).snapshot()
+    }
+}
+
+/// One display's live counts, shared by its objects (each holds it from its init): creating or
+/// destroying a resource changes it in place, one short lock and one hash update, nothing
+/// allocated (a frame callback is created and destroyed every frame).
+final class LiveCounter: @unchecked Sendable {
+    private let display: OpaquePointer
+    private var resources = 0
+    private var objects = 0
+    /// Live objects per class; classes whose count fell to 0 keep their entry (no rehash each
+    /// time a frame callback comes and goes).
+    private var byType: [ObjectIdentifier: (type: ResourceObject.Type, count: Int)] = [:]
+
+    private static let lock = NSLock()
+    /// Counters of displays with live objects (and of displays asked about).
+    nonisolated(unsafe) private static var counters: [OpaquePointer: LiveCounter] = [:]
+
+    static func of(display: OpaquePointer) -> LiveCounter {
+        lock.lock()
+        defer { lock.unlock() }
+        if let counter = counters[display] { return counter }
+        let counter = LiveCounter(display: display)
+        counters[display] = counter
+        return counter
     }
 
-    nonisolated(unsafe) private static var counts: [OpaquePointer: LiveCounts] = [:]
-    nonisolated(unsafe) fileprivate static var typeNames: [ObjectIdentifier: String] = [:]
-    private static let countsLock = NSLock()
+    private init(display: OpaquePointer) { self.display = display }
 
-    fileprivate static func lockedTypeNames() -> [ObjectIdentifier: String] {
-        countsLock.lock()
-        defer { countsLock.unlock() }
-        return typeNames
+    func objectDidInit(_ type: ResourceObject.Type) {
+        Self.lock.lock()
+        defer { Self.lock.unlock() }
+        resources += 1
+        objects += 1
+        byType[ObjectIdentifier(type), default: (type, 0)].count += 1
     }
 
-    fileprivate static func count(_ display: OpaquePointer, naming newType: ResourceObject.Type? = nil,
-                                  _ change: (inout LiveCounts) -> Void) {
-        countsLock.lock()
-        defer { countsLock.unlock() }
-        var value = counts[display] ?? LiveCounts()
-        change(&value)
-        if let newType, typeNames[ObjectIdentifier(newType)] == nil {
-            typeNames[ObjectIdentifier(newType)] = String(describing: newType)
+    func resourceDidDestroy() {
+        Self.lock.lock()
+        defer { Self.lock.unlock() }
+        resources -= 1
+        forgetIfIdle()
+    }
+
+    func objectDidDeinit(_ type: ResourceObject.Type) {
+        Self.lock.lock()
+        defer { Self.lock.unlock() }
+        objects -= 1
+        byType[ObjectIdentifier(type), default: (type, 0)].count -= 1
+        forgetIfIdle()
+    }
+
+    /// A display with nothing alive leaves the table (a later display at the same address starts
+    /// afresh; objects still holding this counter have none alive, so nothing changes it again
+    /// but a new object, which asks the table).
+    private func forgetIfIdle() {
+        guard resources == 0, objects == 0 else { return }
+        if Self.counters[display] === self { Self.counters[display] = nil }
+    }
+
+    func snapshot() -> ResourceObject.LiveCounts {
+        Self.lock.lock()
+        defer { Self.lock.unlock() }
+        var counts = ResourceObject.LiveCounts(resources: resources, objects: objects)
+        for entry in byType.values where entry.count != 0 {
+            counts.byType[String(describing: entry.type), default: 0] += entry.count
         }
-        counts[display] = value.objects == 0 && value.resources == 0 ? nil : value
+        return counts
     }
 }
 

@@ -19,8 +19,9 @@ final class HeldBuffer: TextureMemory {
     private(set) var resource: OpaquePointer?
     private var shm: OpaquePointer?
     private var listener: Listener?
-    /// Called when the client destroys the buffer while it is held (before its memory goes).
-    private let willDestroy: () -> Void
+    /// Called when the client destroys the buffer while it is held (before its memory goes);
+    /// nil once the buffer is replaced (`retire`).
+    private var willDestroy: (() -> Void)?
 
     init(resource: OpaquePointer, shm: OpaquePointer, willDestroy: @escaping () -> Void) {
         self.resource = resource
@@ -61,6 +62,10 @@ final class HeldBuffer: TextureMemory {
     /// Where `probe` stores what it read, so the reads are not optimised away.
     private(set) var probed: UInt8 = 0
 
+    /// The surface shows another buffer now: this one only waits for its release (the frame that
+    /// stops drawing it), and its destruction no longer concerns the surface.
+    func retire() { willDestroy = nil }
+
     /// Ends the hold: the client may reuse the buffer (`release`: it is told so).
     func end(release: Bool) {
         listener?.remove()
@@ -72,7 +77,7 @@ final class HeldBuffer: TextureMemory {
 
     private func resourceWillDestroy() {
         // The memory is still mapped while the destroy signal runs: copy it out first.
-        willDestroy()
+        willDestroy?()
         end(release: false)
     }
 }

@@ -327,12 +327,15 @@ public final class Surface: ResourceObject {
         }
         // The buffer already shown, committed again (new damage): it stays held.
         if let held = heldBuffer, held.resource == resource, texture.isBorrowed { return }
+        // A buffer replaced earlier and back before its release went out: it stays busy.
+        compositor.cancelRelease(of: resource)
         let hold = HeldBuffer(resource: resource, shm: shm) { [weak self] in self?.heldBufferWillBeDestroyed() }
         hold.probe(stride: stride, width: bufferWidth, height: bufferHeight)
         let shown = texture.attach(hold, stride: stride, width: bufferWidth, height: bufferHeight,
                                    hasAlpha: format == WL_SHM_FORMAT_ARGB8888.rawValue)
-        // The previous buffer is no longer read: the client may reuse it.
-        heldBuffer?.end(release: true)
+        // The previous buffer is no longer read: the client may reuse it, told so with the next
+        // frame's callbacks (one message a frame for a client drawing one buffer per callback).
+        if let previous = heldBuffer { compositor.releaseAfterFrame(previous) }
         heldBuffer = shown ? hold : nil
         if !shown { hold.end(release: true) }
     }
