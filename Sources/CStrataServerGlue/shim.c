@@ -57,6 +57,22 @@ struct strata_listener *strata_listener_create(void *owner, void (*notify)(void 
 	return l;
 }
 
+static void strata_buffer_listener_notify(struct wl_listener *listener, void *data) {
+	strata_listener_notify(listener, data);
+}
+
+struct strata_listener *strata_buffer_listener_create(void *owner, void (*notify)(void *, void *)) {
+	struct strata_listener *l = strata_listener_create(owner, notify);
+	if (l)
+		l->listener.notify = strata_buffer_listener_notify;
+	return l;
+}
+
+void *strata_buffer_listener_owner(struct wl_resource *resource) {
+	struct wl_listener *listener = wl_resource_get_destroy_listener(resource, strata_buffer_listener_notify);
+	return listener ? ((struct strata_listener *)listener)->owner : NULL;
+}
+
 void strata_listener_remove(struct strata_listener *l) {
 	wl_list_remove(&l->listener.link);
 	wl_list_init(&l->listener.link);

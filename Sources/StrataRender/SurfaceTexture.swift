@@ -1,31 +1,30 @@
 import CPixman
 
-/// Memory a texture reads without owning it: a client's shm buffer. Every read is bracketed, so
+/// Pixels a texture reads without owning them: a client's shm buffer. Every read is bracketed, so
 /// the server can guard it (libwayland's wl_shm begin/end access turns the SIGBUS of a pool the
-/// client truncated into a protocol error instead of a crash).
+/// client truncated into a protocol error instead of a crash). The memory keeps its own pixman
+/// image of the pixels (rewrapped when the client's pool moved), so a texture attaching the same
+/// buffer again creates nothing.
 public protocol TextureMemory: AnyObject {
-    /// Starts a read and returns the pixels' address now (nil: nothing to read).
-    func beginAccess() -> UnsafeMutableRawPointer?
-    func endAccess()
+    /// Starts a read: an image of the pixels as they are now, valid until `endRead` (nil: nothing
+    /// to read). Callers set the image's transform, filter and repeat before drawing with it.
+    func beginRead() -> OpaquePointer?
+    func endRead()
 }
 
 /// A surface's pixels. Either **borrowed**: a committed shm buffer drawn straight from the
 /// client's memory (`attach`), which the server holds (does not release) while it is shown, or
-/// **owned**: pixels copied in (`update`, `keepCopy` when a borrowed buffer goes away, `fill`).
-/// Borrowing saves a copy of every committed frame; readers go through `withImage`, which
-/// brackets the read for borrowed memory.
+/// **owned**: pixels copied in (`update`, `fill`). Borrowing saves a copy of every committed
+/// frame; readers go through `withImage`, which brackets the read for borrowed memory.
 public final class SurfaceTexture {
-    /// The pixman image: the owned pixels, or a wrapper of the borrowed memory (read it through
-    /// `withImage`; nil: no content).
+    /// The owned pixels (nil when there are none, or when the pixels are borrowed: read those
+    /// through `withImage`).
     public private(set) var image: OpaquePointer?
     public private(set) var width: Int32 = 0
     public private(set) var height: Int32 = 0
     public private(set) var hasAlpha = true
     /// The borrowed memory, when the pixels are a client's.
     public private(set) var memory: TextureMemory?
-    private var stride: Int32 = 0
-    /// The address `image` wraps (borrowed); a read finding another address rewraps.
-    private var wrapped: UnsafeMutableRawPointer?
 
     public init() {}
 
@@ -34,25 +33,22 @@ public final class SurfaceTexture {
     }
 
     public var isBorrowed: Bool { memory != nil }
+    /// Whether there are pixels to show (owned or borrowed).
+    public var hasPixels: Bool { image != nil || memory != nil }
 
-    /// Shows `memory` (`width`×`height` pixels, 32 bits each, `stride` bytes a row) without
-    /// copying it. Returns false (and keeps nothing) when the size is invalid or pixman cannot
-    /// wrap it.
+    /// Shows `memory` (`width`×`height` pixels) without copying it. Returns false (and keeps
+    /// nothing) when the size is invalid or the memory has nothing to read.
     @discardableResult
-    public func attach(_ memory: TextureMemory, stride: Int32, width: Int32, height: Int32, hasAlpha: Bool) -> Bool {
+    public func attach(_ memory: TextureMemory, width: Int32, height: Int32, hasAlpha: Bool) -> Bool {
         clear()
-        guard width > 0, height > 0, Int(stride) >= Int(width) * 4 else { return false }
+        guard width > 0, height > 0 else { return false }
+        let readable = memory.beginRead() != nil
+        memory.endRead()
+        guard readable else { return false }
         self.memory = memory
-        self.stride = stride
         self.width = width
         self.height = height
         self.hasAlpha = hasAlpha
-        let data = memory.beginAccess()
-        memory.endAccess()
-        guard rewrap(data) else {
-            clear()
-            return false
-        }
         return true
     }
 
@@ -60,42 +56,8 @@ public final class SurfaceTexture {
     @inline(__always)
     public func withImage<R>(_ body: (OpaquePointer) -> R) -> R? {
         guard let memory else { return image.map(body) }
-        let data = memory.beginAccess()
-        defer { memory.endAccess() }
-        guard data == wrapped || rewrap(data), let image else { return nil }
-        return body(image)
-    }
-
-    /// Borrowed memory becomes owned: its pixels are copied (the client's buffer is going away).
-    public func keepCopy() {
-        guard let memory, width > 0, height > 0 else { return }
-        let format = hasAlpha ? PIXMAN_a8r8g8b8 : PIXMAN_x8r8g8b8
-        guard let copy = pixman_image_create_bits(format, width, height, nil, 0) else {
-            clear()
-            return
-        }
-        let data = memory.beginAccess()
-        if data == wrapped || rewrap(data), let image {
-            pixman_image_set_transform(image, nil)
-            pixman_image_set_repeat(image, PIXMAN_REPEAT_NONE)
-            pixman_image_composite32(PIXMAN_OP_SRC, image, nil, copy, 0, 0, 0, 0, 0, 0, width, height)
-        }
-        memory.endAccess()
-        if let image { pixman_image_unref(image) }
-        image = copy
-        self.memory = nil
-        wrapped = nil
-    }
-
-    private func rewrap(_ data: UnsafeMutableRawPointer?) -> Bool {
-        if let image { pixman_image_unref(image) }
-        image = nil
-        wrapped = nil
-        guard let data else { return false }
-        let format = hasAlpha ? PIXMAN_a8r8g8b8 : PIXMAN_x8r8g8b8
-        image = pixman_image_create_bits(format, width, height, data.assumingMemoryBound(to: UInt32.self), stride)
-        wrapped = image == nil ? nil : data
-        return image != nil
+        defer { memory.endRead() }
+        return memory.beginRead().map(body)
     }
 
     /// Copies the damaged part (buffer coordinates; nil: all) of a client buffer of
@@ -154,26 +116,28 @@ public final class SurfaceTexture {
     /// A copy of the pixels, row by row (premultiplied ARGB; opaque textures read as alpha
     /// 0xff): what the nested Wayland backend hands to its parent as the cursor image.
     public func copyPixels() -> [UInt32]? {
-        guard let image, width > 0, height > 0 else { return nil }
-        let stride = Int(pixman_image_get_stride(image)) / 4
-        let data = pixman_image_get_data(image)
-        guard let data else { return nil }
-        var pixels: [UInt32] = []
-        pixels.reserveCapacity(Int(width) * Int(height))
-        for y in 0..<Int(height) {
-            for x in 0..<Int(width) {
-                let p = data[y * stride + x]
-                pixels.append(hasAlpha ? p : p | 0xff00_0000)
+        guard width > 0, height > 0 else { return nil }
+        let width = Int(width), height = Int(height), hasAlpha = hasAlpha
+        return withImage { image -> [UInt32]? in
+            let stride = Int(pixman_image_get_stride(image)) / 4
+            guard let data = pixman_image_get_data(image),
+                  Int(pixman_image_get_width(image)) >= width, Int(pixman_image_get_height(image)) >= height else { return nil }
+            var pixels: [UInt32] = []
+            pixels.reserveCapacity(width * height)
+            for y in 0..<height {
+                for x in 0..<width {
+                    let p = data[y * stride + x]
+                    pixels.append(hasAlpha ? p : p | 0xff00_0000)
+                }
             }
-        }
-        return pixels
+            return pixels
+        } ?? nil
     }
 
     public func clear() {
         if let image { pixman_image_unref(image) }
         image = nil
         memory = nil
-        wrapped = nil
         width = 0
         height = 0
     }

@@ -98,6 +98,36 @@ import Testing
         #expect(server.pixel(x: 60, y: 40) != Colour.red)
     }
 
+    /// One buffer shown by two surfaces: released only when both have replaced it (a count per
+    /// buffer), and its pixels stay on the surface still showing it.
+    @Test func aBufferShownByTwoSurfacesIsReleasedWhenBothLetItGo() throws {
+        let (server, shell) = try makeXdgFixture()
+        let a = try #require(shell.makeToplevel())
+        let b = try #require(shell.makeToplevel())
+        #expect(a.map(width: 40, height: 40, argb: Colour.red))
+        #expect(b.map(width: 40, height: 40, argb: Colour.red))
+        let shared = try #require(shell.makeBuffer(width: 40, height: 40, argb: Colour.blue))
+        for toplevel in [a, b] {
+            toplevel.attach(shared)
+            toplevel.commit()
+        }
+        let other = try #require(shell.makeBuffer(width: 40, height: 40, argb: Colour.green))
+        a.attach(other)
+        let callback = try #require(TestFrameCallback(surface: a.surface))
+        a.commit()
+        #expect(shell.client.wait(until: { callback.isDone }))
+        #expect(shared.released == 0, "the second surface still shows it")
+        server.compositor.outputs.first?.damage.addRect(x: 0, y: 0, width: 1920, height: 1080)
+        server.repaint()
+        let placed = try #require(server.compositor.windows.windows.last?.frame)
+        #expect(server.pixel(x: Int32(placed.x) + 5, y: Int32(placed.y) + 5) == Colour.blue)
+        let other2 = try #require(shell.makeBuffer(width: 40, height: 40, argb: Colour.green))
+        b.attach(other2)
+        b.commit()
+        #expect(shell.client.wait(until: { shared.released == 1 }))
+        #expect(other.released == 0 && other2.released == 0)
+    }
+
     /// A pool truncated under a buffer while it is shown: the next frame's read faults, which
     /// libwayland's guard turns into that client's wl_shm error; the server goes on.
     @Test func aPoolTruncatedUnderTheShownBufferIsTheClientsErrorAtTheNextFrame() throws {

@@ -27,6 +27,12 @@ void strata_listener_add_to_resource(struct strata_listener *l, struct wl_resour
 void strata_listener_add_to_client(struct strata_listener *l, struct wl_client *client);
 void strata_listener_add_to_display(struct strata_listener *l, struct wl_display *display);
 
+/* A destroy listener that marks a wl_buffer as known to the compositor (its own notify function, so
+   it can be found again on the resource, as weston finds its weston_buffer). */
+struct strata_listener *strata_buffer_listener_create(void *owner, void (*notify)(void *owner, void *data));
+/* The owner of the buffer listener on `resource`, or NULL when it has none. */
+void *strata_buffer_listener_owner(struct wl_resource *resource);
+
 /* Checks each wl_shm_pool.create_buffer before libwayland's wl_shm runs it: a stride shorter than
    a row of the format's pixels (ARGB8888 and XRGB8888, 4 bytes each) is wl_shm.invalid_stride
    on the pool, as the spec says; libwayland itself only checks stride >= width. The hook is

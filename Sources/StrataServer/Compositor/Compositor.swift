@@ -438,28 +438,17 @@ public final class Compositor {
 
     // MARK: Frames
 
-    /// Releases buffers a commit replaced (`HeldBuffer`s no surface shows any more) after the next
-    /// frame, before its frame callbacks, so both reach the client in one flush. Right away when
-    /// no frame is coming.
-    func releaseAfterFrame(_ buffer: HeldBuffer) {
-        buffer.retire()
+    /// Lets go of shm buffers a commit replaced after the next frame, before its frame
+    /// callbacks, so the release and the callbacks reach the client in one flush (right away when
+    /// no frame is coming). A buffer attached again meanwhile is held again and not released.
+    func releaseAfterFrame(_ buffer: ShmBuffer) {
         buffersToRelease.append(buffer)
-    }
-
-    /// A buffer waiting for its release was attached again: it is busy again, no release.
-    func cancelRelease(of resource: OpaquePointer) {
-        guard !buffersToRelease.isEmpty else { return }
-        buffersToRelease.removeAll { buffer in
-            guard buffer.resource == resource else { return false }
-            buffer.end(release: false)
-            return true
-        }
     }
 
     /// Sends the releases of replaced buffers (at a frame, or now when none is coming).
     func releaseReplacedBuffers() {
         guard !buffersToRelease.isEmpty else { return }
-        for buffer in buffersToRelease { buffer.end(release: true) }
+        for buffer in buffersToRelease { buffer.unhold() }
         buffersToRelease.removeAll(keepingCapacity: true)
     }
 
@@ -652,7 +641,7 @@ public final class Compositor {
         let y: Int32
     }
     private var drawList: [DrawItem] = []
-    private var buffersToRelease: [HeldBuffer] = []
+    private var buffersToRelease: [ShmBuffer] = []
     private let uncoveredA = PixmanRegion()
     private let uncoveredB = PixmanRegion()
     /// An opaque region in canvas pixels on a scaled screen.

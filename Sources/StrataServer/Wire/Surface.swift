@@ -14,7 +14,7 @@ public final class Surface: ResourceObject {
     // Current state.
     public let texture = SurfaceTexture()
     /// The shm buffer the texture shows without a copy (held until replaced).
-    private var heldBuffer: HeldBuffer?
+    private var shownBuffer: ShmBuffer?
     public private(set) var bufferTransform = BufferTransform.identity
     /// wp_viewport's crop and scale (nil: none).
     public private(set) var viewport: Viewport?
@@ -55,7 +55,7 @@ public final class Surface: ResourceObject {
     /// Told when the surface dies (roles, seat focus, popups).
     let didDestroy = Signal<Surface>()
 
-    public var hasContent: Bool { texture.image != nil && width > 0 && height > 0 }
+    public var hasContent: Bool { texture.hasPixels && width > 0 && height > 0 }
 
     init?(compositor: Compositor, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.compositor = compositor
@@ -73,7 +73,8 @@ public final class Surface: ResourceObject {
             feedback.discard()
         }
         presentationFeedbacks.removeAll()
-        releaseHeldBuffer()
+        shownBuffer?.unhold()
+        shownBuffer = nil
         texture.clear()
         pending.reset()
         cached.reset()
@@ -217,15 +218,15 @@ public final class Surface: ResourceObject {
             if let resource = state.buffer?.resource {
                 try takeBuffer(resource, transform: newTransform)
             } else {
-                releaseHeldBuffer()
+                replaceShownBuffer(with: nil)
                 texture.clear()
             }
         }
         var fullDamage = newTransform != bufferTransform || newViewport != (viewport ?? Viewport())
         bufferTransform = newTransform
-        var size = texture.image == nil ? (width: Int32(0), height: Int32(0))
+        var size = !texture.hasPixels ? (width: Int32(0), height: Int32(0))
             : bufferTransform.surfaceSize(bufferWidth: texture.width, bufferHeight: texture.height)
-        if viewportActive, texture.image != nil {
+        if viewportActive, texture.hasPixels {
             guard newViewport.sourceFits(contentWidth: size.width, contentHeight: size.height) else {
                 throw ProtocolError(on: viewportObject?.resource, code: WP_VIEWPORT_ERROR_OUT_OF_BUFFER.rawValue,
                                     "the viewport's source rectangle is outside the \(size.width)x\(size.height) buffer")
@@ -300,56 +301,45 @@ public final class Surface: ResourceObject {
 
     /// Makes a committed buffer the surface's content: a single-pixel buffer is filled in and
     /// released at once; an shm buffer is shown from the client's memory and held until another
-    /// buffer replaces it (`HeldBuffer`), which saves copying every frame.
+    /// buffer replaces it (`ShmBuffer`), which saves copying every frame.
     private func takeBuffer(_ resource: OpaquePointer, transform: BufferTransform) throws(ProtocolError) {
         // Only a resource with our implementation carries a ResourceObject (shm buffers carry
         // libwayland's data).
         if wl_resource_instance_of(resource, strata_wl_buffer_interface(), SinglePixelBuffer.implementation) != 0,
            let pixel = ResourceObject.from(resource, as: SinglePixelBuffer.self) {
-            releaseHeldBuffer()
+            replaceShownBuffer(with: nil)
             texture.fill(width: 1, height: 1, argb: pixel.argb)
             wl_buffer_send_release(resource)
             return
         }
-        guard let shm = wl_shm_buffer_get(resource) else {
+        guard let buffer = ShmBuffer.of(resource) else {
+            if let shm = wl_shm_buffer_get(resource) {
+                throw ProtocolError(on: resource, code: WL_SHM_ERROR_INVALID_FORMAT.rawValue,
+                                    "buffer format \(wl_shm_buffer_get_format(shm)) is not supported")
+            }
             throw ProtocolError(on: resource, code: WL_DISPLAY_ERROR_INVALID_OBJECT.rawValue,
                                 "only wl_shm and single-pixel buffers are supported")
         }
-        let bufferWidth = wl_shm_buffer_get_width(shm), bufferHeight = wl_shm_buffer_get_height(shm)
-        let stride = wl_shm_buffer_get_stride(shm)
-        let format = wl_shm_buffer_get_format(shm)
-        guard format == WL_SHM_FORMAT_ARGB8888.rawValue || format == WL_SHM_FORMAT_XRGB8888.rawValue else {
-            throw ProtocolError(on: resource, code: WL_SHM_ERROR_INVALID_FORMAT.rawValue, "buffer format \(format) is not supported")
-        }
-        guard bufferWidth % transform.scale == 0, bufferHeight % transform.scale == 0 else {
+        guard buffer.width % transform.scale == 0, buffer.height % transform.scale == 0 else {
             throw ProtocolError(code: WL_SURFACE_ERROR_INVALID_SIZE.rawValue,
-                                "buffer size \(bufferWidth)x\(bufferHeight) is not a multiple of the buffer scale \(transform.scale)")
+                                "buffer size \(buffer.width)x\(buffer.height) is not a multiple of the buffer scale \(transform.scale)")
         }
         // The buffer already shown, committed again (new damage): it stays held.
-        if let held = heldBuffer, held.resource == resource, texture.isBorrowed { return }
-        // A buffer replaced earlier and back before its release went out: it stays busy.
-        compositor.cancelRelease(of: resource)
-        let hold = HeldBuffer(resource: resource, shm: shm) { [weak self] in self?.heldBufferWillBeDestroyed() }
-        hold.probe(stride: stride, width: bufferWidth, height: bufferHeight)
-        let shown = texture.attach(hold, stride: stride, width: bufferWidth, height: bufferHeight,
-                                   hasAlpha: format == WL_SHM_FORMAT_ARGB8888.rawValue)
-        // The previous buffer is no longer read: the client may reuse it, told so with the next
-        // frame's callbacks (one message a frame for a client drawing one buffer per callback).
-        if let previous = heldBuffer { compositor.releaseAfterFrame(previous) }
-        heldBuffer = shown ? hold : nil
-        if !shown { hold.end(release: true) }
+        if buffer === shownBuffer, texture.isBorrowed { return }
+        buffer.probe()
+        let shown = texture.attach(buffer, width: buffer.width, height: buffer.height, hasAlpha: buffer.hasAlpha)
+        buffer.hold()
+        replaceShownBuffer(with: shown ? buffer : nil)
+        // Nothing to show (its memory cannot be read): the client may have it back at once.
+        if !shown { buffer.unhold() }
     }
 
-    /// The client destroys the buffer this surface shows: keep a copy of its pixels.
-    private func heldBufferWillBeDestroyed() {
-        texture.keepCopy()
-        heldBuffer = nil
-    }
-
-    /// Ends the hold on the shown buffer (replaced by nothing, or the surface dies).
-    private func releaseHeldBuffer() {
-        heldBuffer?.end(release: true)
-        heldBuffer = nil
+    /// The surface stops showing its shm buffer (another buffer or none replaces it): the client
+    /// may reuse it, told so with the next frame's callbacks (one message a frame for a client
+    /// drawing one buffer per callback; at once when no frame is coming).
+    private func replaceShownBuffer(with buffer: ShmBuffer?) {
+        if let previous = shownBuffer { compositor.releaseAfterFrame(previous) }
+        shownBuffer = buffer
     }
 
     /// Whether a surface-local point hits this surface (its size and input region).
