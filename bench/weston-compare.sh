@@ -3,6 +3,9 @@
 #
 #   bench/weston-compare.sh [seconds]      (default 10 s of measurement per run)
 #   COUNTS="1" bench/weston-compare.sh 20  (only some of the client counts)
+#   REPEAT=5 bench/weston-compare.sh 10    (Weston then Strata, five times per client count, and
+#                                           the median of the five ratios: this VM's CPU time per
+#                                           frame drifts by ±30 % between runs minutes apart)
 #
 # For 1, 4 and 16 `weston-simple-shm` clients (250×250 XRGB, full damage every frame, paced by
 # frame callbacks) it starts each compositor headless at 1920×1080 with the pixman renderer
@@ -20,6 +23,7 @@
 # (`swift build -c release --product strata` in bench/, done here when missing).
 set -euo pipefail
 DURATION=${1:-10}
+REPEAT=${REPEAT:-1}
 WARMUP=2
 HERE=$(cd "$(dirname "$0")" && pwd)
 STRATA=${STRATA:-$HERE/.build/release/strata}
@@ -75,14 +79,26 @@ echo "# Weston $(weston --version 2>&1 | awk '{print $2}') (headless, pixman) vs
 echo
 echo "| clients | Weston CPU ms | Weston frames | Weston µs/frame | Strata CPU ms | Strata frames | Strata µs/frame | Strata / Weston |"
 echo "|---|---|---|---|---|---|---|---|"
+RATIOS="$WORK/ratios"
 for n in ${COUNTS:-1 4 16}; do
-    read -r wcpu wframes < <(run weston "$n")
-    read -r scpu sframes < <(run strata "$n")
-    stats=$(grep 'strata: stats' "$WORK/strata.log" | sed 's/^strata: stats: //' || true)
-    awk -v n="$n" -v wc="$wcpu" -v wf="$wframes" -v sc="$scpu" -v sf="$sframes" 'BEGIN {
-        wp = wf > 0 ? wc * 1000 / wf : 0; sp = sf > 0 ? sc * 1000 / sf : 0
-        printf "| %d | %d | %d | %.0f | %d | %d | %.0f | %s |\n", n, wc, wf, wp, sc, sf, sp, (wp > 0 ? sprintf("%.2f", sp / wp) : "n/a") }'
-    echo "  (Strata's own count, whole run: $stats)" >&2
+    for _ in $(seq "$REPEAT"); do
+        read -r wcpu wframes < <(run weston "$n")
+        read -r scpu sframes < <(run strata "$n")
+        stats=$(grep 'strata: stats' "$WORK/strata.log" | sed 's/^strata: stats: //' || true)
+        awk -v n="$n" -v wc="$wcpu" -v wf="$wframes" -v sc="$scpu" -v sf="$sframes" -v out="$RATIOS" 'BEGIN {
+            wp = wf > 0 ? wc * 1000 / wf : 0; sp = sf > 0 ? sc * 1000 / sf : 0
+            printf "| %d | %d | %d | %.0f | %d | %d | %.0f | %s |\n", n, wc, wf, wp, sc, sf, sp, (wp > 0 ? sprintf("%.2f", sp / wp) : "n/a")
+            if (wp > 0) printf "%d %.4f\n", n, sp / wp >> out }'
+        echo "  (Strata's own count, whole run: $stats)" >&2
+    done
 done
 echo
+if [ "$REPEAT" -gt 1 ] && [ -s "$RATIOS" ]; then
+    echo "Median Strata / Weston over $REPEAT paired runs:"
+    for n in ${COUNTS:-1 4 16}; do
+        awk -v n="$n" '$1 == n { print $2 }' "$RATIOS" | sort -n | awk -v n="$n" '{ v[NR] = $1 }
+            END { if (NR) printf "  %d client(s): %.2f (runs: %.2f … %.2f)\n", n, (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2), v[1], v[NR] }'
+    done
+    echo
+fi
 echo "CPU: utime+stime from /proc/PID/stat (1/$TICKS s ticks); frames: frame callbacks of the first client."

@@ -489,7 +489,7 @@ public final class Compositor {
             if !output.isUnscaled { output.updateDeviceDamage() }
             let clip = output.canvasDamage
             output.lastPaintedArea = clip.area
-            if output.screen.isMirroring, let main = outputs.first, main !== output {
+            if let main = outputs.first, main !== output, output.screen.isMirroring {
                 drawMirror(output, of: main, clip: clip)
             } else {
                 draw(output, clip: clip)

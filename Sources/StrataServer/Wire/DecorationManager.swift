@@ -43,7 +43,7 @@ final class DecorationManagerBinding: ResourceObject {
                                 "the xdg_toplevel already has a zxdg_toplevel_decoration_v1")
         }
         if let surface = toplevel.xdgSurface?.surface,
-           surface.hasContent || (surface.pending.bufferChanged && surface.pending.buffer?.resource != nil) {
+           surface.hasContent || (surface.pending.bufferChanged && surface.pending.buffer.resource != nil) {
             throw ProtocolError(code: ZXDG_TOPLEVEL_DECORATION_V1_ERROR_UNCONFIGURED_BUFFER.rawValue,
                                 "the xdg_toplevel's surface already has a buffer")
         }

@@ -25,7 +25,7 @@ final class LayerShellBinding: ResourceObject {
         guard layer <= ZWLR_LAYER_SHELL_V1_LAYER_OVERLAY.rawValue else {
             throw Self.error(ZWLR_LAYER_SHELL_V1_ERROR_INVALID_LAYER, "layer \(layer) is not a zwlr_layer_shell_v1.layer")
         }
-        if surface.hasContent || (surface.pending.bufferChanged && surface.pending.buffer?.resource != nil) {
+        if surface.hasContent || (surface.pending.bufferChanged && surface.pending.buffer.resource != nil) {
             throw Self.error(ZWLR_LAYER_SHELL_V1_ERROR_ALREADY_CONSTRUCTED, "the wl_surface already has a buffer attached or committed")
         }
         // A null output, or one whose screen is gone, means the main screen.

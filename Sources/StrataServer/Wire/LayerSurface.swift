@@ -103,7 +103,7 @@ final class LayerSurface: ResourceObject, SurfaceRole, WindowContent, PopupParen
     func surfaceWillCommit(_ surface: Surface) throws(ProtocolError) {
         guard !isDestroyed, !isClosed else { return }
         if let message = pending.sizeError { throw error(ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SIZE, message) }
-        if !isConfigured, compositor.xdgHandshake == .strict, surface.pending.bufferChanged, surface.pending.buffer?.resource != nil {
+        if !isConfigured, compositor.xdgHandshake == .strict, surface.pending.bufferChanged, surface.pending.buffer.resource != nil {
             throw error(ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SURFACE_STATE, "buffer committed before the first configure was acknowledged")
         }
     }

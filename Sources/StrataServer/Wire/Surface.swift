@@ -160,7 +160,7 @@ public final class Surface: ResourceObject {
         }
         try role?.surfaceWillAttach(self, buffer: buffer)
         pending.bufferChanged = true
-        pending.buffer = buffer.map(BufferReference.init)
+        pending.buffer.watch(buffer)
         if version < 5 {
             pending.offsetX = x
             pending.offsetY = y
@@ -215,7 +215,7 @@ public final class Surface: ResourceObject {
         if state.viewportDestinationChanged { newViewport.destination = state.viewportDestination }
         let viewportActive = !newViewport.isEmpty
         if state.bufferChanged {
-            if let resource = state.buffer?.resource {
+            if let resource = state.buffer.resource {
                 try takeBuffer(resource, transform: newTransform)
             } else {
                 replaceShownBuffer(with: nil)

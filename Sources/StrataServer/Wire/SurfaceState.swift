@@ -5,25 +5,31 @@ import StrataRender
 /// the buffer before the state that names it is applied.
 final class BufferReference {
     private(set) var resource: OpaquePointer?
+    /// Made once and moved from buffer to buffer (no allocation per attach).
     private var listener: Listener?
 
-    init(_ resource: OpaquePointer) {
-        self.resource = resource
-        listener = Listener { [weak self] _ in
-            self?.resource = nil
-            self?.listener?.remove()
-        }
-        listener?.listen(toResourceDestroy: resource)
+    init() {
+        listener = Listener { [weak self] _ in self?.resource = nil }
     }
 
-    deinit { listener?.remove() }
+    /// Watches `resource` (nil: none) instead of the buffer watched so far.
+    func watch(_ resource: OpaquePointer?) {
+        listener?.remove()
+        guard let resource, let listener else {
+            self.resource = nil
+            return
+        }
+        self.resource = resource
+        listener.listen(toResourceDestroy: resource)
+    }
 }
 
 /// The double-buffered state of a wl_surface: requests write the pending copy, commit applies it
 /// (or caches it, for a synchronized subsurface).
 final class SurfaceState {
     var bufferChanged = false
-    var buffer: BufferReference?
+    /// The attached buffer (its `resource` nil: none, or destroyed since).
+    let buffer = BufferReference()
     var offsetX: Int32 = 0
     var offsetY: Int32 = 0
     let surfaceDamage = PixmanRegion()
@@ -49,7 +55,7 @@ final class SurfaceState {
     func absorb(_ other: SurfaceState) {
         if other.bufferChanged {
             bufferChanged = true
-            buffer = other.buffer
+            buffer.watch(other.buffer.resource)
             // A new buffer resets what the cached damage described: keep both, union is safe.
         }
         // Offsets of cached commits add up; a client can send Int32.max in each: saturate.
@@ -73,7 +79,7 @@ final class SurfaceState {
 
     func reset() {
         bufferChanged = false
-        buffer = nil
+        buffer.watch(nil)
         offsetX = 0
         offsetY = 0
         surfaceDamage.clear()

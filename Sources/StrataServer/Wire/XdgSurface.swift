@@ -167,7 +167,7 @@ final class XdgSurface: ResourceObject, SurfaceRole, PopupParent {
             throw error(XDG_SURFACE_ERROR_NOT_CONSTRUCTED, "commit of an xdg_surface without a role (get_toplevel or get_popup)")
         }
         guard let role = roleObject, !role.isDestroyed else { return }
-        if !isConfigured, compositor.xdgHandshake == .strict, surface.pending.bufferChanged, surface.pending.buffer?.resource != nil {
+        if !isConfigured, compositor.xdgHandshake == .strict, surface.pending.bufferChanged, surface.pending.buffer.resource != nil {
             throw error(XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER,
                         isInitialConfigureSent ? "buffer committed before the initial configure was acknowledged"
                                                : "buffer committed before the initial configure (commit without a buffer first)")

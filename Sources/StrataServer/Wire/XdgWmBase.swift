@@ -81,7 +81,7 @@ final class XdgWmBase: ResourceObject {
         }
         // A surface with a buffer is in no state to become an xdg_surface (as Mir; WLCS checks
         // for invalid_surface_state on the xdg_wm_base).
-        if surface.hasContent || (surface.pending.bufferChanged && surface.pending.buffer?.resource != nil) {
+        if surface.hasContent || (surface.pending.bufferChanged && surface.pending.buffer.resource != nil) {
             throw error(XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE,
                         "get_xdg_surface for a wl_surface that already has a buffer attached or committed")
         }
