@@ -567,7 +567,7 @@ public final class Compositor {
             if visible.isEmpty { continue }
             if !surface.texture.hasAlpha {
                 uncovered.subtract(x: r.x, y: r.y, width: r.width, height: r.height)
-            } else if !surface.opaqueRegion.isEmpty {
+            } else if !surface.opaqueRegion.isEmpty, surface.opaqueRegion.boxCount <= Self.maxOpaqueBoxes {
                 // The opaque region's boxes inside the surface, placed on the canvas (through the
                 // same edges as the surface on a scaled screen).
                 uncovered.subtract(surface.opaqueRegion, clippedTo: 0, 0, width, height) { b in
@@ -641,6 +641,10 @@ public final class Compositor {
     private var buffersToRelease: [HeldBuffer] = []
     /// What of the frame's damage no opaque surface drawn so far covers (`draw(_:clip:)`).
     private let uncovered = BoxList()
+    /// Opaque regions of more boxes hide nothing: each box is one pass over `uncovered`, so a
+    /// client's region of thousands of boxes would make every frame quadratic. Occlusion only
+    /// saves drawing; what such a surface hides is drawn and then covered.
+    static let maxOpaqueBoxes = 64
 
     /// Every surface with content shown on the screen, back to front, with its position.
     public func forEachVisibleSurface(on output: ScreenOutput, _ body: (Surface, Int32, Int32) -> Void) {
