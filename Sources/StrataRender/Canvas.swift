@@ -64,16 +64,43 @@ public final class Canvas {
                      transform: BufferTransform, viewport: Viewport? = nil, width: Int32? = nil, height: Int32? = nil,
                      in region: PixmanRegion? = nil) {
         guard surfaceWidth > 0, surfaceHeight > 0 else { return }
+        guard let region else {
+            draw(texture, x: x, y: y, surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight, transform: transform,
+                 viewport: viewport, width: width, height: height, boxes: nil)
+            return
+        }
+        var count: Int32 = 0
+        guard let rects = pixman_region32_rectangles(region.raw, &count), count > 0 else { return }
+        draw(texture, x: x, y: y, surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight, transform: transform,
+             viewport: viewport, width: width, height: height, boxes: UnsafeBufferPointer(start: rects, count: Int(count)))
+    }
+
+    /// `draw(_:x:y:surfaceWidth:surfaceHeight:transform:viewport:width:height:in:)` inside the
+    /// boxes of a `BoxList` (the frame's occlusion pass), one composite per box.
+    public func draw(_ texture: SurfaceTexture, x: Int32, y: Int32, surfaceWidth: Int32, surfaceHeight: Int32,
+                     transform: BufferTransform, viewport: Viewport? = nil, width: Int32? = nil, height: Int32? = nil,
+                     in boxes: BoxList) {
+        guard surfaceWidth > 0, surfaceHeight > 0, !boxes.isEmpty else { return }
+        boxes.withBoxes { buffer in
+            draw(texture, x: x, y: y, surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight, transform: transform,
+                 viewport: viewport, width: width, height: height, boxes: buffer)
+        }
+    }
+
+    /// Draws inside `boxes` (disjoint; nil: everywhere).
+    private func draw(_ texture: SurfaceTexture, x: Int32, y: Int32, surfaceWidth: Int32, surfaceHeight: Int32,
+                      transform: BufferTransform, viewport: Viewport?, width: Int32?, height: Int32?,
+                      boxes: UnsafeBufferPointer<pixman_box32_t>?) {
         // A borrowed texture (a client's shm buffer) is read inside its access bracket.
         texture.withImage { source in
             compose(source, texture: texture, x: x, y: y, surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight,
-                    transform: transform, viewport: viewport, width: width, height: height, in: region)
+                    transform: transform, viewport: viewport, width: width, height: height, in: boxes)
         }
     }
 
     private func compose(_ source: OpaquePointer, texture: SurfaceTexture, x: Int32, y: Int32,
                          surfaceWidth: Int32, surfaceHeight: Int32, transform: BufferTransform, viewport: Viewport?,
-                         width: Int32?, height: Int32?, in region: PixmanRegion?) {
+                         width: Int32?, height: Int32?, in boxes: UnsafeBufferPointer<pixman_box32_t>?) {
         let drawWidth = width ?? surfaceWidth, drawHeight = height ?? surfaceHeight
         guard drawWidth > 0, drawHeight > 0 else { return }
         let viewport = viewport.flatMap { $0.isEmpty ? nil : $0 }
@@ -121,14 +148,11 @@ public final class Canvas {
         }
         pixman_image_set_filter(source, filter, nil, 0)
         let op = texture.hasAlpha ? PIXMAN_OP_OVER : PIXMAN_OP_SRC
-        guard let region else {
+        guard let boxes else {
             pixman_image_composite32(op, source, nil, image, 0, 0, 0, 0, x, y, drawWidth, drawHeight)
             return
         }
-        var count: Int32 = 0
-        guard let boxes = pixman_region32_rectangles(region.raw, &count) else { return }
-        for i in 0..<Int(count) {
-            let b = boxes[i]
+        for b in boxes {
             let x1 = max(b.x1, x), y1 = max(b.y1, y)
             let x2 = min(b.x2, x + drawWidth), y2 = min(b.y2, y + drawHeight)
             guard x2 > x1, y2 > y1 else { continue }
@@ -154,10 +178,18 @@ public final class Canvas {
     /// and `pixman_image_fill_boxes` builds a region of its boxes: a `malloc` per frame).
     public func fill(argb: UInt32, in region: PixmanRegion) {
         var count: Int32 = 0
-        guard let boxes = pixman_region32_rectangles(region.raw, &count), count > 0 else { return }
+        guard let rects = pixman_region32_rectangles(region.raw, &count), count > 0 else { return }
+        fill(argb: argb, boxes: UnsafeBufferPointer(start: rects, count: Int(count)))
+    }
+
+    /// Fills the boxes of a `BoxList` (clipped to the canvas), as `fill(argb:in:)` does a region's.
+    public func fill(argb: UInt32, in boxes: BoxList) {
+        boxes.withBoxes { fill(argb: argb, boxes: $0) }
+    }
+
+    private func fill(argb: UInt32, boxes: UnsafeBufferPointer<pixman_box32_t>) {
         let bits = data, rowWords = stride / 4, filler = argb | 0xff00_0000
-        for i in 0..<Int(count) {
-            let b = boxes[i]
+        for b in boxes {
             let x1 = max(b.x1, 0), y1 = max(b.y1, 0), x2 = min(b.x2, width), y2 = min(b.y2, height)
             guard x2 > x1, y2 > y1 else { continue }
             pixman_fill(bits, rowWords, 32, x1, y1, x2 - x1, y2 - y1, filler)

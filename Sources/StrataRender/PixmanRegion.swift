@@ -33,6 +33,9 @@ public final class PixmanRegion {
 
     public var isEmpty: Bool { pixman_region32_not_empty(raw) == 0 }
 
+    /// The number of boxes (0 when empty).
+    public var boxCount: Int { Int(pixman_region32_n_rects(raw)) }
+
     /// Adds a rectangle; negative or zero sizes add nothing (clamped, never trusted).
     public func addRect(x: Int32, y: Int32, width: Int32, height: Int32) {
         guard width > 0, height > 0 else { return }

@@ -52,8 +52,6 @@ public final class Compositor {
     /// libwayland's wl_shm with the per-format stride check it lacks (`strata_add_shm_stride_check`).
     private var shmStrideCheck: OpaquePointer?
     private var placedWindows = 0
-    /// A region reused on the commit path instead of allocating one per commit.
-    let scratchRegion = PixmanRegion()
 
     public init(backend: Backend, policy: KeyWindowPolicy = UIKitKeyWindowPolicy()) throws(ServerError) {
         self.display = try Display()
@@ -535,15 +533,14 @@ public final class Compositor {
     /// surface covers the canvas pixels of its logical rectangle (`ScreenOutput.deviceRect`), and
     /// its opaque region maps through the same edges, so occlusion stays exact at any scale. A front-to-back pass
     /// keeps what of the damage no opaque surface above covers (`uncovered`) and gives each
-    /// surface its part of it; a surface outside it costs a bounding-box test. The background
-    /// fills what stays uncovered; then the surfaces are drawn back to front, each clipped to its
-    /// part. Regions are reused and combined out of place (two alternating `uncovered` regions),
-    /// so pixman keeps their storage: no allocation in steady state.
+    /// surface its part of it (`drawClip`); a surface outside it costs a bounding-box test. The
+    /// background fills what stays uncovered; then the surfaces are drawn back to front, each
+    /// clipped to its part. Both are `BoxList`s (disjoint boxes in storage that only grows): no
+    /// pixman region operation and no allocation in steady state.
     private func draw(_ output: ScreenOutput, clip: PixmanRegion) {
         let canvas = output.canvas
-        // `clip` itself is the first `uncovered` (copying it would free a region's storage
-        // whenever the clip is one box); the results alternate between A and B.
-        var uncovered = clip, spare = uncoveredA, other = uncoveredB
+        let uncovered = self.uncovered
+        uncovered.set(clip)
         var index = drawList.count
         while index > 0 {
             index -= 1
@@ -558,24 +555,13 @@ public final class Compositor {
             visible.setIntersection(uncovered, x: r.x, y: r.y, width: r.width, height: r.height)
             if visible.isEmpty { continue }
             if !surface.texture.hasAlpha {
-                spare.setDifference(uncovered, x: r.x, y: r.y, width: r.width, height: r.height)
-                uncovered = spare
-                swap(&spare, &other)
-            } else if !surface.opaqueRegion.isEmpty {
-                scratchRegion.setIntersection(surface.opaqueRegion, x: 0, y: 0, width: width, height: height)
-                if output.isUnscaled {
-                    scratchRegion.translate(dx: item.x, dy: item.y)
-                    spare.setDifference(uncovered, scratchRegion)
-                } else {
-                    scratchDeviceRegion.clear()
-                    scratchRegion.forEachBox { b in
-                        let d = output.deviceRect(x: item.x &+ b.x1, y: item.y &+ b.y1, width: b.width, height: b.height)
-                        scratchDeviceRegion.addRect(x: d.x, y: d.y, width: d.width, height: d.height)
-                    }
-                    spare.setDifference(uncovered, scratchDeviceRegion)
+                uncovered.subtract(x: r.x, y: r.y, width: r.width, height: r.height)
+            } else if !surface.opaqueRegion.isEmpty, surface.opaqueRegion.boxCount <= Self.maxOpaqueBoxes {
+                // The opaque region's boxes inside the surface, placed on the canvas (through the
+                // same edges as the surface on a scaled screen).
+                uncovered.subtract(surface.opaqueRegion, clippedTo: 0, 0, width, height) { b in
+                    output.deviceRect(x: item.x &+ b.x1, y: item.y &+ b.y1, width: b.x2 - b.x1, height: b.y2 - b.y1)
                 }
-                uncovered = spare
-                swap(&spare, &other)
             }
         }
         // No clip region is set on the canvas: fills and composites go box by box.
@@ -642,10 +628,12 @@ public final class Compositor {
     }
     private var drawList: [DrawItem] = []
     private var buffersToRelease: [ShmBuffer] = []
-    private let uncoveredA = PixmanRegion()
-    private let uncoveredB = PixmanRegion()
-    /// An opaque region in canvas pixels on a scaled screen.
-    private let scratchDeviceRegion = PixmanRegion()
+    /// What of the frame's damage no opaque surface drawn so far covers (`draw(_:clip:)`).
+    private let uncovered = BoxList()
+    /// Opaque regions of more boxes hide nothing: each box is one pass over `uncovered`, so a
+    /// client's region of thousands of boxes would make every frame quadratic. Occlusion only
+    /// saves drawing; what such a surface hides is drawn and then covered.
+    static let maxOpaqueBoxes = 64
 
     /// Every surface with content shown on the screen, back to front, with its position.
     public func forEachVisibleSurface(on output: ScreenOutput, _ body: (Surface, Int32, Int32) -> Void) {

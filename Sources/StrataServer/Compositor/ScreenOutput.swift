@@ -30,8 +30,12 @@ public final class ScreenOutput {
     /// Logical width and height (the screen's bounds).
     public private(set) var width: Int32
     public private(set) var height: Int32
-    /// The damage of the last presented frame in `displayCanvas` coordinates.
-    public let presentedDamage = PixmanRegion()
+    /// The damage of the frame being presented in `displayCanvas` coordinates, read during the
+    /// repaint (the backend, screencopy frames): the canvas damage itself when the canvas is what
+    /// the display shows (no copy), else the damage turned into the presentation image.
+    public var presentedDamage: PixmanRegion { presentation == nil ? canvasDamage : turnedDamage }
+    /// `canvasDamage` in presentation pixels (transformed or dimmed screens).
+    private let turnedDamage = PixmanRegion()
     let backendName: String
     var global: Global?
     var bindings: [OutputBinding] = []
@@ -113,15 +117,16 @@ public final class ScreenOutput {
     /// canvas pixels that blend it with its neighbours), clipped to the canvas.
     func updateDeviceDamage() {
         deviceDamage.clear()
-        let s = scale
+        let s = scale, w = canvas.width, h = canvas.height
         damage.forEachBox { box in
-            let x1 = Int32(clamping: Int64((Double(box.x1) * s).rounded(.down)) - 1)
-            let y1 = Int32(clamping: Int64((Double(box.y1) * s).rounded(.down)) - 1)
-            let x2 = Int32(clamping: Int64((Double(box.x2) * s).rounded(.up)) + 1)
-            let y2 = Int32(clamping: Int64((Double(box.y2) * s).rounded(.up)) + 1)
+            // Clipped box by box (an intersection of the finished region in place would allocate).
+            let x1 = max(0, Int32(clamping: Int64((Double(box.x1) * s).rounded(.down)) - 1))
+            let y1 = max(0, Int32(clamping: Int64((Double(box.y1) * s).rounded(.down)) - 1))
+            let x2 = min(w, Int32(clamping: Int64((Double(box.x2) * s).rounded(.up)) + 1))
+            let y2 = min(h, Int32(clamping: Int64((Double(box.y2) * s).rounded(.up)) + 1))
+            guard x1 < x2, y1 < y2 else { return }
             deviceDamage.addRect(x: x1, y: y1, width: x2 - x1, height: y2 - y1)
         }
-        deviceDamage.intersect(x: 0, y: 0, width: canvas.width, height: canvas.height)
     }
 
     /// The damage of this repaint in canvas pixels.
@@ -146,23 +151,21 @@ public final class ScreenOutput {
     }
 
     /// Turns and dims the damaged part of the canvas (`canvasDamage`) into the presentation
-    /// image, and sets `presentedDamage` (what changed in `displayCanvas`).
+    /// image, when there is one, and sets its damage (`presentedDamage`: what changed in
+    /// `displayCanvas`).
     func present() {
         updatePresentation()
-        guard let presentation else {
-            presentedDamage.set(canvasDamage)
-            return
-        }
+        guard let presentation else { return }
         let turn = BufferTransform(transform: Int32(screen.transform.wlOutputTransform), scale: 1).inverted
         // Canvas damage → presentation pixels: turned like a buffer.
-        presentedDamage.clear()
+        turnedDamage.clear()
         canvasDamage.forEachBox { box in
             let b = turn.surfaceBox(fromBuffer: box, surfaceWidth: presentation.width, surfaceHeight: presentation.height)
-            presentedDamage.addRect(x: b.x1, y: b.y1, width: b.width, height: b.height)
+            turnedDamage.addRect(x: b.x1, y: b.y1, width: b.width, height: b.height)
         }
         // Presentation pixel → canvas pixel: undo the turn.
         let t = turn.pixmanTransform(surfaceWidth: presentation.width, surfaceHeight: presentation.height)
-        presentation.setClip(presentedDamage)
+        presentation.setClip(turnedDamage)
         presentation.draw(canvas, transform: t, smooth: false, blend: false)
         presentation.dim(brightness: screen.brightness)
         presentation.setClip(nil)

@@ -28,7 +28,7 @@ public final class Surface: ResourceObject {
     public let opaqueRegion = PixmanRegion()
     public let inputRegion = PixmanRegion()
     /// The part of the screen damage this surface draws in the frame being composed.
-    let drawClip = PixmanRegion()
+    let drawClip = BoxList()
     /// Damage (surface-local) committed and not yet handed to the screens.
     let damage = PixmanRegion()
     /// Frame callbacks of applied commits, done after the next frame that shows this surface.

@@ -71,8 +71,8 @@ func allocations() {
 }
 
 func allocationTable(scale: Double) {
-    print("| windows | per full frame | per 1 % frame |")
-    print("|---|---|---|")
+    print("| windows | per full frame | per 1 % frame | per frame damaged in two places |")
+    print("|---|---|---|---|")
     for n in windowCounts {
         guard let scene = try? CompositeScene(layout: SceneLayout(windows: n), scale: scale) else { fatalError("cannot build the scene") }
         func count(_ body: () -> Void) -> Double {
@@ -86,7 +86,12 @@ func allocationTable(scale: Double) {
         }
         let full = count { scene.compositeFullFrame() }
         let small = count { scene.compositeFrame(damage: onePercent) }
-        print("| \(n) | \(fmt(full)) | \(fmt(small)) |")
+        // Damage of several boxes: the 1 % rectangle and another one a third of the way in.
+        let two = count {
+            scene.output.damage.addRect(x: onePercent.x / 3, y: onePercent.y / 3, width: onePercent.width, height: onePercent.height)
+            scene.compositeFrame(damage: onePercent)
+        }
+        print("| \(n) | \(fmt(full)) | \(fmt(small)) | \(fmt(two)) |")
     }
 }
 
