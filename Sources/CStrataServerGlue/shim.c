@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/timerfd.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -55,6 +56,18 @@ struct strata_listener *strata_listener_create(void *owner, void (*notify)(void 
 	l->owner = owner;
 	l->notify = notify;
 	return l;
+}
+
+int strata_timerfd_create(void) {
+	return timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+}
+
+int strata_timerfd_arm(int fd, uint32_t first_ms, uint32_t interval_ms) {
+	struct itimerspec value = {
+		.it_interval = { .tv_sec = interval_ms / 1000, .tv_nsec = (long)(interval_ms % 1000) * 1000000 },
+		.it_value = { .tv_sec = first_ms / 1000, .tv_nsec = (long)(first_ms % 1000) * 1000000 },
+	};
+	return timerfd_settime(fd, 0, &value, NULL);
 }
 
 static void strata_buffer_listener_notify(struct wl_listener *listener, void *data) {

@@ -196,13 +196,15 @@ public final class Compositor {
             binding.sendState()
             output.compositor?.seat.outputDidBind(binding)
         }
-        output.frameTimer = wl_event_loop_add_timer(display.eventLoop, { data in
-            guard let data else { return 0 }
-            let output = Unmanaged<ScreenOutput>.fromOpaque(data).takeUnretainedValue()
+        output.frameClock = FrameClock(display: display) { [unowned output] in
+            // A tick with nothing to paint stops the clock: an idle screen has no timer.
+            guard output.frameScheduled, let compositor = output.compositor else {
+                output.frameClock?.stop()
+                return
+            }
             output.frameScheduled = false
-            output.compositor?.repaint(output)
-            return 0
-        }, Unmanaged.passUnretained(output).toOpaque())
+            compositor.repaint(output)
+        }
         output.compositor = self
         outputs.append(output)
         scheduleFrame(output)
@@ -233,10 +235,7 @@ public final class Compositor {
     }
 
     private func stopFrameClock(_ output: ScreenOutput) {
-        if let timer = output.frameTimer {
-            wl_event_source_remove(timer)
-            output.frameTimer = nil
-        }
+        output.frameClock = nil
         output.frameScheduled = false
     }
 
@@ -455,24 +454,24 @@ public final class Compositor {
         releaseReplacedBuffers()
     }
 
-    /// Arms the screen's frame clock for its next refresh, unless it already is.
+    /// Asks for a frame at the screen's next refresh: starts its frame clock unless it runs.
     public func scheduleFrame(_ output: ScreenOutput) {
-        guard !output.frameScheduled, let timer = output.frameTimer else { return }
+        guard !output.frameScheduled, let clock = output.frameClock else { return }
         output.frameScheduled = true
+        let period = output.refreshPeriodMilliseconds
+        guard clock.periodMilliseconds != period else { return }   // ticking already
         let now = Self.monotonicMilliseconds()
-        let next = output.lastFrameMilliseconds &+ output.refreshPeriodMilliseconds
+        let next = output.lastFrameMilliseconds &+ period
         let delay = Int32(truncatingIfNeeded: next &- now)
-        wl_event_source_timer_update(timer, max(1, min(delay, Int32(output.refreshPeriodMilliseconds))))
+        clock.start(afterMilliseconds: UInt32(max(1, min(delay, Int32(clamping: period)))), periodMilliseconds: period)
     }
 
     /// Repaints the damaged part of a screen, presents it, and completes the frame callbacks of
     /// the surfaces shown on it.
     public func repaint(_ output: ScreenOutput) {
-        if output.frameScheduled, let timer = output.frameTimer {
-            // Repainted ahead of the clock (screenshots, tests): the armed tick has nothing to do.
-            wl_event_source_timer_update(timer, 0)
-            output.frameScheduled = false
-        }
+        // Repainted ahead of the clock (screenshots, tests): the next tick has nothing to do
+        // (unless something is damaged meanwhile) and stops the clock.
+        output.frameScheduled = false
         var frameTime = timespec()
         clock_gettime(CLOCK_MONOTONIC, &frameTime)
         let now = Self.monotonicMilliseconds()

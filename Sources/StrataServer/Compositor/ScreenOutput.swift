@@ -39,9 +39,10 @@ public final class ScreenOutput {
     let backendName: String
     var global: Global?
     var bindings: [OutputBinding] = []
-    var frameTimer: OpaquePointer?
+    var frameClock: FrameClock?
     var frameScheduled = false
-    /// Whether the frame clock is armed (damage or frame callbacks are waiting).
+    /// Whether a frame is wanted at the next tick of the frame clock (damage or frame callbacks
+    /// are waiting).
     public var isFrameScheduled: Bool { frameScheduled }
     var lastFrameMilliseconds: UInt32 = 0
     /// Frames that drew something, and frames (drawn or not) that completed callbacks.
