@@ -203,7 +203,7 @@ public final class Compositor {
                 return
             }
             output.frameScheduled = false
-            compositor.repaint(output)
+            compositor.repaint(output, fromClock: true)
         }
         output.compositor = self
         outputs.append(output)
@@ -469,9 +469,16 @@ public final class Compositor {
     /// Repaints the damaged part of a screen, presents it, and completes the frame callbacks of
     /// the surfaces shown on it.
     public func repaint(_ output: ScreenOutput) {
-        // Repainted ahead of the clock (screenshots, tests): the next tick has nothing to do
-        // (unless something is damaged meanwhile) and stops the clock.
-        output.frameScheduled = false
+        repaint(output, fromClock: false)
+    }
+
+    private func repaint(_ output: ScreenOutput, fromClock: Bool) {
+        if !fromClock {
+            // Repainted ahead of the clock (screenshots, tests): the clock stops, and the next
+            // frame asked for comes a whole period after this one, as after a tick.
+            output.frameScheduled = false
+            output.frameClock?.stop()
+        }
         var frameTime = timespec()
         clock_gettime(CLOCK_MONOTONIC, &frameTime)
         let now = Self.monotonicMilliseconds()
