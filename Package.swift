@@ -99,9 +99,11 @@ let package = Package(
             name: "StrataTestSupport",
             dependencies: ["CWaylandClient", "CStrataClientGlue", "StrataServer"],
             swiftSettings: cLayer),
-        .testTarget(name: "StrataModelTests", dependencies: ["StrataModel"]),
-        .testTarget(name: "StrataRenderTests", dependencies: ["StrataRender", "CPixman"], swiftSettings: cLayer),
-        .testTarget(name: "StrataServerTests", dependencies: ["StrataTestSupport", "StrataServer"], swiftSettings: cLayer),
+        // SplitMix64 for the test targets' seeded random scenes and programs.
+        .target(name: "StrataTestRandom"),
+        .testTarget(name: "StrataModelTests", dependencies: ["StrataModel", "StrataTestRandom"]),
+        .testTarget(name: "StrataRenderTests", dependencies: ["StrataRender", "CPixman", "StrataTestRandom"], swiftSettings: cLayer),
+        .testTarget(name: "StrataServerTests", dependencies: ["StrataTestSupport", "StrataServer", "StrataTestRandom"], swiftSettings: cLayer),
         .testTarget(
             name: "StrataNestedBackendTests",
             dependencies: ["StrataNestedBackends", "StrataTestSupport", "StrataServer", "StrataRender", "CXCB", "CStrataClientGlue",
@@ -111,7 +113,7 @@ let package = Package(
             name: "StrataControlTests",
             dependencies: ["StrataControl", "StrataControlProtocol", "StrataTestSupport", "StrataServer"],
             swiftSettings: cLayer),
-        .testTarget(name: "StrataEndToEndTests", dependencies: ["StrataTestSupport", "StrataRender"], swiftSettings: cLayer),
+        .testTarget(name: "StrataEndToEndTests", dependencies: ["StrataTestSupport", "StrataRender", "StrataTestRandom"], swiftSettings: cLayer),
     ]
 )
 

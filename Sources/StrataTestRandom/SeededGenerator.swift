@@ -1,12 +1,13 @@
-/// SplitMix64: a small, fast, seeded generator, so property tests replay exactly.
-struct SeededGenerator: RandomNumberGenerator {
+/// SplitMix64: a small, fast, seeded generator, so property tests, random scenes and random
+/// client programs replay exactly from their seed. Shared by the test targets.
+public struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -15,12 +16,12 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 
     /// A random element, or nil for an empty array.
-    mutating func pick<T>(_ items: [T]) -> T? {
+    public mutating func pick<T>(_ items: [T]) -> T? {
         items.isEmpty ? nil : items[Int.random(in: 0..<items.count, using: &self)]
     }
 
     /// True with probability `p`.
-    mutating func chance(_ p: Double) -> Bool {
+    public mutating func chance(_ p: Double) -> Bool {
         Double.random(in: 0..<1, using: &self) < p
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import StrataTestSupport
+import StrataTestRandom
 import Testing
 
 /// Hostile clients against the built `strata`: clients SIGKILLed while they commit, clients that
@@ -15,7 +16,7 @@ import Testing
         var environment = ProcessInfo.processInfo.environment
         environment["WAYLAND_DISPLAY"] = name
         environment["XDG_RUNTIME_DIR"] = run.runtimeDirectory
-        var generator = SplitMix(seed: 3)
+        var generator = SeededGenerator(seed: 3)
         for round in 0..<24 {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: Self.colorClient!)
@@ -117,15 +118,3 @@ final class WireSocket {
     }
 }
 
-/// A small seeded generator (SplitMix64).
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

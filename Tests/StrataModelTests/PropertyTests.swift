@@ -1,3 +1,4 @@
+import StrataTestRandom
 import Testing
 
 @testable import StrataModel

@@ -1,4 +1,5 @@
 import StrataModel
+import StrataTestRandom
 
 /// One step of a property test: a mutation of the manager, chosen at random.
 enum RandomOperation: CustomStringConvertible {

@@ -1,18 +1,7 @@
 import CPixman
 import StrataRender
+import StrataTestRandom
 import Testing
-
-/// SplitMix64: a small seeded generator, so every random scene can be replayed by its seed.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
-}
 
 /// The grid every comparison covers: wider than the rectangles' reach on every side.
 private let gridRange: ClosedRange<Int32> = -12...76
@@ -71,7 +60,7 @@ private func expectSamePixels(_ list: BoxList, _ region: PixmanRegion, _ context
     /// region; after every step both cover the same pixels.
     @Test(arguments: 0..<64)
     func randomOperationsCoverTheSamePixelsAsPixmanRegions(seed: UInt64) {
-        var g = SeededGenerator(state: seed)
+        var g = SeededGenerator(seed: seed)
         let region = PixmanRegion()
         for _ in 0..<Int.random(in: 1...4, using: &g) {
             let r = randomRect(&g)

@@ -1,5 +1,6 @@
 import Foundation
 import StrataTestSupport
+import StrataTestRandom
 import Testing
 
 /// The fuzzer's inputs replayed as tests: the seed corpus (fuzz/corpus), every input that once
@@ -25,7 +26,7 @@ import Testing
 
     @Test func seededRandomProgramsLeaveTheServerUnharmed() throws {
         let fuzzer = WireFuzzer(server: try TestServer(screens: 2))
-        var generator = SplitMix(seed: 9)
+        var generator = SeededGenerator(seed: 9)
         for index in 0..<300 {
             let bytes = (0..<(64 + index % 512)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
             let result = fuzzer.run(bytes)
@@ -35,15 +36,3 @@ import Testing
     }
 }
 
-/// A small seeded generator (SplitMix64), so the random programs are the same on every run.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

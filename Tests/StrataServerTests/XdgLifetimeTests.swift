@@ -3,6 +3,7 @@ import CWaylandClient
 import StrataModel
 import StrataServer
 import StrataTestSupport
+import StrataTestRandom
 import Testing
 
 /// Objects of xdg-shell die in any order, by request or by disconnect, without crashing the
@@ -103,15 +104,3 @@ import Testing
     }
 }
 
-/// A small deterministic generator (SplitMix64) so shuffled orders repeat from run to run.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
