@@ -8,6 +8,13 @@ let apt = { (names: String...) in [SystemPackageProvider.apt(names)] }
 // The wire and render layers live on one thread and one event loop (asserted at run time);
 // Swift 6's data-race checking cannot see that through C callbacks, so they build in Swift 5 mode.
 let cLayer: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+// The per-frame path (model, render, wire) builds its release without Swift's run-time
+// exclusivity checks: about 40 checks a frame, each a call into the runtime and a thread-local
+// lookup, 14 % of the instructions of a frame and about 6 % of its CPU time (docs/performance.md).
+// Debug builds keep them, so the test suite, the ASan runs and WLCS (debug) trap on a violation;
+// so does the fuzzer's release build (STRATA_FUZZ), whose job is to find one.
+let framePath: [SwiftSetting] = Context.environment["STRATA_FUZZ"] != nil ? [] :
+    [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 
 let package = Package(
     name: "Strata",
@@ -43,12 +50,12 @@ let package = Package(
         .target(name: "CStrataServerGlue", dependencies: ["CWaylandServer", "CStrataProtocolCode"]),
         .target(name: "CStrataClientGlue", dependencies: ["CWaylandClient", "CStrataProtocolCode"]),
 
-        .target(name: "StrataModel"),
-        .target(name: "StrataRender", dependencies: ["CPixman", "CPNG", "CXcursor", "StrataModel"], swiftSettings: cLayer),
+        .target(name: "StrataModel", swiftSettings: framePath),
+        .target(name: "StrataRender", dependencies: ["CPixman", "CPNG", "CXcursor", "StrataModel"], swiftSettings: cLayer + framePath),
         .target(
             name: "StrataServer",
             dependencies: ["CWaylandServer", "CStrataServerGlue", "CXKBCommon", "CPixman", "StrataRender", "StrataModel"],
-            swiftSettings: cLayer),
+            swiftSettings: cLayer + framePath),
         // The control socket: JSON types shared by server and CLI (pure Swift), the server on the
         // compositor's loop, and the `strata-ctl` command line.
         .target(name: "StrataControlProtocol", dependencies: ["StrataModel"]),

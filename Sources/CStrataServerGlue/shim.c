@@ -62,10 +62,10 @@ int strata_timerfd_create(void) {
 	return timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 }
 
-int strata_timerfd_arm(int fd, uint32_t first_ms, uint32_t interval_ms) {
+int strata_timerfd_arm(int fd, uint64_t first_ns, uint64_t interval_ns) {
 	struct itimerspec value = {
-		.it_interval = { .tv_sec = interval_ms / 1000, .tv_nsec = (long)(interval_ms % 1000) * 1000000 },
-		.it_value = { .tv_sec = first_ms / 1000, .tv_nsec = (long)(first_ms % 1000) * 1000000 },
+		.it_interval = { .tv_sec = (time_t)(interval_ns / 1000000000u), .tv_nsec = (long)(interval_ns % 1000000000u) },
+		.it_value = { .tv_sec = (time_t)(first_ns / 1000000000u), .tv_nsec = (long)(first_ns % 1000000000u) },
 	};
 	return timerfd_settime(fd, 0, &value, NULL);
 }

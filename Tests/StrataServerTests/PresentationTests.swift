@@ -1,6 +1,7 @@
 import CStrataClientGlue
 import CWaylandClient
 import Foundation
+import StrataModel
 import StrataServer
 import StrataTestSupport
 import Testing
@@ -82,7 +83,7 @@ final class ClockRecord {
         let presented = try #require(record.presented)
         let time = presented.seconds * 1_000_000_000 + UInt64(presented.nanoseconds)
         #expect(time >= before && time <= after)
-        #expect(presented.refresh > 0)
+        #expect(presented.refresh == 16_666_667, "60 Hz, to the nanosecond")
         #expect(presented.sequence == UInt64(server.compositor.outputs[0].frames))
         #expect(presented.flags == 0)
         #expect(record.syncOutputs == 1)
@@ -123,6 +124,27 @@ final class ClockRecord {
         client.roundtrip()
         #expect(record.discarded)
         #expect(record.presented == nil)
+    }
+
+    /// The refresh a feedback carries is the mode's period to the nanosecond (rounded), the
+    /// period the frame clock ticks at; a period in whole milliseconds paced 60 Hz at 62.5.
+    @Test(arguments: [(60000, UInt32(16_666_667)), (59940, 16_683_350), (30000, 33_333_333), (144000, 6_944_444)])
+    func theFeedbackCarriesTheModesRefreshPeriod(milliHz: Int, period: UInt32) throws {
+        let server = try TestServer(modes: [ScreenMode(width: 320, height: 240, refreshMilliHz: milliHz)])
+        let client = try TestClient(server: server)
+        let presentation = try client.bind(wp_presentation_interface_ptr(), version: 1)
+        let surface = try client.makeSurface(width: 20, height: 20, argb: Colour.red)
+        client.showPlainSurface(surface, x: 0, y: 0)
+        server.repaint()
+        let record = FeedbackRecord()
+        feedback(presentation, surface.surface, record: record)
+        wl_surface_attach(surface.surface, surface.buffer.buffer, 0, 0)
+        wl_surface_damage_buffer(surface.surface, 0, 0, 20, 20)
+        wl_surface_commit(surface.surface)
+        client.roundtrip()
+        server.repaint()
+        client.roundtrip()
+        #expect(record.presented?.refresh == period)
     }
 
     @Test func theFrameClockAnswersFeedbackWithoutAForcedRepaint() throws {

@@ -30,7 +30,7 @@ void strata_listener_add_to_display(struct strata_listener *l, struct wl_display
 /* A monotonic, non-blocking, close-on-exec timerfd (-1 on failure), and arming it: first expiry
    after first_ms (0: disarm), then every interval_ms (0: once). Returns timerfd_settime's result. */
 int strata_timerfd_create(void);
-int strata_timerfd_arm(int fd, uint32_t first_ms, uint32_t interval_ms);
+int strata_timerfd_arm(int fd, uint64_t first_ns, uint64_t interval_ns);
 
 /* A destroy listener that marks a wl_buffer as known to the compositor (its own notify function, so
    it can be found again on the resource, as weston finds its weston_buffer). */

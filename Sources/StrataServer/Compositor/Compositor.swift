@@ -458,12 +458,12 @@ public final class Compositor {
     public func scheduleFrame(_ output: ScreenOutput) {
         guard !output.frameScheduled, let clock = output.frameClock else { return }
         output.frameScheduled = true
-        let period = output.refreshPeriodMilliseconds
-        guard clock.periodMilliseconds != period else { return }   // ticking already
-        let now = Self.monotonicMilliseconds()
-        let next = output.lastFrameMilliseconds &+ period
-        let delay = Int32(truncatingIfNeeded: next &- now)
-        clock.start(afterMilliseconds: UInt32(max(1, min(delay, Int32(clamping: period)))), periodMilliseconds: period)
+        let period = output.refreshPeriodNanoseconds
+        guard clock.periodNanoseconds != period else { return }   // ticking already
+        // The first tick a period after the last frame (at once when that has passed).
+        let next = output.lastFrameNanoseconds + period
+        let now = Self.monotonicNanoseconds()
+        clock.start(afterNanoseconds: next > now ? min(next - now, period) : 1, periodNanoseconds: period)
     }
 
     /// Repaints the damaged part of a screen, presents it, and completes the frame callbacks of
@@ -481,8 +481,8 @@ public final class Compositor {
         }
         var frameTime = timespec()
         clock_gettime(CLOCK_MONOTONIC, &frameTime)
-        let now = Self.monotonicMilliseconds()
-        output.lastFrameMilliseconds = now
+        output.lastFrameNanoseconds = Self.nanoseconds(frameTime)
+        let now = Self.milliseconds(frameTime)
         output.frames += 1
         releaseReplacedBuffers()
         // One walk of the stacking per frame: the draw and the frame callbacks share its list.
@@ -527,7 +527,7 @@ public final class Compositor {
             let surface = item.surface
             let f = frame ?? PresentationFeedback.Frame(
                 seconds: UInt64(time.tv_sec), nanoseconds: UInt32(time.tv_nsec),
-                refreshNanoseconds: output.refreshPeriodMilliseconds * 1_000_000,
+                refreshNanoseconds: UInt32(clamping: output.refreshPeriodNanoseconds),
                 sequence: UInt64(output.frames), flags: 0)
             frame = f
             for feedback in surface.presentationFeedbacks { feedback.presented(f, outputs: output.bindings) }
@@ -712,6 +712,21 @@ public final class Compositor {
     static func monotonicMilliseconds() -> UInt32 {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt32(truncatingIfNeeded: Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000)
+        return milliseconds(ts)
+    }
+
+    static func monotonicNanoseconds() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return nanoseconds(ts)
+    }
+
+    /// A CLOCK_MONOTONIC time in the 32-bit milliseconds of input events and frame callbacks.
+    static func milliseconds(_ ts: timespec) -> UInt32 {
+        UInt32(truncatingIfNeeded: Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000)
+    }
+
+    static func nanoseconds(_ ts: timespec) -> UInt64 {
+        UInt64(max(0, ts.tv_sec)) * 1_000_000_000 + UInt64(max(0, ts.tv_nsec))
     }
 }

@@ -13,9 +13,9 @@ import Glibc
 final class FrameClock {
     private let fd: Int32
     private var source: EventSource?
-    /// The period it ticks at while running, in milliseconds (0: stopped).
-    private(set) var periodMilliseconds: UInt32 = 0
-    var isRunning: Bool { periodMilliseconds != 0 }
+    /// The period it ticks at while running, in nanoseconds (0: stopped).
+    private(set) var periodNanoseconds: UInt64 = 0
+    var isRunning: Bool { periodNanoseconds != 0 }
 
     /// Nil when the kernel gives no timerfd (the caller goes on without a frame clock: frames
     /// are then painted only on demand).
@@ -40,23 +40,23 @@ final class FrameClock {
         close(fd)
     }
 
-    /// Ticks after `delay` milliseconds (at least 1), then every `period`. Running at that period
-    /// already, it keeps its phase.
-    func start(afterMilliseconds delay: UInt32, periodMilliseconds period: UInt32) {
+    /// Ticks after `delay` nanoseconds (at least 1), then every `period` (a screen's refresh
+    /// period: 16,666,667 ns at 60 Hz). Running at that period already, it keeps its phase.
+    func start(afterNanoseconds delay: UInt64, periodNanoseconds period: UInt64) {
         let period = max(1, period)
-        guard period != periodMilliseconds else { return }
-        periodMilliseconds = period
+        guard period != periodNanoseconds else { return }
+        periodNanoseconds = period
         arm(first: max(1, delay), interval: period)
     }
 
     /// No more ticks until the next `start`.
     func stop() {
         guard isRunning else { return }
-        periodMilliseconds = 0
+        periodNanoseconds = 0
         arm(first: 0, interval: 0)
     }
 
-    private func arm(first: UInt32, interval: UInt32) {
+    private func arm(first: UInt64, interval: UInt64) {
         _ = strata_timerfd_arm(fd, first, interval)
     }
 }

@@ -44,7 +44,7 @@ public final class ScreenOutput {
     /// Whether a frame is wanted at the next tick of the frame clock (damage or frame callbacks
     /// are waiting).
     public var isFrameScheduled: Bool { frameScheduled }
-    var lastFrameMilliseconds: UInt32 = 0
+    var lastFrameNanoseconds: UInt64 = 0
     /// Frames that drew something, and frames (drawn or not) that completed callbacks.
     public internal(set) var paintedFrames = 0
     public internal(set) var frames = 0
@@ -71,10 +71,11 @@ public final class ScreenOutput {
     /// The image the display shows (see the type's description).
     public var displayCanvas: Canvas { presentation ?? canvas }
 
-    /// The refresh period in milliseconds (at least 1).
-    var refreshPeriodMilliseconds: UInt32 {
-        let mhz = screen.currentMode?.refreshMilliHz ?? 60000
-        return UInt32(max(1, 1_000_000 / max(1, mhz)))
+    /// The refresh period of the current mode in nanoseconds (16,666,667 at 60 Hz), at least
+    /// 1 ms (a mode above 1,000 Hz is paced at 1,000).
+    var refreshPeriodNanoseconds: UInt64 {
+        let mhz = UInt64(max(1, screen.currentMode?.refreshMilliHz ?? 60000))
+        return max(1_000_000, (1_000_000_000_000 + mhz / 2) / mhz)
     }
 
     static func logicalSize(of screen: Screen) -> (width: Int32, height: Int32) {

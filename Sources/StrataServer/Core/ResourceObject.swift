@@ -1,6 +1,7 @@
 import CStrataServerGlue
 import CWaylandServer
 import Foundation
+import Synchronization
 
 /// The Swift object behind one `wl_resource`.
 ///
@@ -97,53 +98,65 @@ extension ResourceObject {
     }
 }
 
-/// One display's live counts, shared by its objects (each holds it from its init): creating or
-/// destroying a resource changes it in place, one short lock and one hash update, nothing
-/// allocated (a frame callback is created and destroyed every frame).
+/// One display's live counts, shared by its objects (each holds it from its init).
+///
+/// A display and its objects live on one thread (`Display.assertOnLoop`), so the counts change
+/// without a lock; only the table of displays, shared by the displays of all threads (tests run
+/// several at once), is behind one. A frame callback is created and destroyed every frame: that
+/// costs one table lookup at its creation, nothing allocated, and no hashing while the same
+/// class comes and goes (the per-class count it last touched is remembered).
 final class LiveCounter: @unchecked Sendable {
     private let display: OpaquePointer
     private var resources = 0
     private var objects = 0
-    /// Live objects per class; classes whose count fell to 0 keep their entry (no rehash each
-    /// time a frame callback comes and goes).
-    private var byType: [ObjectIdentifier: (type: ResourceObject.Type, count: Int)] = [:]
+    /// Live objects per class, in first-seen order; classes whose count fell to 0 keep their slot.
+    private var types: [(id: ObjectIdentifier, type: ResourceObject.Type, count: Int)] = []
+    private var slots: [ObjectIdentifier: Int] = [:]
+    /// The slot of the class counted last (a frame callback's, in steady state).
+    private var lastSlot = -1
 
-    private static let lock = NSLock()
     /// Counters of displays with live objects (and of displays asked about).
-    nonisolated(unsafe) private static var counters: [OpaquePointer: LiveCounter] = [:]
+    private static let table = Mutex<[OpaquePointer: LiveCounter]>([:])
 
     static func of(display: OpaquePointer) -> LiveCounter {
-        lock.lock()
-        defer { lock.unlock() }
-        if let counter = counters[display] { return counter }
-        let counter = LiveCounter(display: display)
-        counters[display] = counter
-        return counter
+        table.withLock { counters in
+            if let counter = counters[display] { return counter }
+            let counter = LiveCounter(display: display)
+            counters[display] = counter
+            return counter
+        }
     }
 
     private init(display: OpaquePointer) { self.display = display }
 
     func objectDidInit(_ type: ResourceObject.Type) {
-        Self.lock.lock()
-        defer { Self.lock.unlock() }
         resources += 1
         objects += 1
-        byType[ObjectIdentifier(type), default: (type, 0)].count += 1
+        types[slot(of: type)].count += 1
     }
 
     func resourceDidDestroy() {
-        Self.lock.lock()
-        defer { Self.lock.unlock() }
         resources -= 1
         forgetIfIdle()
     }
 
     func objectDidDeinit(_ type: ResourceObject.Type) {
-        Self.lock.lock()
-        defer { Self.lock.unlock() }
         objects -= 1
-        byType[ObjectIdentifier(type), default: (type, 0)].count -= 1
+        types[slot(of: type)].count -= 1
         forgetIfIdle()
+    }
+
+    private func slot(of type: ResourceObject.Type) -> Int {
+        let id = ObjectIdentifier(type)
+        if lastSlot >= 0, types[lastSlot].id == id { return lastSlot }
+        if let slot = slots[id] {
+            lastSlot = slot
+            return slot
+        }
+        types.append((id, type, 0))
+        lastSlot = types.count - 1
+        slots[id] = lastSlot
+        return lastSlot
     }
 
     /// A display with nothing alive leaves the table (a later display at the same address starts
@@ -151,14 +164,14 @@ final class LiveCounter: @unchecked Sendable {
     /// but a new object, which asks the table).
     private func forgetIfIdle() {
         guard resources == 0, objects == 0 else { return }
-        if Self.counters[display] === self { Self.counters[display] = nil }
+        Self.table.withLock { counters in
+            if counters[display] === self { counters[display] = nil }
+        }
     }
 
     func snapshot() -> ResourceObject.LiveCounts {
-        Self.lock.lock()
-        defer { Self.lock.unlock() }
         var counts = ResourceObject.LiveCounts(resources: resources, objects: objects)
-        for entry in byType.values where entry.count != 0 {
+        for entry in types where entry.count != 0 {
             counts.byType[String(describing: entry.type), default: 0] += entry.count
         }
         return counts

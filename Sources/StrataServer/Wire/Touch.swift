@@ -64,6 +64,7 @@ final class Touch {
     /// still over a surface that moved is told its new surface-local position with a motion,
     /// as the pointer is. The point stays with its surface (wl_touch: until up).
     func surfacesDidMove() {
+        guard !points.isEmpty else { return }
         for (id, point) in points {
             guard let surface = point.surface, !surface.isDestroyed, let p = surface.placement,
                   let output = point.output, p.screen == output.screen.id else { continue }
