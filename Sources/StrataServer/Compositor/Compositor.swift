@@ -272,12 +272,12 @@ public final class Compositor {
             seat.windowDidChange()
         case .windowDidBecomeKey(let id):
             if let window = windows.window(withID: id) {
-                (window.content as? WindowContent)?.windowDidChangeKeyState(isKey: true)
+                window.wireContent?.windowDidChangeKeyState(isKey: true)
             }
             seat.keyWindowDidChange(windows.keyWindow)
         case .windowDidResignKey(let id):
             if let window = windows.window(withID: id) {
-                (window.content as? WindowContent)?.windowDidChangeKeyState(isKey: false)
+                window.wireContent?.windowDidChangeKeyState(isKey: false)
             }
             seat.keyWindowDidChange(windows.keyWindow)
         case .screenDidChangeUsableArea(let id):
@@ -397,7 +397,7 @@ public final class Compositor {
     }
 
     public func damageWindow(_ window: Window) {
-        (window.content as? WindowContent)?.forEachRootSurface { damageTree(of: $0) }
+        window.wireContent?.forEachRootSurface { damageTree(of: $0) }
     }
 
     private func refreshPlacement(of surface: Surface, forceFull: Bool) {
@@ -644,7 +644,7 @@ public final class Compositor {
     /// Every surface with content shown on the screen, back to front, with its position.
     public func forEachVisibleSurface(on output: ScreenOutput, _ body: (Surface, Int32, Int32) -> Void) {
         for window in windows.windows where !window.isHidden && window.screen === output.screen {
-            guard let content = window.content as? WindowContent else { continue }
+            guard let content = window.wireContent else { continue }
             content.forEachRootSurface { root in
                 guard let p = root.placement, p.screen == output.screen.id else { return }
                 root.forEachSurface(x: p.x, y: p.y, body)
@@ -679,7 +679,7 @@ public final class Compositor {
     /// surface's coordinates. Popups are above their window; levels and order as the model says.
     public func surface(at x: Double, _ y: Double, on output: ScreenOutput) -> (surface: Surface, window: Window, x: Double, y: Double)? {
         for window in windows.windows.reversed() where !window.isHidden && window.screen === output.screen {
-            guard let content = window.content as? WindowContent else { continue }
+            guard let content = window.wireContent else { continue }
             var hit: (Surface, Double, Double)?
             content.forEachRootSurface { root in
                 guard let p = root.placement, p.screen == output.screen.id,
@@ -701,7 +701,7 @@ public final class Compositor {
             depth += 1
         }
         for window in windows.windows {
-            guard let content = window.content as? WindowContent else { continue }
+            guard let content = window.wireContent else { continue }
             var found = false
             content.forEachRootSurface { if $0 === root { found = true } }
             if found { return window }

@@ -37,3 +37,14 @@ public extension WindowContent {
     func handleMaximizeRequest(_ maximized: Bool) {}
     func handleFullscreenRequest(_ fullscreen: Bool, on screen: Screen?) {}
 }
+
+public extension Window {
+    /// The wire layer's content of the window. Toplevels by a class cast (a compare of class
+    /// metadata) first: `as? WindowContent` asks the runtime's conformance cache, a hash map whose
+    /// lines every frame's walk of the windows would otherwise bring back from memory.
+    var wireContent: WindowContent? {
+        guard let object = content else { return nil }
+        if let toplevel = object as? XdgToplevel { return toplevel }
+        return object as? WindowContent
+    }
+}

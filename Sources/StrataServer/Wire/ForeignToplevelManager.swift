@@ -132,7 +132,7 @@ final class ForeignToplevelHandle: ResourceObject {
 
     /// The window's content, when it can be shown (an unmapped toplevel stays hidden).
     private var content: WindowContent? {
-        guard let content = window?.content as? WindowContent, content.hasContentToShow else { return nil }
+        guard let content = window?.wireContent, content.hasContentToShow else { return nil }
         return content
     }
 
@@ -171,7 +171,7 @@ final class ForeignToplevelHandle: ResourceObject {
         },
         close: { _, resource in
             handle(resource, as: ForeignToplevelHandle.self) { handle in
-                (handle.window?.content as? WindowContent)?.closeRequest()
+                handle.window?.wireContent?.closeRequest()
             }
         },
         set_rectangle: { _, resource, _, _, _, width, height in
@@ -209,7 +209,7 @@ final class ForeignToplevelHandle: ResourceObject {
         func add(_ state: zwlr_foreign_toplevel_handle_v1_state) {
             if let slot = wl_array_add(&states, 4) { slot.storeBytes(of: state.rawValue, as: UInt32.self) }
         }
-        let content = window.content as? WindowContent
+        let content = window.wireContent
         if content?.isMaximized == true { add(ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_MAXIMIZED) }
         if window.isHidden { add(ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_MINIMIZED) }
         if window.isKeyWindow { add(ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_ACTIVATED) }

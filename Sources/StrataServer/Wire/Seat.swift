@@ -310,7 +310,7 @@ public final class Seat {
         if let grab = popupGrabs.last {
             target = grab.grabSurface
         } else if let key = compositor.windows.keyWindow {
-            target = (key.content as? WindowContent)?.rootSurface
+            target = key.wireContent?.rootSurface
         }
         if let t = target, t.isDestroyed { target = nil }
         keyboard.setFocus(target)
