@@ -43,7 +43,7 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: apt("libpng-dev")),
         // The X11 nested backend (scripts/deps-nested.txt lists the Debian packages).
         .systemLibrary(name: "CXCB", pkgConfig: "xcb-shm", providers: apt("libxcb1-dev", "libxcb-shm0-dev")),
-        .systemLibrary(name: "CXKBCommonX11", pkgConfig: "xkbcommon-x11", providers: apt("libxkbcommon-x11-dev")),
+        .systemLibrary(name: "CXKBCommonX11", pkgConfig: "xkbcommon-x11", providers: apt("libxkbcommon-x11-dev", "libxcb-xkb-dev")),
         // The default cursor: libXcursor reads the system's Xcursor theme files (no X display).
         .systemLibrary(name: "CXcursor", pkgConfig: "xcursor", providers: apt("libxcursor-dev")),
         .target(name: "CStrataProtocolCode"),

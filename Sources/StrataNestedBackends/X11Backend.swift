@@ -13,6 +13,11 @@ import StrataServer
 /// Keys: evdev code = X keycode − 8. The parent's XKB rule names (`_XKB_RULES_NAMES`) become
 /// `XKB_DEFAULT_*` when those are not set, so Strata's seat compiles the same layout; the full
 /// keymap is read with xkbcommon-x11 into `parentKeymap`.
+/// Autorepeat: Strata's seat repeats keys for its clients (wl_keyboard.repeat_info), so the
+/// parent's repeats are dropped. With XKB's detectable autorepeat (asked for at connection, as
+/// wlroots does) a held key arrives as presses and one release, and a press of a key already
+/// down is dropped; without it, a repeat is a release and a press of the same key at the same
+/// time, and such a pair is dropped when both have arrived together.
 public final class X11Backend: Backend {
     public let name = "x11"
     /// The parent's display, e.g. `DISPLAY=:0`, for messages.
@@ -44,6 +49,8 @@ public final class X11Backend: Backend {
     private(set) var screens: [X11Screen] = []
     private var pointerScreen: X11Screen?
     private var pressedKeys: Set<UInt32> = []
+    /// The parent sends no release for an autorepeat (XKB's per-client flag was granted).
+    public private(set) var detectableAutorepeat = false
     private var handlingEvents = false
     private var stopped = false
     private var disconnected = false
@@ -230,8 +237,9 @@ public final class X11Backend: Backend {
             held = nil
             defer { free(event) }
             let type = event.pointee.response_type & 0x7f
-            if type == UInt8(XCB_KEY_RELEASE) {
-                // Autorepeat: a release followed by a press of the same key at the same time.
+            if type == UInt8(XCB_KEY_RELEASE), !detectableAutorepeat {
+                // Autorepeat without XKB: a release followed by a press of the same key at the
+                // same time.
                 let release = UnsafeRawPointer(event).load(as: xcb_key_release_event_t.self)
                 // Read the socket too: the pair may not be queued yet.
                 if let next = xcb_poll_for_event(connection) {
@@ -258,7 +266,7 @@ public final class X11Backend: Backend {
             let key = UInt32(e.detail) - 8
             let pressed = Int32(type) == XCB_KEY_PRESS
             if pressed {
-                pressedKeys.insert(key)
+                guard pressedKeys.insert(key).inserted else { return }   // a repeat
             } else if pressedKeys.remove(key) == nil {
                 return
             }
@@ -425,6 +433,7 @@ public final class X11Backend: Backend {
         var major: UInt16 = 0, minor: UInt16 = 0, baseEvent: UInt8 = 0, baseError: UInt8 = 0
         guard xkb_x11_setup_xkb_extension(connection, UInt16(XKB_X11_MIN_MAJOR_XKB_VERSION), UInt16(XKB_X11_MIN_MINOR_XKB_VERSION),
                                           XKB_X11_SETUP_XKB_EXTENSION_NO_FLAGS, &major, &minor, &baseEvent, &baseError) == 1 else { return }
+        detectableAutorepeat = Self.askForDetectableAutorepeat(connection)
         let device = xkb_x11_get_core_keyboard_device_id(connection)
         guard device >= 0, let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else { return }
         defer { xkb_context_unref(context) }
@@ -434,6 +443,16 @@ public final class X11Backend: Backend {
             parentKeymap = String(cString: text)
             free(text)
         }
+    }
+
+    /// Asks the X server not to send a release for each autorepeat (XKB's per-client flag
+    /// DetectableAutoRepeat); whether it granted that. XKB must be set up on the connection.
+    private static func askForDetectableAutorepeat(_ connection: OpaquePointer) -> Bool {
+        let flag = UInt32(XCB_XKB_PER_CLIENT_FLAG_DETECTABLE_AUTO_REPEAT.rawValue)
+        let cookie = xcb_xkb_per_client_flags(connection, UInt16(XCB_XKB_ID_USE_CORE_KBD.rawValue), flag, flag, 0, 0, 0)
+        guard let reply = xcb_xkb_per_client_flags_reply(connection, cookie, nil) else { return false }
+        defer { free(reply) }
+        return reply.pointee.supported & flag != 0 && reply.pointee.value & flag != 0
     }
 
     static func describe(connectionError code: Int32) -> String {
