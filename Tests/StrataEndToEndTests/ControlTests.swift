@@ -116,10 +116,10 @@ import Testing
     @Test(.enabled(if: ready, "strata-ctl or strata-color-client is not built"))
     func everyWindowCommandWorksFromTheCommandLine() async throws {
         let session = try await Session.start()
-        let pidText = try await session.ctl("exec", "--", "strata-color-client", "--app-id", "e2e.first", "--size", "100x80", "--color", "ff0000", "--seconds", "30").stdout
+        let pidText = try await session.ctl("exec", "--", "strata-color-client", "--app-id", "e2e.first", "--size", "100x80", "--color", "ff0000", "--seconds", "600").stdout
         #expect(Int(pidText.trimmingCharacters(in: .whitespacesAndNewlines)) != nil)
         let first = try await session.waitForWindow("e2e.first")
-        try await session.ctl("exec", "--", "strata-color-client", "--app-id", "e2e.second", "--size", "100x80", "--color", "00ff00", "--seconds", "30")
+        try await session.ctl("exec", "--", "strata-color-client", "--app-id", "e2e.second", "--size", "100x80", "--color", "00ff00", "--seconds", "600")
         let second = try await session.waitForWindow("e2e.second")
 
         let table = try await session.ctl("windows").stdout
@@ -249,7 +249,7 @@ import Testing
         let file = run.root + "/failing.strata"
         try """
             # a window, then a wrong expectation
-            exec -- strata-color-client --app-id e2e.only --seconds 30
+            exec -- strata-color-client --app-id e2e.only --seconds 600
             wait-window e2e.only
 
             expect key none

@@ -14,7 +14,7 @@ import Testing
         let run = try StrataRun(["--size", "640x480"], command: command, screenshots: true)
         _ = try #require(await run.socketName())
         if let ready {
-            let seen = await StrataRun.poll(timeout: 15) { ready(run.stdout) ? true : nil }
+            let seen = await StrataRun.poll(timeout: 60) { ready(run.stdout) ? true : nil }
             #expect(seen == true, "the client never got ready; stdout: \(run.stdout) stderr: \(run.stderr)")
         } else {
             // Debian's demo clients say nothing when they are up: wait until the window shows
@@ -41,7 +41,7 @@ import Testing
     @Test func colorClientPixelsAreExactlyWhereItsWindowIsPlaced() async throws {
         let client = try #require(StrataRun.sibling("strata-color-client"))
         let (image, output) = try await Self.screenshot(
-            of: [client, "--size", "100x80", "--color", "ff0000", "--inner", "0000ff", "--frames", "3", "--seconds", "30"],
+            of: [client, "--size", "100x80", "--color", "ff0000", "--inner", "0000ff", "--frames", "3", "--seconds", "600"],
             ready: { $0.contains("frame 3") })
         #expect(output.contains("activated=true"), "the only window is the key window")
         var red = 0, blue = 0, other = 0
@@ -112,7 +112,7 @@ import Testing
 
     @Test(.enabled(if: StrataRun.isInstalled("foot"), "foot is not installed (apt-get install foot)"))
     func footShowsATerminal() async throws {
-        let (image, _) = try await Self.screenshot(of: ["foot", "-o", "colors.background=336699", "sh", "-c", "sleep 30"], seconds: 2)
+        let (image, _) = try await Self.screenshot(of: ["foot", "-o", "colors.background=336699", "sh", "-c", "sleep 600"], seconds: 2)
         var terminal = 0
         for y in stride(from: 0, to: 480, by: 4) {
             for x in stride(from: 0, to: 640, by: 4) where image.at(x, y) == 0xff33_6699 { terminal += 1 }
@@ -125,13 +125,13 @@ import Testing
     /// --allow-levels.
     static func alertAndNormal(allowed: Bool) async throws -> (image: PNGFile.Pixels, output: String) {
         let client = try #require(StrataRun.sibling("strata-color-client"))
-        let script = "\"$0\" --app-id org.example.Alert --level alert --size 200x150 --color ff0000 --frames 2 --seconds 30 & "
-            + "echo 'wait-window org.example.Alert 30' | \"$1\" run - >/dev/null; \"$0\" --app-id org.example.Normal --size 200x150 --color 00ff00 --frames 2 --seconds 30"
+        let script = "\"$0\" --app-id org.example.Alert --level alert --size 200x150 --color ff0000 --frames 2 --seconds 600 & "
+            + "echo 'wait-window org.example.Alert 30' | \"$1\" run - >/dev/null; \"$0\" --app-id org.example.Normal --size 200x150 --color 00ff00 --frames 2 --seconds 600"
         var arguments = ["--size", "640x480"]
         if allowed { arguments += ["--allow-levels", "org.example.Alert"] }
         let run = try StrataRun(arguments, command: ["sh", "-c", script, client, try #require(StrataRun.sibling("strata-ctl"))], screenshots: true)
         _ = try #require(await run.socketName())
-        let seen = await StrataRun.poll(timeout: 15) { run.stdout.components(separatedBy: "frame 2").count == 3 ? true : nil }
+        let seen = await StrataRun.poll(timeout: 60) { run.stdout.components(separatedBy: "frame 2").count == 3 ? true : nil }
         #expect(seen == true, "stdout: \(run.stdout) stderr: \(run.stderr)")
         run.send(SIGTERM)
         let result = await run.finish()

@@ -47,7 +47,7 @@ import Testing
         let client = try #require(Self.colorClient)
         let (image, _) = try await Self.screenshot(
             scale: "2",
-            of: [client, "--size", "100x80", "--color", "ff0000", "--inner", "0000ff", "--frames", "3", "--seconds", "30"] + bufferScale,
+            of: [client, "--size", "100x80", "--color", "ff0000", "--inner", "0000ff", "--frames", "3", "--seconds", "600"] + bufferScale,
             ready: { $0.contains("frame 3") })
         // The 100×80 logical window is 200×160 pixels; its inner half is 50..<150 × 40..<120 either
         // way (drawn 1:1 from a 200×160 buffer, or each pixel of a 100×80 buffer doubled).
@@ -59,7 +59,7 @@ import Testing
         let client = try #require(Self.colorClient)
         let (image, output) = try await Self.screenshot(
             scale: "1.5",
-            of: [client, "--size", "100x80", "--color", "ff0000", "--inner", "0000ff", "--frames", "3", "--seconds", "30", "--fractional"],
+            of: [client, "--size", "100x80", "--color", "ff0000", "--inner", "0000ff", "--frames", "3", "--seconds", "600", "--fractional"],
             ready: { $0.contains("frame 3") })
         #expect(output.contains("preferred_scale 180"))
         // A 150×120 buffer behind a 100×80 viewport: 150×120 pixels, the inner part 37..<113 × 30..<90.
@@ -97,10 +97,12 @@ import Testing
     func footDrawsAtBufferScale2OnAScale2Screen() async throws {
         let run = try StrataRun(["--size", "640x480", "--scale", "2"], command: [
             "foot", "-o", "colors.background=336699", "-o", "colors.foreground=ffffff",
-            "sh", "-c", "printf 'Strata at scale 2: WWWW MMMM gggg'; sleep 30",
+            "sh", "-c", "printf 'Strata at scale 2: WWWW MMMM gggg'; sleep 600",
         ], screenshots: true)
         _ = try #require(await run.socketName())
-        try await Task.sleep(nanoseconds: 3_000_000_000)
+        // Shown (its first buffer on screen), then a moment to draw the text.
+        #expect(await run.waitForVisibleWindows(1), "foot never showed a window; stderr: \(run.stderr)")
+        try await Task.sleep(nanoseconds: 1_000_000_000)
         run.send(SIGTERM)
         let result = await run.finish()
         let image = try #require(result.screenshots["HEADLESS-1.png"], "no screenshot; stderr: \(result.stderr)")

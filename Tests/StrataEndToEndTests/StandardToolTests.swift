@@ -16,7 +16,7 @@ import Testing
         let client = try Self.colorClient()
         let out = NSTemporaryDirectory() + "strata-grim-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).png"
         defer { unlink(out) }
-        let script = "\(client) --size 100x80 --color ff0000 --inner 0000ff --frames 3 --seconds 30 & "
+        let script = "\(client) --size 100x80 --color ff0000 --inner 0000ff --frames 3 --seconds 600 & "
             + "echo 'wait-window org.strata.ColorClient 30' | \"$0\" run - >/dev/null; grim \(out) && echo grim-done || echo grim-failed"
         let run = try StrataRun(["--size", "640x480"], command: ["/bin/sh", "-c", script, try #require(StrataRun.sibling("strata-ctl"))], screenshots: true)
         _ = try #require(await run.socketName())

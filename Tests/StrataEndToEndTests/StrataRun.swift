@@ -99,7 +99,7 @@ final class StrataRun {
 
     /// Waits until at least `count` windows are visible (each visible window has shown its first
     /// buffer), at most `timeout` seconds; whether they came.
-    func waitForVisibleWindows(_ count: Int = 1, timeout: Double = 20) async -> Bool {
+    func waitForVisibleWindows(_ count: Int = 1, timeout: Double = 60) async -> Bool {
         await StrataRun.poll(timeout: timeout) { (self.visibleWindowAppIDs()?.count ?? 0) >= count ? true : nil } ?? false
     }
 
