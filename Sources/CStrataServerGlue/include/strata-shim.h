@@ -38,6 +38,11 @@ struct strata_listener *strata_buffer_listener_create(void *owner, void (*notify
 /* The owner of the buffer listener on `resource`, or NULL when it has none. */
 void *strata_buffer_listener_owner(struct wl_resource *resource);
 
+/* Calls wl_surface requests' implementation (a struct wl_surface_interface) directly, for
+   wl_resource_set_dispatcher: no libffi call per request. */
+int strata_wl_surface_dispatch(const void *implementation, void *target, uint32_t opcode,
+                               const struct wl_message *message, union wl_argument *args);
+
 /* Checks each wl_shm_pool.create_buffer before libwayland's wl_shm runs it: a stride shorter than
    a row of the format's pixels (ARGB8888 and XRGB8888, 4 bytes each) is wl_shm.invalid_stride
    on the pool, as the spec says; libwayland itself only checks stride >= width. The hook is

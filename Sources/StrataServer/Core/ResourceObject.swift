@@ -20,8 +20,10 @@ open class ResourceObject {
 
     /// Creates the wl_resource and installs `implementation`. Returns nil (having posted
     /// no_memory to the client) when libwayland cannot allocate.
+    /// `dispatcher`, when given, calls the implementation's functions itself (no libffi call per
+    /// request: see `strata_wl_surface_dispatch`).
     public init?(client: OpaquePointer, interface: UnsafePointer<wl_interface>, version: UInt32, id: UInt32,
-                 implementation: UnsafeRawPointer?) {
+                 implementation: UnsafeRawPointer?, dispatcher: wl_dispatcher_func_t? = nil) {
         guard let resource = wl_resource_create(client, interface, Int32(version), id) else {
             wl_client_post_no_memory(client)
             return nil
@@ -32,13 +34,18 @@ open class ResourceObject {
         counter = LiveCounter.of(display: wl_client_get_display(client))
         counter.objectDidInit(Swift.type(of: self))
         let me = Unmanaged.passRetained(self).toOpaque()
-        wl_resource_set_implementation(resource, implementation, me) { resource in
+        let destroy: wl_resource_destroy_func_t = { resource in
             guard let resource, let data = wl_resource_get_user_data(resource) else { return }
             let object = Unmanaged<ResourceObject>.fromOpaque(data).takeRetainedValue()
             wl_resource_set_user_data(resource, nil)
             object.counter.resourceDidDestroy()
             object.isDestroyed = true
             object.resourceDidDestroy()
+        }
+        if let dispatcher {
+            wl_resource_set_dispatcher(resource, dispatcher, implementation, me, destroy)
+        } else {
+            wl_resource_set_implementation(resource, implementation, me, destroy)
         }
     }
 

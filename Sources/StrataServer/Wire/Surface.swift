@@ -60,7 +60,7 @@ public final class Surface: ResourceObject {
     init?(compositor: Compositor, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.compositor = compositor
         super.init(client: client, interface: strata_wl_surface_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+                   implementation: Self.implementation, dispatcher: strata_wl_surface_dispatch)
         inputRegion.setInfinite()
         stack = [self]
         pendingStack = [self]
