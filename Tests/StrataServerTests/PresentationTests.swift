@@ -44,6 +44,27 @@ final class ClockRecord {
         wp_presentation_feedback_add_listener(feedback, &Self.feedbackListener, Unmanaged.passUnretained(record).toOpaque())
     }
 
+    /// A 20×20 surface shown and painted once, and a feedback asked for its next commit (the
+    /// client bound to wl_output first when `bindingOutput`).
+    func shownSurfaceAwaitingFeedback(on server: TestServer, bindingOutput: Bool = false) throws -> (TestClient, TestSurface, FeedbackRecord) {
+        let client = try TestClient(server: server)
+        if bindingOutput { _ = try client.bind(wl_output_interface_ptr(), version: 4) }
+        let presentation = try client.bind(wp_presentation_interface_ptr(), version: 1)
+        let surface = try client.makeSurface(width: 20, height: 20, argb: Colour.red)
+        client.showPlainSurface(surface, x: 0, y: 0)
+        server.repaint()
+        let record = FeedbackRecord()
+        feedback(presentation, surface.surface, record: record)
+        return (client, surface, record)
+    }
+
+    /// The surface's whole buffer attached, damaged and committed again.
+    func commitWholeBuffer(_ surface: TestSurface) {
+        wl_surface_attach(surface.surface, surface.buffer.buffer, 0, 0)
+        wl_surface_damage_buffer(surface.surface, 0, 0, surface.buffer.width, surface.buffer.height)
+        wl_surface_commit(surface.surface)
+    }
+
     func monotonicNanoseconds() -> UInt64 {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
@@ -62,14 +83,7 @@ final class ClockRecord {
 
     @Test func aShownCommitIsPresentedWithTheFramesTimeAndItsOutput() throws {
         let server = try TestServer()
-        let client = try TestClient(server: server)
-        _ = try client.bind(wl_output_interface_ptr(), version: 4)
-        let presentation = try client.bind(wp_presentation_interface_ptr(), version: 1)
-        let surface = try client.makeSurface(width: 20, height: 20, argb: Colour.red)
-        client.showPlainSurface(surface, x: 0, y: 0)
-        server.repaint()
-        let record = FeedbackRecord()
-        feedback(presentation, surface.surface, record: record)
+        let (client, surface, record) = try shownSurfaceAwaitingFeedback(on: server, bindingOutput: true)
         surface.buffer.fill(Colour.blue)
         wl_surface_attach(surface.surface, surface.buffer.buffer, 0, 0)
         wl_surface_damage_buffer(surface.surface, 0, 0, 20, 20)
@@ -100,9 +114,7 @@ final class ClockRecord {
         let first = FeedbackRecord(), second = FeedbackRecord()
         for record in [first, second] {
             feedback(presentation, surface.surface, record: record)
-            wl_surface_attach(surface.surface, surface.buffer.buffer, 0, 0)
-            wl_surface_damage_buffer(surface.surface, 0, 0, 20, 20)
-            wl_surface_commit(surface.surface)
+            commitWholeBuffer(surface)
         }
         client.roundtrip()
         server.repaint()
@@ -131,16 +143,8 @@ final class ClockRecord {
     @Test(arguments: [(60000, UInt32(16_666_667)), (59940, 16_683_350), (30000, 33_333_333), (144000, 6_944_444)])
     func theFeedbackCarriesTheModesRefreshPeriod(milliHz: Int, period: UInt32) throws {
         let server = try TestServer(modes: [ScreenMode(width: 320, height: 240, refreshMilliHz: milliHz)])
-        let client = try TestClient(server: server)
-        let presentation = try client.bind(wp_presentation_interface_ptr(), version: 1)
-        let surface = try client.makeSurface(width: 20, height: 20, argb: Colour.red)
-        client.showPlainSurface(surface, x: 0, y: 0)
-        server.repaint()
-        let record = FeedbackRecord()
-        feedback(presentation, surface.surface, record: record)
-        wl_surface_attach(surface.surface, surface.buffer.buffer, 0, 0)
-        wl_surface_damage_buffer(surface.surface, 0, 0, 20, 20)
-        wl_surface_commit(surface.surface)
+        let (client, surface, record) = try shownSurfaceAwaitingFeedback(on: server)
+        commitWholeBuffer(surface)
         client.roundtrip()
         server.repaint()
         client.roundtrip()
@@ -149,13 +153,7 @@ final class ClockRecord {
 
     @Test func theFrameClockAnswersFeedbackWithoutAForcedRepaint() throws {
         let server = try TestServer()
-        let client = try TestClient(server: server)
-        let presentation = try client.bind(wp_presentation_interface_ptr(), version: 1)
-        let surface = try client.makeSurface(width: 20, height: 20, argb: Colour.red)
-        client.showPlainSurface(surface, x: 0, y: 0)
-        server.repaint()
-        let record = FeedbackRecord()
-        feedback(presentation, surface.surface, record: record)
+        let (client, surface, record) = try shownSurfaceAwaitingFeedback(on: server)
         wl_surface_commit(surface.surface)   // no new buffer, no damage: still answered by a frame
         #expect(server.run(seconds: 2) { client.roundtrip(); return record.presented != nil })
     }
