@@ -24,6 +24,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/timerfd.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -48,7 +49,13 @@ int main(int argc, char **argv) {
 		perror("frame-floor");
 		return 1;
 	}
-	if (fork() == 0) {
+	pid_t client = fork();
+	if (client < 0) {
+		perror("frame-floor");
+		return 1;
+	}
+	if (client == 0) {
+		close(sv[0]);   /* so that the server's end closing ends the client */
 		pin(1);
 		char byte;
 		for (uint32_t frame = 0; read(sv[1], &byte, 1) == 1; frame++) {
@@ -59,6 +66,7 @@ int main(int argc, char **argv) {
 		}
 		_exit(0);
 	}
+	close(sv[1]);
 	pin(0);
 	uint32_t *canvas = calloc((size_t)CW * CH, 4);
 	int timer = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
@@ -98,5 +106,6 @@ int main(int argc, char **argv) {
 	int measured = frames - warmup;
 	printf("%d frames, %.0f us of CPU a frame (the floor)\n", measured, (seconds(&end) - seconds(&start)) * 1e6 / measured);
 	close(sv[0]);
+	waitpid(client, NULL, 0);
 	return 0;
 }
