@@ -28,7 +28,8 @@ void strata_listener_add_to_client(struct strata_listener *l, struct wl_client *
 void strata_listener_add_to_display(struct strata_listener *l, struct wl_display *display);
 
 /* A monotonic, non-blocking, close-on-exec timerfd (-1 on failure), and arming it: first expiry
-   after first_ms (0: disarm), then every interval_ms (0: once). Returns timerfd_settime's result. */
+   after first_ns nanoseconds (0: disarm), then every interval_ns (0: once). Returns
+   timerfd_settime's result. */
 int strata_timerfd_create(void);
 int strata_timerfd_arm(int fd, uint64_t first_ns, uint64_t interval_ns);
 
