@@ -10,24 +10,41 @@ public final class Canvas {
     public private(set) var image: OpaquePointer
     public private(set) var width: Int32
     public private(set) var height: Int32
+    /// The pixels `image` wraps (nil: pixman allocated them). Released after the image.
+    private var memory: PixelMemory?
 
     public init?(width: Int32, height: Int32) {
-        guard width > 0, height > 0, let image = pixman_image_create_bits(PIXMAN_x8r8g8b8, width, height, nil, 0) else { return nil }
+        guard width > 0, height > 0, let (image, memory) = Self.makeImage(width: width, height: height) else { return nil }
         self.image = image
+        self.memory = memory
         self.width = width
         self.height = height
     }
 
     deinit { pixman_image_unref(image) }
 
+    /// A cleared x8r8g8b8 image, on huge pages when the kernel gives them (`PixelMemory`), else
+    /// on pixman's own allocation.
+    private static func makeImage(width: Int32, height: Int32) -> (OpaquePointer, PixelMemory?)? {
+        let (stride, overflow) = width.multipliedReportingOverflow(by: 4)
+        if !overflow, let memory = PixelMemory(bytes: Int(stride) * Int(height)),
+           let image = pixman_image_create_bits(PIXMAN_x8r8g8b8, width, height,
+                                                memory.base.assumingMemoryBound(to: UInt32.self), stride) {
+            return (image, memory)
+        }
+        guard let image = pixman_image_create_bits(PIXMAN_x8r8g8b8, width, height, nil, 0) else { return nil }
+        return (image, nil)
+    }
+
     /// Changes the size (a mode change); the content is cleared.
     @discardableResult
     public func resize(width: Int32, height: Int32) -> Bool {
         guard width > 0, height > 0 else { return false }
         guard width != self.width || height != self.height else { return true }
-        guard let image = pixman_image_create_bits(PIXMAN_x8r8g8b8, width, height, nil, 0) else { return false }
+        guard let (image, memory) = Self.makeImage(width: width, height: height) else { return false }
         pixman_image_unref(self.image)
         self.image = image
+        self.memory = memory
         self.width = width
         self.height = height
         return true
