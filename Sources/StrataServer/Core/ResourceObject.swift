@@ -21,9 +21,12 @@ open class ResourceObject {
     /// Creates the wl_resource and installs `implementation`. Returns nil (having posted
     /// no_memory to the client) when libwayland cannot allocate.
     /// `dispatcher`, when given, calls the implementation's functions itself (no libffi call per
-    /// request: see `strata_wl_surface_dispatch`).
+    /// request: see `strata_wl_surface_dispatch`). `sibling`, an object of the same client, lends
+    /// its live counts: objects made every frame (frame callbacks, presentation feedback) then
+    /// skip the lookup of their display's counts, a lock and a hash.
     public init?(client: OpaquePointer, interface: UnsafePointer<wl_interface>, version: UInt32, id: UInt32,
-                 implementation: UnsafeRawPointer?, dispatcher: wl_dispatcher_func_t? = nil) {
+                 implementation: UnsafeRawPointer?, dispatcher: wl_dispatcher_func_t? = nil,
+                 countedWith sibling: ResourceObject? = nil) {
         guard let resource = wl_resource_create(client, interface, Int32(version), id) else {
             wl_client_post_no_memory(client)
             return nil
@@ -31,7 +34,11 @@ open class ResourceObject {
         self.resource = resource
         self.client = client
         self.version = version
-        counter = LiveCounter.of(display: wl_client_get_display(client))
+        if let sibling, sibling.client == client {
+            counter = sibling.counter
+        } else {
+            counter = LiveCounter.of(display: wl_client_get_display(client))
+        }
         counter.objectDidInit(Swift.type(of: self))
         let me = Unmanaged.passRetained(self).toOpaque()
         let destroy: wl_resource_destroy_func_t = { resource in

@@ -23,8 +23,8 @@ final class PresentationBinding: ResourceObject {
     static let implementation = makeImplementation(wp_presentation_interface(
         destroy: destroyRequest,
         feedback: { client, resource, surfaceResource, id in
-            handle(resource, as: PresentationBinding.self) { _ in
-                guard let client, let feedback = PresentationFeedback(client: client, id: id) else { return }
+            handle(resource, as: PresentationBinding.self) { binding in
+                guard let client, let feedback = PresentationFeedback(client: client, id: id, binding: binding) else { return }
                 guard let surface = ResourceObject.from(surfaceResource, as: Surface.self) else {
                     feedback.discard()
                     return
@@ -37,9 +37,10 @@ final class PresentationBinding: ResourceObject {
 /// wp_presentation_feedback: one commit's answer, sent once (presented or discarded), after
 /// which the object is destroyed by the server as the protocol says.
 final class PresentationFeedback: ResourceObject {
-    init?(client: OpaquePointer, id: UInt32) {
+    /// `binding`: the wp_presentation asking (its live counts are the feedback's).
+    init?(client: OpaquePointer, id: UInt32, binding: PresentationBinding) {
         super.init(client: client, interface: strata_wp_presentation_feedback_interface(), version: 1, id: id,
-                   implementation: nil)
+                   implementation: nil, countedWith: binding)
     }
 
     /// What the repaint tells each feedback of the surfaces it showed.

@@ -112,7 +112,7 @@ public final class Surface: ResourceObject {
         },
         frame: { client, resource, id in
             handle(resource, as: Surface.self) { surface in
-                guard let client, let callback = FrameCallback(client: client, id: id) else { return }
+                guard let client, let callback = FrameCallback(client: client, id: id, surface: surface) else { return }
                 surface.pending.frameCallbacks.append(callback)
             }
         },
