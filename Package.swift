@@ -17,10 +17,10 @@ let framePath: [SwiftSetting] = Context.environment["STRATA_FUZZ"] != nil ? [] :
     [.unsafeFlags(["-enforce-exclusivity=unchecked", "-Xfrontend", "-function-sections"], .when(configuration: .release))]
 // The release `strata` puts the functions a frame runs next to each other (hot-path.order, made
 // by bench/hot-path-order.sh): a frame comes after 16 ms asleep, with caches and TLB cold, and its
-// code spread over 41 pages of the binary cost a page walk each; ordered, it takes 15. lld
+// code spread over 41 pages of the binary cost a page walk each; ordered, it takes 13. lld
 // places each function listed (its own section: -function-sections above, -ffunction-sections
 // for the C shim) in that order; names that no longer exist are skipped without a word.
-// About 7 % of a frame's CPU time (docs/performance.md).
+// About 3.5 % of a frame's CPU time (docs/performance.md, "Code layout and huge pages").
 let hotPathOrder: [LinkerSetting] = Context.environment["STRATA_FUZZ"] != nil ? [] :
     [.unsafeFlags(["-use-ld=lld",
                    "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/strata/hot-path.order",
