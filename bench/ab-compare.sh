@@ -24,15 +24,8 @@ SECONDS_EACH=${4:-5}
 for binary in "$OLD" "$NEW"; do [ -x "$binary" ] || { echo "ab-compare: $binary is not an executable" >&2; exit 2; }; done
 command -v weston-simple-shm >/dev/null || { echo "ab-compare: needs weston-simple-shm (apt-get install weston)" >&2; exit 1; }
 
-WORK=$(mktemp -d)
-export XDG_RUNTIME_DIR=$WORK
-PIDS=()
-cleanup() {
-    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+# shellcheck source=scratch.sh
+source "$(dirname "$0")/scratch.sh"
 
 cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ t += $1 } END { printf "%d", t }'; }
 frames() { grep -c 'wl_callback@[0-9]*\.done' "$1" || true; }

@@ -12,7 +12,8 @@
 # the binary that ran is listed by the instructions it ran. Start-up, teardown and rare requests
 # are left out on purpose: they stay where the linker puts them.
 #
-# Run it again when the frame path changes a lot: a renamed function drops out of the order
+# Two runs list the same functions in a slightly different order (the clients' timing): what
+# matters is the set, which lld packs together. Run it again when the frame path changes a lot: a renamed function drops out of the order
 # (lld skips names it does not find) and lands back among the cold code, which only costs a
 # page or so. Needs valgrind and weston's demo clients (Debian: valgrind, weston).
 set -euo pipefail
@@ -25,15 +26,8 @@ done
 (cd "$ROOT" && swift build -c release --product strata >&2)
 BIN_DIR=$(cd "$ROOT" && swift build -c release --show-bin-path)
 
-WORK=$(mktemp -d)
-export XDG_RUNTIME_DIR=$WORK
-PIDS=()
-cleanup() {
-    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+# shellcheck source=scratch.sh
+source "$HERE/scratch.sh"
 
 # valgrind 3.19 cannot read Swift 6.3's DWARF: profile a copy without debug info (symbols stay).
 BIN=$WORK/strata
