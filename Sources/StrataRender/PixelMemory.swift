@@ -19,16 +19,17 @@ final class PixelMemory {
     init?(bytes: Int) {
         guard bytes > 0 else { return nil }
         let huge = Self.hugePageSize
+        // Whole huge pages, and one more to align: map it, then trim both ends to 2 MiB.
         let (rounded, overflow) = bytes.addingReportingOverflow(huge - 1)
-        guard !overflow else { return nil }
         let size = rounded & ~(huge - 1)
-        // Map one huge page more than needed and trim both ends to a 2 MiB boundary.
-        guard let raw = mmap(nil, size + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+        let (mapped, overflow2) = size.addingReportingOverflow(huge)
+        guard !overflow, !overflow2,
+              let raw = mmap(nil, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
               raw != MAP_FAILED else { return nil }
         let start = Int(bitPattern: raw)
         let aligned = (start + huge - 1) & ~(huge - 1)
         if aligned > start { munmap(raw, aligned - start) }
-        let tail = start + size + huge - (aligned + size)
+        let tail = start + huge - aligned
         if tail > 0, let end = UnsafeMutableRawPointer(bitPattern: aligned + size) { munmap(end, tail) }
         guard let base = UnsafeMutableRawPointer(bitPattern: aligned) else { return nil }
         // Only advice: without it (or without THP) the pages are ordinary ones.
