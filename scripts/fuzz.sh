@@ -31,11 +31,16 @@ while [ $# -gt 0 ]; do
 done
 
 echo "== building strata-fuzz (.build-fuzz)"
+# (set +e around pipelines whose first command's status is read from PIPESTATUS.)
+set +e
 STRATA_FUZZ=1 swift build -c release --product strata-fuzz --scratch-path .build-fuzz \
   -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address \
-  -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld 2>&1 | grep -v "Cannot export local symbol" || true
+  -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld 2>&1 | { grep -v "Cannot export local symbol" || true; }
+build_status=${PIPESTATUS[0]}
+set -e
 binary=.build-fuzz/release/strata-fuzz
-[ -x "$binary" ] || { echo "fuzz.sh: the build failed" >&2; exit 1; }
+# A failed build may leave an older binary behind: the build's own status decides.
+[ "$build_status" = 0 ] && [ -x "$binary" ] || { echo "fuzz.sh: the build failed (status $build_status)" >&2; exit 1; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/strata-fuzz-XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -50,18 +55,32 @@ parallel=()
 # -jobs writes one fuzz-N.log per job into the current folder: keep those in the work folder.
 [ "$jobs" -gt 1 ] && parallel=(-jobs="$jobs" -workers="$jobs") && cp /dev/null "$work/log"
 # The Swift backtracer would symbolicate every crash for a minute; libFuzzer reports them itself.
+set +e
 SWIFT_BACKTRACE=enable=no XDG_RUNTIME_DIR="$work/runtime" \
 ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1:${ASAN_OPTIONS:-}" \
   "$binary" -max_total_time="$seconds" -max_len=4096 -timeout=20 -rss_limit_mb=4096 \
     "${parallel[@]}" -print_final_stats=1 \
-    -artifact_prefix="$PWD/fuzz/findings/" "${extra[@]}" "$work/corpus" 2>&1 | tee "$work/log" | grep -vE '^#[0-9]+[[:space:]]+(NEW|REDUCE|pulse)' || true
-[ "$jobs" -gt 1 ] && cat fuzz-*.log >> "$work/log" 2>/dev/null && rm -f fuzz-*.log
-# libFuzzer exits non-zero on a finding; with tee in between, look at the log.
+    -artifact_prefix="$PWD/fuzz/findings/" ${extra[@]+"${extra[@]}"} "$work/corpus" 2>&1 | tee "$work/log" | { grep -vE '^#[0-9]+[[:space:]]+(NEW|REDUCE|pulse)' || true; }
+fuzzer_status=${PIPESTATUS[0]}
+set -e
+if [ "$jobs" -gt 1 ]; then cat fuzz-*.log >> "$work/log" 2>/dev/null || true; rm -f fuzz-*.log; fi
+# libFuzzer exits non-zero on a finding (and on anything else that stops it early).
 if grep -qE 'ERROR: (libFuzzer|AddressSanitizer)|strata-fuzz: leak|Fatal error|SUMMARY: ' "$work/log"; then
   status=1
   echo "fuzz.sh: a finding was saved in fuzz/findings/" >&2
+elif [ "$fuzzer_status" != 0 ]; then
+  status=1
+  echo "fuzz.sh: the fuzzer exited with status $fuzzer_status" >&2
 fi
-grep -E 'stat::number_of_executed_units|Done [0-9]+ runs' "$work/log" | tail -2 || true
+# A fuzzer that could not start, or barely ran, has tested nothing: at least this many inputs
+# (CI's two minutes run tens of thousands; STRATA_FUZZ_MIN_RUNS lowers it for short runs).
+min_runs=${STRATA_FUZZ_MIN_RUNS:-$((seconds * 20))}
+runs=$(grep -hoE 'stat::number_of_executed_units: *[0-9]+' "$work/log" | grep -oE '[0-9]+$' | awk '{ n += $1 } END { print n + 0 }')
+echo "fuzz.sh: $runs inputs executed (at least $min_runs required)"
+if [ "$runs" -lt "$min_runs" ]; then
+  status=1
+  echo "fuzz.sh: the fuzzer executed $runs inputs, fewer than $min_runs" >&2
+fi
 if [ "$keep" = 1 ]; then
   mkdir -p fuzz/corpus-local
   cp "$work/corpus"/* fuzz/corpus-local/ 2>/dev/null || true

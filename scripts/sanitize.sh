@@ -33,22 +33,30 @@ status=0
 #    any of ours; Strata's own objects are leak-checked by the hostile tests' live counts.
 echo "== tests (AddressSanitizer)"
 log1=$(mktemp "${TMPDIR:-/tmp}/strata-asan-XXXXXX.log")
+set +e  # the statuses of the pipelines below are read from PIPESTATUS
 ASAN_OPTIONS="detect_leaks=0:$asan:${ASAN_OPTIONS:-}" \
   timeout --kill-after=30s 60m swift test --skip-build --scratch-path .build-asan --sanitize=address \
-    --skip StrataEndToEndTests "$@" 2>&1 | tee "$log1" | grep -E '✘|passed after|failed after|ERROR: AddressSanitizer' || true
+    --skip StrataEndToEndTests "$@" 2>&1 | tee "$log1" | { grep -E '✘|passed after|failed after|ERROR: AddressSanitizer' || true; }
+test_status=${PIPESTATUS[0]}
+[ "$test_status" = 0 ] || { echo "sanitize.sh: swift test exited with status $test_status (see $log1)" >&2; status=1; }
 grep -qE 'Test run with [0-9]+ tests? .*passed' "$log1" || { echo "sanitize.sh: tests failed (see $log1)" >&2; status=1; }
 grep -q 'ERROR: AddressSanitizer' "$log1" && { echo "sanitize.sh: AddressSanitizer reports (see $log1)" >&2; status=1; }
 
-# 2. The end-to-end tests again with LeakSanitizer on: strata, strata-ctl and the clients it runs
-#    exit non-zero on a leak, and their tests check the exit status. (Reports of the test process
-#    itself, the only ones that reach this log since the children's stderr goes to files, are
-#    the runtimes' noise described above and are ignored.)
+# 2. The end-to-end tests again with LeakSanitizer on for strata, strata-ctl and the clients it
+#    runs (STRATA_CHILD_ASAN_OPTIONS, which the tests hand their children as ASAN_OPTIONS): they
+#    exit non-zero on a leak, and every StrataRun checks its exit status and standard error for
+#    a report. The test process itself runs without leak detection (the runtimes' noise above).
 echo "== end-to-end children (AddressSanitizer + LeakSanitizer)"
 log2=$(mktemp "${TMPDIR:-/tmp}/strata-lsan-XXXXXX.log")
-ASAN_OPTIONS="detect_leaks=1:$asan:${ASAN_OPTIONS:-}" \
+ASAN_OPTIONS="detect_leaks=0:$asan:${ASAN_OPTIONS:-}" STRATA_CHILD_ASAN_OPTIONS="detect_leaks=1:$asan:${ASAN_OPTIONS:-}" \
   timeout --kill-after=30s 30m swift test --skip-build --scratch-path .build-asan --sanitize=address \
-    --filter StrataEndToEndTests 2>&1 | tee "$log2" | grep -E '✘|passed after|failed after' || true
+    --filter StrataEndToEndTests 2>&1 | tee "$log2" | { grep -E '✘|passed after|failed after' || true; }
+test_status=${PIPESTATUS[0]}
+[ "$test_status" = 0 ] || { echo "sanitize.sh: swift test exited with status $test_status (see $log2)" >&2; status=1; }
 grep -qE 'Test run with [0-9]+ tests? .*passed' "$log2" || { echo "sanitize.sh: end-to-end tests failed under LSan (see $log2)" >&2; status=1; }
 
+scripts/check-skips.sh "$log1" || status=1
+scripts/check-skips.sh "$log2" || status=1
+set -e
 [ $status -eq 0 ] && rm -f "$log1" "$log2" && echo "== no sanitizer reports, all tests passed"
 exit $status

@@ -9,7 +9,9 @@
 # last the line `N passed, M failed`. The runner's whole output is kept in .build/wlcs/wlcs.log.
 #
 #   --gate     also check .ci/wlcs-must-pass.txt: every test listed there must have run and
-#              passed, or the script fails (CI). Without --gate the exit status is the runner's.
+#              passed, and the runner must have ended as gtest does (status 0, or 1 with failed
+#              tests, after its closing summary), or the script fails (CI). Without --gate the
+#              exit status is the runner's.
 #   --release  build and test the release module (slower to build, same results).
 #
 # Needs the `wlcs` package (scripts/install-deps.sh --build installs it).
@@ -83,10 +85,24 @@ fi
 
 gate_status=0
 if [ "$gate" = 1 ]; then
+  # The runner itself must have ended as gtest ends: status 0, or 1 with failed tests (WLCS as a
+  # whole has known failures), after its closing "[==========] N tests … ran." line. A crash, a
+  # time-out, an abort or a hang after the listed tests passed is red, whatever they counted.
+  if [ "$status" != 0 ] && { [ "$status" != 1 ] || ! grep -q '^\[  FAILED  \] ' "$log"; }; then
+    echo "gate: the WLCS runner exited with status $status (not gtest's 0, or 1 with failed tests)" >&2
+    gate_status=1
+  fi
+  if ! grep -qE '^\[==========\] [0-9]+ tests? from [0-9]+ test (suites?|cases?) ran\.' "$log"; then
+    echo "gate: the WLCS runner never printed its closing summary (it crashed or was killed)" >&2
+    gate_status=1
+  fi
   list=.ci/wlcs-must-pass.txt
   missing=$(grep -vE '^[[:space:]]*(#|$)' "$list" | sed 's/[[:space:]]*$//' | sort -u |
     comm -23 - <(awk '$1 == "OK" { print $2 "." $3 }' "$results" | sort -u))
-  if [ -n "$missing" ]; then
+  if [ "$(grep -cvE '^[[:space:]]*(#|$)' "$list")" -eq 0 ]; then
+    echo "gate: $list lists no test" >&2
+    gate_status=1
+  elif [ -n "$missing" ]; then
     echo
     echo "gate: $(echo "$missing" | wc -l) of the tests in $list did not pass:"
     echo "$missing" | sed 's/^/  /'
@@ -106,7 +122,12 @@ if [ "$gate" = 1 ]; then
   missing_count=0
   [ -z "${missing:-}" ] || missing_count=$(echo "$missing" | wc -l)
   echo "WLCS as a whole: $passed tests passed and $failed failed"
-  echo "wlcs-gate: $((listed - missing_count)) passed, $missing_count failed"
+  if [ "$gate_status" = 0 ]; then
+    echo "wlcs-gate: $((listed - missing_count)) passed, $missing_count failed"
+  else
+    # The runner's own failure counts against the gate too.
+    echo "wlcs-gate: $((listed - missing_count)) passed, $((missing_count > 0 ? missing_count : 1)) failed"
+  fi
   exit "$gate_status"
 fi
 echo "$passed passed, $failed failed"

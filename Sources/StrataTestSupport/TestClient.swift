@@ -2,6 +2,9 @@ import CStrataClientGlue
 import CWaylandClient
 import Foundation
 import StrataServer
+#if canImport(Testing) && !STRATA_NO_TESTING
+import Testing
+#endif
 
 /// A real libwayland client connected to a `TestServer` through a socket pair. Every wait
 /// steps the server between the client's writes and reads, on this one thread.
@@ -17,6 +20,11 @@ public final class TestClient {
     /// Every global announced and not removed, in announcement order (several wl_outputs).
     public private(set) var allGlobals: [(name: UInt32, interface: String, version: UInt32)] = []
     private var retained: Unmanaged<TestClient>?
+    /// Set once the test looked at the connection's error (`protocolError`, `connectionError`)
+    /// or said it expects the connection to fail (`expectsFailure`).
+    private var failureObserved = false
+    /// Where the client was made, for the report of an error nobody expected.
+    private let madeAt: (fileID: String, filePath: String, line: Int, column: Int)
 
     public enum Failure: Error, CustomStringConvertible {
         case connect(String)
@@ -29,8 +37,13 @@ public final class TestClient {
         }
     }
 
-    public init(server: TestServer) throws {
+    /// A connection that dies of a protocol error (or any error) fails the test when the client
+    /// is released, unless the test looked at `protocolError` or `connectionError`, or set
+    /// `expectsFailure`: a negative assertion after a surprise disconnect cannot pass vacuously.
+    public init(server: TestServer, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+                column: Int = #column) throws {
         self.server = server
+        self.madeAt = (fileID, filePath, line, column)
         var fds: [Int32] = [0, 0]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
             throw Failure.connect(String(cString: strerror(errno)))
@@ -52,8 +65,39 @@ public final class TestClient {
     }
 
     deinit {
+        let error = wl_display_get_error(display)
+        if error != 0, !failureObserved {
+            TestClient.reportUnexpected("the connection failed (\(describeFailure(error))) and the test never checked it; "
+                                        + "assert on `protocolError`/`connectionError` or set `expectsFailure`", at: madeAt)
+        }
         wl_display_disconnect(display)
         server.step()
+    }
+
+    /// Says that this test expects the connection to fail, without asserting on how.
+    public var expectsFailure: Bool {
+        get { failureObserved }
+        set { failureObserved = newValue }
+    }
+
+    private func describeFailure(_ error: Int32) -> String {
+        guard error == EPROTO else { return String(cString: strerror(error)) }
+        var interface: UnsafePointer<wl_interface>?
+        var id: UInt32 = 0
+        let code = wl_display_get_protocol_error(display, &interface, &id)
+        return "protocol error \(code) on \(interface.map { String(cString: $0.pointee.name) } ?? "?")@\(id)"
+    }
+
+    /// Records a test failure (or, outside a test run, prints it).
+    static func reportUnexpected(_ message: String,
+                                 at location: (fileID: String, filePath: String, line: Int, column: Int)) {
+        #if canImport(Testing) && !STRATA_NO_TESTING
+        Issue.record(Comment(rawValue: "TestClient: " + message),
+                     sourceLocation: SourceLocation(fileID: location.fileID, filePath: location.filePath,
+                                                    line: location.line, column: location.column))
+        #else
+        FileHandle.standardError.write(Data("TestClient: \(message)\n".utf8))
+        #endif
     }
 
     private static var registryListener = wl_registry_listener(
@@ -145,6 +189,7 @@ public final class TestClient {
 
     /// The protocol error the server sent, if the connection died of one.
     public var protocolError: (code: UInt32, interface: String, id: UInt32)? {
+        failureObserved = true
         guard wl_display_get_error(display) == EPROTO else { return nil }
         var interface: UnsafePointer<wl_interface>?
         var id: UInt32 = 0
@@ -153,5 +198,8 @@ public final class TestClient {
     }
 
     /// Non-zero once the connection failed (EPROTO for a protocol error).
-    public var connectionError: Int32 { wl_display_get_error(display) }
+    public var connectionError: Int32 {
+        failureObserved = true
+        return wl_display_get_error(display)
+    }
 }

@@ -34,7 +34,7 @@ import Testing
 
     @Test(arguments: badOptions)
     func badOptionFailsWithClearMessage(arguments: [String], message: String) async throws {
-        let result = try await StrataRun.run(arguments, command: ["true"])
+        let result = try await StrataRun.run(arguments, command: ["true"], expecting: .failure)
         #expect(result.status != 0)
         #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
         #expect(result.socketName == nil, "no socket may be taken for bad options")

@@ -14,7 +14,7 @@ import Testing
 
     @Test(arguments: commands)
     func strataExitsWithTheCommandsStatus(command: [String], status: Int32) async throws {
-        let result = try await StrataRun.run([], command: command)
+        let result = try await StrataRun.run([], command: command, expecting: .status(status))
         #expect(!result.timedOut)
         #expect(result.status == status, "stderr: \(result.stderr)")
         #expect(result.runtimeDirectoryContents.isEmpty, "left in XDG_RUNTIME_DIR: \(result.runtimeDirectoryContents)")
@@ -49,21 +49,22 @@ import Testing
     }
 
     @Test func commandThatCannotStartFailsWith127() async throws {
-        let result = try await StrataRun.run([], command: ["strata-no-such-command"])
+        let result = try await StrataRun.run([], command: ["strata-no-such-command"], expecting: .status(127))
         #expect(result.status == 127)
         #expect(result.stderr.contains("cannot start 'strata-no-such-command'"))
         #expect(result.runtimeDirectoryContents.isEmpty)
     }
 
     @Test func missingRuntimeDirectoryIsAClearError() async throws {
-        let result = try await StrataRun.run([], command: ["true"], environment: ["XDG_RUNTIME_DIR": nil])
+        let result = try await StrataRun.run([], command: ["true"], environment: ["XDG_RUNTIME_DIR": nil], expecting: .failure)
         #expect(result.status != 0)
         #expect(result.stderr.contains("XDG_RUNTIME_DIR is not set"), "stderr: \(result.stderr)")
         #expect(result.socketName == nil)
     }
 
     @Test func unwritableRuntimeDirectoryIsAClearError() async throws {
-        let result = try await StrataRun.run([], command: ["true"], environment: ["XDG_RUNTIME_DIR": "/proc/strata-does-not-exist"])
+        let result = try await StrataRun.run([], command: ["true"], environment: ["XDG_RUNTIME_DIR": "/proc/strata-does-not-exist"],
+                                            expecting: .failure)
         #expect(result.status != 0)
         #expect(result.stderr.contains("is not a writable directory"), "stderr: \(result.stderr)")
     }
@@ -72,7 +73,8 @@ import Testing
         let first = try StrataRun(["--socket", "taken"])
         _ = try #require(await first.socketName())
         let second = try await StrataRun.run(
-            ["--socket", "taken"], command: ["true"], environment: ["XDG_RUNTIME_DIR": first.runtimeDirectory])
+            ["--socket", "taken"], command: ["true"], environment: ["XDG_RUNTIME_DIR": first.runtimeDirectory],
+            expecting: .failure)
         #expect(second.status != 0)
         #expect(second.stderr.contains("cannot use socket 'taken'"), "stderr: \(second.stderr)")
         first.send(SIGTERM)

@@ -213,9 +213,10 @@ import Testing
     func eventsStreamWhileOtherCommandsChangeTheModel() async throws {
         let session = try await Session.start()
         let ctl = try #require(Self.ctl)
-        async let streamed = ProcessResult.run([ctl, "events", "--json", "--count", "3"],
+        // `--since 0` replays what happened before the subscription took (events of a fresh
+        // Strata start with its control socket), so no wait for the subscriber decides the outcome.
+        async let streamed = ProcessResult.run([ctl, "events", "--json", "--since", "0", "--count", "3"],
                                                environment: ["STRATA_SOCKET": session.socket], directory: session.run.root)
-        try await Task.sleep(nanoseconds: 500_000_000)
         try await session.ctl("screen", "add", "--name", "LIVE")
         try await session.ctl("screen", "remove", "LIVE")
         let result = try await streamed
@@ -232,6 +233,11 @@ import Testing
 
     static let exampleFiles: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: examples)) ?? [])
         .filter { $0.hasSuffix(".strata") }.sorted()
+
+    /// examples/ is in git: an empty listing would make the parameterized test below run nothing.
+    @Test func theExampleExperimentsAreFound() {
+        #expect(Self.exampleFiles.count >= 3, "no .strata files in \(Self.examples)")
+    }
 
     @Test(.enabled(if: ready, "strata-ctl or strata-color-client is not built"), arguments: exampleFiles)
     func exampleExperimentPasses(_ file: String) async throws {
@@ -316,7 +322,7 @@ struct ProcessResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: argv[0])
         process.arguments = Array(argv.dropFirst())
-        var env = ProcessInfo.processInfo.environment
+        var env = StrataRun.childEnvironment
         for name in ["WAYLAND_DISPLAY", "WAYLAND_SOCKET", "DISPLAY", "STRATA_SOCKET"] { env[name] = nil }
         for (name, value) in environment { env[name] = value }
         process.environment = env

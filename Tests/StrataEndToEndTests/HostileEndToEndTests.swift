@@ -13,7 +13,7 @@ import Testing
     func clientsKilledWhileCommittingLeaveStrataServing() async throws {
         let run = try StrataRun(["--screens", "2", "--size", "320x200"])
         let name = try #require(await run.socketName())
-        var environment = ProcessInfo.processInfo.environment
+        var environment = StrataRun.childEnvironment
         environment["WAYLAND_DISPLAY"] = name
         environment["XDG_RUNTIME_DIR"] = run.runtimeDirectory
         var generator = SeededGenerator(seed: 3)

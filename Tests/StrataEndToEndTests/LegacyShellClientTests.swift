@@ -27,8 +27,11 @@ import Testing
         }
         let shown = try #require(window, "gtk3-demo never showed a window; stderr: \(run.stderr.suffix(2000))")
         #expect(shown["key"] as? Bool == true)
-        // Give it time to draw its first frames, then stop Strata for the screenshot.
-        try await Task.sleep(nanoseconds: 1_500_000_000)
+        // Once it has drawn over the whole screen (what is checked below), stop Strata for the screenshot.
+        let drawn = await run.waitForScreen { image in
+            (0..<480).allSatisfy { y in (0..<640).allSatisfy { x in image.at(x, y) != RealClientTests.background } }
+        }
+        #expect(drawn, "gtk3-demo never covered the screen")
         run.send(SIGTERM)
         let result = await run.finish()
         // The client spoke zxdg_shell_v6 (WAYLAND_DEBUG), never xdg_wm_base (not announced).

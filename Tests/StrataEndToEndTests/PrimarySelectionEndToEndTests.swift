@@ -11,7 +11,7 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(StrataRun.sibling("strata-ctl")))
         process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
+        var env = StrataRun.childEnvironment
         env["XDG_RUNTIME_DIR"] = run.runtimeDirectory
         env["STRATA_SOCKET"] = nil
         process.environment = env

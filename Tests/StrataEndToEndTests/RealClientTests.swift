@@ -9,7 +9,8 @@ import Testing
 
     /// Runs `command` under Strata on one 640×480 screen until `ready` holds for Strata's (and the
     /// client's) standard output, or `seconds` pass; then stops Strata and returns the screenshot.
-    static func screenshot(of command: [String], seconds: Double = 1, ready: ((String) -> Bool)? = nil) async throws
+    static func screenshot(of command: [String], ready: ((String) -> Bool)? = nil,
+                           drawn: @escaping (PNGFile.Pixels) -> Bool = { _ in true }) async throws
         -> (image: PNGFile.Pixels, output: String) {
         let run = try StrataRun(["--size", "640x480"], command: command, screenshots: true)
         _ = try #require(await run.socketName())
@@ -18,11 +19,12 @@ import Testing
             #expect(seen == true, "the client never got ready; stdout: \(run.stdout) stderr: \(run.stderr)")
         } else {
             // Debian's demo clients say nothing when they are up: wait until the window shows
-            // (its first buffer is on screen), then give it `seconds` to draw its later frames.
+            // (its first buffer is on screen), then until the screen shows what `drawn` looks for.
             let shown = await run.waitForVisibleWindows(1)
             #expect(shown, "the client never showed a window; stdout: \(run.stdout) stderr: \(run.stderr)")
-            try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
         }
+        let painted = await run.waitForScreen(until: drawn)
+        #expect(painted, "the screen never showed what the test looks for; stderr: \(run.stderr)")
         run.send(SIGTERM)
         let result = await run.finish()
         #expect(result.status == 0, "stderr: \(result.stderr)")
@@ -63,7 +65,9 @@ import Testing
 
     @Test(.enabled(if: StrataRun.isInstalled("weston-simple-shm"), "weston-simple-shm is not installed (apt-get install weston)"))
     func westonSimpleShmDrawsItsWindow() async throws {
-        let (image, _) = try await Self.screenshot(of: ["weston-simple-shm"])
+        let (image, _) = try await Self.screenshot(of: ["weston-simple-shm"], drawn: {
+            Self.drawnPixels($0, x: 0..<250, y: 0..<250) > 250 * 250 / 2
+        })
         // A 250×250 window at the cascade origin, with a coloured pattern inside.
         #expect(Self.drawnPixels(image, x: 0..<250, y: 0..<250) > 250 * 250 / 2)
         #expect(Self.drawnPixels(image, x: 260..<640, y: 0..<480) == 0)
@@ -72,7 +76,7 @@ import Testing
 
     @Test(.enabled(if: StrataRun.isInstalled("weston-flower"), "weston-flower is not installed (apt-get install weston)"))
     func westonFlowerDrawsAFlower() async throws {
-        let (image, _) = try await Self.screenshot(of: ["weston-flower"])
+        let (image, _) = try await Self.screenshot(of: ["weston-flower"], drawn: { Self.drawnPixels($0, x: 0..<200, y: 0..<200) > 1000 })
         // The flower's size and petals are random: some of its window is drawn, nothing far away.
         #expect(Self.drawnPixels(image, x: 0..<200, y: 0..<200) > 1000)
         #expect(Self.drawnPixels(image, x: 300..<640, y: 300..<480) == 0)
@@ -80,24 +84,30 @@ import Testing
 
     @Test(.enabled(if: StrataRun.isInstalled("weston-subsurfaces"), "weston-subsurfaces is not installed (apt-get install weston)"))
     func westonSubsurfacesDrawsItsSubsurfaces() async throws {
-        let (image, _) = try await Self.screenshot(of: ["weston-subsurfaces"])
         // The main surface is green; the red subsurface is at its right.
-        var green = 0, red = 0
-        for y in 0..<200 {
-            for x in 0..<400 {
-                let p = image.at(x, y)
-                let r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff
-                if g > 0x80 && r < 0x40 && b < 0x40 { green += 1 }
-                if r > 0x80 && g < 0x40 && b < 0x40 { red += 1 }
+        func greenAndRed(_ image: PNGFile.Pixels) -> (green: Int, red: Int) {
+            var green = 0, red = 0
+            for y in 0..<200 {
+                for x in 0..<400 {
+                    let p = image.at(x, y)
+                    let r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff
+                    if g > 0x80 && r < 0x40 && b < 0x40 { green += 1 }
+                    if r > 0x80 && g < 0x40 && b < 0x40 { red += 1 }
+                }
             }
+            return (green, red)
         }
+        let (image, _) = try await Self.screenshot(of: ["weston-subsurfaces"], drawn: { greenAndRed($0).green > 5000 && greenAndRed($0).red > 1000 })
+        let (green, red) = greenAndRed(image)
         #expect(green > 5000, "the main surface")
         #expect(red > 1000, "the red subsurface")
     }
 
     @Test(.enabled(if: StrataRun.isInstalled("weston-simple-damage"), "weston-simple-damage is not installed (apt-get install weston)"))
     func westonSimpleDamageDrawsItsWindow() async throws {
-        let (image, _) = try await Self.screenshot(of: ["weston-simple-damage"])
+        let (image, _) = try await Self.screenshot(of: ["weston-simple-damage"], drawn: {
+            Self.drawnPixels($0, x: 0..<300, y: 0..<200) > 10000
+        })
         #expect(Self.drawnPixels(image, x: 0..<300, y: 0..<200) > 10000)
     }
 
@@ -105,19 +115,26 @@ import Testing
     func westonScalerDrawsThroughAViewport() async throws {
         // weston-scaler exits at once without wp_viewporter; with it, its cropped and scaled
         // buffer fills a window near the cascade origin.
-        let (image, _) = try await Self.screenshot(of: ["weston-scaler"])
+        let (image, _) = try await Self.screenshot(of: ["weston-scaler"], drawn: { Self.drawnPixels($0, x: 0..<300, y: 0..<300) > 20000 })
         #expect(Self.drawnPixels(image, x: 0..<300, y: 0..<300) > 20000)
         #expect(Self.drawnPixels(image, x: 400..<640, y: 350..<480) == 0)
     }
 
     @Test(.enabled(if: StrataRun.isInstalled("foot"), "foot is not installed (apt-get install foot)"))
     func footShowsATerminal() async throws {
-        let (image, _) = try await Self.screenshot(of: ["foot", "-o", "colors.background=336699", "sh", "-c", "sleep 600"], seconds: 2)
+        let (image, _) = try await Self.screenshot(of: ["foot", "-o", "colors.background=336699", "sh", "-c", "sleep 600"], drawn: {
+            Self.terminalSamples($0) > 1000
+        })
+        #expect(Self.terminalSamples(image) > 1000, "foot's background colour fills its window")
+    }
+
+    /// Samples (every 4th pixel each way) in foot's background colour.
+    static func terminalSamples(_ image: PNGFile.Pixels) -> Int {
         var terminal = 0
-        for y in stride(from: 0, to: 480, by: 4) {
-            for x in stride(from: 0, to: 640, by: 4) where image.at(x, y) == 0xff33_6699 { terminal += 1 }
+        for y in stride(from: 0, to: image.height, by: 4) {
+            for x in stride(from: 0, to: image.width, by: 4) where image.at(x, y) == 0xff33_6699 { terminal += 1 }
         }
-        #expect(terminal > 1000, "foot's background colour fills its window")
+        return terminal
     }
 
     /// Two strata-color-clients under `strata`: the first asks for the alert level through
@@ -139,18 +156,49 @@ import Testing
         return (image, result.stdout)
     }
 
+    /// Every pixel of the screenshot by colour, and the bounding box of each colour.
+    static func colourCensus(_ image: PNGFile.Pixels) -> [UInt32: (count: Int, box: (x: ClosedRange<Int>, y: ClosedRange<Int>))] {
+        var census: [UInt32: (count: Int, minX: Int, minY: Int, maxX: Int, maxY: Int)] = [:]
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let p = image.at(x, y)
+                let c = census[p] ?? (0, x, y, x, y)
+                census[p] = (c.count + 1, min(c.minX, x), min(c.minY, y), max(c.maxX, x), max(c.maxY, y))
+            }
+        }
+        return census.mapValues { ($0.count, ($0.minX...$0.maxX, $0.minY...$0.maxY)) }
+    }
+
+    /// The two 200×150 windows: the older (red, asked for alert) at the cascade origin (0, 0), the
+    /// newer (green) cascaded to (32, 32); they overlap in 168×118 pixels. `front` is the colour
+    /// that shows there. Every pixel of the screen is checked.
+    static func expectOverlap(_ image: PNGFile.Pixels, front: UInt32, back: UInt32,
+                              sourceLocation: SourceLocation = #_sourceLocation) {
+        let red: UInt32 = 0xffff_0000, green: UInt32 = 0xff00_ff00
+        let census = colourCensus(image)
+        let whole = 200 * 150, overlap = 168 * 118
+        #expect(census[front]?.count == whole, "the window in front shows whole", sourceLocation: sourceLocation)
+        #expect(census[back]?.count == whole - overlap, "the window behind shows outside the overlap", sourceLocation: sourceLocation)
+        #expect(census[background]?.count == image.width * image.height - (2 * whole - overlap), sourceLocation: sourceLocation)
+        #expect(census.count == 3, "other colours: \(census.keys.filter { ![red, green, background].contains($0) })",
+                sourceLocation: sourceLocation)
+        #expect(census[red].map { $0.box.x == 0...199 && $0.box.y == 0...149 } == true, "the red window at (0, 0)",
+                sourceLocation: sourceLocation)
+        #expect(census[green].map { $0.box.x == 32...231 && $0.box.y == 32...181 } == true, "the green window at (32, 32)",
+                sourceLocation: sourceLocation)
+    }
+
     @Test func colorClientAtAlertLevelStaysAboveANewerNormalWindow() async throws {
         let (image, output) = try await Self.alertAndNormal(allowed: true)
         #expect(output.contains("level_changed 1000"))
-        // The newer window is cascaded to (32, 32); where both overlap, the alert window shows.
-        #expect(image.at(100, 100) == 0xffff_0000, "the alert window is in front")
-        #expect(image.at(220, 170) == 0xff00_ff00, "the normal window shows outside the overlap")
+        // Where both overlap, the alert window shows.
+        Self.expectOverlap(image, front: 0xffff_0000, back: 0xff00_ff00)
         #expect(output.contains("did_resign_key"), "the newer window took key, without changing the stacking")
     }
 
     @Test func aLevelRequestFromAnAppNotAllowedIsDeniedAndTheNewerWindowIsInFront() async throws {
         let (image, output) = try await Self.alertAndNormal(allowed: false)
         #expect(output.contains("level_denied 1000 reason 0"))
-        #expect(image.at(100, 100) == 0xff00_ff00)
+        Self.expectOverlap(image, front: 0xff00_ff00, back: 0xffff_0000)
     }
 }

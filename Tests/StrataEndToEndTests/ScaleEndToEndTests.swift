@@ -70,8 +70,14 @@ import Testing
     func westonSimpleShmIsDoubledOnAScale2Screen() async throws {
         let run = try StrataRun(["--size", "640x480", "--scale", "2"], command: ["weston-simple-shm"], screenshots: true)
         _ = try #require(await run.socketName())
-        // Debian's demo clients say nothing when they are up: give it time to draw.
-        try await Task.sleep(nanoseconds: 2_000_000_000)
+        // Debian's demo clients say nothing when they are up: wait until the screen shows its
+        // window drawn (what is checked below).
+        let drawn = await run.waitForScreen { image in
+            var inside = 0
+            for y in 0..<480 { for x in 0..<500 where image.at(x, y) != Self.background { inside += 1 } }
+            return inside > 500 * 480 / 2
+        }
+        #expect(drawn, "weston-simple-shm never drew its window; stderr: \(run.stderr)")
         run.send(SIGTERM)
         let result = await run.finish()
         let image = try #require(result.screenshots["HEADLESS-1.png"], "no screenshot; stderr: \(result.stderr)")
@@ -100,25 +106,33 @@ import Testing
             "sh", "-c", "printf 'Strata at scale 2: WWWW MMMM gggg'; sleep 600",
         ], screenshots: true)
         _ = try #require(await run.socketName())
-        // Shown (its first buffer on screen), then a moment to draw the text.
+        // Shown (its first buffer on screen), then until the text is drawn (white glyph pixels
+        // on the terminal's background).
         #expect(await run.waitForVisibleWindows(1), "foot never showed a window; stderr: \(run.stderr)")
-        try await Task.sleep(nanoseconds: 1_000_000_000)
+        let texted = await run.waitForScreen { Self.footBlocks($0).detailed > 20 }
+        #expect(texted, "foot never drew its text; stderr: \(run.stderr)")
         run.send(SIGTERM)
         let result = await run.finish()
         let image = try #require(result.screenshots["HEADLESS-1.png"], "no screenshot; stderr: \(result.stderr)")
         #expect(image.width == 640 && image.height == 480)
-        // foot follows wl_output.scale 2 with buffer scale 2: its glyphs have single-pixel detail.
-        // A buffer-scale-1 terminal would be doubled (every aligned 2×2 block one colour).
+        let (terminal, detailed) = Self.footBlocks(image)
+        #expect(terminal > 1000, "foot's background colour fills its window")
+        #expect(detailed > 20, "text drawn at the screen's pixels, not doubled")
+    }
+
+    /// foot follows wl_output.scale 2 with buffer scale 2: its glyphs have single-pixel detail.
+    /// A buffer-scale-1 terminal would be doubled (every aligned 2×2 block one colour). Counts the
+    /// aligned 2×2 blocks with foot's background colour, and those with detail inside the window.
+    static func footBlocks(_ image: PNGFile.Pixels) -> (terminal: Int, detailed: Int) {
         var terminal = 0, detailed = 0
-        for y in stride(from: 0, to: 480, by: 2) {
-            for x in stride(from: 0, to: 640, by: 2) {
+        for y in stride(from: 0, to: image.height - 1, by: 2) {
+            for x in stride(from: 0, to: image.width - 1, by: 2) {
                 let block = [image.at(x, y), image.at(x + 1, y), image.at(x, y + 1), image.at(x + 1, y + 1)]
                 if block.contains(0xff33_6699) { terminal += 1 }
                 if Set(block).count > 1, !block.contains(Self.background) { detailed += 1 }
             }
         }
-        #expect(terminal > 1000, "foot's background colour fills its window")
-        #expect(detailed > 20, "text drawn at the screen's pixels, not doubled")
+        return (terminal, detailed)
     }
 
     @Test(.enabled(if: ControlTests.ctl != nil, "strata-ctl is not built"))

@@ -37,27 +37,38 @@ import Testing
             let run = try StrataRun(["--size", "320x200"] + (allowed ? ["--allow-privileged"] : []))
             let socket = try #require(await run.socketName())
             let out = run.runtimeDirectory + "/grim.png"
-            let status = try Self.runTool(["grim", out], socket: socket, runtime: run.runtimeDirectory)
-            #expect((status == 0) == allowed, "allowed: \(allowed), grim exited \(status)")
+            let (status, stderr) = try Self.runTool(["grim", out], socket: socket, runtime: run.runtimeDirectory)
+            if allowed {
+                #expect(status == 0, "grim exited \(status): \(stderr)")
+                let image = try PNGFile.read(path: out)
+                #expect(image.width == 320 && image.height == 200)
+            } else {
+                // Refused because the global is hidden from it, not for any other reason.
+                #expect(status == 1, "grim exited \(status): \(stderr)")
+                #expect(stderr.contains("compositor doesn't support wlr-screencopy-unstable-v1"), "grim said: \(stderr)")
+                #expect(!FileManager.default.fileExists(atPath: out))
+            }
             run.send(SIGTERM)
             _ = await run.finish()
         }
     }
 
     /// Runs a tool from the test process (not a descendant of Strata) on Strata's socket.
-    static func runTool(_ argv: [String], socket: String, runtime: String) throws -> Int32 {
+    static func runTool(_ argv: [String], socket: String, runtime: String) throws -> (status: Int32, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = argv
-        var env = ProcessInfo.processInfo.environment
+        var env = StrataRun.childEnvironment
         env["WAYLAND_DISPLAY"] = socket
         env["XDG_RUNTIME_DIR"] = runtime
         process.environment = env
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
         try process.run()
+        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return process.terminationStatus
+        return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
     }
 
     @Test(.enabled(if: StrataRun.isInstalled("wlr-randr"), "wlr-randr is not installed (apt-get install wlr-randr)"))

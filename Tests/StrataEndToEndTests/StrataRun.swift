@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import StrataRender
+import Testing
 
 /// One run of the built `strata` binary for an end-to-end test: a private XDG_RUNTIME_DIR
 /// (fresh, mode 0700), a screenshot folder, standard output and error captured in files, its
@@ -9,8 +10,21 @@ import StrataRender
 ///
 ///     let run = try StrataRun(["--size", "320x200"], command: ["true"])
 ///     let result = await run.finish()
-///     #expect(result.status == 0)
+///
+/// Every run must be finished, and `finish` checks how it ended: by default Strata must exit 0,
+/// within its deadline, with no sanitizer report or Swift runtime trap on standard error (the
+/// ASan build's end-to-end children exit non-zero on a report). A test that expects another
+/// ending says so (`finish(expecting: .failure)`). A run released unfinished fails its test: its
+/// exit status was never checked.
 final class StrataRun {
+    /// How a test expects Strata to end.
+    enum ExpectedExit {
+        /// This exact status (0 by default).
+        case status(Int32)
+        /// A clean failure: a status from 1 to 127 (an error Strata reported), not a signal.
+        case failure
+    }
+
     /// The temporary folder holding everything below; removed when the run is released.
     let root: String
     let runtimeDirectory: String
@@ -19,12 +33,14 @@ final class StrataRun {
     private let stdoutPath: String
     private let stderrPath: String
     private var result: StrataResult?
+    private let madeAt: SourceLocation
 
     /// Starts `strata arguments… [--screenshot DIR] [-- command…]`. `environment` overrides the
     /// test's environment (nil removes a variable); XDG_RUNTIME_DIR is the private folder unless
     /// overridden, and the parent's WAYLAND_DISPLAY, WAYLAND_SOCKET and DISPLAY are removed.
     init(_ arguments: [String], command: [String] = [], screenshots: Bool = false,
-         environment: [String: String?] = [:]) throws {
+         environment: [String: String?] = [:], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        madeAt = sourceLocation
         root = try StrataRun.makeTemporaryDirectory()
         runtimeDirectory = root + "/runtime"
         screenshotDirectory = root + "/screenshots"
@@ -36,7 +52,7 @@ final class StrataRun {
         if screenshots { argv += ["--screenshot", screenshotDirectory] }
         if !command.isEmpty { argv += ["--"] + command }
 
-        var env = ProcessInfo.processInfo.environment
+        var env = StrataRun.childEnvironment
         for name in ["WAYLAND_DISPLAY", "WAYLAND_SOCKET", "DISPLAY"] { env[name] = nil }
         env["XDG_RUNTIME_DIR"] = runtimeDirectory
         for (name, value) in environment { env[name] = value }
@@ -49,6 +65,8 @@ final class StrataRun {
             kill(-pid, SIGKILL)
             var status: Int32 = 0
             waitpid(pid, &status, 0)
+            Issue.record("this strata run was never finished, so its exit status was never checked: call finish()",
+                         sourceLocation: madeAt)
         }
         try? FileManager.default.removeItem(atPath: root)
     }
@@ -81,7 +99,7 @@ final class StrataRun {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ctl)
         process.arguments = ["windows", "--json"]
-        var env = ProcessInfo.processInfo.environment
+        var env = StrataRun.childEnvironment
         env["XDG_RUNTIME_DIR"] = runtimeDirectory
         env["STRATA_SOCKET"] = nil
         process.environment = env
@@ -97,6 +115,34 @@ final class StrataRun {
         return windows.filter { ($0["hidden"] as? Bool) == false }.map { ($0["appID"] as? String) ?? ($0["app_id"] as? String) ?? "" }
     }
 
+    /// What the main screen shows now, through `strata-ctl screenshot` (nil while the control
+    /// socket does not answer).
+    func liveScreenshot() -> PNGFile.Pixels? {
+        guard let ctl = StrataRun.sibling("strata-ctl") else { return nil }
+        let path = root + "/live-\(UInt32.random(in: 0...UInt32.max)).png"
+        defer { unlink(path) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ctl)
+        process.arguments = ["screenshot", "-o", path]
+        var env = StrataRun.childEnvironment
+        env["XDG_RUNTIME_DIR"] = runtimeDirectory
+        env["STRATA_SOCKET"] = nil
+        process.environment = env
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return try? PNGFile.read(path: path)
+    }
+
+    /// Waits until what the main screen shows satisfies `condition` (a client has drawn what the
+    /// test is about to check), at most `timeout` seconds; whether it did. The readiness wait for
+    /// clients that print nothing when they have drawn: no fixed sleep.
+    func waitForScreen(timeout: Double = 60, until condition: @escaping (PNGFile.Pixels) -> Bool) async -> Bool {
+        await StrataRun.poll(timeout: timeout) { self.liveScreenshot().map(condition) == true ? true : nil } ?? false
+    }
+
     /// Waits until at least `count` windows are visible (each visible window has shown its first
     /// buffer), at most `timeout` seconds; whether they came.
     func waitForVisibleWindows(_ count: Int = 1, timeout: Double = 60) async -> Bool {
@@ -106,9 +152,19 @@ final class StrataRun {
     // MARK: The end
 
     /// Waits for Strata to exit, at most `timeout` seconds; then kills its whole process
-    /// group and reports `timedOut`. Collects output, screenshots and the runtime folder.
-    func finish(timeout: Double = 20) async -> StrataResult {
+    /// group and reports `timedOut`. Collects output, screenshots and the runtime folder, and
+    /// fails the test unless Strata ended as `expecting` says, in time, without a sanitizer
+    /// report or a runtime trap.
+    @discardableResult
+    func finish(timeout: Double = 20, expecting expected: ExpectedExit = .status(0),
+                sourceLocation: SourceLocation = #_sourceLocation) async -> StrataResult {
         if let result { return result }
+        let result = await collect(timeout: timeout)
+        result.check(expected, sourceLocation: sourceLocation)
+        return result
+    }
+
+    private func collect(timeout: Double) async -> StrataResult {
         var rawStatus: Int32 = 0
         let ended: Bool = await StrataRun.poll(timeout: timeout) {
             waitpid(self.pid, &rawStatus, WNOHANG) == self.pid ? true : nil
@@ -139,14 +195,26 @@ final class StrataRun {
         return result
     }
 
-    /// Runs Strata to its end: `StrataRun(…).finish(timeout:)`.
+    /// Runs Strata to its end: `StrataRun(…).finish(timeout:expecting:)`.
     static func run(_ arguments: [String], command: [String] = [], screenshots: Bool = false,
-                    environment: [String: String?] = [:], timeout: Double = 20) async throws -> StrataResult {
-        let run = try StrataRun(arguments, command: command, screenshots: screenshots, environment: environment)
-        return await run.finish(timeout: timeout)
+                    environment: [String: String?] = [:], timeout: Double = 20, expecting expected: ExpectedExit = .status(0),
+                    sourceLocation: SourceLocation = #_sourceLocation) async throws -> StrataResult {
+        let run = try StrataRun(arguments, command: command, screenshots: screenshots, environment: environment,
+                                sourceLocation: sourceLocation)
+        return await run.finish(timeout: timeout, expecting: expected, sourceLocation: sourceLocation)
     }
 
     // MARK: Helpers
+
+    /// The environment for the processes a test starts: the test's own, except that
+    /// `STRATA_CHILD_ASAN_OPTIONS`, when set, is their `ASAN_OPTIONS` (scripts/sanitize.sh turns
+    /// LeakSanitizer on for strata and its clients, not for the test process, whose runtimes
+    /// leave allocations of their own at exit).
+    static var childEnvironment: [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        if let options = env["STRATA_CHILD_ASAN_OPTIONS"] { env["ASAN_OPTIONS"] = options }
+        return env
+    }
 
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -250,6 +318,37 @@ struct StrataResult {
 
     /// The name in the `WAYLAND_DISPLAY=name` line Strata printed.
     var socketName: String? { StrataResult.socketName(in: stdout) }
+
+    /// Lines on standard error that only a sanitizer report or a runtime trap prints.
+    static let crashMarkers = ["ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "SUMMARY: AddressSanitizer",
+                               "SUMMARY: UndefinedBehaviorSanitizer", "runtime error:", "Fatal error:",
+                               "Illegal instruction", "Segmentation fault"]
+
+    /// The first line of a sanitizer report or trap on standard error, if any.
+    var crashReport: String? {
+        stderr.split(separator: "\n").first { line in StrataResult.crashMarkers.contains { line.contains($0) } }.map(String.init)
+    }
+
+    /// Records a test failure unless the run ended as `expected`.
+    func check(_ expected: StrataRun.ExpectedExit, sourceLocation: SourceLocation) {
+        let tail = String(stderr.suffix(4000))
+        if timedOut {
+            Issue.record("strata did not exit before its deadline; stderr: \(tail)", sourceLocation: sourceLocation)
+            return
+        }
+        if let crashReport {
+            Issue.record("strata reported a crash or sanitizer error: \(crashReport); stderr: \(tail)", sourceLocation: sourceLocation)
+        }
+        switch expected {
+        case .status(let wanted) where status != wanted:
+            Issue.record("strata exited with status \(status), expected \(wanted); stderr: \(tail)", sourceLocation: sourceLocation)
+        case .failure where !(1...127).contains(status):
+            Issue.record("strata exited with status \(status), expected a clean failure (1-127); stderr: \(tail)",
+                         sourceLocation: sourceLocation)
+        default:
+            break
+        }
+    }
 
     static func socketName(in output: String) -> String? {
         for line in output.split(separator: "\n") where line.hasPrefix("WAYLAND_DISPLAY=") {

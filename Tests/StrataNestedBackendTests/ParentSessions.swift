@@ -131,7 +131,16 @@ final class ParentWeston {
             }
             usleep(20_000)
         }
-        usleep(300_000)   // the shell client starts; screenshots before it are black
+        // The shell client draws the background and panel; screenshots before it are black.
+        // Wait for its first pixels, not for a fixed time.
+        let shellDeadline = Date().addingTimeInterval(20)
+        while (try? screenshot())?.argb.contains(where: { $0 & 0x00ff_ffff != 0 }) != true {
+            guard process.isRunning, Date() < shellDeadline else {
+                stop()
+                throw ParentSessionError.didNotStart("weston's shell never drew: \(log)")
+            }
+            usleep(50_000)
+        }
     }
 
     var log: String { (try? String(contentsOfFile: runtimeDirectory + "/weston.log", encoding: .utf8)) ?? "(no log)" }

@@ -17,6 +17,13 @@ import Testing
         return names.filter { !$0.hasPrefix(".") && $0 != "README.md" }.sorted().map { "\(folder)/\($0)" }
     }
 
+    /// The folders are in git: an empty listing means the tests look in the wrong place (or the
+    /// files went missing), and the parameterized test below would then pass having run nothing.
+    @Test func theSavedInputsAreFound() {
+        #expect(Self.inputs(in: "regressions").count >= 2, "no regression inputs in \(Self.fuzzDirectory.path)/regressions")
+        #expect(Self.inputs(in: "corpus").count >= 12, "no seed corpus in \(Self.fuzzDirectory.path)/corpus")
+    }
+
     @Test(arguments: inputs(in: "regressions") + inputs(in: "corpus"))
     func savedInputLeavesTheServerUnharmed(_ name: String) throws {
         let bytes = try [UInt8](Data(contentsOf: Self.fuzzDirectory.appendingPathComponent(name)))

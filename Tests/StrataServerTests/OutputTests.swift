@@ -165,6 +165,14 @@ import Testing
         }
         #expect(order.filter { $0 == "screenDidDisconnect" }.count == 6)
         server.repaint()
-        #expect(server.pixel(x: 60, y: 60) != nil)
+        // The window, wherever the moves left it, shows the last colour drawn, exactly.
+        let last = colours[(11 + 2) % 3]
+        let output = try #require(server.compositor.outputs.first { $0.screen === window.screen })
+        let index = try #require(server.compositor.outputs.firstIndex { $0 === output })
+        let origin = window.frame
+        // (Its top corners: the other client's newer 30×30 window may cover its lower right.)
+        #expect(server.pixel(x: Int32(origin.x), y: Int32(origin.y), screen: index) == last)
+        #expect(server.pixel(x: Int32(origin.x) + 49, y: Int32(origin.y) + 1, screen: index) == last)
+        #expect(server.pixel(x: Int32(origin.x) + 50, y: Int32(origin.y) + 1, screen: index) != last, "no wider than 50")
     }
 }

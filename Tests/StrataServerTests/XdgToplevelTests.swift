@@ -325,6 +325,8 @@ import Testing
         #expect(toplevel.map(argb: Colour.red))
         xdg_toplevel_set_min_size(toplevel.toplevel, -5, -5)
         #expect(!shell.client.roundtrip())
+        #expect(shell.client.protocolError?.code == XDG_TOPLEVEL_ERROR_INVALID_SIZE.rawValue)
+        #expect(shell.client.protocolError?.interface == "xdg_toplevel")
         server.step()
         #expect(server.windows.windows.isEmpty)
         #expect(server.pixel(x: 10, y: 10) == Colour.background)
