@@ -87,13 +87,14 @@ fi
 gate_status=0
 if [ "$gate" = 1 ]; then
   # The runner itself must have ended as gtest ends: status 0, or 1 with failed tests (WLCS as a
-  # whole has known failures), after its closing "[==========] N tests … ran." line. A crash, a
-  # time-out, an abort or a hang after the listed tests passed is red, whatever they counted.
+  # whole has known failures), after its closing "[==========] N tests from M test cases run."
+  # line. A crash, a time-out, an abort or a hang after the listed tests passed is red, whatever
+  # they counted.
   if [ "$status" != 0 ] && { [ "$status" != 1 ] || ! grep -q '^\[  FAILED  \] ' "$log"; }; then
     echo "gate: the WLCS runner exited with status $status (not gtest's 0, or 1 with failed tests)" >&2
     gate_status=1
   fi
-  if ! grep -qE '^\[==========\] [0-9]+ tests? from [0-9]+ test (suites?|cases?) ran\.' "$log"; then
+  if ! grep -qE '^\[==========\] [0-9]+ tests? from [0-9]+ test (suites?|cases?) (ran|run)\.' "$log"; then
     echo "gate: the WLCS runner never printed its closing summary (it crashed or was killed)" >&2
     gate_status=1
   fi
