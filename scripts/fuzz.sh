@@ -8,6 +8,8 @@
 # --seconds N  run for N seconds (default 120: the CI budget); longer by hand, e.g. --seconds 3600
 # --jobs N     N fuzzing processes in parallel (default 1)
 # --keep       keep the grown corpus in fuzz/corpus-local (ignored by git) for the next run
+# --scale S    every screen at scale S between inputs (1.5, 2: the scaled placement and drawing
+#              paths from the first request; inputs also change scales as they go)
 #
 # A crash, a Swift trap, an ASan report or a leak (the server not back at its baseline after the
 # fuzzed client left) stops the run and saves the input as fuzz/findings/crash-…; the script exits
@@ -26,6 +28,7 @@ while [ $# -gt 0 ]; do
     --seconds) seconds="$2"; shift 2 ;;
     --jobs) jobs="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
+    --scale) export STRATA_FUZZ_SCALE="$2"; shift 2 ;;
     *) extra+=("$1"); shift ;;
   esac
 done
@@ -49,7 +52,7 @@ chmod 0700 "$work/runtime"
 cp fuzz/corpus/* fuzz/regressions/* "$work/corpus/" 2>/dev/null || true
 [ "$keep" = 1 ] && [ -d fuzz/corpus-local ] && cp fuzz/corpus-local/* "$work/corpus/" 2>/dev/null || true
 
-echo "== fuzzing for ${seconds}s with $jobs job(s)"
+echo "== fuzzing for ${seconds}s with $jobs job(s), screens at scale ${STRATA_FUZZ_SCALE:-1}"
 status=0
 parallel=()
 # -jobs writes one fuzz-N.log per job into the current folder: keep those in the work folder.
@@ -75,7 +78,8 @@ fi
 # A fuzzer that could not start, or barely ran, has tested nothing: at least this many inputs
 # (CI's two minutes run tens of thousands; STRATA_FUZZ_MIN_RUNS lowers it for short runs).
 min_runs=${STRATA_FUZZ_MIN_RUNS:-$((seconds * 20))}
-runs=$(grep -hoE 'stat::number_of_executed_units: *[0-9]+' "$work/log" | grep -oE '[0-9]+$' | awk '{ n += $1 } END { print n + 0 }')
+runs=$({ grep -hoE 'stat::number_of_executed_units: *[0-9]+' "$work/log" || true; } | { grep -oE '[0-9]+$' || true; } |
+  awk '{ n += $1 } END { print n + 0 }')
 echo "fuzz.sh: $runs inputs executed (at least $min_runs required)"
 if [ "$runs" -lt "$min_runs" ]; then
   status=1
