@@ -45,6 +45,9 @@ public final class TestToplevel {
     }
 
     deinit {
+        // The buffer's destructor sends requests: it goes while `shell` (and so the connection)
+        // is still held, whatever order Swift releases the stored properties in.
+        buffer = nil
         // Events that still arrive for these proxies find no object and are dropped.
         if !isXdgSurfaceDestroyed { wl_proxy_set_user_data(xdgSurface, nil) }
         if !isToplevelDestroyed { wl_proxy_set_user_data(toplevel, nil) }

@@ -6,6 +6,10 @@
 //   strata-bench memory              resident memory: in-process per window and per client
 //   strata-bench throughput          commits per second, 1 and 50 clients
 //   strata-bench startup [--bin DIR] process start → the first client frame shown (built strata)
+//   strata-bench soak [--minutes M] [--clients N] [--seed S]
+//                                    clients connecting, building trees, committing, selecting and
+//                                    dying at random with hostile programs among them; RSS, fds and
+//                                    live objects at the end against the start (bench/soak.sh)
 //   strata-bench callgrind-target --windows N --damage full|1 --what strata|floor|painter [--frames F]
 //                                    the measured loop for `valgrind --tool=callgrind
 //                                    --collect-atstart=no` (bench/callgrind.sh)
@@ -232,6 +236,43 @@ func callgrindTarget() {
     }
 }
 
+// MARK: soak
+
+/// How much the end may differ from the start: descriptors and live objects not at all; resident
+/// memory by 8 MiB or 10 %, whichever is more (malloc keeps freed memory in its arenas, and a
+/// few hundred sessions of churn leave it fragmented; a leak per session would be far more).
+func soak() {
+    let minutes = option("--minutes").flatMap(Double.init) ?? 5
+    let clients = option("--clients").flatMap(Int.init) ?? 16
+    let seed = option("--seed").flatMap(UInt64.init) ?? 1
+    guard minutes > 0, clients > 0, let soak = try? Soak(seed: seed) else {
+        FileHandle.standardError.write(Data("strata-bench soak: bad --minutes/--clients, or no server\n".utf8))
+        exit(2)
+    }
+    print("## Soak: \(fmt(minutes, 1)) min, up to \(clients) clients at once, seed \(seed)")
+    let report = soak.run(seconds: minutes * 60, warmUp: min(60, minutes * 6), maxSessions: clients) { print("  \($0)") }
+    let rssMargin = max(8 * 1024, report.start.rssKiB / 10)
+    let rssGrowth = report.end.rssKiB - report.start.rssKiB
+    print("| | start | end |")
+    print("|---|---|---|")
+    print("| RSS KiB | \(report.start.rssKiB) | \(report.end.rssKiB) (peak \(report.peakRSSKiB)) |")
+    print("| open fds | \(report.start.fds) | \(report.end.fds) |")
+    print("| live resources / objects | \(report.start.resources) / \(report.start.objects) | \(report.end.resources) / \(report.end.objects) |")
+    print("\(report.sessions) sessions, \(report.actions) actions, \(report.hostilePrograms) hostile programs in \(fmt(report.seconds, 0)) s")
+    var failures: [String] = []
+    if report.end.fds != report.start.fds { failures.append("fds \(report.start.fds) → \(report.end.fds)") }
+    if report.end.resources != report.start.resources || report.end.objects != report.start.objects {
+        failures.append("live objects \(report.start.objects) → \(report.end.objects)")
+    }
+    if rssGrowth > rssMargin { failures.append("RSS grew by \(rssGrowth) KiB, more than the \(rssMargin) KiB margin") }
+    if failures.isEmpty {
+        print("soak: passed (RSS \(rssGrowth >= 0 ? "+" : "")\(rssGrowth) KiB, margin \(rssMargin) KiB; fds and live objects equal)")
+    } else {
+        print("soak: FAILED: \(failures.joined(separator: "; "))")
+        exit(1)
+    }
+}
+
 switch arguments.first ?? "report" {
 case "composite": composite()
 case "allocations": allocations()
@@ -239,11 +280,12 @@ case "memory": memory()
 case "throughput": throughput()
 case "startup": startup()
 case "callgrind-target": callgrindTarget()
+case "soak": soak()
 case "report":
     print("# strata-bench on \(ProcessInfo.processInfo.hostName), \(ProcessInfo.processInfo.activeProcessorCount) cores\n")
     // Memory first: the heap only grows, so later sections would hide what windows cost.
     memory(); composite(); allocations(); throughput(); startup()
 default:
-    FileHandle.standardError.write(Data("usage: strata-bench [report|composite|allocations|memory|throughput|startup|callgrind-target]\n".utf8))
+    FileHandle.standardError.write(Data("usage: strata-bench [report|composite|allocations|memory|throughput|startup|callgrind-target|soak]\n".utf8))
     exit(2)
 }

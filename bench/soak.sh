@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The soak test (run by hand, minutes): clients connect, map windows, build subsurface trees,
+# commit frames, set selections and die at random, with the fuzzer's hostile programs among them,
+# against one in-process compositor; the compositor's RSS, open fds and live objects at the end
+# must match the start (fds and objects exactly, RSS within max(8 MiB, 10 %)).
+#
+#   bench/soak.sh [--minutes M] [--clients N] [--seed S]     (default: 5 minutes, 16 clients, seed 1)
+#
+# Release build of the bench package (bench/.build); exits non-zero if the soak fails.
+set -euo pipefail
+cd "$(dirname "$0")"
+swift build -c release --product strata-bench 2>&1 | tail -1
+export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-$(mktemp -d)}
+exec .build/release/strata-bench soak "$@"
