@@ -167,6 +167,8 @@ public final class Compositor {
         display.assertOnLoop()
         wl_display_destroy_clients(display.display)
         for output in outputs { stopFrameClock(output) }
+        seat.clipboard.stop()
+        seat.primarySelection.stop()
         backend.stop()
         for output in outputs { output.global?.destroyNow() }
         for global in globals + retiringGlobals { global.destroyNow() }

@@ -82,8 +82,18 @@ final class ShmBuffer: TextureMemory {
         if let image { pixman_image_unref(image) }
     }
 
-    /// A surface shows the buffer.
-    func hold() { holders += 1 }
+    /// Surfaces that showed the buffer (those still showing it are told when its pixels vanish);
+    /// pruned when it holds many more than `holders`, so it stays as short as what shows it.
+    private var shownBy: [Weak<Surface>] = []
+
+    /// `surface` shows the buffer.
+    func hold(by surface: Surface) {
+        holders += 1
+        if shownBy.count > 2 * holders + 8 {
+            shownBy.removeAll { $0.value?.shownBuffer !== self }
+        }
+        shownBy.append(Weak(surface))
+    }
 
     /// A surface no longer shows the buffer: released when no surface does.
     func unhold() {
@@ -170,7 +180,13 @@ final class ShmBuffer: TextureMemory {
             if let image { pixman_image_unref(image) }
             image = nil
             copyCharge = nil
+            if holders > 0 {
+                for surface in shownBy {
+                    if let surface = surface.value, surface.shownBuffer === self { surface.contentDidVanish() }
+                }
+            }
         }
+        shownBy = []
         wrapped = nil
         strata_listener_destroy(listener)
         listener = nil

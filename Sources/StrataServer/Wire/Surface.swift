@@ -14,7 +14,7 @@ public final class Surface: ResourceObject {
     // Current state.
     public let texture = SurfaceTexture()
     /// The shm buffer the texture shows without a copy (held until replaced).
-    private var shownBuffer: ShmBuffer?
+    private(set) var shownBuffer: ShmBuffer?
     public private(set) var bufferTransform = BufferTransform.identity
     /// wp_viewport's crop and scale (nil: none).
     public private(set) var viewport: Viewport?
@@ -347,7 +347,7 @@ public final class Surface: ResourceObject {
         if buffer === shownBuffer, texture.isBorrowed { return }
         buffer.probe()
         let shown = texture.attach(buffer, width: buffer.width, height: buffer.height, hasAlpha: buffer.hasAlpha)
-        buffer.hold()
+        buffer.hold(by: self)
         replaceShownBuffer(with: shown ? buffer : nil)
         // Nothing to show (its memory cannot be read): the client may have it back at once.
         if !shown { buffer.unhold() }
@@ -359,6 +359,12 @@ public final class Surface: ResourceObject {
     private func replaceShownBuffer(with buffer: ShmBuffer?) {
         if let previous = shownBuffer { compositor.releaseAfterFrame(previous) }
         shownBuffer = buffer
+    }
+
+    /// The shown buffer's pixels are gone (destroyed by the client past its copy budget): what
+    /// the surface covered is drawn again (as nothing) at the next frame.
+    func contentDidVanish() {
+        compositor.damageTree(of: self)
     }
 
     /// Whether a surface-local point hits this surface (its size and input region).
