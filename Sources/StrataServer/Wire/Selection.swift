@@ -1,6 +1,3 @@
-import CStrataServerGlue
-import Glibc
-
 /// A client's data on offer as a selection: wl_data_source (the clipboard), and the primary
 /// selection sources of zwp_primary_selection and gtk_primary_selection.
 protocol SelectionSource: AnyObject {
@@ -32,8 +29,8 @@ protocol SelectionDevice: AnyObject {
 /// - a source that dies clears the selection; offers of a dead, cancelled or replaced source are
 ///   inert (`isCurrent` is false for them);
 /// - isolation: an offer (at most `ClientBudget.maxMimeBytesPerSource` of events) is sent only
-///   while the focus client's socket has room (`hasRoom`); otherwise it waits, and the selection
-///   current when the socket drained is sent, once. Another client setting the selection again
+///   while the focus client's socket has room (`RoomWaiter`); otherwise it waits, and the
+///   selection current when the socket drained is sent, once. Another client setting the selection again
 ///   and again therefore cannot fill a slow reader's socket, which would make libwayland drop it.
 final class Selection {
     unowned let seat: Seat
@@ -43,29 +40,13 @@ final class Selection {
     /// The client that last received the selection (the keyboard focus client then).
     private var sentToClient: OpaquePointer?
 
-    /// The focus client whose offer waits for room in its socket, and the timer that looks again.
-    private var waitingClient: OpaquePointer?
-    private var retryTimer: EventSource?
-    private var retryFD: Int32 = -1
-
-    /// How full (kernel bytes, SIOCOUTQ, against SO_SNDBUF) the focus client's socket may be for
-    /// an offer to be sent: a quarter. An offer adds at most 16 KiB of events (about 20 KiB in
-    /// kernel accounting); with the quarter already queued that leaves over half of the buffer
-    /// (208 KiB by default) for the client's other events.
-    static let queuedFractionForOffer: Int64 = 4
-    /// How often a waiting offer looks again (milliseconds): soon enough for a paste.
-    static let retryMilliseconds: UInt64 = 20
+    /// The focus client's offer when its socket had no room (`RoomWaiter`).
+    private lazy var waiter = RoomWaiter(display: seat.compositor.display)
 
     init(seat: Seat) { self.seat = seat }
 
     /// Ends the retry timer (the compositor's teardown, before the loop goes).
-    func stop() {
-        waitingClient = nil
-        retryTimer?.remove()
-        retryTimer = nil
-        if retryFD >= 0 { close(retryFD) }
-        retryFD = -1
-    }
+    func stop() { waiter.stop() }
 
     /// set_selection from `client` with `serial`.
     func set(_ newSource: SelectionSource?, client: OpaquePointer, serial: UInt32) {
@@ -96,53 +77,11 @@ final class Selection {
         let client = seat.keyboardFocus?.client
         guard force || client != sentToClient else { return }
         sentToClient = client
-        waitingClient = nil
-        guard let client else { return }
-        guard Self.hasRoom(client) else {
-            waitingClient = client
-            armRetry(true)
-            return
-        }
-        for device in devices where device.client == client {
-            device.sendSelection(source)
-        }
-    }
-
-    /// Whether `client`'s socket has room for an offer (true when unknown).
-    static func hasRoom(_ client: OpaquePointer) -> Bool {
-        let queued = strata_client_queued_bytes(client), size = strata_client_send_buffer_size(client)
-        guard queued >= 0, size > 0 else { return true }
-        return queued <= size / queuedFractionForOffer
-    }
-
-    private func armRetry(_ on: Bool) {
-        if on, retryTimer == nil {
-            retryFD = strata_timerfd_create()
-            guard retryFD >= 0 else { return }
-            retryTimer = EventSource(display: seat.compositor.display, fd: retryFD) { [unowned self] _ in
-                var expirations: UInt64 = 0
-                _ = read(retryFD, &expirations, 8)
-                retryWaitingOffer()
+        guard let client else { return waiter.cancel() }
+        waiter.send(to: { [unowned self] in seat.keyboardFocus?.client == client ? client : nil }) { [unowned self] client in
+            for device in devices where device.client == client {
+                device.sendSelection(source)
             }
-        }
-        guard retryFD >= 0 else { return }
-        let interval = on ? Self.retryMilliseconds * 1_000_000 : 0
-        _ = strata_timerfd_arm(retryFD, interval, interval)
-    }
-
-    /// The timer: the waiting client, still the focus client, gets the current selection once
-    /// its socket has room.
-    private func retryWaitingOffer() {
-        guard let client = waitingClient, seat.keyboardFocus?.client == client else {
-            waitingClient = nil
-            armRetry(false)
-            return
-        }
-        guard Self.hasRoom(client) else { return }
-        waitingClient = nil
-        armRetry(false)
-        for device in devices where device.client == client {
-            device.sendSelection(source)
         }
     }
 

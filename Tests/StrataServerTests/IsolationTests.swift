@@ -6,10 +6,10 @@ import StrataServer
 import StrataTestSupport
 import Testing
 
-/// Isolation: what one client sends another through the selection is bounded, so a client that
-/// reads slowly is not dropped because of someone else's burst (libwayland 1.21 drops a client
-/// whose socket is full).
-@Suite struct SelectionIsolationTests {
+/// Isolation: what one client sends another through Strata (selection offers, a text field's
+/// state for the input method) is bounded, so a client that reads slowly is not dropped because
+/// of someone else's burst (libwayland 1.21 drops a client whose socket is full).
+@Suite struct IsolationTests {
     /// 128 MIME types of 112 bytes: one source at the byte cap (16 KiB of offer events).
     static func typesAtTheCap(_ tag: String) -> [String] {
         (0..<ClientBudget.maxMimeTypesPerSource).map { index in
@@ -73,5 +73,35 @@ import Testing
         #expect(reader.device.selectionEvents - eventsBefore < 40, "offers the reader had no room for were replaced by the last")
         #expect(sources.dropLast().allSatisfy { $0.cancelled })
         #expect(hostile.client.protocolError == nil)
+    }
+
+    /// A key client's text field commits 100 surrounding texts of 3.9 KB (390 KB of events for
+    /// the input method) while the input method does not read: it stays connected and gets the
+    /// last state.
+    @Test func aTextFieldsBurstDoesNotDropASlowInputMethod() throws {
+        let server = try TestServer()
+        let im = try IMClient(server)
+        let app = try TextApp(server, x: 0)
+        app.client.roundtrip()
+        app.enable()
+        #expect(im.events().contains(.activate))
+        let text = String(repeating: "t", count: 3900)
+        for n in 0..<100 {
+            zwp_text_input_v3_set_surrounding_text(app.textInput.textInput, "\(n):" + text, 0, 0)
+            app.textInput.commit()
+            // Only the text field's client and the server run: the input method reads nothing.
+            #expect(app.client.roundtrip())
+        }
+        var last: String?
+        #expect(im.client.wait {
+            for event in im.inputMethod.takeEvents() {
+                if case .surroundingText(let text, _, _) = event { last = text }
+            }
+            return last?.hasPrefix("99:") == true
+        })
+        #expect(im.client.roundtrip(), "the input method is still served")
+        #expect(im.client.connectionError == 0)
+        #expect(im.client.protocolError == nil)
+        #expect(last == "99:" + text)
     }
 }
