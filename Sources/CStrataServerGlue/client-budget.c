@@ -28,6 +28,7 @@ struct strata_client_budget {
 	struct wl_client *client; /* NULL once the client is gone */
 	struct strata_budget_limits limits;
 	uint32_t resources;
+	uint32_t surfaces;
 	uint32_t pools;
 	uint64_t pool_bytes;
 	uint64_t charges[STRATA_CHARGE_COUNT];
@@ -45,6 +46,7 @@ struct strata_budget_entry {
 	struct wl_listener destroy;
 	struct strata_client_budget *budget;
 	struct strata_pool_mapping *mapping; /* a pool's or a shm buffer's mapping */
+	bool is_surface;
 };
 
 static void budget_unref(struct strata_client_budget *budget) {
@@ -82,6 +84,8 @@ static void budget_entry_destroyed(struct wl_listener *listener, void *data) {
 	/* libwayland unlinked the listener (final emission) before calling it. */
 	if (entry->mapping)
 		mapping_unref(entry->mapping);
+	if (entry->is_surface)
+		budget->surfaces--;
 	budget->resources--;
 	free(entry);
 	budget_unref(budget);
@@ -112,7 +116,11 @@ static void budget_resource_created(struct wl_listener *listener, void *data) {
 		post_no_memory(budget, "objects", budget->limits.max_resources);
 
 	const char *class = wl_resource_get_class(resource);
-	if (budget->expects_pool && strcmp(class, "wl_shm_pool") == 0) {
+	if (strcmp(class, "wl_surface") == 0) {
+		entry->is_surface = true;
+		if (++budget->surfaces > budget->limits.max_surfaces)
+			post_no_memory(budget, "wl_surfaces", budget->limits.max_surfaces);
+	} else if (budget->expects_pool && strcmp(class, "wl_shm_pool") == 0) {
 		budget->expects_pool = false;
 		struct strata_pool_mapping *mapping = calloc(1, sizeof *mapping);
 		if (!mapping) {
@@ -241,6 +249,7 @@ void strata_client_budgets_uninstall(struct strata_client_budgets *budgets) {
 void strata_client_budget_retain(struct strata_client_budget *budget) { budget->refs++; }
 void strata_client_budget_release(struct strata_client_budget *budget) { budget_unref(budget); }
 uint32_t strata_client_budget_resources(const struct strata_client_budget *budget) { return budget->resources; }
+uint32_t strata_client_budget_surfaces(const struct strata_client_budget *budget) { return budget->surfaces; }
 uint32_t strata_client_budget_pools(const struct strata_client_budget *budget) { return budget->pools; }
 uint64_t strata_client_budget_pool_bytes(const struct strata_client_budget *budget) { return budget->pool_bytes; }
 

@@ -43,6 +43,28 @@ import Testing
         harness.expectUnharmed()
     }
 
+    @Test func aClientPastTheSurfaceCapGetsNoMemory() throws {
+        let harness = try HostileHarness()
+        do {
+            let client = try harness.raw()
+            client.keepsEvents = false
+            let compositor = try #require(client.bind("wl_compositor"))
+            let budget = try #require(ClientBudget.of(client.serverClient))
+            let cap = Int(ClientBudget.maxSurfaces)
+            for index in 0..<cap {
+                client.request(compositor, "wl_compositor.create_surface", .newID(client.newID()))
+                if index % 1000 == 0 { client.pump() }
+            }
+            #expect(client.roundtrip(limit: 1000))
+            #expect(budget.surfaces == cap)
+            #expect(client.error == nil)
+            client.request(compositor, "wl_compositor.create_surface", .newID(client.newID()))
+            client.expectError(code: Self.noMemory, object: 1)
+            #expect(client.error?.message.contains("more than \(cap) wl_surfaces") == true)
+        }
+        harness.expectUnharmed()
+    }
+
     @Test func poolsAndTheirBuffersAreCountedAsObjectsAndAsOneMappingUntilTheLastOfThemDies() throws {
         let server = try TestServer()
         let client = try RawClient(server: server)

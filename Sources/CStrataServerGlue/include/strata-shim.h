@@ -54,7 +54,8 @@ struct wl_protocol_logger *strata_add_shm_stride_check(struct wl_display *displa
 /* Per-client budgets (Core/ClientBudget.swift holds the caps and their reasons). Installed on a
    display, every new client gets a budget, found again through its destroy listener. It counts
    the client's live resources, all of them (libwayland's own wl_shm_pool, wl_buffer, wl_callback
-   and wl_registry included: a resource-created listener and a destroy listener per resource), and
+   and wl_registry included: a resource-created listener and a destroy listener per resource), its
+   wl_surfaces (the costliest objects), and
    its wl_shm pool mappings and their bytes (a pool's mapping lives while the pool or a buffer
    made from it does). The counts are checked as they grow: past a limit the client gets
    wl_display.error no_memory (naming the limit) and is disconnected after the request; the
@@ -62,6 +63,7 @@ struct wl_protocol_logger *strata_add_shm_stride_check(struct wl_display *displa
    `charges` are counters the Swift side keeps per client (MIME bytes, copied pixels). */
 struct strata_budget_limits {
 	uint32_t max_resources;
+	uint32_t max_surfaces;
 	uint32_t max_pools;
 	uint64_t max_pool_bytes;
 };
@@ -76,6 +78,7 @@ struct strata_client_budget *strata_client_budget_of(struct wl_client *client);
 void strata_client_budget_retain(struct strata_client_budget *budget);
 void strata_client_budget_release(struct strata_client_budget *budget);
 uint32_t strata_client_budget_resources(const struct strata_client_budget *budget);
+uint32_t strata_client_budget_surfaces(const struct strata_client_budget *budget);
 uint32_t strata_client_budget_pools(const struct strata_client_budget *budget);
 uint64_t strata_client_budget_pool_bytes(const struct strata_client_budget *budget);
 uint64_t strata_client_budget_charged(const struct strata_client_budget *budget, enum strata_budget_charge kind);
