@@ -75,6 +75,36 @@ import Testing
         #expect(hostile.client.protocolError == nil)
     }
 
+    /// The same burst through the primary selection (zwp_primary_selection).
+    @Test func anotherClientsPrimarySelectionBurstDoesNotDropASlowReader() throws {
+        let server = try TestServer()
+        let hostile = try PrimaryClient(server, x: 0)
+        let reader = try PrimaryClient(server, x: 100)
+        hostile.window.makeKey()
+        server.compositor.seat.key(KEY_A, pressed: true, time: 1)
+        hostile.client.roundtrip()
+        let serial = hostile.seat.lastSerial
+        server.compositor.seat.key(KEY_A, pressed: false, time: 2)
+        reader.window.makeKey()
+        #expect(reader.client.roundtrip())
+        var sources: [TestPrimarySelectionSource] = []
+        var lastTypes: [String] = []
+        for burst in 0..<40 {
+            lastTypes = Self.typesAtTheCap("primary\(burst)")
+            let source = try TestPrimarySelectionSource(manager: hostile.manager, mimeTypes: lastTypes, payload: [1])
+            zwp_primary_selection_device_v1_set_selection(hostile.device.device, source.source, serial)
+            #expect(hostile.client.roundtrip())
+            sources.append(source)
+        }
+        #expect(reader.client.wait { reader.device.selectionMimeTypes.elementsEqual(lastTypes) })
+        #expect(reader.client.roundtrip(), "the reader is still served")
+        #expect(reader.client.connectionError == 0)
+        #expect(reader.client.protocolError == nil)
+        #expect(reader.device.selectionMimeTypes.count == lastTypes.count)
+        #expect(sources.dropLast().allSatisfy { $0.cancelled })
+        #expect(hostile.client.protocolError == nil)
+    }
+
     /// A key client's text field commits 100 surrounding texts of 3.9 KB (390 KB of events for
     /// the input method) while the input method does not read: it stays connected and gets the
     /// last state.
