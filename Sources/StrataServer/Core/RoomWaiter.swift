@@ -11,9 +11,10 @@ import Glibc
 final class RoomWaiter {
     /// How full (kernel bytes, SIOCOUTQ, against SO_SNDBUF) a socket may be for a burst to be
     /// sent: a quarter. A burst is at most about 16 KiB of events (a selection offer at its
-    /// cap, or a text input's 4 KiB surrounding text), about 20 KiB in kernel accounting; with a
-    /// quarter already queued, over half of the buffer (208 KiB by default) is left for the
-    /// client's other events.
+    /// cap, or a text input's 4 KiB surrounding text), at most twice that in kernel accounting
+    /// (libwayland flushes 4 KiB at a time, each a buffer with its overhead); with a quarter
+    /// already queued, over half of the buffer (208 KiB by default) is left for the client's
+    /// other events.
     static let queuedFraction: Int64 = 4
     /// How often a waiting burst looks again: soon enough for a paste or a keystroke's echo.
     static let retryMilliseconds: UInt64 = 20
