@@ -52,6 +52,7 @@ final class ChildProcess {
         let result = posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
         guard result == 0 else { throw SpawnError(command: arguments[0], code: result) }
         self.pid = pid
+        FileLimit.restore(in: pid)
     }
 
     /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29+), which the Glibc module does not

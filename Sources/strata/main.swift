@@ -4,4 +4,6 @@
 // other thread can exist, so every thread inherits the mask and the loop's signalfds see them
 // all; a signal that arrives before the loop is ready stays pending instead of being lost.
 HandledSignals.block()
+// Every client is a file descriptor: 1,000 clients need more than the usual soft limit of 1,024.
+FileLimit.raise()
 StrataCommand.main()

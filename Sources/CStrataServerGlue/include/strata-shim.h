@@ -51,6 +51,46 @@ int strata_wl_surface_dispatch(const void *implementation, void *target, uint32_
    made; it runs right before the request. Remove with wl_protocol_logger_destroy. */
 struct wl_protocol_logger *strata_add_shm_stride_check(struct wl_display *display);
 
+/* Per-client budgets (Core/ClientBudget.swift holds the caps and their reasons). Installed on a
+   display, every new client gets a budget, found again through its destroy listener. It counts
+   the client's live resources, all of them (libwayland's own wl_shm_pool, wl_buffer, wl_callback
+   and wl_registry included: a resource-created listener and a destroy listener per resource), its
+   wl_surfaces (the costliest objects), and
+   its wl_shm pool mappings and their bytes (a pool's mapping lives while the pool or a buffer
+   made from it does). The counts are checked as they grow: past a limit the client gets
+   wl_display.error no_memory (naming the limit) and is disconnected after the request; the
+   request itself still runs (libwayland's) and is undone by the disconnection.
+   `charges` are counters the Swift side keeps per client (MIME bytes, copied pixels). */
+struct strata_budget_limits {
+	uint32_t max_resources;
+	uint32_t max_surfaces;
+	uint32_t max_pools;
+	uint64_t max_pool_bytes;
+};
+enum strata_budget_charge { STRATA_CHARGE_MIME_BYTES = 0, STRATA_CHARGE_COPIED_BYTES = 1, STRATA_CHARGE_COUNT = 2 };
+struct strata_client_budgets; /* one per display */
+struct strata_client_budget;  /* one per client */
+struct strata_client_budgets *strata_client_budgets_install(struct wl_display *display, struct strata_budget_limits limits);
+/* Before wl_display_destroy (clients already destroyed). Budgets still retained stay valid. */
+void strata_client_budgets_uninstall(struct strata_client_budgets *budgets);
+/* The client's budget, or NULL for a client made before the install. */
+struct strata_client_budget *strata_client_budget_of(struct wl_client *client);
+void strata_client_budget_retain(struct strata_client_budget *budget);
+void strata_client_budget_release(struct strata_client_budget *budget);
+uint32_t strata_client_budget_resources(const struct strata_client_budget *budget);
+uint32_t strata_client_budget_surfaces(const struct strata_client_budget *budget);
+uint32_t strata_client_budget_pools(const struct strata_client_budget *budget);
+uint64_t strata_client_budget_pool_bytes(const struct strata_client_budget *budget);
+uint64_t strata_client_budget_charged(const struct strata_client_budget *budget, enum strata_budget_charge kind);
+/* Adds bytes to the charge when the total stays within limit (true), else changes nothing (false). */
+int strata_client_budget_charge(struct strata_client_budget *budget, enum strata_budget_charge kind, uint64_t bytes, uint64_t limit);
+void strata_client_budget_refund(struct strata_client_budget *budget, enum strata_budget_charge kind, uint64_t bytes);
+
+/* The bytes queued in the kernel on the way to the client (SIOCOUTQ on its socket) and the
+   socket's send buffer size; -1 when unknown. */
+int64_t strata_client_queued_bytes(struct wl_client *client);
+int64_t strata_client_send_buffer_size(struct wl_client *client);
+
 /* Forwards libwayland's server log lines, formatted, to handler. */
 void strata_set_log_handler(void (*handler)(const char *line));
 

@@ -51,6 +51,8 @@ public final class Compositor {
     private var observerToken: ObserverToken?
     /// libwayland's wl_shm with the per-format stride check it lacks (`strata_add_shm_stride_check`).
     private var shmStrideCheck: OpaquePointer?
+    /// Every client's budget of objects and wl_shm pools (`ClientBudget`).
+    private var clientBudgets: OpaquePointer?
     private var placedWindows = 0
 
     public init(backend: Backend, policy: KeyWindowPolicy = UIKitKeyWindowPolicy()) throws(ServerError) {
@@ -59,6 +61,7 @@ public final class Compositor {
         self.backend = backend
         guard wl_display_init_shm(display.display) == 0 else { throw .setup("wl_display_init_shm failed") }
         shmStrideCheck = strata_add_shm_stride_check(display.display)
+        clientBudgets = strata_client_budgets_install(display.display, ClientBudget.limits)
         seat = Seat(compositor: self)
         cursor = CursorLayer(compositor: self)
         layerShell = LayerShell(compositor: self)
@@ -164,6 +167,8 @@ public final class Compositor {
         display.assertOnLoop()
         wl_display_destroy_clients(display.display)
         for output in outputs { stopFrameClock(output) }
+        seat.clipboard.stop()
+        seat.primarySelection.stop()
         backend.stop()
         for output in outputs { output.global?.destroyNow() }
         for global in globals + retiringGlobals { global.destroyNow() }
@@ -176,6 +181,8 @@ public final class Compositor {
         fractionalScale.stop()
         if let shmStrideCheck { wl_protocol_logger_destroy(shmStrideCheck) }
         shmStrideCheck = nil
+        strata_client_budgets_uninstall(clientBudgets)
+        clientBudgets = nil
         wl_display_destroy(display.display)
     }
 

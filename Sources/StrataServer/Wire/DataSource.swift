@@ -6,7 +6,8 @@ import CWaylandServer
 /// offers made from it turn inert.
 final class DataSource: ResourceObject, SelectionSource {
     unowned let seat: Seat
-    private(set) var mimeTypes: [String] = []
+    private let offered: MimeTypeList
+    var mimeTypes: [String] { offered.types }
     /// The drag-and-drop actions, once set_actions was called.
     private(set) var dndActions: UInt32?
     /// Set by set_selection or start_drag; a second use is an invalid_source error.
@@ -18,6 +19,7 @@ final class DataSource: ResourceObject, SelectionSource {
 
     init?(seat: Seat, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.seat = seat
+        offered = MimeTypeList(client: client)
         super.init(client: client, interface: strata_wl_data_source_interface(), version: version, id: id,
                    implementation: Self.implementation)
     }
@@ -44,10 +46,9 @@ final class DataSource: ResourceObject, SelectionSource {
 
     static let implementation = makeImplementation(wl_data_source_interface(
         offer: { _, resource, mimeType in
-            handle(resource, as: DataSource.self) { source in
+            handle(resource, as: DataSource.self) { source throws(ProtocolError) in
                 guard let mimeType else { return }
-                let type = String(cString: mimeType)
-                if !source.mimeTypes.contains(type) { source.mimeTypes.append(type) }
+                try source.offered.add(mimeType, client: source.client)
             }
         },
         destroy: destroyRequest,

@@ -30,7 +30,13 @@ final class InputMethod: ResourceObject {
                    implementation: Self.implementation)
     }
 
+    /// The active text input's latest state while this client's socket has no room for it
+    /// (`RoomWaiter`: a text field committing 4 KiB of surrounding text again and again must not
+    /// get the input method dropped when it reads slowly).
+    private var waiter: RoomWaiter?
+
     override func resourceDidDestroy() {
+        waiter?.stop()
         keyboardGrab?.inputMethodDidEnd()
         for popup in popups { popup.value?.inputMethodDidEnd() }
         popups.removeAll()
@@ -53,22 +59,32 @@ final class InputMethod: ResourceObject {
         guard isAvailable, !isDestroyed else { return }
         isActive = true
         pending = InputMethodState()
+        waiter?.cancel()
         zwp_input_method_v2_send_activate(resource)
         sendState(state)
         popupsDidChange()
     }
 
-    /// The active text input committed again: its state, done.
+    /// The active text input committed again: its state, done — when the socket has room, else
+    /// the latest state once it has.
     func update(with state: TextInputState) {
         guard isAvailable, !isDestroyed, isActive else { return }
-        sendState(state)
-        popupsDidChange()
+        let waiter = waiter ?? RoomWaiter(display: relay.seat.compositor.display)
+        self.waiter = waiter
+        waiter.send(to: { [weak self] in
+            guard let self, !self.isDestroyed, self.isAvailable, self.isActive else { return nil }
+            return self.client
+        }) { [weak self] _ in
+            self?.sendState(state)
+            self?.popupsDidChange()
+        }
     }
 
     /// No focused text input needs the input method any more: deactivate, done.
     func deactivate() {
         guard isAvailable, !isDestroyed, isActive else { return }
         isActive = false
+        waiter?.cancel()
         zwp_input_method_v2_send_deactivate(resource)
         sendDone()
         popupsDidChange()

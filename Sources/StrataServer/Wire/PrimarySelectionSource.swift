@@ -7,12 +7,14 @@ import CWaylandServer
 final class PrimarySelectionSource: ResourceObject, SelectionSource {
     unowned let selection: Selection
     let face: PrimarySelectionFace
-    private(set) var mimeTypes: [String] = []
+    private let offered: MimeTypeList
+    var mimeTypes: [String] { offered.types }
     private(set) var isCancelled = false
 
     init?(selection: Selection, face: PrimarySelectionFace, client: OpaquePointer, id: UInt32) {
         self.selection = selection
         self.face = face
+        offered = MimeTypeList(client: client)
         super.init(client: client, interface: face.sourceInterface, version: 1, id: id,
                    implementation: face == .zwp ? Self.zwpImplementation : Self.gtkImplementation)
     }
@@ -35,10 +37,9 @@ final class PrimarySelectionSource: ResourceObject, SelectionSource {
     }
 
     private static let offer: @convention(c) (OpaquePointer?, OpaquePointer?, UnsafePointer<CChar>?) -> Void = { _, resource, mimeType in
-        handle(resource, as: PrimarySelectionSource.self) { source in
+        handle(resource, as: PrimarySelectionSource.self) { source throws(ProtocolError) in
             guard let mimeType else { return }
-            let type = String(cString: mimeType)
-            if !source.mimeTypes.contains(type) { source.mimeTypes.append(type) }
+            try source.offered.add(mimeType, client: source.client)
         }
     }
 

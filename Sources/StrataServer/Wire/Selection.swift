@@ -27,7 +27,11 @@ protocol SelectionDevice: AnyObject {
 /// - the keyboard focus client's devices get a new offer when the focus or the selection
 ///   changes, and at once when they are made; other clients get nothing;
 /// - a source that dies clears the selection; offers of a dead, cancelled or replaced source are
-///   inert (`isCurrent` is false for them).
+///   inert (`isCurrent` is false for them);
+/// - isolation: an offer (at most `ClientBudget.maxMimeBytesPerSource` of events) is sent only
+///   while the focus client's socket has room (`RoomWaiter`); otherwise it waits, and the
+///   selection current when the socket drained is sent, once. Another client setting the selection again
+///   and again therefore cannot fill a slow reader's socket, which would make libwayland drop it.
 final class Selection {
     unowned let seat: Seat
     private(set) var source: SelectionSource?
@@ -36,7 +40,13 @@ final class Selection {
     /// The client that last received the selection (the keyboard focus client then).
     private var sentToClient: OpaquePointer?
 
+    /// The focus client's offer when its socket had no room (`RoomWaiter`).
+    private lazy var waiter = RoomWaiter(display: seat.compositor.display)
+
     init(seat: Seat) { self.seat = seat }
+
+    /// Ends the retry timer (the compositor's teardown, before the loop goes).
+    func stop() { waiter.stop() }
 
     /// set_selection from `client` with `serial`.
     func set(_ newSource: SelectionSource?, client: OpaquePointer, serial: UInt32) {
@@ -67,9 +77,11 @@ final class Selection {
         let client = seat.keyboardFocus?.client
         guard force || client != sentToClient else { return }
         sentToClient = client
-        guard let client else { return }
-        for device in devices where device.client == client {
-            device.sendSelection(source)
+        guard let client else { return waiter.cancel() }
+        waiter.send(to: { [unowned self] in seat.keyboardFocus?.client == client ? client : nil }) { [unowned self] client in
+            for device in devices where device.client == client {
+                device.sendSelection(source)
+            }
         }
     }
 

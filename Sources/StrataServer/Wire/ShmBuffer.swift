@@ -19,7 +19,13 @@ import StrataRender
 /// Lifetime: the wl_buffer's destroy listener owns the object (retained until the buffer dies);
 /// textures showing it and the compositor's release queue hold it too. Destroyed while held, it
 /// copies the pixels first (the memory is still mapped while the destroy signal runs) and serves
-/// the copy from then on: the surfaces showing it keep their picture.
+/// the copy from then on: the surfaces showing it keep their picture — within the client's copy
+/// budget (`ClientBudget.maxCopiedBytesPerClient`, charged until the copy goes); past it the
+/// surfaces show nothing until their next buffer, as weston's pixman renderer does. (Keeping the
+/// client's mapping instead, with `wl_shm_buffer_ref_pool`, was weighed and rejected: once the
+/// wl_shm_buffer is gone no read can be bracketed by `wl_shm_buffer_begin_access`, so a client
+/// truncating its file would crash Strata with SIGBUS; and libwayland 1.21 would defer the pool's
+/// resize, failing the client's next buffer from the grown part.)
 ///
 /// Every read of the client's memory goes through `beginRead`/`endRead`, libwayland's guard
 /// against a pool the client truncated (the SIGBUS is caught, the read sees zeroes, the client
@@ -76,8 +82,18 @@ final class ShmBuffer: TextureMemory {
         if let image { pixman_image_unref(image) }
     }
 
-    /// A surface shows the buffer.
-    func hold() { holders += 1 }
+    /// Surfaces that showed the buffer (those still showing it are told when its pixels vanish);
+    /// pruned when it holds many more than `holders`, so it stays as short as what shows it.
+    private var shownBy: [Weak<Surface>] = []
+
+    /// `surface` shows the buffer.
+    func hold(by surface: Surface) {
+        holders += 1
+        if shownBy.count > 2 * holders + 8 {
+            shownBy.removeAll { $0.value?.shownBuffer !== self }
+        }
+        shownBy.append(Weak(surface))
+    }
 
     /// A surface no longer shows the buffer: released when no surface does.
     func unhold() {
@@ -125,13 +141,28 @@ final class ShmBuffer: TextureMemory {
         }
         wl_shm_buffer_end_access(shm)
     }
+    /// The copy's bytes on the client's budget (`ClientBudget.maxCopiedBytesPerClient`), given
+    /// back when the copy goes (this object's end).
+    private var copyCharge: BudgetCharge?
+
+    /// Charges a copy of the pixels to the client of `resource`: false past its budget.
+    private func chargeCopy(of resource: OpaquePointer) -> Bool {
+        let bytes = UInt64(width) * UInt64(height) * 4
+        guard let charge = BudgetCharge(client: wl_resource_get_client(resource), kind: STRATA_CHARGE_COPIED_BYTES) else {
+            return false
+        }
+        guard charge.add(bytes, limit: ClientBudget.maxCopiedBytesPerClient) else { return false }
+        copyCharge = charge
+        return true
+    }
+
     /// Where `probe` stores what it read, so the reads are not optimised away.
     private(set) var probed: UInt8 = 0
 
     /// The client destroys the buffer (its memory is still mapped): shown somewhere, its pixels
     /// are copied and served from now on; then it forgets the client's buffer.
     private func resourceWillDestroy() {
-        if holders > 0, hasValidLayout, let shm,
+        if holders > 0, hasValidLayout, let shm, let resource, chargeCopy(of: resource),
            let copy = pixman_image_create_bits(hasAlpha ? PIXMAN_a8r8g8b8 : PIXMAN_x8r8g8b8, width, height, nil, 0) {
             wl_shm_buffer_begin_access(shm)
             if let data = wl_shm_buffer_get_data(shm), data != wrapped || image == nil { rewrap(data) }
@@ -144,9 +175,18 @@ final class ShmBuffer: TextureMemory {
             if let image { pixman_image_unref(image) }
             image = copy
         } else {
+            // Not shown, or past the client's copy budget: the surfaces showing it show nothing
+            // until their next buffer.
             if let image { pixman_image_unref(image) }
             image = nil
+            copyCharge = nil
+            if holders > 0 {
+                for surface in shownBy {
+                    if let surface = surface.value, surface.shownBuffer === self { surface.contentDidVanish() }
+                }
+            }
         }
+        shownBy = []
         wrapped = nil
         strata_listener_destroy(listener)
         listener = nil

@@ -14,7 +14,7 @@ public final class Surface: ResourceObject {
     // Current state.
     public let texture = SurfaceTexture()
     /// The shm buffer the texture shows without a copy (held until replaced).
-    private var shownBuffer: ShmBuffer?
+    private(set) var shownBuffer: ShmBuffer?
     public private(set) var bufferTransform = BufferTransform.identity
     /// wp_viewport's crop and scale (nil: none).
     public private(set) var viewport: Viewport?
@@ -112,7 +112,9 @@ public final class Surface: ResourceObject {
         },
         frame: { client, resource, id in
             handle(resource, as: Surface.self) { surface in
-                guard let client, let callback = FrameCallback(client: client, id: id, surface: surface) else { return }
+                guard let client else { return }
+                try surface.checkFrameCallbackBudget()
+                guard let callback = FrameCallback(client: client, id: id, surface: surface) else { return }
                 surface.pending.frameCallbacks.append(callback)
             }
         },
@@ -152,6 +154,23 @@ public final class Surface: ResourceObject {
                 surface.pending.offsetY = y
             }
         }))
+
+    /// Room for one more frame callback (`ClientBudget.maxFrameCallbacksPerSurface`): applied
+    /// callbacks still waiting for a frame are done at once when the surface holds the cap; more
+    /// than the cap asked for without an applied commit is no_memory.
+    func checkFrameCallbackBudget() throws(ProtocolError) {
+        let cap = ClientBudget.maxFrameCallbacksPerSurface
+        guard pending.frameCallbacks.count + cached.frameCallbacks.count + frameCallbacks.count >= cap else { return }
+        if !frameCallbacks.isEmpty {
+            let now = Compositor.monotonicMilliseconds()
+            for callback in frameCallbacks { callback.done(timeMilliseconds: now) }
+            frameCallbacks.removeAll(keepingCapacity: true)
+        }
+        guard pending.frameCallbacks.count + cached.frameCallbacks.count < cap else {
+            throw .noMemory("more than \(cap) frame callbacks on wl_surface@\(wl_resource_get_id(resource)) without a commit applying them",
+                            client: client)
+        }
+    }
 
     func handleAttachRequest(buffer: OpaquePointer?, x: Int32, y: Int32) throws(ProtocolError) {
         if version >= 5, x != 0 || y != 0 {
@@ -328,7 +347,7 @@ public final class Surface: ResourceObject {
         if buffer === shownBuffer, texture.isBorrowed { return }
         buffer.probe()
         let shown = texture.attach(buffer, width: buffer.width, height: buffer.height, hasAlpha: buffer.hasAlpha)
-        buffer.hold()
+        buffer.hold(by: self)
         replaceShownBuffer(with: shown ? buffer : nil)
         // Nothing to show (its memory cannot be read): the client may have it back at once.
         if !shown { buffer.unhold() }
@@ -340,6 +359,12 @@ public final class Surface: ResourceObject {
     private func replaceShownBuffer(with buffer: ShmBuffer?) {
         if let previous = shownBuffer { compositor.releaseAfterFrame(previous) }
         shownBuffer = buffer
+    }
+
+    /// The shown buffer's pixels are gone (destroyed by the client past its copy budget): what
+    /// the surface covered is drawn again (as nothing) at the next frame.
+    func contentDidVanish() {
+        compositor.damageTree(of: self)
     }
 
     /// Whether a surface-local point hits this surface (its size and input region).

@@ -1,0 +1,130 @@
+import CStrataServerGlue
+import CWaylandServer
+
+/// What one client may make Strata hold: the caps, each with its reason, in one place
+/// (`docs/reliability.md`, "Per-client budgets"). Past a cap the client gets a protocol error
+/// (the interface's own where one fits, else `wl_display.error` no_memory) and is disconnected;
+/// nobody else notices.
+///
+/// Objects and wl_shm pools are counted in C (`client-budget.c`): a resource-created listener
+/// and a destroy listener on every resource of the client, libwayland's own (wl_shm_pool,
+/// wl_buffer, wl_callback, wl_registry) included, and the protocol-logger hook that sees
+/// `wl_shm.create_pool` and `wl_shm_pool.resize` right before libwayland runs them. The other
+/// caps are checked where the thing is made (frame callbacks, MIME types) and charged to the
+/// client's budget when they outlive one object (MIME bytes, copies of destroyed buffers).
+public struct ClientBudget {
+    // MARK: The caps
+
+    /// Live resources (protocol objects) of one client. A real client has hundreds to a few
+    /// thousands (a browser with many subsurfaces and buffers). Measured: a wl_region costs
+    /// Strata about 300 bytes, so 50,000 objects other than surfaces are some 15–60 MB.
+    public static let maxObjects: UInt32 = 50_000
+    /// Live wl_surfaces of one client, the costliest objects (measured: about 2.7 KB each with
+    /// their pending and cached states and regions; 50,000 would be 130 MB). Toolkits use one
+    /// per window, popup, cursor and subsurface: tens, rarely hundreds. 10,000 cost 27 MB.
+    public static let maxSurfaces: UInt32 = 10_000
+    /// Live wl_shm pool mappings of one client (a pool's mapping lives while the pool or a
+    /// buffer made from it does). Each is one entry of the process's map table (vm.max_map_count,
+    /// 65,530 by default, shared with everything else Strata maps): toolkits use one pool per
+    /// buffer or one per surface, a few to some dozens; 1,024 leaves 60 clients at the cap before
+    /// the table is at risk.
+    public static let maxPools: UInt32 = 1_024
+    /// Bytes of one client's wl_shm pools together: address space, not memory (the pages are the
+    /// client's), but 65,536 pools of 2 GiB would use up the 128 TiB of user address space.
+    /// 8 GiB is eight 8K (7680×4320) ARGB buffers… times eight; 1,000 clients at the cap use 8 TiB.
+    public static let maxPoolBytes: UInt64 = 8 << 30
+    /// Frame callbacks waiting on one surface (pending, cached and applied ones). A client asks
+    /// for one per frame and waits for it; a surface that is not shown keeps its callbacks (done
+    /// at its next frame), so a client committing with a callback on its own clock while hidden
+    /// piles them up: past the cap its applied callbacks are done at once (the spec allows done
+    /// at any time), and only a client asking for more than the cap without a commit between
+    /// them gets no_memory.
+    public static let maxFrameCallbacksPerSurface = 256
+    /// MIME types one selection source may offer. Applications offer up to a few dozens
+    /// (LibreOffice about 30, Xwayland the targets of an X selection): 128 is room enough, and
+    /// what is forwarded to the key client stays small (`maxMimeBytesPerSource`).
+    public static let maxMimeTypesPerSource = 128
+    /// Length of one MIME type in bytes. Real ones are under 100 ("text/plain;charset=utf-8",
+    /// "application/x-qt-windows-mime;value=\"…\"").
+    public static let maxMimeTypeLength = 255
+    /// Bytes of all MIME types of one source together (each counted with its wire overhead of
+    /// 16 bytes: header, length, NUL and padding). What Strata forwards to the keyboard focus
+    /// client for one selection is therefore at most 16 KiB of events: a tenth of a socket's
+    /// default send buffer (208 KiB), so a client that reads slowly is not dropped because
+    /// another client's selection arrived while it was busy (libwayland 1.21 drops a client whose
+    /// socket is full: its own buffer is a fixed 4 KiB).
+    public static let maxMimeBytesPerSource = 16 << 10
+    /// MIME bytes (as above) of all of one client's live sources: 64 sources at the cap each.
+    public static let maxMimeBytesPerClient: UInt64 = 1 << 20
+    /// Bytes of pixels Strata copies for one client's shm buffers destroyed while still shown
+    /// (so the surface keeps its picture until the next commit). Beyond it, such a buffer is
+    /// not copied and the surface shows nothing until its next buffer (weston's pixman renderer
+    /// never copies). Two full 4K (3840×2160) ARGB frames.
+    public static let maxCopiedBytesPerClient: UInt64 = 64 << 20
+
+    // MARK: Installing and reading
+
+    static var limits: strata_budget_limits {
+        strata_budget_limits(max_resources: maxObjects, max_surfaces: maxSurfaces, max_pools: maxPools, max_pool_bytes: maxPoolBytes)
+    }
+
+    let pointer: OpaquePointer
+
+    /// The budget of `client` (nil for a client of a display without budgets).
+    init?(of client: OpaquePointer) {
+        guard let pointer = strata_client_budget_of(client) else { return nil }
+        self.pointer = pointer
+    }
+
+    public static func of(_ client: OpaquePointer) -> ClientBudget? { ClientBudget(of: client) }
+
+    /// The client's live resources (libwayland's wl_display excluded).
+    public var objects: Int { Int(strata_client_budget_resources(pointer)) }
+    /// Its live wl_surfaces.
+    public var surfaces: Int { Int(strata_client_budget_surfaces(pointer)) }
+    /// Its live wl_shm pool mappings and their bytes.
+    public var pools: Int { Int(strata_client_budget_pools(pointer)) }
+    public var poolBytes: UInt64 { strata_client_budget_pool_bytes(pointer) }
+    public var mimeBytes: UInt64 { strata_client_budget_charged(pointer, STRATA_CHARGE_MIME_BYTES) }
+    public var copiedBytes: UInt64 { strata_client_budget_charged(pointer, STRATA_CHARGE_COPIED_BYTES) }
+}
+
+/// A charge on a client's budget, kept by the object it pays for and refunded when that object
+/// lets go of it (`refund()`, also at deinit). It retains the budget, so it may outlive the client.
+final class BudgetCharge {
+    private let budget: OpaquePointer
+    private let kind: strata_budget_charge
+    private(set) var bytes: UInt64 = 0
+
+    init?(client: OpaquePointer, kind: strata_budget_charge) {
+        guard let budget = strata_client_budget_of(client) else { return nil }
+        self.budget = budget
+        self.kind = kind
+        strata_client_budget_retain(budget)
+    }
+
+    deinit {
+        refund()
+        strata_client_budget_release(budget)
+    }
+
+    /// Adds `amount` when the client's total stays within `limit`.
+    func add(_ amount: UInt64, limit: UInt64) -> Bool {
+        guard strata_client_budget_charge(budget, kind, amount, limit) != 0 else { return false }
+        bytes += amount
+        return true
+    }
+
+    func refund() {
+        strata_client_budget_refund(budget, kind, bytes)
+        bytes = 0
+    }
+}
+
+extension ProtocolError {
+    /// wl_display.error no_memory (on the client's wl_display, object 1): a cap of the client's
+    /// budget is exceeded.
+    static func noMemory(_ message: String, client: OpaquePointer) -> ProtocolError {
+        ProtocolError(on: wl_client_get_object(client, 1), code: WL_DISPLAY_ERROR_NO_MEMORY.rawValue, message)
+    }
+}
