@@ -29,19 +29,43 @@ public final class TestClient {
         }
     }
 
-    public init(server: TestServer) throws {
+    /// Connects through a socket pair whose server end is accepted as `origin` (how Strata
+    /// would have made the connection: `.startedByStrata` for a process it started).
+    public init(server: TestServer, origin: ClientOrigin = .socket) throws {
         self.server = server
         var fds: [Int32] = [0, 0]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
             throw Failure.connect(String(cString: strerror(errno)))
         }
-        guard let serverClient = server.compositor.display.createClient(fd: fds[0]) else {
+        guard let serverClient = server.compositor.display.createClient(fd: fds[0], origin: origin) else {
             close(fds[0]); close(fds[1])
             throw Failure.connect("wl_client_create failed")
         }
         self.serverClient = serverClient
         guard let display = wl_display_connect_to_fd(fds[1]) else {
             close(fds[1])
+            throw Failure.connect("wl_display_connect_to_fd failed")
+        }
+        self.display = display
+        registry = wl_display_get_registry(display)
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        wl_registry_add_listener(registry, &TestClient.registryListener, me)
+        roundtrip()
+    }
+
+    /// Connects through `fd`, a socket already connected to one of the server's listening
+    /// sockets (a security context's): one server step accepts it, and the client accepted last
+    /// is this one's server side.
+    public init(server: TestServer, connectedSocket fd: Int32) throws {
+        self.server = server
+        server.step()
+        guard let serverClient = server.compositor.display.newestClient else {
+            close(fd)
+            throw Failure.connect("the server accepted no connection")
+        }
+        self.serverClient = serverClient
+        guard let display = wl_display_connect_to_fd(fd) else {
+            close(fd)
             throw Failure.connect("wl_display_connect_to_fd failed")
         }
         self.display = display
