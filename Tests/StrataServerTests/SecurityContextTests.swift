@@ -90,6 +90,23 @@ import Testing
         try expectManagerError(WP_SECURITY_CONTEXT_MANAGER_V1_ERROR_INVALID_LISTEN_FD.rawValue)
     }
 
+    /// A listening TCP socket would let connections from the network in.
+    @Test func aListeningSocketThatIsNotAUnixSocketIsInvalid() throws {
+        let sandbox = try SandboxSocket()
+        let tcp = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(tcp >= 0)
+        defer { close(tcp) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian  // 127.0.0.1, port 0: any free one
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(tcp, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(bound == 0 && listen(tcp, 1) == 0)
+        _ = wp_security_context_manager_v1_create_listener(manager, tcp, sandbox.closeFD)
+        try expectManagerError(WP_SECURITY_CONTEXT_MANAGER_V1_ERROR_INVALID_LISTEN_FD.rawValue)
+    }
+
     @Test func aCloseFdThatCannotBeWatchedIsRefused() throws {
         let sandbox = try SandboxSocket()
         let file = open("/proc/self/exe", O_RDONLY | O_CLOEXEC)  // a regular file: epoll refuses it

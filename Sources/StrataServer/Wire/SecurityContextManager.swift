@@ -89,7 +89,8 @@ public final class SecurityContextManager {
         watchCreator(client)
     }
 
-    /// Why `fd` is not a listening stream socket, or nil when it is one.
+    /// Why `fd` is not a listening Unix stream socket, or nil when it is one. (A listening TCP
+    /// socket would put Strata on the network.)
     static func listeningSocketProblem(_ fd: Int32) -> String? {
         var value: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
@@ -100,6 +101,10 @@ public final class SecurityContextManager {
         length = socklen_t(MemoryLayout<Int32>.size)
         guard getsockopt(fd, SOL_SOCKET, SO_TYPE, &value, &length) == 0, value == Int32(SOCK_STREAM.rawValue) else {
             return "is not a stream socket"
+        }
+        length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &value, &length) == 0, value == AF_UNIX else {
+            return "is not a Unix socket"
         }
         return nil
     }
