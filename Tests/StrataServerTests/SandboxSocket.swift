@@ -17,7 +17,7 @@ final class SandboxSocket {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
         }
-        guard fd >= 0, bound == 0, listen(fd, 16) == 0 else { throw POSIXError(.EINVAL) }
+        guard fd >= 0, bound == 0, listen(fd, 64) == 0 else { throw POSIXError(.EINVAL) }
         listenFD = fd
         var pipeFDs: [Int32] = [-1, -1]
         guard pipe(&pipeFDs) == 0 else { throw POSIXError(.EMFILE) }

@@ -172,6 +172,25 @@ import Testing
         #expect(engine.roundtrip())
     }
 
+    /// 20 connections waiting at once: one wake-up of the loop takes 16, the next the rest; every
+    /// one is sandboxed, and all are forgotten when they close.
+    @Test func oneWakeUpAcceptsAtMostSixteenConnections() throws {
+        let sandbox = try SandboxSocket()
+        commitContext(sandbox)
+        let display = server.compositor.display
+        let waiting = (0..<20).compactMap { _ in sandbox.connect() }
+        try #require(waiting.count == 20)
+        let listener = try #require(server.compositor.securityContexts.listeners.first)
+        server.step()
+        #expect(listener.accepted == SecurityContextManager.maxAcceptsPerWakeup)
+        server.step()
+        #expect(listener.accepted == 20)
+        #expect(display.clientsWithOrigin == 20)
+        for fd in waiting { close(fd) }
+        #expect(server.run(seconds: 5) { display.clientsWithOrigin == 0 })
+        #expect(engine.roundtrip())
+    }
+
     /// The spec: accepting goes on after the client that made the context disconnects.
     @Test func theListenerOutlivesTheClientThatMadeIt() throws {
         let sandbox = try SandboxSocket()
