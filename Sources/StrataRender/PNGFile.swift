@@ -14,20 +14,70 @@ public enum PNGFile {
         }
     }
 
-    /// Writes 0xAARRGGBB pixels (native-endian words: B, G, R, A bytes) as an RGB PNG.
+    /// Writes 0xAARRGGBB pixels (native-endian words: B, G, R, A bytes) as an RGB PNG into
+    /// `path`, which must be a regular file or not exist (`openRegularFile`).
     public static func write(path: String, pixels: UnsafePointer<UInt32>, width: Int32, height: Int32, stride: Int32) throws(Failure) {
+        let fd = try openRegularFile(path)
+        guard let file = fdopen(fd, "wb") else {
+            let why = String(cString: strerror(errno))
+            close(fd)
+            throw .write(path, why)
+        }
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         image.width = UInt32(width)
         image.height = UInt32(height)
         image.format = UInt32(PNG_FORMAT_BGRA)
-        let ok = png_image_write_to_file(&image, path, 0, UnsafeRawPointer(pixels), stride, nil)
+        let ok = png_image_write_to_stdio(&image, file, 0, UnsafeRawPointer(pixels), stride, nil)
+        let closed = fclose(file) == 0
+        if ok != 0, !closed { throw .write(path, String(cString: strerror(errno))) }
         if ok == 0 {
             let message = withUnsafeBytes(of: image.message) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
             png_image_free(&image)
             throw .write(path, message)
+        }
+    }
+
+    /// Opens `path` for writing, truncated, only if it is a regular file or does not exist yet:
+    /// a FIFO would block the one thread that runs the compositor until someone reads it, and a
+    /// device or socket is no place for a PNG. A symbolic link is followed (the control socket's
+    /// user may point one at a file), and what it leads to must be a regular file too. The file is
+    /// checked before it is opened (opening some devices does something), opened non-blocking (a
+    /// FIFO put there in between fails with ENXIO, or opens and fails the check after), checked
+    /// again through the open descriptor, and only then truncated.
+    public static func openRegularFile(_ path: String) throws(Failure) -> Int32 {
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            throw .write(path, "not a regular file (\(kind(of: info.st_mode)))")
+        }
+        let fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            let code = errno
+            throw .write(path, code == ENXIO ? "not a regular file (a FIFO or device)" : String(cString: strerror(code)))
+        }
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            let mode = info.st_mode
+            close(fd)
+            throw .write(path, "not a regular file (\(kind(of: mode)))")
+        }
+        guard ftruncate(fd, 0) == 0, fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0 else {
+            let why = String(cString: strerror(errno))
+            close(fd)
+            throw .write(path, why)
+        }
+        return fd
+    }
+
+    private static func kind(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: return "a FIFO"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFSOCK: return "a socket"
+        case S_IFDIR: return "a directory"
+        default: return "not a file"
         }
     }
 

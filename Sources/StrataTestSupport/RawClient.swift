@@ -33,8 +33,9 @@ public final class RawClient {
     public enum Failure: Error { case connect(String) }
 
     /// Connects to `server`. `receiveBuffer` shrinks the client's socket receive buffer (for
-    /// clients that never read: the server's side fills sooner).
-    public init(server: TestServer, receiveBuffer: Int32? = nil) throws {
+    /// clients that never read: the server's side fills sooner). `origin`: how Strata would have
+    /// made the connection.
+    public init(server: TestServer, receiveBuffer: Int32? = nil, origin: ClientOrigin = .socket) throws {
         self.server = server
         var fds: [Int32] = [0, 0]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
@@ -44,7 +45,7 @@ public final class RawClient {
             setsockopt(fds[1], SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
             setsockopt(fds[0], SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
-        guard let serverClient = server.compositor.display.createClient(fd: fds[0]) else {
+        guard let serverClient = server.compositor.display.createClient(fd: fds[0], origin: origin) else {
             close(fds[0]); close(fds[1])
             throw Failure.connect("wl_client_create failed")
         }

@@ -37,24 +37,51 @@ public final class TestClient {
         }
     }
 
+    /// Connects through a socket pair whose server end is accepted as `origin` (how Strata
+    /// would have made the connection: `.startedByStrata` for a process it started).
+    ///
     /// A connection that dies of a protocol error (or any error) fails the test when the client
     /// is released, unless the test looked at `protocolError` or `connectionError`, or set
     /// `expectsFailure`: a negative assertion after a surprise disconnect cannot pass vacuously.
-    public init(server: TestServer, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
-                column: Int = #column) throws {
+    public init(server: TestServer, origin: ClientOrigin = .socket, fileID: String = #fileID, filePath: String = #filePath,
+                line: Int = #line, column: Int = #column) throws {
         self.server = server
         self.madeAt = (fileID, filePath, line, column)
         var fds: [Int32] = [0, 0]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
             throw Failure.connect(String(cString: strerror(errno)))
         }
-        guard let serverClient = server.compositor.display.createClient(fd: fds[0]) else {
+        guard let serverClient = server.compositor.display.createClient(fd: fds[0], origin: origin) else {
             close(fds[0]); close(fds[1])
             throw Failure.connect("wl_client_create failed")
         }
         self.serverClient = serverClient
         guard let display = wl_display_connect_to_fd(fds[1]) else {
             close(fds[1])
+            throw Failure.connect("wl_display_connect_to_fd failed")
+        }
+        self.display = display
+        registry = wl_display_get_registry(display)
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        wl_registry_add_listener(registry, &TestClient.registryListener, me)
+        roundtrip()
+    }
+
+    /// Connects through `fd`, a socket already connected to one of the server's listening
+    /// sockets (a security context's): one server step accepts it, and the client accepted last
+    /// is this one's server side.
+    public init(server: TestServer, connectedSocket fd: Int32, fileID: String = #fileID, filePath: String = #filePath,
+                line: Int = #line, column: Int = #column) throws {
+        self.server = server
+        self.madeAt = (fileID, filePath, line, column)
+        server.step()
+        guard let serverClient = server.compositor.display.newestClient else {
+            close(fd)
+            throw Failure.connect("the server accepted no connection")
+        }
+        self.serverClient = serverClient
+        guard let display = wl_display_connect_to_fd(fd) else {
+            close(fd)
             throw Failure.connect("wl_display_connect_to_fd failed")
         }
         self.display = display

@@ -17,6 +17,10 @@ public final class TestServer {
         backend = HeadlessBackend(screens: screens, modes: modes)
         compositor = try Compositor(backend: backend, policy: policy)
         compositor.backgroundARGB = TestServer.background
+        // In-process clients are the test's own code, as they were when privilege followed the
+        // process (they share Strata's pid): they see the privileged globals unless a test asks
+        // for Strata's default (`.startedByStrata`) or `.nobody`.
+        compositor.clientPrivilege = .everyone
     }
 
     /// The background colour tests compare against.

@@ -202,7 +202,10 @@ final class WLCSDisplayServer {
     private func createClient(on compositor: Compositor) -> Int32 {
         var fds: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else { return -1 }
-        guard let client = compositor.display.createClient(fd: fds[0]) else {
+        // WLCS hands the other end to its test client, as Strata hands WAYLAND_SOCKET to a process
+        // it starts: a connection Strata made, privileged (WLCS tests the input method and
+        // virtual input protocols).
+        guard let client = compositor.display.createClient(fd: fds[0], origin: .startedByStrata) else {
             close(fds[0])
             close(fds[1])
             return -1

@@ -24,7 +24,7 @@ struct SyncCommand: RequestCommand {
 
 struct ExecCommand: RequestCommand {
     static let configuration = CommandConfiguration(
-        commandName: "exec", abstract: "Start a client inside Strata (WAYLAND_DISPLAY and STRATA_SOCKET set); prints its pid.",
+        commandName: "exec", abstract: "Start a client inside Strata with a privileged connection of its own (WAYLAND_SOCKET; WAYLAND_DISPLAY and STRATA_SOCKET set); prints its pid.",
         usage: "strata-ctl exec -- command [args...]")
     @OptionGroup var options: ConnectionOptions
     @Argument(parsing: .captureForPassthrough, help: "The command and its arguments, after --.") var command: [String] = []

@@ -14,7 +14,9 @@ struct StrataCommand: ParsableCommand {
         usage: "strata [options] [-- command args…]",
         discussion: """
             Strata takes a free wayland-N socket in XDG_RUNTIME_DIR, prints WAYLAND_DISPLAY=wayland-N \
-            on standard output, and starts the command (if any) with WAYLAND_DISPLAY set to it. \
+            on standard output, and starts the command (if any) with WAYLAND_DISPLAY set to it and \
+            WAYLAND_SOCKET naming a privileged connection of its own (its first Wayland client takes \
+            it; in a script, start the other clients with `env -u WAYLAND_SOCKET`). \
             When the command ends, Strata ends with the command's exit status (128 + the signal \
             if it was killed). Without a command it runs until SIGINT or SIGTERM, then exits 0.
             """)
@@ -74,7 +76,7 @@ struct StrataCommand: ParsableCommand {
 
     @Flag(name: .customLong("allow-privileged"), help: ArgumentHelp(
         "Let every client see the privileged protocols (screencopy, output management, virtual input, foreign toplevels, input methods).",
-        discussion: "By default only clients Strata started (its command, strata-ctl exec, and their descendants) see them."))
+        discussion: "By default only the connections Strata makes for the processes it starts (the command, strata-ctl exec: WAYLAND_SOCKET) see them; clients of a sandbox (wp_security_context_v1) never do."))
     var allowPrivileged = false
 
     @Flag(name: .customLong("hide-cursor"), help: ArgumentHelp(

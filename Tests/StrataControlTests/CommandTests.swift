@@ -118,6 +118,20 @@ import Testing
         #expect(pixels.at(5, 5) == TestServer.background)
     }
 
+    /// A FIFO would block the loop until someone read it: refused at once, and the next request
+    /// is answered.
+    @Test func screenshotIntoAFifoIsRefusedAndTheServerGoesOn() throws {
+        let harness = try ControlHarness()
+        let fifo = harness.directory + "/shot.png"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let reply = try harness.request(["command": "screenshot", "path": .string(fifo)])
+        #expect(reply.errorCode == "failed")
+        #expect(reply["error"]?["message"]?.stringValue == "cannot write \(fifo): cannot write PNG \(fifo): not a regular file (a FIFO)")
+        #expect(try harness.request(["command": "sync"]).isOK)
+        let path = harness.directory + "/after.png"
+        #expect(try harness.request(["command": "screenshot", "path": .string(path)])["width"]?.intValue == 640)
+    }
+
     @Test func execHandsArgvAndDirectoryToTheSpawner() throws {
         let harness = try ControlHarness()
         #expect(try harness.request(["command": "exec", "argv": ["true"]]).errorCode == "unsupported")

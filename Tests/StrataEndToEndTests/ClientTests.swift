@@ -24,7 +24,7 @@ import Testing
             "zwp_relative_pointer_manager_v1": 1, "gtk_primary_selection_device_manager": 1,
             "zwp_text_input_manager_v3": 1, "wp_fractional_scale_manager_v1": 1,
             "zxdg_shell_v6": 1, "wl_shell": 1,
-            "zwp_pointer_constraints_v1": 1, "wp_cursor_shape_manager_v1": 1,
+            "zwp_pointer_constraints_v1": 1, "wp_cursor_shape_manager_v1": 1, "wp_security_context_manager_v1": 1,
         ]
         for (interface, version) in expected {
             #expect(versions[interface] == version, "\(interface): \(versions[interface].map(String.init) ?? "missing")")

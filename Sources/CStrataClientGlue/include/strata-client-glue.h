@@ -15,6 +15,7 @@
 #include "presentation-time-client-protocol.h"
 #include "primary-selection-unstable-v1-client-protocol.h"
 #include "relative-pointer-unstable-v1-client-protocol.h"
+#include "security-context-v1-client-protocol.h"
 #include "single-pixel-buffer-v1-client-protocol.h"
 #include "strata-window-v1-client-protocol.h"
 #include "tablet-unstable-v2-client-protocol.h"
@@ -55,6 +56,8 @@ static inline const struct wl_interface *zwp_primary_selection_offer_v1_interfac
 static inline const struct wl_interface *zwp_primary_selection_source_v1_interface_ptr(void) { return &zwp_primary_selection_source_v1_interface; }
 static inline const struct wl_interface *zwp_relative_pointer_manager_v1_interface_ptr(void) { return &zwp_relative_pointer_manager_v1_interface; }
 static inline const struct wl_interface *zwp_relative_pointer_v1_interface_ptr(void) { return &zwp_relative_pointer_v1_interface; }
+static inline const struct wl_interface *wp_security_context_manager_v1_interface_ptr(void) { return &wp_security_context_manager_v1_interface; }
+static inline const struct wl_interface *wp_security_context_v1_interface_ptr(void) { return &wp_security_context_v1_interface; }
 static inline const struct wl_interface *wp_single_pixel_buffer_manager_v1_interface_ptr(void) { return &wp_single_pixel_buffer_manager_v1_interface; }
 static inline const struct wl_interface *strata_window_manager_v1_interface_ptr(void) { return &strata_window_manager_v1_interface; }
 static inline const struct wl_interface *strata_window_v1_interface_ptr(void) { return &strata_window_v1_interface; }

@@ -61,6 +61,9 @@ static inline const struct wl_interface *strata_zwp_primary_selection_source_v1_
 #include "relative-pointer-unstable-v1-server-protocol.h"
 static inline const struct wl_interface *strata_zwp_relative_pointer_manager_v1_interface(void) { return &zwp_relative_pointer_manager_v1_interface; }
 static inline const struct wl_interface *strata_zwp_relative_pointer_v1_interface(void) { return &zwp_relative_pointer_v1_interface; }
+#include "security-context-v1-server-protocol.h"
+static inline const struct wl_interface *strata_wp_security_context_manager_v1_interface(void) { return &wp_security_context_manager_v1_interface; }
+static inline const struct wl_interface *strata_wp_security_context_v1_interface(void) { return &wp_security_context_v1_interface; }
 #include "single-pixel-buffer-v1-server-protocol.h"
 static inline const struct wl_interface *strata_wp_single_pixel_buffer_manager_v1_interface(void) { return &wp_single_pixel_buffer_manager_v1_interface; }
 #include "strata-window-v1-server-protocol.h"

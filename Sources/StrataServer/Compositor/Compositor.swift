@@ -41,6 +41,8 @@ public final class Compositor {
     public private(set) var activation: XdgActivation!
     /// wp_fractional_scale_manager_v1: each surface's preferred scale.
     public private(set) var fractionalScale: FractionalScaleManager!
+    /// wp_security_context_manager_v1: sandboxes' listening sockets, whose clients are sandboxed.
+    public private(set) var securityContexts: SecurityContextManager!
     /// The user's level rules and allow-list (`--level`, `--allow-levels`), asked at map time.
     public var levelRules = LevelRules()
     /// Who sees the privileged globals (`--allow-privileged`: everyone).
@@ -69,6 +71,7 @@ public final class Compositor {
         foreignToplevels = ForeignToplevelManager(compositor: self)
         activation = XdgActivation(compositor: self)
         fractionalScale = FractionalScaleManager(compositor: self)
+        securityContexts = SecurityContextManager(compositor: self)
         let installed: [Global?] = [
             CompositorGlobal.install(on: self),
             Subcompositor.install(on: self),
@@ -97,6 +100,7 @@ public final class Compositor {
             privileged(InputMethodManager.install(on: self)),
             activation.install(),
             fractionalScale.install(),
+            securityContexts.install(),
         ]
         for global in installed {
             guard let global else { throw .setup("cannot create a global") }
@@ -115,7 +119,7 @@ public final class Compositor {
 
     /// Hides `global` from clients `clientPrivilege` does not allow.
     private func privileged(_ global: Global?) -> Global? {
-        global?.filter = { [unowned self] client in self.clientPrivilege.allows(client) }
+        global?.filter = { [unowned self] client in self.clientPrivilege.allows(self.display.origin(of: client)) }
         return global
     }
 
@@ -179,6 +183,7 @@ public final class Compositor {
         outputManager.stop()
         foreignToplevels.stop()
         fractionalScale.stop()
+        securityContexts.stop()
         if let shmStrideCheck { wl_protocol_logger_destroy(shmStrideCheck) }
         shmStrideCheck = nil
         strata_client_budgets_uninstall(clientBudgets)

@@ -69,12 +69,59 @@ public final class Display {
         guard wl_display_add_socket_fd(display, fd) == 0 else { throw .setup("wl_display_add_socket_fd failed") }
     }
 
-    /// Accepts a client on an already connected socket (one end of a socketpair).
+    /// Accepts a client on an already connected socket (one end of a socketpair), as `origin`.
+    /// The origin is recorded before any of the client's requests can be read, and forgotten in
+    /// its destroy path (a later client at the same address starts as `.socket`).
     @discardableResult
-    public func createClient(fd: Int32) -> OpaquePointer? {
+    public func createClient(fd: Int32, origin: ClientOrigin = .socket) -> OpaquePointer? {
         assertOnLoop()
-        return wl_client_create(display, fd)
+        guard origin != .socket else { return wl_client_create(display, fd) }
+        // The listener first: a client that cannot be marked is not made at all (unmarked, a
+        // sandboxed client would be an ordinary one).
+        var made: OpaquePointer?
+        guard let listener = Listener({ [weak self] _ in
+            if let made { self?.origins[made] = nil }
+        }), let client = wl_client_create(display, fd) else { return nil }
+        made = client
+        listener.listen(toClientDestroy: client)
+        origins[client] = (origin, listener)
+        return client
     }
+
+    /// Makes a socket pair, accepts its server end as a client of `origin`, and returns the
+    /// other end (close-on-exec) for a process Strata starts (`WAYLAND_SOCKET`).
+    public func createClientSocket(origin: ClientOrigin) throws(ServerError) -> (client: OpaquePointer, fd: Int32) {
+        assertOnLoop()
+        var fds: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
+            throw .setup("socketpair failed: \(String(cString: strerror(errno)))")
+        }
+        guard let client = createClient(fd: fds[0], origin: origin) else {
+            close(fds[0])
+            close(fds[1])
+            throw .setup("wl_client_create failed")
+        }
+        return (client, fds[1])
+    }
+
+    /// The client connected last (tests find the server side of a connection that the loop
+    /// accepted on a listening socket).
+    public var newestClient: OpaquePointer? {
+        guard let list = wl_display_get_client_list(display), let last = list.pointee.prev, last != list else { return nil }
+        return wl_client_from_link(last)
+    }
+
+    /// How `client` connected (`.socket` unless it was made with another origin).
+    public func origin(of client: OpaquePointer) -> ClientOrigin {
+        origins[client]?.origin ?? .socket
+    }
+
+    /// The clients with an origin other than `.socket` (the leak check: back at the baseline
+    /// once they are gone).
+    public var clientsWithOrigin: Int { origins.count }
+
+    /// Origins other than `.socket`, by wl_client, each with the listener that removes it.
+    private var origins: [OpaquePointer: (origin: ClientOrigin, listener: Listener)] = [:]
 
     /// One step of the loop: waits at most `timeout` seconds (0: not at all, nil: until an
     /// event) for events, dispatches them, then flushes every client's queued events.

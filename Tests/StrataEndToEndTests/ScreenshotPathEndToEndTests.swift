@@ -1,0 +1,19 @@
+import Foundation
+import Testing
+
+/// `--screenshot DIR` with a FIFO where a screen's PNG goes: Strata says so and exits 1 at once
+/// (before, it waited for a reader forever).
+@Suite struct ScreenshotPathEndToEndTests {
+    @Test func aFifoInTheScreenshotDirectoryIsRefusedAndStrataExitsWithAnError() async throws {
+        var template = Array("/tmp/strata-shot-e2e-XXXXXX".utf8CString)
+        let dir = String(cString: try #require(mkdtemp(&template)))
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let fifo = dir + "/HEADLESS-1.png"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let result = try await StrataRun.run(["--size", "320x200", "--screenshot", dir], command: ["true"])
+        #expect(!result.timedOut)
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("strata: error: cannot write screenshots to \(dir): cannot write PNG \(fifo): not a regular file (a FIFO)"),
+                "stderr: \(result.stderr)")
+    }
+}

@@ -1,0 +1,302 @@
+import CStrataClientGlue
+import CWaylandClient
+import Foundation
+import StrataServer
+import StrataTestSupport
+import Testing
+
+/// wp_security_context_v1: a sandbox engine registers a listening socket; what connects through
+/// it is sandboxed (never privileged, never offered the manager), and the listener stops when
+/// close_fd hangs up. Every refusal is the spec's error, and the bystander goes on.
+@Suite final class SecurityContextTests {
+    let server: TestServer
+    /// The sandbox engine's connection (it goes before the server: a client steps its server
+    /// when it disconnects).
+    private var engineConnection: TestClient?
+    var engine: TestClient { engineConnection! }
+    let manager: OpaquePointer
+
+    init() throws {
+        server = try TestServer()
+        let engine = try TestClient(server: server)
+        engineConnection = engine
+        manager = try engine.bind(wp_security_context_manager_v1_interface_ptr())
+    }
+
+    deinit { engineConnection = nil }
+
+    /// create_listener with `sandbox`'s descriptors, the metadata given, committed.
+    @discardableResult
+    func commitContext(_ sandbox: SandboxSocket, engineName: String? = "flatpak", appID: String? = "org.example.App",
+                       instanceID: String? = "7") -> OpaquePointer? {
+        let context = wp_security_context_manager_v1_create_listener(manager, sandbox.listenFD, sandbox.closeFD)
+        if let engineName { wp_security_context_v1_set_sandbox_engine(context, engineName) }
+        if let appID { wp_security_context_v1_set_app_id(context, appID) }
+        if let instanceID { wp_security_context_v1_set_instance_id(context, instanceID) }
+        wp_security_context_v1_commit(context)
+        engine.roundtrip()
+        return context
+    }
+
+    func sandboxedClient(_ sandbox: SandboxSocket) throws -> TestClient {
+        try TestClient(server: server, connectedSocket: try #require(sandbox.connect()))
+    }
+
+    @Test func aSandboxedClientSeesNeitherPrivilegedGlobalsNorTheManagerEvenWhenEveryoneIsPrivileged() throws {
+        server.compositor.clientPrivilege = .everyone
+        let sandbox = try SandboxSocket()
+        commitContext(sandbox)
+        let app = try sandboxedClient(sandbox)
+        #expect(server.compositor.display.origin(of: app.serverClient)
+                == .sandboxed(SecurityContextMetadata(sandboxEngine: "flatpak", appID: "org.example.App", instanceID: "7")))
+        #expect(app.globals["wl_compositor"] != nil && app.globals["xdg_wm_base"] != nil)
+        for name in ClientPrivilegeTests.privilegedGlobals + ["wp_security_context_manager_v1"] {
+            #expect(app.globals[name] == nil, "\(name) shown to a sandboxed client")
+        }
+        #expect(try TestClient(server: server).globals["zwlr_screencopy_manager_v1"] != nil)
+        #expect(engine.roundtrip())
+    }
+
+    /// Nesting: the sandboxed client names the manager by the engine's number; libwayland refuses
+    /// the bind to a global hidden from it ("invalid global", code 0 on wl_registry).
+    @Test func aSandboxedClientCannotBindTheManagerToNest() throws {
+        let sandbox = try SandboxSocket()
+        commitContext(sandbox)
+        let app = try sandboxedClient(sandbox)
+        let name = try #require(engine.globals["wp_security_context_manager_v1"]).name
+        _ = app.bind(name: name, wp_security_context_manager_v1_interface_ptr(), version: 1)
+        #expect(!app.roundtrip())
+        let error = try #require(app.protocolError)
+        #expect(error.interface == "wl_registry" && error.code == WL_DISPLAY_ERROR_INVALID_OBJECT.rawValue)
+        #expect(engine.roundtrip())
+        #expect(server.compositor.securityContexts.listeners.count == 1)
+    }
+
+    @Test func aListenFdThatIsNotASocketIsInvalid() throws {
+        let sandbox = try SandboxSocket()
+        var pipeFDs: [Int32] = [-1, -1]
+        try #require(pipe(&pipeFDs) == 0)
+        defer { close(pipeFDs[0]); close(pipeFDs[1]) }
+        _ = wp_security_context_manager_v1_create_listener(manager, pipeFDs[0], sandbox.closeFD)
+        try expectManagerError(WP_SECURITY_CONTEXT_MANAGER_V1_ERROR_INVALID_LISTEN_FD.rawValue)
+    }
+
+    @Test func aSocketThatIsNotListeningIsInvalid() throws {
+        let sandbox = try SandboxSocket()
+        var pair: [Int32] = [-1, -1]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        defer { close(pair[0]); close(pair[1]) }
+        _ = wp_security_context_manager_v1_create_listener(manager, pair[0], sandbox.closeFD)
+        try expectManagerError(WP_SECURITY_CONTEXT_MANAGER_V1_ERROR_INVALID_LISTEN_FD.rawValue)
+    }
+
+    /// A listening TCP socket would let connections from the network in.
+    @Test func aListeningSocketThatIsNotAUnixSocketIsInvalid() throws {
+        let sandbox = try SandboxSocket()
+        let tcp = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(tcp >= 0)
+        defer { close(tcp) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian  // 127.0.0.1, port 0: any free one
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(tcp, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(bound == 0 && listen(tcp, 1) == 0)
+        _ = wp_security_context_manager_v1_create_listener(manager, tcp, sandbox.closeFD)
+        try expectManagerError(WP_SECURITY_CONTEXT_MANAGER_V1_ERROR_INVALID_LISTEN_FD.rawValue)
+    }
+
+    @Test func aCloseFdThatCannotBeWatchedIsRefused() throws {
+        let sandbox = try SandboxSocket()
+        let file = open("/proc/self/exe", O_RDONLY | O_CLOEXEC)  // a regular file: epoll refuses it
+        try #require(file >= 0)
+        defer { close(file) }
+        _ = wp_security_context_manager_v1_create_listener(manager, sandbox.listenFD, file)
+        try expectManagerError(WP_SECURITY_CONTEXT_MANAGER_V1_ERROR_INVALID_LISTEN_FD.rawValue)
+    }
+
+    @Test func committingTwiceIsAlreadyUsed() throws {
+        let sandbox = try SandboxSocket()
+        let context = commitContext(sandbox)
+        wp_security_context_v1_commit(context)
+        try expectContextError(WP_SECURITY_CONTEXT_V1_ERROR_ALREADY_USED.rawValue)
+    }
+
+    @Test func metadataAfterCommitIsAlreadyUsed() throws {
+        let sandbox = try SandboxSocket()
+        let context = commitContext(sandbox, appID: nil)
+        wp_security_context_v1_set_app_id(context, "org.example.Late")
+        try expectContextError(WP_SECURITY_CONTEXT_V1_ERROR_ALREADY_USED.rawValue)
+    }
+
+    @Test func metadataSetTwiceIsAlreadySet() throws {
+        let sandbox = try SandboxSocket()
+        let context = wp_security_context_manager_v1_create_listener(manager, sandbox.listenFD, sandbox.closeFD)
+        wp_security_context_v1_set_sandbox_engine(context, "flatpak")
+        wp_security_context_v1_set_sandbox_engine(context, "flatpak")
+        try expectContextError(WP_SECURITY_CONTEXT_V1_ERROR_ALREADY_SET.rawValue)
+    }
+
+    @Test(arguments: ["", String(repeating: "a", count: SecurityContextManager.maxMetadataLength + 1)])
+    func emptyOrOverlongMetadataIsInvalid(_ value: String) throws {
+        let sandbox = try SandboxSocket()
+        let context = wp_security_context_manager_v1_create_listener(manager, sandbox.listenFD, sandbox.closeFD)
+        wp_security_context_v1_set_instance_id(context, value)
+        try expectContextError(WP_SECURITY_CONTEXT_V1_ERROR_INVALID_METADATA.rawValue)
+    }
+
+    @Test func metadataOfTheLongestLengthIsAccepted() throws {
+        let sandbox = try SandboxSocket()
+        let longest = String(repeating: "a", count: SecurityContextManager.maxMetadataLength)
+        commitContext(sandbox, engineName: longest, appID: longest, instanceID: longest)
+        let app = try sandboxedClient(sandbox)
+        #expect(server.compositor.display.origin(of: app.serverClient)
+                == .sandboxed(SecurityContextMetadata(sandboxEngine: longest, appID: longest, instanceID: longest)))
+    }
+
+    /// Until close_fd hangs up every connection is accepted and sandboxed; then Strata closes its
+    /// copy of the socket, and a connection is refused once the sandbox closed its own.
+    @Test func aHangupOnCloseFdStopsTheListener() throws {
+        let sandbox = try SandboxSocket()
+        commitContext(sandbox)
+        sandbox.closeListening()
+        let first = try sandboxedClient(sandbox)
+        #expect(first.globals["wl_compositor"] != nil)
+        #expect(server.compositor.securityContexts.listeners.first?.accepted == 1)
+        sandbox.hangUp()
+        server.step()
+        #expect(server.compositor.securityContexts.listeners.isEmpty)
+        #expect(sandbox.connect() == nil, "the socket still listens after close_fd hung up")
+        #expect(first.roundtrip(), "a client accepted before the hangup stays connected")
+        #expect(engine.roundtrip())
+    }
+
+    /// 20 connections waiting at once: one wake-up of the loop takes 16, the next the rest; every
+    /// one is sandboxed, and all are forgotten when they close.
+    @Test func oneWakeUpAcceptsAtMostSixteenConnections() throws {
+        let sandbox = try SandboxSocket()
+        commitContext(sandbox)
+        let display = server.compositor.display
+        let waiting = (0..<20).compactMap { _ in sandbox.connect() }
+        try #require(waiting.count == 20)
+        let listener = try #require(server.compositor.securityContexts.listeners.first)
+        server.step()
+        #expect(listener.accepted == SecurityContextManager.maxAcceptsPerWakeup)
+        server.step()
+        #expect(listener.accepted == 20)
+        #expect(display.clientsWithOrigin == 20)
+        for fd in waiting { close(fd) }
+        #expect(server.run(seconds: 5) { display.clientsWithOrigin == 0 })
+        #expect(engine.roundtrip())
+    }
+
+    /// The spec: accepting goes on after the client that made the context disconnects.
+    @Test func theListenerOutlivesTheClientThatMadeIt() throws {
+        let sandbox = try SandboxSocket()
+        let creator = try TestClient(server: server)
+        let creatorsManager = try creator.bind(wp_security_context_manager_v1_interface_ptr())
+        let context = wp_security_context_manager_v1_create_listener(creatorsManager, sandbox.listenFD, sandbox.closeFD)
+        wp_security_context_v1_commit(context)
+        #expect(creator.roundtrip())
+        #expect(server.compositor.securityContexts.listenerCount(of: creator.serverClient) == 1)
+        withExtendedLifetime(creator) {}
+        _ = consume creator
+        server.step()
+        #expect(server.compositor.securityContexts.listeners.count == 1)
+        #expect(server.compositor.securityContexts.listeners.first?.creator == nil)
+        let app = try sandboxedClient(sandbox)
+        #expect(server.compositor.display.origin(of: app.serverClient).isSandboxed)
+    }
+
+    /// Uncommitted contexts die with their client or their destroy request, descriptors and all.
+    @Test func aContextDestroyedBeforeCommitClosesItsDescriptors() throws {
+        let sandbox = try SandboxSocket()
+        let context = wp_security_context_manager_v1_create_listener(manager, sandbox.listenFD, sandbox.closeFD)
+        #expect(engine.roundtrip())
+        #expect(server.compositor.securityContexts.listeners.count == 1)
+        wp_security_context_v1_destroy(context)
+        #expect(engine.roundtrip())
+        #expect(server.compositor.securityContexts.listeners.isEmpty)
+        sandbox.closeListening()
+        #expect(sandbox.connect() == nil, "Strata kept the listening socket of a destroyed context")
+    }
+
+    /// One connection holds at most `maxListenersPerClient` contexts; the next is no_memory for
+    /// it alone, and its contexts go with it.
+    @Test func oneClientsListenersAreCapped() throws {
+        let baseline = server.liveCounts
+        let sandbox = try SandboxSocket()
+        let hoarder = try TestClient(server: server)
+        let hoardersManager = try hoarder.bind(wp_security_context_manager_v1_interface_ptr())
+        for _ in 0..<SecurityContextManager.maxListenersPerClient {
+            _ = wp_security_context_manager_v1_create_listener(hoardersManager, sandbox.listenFD, sandbox.closeFD)
+        }
+        #expect(hoarder.roundtrip())
+        #expect(server.compositor.securityContexts.listenerCount(of: hoarder.serverClient) == SecurityContextManager.maxListenersPerClient)
+        _ = wp_security_context_manager_v1_create_listener(hoardersManager, sandbox.listenFD, sandbox.closeFD)
+        #expect(!hoarder.roundtrip())
+        // wl_display.error no_memory: libwayland-client reports it as ENOMEM, not a protocol error.
+        #expect(hoarder.connectionError == ENOMEM && hoarder.protocolError == nil)
+        _ = consume hoarder
+        server.step()
+        #expect(server.compositor.securityContexts.listeners.isEmpty)
+        #expect(server.liveCounts == baseline, "\(server.liveCounts)")
+        #expect(engine.roundtrip())
+        commitContext(sandbox)
+        #expect(try sandboxedClient(sandbox).globals["wl_compositor"] != nil)
+    }
+
+    /// Past `maxListeners` in all (committed listeners outlive their creators), the next
+    /// create_listener is no_memory, whoever sends it.
+    @Test func allListenersTogetherAreCapped() throws {
+        let sandbox = try SandboxSocket()
+        let perClient = SecurityContextManager.maxListenersPerClient
+        var creators: [TestClient] = []
+        for _ in 0..<(SecurityContextManager.maxListeners / perClient) {
+            let creator = try TestClient(server: server)
+            let creatorsManager = try creator.bind(wp_security_context_manager_v1_interface_ptr())
+            for _ in 0..<perClient {
+                let context = wp_security_context_manager_v1_create_listener(creatorsManager, sandbox.listenFD, sandbox.closeFD)
+                wp_security_context_v1_commit(context)
+            }
+            #expect(creator.roundtrip())
+            creators.append(creator)
+        }
+        creators.removeAll()
+        server.step()
+        #expect(server.compositor.securityContexts.listeners.count == SecurityContextManager.maxListeners)
+        #expect(server.compositor.securityContexts.listeners.allSatisfy { $0.creator == nil })
+        _ = wp_security_context_manager_v1_create_listener(manager, sandbox.listenFD, sandbox.closeFD)
+        #expect(!engine.roundtrip())
+        #expect(engine.connectionError == ENOMEM && engine.protocolError == nil)
+        // One hangup reaches all 256 (each holds its own copy of the pipe's read end); the loop
+        // takes at most 32 events a step.
+        sandbox.hangUp()
+        #expect(server.run(seconds: 5) { server.compositor.securityContexts.listeners.isEmpty })
+        let bystander = try TestClient(server: server)
+        #expect(bystander.globals["wp_security_context_manager_v1"] != nil)
+    }
+
+    private func expectManagerError(_ code: UInt32) throws {
+        #expect(!engine.roundtrip())
+        let error = try #require(engine.protocolError)
+        #expect(error.interface == "wp_security_context_manager_v1" && error.code == code)
+        try expectNothingLeft()
+    }
+
+    private func expectContextError(_ code: UInt32) throws {
+        #expect(!engine.roundtrip())
+        let error = try #require(engine.protocolError)
+        #expect(error.interface == "wp_security_context_v1" && error.code == code)
+        try expectNothingLeft()
+    }
+
+    /// The engine's connection is gone: its uncommitted contexts with it; a bystander is served.
+    private func expectNothingLeft() throws {
+        server.step()
+        #expect(server.compositor.securityContexts.listeners.allSatisfy { $0.metadata != nil })
+        let bystander = try TestClient(server: server)
+        #expect(bystander.globals["wp_security_context_manager_v1"] != nil && bystander.roundtrip())
+    }
+}
