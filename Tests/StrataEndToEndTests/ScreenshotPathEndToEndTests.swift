@@ -10,7 +10,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let fifo = dir + "/HEADLESS-1.png"
         try #require(mkfifo(fifo, 0o600) == 0)
-        let result = try await StrataRun.run(["--size", "320x200", "--screenshot", dir], command: ["true"])
+        let result = try await StrataRun.run(["--size", "320x200", "--screenshot", dir], command: ["true"], expecting: .status(1))
         #expect(!result.timedOut)
         #expect(result.status == 1, "stderr: \(result.stderr)")
         #expect(result.stderr.contains("strata: error: cannot write screenshots to \(dir): cannot write PNG \(fifo): not a regular file (a FIFO)"),
