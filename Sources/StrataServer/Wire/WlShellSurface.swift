@@ -235,7 +235,7 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
             return p
         }
         guard let window, window.isVisible, !window.isClosed, let screen = window.screen else { return nil }
-        return SurfacePlacement(screen: screen.id, x: Int32(clamping: window.frame.x), y: Int32(clamping: window.frame.y))
+        return SurfacePlacement(screen: screen.id, x: Coordinate.clamped(window.frame.x), y: Coordinate.clamped(window.frame.y))
     }
 
     // MARK: Map, unmap, frame
