@@ -41,9 +41,17 @@ final class ExtremeValueProgram {
     private(set) var expectedError: (object: UInt32, code: UInt32)?
     /// Buffers made so far, by size (one per size, reused: a buffer may be attached to many surfaces).
     private var buffers: [String: UInt32] = [:]
+    /// The popup, its positioner, and the layer surface (once made).
+    private var popup: (popup: UInt32, positioner: UInt32)?
+    private var layer: (surface: UInt32, layer: UInt32)?
+    /// The wl_pointer and a cursor surface with a buffer.
+    private var pointer: UInt32?
+    private var cursorSurface: UInt32?
     /// The toplevel's minimum and maximum size as set.
     private var minSize: (Int32, Int32) = (0, 0)
     private var maxSize: (Int32, Int32) = (0, 0)
+    /// Cursors set with an extreme hotspot (the test checks some were).
+    private(set) var cursorsSet = 0
     /// Requests sent (the test checks the programs are not empty).
     private(set) var requests = 0
 
@@ -80,7 +88,12 @@ final class ExtremeValueProgram {
             nodes.append(node)
         }
         client.request(toplevel.surface, "wl_surface.commit")
-        requests += 12
+        let seat = client.bind("wl_seat")!
+        let pointer = client.newID()
+        client.request(seat, "wl_seat.get_pointer", .newID(pointer))
+        self.pointer = pointer
+        cursorSurface = client.createSurface(core.compositor)
+        requests += 14
     }
 
     private func makeViewport(_ surface: UInt32) -> UInt32 {
@@ -134,7 +147,7 @@ final class ExtremeValueProgram {
         let index = Int.random(in: 0..<nodes.count, using: &random)
         var node = nodes[index]
         let s = node.surface
-        switch Int.random(in: 0..<17, using: &random) {
+        switch Int.random(in: 0..<21, using: &random) {
         case 0:
             let fitting = Self.bufferSizes.filter { $0.0 % node.scale == 0 && $0.1 % node.scale == 0 }
             let size = random.pick(fitting) ?? (node.scale, node.scale)
@@ -200,10 +213,57 @@ final class ExtremeValueProgram {
             if let subsurface = node.subsurface {
                 client.request(subsurface, random.chance(0.5) ? "wl_subsurface.set_desync" : "wl_subsurface.set_sync")
             }
-        default:
+        case 16:
             moveWindow()
+        case 17:
+            if let popup {
+                client.request(popup.positioner, "xdg_positioner.set_offset", .int(anyInt()), .int(anyInt()))
+                client.request(popup.positioner, "xdg_positioner.set_anchor_rect", .int(anyInt()), .int(anyInt()),
+                               .int(anyNonNegative()), .int(anyNonNegative()))
+                client.request(popup.positioner, "xdg_positioner.set_size", .int(anySize()), .int(anySize()))
+                client.request(popup.popup, "xdg_popup.reposition", .object(popup.positioner), .uint(UInt32(requests)))
+            }
+        case 18:
+            if let layer {
+                client.request(layer.layer, "zwlr_layer_surface_v1.set_margin", .int(anyInt()), .int(anyInt()), .int(anyInt()), .int(anyInt()))
+                client.request(layer.layer, "zwlr_layer_surface_v1.set_exclusive_zone", .int(anyInt()))
+                client.request(layer.layer, "zwlr_layer_surface_v1.set_size",
+                               .uint(UInt32(bitPattern: anyNonNegative())), .uint(UInt32(bitPattern: anyNonNegative())))
+                client.request(layer.surface, "wl_surface.commit")
+            }
+        case 19:
+            let requests = ["xdg_toplevel.set_maximized", "xdg_toplevel.unset_maximized", "xdg_toplevel.unset_fullscreen"]
+            if random.chance(0.3) {
+                client.request(toplevel.toplevel, "xdg_toplevel.set_fullscreen", .object(0))
+            } else {
+                client.request(toplevel.toplevel, random.pick(requests)!)
+            }
+            client.request(toplevel.surface, "wl_surface.commit")
+        default:
+            setCursor()
         }
         nodes[index] = node
+    }
+
+    /// Puts the hostile window under the pointer (an enter with a serial), then sets a cursor
+    /// surface with an extreme hotspot and moves it by an extreme wl_surface.offset.
+    private func setCursor() {
+        guard let pointer, let cursorSurface,
+              let window = server.windows.windows.last(where: { $0 !== bystander && $0.level == .normal }),
+              let output = server.compositor.outputs.first(where: { $0.screen === window.screen }) else { return }
+        server.compositor.setFrame(window, Rect(x: 200, y: 150, width: window.frame.width, height: window.frame.height))
+        client.clearEvents()
+        server.compositor.seat.pointerMotion(on: output, x: 5, y: 5, time: 1)
+        server.compositor.seat.pointerMotion(on: output, x: 202.5, y: 152.5, time: 2)
+        client.roundtrip()
+        guard let enter = client.events(for: pointer).last(where: { $0.opcode == 0 }) else { return }
+        client.request(pointer, "wl_pointer.set_cursor", .uint(enter.word(0)), .object(cursorSurface), .int(anyInt()), .int(anyInt()))
+        cursorsSet += 1
+        client.request(cursorSurface, "wl_surface.offset", .int(anyInt()), .int(anyInt()))
+        client.request(cursorSurface, "wl_surface.attach", .object(buffer((16, 16))), .int(0), .int(0))
+        client.request(cursorSurface, "wl_surface.commit")
+        server.compositor.seat.pointerMotion(on: output, x: Double(anyInt()), y: 152.5, time: 3)
+        server.compositor.seat.pointerMotion(on: output, x: 203.5, y: 153.5, time: 4)
     }
 
     /// A source inside the node's content (after its buffer scale and transform): past 32,768
@@ -283,6 +343,7 @@ final class ExtremeValueProgram {
         client.request(surface, "wl_surface.commit")
         client.request(positioner, "xdg_positioner.set_offset", .int(anyInt()), .int(anyInt()))
         client.request(popup, "xdg_popup.reposition", .object(positioner), .uint(1))
+        self.popup = (popup, positioner)
         requests += 14
     }
 
@@ -307,6 +368,7 @@ final class ExtremeValueProgram {
         client.request(layer, "zwlr_layer_surface_v1.set_margin", .int(anyInt()), .int(anyInt()), .int(anyInt()), .int(anyInt()))
         client.request(layer, "zwlr_layer_surface_v1.set_exclusive_zone", .int(anyInt()))
         client.request(surface, "wl_surface.commit")
+        self.layer = (surface, layer)
         requests += 14
     }
 
@@ -315,7 +377,7 @@ final class ExtremeValueProgram {
     /// Ends the program with one illegal number, and records the error the spec names for it.
     func endWithAnIllegalNumber() {
         let node = random.pick(nodes)!
-        switch Int.random(in: 0..<7, using: &random) {
+        switch Int.random(in: 0..<8, using: &random) {
         case 0:
             client.request(node.surface, "wl_surface.set_buffer_scale", .int(random.pick([0, -1, Int32.min])!))
             expectedError = (node.surface, WL_SURFACE_ERROR_INVALID_SCALE.rawValue)
@@ -334,6 +396,14 @@ final class ExtremeValueProgram {
         case 5:
             client.request(toplevel.toplevel, "xdg_toplevel.set_max_size", .int(anyNonNegative()), .int(random.pick([-1, Int32.min])!))
             expectedError = (toplevel.toplevel, XDG_TOPLEVEL_ERROR_INVALID_SIZE.rawValue)
+        case 6:
+            // wl_fixed's largest source on the window's own surface (it always shows a buffer,
+            // of at most 65,535 pixels a side): past the buffer at commit.
+            let root = nodes[0]
+            client.request(root.viewport, "wp_viewport.set_source", .fixedRaw(random.pick([0, Int32.max - 256])!), .fixedRaw(0),
+                           .fixedRaw(Int32.max), .fixedRaw(Int32.max))
+            client.request(root.surface, "wl_surface.commit")
+            expectedError = (root.viewport, WP_VIEWPORT_ERROR_OUT_OF_BUFFER.rawValue)
         default:
             let positioner = client.newID()
             client.request(core.wmBase, "xdg_wm_base.create_positioner", .newID(positioner))

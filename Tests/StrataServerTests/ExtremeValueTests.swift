@@ -14,8 +14,8 @@ import Testing
     /// Seeded random programs (`ExtremeValueProgram`), each replayable from its seed.
     @Test(arguments: [1.0, 2.0, 1.5])
     func randomExtremeNumbersInEveryRequestLeaveTheCompositorAndABystanderWorking(screenScale: Double) throws {
-        var completed = 0, requests = 0
-        let seeds: [UInt64] = (0..<8).map { UInt64($0) &* 0x9E37_79B9 &+ UInt64(screenScale * 1000) }
+        var completed = 0, requests = 0, cursors = 0
+        let seeds: [UInt64] = (0..<16).map { UInt64($0) &* 0x9E37_79B9 &+ UInt64(screenScale * 1000) }
         for seed in seeds {
             let harness = try HostileHarness(screens: 2)
             for screen in harness.server.windows.screens { harness.server.windows.setScale(screenScale, for: screen) }
@@ -43,10 +43,12 @@ import Testing
                     completed += 1
                 }
                 requests += program.requests
+                cursors += program.cursorsSet
             }
             harness.expectUnharmed(Comment(rawValue: "seed \(seed) at scale \(screenScale)"))
         }
-        #expect(completed > 0 && requests > seeds.count * 80, "the programs ran: \(completed) legal endings, \(requests) requests")
+        #expect(completed > 0 && requests > seeds.count * 80 && cursors > 0,
+                "the programs ran: \(completed) legal endings, \(requests) requests, \(cursors) cursors")
     }
 
     /// The crashes issue 17 found, each replayed exactly: the scene is drawn and hit-tested, the

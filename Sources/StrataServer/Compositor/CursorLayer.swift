@@ -71,7 +71,7 @@ public final class CursorLayer {
                                      width: surface.width, height: surface.height)
                 }
             case .image(let cursor):
-                next = Placement(screen: position.output.screen.id, x: px - cursor.hotspotX, y: py - cursor.hotspotY,
+                next = Placement(screen: position.output.screen.id, x: Coordinate.difference(px, cursor.hotspotX), y: Coordinate.difference(py, cursor.hotspotY),
                                  width: cursor.width, height: cursor.height)
             }
         }

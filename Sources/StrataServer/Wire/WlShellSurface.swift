@@ -230,8 +230,8 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
         if mode == .popup {
             guard !isDismissed, let parent = popupParent, parent.isMapped, let parentSurface = parent.surface,
                   var p = parentSurface.placement else { return nil }
-            p.x = Int32(clamping: Int(p.x) + offset.x)
-            p.y = Int32(clamping: Int(p.y) + offset.y)
+            p.x = Coordinate.clamped(Int(p.x) + offset.x)
+            p.y = Coordinate.clamped(Int(p.y) + offset.y)
             return p
         }
         guard let window, window.isVisible, !window.isClosed, let screen = window.screen else { return nil }
