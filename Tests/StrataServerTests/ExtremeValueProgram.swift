@@ -158,6 +158,9 @@ final class ExtremeValueProgram {
             client.request(s, "wl_surface.damage", .int(anyInt()), .int(anyInt()), .int(anyInt()), .int(anyInt()))
         case 2:
             client.request(s, "wl_surface.damage_buffer", .int(anyInt()), .int(anyInt()), .int(anyInt()), .int(anyInt()))
+            // Damage alone in a commit: mapped through the buffer transform and scale (a commit
+            // that also changes them damages the whole surface instead).
+            if random.chance(0.5) { client.request(s, "wl_surface.commit") }
         case 3:
             client.request(s, "wl_surface.offset", .int(anyInt()), .int(anyInt()))
         case 4:

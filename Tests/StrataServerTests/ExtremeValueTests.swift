@@ -125,7 +125,11 @@ import Testing
                     client.request(window.surface, "wl_surface.attach", .object(buffer), .int(0), .int(0))
                     client.request(window.surface, "wl_surface.set_buffer_transform", .int(transform))
                     client.request(window.surface, "wl_surface.set_buffer_scale", .int(scale))
+                    client.request(window.surface, "wl_surface.commit")
+                    // Buffer damage maps through the transform only when nothing else changed (a
+                    // new transform damages the whole surface): a commit of damage alone.
                     client.request(window.surface, "wl_surface.damage_buffer", .int(Int32.min), .int(Int32.min), .int(Int32.max), .int(Int32.max))
+                    client.request(window.surface, "wl_surface.damage_buffer", .int(Int32.max - 1), .int(Int32.max - 1), .int(1), .int(1))
                     client.request(window.surface, "wl_surface.damage_buffer", .int(Int32.max), .int(Int32.max), .int(Int32.max), .int(Int32.max))
                     client.request(window.surface, "wl_surface.damage_buffer", .int(-1), .int(Int32.min), .int(Int32.max), .int(1))
                     client.request(window.surface, "wl_surface.commit")
