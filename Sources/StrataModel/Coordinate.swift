@@ -3,9 +3,9 @@
 /// every coordinate or size the compositor derives from them is **clamped to ±`limit`** (2^29)
 /// when it is made, by these helpers, and never computed in a type that can overflow on the way.
 ///
-/// Why 2^29 (536,870,912): it is far beyond any screen (a 16K screen at scale 8 is 2^17 canvas
-/// pixels), it is `PixmanRegion.infiniteExtent` (a surface's infinite input region is exactly the
-/// clamped plane), and any sum or difference of two clamped values stays within ±2^30, so the
+/// Why 2^29 (536,870,912): it is far beyond any screen (a 16K screen is under 2^14 pixels wide,
+/// 2^17 even times the largest screen scale, 8), it is `PixmanRegion.infiniteExtent` (a
+/// surface's infinite input region is exactly the clamped plane), and any sum or difference of two clamped values stays within ±2^30, so the
 /// Int32 code that meets pixman (`pixman_box32_t`, composite offsets) can add a position and a
 /// size, or subtract two edges, without overflowing. Longer chains (a subsurface inside a
 /// subsurface inside a window, a placement times a screen scale) go through `sum` and `scaled`,
