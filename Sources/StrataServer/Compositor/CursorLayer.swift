@@ -67,11 +67,13 @@ public final class CursorLayer {
             switch wanted {
             case .surface(let surface, let hx, let hy):
                 if surface.hasContent, !surface.isDestroyed {
-                    next = Placement(screen: position.output.screen.id, x: Coordinate.difference(px, hx), y: Coordinate.difference(py, hy),
+                    next = Placement(screen: position.output.screen.id,
+                                     x: Coordinate.difference(px, hx), y: Coordinate.difference(py, hy),
                                      width: surface.width, height: surface.height)
                 }
             case .image(let cursor):
-                next = Placement(screen: position.output.screen.id, x: Coordinate.difference(px, cursor.hotspotX), y: Coordinate.difference(py, cursor.hotspotY),
+                next = Placement(screen: position.output.screen.id,
+                                 x: Coordinate.difference(px, cursor.hotspotX), y: Coordinate.difference(py, cursor.hotspotY),
                                  width: cursor.width, height: cursor.height)
             }
         }
