@@ -32,6 +32,8 @@ import Testing
                     for _ in 0..<12 { program.step() }
                     #expect(client.roundtrip(), "seed \(seed), round \(round): the client lives (\(String(describing: client.error)))")
                     program.inputAndRepaint()
+                    expectClamped(harness.server, "seed \(seed), round \(round)")
+                    #expect(harness.bystander.client.roundtrip(), "seed \(seed), round \(round): the bystander is served")
                 }
                 let illegal = program.random.chance(0.5)
                 if illegal { program.endWithAnIllegalNumber() }
@@ -49,6 +51,22 @@ import Testing
         }
         #expect(completed > 0 && requests > seeds.count * 80 && cursors > 0,
                 "the programs ran: \(completed) legal endings, \(requests) requests, \(cursors) cursors")
+    }
+
+    /// What the compositor holds is the clamped result: every surface shown within
+    /// ±`Coordinate.limit` with sides 0 … limit, every window frame likewise.
+    private func expectClamped(_ server: TestServer, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let limit = Int(Coordinate.limit)
+        for output in server.compositor.outputs {
+            server.compositor.forEachVisibleSurface(on: output) { surface, x, y in
+                #expect(abs(Int(x)) <= limit && abs(Int(y)) <= limit, "\(what): placed at \(x), \(y)", sourceLocation: sourceLocation)
+                #expect((0...limit).contains(Int(surface.width)) && (0...limit).contains(Int(surface.height)),
+                        "\(what): \(surface.width)x\(surface.height)", sourceLocation: sourceLocation)
+            }
+        }
+        for window in server.windows.windows {
+            #expect(Coordinate.clamped(window.frame) == window.frame, "\(what): frame \(window.frame)", sourceLocation: sourceLocation)
+        }
     }
 
     /// The crashes issue 17 found, each replayed exactly: the scene is drawn and hit-tested, the
