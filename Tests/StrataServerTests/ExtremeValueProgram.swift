@@ -44,6 +44,11 @@ final class ExtremeValueProgram {
     /// The popup, its positioner, and the layer surface (once made).
     private var popup: (popup: UInt32, positioner: UInt32)?
     private var layer: (surface: UInt32, layer: UInt32)?
+    /// The screencopy manager (the in-process client is privileged) and a wl_output.
+    private var screencopy: UInt32?
+    private var output: UInt32?
+    /// Screen regions copied (the test checks some were).
+    private(set) var regionsCopied = 0
     /// The wl_pointer and a cursor surface with a buffer.
     private var pointer: UInt32?
     private var cursorSurface: UInt32?
@@ -88,6 +93,8 @@ final class ExtremeValueProgram {
             nodes.append(node)
         }
         client.request(toplevel.surface, "wl_surface.commit")
+        screencopy = client.bind("zwlr_screencopy_manager_v1")
+        output = client.bind("wl_output")
         let seat = client.bind("wl_seat")!
         let pointer = client.newID()
         client.request(seat, "wl_seat.get_pointer", .newID(pointer))
@@ -319,6 +326,27 @@ final class ExtremeValueProgram {
             }
         }
         server.repaint()
+        captureRegion()
+    }
+
+    /// A screencopy of a region of extreme numbers: a region outside the screen fails, one that
+    /// meets it is clipped to it and copied into a buffer of the size the frame asks for.
+    func captureRegion() {
+        guard let screencopy, let output else { return }
+        let frame = client.newID()
+        client.request(screencopy, "zwlr_screencopy_manager_v1.capture_output_region", .newID(frame), .int(0), .object(output),
+                       .int(random.chance(0.5) ? anyInt() : Int32.random(in: -50...600, using: &random)),
+                       .int(random.chance(0.5) ? anyInt() : Int32.random(in: -50...400, using: &random)),
+                       .int(anyInt()), .int(anyInt()))
+        client.roundtrip()
+        if let parameters = client.events(for: frame).first(where: { $0.opcode == 0 }) {
+            let width = Int32(bitPattern: parameters.word(1)), height = Int32(bitPattern: parameters.word(2))
+            let (_, buffer) = client.makeBuffer(shm: core.shm, width: width, height: height, format: WL_SHM_FORMAT_XRGB8888.rawValue)
+            client.request(frame, "zwlr_screencopy_frame_v1.copy", .object(buffer))
+            client.roundtrip()
+            if client.events(for: frame).contains(where: { $0.opcode == 2 }) { regionsCopied += 1 }
+        }
+        client.request(frame, "zwlr_screencopy_frame_v1.destroy")
     }
 
     // MARK: Setup of the other roles

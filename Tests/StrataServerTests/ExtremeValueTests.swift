@@ -14,7 +14,7 @@ import Testing
     /// Seeded random programs (`ExtremeValueProgram`), each replayable from its seed.
     @Test(arguments: [1.0, 2.0, 1.5])
     func randomExtremeNumbersInEveryRequestLeaveTheCompositorAndABystanderWorking(screenScale: Double) throws {
-        var completed = 0, requests = 0, cursors = 0
+        var completed = 0, requests = 0, cursors = 0, copies = 0
         let seeds: [UInt64] = (0..<16).map { UInt64($0) &* 0x9E37_79B9 &+ UInt64(screenScale * 1000) }
         for seed in seeds {
             let harness = try HostileHarness(screens: 2)
@@ -46,11 +46,12 @@ import Testing
                 }
                 requests += program.requests
                 cursors += program.cursorsSet
+                copies += program.regionsCopied
             }
             harness.expectUnharmed(Comment(rawValue: "seed \(seed) at scale \(screenScale)"))
         }
-        #expect(completed > 0 && requests > seeds.count * 80 && cursors > 0,
-                "the programs ran: \(completed) legal endings, \(requests) requests, \(cursors) cursors")
+        #expect(completed > 0 && requests > seeds.count * 80 && cursors > 0 && copies > 0,
+                "the programs ran: \(completed) legal endings, \(requests) requests, \(cursors) cursors, \(copies) screen regions copied")
     }
 
     /// What the compositor holds is the clamped result: every surface shown within
