@@ -73,8 +73,10 @@ extension ControlCommands {
     func move(_ request: ControlRequest) throws(ControlError) -> Reply {
         let window = try request.window(in: manager)
         let output = try request.screen(in: compositor)
-        let x = try request.optionalInt("x")
-        let y = try request.optionalInt("y")
+        // Coordinates a window may have (`Coordinate.limit`): beyond them, a clear error.
+        let range = -Int(Coordinate.limit)...Int(Coordinate.limit)
+        let x = try request.optionalInt("x", in: range)
+        let y = try request.optionalInt("y", in: range)
         guard (x == nil) == (y == nil) else { throw ControlError(.missingArgument, "move needs both \"x\" and \"y\", or neither") }
         // One transaction (windowDidMoveToScreen, windowDidChangeFrame, mirroring changes), then
         // the old and new places are repainted.

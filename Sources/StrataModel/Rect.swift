@@ -42,8 +42,10 @@ public struct Rect: Hashable, Sendable, Codable {
 
     public var minX: Int { x }
     public var minY: Int { y }
-    public var maxX: Int { x + width }
-    public var maxY: Int { y + height }
+    /// The right and bottom edges, saturating at the ends of `Int` (frames are clamped to
+    /// ±`Coordinate.limit`, but a `Rect` may be anything a caller built).
+    public var maxX: Int { Rect.saturatingSum(x, width) }
+    public var maxY: Int { Rect.saturatingSum(y, height) }
 
     /// True when the rectangle covers no area (a side is zero or negative).
     public var isEmpty: Bool { width <= 0 || height <= 0 }
@@ -61,7 +63,8 @@ public struct Rect: Hashable, Sendable, Codable {
         let right = min(maxX, other.maxX)
         let bottom = min(maxY, other.maxY)
         guard right > left, bottom > top else { return nil }
-        return Rect(x: left, y: top, width: right - left, height: bottom - top)
+        return Rect(x: left, y: top, width: Rect.saturatingDifference(right, left),
+                    height: Rect.saturatingDifference(bottom, top))
     }
 
     /// Whether the two rectangles overlap in a non-empty area.
@@ -69,7 +72,19 @@ public struct Rect: Hashable, Sendable, Codable {
 
     /// This rectangle moved by `dx`, `dy`.
     public func offsetBy(dx: Int, dy: Int) -> Rect {
-        Rect(x: x + dx, y: y + dy, width: width, height: height)
+        Rect(x: Rect.saturatingSum(x, dx), y: Rect.saturatingSum(y, dy), width: width, height: height)
+    }
+
+    /// `a - b` for `a > b`, saturating at `Int.max`.
+    static func saturatingDifference(_ a: Int, _ b: Int) -> Int {
+        let (difference, overflow) = a.subtractingReportingOverflow(b)
+        return overflow ? Int.max : difference
+    }
+
+    /// `a + b`, saturating at the ends of `Int`.
+    static func saturatingSum(_ a: Int, _ b: Int) -> Int {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? (b > 0 ? Int.max : Int.min) : sum
     }
 
     /// Rounds toward zero, saturating at the `Int` range; NaN becomes 0.

@@ -373,7 +373,7 @@ public final class WindowManager {
     }
 
     /// Sets `window`'s frame in its screen's coordinates. Negative sizes become 0; coordinates
-    /// are clamped to the 32-bit range the wire can carry.
+    /// and sizes are clamped to ±`Coordinate.limit` (what a client's numbers may reach).
     public func setFrame(_ window: Window, _ rect: Rect) {
         guard owns(window) else { return }
         applyFrame(rect, to: window)
@@ -442,10 +442,7 @@ public final class WindowManager {
     }
 
     private func applyFrame(_ rect: Rect, to window: Window) {
-        let limit = Int(Int32.max)
-        let clean = Rect(
-            x: min(limit, max(-limit, rect.x)), y: min(limit, max(-limit, rect.y)),
-            width: min(limit, max(0, rect.width)), height: min(limit, max(0, rect.height)))
+        let clean = Coordinate.clamped(rect)
         guard clean != window.frame else { return }
         let from = window.frame
         window.frame = clean

@@ -1,4 +1,5 @@
 import CPixman
+import StrataModel
 
 /// How a buffer's pixels map onto its surface: `wl_surface.set_buffer_transform` and
 /// `set_buffer_scale`. The buffer holds the surface's content already rotated/flipped by
@@ -50,27 +51,32 @@ public struct BufferTransform: Equatable, Sendable {
         }
     }
 
-    /// The pixman transform from surface-local coordinates to buffer pixels.
+    /// The pixman transform from surface-local coordinates to buffer pixels. Entries are
+    /// computed wide and saturate at pixman's fixed-point ends (`Coordinate.fixed`): a surface
+    /// past 32,767 units cannot be sampled exactly by pixman, but it never traps.
     public func pixmanTransform(surfaceWidth sw: Int32, surfaceHeight sh: Int32) -> pixman_transform_t {
         let (a, b, c, d, cx, cy) = matrix(surfaceWidth: sw, surfaceHeight: sh)
-        let one: Int32 = 1 << 16
-        let s = scale
+        let s = Double(scale)
+        func fixed(_ v: Int32) -> pixman_fixed_t { Coordinate.fixed(Double(v) * s) }
         var t = pixman_transform_t()
-        t.matrix.0 = (a * s * one, b * s * one, cx * s * one)
-        t.matrix.1 = (c * s * one, d * s * one, cy * s * one)
-        t.matrix.2 = (0, 0, one)
+        t.matrix.0 = (fixed(a), fixed(b), fixed(cx))
+        t.matrix.1 = (fixed(c), fixed(d), fixed(cy))
+        t.matrix.2 = (0, 0, 1 << 16)
         return t
     }
 
-    /// Maps a rectangle of buffer pixels to the surface rectangle it covers (rounded outwards).
+    /// Maps a rectangle of buffer pixels to the surface rectangle it covers (rounded outwards),
+    /// computed wide and clamped to ±`Coordinate.limit` (damage_buffer edges may be anything).
     public func surfaceBox(fromBuffer box: PixmanRegion.Box, surfaceWidth sw: Int32, surfaceHeight sh: Int32) -> PixmanRegion.Box {
         let (a, b, c, d, cx, cy) = matrix(surfaceWidth: sw, surfaceHeight: sh)
+        let scale = Int(self.scale)
         // s = Mᵀ · (b/scale - c); M is orthogonal with ±1 entries.
         func toSurface(_ bx: Int32, _ by: Int32, roundUp: Bool) -> (Int32, Int32) {
+            let bx = Int(bx), by = Int(by)
             let ux = roundUp ? (bx + scale - 1) / scale : bx / scale
             let uy = roundUp ? (by + scale - 1) / scale : by / scale
-            let px = ux - cx, py = uy - cy
-            return (a * px + c * py, b * px + d * py)
+            let px = ux - Int(cx), py = uy - Int(cy)
+            return (Coordinate.clamped(Int(a) * px + Int(c) * py), Coordinate.clamped(Int(b) * px + Int(d) * py))
         }
         let p = toSurface(box.x1, box.y1, roundUp: false)
         let q = toSurface(box.x2, box.y2, roundUp: true)

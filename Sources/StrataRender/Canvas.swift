@@ -1,4 +1,5 @@
 import CPixman
+import StrataModel
 
 /// One screen's image and the operations the compositor draws with. Its format is x8r8g8b8, as a
 /// display's scanout is: copying an opaque (XRGB) client buffer is then a plain blit, not a
@@ -171,9 +172,11 @@ public final class Canvas {
         }
         for b in boxes {
             let x1 = max(b.x1, x), y1 = max(b.y1, y)
-            let x2 = min(b.x2, x + drawWidth), y2 = min(b.y2, y + drawHeight)
+            // Wide: the caller's x and size are clamped (`Coordinate`), but this is pixman's edge.
+            let x2 = min(b.x2, Coordinate.sum(x, drawWidth)), y2 = min(b.y2, Coordinate.sum(y, drawHeight))
             guard x2 > x1, y2 > y1 else { continue }
-            pixman_image_composite32(op, source, nil, image, x1 - x, y1 - y, 0, 0, x1, y1, x2 - x1, y2 - y1)
+            pixman_image_composite32(op, source, nil, image, Coordinate.difference(x1, x), Coordinate.difference(y1, y),
+                                     0, 0, x1, y1, x2 - x1, y2 - y1)
         }
     }
 
@@ -242,9 +245,8 @@ public final class Canvas {
     public static func scaling(_ scale: Double, offsetX: Double, offsetY: Double) -> pixman_transform_t {
         let inverse = 1 / scale
         var t = pixman_transform_t()
-        let one = Double(1 << 16)
-        t.matrix.0 = (Int32((inverse * one).rounded()), 0, Int32((-offsetX * inverse * one).rounded()))
-        t.matrix.1 = (0, Int32((inverse * one).rounded()), Int32((-offsetY * inverse * one).rounded()))
+        t.matrix.0 = (Coordinate.fixed(inverse), 0, Coordinate.fixed(-offsetX * inverse))
+        t.matrix.1 = (0, Coordinate.fixed(inverse), Coordinate.fixed(-offsetY * inverse))
         t.matrix.2 = (0, 0, 1 << 16)
         return t
     }

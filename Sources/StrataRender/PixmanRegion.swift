@@ -1,4 +1,5 @@
 import CPixman
+import StrataModel
 
 /// A pixman region (a set of integer rectangles) owned by Swift. Regions are reused: clear and
 /// refill them rather than allocating new ones on the frame path.
@@ -20,8 +21,9 @@ public final class PixmanRegion {
         raw.deallocate()
     }
 
-    /// A region covering everything (the initial input region of a surface).
-    public static let infiniteExtent: Int32 = 1 << 29
+    /// A region covering everything (the initial input region of a surface): the whole plane a
+    /// client's numbers are clamped to (`Coordinate.limit`).
+    public static let infiniteExtent: Int32 = Coordinate.limit
     public func setInfinite() {
         clear()
         addRect(x: -Self.infiniteExtent, y: -Self.infiniteExtent, width: 2 * Self.infiniteExtent, height: 2 * Self.infiniteExtent)
@@ -36,19 +38,31 @@ public final class PixmanRegion {
     /// The number of boxes (0 when empty).
     public var boxCount: Int { Int(pixman_region32_n_rects(raw)) }
 
+    /// The rectangle x, y, width × height as pixman takes it: both edges computed wide and
+    /// clamped to ±`Coordinate.limit` (so pixman's own `x + width` cannot overflow), nil when
+    /// that leaves nothing (a zero or negative size, or all of it beyond the limit). Every
+    /// rectangle a region is given goes through here: wl_region.add/subtract and damage carry
+    /// any Int32 a client sends.
+    @inline(__always)
+    static func clampedRect(x: Int32, y: Int32, width: Int32, height: Int32) -> (x: Int32, y: Int32, width: UInt32, height: UInt32)? {
+        guard width > 0, height > 0 else { return nil }
+        let x1 = Coordinate.clamped(x), y1 = Coordinate.clamped(y)
+        let x2 = Coordinate.sum(x, width), y2 = Coordinate.sum(y, height)
+        guard x2 > x1, y2 > y1 else { return nil }
+        return (x1, y1, UInt32(x2 - x1), UInt32(y2 - y1))
+    }
+
     /// Adds a rectangle; negative or zero sizes add nothing (clamped, never trusted).
     public func addRect(x: Int32, y: Int32, width: Int32, height: Int32) {
-        guard width > 0, height > 0 else { return }
-        let w = UInt32(clamping: min(Int64(width), Int64(Self.infiniteExtent) * 2))
-        let h = UInt32(clamping: min(Int64(height), Int64(Self.infiniteExtent) * 2))
-        pixman_region32_union_rect(raw, raw, x, y, w, h)
+        guard let r = Self.clampedRect(x: x, y: y, width: width, height: height) else { return }
+        pixman_region32_union_rect(raw, raw, r.x, r.y, r.width, r.height)
     }
 
     public func subtractRect(x: Int32, y: Int32, width: Int32, height: Int32) {
-        guard width > 0, height > 0 else { return }
+        guard let r = Self.clampedRect(x: x, y: y, width: width, height: height) else { return }
         // A one-box region lives on the stack: pixman allocates nothing for it.
         var rect = pixman_region32_t()
-        pixman_region32_init_rect(&rect, x, y, UInt32(width), UInt32(height))
+        pixman_region32_init_rect(&rect, r.x, r.y, r.width, r.height)
         pixman_region32_subtract(raw, raw, &rect)
         pixman_region32_fini(&rect)
     }
@@ -57,9 +71,9 @@ public final class PixmanRegion {
     /// storage instead of allocating (an in-place operation on a region of several boxes always
     /// allocates the result).
     public func setDifference(_ source: PixmanRegion, x: Int32, y: Int32, width: Int32, height: Int32) {
-        guard width > 0, height > 0 else { set(source); return }
+        guard let r = Self.clampedRect(x: x, y: y, width: width, height: height) else { set(source); return }
         var rect = pixman_region32_t()
-        pixman_region32_init_rect(&rect, x, y, UInt32(width), UInt32(height))
+        pixman_region32_init_rect(&rect, r.x, r.y, r.width, r.height)
         pixman_region32_subtract(raw, source.raw, &rect)
         pixman_region32_fini(&rect)
     }
@@ -71,8 +85,8 @@ public final class PixmanRegion {
 
     /// Makes this region `source` intersected with a rectangle (out of place).
     public func setIntersection(_ source: PixmanRegion, x: Int32, y: Int32, width: Int32, height: Int32) {
-        guard width > 0, height > 0 else { clear(); return }
-        pixman_region32_intersect_rect(raw, source.raw, x, y, UInt32(width), UInt32(height))
+        guard let r = Self.clampedRect(x: x, y: y, width: width, height: height) else { clear(); return }
+        pixman_region32_intersect_rect(raw, source.raw, r.x, r.y, r.width, r.height)
     }
 
     /// Whether the region's bounding box meets the rectangle (a cheap test before real work).
@@ -85,8 +99,8 @@ public final class PixmanRegion {
     public func subtract(_ other: PixmanRegion) { pixman_region32_subtract(raw, raw, other.raw) }
     public func intersect(_ other: PixmanRegion) { pixman_region32_intersect(raw, raw, other.raw) }
     public func intersect(x: Int32, y: Int32, width: Int32, height: Int32) {
-        guard width > 0, height > 0 else { clear(); return }
-        pixman_region32_intersect_rect(raw, raw, x, y, UInt32(width), UInt32(height))
+        guard let r = Self.clampedRect(x: x, y: y, width: width, height: height) else { clear(); return }
+        pixman_region32_intersect_rect(raw, raw, r.x, r.y, r.width, r.height)
     }
     public func translate(dx: Int32, dy: Int32) { pixman_region32_translate(raw, dx, dy) }
 
@@ -105,8 +119,10 @@ public final class PixmanRegion {
             self.x2 = x2
             self.y2 = y2
         }
-        public var width: Int32 { x2 - x1 }
-        public var height: Int32 { y2 - y1 }
+        /// The sides (pixman's boxes are within ±`Coordinate.limit`, so Int32 holds them; a box
+        /// built by hand from wider edges saturates).
+        public var width: Int32 { Int32(clamping: Int(x2) - Int(x1)) }
+        public var height: Int32 { Int32(clamping: Int(y2) - Int(y1)) }
     }
 
     public var extents: Box {

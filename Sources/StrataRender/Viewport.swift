@@ -1,4 +1,5 @@
 import CPixman
+import StrataModel
 
 /// wp_viewport's crop and scale of a surface: the `source` rectangle of the surface's content
 /// (surface coordinates after buffer transform and scale, before the viewport) is shown scaled
@@ -37,7 +38,8 @@ public struct Viewport: Equatable, Sendable {
         if let destination { return destination }
         if let source {
             guard source.width == source.width.rounded(), source.height == source.height.rounded() else { return nil }
-            return Size(width: Int32(source.width), height: Int32(source.height))
+            return Size(width: Coordinate.size(Int(Coordinate.clamped(source.width))),
+                        height: Coordinate.size(Int(Coordinate.clamped(source.height))))
         }
         return Size(width: width, height: height)
     }
@@ -54,11 +56,12 @@ public struct Viewport: Equatable, Sendable {
     public func pixmanTransform(surfaceWidth: Int32, surfaceHeight: Int32,
                                 contentWidth: Int32, contentHeight: Int32) -> pixman_transform_t {
         let src = source ?? Source(x: 0, y: 0, width: Double(contentWidth), height: Double(contentHeight))
-        let one = Double(1 << 16)
+        // A source past 32,768 (wl_fixed reaches 2^23) or a tiny destination leaves pixman's
+        // 16.16 range: the entries saturate (`Coordinate.fixed`) rather than trap.
         var t = pixman_transform_t()
         let sx = src.width / Double(max(1, surfaceWidth)), sy = src.height / Double(max(1, surfaceHeight))
-        t.matrix.0 = (Int32((sx * one).rounded()), 0, Int32((src.x * one).rounded()))
-        t.matrix.1 = (0, Int32((sy * one).rounded()), Int32((src.y * one).rounded()))
+        t.matrix.0 = (Coordinate.fixed(sx), 0, Coordinate.fixed(src.x))
+        t.matrix.1 = (0, Coordinate.fixed(sy), Coordinate.fixed(src.y))
         t.matrix.2 = (0, 0, 1 << 16)
         return t
     }

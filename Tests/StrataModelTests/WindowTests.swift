@@ -80,7 +80,7 @@ import Testing
         let manager = makeManager()
         let window = manager.createWindow()
         manager.setFrame(window, Rect(x: Int.max, y: Int.min, width: -5, height: Int.max))
-        let limit = Int(Int32.max)
+        let limit = Int(Coordinate.limit)
         #expect(window.frame == Rect(x: limit, y: -limit, width: 0, height: limit))
         #expect(!window.frame.contains(Point(x: 0, y: 0)))
     }

@@ -578,7 +578,8 @@ public final class Compositor {
                 // The opaque region's boxes inside the surface, placed on the canvas (through the
                 // same edges as the surface on a scaled screen).
                 uncovered.subtract(surface.opaqueRegion, clippedTo: 0, 0, width, height) { b in
-                    output.deviceRect(x: item.x &+ b.x1, y: item.y &+ b.y1, width: b.x2 - b.x1, height: b.y2 - b.y1)
+                    output.deviceRect(x: Coordinate.sum(item.x, b.x1), y: Coordinate.sum(item.y, b.y1),
+                                      width: b.x2 - b.x1, height: b.y2 - b.y1)
                 }
             }
         }
@@ -629,10 +630,10 @@ public final class Compositor {
             let toLogical = 1 / output.scale
             damage.forEachBox { box in
                 // One pixel more on each side for the bilinear filter's reach.
-                let x1 = Int32(((Double(box.x1) * p.scale + p.x - 1) * toLogical).rounded(.down))
-                let y1 = Int32(((Double(box.y1) * p.scale + p.y - 1) * toLogical).rounded(.down))
-                let x2 = Int32(((Double(box.x2) * p.scale + p.x + 1) * toLogical).rounded(.up))
-                let y2 = Int32(((Double(box.y2) * p.scale + p.y + 1) * toLogical).rounded(.up))
+                let x1 = Coordinate.clamped(((Double(box.x1) * p.scale + p.x - 1) * toLogical).rounded(.down))
+                let y1 = Coordinate.clamped(((Double(box.y1) * p.scale + p.y - 1) * toLogical).rounded(.down))
+                let x2 = Coordinate.clamped(((Double(box.x2) * p.scale + p.x + 1) * toLogical).rounded(.up))
+                let y2 = Coordinate.clamped(((Double(box.y2) * p.scale + p.y + 1) * toLogical).rounded(.up))
                 output.damage.addRect(x: x1, y: y1, width: x2 - x1, height: y2 - y1)
             }
             scheduleFrame(output)

@@ -67,11 +67,13 @@ public final class CursorLayer {
             switch wanted {
             case .surface(let surface, let hx, let hy):
                 if surface.hasContent, !surface.isDestroyed {
-                    next = Placement(screen: position.output.screen.id, x: px &- hx, y: py &- hy,
+                    next = Placement(screen: position.output.screen.id,
+                                     x: Coordinate.difference(px, hx), y: Coordinate.difference(py, hy),
                                      width: surface.width, height: surface.height)
                 }
             case .image(let cursor):
-                next = Placement(screen: position.output.screen.id, x: px - cursor.hotspotX, y: py - cursor.hotspotY,
+                next = Placement(screen: position.output.screen.id,
+                                 x: Coordinate.difference(px, cursor.hotspotX), y: Coordinate.difference(py, cursor.hotspotY),
                                  width: cursor.width, height: cursor.height)
             }
         }
@@ -83,9 +85,9 @@ public final class CursorLayer {
         if backendShows { compositor.backend.cursorDidChange(isHidden ? nil : wanted, generation: generation) }
     }
 
-    /// The pixel a coordinate falls in, for any finite value (the seat accepts huge ones).
+    /// The pixel a coordinate falls in, for any value (the seat accepts huge ones), clamped.
     static func pixel(_ value: Double) -> Int32 {
-        Int32(max(-1e9, min(1e9, value.rounded(.down))))
+        Coordinate.floor(value)
     }
 
     /// A cursor surface committed: its pixels, size or hotspot changed.

@@ -28,7 +28,7 @@ final class PlainSurfaceWindow: WindowContent, SurfaceRole {
 
     func placement(of surface: Surface) -> SurfacePlacement? {
         guard !window.isClosed, let screen = window.screen else { return nil }
-        return SurfacePlacement(screen: screen.id, x: Int32(clamping: window.frame.x), y: Int32(clamping: window.frame.y))
+        return SurfacePlacement(screen: screen.id, x: Coordinate.clamped(window.frame.x), y: Coordinate.clamped(window.frame.y))
     }
 
     private func surfaceDidDestroy() {

@@ -99,18 +99,21 @@ public final class ScreenOutput {
         updatePresentation()
     }
 
-    /// The canvas pixel edge of logical coordinate `v`: round(v × scale).
+    /// The canvas pixel edge of logical coordinate `v`: round(v × scale), clamped to
+    /// ±`Coordinate.limit` (a far subsurface on a scaled screen).
     @inline(__always)
     func device(_ v: Int32) -> Int32 {
-        isUnscaled ? v : Int32(clamping: Int64((Double(v) * scale).rounded()))
+        isUnscaled ? Coordinate.clamped(v) : Coordinate.scaled(v, by: scale)
     }
 
-    /// A logical rectangle's canvas pixels (edges through `device`, so adjacent rectangles meet).
+    /// A logical rectangle's canvas pixels (edges through `device`, so adjacent rectangles meet),
+    /// clamped to ±`Coordinate.limit` at every scale.
     @inline(__always)
     func deviceRect(x: Int32, y: Int32, width: Int32, height: Int32) -> (x: Int32, y: Int32, width: Int32, height: Int32) {
         guard !isUnscaled else { return (x, y, width, height) }
+        // Edges computed wide and clamped, so the sides are differences of clamped edges.
         let x1 = device(x), y1 = device(y)
-        return (x1, y1, device(x &+ width) - x1, device(y &+ height) - y1)
+        return (x1, y1, device(Coordinate.sum(x, width)) - x1, device(Coordinate.sum(y, height)) - y1)
     }
 
     /// Sets `deviceDamage` to `damage` in canvas pixels, each box rounded outwards (a partly
@@ -197,7 +200,7 @@ extension ScreenOutput {
         guard let rect else { return PixmanRegion.Box(x1: 0, y1: 0, x2: display.width, y2: display.height) }
         guard rect.width > 0, rect.height > 0 else { return nil }
         let lx1 = max(0, Int32(clamping: rect.x)), ly1 = max(0, Int32(clamping: rect.y))
-        let lx2 = min(width, Int32(clamping: rect.x + rect.width)), ly2 = min(height, Int32(clamping: rect.y + rect.height))
+        let lx2 = min(width, Int32(clamping: rect.maxX)), ly2 = min(height, Int32(clamping: rect.maxY))
         guard lx1 < lx2, ly1 < ly2 else { return nil }
         // Canvas pixels (the same edges windows are drawn with), then turned like the presentation.
         let x1 = device(lx1), y1 = device(ly1)

@@ -47,7 +47,7 @@ final class InputPopupSurface: ResourceObject, SurfaceRole, WindowContent {
 
     func placement(of surface: Surface) -> SurfacePlacement? {
         guard let window, !window.isClosed, !window.isHidden, let screen = window.screen else { return nil }
-        return SurfacePlacement(screen: screen.id, x: Int32(clamping: window.frame.x), y: Int32(clamping: window.frame.y))
+        return SurfacePlacement(screen: screen.id, x: Coordinate.clamped(window.frame.x), y: Coordinate.clamped(window.frame.y))
     }
 
     func surfaceDidCommit(_ surface: Surface) {

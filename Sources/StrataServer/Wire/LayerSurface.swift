@@ -165,7 +165,7 @@ final class LayerSurface: ResourceObject, SurfaceRole, WindowContent, PopupParen
 
     func placement(of surface: Surface) -> SurfacePlacement? {
         guard isMapped, !isClosed, let window, window.isVisible, !window.isClosed, let screen = window.screen else { return nil }
-        return SurfacePlacement(screen: screen.id, x: Int32(clamping: window.frame.x), y: Int32(clamping: window.frame.y))
+        return SurfacePlacement(screen: screen.id, x: Coordinate.clamped(window.frame.x), y: Coordinate.clamped(window.frame.y))
     }
 
     // MARK: WindowContent

@@ -446,7 +446,8 @@ final class Pointer {
     func cursorSurfaceDidCommit(_ surface: Surface, offsetX: Int32, offsetY: Int32) {
         guard case .surface(let current, let hx, let hy) = cursorRequest, current === surface else { return }
         if offsetX != 0 || offsetY != 0 {
-            cursorRequest = .surface(surface, hotspotX: hx &- offsetX, hotspotY: hy &- offsetY)
+            cursorRequest = .surface(surface, hotspotX: Coordinate.difference(hx, offsetX),
+                                     hotspotY: Coordinate.difference(hy, offsetY))
         }
         seat.compositor.cursor.surfaceDidCommit(surface)
     }

@@ -1,5 +1,6 @@
 import CStrataServerGlue
 import CWaylandServer
+import StrataModel
 
 /// wl_subsurface: a surface drawn relative to its parent, stacked among its siblings, with
 /// synchronized (cached until the parent commits) or desynchronized commits.
@@ -42,8 +43,8 @@ final class Subsurface: ResourceObject, SurfaceRole {
     func placement(of surface: Surface) -> SurfacePlacement? {
         // Not shown while the parent is unmapped (no content), like the parent's other children.
         guard let parent, parent.hasContent, var p = parent.placement else { return nil }
-        p.x += x
-        p.y += y
+        p.x = Coordinate.sum(p.x, x)
+        p.y = Coordinate.sum(p.y, y)
         return p
     }
 

@@ -257,10 +257,11 @@ public final class Surface: ResourceObject {
             size = (viewed.width, viewed.height)
         }
         viewport = viewportActive ? newViewport : nil
-        if size.width != width || size.height != height {
+        // A viewport's destination may be anything up to Int32.max: sizes stay in the clamped range.
+        if Coordinate.size(size.width) != width || Coordinate.size(size.height) != height {
             fullDamage = true
-            width = size.width
-            height = size.height
+            width = Coordinate.size(size.width)
+            height = Coordinate.size(size.height)
         }
         if state.opaqueChanged { opaqueRegion.set(state.opaque) }
         if state.inputChanged { inputRegion.set(state.input) }
@@ -383,7 +384,7 @@ public final class Surface: ResourceObject {
             if surface === self {
                 body(self, x, y)
             } else if let sub = surface.subsurface {
-                surface.forEachSurface(x: x + sub.x, y: y + sub.y, body)
+                surface.forEachSurface(x: Coordinate.sum(x, sub.x), y: Coordinate.sum(y, sub.y), body)
             }
         }
     }

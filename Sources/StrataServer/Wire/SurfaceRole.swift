@@ -20,7 +20,8 @@ public extension SurfaceRole {
     func surfaceDidCommit(_ surface: Surface) {}
 }
 
-/// A surface's origin on a screen, in that screen's coordinates.
+/// A surface's origin on a screen, in that screen's coordinates, within ±`Coordinate.limit`
+/// (every role makes it through `Coordinate`: a frame, a popup or subsurface offset added wide).
 public struct SurfacePlacement: Equatable {
     public var screen: ScreenID
     public var x: Int32

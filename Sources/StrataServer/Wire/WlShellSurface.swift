@@ -230,12 +230,12 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
         if mode == .popup {
             guard !isDismissed, let parent = popupParent, parent.isMapped, let parentSurface = parent.surface,
                   var p = parentSurface.placement else { return nil }
-            p.x = Int32(clamping: Int(p.x) + offset.x)
-            p.y = Int32(clamping: Int(p.y) + offset.y)
+            p.x = Coordinate.clamped(Int(p.x) + offset.x)
+            p.y = Coordinate.clamped(Int(p.y) + offset.y)
             return p
         }
         guard let window, window.isVisible, !window.isClosed, let screen = window.screen else { return nil }
-        return SurfacePlacement(screen: screen.id, x: Int32(clamping: window.frame.x), y: Int32(clamping: window.frame.y))
+        return SurfacePlacement(screen: screen.id, x: Coordinate.clamped(window.frame.x), y: Coordinate.clamped(window.frame.y))
     }
 
     // MARK: Map, unmap, frame

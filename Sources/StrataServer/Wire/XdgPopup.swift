@@ -51,8 +51,8 @@ final class XdgPopup: ResourceObject, XdgRoleObject, PopupGrab {
     func placement(of surface: Surface) -> SurfacePlacement? {
         guard !isDismissed, let xdgSurface, let parent, parent.isMapped, let parentSurface = parent.surface,
               var p = parentSurface.placement else { return nil }
-        p.x = Int32(clamping: Int(p.x) + parent.geometry.x + rect.x - xdgSurface.geometry.x)
-        p.y = Int32(clamping: Int(p.y) + parent.geometry.y + rect.y - xdgSurface.geometry.y)
+        p.x = Coordinate.clamped(Int(p.x) + parent.geometry.x + rect.x - xdgSurface.geometry.x)
+        p.y = Coordinate.clamped(Int(p.y) + parent.geometry.y + rect.y - xdgSurface.geometry.y)
         return p
     }
 

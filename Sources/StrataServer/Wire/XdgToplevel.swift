@@ -307,8 +307,8 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
     func placement(of surface: Surface) -> SurfacePlacement? {
         guard let window, let xdgSurface, window.isVisible, !window.isClosed, let screen = window.screen else { return nil }
         return SurfacePlacement(screen: screen.id,
-                                x: Int32(clamping: window.frame.x - xdgSurface.geometry.x),
-                                y: Int32(clamping: window.frame.y - xdgSurface.geometry.y))
+                                x: Coordinate.clamped(window.frame.x - xdgSurface.geometry.x),
+                                y: Coordinate.clamped(window.frame.y - xdgSurface.geometry.y))
     }
 
     // MARK: WindowContent
