@@ -2,21 +2,70 @@ import CStrataServerGlue
 import CWaylandServer
 import StrataRender
 
-/// wl_region: a client-built set of rectangles, copied into surfaces when used.
+/// wl_region: a client-built set of rectangles, copied into surfaces when used. Added
+/// rectangles are collected and merged into the region a batch at a time (pixman sorts a batch
+/// once), not one union of the whole region per request; the region holds at most
+/// `TreeLimits.maxRegionBoxes` boxes, so no request costs more than that bound.
 final class Region: ResourceObject {
-    let region = PixmanRegion()
+    private let built = PixmanRegion()
+    /// Added rectangles not yet merged into `built`.
+    private var pendingBoxes: [PixmanRegion.Box] = []
+    /// Rectangles merged per batch: big enough that a flood of adds costs one union per batch,
+    /// small enough that the region never overshoots its box limit by much.
+    static let batchSize = 64
+
+    /// The region, with every rectangle added so far.
+    var region: PixmanRegion {
+        flush()
+        return built
+    }
 
     static let implementation = makeImplementation(wl_region_interface(
         destroy: destroyRequest,
         add: { _, resource, x, y, width, height in
-            handle(resource, as: Region.self) { $0.region.addRect(x: x, y: y, width: width, height: height) }
+            handle(resource, as: Region.self) { $0.handleAddRequest(x: x, y: y, width: width, height: height) }
         },
         subtract: { _, resource, x, y, width, height in
-            handle(resource, as: Region.self) { $0.region.subtractRect(x: x, y: y, width: width, height: height) }
+            handle(resource, as: Region.self) { $0.handleSubtractRequest(x: x, y: y, width: width, height: height) }
         }))
 
     init?(client: OpaquePointer, version: UInt32, id: UInt32) {
         super.init(client: client, interface: strata_wl_region_interface(), version: version, id: id,
                    implementation: Self.implementation)
+    }
+
+    func handleAddRequest(x: Int32, y: Int32, width: Int32, height: Int32) {
+        guard width > 0, height > 0 else { return }
+        // As PixmanRegion.addRect clamps: sizes past the infinite extent are that extent.
+        let limit = Int64(PixmanRegion.infiniteExtent) * 2
+        pendingBoxes.append(PixmanRegion.Box(
+            x1: x, y1: y,
+            x2: Int32(clamping: Int64(x) + min(Int64(width), limit)),
+            y2: Int32(clamping: Int64(y) + min(Int64(height), limit))))
+        if pendingBoxes.count >= Self.batchSize { flushAndCheck() }
+    }
+
+    func handleSubtractRequest(x: Int32, y: Int32, width: Int32, height: Int32) {
+        flush()
+        built.subtractRect(x: x, y: y, width: width, height: height)
+        checkSize()
+    }
+
+    private func flush() {
+        guard !pendingBoxes.isEmpty else { return }
+        built.addBoxes(pendingBoxes)
+        pendingBoxes.removeAll(keepingCapacity: true)
+    }
+
+    private func flushAndCheck() {
+        flush()
+        checkSize()
+    }
+
+    /// Past the box limit the client is out of its budget: wl_display.no_memory.
+    private func checkSize() {
+        guard built.boxCount > TreeLimits.maxRegionBoxes else { return }
+        built.clear()
+        wl_client_post_no_memory(client)
     }
 }
