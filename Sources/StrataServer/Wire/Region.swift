@@ -14,9 +14,10 @@ final class Region: ResourceObject {
     /// small enough that the region never overshoots its box limit by much.
     static let batchSize = 64
 
-    /// The region, with every rectangle added so far.
+    /// The region, with every rectangle added so far (a region past its box limit, found at
+    /// this last batch, is the client's wl_display.no_memory, and empty).
     var region: PixmanRegion {
-        flush()
+        flushAndCheck()
         return built
     }
 
