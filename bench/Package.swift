@@ -34,6 +34,15 @@ let package = Package(
             name: "strata-bench",
             dependencies: ["StrataBench", "CMallocCounter"],
             swiftSettings: cLayer),
+        // Trees and floods: build and teardown of deep and wide subsurface trees, region and
+        // damage floods, per node (docs/performance.md, "Trees").
+        .executableTarget(
+            name: "strata-tree-bench",
+            dependencies: [
+                .product(name: "StrataServer", package: "Strata"),
+                .product(name: "StrataTestSupport", package: "Strata"),
+            ],
+            swiftSettings: cLayer),
         .executableTarget(
             name: "Compositing",
             dependencies: [

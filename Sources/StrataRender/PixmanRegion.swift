@@ -44,12 +44,33 @@ public final class PixmanRegion {
     /// rectangle a region is given goes through here: wl_region.add/subtract and damage carry
     /// any Int32 a client sends.
     @inline(__always)
-    static func clampedRect(x: Int32, y: Int32, width: Int32, height: Int32) -> (x: Int32, y: Int32, width: UInt32, height: UInt32)? {
+    public static func clampedRect(x: Int32, y: Int32, width: Int32, height: Int32) -> (x: Int32, y: Int32, width: UInt32, height: UInt32)? {
         guard width > 0, height > 0 else { return nil }
         let x1 = Coordinate.clamped(x), y1 = Coordinate.clamped(y)
         let x2 = Coordinate.sum(x, width), y2 = Coordinate.sum(y, height)
         guard x2 > x1, y2 > y1 else { return nil }
         return (x1, y1, UInt32(x2 - x1), UInt32(y2 - y1))
+    }
+
+    /// Becomes its bounding box when it holds more than `maxBoxes` boxes (damage: more is
+    /// redrawn, nothing is missed), so later unions with it cost a bounded time.
+    public func collapse(ifMoreThan maxBoxes: Int) {
+        guard boxCount > maxBoxes else { return }
+        var box = pixman_region32_extents(raw).pointee
+        pixman_region32_reset(raw, &box)
+    }
+
+    /// Adds rectangles (x1, y1, x2, y2 boxes, empty ones skipped) with one union: pixman sorts
+    /// them once instead of merging the region once per rectangle.
+    public func addBoxes(_ boxes: [Box]) {
+        var valid = boxes.compactMap { b -> pixman_box32_t? in
+            b.x1 < b.x2 && b.y1 < b.y2 ? pixman_box32_t(x1: b.x1, y1: b.y1, x2: b.x2, y2: b.y2) : nil
+        }
+        guard !valid.isEmpty else { return }
+        var added = pixman_region32_t()
+        pixman_region32_init_rects(&added, &valid, Int32(valid.count))
+        pixman_region32_union(raw, raw, &added)
+        pixman_region32_fini(&added)
     }
 
     /// Adds a rectangle; negative or zero sizes add nothing (clamped, never trusted).

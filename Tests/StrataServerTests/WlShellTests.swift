@@ -161,6 +161,37 @@ import Testing
         #expect(server.pixel(x: 30, y: 40) == Colour.red)
     }
 
+    /// wl_shell has no error for it: a popup past the chain's depth limit (16, `TreeLimits`) is
+    /// dismissed at once, and the chain above it stays shown.
+    @Test func aPopupChainPastTheDepthLimitDismissesOnlyTheNewPopup() throws {
+        let (server, shells) = try makeFixture()
+        let parent = try #require(shells.makeShellSurface())
+        wl_shell_surface_set_toplevel(parent.shellSurface)
+        #expect(parent.commit(width: 200, height: 200, argb: Colour.red))
+        let seat = try TestSeat(client: shells.client)
+        _ = seat.getPointer()
+        #expect(shells.client.roundtrip())
+        let output = try #require(server.compositor.outputs.first)
+        server.compositor.seat.pointerMotion(on: output, x: 10, y: 10, time: 1)
+        server.compositor.seat.pointerButton(BTN_LEFT, pressed: true, time: 2)
+        #expect(shells.client.roundtrip())
+        var chain: [TestShellSurface] = []
+        var above = parent
+        for _ in 0..<17 {
+            let popup = try #require(shells.makeShellSurface())
+            wl_shell_surface_set_popup(popup.shellSurface, seat.seat, seat.lastPressSerial, above.surface, 1, 1, 0)
+            #expect(popup.commit(width: 20, height: 20, argb: Colour.blue))
+            chain.append(popup)
+            above = popup
+        }
+        #expect(shells.client.roundtrip())
+        #expect(chain.prefix(16).allSatisfy { $0.doneCount == 0 })
+        #expect(chain[16].doneCount == 1)
+        // The 16th popup is drawn 16 pixels in (to 35, 35); the 17th would have been one further.
+        #expect(server.pixel(x: 35, y: 35) == Colour.blue)
+        #expect(server.pixel(x: 36, y: 36) == Colour.red)
+    }
+
     @Test func popupWithoutAValidSerialGetsPopupDoneAtOnce() throws {
         let (server, shells) = try makeFixture()
         let parent = try #require(shells.makeShellSurface())

@@ -374,6 +374,7 @@ public final class Compositor {
     private func damage(_ placement: SurfacePlacement, width: Int32, height: Int32) {
         guard width > 0, height > 0, let output = output(for: placement.screen) else { return }
         output.damage.addRect(x: placement.x, y: placement.y, width: width, height: height)
+        output.damage.collapse(ifMoreThan: TreeLimits.maxDamageBoxes)
         scheduleFrame(output)
     }
 
@@ -392,9 +393,7 @@ public final class Compositor {
             setFrame(window, frame)
         }
         refreshPlacement(of: surface, forceFull: false)
-        for child in surface.stack where child !== surface {
-            damageTree(of: child)
-        }
+        surface.forEachChild { child, _ in damageTree(of: child) }
         // A new size or input region may put another surface under a still pointer.
         seat.surfaceDidCommit(surface)
         releaseReplacedBuffersUnlessFrameComing()
@@ -403,9 +402,8 @@ public final class Compositor {
     /// Damages where a surface tree was and is now (moves, restacks, unmaps).
     public func damageTree(of root: Surface) {
         refreshPlacement(of: root, forceFull: true)
-        for child in root.stack where child !== root {
-            damageTree(of: child)
-        }
+        // Recursion as deep as the tree: at most `TreeLimits.maxSubsurfaceDepth`.
+        root.forEachChild { child, _ in damageTree(of: child) }
     }
 
     public func damageWindow(_ window: Window) {
@@ -421,6 +419,7 @@ public final class Compositor {
         } else if let now, !surface.damage.isEmpty, let output = output(for: now.screen) {
             surface.damage.translate(dx: now.x, dy: now.y)
             output.damage.union(surface.damage)
+            output.damage.collapse(ifMoreThan: TreeLimits.maxDamageBoxes)
             scheduleFrame(output)
         }
         if now?.screen != last?.screen {

@@ -93,7 +93,9 @@ public final class Seat {
         touch.surfacesDidMove()
         for constraint in pointer.constraints where constraint.surface === surface { constraint.surfaceDidCommit() }
         guard surface.lastPlacement != nil || pointer.focus === surface else { return }
-        pointer.repick()
+        // Once after this dispatch, not per commit: a parent's commit applies the cached commits
+        // of all its subsurfaces, and a hit test per child would make it quadratic in the tree.
+        scheduleRepick()
     }
 
     /// A surface dies: drop every focus and grab reference to it.

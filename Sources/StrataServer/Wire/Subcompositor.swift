@@ -29,24 +29,42 @@ final class SubcompositorBinding: ResourceObject {
             }
         }))
 
+    /// wl_subcompositor.bad_parent (wayland 1.22; libwayland 1.21's header predates the name).
+    static let badParentError: UInt32 = 1
+
     func handleGetSubsurfaceRequest(client: OpaquePointer, id: UInt32, surface: Surface, parent: Surface) throws(ProtocolError) {
         let bad = WL_SUBCOMPOSITOR_ERROR_BAD_SURFACE.rawValue
         if surface === parent {
             throw ProtocolError(code: bad, "a surface cannot be its own subsurface parent")
         }
-        // The parent must not be a descendant of the surface (no cycles).
-        var ancestor: Surface? = parent
-        while let a = ancestor {
-            if a === surface { throw ProtocolError(code: bad, "the parent is a descendant of the surface") }
-            ancestor = a.subsurface?.parent
+        // The parent must not be a descendant of the surface (no cycles). The walk up is at most
+        // the depth limit long.
+        var root = parent
+        var parentDepth = 0
+        while let up = root.measuredParent {
+            if up === surface { throw ProtocolError(code: bad, "the parent is a descendant of the surface") }
+            root = up
+            parentDepth += 1
         }
         if surface.role != nil || (surface.roleName != nil && surface.roleName != Subsurface.roleName) {
             throw ProtocolError(code: bad, "the surface already has the role \(surface.roleName ?? "?")")
         }
+        // The surface brings its own subtree: both limits count it whole.
+        let depth = parentDepth + 1 + surface.subtreeMeasure.height
+        guard depth <= TreeLimits.maxSubsurfaceDepth else {
+            throw ProtocolError(code: Self.badParentError,
+                                "the subsurface tree would be \(depth) levels deep (at most \(TreeLimits.maxSubsurfaceDepth))")
+        }
+        let size = root.subtreeMeasure.descendants + surface.subtreeMeasure.descendants + 1
+        guard size <= TreeLimits.maxSubsurfacesPerTree else {
+            throw ProtocolError(code: Self.badParentError,
+                                "the subsurface tree would hold \(size) subsurfaces (at most \(TreeLimits.maxSubsurfacesPerTree))")
+        }
         guard let sub = Subsurface(client: client, version: version, id: id, surface: surface, parent: parent) else { return }
         _ = surface.setRole(sub)
         surface.subsurface = sub
-        parent.stack.append(surface)
-        parent.pendingStack.append(surface)
+        parent.stack.append(sub)
+        parent.pendingStack.append(sub)
+        parent.childSubtree(surface, joins: true)
     }
 }

@@ -26,7 +26,8 @@ final class Subsurface: ResourceObject, SurfaceRole {
         surfaceDestroyed = surface.didDestroy.observe { [weak self] _ in self?.detach() }
     }
 
-    /// Synchronized when set so, or when any ancestor subsurface is.
+    /// Synchronized when set so, or when any ancestor subsurface is (a walk up at most
+    /// `TreeLimits.maxSubsurfaceDepth` long).
     var isEffectivelySynchronized: Bool {
         if isSynchronized { return true }
         return parent?.subsurface?.isEffectivelySynchronized ?? false
@@ -49,14 +50,20 @@ final class Subsurface: ResourceObject, SurfaceRole {
     }
 
     /// The parent or the surface died, or the subsurface was destroyed: unlink from the parent.
+    /// O(1) for the parent's order (its entry turns stale) and O(depth limit) for the measures
+    /// of the tree, so tearing down any tree is linear in its size.
     private func detach() {
         guard let surface else { return }
         if let parent {
             parent.compositor.damageTree(of: surface)
-            parent.stack.removeAll { $0 === surface }
-            parent.pendingStack.removeAll { $0 === surface }
+            self.parent = nil
+            // A dying parent's order and measure are no longer asked for.
+            if !parent.isDestroyed {
+                parent.childSubtree(surface, joins: false)
+                parent.stack.childDidLeave(owner: parent)
+                parent.pendingStack.childDidLeave(owner: parent)
+            }
         }
-        self.parent = nil
         parentDestroyed?.remove()
         surfaceDestroyed?.remove()
     }
@@ -100,10 +107,6 @@ final class Subsurface: ResourceObject, SurfaceRole {
             throw ProtocolError(code: WL_SUBSURFACE_ERROR_BAD_SURFACE.rawValue,
                                 "place_\(above ? "above" : "below"): the reference surface is neither the parent nor a sibling")
         }
-        var order = parent.pendingStack
-        order.removeAll { $0 === surface }
-        guard let index = order.firstIndex(where: { $0 === sibling }) else { return }
-        order.insert(surface, at: above ? index + 1 : index)
-        parent.pendingStack = order
+        parent.pendingStack.place(self, relativeTo: sibling, above: above, owner: parent)
     }
 }

@@ -4,7 +4,7 @@ import StrataModel
 import StrataRender
 
 /// wl_surface: a rectangle of pixels with double-buffered state and at most one role.
-public final class Surface: ResourceObject {
+public final class Surface: ResourceObject, MeasuredTreeNode {
     unowned let compositor: Compositor
     let pending = SurfaceState()
     /// State cached by commits of a synchronized subsurface, applied with its parent's commit.
@@ -49,8 +49,11 @@ public final class Surface: ResourceObject {
     /// Set when this surface is a subsurface's child.
     weak var subsurface: Subsurface?
     /// This surface and its subsurfaces' surfaces, bottom to top (current and pending order).
-    var stack: [Surface] = []
-    var pendingStack: [Surface] = []
+    var stack = SubsurfaceStack()
+    var pendingStack = SubsurfaceStack()
+    /// The height and size of the subsurface tree below this surface (`TreeLimits`).
+    var subtreeMeasure = SubtreeMeasure()
+    var measuredParent: Surface? { subsurface?.parent }
 
     /// Told when the surface dies (roles, seat focus, popups).
     let didDestroy = Signal<Surface>()
@@ -62,8 +65,6 @@ public final class Surface: ResourceObject {
         super.init(client: client, interface: strata_wl_surface_interface(), version: version, id: id,
                    implementation: Self.implementation, dispatcher: strata_wl_surface_dispatch)
         inputRegion.setInfinite()
-        stack = [self]
-        pendingStack = [self]
     }
 
     public override func resourceDidDestroy() {
@@ -78,8 +79,8 @@ public final class Surface: ResourceObject {
         texture.clear()
         pending.reset()
         cached.reset()
-        stack = []
-        pendingStack = []
+        stack = SubsurfaceStack()
+        pendingStack = SubsurfaceStack()
         frameCallbacks.removeAll()
     }
 
@@ -108,7 +109,7 @@ public final class Surface: ResourceObject {
             handle(resource, as: Surface.self) { try $0.handleAttachRequest(buffer: buffer, x: x, y: y) }
         },
         damage: { _, resource, x, y, width, height in
-            handle(resource, as: Surface.self) { $0.pending.surfaceDamage.addRect(x: x, y: y, width: width, height: height) }
+            handle(resource, as: Surface.self) { $0.pending.addSurfaceDamage(x: x, y: y, width: width, height: height) }
         },
         frame: { client, resource, id in
             handle(resource, as: Surface.self) { surface in
@@ -146,7 +147,7 @@ public final class Surface: ResourceObject {
             }
         },
         damage_buffer: { _, resource, x, y, width, height in
-            handle(resource, as: Surface.self) { $0.pending.bufferDamage.addRect(x: x, y: y, width: width, height: height) }
+            handle(resource, as: Surface.self) { $0.pending.addBufferDamage(x: x, y: y, width: width, height: height) }
         },
         offset: { _, resource, x, y in
             handle(resource, as: Surface.self) { surface in
@@ -285,6 +286,7 @@ public final class Surface: ResourceObject {
             }
         }
         damage.intersect(x: 0, y: 0, width: width, height: height)
+        damage.collapse(ifMoreThan: TreeLimits.maxDamageBoxes)
 
         frameCallbacks.append(contentsOf: state.frameCallbacks)
         state.frameCallbacks.removeAll(keepingCapacity: true)
@@ -306,16 +308,24 @@ public final class Surface: ResourceObject {
     /// The pending subsurface order and positions become current; synchronized children apply
     /// their cached state with this commit.
     private func applyChildrenOrder() {
-        if !stack.elementsEqual(pendingStack, by: ===) {
+        if !stack.hasSameOrder(as: pendingStack, owner: self) {
             compositor.damageTree(of: self)
             stack = pendingStack
         }
-        for child in stack where child !== self {
-            guard let sub = child.subsurface else { continue }
+        forEachChild { child, sub in
             sub.applyPendingPosition()
             if sub.isEffectivelySynchronized {
                 child.applyCachedState()
             }
+        }
+    }
+
+    /// Calls `body` with each subsurface's surface in the current order, bottom to top (on a
+    /// copy of the order: `body` may change it).
+    func forEachChild(_ body: (Surface, Subsurface) -> Void) {
+        let order = stack
+        order.forEach(owner: self) { surface, sub in
+            if let sub { body(surface, sub) }
         }
     }
 
@@ -379,12 +389,14 @@ public final class Surface: ResourceObject {
     public func forEachSurface(x: Int32 = 0, y: Int32 = 0, _ body: (Surface, Int32, Int32) -> Void) {
         // A surface without content is unmapped, and so are its subsurfaces ("a sub-surface
         // becomes mapped when a non-NULL wl_buffer is applied and the parent surface is mapped").
+        // Recursion as deep as the tree: at most `TreeLimits.maxSubsurfaceDepth`.
         guard hasContent else { return }
-        for surface in stack {
-            if surface === self {
-                body(self, x, y)
-            } else if let sub = surface.subsurface {
+        let order = stack
+        order.forEach(owner: self) { surface, sub in
+            if let sub {
                 surface.forEachSurface(x: Coordinate.sum(x, sub.x), y: Coordinate.sum(y, sub.y), body)
+            } else {
+                body(self, x, y)
             }
         }
     }
@@ -393,14 +405,10 @@ public final class Surface: ResourceObject {
     /// the point in that surface's coordinates.
     public func surface(atX x: Double, y: Double) -> (Surface, Double, Double)? {
         guard hasContent else { return nil }   // unmapped, with its subsurfaces
-        for surface in stack.reversed() {
-            if surface === self {
-                if accepts(x: x, y: y) { return (self, x, y) }
-            } else if let sub = surface.subsurface,
-                      let hit = surface.surface(atX: x - Double(sub.x), y: y - Double(sub.y)) {
-                return hit
-            }
+        let order = stack
+        return order.firstFromTop(owner: self) { surface, sub in
+            if let sub { return surface.surface(atX: x - Double(sub.x), y: y - Double(sub.y)) }
+            return accepts(x: x, y: y) ? (self, x, y) : nil
         }
-        return nil
     }
 }

@@ -51,6 +51,18 @@ final class SurfaceState {
     /// wp_presentation feedback for this commit.
     var presentationFeedbacks: [PresentationFeedback] = []
 
+    /// Damage requests: past `TreeLimits.maxDamageBoxes` boxes the damage is its extents, so
+    /// each request costs a bounded time however many rectangles came before.
+    func addSurfaceDamage(x: Int32, y: Int32, width: Int32, height: Int32) {
+        surfaceDamage.addRect(x: x, y: y, width: width, height: height)
+        surfaceDamage.collapse(ifMoreThan: TreeLimits.maxDamageBoxes)
+    }
+
+    func addBufferDamage(x: Int32, y: Int32, width: Int32, height: Int32) {
+        bufferDamage.addRect(x: x, y: y, width: width, height: height)
+        bufferDamage.collapse(ifMoreThan: TreeLimits.maxDamageBoxes)
+    }
+
     /// Moves everything set in `other` into self and resets `other` (caching a sync commit).
     func absorb(_ other: SurfaceState) {
         if other.bufferChanged {
@@ -62,7 +74,9 @@ final class SurfaceState {
         offsetX = Int32(clamping: Int(offsetX) + Int(other.offsetX))
         offsetY = Int32(clamping: Int(offsetY) + Int(other.offsetY))
         surfaceDamage.union(other.surfaceDamage)
+        surfaceDamage.collapse(ifMoreThan: TreeLimits.maxDamageBoxes)
         bufferDamage.union(other.bufferDamage)
+        bufferDamage.collapse(ifMoreThan: TreeLimits.maxDamageBoxes)
         if other.opaqueChanged { opaqueChanged = true; opaque.set(other.opaque) }
         if other.inputChanged { inputChanged = true; input.set(other.input) }
         if other.scaleChanged { scaleChanged = true; scale = other.scale }

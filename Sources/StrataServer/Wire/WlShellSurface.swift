@@ -33,7 +33,12 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
     /// set_transient with the inactive flag: shown without becoming key.
     private var showsWithoutKey = false
     /// Transients of this surface (kept above it when it becomes key) and its shown popups.
-    private var transients: [Weak<WlShellSurface>] = []
+    /// Each with the link it joined by: an entry whose transient died or left since is stale,
+    /// skipped, and dropped once stale entries are half the list (no search per request).
+    private var transients: [(surface: Weak<WlShellSurface>, link: Int)] = []
+    private var staleTransients = 0
+    /// Counts this surface's joins of a transient parent: which entry of its list is its own.
+    private var transientLink = 0
     private(set) var popups: [WlShellSurface] = []
     private weak var popupParent: WlShellSurface?
     /// The wl_shell parent whose `transients` hold this surface.
@@ -87,20 +92,31 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
     }
 
     private func leaveTransientParent() {
-        transientParent?.transients.removeAll { $0.value == nil || $0.value === self }
+        guard let parent = transientParent else { return }
         transientParent = nil
+        parent.staleTransients += 1
+        if parent.staleTransients * 2 > parent.transients.count { parent.compactTransients() }
     }
 
-    /// Whether `ancestor` is this surface or one of its popup parents.
-    private func isPopupDescendant(of ancestor: WlShellSurface) -> Bool {
-        var node: WlShellSurface? = self
-        var depth = 0
-        while let current = node, depth < 10_000 {
-            if current === ancestor { return true }
-            node = current.popupParent
-            depth += 1
+    private func compactTransients() {
+        transients.removeAll { entry in
+            guard let transient = entry.surface.value, !transient.isDestroyed else { return true }
+            return transient.transientParent !== self || transient.transientLink != entry.link
         }
-        return node != nil
+        staleTransients = 0
+    }
+
+    /// Shown popups from this surface up, this one included (0: it is not a shown popup). Chains
+    /// are joined top down (a surface ends its own popups when it becomes one), each link
+    /// checked against `TreeLimits.maxPopupDepth`, so the walk is that short.
+    private var shownPopupDepth: Int {
+        var depth = 0
+        var node: WlShellSurface? = self
+        while let current = node, current.mode == .popup, !current.isDismissed, depth <= TreeLimits.maxPopupDepth {
+            depth += 1
+            node = current.popupParent
+        }
+        return depth
     }
 
     private func leavePopupMode() {
@@ -123,7 +139,8 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
         showsWithoutKey = flags & WL_SHELL_SURFACE_TRANSIENT_INACTIVE.rawValue != 0
         leaveTransientParent()
         if let shellParent = parent.role as? WlShellSurface {
-            shellParent.transients.append(Weak(self))
+            transientLink += 1
+            shellParent.transients.append((Weak(self), transientLink))
             transientParent = shellParent
         }
         enterWindowMode(.transient)
@@ -162,12 +179,19 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
         mode = .popup
         isDismissed = false
         offset = (Int(x), Int(y))
+        // Its own popups end: the chain below a popup is always made after it joined its parent,
+        // so no cycle can form and the depth is its parent's plus one.
+        dismissPopups()
         let parent = ResourceObject.from(parentResource, as: Surface.self)
         parentSurface = parent
         // Popups are drawn with a wl_shell parent's window; any other parent cannot show one,
-        // nor can a parent that is this popup's own descendant (a cycle).
+        // nor can a dismissed popup (one that was this surface's own descendant, too). Chains
+        // and lists past `TreeLimits` are refused the same way (wl_shell has no error for
+        // them): the popup is dismissed at once.
         guard let parent, parent !== surface, let shellParent = parent.role as? WlShellSurface,
-              !shellParent.isDestroyed, !shellParent.isPopupDescendant(of: self) else {
+              !shellParent.isDestroyed, !(shellParent.mode == .popup && shellParent.isDismissed),
+              shellParent.shownPopupDepth < TreeLimits.maxPopupDepth,
+              shellParent.popups.count < TreeLimits.maxPopupsPerParent else {
             dismiss()
             return
         }
@@ -333,8 +357,8 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
     func windowDidChangeKeyState(isKey: Bool) {
         guard isKey else { return }
         ping()
-        transients.removeAll { $0.value == nil || $0.value?.isDestroyed == true }
-        for transient in transients {
+        compactTransients()
+        for (transient, _) in transients {
             guard let window = transient.value?.window, window.isVisible else { continue }
             window.orderFront()
         }
@@ -388,6 +412,7 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
         isDismissed = true
         popupParent?.popups.removeAll { $0 === self }
         popupParent = nil
+        leaveTransientParent()
         isMapped = false
         if let window, !window.isClosed { compositor.windowDidClose(window) }
     }

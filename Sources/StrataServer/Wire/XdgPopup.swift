@@ -34,6 +34,19 @@ final class XdgPopup: ResourceObject, XdgRoleObject, PopupGrab {
 
     private var parentPopup: XdgPopup? { (parent as? XdgSurface)?.roleObject as? XdgPopup }
 
+    /// Popups from this one up to its chain's toplevel or layer surface (a popup of a toplevel
+    /// is 1). Chains are made top down, each link checked against `TreeLimits.maxPopupDepth`,
+    /// so the walk is that short.
+    var chainDepth: Int {
+        var depth = 1
+        var node = parentPopup
+        while let popup = node, depth <= TreeLimits.maxPopupDepth {
+            depth += 1
+            node = popup.parentPopup
+        }
+        return depth
+    }
+
     // MARK: Placement
 
     /// The popup's rectangle (relative to the parent's window geometry) for the current rules,
@@ -183,7 +196,8 @@ final class XdgPopup: ResourceObject, XdgRoleObject, PopupGrab {
     /// zwlr_layer_surface_v1.get_popup: a popup made with a null parent gets a layer surface as
     /// its parent, before its initial commit. Returns false (and changes nothing) otherwise.
     func adoptParent(_ newParent: PopupParent) -> Bool {
-        guard parent == nil, !isDismissed, !isDestroyed, let xdgSurface, !xdgSurface.isInitialConfigureSent else { return false }
+        guard parent == nil, !isDismissed, !isDestroyed, let xdgSurface, !xdgSurface.isInitialConfigureSent,
+              newParent.popups.count < TreeLimits.maxPopupsPerParent else { return false }
         parent = newParent
         newParent.popups.append(self)
         return true

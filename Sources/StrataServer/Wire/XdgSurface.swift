@@ -293,6 +293,16 @@ final class XdgSurface: ResourceObject, SurfaceRole, PopupParent {
                   let role = p.roleObject, !role.isDestroyed else {
                 throw wmBaseError(XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT, "the popup's parent is not an xdg_toplevel or xdg_popup")
             }
+            // Bounded chains and lists (`TreeLimits`): the walk up is at most the depth limit long.
+            let depth = ((p.roleObject as? XdgPopup)?.chainDepth ?? 0) + 1
+            guard depth <= TreeLimits.maxPopupDepth else {
+                throw wmBaseError(XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT,
+                                  "the popup would be \(depth) popups deep (at most \(TreeLimits.maxPopupDepth))")
+            }
+            guard p.popups.count < TreeLimits.maxPopupsPerParent else {
+                throw wmBaseError(XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT,
+                                  "the parent has \(p.popups.count) popups (at most \(TreeLimits.maxPopupsPerParent))")
+            }
             parent = p
         }
         guard let popup = XdgPopup(xdgSurface: self, parent: parent, rules: positioner.rules, client: client, version: version, id: id) else { return }

@@ -13,7 +13,7 @@ import StrataModel
 /// orders the window front of its level (its level does not change). An interactive resize from
 /// the top or left keeps the opposite edge still: the origin moves when the client commits the
 /// new size of an acknowledged resize configure (weston's and sway's behaviour).
-final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
+final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, WindowContent {
     /// What one xdg_toplevel.configure said.
     struct Configuration: Equatable {
         var width: Int32 = 0
@@ -47,7 +47,16 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
     private(set) var window: Window?
     /// The transient parent (xdg_toplevel.set_parent) and the toplevels that name this one.
     private(set) weak var parent: XdgToplevel?
-    private var children: [Weak<XdgToplevel>] = []
+    /// The toplevels that named this one, each with the link it was named by: an entry whose
+    /// child died or named another parent since is stale, skipped, and dropped once stale
+    /// entries are half the list (no search per set_parent or death).
+    private var children: [(child: Weak<XdgToplevel>, link: Int)] = []
+    private var staleChildren = 0
+    /// Counts this toplevel's set_parent requests: which entry of its parent's list is its own.
+    private var parentLink = 0
+    /// The height and size of the transient tree below this toplevel (`TreeLimits`).
+    var subtreeMeasure = SubtreeMeasure()
+    var measuredParent: XdgToplevel? { parent.flatMap { $0.isDestroyed ? nil : $0 } }
     /// The window-model extension object of this toplevel (strata_window_v1), if the client made one.
     weak var strataWindow: StrataWindow?
     /// The toplevel's zxdg_toplevel_decoration_v1, if the client made one.
@@ -353,8 +362,9 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
 
     /// Keeps visible transient children above this window (a dialog above its parent).
     private func orderChildrenFront() {
-        children.removeAll { $0.value == nil || $0.value?.isDestroyed == true }
-        for child in children {
+        // Recursion as deep as the transient tree: at most `TreeLimits.maxTransientDepth`.
+        compactChildren()
+        for (child, _) in children {
             guard let toplevel = child.value, let window = toplevel.window, window.isVisible else { continue }
             window.orderFront()
             toplevel.orderChildrenFront()
@@ -377,7 +387,26 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
         xdgSurface?.dismissPopups()
         closeWindow()
         xdgSurface?.roleObjectDidDestroy(self)
-        parent?.children.removeAll { $0.value === self || $0.value == nil }
+        leaveParent()
+    }
+
+    private func isLiveChild(_ entry: (child: Weak<XdgToplevel>, link: Int)) -> Bool {
+        guard let child = entry.child.value, !child.isDestroyed else { return false }
+        return child.parent === self && child.parentLink == entry.link
+    }
+
+    private func compactChildren() {
+        children.removeAll { !isLiveChild($0) }
+        staleChildren = 0
+    }
+
+    /// Leaves the transient parent: its measure forgets this tree, its entry turns stale.
+    private func leaveParent() {
+        guard let parent else { return }
+        if !parent.isDestroyed { parent.childSubtree(self, joins: false) }
+        self.parent = nil
+        parent.staleChildren += 1
+        if parent.staleChildren * 2 > parent.children.count { parent.compactChildren() }
     }
 
     // MARK: Requests
@@ -462,17 +491,27 @@ final class XdgToplevel: ResourceObject, XdgRoleObject, WindowContent {
 
     func handleSetParentRequest(_ parentResource: OpaquePointer?) throws(ProtocolError) {
         let newParent = parentResource.flatMap { ResourceObject.from($0, as: XdgToplevel.self) }
+        // No cycles, and a chain at most `maxTransientDepth` long with this toplevel's own
+        // transient tree below it. The walk up is bounded by that limit.
+        var levels = 0
         var ancestor = newParent
         while let a = ancestor {
             if a === self {
                 throw toplevelError(XDG_TOPLEVEL_ERROR_INVALID_PARENT, "set_parent would make the toplevel its own ancestor")
             }
-            ancestor = a.parent
+            levels += 1
+            ancestor = a.measuredParent
         }
-        parent?.children.removeAll { $0.value === self || $0.value == nil }
-        parent = newParent
+        guard levels + subtreeMeasure.height <= TreeLimits.maxTransientDepth else {
+            throw toplevelError(XDG_TOPLEVEL_ERROR_INVALID_PARENT,
+                                "set_parent would make a chain of \(levels + subtreeMeasure.height) parents (at most \(TreeLimits.maxTransientDepth))")
+        }
+        leaveParent()
         guard let newParent else { return }
-        newParent.children.append(Weak(self))
+        parent = newParent
+        parentLink += 1
+        newParent.children.append((Weak(self), parentLink))
+        newParent.childSubtree(self, joins: true)
         if let window, window.isVisible, let parentWindow = newParent.window, parentWindow.isVisible {
             window.orderFront()
         }
