@@ -17,9 +17,36 @@ public final class WireFuzzer {
     private let baseline: ResourceObject.LiveCounts
     /// Requests sent by the last `run` (how deep inputs get).
     public private(set) var requestsSent = 0
+    /// The structured states the last `run` reached (`Milestone`): what the seed corpus's
+    /// structure-aware inputs are checked to reach.
+    public private(set) var reached: Set<Milestone> = []
 
-    public init(server: TestServer) {
+    /// States a structure-aware seed is made to reach.
+    public enum Milestone: String, CaseIterable, Sendable {
+        /// A chain of at least three subsurfaces with content, each the next one's parent.
+        case subsurfaceChain = "subsurface-chain"
+        /// A surface with at least four child subsurfaces with content.
+        case subsurfaceFan = "subsurface-fan"
+        /// A subsurface placed at least 2^30 away from its parent.
+        case farSubsurface = "far-subsurface"
+        /// A buffer at least 32768 pixels wide or tall, committed with a buffer transform.
+        case hugeBufferTransformed = "huge-buffer-transformed"
+        /// A viewport with a source or destination from the edge values.
+        case viewport = "viewport"
+        /// A surface with a buffer scale above 1 and a transform, committed.
+        case scaledTransformedSurface = "scaled-transformed-surface"
+        /// A screen at a fractional scale while windows are shown.
+        case fractionalScreen = "fractional-screen"
+    }
+
+    /// The scale every screen has between inputs (`scripts/fuzz.sh --scale`: fractional and
+    /// integer scaled screens reach the scaled placement and drawing paths from the start).
+    public let screenScale: Double
+
+    public init(server: TestServer, screenScale: Double = 1) {
         self.server = server
+        self.screenScale = screenScale
+        for output in server.compositor.outputs { server.windows.setScale(screenScale, for: output.screen) }
         server.step()
         baseline = server.liveCounts
     }
@@ -29,9 +56,10 @@ public final class WireFuzzer {
     public func run(_ bytes: [UInt8]) -> String? {
         do {
             let client = try RawClient(server: server)
-            let program = Program(client: client, input: ByteReader(bytes))
+            let program = Program(client: client, input: ByteReader(bytes), screenScale: screenScale)
             program.run()
             requestsSent = program.requests
+            reached = program.reached
         } catch {
             return "cannot connect: \(error)"
         }
@@ -40,6 +68,33 @@ public final class WireFuzzer {
         let counts = server.liveCounts
         if counts != baseline { return "live ResourceObjects \(counts), baseline \(baseline)" }
         if !server.windows.windows.isEmpty { return "\(server.windows.windows.count) windows left" }
+        return nil
+    }
+}
+
+extension WireFuzzer {
+    /// A program that reaches `milestone`, found by trying seeded random programs made of the
+    /// shortcut ops (most of all the structure op) with random bytes between: the way the seed
+    /// corpus's `structured-*` inputs were made (FuzzRegressionTests checks each still reaches
+    /// its milestone, and writes missing ones with STRATA_WRITE_SEEDS=1). Nil after `tries`.
+    public func program(reaching milestone: Milestone, seed: UInt64, tries: Int = 2000) -> [UInt8]? {
+        var state = seed
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        let ops: [UInt8] = [19, 19, 19, 39, 59, 14, 14, 17, 18, 12]
+        for _ in 0..<tries {
+            var bytes: [UInt8] = []
+            for _ in 0..<(4 + Int(next() % 12)) {
+                bytes.append(ops[Int(next() % UInt64(ops.count))])
+                for _ in 0..<Int(next() % 24) { bytes.append(UInt8(truncatingIfNeeded: next())) }
+            }
+            if run(bytes) == nil, reached.contains(milestone) { return bytes }
+        }
         return nil
     }
 }
@@ -82,9 +137,13 @@ private final class Program {
     static let sizes: [Int] = [0, 16, 256, 4096, 16384, 65536, 1 << 20]
     static let strings: [String?] = [nil, "", "a", "strata", "wl_surface", String(repeating: "x", count: 300), "\u{1F600}"]
 
-    init(client: RawClient, input: ByteReader) {
+    let screenScale: Double
+    var reached: Set<WireFuzzer.Milestone> = []
+
+    init(client: RawClient, input: ByteReader, screenScale: Double) {
         self.client = client
         self.input = input
+        self.screenScale = screenScale
         client.keepsEvents = true
     }
 
@@ -105,11 +164,15 @@ private final class Program {
             case 16: truncateFD()
             case 17: inject()
             case 18: client.roundtrip(limit: 20); harvest()
-            default: server.repaint(); pump()
+            default: structure()
             }
         }
         client.roundtrip(limit: 20)
         server.repaint()
+        // Screens back as they were, so the next input starts from the same server.
+        for output in server.compositor.outputs where output.screen.scale != screenScale {
+            server.windows.setScale(screenScale, for: output.screen)
+        }
     }
 
     var server: TestServer { client.server }
@@ -241,6 +304,166 @@ private final class Program {
         send(surface, WireProtocol.opcode("wl_surface.attach"), [.object(buffer), .int(0), .int(0)])
         send(surface, WireProtocol.opcode("wl_surface.damage_buffer"), [.int(0), .int(0), .int(width), .int(height)])
         send(surface, WireProtocol.opcode("wl_surface.commit"), [])
+        contentSurfaces.append(surface)
+        pump()
+    }
+
+    // MARK: Structure-aware shortcuts
+
+    /// Surfaces that have a buffer attached and committed by a shortcut (parents for trees).
+    var contentSurfaces: [UInt32] = []
+    static let scales: [Double] = [1, 1.5, 2, 3, 1.25, 8]
+    static let bufferSizes: [(Int32, Int32)] = [(1, 1), (32768, 1), (65535, 1), (1, 65535), (32768, 8), (4096, 64), (3, 5)]
+    static let bufferScales: [Int32] = [1, 2, 3, 7, 120, Int32.max]
+
+    /// The op after the 19 plain ones: a repaint, or one step of a state hostile clients reach
+    /// for: subsurface trees with content, buffers at the size limits, viewports, buffer
+    /// transforms and scales, scaled and fractionally scaled screens.
+    func structure() {
+        switch input.byte() % 8 {
+        case 1: subsurfaceTree()
+        case 2: extremeBuffer()
+        case 3: viewport()
+        case 4: surfaceTransform()
+        case 5: changeScreenScale()
+        default: server.repaint(); pump()
+        }
+    }
+
+    func find(_ name: String) -> UInt32? { order.first { isObject($0, named: name) } }
+
+    /// Binds the globals named, those not bound yet; whether all are bound now.
+    func need(_ names: [String]) -> Bool {
+        var all = true
+        for name in names where find(name) == nil {
+            all = false
+            guard let registry = client.registryID, let global = client.globals.first(where: { $0.interface == name }) else { continue }
+            let id = client.newID()
+            send(registry, 0, [.uint(global.name), .string(name), .uint(global.version), .newID(id)])
+            remember(id, WireProtocol.interfaces[name], version: global.version)
+        }
+        return all
+    }
+
+    /// A surface with content: one made by a shortcut, else a new toplevel's.
+    func contentSurface() -> UInt32? {
+        contentSurfaces.removeAll { objects[$0] == nil }
+        if let surface = input.pick(contentSurfaces) { return surface }
+        makeToplevel()
+        return contentSurfaces.last
+    }
+
+    /// A buffer of `width`×`height` ARGB pixels in a pool of its own (nil if too large to bother).
+    func buffer(width: Int32, height: Int32) -> UInt32? {
+        guard let shm = find("wl_shm") else { return nil }
+        let bytes = Int(width) * Int(height) * 4
+        guard bytes <= 4 << 20 else { return nil }
+        let fd = memfd(size: bytes)
+        let pool = client.newID(), buffer = client.newID()
+        send(shm, WireProtocol.opcode("wl_shm.create_pool"), [.newID(pool), .fd(fd), .int(Int32(bytes))])
+        remember(pool, WireProtocol.interfaces["wl_shm_pool"], version: 1)
+        send(pool, WireProtocol.opcode("wl_shm_pool.create_buffer"),
+             [.newID(buffer), .int(0), .int(width), .int(height), .int(width * 4), .uint(UInt32(input.byte() & 1))])
+        remember(buffer, WireProtocol.interfaces["wl_buffer"], version: 1)
+        return buffer
+    }
+
+    func attachAndCommit(_ surface: UInt32, width: Int32, height: Int32) {
+        if let buffer = buffer(width: width, height: height) {
+            send(surface, WireProtocol.opcode("wl_surface.attach"), [.object(buffer), .int(0), .int(0)])
+        }
+        send(surface, WireProtocol.opcode("wl_surface.damage_buffer"), [.int(int()), .int(int()), .int(int()), .int(int())])
+        send(surface, WireProtocol.opcode("wl_surface.damage"), [.int(int()), .int(int()), .int(int()), .int(int())])
+        send(surface, WireProtocol.opcode("wl_surface.commit"), [])
+    }
+
+    /// A chain (each child the last one's parent) or a fan of subsurfaces with content under a
+    /// surface with content, at positions from the edge values, synchronized or not, committed.
+    func subsurfaceTree() {
+        guard need(["wl_compositor", "wl_subcompositor", "wl_shm"]), let root = contentSurface(),
+              let compositor = find("wl_compositor"), let subcompositor = find("wl_subcompositor") else { return }
+        let count = 1 + Int(input.byte() % 12)
+        let chain = input.byte() & 1 == 0
+        var parent = root
+        var made: [UInt32] = []
+        for _ in 0..<count {
+            let surface = client.newID(), subsurface = client.newID()
+            send(compositor, WireProtocol.opcode("wl_compositor.create_surface"), [.newID(surface)])
+            remember(surface, WireProtocol.interfaces["wl_surface"], version: objects[compositor]?.version ?? 1)
+            send(subcompositor, WireProtocol.opcode("wl_subcompositor.get_subsurface"), [.newID(subsurface), .object(surface), .object(parent)])
+            remember(subsurface, WireProtocol.interfaces["wl_subsurface"], version: 1)
+            let (x, y) = (int(), int())
+            send(subsurface, WireProtocol.opcode("wl_subsurface.set_position"), [.int(x), .int(y)])
+            if x.magnitude >= 1 << 30 || y.magnitude >= 1 << 30 { reached.insert(.farSubsurface) }
+            if input.byte() & 1 == 0 { send(subsurface, WireProtocol.opcode("wl_subsurface.set_desync"), []) }
+            let size = input.pick(Self.bufferSizes) ?? (1, 1)
+            attachAndCommit(surface, width: min(size.0, 256), height: min(size.1, 256))
+            made.append(surface)
+            contentSurfaces.append(surface)
+            if chain { parent = surface }
+        }
+        // Parents commit last, bottom up, so synchronized children's state applies.
+        for surface in made.reversed() { send(surface, WireProtocol.opcode("wl_surface.commit"), []) }
+        send(root, WireProtocol.opcode("wl_surface.commit"), [])
+        if count >= 3, chain { reached.insert(.subsurfaceChain) }
+        if count >= 4, !chain { reached.insert(.subsurfaceFan) }
+        pump()
+    }
+
+    /// A buffer at the size limits on a surface with content, with a buffer transform and scale.
+    func extremeBuffer() {
+        guard need(["wl_compositor", "wl_shm"]), let surface = contentSurface(), let size = input.pick(Self.bufferSizes) else { return }
+        let transform = Int32(input.byte() % 8)
+        send(surface, WireProtocol.opcode("wl_surface.set_buffer_transform"), [.int(transform)])
+        if let scale = input.pick(Self.bufferScales), (objects[surface]?.version ?? 1) >= 3 {
+            send(surface, WireProtocol.opcode("wl_surface.set_buffer_scale"), [.int(scale)])
+        }
+        attachAndCommit(surface, width: size.0, height: size.1)
+        if max(size.0, size.1) >= 32768, transform != 0 { reached.insert(.hugeBufferTransformed) }
+        pump()
+    }
+
+    /// wp_viewport source and destination from the edge values (fixed-point too) on a surface with content.
+    func viewport() {
+        guard need(["wl_compositor", "wl_shm", "wp_viewporter"]), let surface = contentSurface(),
+              let viewporter = find("wp_viewporter") else { return }
+        let viewport = client.newID()
+        send(viewporter, WireProtocol.opcode("wp_viewporter.get_viewport"), [.newID(viewport), .object(surface)])
+        remember(viewport, WireProtocol.interfaces["wp_viewport"], version: 1)
+        let fixed = { () -> WireArgument in
+            let value = self.int()
+            return .fixedRaw(self.input.byte() & 1 == 0 ? value : value &* 256)
+        }
+        send(viewport, WireProtocol.opcode("wp_viewport.set_source"), [fixed(), fixed(), fixed(), fixed()])
+        send(viewport, WireProtocol.opcode("wp_viewport.set_destination"), [.int(int()), .int(int())])
+        send(surface, WireProtocol.opcode("wl_surface.commit"), [])
+        reached.insert(.viewport)
+        pump()
+    }
+
+    /// Buffer transform, scale and offset changes on a surface with content, then a commit.
+    func surfaceTransform() {
+        guard need(["wl_compositor", "wl_shm"]), let surface = contentSurface() else { return }
+        let transform = Int32(input.byte() % 8)
+        send(surface, WireProtocol.opcode("wl_surface.set_buffer_transform"), [.int(transform)])
+        if (objects[surface]?.version ?? 1) >= 3, let scale = input.pick(Self.bufferScales) {
+            send(surface, WireProtocol.opcode("wl_surface.set_buffer_scale"), [.int(scale)])
+            if scale > 1, transform != 0 { reached.insert(.scaledTransformedSurface) }
+        }
+        if (objects[surface]?.version ?? 1) >= 5 {
+            send(surface, WireProtocol.opcode("wl_surface.offset"), [.int(int()), .int(int())])
+        }
+        send(surface, WireProtocol.opcode("wl_surface.commit"), [])
+        server.repaint()
+        pump()
+    }
+
+    /// A screen's scale from 1, 1.5, 2, 3, 1.25 and 8 (reset after the input).
+    func changeScreenScale() {
+        guard let output = input.pick(server.compositor.outputs), let scale = input.pick(Self.scales) else { return }
+        server.windows.setScale(scale, for: output.screen)
+        if scale != scale.rounded(), !server.windows.windows.isEmpty { reached.insert(.fractionalScreen) }
+        server.repaint()
         pump()
     }
 

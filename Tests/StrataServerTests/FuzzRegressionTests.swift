@@ -24,11 +24,32 @@ import Testing
         #expect(Self.inputs(in: "corpus").count >= 12, "no seed corpus in \(Self.fuzzDirectory.path)/corpus")
     }
 
+    /// Each saved input on screens at scale 1 and at 1.5 (CI fuzzes at both).
     @Test(arguments: inputs(in: "regressions") + inputs(in: "corpus"))
     func savedInputLeavesTheServerUnharmed(_ name: String) throws {
         let bytes = try [UInt8](Data(contentsOf: Self.fuzzDirectory.appendingPathComponent(name)))
+        for scale in [1, 1.5] {
+            let fuzzer = WireFuzzer(server: try TestServer(screens: 2), screenScale: scale)
+            #expect(fuzzer.run(bytes) == nil, "\(name) at scale \(scale)")
+        }
+    }
+
+    /// The structure-aware seeds (fuzz/corpus/structured-*): each one still drives the fuzzer's
+    /// client to the state it was made for (subsurface chains and fans with content, a far
+    /// subsurface, huge transformed buffers, viewports, scaled and transformed surfaces, a
+    /// fractionally scaled screen), and leaves the server unharmed. STRATA_WRITE_SEEDS=1 writes
+    /// the missing ones (`WireFuzzer.program(reaching:seed:)`).
+    @Test(arguments: WireFuzzer.Milestone.allCases)
+    func structuredSeedReachesItsMilestone(_ milestone: WireFuzzer.Milestone) throws {
+        let url = Self.fuzzDirectory.appendingPathComponent("corpus/structured-\(milestone.rawValue)")
         let fuzzer = WireFuzzer(server: try TestServer(screens: 2))
-        #expect(fuzzer.run(bytes) == nil, "\(name)")
+        if !FileManager.default.fileExists(atPath: url.path), ProcessInfo.processInfo.environment["STRATA_WRITE_SEEDS"] == "1" {
+            let bytes = try #require(fuzzer.program(reaching: milestone, seed: 17), "no program reaches \(milestone)")
+            try Data(bytes).write(to: url)
+        }
+        let bytes = try [UInt8](Data(contentsOf: url))
+        #expect(fuzzer.run(bytes) == nil)
+        #expect(fuzzer.reached.contains(milestone), "structured-\(milestone.rawValue) reaches \(fuzzer.reached.map(\.rawValue))")
     }
 
     @Test func seededRandomProgramsLeaveTheServerUnharmed() throws {

@@ -17,7 +17,9 @@ enum StrataFuzz {
         }
         // libWayland's complaint about each bad client is the expected case, not news.
         if ProcessInfo.processInfo.environment["STRATA_FUZZ_VERBOSE"] == nil { Display.logHandler = nil }
-        return WireFuzzer(server: try! TestServer(screens: 2))
+        // STRATA_FUZZ_SCALE (scripts/fuzz.sh --scale): every screen at that scale between inputs.
+        let scale = ProcessInfo.processInfo.environment["STRATA_FUZZ_SCALE"].flatMap(Double.init) ?? 1
+        return WireFuzzer(server: try! TestServer(screens: 2), screenScale: scale)
     }()
 }
 
