@@ -6,6 +6,17 @@ import Foundation
 /// cursor's pixels (ARGB8888 in a memfd pool), given to the parent's wl_pointer.set_cursor.
 /// Each new image gets a fresh buffer; the previous one is destroyed once replaced.
 final class ParentCursor {
+    /// The largest side of a client's cursor surface that is copied to the parent: a cursor
+    /// surface is a client's buffer of any size (up to its pool budget), and forwarding it costs
+    /// Strata a copy and the parent a buffer of that size. Xcursor themes go up to 256 pixels;
+    /// a larger client cursor is hidden in the parent instead of copied.
+    static let maximumSide: Int32 = 512
+
+    /// Whether a client cursor of this size is copied to the parent.
+    static func forwards(width: Int32, height: Int32) -> Bool {
+        width > 0 && height > 0 && width <= maximumSide && height <= maximumSide
+    }
+
     let surface: OpaquePointer
     private var buffer: OpaquePointer?
 

@@ -286,7 +286,8 @@ public final class WaylandBackend: Backend {
         case .image(let cursor)?:
             shown = (cursor.pixels, cursor.width, cursor.height, cursor.hotspotX, cursor.hotspotY)
         case .surface(let surface, let hx, let hy)?:
-            if let pixels = surface.texture.copyPixels() {
+            if ParentCursor.forwards(width: surface.texture.width, height: surface.texture.height),
+               let pixels = surface.texture.copyPixels() {
                 shown = (pixels, surface.texture.width, surface.texture.height, hx, hy)
             }
         case nil:

@@ -1,6 +1,6 @@
 import Foundation
 import StrataModel
-import StrataNestedBackends
+@testable import StrataNestedBackends
 import StrataRender
 import StrataServer
 import Testing
@@ -56,6 +56,17 @@ struct NestedCursorTests {
         #expect(seat.cursor == nil)
         seat.pointerMotion(on: nesting.parentOutput, x: Double(frame.x + 5), y: Double(frame.y + 5), time: 21)
         #expect(nesting.step { seat.cursor?.surface?.hasContent == true }, "no cursor after entering again")
+    }
+
+    /// A client's cursor surface can be as large as its buffer budget allows; the parent gets a
+    /// copy only up to 512 pixels a side (else no copy of a client-sized image, and no buffer of
+    /// that size in the parent).
+    @Test func clientCursorsPastTheSizeLimitAreNotCopiedToTheParent() {
+        #expect(ParentCursor.forwards(width: 24, height: 24))
+        #expect(ParentCursor.forwards(width: 512, height: 512))
+        for (width, height) in [(513, 1), (1, 513), (65535, 1), (32768, 32768), (0, 16), (16, -1)] as [(Int32, Int32)] {
+            #expect(!ParentCursor.forwards(width: width, height: height), "\(width)×\(height)")
+        }
     }
 
     @Test func aHiddenCursorIsANullParentCursor() throws {

@@ -1,3 +1,4 @@
+import CStrataServerGlue
 import CWaylandServer
 
 /// A file descriptor watched by the display's event loop (`wl_event_loop_add_fd`): the nested

@@ -1,3 +1,4 @@
+import CStrataServerGlue
 import CWaylandServer
 
 /// A protocol violation found by a request handler: posted to the client at the one conversion
