@@ -56,15 +56,8 @@ public final class TestClient {
             throw Failure.connect("wl_client_create failed")
         }
         self.serverClient = serverClient
-        guard let display = wl_display_connect_to_fd(fds[1]) else {
-            close(fds[1])
-            throw Failure.connect("wl_display_connect_to_fd failed")
-        }
-        self.display = display
-        registry = wl_display_get_registry(display)
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        wl_registry_add_listener(registry, &TestClient.registryListener, me)
-        roundtrip()
+        display = try Self.connect(fds[1])
+        listenToRegistry()
     }
 
     /// Connects through `fd`, a socket already connected to one of the server's listening
@@ -80,11 +73,21 @@ public final class TestClient {
             throw Failure.connect("the server accepted no connection")
         }
         self.serverClient = serverClient
+        display = try Self.connect(fd)
+        listenToRegistry()
+    }
+
+    /// The client side of the connection on `fd` (closed if that fails).
+    private static func connect(_ fd: Int32) throws -> OpaquePointer {
         guard let display = wl_display_connect_to_fd(fd) else {
             close(fd)
             throw Failure.connect("wl_display_connect_to_fd failed")
         }
-        self.display = display
+        return display
+    }
+
+    /// Asks for the registry and reads the globals it announces.
+    private func listenToRegistry() {
         registry = wl_display_get_registry(display)
         let me = Unmanaged.passUnretained(self).toOpaque()
         wl_registry_add_listener(registry, &TestClient.registryListener, me)
@@ -97,6 +100,7 @@ public final class TestClient {
             TestClient.reportUnexpected("the connection failed (\(describeFailure(error))) and the test never checked it; "
                                         + "assert on `protocolError`/`connectionError` or set `expectsFailure`", at: madeAt)
         }
+        if let registry { wl_registry_destroy(registry) }
         wl_display_disconnect(display)
         server.step()
     }

@@ -88,6 +88,21 @@ public final class TestDataSource {
         wl_data_source_add_listener(source, &Self.listener, Unmanaged.passUnretained(self).toOpaque())
     }
 
+    private var isDestroyed = false
+
+    /// Destroys the source (a client that is done with it; the selection it was ends).
+    public func destroy() {
+        guard !isDestroyed else { return }
+        isDestroyed = true
+        wl_data_source_destroy(source)
+    }
+
+    /// The proxy's events no longer reach this object once it is gone (a `cancelled` after
+    /// release read freed memory). Only the user data is touched: the connection may be gone.
+    deinit {
+        if !isDestroyed { wl_proxy_set_user_data(source, nil) }
+    }
+
     private static func from(_ data: UnsafeMutableRawPointer?) -> TestDataSource? {
         data.map { Unmanaged<TestDataSource>.fromOpaque($0).takeUnretainedValue() }
     }

@@ -33,6 +33,14 @@ final class HostileHarness {
         return client
     }
 
+    /// A raw client that keeps no events (floods and big trees would pile them up), with the
+    /// core globals bound.
+    func quietClient() throws -> (RawClient, (compositor: UInt32, subcompositor: UInt32, shm: UInt32, wmBase: UInt32)) {
+        let client = try raw()
+        client.keepsEvents = false
+        return (client, client.bindCore())
+    }
+
     /// After the hostile client is gone: nothing leaked, the bystander is served and drawn.
     func expectUnharmed(_ what: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
         for _ in 0..<3 { server.step() }

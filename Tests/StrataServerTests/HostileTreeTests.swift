@@ -66,9 +66,7 @@ import Testing
     @Test func aSubsurfaceChainAtTheDepthLimitIsDrawnAndOneLevelMoreIsBadParent() throws {
         let harness = try HostileHarness()
         do {
-            let client = try harness.raw()
-            client.keepsEvents = false
-            let core = client.bindCore()
+            let (client, core) = try harness.quietClient()
             let window = client.makeToplevel(core)
             let links = chain(client, core, under: window.surface, count: Self.maxSubsurfaceDepth)
             // Every level shows the buffer one pixel further right: the deepest is drawn too.
@@ -94,9 +92,7 @@ import Testing
     @Test func aChainBuiltLeafFirstCountsItsWholeDepthWhenItJoinsAParent() throws {
         let harness = try HostileHarness()
         do {
-            let client = try harness.raw()
-            client.keepsEvents = false
-            let core = client.bindCore()
+            let (client, core) = try harness.quietClient()
             let window = client.makeToplevel(core)
             // s[0] is the leaf; each s[i] becomes the parent of s[i - 1]: s[0] ends 32 levels
             // below s[32].
@@ -129,9 +125,7 @@ import Testing
     @Test func aDeepChainIsRefusedInEitherBuildOrderAndCyclesStillAre() throws {
         let harness = try HostileHarness()
         for leafFirst in [false, true] {
-            let client = try harness.raw()
-            client.keepsEvents = false
-            let core = client.bindCore()
+            let (client, core) = try harness.quietClient()
             let surfaces = (0..<200).map { _ in client.createSurface(core.compositor) }
             for index in 0..<199 {
                 if leafFirst {
@@ -162,9 +156,7 @@ import Testing
     @Test func aTreeAtTheSizeLimitIsDrawnAndTornDownByDisconnectAndOneMoreIsBadParent() throws {
         let harness = try HostileHarness()
         for disconnectAtLimit in [true, false] {
-            let client = try harness.raw()
-            client.keepsEvents = false
-            let core = client.bindCore()
+            let (client, core) = try harness.quietClient()
             let window = client.makeToplevel(core, width: 128, height: 128)
             let (_, buffer) = client.makeBuffer(shm: core.shm, width: 2, height: 2)
             for index in 0..<Self.maxSubsurfacesPerTree {
@@ -193,9 +185,7 @@ import Testing
     @Test func childrenLeavingInAnyOrderKeepTheRestStackedAndFreeEverything() throws {
         let harness = try HostileHarness()
         do {
-            let client = try harness.raw()
-            client.keepsEvents = false
-            let core = client.bindCore()
+            let (client, core) = try harness.quietClient()
             let window = client.makeToplevel(core, width: 40, height: 40)
             let red = colouredBuffer(client, core, width: 10, height: 10, argb: 0xffff_0000)
             let blue = colouredBuffer(client, core, width: 10, height: 10, argb: 0xff00_00ff)
@@ -271,9 +261,7 @@ import Testing
     @Test func aPopupChainAtTheDepthLimitIsServedAndOneMoreIsInvalidPopupParent() throws {
         let harness = try HostileHarness()
         do {
-            let client = try harness.raw()
-            client.keepsEvents = false
-            let core = client.bindCore()
+            let (client, core) = try harness.quietClient()
             let window = client.makeToplevel(core)
             let rules = positioner(client, core)
             var parent = window.xdgSurface
@@ -292,9 +280,7 @@ import Testing
     @Test func aParentWithTheMostPopupsItMayHaveRefusesOneMore() throws {
         let harness = try HostileHarness()
         do {
-            let client = try harness.raw()
-            client.keepsEvents = false
-            let core = client.bindCore()
+            let (client, core) = try harness.quietClient()
             let window = client.makeToplevel(core)
             let rules = positioner(client, core)
             for _ in 0..<Self.maxPopupsPerParent {
@@ -324,9 +310,7 @@ import Testing
     @Test func aSetParentChainAtTheDepthLimitIsServedAndOneMoreIsInvalidParent() throws {
         let harness = try HostileHarness()
         for leafFirst in [false, true] {
-            let client = try harness.raw()
-            client.keepsEvents = false
-            let core = client.bindCore()
+            let (client, core) = try harness.quietClient()
             let t = toplevels(client, core, count: Self.maxTransientDepth + 2)
             // 32 links: t[0] ... t[32] top down, or each t[i] made the parent of t[i - 1] with
             // t[i] still a root.
@@ -361,9 +345,7 @@ import Testing
     @Test func manyTransientChildrenComeAndGoAndACycleIsStillRefused() throws {
         let harness = try HostileHarness()
         do {
-            let client = try harness.raw()
-            client.keepsEvents = false
-            let core = client.bindCore()
+            let (client, core) = try harness.quietClient()
             let t = toplevels(client, core, count: 1002)
             for child in t[2...] { client.request(child, "xdg_toplevel.set_parent", .object(t[0])) }
             for child in t[2...] { client.request(child, "xdg_toplevel.set_parent", .object(t[1])) }
@@ -385,9 +367,7 @@ import Testing
     @Test func aRegionOfMoreBoxesThanTheLimitIsNoMemory() throws {
         let harness = try HostileHarness()
         for boxes in [Self.maxRegionBoxes, Self.maxRegionBoxes + 1] {
-            let client = try harness.raw()
-            client.keepsEvents = false
-            let core = client.bindCore()
+            let (client, core) = try harness.quietClient()
             let surface = client.createSurface(core.compositor)
             let region = client.newID()
             client.request(core.compositor, "wl_compositor.create_region", .newID(region))
@@ -413,9 +393,7 @@ import Testing
     @Test func aRegionOfInterleavedAddsAndSubtractsTakesInputExactlyWhereItSays() throws {
         let harness = try HostileHarness()
         do {
-            let client = try harness.raw()
-            client.keepsEvents = false
-            let core = client.bindCore()
+            let (client, core) = try harness.quietClient()
             let window = client.makeToplevel(core, width: 100, height: 100)
             let region = client.newID()
             client.request(core.compositor, "wl_compositor.create_region", .newID(region))
@@ -454,9 +432,7 @@ import Testing
     @Test func aDamageFloodRedrawsEverythingItNames() throws {
         let harness = try HostileHarness()
         do {
-            let client = try harness.raw()
-            client.keepsEvents = false
-            let core = client.bindCore()
+            let (client, core) = try harness.quietClient()
             let window = client.makeToplevel(core, width: 100, height: 100)
             // Red, then blue damaged by 5,000 one-pixel boxes on a grid (wl_surface.damage), then
             // red again damaged the same way with damage_buffer.
