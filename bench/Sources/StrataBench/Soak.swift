@@ -186,10 +186,16 @@ public final class Soak {
         server.repaint()
     }
 
+    /// glibc's malloc_trim (in <malloc.h>, which the Glibc module does not bring), found at run time.
+    static let mallocTrim: (@convention(c) (Int) -> Int32)? = dlsym(nil, "malloc_trim").map {
+        unsafeBitCast($0, to: (@convention(c) (Int) -> Int32).self)
+    }
+
     func read() -> Reading {
         // Free memory glibc's malloc still keeps in its arenas goes back first, so the reading is
         // what is held, not what the allocator cached.
-        malloc_trim(0)
+        // (STRATA_SOAK_NO_TRIM=1 reads without it: what the process holds, allocator caches included.)
+        if ProcessInfo.processInfo.environment["STRATA_SOAK_NO_TRIM"] == nil { _ = Soak.mallocTrim?(0) }
         let memory = Measure.memory()
         let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
         let counts = server.liveCounts
