@@ -39,7 +39,13 @@ struct strata_client_budget {
 	bool expects_pool;
 	uint64_t expected_pool_size;
 	struct strata_pool_mapping *buffer_pool;
+	/* Entries of destroyed resources kept for the next ones (a client making a frame callback a
+	   frame would otherwise cost an allocation and a free a frame): at most `spare_limit`. */
+	struct strata_budget_entry *spare;
+	uint32_t spare_count;
 };
+
+enum { spare_limit = 32 };
 
 /* A destroy listener on each of the client's resources. */
 struct strata_budget_entry {
@@ -47,11 +53,18 @@ struct strata_budget_entry {
 	struct strata_client_budget *budget;
 	struct strata_pool_mapping *mapping; /* a pool's or a shm buffer's mapping */
 	bool is_surface;
+	struct strata_budget_entry *next_spare;
 };
 
 static void budget_unref(struct strata_client_budget *budget) {
-	if (--budget->refs == 0)
-		free(budget);
+	if (--budget->refs > 0)
+		return;
+	while (budget->spare) {
+		struct strata_budget_entry *next = budget->spare->next_spare;
+		free(budget->spare);
+		budget->spare = next;
+	}
+	free(budget);
 }
 
 static void post_no_memory(struct strata_client_budget *budget, const char *what, uint64_t limit) {
@@ -87,7 +100,13 @@ static void budget_entry_destroyed(struct wl_listener *listener, void *data) {
 	if (entry->is_surface)
 		budget->surfaces--;
 	budget->resources--;
-	free(entry);
+	if (budget->client && budget->spare_count < spare_limit) {
+		entry->next_spare = budget->spare;
+		budget->spare = entry;
+		budget->spare_count++;
+	} else {
+		free(entry);
+	}
 	budget_unref(budget);
 }
 
@@ -102,7 +121,14 @@ static struct strata_pool_mapping *mapping_of_pool(struct wl_resource *pool) {
 static void budget_resource_created(struct wl_listener *listener, void *data) {
 	struct wl_resource *resource = data;
 	struct strata_client_budget *budget = wl_container_of(listener, budget, resource_created);
-	struct strata_budget_entry *entry = calloc(1, sizeof *entry);
+	struct strata_budget_entry *entry = budget->spare;
+	if (entry) {
+		budget->spare = entry->next_spare;
+		budget->spare_count--;
+		memset(entry, 0, sizeof *entry);
+	} else {
+		entry = calloc(1, sizeof *entry);
+	}
 	if (!entry) {
 		wl_client_post_no_memory(budget->client);
 		return;

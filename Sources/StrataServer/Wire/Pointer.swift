@@ -274,6 +274,9 @@ final class Pointer {
 
     /// Re-evaluates the focus under a still pointer (stacking changed, a surface died, a grab
     /// began or ended). Nothing changes while a button is held.
+    /// Whether the pointer has a place on a screen (a repick has something to look at).
+    var isOnAScreen: Bool { output != nil }
+
     func repick() {
         guard case .none = grab, output != nil else { return }
         if !updateFocus() {

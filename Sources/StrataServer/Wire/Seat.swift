@@ -336,7 +336,8 @@ public final class Seat {
     }
 
     private func scheduleRepick() {
-        guard repickIdle == nil else { return }
+        // No pointer on any screen yet (headless runs, most of all): nothing to pick.
+        guard repickIdle == nil, pointer.isOnAScreen else { return }
         let box = Unmanaged.passRetained(WeakSeat(self)).toOpaque()
         repickIdle = wl_event_loop_add_idle(compositor.display.eventLoop, { data in
             guard let data else { return }

@@ -37,21 +37,29 @@ struct SubsurfaceStack {
     /// Calls `body` with each member, bottom to top: the owner with nil, a child with its
     /// wl_subsurface.
     func forEach(owner: Surface, _ body: (Surface, Subsurface?) -> Void) {
-        for entry in entries {
-            if entry.isOwner {
+        // By index, reading the weak reference only for a child: copying an entry copies it
+        // (a side-table round trip), and every surface of every frame goes through here.
+        for index in entries.indices {
+            if entries[index].isOwner {
                 body(owner, nil)
-            } else if let sub = entry.subsurface, sub.parent === owner, let surface = sub.surface, surface.subsurface === sub {
+            } else if let sub = entries[index].subsurface, sub.parent === owner, let surface = sub.surface,
+                      surface.subsurface === sub {
                 body(surface, sub)
             }
         }
     }
 
+    /// True when the owner is the only member (no subsurface ever joined, or all left and were
+    /// dropped): most surfaces, on every commit.
+    private var hasOnlyOwner: Bool { entries.count == 1 }
+
     /// The first non-nil result of `body` over the members, top to bottom.
     func firstFromTop<T>(owner: Surface, _ body: (Surface, Subsurface?) -> T?) -> T? {
-        for entry in entries.reversed() {
-            if entry.isOwner {
+        for index in entries.indices.reversed() {
+            if entries[index].isOwner {
                 if let result = body(owner, nil) { return result }
-            } else if let sub = entry.subsurface, sub.parent === owner, let surface = sub.surface, surface.subsurface === sub {
+            } else if let sub = entries[index].subsurface, sub.parent === owner, let surface = sub.surface,
+                      surface.subsurface === sub {
                 if let result = body(surface, sub) { return result }
             }
         }
@@ -60,6 +68,7 @@ struct SubsurfaceStack {
 
     /// Whether both list the same members in the same order.
     func hasSameOrder(as other: SubsurfaceStack, owner: Surface) -> Bool {
+        if hasOnlyOwner, other.hasOnlyOwner { return true }
         var mine = entries.lazy.filter { Self.isLive($0, owner: owner) }.makeIterator()
         var theirs = other.entries.lazy.filter { Self.isLive($0, owner: owner) }.makeIterator()
         while true {
