@@ -208,14 +208,19 @@ static void budgets_logger(void *data, enum wl_protocol_logger_type type,
 	(void)data;
 	if (type != WL_PROTOCOL_LOGGER_REQUEST)
 		return;
+	/* The interface first: only wl_shm and wl_shm_pool requests matter, and finding the budget
+	   walks the client's destroy listeners (every request of every frame comes through here).
+	   The expectations set below are taken by the resource the request creates; when it creates
+	   none, libwayland (or the stride check, or this logger's no_memory) has ended the client,
+	   so one left set cannot be taken by another client's or another request's resource. */
+	const char *class = wl_resource_get_class(message->resource);
+	if (class[0] != 'w' || class[1] != 'l' || class[2] != '_' || class[3] != 's')
+		return;
 	struct strata_client_budget *budget = strata_client_budget_of(wl_resource_get_client(message->resource));
 	if (!budget)
 		return;
 	budget->expects_pool = false;
 	budget->buffer_pool = NULL;
-	const char *class = wl_resource_get_class(message->resource);
-	if (class[0] != 'w' || class[1] != 'l' || class[2] != '_' || class[3] != 's')
-		return;
 	if (strcmp(class, "wl_shm") == 0 && message->message_opcode == 0 && message->arguments_count == 3) {
 		/* create_pool(id, fd, size) */
 		int32_t size = message->arguments[2].i;
