@@ -61,6 +61,13 @@ final class HostileHarness {
 extension RawClient {
     /// Expects the server to have sent wl_display.error `code` on `object` (nil: any object)
     /// and closed the connection.
+    /// A request past a per-client cap: `wl_display.error` no_memory on the display, naming
+    /// the cap in its message.
+    func expectOverBudget(naming cap: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        expectError(code: WL_DISPLAY_ERROR_NO_MEMORY.rawValue, object: 1, sourceLocation: sourceLocation)
+        #expect(error?.message.contains(cap) == true, "error \(String(describing: error))", sourceLocation: sourceLocation)
+    }
+
     func expectError(code: UInt32, object: UInt32? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(!roundtrip(), "the client should have been disconnected", sourceLocation: sourceLocation)
         #expect(error?.code == code, "error \(String(describing: error))", sourceLocation: sourceLocation)
