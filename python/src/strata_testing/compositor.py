@@ -1,0 +1,436 @@
+"""A Strata process of its own: started headless in a private runtime directory, driven through its
+control socket, stopped with its exit status checked."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Sequence, Union
+
+from .control import ControlConnection, EventStream, StrataError
+from .png import Image, read_png
+
+WindowName = Union[int, str]
+"""A window named as the control socket names it: its id, or its app id."""
+
+
+class StrataStartError(RuntimeError):
+    """Strata did not start: the binary is missing, or it exited or hung before its sockets."""
+
+
+@dataclass(frozen=True)
+class Window:
+    """One entry of the `windows` command (front to back)."""
+
+    id: int
+    app_id: str
+    title: str
+    pid: int
+    level: str
+    order: int
+    key: bool
+    hidden: bool
+    screen: Optional[int]
+    frame: Dict[str, int]
+
+    @staticmethod
+    def from_json(value: Dict[str, Any]) -> "Window":
+        return Window(
+            id=value["id"], app_id=value.get("app_id", ""), title=value.get("title", ""),
+            pid=value.get("pid", 0), level=str(value.get("level", "")), order=value.get("order", 0),
+            key=bool(value.get("key")), hidden=bool(value.get("hidden")), screen=value.get("screen"),
+            frame=dict(value.get("frame") or {}))
+
+    def named(self, name: WindowName) -> bool:
+        return self.id == name if isinstance(name, int) else self.app_id == name
+
+    def __str__(self) -> str:
+        return f"window {self.id} ({self.app_id or 'no app id'})"
+
+
+@dataclass(frozen=True)
+class Screen:
+    """One entry of the `screens` command (the main screen first)."""
+
+    id: int
+    name: str
+    main: bool
+    bounds: Dict[str, int]
+    scale: float
+    brightness: float
+    transform: str
+    current: str
+
+    @staticmethod
+    def from_json(value: Dict[str, Any]) -> "Screen":
+        return Screen(
+            id=value["id"], name=value.get("name", ""), main=bool(value.get("main")),
+            bounds=dict(value.get("bounds") or {}), scale=float(value.get("scale", 1)),
+            brightness=float(value.get("brightness", 1)), transform=value.get("transform", "normal"),
+            current=value.get("current", ""))
+
+
+_HELP_CACHE: Dict[str, str] = {}
+
+
+def _help_text(binary: str) -> str:
+    if binary not in _HELP_CACHE:
+        try:
+            result = subprocess.run([binary, "--help"], capture_output=True, text=True, timeout=30)
+            _HELP_CACHE[binary] = result.stdout + result.stderr
+        except OSError:
+            _HELP_CACHE[binary] = ""
+    return _HELP_CACHE[binary]
+
+
+@dataclass
+class Strata:
+    """A fresh headless Strata.
+
+    `binary` is the `strata` executable (a path, or a name on PATH). `size`, `screen_count` (--screens),
+    `policy`, `placement` and `clock` become the command-line options of the same names;
+    `arguments` are passed as they are. `record` (None: when the binary can) writes the run's
+    trace to `trace_path`, for replay and for the report attached to a failing test.
+    """
+
+    binary: str = "strata"
+    size: str = "1280x720"
+    screen_count: int = 1
+    policy: Optional[str] = None
+    placement: Optional[str] = None
+    clock: Optional[str] = None
+    arguments: Sequence[str] = ()
+    record: Optional[bool] = None
+    start_timeout: float = 20.0
+
+    process: Optional[subprocess.Popen] = field(default=None, init=False, repr=False)
+    workdir: str = field(default="", init=False)
+    runtime_dir: str = field(default="", init=False)
+    wayland_display: str = field(default="", init=False)
+    control_socket: str = field(default="", init=False)
+    log_path: str = field(default="", init=False)
+    trace_path: Optional[str] = field(default=None, init=False)
+    exit_status: Optional[int] = field(default=None, init=False)
+    _control: Optional[ControlConnection] = field(default=None, init=False, repr=False)
+    _stdout_lines: List[str] = field(default_factory=list, init=False, repr=False)
+    _screenshots: int = field(default=0, init=False, repr=False)
+
+    # MARK: Life
+
+    def command_line(self) -> List[str]:
+        command = [self.binary, "--backend", "headless", "--size", self.size]
+        if self.screen_count != 1:
+            command += ["--screens", str(self.screen_count)]
+        if self.policy:
+            command += ["--policy", self.policy]
+        if self.placement:
+            command += ["--placement", self.placement]
+        if self.clock:
+            command += ["--clock", self.clock]
+        if self.trace_path:
+            command += ["--record", self.trace_path]
+        return command + list(self.arguments)
+
+    @property
+    def can_record(self) -> bool:
+        return "--record" in _help_text(self.binary)
+
+    def start(self) -> "Strata":
+        if self.process is not None:
+            raise RuntimeError("this Strata was already started")
+        if shutil.which(self.binary) is None:
+            raise StrataStartError(f"no strata binary at {self.binary!r} (set --strata-binary or PATH)")
+        self.workdir = tempfile.mkdtemp(prefix="strata-test-")
+        self.runtime_dir = os.path.join(self.workdir, "run")
+        os.mkdir(self.runtime_dir, 0o700)
+        self.log_path = os.path.join(self.workdir, "strata.log")
+        if self.record or (self.record is None and self.can_record):
+            self.trace_path = os.path.join(self.workdir, "trace.jsonl")
+        environment = dict(os.environ)
+        environment["XDG_RUNTIME_DIR"] = self.runtime_dir
+        for name in ("WAYLAND_DISPLAY", "WAYLAND_SOCKET", "STRATA_SOCKET", "DISPLAY"):
+            environment.pop(name, None)
+        with open(self.log_path, "wb") as log:
+            self.process = subprocess.Popen(self.command_line(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                            stderr=log, env=environment)
+        self._read_start_lines()
+        self._control = ControlConnection(self.control_socket)
+        return self
+
+    def _read_start_lines(self) -> None:
+        assert self.process is not None and self.process.stdout is not None
+        found: Dict[str, str] = {}
+        lines: "list[str]" = []
+        done = threading.Event()
+
+        def drain() -> None:
+            # Reads Strata's standard output to its end, so a chatty Strata never blocks on a
+            # full pipe; the first two lines name its sockets.
+            assert self.process is not None and self.process.stdout is not None
+            for raw in self.process.stdout:
+                line = raw.decode(errors="replace").rstrip("\n")
+                lines.append(line)
+                name, _, value = line.partition("=")
+                if name in ("WAYLAND_DISPLAY", "STRATA_SOCKET") and name not in found:
+                    found[name] = value
+                    if len(found) == 2:
+                        done.set()
+            done.set()
+
+        threading.Thread(target=drain, name="strata-stdout", daemon=True).start()
+        self._stdout_lines = lines
+        done.wait(self.start_timeout)
+        if len(found) < 2:
+            try:  # its standard output ended: it is exiting
+                status = self.process.wait(1.0)
+            except subprocess.TimeoutExpired:
+                status = None
+            if status is None:
+                self.process.kill()
+                self.process.wait()
+                reason = f"did not name its sockets within {self.start_timeout} s"
+            else:
+                reason = f"exited with status {status}"
+            raise StrataStartError(f"strata {reason}; its log:\n{self.log_tail()}")
+        self.wayland_display = found["WAYLAND_DISPLAY"]
+        self.control_socket = found["STRATA_SOCKET"]
+
+    def stop(self, timeout: float = 15.0) -> int:
+        """Asks Strata to stop (SIGTERM) and returns its exit status (128 + the signal if it had
+        to be killed). Idempotent."""
+        if self.exit_status is not None:
+            return self.exit_status
+        if self._control is not None:
+            self._control.close()
+            self._control = None
+        if self.process is None:
+            raise RuntimeError("this Strata was never started")
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        status = self.process.returncode
+        self.exit_status = 128 - status if status < 0 else status
+        return self.exit_status
+
+    def cleanup(self) -> None:
+        """Stops Strata if needed and removes its private directory."""
+        if self.process is not None and self.exit_status is None:
+            self.stop()
+        if self.workdir:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def __enter__(self) -> "Strata":
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.cleanup()
+
+    def log_tail(self, lines: int = 40) -> str:
+        try:
+            with open(self.log_path, errors="replace") as log:
+                return "".join(log.readlines()[-lines:])
+        except OSError:
+            return ""
+
+    @property
+    def environment(self) -> Dict[str, str]:
+        """What a client of this Strata needs: its runtime directory, Wayland display and control
+        socket (an ordinary, unprivileged client: `exec` gives a privileged one)."""
+        environment = dict(os.environ)
+        environment.update(XDG_RUNTIME_DIR=self.runtime_dir, WAYLAND_DISPLAY=self.wayland_display,
+                           STRATA_SOCKET=self.control_socket)
+        environment.pop("WAYLAND_SOCKET", None)
+        environment.pop("DISPLAY", None)
+        return environment
+
+    # MARK: Commands
+
+    def command(self, name: str, **arguments: Any) -> Dict[str, Any]:
+        """Any control-socket command (docs/control.md); raises `StrataError` on an error reply."""
+        if self._control is None:
+            raise RuntimeError("Strata is not running")
+        return self._control.request(name, **arguments)
+
+    def hello(self) -> Dict[str, Any]:
+        return self.command("hello")
+
+    def sync(self) -> int:
+        return self.command("sync")["sequence"]
+
+    def exec(self, argv: Sequence[str], cwd: Optional[str] = None) -> int:
+        """Starts a client through Strata (a privileged connection of its own; Strata reaps and
+        stops it). Returns its pid."""
+        arguments: Dict[str, Any] = {"argv": list(argv)}
+        if cwd:
+            arguments["cwd"] = cwd
+        return self.command("exec", **arguments)["pid"]
+
+    def spawn(self, argv: Sequence[str], **popen: Any) -> subprocess.Popen:
+        """Starts an ordinary client (the public socket) as a child of the test."""
+        return subprocess.Popen(list(argv), env=self.environment, **popen)
+
+    def windows(self) -> List[Window]:
+        """Every open window, front to back."""
+        return [Window.from_json(value) for value in self.command("windows")["windows"]]
+
+    def screens(self) -> List[Screen]:
+        return [Screen.from_json(value) for value in self.command("screens")["screens"]]
+
+    def window(self, name: WindowName) -> Optional[Window]:
+        matches = [window for window in self.windows() if window.named(name)]
+        if len(matches) > 1:
+            raise StrataError("windows", "ambiguous_window", f"{len(matches)} windows are named {name!r}")
+        return matches[0] if matches else None
+
+    def key_window(self) -> Optional[Window]:
+        return next((window for window in self.windows() if window.key), None)
+
+    def make_key(self, name: WindowName) -> Window:
+        return Window.from_json(self.command("make-key", window=name)["window"])
+
+    def raise_window(self, name: WindowName) -> Window:
+        return Window.from_json(self.command("raise", window=name)["window"])
+
+    def lower_window(self, name: WindowName) -> Window:
+        return Window.from_json(self.command("lower", window=name)["window"])
+
+    def set_level(self, name: WindowName, level: Union[str, int]) -> Window:
+        return Window.from_json(self.command("set-level", window=name, level=level)["window"])
+
+    def hide(self, name: WindowName) -> Window:
+        return Window.from_json(self.command("hide", window=name)["window"])
+
+    def show(self, name: WindowName, key: bool = False) -> Window:
+        return Window.from_json(self.command("show", window=name, key=key)["window"])
+
+    def close(self, name: WindowName) -> Dict[str, Any]:
+        return self.command("close", window=name)
+
+    def move(self, name: WindowName, screen: Union[int, str], x: Optional[int] = None,
+             y: Optional[int] = None) -> Window:
+        arguments: Dict[str, Any] = {"window": name, "screen": screen}
+        if x is not None or y is not None:
+            arguments.update(x=x, y=y)
+        return Window.from_json(self.command("move", **arguments)["window"])
+
+    # MARK: Input
+
+    def pointer_move(self, x: float, y: float, screen: Optional[Union[int, str]] = None) -> Dict[str, Any]:
+        arguments: Dict[str, Any] = {"x": x, "y": y}
+        if screen is not None:
+            arguments["screen"] = screen
+        return self.command("pointer-move", **arguments)
+
+    def click(self, x: Optional[float] = None, y: Optional[float] = None, button: str = "left",
+              screen: Optional[Union[int, str]] = None) -> Dict[str, Any]:
+        """Moves the pointer to (x, y) when given, then presses and releases `button`."""
+        if x is not None and y is not None:
+            self.pointer_move(x, y, screen)
+        return self.command("pointer-click", button=button)
+
+    def key(self, key: Union[str, int], state: Optional[str] = None) -> Dict[str, Any]:
+        arguments: Dict[str, Any] = {"key": key}
+        if state:
+            arguments["state"] = state
+        return self.command("key", **arguments)
+
+    def type(self, text: str) -> Dict[str, Any]:
+        return self.command("type", text=text)
+
+    def touch(self, phase: str, touch_id: int, x: Optional[float] = None, y: Optional[float] = None) -> Dict[str, Any]:
+        arguments: Dict[str, Any] = {"phase": phase, "touch_id": touch_id}
+        if x is not None and y is not None:
+            arguments.update(x=x, y=y)
+        return self.command("touch", **arguments)
+
+    # MARK: Screenshots and the clock
+
+    def screenshot(self, screen: Optional[Union[int, str]] = None, path: Optional[str] = None) -> Image:
+        """Repaints and returns the screen's composed image (docs/control.md, `screenshot`),
+        written to `path` (default: a file in this Strata's directory) and decoded."""
+        if path is None:
+            self._screenshots += 1
+            path = os.path.join(self.workdir, f"screenshot-{self._screenshots}.png")
+        arguments: Dict[str, Any] = {"path": os.path.abspath(path)}
+        if screen is not None:
+            arguments["screen"] = screen
+        reply = self.command("screenshot", **arguments)
+        return read_png(reply["path"])
+
+    def step(self, frames: int = 1) -> Dict[str, Any]:
+        """Under `clock="manual"`: runs `frames` frames of the virtual clock (repaints, frame
+        callbacks, presentation feedback) and returns the clock's time."""
+        return self.command("step", frames=frames)
+
+    # MARK: Waiting and assertions
+
+    def events(self, since: Optional[int] = None) -> EventStream:
+        """A subscription to the model's events after `since` (default: from now on)."""
+        return EventStream(self.control_socket, since=since)
+
+    def wait_for_window(self, name: WindowName, timeout: float = 10.0, visible: bool = True) -> Window:
+        """Waits, event by event (no polling), until a window named `name` is open (and visible,
+        unless `visible` is False)."""
+        with self.events() as stream:
+            deadline = time.monotonic() + timeout
+            while True:
+                for window in self.windows():
+                    if window.named(name) and (not visible or not window.hidden):
+                        return window
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or stream.next_event(remaining) is None:
+                    listing = ", ".join(str(window) for window in self.windows()) or "none"
+                    raise TimeoutError(f"no {'visible ' if visible else ''}window {name!r} "
+                                       f"within {timeout} s; open windows: {listing}")
+
+    def wait_for_event(self, name: str, subject: Optional[int] = None, since: Optional[int] = None,
+                       timeout: float = 10.0) -> Dict[str, Any]:
+        """Waits for an event called `name` (about window or screen `subject`, when given) after
+        sequence `since` (default: from now on) and returns it."""
+        with self.events(since=since) as stream:
+            deadline = time.monotonic() + timeout
+            while True:
+                remaining = deadline - time.monotonic()
+                event = stream.next_event(max(0.0, remaining)) if remaining > 0 else None
+                if event is None:
+                    raise TimeoutError(f"no {name} event{'' if subject is None else f' for {subject}'} "
+                                       f"within {timeout} s")
+                if event.get("name") != name:
+                    continue
+                if subject is None or subject in (event.get("window"), event.get("screen")):
+                    return event
+
+    def assert_key(self, name: Optional[WindowName]) -> None:
+        """The key window is `name` (None: no window is key)."""
+        __tracebackhide__ = True
+        key = self.key_window()
+        if name is None:
+            if key is not None:
+                raise AssertionError(f"expected no key window, but {key} is key")
+            return
+        if key is None or not key.named(name):
+            raise AssertionError(f"expected {name!r} to be key, but {'no window' if key is None else key} is key")
+
+    def assert_stacking(self, *names: WindowName) -> None:
+        """These windows are in this order, front to back (others may stand between them)."""
+        __tracebackhide__ = True
+        windows = self.windows()
+        positions = []
+        for name in names:
+            index = next((i for i, window in enumerate(windows) if window.named(name)), None)
+            if index is None:
+                raise AssertionError(f"no open window {name!r}")
+            positions.append(index)
+        if positions != sorted(positions):
+            order = ", ".join(f"{window.id}:{window.app_id}@{window.level}" for window in windows)
+            raise AssertionError(f"expected {list(names)} front to back; the stacking is {order}")
