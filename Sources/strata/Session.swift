@@ -79,7 +79,9 @@ final class Session {
         var environment = environment
         environment["WAYLAND_SOCKET"] = String(connection.fd)
         do {
-            return try ChildProcess(arguments: command, environment: environment, workingDirectory: workingDirectory)
+            let child = try ChildProcess(arguments: command, environment: environment, workingDirectory: workingDirectory)
+            compositor.display.setProcessID(child.pid, of: connection.client)
+            return child
         } catch {
             wl_client_destroy(connection.client)
             throw error

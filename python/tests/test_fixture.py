@@ -33,6 +33,8 @@ def test_a_client_started_through_strata_becomes_the_key_window(strata, color_cl
     assert window.key and not window.hidden and window.level == "normal"
     strata.assert_key("example.first")
     strata.assert_key(window.id)
+    started = strata.exec([color_client, "--app-id", "example.pid", "--seconds", "60"])
+    assert strata.wait_for_window("example.pid").pid == started  # the client's, not Strata's
 
 
 def test_levels_order_windows_over_the_order_inside_a_level(strata, color_client):

@@ -80,7 +80,10 @@ public final class Display {
         // sandboxed client would be an ordinary one).
         var made: OpaquePointer?
         guard let listener = Listener({ [weak self] _ in
-            if let made { self?.origins[made] = nil }
+            if let made {
+                self?.origins[made] = nil
+                StartedProcessIDs.remove(made)
+            }
         }), let client = wl_client_create(display, fd) else { return nil }
         made = client
         listener.listen(toClientDestroy: client)
@@ -109,6 +112,19 @@ public final class Display {
     public var newestClient: OpaquePointer? {
         guard let list = wl_display_get_client_list(display), let last = list.pointee.prev, last != list else { return nil }
         return wl_client_from_link(last)
+    }
+
+    /// Records the process Strata started for a connection it made (`createClientSocket`): the
+    /// windows of that client report this pid, not Strata's (`StartedProcessIDs`).
+    public func setProcessID(_ pid: pid_t, of client: OpaquePointer) {
+        assertOnLoop()
+        guard origins[client] != nil else { return }
+        StartedProcessIDs.set(pid, for: client)
+    }
+
+    /// The process behind `client` (see `setProcessID`; else the socket's peer credentials).
+    public func processID(of client: OpaquePointer) -> pid_t {
+        StartedProcessIDs.processID(of: client)
     }
 
     /// How `client` connected (`.socket` unless it was made with another origin).

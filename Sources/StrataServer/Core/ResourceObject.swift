@@ -78,11 +78,9 @@ open class ResourceObject {
         strata_resource_post_error(error.resource ?? resource, error.code, error.message)
     }
 
-    public var clientPid: Int32 {
-        var pid: pid_t = 0
-        wl_client_get_credentials(client, &pid, nil, nil)
-        return pid
-    }
+    /// The client's process (for a connection Strata made for a process it started, that
+    /// process, not the socket pair's creator: `StartedProcessIDs`).
+    public var clientPid: Int32 { StartedProcessIDs.processID(of: client) }
 }
 
 // MARK: Live counts (the leak check)
