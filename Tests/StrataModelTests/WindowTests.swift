@@ -54,12 +54,15 @@ import Testing
 
     @Test func contentIsHeldWeakly() {
         final class Surface {}
+        final class Content: WindowContentHandle {
+            var rootSurface: Surface? { nil }
+        }
         let manager = makeManager()
         let window = manager.createWindow()
-        var surface: Surface? = Surface()
-        window.content = surface
-        #expect(window.content === surface)
-        surface = nil
+        var content: Content? = Content()
+        window.content = content
+        #expect(window.content === content)
+        content = nil
         #expect(window.content == nil)
     }
 
