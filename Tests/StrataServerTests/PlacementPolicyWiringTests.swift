@@ -1,0 +1,120 @@
+import CStrataClientGlue
+import CWaylandClient
+import Foundation
+import StrataModel
+import StrataServer
+import StrataTestSupport
+import Testing
+
+/// A placement policy whose every answer is recognisable, so a test sees that a shell asked it:
+/// new windows at (17, 23), maximized 10 pixels inside the work area, fullscreen one pixel short
+/// of the screen's right edge and two of its bottom, restored 3 pixels right and down of the
+/// saved frame.
+final class RecognisablePlacement: WindowPlacementPolicy {
+    var name: String { "recognisable" }
+
+    func placeNewWindow(_ window: Window, size: Size, in workArea: Rect) -> Rect {
+        Rect(x: 17, y: 23, width: size.width, height: size.height)
+    }
+
+    func maximizedFrame(for window: Window, on screen: Screen) -> Rect {
+        let area = workArea(of: screen)
+        return Rect(x: area.x + 10, y: area.y + 10, width: area.width - 20, height: area.height - 20)
+    }
+
+    func fullscreenFrame(for window: Window, on screen: Screen) -> Rect {
+        Rect(x: 0, y: 0, width: screen.bounds.width - 1, height: screen.bounds.height - 2)
+    }
+
+    func restoredFrame(for window: Window, saved: Rect, size: Size) -> Rect {
+        Rect(x: saved.x + 3, y: saved.y + 3, width: size.width, height: size.height)
+    }
+}
+
+/// Every shell takes its frames from the window manager's placement policy (the screen is
+/// 640×480): where a new window goes, the maximized and fullscreen sizes it is configured to and
+/// the frames it gets when it commits them, and where it goes back to.
+@Suite struct PlacementPolicyWiringTests {
+    @Test func xdgToplevelsArePlacedMaximizedFullscreenAndRestoredByThePolicy() throws {
+        let (server, shell) = try makeXdgFixture()
+        server.windows.placement = RecognisablePlacement()
+        let toplevel = try #require(shell.makeToplevel())
+        #expect(toplevel.map(width: 120, height: 90, argb: Colour.red))
+        let window = try #require(server.windows.windows.first)
+        #expect(window.frame == Rect(x: 17, y: 23, width: 120, height: 90))
+
+        xdg_toplevel_set_maximized(toplevel.toplevel)
+        #expect(shell.client.roundtrip())
+        #expect(toplevel.lastConfigure.map { ($0.width, $0.height) == (620, 460) } == true)
+        #expect(toplevel.ackAndRedraw(argb: Colour.red))
+        #expect(window.frame == Rect(x: 10, y: 10, width: 620, height: 460))
+        xdg_toplevel_unset_maximized(toplevel.toplevel)
+        #expect(shell.client.roundtrip())
+        #expect(toplevel.ackAndRedraw(argb: Colour.red))
+        #expect(window.frame == Rect(x: 20, y: 26, width: 120, height: 90))
+
+        xdg_toplevel_set_fullscreen(toplevel.toplevel, nil)
+        #expect(shell.client.roundtrip())
+        #expect(toplevel.lastConfigure.map { ($0.width, $0.height) == (639, 478) } == true)
+        #expect(toplevel.ackAndRedraw(argb: Colour.red))
+        #expect(window.frame == Rect(x: 0, y: 0, width: 639, height: 478))
+    }
+
+    @Test func v6ToplevelsArePlacedAndMaximizedByThePolicy() throws {
+        let server = try TestServer()
+        server.windows.placement = RecognisablePlacement()
+        let shells = try TestLegacyShells(client: try TestClient(server: server))
+        let toplevel = try #require(shells.makeV6Toplevel())
+        #expect(toplevel.map(width: 120, height: 90, argb: Colour.red))
+        let window = try #require(server.windows.windows.first)
+        #expect(window.frame == Rect(x: 17, y: 23, width: 120, height: 90))
+
+        zxdg_toplevel_v6_set_maximized(toplevel.role)
+        #expect(shells.client.roundtrip())
+        let configure = try #require(toplevel.toplevelConfigure)
+        #expect((configure.width, configure.height) == (620, 460))
+        let serial = try #require(toplevel.serials.last)
+        zxdg_surface_v6_ack_configure(toplevel.xdgSurface, serial)
+        toplevel.attach(shells.xdg.makeBuffer(width: 620, height: 460, argb: Colour.red))
+        wl_surface_commit(toplevel.surface)
+        #expect(shells.client.roundtrip())
+        #expect(window.frame == Rect(x: 10, y: 10, width: 620, height: 460))
+    }
+
+    @Test func wlShellSurfacesArePlacedMaximizedAndRestoredByThePolicy() throws {
+        let server = try TestServer()
+        server.windows.placement = RecognisablePlacement()
+        let shells = try TestLegacyShells(client: try TestClient(server: server))
+        let shellSurface = try #require(shells.makeShellSurface())
+        wl_shell_surface_set_toplevel(shellSurface.shellSurface)
+        #expect(shellSurface.commit(width: 120, height: 90, argb: Colour.red))
+        let window = try #require(server.windows.windows.first)
+        #expect(window.frame == Rect(x: 17, y: 23, width: 120, height: 90))
+
+        wl_shell_surface_set_maximized(shellSurface.shellSurface, nil)
+        #expect(shells.client.roundtrip())
+        #expect(shellSurface.configures.last.map { ($0.width, $0.height) == (620, 460) } == true)
+        #expect(shellSurface.commit(width: 620, height: 460, argb: Colour.red))
+        #expect(window.frame == Rect(x: 10, y: 10, width: 620, height: 460))
+
+        wl_shell_surface_set_fullscreen(shellSurface.shellSurface, 0, 0, nil)
+        #expect(shells.client.roundtrip())
+        #expect(shellSurface.configures.last.map { ($0.width, $0.height) == (639, 478) } == true)
+
+        wl_shell_surface_set_toplevel(shellSurface.shellSurface)
+        #expect(shellSurface.commit(width: 120, height: 90, argb: Colour.red))
+        #expect(window.frame == Rect(x: 20, y: 26, width: 120, height: 90))
+    }
+
+    @Test func theDefaultCascadeIsTheCompositorsAndASwitchPlacesTheNextWindowOnly() throws {
+        let (server, shell) = try makeXdgFixture()
+        #expect(server.windows.placement.name == "cascade")
+        let first = try #require(shell.makeToplevel())
+        #expect(first.map(width: 100, height: 80, argb: Colour.red))
+        server.windows.placement = CenterPlacement()
+        let second = try #require(shell.makeToplevel())
+        #expect(second.map(width: 100, height: 80, argb: Colour.blue))
+        let windows = server.windows.windows
+        #expect(windows.map(\.frame) == [Rect(x: 0, y: 0, width: 100, height: 80), Rect(x: 270, y: 200, width: 100, height: 80)])
+    }
+}
