@@ -106,6 +106,29 @@ final class RecognisablePlacement: WindowPlacementPolicy {
         #expect(window.frame == Rect(x: 20, y: 26, width: 120, height: 90))
     }
 
+    @Test(arguments: [("cascade", Rect(x: 40, y: 0, width: 100, height: 80)),
+                      ("top-left", Rect(x: 40, y: 0, width: 100, height: 80)),
+                      ("center", Rect(x: 290, y: 200, width: 100, height: 80))])
+    func aNewWindowIsPlacedInsideTheWorkAreaALayerShellPanelLeaves(placement: String, expected: Rect) throws {
+        let (server, shell) = try makeXdgFixture()
+        server.windows.placement = try #require(WindowPlacementPolicies.named(placement))
+        let panel = try #require(TestLayerSurface(shell: shell, layer: Layer.top, namespace: "dock"))
+        panel.setAnchor(Anchor.left | Anchor.top | Anchor.bottom)
+        panel.setSize(40, 0)
+        panel.setExclusiveZone(40)
+        #expect(panel.map(argb: Colour.blue))
+        #expect(server.windows.placement.workArea(of: try #require(server.windows.mainScreen)) == Rect(x: 40, y: 0, width: 600, height: 480))
+        let toplevel = try #require(shell.makeToplevel())
+        #expect(toplevel.map(width: 100, height: 80, argb: Colour.red))
+        #expect(server.windows.keyWindow?.frame == expected)
+        // Maximized into the same work area.
+        xdg_toplevel_set_maximized(toplevel.toplevel)
+        #expect(shell.client.roundtrip())
+        #expect(toplevel.lastConfigure.map { ($0.width, $0.height) == (600, 480) } == true)
+        #expect(toplevel.ackAndRedraw(argb: Colour.red))
+        #expect(server.windows.keyWindow?.frame == Rect(x: 40, y: 0, width: 600, height: 480))
+    }
+
     @Test func theDefaultCascadeIsTheCompositorsAndASwitchPlacesTheNextWindowOnly() throws {
         let (server, shell) = try makeXdgFixture()
         #expect(server.windows.placement.name == "cascade")
