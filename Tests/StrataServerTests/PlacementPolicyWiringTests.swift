@@ -75,7 +75,8 @@ final class RecognisablePlacement: WindowPlacementPolicy {
         #expect((configure.width, configure.height) == (620, 460))
         let serial = try #require(toplevel.serials.last)
         zxdg_surface_v6_ack_configure(toplevel.xdgSurface, serial)
-        toplevel.attach(shells.xdg.makeBuffer(width: 620, height: 460, argb: Colour.red))
+        let buffer = try #require(shells.xdg.makeBuffer(width: 620, height: 460, argb: Colour.red))
+        toplevel.attach(buffer)
         wl_surface_commit(toplevel.surface)
         #expect(shells.client.roundtrip())
         #expect(window.frame == Rect(x: 10, y: 10, width: 620, height: 460))
@@ -127,6 +128,37 @@ final class RecognisablePlacement: WindowPlacementPolicy {
         #expect(toplevel.lastConfigure.map { ($0.width, $0.height) == (600, 480) } == true)
         #expect(toplevel.ackAndRedraw(argb: Colour.red))
         #expect(server.windows.keyWindow?.frame == Rect(x: 40, y: 0, width: 600, height: 480))
+    }
+
+    @Test(arguments: WindowPlacementPolicies.allNames)
+    func extremeTransientOffsetsAndCommitOffsetsGiveClampedFramesUnderEveryPolicy(placement: String) throws {
+        let server = try TestServer()
+        server.windows.placement = try #require(WindowPlacementPolicies.named(placement))
+        let shells = try TestLegacyShells(client: try TestClient(server: server))
+        let parent = try #require(shells.makeShellSurface())
+        wl_shell_surface_set_toplevel(parent.shellSurface)
+        #expect(parent.commit(width: 100, height: 100, argb: Colour.red))
+        let parentWindow = try #require(server.windows.windows.first)
+        server.compositor.setFrame(parentWindow, Rect(x: 600, y: -20, width: 100, height: 100))
+        let limit = Int(Coordinate.limit)
+        for (dx, dy) in [(Int32.max, Int32.min), (Int32.min, Int32.max)] {
+            let transient = try #require(shells.makeShellSurface())
+            wl_shell_surface_set_transient(transient.shellSurface, parent.surface, dx, dy, 0)
+            #expect(transient.commit(width: 50, height: 40, argb: Colour.blue))
+            let window = try #require(server.windows.windows.last { $0 !== parentWindow && $0.isVisible })
+            #expect(window.frame == Rect(x: dx > 0 ? limit : -limit, y: dy > 0 ? limit : -limit, width: 50, height: 40))
+            // Commit offsets past the limit, again and again: the frame stays at the limit.
+            for _ in 0..<3 {
+                let buffer = try #require(shells.xdg.makeBuffer(width: 50, height: 40, argb: Colour.green))
+                wl_surface_attach(transient.surface, buffer.buffer, 0, 0)
+                wl_surface_offset(transient.surface, dx, dy)
+                wl_surface_commit(transient.surface)
+                #expect(shells.client.roundtrip())
+            }
+            #expect(window.frame == Rect(x: dx > 0 ? limit : -limit, y: dy > 0 ? limit : -limit, width: 50, height: 40))
+        }
+        #expect(shells.client.roundtrip(), "the client is still connected")
+        #expect(server.pixel(x: 610, y: 10) == Colour.red)
     }
 
     @Test func theDefaultCascadeIsTheCompositorsAndASwitchPlacesTheNextWindowOnly() throws {
