@@ -36,6 +36,7 @@ final class ControlCommands {
         case "move": return try move(request)
         case "close": return try close(request)
         case "policy": return try policy(request)
+        case "placement": return try placement(request)
         case "screen-add": return try screenAdd(request)
         case "screen-remove": return try screenRemove(request)
         case "screen-mode": return try screenMode(request)
@@ -68,6 +69,7 @@ final class ControlCommands {
             "commands": .array(ControlProtocol.commands.map { .string($0) }),
             "sequence": JSONValue(server.events.lastSequence),
             "policy": .string(manager.policy.name),
+            "placement": .string(manager.placement.name),
         ]
         if let name = compositor.socketName { reply["wayland_display"] = .string(name) }
         return reply
@@ -89,6 +91,19 @@ final class ControlCommands {
             manager.policy = policy
         }
         return ["policy": .string(manager.policy.name), "available": .array(KeyWindowPolicies.allNames.map { .string($0) })]
+    }
+
+    /// `placement`: reads the window-placement policy, or switches it (windows already placed
+    /// stay where they are; the next new window is placed by the new policy).
+    private func placement(_ request: ControlRequest) throws(ControlError) -> Reply {
+        let names = WindowPlacementPolicies.allNames
+        if let name = try request.optionalString("name") {
+            guard let placement = WindowPlacementPolicies.named(name) else {
+                throw ControlError(.invalidArgument, "unknown placement \"\(name)\"; use one of \(names.joined(separator: ", "))")
+            }
+            manager.placement = placement
+        }
+        return ["placement": .string(manager.placement.name), "available": .array(names.map { .string($0) })]
     }
 
     /// `events`: with `follow` (default true) this connection receives every event from now on,

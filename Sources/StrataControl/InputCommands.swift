@@ -35,7 +35,7 @@ extension ControlCommands {
         guard let position = seat.pointerPosition else { return [:] }
         var reply: Reply = ["screen": JSONValue(position.output.screen.id.rawValue), "x": JSONValue(position.x), "y": JSONValue(position.y)]
         if let surface = seat.pointerFocus,
-           let window = manager.windows.first(where: { $0.wireContent?.rootSurface === surface }) {
+           let window = manager.windows.first(where: { $0.content?.rootSurface === surface }) {
             reply["window"] = JSONValue(window.id.rawValue)
         }
         return reply

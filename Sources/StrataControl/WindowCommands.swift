@@ -89,7 +89,7 @@ extension ControlCommands {
     /// the client destroys it. A window without a client (made by a test) closes at once.
     func close(_ request: ControlRequest) throws(ControlError) -> Reply {
         let window = try request.window(in: manager)
-        if let content = window.wireContent {
+        if let content = window.content {
             content.closeRequest()
             return ["requested": true, "closed": false]
         }

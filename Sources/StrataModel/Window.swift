@@ -29,8 +29,10 @@ public final class Window {
     public var title: String
     /// The owning client's process id; 0 when unknown. Key passing prefers the same client.
     public var pid: Int32
-    /// Whatever the wire layer hangs on this window (its surface); held weakly.
-    public weak var content: AnyObject?
+    /// What the layer above hangs on this window (the object that shows it: an xdg_toplevel, a
+    /// wl_shell_surface…), held weakly. Typed by the model's `WindowContentHandle`, which the
+    /// server refines: the compositor calls the content's hooks without casting it.
+    public weak var content: (any WindowContentHandle)?
 
     weak var manager: WindowManager?
 

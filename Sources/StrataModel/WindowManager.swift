@@ -11,6 +11,10 @@ public final class WindowManager {
     /// Decides key-window changes; may be replaced at any time (the key window stays as it is).
     public var policy: any KeyWindowPolicy
 
+    /// Decides where windows go (a new window's first frame; maximized, fullscreen and restored
+    /// frames); may be replaced at any time (windows already placed stay where they are).
+    public var placement: any WindowPlacementPolicy
+
     /// Connected screens; index 0 is the main screen.
     public private(set) var screens: [Screen] = []
 
@@ -25,8 +29,10 @@ public final class WindowManager {
     private var nextScreenNumber: UInt64 = 1
     private var pending: [WindowServerNotification] = []
 
-    public init(policy: any KeyWindowPolicy = UIKitKeyWindowPolicy()) {
+    public init(policy: any KeyWindowPolicy = UIKitKeyWindowPolicy(),
+                placement: any WindowPlacementPolicy = CascadePlacement()) {
         self.policy = policy
+        self.placement = placement
     }
 
     // MARK: Queries

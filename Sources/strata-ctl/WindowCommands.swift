@@ -117,3 +117,14 @@ struct PolicyCommand: RequestCommand {
     }
     func render(_ reply: JSONValue) -> String? { name == nil ? reply["policy"]?.stringValue : nil }
 }
+
+struct PlacementCommand: RequestCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "placement", abstract: "Print the window-placement policy, or set it (cascade, top-left, center).")
+    @OptionGroup var options: ConnectionOptions
+    @Argument(help: "The placement policy to use from now on.") var name: String?
+    func makeRequest() -> (command: String, arguments: [String: JSONValue]) {
+        ("placement", name.map { ["name": .string($0)] } ?? [:])
+    }
+    func render(_ reply: JSONValue) -> String? { name == nil ? reply["placement"]?.stringValue : nil }
+}

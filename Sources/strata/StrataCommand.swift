@@ -60,6 +60,10 @@ struct StrataCommand: ParsableCommand {
         "The key-window policy: \(KeyWindowPolicies.allNames.joined(separator: ", ")).", valueName: "name"))
     var policy = "uikit"
 
+    @Option(help: ArgumentHelp(
+        "Where new windows go: \(WindowPlacementPolicies.allNames.joined(separator: ", ")).", valueName: "name"))
+    var placement = WindowPlacementPolicies.defaultName
+
     @Option(name: .customLong("level"), help: ArgumentHelp(
         "Open the windows of an application at a level: a name (\(WindowLevel.namedLevels.map(\.name).joined(separator: ", "))) or a number. Repeatable.",
         discussion: "Applied when the app's toplevel maps (and when its app id is set before that); it wins over the app's own strata_window_v1 level requests.",
@@ -120,6 +124,9 @@ struct StrataCommand: ParsableCommand {
         guard KeyWindowPolicies.named(policy) != nil else {
             throw ValidationError("unknown policy '\(policy)': use one of \(KeyWindowPolicies.allNames.joined(separator: ", "))")
         }
+        guard WindowPlacementPolicies.named(placement) != nil else {
+            throw ValidationError("unknown placement '\(placement)': use one of \(WindowPlacementPolicies.allNames.joined(separator: ", "))")
+        }
         if let socket, socket.isEmpty || socket.contains("/") {
             throw ValidationError("socket must be a plain file name such as wayland-5")
         }
@@ -147,6 +154,7 @@ struct StrataCommand: ParsableCommand {
                     compositor.display.terminate()
                 }
             }
+            if let placement = WindowPlacementPolicies.named(placement) { compositor.windows.placement = placement }
             compositor.defaultScreenScale = scale
             compositor.levelRules = levelRules
             for name in disabledGlobals {

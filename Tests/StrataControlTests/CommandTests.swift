@@ -72,6 +72,29 @@ import Testing
         #expect(harness.windows.policy.name == "click-to-focus")
     }
 
+    @Test func placementReadsAndSwitchesTheWindowPlacementPolicy() throws {
+        let harness = try ControlHarness()
+        let reply = try harness.request(["command": "placement"])
+        #expect(reply["placement"] == "cascade")
+        #expect(reply["available"] == .array(["cascade", "top-left", "center"]))
+        #expect(try harness.request(["command": "placement", "name": "center"])["placement"] == "center")
+        #expect(harness.windows.placement.name == "center")
+        #expect(try harness.request(["command": "placement"])["placement"] == "center")
+        #expect(try harness.request(["command": "hello"])["placement"] == "center")
+        #expect(try harness.request(["command": "hello"])["commands"]?.arrayValue?.contains("placement") == true)
+    }
+
+    @Test func placementRefusesANameItDoesNotKnowAndKeepsThePolicy() throws {
+        let harness = try ControlHarness()
+        let client = try harness.connect()
+        for bad: JSONValue in ["random", "", "Center", "top_left", 3, true, .array(["center"])] {
+            let reply = try client.request(["command": "placement", "name": bad])
+            #expect(reply.errorCode == "invalid_argument", "\(bad)")
+        }
+        #expect(harness.windows.placement.name == "cascade")
+        #expect(try client.request(["command": "placement"])["placement"] == "cascade")
+    }
+
     @Test func screenCommandsChangeTheModel() throws {
         let harness = try ControlHarness()
         let client = try harness.connect()

@@ -6,7 +6,7 @@ import Testing
         let result = try await StrataRun.run(["--help"])
         #expect(result.status == 0)
         for option in ["--backend", "--socket", "--screens", "--size", "--refresh", "--screenshot",
-                       "--policy", "--level", "--allow-levels", "--help", "<command>"] {
+                       "--policy", "--placement", "--level", "--allow-levels", "--help", "<command>"] {
             #expect(result.stdout.contains(option), "--help does not mention \(option)")
         }
         #expect(result.stdout.contains("strata [options] [-- command args…]"))
@@ -25,6 +25,8 @@ import Testing
         (["--backend", "x11"], "DISPLAY is not set"),
         (["--refresh", "0"], "refresh must be a rate in Hz between 1 and 1000"),
         (["--policy", "random"], "unknown policy 'random'"),
+        (["--placement", "random"], "unknown placement 'random': use one of cascade, top-left, center"),
+        (["--placement", ""], "unknown placement '': use one of cascade, top-left, center"),
         (["--level", "org.example.app"], "level rules are APPID=LEVEL"),
         (["--level", "org.example.app=sky"], "level rules are APPID=LEVEL"),
         (["--socket", "a/b"], "socket must be a plain file name"),
@@ -44,7 +46,7 @@ import Testing
     @Test func goodOptionsAreAccepted() async throws {
         let result = try await StrataRun.run(
             ["--backend", "headless", "--screens", "3", "--size", "800x600", "--refresh", "30",
-             "--policy", "click-to-focus", "--level", "org.example.panel=statusBar", "--level", "bar=1500",
+             "--policy", "click-to-focus", "--placement", "center", "--level", "org.example.panel=statusBar", "--level", "bar=1500",
              "--allow-levels", "org.example.a,org.example.b"],
             command: ["true"])
         #expect(result.status == 0, "stderr: \(result.stderr)")

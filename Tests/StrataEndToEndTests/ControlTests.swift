@@ -113,6 +113,22 @@ import Testing
         #expect(!result.stdout.contains("STRATA_SOCKET="))
     }
 
+    @Test func placementIsChosenOnTheCommandLineAndSwitchedFromStrataCtl() async throws {
+        let session = try await Session.start(["--size", "640x480", "--placement", "center"])
+        #expect(try await session.ctl("placement").stdout == "center\n")
+        try await session.ctl("exec", "--", "strata-color-client", "--app-id", "e2e.centred", "--size", "100x80", "--color", "ff0000", "--seconds", "600")
+        let id = try await session.waitForWindow("e2e.centred")
+        let frame = try #require(try await session.windows().first { $0["id"] as? Int == id }?["frame"] as? [String: Any])
+        let width = try #require(frame["width"] as? Int), height = try #require(frame["height"] as? Int)
+        #expect(frame["x"] as? Int == (640 - width) / 2 && frame["y"] as? Int == (480 - height) / 2, "\(frame)")
+        try await session.ctl("placement", "top-left")
+        #expect(try await session.ctl("placement").stdout == "top-left\n")
+        let refused = try await session.ctl("placement", "random", expectStatus: 1)
+        #expect(refused.stderr.contains("invalid_argument"), "\(refused.stderr)")
+        #expect(try await session.ctl("placement").stdout == "top-left\n")
+        #expect(await session.stop().status == 0)
+    }
+
     @Test(.enabled(if: ready, "strata-ctl or strata-color-client is not built"))
     func everyWindowCommandWorksFromTheCommandLine() async throws {
         let session = try await Session.start()

@@ -54,13 +54,45 @@ import Testing
 
     @Test func contentIsHeldWeakly() {
         final class Surface {}
+        final class Content: WindowContentHandle {
+            var rootSurface: Surface? { nil }
+        }
         let manager = makeManager()
         let window = manager.createWindow()
-        var surface: Surface? = Surface()
-        window.content = surface
-        #expect(window.content === surface)
-        surface = nil
+        var content: Content? = Content()
+        window.content = content
+        #expect(window.content === content)
+        content = nil
         #expect(window.content == nil)
+    }
+
+    @Test func contentHooksDefaultToTheRootSurfaceAndToNothingElse() {
+        final class Surface {}
+        final class Content: WindowContentHandle {
+            var root: Surface?
+            var rootSurface: Surface? { root }
+        }
+        let content = Content()
+        var seen: [Surface] = []
+        content.forEachRootSurface { seen.append($0) }
+        #expect(seen.isEmpty && !content.hasContentToShow)
+        let surface = Surface()
+        content.root = surface
+        content.forEachRootSurface { seen.append($0) }
+        #expect(seen.count == 1 && seen[0] === surface && content.hasContentToShow)
+        #expect(!content.isMaximized && !content.isFullscreen)
+        // The hooks a content does not implement do nothing (and do not trap).
+        let window = makeManager().shownWindow(frame: Rect(x: 1, y: 2, width: 3, height: 4))
+        window.content = content
+        window.content?.handleMaximizeRequest(true)
+        window.content?.handleFullscreenRequest(true, on: nil)
+        window.content?.screenDidChangeUsableArea()
+        window.content?.screenDidChangeGeometry()
+        window.content?.rootSurfaceDidCommitOffset(dx: .max, dy: .min)
+        window.content?.windowDidChangeKeyState(isKey: false)
+        window.content?.closeRequest()
+        #expect(window.frame == Rect(x: 1, y: 2, width: 3, height: 4) && !window.isClosed)
+        #expect(window.content?.rootSurface === surface)
     }
 
     @Test func movingWithinTheSameScreenWithAnOriginPostsOnlyAFrameChange() {

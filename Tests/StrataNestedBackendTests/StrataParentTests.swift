@@ -115,12 +115,12 @@ struct StrataParentTests {
         nesting.backend.onLastScreenClosed = { lastClosed += 1 }
         #expect(nesting.step { nesting.parentWindow("WL-1") != nil && nesting.parentWindow("WL-2") != nil })
         let first = nesting.nested.outputs[0]
-        (try #require(nesting.parentWindow("WL-1")).content as? WindowContent)?.closeRequest()
+        try #require(nesting.parentWindow("WL-1")).content?.closeRequest()
         #expect(nesting.step { nesting.nested.outputs.count == 1 })
         #expect(!first.screen.isConnected)
         #expect(nesting.step { nesting.parent.windows.windows.filter { $0.title == "WL-1" }.isEmpty }, "the parent window is gone")
         #expect(lastClosed == 0)
-        (try #require(nesting.parentWindow("WL-2")).content as? WindowContent)?.closeRequest()
+        try #require(nesting.parentWindow("WL-2")).content?.closeRequest()
         #expect(nesting.step { lastClosed == 1 })
         #expect(nesting.nested.outputs.isEmpty)
     }

@@ -188,7 +188,7 @@ import Testing
             }
             server.repaint()
             var placed: [(x: Int32, y: Int32, width: Int32, height: Int32)] = []
-            let bystander = server.windows.windows.first?.wireContent?.rootSurface
+            let bystander = server.windows.windows.first?.rootSurface
             server.compositor.forEachVisibleSurface(on: output) { surface, x, y in
                 if surface !== bystander { placed.append((x, y, surface.width, surface.height)) }
             }

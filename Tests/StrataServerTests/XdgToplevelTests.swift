@@ -116,7 +116,7 @@ import Testing
         let toplevel = try #require(shell.makeToplevel())
         #expect(toplevel.map(argb: Colour.red))
         let window = try #require(server.windows.windows.first)
-        let content = try #require(window.content as? WindowContent)
+        let content = try #require(window.content)
         content.closeRequest()
         #expect(shell.client.roundtrip())
         #expect(toplevel.closeRequests == 1)

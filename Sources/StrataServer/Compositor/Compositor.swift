@@ -55,7 +55,6 @@ public final class Compositor {
     private var shmStrideCheck: OpaquePointer?
     /// Every client's budget of objects and wl_shm pools (`ClientBudget`).
     private var clientBudgets: OpaquePointer?
-    private var placedWindows = 0
 
     public init(backend: Backend, policy: KeyWindowPolicy = UIKitKeyWindowPolicy()) throws(ServerError) {
         self.display = try Display()
@@ -253,17 +252,13 @@ public final class Compositor {
 
     // MARK: Windows
 
-    /// Puts a newly mapped window on the main screen, cascaded, and shows it. (The window model
-    /// decides key: by default the new window becomes key.)
+    /// Puts a newly mapped window on its screen (the main screen when it has none) where the
+    /// placement policy (`windows.placement`) says, and shows it. (The window model decides key:
+    /// by default the new window becomes key.)
     public func placeAndShow(_ window: Window, width: Int32, height: Int32, makeKey: Bool = true) {
         guard let screen = window.screen ?? windows.mainScreen else { return }
-        let area = screen.usableArea
-        let step = 32 * (placedWindows % 10)
-        placedWindows += 1
-        let x = area.width > Int(width) + step ? step : 0
-        let y = area.height > Int(height) + step ? step : 0
-        let originX = area.x - Int(screen.origin.x), originY = area.y - Int(screen.origin.y)
-        setFrame(window, Rect(x: originX + x, y: originY + y, width: Int(width), height: Int(height)))
+        let size = Size(width: Int(width), height: Int(height))
+        setFrame(window, windows.placement.initialFrame(for: window, size: size, requestedOrigin: nil, on: screen))
         windows.show(window, makeKey: makeKey)
     }
 
@@ -284,24 +279,22 @@ public final class Compositor {
             seat.windowDidChange()
         case .windowDidBecomeKey(let id):
             if let window = windows.window(withID: id) {
-                window.wireContent?.windowDidChangeKeyState(isKey: true)
+                window.content?.windowDidChangeKeyState(isKey: true)
             }
             seat.keyWindowDidChange(windows.keyWindow)
         case .windowDidResignKey(let id):
             if let window = windows.window(withID: id) {
-                window.wireContent?.windowDidChangeKeyState(isKey: false)
+                window.content?.windowDidChangeKeyState(isKey: false)
             }
             seat.keyWindowDidChange(windows.keyWindow)
         case .screenDidChangeUsableArea(let id):
             for window in windows.windows where window.screen?.id == id {
-                (window.content as? XdgToplevel)?.usableAreaDidChange()
-                (window.content as? WlShellSurface)?.screenDidChange()
+                window.content?.screenDidChangeUsableArea()
             }
         case .screenModeDidChange(let id), .screenDidChangeTransform(let id), .screenDidChangeScale(let id):
             layerShell.arrange(screen: id)
             for window in windows.windows where window.screen?.id == id {
-                (window.content as? XdgToplevel)?.screenSizeDidChange()
-                (window.content as? WlShellSurface)?.screenDidChange()
+                window.content?.screenDidChangeGeometry()
             }
             if let output = output(for: id) {
                 output.updateGeometry()
@@ -380,17 +373,13 @@ public final class Compositor {
 
     /// A surface's committed state is current: damage the screens it is on, and make sure a
     /// frame comes for its frame callbacks.
-    /// `offsetX`/`offsetY` (wl_surface.offset, or attach's dx/dy before v5) move a toplevel
-    /// window by that much, as the new buffer's origin is that far from the old one's.
+    /// `offsetX`/`offsetY` (wl_surface.offset, or attach's dx/dy before v5) go to the content of
+    /// the window whose root surface this is (a floating toplevel moves by that much, as the new
+    /// buffer's origin is that far from the old one's).
     func surfaceDidCommit(_ surface: Surface, offsetX: Int32, offsetY: Int32) {
         if offsetX != 0 || offsetY != 0,
-           let window = windows.windows.first(where: {
-               ($0.content as? XdgToplevel)?.rootSurface === surface || ($0.content as? WlShellSurface)?.rootSurface === surface
-           }) {
-            var frame = window.frame
-            frame.x = Int(clamping: Int64(frame.x) + Int64(offsetX))
-            frame.y = Int(clamping: Int64(frame.y) + Int64(offsetY))
-            setFrame(window, frame)
+           let content = windows.windows.first(where: { $0.content?.rootSurface === surface })?.content {
+            content.rootSurfaceDidCommitOffset(dx: offsetX, dy: offsetY)
         }
         refreshPlacement(of: surface, forceFull: false)
         surface.forEachChild { child, _ in damageTree(of: child) }
@@ -407,7 +396,7 @@ public final class Compositor {
     }
 
     public func damageWindow(_ window: Window) {
-        window.wireContent?.forEachRootSurface { damageTree(of: $0) }
+        window.forEachRootSurface { damageTree(of: $0) }
     }
 
     private func refreshPlacement(of surface: Surface, forceFull: Bool) {
@@ -656,8 +645,7 @@ public final class Compositor {
     /// Every surface with content shown on the screen, back to front, with its position.
     public func forEachVisibleSurface(on output: ScreenOutput, _ body: (Surface, Int32, Int32) -> Void) {
         for window in windows.windows where !window.isHidden && window.screen === output.screen {
-            guard let content = window.wireContent else { continue }
-            content.forEachRootSurface { root in
+            window.forEachRootSurface { root in
                 guard let p = root.placement, p.screen == output.screen.id else { return }
                 root.forEachSurface(x: p.x, y: p.y, body)
             }
@@ -691,9 +679,8 @@ public final class Compositor {
     /// surface's coordinates. Popups are above their window; levels and order as the model says.
     public func surface(at x: Double, _ y: Double, on output: ScreenOutput) -> (surface: Surface, window: Window, x: Double, y: Double)? {
         for window in windows.windows.reversed() where !window.isHidden && window.screen === output.screen {
-            guard let content = window.wireContent else { continue }
             var hit: (Surface, Double, Double)?
-            content.forEachRootSurface { root in
+            window.forEachRootSurface { root in
                 guard let p = root.placement, p.screen == output.screen.id,
                       let h = root.surface(atX: x - Double(p.x), y: y - Double(p.y)) else { return }
                 hit = h   // later roots are above earlier ones
@@ -713,9 +700,8 @@ public final class Compositor {
             depth += 1
         }
         for window in windows.windows {
-            guard let content = window.wireContent else { continue }
             var found = false
-            content.forEachRootSurface { if $0 === root { found = true } }
+            window.forEachRootSurface { if $0 === root { found = true } }
             if found { return window }
         }
         return nil

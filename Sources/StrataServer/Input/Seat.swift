@@ -312,7 +312,7 @@ public final class Seat {
         if let grab = popupGrabs.last {
             target = grab.grabSurface
         } else if let key = compositor.windows.keyWindow {
-            target = key.wireContent?.rootSurface
+            target = key.rootSurface
         }
         if let t = target, t.isDestroyed { target = nil }
         keyboard.setFocus(target)

@@ -1,50 +1,36 @@
 import StrataModel
 
-/// What the wire layer hangs on a model `Window` (`window.content`): the surfaces that show it
-/// and the hooks the compositor calls when the model changes it.
-public protocol WindowContent: AnyObject {
-    /// The window's main surface.
-    var rootSurface: Surface? { get }
-    /// The root surfaces drawn for the window, bottom to top: its own surface, then its popups.
-    func forEachRootSurface(_ body: (Surface) -> Void)
-    /// The window became or stopped being the key window (xdg_toplevel `activated`).
-    func windowDidChangeKeyState(isKey: Bool)
-    /// The compositor asks the client to close the window (xdg_toplevel.close).
-    func closeRequest()
-    /// Whether the content can be shown now (an xdg toplevel with a mapped surface): a window
-    /// whose content is unmapped stays hidden whatever a taskbar asks.
-    var hasContentToShow: Bool { get }
-    /// Whether the window is maximized / fullscreen: what the compositor last decided (the state
-    /// of its latest configure), not yet necessarily drawn by the client.
-    var isMaximized: Bool { get }
-    var isFullscreen: Bool { get }
-    /// Someone other than the client (a taskbar) asks to maximize or restore the window.
-    func handleMaximizeRequest(_ maximized: Bool)
-    /// Someone other than the client (a taskbar) asks to make the window fullscreen (on
-    /// `screen`, or where it is when nil) or to leave fullscreen.
-    func handleFullscreenRequest(_ fullscreen: Bool, on screen: Screen?)
-}
-
-public extension WindowContent {
-    func forEachRootSurface(_ body: (Surface) -> Void) {
-        if let rootSurface { body(rootSurface) }
-    }
-    func windowDidChangeKeyState(isKey: Bool) {}
-    func closeRequest() {}
-    var hasContentToShow: Bool { rootSurface != nil }
-    var isMaximized: Bool { false }
-    var isFullscreen: Bool { false }
-    func handleMaximizeRequest(_ maximized: Bool) {}
-    func handleFullscreenRequest(_ fullscreen: Bool, on screen: Screen?) {}
-}
+/// What the wire layer hangs on a model `Window` (`window.content`): the model's
+/// `WindowContentHandle` with the server's `Surface` as its root surface. Everything the
+/// compositor needs from a window's wire object is a requirement of `WindowContentHandle`
+/// (key state, close, maximize, fullscreen, screen and usable-area changes, the commit offset,
+/// the root surfaces): code outside `Shell/` calls those and never names a shell class.
+public protocol WindowContent: WindowContentHandle where RootSurface == Surface {}
 
 public extension Window {
-    /// The wire layer's content of the window. Toplevels by a class cast (a compare of class
-    /// metadata) first: `as? WindowContent` asks the runtime's conformance cache, a hash map whose
-    /// lines every frame's walk of the windows would otherwise bring back from memory.
-    var wireContent: WindowContent? {
-        guard let object = content else { return nil }
-        if let toplevel = object as? XdgToplevel { return toplevel }
-        return object as? WindowContent
+    /// The window's main surface (its content's root surface). `Window.content` is typed by the
+    /// model's protocol, whose surfaces the model cannot name: a root surface comes back as the
+    /// associated type, erased, and is recognised by `surface(_:)`, with no cast of the content
+    /// and no protocol conformance lookup.
+    var rootSurface: Surface? {
+        guard let root = content?.rootSurface else { return nil }
+        return Self.surface(root)
+    }
+
+    /// The root surfaces drawn for the window, bottom to top: its own surface, then its popups.
+    func forEachRootSurface(_ body: (Surface) -> Void) {
+        content?.forEachRootSurface { root in
+            if let surface = Self.surface(root) { body(surface) }
+        }
+    }
+
+    /// `object` if it is a server `Surface`: a compare of its class with `Surface`'s (the class is
+    /// final, so the exact type is the only one), then a downcast that cannot fail. Measured with
+    /// callgrind on a two-module model of the per-frame walk: 70 instructions a window fewer than
+    /// `as? Surface` (a runtime cast call, then a retain and a release), 16 fewer than the old
+    /// `as? XdgToplevel` fast path.
+    @inline(__always)
+    internal static func surface(_ object: AnyObject) -> Surface? {
+        type(of: object) == Surface.self ? unsafeDowncast(object, to: Surface.self) : nil
     }
 }

@@ -65,6 +65,9 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
 
     private var screen: Screen? { window?.screen ?? compositor.windows.mainScreen }
 
+    /// Where windows go (`WindowPlacementPolicy`): transients, maximized, fullscreen, restored.
+    private var placement: any WindowPlacementPolicy { compositor.windows.placement }
+
     // MARK: Modes
 
     /// Enters a window mode (set_toplevel, set_transient, set_maximized, set_fullscreen).
@@ -151,16 +154,16 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
         guard !isInert else { return }
         moveWindow(toOutput: output)
         enterWindowMode(.maximized)
-        guard let screen else { return }
-        sendConfigure(edges: 0, size: screen.usableArea.size)
+        guard let window, let screen else { return }
+        sendConfigure(edges: 0, size: placement.maximizedFrame(for: window, on: screen).size)
     }
 
     func handleSetFullscreenRequest(output: OpaquePointer?) {
         guard !isInert else { return }
         moveWindow(toOutput: output)
         enterWindowMode(.fullscreen)
-        guard let screen else { return }
-        sendConfigure(edges: 0, size: screen.bounds.size)
+        guard let window, let screen else { return }
+        sendConfigure(edges: 0, size: placement.fullscreenFrame(for: window, on: screen).size)
     }
 
     private func moveWindow(toOutput output: OpaquePointer?) {
@@ -294,15 +297,14 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
         wasPlaced = true
     }
 
-    /// A transient goes to its parent surface's origin plus the offset, on the parent's screen.
+    /// A transient goes to its parent surface's origin plus the offset, on the parent's screen:
+    /// a position the client asks for, which the placement policy decides on.
     private func placeTransient(_ window: Window) {
         guard let parent = parentSurface, let p = parent.placement,
               let screen = compositor.output(for: p.screen)?.screen else { return }
         if window.screen !== screen { compositor.windows.move(window, to: screen) }
-        var frame = window.frame
-        frame.x = Int(p.x) + offset.x
-        frame.y = Int(p.y) + offset.y
-        compositor.setFrame(window, frame)
+        let requested = Point(x: Double(Int(p.x) + offset.x), y: Double(Int(p.y) + offset.y))
+        compositor.setFrame(window, placement.initialFrame(for: window, size: window.frame.size, requestedOrigin: requested, on: screen))
     }
 
     private func unmap() {
@@ -314,15 +316,17 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
     /// The frame for a committed surface size in the current mode.
     private func frame(width: Int, height: Int) -> Rect {
         guard let window else { return .zero }
+        let size = Size(width: width, height: height)
         var origin = (x: window.frame.x, y: window.frame.y)
-        if mode == .fullscreen {
-            origin = (0, 0)
+        if mode == .fullscreen, let screen {
+            let frame = placement.fullscreenFrame(for: window, on: screen)
+            origin = (frame.x, frame.y)
         } else if mode == .maximized, let screen {
-            let area = screen.usableArea.offsetBy(dx: -screen.bounds.x, dy: -screen.bounds.y)
-            origin = (area.x, area.y)
+            let frame = placement.maximizedFrame(for: window, on: screen)
+            origin = (frame.x, frame.y)
         } else if let savedFrame {
-            origin = (savedFrame.x, savedFrame.y)
             self.savedFrame = nil
+            return placement.restoredFrame(for: window, saved: savedFrame, size: size)
         }
         return Rect(x: origin.x, y: origin.y, width: width, height: height)
     }
@@ -365,10 +369,19 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
     }
 
     /// The screen's size or usable area changed: maximized and fullscreen windows are told.
-    func screenDidChange() {
-        guard isMapped, let screen else { return }
-        if mode == .maximized { sendConfigure(edges: 0, size: screen.usableArea.size) }
-        if mode == .fullscreen { sendConfigure(edges: 0, size: screen.bounds.size) }
+    private func screenDidChange() {
+        guard isMapped, let window, let screen else { return }
+        if mode == .maximized { sendConfigure(edges: 0, size: placement.maximizedFrame(for: window, on: screen).size) }
+        if mode == .fullscreen { sendConfigure(edges: 0, size: placement.fullscreenFrame(for: window, on: screen).size) }
+    }
+
+    func screenDidChangeUsableArea() { screenDidChange() }
+    func screenDidChangeGeometry() { screenDidChange() }
+
+    /// The surface's new buffer origin is that far from the old one's: the window moves with it.
+    func rootSurfaceDidCommitOffset(dx: Int32, dy: Int32) {
+        guard let window else { return }
+        compositor.setFrame(window, window.frame.offsetBy(dx: Int(dx), dy: Int(dy)))
     }
 
     // MARK: Popup grab

@@ -50,12 +50,13 @@ final class XdgPopup: ResourceObject, XdgRoleObject, PopupGrab {
     // MARK: Placement
 
     /// The popup's rectangle (relative to the parent's window geometry) for the current rules,
-    /// constrained to the usable area of the parent's screen when the parent is shown.
+    /// constrained to the work area of the parent's screen (the placement policy's: the screen
+    /// less its panels) when the parent is shown.
     func computeRect() -> Rect {
         var bounds: Rect?
         if let parent, let parentSurface = parent.surface, let p = parentSurface.placement,
            let screen = compositor.output(for: p.screen)?.screen {
-            let area = screen.usableArea.offsetBy(dx: -screen.bounds.x, dy: -screen.bounds.y)
+            let area = compositor.windows.placement.workArea(of: screen)
             bounds = area.offsetBy(dx: -(Int(p.x) + parent.geometry.x), dy: -(Int(p.y) + parent.geometry.y))
         }
         return rules.place(within: bounds)

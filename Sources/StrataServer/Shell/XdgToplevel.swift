@@ -111,10 +111,8 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
 
     private var screen: Screen? { window?.screen ?? compositor.windows.mainScreen }
 
-    /// `rect` (global coordinates) in the coordinates of `screen`.
-    private static func local(_ rect: Rect, on screen: Screen) -> Rect {
-        rect.offsetBy(dx: -screen.bounds.x, dy: -screen.bounds.y)
-    }
+    /// Where windows go (`WindowPlacementPolicy`): the maximized, fullscreen and restored frames.
+    private var placement: any WindowPlacementPolicy { compositor.windows.placement }
 
     // MARK: Configure
 
@@ -122,10 +120,10 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
         var c = Configuration(maximized: wantsMaximized, fullscreen: wantsFullscreen, resizing: isResizing,
                               activated: window?.isKeyWindow ?? false, resizeEdges: resizeEdges)
         var size = Size.zero
-        if wantsFullscreen, let screen {
-            size = screen.bounds.size
-        } else if wantsMaximized, let screen {
-            size = screen.usableArea.size
+        if wantsFullscreen, let window, let screen {
+            size = placement.fullscreenFrame(for: window, on: screen).size
+        } else if wantsMaximized, let window, let screen {
+            size = placement.maximizedFrame(for: window, on: screen).size
         } else if let resizeSize {
             size = resizeSize
         } else if let savedFrame {
@@ -161,7 +159,7 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
             Self.withArray(Self.capabilities.map(\.rawValue)) { xdg_toplevel_send_wm_capabilities(resource, $0) }
         }
         if flavor == .stable, version >= 4, let screen {
-            let bounds = screen.usableArea.size
+            let bounds = placement.workArea(of: screen).size
             if bounds != sentBounds {
                 sentBounds = bounds
                 xdg_toplevel_send_configure_bounds(resource, Int32(clamping: bounds.width), Int32(clamping: bounds.height))
@@ -278,13 +276,14 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
     private func frame(for size: Size) -> Rect {
         guard let window else { return .zero }
         var origin = (x: window.frame.x, y: window.frame.y)
-        if current.fullscreen {
-            origin = (0, 0)
-        } else if let screen, current.maximized {
-            let area = Self.local(screen.usableArea, on: screen)
-            origin = (area.x, area.y)
+        if current.fullscreen, let screen {
+            let frame = placement.fullscreenFrame(for: window, on: screen)
+            origin = (frame.x, frame.y)
+        } else if current.maximized, let screen {
+            let frame = placement.maximizedFrame(for: window, on: screen)
+            origin = (frame.x, frame.y)
         } else if let savedFrame {
-            origin = (savedFrame.x, savedFrame.y)
+            return placement.restoredFrame(for: window, saved: savedFrame, size: size)
         }
         return Rect(x: origin.x, y: origin.y, width: size.width, height: size.height)
     }
@@ -340,16 +339,22 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
 
     /// The usable area of the window's screen changed (a panel's exclusive zone): a maximized
     /// window is configured to the new area.
-    func usableAreaDidChange() {
+    func screenDidChangeUsableArea() {
         guard wantsMaximized, !wantsFullscreen else { return }
         sendConfigure()
     }
 
     /// The screen's mode, transform or scale changed: maximized and fullscreen windows are
     /// configured for its new size.
-    func screenSizeDidChange() {
+    func screenDidChangeGeometry() {
         guard wantsMaximized || wantsFullscreen else { return }
         sendConfigure()
+    }
+
+    /// The surface's new buffer origin is that far from the old one's: the window moves with it.
+    func rootSurfaceDidCommitOffset(dx: Int32, dy: Int32) {
+        guard let window else { return }
+        compositor.setFrame(window, window.frame.offsetBy(dx: Int(dx), dy: Int(dy)))
     }
 
     func closeRequest() {

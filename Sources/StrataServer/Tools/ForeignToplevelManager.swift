@@ -43,7 +43,7 @@ public final class ForeignToplevelManager {
     private func modelDidPost(_ notification: WindowServerNotification) {
         switch notification {
         case .windowDidBecomeVisible(let id):
-            guard let window = compositor.windows.window(withID: id), window.content is WindowContent else { return }
+            guard let window = compositor.windows.window(withID: id), window.content != nil else { return }
             if !listed.contains(id) {
                 listed.append(id)
                 for binding in bindings { binding.announce(window) }
@@ -131,8 +131,8 @@ final class ForeignToplevelHandle: ResourceObject {
     private var window: Window? { isClosed ? nil : manager.compositor.windows.window(withID: windowID) }
 
     /// The window's content, when it can be shown (an unmapped toplevel stays hidden).
-    private var content: WindowContent? {
-        guard let content = window?.wireContent, content.hasContentToShow else { return nil }
+    private var content: (any WindowContentHandle)? {
+        guard let content = window?.content, content.hasContentToShow else { return nil }
         return content
     }
 
@@ -171,7 +171,7 @@ final class ForeignToplevelHandle: ResourceObject {
         },
         close: { _, resource in
             handle(resource, as: ForeignToplevelHandle.self) { handle in
-                handle.window?.wireContent?.closeRequest()
+                handle.window?.content?.closeRequest()
             }
         },
         set_rectangle: { _, resource, _, _, _, width, height in
@@ -209,7 +209,7 @@ final class ForeignToplevelHandle: ResourceObject {
         func add(_ state: zwlr_foreign_toplevel_handle_v1_state) {
             if let slot = wl_array_add(&states, 4) { slot.storeBytes(of: state.rawValue, as: UInt32.self) }
         }
-        let content = window.wireContent
+        let content = window.content
         if content?.isMaximized == true { add(ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_MAXIMIZED) }
         if window.isHidden { add(ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_MINIMIZED) }
         if window.isKeyWindow { add(ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_ACTIVATED) }

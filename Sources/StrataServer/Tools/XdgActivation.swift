@@ -51,12 +51,12 @@ public final class XdgActivation {
     }
 
     func window(of surface: Surface) -> Window? {
-        compositor.windows.windows.first { $0.wireContent?.rootSurface === surface }
+        compositor.windows.windows.first { $0.content?.rootSurface === surface }
     }
 
     /// Whether `client` is interacting with the key window: it owns the key window's surface.
     func clientOwnsKeyWindow(_ client: OpaquePointer, surface: Surface?) -> Bool {
-        guard let key = compositor.windows.keyWindow, let root = key.wireContent?.rootSurface else { return false }
+        guard let key = compositor.windows.keyWindow, let root = key.rootSurface else { return false }
         if let surface { return surface === root }
         return root.client == client
     }

@@ -1,0 +1,67 @@
+/// What the layer above the model hangs on a `Window` (`Window.content`): the object that shows
+/// the window (an xdg_toplevel, a wl_shell_surface, a layer surface, later an X11 window) and the
+/// hooks the compositor calls when the model or the screen changes under it.
+///
+/// The model cannot name the server's types, so the surfaces that show the window are an
+/// associated type (`RootSurface`, the server's `Surface`); everything else is in model terms.
+/// The server refines this protocol as `WindowContent` (`RootSurface == Surface`). Because
+/// `Window.content` holds the content through this protocol, the compositor calls these hooks
+/// on the stored existential with no cast of the content (no conformance lookup, no class test
+/// per shell): adding a kind of window means conforming to this protocol, not teaching the
+/// compositor a new class.
+///
+/// Every hook has a default (below) that does nothing, or the obvious thing; content overrides
+/// what it supports.
+public protocol WindowContentHandle: AnyObject {
+    /// The surface type of the layer above (the server's `Surface`).
+    associatedtype RootSurface: AnyObject
+
+    /// The window's main surface; nil once it is gone.
+    var rootSurface: RootSurface? { get }
+    /// The root surfaces drawn for the window, bottom to top: its own surface, then its popups.
+    /// Default: `rootSurface` alone.
+    func forEachRootSurface(_ body: (RootSurface) -> Void)
+    /// Whether the content can be shown now (an xdg toplevel with a mapped surface): a window
+    /// whose content is unmapped stays hidden whatever a taskbar asks. Default: it has a root
+    /// surface.
+    var hasContentToShow: Bool { get }
+    /// Whether the window is maximized / fullscreen: what the compositor last decided (the state
+    /// of its latest configure), not yet necessarily drawn by the client. Default: false.
+    var isMaximized: Bool { get }
+    var isFullscreen: Bool { get }
+
+    /// The window became or stopped being the key window (xdg_toplevel `activated`).
+    func windowDidChangeKeyState(isKey: Bool)
+    /// The compositor asks the client to close the window (xdg_toplevel.close).
+    func closeRequest()
+    /// Someone other than the client (a taskbar) asks to maximize or restore the window.
+    func handleMaximizeRequest(_ maximized: Bool)
+    /// Someone other than the client (a taskbar) asks to make the window fullscreen (on
+    /// `screen`, or where it is when nil) or to leave fullscreen.
+    func handleFullscreenRequest(_ fullscreen: Bool, on screen: Screen?)
+    /// The usable area of the window's screen changed (a panel's exclusive zone): a maximized
+    /// window is configured to the new work area.
+    func screenDidChangeUsableArea()
+    /// The window's screen changed its size (mode, transform or scale): maximized and
+    /// fullscreen windows are configured to the new size.
+    func screenDidChangeGeometry()
+    /// The root surface committed a new buffer origin (wl_surface.offset, or attach's dx/dy):
+    /// a floating window moves by that much. Default: nothing (content placed by its own rules).
+    func rootSurfaceDidCommitOffset(dx: Int32, dy: Int32)
+}
+
+extension WindowContentHandle {
+    public func forEachRootSurface(_ body: (RootSurface) -> Void) {
+        if let rootSurface { body(rootSurface) }
+    }
+    public var hasContentToShow: Bool { rootSurface != nil }
+    public var isMaximized: Bool { false }
+    public var isFullscreen: Bool { false }
+    public func windowDidChangeKeyState(isKey: Bool) {}
+    public func closeRequest() {}
+    public func handleMaximizeRequest(_ maximized: Bool) {}
+    public func handleFullscreenRequest(_ fullscreen: Bool, on screen: Screen?) {}
+    public func screenDidChangeUsableArea() {}
+    public func screenDidChangeGeometry() {}
+    public func rootSurfaceDidCommitOffset(dx: Int32, dy: Int32) {}
+}
