@@ -395,7 +395,7 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
             compositor.seat.endPopupGrab(self)
         }
         if !isDestroyed, !isInert { wl_shell_surface_send_popup_done(resource) }
-        if let surface, !surface.isDestroyed { compositor.damageTree(of: surface) }
+        if let surface, !surface.isDestroyed { compositor.scene.damageTree(of: surface) }
     }
 
     // MARK: Death

@@ -163,7 +163,7 @@ final class XdgPopup: ResourceObject, XdgRoleObject, PopupGrab {
         case .stable: xdg_popup_send_popup_done(resource)
         case .v6: zxdg_popup_v6_send_popup_done(resource)
         }
-        if let surface = xdgSurface?.surface { compositor.damageTree(of: surface) }
+        if let surface = xdgSurface?.surface { compositor.scene.damageTree(of: surface) }
     }
 
     func handleGrabRequest(serial: UInt32) throws(ProtocolError) {
@@ -231,7 +231,7 @@ final class XdgPopup: ResourceObject, XdgRoleObject, PopupGrab {
             compositor.seat.endPopupGrab(self)
         }
         parent?.popups.removeAll { $0 === self }
-        if let surface = xdgSurface?.surface, !surface.isDestroyed { compositor.damageTree(of: surface) }
+        if let surface = xdgSurface?.surface, !surface.isDestroyed { compositor.scene.damageTree(of: surface) }
     }
 
     func xdgSurfaceDidGoAway() {

@@ -236,7 +236,7 @@ final class XdgSurface: ResourceObject, SurfaceRole, PopupParent {
 
     /// Damages where this surface's popups were and are (the parent moved).
     func damagePopups() {
-        forEachPopupSurface { compositor.damageTree(of: $0) }
+        forEachPopupSurface { compositor.scene.damageTree(of: $0) }
     }
 
     // MARK: Requests

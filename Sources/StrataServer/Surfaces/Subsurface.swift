@@ -55,7 +55,7 @@ final class Subsurface: ResourceObject, SurfaceRole {
     private func detach() {
         guard let surface else { return }
         if let parent {
-            parent.compositor.damageTree(of: surface)
+            parent.compositor.scene.damageTree(of: surface)
             self.parent = nil
             // A dying parent's order and measure are no longer asked for.
             if !parent.isDestroyed {
