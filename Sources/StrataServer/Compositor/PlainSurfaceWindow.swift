@@ -26,11 +26,6 @@ final class PlainSurfaceWindow: WindowContent, SurfaceRole {
 
     var rootSurface: Surface? { surface }
 
-    func placement(of surface: Surface) -> SurfacePlacement? {
-        guard !window.isClosed, let screen = window.screen else { return nil }
-        return SurfacePlacement(screen: screen.id, x: Coordinate.clamped(window.frame.x), y: Coordinate.clamped(window.frame.y))
-    }
-
     private func surfaceDidDestroy() {
         surfaceDestroyed?.remove()
         surfaceDestroyed = nil
@@ -50,6 +45,7 @@ extension Compositor {
         let content = PlainSurfaceWindow(surface: surface, window: window, compositor: self)
         _ = surface.setRole(content)
         window.content = content
+        scene.setAnchor(.window(window, x: 0, y: 0), of: surface)
         setFrame(window, Rect(x: x, y: y, width: Int(surface.width), height: Int(surface.height)))
         windows.show(window, makeKey: makeKey)
         return window

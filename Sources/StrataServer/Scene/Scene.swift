@@ -134,20 +134,88 @@ public final class Scene {
         releaseReplacedBuffersUnlessFrameComing()
     }
 
+    /// A surface tree's place or order changed outside its commit and the model (a popup
+    /// dismissed, a subsurface gone or restacked, the pixels gone, a new anchor): the scene
+    /// damages where it was and is now.
+    func surfaceTreeDidChange(_ root: Surface) {
+        damageTree(of: root)
+    }
+
     /// Damages where a surface tree was and is now (moves, restacks, unmaps).
-    func damageTree(of root: Surface) {
+    private func damageTree(of root: Surface) {
         refreshPlacement(of: root, forceFull: true)
         // Recursion as deep as the tree: at most `TreeLimits.maxSubsurfaceDepth`.
         root.forEachChild { child, _ in damageTree(of: child) }
     }
 
-    func damageWindow(_ window: Window) {
+    private func damageWindow(_ window: Window) {
         window.wireContent?.forEachRootSurface { damageTree(of: $0) }
+    }
+
+    // MARK: Placement
+
+    /// Where `surface` hangs from now on (nil: not shown). The wire tells this whenever what the
+    /// anchor is made of changes (a map, a new window geometry, a popup's new rectangle, a
+    /// subsurface's position); the scene only stores it. What moved is damaged where the wire
+    /// tells the scene next: the surface's commit (`surfaceDidCommit`), a model notification,
+    /// or `surfaceTreeDidChange` for a change outside a commit.
+    func setAnchor(_ anchor: SurfaceAnchor?, of surface: Surface) {
+        let render = surface.render
+        switch anchor {
+        case nil:
+            render.anchorKind = .none
+            render.anchorWindow = nil
+            render.anchorSurface = nil
+            render.anchorX = 0
+            render.anchorY = 0
+        case .window(let window, let x, let y)?:
+            render.anchorKind = .window
+            render.anchorWindow = window
+            render.anchorSurface = nil
+            render.anchorX = x
+            render.anchorY = y
+        case .surface(let parent, let x, let y)?:
+            render.anchorKind = .surface
+            render.anchorWindow = nil
+            render.anchorSurface = parent
+            render.anchorX = x
+            render.anchorY = y
+        }
+    }
+
+    /// Where `surface`'s origin is shown now (nil: not shown), from its anchor and the model:
+    /// a window anchor needs the window visible on a screen, a surface anchor the parent shown
+    /// with content. No protocol object is asked.
+    public func placement(of surface: Surface) -> SurfacePlacement? {
+        placement(of: surface, depth: 0)
+    }
+
+    /// Anchor chains are short (subsurfaces at most `TreeLimits.maxSubsurfaceDepth` deep, popups
+    /// `TreeLimits.maxPopupDepth`); a longer one is not shown.
+    private static let maxAnchorDepth = 4 * (TreeLimits.maxSubsurfaceDepth + TreeLimits.maxPopupDepth)
+
+    private func placement(of surface: Surface, depth: Int) -> SurfacePlacement? {
+        let render = surface.render
+        switch render.anchorKind {
+        case .none:
+            return nil
+        case .window:
+            guard let window = render.anchorWindow, !window.isHidden, !window.isClosed, let screen = window.screen else { return nil }
+            return SurfacePlacement(screen: screen.id, x: Coordinate.clamped(window.frame.x + render.anchorX),
+                                    y: Coordinate.clamped(window.frame.y + render.anchorY))
+        case .surface:
+            // Recursion as deep as the chain: at most `maxAnchorDepth`.
+            guard depth < Self.maxAnchorDepth, let parent = render.anchorSurface, parent.hasContent,
+                  var p = placement(of: parent, depth: depth + 1) else { return nil }
+            p.x = Coordinate.clamped(Int(p.x) + render.anchorX)
+            p.y = Coordinate.clamped(Int(p.y) + render.anchorY)
+            return p
+        }
     }
 
     private func refreshPlacement(of surface: Surface, forceFull: Bool) {
         let render = surface.render
-        let now = surface.hasContent ? surface.placement : nil
+        let now = surface.hasContent ? placement(of: surface) : nil
         let last = render.lastPlacement
         if forceFull || now != last || surface.width != render.lastWidth || surface.height != render.lastHeight {
             if let last { damage(last, width: render.lastWidth, height: render.lastHeight) }
@@ -402,7 +470,7 @@ public final class Scene {
         for window in windows.windows where !window.isHidden && window.screen === output.screen {
             guard let content = window.wireContent else { continue }
             content.forEachRootSurface { root in
-                guard let p = root.placement, p.screen == output.screen.id else { return }
+                guard let p = placement(of: root), p.screen == output.screen.id else { return }
                 root.forEachSurface(x: p.x, y: p.y, body)
             }
         }
@@ -438,7 +506,7 @@ public final class Scene {
             guard let content = window.wireContent else { continue }
             var hit: (Surface, Double, Double)?
             content.forEachRootSurface { root in
-                guard let p = root.placement, p.screen == output.screen.id,
+                guard let p = placement(of: root), p.screen == output.screen.id,
                       let h = root.surface(atX: x - Double(p.x), y: y - Double(p.y)) else { return }
                 hit = h   // later roots are above earlier ones
             }

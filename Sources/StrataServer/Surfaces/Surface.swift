@@ -97,7 +97,8 @@ public final class Surface: ResourceObject, MeasuredTreeNode {
         if self.role === role { self.role = nil }
     }
 
-    public var placement: SurfacePlacement? { role?.placement(of: self) }
+    /// Where the surface's origin is shown now (the scene's answer; nil: not shown).
+    public var placement: SurfacePlacement? { compositor.scene.placement(of: self) }
 
     // MARK: Requests
 
@@ -307,7 +308,7 @@ public final class Surface: ResourceObject, MeasuredTreeNode {
     /// their cached state with this commit.
     private func applyChildrenOrder() {
         if !stack.hasSameOrder(as: pendingStack, owner: self) {
-            compositor.scene.damageTree(of: self)
+            compositor.scene.surfaceTreeDidChange(self)
             stack = pendingStack
         }
         forEachChild { child, sub in
@@ -373,7 +374,7 @@ public final class Surface: ResourceObject, MeasuredTreeNode {
     /// The shown buffer's pixels are gone (destroyed by the client past its copy budget): what
     /// the surface covered is drawn again (as nothing) at the next frame.
     func contentDidVanish() {
-        compositor.scene.damageTree(of: self)
+        compositor.scene.surfaceTreeDidChange(self)
     }
 
     /// Whether a surface-local point hits this surface (its size and input region).

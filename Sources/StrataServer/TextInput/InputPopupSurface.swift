@@ -45,11 +45,6 @@ final class InputPopupSurface: ResourceObject, SurfaceRole, WindowContent {
 
     var rootSurface: Surface? { surface }
 
-    func placement(of surface: Surface) -> SurfacePlacement? {
-        guard let window, !window.isClosed, !window.isHidden, let screen = window.screen else { return nil }
-        return SurfacePlacement(screen: screen.id, x: Coordinate.clamped(window.frame.x), y: Coordinate.clamped(window.frame.y))
-    }
-
     func surfaceDidCommit(_ surface: Surface) {
         update()
     }
@@ -89,6 +84,8 @@ final class InputPopupSurface: ResourceObject, SurfaceRole, WindowContent {
                                                      canBecomeKey: false, screen: screen)
         window.content = self
         self.window = window
+        // Shown where and while the window is.
+        if let surface { compositor.scene.setAnchor(.window(window, x: 0, y: 0), of: surface) }
         return window
     }
 
