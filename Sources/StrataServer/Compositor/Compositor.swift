@@ -383,6 +383,15 @@ public final class Compositor {
     }
     public func window(showing surface: Surface) -> Window? { scene.window(showing: surface) }
 
+    /// The live surface `id` of `client` (a server-side wl_client), for tests and the control
+    /// socket.
+    public func surface(of client: OpaquePointer, id: UInt32) -> Surface? {
+        // Only a wl_surface resource holds a Surface (shm pools and buffers hold C data).
+        guard let resource = wl_client_get_object(client, id),
+              wl_resource_instance_of(resource, strata_wl_surface_interface(), Surface.implementation) != 0 else { return nil }
+        return ResourceObject.from(resource, as: Surface.self)
+    }
+
     static func monotonicMilliseconds() -> UInt32 {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)

@@ -159,7 +159,7 @@ public final class Scene {
     /// subsurface's position); the scene only stores it. What moved is damaged where the wire
     /// tells the scene next: the surface's commit (`surfaceDidCommit`), a model notification,
     /// or `surfaceTreeDidChange` for a change outside a commit.
-    func setAnchor(_ anchor: SurfaceAnchor?, of surface: Surface) {
+    public func setAnchor(_ anchor: SurfaceAnchor?, of surface: Surface) {
         let render = surface.render
         switch anchor {
         case nil:

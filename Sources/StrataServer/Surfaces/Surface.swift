@@ -53,8 +53,8 @@ public final class Surface: ResourceObject, MeasuredTreeNode {
     var subtreeMeasure = SubtreeMeasure()
     var measuredParent: Surface? { subsurface?.parent }
 
-    /// Told when the surface dies (roles, seat focus, popups).
-    let didDestroy = Signal<Surface>()
+    /// Told when the surface dies (roles, seat focus, popups; test-support windows).
+    @_spi(TestSupport) public let didDestroy = Signal<Surface>()
 
     public var hasContent: Bool { texture.hasPixels && width > 0 && height > 0 }
 

@@ -1,12 +1,12 @@
-import CStrataServerGlue
 import CWaylandServer
+@_spi(TestSupport) import StrataServer
 import StrataModel
 
 /// TEST SCAFFOLDING: a bare wl_surface shown as a window, so protocol tests of the seat can place
 /// surfaces without xdg-shell. Not reachable from the protocol: only `Compositor.showPlainSurface`
-/// (a Swift call in the server's process) makes one. The surface gets the role
-/// "strata_test_window"; the window closes when the surface dies. Tests may move to xdg toplevels
-/// once those land.
+/// (a Swift call in the server's process, from this test-support target) makes one. The surface
+/// gets the role "strata_test_window" and hangs on its window in the scene; the window closes when
+/// the surface dies.
 final class PlainSurfaceWindow: WindowContent, SurfaceRole {
     static let roleName = "strata_test_window"
     var roleName: String { Self.roleName }
@@ -49,16 +49,5 @@ extension Compositor {
         setFrame(window, Rect(x: x, y: y, width: Int(surface.width), height: Int(surface.height)))
         windows.show(window, makeKey: makeKey)
         return window
-    }
-}
-
-extension Compositor {
-    /// The live surface `id` of `client` (a server-side wl_client), for tests and the control
-    /// socket.
-    public func surface(of client: OpaquePointer, id: UInt32) -> Surface? {
-        // Only a wl_surface resource holds a Surface (shm pools and buffers hold C data).
-        guard let resource = wl_client_get_object(client, id),
-              wl_resource_instance_of(resource, strata_wl_surface_interface(), Surface.implementation) != 0 else { return nil }
-        return ResourceObject.from(resource, as: Surface.self)
     }
 }
