@@ -125,7 +125,7 @@ public final class Seat {
     /// A client bound a wl_output: its surfaces already shown on that screen enter it.
     func outputDidBind(_ binding: OutputBinding) {
         guard let output = binding.output else { return }
-        compositor.forEachVisibleSurface(on: output) { surface, _, _ in
+        compositor.scene.forEachVisibleSurface(on: output) { surface, _, _ in
             guard surface.client == binding.client, !surface.isDestroyed else { return }
             wl_surface_send_enter(surface.resource, binding.resource)
         }

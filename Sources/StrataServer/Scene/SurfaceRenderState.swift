@@ -11,10 +11,14 @@ final class SurfaceRenderState {
     /// The part of the screen damage the surface draws in the frame being composed (canvas
     /// pixels; set by the occlusion pass, read by the draw that follows).
     let drawClip = BoxList()
-    /// The anchor, unpacked (weak: a window or surface that dies leaves the surface unshown).
+    /// The anchor, unpacked. The window is held strongly: a weak reference would give every
+    /// `Window` a side table, and each retain and release of a window (every frame's walk of the
+    /// stacking) would take the runtime's slow path; a window holds its content weakly, so there
+    /// is no cycle, and a closed window is never shown (`isClosed`). The parent surface is weak
+    /// (surfaces have side tables already; a parent holds its children).
     enum AnchorKind: UInt8 { case none, window, surface }
     var anchorKind = AnchorKind.none
-    weak var anchorWindow: Window?
+    var anchorWindow: Window?
     weak var anchorSurface: Surface?
     var anchorX = 0
     var anchorY = 0

@@ -64,7 +64,7 @@ final class InputPopupSurface: ResourceObject, SurfaceRole, WindowContent {
         let cursor = textInput.current.cursorRectangle ?? Rect(x: 0, y: 0, width: 0, height: 0)
         let x = Int(anchorPlacement.x) + cursor.x
         let y = Int(anchorPlacement.y) + cursor.y + cursor.height
-        let level = WindowLevel(rawValue: (compositor.window(showing: anchor)?.level.rawValue ?? 0) + 1)
+        let level = WindowLevel(rawValue: (compositor.scene.window(showing: anchor)?.level.rawValue ?? 0) + 1)
         let window = self.window ?? makeWindow(level: level, screen: screen)
         if window.level != level { compositor.windows.setLevel(window, level) }
         if window.screen !== screen { compositor.windows.move(window, to: screen) }
