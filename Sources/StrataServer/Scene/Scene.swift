@@ -39,6 +39,11 @@ public final class Scene {
         }
     }
 
+    deinit {
+        // The clocks' closures hold the scene unowned: none may tick after it.
+        for output in outputs { stopFrameClock(output) }
+    }
+
     func stop() {
         for output in outputs { stopFrameClock(output) }
         if let observerToken { windows.notifications.removeObserver(observerToken) }
@@ -50,9 +55,12 @@ public final class Scene {
 
     /// Starts showing `output`: its frame clock, and a first frame.
     func add(_ output: ScreenOutput) {
-        output.frameClock = FrameClock(display: display) { [weak self, unowned output] in
+        // Unowned: a clock lives only while its output is the scene's (`remove`, `stop` and the
+        // scene's deinit drop it), and a weak reference would put every retain of the scene on
+        // the runtime's slow path (a side table).
+        output.frameClock = FrameClock(display: display) { [unowned(unsafe) self, unowned output] in
             // A tick with nothing to paint stops the clock: an idle screen has no timer.
-            guard output.frameScheduled, let self else {
+            guard output.frameScheduled else {
                 output.frameClock?.stop()
                 return
             }
