@@ -180,15 +180,21 @@ public final class Scene {
             render.anchorKind = .window
             render.anchorWindow = window
             render.anchorSurface = nil
-            render.anchorX = x
-            render.anchorY = y
+            render.anchorX = Self.boundedOffset(x)
+            render.anchorY = Self.boundedOffset(y)
         case .surface(let parent, let x, let y)?:
             render.anchorKind = .surface
             render.anchorWindow = nil
             render.anchorSurface = parent
-            render.anchorX = x
-            render.anchorY = y
+            render.anchorX = Self.boundedOffset(x)
+            render.anchorY = Self.boundedOffset(y)
         }
+    }
+
+    /// Offsets are sums of a few client numbers (far inside ±2^40); bounded there, the wide sums
+    /// in `placement(of:)` cannot overflow whatever a caller passes.
+    private static func boundedOffset(_ v: Int) -> Int {
+        min(1 << 40, max(-(1 << 40), v))
     }
 
     /// Where `surface`'s origin is shown now (nil: not shown), from its anchor and the model:
