@@ -207,6 +207,8 @@ final class XdgSurface: ResourceObject, SurfaceRole, PopupParent {
         if !isMapped {
             if isConfigured || lenient, surface.hasContent {
                 isMapped = true
+                // Placed before the role shows the window: the show's observers find it.
+                updateAnchor()
                 role.didMap()
             }
         } else if !surface.hasContent {
