@@ -26,8 +26,9 @@ public final class Scene {
     /// The cursor, drawn above every window.
     unowned(unsafe) var cursor: CursorLayer!
     private var observerToken: ObserverToken?
-    /// Windows the model opened and has not closed: a closed window is gone from the model when
-    /// its notifications arrive, and the scene still damages where it was.
+    /// Windows the model opened and has not closed, by id (one hash lookup a notification): a
+    /// closed window is gone from the model when its notifications arrive, and the scene still
+    /// damages where it was.
     private var openWindows: [WindowID: Window] = [:]
 
     init(display: Display, windows: WindowManager, backend: Backend) {
@@ -104,7 +105,7 @@ public final class Scene {
             if let window = openWindows.removeValue(forKey: id) { damageWindow(window) }
         case .windowDidBecomeVisible(let id), .windowDidBecomeHidden(let id), .windowDidChangeLevel(let id, _, _),
              .windowDidChangeStacking(let id), .windowDidMoveToScreen(let id, _, _), .windowDidChangeFrame(let id, _, _):
-            if let window = windows.window(withID: id) ?? openWindows[id] { damageWindow(window) }
+            if let window = openWindows[id] { damageWindow(window) }
         case .screenModeDidChange(let id), .screenDidChangeTransform(let id), .screenDidChangeScale(let id):
             if let output = output(for: id) {
                 output.updateGeometry()
