@@ -78,10 +78,9 @@ extension ControlCommands {
         let x = try request.optionalInt("x", in: range)
         let y = try request.optionalInt("y", in: range)
         guard (x == nil) == (y == nil) else { throw ControlError(.missingArgument, "move needs both \"x\" and \"y\", or neither") }
-        // One transaction (windowDidMoveToScreen, windowDidChangeFrame, mirroring changes), then
-        // the old and new places are repainted.
+        // One transaction (windowDidMoveToScreen, windowDidChangeFrame, mirroring changes); the
+        // scene, observing the model, repaints the old and new places.
         manager.move(window, to: output.screen, origin: x.flatMap { x in y.map { Point(x: Double(x), y: Double($0)) } })
-        compositor.damageWindow(window)
         return try describe(window)
     }
 

@@ -57,6 +57,24 @@ import Testing
         #expect(a.frame == Rect(x: 40, y: 50, width: 100, height: 100))
     }
 
+    @Test func moveRepaintsTheOldAndTheNewPlaceWithoutTheCommandDamagingAnything() throws {
+        let harness = try ControlHarness()
+        let client = try TestClient(server: harness.server)
+        let surface = try client.makeSurface(width: 50, height: 50, argb: 0xffff_0000)
+        let window = try #require(client.showPlainSurface(surface, x: 0, y: 0))
+        let output = try #require(harness.server.compositor.outputs.first)
+        #expect(harness.server.pixel(x: 10, y: 10) == 0xffff_0000)
+        let reply = try harness.request(["command": "move", "window": JSONValue(window.id.rawValue), "screen": 1, "x": 100, "y": 0])
+        #expect(reply.isOK, "\(reply)")
+        // The scene saw the model's frame change: both places are damaged, a frame is coming.
+        #expect(output.isFrameScheduled)
+        harness.server.repaint()
+        #expect(output.lastPaintedArea == 2 * 50 * 50)
+        #expect(harness.server.pixel(x: 10, y: 10) == TestServer.background)
+        #expect(harness.server.pixel(x: 110, y: 10) == 0xffff_0000)
+        #expect(client.roundtrip())
+    }
+
     @Test func closeOfAWindowWithoutAClientClosesItAndKeyPassesOn() throws {
         let harness = try ControlHarness()
         let a = harness.window("a"), b = harness.window("b")

@@ -10,7 +10,9 @@ public final class Compositor {
     public let display: Display
     public let windows: WindowManager
     public let backend: Backend
-    public private(set) var outputs: [ScreenOutput] = []
+    /// The frame path: screens' outputs, damage, drawing, frames, hit testing.
+    public let scene: Scene
+    public var outputs: [ScreenOutput] { scene.outputs }
     public private(set) var screensCreated = 0
     /// The scale screens connect with (`strata --scale`); setting it also rescales the screens
     /// already connected. Normalized like `Screen.scale` (1 ... 8, steps of 1/120).
@@ -21,7 +23,10 @@ public final class Compositor {
         }
     }
     /// Colour of screen pixels no window covers.
-    public var backgroundARGB: UInt32 = 0xff20_2428
+    public var backgroundARGB: UInt32 {
+        get { scene.backgroundARGB }
+        set { scene.backgroundARGB = newValue }
+    }
     /// How strictly xdg_surface's initial configure handshake is enforced (strict: the spec).
     public var xdgHandshake: XdgHandshake = .strict
     /// What zxdg_decoration_manager_v1 tells toplevels (`--client-side-decorations`).
@@ -60,11 +65,15 @@ public final class Compositor {
         self.display = try Display()
         self.windows = WindowManager(policy: policy)
         self.backend = backend
+        // The scene observes the model first: damage follows every change before others react.
+        self.scene = Scene(display: display, windows: windows, backend: backend)
         guard wl_display_init_shm(display.display) == 0 else { throw .setup("wl_display_init_shm failed") }
         shmStrideCheck = strata_add_shm_stride_check(display.display)
         clientBudgets = strata_client_budgets_install(display.display, ClientBudget.limits)
         seat = Seat(compositor: self)
         cursor = CursorLayer(compositor: self)
+        scene.seat = seat
+        scene.cursor = cursor
         layerShell = LayerShell(compositor: self)
         outputManager = OutputManager(compositor: self)
         foreignToplevels = ForeignToplevelManager(compositor: self)
@@ -169,7 +178,7 @@ public final class Compositor {
     public func shutdown() {
         display.assertOnLoop()
         wl_display_destroy_clients(display.display)
-        for output in outputs { stopFrameClock(output) }
+        scene.stop()
         seat.clipboard.stop()
         seat.primarySelection.stop()
         backend.stop()
@@ -207,28 +216,16 @@ public final class Compositor {
             binding.sendState()
             output.compositor?.seat.outputDidBind(binding)
         }
-        output.frameClock = FrameClock(display: display) { [unowned output] in
-            // A tick with nothing to paint stops the clock: an idle screen has no timer.
-            guard output.frameScheduled, let compositor = output.compositor else {
-                output.frameClock?.stop()
-                return
-            }
-            output.frameScheduled = false
-            compositor.repaint(output, fromClock: true)
-        }
         output.compositor = self
-        outputs.append(output)
-        scheduleFrame(output)
+        scene.add(output)
         return output
     }
 
     /// Disconnects a screen: its windows move to the main screen (the model posts the moves),
     /// the wl_output global is removed now and destroyed later, its bindings turn inert.
     public func disconnectScreen(_ output: ScreenOutput) {
-        guard let index = outputs.firstIndex(where: { $0 === output }) else { return }
-        outputs.remove(at: index)
-        stopFrameClock(output)
-        output.failCaptures()
+        guard outputs.contains(where: { $0 === output }) else { return }
+        scene.remove(output)
         if let global = output.global {
             global.remove(eventLoop: display.eventLoop)
             retiringGlobals.removeAll { $0.isRemoved && !$0.isAlive }
@@ -237,17 +234,11 @@ public final class Compositor {
         for binding in output.bindings { binding.detach() }
         output.bindings.removeAll()
         windows.disconnectScreen(output.screen)
-        for other in outputs { damageAll(other) }
-        releaseReplacedBuffersUnlessFrameComing()
+        scene.screenDidGo()
     }
 
     public func output(for id: ScreenID) -> ScreenOutput? {
-        outputs.first { $0.screen.id == id }
-    }
-
-    private func stopFrameClock(_ output: ScreenOutput) {
-        output.frameClock = nil
-        output.frameScheduled = false
+        scene.output(for: id)
     }
 
     // MARK: Windows
@@ -262,20 +253,16 @@ public final class Compositor {
         windows.show(window, makeKey: makeKey)
     }
 
-    /// Changes a window's frame, damaging where it was and where it goes.
+    /// Changes a window's frame (the scene damages where it was and where it goes).
     public func setFrame(_ window: Window, _ rect: Rect) {
         guard rect != window.frame else { return }
         windows.setFrame(window, rect)
-        damageWindow(window)
     }
 
     func modelDidPost(_ notification: WindowServerNotification) {
         switch notification {
-        case .windowDidBecomeVisible(let id), .windowDidBecomeHidden(let id), .windowDidChangeLevel(let id, _, _),
-             .windowDidChangeStacking(let id), .windowDidMoveToScreen(let id, _, _):
-            if let window = windows.window(withID: id) { damageWindow(window) }
-            seat.windowDidChange()
-        case .windowDidChangeFrame:
+        case .windowDidBecomeVisible, .windowDidBecomeHidden, .windowDidChangeLevel,
+             .windowDidChangeStacking, .windowDidMoveToScreen, .windowDidChangeFrame:
             seat.windowDidChange()
         case .windowDidBecomeKey(let id):
             if let window = windows.window(withID: id) {
@@ -296,23 +283,16 @@ public final class Compositor {
             for window in windows.windows where window.screen?.id == id {
                 window.content?.screenDidChangeGeometry()
             }
+            // (The scene, observing first, resized the output's canvas.)
             if let output = output(for: id) {
-                output.updateGeometry()
                 for binding in output.bindings { binding.sendState() }
-                damageAll(output)
             }
         case .screenDidMove(let id):
             if let output = output(for: id) {
                 for binding in output.bindings { binding.sendState() }
             }
-        case .screenDidChangeBrightness(let id), .screenDidChangeMirroring(let id, _):
-            if let output = output(for: id) { damageAll(output) }
         case .screenDidDisconnect(let id):
             layerShell.screenDidDisconnect(id)
-            // The main screen may have changed: mirrors show another source.
-            for output in outputs where output.screen.isMirroring { damageAll(output) }
-        case .screenDidConnect:
-            for output in outputs where output.screen.isMirroring { damageAll(output) }
         default:
             break
         }
@@ -352,359 +332,52 @@ public final class Compositor {
 
     /// Called by the window's content when the window is closed for good (its role died).
     public func windowDidClose(_ window: Window) {
-        damageWindow(window)
         windows.close(window)
         seat.windowDidChange()
     }
 
-    // MARK: Damage
+    // MARK: The frame path (the scene's)
 
-    public func damageAll(_ output: ScreenOutput) {
-        output.damage.addRect(x: 0, y: 0, width: output.width, height: output.height)
-        scheduleFrame(output)
-    }
-
-    private func damage(_ placement: SurfacePlacement, width: Int32, height: Int32) {
-        guard width > 0, height > 0, let output = output(for: placement.screen) else { return }
-        output.damage.addRect(x: placement.x, y: placement.y, width: width, height: height)
-        output.damage.collapse(ifMoreThan: TreeLimits.maxDamageBoxes)
-        scheduleFrame(output)
-    }
-
-    /// A surface's committed state is current: damage the screens it is on, and make sure a
-    /// frame comes for its frame callbacks.
-    /// `offsetX`/`offsetY` (wl_surface.offset, or attach's dx/dy before v5) go to the content of
-    /// the window whose root surface this is (a floating toplevel moves by that much, as the new
-    /// buffer's origin is that far from the old one's).
+    /// A surface's committed state is current: the wire tells the scene (once), and the seat.
+    /// `offsetX`/`offsetY` (wl_surface.offset, or attach's dx/dy before v5) move a toplevel
+    /// window by that much, as the new buffer's origin is that far from the old one's.
     func surfaceDidCommit(_ surface: Surface, offsetX: Int32, offsetY: Int32) {
         if offsetX != 0 || offsetY != 0,
            let content = windows.windows.first(where: { $0.content?.rootSurface === surface })?.content {
             content.rootSurfaceDidCommitOffset(dx: offsetX, dy: offsetY)
         }
-        refreshPlacement(of: surface, forceFull: false)
-        surface.forEachChild { child, _ in damageTree(of: child) }
+        scene.surfaceDidCommit(surface)
         // A new size or input region may put another surface under a still pointer.
         seat.surfaceDidCommit(surface)
-        releaseReplacedBuffersUnlessFrameComing()
-    }
-
-    /// Damages where a surface tree was and is now (moves, restacks, unmaps).
-    public func damageTree(of root: Surface) {
-        refreshPlacement(of: root, forceFull: true)
-        // Recursion as deep as the tree: at most `TreeLimits.maxSubsurfaceDepth`.
-        root.forEachChild { child, _ in damageTree(of: child) }
-    }
-
-    public func damageWindow(_ window: Window) {
-        window.forEachRootSurface { damageTree(of: $0) }
-    }
-
-    private func refreshPlacement(of surface: Surface, forceFull: Bool) {
-        let now = surface.hasContent ? surface.placement : nil
-        let last = surface.lastPlacement
-        if forceFull || now != last || surface.width != surface.lastWidth || surface.height != surface.lastHeight {
-            if let last { damage(last, width: surface.lastWidth, height: surface.lastHeight) }
-            if let now { damage(now, width: surface.width, height: surface.height) }
-        } else if let now, !surface.damage.isEmpty, let output = output(for: now.screen) {
-            surface.damage.translate(dx: now.x, dy: now.y)
-            output.damage.union(surface.damage)
-            output.damage.collapse(ifMoreThan: TreeLimits.maxDamageBoxes)
-            scheduleFrame(output)
-        }
-        if now?.screen != last?.screen {
-            seat.surfaceDidChangeScreen(surface, from: last.flatMap { output(for: $0.screen) }, to: now.flatMap { output(for: $0.screen) })
-            surface.fractionalScaleObject?.update()
-        }
-        surface.damage.clear()
-        surface.lastPlacement = now
-        surface.lastWidth = surface.width
-        surface.lastHeight = surface.height
-        if let now, !surface.frameCallbacks.isEmpty || !surface.presentationFeedbacks.isEmpty,
-           let output = output(for: now.screen) {
-            scheduleFrame(output)
-        }
     }
 
     func surfaceWillDestroy(_ surface: Surface) {
-        if let last = surface.lastPlacement {
-            damage(last, width: surface.lastWidth, height: surface.lastHeight)
-        }
-        surface.lastPlacement = nil
+        scene.surfaceWillDestroy(surface)
         seat.surfaceWillDestroy(surface)
     }
 
-    // MARK: Frames
-
-    /// Lets go of shm buffers a commit replaced after the next frame, before its frame
-    /// callbacks, so the release and the callbacks reach the client in one flush (right away when
-    /// no frame is coming). A buffer attached again meanwhile is held again and not released.
-    func releaseAfterFrame(_ buffer: ShmBuffer) {
-        buffersToRelease.append(buffer)
-    }
-
-    /// Sends the releases of replaced buffers (at a frame, or now when none is coming).
-    func releaseReplacedBuffers() {
-        guard !buffersToRelease.isEmpty else { return }
-        for buffer in buffersToRelease { buffer.unhold() }
-        buffersToRelease.removeAll(keepingCapacity: true)
-    }
-
-    private func releaseReplacedBuffersUnlessFrameComing() {
-        guard !buffersToRelease.isEmpty, !outputs.contains(where: { $0.frameScheduled }) else { return }
-        releaseReplacedBuffers()
-    }
-
-    /// Asks for a frame at the screen's next refresh: starts its frame clock unless it runs.
-    public func scheduleFrame(_ output: ScreenOutput) {
-        guard !output.frameScheduled, let clock = output.frameClock else { return }
-        output.frameScheduled = true
-        let period = output.refreshPeriodNanoseconds
-        guard clock.periodNanoseconds != period else { return }   // ticking already
-        // The first tick a period after the last frame (at once when that has passed).
-        let next = output.lastFrameNanoseconds + period
-        let now = Self.monotonicNanoseconds()
-        clock.start(afterNanoseconds: next > now ? min(next - now, period) : 1, periodNanoseconds: period)
-    }
-
-    /// Repaints the damaged part of a screen, presents it, and completes the frame callbacks of
-    /// the surfaces shown on it.
-    public func repaint(_ output: ScreenOutput) {
-        repaint(output, fromClock: false)
-    }
-
-    private func repaint(_ output: ScreenOutput, fromClock: Bool) {
-        if !fromClock {
-            // Repainted ahead of the clock (screenshots, tests): the clock stops, and the next
-            // frame asked for comes a whole period after this one, as after a tick.
-            output.frameScheduled = false
-            output.frameClock?.stop()
-        }
-        var frameTime = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &frameTime)
-        output.lastFrameNanoseconds = Self.nanoseconds(frameTime)
-        let now = Self.milliseconds(frameTime)
-        output.frames += 1
-        releaseReplacedBuffers()
-        // One walk of the stacking per frame: the draw and the frame callbacks share its list.
-        drawList.removeAll(keepingCapacity: true)
-        forEachVisibleSurface(on: output) { surface, x, y in drawList.append(DrawItem(surface: surface, x: x, y: y)) }
-        if !output.damage.isEmpty {
-            output.damage.intersect(x: 0, y: 0, width: output.width, height: output.height)
-            if !output.isUnscaled { output.updateDeviceDamage() }
-            let clip = output.canvasDamage
-            output.lastPaintedArea = clip.area
-            if let main = outputs.first, main !== output, output.screen.isMirroring {
-                drawMirror(output, of: main, clip: clip)
-            } else {
-                draw(output, clip: clip)
-            }
-            output.paintedFrames += 1
-            output.present()
-            backend.present(output, damage: output.presentedDamage)
-            output.completeCaptures()
-            if output === outputs.first { damageMirrors(of: output, damage: clip) }
-            output.damage.clear()
-            output.deviceDamage.clear()
-        }
-        for item in drawList where !item.surface.frameCallbacks.isEmpty {
-            let surface = item.surface
-            for callback in surface.frameCallbacks { callback.done(timeMilliseconds: now) }
-            surface.frameCallbacks.removeAll(keepingCapacity: true)
-        }
-        cursor.frameDidComplete(on: output, timeMilliseconds: now)
-        presentFeedback(on: output, at: frameTime)
-        // Drop the references: a surface destroyed after this frame must not live on in the list.
-        drawList.removeAll(keepingCapacity: true)
-    }
-
-    /// Answers the wp_presentation feedback of every surface the frame showed (`drawList`): the
-    /// frame's time (taken before drawing, on CLOCK_MONOTONIC), the screen's frame period and
-    /// frame count. No flags: the headless clock is a timer, not a vertical blank, and not a
-    /// hardware clock.
-    private func presentFeedback(on output: ScreenOutput, at time: timespec) {
-        var frame: PresentationFeedback.Frame?
-        for item in drawList where !item.surface.presentationFeedbacks.isEmpty {
-            let surface = item.surface
-            let f = frame ?? PresentationFeedback.Frame(
-                seconds: UInt64(time.tv_sec), nanoseconds: UInt32(time.tv_nsec),
-                refreshNanoseconds: UInt32(clamping: output.refreshPeriodNanoseconds),
-                sequence: UInt64(output.frames), flags: 0)
-            frame = f
-            for feedback in surface.presentationFeedbacks { feedback.presented(f, outputs: output.bindings) }
-            surface.presentationFeedbacks.removeAll(keepingCapacity: true)
-        }
-    }
-
-    /// Draws the screen's windows (`drawList`, back to front) inside `clip` (canvas pixels). Each
-    /// surface covers the canvas pixels of its logical rectangle (`ScreenOutput.deviceRect`), and
-    /// its opaque region maps through the same edges, so occlusion stays exact at any scale. A front-to-back pass
-    /// keeps what of the damage no opaque surface above covers (`uncovered`) and gives each
-    /// surface its part of it (`drawClip`); a surface outside it costs a bounding-box test. The
-    /// background fills what stays uncovered; then the surfaces are drawn back to front, each
-    /// clipped to its part. Both are `BoxList`s (disjoint boxes in storage that only grows): no
-    /// pixman region operation and no allocation in steady state.
-    private func draw(_ output: ScreenOutput, clip: PixmanRegion) {
-        let canvas = output.canvas
-        let uncovered = self.uncovered
-        uncovered.set(clip)
-        var index = drawList.count
-        while index > 0 {
-            index -= 1
-            let item = drawList[index]
-            let surface = item.surface, width = surface.width, height = surface.height
-            let visible = surface.drawClip
-            let r = output.deviceRect(x: item.x, y: item.y, width: width, height: height)
-            guard r.width > 0, r.height > 0, uncovered.extentsIntersect(x: r.x, y: r.y, width: r.width, height: r.height) else {
-                visible.clear()
-                continue
-            }
-            visible.setIntersection(uncovered, x: r.x, y: r.y, width: r.width, height: r.height)
-            if visible.isEmpty { continue }
-            if !surface.texture.hasAlpha {
-                uncovered.subtract(x: r.x, y: r.y, width: r.width, height: r.height)
-            } else if !surface.opaqueRegion.isEmpty, surface.opaqueRegion.boxCount <= Self.maxOpaqueBoxes {
-                // The opaque region's boxes inside the surface, placed on the canvas (through the
-                // same edges as the surface on a scaled screen).
-                uncovered.subtract(surface.opaqueRegion, clippedTo: 0, 0, width, height) { b in
-                    output.deviceRect(x: Coordinate.sum(item.x, b.x1), y: Coordinate.sum(item.y, b.y1),
-                                      width: b.x2 - b.x1, height: b.y2 - b.y1)
-                }
-            }
-        }
-        // No clip region is set on the canvas: fills and composites go box by box.
-        canvas.setClip(nil)
-        if !uncovered.isEmpty {
-            // An external screen showing no window (with mirroring off) is black, as UIKit's are.
-            let black = !output.screen.isMain && drawList.isEmpty
-            canvas.fill(argb: black ? 0xff00_0000 : backgroundARGB, in: uncovered)
-        }
-        for item in drawList where !item.surface.drawClip.isEmpty {
-            let surface = item.surface
-            let r = output.deviceRect(x: item.x, y: item.y, width: surface.width, height: surface.height)
-            canvas.draw(surface.texture, x: r.x, y: r.y, surfaceWidth: surface.width, surfaceHeight: surface.height,
-                        transform: surface.bufferTransform, viewport: surface.viewport, width: r.width, height: r.height,
-                        in: surface.drawClip)
-        }
-        // The cursor layer, above everything.
-        cursor.draw(on: output, clip: clip)
-    }
-
-    /// Where the main screen's picture goes on a mirroring screen: scaled to fit, centred (canvas
-    /// pixels of both).
-    private func mirrorPlacement(of output: ScreenOutput, main: ScreenOutput) -> (scale: Double, x: Double, y: Double) {
-        let to = output.canvas, from = main.canvas
-        let scale = min(Double(to.width) / Double(from.width), Double(to.height) / Double(from.height))
-        let x = ((Double(to.width) - Double(from.width) * scale) / 2).rounded(.down)
-        let y = ((Double(to.height) - Double(from.height) * scale) / 2).rounded(.down)
-        return (scale, x, y)
-    }
-
-    /// Draws the main screen's picture, scaled to fit and letterboxed in black.
-    private func drawMirror(_ output: ScreenOutput, of main: ScreenOutput, clip: PixmanRegion) {
-        let canvas = output.canvas
-        let placement = mirrorPlacement(of: output, main: main)
-        canvas.setClip(clip)
-        canvas.fill(argb: 0xff00_0000)
-        canvas.draw(main.canvas, transform: Canvas.scaling(placement.scale, offsetX: placement.x, offsetY: placement.y),
-                    smooth: placement.scale != 1, blend: true)
-        canvas.setClip(nil)
-    }
-
-    /// The main screen repainted `damage` (its canvas pixels): the same part of every mirroring
-    /// screen is stale (damaged in its logical coordinates, rounded outwards).
-    private func damageMirrors(of main: ScreenOutput, damage: PixmanRegion) {
-        for output in outputs where output !== main && output.screen.isMirroring {
-            let p = mirrorPlacement(of: output, main: main)
-            let toLogical = 1 / output.scale
-            damage.forEachBox { box in
-                // One pixel more on each side for the bilinear filter's reach.
-                let x1 = Coordinate.clamped(((Double(box.x1) * p.scale + p.x - 1) * toLogical).rounded(.down))
-                let y1 = Coordinate.clamped(((Double(box.y1) * p.scale + p.y - 1) * toLogical).rounded(.down))
-                let x2 = Coordinate.clamped(((Double(box.x2) * p.scale + p.x + 1) * toLogical).rounded(.up))
-                let y2 = Coordinate.clamped(((Double(box.y2) * p.scale + p.y + 1) * toLogical).rounded(.up))
-                output.damage.addRect(x: x1, y: y1, width: x2 - x1, height: y2 - y1)
-            }
-            scheduleFrame(output)
-        }
-    }
-
-    private struct DrawItem {
-        let surface: Surface
-        let x: Int32
-        let y: Int32
-    }
-    private var drawList: [DrawItem] = []
-    private var buffersToRelease: [ShmBuffer] = []
-    /// What of the frame's damage no opaque surface drawn so far covers (`draw(_:clip:)`).
-    private let uncovered = BoxList()
-    /// Opaque regions of more boxes hide nothing: each box is one pass over `uncovered`, so a
-    /// client's region of thousands of boxes would make every frame quadratic. Occlusion only
-    /// saves drawing; what such a surface hides is drawn and then covered.
-    static let maxOpaqueBoxes = 64
-
-    /// Every surface with content shown on the screen, back to front, with its position.
-    public func forEachVisibleSurface(on output: ScreenOutput, _ body: (Surface, Int32, Int32) -> Void) {
-        for window in windows.windows where !window.isHidden && window.screen === output.screen {
-            window.forEachRootSurface { root in
-                guard let p = root.placement, p.screen == output.screen.id else { return }
-                root.forEachSurface(x: p.x, y: p.y, body)
-            }
-        }
-    }
-
-    /// Repaints every screen with pending damage now (screenshots, tests).
-    public func repaintDamagedScreens() {
-        for output in outputs where !output.damage.isEmpty {
-            repaint(output)
-        }
-    }
-
-    /// Writes one PNG per screen into `directory` (created if missing); returns the paths.
+    /// Damages all of a screen (tests, benchmarks).
+    public func damageAll(_ output: ScreenOutput) { scene.damageAll(output) }
+    public func scheduleFrame(_ output: ScreenOutput) { scene.scheduleFrame(output) }
+    public func repaint(_ output: ScreenOutput) { scene.repaint(output) }
+    public func repaintDamagedScreens() { scene.repaintDamagedScreens() }
     @discardableResult
-    public func writeScreenshots(to directory: String) throws -> [String] {
-        repaintDamagedScreens()
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        var paths: [String] = []
-        for output in outputs {
-            let path = (directory as NSString).appendingPathComponent("\(output.screen.name).png")
-            try PNGFile.write(path: path, canvas: output.displayCanvas)
-            paths.append(path)
-        }
-        return paths
+    public func writeScreenshots(to directory: String) throws -> [String] { try scene.writeScreenshots(to: directory) }
+    public func forEachVisibleSurface(on output: ScreenOutput, _ body: (Surface, Int32, Int32) -> Void) {
+        scene.forEachVisibleSurface(on: output, body)
     }
-
-    // MARK: Input targets
-
-    /// The topmost surface under a point of a screen (screen coordinates), and the point in that
-    /// surface's coordinates. Popups are above their window; levels and order as the model says.
     public func surface(at x: Double, _ y: Double, on output: ScreenOutput) -> (surface: Surface, window: Window, x: Double, y: Double)? {
-        for window in windows.windows.reversed() where !window.isHidden && window.screen === output.screen {
-            var hit: (Surface, Double, Double)?
-            window.forEachRootSurface { root in
-                guard let p = root.placement, p.screen == output.screen.id,
-                      let h = root.surface(atX: x - Double(p.x), y: y - Double(p.y)) else { return }
-                hit = h   // later roots are above earlier ones
-            }
-            if let hit { return (hit.0, window, hit.1, hit.2) }
-        }
-        return nil
+        scene.surface(at: x, y, on: output)
     }
+    public func window(showing surface: Surface) -> Window? { scene.window(showing: surface) }
 
-    /// The window that shows `surface`: its own, its popup's, or (for a subsurface) its root
-    /// parent's. Nil for surfaces not shown as part of a window.
-    public func window(showing surface: Surface) -> Window? {
-        var root = surface
-        var depth = 0
-        while let parent = root.subsurface?.parent, depth < 1000 {
-            root = parent
-            depth += 1
-        }
-        for window in windows.windows {
-            var found = false
-            window.forEachRootSurface { if $0 === root { found = true } }
-            if found { return window }
-        }
-        return nil
+    /// The live surface `id` of `client` (a server-side wl_client), for tests and the control
+    /// socket.
+    public func surface(of client: OpaquePointer, id: UInt32) -> Surface? {
+        // Only a wl_surface resource holds a Surface (shm pools and buffers hold C data).
+        guard let resource = wl_client_get_object(client, id),
+              wl_resource_instance_of(resource, strata_wl_surface_interface(), Surface.implementation) != 0 else { return nil }
+        return ResourceObject.from(resource, as: Surface.self)
     }
 
     static func monotonicMilliseconds() -> UInt32 {

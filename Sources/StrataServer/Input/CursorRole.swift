@@ -9,8 +9,7 @@ final class CursorRole: SurfaceRole {
         self.pointer = pointer
     }
 
-    /// Not placed like a window's surface: the cursor layer draws it.
-    func placement(of surface: Surface) -> SurfacePlacement? { nil }
+    // Never anchored in the scene: the cursor layer draws it.
 
     /// New pixels, size or hotspot (wl_surface.offset moves the image by the offset).
     func surfaceDidCommit(_ surface: Surface) {

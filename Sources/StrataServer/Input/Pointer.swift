@@ -5,7 +5,7 @@ import StrataRender
 
 /// The seat's pointer: where it is, which surface has its focus, the buttons held and the grab.
 ///
-/// Focus is the topmost surface under the pointer (`Compositor.surface(at:_:on:)`), limited to
+/// Focus is the topmost surface under the pointer (`Scene.surface(at:_:on:)`), limited to
 /// the grabbing client during a popup grab. While a button is held the focus does not change
 /// (implicit grab). Events go to every wl_pointer of the focus surface's client; each logical
 /// group ends with wl_pointer.frame (v5+).
@@ -314,7 +314,7 @@ final class Pointer {
     /// Moves the focus to what is under the pointer; true if it changed.
     private func updateFocus() -> Bool {
         var hit: (surface: Surface, window: Window, x: Double, y: Double)?
-        if let output, let found = seat.compositor.surface(at: x, y, on: output),
+        if let output, let found = seat.compositor.scene.surface(at: x, y, on: output),
            !found.surface.isDestroyed, seat.acceptsPointerFocus(found.surface.client) {
             hit = found
         }

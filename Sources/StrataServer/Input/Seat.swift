@@ -92,7 +92,7 @@ public final class Seat {
     func surfaceDidCommit(_ surface: Surface) {
         touch.surfacesDidMove()
         for constraint in pointer.constraints where constraint.surface === surface { constraint.surfaceDidCommit() }
-        guard surface.lastPlacement != nil || pointer.focus === surface else { return }
+        guard compositor.scene.lastPlacement(of: surface) != nil || pointer.focus === surface else { return }
         // Once after this dispatch, not per commit: a parent's commit applies the cached commits
         // of all its subsurfaces, and a hit test per child would make it quadratic in the tree.
         scheduleRepick()
@@ -125,7 +125,7 @@ public final class Seat {
     /// A client bound a wl_output: its surfaces already shown on that screen enter it.
     func outputDidBind(_ binding: OutputBinding) {
         guard let output = binding.output else { return }
-        compositor.forEachVisibleSurface(on: output) { surface, _, _ in
+        compositor.scene.forEachVisibleSurface(on: output) { surface, _, _ in
             guard surface.client == binding.client, !surface.isDestroyed else { return }
             wl_surface_send_enter(surface.resource, binding.resource)
         }

@@ -30,7 +30,7 @@ final class Touch {
 
     func down(id: Int32, on output: ScreenOutput, x: Double, y: Double, time: UInt32) {
         guard points[id] == nil else { return }
-        guard let hit = seat.compositor.surface(at: x, y, on: output), !hit.surface.isDestroyed else {
+        guard let hit = seat.compositor.scene.surface(at: x, y, on: output), !hit.surface.isDestroyed else {
             seat.dismissPopupGrabs()
             return
         }

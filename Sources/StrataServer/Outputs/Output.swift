@@ -34,7 +34,7 @@ final class OutputBinding: ResourceObject {
         wl_output_send_geometry(resource, Int32(clamping: Int(screen.origin.x)), Int32(clamping: Int(screen.origin.y)),
                                 Int32(clamping: mode.size.width * 254 / 960), Int32(clamping: mode.size.height * 254 / 960),
                                 Int32(WL_OUTPUT_SUBPIXEL_UNKNOWN.rawValue), "Strata", output.backendName,
-                                Int32(screen.transform.wlOutputTransform))
+                                screen.transform.waylandValue)
         for m in screen.availableModes {
             var flags: UInt32 = 0
             if m == screen.currentMode { flags |= WL_OUTPUT_MODE_CURRENT.rawValue }
@@ -64,21 +64,5 @@ final class OutputBinding: ResourceObject {
 
     func sendDone() {
         if version >= 2, !isDestroyed { wl_output_send_done(resource) }
-    }
-}
-
-extension ScreenTransform {
-    /// The wl_output.transform value.
-    var wlOutputTransform: UInt32 {
-        switch self {
-        case .normal: return 0
-        case .rotated90: return 1
-        case .rotated180: return 2
-        case .rotated270: return 3
-        case .flipped: return 4
-        case .flipped90: return 5
-        case .flipped180: return 6
-        case .flipped270: return 7
-        }
     }
 }

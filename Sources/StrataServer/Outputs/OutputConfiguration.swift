@@ -136,7 +136,7 @@ final class OutputConfigurationHead: ResourceObject {
         set_transform: { _, resource, transform in
             handle(resource, as: OutputConfigurationHead.self) { object in
                 guard object.transform == nil else { throw alreadySet("transform") }
-                guard let value = ScreenTransform.allCases.first(where: { Int32($0.wlOutputTransform) == transform }) else {
+                guard let value = ScreenTransform(waylandValue: transform) else {
                     throw ProtocolError(code: ZWLR_OUTPUT_CONFIGURATION_HEAD_V1_ERROR_INVALID_TRANSFORM.rawValue, "transform \(transform) is not a wl_output.transform")
                 }
                 object.transform = value

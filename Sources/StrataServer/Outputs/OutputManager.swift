@@ -174,7 +174,7 @@ final class OutputHead: ResourceObject {
             zwlr_output_head_v1_send_current_mode(resource, object.resource)
         }
         zwlr_output_head_v1_send_position(resource, Int32(clamping: Int(screen.origin.x)), Int32(clamping: Int(screen.origin.y)))
-        zwlr_output_head_v1_send_transform(resource, Int32(screen.transform.wlOutputTransform))
+        zwlr_output_head_v1_send_transform(resource, screen.transform.waylandValue)
         zwlr_output_head_v1_send_scale(resource, wl_fixed_from_double(screen.scale))
     }
 

@@ -54,6 +54,9 @@ final class LayerSurface: ResourceObject, SurfaceRole, WindowContent, PopupParen
         window.content = self
         self.window = window
         surfaceDestroyed = surface.didDestroy.observe { [weak self] _ in self?.tearDown() }
+        // The surface is the window: shown where and while the window is (the window is hidden
+        // until the surface maps, and again when it unmaps or closes).
+        shell.compositor.scene.setAnchor(.window(window, x: 0, y: 0), of: surface)
     }
 
     /// Whether the shell places this surface (after its initial commit, until it is closed).
@@ -161,11 +164,6 @@ final class LayerSurface: ResourceObject, SurfaceRole, WindowContent, PopupParen
         dismissPopups()
         if let window { compositor.windows.hide(window) }
         rearrange()
-    }
-
-    func placement(of surface: Surface) -> SurfacePlacement? {
-        guard isMapped, !isClosed, let window, window.isVisible, !window.isClosed, let screen = window.screen else { return nil }
-        return SurfacePlacement(screen: screen.id, x: Coordinate.clamped(window.frame.x), y: Coordinate.clamped(window.frame.y))
     }
 
     // MARK: WindowContent

@@ -21,15 +21,23 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
     unowned let compositor: Compositor
     private(set) weak var surface: Surface?
     /// The model window (made by the first window mode; nil for a surface that only was a popup).
-    private(set) var window: Window?
-    private(set) var mode: Mode = .none
-    private(set) var isMapped = false
+    private(set) var window: Window? {
+        didSet { updateAnchor() }
+    }
+    private(set) var mode: Mode = .none {
+        didSet { updateAnchor() }
+    }
+    private(set) var isMapped = false {
+        didSet { updateAnchor() }
+    }
     private var title = ""
     private var appID = ""
 
     /// Transient and popup: the parent surface and the offset from its origin.
     private weak var parentSurface: Surface?
-    private var offset = (x: 0, y: 0)
+    private var offset = (x: 0, y: 0) {
+        didSet { updateAnchor() }
+    }
     /// set_transient with the inactive flag: shown without becoming key.
     private var showsWithoutKey = false
     /// Transients of this surface (kept above it when it becomes key) and its shown popups.
@@ -40,10 +48,14 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
     /// Counts this surface's joins of a transient parent: which entry of its list is its own.
     private var transientLink = 0
     private(set) var popups: [WlShellSurface] = []
-    private weak var popupParent: WlShellSurface?
+    private weak var popupParent: WlShellSurface? {
+        didSet { updateAnchor() }
+    }
     /// The wl_shell parent whose `transients` hold this surface.
     private weak var transientParent: WlShellSurface?
-    private(set) var isDismissed = false
+    private(set) var isDismissed = false {
+        didSet { updateAnchor() }
+    }
     private(set) var hasGrab = false
 
     private var wasPlaced = false
@@ -252,17 +264,23 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
         }
     }
 
-    func placement(of surface: Surface) -> SurfacePlacement? {
-        guard isMapped, !isInert else { return nil }
-        if mode == .popup {
-            guard !isDismissed, let parent = popupParent, parent.isMapped, let parentSurface = parent.surface,
-                  var p = parentSurface.placement else { return nil }
-            p.x = Coordinate.clamped(Int(p.x) + offset.x)
-            p.y = Coordinate.clamped(Int(p.y) + offset.y)
-            return p
+    /// Tells the scene where the surface hangs (each time what it depends on changes): a popup
+    /// on its parent's surface at the offset, a window mode on the window's frame, an unmapped
+    /// surface nowhere. A parent that unmaps dismisses its popups, which re-anchors them.
+    private func updateAnchor() {
+        guard let surface, !surface.isDestroyed else { return }
+        var anchor: SurfaceAnchor?
+        if isMapped {
+            if mode == .popup {
+                // (Shown while the parent's surface is: the scene checks the parent's anchor.)
+                if !isDismissed, let parent = popupParent, let parentSurface = parent.surface {
+                    anchor = .surface(parentSurface, x: offset.x, y: offset.y)
+                }
+            } else if let window {
+                anchor = .window(window, x: 0, y: 0)
+            }
         }
-        guard let window, window.isVisible, !window.isClosed, let screen = window.screen else { return nil }
-        return SurfacePlacement(screen: screen.id, x: Coordinate.clamped(window.frame.x), y: Coordinate.clamped(window.frame.y))
+        compositor.scene.setAnchor(anchor, of: surface)
     }
 
     // MARK: Map, unmap, frame
@@ -408,7 +426,7 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
             compositor.seat.endPopupGrab(self)
         }
         if !isDestroyed, !isInert { wl_shell_surface_send_popup_done(resource) }
-        if let surface, !surface.isDestroyed { compositor.damageTree(of: surface) }
+        if let surface, !surface.isDestroyed { compositor.scene.surfaceTreeDidChange(surface) }
     }
 
     // MARK: Death

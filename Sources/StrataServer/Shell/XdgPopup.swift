@@ -17,7 +17,9 @@ final class XdgPopup: ResourceObject, XdgRoleObject, PopupGrab {
     private var acked: Rect?
     /// Position and size relative to the parent's window geometry, as last committed.
     private(set) var rect: Rect = .zero
-    private(set) var isDismissed = false
+    private(set) var isDismissed = false {
+        didSet { if isDismissed != oldValue { xdgSurface?.updateAnchor() } }
+    }
     private(set) var hasGrab = false
 
     init?(xdgSurface: XdgSurface, parent: PopupParent?, rules: XdgPositionerRules, client: OpaquePointer, version: UInt32, id: UInt32) {
@@ -62,12 +64,13 @@ final class XdgPopup: ResourceObject, XdgRoleObject, PopupGrab {
         return rules.place(within: bounds)
     }
 
-    func placement(of surface: Surface) -> SurfacePlacement? {
-        guard !isDismissed, let xdgSurface, let parent, parent.isMapped, let parentSurface = parent.surface,
-              var p = parentSurface.placement else { return nil }
-        p.x = Coordinate.clamped(Int(p.x) + parent.geometry.x + rect.x - xdgSurface.geometry.x)
-        p.y = Coordinate.clamped(Int(p.y) + parent.geometry.y + rect.y - xdgSurface.geometry.y)
-        return p
+    /// The surface hangs on the parent's surface: the parent's window geometry, then this
+    /// popup's rectangle in it, less its own window geometry's origin. (The scene shows it while
+    /// the parent's surface is shown.)
+    var anchor: SurfaceAnchor? {
+        guard !isDismissed, let xdgSurface, let parent, let parentSurface = parent.surface else { return nil }
+        return .surface(parentSurface, x: parent.geometry.x + rect.x - xdgSurface.geometry.x,
+                        y: parent.geometry.y + rect.y - xdgSurface.geometry.y)
     }
 
     /// This popup's surface if it is shown, then its own popups' (bottom to top).
@@ -119,8 +122,9 @@ final class XdgPopup: ResourceObject, XdgRoleObject, PopupGrab {
         self.acked = nil
         guard acked != rect else { return }
         rect = acked
-        // Nested popups move with this one.
-        xdgSurface?.damagePopups()
+        // Nested popups move with this one (they hang on its surface).
+        xdgSurface?.updateAnchor()
+        xdgSurface?.popupsDidMove()
     }
 
     /// A popup mapped before it acknowledged any configure (a lenient handshake) is placed
@@ -164,7 +168,7 @@ final class XdgPopup: ResourceObject, XdgRoleObject, PopupGrab {
         case .stable: xdg_popup_send_popup_done(resource)
         case .v6: zxdg_popup_v6_send_popup_done(resource)
         }
-        if let surface = xdgSurface?.surface { compositor.damageTree(of: surface) }
+        if let surface = xdgSurface?.surface { compositor.scene.surfaceTreeDidChange(surface) }
     }
 
     func handleGrabRequest(serial: UInt32) throws(ProtocolError) {
@@ -232,7 +236,7 @@ final class XdgPopup: ResourceObject, XdgRoleObject, PopupGrab {
             compositor.seat.endPopupGrab(self)
         }
         parent?.popups.removeAll { $0 === self }
-        if let surface = xdgSurface?.surface, !surface.isDestroyed { compositor.damageTree(of: surface) }
+        if let surface = xdgSurface?.surface, !surface.isDestroyed { compositor.scene.surfaceTreeDidChange(surface) }
     }
 
     func xdgSurfaceDidGoAway() {

@@ -16,8 +16,8 @@ protocol XdgRoleObject: AnyObject {
     func didMap()
     /// A commit without a buffer: the surface is unmapped and must redo the initial configure.
     func didUnmap()
-    /// Where the surface's origin is shown (only asked while mapped).
-    func placement(of surface: Surface) -> SurfacePlacement?
+    /// Where the surface hangs in the scene while mapped (`XdgSurface.updateAnchor`).
+    var anchor: SurfaceAnchor? { get }
     /// The xdg_surface or its wl_surface died first: show nothing from now on.
     func xdgSurfaceDidGoAway()
 }

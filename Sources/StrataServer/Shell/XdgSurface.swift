@@ -23,8 +23,15 @@ final class XdgSurface: ResourceObject, SurfaceRole, PopupParent {
 
     private var pendingGeometry: Rect?
     private var requestedGeometry: Rect?
-    /// The effective window geometry, in surface-local coordinates.
-    private(set) var geometry: Rect = .zero
+    /// The effective window geometry, in surface-local coordinates. Its popups hang on its
+    /// origin: a new one re-anchors them.
+    private(set) var geometry: Rect = .zero {
+        didSet {
+            if geometry.x != oldValue.x || geometry.y != oldValue.y {
+                for popup in popups { popup.xdgSurface?.updateAnchor() }
+            }
+        }
+    }
 
     /// Serials of configure events sent and not yet acknowledged (or superseded).
     private var unackedSerials: [UInt32] = []
@@ -94,6 +101,7 @@ final class XdgSurface: ResourceObject, SurfaceRole, PopupParent {
         dismissPopups()
         roleObject = nil
         isMapped = false
+        updateAnchor()
         resetHandshake()
     }
 
@@ -111,6 +119,7 @@ final class XdgSurface: ResourceObject, SurfaceRole, PopupParent {
         let role = roleObject
         isMapped = false
         roleObject = nil
+        updateAnchor()
         role?.xdgSurfaceDidGoAway()
     }
 
@@ -182,6 +191,11 @@ final class XdgSurface: ResourceObject, SurfaceRole, PopupParent {
             self.pendingGeometry = nil
         }
         updateGeometry(surface)
+        // The anchor of the new geometry before the role moves the window (a toplevel keeps its
+        // surface in place on screen), and again after the commit took effect (a popup's new
+        // rectangle, a map or unmap); the scene damages at this commit, after the role.
+        updateAnchor()
+        defer { updateAnchor() }
         guard let role = roleObject, !role.isDestroyed else { return }
         role.didCommit()
         let lenient = compositor.xdgHandshake == .lenient
@@ -193,6 +207,8 @@ final class XdgSurface: ResourceObject, SurfaceRole, PopupParent {
         if !isMapped {
             if isConfigured || lenient, surface.hasContent {
                 isMapped = true
+                // Placed before the role shows the window: the show's observers find it.
+                updateAnchor()
                 role.didMap()
             }
         } else if !surface.hasContent {
@@ -203,9 +219,12 @@ final class XdgSurface: ResourceObject, SurfaceRole, PopupParent {
         }
     }
 
-    func placement(of surface: Surface) -> SurfacePlacement? {
-        guard isMapped, !isDestroyed, let role = roleObject, !role.isDestroyed else { return nil }
-        return role.placement(of: surface)
+    /// Tells the scene where the surface hangs: the role's anchor while mapped, else nowhere.
+    func updateAnchor() {
+        guard let surface, !surface.isDestroyed else { return }
+        var anchor: SurfaceAnchor?
+        if isMapped, !isDestroyed, let role = roleObject, !role.isDestroyed { anchor = role.anchor }
+        compositor.scene.setAnchor(anchor, of: surface)
     }
 
     /// The set window geometry clamped to the surface tree's extents, or those extents.
@@ -234,9 +253,10 @@ final class XdgSurface: ResourceObject, SurfaceRole, PopupParent {
         for popup in popups { popup.forEachShownSurface(body) }
     }
 
-    /// Damages where this surface's popups were and are (the parent moved).
-    func damagePopups() {
-        forEachPopupSurface { compositor.damageTree(of: $0) }
+    /// This surface's popups moved with it (outside their commits): the scene damages where
+    /// they were and are.
+    func popupsDidMove() {
+        forEachPopupSurface { compositor.scene.surfaceTreeDidChange($0) }
     }
 
     // MARK: Requests

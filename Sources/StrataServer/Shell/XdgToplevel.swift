@@ -312,11 +312,10 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
         compositor.setFrame(window, rect)
     }
 
-    func placement(of surface: Surface) -> SurfacePlacement? {
-        guard let window, let xdgSurface, window.isVisible, !window.isClosed, let screen = window.screen else { return nil }
-        return SurfacePlacement(screen: screen.id,
-                                x: Coordinate.clamped(window.frame.x - xdgSurface.geometry.x),
-                                y: Coordinate.clamped(window.frame.y - xdgSurface.geometry.y))
+    /// The surface hangs on the window's frame, less the window geometry's origin.
+    var anchor: SurfaceAnchor? {
+        guard let window, let xdgSurface else { return nil }
+        return .window(window, x: -xdgSurface.geometry.x, y: -xdgSurface.geometry.y)
     }
 
     // MARK: WindowContent

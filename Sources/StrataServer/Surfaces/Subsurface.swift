@@ -24,6 +24,7 @@ final class Subsurface: ResourceObject, SurfaceRole {
                    implementation: Self.implementation)
         parentDestroyed = parent.didDestroy.observe { [weak self] _ in self?.detach() }
         surfaceDestroyed = surface.didDestroy.observe { [weak self] _ in self?.detach() }
+        parent.compositor.scene.setAnchor(.surface(parent, x: 0, y: 0), of: surface)
     }
 
     /// Synchronized when set so, or when any ancestor subsurface is (a walk up at most
@@ -38,15 +39,9 @@ final class Subsurface: ResourceObject, SurfaceRole {
             x = px
             y = py
             pendingPosition = nil
+            // The parent's commit (being applied) damages the children's old and new places.
+            if let surface, let parent { parent.compositor.scene.setAnchor(.surface(parent, x: Int(x), y: Int(y)), of: surface) }
         }
-    }
-
-    func placement(of surface: Surface) -> SurfacePlacement? {
-        // Not shown while the parent is unmapped (no content), like the parent's other children.
-        guard let parent, parent.hasContent, var p = parent.placement else { return nil }
-        p.x = Coordinate.sum(p.x, x)
-        p.y = Coordinate.sum(p.y, y)
-        return p
     }
 
     /// The parent or the surface died, or the subsurface was destroyed: unlink from the parent.
@@ -55,7 +50,10 @@ final class Subsurface: ResourceObject, SurfaceRole {
     private func detach() {
         guard let surface else { return }
         if let parent {
-            parent.compositor.damageTree(of: surface)
+            // Not shown from now on (the parent's other children are not shown without content
+            // either: the scene checks the parent's content).
+            parent.compositor.scene.setAnchor(nil, of: surface)
+            parent.compositor.scene.surfaceTreeDidChange(surface)
             self.parent = nil
             // A dying parent's order and measure are no longer asked for.
             if !parent.isDestroyed {

@@ -27,18 +27,16 @@ public final class Surface: ResourceObject, MeasuredTreeNode {
     public private(set) var height: Int32 = 0
     public let opaqueRegion = PixmanRegion()
     public let inputRegion = PixmanRegion()
-    /// The part of the screen damage this surface draws in the frame being composed.
-    let drawClip = BoxList()
-    /// Damage (surface-local) committed and not yet handed to the screens.
+    /// Damage (surface-local) committed and not yet handed to the screens: the scene takes it
+    /// (and clears it) when told of the commit.
     let damage = PixmanRegion()
     /// Frame callbacks of applied commits, done after the next frame that shows this surface.
     var frameCallbacks: [FrameCallback] = []
     /// wp_presentation feedback of the applied commit, answered by the next frame showing it.
     var presentationFeedbacks: [PresentationFeedback] = []
-    /// Where the surface was last shown, so moving or unmapping it damages the old place.
-    var lastPlacement: SurfacePlacement?
-    var lastWidth: Int32 = 0
-    var lastHeight: Int32 = 0
+    /// The scene's state for this surface (where it was last shown, its part of the frame being
+    /// drawn): held here so the frame path needs no lookup; only the scene reads and writes it.
+    let render = SurfaceRenderState()
     /// The wl_surface.offset (or attach dx, dy) of the commit being applied (cursor hotspots).
     private(set) var committedOffset: (x: Int32, y: Int32) = (0, 0)
 
@@ -55,8 +53,8 @@ public final class Surface: ResourceObject, MeasuredTreeNode {
     var subtreeMeasure = SubtreeMeasure()
     var measuredParent: Surface? { subsurface?.parent }
 
-    /// Told when the surface dies (roles, seat focus, popups).
-    let didDestroy = Signal<Surface>()
+    /// Told when the surface dies (roles, seat focus, popups; test-support windows).
+    @_spi(TestSupport) public let didDestroy = Signal<Surface>()
 
     public var hasContent: Bool { texture.hasPixels && width > 0 && height > 0 }
 
@@ -99,7 +97,8 @@ public final class Surface: ResourceObject, MeasuredTreeNode {
         if self.role === role { self.role = nil }
     }
 
-    public var placement: SurfacePlacement? { role?.placement(of: self) }
+    /// Where the surface's origin is shown now (the scene's answer; nil: not shown).
+    public var placement: SurfacePlacement? { compositor.scene.placement(of: self) }
 
     // MARK: Requests
 
@@ -309,7 +308,7 @@ public final class Surface: ResourceObject, MeasuredTreeNode {
     /// their cached state with this commit.
     private func applyChildrenOrder() {
         if !stack.hasSameOrder(as: pendingStack, owner: self) {
-            compositor.damageTree(of: self)
+            compositor.scene.surfaceTreeDidChange(self)
             stack = pendingStack
         }
         forEachChild { child, sub in
@@ -368,14 +367,14 @@ public final class Surface: ResourceObject, MeasuredTreeNode {
     /// may reuse it, told so with the next frame's callbacks (one message a frame for a client
     /// drawing one buffer per callback; at once when no frame is coming).
     private func replaceShownBuffer(with buffer: ShmBuffer?) {
-        if let previous = shownBuffer { compositor.releaseAfterFrame(previous) }
+        if let previous = shownBuffer { compositor.scene.releaseAfterFrame(previous) }
         shownBuffer = buffer
     }
 
     /// The shown buffer's pixels are gone (destroyed by the client past its copy budget): what
     /// the surface covered is drawn again (as nothing) at the next frame.
     func contentDidVanish() {
-        compositor.damageTree(of: self)
+        compositor.scene.surfaceTreeDidChange(self)
     }
 
     /// Whether a surface-local point hits this surface (its size and input region).

@@ -8,10 +8,10 @@ public protocol SurfaceRole: AnyObject {
     func surfaceWillAttach(_ surface: Surface, buffer: OpaquePointer?) throws(ProtocolError)
     /// Checks a commit before its state is applied; a thrown error refuses the commit.
     func surfaceWillCommit(_ surface: Surface) throws(ProtocolError)
-    /// Called after the committed state is current.
+    /// Called after the committed state is current, before the scene is told of the commit:
+    /// a role whose surface's place changed tells the scene its new anchor here
+    /// (`Scene.setAnchor(_:of:)`).
     func surfaceDidCommit(_ surface: Surface)
-    /// Where the surface's origin is shown, or nil when it is not shown.
-    func placement(of surface: Surface) -> SurfacePlacement?
 }
 
 public extension SurfaceRole {
@@ -21,7 +21,7 @@ public extension SurfaceRole {
 }
 
 /// A surface's origin on a screen, in that screen's coordinates, within ±`Coordinate.limit`
-/// (every role makes it through `Coordinate`: a frame, a popup or subsurface offset added wide).
+/// (the scene makes it through `Coordinate`: a frame, a popup or subsurface offset added wide).
 public struct SurfacePlacement: Equatable {
     public var screen: ScreenID
     public var x: Int32

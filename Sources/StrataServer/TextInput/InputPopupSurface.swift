@@ -45,11 +45,6 @@ final class InputPopupSurface: ResourceObject, SurfaceRole, WindowContent {
 
     var rootSurface: Surface? { surface }
 
-    func placement(of surface: Surface) -> SurfacePlacement? {
-        guard let window, !window.isClosed, !window.isHidden, let screen = window.screen else { return nil }
-        return SurfacePlacement(screen: screen.id, x: Coordinate.clamped(window.frame.x), y: Coordinate.clamped(window.frame.y))
-    }
-
     func surfaceDidCommit(_ surface: Surface) {
         update()
     }
@@ -69,7 +64,7 @@ final class InputPopupSurface: ResourceObject, SurfaceRole, WindowContent {
         let cursor = textInput.current.cursorRectangle ?? Rect(x: 0, y: 0, width: 0, height: 0)
         let x = Int(anchorPlacement.x) + cursor.x
         let y = Int(anchorPlacement.y) + cursor.y + cursor.height
-        let level = WindowLevel(rawValue: (compositor.window(showing: anchor)?.level.rawValue ?? 0) + 1)
+        let level = WindowLevel(rawValue: (compositor.scene.window(showing: anchor)?.level.rawValue ?? 0) + 1)
         let window = self.window ?? makeWindow(level: level, screen: screen)
         if window.level != level { compositor.windows.setLevel(window, level) }
         if window.screen !== screen { compositor.windows.move(window, to: screen) }
@@ -89,6 +84,8 @@ final class InputPopupSurface: ResourceObject, SurfaceRole, WindowContent {
                                                      canBecomeKey: false, screen: screen)
         window.content = self
         self.window = window
+        // Shown where and while the window is.
+        if let surface { compositor.scene.setAnchor(.window(window, x: 0, y: 0), of: surface) }
         return window
     }
 

@@ -125,7 +125,7 @@ final class ScreencopyFrame: ResourceObject {
             output.pendingCaptures.append(self)
             return
         }
-        if !output.damage.isEmpty { compositor.repaint(output) }
+        if !output.damage.isEmpty { compositor.scene.repaint(output) }
         finish(output, buffer: buffer, damage: withDamage ? [box] : nil)
     }
 

@@ -95,7 +95,7 @@ public final class CursorLayer {
         guard case .surface(let current, _, _) = compositor.seat.pointer.cursorImage(theme: theme), current === surface else { return }
         update(contentChanged: true)
         if let drawn, !surface.frameCallbacks.isEmpty, let output = compositor.output(for: drawn.screen) {
-            compositor.scheduleFrame(output)
+            compositor.scene.scheduleFrame(output)
         }
         if !compositor.backend.drawsCursor, !surface.frameCallbacks.isEmpty {
             // The parent shows it: the frame is the commit's.
@@ -107,7 +107,7 @@ public final class CursorLayer {
     private func damage(_ placement: Placement) {
         guard let output = compositor.output(for: placement.screen) else { return }
         output.damage.addRect(x: placement.x, y: placement.y, width: placement.width, height: placement.height)
-        compositor.scheduleFrame(output)
+        compositor.scene.scheduleFrame(output)
     }
 
     /// Draws the cursor on `output`'s canvas inside `clip` (the frame's damage), after the windows.

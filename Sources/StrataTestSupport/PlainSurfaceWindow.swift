@@ -1,12 +1,12 @@
-import CStrataServerGlue
 import CWaylandServer
+@_spi(TestSupport) import StrataServer
 import StrataModel
 
 /// TEST SCAFFOLDING: a bare wl_surface shown as a window, so protocol tests of the seat can place
 /// surfaces without xdg-shell. Not reachable from the protocol: only `Compositor.showPlainSurface`
-/// (a Swift call in the server's process) makes one. The surface gets the role
-/// "strata_test_window"; the window closes when the surface dies. Tests may move to xdg toplevels
-/// once those land.
+/// (a Swift call in the server's process, from this test-support target) makes one. The surface
+/// gets the role "strata_test_window" and hangs on its window in the scene; the window closes when
+/// the surface dies.
 final class PlainSurfaceWindow: WindowContent, SurfaceRole {
     static let roleName = "strata_test_window"
     var roleName: String { Self.roleName }
@@ -25,11 +25,6 @@ final class PlainSurfaceWindow: WindowContent, SurfaceRole {
     }
 
     var rootSurface: Surface? { surface }
-
-    func placement(of surface: Surface) -> SurfacePlacement? {
-        guard !window.isClosed, let screen = window.screen else { return nil }
-        return SurfacePlacement(screen: screen.id, x: Coordinate.clamped(window.frame.x), y: Coordinate.clamped(window.frame.y))
-    }
 
     private func surfaceDidDestroy() {
         surfaceDestroyed?.remove()
@@ -50,19 +45,9 @@ extension Compositor {
         let content = PlainSurfaceWindow(surface: surface, window: window, compositor: self)
         _ = surface.setRole(content)
         window.content = content
+        scene.setAnchor(.window(window, x: 0, y: 0), of: surface)
         setFrame(window, Rect(x: x, y: y, width: Int(surface.width), height: Int(surface.height)))
         windows.show(window, makeKey: makeKey)
         return window
-    }
-}
-
-extension Compositor {
-    /// The live surface `id` of `client` (a server-side wl_client), for tests and the control
-    /// socket.
-    public func surface(of client: OpaquePointer, id: UInt32) -> Surface? {
-        // Only a wl_surface resource holds a Surface (shm pools and buffers hold C data).
-        guard let resource = wl_client_get_object(client, id),
-              wl_resource_instance_of(resource, strata_wl_surface_interface(), Surface.implementation) != 0 else { return nil }
-        return ResourceObject.from(resource, as: Surface.self)
     }
 }

@@ -161,7 +161,7 @@ public final class ScreenOutput {
     func present() {
         updatePresentation()
         guard let presentation else { return }
-        let turn = BufferTransform(transform: Int32(screen.transform.wlOutputTransform), scale: 1).inverted
+        let turn = BufferTransform(transform: screen.transform.waylandValue, scale: 1).inverted
         // Canvas damage → presentation pixels: turned like a buffer.
         turnedDamage.clear()
         canvasDamage.forEachBox { box in
@@ -208,7 +208,7 @@ extension ScreenOutput {
         guard x1 < x2, y1 < y2 else { return nil }
         let box = PixmanRegion.Box(x1: x1, y1: y1, x2: x2, y2: y2)
         guard display !== canvas else { return box }
-        let turn = BufferTransform(transform: Int32(screen.transform.wlOutputTransform), scale: 1).inverted
+        let turn = BufferTransform(transform: screen.transform.waylandValue, scale: 1).inverted
         return turn.surfaceBox(fromBuffer: box, surfaceWidth: display.width, surfaceHeight: display.height)
     }
 }
