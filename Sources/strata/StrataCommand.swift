@@ -67,6 +67,12 @@ struct StrataCommand: ParsableCommand {
         transform: { try LevelRule.parse($0) })
     var levels: [LevelRule] = []
 
+    @Option(help: ArgumentHelp(
+        "Where time comes from: realtime (the monotonic clock, frames at each screen's refresh rate) or manual (a virtual clock from 0 that moves only with `strata-ctl step`).",
+        discussion: "Under the manual clock, frame callbacks, presentation feedback and repaints happen only when stepped, and every timestamp (frames, input events) is virtual, so two runs of the same clients with the same steps draw the same pictures.",
+        valueName: "realtime|manual"))
+    var clock: StrataServer.Clock.Mode = .realtime
+
     @Flag(name: .customLong("client-side-decorations"),
           help: "Let clients draw their own title bars (default: ask for server-side decorations, and draw none).")
     var clientSideDecorations = false
@@ -139,7 +145,8 @@ struct StrataCommand: ParsableCommand {
                 name: backend == .auto ? nil : backend.rawValue, environment: environment, screens: screens, modes: modes)
             let compositor = try Compositor(
                 backend: chosenBackend,
-                policy: KeyWindowPolicies.named(policy) ?? UIKitKeyWindowPolicy())
+                policy: KeyWindowPolicies.named(policy) ?? UIKitKeyWindowPolicy(),
+                clock: StrataServer.Clock(mode: clock))
             if let nested = chosenBackend as? NestedBackend {
                 nested.onLastScreenClosed = { [unowned compositor] in compositor.display.terminate() }
                 nested.onParentLost = { [unowned compositor] message in

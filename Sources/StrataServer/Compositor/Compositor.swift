@@ -10,6 +10,9 @@ public final class Compositor {
     public let display: Display
     public let windows: WindowManager
     public let backend: Backend
+    /// Where every time comes from: CLOCK_MONOTONIC, or a virtual clock stepped by hand
+    /// (`strata --clock manual`).
+    public let clock: Clock
     public private(set) var outputs: [ScreenOutput] = []
     public private(set) var screensCreated = 0
     /// The scale screens connect with (`strata --scale`); setting it also rescales the screens
@@ -57,8 +60,9 @@ public final class Compositor {
     private var clientBudgets: OpaquePointer?
     private var placedWindows = 0
 
-    public init(backend: Backend, policy: KeyWindowPolicy = UIKitKeyWindowPolicy()) throws(ServerError) {
+    public init(backend: Backend, policy: KeyWindowPolicy = UIKitKeyWindowPolicy(), clock: Clock = Clock()) throws(ServerError) {
         self.display = try Display()
+        self.clock = clock
         self.windows = WindowManager(policy: policy)
         self.backend = backend
         guard wl_display_init_shm(display.display) == 0 else { throw .setup("wl_display_init_shm failed") }
@@ -208,7 +212,7 @@ public final class Compositor {
             binding.sendState()
             output.compositor?.seat.outputDidBind(binding)
         }
-        output.frameClock = FrameClock(display: display) { [unowned output] in
+        output.frameClock = FrameClock(display: display, clock: clock) { [unowned output] in
             // A tick with nothing to paint stops the clock: an idle screen has no timer.
             guard output.frameScheduled, let compositor = output.compositor else {
                 output.frameClock?.stop()
@@ -467,14 +471,14 @@ public final class Compositor {
 
     /// Asks for a frame at the screen's next refresh: starts its frame clock unless it runs.
     public func scheduleFrame(_ output: ScreenOutput) {
-        guard !output.frameScheduled, let clock = output.frameClock else { return }
+        guard !output.frameScheduled, let frameClock = output.frameClock else { return }
         output.frameScheduled = true
         let period = output.refreshPeriodNanoseconds
-        guard clock.periodNanoseconds != period else { return }   // ticking already
+        guard frameClock.periodNanoseconds != period else { return }   // ticking already
         // The first tick a period after the last frame (at once when that has passed).
         let next = output.lastFrameNanoseconds + period
-        let now = Self.monotonicNanoseconds()
-        clock.start(afterNanoseconds: next > now ? min(next - now, period) : 1, periodNanoseconds: period)
+        let now = clock.nanoseconds
+        frameClock.start(afterNanoseconds: next > now ? min(next - now, period) : 1, periodNanoseconds: period, now: now)
     }
 
     /// Repaints the damaged part of a screen, presents it, and completes the frame callbacks of
@@ -490,10 +494,9 @@ public final class Compositor {
             output.frameScheduled = false
             output.frameClock?.stop()
         }
-        var frameTime = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &frameTime)
-        output.lastFrameNanoseconds = Self.nanoseconds(frameTime)
-        let now = Self.milliseconds(frameTime)
+        let frameTime = clock.nanoseconds
+        output.lastFrameNanoseconds = frameTime
+        let now = UInt32(truncatingIfNeeded: frameTime / 1_000_000)
         output.frames += 1
         releaseReplacedBuffers()
         // One walk of the stacking per frame: the draw and the frame callbacks share its list.
@@ -529,15 +532,15 @@ public final class Compositor {
     }
 
     /// Answers the wp_presentation feedback of every surface the frame showed (`drawList`): the
-    /// frame's time (taken before drawing, on CLOCK_MONOTONIC), the screen's frame period and
+    /// frame's time (taken before drawing, from `clock`), the screen's frame period and
     /// frame count. No flags: the headless clock is a timer, not a vertical blank, and not a
     /// hardware clock.
-    private func presentFeedback(on output: ScreenOutput, at time: timespec) {
+    private func presentFeedback(on output: ScreenOutput, at time: UInt64) {
         var frame: PresentationFeedback.Frame?
         for item in drawList where !item.surface.presentationFeedbacks.isEmpty {
             let surface = item.surface
             let f = frame ?? PresentationFeedback.Frame(
-                seconds: UInt64(time.tv_sec), nanoseconds: UInt32(time.tv_nsec),
+                seconds: time / 1_000_000_000, nanoseconds: UInt32(time % 1_000_000_000),
                 refreshNanoseconds: UInt32(clamping: output.refreshPeriodNanoseconds),
                 sequence: UInt64(output.frames), flags: 0)
             frame = f
@@ -719,26 +722,5 @@ public final class Compositor {
             if found { return window }
         }
         return nil
-    }
-
-    static func monotonicMilliseconds() -> UInt32 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return milliseconds(ts)
-    }
-
-    static func monotonicNanoseconds() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return nanoseconds(ts)
-    }
-
-    /// A CLOCK_MONOTONIC time in the 32-bit milliseconds of input events and frame callbacks.
-    static func milliseconds(_ ts: timespec) -> UInt32 {
-        UInt32(truncatingIfNeeded: Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000)
-    }
-
-    static func nanoseconds(_ ts: timespec) -> UInt64 {
-        UInt64(max(0, ts.tv_sec)) * 1_000_000_000 + UInt64(max(0, ts.tv_nsec))
     }
 }
