@@ -54,6 +54,7 @@ final class ControlCommands {
         case "sync": return sync()
         case "exec": return try exec(request)
         case "step": return try step(request)
+        case "record": return try record(request)
         default:
             throw ControlError(.unknownCommand, "unknown command \"\(request.command)\"; `hello` lists the commands")
         }

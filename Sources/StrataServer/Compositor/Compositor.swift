@@ -50,6 +50,8 @@ public final class Compositor {
     public var levelRules = LevelRules()
     /// Who sees the privileged globals (`--allow-privileged`: everyone).
     public var clientPrivilege: ClientPrivilege = .startedByStrata
+    /// A trace recorder's hooks (frames presented, input handled); nil while not recording.
+    public weak var traceHooks: TraceHooks?
     var globals: [Global] = []
     /// Globals removed from clients' view and destroyed a while later (screens unplugged).
     private var retiringGlobals: [Global] = []
@@ -515,6 +517,7 @@ public final class Compositor {
             output.paintedFrames += 1
             output.present()
             backend.present(output, damage: output.presentedDamage)
+            traceHooks?.screenDidPresent(output)
             output.completeCaptures()
             if output === outputs.first { damageMirrors(of: output, damage: clip) }
             output.damage.clear()
