@@ -4,9 +4,10 @@
 /// Model events are aligned by sequence number: the replay's event #n must have the recorded
 /// event #n's name and fields (window, screen, from, to…), so a different key window, stacking,
 /// level, visibility or screen shows as the first event that differs, or as an event one trace
-/// has and the other lacks. Frames: under the manual clock every frame of each screen is
-/// compared in order (the same steps give the same frames); under the realtime clock frames
-/// fall where the timer puts them, so only each screen's last picture is compared.
+/// has and the other lacks. Frames: under the manual clock each screen's sequence of pictures
+/// (frame hashes, a repeat of the same picture left out) is compared in order; under the
+/// realtime clock frames fall where the timer puts them, so only the last picture of each screen
+/// still connected at the end is compared.
 public struct TraceDivergence: Sendable, CustomStringConvertible {
     /// What differs: `key`, `stacking`, `level`, `visibility`, `screen`, `windows`, `frame`,
     /// `event`, `frame-hash`.
@@ -84,26 +85,30 @@ public enum TraceDiff {
 
     private static func frameDivergence(recorded: TraceFile, replay: TraceFile, everyFrame: Bool) -> TraceDivergence? {
         let recordedFrames = framesByScreen(recorded), replayFrames = framesByScreen(replay)
-        for screen in recordedFrames.keys.sorted() {
-            let mine = recordedFrames[screen] ?? [], theirs = replayFrames[screen] ?? []
+        // Under the realtime clock a screen that was unplugged has no settled last picture.
+        let unplugged = Set(recorded.lines(ofType: .event).compactMap { entry in
+            entry.line["name"] == "screenDidDisconnect" ? entry.line["screen"]?.intValue : nil
+        })
+        for screen in recordedFrames.keys.sorted() where everyFrame || !unplugged.contains(screen) {
+            let mine = distinct(recordedFrames[screen] ?? []), theirs = distinct(replayFrames[screen] ?? [])
             if everyFrame {
                 for (offset, frame) in mine.enumerated() {
                     guard offset < theirs.count else {
                         return TraceDivergence(
                             kind: "frame-hash", recordedIndex: frame.index, replayIndex: theirs.last?.index,
-                            message: "screen \(screen) presented \(theirs.count) frames in the replay, \(mine.count) in the recording; the first missing: \(TraceFile.describe(frame.line))")
+                            message: "screen \(screen) showed \(theirs.count) pictures in the replay, \(mine.count) in the recording; the first missing: \(TraceFile.describe(frame.line))")
                     }
                     let other = theirs[offset]
                     if frame.line["hash"] != other.line["hash"] {
                         return TraceDivergence(
                             kind: "frame-hash", recordedIndex: frame.index, replayIndex: other.index,
-                            message: "screen \(screen), frame \(offset + 1): recorded hash \(frame.line["hash"]?.stringValue ?? "?") at #\(frame.line["sequence"]?.intValue ?? 0), replayed \(other.line["hash"]?.stringValue ?? "?") at #\(other.line["sequence"]?.intValue ?? 0)")
+                            message: "screen \(screen), picture \(offset + 1): recorded hash \(frame.line["hash"]?.stringValue ?? "?") at #\(frame.line["sequence"]?.intValue ?? 0), replayed \(other.line["hash"]?.stringValue ?? "?") at #\(other.line["sequence"]?.intValue ?? 0)")
                     }
                 }
                 if theirs.count > mine.count {
                     return TraceDivergence(
                         kind: "frame-hash", recordedIndex: mine.last?.index, replayIndex: theirs[mine.count].index,
-                        message: "screen \(screen) presented \(theirs.count) frames in the replay, \(mine.count) in the recording")
+                        message: "screen \(screen) showed \(theirs.count) pictures in the replay, \(mine.count) in the recording")
                 }
             } else if let last = mine.last {
                 guard let other = theirs.last else {
@@ -118,6 +123,14 @@ public enum TraceDiff {
             }
         }
         return nil
+    }
+
+    /// The frames that showed a new picture (a frame repainting the same pixels is left out:
+    /// how many frames a client's redraws take depends on when its commits land between steps).
+    private static func distinct(_ frames: [(index: Int, line: JSONValue)]) -> [(index: Int, line: JSONValue)] {
+        var result: [(index: Int, line: JSONValue)] = []
+        for frame in frames where result.last?.line["hash"] != frame.line["hash"] { result.append(frame) }
+        return result
     }
 
     private static func framesByScreen(_ trace: TraceFile) -> [Int: [(index: Int, line: JSONValue)]] {

@@ -100,6 +100,8 @@ final class Session {
         if stopReason == .commandEnded, let exitStatus = child?.exitStatus {
             status = exitStatus
         }
+        // The trace ends with the session: the screenshots' repaint below is not part of it.
+        recorder?.stop(reason: "exit")
         if let screenshotDirectory {
             do {
                 for path in try compositor.writeScreenshots(to: screenshotDirectory) {
