@@ -118,6 +118,11 @@ void strata_listener_add_to_display(struct strata_listener *l, struct wl_display
 	wl_display_add_destroy_listener(display, &l->listener);
 }
 
+void strata_listener_add_to_client_created(struct strata_listener *l, struct wl_display *display) {
+	strata_listener_remove(l);
+	wl_display_add_client_created_listener(display, &l->listener);
+}
+
 static void (*strata_log_handler)(const char *line);
 
 static void strata_log_trampoline(const char *fmt, va_list args) {

@@ -54,6 +54,8 @@ final class ControlCommands {
         case "events": return try events(request, connection: connection)
         case "sync": return sync()
         case "exec": return try exec(request)
+        case "step": return try step(request)
+        case "record": return try record(request)
         default:
             throw ControlError(.unknownCommand, "unknown command \"\(request.command)\"; `hello` lists the commands")
         }
@@ -70,6 +72,7 @@ final class ControlCommands {
             "sequence": JSONValue(server.events.lastSequence),
             "policy": .string(manager.policy.name),
             "placement": .string(manager.placement.name),
+            "clock": .string(compositor.clock.mode.rawValue),
         ]
         if let name = compositor.socketName { reply["wayland_display"] = .string(name) }
         return reply
@@ -82,6 +85,22 @@ final class ControlCommands {
         compositor.display.flushClients()
         return ["sequence": JSONValue(server.events.lastSequence)]
     }
+
+    /// `step`: under `--clock manual`, advances the virtual clock by `frames` frames (default 1,
+    /// at most `maximumStep`), each one a tick of the frame clocks due by then: repaints, frame
+    /// callbacks and presentation feedback happen now. Clients are flushed before the reply.
+    private func step(_ request: ControlRequest) throws(ControlError) -> Reply {
+        let frames = try request.optionalInt("frames", in: 1...Self.maximumStep) ?? 1
+        guard compositor.clock.isManual else {
+            throw ControlError(.unsupported, "step needs the manual clock (strata --clock manual); this Strata runs on the realtime clock")
+        }
+        let time = compositor.clock.step(frames: frames) ?? 0
+        compositor.display.flushClients()
+        return ["frames": JSONValue(frames), "time_ns": JSONValue(time), "sequence": JSONValue(server.events.lastSequence)]
+    }
+
+    /// The most frames one `step` advances (10 minutes at 60 Hz).
+    static let maximumStep = 36_000
 
     private func policy(_ request: ControlRequest) throws(ControlError) -> Reply {
         if let name = try request.optionalString("name") {

@@ -19,6 +19,11 @@ public final class ControlServer {
     /// gets the argument vector and the working directory (nil: Strata's), returns the pid or
     /// throws a message. Without it, `exec` answers `unsupported`.
     public var spawn: ((_ arguments: [String], _ workingDirectory: String?) throws -> Int32)?
+    /// The trace being recorded (`strata --record`, the `record` command), if any: it is told
+    /// every command and its reply.
+    public var recorder: TraceRecorder?
+    /// The argv Strata was started with (written into the header of traces `record` starts).
+    public var sessionCommand: [String]?
     /// The most a connection may have queued for writing (replies and events its peer has not
     /// read yet) before it is dropped.
     public var maximumQueuedBytes = 4 * 1024 * 1024
@@ -76,6 +81,7 @@ public final class ControlServer {
 
     /// Closes every connection and the socket, and removes the socket file; safe to call twice.
     public func stop() {
+        recorder?.stop(reason: "exit")
         guard let listenSource else { return }
         listenSource.remove()
         self.listenSource = nil
@@ -126,14 +132,28 @@ public final class ControlServer {
         } catch {
             return Self.errorReply(id: ControlRequest.salvageID(parsed), error)
         }
+        let recording = recorder.flatMap { $0.isStopped ? nil : $0 }
+        let before = compositor.windows.notifications.lastSequence
+        recording?.isRunningCommand = true
+        let reply: JSONValue?
         do throws(ControlError) {
-            guard var reply = try commands.run(request, connection: connection) else { return nil }
-            reply["id"] = request.id
-            reply["ok"] = true
-            return .object(reply)
+            if var fields = try commands.run(request, connection: connection) {
+                fields["id"] = request.id
+                fields["ok"] = true
+                reply = .object(fields)
+            } else {
+                reply = nil
+            }
         } catch {
-            return Self.errorReply(id: request.id, error)
+            reply = Self.errorReply(id: request.id, error)
         }
+        recording?.isRunningCommand = false
+        // The recorder that was running (`record stop` ends it, `record start` begins one: the
+        // command is in neither trace).
+        if let recording, !recording.isStopped {
+            recording.recordCommand(request: parsed, reply: reply, connection: connection.number, peerPID: connection.peer.pid, sequence: before)
+        }
+        return reply
     }
 
     static func errorReply(id: JSONValue, _ error: ControlError) -> JSONValue {

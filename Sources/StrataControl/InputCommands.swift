@@ -10,11 +10,8 @@ import StrataServer
 extension ControlCommands {
     private var seat: Seat { compositor.seat }
 
-    private var now: UInt32 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt32(truncatingIfNeeded: Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000)
-    }
+    /// Input events carry the compositor's clock (virtual under `--clock manual`).
+    private var now: UInt32 { compositor.clock.milliseconds }
 
     private func inputScreen(_ request: ControlRequest) throws(ControlError) -> ScreenOutput {
         if let output = try request.optionalScreen(in: compositor) { return output }

@@ -24,10 +24,9 @@ extension Compositor {
     /// The largest side a nested screen takes from its parent (a canvas of 16384² is 1 GiB).
     static let maximumNestedSize: Int32 = 16384
 
-    /// Milliseconds on the monotonic clock, for events the parent sends without a time.
+    /// Milliseconds on the monotonic clock (the parent's time base), for events the parent sends
+    /// without a time.
     static var nestedNowMilliseconds: UInt32 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt32(truncatingIfNeeded: Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000)
+        UInt32(truncatingIfNeeded: Clock.monotonicNanoseconds() / 1_000_000)
     }
 }

@@ -158,9 +158,7 @@ final class WLCSDisplayServer {
     }
 
     static func now() -> UInt32 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt32(truncatingIfNeeded: Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000)
+        UInt32(truncatingIfNeeded: Clock.monotonicNanoseconds() / 1_000_000)
     }
 
     static func log(_ message: String) {

@@ -18,6 +18,10 @@ final class Session {
     private(set) var clients: [ChildProcess] = []
     /// The control socket, stopped (its file removed) before the display goes.
     var control: ControlServer?
+    /// The trace `--record` writes when there is no control socket (else the control server
+    /// holds it, and `record start|stop` may replace it).
+    var standaloneRecorder: TraceRecorder?
+    var recorder: TraceRecorder? { control?.recorder ?? standaloneRecorder }
     private var signalSources: [OpaquePointer] = []
     private var stopReason: StopReason?
 
@@ -79,9 +83,10 @@ final class Session {
         var environment = environment
         environment["WAYLAND_SOCKET"] = String(connection.fd)
         do {
-            let child = try ChildProcess(arguments: command, environment: environment, workingDirectory: workingDirectory)
-            compositor.display.setProcessID(child.pid, of: connection.client)
-            return child
+            let process = try ChildProcess(arguments: command, environment: environment, workingDirectory: workingDirectory)
+            compositor.display.setProcessID(process.pid, of: connection.client)
+            recorder?.processDidStart(pid: process.pid, command: command, client: connection.client)
+            return process
         } catch {
             wl_client_destroy(connection.client)
             throw error
@@ -96,6 +101,8 @@ final class Session {
         if stopReason == .commandEnded, let exitStatus = child?.exitStatus {
             status = exitStatus
         }
+        // The trace ends with the session: the screenshots' repaint below is not part of it.
+        recorder?.stop(reason: "exit")
         if let screenshotDirectory {
             do {
                 for path in try compositor.writeScreenshots(to: screenshotDirectory) {
@@ -108,6 +115,7 @@ final class Session {
         }
         if ProcessInfo.processInfo.environment["STRATA_STATS"] == "1" { printStats() }
         removeSignalSources()
+        recorder?.stop(reason: "exit")
         control?.stop()
         compositor.shutdown()
         for client in clients { client.terminate(grace: 1) }
@@ -131,6 +139,7 @@ final class Session {
 
     /// Stops the loop before it starts (setup failed after the session was made).
     func abandon() {
+        recorder?.stop(reason: "exit")
         control?.stop()
         removeSignalSources()
         compositor.shutdown()

@@ -71,6 +71,22 @@ struct StrataCommand: ParsableCommand {
         transform: { try LevelRule.parse($0) })
     var levels: [LevelRule] = []
 
+    @Option(help: ArgumentHelp(
+        "Where time comes from: realtime (the monotonic clock, frames at each screen's refresh rate) or manual (a virtual clock from 0 that moves only with `strata-ctl step`).",
+        discussion: "Under the manual clock, frame callbacks, presentation feedback and repaints happen only when stepped, and every timestamp (frames, input events) is virtual, so two runs of the same clients with the same steps draw the same pictures.",
+        valueName: "realtime|manual"))
+    var clock: StrataServer.Clock.Mode = .realtime
+
+    @Option(help: ArgumentHelp(
+        "Record the session into this trace file (line-delimited JSON, docs/experiments.md): clients, control commands, model events, input, frame hashes.",
+        discussion: "The file must be a regular file or not exist (a FIFO or device is refused). strata-ctl replay FILE replays it.",
+        valueName: "file"))
+    var record: String?
+
+    @Option(name: .customLong("record-limit"), help: ArgumentHelp(
+        "The most bytes a trace may take (default 256 MiB); at the limit the recording stops with an error.", valueName: "bytes"))
+    var recordLimit = TraceRecorder.defaultMaximumBytes
+
     @Flag(name: .customLong("client-side-decorations"),
           help: "Let clients draw their own title bars (default: ask for server-side decorations, and draw none).")
     var clientSideDecorations = false
@@ -131,6 +147,8 @@ struct StrataCommand: ParsableCommand {
             throw ValidationError("socket must be a plain file name such as wayland-5")
         }
         if let screenshot, screenshot.isEmpty { throw ValidationError("screenshot needs a directory") }
+        if let record, record.isEmpty { throw ValidationError("record needs a file name") }
+        guard recordLimit >= 4096 else { throw ValidationError("record-limit must be at least 4096 bytes") }
     }
 
     func run() throws {
@@ -146,7 +164,8 @@ struct StrataCommand: ParsableCommand {
                 name: backend == .auto ? nil : backend.rawValue, environment: environment, screens: screens, modes: modes)
             let compositor = try Compositor(
                 backend: chosenBackend,
-                policy: KeyWindowPolicies.named(policy) ?? UIKitKeyWindowPolicy())
+                policy: KeyWindowPolicies.named(policy) ?? UIKitKeyWindowPolicy(),
+                clock: StrataServer.Clock(mode: clock))
             if let nested = chosenBackend as? NestedBackend {
                 nested.onLastScreenClosed = { [unowned compositor] in compositor.display.terminate() }
                 nested.onParentLost = { [unowned compositor] message in
@@ -200,6 +219,22 @@ struct StrataCommand: ParsableCommand {
                 session.abandon()
                 throw ExitCode(1)
             }
+        }
+        if let record {
+            do throws(ControlError) {
+                let recorder = try TraceRecorder(compositor: session.compositor, path: record, maximumBytes: recordLimit,
+                                                 command: command.isEmpty ? nil : command)
+                recorder.onFailure = { reason in Session.printError("strata: record: \(reason); the recording stopped") }
+                session.control?.recorder = recorder
+                session.control?.sessionCommand = command.isEmpty ? nil : command
+                session.standaloneRecorder = session.control == nil ? recorder : nil
+            } catch {
+                Session.printError("strata: error: \(error.message)")
+                session.abandon()
+                throw ExitCode(1)
+            }
+        } else {
+            session.control?.sessionCommand = command.isEmpty ? nil : command
         }
         print("WAYLAND_DISPLAY=\(socketName)")
         if let control = session.control { print("\(ControlProtocol.environmentVariable)=\(control.path)") }

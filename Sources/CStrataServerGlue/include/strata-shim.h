@@ -26,6 +26,7 @@ void strata_listener_add_to_signal(struct strata_listener *l, struct wl_signal *
 void strata_listener_add_to_resource(struct strata_listener *l, struct wl_resource *resource);
 void strata_listener_add_to_client(struct strata_listener *l, struct wl_client *client);
 void strata_listener_add_to_display(struct strata_listener *l, struct wl_display *display);
+void strata_listener_add_to_client_created(struct strata_listener *l, struct wl_display *display);
 
 /* A monotonic, non-blocking, close-on-exec timerfd (-1 on failure), and arming it: first expiry
    after first_ns nanoseconds (0: disarm), then every interval_ns (0: once). Returns

@@ -10,6 +10,9 @@ public final class Compositor {
     public let display: Display
     public let windows: WindowManager
     public let backend: Backend
+    /// Where every time comes from: CLOCK_MONOTONIC, or a virtual clock stepped by hand
+    /// (`strata --clock manual`).
+    public let clock: Clock
     /// The frame path: screens' outputs, damage, drawing, frames, hit testing.
     public let scene: Scene
     public var outputs: [ScreenOutput] { scene.outputs }
@@ -52,6 +55,11 @@ public final class Compositor {
     public var levelRules = LevelRules()
     /// Who sees the privileged globals (`--allow-privileged`: everyone).
     public var clientPrivilege: ClientPrivilege = .startedByStrata
+    /// A trace recorder's hooks (frames presented, input handled); nil while not recording.
+    public var traceHooks: TraceHooks? {
+        get { scene.traceHooks }
+        set { scene.traceHooks = newValue }
+    }
     var globals: [Global] = []
     /// Globals removed from clients' view and destroyed a while later (screens unplugged).
     private var retiringGlobals: [Global] = []
@@ -61,12 +69,13 @@ public final class Compositor {
     /// Every client's budget of objects and wl_shm pools (`ClientBudget`).
     private var clientBudgets: OpaquePointer?
 
-    public init(backend: Backend, policy: KeyWindowPolicy = UIKitKeyWindowPolicy()) throws(ServerError) {
+    public init(backend: Backend, policy: KeyWindowPolicy = UIKitKeyWindowPolicy(), clock: Clock = Clock()) throws(ServerError) {
         self.display = try Display()
+        self.clock = clock
         self.windows = WindowManager(policy: policy)
         self.backend = backend
         // The scene observes the model first: damage follows every change before others react.
-        self.scene = Scene(display: display, windows: windows, backend: backend)
+        self.scene = Scene(display: display, windows: windows, backend: backend, clock: clock)
         guard wl_display_init_shm(display.display) == 0 else { throw .setup("wl_display_init_shm failed") }
         shmStrideCheck = strata_add_shm_stride_check(display.display)
         clientBudgets = strata_client_budgets_install(display.display, ClientBudget.limits)
@@ -378,26 +387,5 @@ public final class Compositor {
         guard let resource = wl_client_get_object(client, id),
               wl_resource_instance_of(resource, strata_wl_surface_interface(), Surface.implementation) != 0 else { return nil }
         return ResourceObject.from(resource, as: Surface.self)
-    }
-
-    static func monotonicMilliseconds() -> UInt32 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return milliseconds(ts)
-    }
-
-    static func monotonicNanoseconds() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return nanoseconds(ts)
-    }
-
-    /// A CLOCK_MONOTONIC time in the 32-bit milliseconds of input events and frame callbacks.
-    static func milliseconds(_ ts: timespec) -> UInt32 {
-        UInt32(truncatingIfNeeded: Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000)
-    }
-
-    static func nanoseconds(_ ts: timespec) -> UInt64 {
-        UInt64(max(0, ts.tv_sec)) * 1_000_000_000 + UInt64(max(0, ts.tv_nsec))
     }
 }

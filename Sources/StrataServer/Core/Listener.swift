@@ -25,6 +25,8 @@ public final class Listener {
     public func listen(toResourceDestroy resource: OpaquePointer) { strata_listener_add_to_resource(raw, resource) }
     public func listen(toClientDestroy client: OpaquePointer) { strata_listener_add_to_client(raw, client) }
     public func listen(toDisplayDestroy display: OpaquePointer) { strata_listener_add_to_display(raw, display) }
+    /// Told of every new client of `display` (the callback's data is the wl_client).
+    public func listen(toClientCreated display: OpaquePointer) { strata_listener_add_to_client_created(raw, display) }
     public func listen(to signal: UnsafeMutablePointer<wl_signal>) { strata_listener_add_to_signal(raw, signal) }
 }
 

@@ -281,7 +281,7 @@ final class Pointer {
         guard case .none = grab, output != nil else { return }
         if !updateFocus() {
             // The focus stayed but its surface may have moved under the still pointer.
-            sendMotion(time: Compositor.monotonicMilliseconds(), onlyIfMoved: true)
+            sendMotion(time: seat.compositor.clock.milliseconds, onlyIfMoved: true)
         }
         flushFrames()
     }
@@ -358,7 +358,7 @@ final class Pointer {
     /// zwp_relative_pointer_v1.relative_motion to the focus client's relative pointers.
     private func sendRelativeMotion(dx: Double, dy: Double) {
         guard dx != 0 || dy != 0, let focus, !focus.isDestroyed, !relativePointers.isEmpty else { return }
-        let now = RelativePointer.monotonicMicroseconds()
+        let now = seat.compositor.clock.microseconds
         var sent = false
         for relative in relativePointers where relative.client == focus.client {
             relative.sendMotion(microseconds: now, dx: dx, dy: dy)
@@ -494,7 +494,7 @@ final class Pointer {
         if nx != x || ny != y {
             x = nx
             y = ny
-            sendMotion(time: Compositor.monotonicMilliseconds(), onlyIfMoved: true)
+            sendMotion(time: seat.compositor.clock.milliseconds, onlyIfMoved: true)
             seat.compositor.cursor.update()
             flushFrames()
         }
@@ -520,7 +520,7 @@ final class Pointer {
         y = ny
         inputX = nx
         inputY = ny
-        if focus === surface { sendMotion(time: Compositor.monotonicMilliseconds(), onlyIfMoved: true) }
+        if focus === surface { sendMotion(time: seat.compositor.clock.milliseconds, onlyIfMoved: true) }
         seat.compositor.cursor.update()
     }
 }

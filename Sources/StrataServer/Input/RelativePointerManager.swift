@@ -60,11 +60,5 @@ final class RelativePointer: ResourceObject {
                                                      UInt32(truncatingIfNeeded: microseconds), fx, fy, fx, fy)
     }
 
-    static func monotonicMicroseconds() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1000
-    }
-
     static let implementation = makeImplementation(zwp_relative_pointer_v1_interface(destroy: destroyRequest))
 }

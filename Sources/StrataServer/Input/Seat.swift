@@ -184,6 +184,7 @@ public final class Seat {
     public func pointerMotion(on output: ScreenOutput, x: Double, y: Double, time: UInt32) {
         guard x.isFinite, y.isFinite else { return }
         pointer.motion(on: output, x: x, y: y, time: time)
+        compositor.traceHooks?.seatDidHandle(.pointerMotion(screen: output.screen.id, x: x, y: y), time: time)
     }
 
     /// The pointer moved by (dx, dy) (a mouse's relative motion), staying on its screen. A locked
@@ -192,6 +193,7 @@ public final class Seat {
     public func pointerMotion(dx: Double, dy: Double, time: UInt32) {
         guard dx.isFinite, dy.isFinite else { return }
         pointer.relativeMotion(dx: dx, dy: dy, time: time)
+        compositor.traceHooks?.seatDidHandle(.pointerRelativeMotion(dx: dx, dy: dy), time: time)
     }
 
     /// Whether a pointer constraint is in effect (a lock or a confinement), and which.
@@ -203,18 +205,21 @@ public final class Seat {
     /// A button (evdev code, BTN_LEFT = 0x110) was pressed or released.
     public func pointerButton(_ button: UInt32, pressed: Bool, time: UInt32) {
         pointer.button(button, pressed: pressed, time: time)
+        compositor.traceHooks?.seatDidHandle(.pointerButton(button: button, pressed: pressed), time: time)
     }
 
     /// Scrolling, in surface-local units (positive: down / right).
     public func pointerAxis(vertical: Double, horizontal: Double, time: UInt32) {
         guard vertical.isFinite, horizontal.isFinite else { return }
         pointer.axis(vertical: vertical, horizontal: horizontal, time: time)
+        compositor.traceHooks?.seatDidHandle(.pointerAxis(vertical: vertical, horizontal: horizontal), time: time)
     }
 
     /// One frame of scrolling with its source, wheel steps and stops.
     public func pointerScroll(_ scroll: PointerScroll, time: UInt32) {
         guard scroll.vertical.isFinite, scroll.horizontal.isFinite else { return }
         pointer.scroll(scroll, time: time)
+        compositor.traceHooks?.seatDidHandle(.pointerAxis(vertical: scroll.vertical, horizontal: scroll.horizontal), time: time)
     }
 
     /// Pointer input made in `body` (motion, buttons, scrolling) reaches clients as one group,
@@ -226,30 +231,36 @@ public final class Seat {
     /// A key (evdev code; the xkb keycode is this + 8) was pressed or released.
     public func key(_ keycode: UInt32, pressed: Bool, time: UInt32) {
         keyboard.key(keycode, pressed: pressed, time: time)
+        compositor.traceHooks?.seatDidHandle(.key(keycode: keycode, pressed: pressed, virtualKeyboard: false), time: time)
     }
 
     /// A key from `client`'s virtual keyboard: the input method's own keys pass its grab.
     func key(_ keycode: UInt32, pressed: Bool, time: UInt32, virtualKeyboardOf client: OpaquePointer) {
         keyboard.key(keycode, pressed: pressed, time: time, passesInputMethodGrab: client == textInputs.inputMethodClient)
+        compositor.traceHooks?.seatDidHandle(.key(keycode: keycode, pressed: pressed, virtualKeyboard: true), time: time)
     }
 
     public func touchDown(id: Int32, on output: ScreenOutput, x: Double, y: Double, time: UInt32) {
         guard x.isFinite, y.isFinite else { return }
         touch.down(id: id, on: output, x: x, y: y, time: time)
+        compositor.traceHooks?.seatDidHandle(.touchDown(id: id, screen: output.screen.id, x: x, y: y), time: time)
     }
 
     public func touchMotion(id: Int32, x: Double, y: Double, time: UInt32) {
         guard x.isFinite, y.isFinite else { return }
         touch.motion(id: id, x: x, y: y, time: time)
+        compositor.traceHooks?.seatDidHandle(.touchMotion(id: id, x: x, y: y), time: time)
     }
 
     public func touchUp(id: Int32, time: UInt32) {
         touch.up(id: id, time: time)
+        compositor.traceHooks?.seatDidHandle(.touchUp(id: id), time: time)
     }
 
     /// The compositor takes over every touch sequence: wl_touch.cancel to their clients.
     public func touchCancel() {
         touch.cancel()
+        compositor.traceHooks?.seatDidHandle(.touchCancel, time: compositor.clock.milliseconds)
     }
 
     // MARK: Queries (control socket, tests)

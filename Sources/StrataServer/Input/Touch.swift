@@ -71,7 +71,7 @@ final class Touch {
             let lx = point.x - Double(p.x), ly = point.y - Double(p.y)
             guard (lx, ly) != point.local else { continue }
             points[id]?.local = (lx, ly)
-            let time = Compositor.monotonicMilliseconds()
+            let time = seat.compositor.clock.milliseconds
             send(to: surface.client) { wl_touch_send_motion($0.resource, time, id, wl_fixed_from_double(lx), wl_fixed_from_double(ly)) }
         }
     }
@@ -103,7 +103,7 @@ final class Touch {
         let ended = points.filter { $0.value.surface === surface }.keys.sorted()
         points = points.filter { $0.value.surface != nil && $0.value.surface !== surface }
         guard !ended.isEmpty else { return }
-        let time = Compositor.monotonicMilliseconds()
+        let time = seat.compositor.clock.milliseconds
         for id in ended {
             let serial = seat.nextSerial()
             send(to: surface.client) { wl_touch_send_up($0.resource, serial, time, id) }

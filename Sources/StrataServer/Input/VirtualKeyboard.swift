@@ -127,7 +127,7 @@ final class VirtualKeyboard: ResourceObject {
     }
 
     override func resourceDidDestroy() {
-        let time = Compositor.monotonicMilliseconds()
+        let time = compositor.clock.milliseconds
         for (key, _) in held { try? keyRequest(key, pressed: false, time: time) }
     }
 }

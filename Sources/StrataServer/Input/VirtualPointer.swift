@@ -224,7 +224,7 @@ final class VirtualPointer: ResourceObject {
     }
 
     override func resourceDidDestroy() {
-        let time = Compositor.monotonicMilliseconds()
+        let time = compositor.clock.milliseconds
         for button in pressed { compositor.seat.pointerButton(button, pressed: false, time: time) }
         pressed.removeAll()
     }

@@ -99,7 +99,7 @@ public final class CursorLayer {
         }
         if !compositor.backend.drawsCursor, !surface.frameCallbacks.isEmpty {
             // The parent shows it: the frame is the commit's.
-            for callback in surface.frameCallbacks { callback.done(timeMilliseconds: Compositor.monotonicMilliseconds()) }
+            for callback in surface.frameCallbacks { callback.done(timeMilliseconds: compositor.clock.milliseconds) }
             surface.frameCallbacks.removeAll()
         }
     }

@@ -16,6 +16,10 @@ public final class Scene {
     let display: Display
     let windows: WindowManager
     let backend: Backend
+    /// Where frame times come from (realtime, or the manual virtual clock).
+    let clock: Clock
+    /// A trace recorder's hooks (frames presented); nil while not recording.
+    weak var traceHooks: TraceHooks?
     /// The screens' outputs, the main screen's first.
     public internal(set) var outputs: [ScreenOutput] = []
     /// Colour of screen pixels no window covers.
@@ -31,8 +35,9 @@ public final class Scene {
     /// damages where it was.
     private var openWindows: [WindowID: Window] = [:]
 
-    init(display: Display, windows: WindowManager, backend: Backend) {
+    init(display: Display, windows: WindowManager, backend: Backend, clock: Clock) {
         self.display = display
+        self.clock = clock
         self.windows = windows
         self.backend = backend
         observerToken = windows.notifications.addObserver { [unowned self] posted in
@@ -59,7 +64,7 @@ public final class Scene {
         // Unowned: a clock lives only while its output is the scene's (`remove`, `stop` and the
         // scene's deinit drop it), and a weak reference would put every retain of the scene on
         // the runtime's slow path (a side table).
-        output.frameClock = FrameClock(display: display) { [unowned(unsafe) self, unowned output] in
+        output.frameClock = FrameClock(display: display, clock: clock) { [unowned(unsafe) self, unowned output] in
             // A tick with nothing to paint stops the clock: an idle screen has no timer.
             guard output.frameScheduled else {
                 output.frameClock?.stop()
@@ -293,14 +298,14 @@ public final class Scene {
 
     /// Asks for a frame at the screen's next refresh: starts its frame clock unless it runs.
     public func scheduleFrame(_ output: ScreenOutput) {
-        guard !output.frameScheduled, let clock = output.frameClock else { return }
+        guard !output.frameScheduled, let frameClock = output.frameClock else { return }
         output.frameScheduled = true
         let period = output.refreshPeriodNanoseconds
-        guard clock.periodNanoseconds != period else { return }   // ticking already
+        guard frameClock.periodNanoseconds != period else { return }   // ticking already
         // The first tick a period after the last frame (at once when that has passed).
         let next = output.lastFrameNanoseconds + period
-        let now = Compositor.monotonicNanoseconds()
-        clock.start(afterNanoseconds: next > now ? min(next - now, period) : 1, periodNanoseconds: period)
+        let now = clock.nanoseconds
+        frameClock.start(afterNanoseconds: next > now ? min(next - now, period) : 1, periodNanoseconds: period, now: now)
     }
 
     /// Repaints the damaged part of a screen, presents it, and completes the frame callbacks of
@@ -316,10 +321,9 @@ public final class Scene {
             output.frameScheduled = false
             output.frameClock?.stop()
         }
-        var frameTime = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &frameTime)
-        output.lastFrameNanoseconds = Compositor.nanoseconds(frameTime)
-        let now = Compositor.milliseconds(frameTime)
+        let frameTime = clock.nanoseconds
+        output.lastFrameNanoseconds = frameTime
+        let now = UInt32(truncatingIfNeeded: frameTime / 1_000_000)
         output.frames += 1
         releaseReplacedBuffers()
         // One walk of the stacking per frame: the draw and the frame callbacks share its list.
@@ -338,6 +342,7 @@ public final class Scene {
             output.paintedFrames += 1
             output.present()
             backend.present(output, damage: output.presentedDamage)
+            traceHooks?.screenDidPresent(output)
             output.completeCaptures()
             if output === outputs.first { damageMirrors(of: output, damage: clip) }
             output.damage.clear()
@@ -356,15 +361,15 @@ public final class Scene {
     }
 
     /// Answers the wp_presentation feedback of every surface the frame showed (`drawList`): the
-    /// frame's time (taken before drawing, on CLOCK_MONOTONIC), the screen's frame period and
+    /// frame's time (taken before drawing, from `clock`), the screen's frame period and
     /// frame count. No flags: the headless clock is a timer, not a vertical blank, and not a
     /// hardware clock.
-    private func presentFeedback(on output: ScreenOutput, at time: timespec) {
+    private func presentFeedback(on output: ScreenOutput, at time: UInt64) {
         var frame: PresentationFeedback.Frame?
         for item in drawList where !item.surface.presentationFeedbacks.isEmpty {
             let surface = item.surface
             let f = frame ?? PresentationFeedback.Frame(
-                seconds: UInt64(time.tv_sec), nanoseconds: UInt32(time.tv_nsec),
+                seconds: time / 1_000_000_000, nanoseconds: UInt32(time % 1_000_000_000),
                 refreshNanoseconds: UInt32(clamping: output.refreshPeriodNanoseconds),
                 sequence: UInt64(output.frames), flags: 0)
             frame = f

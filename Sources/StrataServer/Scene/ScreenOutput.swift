@@ -44,7 +44,8 @@ public final class ScreenOutput {
     /// Whether a frame is wanted at the next tick of the frame clock (damage or frame callbacks
     /// are waiting).
     public var isFrameScheduled: Bool { frameScheduled }
-    var lastFrameNanoseconds: UInt64 = 0
+    /// The time of the last frame (the compositor's `clock`), in nanoseconds.
+    public internal(set) var lastFrameNanoseconds: UInt64 = 0
     /// Frames that drew something, and frames (drawn or not) that completed callbacks.
     public internal(set) var paintedFrames = 0
     public internal(set) var frames = 0

@@ -162,7 +162,7 @@ public final class Surface: ResourceObject, MeasuredTreeNode {
         let cap = ClientBudget.maxFrameCallbacksPerSurface
         guard pending.frameCallbacks.count + cached.frameCallbacks.count + frameCallbacks.count >= cap else { return }
         if !frameCallbacks.isEmpty {
-            let now = Compositor.monotonicMilliseconds()
+            let now = compositor.clock.milliseconds
             for callback in frameCallbacks { callback.done(timeMilliseconds: now) }
             frameCallbacks.removeAll(keepingCapacity: true)
         }

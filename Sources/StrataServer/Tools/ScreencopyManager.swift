@@ -152,10 +152,8 @@ final class ScreencopyFrame: ResourceObject {
             zwlr_screencopy_frame_v1_send_damage(resource, UInt32(b.x1 - box.x1), UInt32(b.y1 - box.y1), UInt32(b.width), UInt32(b.height))
         }
         zwlr_screencopy_frame_v1_send_flags(resource, 0)
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let seconds = UInt64(now.tv_sec)
-        zwlr_screencopy_frame_v1_send_ready(resource, UInt32(seconds >> 32), UInt32(truncatingIfNeeded: seconds), UInt32(now.tv_nsec))
+        let now = output.compositor?.clock.secondsAndNanoseconds ?? (seconds: 0, nanoseconds: 0)
+        zwlr_screencopy_frame_v1_send_ready(resource, UInt32(now.seconds >> 32), UInt32(truncatingIfNeeded: now.seconds), now.nanoseconds)
     }
 
     private func copy(from canvas: Canvas, into buffer: OpaquePointer) -> Bool {

@@ -1,0 +1,272 @@
+import CWaylandServer
+import Foundation
+import Glibc
+import StrataControlProtocol
+import StrataModel
+import StrataRender
+import StrataServer
+
+/// Records a session into a trace file (`strata --record FILE`, the control command `record`):
+/// line-delimited JSON in the schema of docs/experiments.md ("Traces", `TraceFormat`).
+///
+/// It is one more observer of the model (every notification, as the EventLog encodes it, and
+/// the screen's state after screen events), the compositor's `TraceHooks` (each presented frame
+/// with its hash and damage, each input event the seat handled with its target window), a
+/// listener of client connections, and the control server tells it each command and reply.
+/// Lines are buffered (`TraceWriter`) and written in blocks to a regular file, up to a size
+/// limit; past it the recording stops with an `end` line saying so.
+public final class TraceRecorder: TraceHooks {
+    public let path: String
+    private unowned let compositor: Compositor
+    private let writer: TraceWriter
+    private var token: ObserverToken?
+    private var clientCreated: Listener?
+    private var clients: [OpaquePointer: (number: Int, listener: Listener)] = [:]
+    private var nextClientNumber = 1
+    private var hashers: [ScreenID: FrameHasher] = [:]
+    private let startNanoseconds: UInt64
+    /// Whether a control command is being run (its input lines say `during_command`).
+    var isRunningCommand = false
+    /// Called once when the recording stops by itself (size limit, write error) with the reason.
+    public var onFailure: ((String) -> Void)?
+    public private(set) var isStopped = false
+    /// What the limit keeps free for the `end` line.
+    private static let endReserve = 256
+    /// The default size limit of a trace (`--record-limit`).
+    public static let defaultMaximumBytes = 256 * 1024 * 1024
+
+    /// Starts recording into `path` (a regular file, created or truncated). `command`: the argv
+    /// Strata was started with, if any; `startedBy`: `command-line` or `control`.
+    public init(compositor: Compositor, path: String, maximumBytes: Int = TraceRecorder.defaultMaximumBytes,
+                command: [String]? = nil, startedBy: String = "command-line") throws(ControlError) {
+        self.compositor = compositor
+        self.path = path
+        writer = try TraceWriter(path: path, maximumBytes: max(4096, maximumBytes))
+        startNanoseconds = compositor.clock.isManual ? 0 : compositor.clock.nanoseconds
+        var header: [String: JSONValue] = [
+            "version": JSONValue(TraceFormat.version),
+            "strata": .string(TraceFormat.strataVersion),
+            "clock": .string(compositor.clock.mode.rawValue),
+            "policy": .string(compositor.windows.policy.name),
+            "backend": .string(compositor.backend.name),
+            "started_by": .string(startedBy),
+            "screens": (try? JSONValue(encoding: compositor.windows.screens.map(ScreenInfo.init))) ?? .array([]),
+            "windows": .number(Double(compositor.windows.windows.count)),
+        ]
+        if let command { header["command"] = .array(command.map { .string($0) }) }
+        write(.header, header)
+        token = compositor.windows.notifications.addObserver { [unowned self] posted in
+            self.modelDidPost(posted)
+        }
+        clientCreated = Listener { [unowned self] data in
+            guard let data else { return }
+            self.clientDidConnect(OpaquePointer(data))
+        }
+        clientCreated?.listen(toClientCreated: compositor.display.display)
+        compositor.traceHooks = self
+    }
+
+    deinit { stop(reason: "stopped") }
+
+    public var lines: Int { writer.lines }
+    public var bytes: Int { writer.bytes }
+    public var failure: String? { writer.failure }
+
+    /// Ends the recording: the `end` line, the buffer written, every hook removed. Safe twice.
+    public func stop(reason: String = "stopped") {
+        guard !isStopped else { return }
+        isStopped = true
+        if let token { compositor.windows.notifications.removeObserver(token) }
+        token = nil
+        clientCreated?.remove()
+        clientCreated = nil
+        for (_, entry) in clients { entry.listener.remove() }
+        clients.removeAll()
+        if compositor.traceHooks === self { compositor.traceHooks = nil }
+        var end: [String: JSONValue] = ["reason": .string(reason)]
+        if let failure = writer.failure { end["error"] = .string(failure) }
+        end["lines"] = JSONValue(writer.lines + 1)
+        let line = encode(.end, end)
+        writer.appendFinal(line)
+        writer.close()
+    }
+
+    // MARK: Lines
+
+    private var sequence: UInt64 { compositor.windows.notifications.lastSequence }
+    private var time: UInt64 { compositor.clock.nanoseconds &- startNanoseconds }
+
+    private func encode(_ type: TraceFormat.LineType, _ fields: [String: JSONValue]) -> Data {
+        var object = fields
+        object["type"] = .string(type.rawValue)
+        if object["sequence"] == nil { object["sequence"] = JSONValue(sequence) }
+        object["time_ns"] = JSONValue(time)
+        return JSONValue.object(object).encodedLine()
+    }
+
+    private func write(_ type: TraceFormat.LineType, _ fields: [String: JSONValue]) {
+        guard !isStopped else { return }
+        writeLine(encode(type, fields))
+    }
+
+    private func writeLine<Bytes: Collection>(_ line: Bytes) where Bytes.Element == UInt8 {
+        guard !isStopped else { return }
+        if !writer.append(line, reserve: Self.endReserve) {
+            let reason = writer.failure ?? "the trace could not be written"
+            stop(reason: "size_limit")
+            onFailure?(reason)
+        }
+    }
+
+    // MARK: Model
+
+    private func modelDidPost(_ posted: PostedNotification) {
+        guard var value = try? JSONValue(encoding: posted), case .object(var fields) = value else { return }
+        fields["type"] = .string(TraceFormat.LineType.event.rawValue)
+        fields["time_ns"] = JSONValue(time)
+        value = .object(fields)
+        writeLine(value.encodedLine())
+        switch posted.notification {
+        case .screenDidConnect(let id), .screenModeDidChange(let id), .screenDidChangeTransform(let id),
+             .screenDidChangeScale(let id), .screenDidChangeBrightness(let id), .screenDidMove(let id),
+             .screenDidChangeMirroring(let id, _), .screenDidChangeUsableArea(let id):
+            if let screen = compositor.windows.screens.first(where: { $0.id == id }),
+               let info = try? JSONValue(encoding: ScreenInfo(screen)) {
+                write(.screen, ["screen": info])
+            }
+        case .screenDidDisconnect(let id):
+            hashers[id] = nil
+        default:
+            break
+        }
+    }
+
+    // MARK: Clients
+
+    private func clientDidConnect(_ client: OpaquePointer) {
+        let number = nextClientNumber
+        nextClientNumber += 1
+        guard let listener = Listener({ [unowned self] _ in self.clientDidDisconnect(client) }) else { return }
+        listener.listen(toClientDestroy: client)
+        clients[client] = (number, listener)
+        var pid: pid_t = 0
+        wl_client_get_credentials(client, &pid, nil, nil)
+        var fields: [String: JSONValue] = ["event": "connect", "client": JSONValue(number)]
+        // A connection Strata made for a process it starts (a socket pair) carries Strata's own
+        // pid; the `start` line names the process.
+        if pid > 0, pid != getpid() { fields["pid"] = JSONValue(Int(pid)) }
+        write(.client, fields)
+    }
+
+    private func clientDidDisconnect(_ client: OpaquePointer) {
+        guard let entry = clients.removeValue(forKey: client) else { return }
+        entry.listener.remove()
+        write(.client, ["event": "disconnect", "client": JSONValue(entry.number)])
+    }
+
+    /// Strata started `command` as `pid` with the connection `client` (the session's command,
+    /// `exec`).
+    public func processDidStart(pid: Int32, command: [String], client: OpaquePointer?) {
+        var fields: [String: JSONValue] = ["event": "start", "pid": JSONValue(Int(pid)), "command": .array(command.map { .string($0) })]
+        if let client, let number = clients[client]?.number { fields["client"] = JSONValue(number) }
+        write(.client, fields)
+    }
+
+    // MARK: Control commands
+
+    /// A control request (as parsed) and its reply; `sequence`: the model's before it ran.
+    func recordCommand(request: JSONValue, reply: JSONValue?, connection: Int, peerPID: Int32, sequence before: UInt64) {
+        write(.command, [
+            "request": request, "reply": reply ?? .null, "connection": JSONValue(connection),
+            "peer_pid": JSONValue(Int(peerPID)), "sequence": JSONValue(before), "sequence_after": JSONValue(sequence),
+        ])
+    }
+
+    // MARK: TraceHooks
+
+    public func screenDidPresent(_ output: ScreenOutput) {
+        let id = output.screen.id
+        let hasher: FrameHasher
+        if let existing = hashers[id] {
+            hasher = existing
+        } else {
+            hasher = FrameHasher()
+            hashers[id] = hasher
+        }
+        let damage = output.presentedDamage
+        let hash = hasher.update(output.displayCanvas, damage: damage)
+        // Written by hand: one line a frame, no dictionary.
+        var line = "{\"type\":\"frame\",\"screen\":\(id.rawValue),\"frame\":\(output.paintedFrames),\"hash\":\"\(Self.hex(hash))\",\"damage\":["
+        var count = 0
+        damage.forEachBox { box in
+            guard count < Self.maximumDamageBoxes else { return }
+            if count > 0 { line += "," }
+            line += "[\(box.x1),\(box.y1),\(box.x2 - box.x1),\(box.y2 - box.y1)]"
+            count += 1
+        }
+        line += "],\"boxes\":\(damage.boxCount),\"sequence\":\(sequence),\"time_ns\":\(time)}"
+        writeLine(line.utf8)
+    }
+
+    /// Damage boxes written per frame (the count says how many there were).
+    static let maximumDamageBoxes = 16
+
+    static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, 16 - digits.count)) + digits
+    }
+
+    public func seatDidHandle(_ input: InjectedInput, time milliseconds: UInt32) {
+        var fields: [String: JSONValue] = ["time_ms": JSONValue(Int(milliseconds))]
+        let seat = compositor.seat
+        var target: Window?
+        switch input {
+        case .pointerMotion(let screen, let x, let y):
+            fields["input"] = "pointer-motion"
+            fields["screen"] = JSONValue(screen.rawValue)
+            fields["x"] = JSONValue(x)
+            fields["y"] = JSONValue(y)
+            target = seat?.pointerFocus.flatMap { compositor.window(showing: $0) }
+        case .pointerRelativeMotion(let dx, let dy):
+            fields["input"] = "pointer-relative-motion"
+            fields["dx"] = JSONValue(dx)
+            fields["dy"] = JSONValue(dy)
+            target = seat?.pointerFocus.flatMap { compositor.window(showing: $0) }
+        case .pointerButton(let button, let pressed):
+            fields["input"] = "pointer-button"
+            fields["button"] = JSONValue(Int(button))
+            fields["state"] = pressed ? "down" : "up"
+            target = seat?.pointerFocus.flatMap { compositor.window(showing: $0) }
+        case .pointerAxis(let vertical, let horizontal):
+            fields["input"] = "pointer-axis"
+            fields["vertical"] = JSONValue(vertical)
+            fields["horizontal"] = JSONValue(horizontal)
+            target = seat?.pointerFocus.flatMap { compositor.window(showing: $0) }
+        case .key(let keycode, let pressed, let virtualKeyboard):
+            fields["input"] = "key"
+            fields["keycode"] = JSONValue(Int(keycode))
+            fields["state"] = pressed ? "down" : "up"
+            if virtualKeyboard { fields["virtual"] = true }
+            target = seat?.keyboardFocus.flatMap { compositor.window(showing: $0) }
+        case .touchDown(let id, let screen, let x, let y):
+            fields["input"] = "touch-down"
+            fields["touch_id"] = JSONValue(Int(id))
+            fields["screen"] = JSONValue(screen.rawValue)
+            fields["x"] = JSONValue(x)
+            fields["y"] = JSONValue(y)
+        case .touchMotion(let id, let x, let y):
+            fields["input"] = "touch-motion"
+            fields["touch_id"] = JSONValue(Int(id))
+            fields["x"] = JSONValue(x)
+            fields["y"] = JSONValue(y)
+        case .touchUp(let id):
+            fields["input"] = "touch-up"
+            fields["touch_id"] = JSONValue(Int(id))
+        case .touchCancel:
+            fields["input"] = "touch-cancel"
+        }
+        if let target { fields["window"] = JSONValue(target.id.rawValue) }
+        if isRunningCommand { fields["during_command"] = true }
+        write(.input, fields)
+    }
+}

@@ -1,0 +1,46 @@
+/// Facts about trace files (`strata --record`, `strata-ctl record`, `strata-ctl replay`) that the
+/// recorder and the replayer share; the schema is documented in docs/experiments.md, "Traces".
+///
+/// A trace is line-delimited JSON: one object per line, each with `type` (one of `LineType`),
+/// `sequence` (the last model notification's sequence number when the line was written) and
+/// `time_ns` (the compositor's clock, counted from the start of the recording).
+public enum TraceFormat {
+    /// Bumped when a line type or field changes meaning or goes; new line types and new fields
+    /// keep it (readers ignore what they do not know).
+    public static let version = 1
+    /// Strata's own version, written into the header.
+    public static let strataVersion = "0.7.0"
+
+    public enum LineType: String, Sendable, CaseIterable {
+        /// The first line: `version`, `strata`, `clock`, `policy`, `screens` (ScreenInfo array),
+        /// `command` (the argv Strata was started with, when it started one), `started_by`
+        /// (`command-line` or `control`).
+        case header
+        /// A client connected or left (`event`: `connect`/`disconnect`; `client`, `origin`, `pid`),
+        /// or Strata started a process with a connection of its own (`event`: `start`; `client`,
+        /// `pid`, `command`).
+        case client
+        /// A control-socket request and its reply (`connection`, `peer_pid`, `request`, `reply`).
+        case command
+        /// A model notification: the EventLog's JSON (`name`, `sequence`, its fields).
+        case event
+        /// A screen's state after a screen event (`screen`: ScreenInfo).
+        case screen
+        /// Input the seat handled (`input`, its fields, `time_ms`, `window` under the pointer or
+        /// key, `during_command`, `virtual`).
+        case input
+        /// A screen presented a painted frame (`screen`, `frame`, `hash`, `damage`).
+        case frame
+        /// The last line: `reason` (`stopped`, `exit`, `size_limit`), `lines`, `bytes`.
+        case end
+    }
+
+    /// The control commands a replay issues again; the rest only read (windows, screens, events,
+    /// hello, sync) or belong to the recording itself (record).
+    public static let replayedCommands: Set<String> = [
+        "make-key", "raise", "lower", "set-level", "hide", "show", "move", "close", "policy",
+        "screen-add", "screen-remove", "screen-mode", "screen-brightness", "screen-transform",
+        "screen-scale", "screen-mirror", "screenshot", "pointer-move", "pointer-button",
+        "pointer-click", "key", "type", "touch", "exec", "step",
+    ]
+}

@@ -1,0 +1,146 @@
+import ArgumentParser
+import Foundation
+import StrataControlProtocol
+
+/// `strata-ctl replay FILE`: replays a trace against a fresh headless Strata and reports the
+/// first divergence (docs/experiments.md, "Replay and diff"). Exit status 0: the replay matches;
+/// 1: it diverges; 2: bad input (the trace cannot be read, or Strata cannot be started).
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Replay a trace (strata --record) against a fresh headless Strata and report the first divergence.",
+        discussion: """
+            Starts the strata next to strata-ctl (or --strata) headless with the trace's screens, policy \
+            and clock, records the replay, issues the recorded control commands (exec starts the same \
+            clients) and input at the same points of the model's sequence, then compares the two traces: \
+            model events by sequence number, and frame hashes (every frame under the manual clock, each \
+            screen's last picture under the realtime clock). Exit status 0 when they match, 1 at a \
+            divergence (printed with the lines around it), 2 for a trace that cannot be read.
+            """)
+    @Argument(help: "The trace to replay.") var file: String
+    @Option(help: ArgumentHelp("The strata to run (default: the one next to strata-ctl, else strata on PATH).", valueName: "path"))
+    var strata: String?
+    @Option(help: ArgumentHelp("Keep the replay's trace here (default: a temporary file, kept only on divergence).", valueName: "file"))
+    var keep: String?
+    @Option(help: ArgumentHelp("Seconds to wait for the replay to reach each recorded point of the model's sequence.", valueName: "seconds"))
+    var timeout = 10.0
+    @Flag(help: "Print each replayed command and input.") var verbose = false
+
+    static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+
+    func run() throws {
+        let trace: TraceFile
+        do {
+            trace = try TraceFile(path: file)
+        } catch {
+            Output.printError("strata-ctl: error: \(error.message)")
+            throw ExitCode(2)
+        }
+        let arguments: [String]
+        do {
+            arguments = try Self.strataArguments(for: trace)
+        } catch {
+            Output.printError("strata-ctl: error: \(file): \(error)")
+            throw ExitCode(2)
+        }
+        if !trace.isComplete {
+            Output.printError("strata-ctl: warning: \(file) has no end line (Strata was stopped without finishing it); replaying what it has")
+        }
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let replayPath = keep.map(Self.absolute) ?? directory + "/replay.trace"
+        let session: ReplaySession
+        do {
+            session = try ReplaySession(strata: strata ?? Self.defaultStrata(), arguments: arguments + ["--record", replayPath],
+                                        directory: directory, timeout: timeout, verbose: verbose)
+        } catch {
+            Output.printError("strata-ctl: error: cannot start Strata for the replay: \(error)")
+            throw ExitCode(2)
+        }
+        let failure = session.drive(trace)
+        session.finish()
+        if let failure {
+            Output.printError("\(file): the replay diverged: \(failure)")
+            throw ExitCode(1)
+        }
+        let replay: TraceFile
+        do {
+            replay = try TraceFile(path: replayPath)
+        } catch {
+            Output.printError("strata-ctl: error: the replay's trace: \(error.message)")
+            throw ExitCode(1)
+        }
+        guard let divergence = TraceDiff.firstDivergence(recorded: trace, replay: replay) else {
+            let events = trace.lines(ofType: .event).count, frames = trace.lines(ofType: .frame).count
+            print("\(file): the replay matches (\(events) events, \(frames) frames recorded; \(trace.clock) clock)")
+            return
+        }
+        var report = ["\(file): the replay diverged (\(divergence.kind)): \(divergence.message)", "recorded (\(file)):"]
+        report += TraceDiff.context(of: trace, around: divergence.recordedIndex)
+        let kept = keep.map(Self.absolute) ?? Self.absolute(file) + ".replay"
+        if keep == nil { try? FileManager.default.copyItem(atPath: replayPath, toPath: kept) }
+        report.append("replayed (\(kept)):")
+        report += TraceDiff.context(of: replay, around: divergence.replayIndex)
+        Output.printError(report.joined(separator: "\n"))
+        throw ExitCode(1)
+    }
+
+    struct BadTrace: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// strata's command line for a trace: headless, its screens, policy and clock.
+    static func strataArguments(for trace: TraceFile) throws -> [String] {
+        let header = trace.header
+        let screens = header["screens"]?.arrayValue ?? []
+        guard (1...16).contains(screens.count) else { throw BadTrace("the header names \(screens.count) screens (1...16 replay)") }
+        var arguments = ["--backend", "headless", "--screens", String(screens.count)]
+        if let current = screens[0]["current"]?.stringValue {
+            guard let mode = ModeText(current) else { throw BadTrace("the first screen's mode \(current) is not WxH@Hz") }
+            arguments += ["--size", "\(mode.width)x\(mode.height)", "--refresh", String(mode.hz)]
+            for other in screens[0]["modes"]?.arrayValue ?? [] {
+                guard let text = other.stringValue, let extra = ModeText(text), extra.width != mode.width || extra.height != mode.height else { continue }
+                arguments += ["--mode", "\(extra.width)x\(extra.height)"]
+            }
+        }
+        if let scale = screens[0]["scale"]?.doubleValue, scale != 1 { arguments += ["--scale", String(scale)] }
+        guard let policy = header["policy"]?.stringValue, !policy.isEmpty, !policy.hasPrefix("-") else { throw BadTrace("the header has no policy") }
+        arguments += ["--policy", policy]
+        guard ["realtime", "manual"].contains(trace.clock) else { throw BadTrace("unknown clock \(trace.clock)") }
+        arguments += ["--clock", trace.clock]
+        return arguments
+    }
+
+    /// `1280x720@60` (the Hz may have decimals).
+    struct ModeText {
+        var width: Int
+        var height: Int
+        var hz: Double
+        init?(_ text: String) {
+            let parts = text.split(separator: "@")
+            let size = parts.first?.split(separator: "x") ?? []
+            guard size.count == 2, let w = Int(size[0]), let h = Int(size[1]), w > 0, h > 0 else { return nil }
+            width = w
+            height = h
+            hz = parts.count == 2 ? Double(parts[1]) ?? 60 : 60
+        }
+    }
+
+    static func defaultStrata() -> String {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let sibling = (executable as NSString).deletingLastPathComponent + "/strata"
+        return FileManager.default.isExecutableFile(atPath: sibling) ? sibling : "strata"
+    }
+
+    static func temporaryDirectory() throws -> String {
+        var template = Array((NSTemporaryDirectory() + "/strata-replay-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            Output.printError("strata-ctl: error: cannot make a temporary directory")
+            throw ExitCode(2)
+        }
+        return String(cString: made)
+    }
+}

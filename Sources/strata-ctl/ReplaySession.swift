@@ -1,0 +1,174 @@
+import Foundation
+import StrataControlProtocol
+
+/// A headless Strata started for a replay, and the driving of a trace through its control
+/// socket: each recorded command (of `TraceFormat.replayedCommands`) and input is issued once
+/// the replay's model has reached the sequence number it was recorded at.
+final class ReplaySession {
+    let process: Process
+    let client: ControlClient
+    let directory: String
+    let timeout: Double
+    let verbose: Bool
+    private var screenshots = 0
+    private var missedPoint = false
+
+    struct StartFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    init(strata: String, arguments: [String], directory: String, timeout: Double, verbose: Bool) throws {
+        self.directory = directory
+        self.timeout = timeout
+        self.verbose = verbose
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: strata.contains("/") ? strata : Self.which(strata) ?? strata)
+        process.arguments = arguments + ["--socket", "strata-replay-\(getpid())"]
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["WAYLAND_DISPLAY", "WAYLAND_SOCKET", "DISPLAY", ControlProtocol.environmentVariable] { environment[name] = nil }
+        if (environment["XDG_RUNTIME_DIR"] ?? "").isEmpty { environment["XDG_RUNTIME_DIR"] = directory }
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        do {
+            try process.run()
+        } catch {
+            throw StartFailure(description: "\(strata): \(error.localizedDescription)")
+        }
+        // strata prints WAYLAND_DISPLAY=… and STRATA_SOCKET=… once it is ready.
+        var text = ""
+        var socket: String?
+        while socket == nil {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+            socket = text.split(separator: "\n").first { $0.hasPrefix("\(ControlProtocol.environmentVariable)=") }
+                .map { String($0.dropFirst(ControlProtocol.environmentVariable.count + 1)) }
+        }
+        // What strata and its clients print later is read and dropped, so a full pipe never
+        // blocks them.
+        output.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
+        guard let socket else {
+            process.waitUntilExit()
+            throw StartFailure(description: "strata ended (status \(process.terminationStatus)) before its control socket was ready")
+        }
+        do {
+            client = try ControlClient(path: socket, timeout: 30)
+        } catch {
+            process.terminate()
+            process.waitUntilExit()
+            throw StartFailure(description: "\(error)")
+        }
+    }
+
+    static func which(_ name: String) -> String? {
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+            let path = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+
+    /// Stops the replay's Strata (SIGTERM: it ends its trace and stops its clients).
+    func finish() {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+
+    /// Waits until the replay's model has posted `sequence` (false after the timeout; later
+    /// points then wait a second at most, so a diverged replay ends soon).
+    @discardableResult
+    private func reach(_ sequence: Int) -> Bool {
+        let deadline = ControlClient.now() + (missedPoint ? min(1, timeout) : timeout)
+        while true {
+            let current = (try? client.request("sync"))?["sequence"]?.intValue ?? 0
+            if current >= sequence { return true }
+            if ControlClient.now() >= deadline {
+                missedPoint = true
+                return false
+            }
+            usleep(5000)
+        }
+    }
+
+    /// Issues the trace's commands and input in order; returns a failure message when a command
+    /// that succeeded in the recording fails in the replay (nil otherwise: the traces tell the rest).
+    func drive(_ trace: TraceFile) -> String? {
+        let header = trace.header
+        let headless = header["backend"]?.stringValue == "headless"
+        // The command Strata was started with: a driver (strata-ctl run …) when its process sent
+        // control commands, which are replayed instead; else a client, started again.
+        if let command = header["command"]?.arrayValue?.compactMap(\.stringValue), !command.isEmpty {
+            let started = trace.lines(ofType: .client).first { $0.line["event"] == "start" }?.line["pid"]?.intValue
+            let drove = trace.lines(ofType: .command).contains { started != nil && $0.line["peer_pid"]?.intValue == started }
+            if !drove {
+                _ = try? client.request("exec", ["argv": .array(command.map { .string($0) }), "cwd": .string(FileManager.default.currentDirectoryPath)])
+            }
+        }
+        for line in trace.lines {
+            switch line["type"]?.stringValue {
+            case "command":
+                guard let request = line["request"], let name = request["command"]?.stringValue,
+                      TraceFormat.replayedCommands.contains(name) else { continue }
+                reach(line["sequence"]?.intValue ?? 0)
+                var arguments = request.objectValue ?? [:]
+                arguments["id"] = nil
+                arguments["command"] = nil
+                if name == "screenshot" {
+                    screenshots += 1
+                    arguments["path"] = .string("\(directory)/screenshot-\(screenshots).png")
+                }
+                if verbose { Output.printError("replay: \(TraceFile.describe(line))") }
+                let reply: JSONValue
+                do {
+                    reply = try client.request(name, arguments)
+                } catch {
+                    return "\(TraceFile.describe(line)): no reply from the replay's Strata (\(error))"
+                }
+                if line["reply"]?["ok"] == true, reply["ok"] != true {
+                    return "\(TraceFile.describe(line)) succeeded in the recording and failed in the replay: \(reply["error"]?["message"]?.stringValue ?? "?")"
+                }
+            case "input":
+                // Input a command made is replayed by the command; a client's virtual devices
+                // (all other input of a headless session) by the client itself.
+                guard line["during_command"] != true, line["virtual"] != true, !headless,
+                      let (name, arguments) = Self.request(forInput: line) else { continue }
+                reach(line["sequence"]?.intValue ?? 0)
+                if verbose { Output.printError("replay: \(TraceFile.describe(line))") }
+                _ = try? client.request(name, arguments)
+            default:
+                continue
+            }
+        }
+        let last = trace.lines.last?["sequence"]?.intValue ?? 0
+        reach(last)
+        if trace.clock == "realtime" {
+            // Frames on the realtime clock: let the last ones be painted.
+            _ = try? client.request("sync")
+            usleep(300_000)
+        }
+        return nil
+    }
+
+    /// The control request that injects a recorded input line again (nil: no command for it).
+    static func request(forInput line: JSONValue) -> (String, [String: JSONValue])? {
+        var arguments: [String: JSONValue] = [:]
+        for key in ["screen", "x", "y", "state", "touch_id"] { if let value = line[key] { arguments[key] = value } }
+        switch line["input"]?.stringValue {
+        case "pointer-motion": return ("pointer-move", arguments)
+        case "pointer-button":
+            arguments["button"] = line["button"]
+            return ("pointer-button", arguments)
+        case "key":
+            arguments["key"] = line["keycode"]
+            return ("key", arguments)
+        case "touch-down": arguments["phase"] = "down"
+        case "touch-motion": arguments["phase"] = "move"
+        case "touch-up": arguments["phase"] = "up"
+        case "touch-cancel": arguments["phase"] = "cancel"
+        default: return nil
+        }
+        arguments["state"] = nil
+        return ("touch", arguments)
+    }
+}

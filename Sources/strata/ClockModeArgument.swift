@@ -1,0 +1,5 @@
+import ArgumentParser
+import StrataServer
+
+/// `--clock realtime|manual`.
+extension StrataServer.Clock.Mode: ExpressibleByArgument {}
