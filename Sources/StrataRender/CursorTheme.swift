@@ -56,8 +56,8 @@ public final class CursorTheme {
     private func load(_ name: String) -> CursorImage? {
         let themes: [String?] = themeName.map { [$0] } ?? ["default", "Adwaita"]
         for theme in themes {
-            guard let raw = XcursorLibraryLoadImage(name, theme, size) else { continue }
-            defer { XcursorImageDestroy(raw) }
+            guard let raw = strata_xcursor_load_image(name, theme, size) else { continue }
+            defer { strata_xcursor_image_destroy(raw) }
             let image = raw.pointee
             let count = Int(image.width) * Int(image.height)
             guard image.width > 0, image.height > 0, image.width <= 1024, image.height <= 1024, let data = image.pixels else { continue }
