@@ -17,6 +17,9 @@ time, N times each (default 10), and every figure is the median of those N:
            callback (the one asked for with its first buffer), read from its stderr. Both
            compositors send that `done` after the repaint that put the buffer on the screen,
            so it is the same event in both. A separate fresh start from `info`.
+  cpu      the compositor's own CPU time (all its threads, /proc/PID/task/*/schedstat) from exec
+           until the socket exists and until that wayland-info answered: what the start costs,
+           whatever else the machine runs (the wall-clock figures above wait for the CPU too).
   idle     RSS and PSS (/proc/PID/smaps_rollup) of the compositor's process 300 ms after the
            `info` client ended: started, one client answered, none connected.
   client   the same with one weston-simple-shm shown (500 ms after its first frame).
@@ -182,6 +185,18 @@ class Bench:
         raise TimeoutError(f"weston-simple-shm never showed a frame on {socket}")
 
     @staticmethod
+    def cpu_ms(pid):
+        """CPU time of all the process's threads so far, in ms."""
+        total = 0
+        for task in os.listdir(f"/proc/{pid}/task"):
+            try:
+                with open(f"/proc/{pid}/task/{task}/schedstat") as stat:
+                    total += int(stat.read().split()[0])
+            except (FileNotFoundError, ProcessLookupError):
+                pass
+        return total / 1e6
+
+    @staticmethod
     def memory(pid):
         """{Rss, Pss, Pss_Anon, Pss_File, ...} in kB from /proc/PID/smaps_rollup."""
         fields = {}
@@ -198,7 +213,9 @@ class Bench:
         try:
             deadline = time.monotonic() + 10
             appeared = self.watch.wait([socket], deadline)[socket]
+            cpu_socket = self.cpu_ms(process.pid)
             answered = self.wayland_info(socket, deadline)
+            cpu_info = self.cpu_ms(process.pid)
             time.sleep(0.3)
             idle = self.memory(process.pid)
             client, _ = self.first_frame(socket, deadline)
@@ -209,6 +226,7 @@ class Bench:
         finally:
             self.stop(process)
         return {"socket": (appeared - started) / 1e6, "info": (answered - started) / 1e6,
+                "cpu_socket": cpu_socket, "cpu_info": cpu_info,
                 "idle_rss": idle["Rss"], "idle_pss": idle["Pss"],
                 "client_rss": shown["Rss"], "client_pss": shown["Pss"]}
 
@@ -254,6 +272,8 @@ ROWS = [
     ("socket", "exec -> socket", "ms"),
     ("info", "exec -> first wayland-info answered", "ms"),
     ("frame", "exec -> first weston-simple-shm frame shown", "ms"),
+    ("cpu_socket", "CPU time, exec -> socket", "ms"),
+    ("cpu_info", "CPU time, exec -> first wayland-info answered", "ms"),
     ("idle_rss", "RSS idle", "MB"),
     ("idle_pss", "PSS idle", "MB"),
     ("client_rss", "RSS with one client", "MB"),
