@@ -17,8 +17,8 @@
 # libpng16-16, libxkbcommon0 (and xkb-data), libxcursor1, libxcb1, libxcb-shm0,
 # libxkbcommon-x11-0, libwayland-client0, libstdc++6 (the list is printed at the end).
 #
-# Cost: one release build of the two products, about 6 minutes from a clean checkout on two
-# cores, plus the generate-manual tool (about 1 minute); incremental runs are seconds.
+# Cost: one release build of the two products, about 3 minutes from a clean checkout on two
+# cores, plus a debug build of the generate-manual tool (under a minute); seconds when current.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
