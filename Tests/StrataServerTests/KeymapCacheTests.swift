@@ -54,7 +54,7 @@ import Testing
         #expect(!KeymapCache(environment: [:]).store("xkb_keymap { };\n"))
     }
 
-    @Test func aFileWithAnotherKeyLineOrANulOrTooBigIsIgnored() throws {
+    @Test func aFileWithAnotherKeyLineOrANulOrTooBigOrAFifoIsIgnored() throws {
         let (root, environment) = try temporaryCache()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let cache = KeymapCache(environment: environment)
@@ -74,6 +74,10 @@ import Testing
         try FileManager.default.removeItem(atPath: path)
         try (keyLine + "\nxkb_keymap { };\n").write(toFile: root + "/elsewhere", atomically: false, encoding: .utf8)
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: root + "/elsewhere")
+        #expect(cache.load() == nil)
+        // Nor is a FIFO waited on.
+        try FileManager.default.removeItem(atPath: path)
+        #expect(mkfifo(path, 0o600) == 0)
         #expect(cache.load() == nil)
     }
 }

@@ -1,8 +1,8 @@
 import Glibc
 
 /// The text of the keymap XKB's default names compile to, kept between runs: compiling the
-/// names reads and parses about thirty files of the XKB data (about 20 ms, most of a start,
-/// docs/performance.md "Start-up"); compiling the text it gave takes about 1 ms.
+/// names reads and parses about thirty files of the XKB data; compiling the text they gave takes
+/// about 1 ms (docs/performance.md, "Start-up").
 ///
 /// One file per key, `keymap-<hash>.xkb` in `$XDG_CACHE_HOME/strata` (else `~/.cache/strata`):
 /// its first line is the whole key, the rest the keymap text. The key holds what the names
@@ -10,8 +10,9 @@ import Glibc
 /// time and inode of the root and each of its folders (a package update replaces files, which
 /// changes their folder). A user or system XKB folder (`~/.config/xkb`, `~/.xkb`, `/etc/xkb`),
 /// which could shadow any file, turns the cache off. A file that does not match its key, is too
-/// big, or does not compile is ignored and written again; writing goes through a temporary file
-/// renamed into place, so readers never see half a file. No directory means no cache.
+/// big, is not a regular file, or does not compile is ignored and written again; writing goes
+/// through a temporary file renamed into place, so readers never see half a file. Nothing
+/// blocks on a FIFO put there. No directory means no cache.
 public struct KeymapCache: Sendable {
     /// The cache's folder; nil: no cache.
     public let directory: String?
@@ -85,7 +86,8 @@ public struct KeymapCache: Sendable {
     /// The cached keymap text, nil when there is none for this key.
     public func load() -> String? {
         guard let path, let key else { return nil }
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        // Non-blocking: a FIFO put there must not hold the start (it is then refused as no file).
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var status = stat()
@@ -116,7 +118,7 @@ public struct KeymapCache: Sendable {
         }
         _ = mkdir(directory, 0o700)
         let temporary = path + ".\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard fd >= 0 else { return false }
         let contents = Array((key + "\n" + text).utf8)
         var written = 0
