@@ -117,8 +117,10 @@ public struct KeymapCache: Sendable {
             _ = mkdir(String(directory[..<slash]), 0o700)
         }
         _ = mkdir(directory, 0o700)
-        let temporary = path + ".\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+        // A name of its own (several compositors, or several in one test process, may write at
+        // once); O_EXCL: never someone else's file.
+        let temporary = path + ".\(getpid()).\(UInt64.random(in: 0...UInt64.max))"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard fd >= 0 else { return false }
         let contents = Array((key + "\n" + text).utf8)
         var written = 0
