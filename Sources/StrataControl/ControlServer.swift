@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import StrataControlProtocol
 import StrataModel
@@ -29,7 +29,8 @@ public final class ControlServer {
     public var maximumQueuedBytes = 4 * 1024 * 1024
     /// Where the server's own diagnostics go (standard error by default).
     public var log: (String) -> Void = { line in
-        FileHandle.standardError.write(Data(("strata: " + line + "\n").utf8))
+        let bytes = Array(("strata: " + line + "\n").utf8)
+        bytes.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 
     private let listenFD: Int32
@@ -44,7 +45,7 @@ public final class ControlServer {
     public static func defaultPath(for compositor: Compositor) -> String? {
         guard let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], !runtime.isEmpty,
               let name = compositor.socketName else { return nil }
-        return (runtime as NSString).appendingPathComponent(ControlProtocol.socketFileName(waylandSocket: name))
+        return (runtime.hasSuffix("/") ? runtime : runtime + "/") + ControlProtocol.socketFileName(waylandSocket: name)
     }
 
     /// Listens at `path` (default: `defaultPath(for:)`).

@@ -1,5 +1,6 @@
 import CWaylandServer
-import Foundation
+import FoundationEssentials
+import Glibc
 import Glibc
 import StrataControlProtocol
 import StrataModel

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Any JSON value. Requests are read into one (so a missing or ill-typed argument becomes an
 /// error reply naming that argument, not a decoding failure of the whole line) and replies are

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A trace read back (`strata-ctl replay`, `strata-ctl report`): every line parsed and checked,
 /// the header's version known. Bad input is a `Failure` naming the line.

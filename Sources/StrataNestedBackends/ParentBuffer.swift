@@ -1,6 +1,6 @@
 import CStrataClientGlue
 import CWaylandClient
-import Foundation
+import Glibc
 import StrataRender
 
 /// A wl_shm buffer of the parent compositor holding a copy of a screen's canvas (XRGB8888, the

@@ -1,6 +1,6 @@
 import CStrataClientGlue
 import CWaylandClient
-import Foundation
+import Glibc
 
 /// The cursor Strata shows in the parent compositor: a parent wl_surface holding a copy of the
 /// cursor's pixels (ARGB8888 in a memfd pool), given to the parent's wl_pointer.set_cursor.

@@ -1,6 +1,6 @@
 import CStrataClientGlue
 import CWaylandClient
-import Foundation
+import Glibc
 import StrataServer
 
 /// The parent compositor's wl_seat, turned into calls on Strata's seat (`NestedInput`):

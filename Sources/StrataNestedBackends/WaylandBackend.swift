@@ -1,6 +1,7 @@
 import CStrataClientGlue
 import CWaylandClient
-import Foundation
+import FoundationEssentials
+import Glibc
 import StrataModel
 import StrataRender
 import StrataServer
@@ -442,7 +443,8 @@ public final class WaylandBackend: Backend {
         if let onParentLost {
             onParentLost(message)
         } else {
-            FileHandle.standardError.write(Data("strata: \(message)\n".utf8))
+            let bytes = Array("strata: \(message)\n".utf8)
+            bytes.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
             compositor?.display.terminate()
         }
     }

@@ -1,5 +1,5 @@
 import CXCB
-import Foundation
+import Glibc
 import StrataRender
 import StrataServer
 

@@ -1,5 +1,6 @@
 import CXcursor
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The system's Xcursor theme, read with libXcursor (theme files only, no X display): the
 /// default cursor and the named cursors of wp_cursor_shape_v1.
@@ -31,7 +32,8 @@ public final class CursorTheme {
         if let image = image(named: "default") { return image }
         if !loggedFallback {
             loggedFallback = true
-            FileHandle.standardError.write(Data("strata: no Xcursor theme with a default cursor (theme \(themeName ?? "default"), size \(size)); using a built-in arrow\n".utf8))
+            let bytes = Array("strata: no Xcursor theme with a default cursor (theme \(themeName ?? "default"), size \(size)); using a built-in arrow\n".utf8)
+            bytes.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
         }
         return fallback
     }
@@ -54,8 +56,8 @@ public final class CursorTheme {
     private func load(_ name: String) -> CursorImage? {
         let themes: [String?] = themeName.map { [$0] } ?? ["default", "Adwaita"]
         for theme in themes {
-            guard let raw = XcursorLibraryLoadImage(name, theme, size) else { continue }
-            defer { XcursorImageDestroy(raw) }
+            guard let raw = strata_xcursor_load_image(name, theme, size) else { continue }
+            defer { strata_xcursor_image_destroy(raw) }
             let image = raw.pointee
             let count = Int(image.width) * Int(image.height)
             guard image.width > 0, image.height > 0, image.width <= 1024, image.height <= 1024, let data = image.pixels else { continue }

@@ -1,5 +1,5 @@
 import CPNG
-import Foundation
+import Glibc
 
 /// PNG files through libpng's simplified API (no setjmp needed).
 public enum PNGFile {

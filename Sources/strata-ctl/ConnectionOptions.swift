@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import StrataControlProtocol
 
 /// Options every command takes: where the socket is, JSON output, how long to wait.
@@ -99,6 +100,7 @@ enum Output {
     }
 
     static func printError(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        let bytes = Array((line + "\n").utf8)
+        bytes.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 }

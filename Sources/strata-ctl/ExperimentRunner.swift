@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import StrataControlProtocol
 
 /// Runs an experiment file (docs/control.md, "Experiments"): one strata-ctl command per line,
@@ -309,7 +310,15 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         let text: String
         if file == "-" {
-            text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { break }
+                bytes += chunk[..<count]
+            }
+            text = String(decoding: bytes, as: UTF8.self)
         } else {
             guard let contents = try? String(contentsOfFile: file, encoding: .utf8) else {
                 Output.printError("strata-ctl: error: cannot read \(file)")

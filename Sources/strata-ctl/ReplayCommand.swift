@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import StrataControlProtocol
 
 /// `strata-ctl replay FILE`: replays a trace against a fresh headless Strata and reports the
@@ -131,12 +132,14 @@ struct ReplayCommand: ParsableCommand {
 
     static func defaultStrata() -> String {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let sibling = (executable as NSString).deletingLastPathComponent + "/strata"
+        let directory = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let sibling = (directory.isEmpty ? "." : directory) + "/strata"
         return FileManager.default.isExecutableFile(atPath: sibling) ? sibling : "strata"
     }
 
     static func temporaryDirectory() throws -> String {
-        var template = Array((NSTemporaryDirectory() + "/strata-replay-XXXXXX").utf8CString)
+        let temporary = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((temporary + "/strata-replay-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
             Output.printError("strata-ctl: error: cannot make a temporary directory")
             throw ExitCode(2)

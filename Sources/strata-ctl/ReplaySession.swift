@@ -1,11 +1,12 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import StrataControlProtocol
 
 /// A headless Strata started for a replay, and the driving of a trace through its control
 /// socket: each recorded command (of `TraceFormat.replayedCommands`) and input is issued once
 /// the replay's model has reached the sequence number it was recorded at.
 final class ReplaySession {
-    let process: Process
+    let process: SpawnedProcess
     let client: ControlClient
     let directory: String
     let timeout: Double
@@ -21,42 +22,37 @@ final class ReplaySession {
         self.directory = directory
         self.timeout = timeout
         self.verbose = verbose
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: strata.contains("/") ? strata : Self.which(strata) ?? strata)
-        process.arguments = arguments + ["--socket", "strata-replay-\(getpid())"]
         var environment = ProcessInfo.processInfo.environment
         for name in ["WAYLAND_DISPLAY", "WAYLAND_SOCKET", "DISPLAY", ControlProtocol.environmentVariable] { environment[name] = nil }
         if (environment["XDG_RUNTIME_DIR"] ?? "").isEmpty { environment["XDG_RUNTIME_DIR"] = directory }
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
+        // strata's standard output goes to a file in the replay's directory (nothing it or its
+        // clients print can block them on a full pipe); it names the control socket there.
+        let outputPath = directory + "/strata.out"
         do {
-            try process.run()
+            process = try SpawnedProcess(path: strata.contains("/") ? strata : Self.which(strata) ?? strata,
+                                         arguments: arguments + ["--socket", "strata-replay-\(getpid())"],
+                                         environment: environment, standardOutput: outputPath)
         } catch {
-            throw StartFailure(description: "\(strata): \(error.localizedDescription)")
+            throw StartFailure(description: "\(error)")
         }
-        // strata prints WAYLAND_DISPLAY=… and STRATA_SOCKET=… once it is ready.
-        var text = ""
         var socket: String?
-        while socket == nil {
-            let data = output.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            text += String(decoding: data, as: UTF8.self)
+        let deadline = ControlClient.now() + timeout
+        while socket == nil, process.isRunning, ControlClient.now() < deadline {
+            let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
             socket = text.split(separator: "\n").first { $0.hasPrefix("\(ControlProtocol.environmentVariable)=") }
                 .map { String($0.dropFirst(ControlProtocol.environmentVariable.count + 1)) }
+            if socket == nil { usleep(5000) }
         }
-        // What strata and its clients print later is read and dropped, so a full pipe never
-        // blocks them.
-        output.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
         guard let socket else {
-            process.waitUntilExit()
-            throw StartFailure(description: "strata ended (status \(process.terminationStatus)) before its control socket was ready")
+            process.terminate()
+            let status = process.wait()
+            throw StartFailure(description: "strata ended (status \(status)) before its control socket was ready")
         }
         do {
             client = try ControlClient(path: socket, timeout: 30)
         } catch {
             process.terminate()
-            process.waitUntilExit()
+            process.wait()
             throw StartFailure(description: "\(error)")
         }
     }
@@ -71,8 +67,8 @@ final class ReplaySession {
 
     /// Stops the replay's Strata (SIGTERM: it ends its trace and stops its clients).
     func finish() {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        process.terminate()
+        process.wait()
     }
 
     /// Waits until the replay's model has posted `sequence` (false after the timeout; later

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import StrataControlProtocol
 
 struct ScreensCommand: RequestCommand {
@@ -133,5 +134,6 @@ struct ScreenshotCommand: RequestCommand {
 /// `path` made absolute against the current directory (the server has its own).
 func absolutePath(_ path: String) -> String {
     if path.hasPrefix("/") { return path }
-    return (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
+    let directory = FileManager.default.currentDirectoryPath
+    return (directory.hasSuffix("/") ? directory : directory + "/") + path
 }

@@ -88,8 +88,12 @@ struct MoveCommand: RequestCommand {
         var arguments: [String: JSONValue] = ["window": reference(window), "screen": reference(screen)]
         if let to {
             let parts = to.split(separator: ",", omittingEmptySubsequences: false)
-            guard parts.count == 2, let x = Int(parts[0].trimmingCharacters(in: .whitespaces)),
-                  let y = Int(parts[1].trimmingCharacters(in: .whitespaces)) else {
+            // Spaces and tabs around each number are allowed.
+            func number(_ part: Substring) -> Int? {
+                let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+                return Int(String(part.drop(while: blank).reversed().drop(while: blank).reversed()))
+            }
+            guard parts.count == 2, let x = number(parts[0]), let y = number(parts[1]) else {
                 throw ValidationError("--to takes X,Y in whole pixels, e.g. --to 100,50")
             }
             arguments["x"] = JSONValue(x)

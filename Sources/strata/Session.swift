@@ -1,5 +1,6 @@
 import CWaylandServer
-import Foundation
+import FoundationEssentials
+import Glibc
 import StrataControl
 import StrataServer
 
@@ -113,7 +114,7 @@ final class Session {
                 if status == 0 { status = 1 }
             }
         }
-        if ProcessInfo.processInfo.environment["STRATA_STATS"] == "1" { printStats() }
+        if let stats = getenv("STRATA_STATS"), String(cString: stats) == "1" { printStats() }
         removeSignalSources()
         recorder?.stop(reason: "exit")
         control?.stop()
@@ -133,7 +134,7 @@ final class Session {
         getrusage(RUSAGE_SELF.rawValue, &usage)
         let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
         for output in compositor.outputs {
-            Session.printError("strata: stats: screen \(output.screen.name) painted \(output.paintedFrames) frames \(output.frames) cpu \(String(format: "%.3f", cpu))")
+            Session.printError("strata: stats: screen \(output.screen.name) painted \(output.paintedFrames) frames \(output.frames) cpu \(Session.milliseconds(cpu))")
         }
     }
 
@@ -166,6 +167,14 @@ final class Session {
     }
 
     static func printError(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        let bytes = Array((line + "\n").utf8)
+        bytes.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+
+    /// Seconds with three decimals ("1.234"), as printf's %.3f.
+    static func milliseconds(_ seconds: Double) -> String {
+        let thousandths = Int((seconds * 1000).rounded())
+        let fraction = String(thousandths % 1000)
+        return "\(thousandths / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 }

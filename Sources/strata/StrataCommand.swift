@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import StrataModel
 import StrataControl
 import StrataControlProtocol
@@ -120,8 +121,10 @@ struct StrataCommand: ParsableCommand {
         var rules = LevelRules()
         for rule in levels { rules.levels[rule.appID] = rule.level }
         for list in allowLevels {
-            for appID in list.split(separator: ",") where !appID.trimmingCharacters(in: .whitespaces).isEmpty {
-                rules.allowedAppIDs.insert(appID.trimmingCharacters(in: .whitespaces))
+            for appID in list.split(separator: ",") {
+                // Spaces and tabs around a name are not part of it.
+                let name = appID.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed()
+                if !name.isEmpty { rules.allowedAppIDs.insert(String(name)) }
             }
         }
         return rules

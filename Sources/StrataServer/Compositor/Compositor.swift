@@ -1,6 +1,7 @@
 import CStrataServerGlue
 import CWaylandServer
-import Foundation
+import FoundationEssentials
+import Glibc
 import StrataModel
 import StrataRender
 

@@ -1,6 +1,6 @@
 import CStrataServerGlue
 import CWaylandServer
-import Foundation
+import Glibc
 
 /// The libwayland display and its event loop: the one thread everything in the server runs on.
 ///
@@ -42,7 +42,7 @@ public final class Display {
     /// Takes a free `wayland-N` socket (or `name`) in XDG_RUNTIME_DIR.
     public func addSocket(name: String? = nil) throws(ServerError) {
         assertOnLoop()
-        guard let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else {
+        guard let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !runtime.isEmpty else {
             throw .setup("XDG_RUNTIME_DIR is not set: it must name a private directory for the Wayland socket")
         }
         guard access(runtime, W_OK | X_OK) == 0 else {
@@ -179,7 +179,8 @@ public final class Display {
     }
 
     nonisolated(unsafe) public static var logHandler: ((String) -> Void)? = { line in
-        FileHandle.standardError.write(Data(("strata: libwayland: " + line).utf8))
+        let bytes = Array(("strata: libwayland: " + line).utf8)
+        bytes.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 
     private static func installLogHandler() {

@@ -1,6 +1,6 @@
 import CStrataServerGlue
 import CWaylandServer
-import Foundation
+import Glibc
 import Synchronization
 
 /// The Swift object behind one `wl_resource`.

@@ -13,24 +13,44 @@ final class Keymap {
     let fd: Int32
     let size: UInt32
 
-    /// The keymap XKB's default names give (XKB_DEFAULT_* honoured), or, with `text`, the keymap
-    /// that text describes (a nested backend's parent keymap); nil when it does not compile.
-    init?(text: String? = nil) {
+    /// The keymap XKB's default names give (XKB_DEFAULT_* honoured; the text they gave last time
+    /// when `cache` has it, see `KeymapCache`), or, with `text`, the keymap that text describes
+    /// (a nested backend's parent keymap); nil when it does not compile.
+    init?(text: String? = nil, cache: KeymapCache = .standard) {
         guard let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else { return nil }
-        let compiled = text.map { xkb_keymap_new_from_string(context, $0, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS) }
-            ?? xkb_keymap_new_from_names(context, nil, XKB_KEYMAP_COMPILE_NO_FLAGS)
+        // The text clients get: the cached text as it is (it is what xkbcommon wrote for these
+        // names), else xkbcommon's text of the compiled keymap.
+        var served: String?
+        var fromNames = false
+        let compiled: OpaquePointer?
+        if let text {
+            compiled = xkb_keymap_new_from_string(context, text, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS)
+        } else if let cached = cache.load(),
+                  let keymap = xkb_keymap_new_from_string(context, cached, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS) {
+            compiled = keymap
+            served = cached
+        } else {
+            compiled = xkb_keymap_new_from_names(context, nil, XKB_KEYMAP_COMPILE_NO_FLAGS)
+            fromNames = true
+        }
         guard let keymap = compiled else {
             xkb_context_unref(context)
             return nil
         }
-        guard let state = xkb_state_new(keymap), let text = xkb_keymap_get_as_string(keymap, XKB_KEYMAP_FORMAT_TEXT_V1) else {
+        if served == nil, let text = xkb_keymap_get_as_string(keymap, XKB_KEYMAP_FORMAT_TEXT_V1) {
+            served = String(cString: text)
+            free(text)
+        }
+        guard let served, let state = xkb_state_new(keymap) else {
             xkb_keymap_unref(keymap)
             xkb_context_unref(context)
             return nil
         }
-        let length = strlen(text) + 1
-        let fd = strata_create_sealed_memfd("strata-keymap", text, length)
-        free(text)
+        if fromNames { cache.store(served) }
+        var bytes = Array(served.utf8)
+        bytes.append(0)
+        let length = bytes.count
+        let fd = bytes.withUnsafeBytes { strata_create_sealed_memfd("strata-keymap", $0.baseAddress, length) }
         guard fd >= 0, length <= Int(UInt32.max) else {
             if fd >= 0 { close(fd) }
             xkb_state_unref(state)

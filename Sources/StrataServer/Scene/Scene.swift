@@ -1,6 +1,7 @@
 import CStrataServerGlue
 import CWaylandServer
-import Foundation
+import FoundationEssentials
+import Glibc
 import StrataModel
 import StrataRender
 
@@ -509,7 +510,7 @@ public final class Scene {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var paths: [String] = []
         for output in outputs {
-            let path = (directory as NSString).appendingPathComponent("\(output.screen.name).png")
+            let path = (directory.hasSuffix("/") ? directory : directory + "/") + "\(output.screen.name).png"
             try PNGFile.write(path: path, canvas: output.displayCanvas)
             paths.append(path)
         }

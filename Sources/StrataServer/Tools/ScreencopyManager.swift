@@ -1,7 +1,7 @@
 import CStrataServerGlue
 import CWaylandServer
 import StrataModel
-import Foundation
+import Glibc
 import StrataRender
 
 /// zwlr_screencopy_manager_v1 v3: copies a screen (or a region of it) as the display shows it

@@ -1,5 +1,5 @@
 import CWaylandServer
-import Foundation
+import Glibc
 
 /// A security context's two descriptors: `listenFD`, the sandbox's listening socket, and
 /// `closeFD`, whose hangup (or any event) means the sandbox is done. From `create_listener` on,

@@ -1,6 +1,6 @@
 import CStrataServerGlue
 import CWaylandServer
-import Foundation
+import Glibc
 
 /// wp_security_context_manager_v1 v1: sandboxes (flatpak) register a listening socket whose
 /// connections Strata marks as sandboxed (`ClientOrigin.sandboxed`): they never see the

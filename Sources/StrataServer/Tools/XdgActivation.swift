@@ -1,6 +1,7 @@
 import CStrataServerGlue
 import CWaylandServer
-import Foundation
+import FoundationEssentials
+import Glibc
 import StrataModel
 
 /// xdg_activation_v1 v1 (every client): focus requests carried by tokens.

@@ -1,0 +1,142 @@
+import Glibc
+
+/// The text of the keymap XKB's default names compile to, kept between runs: compiling the
+/// names reads and parses about thirty files of the XKB data; compiling the text they gave takes
+/// about 1 ms (docs/performance.md, "Start-up").
+///
+/// One file per key, `keymap-<hash>.xkb` in `$XDG_CACHE_HOME/strata` (else `~/.cache/strata`):
+/// its first line is the whole key, the rest the keymap text. The key holds what the names
+/// resolve through: the XKB_DEFAULT_* and XKB_CONFIG_* variables, the data root, and the change
+/// time and inode of the root and each of its folders (a package update replaces files, which
+/// changes their folder). A user or system XKB folder (`~/.config/xkb`, `~/.xkb`, `/etc/xkb`),
+/// which could shadow any file, turns the cache off. A file that does not match its key, is too
+/// big, is not a regular file, or does not compile is ignored and written again; writing goes
+/// through a temporary file renamed into place, so readers never see half a file. Nothing
+/// blocks on a FIFO put there. No directory means no cache.
+public struct KeymapCache: Sendable {
+    /// The cache's folder; nil: no cache.
+    public let directory: String?
+    /// The key, nil when the environment rules out a cache.
+    let key: String?
+
+    static let maximumSize = 1 << 20
+
+    /// The cache for this process's environment.
+    public static var standard: KeymapCache {
+        var environment: [String: String] = [:]
+        for name in ["XDG_CACHE_HOME", "XDG_CONFIG_HOME", "HOME", "XKB_CONFIG_ROOT", "XKB_CONFIG_EXTRA_PATH",
+                     "XKB_DEFAULT_RULES", "XKB_DEFAULT_MODEL", "XKB_DEFAULT_LAYOUT", "XKB_DEFAULT_VARIANT",
+                     "XKB_DEFAULT_OPTIONS", "STRATA_KEYMAP_CACHE"] {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        return KeymapCache(environment: environment)
+    }
+
+    /// The cache `environment` (variable name → value) describes. STRATA_KEYMAP_CACHE=0 turns it
+    /// off (the benchmark's before/after).
+    public init(environment: [String: String]) {
+        guard environment["STRATA_KEYMAP_CACHE"] != "0" else {
+            directory = nil
+            key = nil
+            return
+        }
+        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
+            directory = cache + "/strata"
+        } else {
+            directory = home.map { $0 + "/.cache/strata" }
+        }
+        key = Self.key(environment: environment, home: home)
+    }
+
+    /// The key line, or nil when a user or system XKB folder exists or the data root cannot be
+    /// read.
+    static func key(environment: [String: String], home: String?) -> String? {
+        var userFolders = ["/etc/xkb"]
+        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { userFolders.append(config + "/xkb") }
+        if let home { userFolders += [home + "/.config/xkb", home + "/.xkb"] }
+        if let extra = environment["XKB_CONFIG_EXTRA_PATH"] { userFolders.append(extra) }
+        for folder in userFolders where access(folder, F_OK) == 0 { return nil }
+        let root = environment["XKB_CONFIG_ROOT"] ?? "/usr/share/X11/xkb"
+        var key = "strata-keymap-cache 1"
+        for name in ["XKB_DEFAULT_RULES", "XKB_DEFAULT_MODEL", "XKB_DEFAULT_LAYOUT", "XKB_DEFAULT_VARIANT", "XKB_DEFAULT_OPTIONS"] {
+            key += " \(name)=\(environment[name] ?? "")"
+        }
+        key += " root=\(root)"
+        for folder in ["", "/rules", "/keycodes", "/types", "/compat", "/symbols"] {
+            var status = stat()
+            guard stat(root + folder, &status) == 0 else { return nil }
+            key += " \(folder.isEmpty ? "." : folder)=\(status.st_ino):\(status.st_ctim.tv_sec).\(status.st_ctim.tv_nsec)"
+        }
+        guard !key.utf8.contains(UInt8(ascii: "\n")) else { return nil }
+        return key
+    }
+
+    /// The cache file's path for the key.
+    var path: String? {
+        guard let directory, let key else { return nil }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        return directory + "/keymap-" + String(hash, radix: 16) + ".xkb"
+    }
+
+    /// The cached keymap text, nil when there is none for this key.
+    public func load() -> String? {
+        guard let path, let key else { return nil }
+        // Non-blocking: a FIFO put there must not hold the start (it is then refused as no file).
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0,
+              status.st_size <= Self.maximumSize else { return nil }
+        let size = Int(status.st_size)
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            count = 0
+            guard let base = buffer.baseAddress else { return }
+            while count < size {
+                let n = read(fd, base + count, size - count)
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { break }
+                count += n
+            }
+        }
+        guard bytes.count == size, let newline = bytes.firstIndex(of: UInt8(ascii: "\n")),
+              bytes[..<newline].elementsEqual(key.utf8), !bytes[(newline + 1)...].contains(0) else { return nil }
+        return String(decoding: bytes[(newline + 1)...], as: UTF8.self)
+    }
+
+    /// Keeps `text` for this key; false when it could not (no cache, or a write failed).
+    @discardableResult
+    public func store(_ text: String) -> Bool {
+        guard let directory, let path, let key, key.utf8.count + text.utf8.count < Self.maximumSize else { return false }
+        if let slash = directory.utf8.lastIndex(of: UInt8(ascii: "/")), slash != directory.utf8.startIndex {
+            _ = mkdir(String(directory[..<slash]), 0o700)
+        }
+        _ = mkdir(directory, 0o700)
+        // A name of its own (several compositors, or several in one test process, may write at
+        // once); O_EXCL: never someone else's file.
+        let temporary = path + ".\(getpid()).\(UInt64.random(in: 0...UInt64.max))"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+        guard fd >= 0 else { return false }
+        let contents = Array((key + "\n" + text).utf8)
+        var written = 0
+        while written < contents.count {
+            let n = contents.withUnsafeBytes { bytes in
+                bytes.baseAddress.map { write(fd, $0 + written, contents.count - written) } ?? -1
+            }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { break }
+            written += n
+        }
+        close(fd)
+        guard written == contents.count, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+/// The default keymap's text kept between runs (`KeymapCache`), through the built `strata`: the
+/// first run writes it, the next serves it, and a cache file whose text does not compile is
+/// replaced by the keymap the names give.
+@Suite struct KeymapCacheEndToEndTests {
+    /// The size in the wl_keyboard.keymap event wayland-info receives (`keymap(1, fd 4, 64434)`
+    /// in its WAYLAND_DEBUG log), printed by the command Strata starts.
+    static let command = ["sh", "-c", "WAYLAND_DEBUG=1 wayland-info 2>&1 >/dev/null | sed -n 's/.*wl_keyboard@[0-9]*\\.keymap(1, fd [0-9]*, \\([0-9]*\\)).*/keymap size \\1/p'"]
+
+    static func keymapSize(in stdout: String) -> Int? {
+        stdout.split(separator: "\n").compactMap { line in
+            line.hasPrefix("keymap size ") ? Int(line.dropFirst("keymap size ".count)) : nil
+        }.first
+    }
+
+    @Test func aCacheFileWhoseTextDoesNotCompileIsReplacedByTheKeymapOfTheNames() async throws {
+        try #require(StrataRun.isInstalled("wayland-info"), "wayland-info is not installed (apt-get install wayland-utils)")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("strata-keymap-e2e-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let environment: [String: String?] = [
+            "XDG_CACHE_HOME": root, "HOME": root, "XDG_CONFIG_HOME": nil, "STRATA_KEYMAP_CACHE": nil,
+            "XKB_DEFAULT_LAYOUT": nil, "XKB_DEFAULT_VARIANT": nil, "XKB_DEFAULT_OPTIONS": nil,
+            "XKB_CONFIG_ROOT": nil, "XKB_CONFIG_EXTRA_PATH": nil,
+        ]
+
+        // First run: compiled from the names, and kept.
+        let first = try await StrataRun.run(["--backend", "headless"], command: Self.command, environment: environment)
+        #expect(first.status == 0, "stderr: \(first.stderr)")
+        let size = try #require(Self.keymapSize(in: first.stdout), "no keymap event: \(first.stdout)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: root + "/strata")
+        try #require(files.count == 1, "cache folder holds \(files)")
+        let path = root + "/strata/" + files[0]
+        let stored = try String(contentsOfFile: path, encoding: .utf8)
+        let keyLine = String(stored.prefix(while: { $0 != "\n" }))
+        // The file is the key line and the text clients get (the event's size counts its NUL).
+        #expect(stored.utf8.count == keyLine.utf8.count + 1 + size - 1)
+
+        // Second run: the same text, from the cache.
+        let second = try await StrataRun.run(["--backend", "headless"], command: Self.command, environment: environment)
+        #expect(second.status == 0, "stderr: \(second.stderr)")
+        #expect(Self.keymapSize(in: second.stdout) == size)
+
+        // A file with the right key and a text that does not compile: the names again, and the
+        // file written anew.
+        try (keyLine + "\nxkb_keymap { this is not a keymap };\n").write(toFile: path, atomically: false, encoding: .utf8)
+        let third = try await StrataRun.run(["--backend", "headless"], command: Self.command, environment: environment)
+        #expect(third.status == 0, "stderr: \(third.stderr)")
+        #expect(Self.keymapSize(in: third.stdout) == size)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == stored)
+    }
+}
