@@ -97,6 +97,8 @@ public final class Compositor {
             privileged(VirtualPointerManager.install(on: self)),
             privileged(foreignToplevels.install()),
             privileged(InputMethodManager.install(on: self)),
+            privileged(DataControlManager.install(on: self, face: .wlr)),
+            privileged(DataControlManager.install(on: self, face: .ext)),
             activation.install(),
             fractionalScale.install(),
             securityContexts.install(),
