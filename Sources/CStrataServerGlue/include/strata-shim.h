@@ -69,8 +69,8 @@ struct strata_budget_limits {
 };
 enum strata_budget_charge {
 	STRATA_CHARGE_MIME_BYTES = 0, STRATA_CHARGE_COPIED_BYTES = 1,
-	STRATA_CHARGE_SELECTION_WATCHERS = 2, STRATA_CHARGE_IDLE_NOTIFICATIONS = 3,
-	STRATA_CHARGE_COUNT = 4
+	STRATA_CHARGE_SELECTION_WATCHERS = 2, STRATA_CHARGE_IDLE_NOTIFICATIONS = 3, STRATA_CHARGE_IDLE_INHIBITORS = 4,
+	STRATA_CHARGE_COUNT = 5
 };
 struct strata_client_budgets; /* one per display */
 struct strata_client_budget;  /* one per client */

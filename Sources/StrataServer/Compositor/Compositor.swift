@@ -99,6 +99,8 @@ public final class Compositor {
             privileged(InputMethodManager.install(on: self)),
             privileged(DataControlManager.install(on: self, face: .wlr)),
             privileged(DataControlManager.install(on: self, face: .ext)),
+            IdleNotifier.install(on: self),
+            IdleInhibitManager.install(on: self),
             activation.install(),
             fractionalScale.install(),
             securityContexts.install(),
@@ -174,6 +176,7 @@ public final class Compositor {
         for output in outputs { stopFrameClock(output) }
         seat.clipboard.stop()
         seat.primarySelection.stop()
+        seat.idle.stop()
         backend.stop()
         for output in outputs { output.global?.destroyNow() }
         for global in globals + retiringGlobals { global.destroyNow() }

@@ -70,6 +70,9 @@ public struct ClientBudget {
     /// `timeout` of its command line: a handful. Every input event may resume them and the idle
     /// timer walks them all, so 64 bounds that work per client.
     public static let maxIdleNotificationsPerClient: UInt64 = 64
+    /// Idle inhibitors (zwp_idle_inhibitor_v1) of one client. A video player makes one per
+    /// window that plays; the idle timer may look at all of them when a deadline passes.
+    public static let maxIdleInhibitorsPerClient: UInt64 = 64
 
     // MARK: Installing and reading
 
