@@ -72,15 +72,26 @@ extension ControlCommands {
     /// relative to the new screen).
     func move(_ request: ControlRequest) throws(ControlError) -> Reply {
         let window = try request.window(in: manager)
-        let output = try request.screen(in: compositor)
+        // Without "screen" the window stays on its screen (the main screen if it has none).
+        let screen: Screen
+        if let output = try request.optionalScreen(in: compositor) {
+            screen = output.screen
+        } else if let current = window.screen ?? manager.mainScreen {
+            screen = current
+        } else {
+            throw ControlError(.unknownScreen, "no screen is connected")
+        }
         // Coordinates a window may have (`Coordinate.limit`): beyond them, a clear error.
         let range = -Int(Coordinate.limit)...Int(Coordinate.limit)
         let x = try request.optionalInt("x", in: range)
         let y = try request.optionalInt("y", in: range)
         guard (x == nil) == (y == nil) else { throw ControlError(.missingArgument, "move needs both \"x\" and \"y\", or neither") }
+        guard request.has("screen") || x != nil else {
+            throw ControlError(.missingArgument, "move needs \"screen\", or \"x\" and \"y\", or both")
+        }
         // One transaction (windowDidMoveToScreen, windowDidChangeFrame, mirroring changes); the
         // scene, observing the model, repaints the old and new places.
-        manager.move(window, to: output.screen, origin: x.flatMap { x in y.map { Point(x: Double(x), y: Double($0)) } })
+        manager.move(window, to: screen, origin: x.flatMap { x in y.map { Point(x: Double(x), y: Double($0)) } })
         return try describe(window)
     }
 

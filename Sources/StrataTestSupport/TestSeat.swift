@@ -67,6 +67,9 @@ public final class TestSeat {
     /// The serial of the last pointer enter, button, key or touch down/up event.
     public private(set) var lastSerial: UInt32 = 0
     public private(set) var pointerEnterSerial: UInt32 = 0
+    /// The serials of the last wl_keyboard.enter and wl_keyboard.modifiers events.
+    public private(set) var keyboardEnterSerial: UInt32 = 0
+    public private(set) var modifiersSerial: UInt32 = 0
     /// The serial of the last button press, key press or touch down (what grabs quote).
     public private(set) var lastPressSerial: UInt32 = 0
     /// The keymap fd the keyboard received (owned here, closed on deinit).
@@ -156,6 +159,7 @@ public final class TestSeat {
         enter: { data, _, serial, surface, keys in
             guard let seat = from(data) else { return }
             seat.lastSerial = serial
+            seat.keyboardEnterSerial = serial
             var list: [UInt32] = []
             if let keys, let base = keys.pointee.data {
                 let count = keys.pointee.size / MemoryLayout<UInt32>.size
@@ -170,8 +174,10 @@ public final class TestSeat {
             if state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue { seat.lastPressSerial = serial }
             seat.events.append(.key(key: key, pressed: state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue))
         },
-        modifiers: { data, _, _, depressed, latched, locked, group in
-            from(data)?.events.append(.modifiers(depressed: depressed, latched: latched, locked: locked, group: group))
+        modifiers: { data, _, serial, depressed, latched, locked, group in
+            guard let seat = from(data) else { return }
+            seat.modifiersSerial = serial
+            seat.events.append(.modifiers(depressed: depressed, latched: latched, locked: locked, group: group))
         },
         repeat_info: { data, _, rate, delay in from(data)?.events.append(.repeatInfo(rate: rate, delay: delay)) })
 

@@ -78,14 +78,17 @@ struct ShowCommand: RequestCommand {
 
 struct MoveCommand: RequestCommand {
     static let configuration = CommandConfiguration(
-        commandName: "move", abstract: "Move a window to a screen, and to X,Y of that screen.")
+        commandName: "move", abstract: "Move a window to a screen, and/or to X,Y of its (new) screen.")
     @OptionGroup var options: ConnectionOptions
     @Argument(help: "The window: its id, or an app id that names one window.") var window: String
-    @Option(help: ArgumentHelp("The screen: its id or name.", valueName: "screen")) var screen: String
+    @Option(help: ArgumentHelp("The screen: its id or name (default: the window's own screen).", valueName: "screen"))
+    var screen: String?
     @Option(help: ArgumentHelp("The window's new origin in the screen's coordinates.", valueName: "X,Y")) var to: String?
 
     func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
-        var arguments: [String: JSONValue] = ["window": reference(window), "screen": reference(screen)]
+        guard screen != nil || to != nil else { throw ValidationError("move needs --screen, --to, or both") }
+        var arguments: [String: JSONValue] = ["window": reference(window)]
+        if let screen { arguments["screen"] = reference(screen) }
         if let to {
             let parts = to.split(separator: ",", omittingEmptySubsequences: false)
             // Spaces and tabs around each number are allowed.

@@ -75,6 +75,25 @@ import Testing
         #expect(client.roundtrip())
     }
 
+    @Test func moveWithoutAScreenKeepsTheWindowOnItsOwnScreen() throws {
+        let harness = try ControlHarness(screens: 2)
+        let a = harness.window("a")
+        _ = try harness.request(["command": "move", "window": "a", "screen": "HEADLESS-2"])
+        let reply = try harness.request(["command": "move", "window": "a", "x": 30, "y": 20])
+        #expect(reply["window"]?["screen"]?.intValue == 2)
+        #expect(a.screen?.name == "HEADLESS-2")
+        #expect(a.frame == Rect(x: 30, y: 20, width: 100, height: 100))
+    }
+
+    @Test func moveWithNeitherAScreenNorAPlaceIsAMissingArgument() throws {
+        let harness = try ControlHarness()
+        let a = harness.window("a")
+        let before = a.frame
+        #expect(try harness.request(["command": "move", "window": "a"]).errorCode == "missing_argument")
+        #expect(try harness.request(["command": "move", "window": "a", "y": 4]).errorCode == "missing_argument")
+        #expect(a.frame == before)
+    }
+
     @Test func closeOfAWindowWithoutAClientClosesItAndKeyPassesOn() throws {
         let harness = try ControlHarness()
         let a = harness.window("a"), b = harness.window("b")

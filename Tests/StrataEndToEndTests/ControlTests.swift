@@ -160,6 +160,14 @@ import Testing
         let moved = try await session.windows().first { $0["id"] as? Int == second }
         #expect(moved?["screen"] as? Int == 2)
         #expect((moved?["frame"] as? [String: Any])?["x"] as? Int == 20)
+        // Without --screen the window keeps its screen.
+        try await session.ctl("move", "e2e.second", "--to", "40,10")
+        let movedAgain = try await session.windows().first { $0["id"] as? Int == second }
+        #expect(movedAgain?["screen"] as? Int == 2)
+        #expect((movedAgain?["frame"] as? [String: Any])?["x"] as? Int == 40)
+        // Neither a screen nor a place: refused before connecting (a usage error).
+        let refused = try await session.ctl("move", "e2e.second", expectStatus: 64)
+        #expect(refused.stderr.contains("move needs --screen, --to, or both"))
 
         #expect(try await session.ctl("policy").stdout == "uikit\n")
         try await session.ctl("policy", "click-to-focus")

@@ -11,6 +11,7 @@ import Testing
     static let privilegedGlobals = [
         "zwlr_screencopy_manager_v1", "zwlr_output_manager_v1", "zwp_virtual_keyboard_manager_v1",
         "zwlr_virtual_pointer_manager_v1", "zwlr_foreign_toplevel_manager_v1", "zwp_input_method_manager_v2",
+        "zwlr_data_control_manager_v1", "ext_data_control_manager_v1",
     ]
 
     /// Both clients run in the test's process, which is Strata's: the old rule (Strata's pid or

@@ -112,6 +112,30 @@ final class FakePopupGrab: PopupGrab {
         ])
     }
 
+    @Test func modifiersCarryARealSerialRightAfterTheEnterOrTheKeyTheyFollow() throws {
+        let server = try TestServer()
+        let (client, seat) = try connectWithSeat(server)
+        let surface = try client.makeSurface(width: 50, height: 50)
+        client.showPlainSurface(surface, x: 0, y: 0)
+        #expect(seat.takeEvents() == [.keyboardEnter(surface: surface.id, keys: []), .modifiers(depressed: 0, latched: 0, locked: 0, group: 0)])
+        #expect(seat.keyboardEnterSerial != 0)
+        #expect(seat.modifiersSerial == seat.keyboardEnterSerial &+ 1)
+
+        server.compositor.seat.key(KEY_LEFTSHIFT, pressed: true, time: 1)
+        client.roundtrip()
+        #expect(seat.takeEvents() == [.key(key: KEY_LEFTSHIFT, pressed: true), .modifiers(depressed: 1, latched: 0, locked: 0, group: 0)])
+        #expect(seat.lastPressSerial != 0)
+        #expect(seat.modifiersSerial == seat.lastPressSerial &+ 1)
+
+        // A wl_keyboard made while its client has the focus is entered at once, and its
+        // modifiers follow with the next serial too.
+        let late = try TestSeat(client: client)
+        late.getKeyboard()
+        client.roundtrip()
+        #expect(late.keyboardEnterSerial > seat.modifiersSerial)
+        #expect(late.modifiersSerial == late.keyboardEnterSerial &+ 1)
+    }
+
     @Test func keyEventsAndModifiersReachOnlyTheFocusedClient() throws {
         let server = try TestServer()
         let (a, seatA) = try connectWithSeat(server)

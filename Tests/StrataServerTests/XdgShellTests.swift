@@ -15,6 +15,8 @@ import Testing
         let capabilities = try #require(toplevel.capabilities)
         #expect(capabilities.contains(XDG_TOPLEVEL_WM_CAPABILITIES_MAXIMIZE.rawValue))
         #expect(capabilities.contains(XDG_TOPLEVEL_WM_CAPABILITIES_FULLSCREEN.rawValue))
+        // set_minimized is honoured (the window is hidden), so minimize is offered.
+        #expect(capabilities.contains(XDG_TOPLEVEL_WM_CAPABILITIES_MINIMIZE.rawValue))
         #expect(!capabilities.contains(XDG_TOPLEVEL_WM_CAPABILITIES_WINDOW_MENU.rawValue))
         #expect(toplevel.bounds?.width == 640 && toplevel.bounds?.height == 480)
         let configure = try #require(toplevel.lastConfigure)
@@ -23,6 +25,18 @@ import Testing
         // Not mapped yet: the model window exists, hidden.
         #expect(server.windows.windows.count == 1)
         #expect(server.windows.windows.first?.isHidden == true)
+    }
+
+    @Test func capabilitiesAreSentOnceBeforeTheFirstConfigureOnly() throws {
+        let (_, shell) = try makeXdgFixture()
+        let toplevel = try #require(shell.makeToplevel())
+        #expect(toplevel.map(argb: Colour.red))
+        xdg_toplevel_set_maximized(toplevel.toplevel)
+        #expect(shell.client.roundtrip())
+        #expect(toplevel.events.filter { $0 == "wm_capabilities" }.count == 1)
+        #expect(toplevel.events.first == "wm_capabilities")
+        // The initial configure, activated on becoming key, maximized: capabilities only before the first.
+        #expect(toplevel.events.filter { $0 == "configure" }.count == 3)
     }
 
     @Test func noConfigureIsSentBeforeTheInitialCommit() throws {

@@ -8,8 +8,11 @@
 #include <wayland-client.h>
 #include "strata-client-shim.h"
 #include "cursor-shape-v1-client-protocol.h"
+#include "ext-data-control-v1-client-protocol.h"
+#include "ext-idle-notify-v1-client-protocol.h"
 #include "fractional-scale-v1-client-protocol.h"
 #include "gtk-primary-selection-client-protocol.h"
+#include "idle-inhibit-unstable-v1-client-protocol.h"
 #include "input-method-unstable-v2-client-protocol.h"
 #include "pointer-constraints-unstable-v1-client-protocol.h"
 #include "presentation-time-client-protocol.h"
@@ -22,6 +25,7 @@
 #include "text-input-unstable-v3-client-protocol.h"
 #include "viewporter-client-protocol.h"
 #include "virtual-keyboard-unstable-v1-client-protocol.h"
+#include "wlr-data-control-unstable-v1-client-protocol.h"
 #include "wlr-foreign-toplevel-management-unstable-v1-client-protocol.h"
 #include "wlr-layer-shell-unstable-v1-client-protocol.h"
 #include "wlr-output-management-unstable-v1-client-protocol.h"
@@ -35,12 +39,20 @@
 /* Each protocol interface description by pointer (<interface>_interface_ptr()). */
 static inline const struct wl_interface *wp_cursor_shape_manager_v1_interface_ptr(void) { return &wp_cursor_shape_manager_v1_interface; }
 static inline const struct wl_interface *wp_cursor_shape_device_v1_interface_ptr(void) { return &wp_cursor_shape_device_v1_interface; }
+static inline const struct wl_interface *ext_data_control_manager_v1_interface_ptr(void) { return &ext_data_control_manager_v1_interface; }
+static inline const struct wl_interface *ext_data_control_device_v1_interface_ptr(void) { return &ext_data_control_device_v1_interface; }
+static inline const struct wl_interface *ext_data_control_source_v1_interface_ptr(void) { return &ext_data_control_source_v1_interface; }
+static inline const struct wl_interface *ext_data_control_offer_v1_interface_ptr(void) { return &ext_data_control_offer_v1_interface; }
+static inline const struct wl_interface *ext_idle_notifier_v1_interface_ptr(void) { return &ext_idle_notifier_v1_interface; }
+static inline const struct wl_interface *ext_idle_notification_v1_interface_ptr(void) { return &ext_idle_notification_v1_interface; }
 static inline const struct wl_interface *wp_fractional_scale_manager_v1_interface_ptr(void) { return &wp_fractional_scale_manager_v1_interface; }
 static inline const struct wl_interface *wp_fractional_scale_v1_interface_ptr(void) { return &wp_fractional_scale_v1_interface; }
 static inline const struct wl_interface *gtk_primary_selection_device_manager_interface_ptr(void) { return &gtk_primary_selection_device_manager_interface; }
 static inline const struct wl_interface *gtk_primary_selection_device_interface_ptr(void) { return &gtk_primary_selection_device_interface; }
 static inline const struct wl_interface *gtk_primary_selection_offer_interface_ptr(void) { return &gtk_primary_selection_offer_interface; }
 static inline const struct wl_interface *gtk_primary_selection_source_interface_ptr(void) { return &gtk_primary_selection_source_interface; }
+static inline const struct wl_interface *zwp_idle_inhibit_manager_v1_interface_ptr(void) { return &zwp_idle_inhibit_manager_v1_interface; }
+static inline const struct wl_interface *zwp_idle_inhibitor_v1_interface_ptr(void) { return &zwp_idle_inhibitor_v1_interface; }
 static inline const struct wl_interface *zwp_input_method_v2_interface_ptr(void) { return &zwp_input_method_v2_interface; }
 static inline const struct wl_interface *zwp_input_popup_surface_v2_interface_ptr(void) { return &zwp_input_popup_surface_v2_interface; }
 static inline const struct wl_interface *zwp_input_method_keyboard_grab_v2_interface_ptr(void) { return &zwp_input_method_keyboard_grab_v2_interface; }
@@ -75,6 +87,10 @@ static inline const struct wl_interface *wp_viewporter_interface_ptr(void) { ret
 static inline const struct wl_interface *wp_viewport_interface_ptr(void) { return &wp_viewport_interface; }
 static inline const struct wl_interface *zwp_virtual_keyboard_v1_interface_ptr(void) { return &zwp_virtual_keyboard_v1_interface; }
 static inline const struct wl_interface *zwp_virtual_keyboard_manager_v1_interface_ptr(void) { return &zwp_virtual_keyboard_manager_v1_interface; }
+static inline const struct wl_interface *zwlr_data_control_manager_v1_interface_ptr(void) { return &zwlr_data_control_manager_v1_interface; }
+static inline const struct wl_interface *zwlr_data_control_device_v1_interface_ptr(void) { return &zwlr_data_control_device_v1_interface; }
+static inline const struct wl_interface *zwlr_data_control_source_v1_interface_ptr(void) { return &zwlr_data_control_source_v1_interface; }
+static inline const struct wl_interface *zwlr_data_control_offer_v1_interface_ptr(void) { return &zwlr_data_control_offer_v1_interface; }
 static inline const struct wl_interface *zwlr_foreign_toplevel_manager_v1_interface_ptr(void) { return &zwlr_foreign_toplevel_manager_v1_interface; }
 static inline const struct wl_interface *zwlr_foreign_toplevel_handle_v1_interface_ptr(void) { return &zwlr_foreign_toplevel_handle_v1_interface; }
 static inline const struct wl_interface *zwlr_layer_shell_v1_interface_ptr(void) { return &zwlr_layer_shell_v1_interface; }

@@ -33,6 +33,14 @@ static inline const struct wl_interface *strata_wl_subsurface_interface(void) { 
 #include "cursor-shape-v1-server-protocol.h"
 static inline const struct wl_interface *strata_wp_cursor_shape_manager_v1_interface(void) { return &wp_cursor_shape_manager_v1_interface; }
 static inline const struct wl_interface *strata_wp_cursor_shape_device_v1_interface(void) { return &wp_cursor_shape_device_v1_interface; }
+#include "ext-data-control-v1-server-protocol.h"
+static inline const struct wl_interface *strata_ext_data_control_manager_v1_interface(void) { return &ext_data_control_manager_v1_interface; }
+static inline const struct wl_interface *strata_ext_data_control_device_v1_interface(void) { return &ext_data_control_device_v1_interface; }
+static inline const struct wl_interface *strata_ext_data_control_source_v1_interface(void) { return &ext_data_control_source_v1_interface; }
+static inline const struct wl_interface *strata_ext_data_control_offer_v1_interface(void) { return &ext_data_control_offer_v1_interface; }
+#include "ext-idle-notify-v1-server-protocol.h"
+static inline const struct wl_interface *strata_ext_idle_notifier_v1_interface(void) { return &ext_idle_notifier_v1_interface; }
+static inline const struct wl_interface *strata_ext_idle_notification_v1_interface(void) { return &ext_idle_notification_v1_interface; }
 #include "fractional-scale-v1-server-protocol.h"
 static inline const struct wl_interface *strata_wp_fractional_scale_manager_v1_interface(void) { return &wp_fractional_scale_manager_v1_interface; }
 static inline const struct wl_interface *strata_wp_fractional_scale_v1_interface(void) { return &wp_fractional_scale_v1_interface; }
@@ -41,6 +49,9 @@ static inline const struct wl_interface *strata_gtk_primary_selection_device_man
 static inline const struct wl_interface *strata_gtk_primary_selection_device_interface(void) { return &gtk_primary_selection_device_interface; }
 static inline const struct wl_interface *strata_gtk_primary_selection_offer_interface(void) { return &gtk_primary_selection_offer_interface; }
 static inline const struct wl_interface *strata_gtk_primary_selection_source_interface(void) { return &gtk_primary_selection_source_interface; }
+#include "idle-inhibit-unstable-v1-server-protocol.h"
+static inline const struct wl_interface *strata_zwp_idle_inhibit_manager_v1_interface(void) { return &zwp_idle_inhibit_manager_v1_interface; }
+static inline const struct wl_interface *strata_zwp_idle_inhibitor_v1_interface(void) { return &zwp_idle_inhibitor_v1_interface; }
 #include "input-method-unstable-v2-server-protocol.h"
 static inline const struct wl_interface *strata_zwp_input_method_v2_interface(void) { return &zwp_input_method_v2_interface; }
 static inline const struct wl_interface *strata_zwp_input_popup_surface_v2_interface(void) { return &zwp_input_popup_surface_v2_interface; }
@@ -87,6 +98,11 @@ static inline const struct wl_interface *strata_wp_viewport_interface(void) { re
 #include "virtual-keyboard-unstable-v1-server-protocol.h"
 static inline const struct wl_interface *strata_zwp_virtual_keyboard_v1_interface(void) { return &zwp_virtual_keyboard_v1_interface; }
 static inline const struct wl_interface *strata_zwp_virtual_keyboard_manager_v1_interface(void) { return &zwp_virtual_keyboard_manager_v1_interface; }
+#include "wlr-data-control-unstable-v1-server-protocol.h"
+static inline const struct wl_interface *strata_zwlr_data_control_manager_v1_interface(void) { return &zwlr_data_control_manager_v1_interface; }
+static inline const struct wl_interface *strata_zwlr_data_control_device_v1_interface(void) { return &zwlr_data_control_device_v1_interface; }
+static inline const struct wl_interface *strata_zwlr_data_control_source_v1_interface(void) { return &zwlr_data_control_source_v1_interface; }
+static inline const struct wl_interface *strata_zwlr_data_control_offer_v1_interface(void) { return &zwlr_data_control_offer_v1_interface; }
 #include "wlr-foreign-toplevel-management-unstable-v1-server-protocol.h"
 static inline const struct wl_interface *strata_zwlr_foreign_toplevel_manager_v1_interface(void) { return &zwlr_foreign_toplevel_manager_v1_interface; }
 static inline const struct wl_interface *strata_zwlr_foreign_toplevel_handle_v1_interface(void) { return &zwlr_foreign_toplevel_handle_v1_interface; }

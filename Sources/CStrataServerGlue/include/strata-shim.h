@@ -68,7 +68,11 @@ struct strata_budget_limits {
 	uint32_t max_pools;
 	uint64_t max_pool_bytes;
 };
-enum strata_budget_charge { STRATA_CHARGE_MIME_BYTES = 0, STRATA_CHARGE_COPIED_BYTES = 1, STRATA_CHARGE_COUNT = 2 };
+enum strata_budget_charge {
+	STRATA_CHARGE_MIME_BYTES = 0, STRATA_CHARGE_COPIED_BYTES = 1,
+	STRATA_CHARGE_SELECTION_WATCHERS = 2, STRATA_CHARGE_IDLE_NOTIFICATIONS = 3, STRATA_CHARGE_IDLE_INHIBITORS = 4,
+	STRATA_CHARGE_COUNT = 5
+};
 struct strata_client_budgets; /* one per display */
 struct strata_client_budget;  /* one per client */
 struct strata_client_budgets *strata_client_budgets_install(struct wl_display *display, struct strata_budget_limits limits);

@@ -116,6 +116,10 @@ public final class Compositor {
             privileged(VirtualPointerManager.install(on: self)),
             privileged(foreignToplevels.install()),
             privileged(InputMethodManager.install(on: self)),
+            privileged(DataControlManager.install(on: self, face: .wlr)),
+            privileged(DataControlManager.install(on: self, face: .ext)),
+            IdleNotifier.install(on: self),
+            IdleInhibitManager.install(on: self),
             activation.install(),
             fractionalScale.install(),
             securityContexts.install(),
@@ -191,6 +195,7 @@ public final class Compositor {
         scene.stop()
         seat.clipboard.stop()
         seat.primarySelection.stop()
+        seat.idle.stop()
         backend.stop()
         for output in outputs { output.global?.destroyNow() }
         for global in globals + retiringGlobals { global.destroyNow() }

@@ -61,6 +61,18 @@ public struct ClientBudget {
     /// not copied and the surface shows nothing until its next buffer (weston's pixman renderer
     /// never copies). Two full 4K (3840×2160) ARGB frames.
     public static let maxCopiedBytesPerClient: UInt64 = 64 << 20
+    /// Data control devices (zwlr_data_control_device_v1, ext_data_control_device_v1) of one
+    /// client. Each is told of every selection change and may wait for its socket to drain on a
+    /// timer of its own (`RoomWaiter`, one per selection): a clipboard manager or wl-paste makes
+    /// one; 16 bounds the work per change and the timer fds one client can make Strata hold.
+    public static let maxSelectionWatchersPerClient: UInt64 = 16
+    /// Idle notifications (ext_idle_notification_v1) of one client. swayidle makes one per
+    /// `timeout` of its command line: a handful. Every input event may resume them and the idle
+    /// timer walks them all, so 64 bounds that work per client.
+    public static let maxIdleNotificationsPerClient: UInt64 = 64
+    /// Idle inhibitors (zwp_idle_inhibitor_v1) of one client. A video player makes one per
+    /// window that plays; the idle timer may look at all of them when a deadline passes.
+    public static let maxIdleInhibitorsPerClient: UInt64 = 64
 
     // MARK: Installing and reading
 

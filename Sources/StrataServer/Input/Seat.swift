@@ -40,6 +40,8 @@ public final class Seat {
     /// The primary selection (middle-click paste), apart from the clipboard: one selection behind
     /// two protocols, zwp_primary_selection_v1 and gtk_primary_selection.
     private(set) lazy var primarySelection = Selection(seat: self)
+    /// Idle notifications and inhibitors (ext_idle_notify, idle-inhibit): every input below resets it.
+    public private(set) lazy var idle = IdleTracker(display: compositor.display)
     /// Text inputs (zwp_text_input_v3) and the input method (zwp_input_method_v2).
     private(set) lazy var textInputs = TextInputRelay(seat: self)
 
@@ -183,6 +185,7 @@ public final class Seat {
     /// The pointer moved to (x, y) of `output` (that screen's coordinates).
     public func pointerMotion(on output: ScreenOutput, x: Double, y: Double, time: UInt32) {
         guard x.isFinite, y.isFinite else { return }
+        idle.inputDidHappen()
         pointer.motion(on: output, x: x, y: y, time: time)
         compositor.traceHooks?.seatDidHandle(.pointerMotion(screen: output.screen.id, x: x, y: y), time: time)
     }
@@ -192,6 +195,7 @@ public final class Seat {
     /// stays in its region. Nothing happens before the pointer has a position.
     public func pointerMotion(dx: Double, dy: Double, time: UInt32) {
         guard dx.isFinite, dy.isFinite else { return }
+        idle.inputDidHappen()
         pointer.relativeMotion(dx: dx, dy: dy, time: time)
         compositor.traceHooks?.seatDidHandle(.pointerRelativeMotion(dx: dx, dy: dy), time: time)
     }
@@ -204,6 +208,7 @@ public final class Seat {
 
     /// A button (evdev code, BTN_LEFT = 0x110) was pressed or released.
     public func pointerButton(_ button: UInt32, pressed: Bool, time: UInt32) {
+        idle.inputDidHappen()
         pointer.button(button, pressed: pressed, time: time)
         compositor.traceHooks?.seatDidHandle(.pointerButton(button: button, pressed: pressed), time: time)
     }
@@ -211,6 +216,7 @@ public final class Seat {
     /// Scrolling, in surface-local units (positive: down / right).
     public func pointerAxis(vertical: Double, horizontal: Double, time: UInt32) {
         guard vertical.isFinite, horizontal.isFinite else { return }
+        idle.inputDidHappen()
         pointer.axis(vertical: vertical, horizontal: horizontal, time: time)
         compositor.traceHooks?.seatDidHandle(.pointerAxis(vertical: vertical, horizontal: horizontal), time: time)
     }
@@ -218,6 +224,7 @@ public final class Seat {
     /// One frame of scrolling with its source, wheel steps and stops.
     public func pointerScroll(_ scroll: PointerScroll, time: UInt32) {
         guard scroll.vertical.isFinite, scroll.horizontal.isFinite else { return }
+        idle.inputDidHappen()
         pointer.scroll(scroll, time: time)
         compositor.traceHooks?.seatDidHandle(.pointerAxis(vertical: scroll.vertical, horizontal: scroll.horizontal), time: time)
     }
@@ -230,29 +237,34 @@ public final class Seat {
 
     /// A key (evdev code; the xkb keycode is this + 8) was pressed or released.
     public func key(_ keycode: UInt32, pressed: Bool, time: UInt32) {
+        idle.inputDidHappen()
         keyboard.key(keycode, pressed: pressed, time: time)
         compositor.traceHooks?.seatDidHandle(.key(keycode: keycode, pressed: pressed, virtualKeyboard: false), time: time)
     }
 
     /// A key from `client`'s virtual keyboard: the input method's own keys pass its grab.
     func key(_ keycode: UInt32, pressed: Bool, time: UInt32, virtualKeyboardOf client: OpaquePointer) {
+        idle.inputDidHappen()
         keyboard.key(keycode, pressed: pressed, time: time, passesInputMethodGrab: client == textInputs.inputMethodClient)
         compositor.traceHooks?.seatDidHandle(.key(keycode: keycode, pressed: pressed, virtualKeyboard: true), time: time)
     }
 
     public func touchDown(id: Int32, on output: ScreenOutput, x: Double, y: Double, time: UInt32) {
         guard x.isFinite, y.isFinite else { return }
+        idle.inputDidHappen()
         touch.down(id: id, on: output, x: x, y: y, time: time)
         compositor.traceHooks?.seatDidHandle(.touchDown(id: id, screen: output.screen.id, x: x, y: y), time: time)
     }
 
     public func touchMotion(id: Int32, x: Double, y: Double, time: UInt32) {
         guard x.isFinite, y.isFinite else { return }
+        idle.inputDidHappen()
         touch.motion(id: id, x: x, y: y, time: time)
         compositor.traceHooks?.seatDidHandle(.touchMotion(id: id, x: x, y: y), time: time)
     }
 
     public func touchUp(id: Int32, time: UInt32) {
+        idle.inputDidHappen()
         touch.up(id: id, time: time)
         compositor.traceHooks?.seatDidHandle(.touchUp(id: id), time: time)
     }

@@ -23,7 +23,7 @@ final class DataDevice: ResourceObject, SelectionDevice {
     /// data_offer + offer(mime)… + selection(offer), or selection(null).
     func sendSelection(_ source: SelectionSource?) {
         guard !isDestroyed else { return }
-        if let source = source as? DataSource, source.isLive, let offer = DataOffer.announce(source, on: self) {
+        if let source, source.isLive, let offer = DataOffer.announce(source, on: self) {
             wl_data_device_send_selection(resource, offer.resource)
         } else {
             wl_data_device_send_selection(resource, nil)

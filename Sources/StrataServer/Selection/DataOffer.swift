@@ -2,16 +2,18 @@ import CStrataServerGlue
 import CWaylandServer
 import Glibc
 
-/// wl_data_offer: the selection as another client sees it. receive(mime, fd) forwards the fd to
+/// wl_data_offer: the selection as another client sees it, whatever protocol its source speaks
+/// (wl_data_source, or a data control source). receive(mime, fd) forwards the fd to
 /// the source's client (wl_data_source.send) and closes the compositor's copy; an offer whose
 /// source died, was cancelled or replaced is inert (the fd is closed, nothing is sent).
 final class DataOffer: ResourceObject {
-    private(set) weak var source: DataSource?
+    private(set) weak var source: (any SelectionSource)?
+    unowned let seat: Seat
 
     /// Makes an offer for `source` on `device`'s client, announces it (data_offer) and its mime
     /// types (offer). The caller then sends selection.
-    static func announce(_ source: DataSource, on device: DataDevice) -> DataOffer? {
-        guard let offer = DataOffer(source: source, client: device.client, version: device.version) else { return nil }
+    static func announce(_ source: SelectionSource, on device: DataDevice) -> DataOffer? {
+        guard let offer = DataOffer(source: source, seat: device.seat, client: device.client, version: device.version) else { return nil }
         wl_data_device_send_data_offer(device.resource, offer.resource)
         for type in source.mimeTypes {
             wl_data_offer_send_offer(offer.resource, type)
@@ -19,8 +21,9 @@ final class DataOffer: ResourceObject {
         return offer
     }
 
-    private init?(source: DataSource, client: OpaquePointer, version: UInt32) {
+    private init?(source: SelectionSource, seat: Seat, client: OpaquePointer, version: UInt32) {
         self.source = source
+        self.seat = seat
         // id 0: a server-created object.
         super.init(client: client, interface: strata_wl_data_offer_interface(), version: version, id: 0,
                    implementation: Self.implementation)
@@ -37,7 +40,7 @@ final class DataOffer: ResourceObject {
             }
             handle(resource, as: DataOffer.self) { offer in
                 defer { close(fd) }
-                guard let mimeType, let source = offer.source, source.seat.clipboard.isCurrent(source) else { return }
+                guard let mimeType, let source = offer.source, offer.seat.clipboard.isCurrent(source) else { return }
                 source.send(mimeType: String(cString: mimeType), fd: fd)
             }
         },

@@ -28,6 +28,9 @@ protocol SelectionDevice: AnyObject {
 ///   changes, and at once when they are made; other clients get nothing;
 /// - a source that dies clears the selection; offers of a dead, cancelled or replaced source are
 ///   inert (`isCurrent` is false for them);
+/// - data control (a privileged clipboard manager, wl-copy): `setFromControl` needs no focus
+///   or serial, and every `SelectionWatcher` is told of every change, each through its own
+///   `RoomWaiter`;
 /// - isolation: an offer (at most `ClientBudget.maxMimeBytesPerSource` of events) is sent only
 ///   while the focus client's socket has room (`RoomWaiter`); otherwise it waits, and the
 ///   selection current when the socket drained is sent, once. Another client setting the selection again
@@ -37,6 +40,8 @@ final class Selection {
     private(set) var source: SelectionSource?
     /// Devices of every client, in creation order (each removes itself in its destroy path).
     private var devices: [SelectionDevice] = []
+    /// The data control devices, told of every change (each removes itself in its destroy path).
+    private var watchers: [SelectionWatcher] = []
     /// The client that last received the selection (the keyboard focus client then).
     private var sentToClient: OpaquePointer?
 
@@ -54,9 +59,20 @@ final class Selection {
             newSource?.cancel()
             return
         }
+        replace(with: newSource)
+    }
+
+    /// set_selection of a data control device: no focus or serial needed (the global is
+    /// privileged).
+    func setFromControl(_ newSource: SelectionSource?) {
+        replace(with: newSource)
+    }
+
+    private func replace(with newSource: SelectionSource?) {
         if let old = source, old !== newSource { old.cancel() }
         source = newSource
         sendToFocus(force: true)
+        tellWatchers()
     }
 
     /// Whether offers made from `candidate` still transfer data.
@@ -69,6 +85,7 @@ final class Selection {
         guard source === dead else { return }
         source = nil
         sendToFocus(force: true)
+        tellWatchers()
     }
 
     /// The keyboard focus client changed (or the selection did, `force`): its devices get the
@@ -95,6 +112,20 @@ final class Selection {
 
     func deviceDidDisappear(_ device: SelectionDevice) {
         devices.removeAll { $0 === device }
+    }
+
+    /// A data control device: told of the selection at once and of every change.
+    func watcherDidAppear(_ watcher: SelectionWatcher) {
+        watchers.append(watcher)
+        watcher.selectionDidChange(self)
+    }
+
+    func watcherDidDisappear(_ watcher: SelectionWatcher) {
+        watchers.removeAll { $0 === watcher }
+    }
+
+    private func tellWatchers() {
+        for watcher in watchers { watcher.selectionDidChange(self) }
     }
 
     /// How many devices are registered (the leak tests).
