@@ -124,7 +124,7 @@ extension ControlCommands {
         guard let output = try request.optionalScreen(in: compositor) ?? compositor.outputs.first else {
             throw ControlError(.unknownScreen, "no screen is connected")
         }
-        compositor.repaintDamagedScreens()
+        compositor.scene.repaintDamagedScreens()
         do {
             try PNGFile.write(path: path, canvas: output.canvas)
         } catch {

@@ -227,28 +227,28 @@ public final class TraceRecorder: TraceHooks {
             fields["screen"] = JSONValue(screen.rawValue)
             fields["x"] = JSONValue(x)
             fields["y"] = JSONValue(y)
-            target = seat?.pointerFocus.flatMap { compositor.window(showing: $0) }
+            target = seat?.pointerFocus.flatMap { compositor.scene.window(showing: $0) }
         case .pointerRelativeMotion(let dx, let dy):
             fields["input"] = "pointer-relative-motion"
             fields["dx"] = JSONValue(dx)
             fields["dy"] = JSONValue(dy)
-            target = seat?.pointerFocus.flatMap { compositor.window(showing: $0) }
+            target = seat?.pointerFocus.flatMap { compositor.scene.window(showing: $0) }
         case .pointerButton(let button, let pressed):
             fields["input"] = "pointer-button"
             fields["button"] = JSONValue(Int(button))
             fields["state"] = pressed ? "down" : "up"
-            target = seat?.pointerFocus.flatMap { compositor.window(showing: $0) }
+            target = seat?.pointerFocus.flatMap { compositor.scene.window(showing: $0) }
         case .pointerAxis(let vertical, let horizontal):
             fields["input"] = "pointer-axis"
             fields["vertical"] = JSONValue(vertical)
             fields["horizontal"] = JSONValue(horizontal)
-            target = seat?.pointerFocus.flatMap { compositor.window(showing: $0) }
+            target = seat?.pointerFocus.flatMap { compositor.scene.window(showing: $0) }
         case .key(let keycode, let pressed, let virtualKeyboard):
             fields["input"] = "key"
             fields["keycode"] = JSONValue(Int(keycode))
             fields["state"] = pressed ? "down" : "up"
             if virtualKeyboard { fields["virtual"] = true }
-            target = seat?.keyboardFocus.flatMap { compositor.window(showing: $0) }
+            target = seat?.keyboardFocus.flatMap { compositor.scene.window(showing: $0) }
         case .touchDown(let id, let screen, let x, let y):
             fields["input"] = "touch-down"
             fields["touch_id"] = JSONValue(Int(id))

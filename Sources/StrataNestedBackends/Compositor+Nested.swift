@@ -18,7 +18,7 @@ extension Compositor {
         } catch {
             return
         }
-        repaint(output)
+        scene.repaint(output)
     }
 
     /// The largest side a nested screen takes from its parent (a canvas of 16384² is 1 GiB).

@@ -42,7 +42,7 @@ public final class TestServer {
 
     /// Repaints every damaged screen now (instead of waiting for the frame clock).
     public func repaint() {
-        compositor.repaintDamagedScreens()
+        compositor.scene.repaintDamagedScreens()
     }
 
     /// The pixel at (x, y) of screen `index` as 0xAARRGGBB, after repainting.

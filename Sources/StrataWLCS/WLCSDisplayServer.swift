@@ -81,7 +81,7 @@ final class WLCSDisplayServer {
         _ = perform { compositor in
             guard let client = self.clients[clientFD]?.client,
                   let surface = compositor.surface(of: client, id: surfaceID),
-                  let window = compositor.window(showing: surface) else {
+                  let window = compositor.scene.window(showing: surface) else {
                 Self.log("position_window_absolute: no window shows surface \(surfaceID)")
                 return
             }

@@ -106,7 +106,7 @@ final class Session {
         recorder?.stop(reason: "exit")
         if let screenshotDirectory {
             do {
-                for path in try compositor.writeScreenshots(to: screenshotDirectory) {
+                for path in try compositor.scene.writeScreenshots(to: screenshotDirectory) {
                     Session.printError("strata: screenshot \(path)")
                 }
             } catch {

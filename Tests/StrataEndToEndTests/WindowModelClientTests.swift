@@ -149,7 +149,7 @@ private let KEY_T: UInt32 = 20
         let window = try #require(Self.visibleWindows(server).last)
         let before = Self.shownSurfaces(server, output)
         if let dir = ProcessInfo.processInfo.environment["STRATA_DEBUG_SHOTS"] {
-            _ = try? server.compositor.writeScreenshots(to: dir)
+            _ = try? server.compositor.scene.writeScreenshots(to: dir)
             for w in server.windows.windows { print("DEBUG window \(w) title=\(w.title) frame=\(w.frame)") }
         }
         // The "Menus" window: a header bar (about 36 pixels), then the menu bar ("test", "foo",
@@ -159,7 +159,7 @@ private let KEY_T: UInt32 = 20
         let opened = server.run(seconds: 5) { Self.shownSurfaces(server, output) > before }
         #expect(opened, "no popup surface mapped after clicking the menu bar; stderr: \(process.stderr)")
         if let dir = ProcessInfo.processInfo.environment["STRATA_DEBUG_SHOTS"] {
-            _ = try? server.compositor.writeScreenshots(to: dir)
+            _ = try? server.compositor.scene.writeScreenshots(to: dir)
         }
         // Escape closes the menu: the popup goes.
         Self.type(server, key: 1)
@@ -181,7 +181,7 @@ private let KEY_T: UInt32 = 20
     /// How many surfaces are shown on a screen (windows' surfaces, subsurfaces and popups).
     static func shownSurfaces(_ server: TestServer, _ output: ScreenOutput) -> Int {
         var count = 0
-        server.compositor.forEachVisibleSurface(on: output) { _, _, _ in count += 1 }
+        server.compositor.scene.forEachVisibleSurface(on: output) { _, _, _ in count += 1 }
         return count
     }
 }

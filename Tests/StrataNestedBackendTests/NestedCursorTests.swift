@@ -41,7 +41,7 @@ struct NestedCursorTests {
         }
         #expect(opaque > 20)
         // The nested screen's own image has no cursor in it.
-        nesting.nested.repaintDamagedScreens()
+        nesting.nested.scene.repaintDamagedScreens()
         #expect(nesting.nested.cursor.rect == nil)
         #expect(nesting.nested.outputs[0].canvas.pixel(x: 21, y: 31) == StrataParentTests.colour)
     }

@@ -175,13 +175,13 @@ struct StrataParentTests {
         let before = nesting.backend.committedFrames(for: output)
         for i in 0..<5 {
             nesting.nested.backgroundARGB = 0xff00_0010 + UInt32(i)
-            nesting.nested.damageAll(output)
-            nesting.nested.repaint(output)
+            nesting.nested.scene.damageAll(output)
+            nesting.nested.scene.repaint(output)
         }
         #expect(nesting.backend.committedFrames(for: output) <= before + 1)
         nesting.nested.backgroundARGB = 0xffc8_3232
-        nesting.nested.damageAll(output)
-        nesting.nested.repaint(output)
+        nesting.nested.scene.damageAll(output)
+        nesting.nested.scene.repaint(output)
         #expect(nesting.step { nesting.parent.pixel(x: Int32(window.frame.x + 5), y: Int32(window.frame.y + 5)) == 0xffc8_3232 })
         #expect(nesting.backend.committedFrames(for: output) <= before + 3, "one frame per parent frame callback, not one per repaint")
     }

@@ -51,7 +51,7 @@ struct WestonParentTests {
         // which proves the frame went through the other (double-buffered) buffer's catch-up.
         compositor.backgroundARGB = 0xffc8_3232
         output.damage.addRect(x: 0, y: 0, width: 50, height: 40)
-        compositor.scheduleFrame(output)
+        compositor.scene.scheduleFrame(output)
         #expect(step(compositor) { backend.committedFrames(for: output) > before })
         settle(compositor, seconds: 0.3)
         let shot = try weston.screenshot()
@@ -101,8 +101,8 @@ struct WestonParentTests {
         #expect(message?.hasPrefix("lost the connection to the parent compositor (WAYLAND_DISPLAY=\(weston.socketPath)): ") == true)
         #expect(backend.failure == message)
         // Repaints after the loss are ignored, not crashes.
-        compositor.damageAll(output)
-        compositor.repaintDamagedScreens()
+        compositor.scene.damageAll(output)
+        compositor.scene.repaintDamagedScreens()
     }
 
     @Test func theParentsWaylandDisplayIsNotLeftForStrataChildren() throws {

@@ -162,7 +162,7 @@ struct XvfbParentTests {
         let before = backend.presentedFrames(for: output)
         compositor.backgroundARGB = 0xffc8_3232
         output.damage.addRect(x: 10, y: 20, width: 30, height: 40)
-        compositor.scheduleFrame(output)
+        compositor.scene.scheduleFrame(output)
         #expect(step(compositor) { backend.presentedFrames(for: output) > before })
         settle(compositor, seconds: 0.1)
         let pixels = try #require(probe.pixels(of: window, width: 320, height: 200))
@@ -276,8 +276,8 @@ struct XvfbParentTests {
         xvfb.stop()
         #expect(step(compositor) { message != nil })
         #expect(message?.hasPrefix("lost the connection to the X server (DISPLAY=\(xvfb.display)): ") == true)
-        compositor.damageAll(output)
-        compositor.repaintDamagedScreens()
+        compositor.scene.damageAll(output)
+        compositor.scene.repaintDamagedScreens()
     }
 
     @Test func theParentsKeymapIsReadWithXkbcommonX11() throws {

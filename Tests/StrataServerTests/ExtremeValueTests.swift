@@ -59,7 +59,7 @@ import Testing
     private func expectClamped(_ server: TestServer, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
         let limit = Int(Coordinate.limit)
         for output in server.compositor.outputs {
-            server.compositor.forEachVisibleSurface(on: output) { surface, x, y in
+            server.compositor.scene.forEachVisibleSurface(on: output) { surface, x, y in
                 #expect(abs(Int(x)) <= limit && abs(Int(y)) <= limit, "\(what): placed at \(x), \(y)", sourceLocation: sourceLocation)
                 #expect((0...limit).contains(Int(surface.width)) && (0...limit).contains(Int(surface.height)),
                         "\(what): \(surface.width)x\(surface.height)", sourceLocation: sourceLocation)
@@ -189,7 +189,7 @@ import Testing
             server.repaint()
             var placed: [(x: Int32, y: Int32, width: Int32, height: Int32)] = []
             let bystander = server.windows.windows.first?.rootSurface
-            server.compositor.forEachVisibleSurface(on: output) { surface, x, y in
+            server.compositor.scene.forEachVisibleSurface(on: output) { surface, x, y in
                 if surface !== bystander { placed.append((x, y, surface.width, surface.height)) }
             }
             #expect(placed.map(\.x) == expected.map(\.x), "\(placed)")

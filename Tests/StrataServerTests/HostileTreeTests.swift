@@ -413,7 +413,7 @@ import Testing
                 return
             }
             func takes(_ x: Int, _ y: Int) -> Bool {
-                let hit = harness.server.compositor.surface(at: Double(rawWindow.frame.x + x) + 0.5, Double(rawWindow.frame.y + y) + 0.5, on: output)
+                let hit = harness.server.compositor.scene.surface(at: Double(rawWindow.frame.x + x) + 0.5, Double(rawWindow.frame.y + y) + 0.5, on: output)
                 return hit?.window === rawWindow
             }
             #expect(takes(10, 10))      // an even column

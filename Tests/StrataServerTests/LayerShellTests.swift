@@ -340,7 +340,7 @@ func layerWindow(_ server: TestServer, namespace: String) -> Window? {
         #expect(server.pixel(x: 110, y: 60) == Colour.yellow)
         #expect(server.pixel(x: 10, y: 10) == Colour.blue, "not at the parent's origin")
         let output = try #require(server.compositor.outputs.first)
-        let hit = server.compositor.surface(at: 110, 60, on: output)
+        let hit = server.compositor.scene.surface(at: 110, 60, on: output)
         #expect(hit.map { ($0.x, $0.y) } ?? (0, 0) == (10, 10))
     }
 

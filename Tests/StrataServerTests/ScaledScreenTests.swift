@@ -225,7 +225,7 @@ import Testing
         #expect(output.lastPaintedArea == 16)
         var partial: [UInt32?] = []
         for y in Int32(10)..<30 { for x in Int32(10)..<30 { partial.append(output.canvas.pixel(x: x, y: y)) } }
-        server.compositor.damageAll(output)
+        server.compositor.scene.damageAll(output)
         server.repaint()
         var full: [UInt32?] = []
         for y in Int32(10)..<30 { for x in Int32(10)..<30 { full.append(output.canvas.pixel(x: x, y: y)) } }
@@ -241,8 +241,8 @@ import Testing
         client.showPlainSurface(surface, x: 50, y: 60)
         _ = seat.takeEvents()
         // The surface is 20×20 logical at (50, 60): canvas 100 ..< 140, but input is logical.
-        #expect(server.compositor.surface(at: 55, 65, on: output)?.x == 5)
-        #expect(server.compositor.surface(at: 105, 125, on: output) == nil)
+        #expect(server.compositor.scene.surface(at: 55, 65, on: output)?.x == 5)
+        #expect(server.compositor.scene.surface(at: 105, 125, on: output) == nil)
         server.compositor.seat.pointerMotion(on: output, x: 69.5, y: 79, time: 1)
         client.roundtrip()
         #expect(seat.takeEvents() == [.pointerEnter(surface: surface.id, x: 19.5, y: 19), .pointerFrame])

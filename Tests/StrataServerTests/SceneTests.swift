@@ -82,11 +82,11 @@ import Testing
         let output = try #require(server.compositor.outputs.first)
         server.windows.setFrame(window, Rect(x: 70, y: 30, width: 50, height: 50))
         var placed: [(Int32, Int32)] = []
-        server.compositor.forEachVisibleSurface(on: output) { _, x, y in placed.append((x, y)) }
+        server.compositor.scene.forEachVisibleSurface(on: output) { _, x, y in placed.append((x, y)) }
         #expect(placed.map(\.0) == [70] && placed.map(\.1) == [30])
-        #expect(server.compositor.surface(at: 75, 35, on: output)?.window === window)
+        #expect(server.compositor.scene.surface(at: 75, 35, on: output)?.window === window)
         server.windows.hide(window)
-        #expect(server.compositor.surface(at: 75, 35, on: output) == nil)
+        #expect(server.compositor.scene.surface(at: 75, 35, on: output) == nil)
         #expect(shell.client.roundtrip())
     }
 

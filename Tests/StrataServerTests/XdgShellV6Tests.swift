@@ -150,7 +150,7 @@ import Testing
         wl_surface_commit(parent.surface)
         #expect(shells.client.roundtrip())
         let output = try #require(server.compositor.outputs.first)
-        let hit = server.compositor.surface(at: 110, 60, on: output)
+        let hit = server.compositor.scene.surface(at: 110, 60, on: output)
         #expect(hit?.surface === server.compositor.surface(of: shells.client.serverClient, id: shells.client.id(of: childSurface)))
     }
 

@@ -64,7 +64,8 @@ public final class Compositor {
     var globals: [Global] = []
     /// Globals removed from clients' view and destroyed a while later (screens unplugged).
     private var retiringGlobals: [Global] = []
-    private var observerToken: ObserverToken?
+    /// The wire's reactions to the model's notifications (after the scene's damage).
+    private var modelFollower: ModelFollower?
     /// libwayland's wl_shm with the per-format stride check it lacks (`strata_add_shm_stride_check`).
     private var shmStrideCheck: OpaquePointer?
     /// Every client's budget of objects and wl_shm pools (`ClientBudget`).
@@ -128,9 +129,7 @@ public final class Compositor {
             guard let global else { throw .setup("cannot create a global") }
             globals.append(global)
         }
-        observerToken = windows.notifications.addObserver { [unowned self] posted in
-            self.modelDidPost(posted.notification)
-        }
+        modelFollower = ModelFollower(compositor: self)
         // After the compositor's own observer: keyboard focus and `activated` are updated before
         // the extension tells clients about key changes.
         guard let windowExtension = StrataWindowExtension(compositor: self) else { throw .setup("cannot create a global") }
@@ -201,7 +200,7 @@ public final class Compositor {
         for global in globals + retiringGlobals { global.destroyNow() }
         globals.removeAll()
         retiringGlobals.removeAll()
-        if let observerToken { windows.notifications.removeObserver(observerToken) }
+        modelFollower?.stop()
         windowExtension?.stop()
         outputManager.stop()
         foreignToplevels.stop()
@@ -274,45 +273,6 @@ public final class Compositor {
         windows.setFrame(window, rect)
     }
 
-    func modelDidPost(_ notification: WindowServerNotification) {
-        switch notification {
-        case .windowDidBecomeVisible, .windowDidBecomeHidden, .windowDidChangeLevel,
-             .windowDidChangeStacking, .windowDidMoveToScreen, .windowDidChangeFrame:
-            seat.windowDidChange()
-        case .windowDidBecomeKey(let id):
-            if let window = windows.window(withID: id) {
-                window.content?.windowDidChangeKeyState(isKey: true)
-            }
-            seat.keyWindowDidChange(windows.keyWindow)
-        case .windowDidResignKey(let id):
-            if let window = windows.window(withID: id) {
-                window.content?.windowDidChangeKeyState(isKey: false)
-            }
-            seat.keyWindowDidChange(windows.keyWindow)
-        case .screenDidChangeUsableArea(let id):
-            for window in windows.windows where window.screen?.id == id {
-                window.content?.screenDidChangeUsableArea()
-            }
-        case .screenModeDidChange(let id), .screenDidChangeTransform(let id), .screenDidChangeScale(let id):
-            layerShell.arrange(screen: id)
-            for window in windows.windows where window.screen?.id == id {
-                window.content?.screenDidChangeGeometry()
-            }
-            // (The scene, observing first, resized the output's canvas.)
-            if let output = output(for: id) {
-                for binding in output.bindings { binding.sendState() }
-            }
-        case .screenDidMove(let id):
-            if let output = output(for: id) {
-                for binding in output.bindings { binding.sendState() }
-            }
-        case .screenDidDisconnect(let id):
-            layerShell.screenDidDisconnect(id)
-        default:
-            break
-        }
-    }
-
     // MARK: Levels
 
     /// Applies the level the user configured for the window's app id, if any (when it maps, and
@@ -370,21 +330,6 @@ public final class Compositor {
         scene.surfaceWillDestroy(surface)
         seat.surfaceWillDestroy(surface)
     }
-
-    /// Damages all of a screen (tests, benchmarks).
-    public func damageAll(_ output: ScreenOutput) { scene.damageAll(output) }
-    public func scheduleFrame(_ output: ScreenOutput) { scene.scheduleFrame(output) }
-    public func repaint(_ output: ScreenOutput) { scene.repaint(output) }
-    public func repaintDamagedScreens() { scene.repaintDamagedScreens() }
-    @discardableResult
-    public func writeScreenshots(to directory: String) throws -> [String] { try scene.writeScreenshots(to: directory) }
-    public func forEachVisibleSurface(on output: ScreenOutput, _ body: (Surface, Int32, Int32) -> Void) {
-        scene.forEachVisibleSurface(on: output, body)
-    }
-    public func surface(at x: Double, _ y: Double, on output: ScreenOutput) -> (surface: Surface, window: Window, x: Double, y: Double)? {
-        scene.surface(at: x, y, on: output)
-    }
-    public func window(showing surface: Surface) -> Window? { scene.window(showing: surface) }
 
     /// The live surface `id` of `client` (a server-side wl_client), for tests and the control
     /// socket.

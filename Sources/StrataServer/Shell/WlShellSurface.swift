@@ -301,7 +301,7 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
             compositor.setFrame(window, frame)
             placeTransient(window)
             compositor.windows.show(window, makeKey: !showsWithoutKey)
-            if let parentWindow = parentSurface.flatMap({ compositor.window(showing: $0) }), parentWindow.isVisible {
+            if let parentWindow = parentSurface.flatMap({ compositor.scene.window(showing: $0) }), parentWindow.isVisible {
                 window.orderFront()
             }
         default:
