@@ -20,8 +20,11 @@ import Testing
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("strata-keymap-e2e-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
+        // Every XKB variable pinned: the X11 backend's tests, in this process, set XKB_DEFAULT_*
+        // from their X server while other tests run, which would give each run another key.
         let environment: [String: String?] = [
             "XDG_CACHE_HOME": root, "HOME": root, "XDG_CONFIG_HOME": nil, "STRATA_KEYMAP_CACHE": nil,
+            "XKB_DEFAULT_RULES": nil, "XKB_DEFAULT_MODEL": nil,
             "XKB_DEFAULT_LAYOUT": nil, "XKB_DEFAULT_VARIANT": nil, "XKB_DEFAULT_OPTIONS": nil,
             "XKB_CONFIG_ROOT": nil, "XKB_CONFIG_EXTRA_PATH": nil,
         ]
@@ -55,6 +58,11 @@ import Testing
         let third = try await StrataRun.run(["--backend", "headless"], command: Self.command, environment: environment)
         #expect(third.status == 0, "stderr: \(third.stderr)")
         #expect(Self.keymapSize(in: third.stdout) == size)
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == stored)
+        let rewritten = try String(contentsOfFile: path, encoding: .utf8)
+        let listing = ((try? FileManager.default.contentsOfDirectory(atPath: root + "/strata")) ?? []).sorted()
+        #expect(rewritten == stored, """
+            the file was not written anew: \(listing); its first lines \(rewritten.split(separator: "\n").prefix(2)); \
+            stderr: \(third.stderr)
+            """)
     }
 }
