@@ -220,7 +220,8 @@ public final class Compositor {
         }
         output.compositor = self
         outputs.append(output)
-        scheduleFrame(output)
+        // The whole screen is damaged; a headless one paints it when something needs it.
+        if backend.showsFrames { scheduleFrame(output) }
         return output
     }
 
