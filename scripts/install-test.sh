@@ -6,7 +6,8 @@
 #
 #   scripts/install-test.sh
 #
-# Checks: no installed binary needs a library from the toolchain (ldd); `strata --help` and
+# Checks: no installed binary needs a library from the toolchain (ldd) or has Foundation
+# linked in (nm); `strata --help` and
 # `strata-ctl --help` run; `strata --backend headless -- wayland-info` starts, answers the client
 # (wayland-info lists wl_compositor and xdg_wm_base) and exits 0; `strata-ctl` started by that
 # strata lists the screens over the control socket; the man pages and completions exist.
@@ -32,6 +33,14 @@ done
 if ldd "$prefix/bin/strata" "$prefix/bin/strata-ctl" | grep -E '/opt/swift|libswift|libFoundation|not found'; then
   fail "an installed binary needs a library the install does not provide"
 fi
+# Foundation proper (and its ICU data) linked in statically would show as symbols of the module
+# `Foundation` (mangled `10Foundation`): code that uses it again (FileHandle, String(format:),
+# NSString…; an `import Foundation` alone links nothing more than FoundationEssentials) slows
+# every start (docs/performance.md, "Start-up").
+for name in strata strata-ctl; do
+  count=$(nm "$prefix/bin/$name" 2>/dev/null | grep -c 's10Foundation' || true)
+  [ "$count" = 0 ] || fail "$name links Foundation ($count symbols): a module of it uses Foundation, not FoundationEssentials"
+done
 
 mkdir -m 0700 "$work/runtime" && mkdir "$work/home" "$work/clean" "$work/empty"
 # run COMMAND...: in the clean folder, with nothing of this shell's environment.

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// The default keymap's text kept between runs (`KeymapCache`), through the built `strata`: the
-/// first run writes it, the next serves it, and a cache file whose text does not compile is
-/// replaced by the keymap the names give.
+/// first run writes it, the next serves it (compiled only when a key needs it), and a cache file
+/// whose text was altered is replaced by the keymap the names give.
 @Suite struct KeymapCacheEndToEndTests {
     /// The size in the wl_keyboard.keymap event wayland-info receives (`keymap(1, fd 4, 64434)`
     /// in its WAYLAND_DEBUG log), printed by the command Strata starts.
@@ -15,15 +15,15 @@ import Testing
         }.first
     }
 
-    @Test func aCacheFileWhoseTextDoesNotCompileIsReplacedByTheKeymapOfTheNames() async throws {
+    @Test func aCacheFileWhoseTextWasAlteredIsReplacedByTheKeymapOfTheNames() async throws {
         try #require(StrataRun.isInstalled("wayland-info"), "wayland-info is not installed (apt-get install wayland-utils)")
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("strata-keymap-e2e-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
+        // Every XKB variable pinned: the X11 backend's tests, in this process, set XKB_DEFAULT_*
+        // from their X server while other tests run, which would give each run another key.
         let environment: [String: String?] = [
             "XDG_CACHE_HOME": root, "HOME": root, "XDG_CONFIG_HOME": nil, "STRATA_KEYMAP_CACHE": nil,
-            // All five names: the X11 backend, which the nested tests run in this process, copies
-            // its parent's names into XKB_DEFAULT_* of the process, and the child would inherit them.
             "XKB_DEFAULT_RULES": nil, "XKB_DEFAULT_MODEL": nil,
             "XKB_DEFAULT_LAYOUT": nil, "XKB_DEFAULT_VARIANT": nil, "XKB_DEFAULT_OPTIONS": nil,
             "XKB_CONFIG_ROOT": nil, "XKB_CONFIG_EXTRA_PATH": nil,
@@ -37,25 +37,32 @@ import Testing
         try #require(files.count == 1, "cache folder holds \(files)")
         let path = root + "/strata/" + files[0]
         let stored = try String(contentsOfFile: path, encoding: .utf8)
-        let keyLine = String(stored.prefix(while: { $0 != "\n" }))
-        // The file is the key line and the text clients get (the event's size counts its NUL).
-        #expect(stored.utf8.count == keyLine.utf8.count + 1 + size - 1)
+        let lines = stored.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false)
+        try #require(lines.count == 3)
+        // The file is the key line, the checksum line and the text clients get (the event's size
+        // counts its NUL).
+        #expect(lines[2].utf8.count + 1 == size)
 
-        // Second run: the same text, from the cache.
-        let second = try await StrataRun.run(["--backend", "headless"], command: Self.command, environment: environment)
+        // Second run: the same text, from the cache; a key typed through it still arrives (the
+        // keymap is compiled when the key needs it).
+        let ctl = try #require(StrataRun.sibling("strata-ctl"))
+        let typing = Self.command[2] + "; \"$0\" input type 'hello, World'"
+        let second = try await StrataRun.run(["--backend", "headless"], command: ["sh", "-c", typing, ctl], environment: environment)
         #expect(second.status == 0, "stderr: \(second.stderr)")
         #expect(Self.keymapSize(in: second.stdout) == size)
 
-        // A file with the right key and a text that does not compile: the names again, and the
-        // file written anew.
-        try (keyLine + "\nxkb_keymap { this is not a keymap };\n").write(toFile: path, atomically: false, encoding: .utf8)
+        // A file whose text was altered (its checksum no longer matches): the names again, and
+        // the file written anew.
+        try (lines[0] + "\n" + lines[1] + "\n" + lines[2].replacingOccurrences(of: "xkb_symbols", with: "xkb_sYmbols"))
+            .write(toFile: path, atomically: false, encoding: .utf8)
         let third = try await StrataRun.run(["--backend", "headless"], command: Self.command, environment: environment)
         #expect(third.status == 0, "stderr: \(third.stderr)")
         #expect(Self.keymapSize(in: third.stdout) == size)
-        let after = try String(contentsOfFile: path, encoding: .utf8)
-        let listing = ((try? FileManager.default.contentsOfDirectory(atPath: root + "/strata")) ?? []).map { name in
-            ((try? String(contentsOfFile: root + "/strata/" + name, encoding: .utf8)) ?? "").prefix(while: { $0 != "\n" })
-        }
-        #expect(after == stored, "keys of the cache files: \(listing); stored \(stored.utf8.count) bytes, now \(after.utf8.count)")
+        let rewritten = try String(contentsOfFile: path, encoding: .utf8)
+        let listing = ((try? FileManager.default.contentsOfDirectory(atPath: root + "/strata")) ?? []).sorted()
+        #expect(rewritten == stored, """
+            the file was not written anew: \(listing); its first lines \(rewritten.split(separator: "\n").prefix(2)); \
+            stderr: \(third.stderr)
+            """)
     }
 }

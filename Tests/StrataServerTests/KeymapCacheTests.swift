@@ -54,30 +54,45 @@ import Testing
         #expect(!KeymapCache(environment: [:]).store("xkb_keymap { };\n"))
     }
 
-    @Test func aFileWithAnotherKeyLineOrANulOrTooBigOrAFifoIsIgnored() throws {
+    @Test func aFileWithAnotherKeyLineOrChecksumOrANulOrTooBigOrAFifoIsIgnored() throws {
         let (root, environment) = try temporaryCache()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let cache = KeymapCache(environment: environment)
         #expect(cache.store("xkb_keymap { };\n"))
         let path = root + "/strata/" + (try FileManager.default.contentsOfDirectory(atPath: root + "/strata"))[0]
         let stored = try String(contentsOfFile: path, encoding: .utf8)
-        let keyLine = String(stored.prefix(while: { $0 != "\n" }))
+        let lines = stored.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false)
+        try #require(lines.count == 3)
+        let (keyLine, checksumLine) = (String(lines[0]), String(lines[1]))
+        #expect(checksumLine.hasPrefix("fnv1a64 ") && checksumLine.count == 24)
+        #expect(cache.load() == "xkb_keymap { };\n")
 
-        try ("another key\nxkb_keymap { };\n").write(toFile: path, atomically: false, encoding: .utf8)
+        try ("another key\n" + checksumLine + "\nxkb_keymap { };\n").write(toFile: path, atomically: false, encoding: .utf8)
         #expect(cache.load() == nil)
-        try Data((keyLine + "\nxkb_keymap {\0 };\n").utf8).write(to: URL(fileURLWithPath: path))
+        // One byte of the text changed: the checksum no longer matches.
+        try (keyLine + "\n" + checksumLine + "\nxkb_keymap { }:\n").write(toFile: path, atomically: false, encoding: .utf8)
         #expect(cache.load() == nil)
-        try Data((keyLine + "\n" + String(repeating: "x", count: 1 << 20)).utf8).write(to: URL(fileURLWithPath: path))
+        // No checksum line at all.
+        try (keyLine + "\nxkb_keymap { };\n").write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(cache.load() == nil)
+        try Data((keyLine + "\n" + checksumLine + "\nxkb_keymap {\0 };\n").utf8).write(to: URL(fileURLWithPath: path))
+        #expect(cache.load() == nil)
+        try Data((keyLine + "\n" + checksumLine + "\n" + String(repeating: "x", count: 1 << 20)).utf8).write(to: URL(fileURLWithPath: path))
         #expect(cache.load() == nil)
         #expect(!cache.store(String(repeating: "x", count: 1 << 20)))
-        // A symbolic link is not followed.
+        #expect(!cache.store(""))
+        // A symbolic link to a good file is not followed.
         try FileManager.default.removeItem(atPath: path)
-        try (keyLine + "\nxkb_keymap { };\n").write(toFile: root + "/elsewhere", atomically: false, encoding: .utf8)
+        try stored.write(toFile: root + "/elsewhere", atomically: false, encoding: .utf8)
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: root + "/elsewhere")
         #expect(cache.load() == nil)
         // Nor is a FIFO waited on.
         try FileManager.default.removeItem(atPath: path)
         #expect(mkfifo(path, 0o600) == 0)
         #expect(cache.load() == nil)
+        // Written anew, it is served again.
+        try FileManager.default.removeItem(atPath: path)
+        #expect(cache.store("xkb_keymap { };\n"))
+        #expect(cache.load() == "xkb_keymap { };\n")
     }
 }

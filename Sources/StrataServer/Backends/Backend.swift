@@ -10,6 +10,11 @@ public protocol Backend: AnyObject {
     func present(_ output: ScreenOutput, damage: PixmanRegion)
     /// Releases the backend's resources (before the display is destroyed).
     func stop()
+    /// Whether the screens' frames are shown somewhere (a parent's window): then a screen paints
+    /// its first frame as it connects. False (headless): the canvas is read only by screenshots
+    /// and screencopy, which repaint the pending damage first, so a screen paints nothing until
+    /// something asks (a start then clears and fills no canvas: docs/performance.md, "Start-up").
+    var showsFrames: Bool { get }
     /// Whether Strata draws the cursor into the screens' images (headless, X11). False when the
     /// backend hands it to a parent compositor (nested Wayland), which is then told
     /// `cursorDidChange` with what to show (nil: no cursor); `generation` grows whenever the
@@ -25,6 +30,7 @@ public protocol Backend: AnyObject {
 public extension Backend {
     func present(_ output: ScreenOutput, damage: PixmanRegion) {}
     func stop() {}
+    var showsFrames: Bool { true }
     var drawsCursor: Bool { true }
     func cursorDidChange(_ image: CursorLayer.Image?, generation: Int) {}
     func pointerConstraintDidChange(locked: Bool?, on output: ScreenOutput?) {}

@@ -5,6 +5,8 @@ import StrataRender
 /// are read back for screenshots and tests.
 public final class HeadlessBackend: Backend {
     public let name = "headless"
+    /// Nobody sees a headless screen: its first frame waits for a client, a screenshot or a copy.
+    public var showsFrames: Bool { false }
     public var screenCount: Int
     public var modes: [ScreenMode]
 

@@ -5,12 +5,15 @@ import Glibc
 /// about 1 ms (docs/performance.md, "Start-up").
 ///
 /// One file per key, `keymap-<hash>.xkb` in `$XDG_CACHE_HOME/strata` (else `~/.cache/strata`):
-/// its first line is the whole key, the rest the keymap text. The key holds what the names
+/// its first line is the whole key, its second the text's FNV-1a 64 checksum
+/// (`fnv1a64 <16 hex digits>`), the rest the keymap text. The checksum lets the seat serve a
+/// cached text without compiling it first (`Keymap`): a file that is not exactly what a
+/// successful compile wrote is never served. The key holds what the names
 /// resolve through: the XKB_DEFAULT_* and XKB_CONFIG_* variables, the data root, and the change
 /// time and inode of the root and each of its folders (a package update replaces files, which
 /// changes their folder). A user or system XKB folder (`~/.config/xkb`, `~/.xkb`, `/etc/xkb`),
 /// which could shadow any file, turns the cache off. A file that does not match its key, is too
-/// big, is not a regular file, or does not compile is ignored and written again; writing goes
+/// big, is not a regular file, or fails its checksum is ignored and written again; writing goes
 /// through a temporary file renamed into place, so readers never see half a file. Nothing
 /// blocks on a FIFO put there. No directory means no cache.
 public struct KeymapCache: Sendable {
@@ -58,7 +61,7 @@ public struct KeymapCache: Sendable {
         if let extra = environment["XKB_CONFIG_EXTRA_PATH"] { userFolders.append(extra) }
         for folder in userFolders where access(folder, F_OK) == 0 { return nil }
         let root = environment["XKB_CONFIG_ROOT"] ?? "/usr/share/X11/xkb"
-        var key = "strata-keymap-cache 1"
+        var key = "strata-keymap-cache 2"
         for name in ["XKB_DEFAULT_RULES", "XKB_DEFAULT_MODEL", "XKB_DEFAULT_LAYOUT", "XKB_DEFAULT_VARIANT", "XKB_DEFAULT_OPTIONS"] {
             key += " \(name)=\(environment[name] ?? "")"
         }
@@ -75,12 +78,23 @@ public struct KeymapCache: Sendable {
     /// The cache file's path for the key.
     var path: String? {
         guard let directory, let key else { return nil }
+        return directory + "/keymap-" + String(Self.fnv1a64(key.utf8), radix: 16) + ".xkb"
+    }
+
+    /// FNV-1a, 64 bits.
+    static func fnv1a64<Bytes: Sequence>(_ bytes: Bytes) -> UInt64 where Bytes.Element == UInt8 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key.utf8 {
+        for byte in bytes {
             hash ^= UInt64(byte)
             hash &*= 0x0000_0100_0000_01b3
         }
-        return directory + "/keymap-" + String(hash, radix: 16) + ".xkb"
+        return hash
+    }
+
+    /// The second line of a file holding `text`.
+    static func checksumLine<Bytes: Sequence>(_ text: Bytes) -> String where Bytes.Element == UInt8 {
+        let digits = String(fnv1a64(text), radix: 16)
+        return "fnv1a64 " + String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     /// The cached keymap text, nil when there is none for this key.
@@ -105,14 +119,20 @@ public struct KeymapCache: Sendable {
             }
         }
         guard bytes.count == size, let newline = bytes.firstIndex(of: UInt8(ascii: "\n")),
-              bytes[..<newline].elementsEqual(key.utf8), !bytes[(newline + 1)...].contains(0) else { return nil }
-        return String(decoding: bytes[(newline + 1)...], as: UTF8.self)
+              bytes[..<newline].elementsEqual(key.utf8),
+              let second = bytes[(newline + 1)...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+        let text = bytes[(second + 1)...]
+        guard !text.isEmpty, !text.contains(0), bytes[(newline + 1)..<second].elementsEqual(Self.checksumLine(text).utf8) else {
+            return nil
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Keeps `text` for this key; false when it could not (no cache, or a write failed).
     @discardableResult
     public func store(_ text: String) -> Bool {
-        guard let directory, let path, let key, key.utf8.count + text.utf8.count < Self.maximumSize else { return false }
+        guard let directory, let path, let key, !text.isEmpty,
+              key.utf8.count + 32 + text.utf8.count <= Self.maximumSize else { return false }
         if let slash = directory.utf8.lastIndex(of: UInt8(ascii: "/")), slash != directory.utf8.startIndex {
             _ = mkdir(String(directory[..<slash]), 0o700)
         }
@@ -122,7 +142,7 @@ public struct KeymapCache: Sendable {
         let temporary = path + ".\(getpid()).\(UInt64.random(in: 0...UInt64.max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard fd >= 0 else { return false }
-        let contents = Array((key + "\n" + text).utf8)
+        let contents = Array((key + "\n" + Self.checksumLine(text.utf8) + "\n" + text).utf8)
         var written = 0
         while written < contents.count {
             let n = contents.withUnsafeBytes { bytes in

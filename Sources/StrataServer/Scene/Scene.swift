@@ -75,7 +75,8 @@ public final class Scene {
             self.repaint(output, fromClock: true)
         }
         outputs.append(output)
-        scheduleFrame(output)
+        // The whole screen is damaged; a headless one paints it when something needs it.
+        if backend.showsFrames { scheduleFrame(output) }
     }
 
     /// Stops showing `output` (the screen is going): no clock, and its waiting captures fail.
