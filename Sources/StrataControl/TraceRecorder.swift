@@ -23,13 +23,14 @@ public final class TraceRecorder: TraceHooks {
     private var clientCreated: Listener?
     private var clients: [OpaquePointer: (number: Int, listener: Listener)] = [:]
     private var nextClientNumber = 1
-    private var hashers: [ScreenID: FrameHasher] = [:]
+    private var hashers: [ScreenID: ScreenHashing] = [:]
     private let startNanoseconds: UInt64
     /// Whether a control command is being run (its input lines say `during_command`).
     var isRunningCommand = false
     /// Called once when the recording stops by itself (size limit, write error) with the reason.
     public var onFailure: ((String) -> Void)?
     public private(set) var isStopped = false
+    private var isStopping = false
     /// What the limit keeps free for the `end` line.
     private static let endReserve = 256
     /// The default size limit of a trace (`--record-limit`).
@@ -74,8 +75,8 @@ public final class TraceRecorder: TraceHooks {
 
     /// Ends the recording: the `end` line, the buffer written, every hook removed. Safe twice.
     public func stop(reason: String = "stopped") {
-        guard !isStopped else { return }
-        isStopped = true
+        guard !isStopped, !isStopping else { return }
+        isStopping = true
         if let token { compositor.windows.notifications.removeObserver(token) }
         token = nil
         clientCreated?.remove()
@@ -83,6 +84,15 @@ public final class TraceRecorder: TraceHooks {
         for (_, entry) in clients { entry.listener.remove() }
         clients.removeAll()
         if compositor.traceHooks === self { compositor.traceHooks = nil }
+        // Each screen's picture as it is now (frames since the last hash were not hashed).
+        if reason != "size_limit" {
+            for output in compositor.outputs {
+                guard let state = hashers[output.screen.id] else { continue }
+                let hash = state.hasher.pictureHash(output.displayCanvas)
+                writeFrame(screen: output.screen.id, frame: output.paintedFrames, hash: hash, damage: nil, final: true)
+            }
+        }
+        isStopped = true
         var end: [String: JSONValue] = ["reason": .string(reason)]
         if let failure = writer.failure { end["error"] = .string(failure) }
         end["lines"] = JSONValue(writer.lines + 1)
@@ -111,7 +121,7 @@ public final class TraceRecorder: TraceHooks {
 
     private func writeLine<Bytes: Collection>(_ line: Bytes) where Bytes.Element == UInt8 {
         guard !isStopped else { return }
-        if !writer.append(line, reserve: Self.endReserve) {
+        if !writer.append(line, reserve: Self.endReserve), !isStopping {
             let reason = writer.failure ?? "the trace could not be written"
             stop(reason: "size_limit")
             onFailure?(reason)
@@ -126,6 +136,7 @@ public final class TraceRecorder: TraceHooks {
         fields["time_ns"] = JSONValue(time)
         value = .object(fields)
         writeLine(value.encodedLine())
+        if Self.changesTheStack(posted.notification) { writeWindowsIfChanged() }
         switch posted.notification {
         case .screenDidConnect(let id), .screenModeDidChange(let id), .screenDidChangeTransform(let id),
              .screenDidChangeScale(let id), .screenDidChangeBrightness(let id), .screenDidMove(let id),
@@ -139,6 +150,28 @@ public final class TraceRecorder: TraceHooks {
         default:
             break
         }
+    }
+
+    /// Whether a notification changes what the `windows` line holds (ids, levels, order, key,
+    /// visibility, screens; a frame change is in its own event).
+    private static func changesTheStack(_ notification: WindowServerNotification) -> Bool {
+        switch notification {
+        case .windowDidOpen, .windowDidClose, .windowDidBecomeVisible, .windowDidBecomeHidden, .windowDidBecomeKey,
+             .windowDidResignKey, .windowDidChangeLevel, .windowDidChangeStacking, .windowDidMoveToScreen:
+            return true
+        default:
+            return false
+        }
+    }
+
+    private var lastWindows: JSONValue?
+
+    /// Every window (WindowInfo, front to back), when it differs from the last such line: a
+    /// transaction's notifications all see the finished model, so it is written once.
+    private func writeWindowsIfChanged() {
+        guard let list = try? JSONValue(encoding: WindowInfo.list(compositor.windows)), list != lastWindows else { return }
+        lastWindows = list
+        write(.windows, ["windows": list])
     }
 
     // MARK: Clients
@@ -186,25 +219,53 @@ public final class TraceRecorder: TraceHooks {
 
     public func screenDidPresent(_ output: ScreenOutput) {
         let id = output.screen.id
-        let hasher: FrameHasher
+        let state: ScreenHashing
         if let existing = hashers[id] {
-            hasher = existing
+            state = existing
         } else {
-            hasher = FrameHasher()
-            hashers[id] = hasher
+            state = ScreenHashing()
+            hashers[id] = state
         }
         let damage = output.presentedDamage
-        let hash = hasher.update(output.displayCanvas, damage: damage)
-        // Written by hand: one line a frame, no dictionary.
-        var line = "{\"type\":\"frame\",\"screen\":\(id.rawValue),\"frame\":\(output.paintedFrames),\"hash\":\"\(Self.hex(hash))\",\"damage\":["
+        let canvas = output.displayCanvas
+        state.hasher.markDamaged(canvas, damage: damage)
+        // Hashing reads every damaged pixel, as much as drawing them: under the realtime clock a
+        // picture is hashed when the model changed since the last hash, or 100 ms after it (and
+        // at the end); under the manual clock every frame.
+        let now = compositor.clock.nanoseconds, sequence = self.sequence
+        var hash: UInt64?
+        if compositor.clock.isManual || sequence != state.sequence || now &- state.time >= Self.hashInterval || state.time == 0 {
+            hash = state.hasher.pictureHash(canvas)
+            state.time = max(1, now)
+            state.sequence = sequence
+        }
+        writeFrame(screen: id, frame: output.paintedFrames, hash: hash, damage: damage)
+    }
+
+    /// A screen's hasher and when it last hashed.
+    private final class ScreenHashing {
+        let hasher = FrameHasher()
+        var time: UInt64 = 0
+        var sequence: UInt64 = 0
+    }
+
+    /// The shortest time between two hashes of a screen's picture under the realtime clock.
+    static let hashInterval: UInt64 = 100_000_000
+
+    /// One `frame` line, written by hand (one a frame: no dictionary).
+    private func writeFrame(screen id: ScreenID, frame: Int, hash: UInt64?, damage: PixmanRegion?, final: Bool = false) {
+        var line = "{\"type\":\"frame\",\"screen\":\(id.rawValue),\"frame\":\(frame),"
+        if let hash { line += "\"hash\":\"\(Self.hex(hash))\"," }
+        if final { line += "\"final\":true," }
+        line += "\"damage\":["
         var count = 0
-        damage.forEachBox { box in
+        damage?.forEachBox { box in
             guard count < Self.maximumDamageBoxes else { return }
             if count > 0 { line += "," }
             line += "[\(box.x1),\(box.y1),\(box.x2 - box.x1),\(box.y2 - box.y1)]"
             count += 1
         }
-        line += "],\"boxes\":\(damage.boxCount),\"sequence\":\(sequence),\"time_ns\":\(time)}"
+        line += "],\"boxes\":\(damage?.boxCount ?? 0),\"sequence\":\(sequence),\"time_ns\":\(time)}"
         writeLine(line.utf8)
     }
 

@@ -136,7 +136,8 @@ public enum TraceDiff {
     private static func framesByScreen(_ trace: TraceFile) -> [Int: [(index: Int, line: JSONValue)]] {
         var result: [Int: [(index: Int, line: JSONValue)]] = [:]
         for entry in trace.lines(ofType: .frame) {
-            guard let screen = entry.line["screen"]?.intValue else { continue }
+            // Frames painted between two hashes carry none (realtime clock).
+            guard let screen = entry.line["screen"]?.intValue, entry.line["hash"] != nil else { continue }
             result[screen, default: []].append(entry)
         }
         return result
