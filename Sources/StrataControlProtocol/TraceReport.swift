@@ -89,7 +89,7 @@ public enum TraceReport {
           var screens = {}, windows = [], hashes = {}, points = [];
           (header.screens || []).forEach(function (s) { screens[s.id] = s; });
           function snapshot(kind, text, line) {
-            points.push({kind: kind, text: text, sequence: line.sequence || 0, time: line.time_ns || 0,
+            points.push({kind: kind, text: text, sequence: line.sequence || 0, time: line.time_ns || 0, screen: line.screen,
                          windows: JSON.parse(JSON.stringify(windows)), screens: JSON.parse(JSON.stringify(screens)),
                          hashes: JSON.parse(JSON.stringify(hashes))});
           }
@@ -112,7 +112,7 @@ public enum TraceReport {
                 snapshot(kind, "#" + line.sequence + " " + line.name + subject + extra, line);
               }
             } else if (line.type === "frame") {
-              if (hashes[line.screen] !== line.hash) {
+              if (line.hash && hashes[line.screen] !== line.hash) {
                 hashes[line.screen] = line.hash;
                 snapshot("frame", "#" + line.sequence + " picture on screen " + line.screen + " " + line.hash, line);
               }
@@ -160,8 +160,8 @@ public enum TraceReport {
           var frames = document.getElementById("frames");
           frames.innerHTML = points.map(function (p, i) {
             if (p.kind !== "frame") { return ""; }
-            var screen = Number(p.text.split(" picture on screen ")[1]);
-            return '<div class="thumb" data-i="' + i + '">' + strataReportThumb(p, screen, 160) + "<br>#" + p.sequence + " screen " + screen + "</div>";
+            return '<div class="thumb" data-i="' + i + '">' + strataReportThumb(p, p.screen, 160) + "<br>#" + p.sequence + " screen " + p.screen +
+              " " + strataReportEscape(p.hashes[p.screen] || "") + "</div>";
           }).join("");
           function show(i) {
             var p = points[i]; slider.value = String(i);
