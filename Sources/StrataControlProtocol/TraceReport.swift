@@ -8,7 +8,7 @@ public enum TraceReport {
     /// and input described), as one JSON array safe inside a `<script>` element.
     static func embeddedData(_ trace: TraceFile) -> String {
         var kept: [JSONValue] = []
-        for line in trace.lines {
+        for (index, line) in trace.lines.enumerated() {
             guard var fields = line.objectValue else { continue }
             switch fields["type"]?.stringValue ?? "" {
             case "header", "event", "windows", "screen", "end":
@@ -26,10 +26,15 @@ public enum TraceReport {
             default:
                 continue
             }
+            fields["line"] = JSONValue(index)
             kept.append(.object(fields))
         }
-        let json = String(decoding: JSONValue.array(kept).encodedLine(), as: UTF8.self)
-        // Inside <script>: no "</" may close the element, no "<!--" open a comment.
+        return scriptSafe(JSONValue.array(kept))
+    }
+
+    /// JSON inside `<script>`: no "</" may close the element, no "<!--" open a comment.
+    static func scriptSafe(_ value: JSONValue) -> String {
+        let json = String(decoding: value.encodedLine(), as: UTF8.self)
         return json.replacingOccurrences(of: "</", with: "<\\/").replacingOccurrences(of: "<!--", with: "<\\!--")
     }
 
@@ -38,9 +43,15 @@ public enum TraceReport {
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 
-    /// The page for `trace`.
-    public static func html(for trace: TraceFile) -> String {
+    /// The page for `trace`; with a `divergence` (`strata-ctl replay --report`), a banner says
+    /// what diverged and the page opens at that point of the timeline, marked.
+    public static func html(for trace: TraceFile, divergence: TraceDivergence? = nil) -> String {
         let title = escapeHTML("Strata trace: " + trace.name)
+        var marked: JSONValue = .null
+        if let divergence {
+            marked = ["kind": .string(divergence.kind), "message": .string(divergence.message),
+                      "line": divergence.recordedIndex.map { JSONValue($0) } ?? .null]
+        }
         return """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8"><title>\(title)</title>
@@ -48,11 +59,13 @@ public enum TraceReport {
             <style>\(style)</style></head>
             <body>
             <header><h1>\(title)</h1><div id="summary"></div></header>
+            <div id="divergence" hidden></div>
             <section id="scrub"><input id="slider" type="range" min="0" max="0" value="0" aria-label="timeline">
             <span id="position"></span></section>
             <main><nav id="timeline" aria-label="events"></nav><div id="screens"></div></main>
             <section><h2>Pictures (a thumbnail where a screen's picture changed)</h2><div id="frames"></div></section>
             <script id="trace" type="application/json">\(embeddedData(trace))</script>
+            <script id="divergence-data" type="application/json">\(scriptSafe(marked))</script>
             <script>\(script)</script>
             </body></html>
             """
@@ -79,6 +92,8 @@ public enum TraceReport {
         .thumb{display:inline-block;margin:4px;text-align:center;font-size:11px;cursor:pointer}
         .thumb.current svg{outline:2px solid #2d6cdf}
         svg{background:#202428}
+        #divergence{padding:8px 16px;background:#fde2e1;color:#8a1010;font-weight:600;border-bottom:2px solid #c0392b}
+        .point.diverged{background:#fde2e1;color:#8a1010;font-weight:600}
         """
 
     static let script = #"""
@@ -89,7 +104,7 @@ public enum TraceReport {
           var screens = {}, windows = [], hashes = {}, points = [];
           (header.screens || []).forEach(function (s) { screens[s.id] = s; });
           function snapshot(kind, text, line) {
-            points.push({kind: kind, text: text, sequence: line.sequence || 0, time: line.time_ns || 0, screen: line.screen,
+            points.push({kind: kind, text: text, sequence: line.sequence || 0, time: line.time_ns || 0, screen: line.screen, line: line.line || 0,
                          windows: JSON.parse(JSON.stringify(windows)), screens: JSON.parse(JSON.stringify(screens)),
                          hashes: JSON.parse(JSON.stringify(hashes))});
           }
@@ -148,14 +163,28 @@ public enum TraceReport {
           return named[name] !== undefined ? named[name] : Number(name) || 0;
         }
 
-        function strataReportRender(model) {
+        // The point a divergence at trace line `line` belongs to: the last point at or before it.
+        function strataReportPointAt(points, line) {
+          var found = 0;
+          points.forEach(function (p, i) { if (p.line <= line) { found = i; } });
+          return found;
+        }
+
+        function strataReportRender(model, divergence) {
           var points = model.points, slider = document.getElementById("slider"), timeline = document.getElementById("timeline");
           var h = model.header;
           document.getElementById("summary").textContent = "version " + h.version + " · Strata " + h.strata + " · clock " + h.clock +
             " · policy " + h.policy + " · " + (h.screens || []).length + " screen(s) · " + points.length + " points";
           slider.max = String(Math.max(0, points.length - 1));
+          var diverged = divergence && divergence.line !== null ? strataReportPointAt(points, divergence.line) : -1;
+          if (divergence) {
+            var banner = document.getElementById("divergence");
+            banner.hidden = false;
+            banner.textContent = "The replay diverged (" + divergence.kind + "): " + divergence.message;
+          }
           timeline.innerHTML = points.map(function (p, i) {
-            return '<div class="point k-' + p.kind + '" data-i="' + i + '">' + strataReportEscape(p.text) + "</div>";
+            return '<div class="point k-' + p.kind + (i === diverged ? " diverged" : "") + '" data-i="' + i + '">' +
+              (i === diverged ? "✗ " : "") + strataReportEscape(p.text) + "</div>";
           }).join("");
           var frames = document.getElementById("frames");
           frames.innerHTML = points.map(function (p, i) {
@@ -190,11 +219,12 @@ public enum TraceReport {
           function pick(event) { var el = event.target.closest("[data-i]"); if (el) { show(Number(el.getAttribute("data-i"))); } }
           timeline.addEventListener("click", pick);
           frames.addEventListener("click", pick);
-          show(points.length - 1);
+          show(diverged >= 0 ? diverged : points.length - 1);
         }
 
         if (typeof document !== "undefined") {
-          strataReportRender(strataReportModel(JSON.parse(document.getElementById("trace").textContent)));
+          strataReportRender(strataReportModel(JSON.parse(document.getElementById("trace").textContent)),
+                             JSON.parse(document.getElementById("divergence-data").textContent));
         }
         """#
 }
