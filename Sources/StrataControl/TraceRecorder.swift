@@ -77,6 +77,9 @@ public final class TraceRecorder: TraceHooks {
     public func stop(reason: String = "stopped") {
         guard !isStopped, !isStopping else { return }
         isStopping = true
+        // What is damaged is painted now, so the trace ends with each screen's settled picture
+        // (as a screenshot would show it), not with whatever the last tick had painted.
+        if reason != "size_limit" { compositor.repaintDamagedScreens() }
         if let token { compositor.windows.notifications.removeObserver(token) }
         token = nil
         clientCreated?.remove()
