@@ -12,7 +12,7 @@ import Testing
     func chromiumRun(_ arguments: [String], in folder: String) async throws -> ProcessResult {
         let chromium = try #require(Self.chromium, "Debian's chromium is needed (apt-get install chromium)")
         return try await ProcessResult.run(
-            [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--enable-logging=stderr", "--v=0",
+            [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars", "--enable-logging=stderr", "--v=0",
              "--user-data-dir=\(folder)/profile"] + arguments,
             environment: ["HOME": folder], directory: folder, timeout: 90)
     }
