@@ -233,7 +233,7 @@ public final class TraceRecorder: TraceHooks {
         let canvas = output.displayCanvas
         state.hasher.markDamaged(canvas, damage: damage)
         // Hashing reads every damaged pixel, as much as drawing them: under the realtime clock a
-        // picture is hashed when the model changed since the last hash, or 100 ms after it (and
+        // picture is hashed when the model changed since the last hash, or 500 ms after it (and
         // at the end); under the manual clock every frame.
         let now = compositor.clock.nanoseconds, sequence = self.sequence
         var hash: UInt64?
@@ -253,32 +253,79 @@ public final class TraceRecorder: TraceHooks {
     }
 
     /// The shortest time between two hashes of a screen's picture under the realtime clock.
-    static let hashInterval: UInt64 = 100_000_000
+    static let hashInterval: UInt64 = 500_000_000
 
     /// One `frame` line, written by hand (one a frame: no dictionary).
     private func writeFrame(screen id: ScreenID, frame: Int, hash: UInt64?, damage: PixmanRegion?, final: Bool = false) {
-        var line = "{\"type\":\"frame\",\"screen\":\(id.rawValue),\"frame\":\(frame),"
-        if let hash { line += "\"hash\":\"\(Self.hex(hash))\"," }
-        if final { line += "\"final\":true," }
-        line += "\"damage\":["
+        // Bytes into a buffer kept between frames: no string is made.
+        var line: [UInt8] = []
+        swap(&line, &frameLine)   // the kept buffer, uniquely referenced (no copy on write)
+        line.removeAll(keepingCapacity: true)
+        Self.append("{\"type\":\"frame\",\"screen\":", to: &line)
+        Self.append(Int64(clamping: id.rawValue), to: &line)
+        Self.append(",\"frame\":", to: &line)
+        Self.append(Int64(frame), to: &line)
+        if let hash {
+            Self.append(",\"hash\":\"", to: &line)
+            for shift in stride(from: 60, through: 0, by: -4) {
+                line.append(Self.hexDigits[Int((hash >> UInt64(shift)) & 0xf)])
+            }
+            line.append(UInt8(ascii: "\""))
+        }
+        if final { Self.append(",\"final\":true", to: &line) }
+        Self.append(",\"damage\":[", to: &line)
         var count = 0
         damage?.forEachBox { box in
             guard count < Self.maximumDamageBoxes else { return }
-            if count > 0 { line += "," }
-            line += "[\(box.x1),\(box.y1),\(box.x2 - box.x1),\(box.y2 - box.y1)]"
+            if count > 0 { line.append(UInt8(ascii: ",")) }
+            line.append(UInt8(ascii: "["))
+            Self.append(Int64(box.x1), to: &line)
+            line.append(UInt8(ascii: ","))
+            Self.append(Int64(box.y1), to: &line)
+            line.append(UInt8(ascii: ","))
+            Self.append(Int64(box.x2) - Int64(box.x1), to: &line)
+            line.append(UInt8(ascii: ","))
+            Self.append(Int64(box.y2) - Int64(box.y1), to: &line)
+            line.append(UInt8(ascii: "]"))
             count += 1
         }
-        line += "],\"boxes\":\(damage?.boxCount ?? 0),\"sequence\":\(sequence),\"time_ns\":\(time)}"
-        writeLine(line.utf8)
+        Self.append("],\"boxes\":", to: &line)
+        Self.append(Int64(damage?.boxCount ?? 0), to: &line)
+        Self.append(",\"sequence\":", to: &line)
+        Self.append(Int64(clamping: sequence), to: &line)
+        Self.append(",\"time_ns\":", to: &line)
+        Self.append(Int64(clamping: time), to: &line)
+        line.append(UInt8(ascii: "}"))
+        frameLine = line
+        writeLine(line)
+    }
+
+    private var frameLine: [UInt8] = []
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private static func append(_ text: StaticString, to line: inout [UInt8]) {
+        text.withUTF8Buffer { line.append(contentsOf: $0) }
+    }
+
+    private static func append(_ value: Int64, to line: inout [UInt8]) {
+        if value < 0 { line.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            for index in stride(from: count - 1, through: 0, by: -1) { line.append(buffer[index]) }
+        }
     }
 
     /// Damage boxes written per frame (the count says how many there were).
     static let maximumDamageBoxes = 16
-
-    static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: max(0, 16 - digits.count)) + digits
-    }
 
     public func seatDidHandle(_ input: InjectedInput, time milliseconds: UInt32) {
         var fields: [String: JSONValue] = ["time_ms": JSONValue(Int(milliseconds))]
