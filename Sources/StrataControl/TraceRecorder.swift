@@ -24,13 +24,14 @@ public final class TraceRecorder: TraceHooks {
     private var clientCreated: Listener?
     private var clients: [OpaquePointer: (number: Int, listener: Listener)] = [:]
     private var nextClientNumber = 1
-    private var hashers: [ScreenID: FrameHasher] = [:]
+    private var hashers: [ScreenID: ScreenHashing] = [:]
     private let startNanoseconds: UInt64
     /// Whether a control command is being run (its input lines say `during_command`).
     var isRunningCommand = false
     /// Called once when the recording stops by itself (size limit, write error) with the reason.
     public var onFailure: ((String) -> Void)?
     public private(set) var isStopped = false
+    private var isStopping = false
     /// What the limit keeps free for the `end` line.
     private static let endReserve = 256
     /// The default size limit of a trace (`--record-limit`).
@@ -75,8 +76,11 @@ public final class TraceRecorder: TraceHooks {
 
     /// Ends the recording: the `end` line, the buffer written, every hook removed. Safe twice.
     public func stop(reason: String = "stopped") {
-        guard !isStopped else { return }
-        isStopped = true
+        guard !isStopped, !isStopping else { return }
+        isStopping = true
+        // What is damaged is painted now, so the trace ends with each screen's settled picture
+        // (as a screenshot would show it), not with whatever the last tick had painted.
+        if reason != "size_limit" { compositor.scene.repaintDamagedScreens() }
         if let token { compositor.windows.notifications.removeObserver(token) }
         token = nil
         clientCreated?.remove()
@@ -84,6 +88,15 @@ public final class TraceRecorder: TraceHooks {
         for (_, entry) in clients { entry.listener.remove() }
         clients.removeAll()
         if compositor.traceHooks === self { compositor.traceHooks = nil }
+        // Each screen's picture as it is now (frames since the last hash were not hashed).
+        if reason != "size_limit" {
+            for output in compositor.outputs {
+                guard let state = hashers[output.screen.id] else { continue }
+                let hash = state.hasher.pictureHash(output.displayCanvas)
+                writeFrame(screen: output.screen.id, frame: output.paintedFrames, hash: hash, damage: nil, final: true)
+            }
+        }
+        isStopped = true
         var end: [String: JSONValue] = ["reason": .string(reason)]
         if let failure = writer.failure { end["error"] = .string(failure) }
         end["lines"] = JSONValue(writer.lines + 1)
@@ -112,7 +125,7 @@ public final class TraceRecorder: TraceHooks {
 
     private func writeLine<Bytes: Collection>(_ line: Bytes) where Bytes.Element == UInt8 {
         guard !isStopped else { return }
-        if !writer.append(line, reserve: Self.endReserve) {
+        if !writer.append(line, reserve: Self.endReserve), !isStopping {
             let reason = writer.failure ?? "the trace could not be written"
             stop(reason: "size_limit")
             onFailure?(reason)
@@ -127,6 +140,7 @@ public final class TraceRecorder: TraceHooks {
         fields["time_ns"] = JSONValue(time)
         value = .object(fields)
         writeLine(value.encodedLine())
+        if Self.changesTheStack(posted.notification) { writeWindowsIfChanged() }
         switch posted.notification {
         case .screenDidConnect(let id), .screenModeDidChange(let id), .screenDidChangeTransform(let id),
              .screenDidChangeScale(let id), .screenDidChangeBrightness(let id), .screenDidMove(let id),
@@ -140,6 +154,28 @@ public final class TraceRecorder: TraceHooks {
         default:
             break
         }
+    }
+
+    /// Whether a notification changes what the `windows` line holds (ids, levels, order, key,
+    /// visibility, screens; a frame change is in its own event).
+    private static func changesTheStack(_ notification: WindowServerNotification) -> Bool {
+        switch notification {
+        case .windowDidOpen, .windowDidClose, .windowDidBecomeVisible, .windowDidBecomeHidden, .windowDidBecomeKey,
+             .windowDidResignKey, .windowDidChangeLevel, .windowDidChangeStacking, .windowDidMoveToScreen:
+            return true
+        default:
+            return false
+        }
+    }
+
+    private var lastWindows: JSONValue?
+
+    /// Every window (WindowInfo, front to back), when it differs from the last such line: a
+    /// transaction's notifications all see the finished model, so it is written once.
+    private func writeWindowsIfChanged() {
+        guard let list = try? JSONValue(encoding: WindowInfo.list(compositor.windows)), list != lastWindows else { return }
+        lastWindows = list
+        write(.windows, ["windows": list])
     }
 
     // MARK: Clients
@@ -187,35 +223,110 @@ public final class TraceRecorder: TraceHooks {
 
     public func screenDidPresent(_ output: ScreenOutput) {
         let id = output.screen.id
-        let hasher: FrameHasher
+        let state: ScreenHashing
         if let existing = hashers[id] {
-            hasher = existing
+            state = existing
         } else {
-            hasher = FrameHasher()
-            hashers[id] = hasher
+            state = ScreenHashing()
+            hashers[id] = state
         }
         let damage = output.presentedDamage
-        let hash = hasher.update(output.displayCanvas, damage: damage)
-        // Written by hand: one line a frame, no dictionary.
-        var line = "{\"type\":\"frame\",\"screen\":\(id.rawValue),\"frame\":\(output.paintedFrames),\"hash\":\"\(Self.hex(hash))\",\"damage\":["
+        let canvas = output.displayCanvas
+        state.hasher.markDamaged(canvas, damage: damage)
+        // Hashing reads every damaged pixel, as much as drawing them: under the realtime clock a
+        // picture is hashed when the model changed since the last hash, or 500 ms after it (and
+        // at the end); under the manual clock every frame.
+        let now = compositor.clock.nanoseconds, sequence = self.sequence
+        var hash: UInt64?
+        if compositor.clock.isManual || sequence != state.sequence || now &- state.time >= Self.hashInterval || state.time == 0 {
+            hash = state.hasher.pictureHash(canvas)
+            state.time = max(1, now)
+            state.sequence = sequence
+        }
+        writeFrame(screen: id, frame: output.paintedFrames, hash: hash, damage: damage)
+    }
+
+    /// A screen's hasher and when it last hashed.
+    private final class ScreenHashing {
+        let hasher = FrameHasher()
+        var time: UInt64 = 0
+        var sequence: UInt64 = 0
+    }
+
+    /// The shortest time between two hashes of a screen's picture under the realtime clock.
+    static let hashInterval: UInt64 = 500_000_000
+
+    /// One `frame` line, written by hand (one a frame: no dictionary).
+    private func writeFrame(screen id: ScreenID, frame: Int, hash: UInt64?, damage: PixmanRegion?, final: Bool = false) {
+        // Bytes into a buffer kept between frames: no string is made.
+        var line: [UInt8] = []
+        swap(&line, &frameLine)   // the kept buffer, uniquely referenced (no copy on write)
+        line.removeAll(keepingCapacity: true)
+        Self.append("{\"type\":\"frame\",\"screen\":", to: &line)
+        Self.append(Int64(clamping: id.rawValue), to: &line)
+        Self.append(",\"frame\":", to: &line)
+        Self.append(Int64(frame), to: &line)
+        if let hash {
+            Self.append(",\"hash\":\"", to: &line)
+            for shift in stride(from: 60, through: 0, by: -4) {
+                line.append(Self.hexDigits[Int((hash >> UInt64(shift)) & 0xf)])
+            }
+            line.append(UInt8(ascii: "\""))
+        }
+        if final { Self.append(",\"final\":true", to: &line) }
+        Self.append(",\"damage\":[", to: &line)
         var count = 0
-        damage.forEachBox { box in
+        damage?.forEachBox { box in
             guard count < Self.maximumDamageBoxes else { return }
-            if count > 0 { line += "," }
-            line += "[\(box.x1),\(box.y1),\(box.x2 - box.x1),\(box.y2 - box.y1)]"
+            if count > 0 { line.append(UInt8(ascii: ",")) }
+            line.append(UInt8(ascii: "["))
+            Self.append(Int64(box.x1), to: &line)
+            line.append(UInt8(ascii: ","))
+            Self.append(Int64(box.y1), to: &line)
+            line.append(UInt8(ascii: ","))
+            Self.append(Int64(box.x2) - Int64(box.x1), to: &line)
+            line.append(UInt8(ascii: ","))
+            Self.append(Int64(box.y2) - Int64(box.y1), to: &line)
+            line.append(UInt8(ascii: "]"))
             count += 1
         }
-        line += "],\"boxes\":\(damage.boxCount),\"sequence\":\(sequence),\"time_ns\":\(time)}"
-        writeLine(line.utf8)
+        Self.append("],\"boxes\":", to: &line)
+        Self.append(Int64(damage?.boxCount ?? 0), to: &line)
+        Self.append(",\"sequence\":", to: &line)
+        Self.append(Int64(clamping: sequence), to: &line)
+        Self.append(",\"time_ns\":", to: &line)
+        Self.append(Int64(clamping: time), to: &line)
+        line.append(UInt8(ascii: "}"))
+        frameLine = line
+        writeLine(line)
+    }
+
+    private var frameLine: [UInt8] = []
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private static func append(_ text: StaticString, to line: inout [UInt8]) {
+        text.withUTF8Buffer { line.append(contentsOf: $0) }
+    }
+
+    private static func append(_ value: Int64, to line: inout [UInt8]) {
+        if value < 0 { line.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            for index in stride(from: count - 1, through: 0, by: -1) { line.append(buffer[index]) }
+        }
     }
 
     /// Damage boxes written per frame (the count says how many there were).
     static let maximumDamageBoxes = 16
-
-    static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: max(0, 16 - digits.count)) + digits
-    }
 
     public func seatDidHandle(_ input: InjectedInput, time milliseconds: UInt32) {
         var fields: [String: JSONValue] = ["time_ms": JSONValue(Int(milliseconds))]

@@ -136,7 +136,8 @@ public enum TraceDiff {
     private static func framesByScreen(_ trace: TraceFile) -> [Int: [(index: Int, line: JSONValue)]] {
         var result: [Int: [(index: Int, line: JSONValue)]] = [:]
         for entry in trace.lines(ofType: .frame) {
-            guard let screen = entry.line["screen"]?.intValue else { continue }
+            // Frames painted between two hashes carry none (realtime clock).
+            guard let screen = entry.line["screen"]?.intValue, entry.line["hash"] != nil else { continue }
             result[screen, default: []].append(entry)
         }
         return result
@@ -145,11 +146,12 @@ public enum TraceDiff {
     /// The lines around `index` (frames left out), described, for a divergence report.
     public static func context(of trace: TraceFile, around index: Int?, radius: Int = 4) -> [String] {
         guard let index else { return [] }
-        // Frames and the commands that only read (windows, sync, events…) are left out.
+        // Frames, window lists, screen states and the commands that only read (windows, sync,
+        // events…) are left out.
         let candidates = trace.lines.indices.filter { i in
             let line = trace.lines[i]
             switch line["type"]?.stringValue {
-            case "frame": return i == index
+            case "frame", "windows", "screen": return i == index
             case "command": return i == index || TraceFormat.replayedCommands.contains(line["request"]?["command"]?.stringValue ?? "")
             default: return true
             }

@@ -26,6 +26,9 @@ public enum TraceFormat {
         case event
         /// A screen's state after a screen event (`screen`: ScreenInfo).
         case screen
+        /// Every window after a change of windows, levels, order, key, visibility or screens
+        /// (`windows`: WindowInfo array, front to back), when it differs from the last one.
+        case windows
         /// Input the seat handled (`input`, its fields, `time_ms`, `window` under the pointer or
         /// key, `during_command`, `virtual`).
         case input

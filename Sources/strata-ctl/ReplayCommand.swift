@@ -25,6 +25,8 @@ struct ReplayCommand: ParsableCommand {
     var keep: String?
     @Option(help: ArgumentHelp("Seconds to wait for the replay to reach each recorded point of the model's sequence.", valueName: "seconds"))
     var timeout = 10.0
+    @Option(help: ArgumentHelp("On a divergence, write the recorded trace's report (strata-ctl report) with the divergence marked here.", valueName: "file.html"))
+    var report: String?
     @Flag(help: "Print each replayed command and input.") var verbose = false
 
     static func absolute(_ path: String) -> String {
@@ -84,6 +86,14 @@ struct ReplayCommand: ParsableCommand {
         if keep == nil { try? FileManager.default.copyItem(atPath: replayPath, toPath: kept) }
         report.append("replayed (\(kept)):")
         report += TraceDiff.context(of: replay, around: divergence.replayIndex)
+        if let page = self.report {
+            do {
+                try TraceReport.html(for: trace, divergence: divergence).write(toFile: page, atomically: true, encoding: .utf8)
+                report.append("report: \(page)")
+            } catch {
+                report.append("strata-ctl: error: cannot write \(page): \(error)")
+            }
+        }
         Output.printError(report.joined(separator: "\n"))
         throw ExitCode(1)
     }

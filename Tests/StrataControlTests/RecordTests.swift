@@ -37,13 +37,21 @@ import Testing
         let events = lines.filter { $0["type"] == "event" }.compactMap { $0["name"]?.stringValue }
         #expect(events == ["windowDidOpen", "windowDidChangeFrame", "windowDidBecomeVisible", "windowDidBecomeKey",
                            "windowDidResignKey", "windowDidBecomeHidden"])
+        let snapshots = lines.filter { $0["type"] == "windows" }
+        #expect(snapshots.count == 3, "after the open, the show (visible and key: one line) and the hide")
+        #expect(snapshots.last?["windows"]?.arrayValue?.first?["hidden"] == true)
+        #expect(snapshots.last?["windows"]?.arrayValue?.first?["app_id"] == "a")
         let commands = lines.filter { $0["type"] == "command" }
         #expect(commands.count == 1, "the record commands themselves are not in the trace")
         #expect(commands.first?["request"]?["command"] == "hide")
         #expect(commands.first?["reply"]?["ok"] == true)
         #expect(commands.first?["sequence"]?.intValue == 5, "the model's sequence before the command ran (1: the screen)")
-        let frames = lines.filter { $0["type"] == "frame" }
+        let frames = lines.filter { $0["type"] == "frame" && $0["final"] == nil }
         #expect(frames.count == 1)
+        let final = lines.filter { $0["type"] == "frame" && $0["final"] == true }
+        #expect(final.count == 1, "each screen's picture at the end")
+        #expect(final.first?["hash"] == frames.first?["hash"], "nothing was painted since")
+        #expect(lines[lines.count - 2]["final"] == true)
         #expect(frames.first?["hash"]?.stringValue?.count == 16)
         #expect(frames.first?["damage"]?.arrayValue?.first == [0, 0, 640, 480])
     }

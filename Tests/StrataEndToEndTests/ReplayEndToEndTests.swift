@@ -87,12 +87,15 @@ import Testing
         let changed = folder.path + "/explicit.trace"
         try text.replacingOccurrences(of: "\"policy\":\"uikit\"", with: "\"policy\":\"explicit\"")
             .write(toFile: changed, atomically: true, encoding: .utf8)
-        let result = try await replay(changed, in: folder, extra: ["--timeout", "2"])
+        let page = folder.path + "/divergence.html"
+        let result = try await replay(changed, in: folder, extra: ["--timeout", "2", "--report", page])
         #expect(result.status == 1)
         #expect(result.stderr.contains("the replay diverged (key): event #13: recorded #13 windowDidBecomeKey window=1, replayed #13 windowDidChangeLevel"),
                 "\(result.stderr)")
         #expect(result.stderr.contains("> #13 windowDidBecomeKey window=1"), "the recorded events around it")
         #expect(FileManager.default.fileExists(atPath: changed + ".replay"), "the replay's trace is kept")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.contains(#"<script id="divergence-data" type="application/json">{"kind":"key","line":"#), "the report marks the divergence")
     }
 
     @Test func badTracesAreRefusedWithStatusTwoAndAClearError() async throws {

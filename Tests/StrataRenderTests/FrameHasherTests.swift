@@ -31,7 +31,7 @@ import Testing
         let second = hashB.update(b, damage: right)
         #expect(first == second)
         #expect(between != second)
-        #expect(hashA.lastHashedPixels == 64 * 64 * 4, "only the four tiles the damage touches")
+        #expect(hashA.lastHashedPixels == 32 * 32 * 12, "only the twelve tiles the damage touches")
         #expect(FrameHasher().update(a, damage: PixmanRegion()) == first, "a fresh hasher hashes the whole canvas")
     }
 

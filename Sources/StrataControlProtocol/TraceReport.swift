@@ -1,0 +1,230 @@
+/// `strata-ctl report TRACE -o report.html`: one self-contained HTML page (no network) that shows
+/// a trace: each screen's windows as an exploded stack by level (the key window marked, hidden
+/// windows greyed), a timeline of key, visibility, level, stacking and screen events to scrub,
+/// and a thumbnail of each screen's layout at every point where its picture changed (the trace
+/// holds frame hashes, not pixels: thumbnails draw the windows' frames).
+public enum TraceReport {
+    /// The trace lines the page needs (header, events, window lists, screens, frames, commands
+    /// and input described), as one JSON array safe inside a `<script>` element.
+    static func embeddedData(_ trace: TraceFile) -> String {
+        var kept: [JSONValue] = []
+        for (index, line) in trace.lines.enumerated() {
+            guard var fields = line.objectValue else { continue }
+            switch fields["type"]?.stringValue ?? "" {
+            case "header", "event", "windows", "screen", "end":
+                break
+            case "frame":
+                fields["damage"] = nil
+            case "command":
+                let name = line["request"]?["command"]?.stringValue ?? ""
+                guard TraceFormat.replayedCommands.contains(name) else { continue }
+                fields = ["type": "command", "sequence": line["sequence"] ?? .null, "time_ns": line["time_ns"] ?? .null,
+                          "text": .string(TraceFile.describe(line))]
+            case "input", "client":
+                fields = ["type": line["type"] ?? .null, "sequence": line["sequence"] ?? .null, "time_ns": line["time_ns"] ?? .null,
+                          "text": .string(TraceFile.describe(line))]
+            default:
+                continue
+            }
+            fields["line"] = JSONValue(index)
+            kept.append(.object(fields))
+        }
+        return scriptSafe(JSONValue.array(kept))
+    }
+
+    /// JSON inside `<script>`: no "</" may close the element, no "<!--" open a comment.
+    static func scriptSafe(_ value: JSONValue) -> String {
+        let json = String(decoding: value.encodedLine(), as: UTF8.self)
+        return json.replacing("</", with: "<\\/").replacing("<!--", with: "<\\!--")
+    }
+
+    static func escapeHTML(_ text: String) -> String {
+        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
+            .replacing(">", with: "&gt;").replacing("\"", with: "&quot;")
+    }
+
+    /// The page for `trace`; with a `divergence` (`strata-ctl replay --report`), a banner says
+    /// what diverged and the page opens at that point of the timeline, marked.
+    public static func html(for trace: TraceFile, divergence: TraceDivergence? = nil) -> String {
+        let title = escapeHTML("Strata trace: " + trace.name)
+        var marked: JSONValue = .null
+        if let divergence {
+            marked = ["kind": .string(divergence.kind), "message": .string(divergence.message),
+                      "line": divergence.recordedIndex.map { JSONValue($0) } ?? .null]
+        }
+        return """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8"><title>\(title)</title>
+            <meta name="viewport" content="width=device-width">
+            <style>\(style)</style></head>
+            <body>
+            <header><h1>\(title)</h1><div id="summary"></div></header>
+            <div id="divergence" hidden></div>
+            <section id="scrub"><input id="slider" type="range" min="0" max="0" value="0" aria-label="timeline">
+            <span id="position"></span></section>
+            <main><nav id="timeline" aria-label="events"></nav><div id="screens"></div></main>
+            <section><h2>Pictures (a thumbnail where a screen's picture changed)</h2><div id="frames"></div></section>
+            <script id="trace" type="application/json">\(embeddedData(trace))</script>
+            <script id="divergence-data" type="application/json">\(scriptSafe(marked))</script>
+            <script>\(script)</script>
+            </body></html>
+            """
+    }
+
+    static let style = """
+        body{font:13px/1.4 system-ui,sans-serif;margin:0;background:#f4f5f7;color:#1d2430}
+        header{padding:10px 16px;background:#1d2430;color:#fff}h1{font-size:16px;margin:0 0 4px}
+        h2{font-size:14px;margin:12px 16px 6px}#summary{opacity:.85}
+        #scrub{padding:8px 16px;display:flex;gap:12px;align-items:center;background:#e6e9ef}#slider{flex:1}
+        main{display:flex;gap:12px;padding:12px 16px;align-items:flex-start}
+        #timeline{width:360px;max-height:70vh;overflow:auto;background:#fff;border:1px solid #cdd3dd}
+        .point{padding:2px 8px;cursor:pointer;white-space:nowrap;border-left:4px solid transparent}
+        .point.current{background:#dbe7ff}.k-key{border-color:#d4a017}.k-visibility{border-color:#3a8f3a}
+        .k-level{border-color:#8a3ab9}.k-screen{border-color:#c0392b}.k-stacking{border-color:#2d6cdf}
+        .k-windows{border-color:#555}.k-frame{border-color:#aab}.k-command{border-color:#0aa}
+        #screens{flex:1;display:flex;flex-wrap:wrap;gap:12px}
+        .screen{background:#fff;border:1px solid #cdd3dd;padding:8px;min-width:320px}
+        .screen h3{margin:0 0 6px;font-size:13px}
+        .level{margin:4px 0 4px calc(var(--depth) * 14px);padding:4px;border:1px dashed #9aa3b5;background:#f8f9fb;transform:skewX(-8deg)}
+        .level>.name{font-size:11px;color:#667;transform:skewX(8deg)}
+        .win{display:inline-block;margin:2px;padding:3px 6px;border:1px solid #556;background:var(--c);transform:skewX(8deg);color:#000}
+        .win.key{outline:3px solid #d4a017}.win.hidden{opacity:.3;filter:grayscale(1)}
+        .thumb{display:inline-block;margin:4px;text-align:center;font-size:11px;cursor:pointer}
+        .thumb.current svg{outline:2px solid #2d6cdf}
+        svg{background:#202428}
+        #divergence{padding:8px 16px;background:#fde2e1;color:#8a1010;font-weight:600;border-bottom:2px solid #c0392b}
+        .point.diverged{background:#fde2e1;color:#8a1010;font-weight:600}
+        """
+
+    static let script = #"""
+        "use strict";
+        // The model of the page, without the DOM: points of the timeline, each with the state then.
+        function strataReportModel(lines) {
+          var header = lines.length ? lines[0] : {};
+          var screens = {}, windows = [], hashes = {}, points = [];
+          (header.screens || []).forEach(function (s) { screens[s.id] = s; });
+          function snapshot(kind, text, line) {
+            points.push({kind: kind, text: text, sequence: line.sequence || 0, time: line.time_ns || 0, screen: line.screen, line: line.line || 0,
+                         windows: JSON.parse(JSON.stringify(windows)), screens: JSON.parse(JSON.stringify(screens)),
+                         hashes: JSON.parse(JSON.stringify(hashes))});
+          }
+          var kinds = {windowDidBecomeKey: "key", windowDidResignKey: "key", windowDidBecomeVisible: "visibility",
+                       windowDidBecomeHidden: "visibility", windowDidChangeLevel: "level", windowDidChangeStacking: "stacking",
+                       windowDidOpen: "windows", windowDidClose: "windows", windowDidMoveToScreen: "screen"};
+          snapshot("start", "start of the trace", header);
+          lines.forEach(function (line) {
+            if (line.type === "windows") { windows = line.windows || []; if (points.length) { points[points.length - 1].windows = JSON.parse(JSON.stringify(windows)); } }
+            else if (line.type === "screen" && line.screen) { screens[line.screen.id] = line.screen; }
+            else if (line.type === "event") {
+              if (line.name === "windowDidChangeFrame") {
+                windows.forEach(function (w) { if (w.id === line.window && line.to) { w.frame = line.to; } });
+              }
+              if (line.name === "screenDidDisconnect") { delete screens[line.screen]; delete hashes[line.screen]; }
+              var kind = kinds[line.name] || (line.name.indexOf("screen") === 0 ? "screen" : null);
+              if (kind) {
+                var subject = line.window !== undefined ? " window " + line.window : (line.screen !== undefined ? " screen " + line.screen : "");
+                var extra = line.to !== undefined && typeof line.to !== "object" ? " → " + line.to : "";
+                snapshot(kind, "#" + line.sequence + " " + line.name + subject + extra, line);
+              }
+            } else if (line.type === "frame") {
+              if (line.hash && hashes[line.screen] !== line.hash) {
+                hashes[line.screen] = line.hash;
+                snapshot("frame", "#" + line.sequence + " picture on screen " + line.screen + " " + line.hash, line);
+              }
+            } else if (line.type === "command") { snapshot("command", line.text, line); }
+          });
+          // A window list written after an event belongs to that event's point (same sequence).
+          for (var i = 0; i + 1 < points.length; i++) {
+            if (points[i + 1].kind !== "frame" && points[i + 1].sequence === points[i].sequence) { points[i].windows = points[i + 1].windows; }
+          }
+          return {header: header, points: points};
+        }
+
+        function strataReportColour(id) { var hue = (id * 137) % 360; return "hsl(" + hue + ",60%,72%)"; }
+
+        function strataReportThumb(point, screenID, width) {
+          var s = point.screens[screenID]; if (!s || !s.bounds) { return ""; }
+          var scale = width / Math.max(1, s.bounds.width), height = Math.round(s.bounds.height * scale);
+          var parts = ['<svg xmlns="http://www.w3.org/2000/svg" width="' + width + '" height="' + height + '" role="img" aria-label="screen ' + s.name + '">'];
+          point.windows.slice().reverse().forEach(function (w) {
+            if (w.screen !== s.id || w.hidden || !w.frame) { return; }
+            parts.push('<rect x="' + (w.frame.x * scale) + '" y="' + (w.frame.y * scale) + '" width="' + Math.max(1, w.frame.width * scale) +
+                       '" height="' + Math.max(1, w.frame.height * scale) + '" fill="' + strataReportColour(w.id) + '" stroke="' + (w.key ? "#d4a017" : "#000") +
+                       '" stroke-width="' + (w.key ? 3 : 1) + '"/>');
+          });
+          parts.push("</svg>");
+          return parts.join("");
+        }
+
+        function strataReportEscape(text) { return String(text).replace(/[&<>"]/g, function (c) { return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]; }); }
+
+        function strataReportLevelRank(name) {
+          var named = {background: -2000, bottom: -1000, normal: 0, alert: 2000, statusBar: 1000};
+          return named[name] !== undefined ? named[name] : Number(name) || 0;
+        }
+
+        // The point a divergence at trace line `line` belongs to: the last point at or before it.
+        function strataReportPointAt(points, line) {
+          var found = 0;
+          points.forEach(function (p, i) { if (p.line <= line) { found = i; } });
+          return found;
+        }
+
+        function strataReportRender(model, divergence) {
+          var points = model.points, slider = document.getElementById("slider"), timeline = document.getElementById("timeline");
+          var h = model.header;
+          document.getElementById("summary").textContent = "version " + h.version + " · Strata " + h.strata + " · clock " + h.clock +
+            " · policy " + h.policy + " · " + (h.screens || []).length + " screen(s) · " + points.length + " points";
+          slider.max = String(Math.max(0, points.length - 1));
+          var diverged = divergence && divergence.line !== null ? strataReportPointAt(points, divergence.line) : -1;
+          if (divergence) {
+            var banner = document.getElementById("divergence");
+            banner.hidden = false;
+            banner.textContent = "The replay diverged (" + divergence.kind + "): " + divergence.message;
+          }
+          timeline.innerHTML = points.map(function (p, i) {
+            return '<div class="point k-' + p.kind + (i === diverged ? " diverged" : "") + '" data-i="' + i + '">' +
+              (i === diverged ? "✗ " : "") + strataReportEscape(p.text) + "</div>";
+          }).join("");
+          var frames = document.getElementById("frames");
+          frames.innerHTML = points.map(function (p, i) {
+            if (p.kind !== "frame") { return ""; }
+            return '<div class="thumb" data-i="' + i + '">' + strataReportThumb(p, p.screen, 160) + "<br>#" + p.sequence + " screen " + p.screen +
+              " " + strataReportEscape(p.hashes[p.screen] || "") + "</div>";
+          }).join("");
+          function show(i) {
+            var p = points[i]; slider.value = String(i);
+            document.getElementById("position").textContent = (i + 1) + " / " + points.length + " · #" + p.sequence + " · " + (p.time / 1e6).toFixed(1) + " ms";
+            Array.prototype.forEach.call(document.querySelectorAll(".point, .thumb"), function (el) {
+              el.classList.toggle("current", Number(el.getAttribute("data-i")) === i);
+            });
+            var html = Object.keys(p.screens).map(function (id) {
+              var s = p.screens[id], mine = p.windows.filter(function (w) { return String(w.screen) === id; });
+              var levels = {};
+              mine.forEach(function (w) { (levels[w.level] = levels[w.level] || []).push(w); });
+              var names = Object.keys(levels).sort(function (a, b) { return strataReportLevelRank(b) - strataReportLevelRank(a); });
+              var stack = names.map(function (name, depth) {
+                return '<div class="level" style="--depth:' + depth + '"><div class="name">level ' + strataReportEscape(name) + "</div>" +
+                  levels[name].map(function (w) {
+                    return '<span class="win' + (w.key ? " key" : "") + (w.hidden ? " hidden" : "") + '" style="--c:' + strataReportColour(w.id) + '" title="' +
+                      strataReportEscape(w.title || "") + '">' + w.id + " " + strataReportEscape(w.app_id || "") + (w.key ? " ★ key" : "") + (w.hidden ? " (hidden)" : "") + "</span>";
+                  }).join("") + "</div>";
+              }).join("") || "<em>no windows</em>";
+              return '<div class="screen"><h3>' + strataReportEscape(s.name) + " · " + strataReportEscape(s.current || "") +
+                (p.hashes[id] ? " · picture " + p.hashes[id] : "") + "</h3>" + strataReportThumb(p, id, 320) + stack + "</div>";
+            }).join("");
+            document.getElementById("screens").innerHTML = html || "<em>no screens</em>";
+          }
+          slider.addEventListener("input", function () { show(Number(slider.value)); });
+          function pick(event) { var el = event.target.closest("[data-i]"); if (el) { show(Number(el.getAttribute("data-i"))); } }
+          timeline.addEventListener("click", pick);
+          frames.addEventListener("click", pick);
+          show(diverged >= 0 ? diverged : points.length - 1);
+        }
+
+        if (typeof document !== "undefined") {
+          strataReportRender(strataReportModel(JSON.parse(document.getElementById("trace").textContent)),
+                             JSON.parse(document.getElementById("divergence-data").textContent));
+        }
+        """#
+}

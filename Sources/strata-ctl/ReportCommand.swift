@@ -1,0 +1,32 @@
+import ArgumentParser
+import FoundationEssentials
+import Glibc
+import StrataControlProtocol
+
+/// `strata-ctl report TRACE -o report.html`: the trace as one self-contained page.
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Write a trace as one self-contained HTML page: exploded stacks by level, a timeline to scrub, thumbnails where pictures changed.",
+        discussion: "Exit status 0 when written, 2 for a trace that cannot be read, 1 when the page cannot be written.")
+    @Argument(help: "The trace (strata --record).") var trace: String
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The HTML file to write.", valueName: "file"))
+    var output: String
+
+    func run() throws {
+        let file: TraceFile
+        do {
+            file = try TraceFile(path: trace)
+        } catch {
+            Output.printError("strata-ctl: error: \(error.message)")
+            throw ExitCode(2)
+        }
+        do {
+            try TraceReport.html(for: file).write(toFile: output, atomically: true, encoding: .utf8)
+        } catch {
+            Output.printError("strata-ctl: error: cannot write \(output): \(error)")
+            throw ExitCode(1)
+        }
+        print(output)
+    }
+}
