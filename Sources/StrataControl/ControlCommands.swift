@@ -81,9 +81,11 @@ final class ControlCommands {
 
     /// Every earlier request of this connection has been applied (requests are handled in
     /// order, synchronously); this flushes the Wayland clients so what they were sent is on its
-    /// way before the reply is.
+    /// way before the reply is, and the trace being recorded, so its file holds everything so far
+    /// (a test that failed copies it: python/'s fixture).
     private func sync() -> Reply {
         compositor.display.flushClients()
+        server.recorder?.flush()
         return ["sequence": JSONValue(server.events.lastSequence)]
     }
 

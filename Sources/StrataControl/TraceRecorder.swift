@@ -75,6 +75,12 @@ public final class TraceRecorder: TraceHooks {
     public var failure: String? { writer.failure }
 
     /// Ends the recording: the `end` line, the buffer written, every hook removed. Safe twice.
+    /// Writes what is buffered to the file (the control socket's `sync`): a regular file's write,
+    /// once per request, never per frame.
+    public func flush() {
+        writer.flush()
+    }
+
     public func stop(reason: String = "stopped") {
         guard !isStopped, !isStopping else { return }
         isStopping = true

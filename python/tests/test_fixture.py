@@ -134,7 +134,7 @@ def test_stopping_strata_reports_its_exit_status(color_client):
         assert instance.stop() == 0  # idempotent
 
 
-def test_a_failing_test_gets_the_strata_log_and_screenshots_attached(pytester, color_client):
+def test_a_failing_test_gets_its_trace_report_log_and_screenshots_attached(pytester, color_client):
     pytester.makepyfile(f"""
         def test_fails(strata):
             strata.exec([{color_client!r}, "--app-id", "inner", "--seconds", "60"])
@@ -151,3 +151,39 @@ def test_a_failing_test_gets_the_strata_log_and_screenshots_attached(pytester, c
     assert "strata.log" in names and "screenshot-1.png" in names
     image = read_png(str(kept / "screenshot-1.png"))
     assert (image.width, image.height) == (1280, 720)
+    # The trace of the run up to the failure, and its report (strata-ctl report).
+    assert "trace.jsonl" in names and "report.html" in names
+    trace = (kept / "trace.jsonl").read_text().splitlines()
+    assert '"type":"header"' in trace[0].replace(" ", "")
+    assert any('"inner"' in line for line in trace)
+    result.stdout.fnmatch_lines(["trace: *trace.jsonl", "report: *report.html"])
+
+
+def manual_run(color_client):
+    """A client drawn under the manual clock: five frames stepped, then the screen's pixels."""
+    with Strata(clock="manual", size="320x240") as instance:
+        assert instance.hello()["clock"] == "manual"
+        instance.exec([color_client, "--app-id", "example.manual", "--color", "3080c0", "--inner", "c08030",
+                       "--size", "120x90", "--frames", "4", "--seconds", "60"])
+        instance.wait_for_window("example.manual")
+        times = [instance.step()["time_ns"] for _ in range(5)]
+        image = instance.screenshot()
+        assert instance.stop() == 0
+        with open(instance.trace_path) as trace:
+            header = trace.readline()
+    return times, image, header
+
+
+def test_the_manual_clock_gives_identical_runs(color_client):
+    first_times, first, header = manual_run(color_client)
+    second_times, second, _ = manual_run(color_client)
+    assert '"clock":"manual"' in header.replace(" ", "")
+    assert first_times == second_times and first_times == sorted(first_times) and first_times[0] > 0
+    assert first.rgba == second.rgba
+    assert first.rgb(10, 10) == 0x3080C0
+
+
+def test_stepping_the_realtime_clock_is_refused(strata):
+    with pytest.raises(StrataError) as error:
+        strata.step()
+    assert error.value.code == "unsupported"
