@@ -5,7 +5,7 @@
 #
 # 1. installs the missing Debian packages (scripts/install-deps.sh --test; needs root if any are
 #    missing), 2. checks that the committed protocol glue matches protocols/*.xml, 3. builds
-#    everything including the tests, 4. runs every test (the Swift suites, then python/'s pytest), 5. fuzzes the request path for two
+#    everything including the tests, 4. runs every test (the Swift suites, then python/'s pytest, then the installed release), 5. fuzzes the request path for two
 #    minutes, 6. runs every test again under AddressSanitizer (+ LeakSanitizer for the binaries
 #    the end-to-end tests start), 7. runs the WLCS conformance gate. XDG_RUNTIME_DIR is set to a fresh
 #    private folder if it is not set (CI runs as root without a session). Exits non-zero on any
@@ -48,10 +48,14 @@ fi
 scripts/check-skips.sh "$test_log"
 rm -f "$test_log"
 
-# The python/ package (pytest), against the binaries just built.
+# The python/ package (pytest), against the binaries just built; then the relocatable release
+# (one release build: scripts/install.sh into a temporary prefix, run without the toolchain).
 if [ $# -eq 0 ]; then
   step "the python package (pytest)"
   scripts/test-python.sh
+
+  step "the relocatable release (install into a prefix, run without the Swift toolchain)"
+  scripts/install-test.sh
 fi
 
 # The rest runs only for the whole suite (no filter): the fuzzer for two minutes, the suite under
