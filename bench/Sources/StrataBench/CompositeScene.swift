@@ -66,13 +66,13 @@ public final class CompositeScene {
 
     /// Damages the whole screen and composites one frame.
     public func compositeFullFrame() {
-        compositor.damageAll(output)
-        compositor.repaint(output)
+        compositor.scene.damageAll(output)
+        compositor.scene.repaint(output)
     }
 
     /// Damages `rect` and composites one frame.
     public func compositeFrame(damage rect: (x: Int32, y: Int32, width: Int32, height: Int32)) {
         output.damage.addRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
-        compositor.repaint(output)
+        compositor.scene.repaint(output)
     }
 }
