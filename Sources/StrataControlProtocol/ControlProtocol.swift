@@ -29,7 +29,7 @@ public enum ControlProtocol {
     public static let commands = [
         "hello", "windows", "screens", "make-key", "raise", "lower", "set-level", "hide", "show", "move",
         "close", "policy", "placement", "screen-add", "screen-remove", "screen-mode", "screen-brightness",
-        "screen-transform", "screen-mirror", "screenshot", "pointer-move", "pointer-button",
+        "screen-transform", "screen-mirror", "screen-overscan", "screenshot", "convert", "pointer-move", "pointer-button",
         "pointer-click", "key", "type", "touch", "events", "sync", "exec", "step", "record",
     ]
 }

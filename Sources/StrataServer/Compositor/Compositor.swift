@@ -293,7 +293,8 @@ public final class Compositor {
             for window in windows.windows where window.screen?.id == id {
                 window.content?.screenDidChangeUsableArea()
             }
-        case .screenModeDidChange(let id), .screenDidChangeTransform(let id), .screenDidChangeScale(let id):
+        case .screenModeDidChange(let id), .screenDidChangeTransform(let id), .screenDidChangeScale(let id),
+             .screenDidChangeOverscan(let id):
             layerShell.arrange(screen: id)
             for window in windows.windows where window.screen?.id == id {
                 window.content?.screenDidChangeGeometry()

@@ -112,7 +112,8 @@ public final class Scene {
         case .windowDidBecomeVisible(let id), .windowDidBecomeHidden(let id), .windowDidChangeLevel(let id, _, _),
              .windowDidChangeStacking(let id), .windowDidMoveToScreen(let id, _, _), .windowDidChangeFrame(let id, _, _):
             if let window = openWindows[id] { damageWindow(window) }
-        case .screenModeDidChange(let id), .screenDidChangeTransform(let id), .screenDidChangeScale(let id):
+        case .screenModeDidChange(let id), .screenDidChangeTransform(let id), .screenDidChangeScale(let id),
+             .screenDidChangeOverscan(let id):
             if let output = output(for: id) {
                 output.updateGeometry()
                 damageAll(output)
@@ -345,7 +346,7 @@ public final class Scene {
             backend.present(output, damage: output.presentedDamage)
             traceHooks?.screenDidPresent(output)
             output.completeCaptures()
-            if output === outputs.first { damageMirrors(of: output, damage: clip) }
+            if output === outputs.first { damageMirrors(of: output, damage: output.presentedDamage) }
             output.damage.clear()
             output.deviceDamage.clear()
         }
@@ -433,10 +434,11 @@ public final class Scene {
         cursor.draw(on: output, clip: clip)
     }
 
-    /// Where the main screen's picture goes on a mirroring screen: scaled to fit, centred (canvas
-    /// pixels of both).
+    /// Where the main screen's picture goes on a mirroring screen: scaled to fit, centred (the
+    /// mirror's canvas pixels, the main screen's `displayCanvas` pixels: a mirror shows what the
+    /// main screen shows, as every capture path does).
     private func mirrorPlacement(of output: ScreenOutput, main: ScreenOutput) -> (scale: Double, x: Double, y: Double) {
-        let to = output.canvas, from = main.canvas
+        let to = output.canvas, from = main.displayCanvas
         let scale = min(Double(to.width) / Double(from.width), Double(to.height) / Double(from.height))
         let x = ((Double(to.width) - Double(from.width) * scale) / 2).rounded(.down)
         let y = ((Double(to.height) - Double(from.height) * scale) / 2).rounded(.down)
@@ -449,12 +451,12 @@ public final class Scene {
         let placement = mirrorPlacement(of: output, main: main)
         canvas.setClip(clip)
         canvas.fill(argb: 0xff00_0000)
-        canvas.draw(main.canvas, transform: Canvas.scaling(placement.scale, offsetX: placement.x, offsetY: placement.y),
+        canvas.draw(main.displayCanvas, transform: Canvas.scaling(placement.scale, offsetX: placement.x, offsetY: placement.y),
                     smooth: placement.scale != 1, blend: true)
         canvas.setClip(nil)
     }
 
-    /// The main screen repainted `damage` (its canvas pixels): the same part of every mirroring
+    /// The main screen presented `damage` (its `displayCanvas` pixels): the same part of every mirroring
     /// screen is stale (damaged in its logical coordinates, rounded outwards).
     private func damageMirrors(of main: ScreenOutput, damage: PixmanRegion) {
         for output in outputs where output !== main && output.screen.isMirroring {
