@@ -168,7 +168,9 @@ extension ControlCommands {
         }
         let raw = try request.optionalBool("raw") ?? false
         compositor.repaintDamagedScreens()
-        let canvas = raw ? output.canvas : output.displayCanvas
+        guard let canvas = raw ? output.canvas : output.shownImage() else {
+            throw ControlError(.failed, "cannot make the screen's image")
+        }
         do {
             try PNGFile.write(path: path, canvas: canvas)
         } catch {

@@ -1,3 +1,4 @@
+import CPixman
 import CStrataServerGlue
 import CWaylandServer
 import FoundationEssentials
@@ -346,7 +347,7 @@ public final class Scene {
             backend.present(output, damage: output.presentedDamage)
             traceHooks?.screenDidPresent(output)
             output.completeCaptures()
-            if output === outputs.first { damageMirrors(of: output, damage: output.presentedDamage) }
+            if output === outputs.first { damageMirrors(of: output, damage: clip) }
             output.damage.clear()
             output.deviceDamage.clear()
         }
@@ -435,13 +436,16 @@ public final class Scene {
     }
 
     /// Where the main screen's picture goes on a mirroring screen: scaled to fit, centred (the
-    /// mirror's canvas pixels, the main screen's `displayCanvas` pixels: a mirror shows what the
-    /// main screen shows, as every capture path does).
+    /// mirror's canvas pixels, the main screen's upright picture: a mirror shows what the main
+    /// screen shows, after brightness and overscan, upright, as every capture path does).
     private func mirrorPlacement(of output: ScreenOutput, main: ScreenOutput) -> (scale: Double, x: Double, y: Double) {
-        let to = output.canvas, from = main.displayCanvas
-        let scale = min(Double(to.width) / Double(from.width), Double(to.height) / Double(from.height))
-        let x = ((Double(to.width) - Double(from.width) * scale) / 2).rounded(.down)
-        let y = ((Double(to.height) - Double(from.height) * scale) / 2).rounded(.down)
+        let to = output.canvas
+        let from = main.displayCanvas === main.canvas ? Size(width: Int(main.canvas.width), height: Int(main.canvas.height))
+            : main.screen.fullPixelSize
+        let fw = Double(max(1, from.width)), fh = Double(max(1, from.height))
+        let scale = min(Double(to.width) / fw, Double(to.height) / fh)
+        let x = ((Double(to.width) - fw * scale) / 2).rounded(.down)
+        let y = ((Double(to.height) - fh * scale) / 2).rounded(.down)
         return (scale, x, y)
     }
 
@@ -451,15 +455,25 @@ public final class Scene {
         let placement = mirrorPlacement(of: output, main: main)
         canvas.setClip(clip)
         canvas.fill(argb: 0xff00_0000)
-        canvas.draw(main.displayCanvas, transform: Canvas.scaling(placement.scale, offsetX: placement.x, offsetY: placement.y),
-                    smooth: placement.scale != 1, blend: true)
+        // Mirror pixel → the main screen's upright picture → its display pixel.
+        var toUpright = Canvas.scaling(placement.scale, offsetX: placement.x, offsetY: placement.y)
+        var toDisplay = main.uprightToDisplay
+        var transform = pixman_transform_t()
+        _ = pixman_transform_multiply(&transform, &toDisplay, &toUpright)
+        canvas.draw(main.displayCanvas, transform: transform, smooth: placement.scale != 1, blend: true)
         canvas.setClip(nil)
     }
 
-    /// The main screen presented `damage` (its `displayCanvas` pixels): the same part of every mirroring
+    /// The main screen repainted `damage` (its canvas pixels): the same part of every mirroring
     /// screen is stale (damaged in its logical coordinates, rounded outwards).
     private func damageMirrors(of main: ScreenOutput, damage: PixmanRegion) {
         for output in outputs where output !== main && output.screen.isMirroring {
+            guard main.displayCanvas === main.canvas else {
+                // A turned, dimmed or overscanned main screen: its canvas damage is not where
+                // the mirror shows it; the mirror is drawn again whole.
+                damageAll(output)
+                continue
+            }
             let p = mirrorPlacement(of: output, main: main)
             let toLogical = 1 / output.scale
             damage.forEachBox { box in
@@ -513,7 +527,8 @@ public final class Scene {
         var paths: [String] = []
         for output in outputs {
             let path = (directory.hasSuffix("/") ? directory : directory + "/") + "\(output.screen.name).png"
-            try PNGFile.write(path: path, canvas: output.displayCanvas)
+            guard let image = output.shownImage() else { throw PNGFile.Failure.write(path, "cannot make the image") }
+            try PNGFile.write(path: path, canvas: image)
             paths.append(path)
         }
         return paths

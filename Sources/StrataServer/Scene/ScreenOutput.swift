@@ -264,6 +264,30 @@ public final class ScreenOutput {
         presentation.setClip(nil)
     }
 
+    /// The transform from upright picture pixels (`Screen.fullPixelSize`, the screen as a viewer
+    /// sees it) to `displayCanvas` pixels: the screen's turn (identity when untransformed).
+    public var uprightToDisplay: pixman_transform_t {
+        let display = displayCanvas
+        guard display !== canvas else { return Canvas.scaling(1, offsetX: 0, offsetY: 0) }
+        let up = screen.fullPixelSize
+        return BufferTransform(transform: screen.transform.waylandValue, scale: 1)
+            .pixmanTransform(surfaceWidth: Int32(clamping: max(1, up.width)), surfaceHeight: Int32(clamping: max(1, up.height)))
+    }
+
+    /// What the screen shows, upright: `displayCanvas` (after brightness and overscan) turned
+    /// back as a viewer of the turned display sees it, and as grim turns a screencopy frame by
+    /// the output's transform. The one definition of a screenshot (the control socket's
+    /// `screenshot`, `strata --screenshot`); `displayCanvas` itself when the screen is
+    /// untransformed. A new image when turned: for screenshots, not the frame path.
+    public func shownImage() -> Canvas? {
+        let display = displayCanvas
+        guard screen.transform != .normal, display !== canvas else { return display }
+        let up = screen.fullPixelSize
+        guard let image = Canvas(width: Int32(clamping: max(1, up.width)), height: Int32(clamping: max(1, up.height))) else { return nil }
+        image.draw(display, transform: uprightToDisplay, smooth: false, blend: false)
+        return image
+    }
+
     /// After a painted frame: the waiting screencopy frames copy it, with `presentedDamage`.
     func completeCaptures() {
         guard !pendingCaptures.isEmpty else { return }
