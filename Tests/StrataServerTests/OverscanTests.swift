@@ -187,3 +187,100 @@ import Testing
         #expect(window.frame == Rect(x: 50, y: 20, width: 60, height: 40))
     }
 }
+
+/// Capture paths on an overscanned screen: screencopy copies the display's pixels (the border
+/// too), a region maps into the safe area, a mirror shows the shown picture.
+@Suite struct OverscanCaptureTests {
+    @Test func screencopyCopiesExactlyWhatTheOverscannedDimmedScreenShows() throws {
+        let scene = try ScreencopyTests.makeScene(width: 200, height: 100)
+        let server = scene.server
+        let output = server.compositor.outputs[0]
+        server.windows.setBrightness(0.5, for: output.screen)
+        try server.windows.setOverscan(10, compensation: .scale, for: output.screen)
+        server.repaint()
+        let record = ScreencopyTests.FrameRecord()
+        let frame = zwlr_screencopy_manager_v1_capture_output(scene.manager, 0, scene.output)
+        zwlr_screencopy_frame_v1_add_listener(frame, &ScreencopyTests.frameListener, Unmanaged.passUnretained(record).toOpaque())
+        #expect(scene.shell.client.roundtrip())
+        let target = try #require(scene.shell.makeBuffer(width: 200, height: 100, argb: 0))
+        zwlr_screencopy_frame_v1_copy(frame, target.buffer)
+        #expect(scene.shell.client.wait { record.ready })
+        let display = output.displayCanvas
+        var mismatches = 0
+        for y in 0..<Int32(100) {
+            for x in 0..<Int32(200) where target.pixels[Int(y * 200 + x)] | 0xff00_0000 != display.pixel(x: x, y: y) {
+                mismatches += 1
+            }
+        }
+        #expect(mismatches == 0)
+        #expect(target.pixels[0] | 0xff00_0000 == 0xff00_0000)       // the border
+        #expect(target.pixels[20 * 200 + 20] | 0xff00_0000 == 0xff7f_0000)   // the red window, dimmed
+        zwlr_screencopy_frame_v1_destroy(frame)
+    }
+
+    @Test func aRegionOfAnInsetScreenIsCopiedFromTheSafeArea() throws {
+        let scene = try ScreencopyTests.makeScene(width: 200, height: 100)
+        let output = scene.server.compositor.outputs[0]
+        try scene.server.windows.setOverscan(10, compensation: .insetBounds, for: output.screen)
+        scene.server.repaint()
+        // Logical (0, 0) is display pixel (10, 5): the region's buffer is its logical size.
+        let record = ScreencopyTests.FrameRecord()
+        let frame = zwlr_screencopy_manager_v1_capture_output_region(scene.manager, 0, scene.output, 0, 0, 20, 10)
+        zwlr_screencopy_frame_v1_add_listener(frame, &ScreencopyTests.frameListener, Unmanaged.passUnretained(record).toOpaque())
+        #expect(scene.shell.client.roundtrip())
+        let buffer = try #require(record.buffer)
+        #expect(buffer.width == 20 && buffer.height == 10)
+        let target = try #require(scene.shell.makeBuffer(width: 20, height: 10, argb: 0))
+        zwlr_screencopy_frame_v1_copy(frame, target.buffer)
+        #expect(scene.shell.client.wait { record.ready })
+        // The window (red, 60×40 at the work area's top-left) fills the region: no border in it.
+        #expect((0..<200).allSatisfy { target.pixels[$0] | 0xff00_0000 == 0xffff_0000 })
+        zwlr_screencopy_frame_v1_destroy(frame)
+    }
+
+    @Test func aMirrorShowsTheMainScreensPictureAfterBrightnessAndOverscan() throws {
+        let server = try TestServer(width: 200, height: 100)
+        let main = server.compositor.outputs[0]
+        let added = server.backend.addScreen(to: server.compositor, modes: [ScreenMode(width: 200, height: 100)])
+        let mirror = try #require(added)
+        let shell = try TestXdgShell(client: try TestClient(server: server))
+        let toplevel = try #require(shell.makeToplevel())
+        #expect(toplevel.map(width: 200, height: 100, argb: Colour.red))
+        let window = try #require(server.windows.windows.last)
+        server.compositor.setFrame(window, Rect(x: 0, y: 0, width: 200, height: 100))
+        server.windows.setBrightness(0.5, for: main.screen)
+        try server.windows.setOverscan(10, compensation: .scale, for: main.screen)
+        server.repaint()
+        server.repaint()
+        #expect(mirror.screen.isMirroring)
+        // Same size: the mirror is the main screen's shown picture, pixel for pixel.
+        let shown = main.displayCanvas
+        var mismatches = 0
+        for y in 0..<Int32(100) {
+            for x in 0..<Int32(200) where mirror.canvas.pixel(x: x, y: y) != shown.pixel(x: x, y: y) { mismatches += 1 }
+        }
+        #expect(mismatches == 0)
+        #expect(mirror.canvas.pixel(x: 2, y: 2) == 0xff00_0000)
+        #expect(mirror.canvas.pixel(x: 100, y: 50) == 0xff7f_0000)
+    }
+
+    @Test func aMirrorOfATurnedMainScreenShowsItUpright() throws {
+        let server = try TestServer(width: 200, height: 100)
+        let main = server.compositor.outputs[0]
+        let added = server.backend.addScreen(to: server.compositor, modes: [ScreenMode(width: 100, height: 200)])
+        let mirror = try #require(added)
+        server.windows.setTransform(.rotated90, for: main.screen)
+        let shell = try TestXdgShell(client: try TestClient(server: server))
+        let toplevel = try #require(shell.makeToplevel())
+        // The main screen is 100×200 logical; a window on its top half.
+        #expect(toplevel.map(width: 100, height: 100, argb: Colour.red))
+        let window = try #require(server.windows.windows.last)
+        server.compositor.setFrame(window, Rect(x: 0, y: 0, width: 100, height: 100))
+        server.repaint()
+        server.repaint()
+        // The 100×200 mirror shows the upright picture 1:1: red on top, background below.
+        #expect(mirror.canvas.pixel(x: 50, y: 50) == Colour.red)
+        #expect(mirror.canvas.pixel(x: 50, y: 150) == TestServer.background)
+        withExtendedLifetime(toplevel) {}
+    }
+}
