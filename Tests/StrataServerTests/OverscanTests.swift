@@ -174,6 +174,38 @@ import Testing
         withExtendedLifetime(record) {}
     }
 
+    @Test func aPanelOnAnInsetScreenIsArrangedInTheSafeAreaAndReconfiguredWhenItChanges() throws {
+        let (server, shell) = try makeXdgFixture()   // 640×480
+        let panel = try #require(TestLayerSurface(shell: shell, layer: Layer.top, namespace: "panel"))
+        panel.setAnchor(Anchor.bottom | Anchor.left | Anchor.right)
+        panel.setSize(0, 30)
+        panel.setExclusiveZone(30)
+        #expect(panel.map(argb: Colour.blue))
+        #expect(panel.lastConfigure.map { ($0.width, $0.height) } ?? (0, 0) == (640, 30))
+        let screen = server.compositor.outputs[0].screen
+        try server.windows.setOverscan(10, compensation: .insetBounds, for: screen)
+        #expect(shell.client.roundtrip())
+        // 576×432 bounds: the panel is as wide as them, at their bottom; the usable area is above it.
+        let configure = try #require(panel.lastConfigure)
+        #expect((configure.width, configure.height) == (576, 30))
+        // The panel draws at its new size.
+        zwlr_layer_surface_v1_ack_configure(panel.layerSurface, configure.serial)
+        let buffer = try #require(shell.makeBuffer(width: 576, height: 30, argb: Colour.blue))
+        wl_surface_attach(panel.surface, buffer.buffer, 0, 0)
+        wl_surface_damage_buffer(panel.surface, 0, 0, 576, 30)
+        wl_surface_commit(panel.surface)
+        #expect(shell.client.roundtrip())
+        #expect(layerWindow(server, namespace: "panel")?.frame == Rect(x: 0, y: 402, width: 576, height: 30))
+        #expect(screen.usableArea == Rect(x: 0, y: 0, width: 576, height: 402))
+        // On the display: the panel's bottom row is the safe area's (5 % of 480 = 24 pixels up).
+        server.repaint()
+        let display = server.compositor.outputs[0].displayCanvas
+        #expect(display.pixel(x: 320, y: 455) == Colour.blue)
+        #expect(display.pixel(x: 320, y: 456) == 0xff00_0000)
+        #expect(display.pixel(x: 31, y: 440) == 0xff00_0000)
+        #expect(display.pixel(x: 32, y: 440) == Colour.blue)
+    }
+
     @Test func aNewWindowOnAnInsetScreenIsPlacedInsideTheSmallerBounds() throws {
         let server = try TestServer(width: 200, height: 100)
         let screen = server.compositor.outputs[0].screen
