@@ -104,6 +104,23 @@ import Testing
         #expect(try client.request(["command": "convert", "window": "a", "x": 0, "y": 0, "to_screen": "NOPE"]).errorCode == "unknown_screen")
     }
 
+    @Test func aPointerMovedToAShownPixelLandsOnTheLogicalPointShownThere() throws {
+        let harness = try ControlHarness()   // 640×480
+        let client = try harness.connect()
+        #expect(try client.request(["command": "screen-overscan", "screen": 1, "compensation": "scale", "percent": 10]).isOK)
+        // Safe area 32,24 576×432: shown pixel (32 + 288, 24 + 216) is logical (320, 240).
+        let reply = try client.request(["command": "pointer-move", "x": 320, "y": 240, "shown": true])
+        #expect(reply["x"]?.doubleValue == 320 && reply["y"]?.doubleValue == 240)
+        let corner = try client.request(["command": "pointer-move", "x": 32, "y": 24, "shown": true])
+        #expect(corner["x"]?.doubleValue == 0 && corner["y"]?.doubleValue == 0)
+        let far = try client.request(["command": "pointer-move", "x": 607.1, "y": 24, "shown": true])
+        #expect(far["x"]?.doubleValue.map { abs($0 - 639) < 0.01 } == true)
+        // The border is not part of the picture.
+        #expect(try client.request(["command": "pointer-move", "x": 10, "y": 240, "shown": true]).errorCode == "invalid_argument")
+        #expect(try client.request(["command": "pointer-move", "x": 320, "y": 470, "shown": true]).errorCode == "invalid_argument")
+        #expect(try client.request(["command": "pointer-move", "x": 320, "y": 240, "shown": "sideways"]).errorCode == "invalid_argument")
+    }
+
     @Test func screenshotWritesWhatIsShownAndRawWritesTheCanvas() throws {
         let harness = try ControlHarness()
         harness.server.compositor.scene.backgroundARGB = 0xff80_8080

@@ -201,10 +201,18 @@ public final class ScreenOutput {
             ux = f(t.matrix.0.0) * x + f(t.matrix.0.1) * y + f(t.matrix.0.2)
             uy = f(t.matrix.1.0) * x + f(t.matrix.1.1) * y + f(t.matrix.1.2)
         }
+        return logicalPoint(atShownPixel: ux, uy)
+    }
+
+    /// The point of the screen (logical coordinates) shown at pixel (x, y) of the upright picture
+    /// (`shownImage()`, a screenshot's pixels): through the overscan placement and the scale. Nil
+    /// on the black border around an overscan's safe area and outside the picture.
+    public func logicalPoint(atShownPixel x: Double, _ y: Double) -> Point? {
+        guard x.isFinite, y.isFinite else { return nil }
         let safe = screen.overscanSafeArea
-        guard ux >= Double(safe.x), uy >= Double(safe.y), ux < Double(safe.maxX), uy < Double(safe.maxY) else { return nil }
-        let cx = (ux - Double(safe.x)) * Double(canvas.width) / Double(max(1, safe.width))
-        let cy = (uy - Double(safe.y)) * Double(canvas.height) / Double(max(1, safe.height))
+        guard x >= Double(safe.x), y >= Double(safe.y), x < Double(safe.maxX), y < Double(safe.maxY) else { return nil }
+        let cx = (x - Double(safe.x)) * Double(canvas.width) / Double(max(1, safe.width))
+        let cy = (y - Double(safe.y)) * Double(canvas.height) / Double(max(1, safe.height))
         return Point(x: cx / scale, y: cy / scale)
     }
 
