@@ -174,10 +174,10 @@ public final class ScreenOutput {
     }
 
     /// A box of canvas pixels as the box of upright picture pixels it is shown in (rounded
-    /// outwards, one more pixel on each side when the picture is scaled: the filter's reach),
-    /// clipped to the safe area.
-    private static func pictureBox(ofCanvas box: PixmanRegion.Box, _ g: PresentationGeometry) -> PixmanRegion.Box? {
-        let grow: Double = g.kx == 1 && g.ky == 1 ? 0 : 1
+    /// outwards; for damage, one more pixel on each side when the picture is scaled: the
+    /// filter's reach), clipped to the safe area.
+    private static func pictureBox(ofCanvas box: PixmanRegion.Box, _ g: PresentationGeometry, filterReach: Bool = true) -> PixmanRegion.Box? {
+        let grow: Double = !filterReach || (g.kx == 1 && g.ky == 1) ? 0 : 1
         let ox = Double(g.safe.x), oy = Double(g.safe.y)
         let x1 = max(Int32(clamping: g.safe.x), Int32(clamping: Int64((Double(box.x1) / g.kx + ox - grow).rounded(.down))))
         let y1 = max(Int32(clamping: g.safe.y), Int32(clamping: Int64((Double(box.y1) / g.ky + oy - grow).rounded(.down))))
@@ -333,7 +333,7 @@ extension ScreenOutput {
             let g = PresentationGeometry(
                 width: display.width, height: display.height, safe: safe, transform: screen.transform,
                 kx: Double(canvas.width) / Double(max(1, safe.width)), ky: Double(canvas.height) / Double(max(1, safe.height)))
-            guard let picture = Self.pictureBox(ofCanvas: box, g) else { return nil }
+            guard let picture = Self.pictureBox(ofCanvas: box, g, filterReach: false) else { return nil }
             box = picture
         }
         let turn = BufferTransform(transform: screen.transform.waylandValue, scale: 1).inverted
