@@ -45,6 +45,8 @@ final class ControlCommands {
         case "screen-transform": return try screenTransform(request)
         case "screen-scale": return try screenScale(request)
         case "screen-mirror": return try screenMirror(request)
+        case "screen-overscan": return try screenOverscan(request)
+        case "convert": return try convert(request)
         case "screenshot": return try screenshot(request)
         case "pointer-move": return try pointerMove(request)
         case "pointer-button": return try pointerButton(request)

@@ -40,7 +40,15 @@ extension ControlCommands {
 
     func pointerMove(_ request: ControlRequest) throws(ControlError) -> Reply {
         let output = try inputScreen(request)
-        let x = try coordinate(request, "x"), y = try coordinate(request, "y")
+        var x = try coordinate(request, "x"), y = try coordinate(request, "y")
+        if try request.optionalBool("shown") ?? false {
+            // x, y are pixels of what the screen shows (a screenshot): through the overscan
+            // placement and the scale to the screen's coordinates.
+            guard let p = output.logicalPoint(atShownPixel: x, y) else {
+                throw ControlError(.invalidArgument, "(\(x), \(y)) is not a pixel of \(output.screen.name)'s picture (outside it, or on its overscan border)")
+            }
+            (x, y) = (p.x, p.y)
+        }
         seat.pointerMotion(on: output, x: x, y: y, time: now)
         return pointerReply()
     }

@@ -43,8 +43,15 @@ extension ControlCommands {
             }
             guard UInt64(name) == nil else { throw ControlError(.invalidArgument, "a screen name cannot be a number (numbers are ids)") }
         }
+        let overscan = try request.optionalDouble("overscan")
+        if let overscan { try Self.checkOverscan(overscan) }
+        let compensation = try Self.compensation(try request.optionalString("compensation")) ?? .scale
         guard let output = headless.addScreen(to: compositor, name: name, modes: modes.isEmpty ? nil : modes) else {
             throw ControlError(.failed, "cannot create the screen's image")
+        }
+        if let overscan {
+            // Checked above: cannot fail for a screen just connected.
+            try? manager.setOverscan(overscan, compensation: compensation, for: output.screen)
         }
         return try describe(output.screen)
     }
@@ -116,22 +123,61 @@ extension ControlCommands {
         return try describe(output.screen)
     }
 
+    /// `screen-overscan`: `compensation` is `scale`, `inset` or `none`; `percent` (0 ... 20, how
+    /// much of each side's length the display crops) keeps the screen's current overscan when
+    /// absent.
+    func screenOverscan(_ request: ControlRequest) throws(ControlError) -> Reply {
+        let output = try request.screen(in: compositor)
+        guard let compensation = try Self.compensation(try request.optionalString("compensation")) else {
+            throw ControlError(.missingArgument, "screen-overscan needs \"compensation\" (scale, inset or none)")
+        }
+        let percent = try request.optionalDouble("percent") ?? output.screen.overscan
+        try Self.checkOverscan(percent)
+        do {
+            try manager.setOverscan(percent, compensation: compensation, for: output.screen)
+        } catch {
+            throw ControlError(.invalidArgument, "\(error)")
+        }
+        return try describe(output.screen)
+    }
+
+    static func checkOverscan(_ percent: Double) throws(ControlError) {
+        guard percent.isFinite, Screen.overscanRange.contains(percent) else {
+            throw ControlError(.invalidArgument, "overscan is a percentage between 0 and \(Int(Screen.overscanRange.upperBound))")
+        }
+    }
+
+    static func compensation(_ text: String?) throws(ControlError) -> OverscanCompensation? {
+        guard let text else { return nil }
+        guard let value = OverscanCompensation(rawValue: text) else {
+            throw ControlError(.invalidArgument, "\"\(text)\" is not an overscan compensation: use scale, inset or none")
+        }
+        return value
+    }
+
     /// `screenshot`: writes `screen` (default: the main one), repainted now, to `path` (an
-    /// absolute path; the CLI resolves relative ones) as PNG.
+    /// absolute path; the CLI resolves relative ones) as PNG: what the screen shows
+    /// (`ScreenOutput.displayCanvas`: after transform, brightness and overscan, the same pixels
+    /// screencopy and `strata --screenshot` give), or with `raw: true` the composed canvas
+    /// (upright, full brightness, the windows' own coordinates times the scale).
     func screenshot(_ request: ControlRequest) throws(ControlError) -> Reply {
         let path = try request.string("path")
         guard path.hasPrefix("/") else { throw ControlError(.invalidArgument, "\"path\" must be absolute") }
         guard let output = try request.optionalScreen(in: compositor) ?? compositor.outputs.first else {
             throw ControlError(.unknownScreen, "no screen is connected")
         }
+        let raw = try request.optionalBool("raw") ?? false
         compositor.scene.repaintDamagedScreens()
+        guard let canvas = raw ? output.canvas : output.shownImage() else {
+            throw ControlError(.failed, "cannot make the screen's image")
+        }
         do {
-            try PNGFile.write(path: path, canvas: output.canvas)
+            try PNGFile.write(path: path, canvas: canvas)
         } catch {
             throw ControlError(.failed, "cannot write \(path): \(error)")
         }
         return ["path": .string(path), "screen": JSONValue(output.screen.id.rawValue),
-                "width": JSONValue(Int(output.canvas.width)), "height": JSONValue(Int(output.canvas.height))]
+                "width": JSONValue(Int(canvas.width)), "height": JSONValue(Int(canvas.height)), "raw": .bool(raw)]
     }
 
     static func mode(_ text: String, argument: String) throws(ControlError) -> ModeSpec {

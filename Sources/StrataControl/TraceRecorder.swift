@@ -150,7 +150,7 @@ public final class TraceRecorder: TraceHooks {
         switch posted.notification {
         case .screenDidConnect(let id), .screenModeDidChange(let id), .screenDidChangeTransform(let id),
              .screenDidChangeScale(let id), .screenDidChangeBrightness(let id), .screenDidMove(let id),
-             .screenDidChangeMirroring(let id, _), .screenDidChangeUsableArea(let id):
+             .screenDidChangeMirroring(let id, _), .screenDidChangeUsableArea(let id), .screenDidChangeOverscan(let id):
             if let screen = compositor.windows.screens.first(where: { $0.id == id }),
                let info = try? JSONValue(encoding: ScreenInfo(screen)) {
                 write(.screen, ["screen": info])

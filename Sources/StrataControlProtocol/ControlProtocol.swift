@@ -27,9 +27,9 @@ public enum ControlProtocol {
 
     /// Every command the server knows, in the order docs/control.md lists them.
     public static let commands = [
-        "hello", "windows", "screens", "make-key", "raise", "lower", "set-level", "hide", "show", "move",
+        "hello", "windows", "screens", "make-key", "raise", "lower", "set-level", "hide", "show", "move", "convert",
         "close", "policy", "placement", "screen-add", "screen-remove", "screen-mode", "screen-brightness",
-        "screen-transform", "screen-mirror", "screenshot", "pointer-move", "pointer-button",
+        "screen-transform", "screen-mirror", "screen-overscan", "screenshot", "pointer-move", "pointer-button",
         "pointer-click", "key", "type", "touch", "events", "sync", "exec", "step", "record",
     ]
 }

@@ -21,15 +21,20 @@ public struct ScreenInfo: Codable, Sendable, Equatable {
     public var main: Bool
     /// The screen's rectangle in the global layout, in logical pixels.
     public var bounds: Rect
+    /// How much of the picture the display crops, in percent of each side's length.
+    public var overscan: Double
+    /// `scale`, `inset` or `none` (`Screen.overscanCompensation`).
+    public var overscanCompensation: String
 
     enum CodingKeys: String, CodingKey {
         case id, name, modes, current, preferred, scale, transform, brightness, mirroring
-        case mirrorsWhenEmpty = "mirrors_when_empty", main, bounds
+        case mirrorsWhenEmpty = "mirrors_when_empty", main, bounds, overscan
+        case overscanCompensation = "overscan_compensation"
     }
 
     public init(id: UInt64, name: String, modes: [String], current: String?, preferred: String?, scale: Double,
                 transform: String, brightness: Double, mirroring: Bool, mirrorsWhenEmpty: Bool, main: Bool,
-                bounds: Rect) {
+                bounds: Rect, overscan: Double = 0, overscanCompensation: String = "scale") {
         self.id = id
         self.name = name
         self.modes = modes
@@ -42,6 +47,27 @@ public struct ScreenInfo: Codable, Sendable, Equatable {
         self.mirrorsWhenEmpty = mirrorsWhenEmpty
         self.main = main
         self.bounds = bounds
+        self.overscan = overscan
+        self.overscanCompensation = overscanCompensation
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(UInt64.self, forKey: .id)
+        name = try c.decode(String.self, forKey: .name)
+        modes = try c.decode([String].self, forKey: .modes)
+        current = try c.decodeIfPresent(String.self, forKey: .current)
+        preferred = try c.decodeIfPresent(String.self, forKey: .preferred)
+        scale = try c.decode(Double.self, forKey: .scale)
+        transform = try c.decode(String.self, forKey: .transform)
+        brightness = try c.decode(Double.self, forKey: .brightness)
+        mirroring = try c.decode(Bool.self, forKey: .mirroring)
+        mirrorsWhenEmpty = try c.decode(Bool.self, forKey: .mirrorsWhenEmpty)
+        main = try c.decode(Bool.self, forKey: .main)
+        bounds = try c.decode(Rect.self, forKey: .bounds)
+        // Traces recorded before overscan existed have neither.
+        overscan = try c.decodeIfPresent(Double.self, forKey: .overscan) ?? 0
+        overscanCompensation = try c.decodeIfPresent(String.self, forKey: .overscanCompensation) ?? "scale"
     }
 
     public init(_ screen: Screen) {
@@ -50,7 +76,8 @@ public struct ScreenInfo: Codable, Sendable, Equatable {
             current: screen.currentMode.map(ModeSpec.text), preferred: screen.preferredMode.map(ModeSpec.text),
             scale: screen.scale, transform: screen.transform.rawValue, brightness: screen.brightness,
             mirroring: screen.isMirroring, mirrorsWhenEmpty: screen.mirrorsWhenEmpty, main: screen.isMain,
-            bounds: screen.bounds)
+            bounds: screen.bounds, overscan: screen.overscan,
+            overscanCompensation: screen.overscanCompensation.rawValue)
     }
 }
 

@@ -43,7 +43,7 @@ public enum TraceFormat {
     public static let replayedCommands: Set<String> = [
         "make-key", "raise", "lower", "set-level", "hide", "show", "move", "close", "policy",
         "screen-add", "screen-remove", "screen-mode", "screen-brightness", "screen-transform",
-        "screen-scale", "screen-mirror", "screenshot", "pointer-move", "pointer-button",
+        "screen-scale", "screen-mirror", "screen-overscan", "screenshot", "pointer-move", "pointer-button",
         "pointer-click", "key", "type", "touch", "exec", "step",
     ]
 }

@@ -1,7 +1,8 @@
 /// A display that windows appear on (UIKit's `UIScreen`), connected through a `WindowManager`.
 ///
 /// Every property is read-only outside the manager; change a screen with the manager's `setMode`,
-/// `setTransform`, `setScale`, `setBrightness`, `setMirroring`, `setOrigin` and `setUsableArea`,
+/// `setTransform`, `setScale`, `setBrightness`, `setOverscan`, `setMirroring`, `setOrigin` and
+/// `setUsableArea`,
 /// so that observers are told.
 public final class Screen {
     public let id: ScreenID
@@ -28,6 +29,11 @@ public final class Screen {
     public internal(set) var transform: ScreenTransform = .normal
     /// 0 (darkest) … 1 (brightest); the manager clamps.
     public internal(set) var brightness: Double = 1
+    /// How much of the picture the display crops, in percent of each side's length (half of it
+    /// on each edge): 0 (the default) ... `overscanRange.upperBound`.
+    public internal(set) var overscan: Double = 0
+    /// How the overscan is compensated for (UIKit's `overscanCompensation`; default `.scale`).
+    public internal(set) var overscanCompensation: OverscanCompensation = .scale
     /// Whether the screen mirrors the main screen while no window is visible on it (UIKit's
     /// external-display behaviour). Defaults to true.
     public internal(set) var mirrorsWhenEmpty: Bool = true
@@ -91,11 +97,36 @@ public final class Screen {
                        height: Screen.logicalLength(pixels.height, scale: scale)))
     }
 
-    /// The current mode's size turned by `transform`: the size of the image the screen's
-    /// windows are composed into, before it is turned for the display.
+    /// The size of the image the screen's windows are composed into, before it is turned for
+    /// the display: the current mode's size turned by `transform`, or with `.insetBounds`
+    /// compensation the overscan safe area's size.
     public var pixelSize: Size {
+        overscanCompensation == .insetBounds ? overscanSafeArea.size : fullPixelSize
+    }
+
+    /// The current mode's size turned by `transform`: the whole picture the display is sent,
+    /// upright.
+    public var fullPixelSize: Size {
         let pixels = transform.apply(to: currentMode?.size ?? .zero)
         return Size(width: max(0, pixels.width), height: max(0, pixels.height))
+    }
+
+    /// The overscans a screen can have, in percent: 0 ... 20.
+    public static let overscanRange: ClosedRange<Double> = 0...20
+
+    /// The part of the upright picture (`fullPixelSize`, pixels) the display shows whole: the
+    /// picture less `overscan` percent of each side's length, centred (a half pixel rounds toward
+    /// the top-left), at least 1×1. The whole picture when the compensation is `.none` or there is
+    /// no overscan.
+    public var overscanSafeArea: Rect {
+        let full = fullPixelSize
+        guard overscanCompensation != .none, overscan > 0 else {
+            return Rect(x: 0, y: 0, width: full.width, height: full.height)
+        }
+        let keep = 1 - overscan / 100
+        let w = min(full.width, max(1, Int((Double(full.width) * keep).rounded())))
+        let h = min(full.height, max(1, Int((Double(full.height) * keep).rounded())))
+        return Rect(x: (full.width - w) / 2, y: (full.height - h) / 2, width: w, height: h)
     }
 
     /// The size of `bounds`.

@@ -4,4 +4,6 @@ public enum ScreenConfigurationError: Error, Hashable, Sendable {
     case screenNotConnected(ScreenID)
     /// The requested mode is not one of the screen's `availableModes`.
     case modeNotAvailable(ScreenMode, screen: ScreenID)
+    /// An overscan outside `Screen.overscanRange` (or not a number).
+    case overscanOutOfRange(Double)
 }

@@ -184,6 +184,20 @@ public final class WindowManager {
         commit()
     }
 
+    /// Sets how much `screen`'s display crops (`percent`, 0 ... `Screen.overscanRange`'s upper
+    /// bound) and how that is compensated for. Posts `screenDidChangeOverscan` when either
+    /// changes. With `.insetBounds` the screen's bounds (and usable area) become the safe area;
+    /// observers follow as for a mode change.
+    public func setOverscan(_ percent: Double, compensation: OverscanCompensation, for screen: Screen) throws(ScreenConfigurationError) {
+        guard owns(screen) else { throw .screenNotConnected(screen.id) }
+        guard percent.isFinite, Screen.overscanRange.contains(percent) else { throw .overscanOutOfRange(percent) }
+        guard screen.overscan != percent || screen.overscanCompensation != compensation else { return }
+        screen.overscan = percent
+        screen.overscanCompensation = compensation
+        pending.append(.screenDidChangeOverscan(screen.id))
+        commit()
+    }
+
     /// Sets whether `screen` mirrors the main screen while it has no visible window.
     public func setMirroring(_ mirrorsWhenEmpty: Bool, for screen: Screen) {
         guard owns(screen), screen.mirrorsWhenEmpty != mirrorsWhenEmpty else { return }

@@ -37,6 +37,7 @@ extension WindowServerNotification: Codable {
         case "screenDidChangeTransform": self = .screenDidChangeTransform(try screen())
         case "screenDidChangeScale": self = .screenDidChangeScale(try screen())
         case "screenDidChangeBrightness": self = .screenDidChangeBrightness(try screen())
+        case "screenDidChangeOverscan": self = .screenDidChangeOverscan(try screen())
         case "screenDidMove": self = .screenDidMove(try screen())
         case "screenDidChangeUsableArea": self = .screenDidChangeUsableArea(try screen())
         case "screenDidChangeMirroring":

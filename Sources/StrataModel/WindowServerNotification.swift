@@ -27,6 +27,8 @@ public enum WindowServerNotification: Hashable, Sendable {
     case screenDidMove(ScreenID)
     case screenDidChangeUsableArea(ScreenID)
     case screenDidChangeMirroring(ScreenID, Bool)
+    /// The screen's overscan or its compensation changed (with `.insetBounds`, its bounds too).
+    case screenDidChangeOverscan(ScreenID)
 
     /// Every notification name, in declaration order.
     public static let allNames: [String] = [
@@ -35,7 +37,7 @@ public enum WindowServerNotification: Hashable, Sendable {
         "windowDidMoveToScreen", "windowDidChangeFrame", "screenDidConnect", "screenDidDisconnect",
         "screenModeDidChange", "screenDidChangeTransform", "screenDidChangeScale",
         "screenDidChangeBrightness", "screenDidMove", "screenDidChangeUsableArea",
-        "screenDidChangeMirroring",
+        "screenDidChangeMirroring", "screenDidChangeOverscan",
     ]
 
     /// The stable name of the notification (the case name), e.g. `"windowDidBecomeKey"`.
@@ -60,6 +62,7 @@ public enum WindowServerNotification: Hashable, Sendable {
         case .screenDidMove: return "screenDidMove"
         case .screenDidChangeUsableArea: return "screenDidChangeUsableArea"
         case .screenDidChangeMirroring: return "screenDidChangeMirroring"
+        case .screenDidChangeOverscan: return "screenDidChangeOverscan"
         }
     }
 
@@ -83,7 +86,7 @@ public enum WindowServerNotification: Hashable, Sendable {
         switch self {
         case .screenDidConnect(let id), .screenDidDisconnect(let id), .screenModeDidChange(let id),
             .screenDidChangeTransform(let id), .screenDidChangeScale(let id),
-            .screenDidChangeBrightness(let id), .screenDidMove(let id),
+            .screenDidChangeBrightness(let id), .screenDidChangeOverscan(let id), .screenDidMove(let id),
             .screenDidChangeUsableArea(let id), .screenDidChangeMirroring(let id, _):
             return id
         case .windowDidMoveToScreen(_, _, let to):
@@ -117,7 +120,7 @@ public enum WindowServerNotification: Hashable, Sendable {
             fields["to"] = "\(to.x),\(to.y),\(to.width)x\(to.height)"
         case .screenDidConnect(let id), .screenDidDisconnect(let id), .screenModeDidChange(let id),
             .screenDidChangeTransform(let id), .screenDidChangeScale(let id),
-            .screenDidChangeBrightness(let id), .screenDidMove(let id),
+            .screenDidChangeBrightness(let id), .screenDidChangeOverscan(let id), .screenDidMove(let id),
             .screenDidChangeUsableArea(let id):
             fields["screen"] = String(id.rawValue)
         case .screenDidChangeMirroring(let id, let isMirroring):

@@ -73,7 +73,13 @@ final class X11Screen {
     // MARK: Frames
 
     func present(damage: PixmanRegion) {
-        pendingDamage.union(damage)
+        if output.displayCanvas !== output.canvas {
+            // The damage is in the presented image's pixels (turned, dimmed, placed in an
+            // overscan safe area) and the window shows the canvas: take all of it.
+            pendingDamage.addRect(x: 0, y: 0, width: output.canvas.width, height: output.canvas.height)
+        } else {
+            pendingDamage.union(damage)
+        }
         putIfReady()
     }
 

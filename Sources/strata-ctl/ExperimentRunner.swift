@@ -125,7 +125,7 @@ final class ExperimentRunner {
     // MARK: Expectations
 
     private func expect(_ words: [String]) throws {
-        guard let kind = words.first else { throw Mismatch("expect needs what to expect: key, stacking, event, hidden, visible, screen, level, closed") }
+        guard let kind = words.first else { throw Mismatch("expect needs what to expect: key, stacking, event, hidden, visible, screen, level, closed, point") }
         let arguments = Array(words.dropFirst())
         func need(_ count: Int, _ usage: String) throws {
             guard arguments.count == count else { throw Mismatch("usage: expect \(kind) \(usage)") }
@@ -167,6 +167,11 @@ final class ExperimentRunner {
                 guard let info = list.first(where: { $0.id == window }) else { return "window \(window) is closed" }
                 return info.level == arguments[1] ? nil : "expected window \(Self.name(info)) at level \(arguments[1]), but it is at \(info.level)"
             }
+        case "point":
+            guard arguments.count >= 3 else {
+                throw Mismatch("usage: expect point WINDOW X,Y[,WxH] [--to W | --to-screen S | --from W | --from-screen S] RESULT")
+            }
+            try expectPoint(arguments)
         case "closed":
             try need(1, "WINDOW")
             try eventually {
@@ -176,9 +181,32 @@ final class ExperimentRunner {
                 return "expected window \(Self.name(info)) to be closed, but it is open"
             }
         default:
-            throw Mismatch("unknown expectation \"\(kind)\": use key, stacking, event, hidden, visible, screen, level or closed")
+            throw Mismatch("unknown expectation \"\(kind)\": use key, stacking, event, hidden, visible, screen, level, closed or point")
         }
         expectationsMet += 1
+    }
+
+    /// `expect point WINDOW X,Y[,WxH] [OPTION TARGET] RESULT`: `strata-ctl convert` with the
+    /// words before RESULT gives RESULT (compared as numbers: `10,20` equals `10.0,20`). The
+    /// model converts at once; no waiting.
+    private func expectPoint(_ arguments: [String]) throws {
+        guard let expected = ConvertOperand(arguments[arguments.count - 1]) else {
+            throw Mismatch("expect point's result \(arguments[arguments.count - 1]): \(ConvertOperand.requirement)")
+        }
+        let words = ["convert"] + arguments.dropLast()
+        let parsed: ParsableCommand
+        do {
+            parsed = try StrataCtl.parseAsRoot(words)
+        } catch {
+            throw Mismatch("expect point: \(StrataCtl.message(for: error))")
+        }
+        guard let request = parsed as? ConvertCommand else { throw Mismatch("expect point: not a convert") }
+        let (name, fields) = try request.makeRequest()
+        let reply = try client.call(name, fields)
+        let text = reply["text"]?.stringValue ?? "?"
+        guard let actual = ConvertOperand(text), actual == expected else {
+            throw Mismatch("expected \(words.joined(separator: " ")) to give \(arguments[arguments.count - 1]), but it gives \(text)")
+        }
     }
 
     private func expectKey(_ reference: String) throws {

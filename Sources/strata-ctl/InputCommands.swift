@@ -17,8 +17,11 @@ struct InputCommand: ParsableCommand {
             @Option(help: ArgumentHelp("The screen (default: the pointer's, else the main one).", valueName: "screen")) var screen: String?
             @Argument(help: "X in the screen's coordinates.") var x: Double
             @Argument(help: "Y in the screen's coordinates.") var y: Double
+            @Flag(help: "X and Y are pixels of what the screen shows (its screenshot), mapped through overscan and scale.")
+            var shown = false
             func makeRequest() -> (command: String, arguments: [String: JSONValue]) {
                 var arguments: [String: JSONValue] = ["x": JSONValue(x), "y": JSONValue(y)]
+                if shown { arguments["shown"] = .bool(true) }
                 if let screen { arguments["screen"] = reference(screen) }
                 return ("pointer-move", arguments)
             }

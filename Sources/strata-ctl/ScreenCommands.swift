@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 import StrataControlProtocol
+import StrataModel
 
 struct ScreensCommand: RequestCommand {
     static let configuration = CommandConfiguration(
@@ -16,11 +17,11 @@ struct ScreensCommand: RequestCommand {
     }
 }
 
-/// `strata-ctl screen add|remove|mode|brightness|transform|scale|mirror`.
+/// `strata-ctl screen add|remove|mode|brightness|transform|scale|mirror|overscan`.
 struct ScreenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "screen", abstract: "Add, remove and configure screens.",
-        subcommands: [Add.self, Remove.self, Mode.self, Brightness.self, Transform.self, Scale.self, Mirror.self])
+        subcommands: [Add.self, Remove.self, Mode.self, Brightness.self, Transform.self, Scale.self, Mirror.self, Overscan.self])
 
     struct Add: RequestCommand {
         static let configuration = CommandConfiguration(
@@ -32,6 +33,10 @@ struct ScreenCommand: ParsableCommand {
         var mode: [String] = []
         @Option(help: ArgumentHelp("Its name (default: HEADLESS-n).", valueName: "name"))
         var name: String?
+        @Option(help: ArgumentHelp(
+            "It overscans: the display crops PERCENT of each side's length (0...20); compensated by scaling the picture into the safe area (default), insetting the screen's bounds, or not at all.",
+            valueName: "PERCENT[:scale|inset|none]"))
+        var overscan: String?
 
         func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
             var arguments: [String: JSONValue] = [:]
@@ -41,6 +46,11 @@ struct ScreenCommand: ParsableCommand {
             if let size { arguments["size"] = .string(size) }
             if !mode.isEmpty { arguments["modes"] = .array(mode.map { .string($0) }) }
             if let name { arguments["name"] = .string(name) }
+            if let overscan {
+                guard let spec = OverscanSpec(overscan) else { throw ValidationError("'\(overscan)': \(OverscanSpec.requirement)") }
+                arguments["overscan"] = JSONValue(spec.percent)
+                arguments["compensation"] = .string(spec.compensation.rawValue)
+            }
             return ("screen-add", arguments)
         }
 
@@ -115,15 +125,43 @@ struct ScreenCommand: ParsableCommand {
     }
 }
 
+extension ScreenCommand {
+    struct Overscan: RequestCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set how a screen's overscan is compensated: scale (shrink the picture into the safe area), inset (shrink the screen's bounds) or none.")
+        @OptionGroup var options: ConnectionOptions
+        @Argument(help: "The screen: its id or name.") var screen: String
+        @Argument(help: "scale, inset or none") var compensation: String
+        @Option(help: ArgumentHelp("How much of each side's length the display crops, 0...20 (default: the screen's current overscan).", valueName: "P"))
+        var percent: Double?
+        func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
+            guard OverscanCompensation(rawValue: compensation) != nil else {
+                throw ValidationError("overscan compensation is scale, inset or none")
+            }
+            var arguments: [String: JSONValue] = ["screen": reference(screen), "compensation": .string(compensation)]
+            if let percent {
+                guard percent.isFinite, Screen.overscanRange.contains(percent) else {
+                    throw ValidationError("overscan is a percentage between 0 and \(Int(Screen.overscanRange.upperBound))")
+                }
+                arguments["percent"] = JSONValue(percent)
+            }
+            return ("screen-overscan", arguments)
+        }
+    }
+}
+
 struct ScreenshotCommand: RequestCommand {
     static let configuration = CommandConfiguration(
         commandName: "screenshot", abstract: "Write a screen (default: the main one) as PNG.")
     @OptionGroup var options: ConnectionOptions
     @Argument(help: "The screen: its id or name.") var screen: String?
     @Option(name: .shortAndLong, help: ArgumentHelp("The PNG file to write.", valueName: "file.png")) var output: String
+    @Flag(help: "Write the composed canvas (upright, full brightness, without the overscan border) instead of what the screen shows.")
+    var raw = false
 
     func makeRequest() -> (command: String, arguments: [String: JSONValue]) {
         var arguments: [String: JSONValue] = ["path": .string(absolutePath(output))]
+        if raw { arguments["raw"] = .bool(true) }
         if let screen { arguments["screen"] = reference(screen) }
         return ("screenshot", arguments)
     }

@@ -13,7 +13,7 @@ struct StrataCtl: ParsableCommand {
             """,
         subcommands: [
             WindowsCommand.self, ScreensCommand.self, MakeKeyCommand.self, RaiseCommand.self, LowerCommand.self,
-            SetLevelCommand.self, HideCommand.self, ShowCommand.self, MoveCommand.self, CloseCommand.self,
+            SetLevelCommand.self, HideCommand.self, ShowCommand.self, MoveCommand.self, CloseCommand.self, ConvertCommand.self,
             PolicyCommand.self, PlacementCommand.self, ScreenCommand.self, ScreenshotCommand.self, InputCommand.self, EventsCommand.self,
             SyncCommand.self, ExecCommand.self, RunCommand.self, VersionCommand.self, StepCommand.self, RecordCommand.self, ReplayCommand.self, ReportCommand.self,
         ])

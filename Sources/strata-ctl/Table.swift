@@ -39,15 +39,22 @@ struct Table {
     }
 
     static func screens(_ screens: [ScreenInfo]) -> String {
-        var table = Table(header: ["ID", "NAME", "CURRENT", "MODES", "SCALE", "TRANSFORM", "BRIGHTNESS", "MIRRORING", "MAIN", "BOUNDS"])
+        var table = Table(header: ["ID", "NAME", "CURRENT", "MODES", "SCALE", "TRANSFORM", "BRIGHTNESS", "OVERSCAN", "MIRRORING", "MAIN", "BOUNDS"])
         for s in screens {
             table.rows.append([
                 String(s.id), s.name, s.current ?? "-", s.modes.joined(separator: ","), scaleText(s.scale), s.transform,
-                String(s.brightness), s.mirroring ? "yes" : (s.mirrorsWhenEmpty ? "no" : "off"), s.main ? "yes" : "no",
+                String(s.brightness), overscanText(s), s.mirroring ? "yes" : (s.mirrorsWhenEmpty ? "no" : "off"), s.main ? "yes" : "no",
                 rect(s.bounds),
             ])
         }
         return table.text
+    }
+
+    /// `-` without overscan, else `5% scale`, `5% inset`, `5% none`.
+    static func overscanText(_ s: ScreenInfo) -> String {
+        guard s.overscan > 0 else { return "-" }
+        let percent = s.overscan == s.overscan.rounded() ? String(Int(s.overscan)) : String(s.overscan)
+        return "\(percent)% \(s.overscanCompensation)"
     }
 
     /// `x,y WxH`.

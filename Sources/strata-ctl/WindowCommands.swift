@@ -135,3 +135,30 @@ struct PlacementCommand: RequestCommand {
     }
     func render(_ reply: JSONValue) -> String? { name == nil ? reply["placement"]?.stringValue : nil }
 }
+
+struct ConvertCommand: RequestCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Convert a point X,Y or rectangle X,Y,WxH from a window's coordinates (UIWindow.convert(_:to:)).",
+        discussion: "Without an option the result is in the window's screen's coordinates. --to and --to-screen convert into another window's or a screen's coordinates; --from and --from-screen read the point in another window's or a screen's coordinates and give it in the window's.")
+    @OptionGroup var options: ConnectionOptions
+    @Argument(help: "The window: its id, or an app id that names one window.") var window: String
+    @Argument(help: ArgumentHelp("The point or rectangle.", valueName: "X,Y[,WxH]")) var operand: String
+    @Option(help: ArgumentHelp("Into this window's coordinates.", valueName: "window")) var to: String?
+    @Option(name: .customLong("to-screen"), help: ArgumentHelp("Into this screen's coordinates.", valueName: "screen")) var toScreen: String?
+    @Option(help: ArgumentHelp("From this window's coordinates (convert(_:from:)).", valueName: "window")) var from: String?
+    @Option(name: .customLong("from-screen"), help: ArgumentHelp("From this screen's coordinates.", valueName: "screen")) var fromScreen: String?
+
+    func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
+        guard let parsed = ConvertOperand(operand) else { throw ValidationError("'\(operand)': \(ConvertOperand.requirement)") }
+        let targets: [(String, String?)] = [("to", to), ("to_screen", toScreen), ("from", from), ("from_screen", fromScreen)]
+        let given = targets.filter { $0.1 != nil }
+        guard given.count <= 1 else { throw ValidationError("give at most one of --to, --to-screen, --from and --from-screen") }
+        var arguments = parsed.arguments
+        arguments["window"] = reference(window)
+        if let (key, value) = given.first, let value { arguments[key] = reference(value) }
+        return ("convert", arguments)
+    }
+
+    func render(_ reply: JSONValue) -> String? { reply["text"]?.stringValue }
+}

@@ -54,6 +54,15 @@ struct StrataCommand: ParsableCommand {
     var extraModes: [ScreenSizeArgument] = []
 
     @Option(help: ArgumentHelp(
+        "Each screen overscans: its display crops PERCENT of each side's length (0...20). Compensated by scaling the picture into the safe area (scale, the default), by insetting the screen's bounds to it (inset), or not at all (none).",
+        valueName: "PERCENT[:scale|inset|none]"),
+            transform: { text in
+                guard let spec = OverscanSpec(text) else { throw ValidationError("'\(text)': \(OverscanSpec.requirement)") }
+                return spec
+            })
+    var overscan: OverscanSpec?
+
+    @Option(help: ArgumentHelp(
         "On exit, write one PNG per screen (<screen name>.png) into this directory.", valueName: "dir"))
     var screenshot: String?
 
@@ -178,6 +187,12 @@ struct StrataCommand: ParsableCommand {
             }
             if let placement = WindowPlacementPolicies.named(placement) { compositor.windows.placement = placement }
             compositor.defaultScreenScale = scale
+            if let overscan {
+                for output in compositor.outputs {
+                    // Validated when parsed: cannot fail for a connected screen.
+                    try? compositor.windows.setOverscan(overscan.percent, compensation: overscan.compensation, for: output.screen)
+                }
+            }
             compositor.levelRules = levelRules
             for name in disabledGlobals {
                 do {

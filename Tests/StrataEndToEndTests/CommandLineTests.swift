@@ -31,6 +31,10 @@ import Testing
         (["--level", "org.example.app=sky"], "level rules are APPID=LEVEL"),
         (["--socket", "a/b"], "socket must be a plain file name"),
         (["--disable-global", "wl_nothing"], "unknown global 'wl_nothing' for --disable-global: use one of"),
+        (["--overscan", "30"], "'30': an overscan is PERCENT[:scale|inset|none] with a percentage from 0 to 20"),
+        (["--overscan", "5:wide"], "'5:wide': an overscan is PERCENT[:scale|inset|none]"),
+        (["--overscan", "nan"], "'nan': an overscan is PERCENT[:scale|inset|none]"),
+        (["--overscan", "5:inset:more"], "'5:inset:more': an overscan is PERCENT[:scale|inset|none]"),
         (["--no-such-option"], "Unknown option '--no-such-option'"),
     ]
 

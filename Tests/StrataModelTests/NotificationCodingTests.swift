@@ -18,7 +18,7 @@ import Testing
         .screenModeDidChange(ScreenID(3)), .screenDidChangeTransform(ScreenID(4)),
         .screenDidChangeScale(ScreenID(5)), .screenDidChangeBrightness(ScreenID(6)),
         .screenDidMove(ScreenID(7)), .screenDidChangeUsableArea(ScreenID(8)),
-        .screenDidChangeMirroring(ScreenID(9), true),
+        .screenDidChangeMirroring(ScreenID(9), true), .screenDidChangeOverscan(ScreenID(10)),
     ]
 
     @Test func everyCaseHasADistinctNameFromTheList() {

@@ -40,7 +40,8 @@ final class ModelFollower {
             for window in compositor.windows.windows where window.screen?.id == id {
                 window.content?.screenDidChangeUsableArea()
             }
-        case .screenModeDidChange(let id), .screenDidChangeTransform(let id), .screenDidChangeScale(let id):
+        case .screenModeDidChange(let id), .screenDidChangeTransform(let id), .screenDidChangeScale(let id),
+             .screenDidChangeOverscan(let id):
             compositor.layerShell.arrange(screen: id)
             for window in compositor.windows.windows where window.screen?.id == id {
                 window.content?.screenDidChangeGeometry()

@@ -37,7 +37,7 @@ public final class OutputManager {
     private func modelDidPost(_ notification: WindowServerNotification) {
         switch notification {
         case .screenDidConnect, .screenDidDisconnect, .screenModeDidChange, .screenDidChangeTransform,
-             .screenDidChangeScale, .screenDidMove:
+             .screenDidChangeScale, .screenDidChangeOverscan, .screenDidMove:
             serial &+= 1
             if serial == 0 { serial = 1 }
             for binding in bindings { binding.update() }

@@ -1,3 +1,4 @@
+import CPixman
 import CStrataServerGlue
 import CWaylandServer
 import FoundationEssentials
@@ -113,7 +114,8 @@ public final class Scene {
         case .windowDidBecomeVisible(let id), .windowDidBecomeHidden(let id), .windowDidChangeLevel(let id, _, _),
              .windowDidChangeStacking(let id), .windowDidMoveToScreen(let id, _, _), .windowDidChangeFrame(let id, _, _):
             if let window = openWindows[id] { damageWindow(window) }
-        case .screenModeDidChange(let id), .screenDidChangeTransform(let id), .screenDidChangeScale(let id):
+        case .screenModeDidChange(let id), .screenDidChangeTransform(let id), .screenDidChangeScale(let id),
+             .screenDidChangeOverscan(let id):
             if let output = output(for: id) {
                 output.updateGeometry()
                 damageAll(output)
@@ -434,13 +436,17 @@ public final class Scene {
         cursor.draw(on: output, clip: clip)
     }
 
-    /// Where the main screen's picture goes on a mirroring screen: scaled to fit, centred (canvas
-    /// pixels of both).
+    /// Where the main screen's picture goes on a mirroring screen: scaled to fit, centred (the
+    /// mirror's canvas pixels, the main screen's upright picture: a mirror shows what the main
+    /// screen shows, after brightness and overscan, upright, as every capture path does).
     private func mirrorPlacement(of output: ScreenOutput, main: ScreenOutput) -> (scale: Double, x: Double, y: Double) {
-        let to = output.canvas, from = main.canvas
-        let scale = min(Double(to.width) / Double(from.width), Double(to.height) / Double(from.height))
-        let x = ((Double(to.width) - Double(from.width) * scale) / 2).rounded(.down)
-        let y = ((Double(to.height) - Double(from.height) * scale) / 2).rounded(.down)
+        let to = output.canvas
+        let from = main.displayCanvas === main.canvas ? Size(width: Int(main.canvas.width), height: Int(main.canvas.height))
+            : main.screen.fullPixelSize
+        let fw = Double(max(1, from.width)), fh = Double(max(1, from.height))
+        let scale = min(Double(to.width) / fw, Double(to.height) / fh)
+        let x = ((Double(to.width) - fw * scale) / 2).rounded(.down)
+        let y = ((Double(to.height) - fh * scale) / 2).rounded(.down)
         return (scale, x, y)
     }
 
@@ -450,8 +456,12 @@ public final class Scene {
         let placement = mirrorPlacement(of: output, main: main)
         canvas.setClip(clip)
         canvas.fill(argb: 0xff00_0000)
-        canvas.draw(main.canvas, transform: Canvas.scaling(placement.scale, offsetX: placement.x, offsetY: placement.y),
-                    smooth: placement.scale != 1, blend: true)
+        // Mirror pixel → the main screen's upright picture → its display pixel.
+        var toUpright = Canvas.scaling(placement.scale, offsetX: placement.x, offsetY: placement.y)
+        var toDisplay = main.uprightToDisplay
+        var transform = pixman_transform_t()
+        _ = pixman_transform_multiply(&transform, &toDisplay, &toUpright)
+        canvas.draw(main.displayCanvas, transform: transform, smooth: placement.scale != 1, blend: true)
         canvas.setClip(nil)
     }
 
@@ -459,6 +469,12 @@ public final class Scene {
     /// screen is stale (damaged in its logical coordinates, rounded outwards).
     private func damageMirrors(of main: ScreenOutput, damage: PixmanRegion) {
         for output in outputs where output !== main && output.screen.isMirroring {
+            guard main.displayCanvas === main.canvas else {
+                // A turned, dimmed or overscanned main screen: its canvas damage is not where
+                // the mirror shows it; the mirror is drawn again whole.
+                damageAll(output)
+                continue
+            }
             let p = mirrorPlacement(of: output, main: main)
             let toLogical = 1 / output.scale
             damage.forEachBox { box in
@@ -512,7 +528,8 @@ public final class Scene {
         var paths: [String] = []
         for output in outputs {
             let path = (directory.hasSuffix("/") ? directory : directory + "/") + "\(output.screen.name).png"
-            try PNGFile.write(path: path, canvas: output.displayCanvas)
+            guard let image = output.shownImage() else { throw PNGFile.Failure.write(path, "cannot make the image") }
+            try PNGFile.write(path: path, canvas: image)
             paths.append(path)
         }
         return paths

@@ -12,8 +12,11 @@ import StrataRender
 /// mode's pixels turned by the transform (`Screen.pixelSize`): a logical coordinate v is canvas
 /// pixel `device(v)` = round(v × scale), so a surface covers canvas pixels device(x) ..< device(x + w)
 /// and neighbours meet without gaps. What the display shows is `displayCanvas`: the canvas itself
-/// when the screen is untransformed and at full brightness (no extra copy), else `presentation`,
-/// the mode-sized image the canvas is turned and dimmed into.
+/// when the screen is untransformed, at full brightness and not compensating an overscan (no extra
+/// copy), else `presentation`, the mode-sized image the canvas is placed in the overscan safe area
+/// (shrunk into it with `.scale` compensation; with `.insetBounds` the canvas is the safe area's
+/// size), turned and dimmed into, black around the safe area. Every capture path (screenshots,
+/// screencopy, the mirror source) reads `displayCanvas`.
 public final class ScreenOutput {
     public let screen: Screen
     public let canvas: Canvas
@@ -36,6 +39,9 @@ public final class ScreenOutput {
     public var presentedDamage: PixmanRegion { presentation == nil ? canvasDamage : turnedDamage }
     /// `canvasDamage` in presentation pixels (transformed or dimmed screens).
     private let turnedDamage = PixmanRegion()
+    /// The presentation geometry the presentation image was last drawn for (its size, the safe
+    /// area, the transform): when it changes, the whole image is redrawn, its border black.
+    private var presentedGeometry: PresentationGeometry?
     let backendName: String
     var global: Global?
     var bindings: [OutputBinding] = []
@@ -139,12 +145,81 @@ public final class ScreenOutput {
     var canvasDamage: PixmanRegion { isUnscaled ? damage : deviceDamage }
 
     private var needsPresentation: Bool {
-        screen.transform != .normal || screen.brightness < 1
+        screen.transform != .normal || screen.brightness < 1 || isOverscanCompensated
+    }
+
+    /// Whether the canvas is shown in part of the display only (an overscan compensated by
+    /// `.scale` or `.insetBounds`).
+    var isOverscanCompensated: Bool {
+        let full = screen.fullPixelSize
+        let safe = screen.overscanSafeArea
+        return safe.width != full.width || safe.height != full.height
+    }
+
+    /// Where the canvas goes in the upright picture (`Screen.fullPixelSize`): the safe area's
+    /// origin, and how many canvas pixels one picture pixel is (1 with `.insetBounds`, more than
+    /// 1 with `.scale`).
+    struct PresentationGeometry: Equatable {
+        var width: Int32, height: Int32
+        var safe: Rect
+        var transform: ScreenTransform
+        var kx: Double, ky: Double
+    }
+
+    private func presentationGeometry(_ presentation: Canvas) -> PresentationGeometry {
+        let safe = screen.overscanSafeArea
+        return PresentationGeometry(
+            width: presentation.width, height: presentation.height, safe: safe, transform: screen.transform,
+            kx: Double(canvas.width) / Double(max(1, safe.width)), ky: Double(canvas.height) / Double(max(1, safe.height)))
+    }
+
+    /// A box of canvas pixels as the box of upright picture pixels it is shown in (rounded
+    /// outwards; for damage, one more pixel on each side when the picture is scaled: the
+    /// filter's reach), clipped to the safe area.
+    private static func pictureBox(ofCanvas box: PixmanRegion.Box, _ g: PresentationGeometry, filterReach: Bool = true) -> PixmanRegion.Box? {
+        let grow: Double = !filterReach || (g.kx == 1 && g.ky == 1) ? 0 : 1
+        let ox = Double(g.safe.x), oy = Double(g.safe.y)
+        let x1 = max(Int32(clamping: g.safe.x), Int32(clamping: Int64((Double(box.x1) / g.kx + ox - grow).rounded(.down))))
+        let y1 = max(Int32(clamping: g.safe.y), Int32(clamping: Int64((Double(box.y1) / g.ky + oy - grow).rounded(.down))))
+        let x2 = min(Int32(clamping: g.safe.maxX), Int32(clamping: Int64((Double(box.x2) / g.kx + ox + grow).rounded(.up))))
+        let y2 = min(Int32(clamping: g.safe.maxY), Int32(clamping: Int64((Double(box.y2) / g.ky + oy + grow).rounded(.up))))
+        guard x1 < x2, y1 < y2 else { return nil }
+        return PixmanRegion.Box(x1: x1, y1: y1, x2: x2, y2: y2)
+    }
+
+    /// The point of the screen (logical coordinates) shown at pixel (x, y) of `displayCanvas`
+    /// (the display's own pixels, before turning): what input in display coordinates hits. Nil
+    /// on the black border around an overscan's safe area.
+    public func logicalPoint(atDisplayPixel x: Double, _ y: Double) -> Point? {
+        let display = displayCanvas
+        var ux = x, uy = y
+        if display !== canvas {
+            // Undo the turn: presentation pixel → upright picture pixel.
+            let turn = BufferTransform(transform: screen.transform.waylandValue, scale: 1).inverted
+            let t = turn.pixmanTransform(surfaceWidth: display.width, surfaceHeight: display.height)
+            func f(_ v: pixman_fixed_t) -> Double { Double(v) / 65536 }
+            ux = f(t.matrix.0.0) * x + f(t.matrix.0.1) * y + f(t.matrix.0.2)
+            uy = f(t.matrix.1.0) * x + f(t.matrix.1.1) * y + f(t.matrix.1.2)
+        }
+        return logicalPoint(atShownPixel: ux, uy)
+    }
+
+    /// The point of the screen (logical coordinates) shown at pixel (x, y) of the upright picture
+    /// (`shownImage()`, a screenshot's pixels): through the overscan placement and the scale. Nil
+    /// on the black border around an overscan's safe area and outside the picture.
+    public func logicalPoint(atShownPixel x: Double, _ y: Double) -> Point? {
+        guard x.isFinite, y.isFinite else { return nil }
+        let safe = screen.overscanSafeArea
+        guard x >= Double(safe.x), y >= Double(safe.y), x < Double(safe.maxX), y < Double(safe.maxY) else { return nil }
+        let cx = (x - Double(safe.x)) * Double(canvas.width) / Double(max(1, safe.width))
+        let cy = (y - Double(safe.y)) * Double(canvas.height) / Double(max(1, safe.height))
+        return Point(x: cx / scale, y: cy / scale)
     }
 
     private func updatePresentation() {
         guard needsPresentation else {
             presentation = nil
+            presentedGeometry = nil
             return
         }
         let mode = screen.currentMode?.size ?? Size(width: Int(canvas.width), height: Int(canvas.height))
@@ -163,18 +238,62 @@ public final class ScreenOutput {
         updatePresentation()
         guard let presentation else { return }
         let turn = BufferTransform(transform: screen.transform.waylandValue, scale: 1).inverted
-        // Canvas damage → presentation pixels: turned like a buffer.
+        let geometry = presentationGeometry(presentation)
+        let placed = isOverscanCompensated
+        // A new geometry (or a new image): all of it is drawn, the border too.
+        let whole = presentedGeometry != geometry
+        presentedGeometry = geometry
+        // Canvas damage → presentation pixels: placed in the safe area, then turned like a buffer.
         turnedDamage.clear()
-        canvasDamage.forEachBox { box in
-            let b = turn.surfaceBox(fromBuffer: box, surfaceWidth: presentation.width, surfaceHeight: presentation.height)
-            turnedDamage.addRect(x: b.x1, y: b.y1, width: b.width, height: b.height)
+        if whole {
+            turnedDamage.addRect(x: 0, y: 0, width: presentation.width, height: presentation.height)
+        } else {
+            canvasDamage.forEachBox { box in
+                guard let picture = placed ? Self.pictureBox(ofCanvas: box, geometry) : box else { return }
+                let b = turn.surfaceBox(fromBuffer: picture, surfaceWidth: presentation.width, surfaceHeight: presentation.height)
+                turnedDamage.addRect(x: b.x1, y: b.y1, width: b.width, height: b.height)
+            }
         }
-        // Presentation pixel → canvas pixel: undo the turn.
-        let t = turn.pixmanTransform(surfaceWidth: presentation.width, surfaceHeight: presentation.height)
+        // Presentation pixel → upright picture pixel (undo the turn) → canvas pixel (less the
+        // safe area's origin, times the canvas pixels a picture pixel holds).
+        var t = turn.pixmanTransform(surfaceWidth: presentation.width, surfaceHeight: presentation.height)
         presentation.setClip(turnedDamage)
-        presentation.draw(canvas, transform: t, smooth: false, blend: false)
+        if placed {
+            let ox = Coordinate.fixed(Double(geometry.safe.x)), oy = Coordinate.fixed(Double(geometry.safe.y))
+            func times(_ v: pixman_fixed_t, _ k: Double) -> pixman_fixed_t { pixman_fixed_t(clamping: Int64((Double(v) * k).rounded())) }
+            t.matrix.0 = (times(t.matrix.0.0, geometry.kx), times(t.matrix.0.1, geometry.kx), times(t.matrix.0.2 &- ox, geometry.kx))
+            t.matrix.1 = (times(t.matrix.1.0, geometry.ky), times(t.matrix.1.1, geometry.ky), times(t.matrix.1.2 &- oy, geometry.ky))
+            presentation.fill(argb: 0xff00_0000)
+            presentation.draw(canvas, transform: t, smooth: geometry.kx != 1 || geometry.ky != 1, blend: true)
+        } else {
+            presentation.draw(canvas, transform: t, smooth: false, blend: false)
+        }
         presentation.dim(brightness: screen.brightness)
         presentation.setClip(nil)
+    }
+
+    /// The transform from upright picture pixels (`Screen.fullPixelSize`, the screen as a viewer
+    /// sees it) to `displayCanvas` pixels: the screen's turn (identity when untransformed).
+    public var uprightToDisplay: pixman_transform_t {
+        let display = displayCanvas
+        guard display !== canvas else { return Canvas.scaling(1, offsetX: 0, offsetY: 0) }
+        let up = screen.fullPixelSize
+        return BufferTransform(transform: screen.transform.waylandValue, scale: 1)
+            .pixmanTransform(surfaceWidth: Int32(clamping: max(1, up.width)), surfaceHeight: Int32(clamping: max(1, up.height)))
+    }
+
+    /// What the screen shows, upright: `displayCanvas` (after brightness and overscan) turned
+    /// back as a viewer of the turned display sees it, and as grim turns a screencopy frame by
+    /// the output's transform. The one definition of a screenshot (the control socket's
+    /// `screenshot`, `strata --screenshot`); `displayCanvas` itself when the screen is
+    /// untransformed. A new image when turned: for screenshots, not the frame path.
+    public func shownImage() -> Canvas? {
+        let display = displayCanvas
+        guard screen.transform != .normal, display !== canvas else { return display }
+        let up = screen.fullPixelSize
+        guard let image = Canvas(width: Int32(clamping: max(1, up.width)), height: Int32(clamping: max(1, up.height))) else { return nil }
+        image.draw(display, transform: uprightToDisplay, smooth: false, blend: false)
+        return image
     }
 
     /// After a painted frame: the waiting screencopy frames copy it, with `presentedDamage`.
@@ -207,8 +326,16 @@ extension ScreenOutput {
         let x1 = device(lx1), y1 = device(ly1)
         let x2 = min(canvas.width, device(lx2)), y2 = min(canvas.height, device(ly2))
         guard x1 < x2, y1 < y2 else { return nil }
-        let box = PixmanRegion.Box(x1: x1, y1: y1, x2: x2, y2: y2)
+        var box = PixmanRegion.Box(x1: x1, y1: y1, x2: x2, y2: y2)
         guard display !== canvas else { return box }
+        if isOverscanCompensated {
+            let safe = screen.overscanSafeArea
+            let g = PresentationGeometry(
+                width: display.width, height: display.height, safe: safe, transform: screen.transform,
+                kx: Double(canvas.width) / Double(max(1, safe.width)), ky: Double(canvas.height) / Double(max(1, safe.height)))
+            guard let picture = Self.pictureBox(ofCanvas: box, g, filterReach: false) else { return nil }
+            box = picture
+        }
         let turn = BufferTransform(transform: screen.transform.waylandValue, scale: 1).inverted
         return turn.surfaceBox(fromBuffer: box, surfaceWidth: display.width, surfaceHeight: display.height)
     }
