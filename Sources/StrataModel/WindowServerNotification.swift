@@ -27,6 +27,12 @@ public enum WindowServerNotification: Hashable, Sendable {
     case screenDidMove(ScreenID)
     case screenDidChangeUsableArea(ScreenID)
     case screenDidChangeMirroring(ScreenID, Bool)
+    /// The session locked (`WindowManager.lock()`): a lock screen covers every screen and no
+    /// window is key until `sessionDidUnlock`. Posted after the key window's resign.
+    case sessionDidLock
+    /// The session unlocked: windows may be key again. Posted before the restored key window's
+    /// `windowDidBecomeKey`.
+    case sessionDidUnlock
 
     /// Every notification name, in declaration order.
     public static let allNames: [String] = [
@@ -35,7 +41,7 @@ public enum WindowServerNotification: Hashable, Sendable {
         "windowDidMoveToScreen", "windowDidChangeFrame", "screenDidConnect", "screenDidDisconnect",
         "screenModeDidChange", "screenDidChangeTransform", "screenDidChangeScale",
         "screenDidChangeBrightness", "screenDidMove", "screenDidChangeUsableArea",
-        "screenDidChangeMirroring",
+        "screenDidChangeMirroring", "sessionDidLock", "sessionDidUnlock",
     ]
 
     /// The stable name of the notification (the case name), e.g. `"windowDidBecomeKey"`.
@@ -60,6 +66,8 @@ public enum WindowServerNotification: Hashable, Sendable {
         case .screenDidMove: return "screenDidMove"
         case .screenDidChangeUsableArea: return "screenDidChangeUsableArea"
         case .screenDidChangeMirroring: return "screenDidChangeMirroring"
+        case .sessionDidLock: return "sessionDidLock"
+        case .sessionDidUnlock: return "sessionDidUnlock"
         }
     }
 
@@ -123,6 +131,8 @@ public enum WindowServerNotification: Hashable, Sendable {
         case .screenDidChangeMirroring(let id, let isMirroring):
             fields["screen"] = String(id.rawValue)
             fields["isMirroring"] = isMirroring ? "true" : "false"
+        case .sessionDidLock, .sessionDidUnlock:
+            break
         }
         return fields
     }

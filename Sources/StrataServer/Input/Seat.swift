@@ -83,6 +83,22 @@ public final class Seat {
         pointer.updateConstraint()
     }
 
+    /// The session locked or unlocked (`WindowManager.isLocked`): popup grabs end, touch
+    /// sequences are cancelled and pointer grabs end, then the focus goes to what is shown now.
+    func sessionLockDidChange() {
+        dismissPopupGrabs()
+        touch.cancel()
+        pointer.endGrabForLockChange()
+        lockScreenDidChange()
+    }
+
+    /// While locked, a lock surface was shown or went: keyboard and pointer focus follow.
+    func lockScreenDidChange() {
+        updateKeyboardFocus()
+        pointer.repick()
+        pointer.updateConstraint()
+    }
+
     /// Stacking or visibility changed: the pointer focus under a still pointer is re-evaluated.
     func windowDidChange() {
         pointer.repick()
@@ -144,7 +160,7 @@ public final class Seat {
     /// Starts a popup grab; false when the serial is not valid (the caller then dismisses).
     /// A grab of another client ends the grabs in place (they are told `grabDidEnd`).
     public func beginPopupGrab(_ grab: PopupGrab, serial: UInt32) -> Bool {
-        guard isValidInputSerial(serial, client: grab.client) else { return false }
+        guard !compositor.windows.isLocked, isValidInputSerial(serial, client: grab.client) else { return false }
         if let top = popupGrabs.last, top.client != grab.client {
             dismissPopupGrabs()
         }
@@ -332,7 +348,10 @@ public final class Seat {
     /// window's root surface.
     private func updateKeyboardFocus() {
         var target: Surface?
-        if let grab = popupGrabs.last {
+        if compositor.windows.isLocked {
+            // Keys go only to a lock surface while the session is locked.
+            target = compositor.lockScreen.keyboardTarget
+        } else if let grab = popupGrabs.last {
             target = grab.grabSurface
         } else if let key = compositor.windows.keyWindow {
             target = key.rootSurface

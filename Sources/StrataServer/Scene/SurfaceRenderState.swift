@@ -16,10 +16,11 @@ final class SurfaceRenderState {
     /// stacking) would take the runtime's slow path; a window holds its content weakly, so there
     /// is no cycle, and a closed window is never shown (`isClosed`). The parent surface is weak
     /// (surfaces have side tables already; a parent holds its children).
-    enum AnchorKind: UInt8 { case none, window, surface }
+    enum AnchorKind: UInt8 { case none, window, surface, screen }
     var anchorKind = AnchorKind.none
     var anchorWindow: Window?
     weak var anchorSurface: Surface?
+    var anchorScreen: ScreenID?
     var anchorX = 0
     var anchorY = 0
     /// Where the surface was last shown (nil: not shown), and its size then.
