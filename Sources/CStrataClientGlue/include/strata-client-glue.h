@@ -84,6 +84,7 @@ static inline const struct wl_interface *zwp_relative_pointer_manager_v1_interfa
 static inline const struct wl_interface *zwp_relative_pointer_v1_interface_ptr(void) { return &zwp_relative_pointer_v1_interface; }
 static inline const struct wl_interface *wp_security_context_manager_v1_interface_ptr(void) { return &wp_security_context_manager_v1_interface; }
 static inline const struct wl_interface *wp_security_context_v1_interface_ptr(void) { return &wp_security_context_v1_interface; }
+static inline const struct wl_interface *org_kde_kwin_server_decoration_manager_interface_ptr(void) { return &org_kde_kwin_server_decoration_manager_interface; }
 static inline const struct wl_interface *org_kde_kwin_server_decoration_interface_ptr(void) { return &org_kde_kwin_server_decoration_interface; }
 static inline const struct wl_interface *wp_single_pixel_buffer_manager_v1_interface_ptr(void) { return &wp_single_pixel_buffer_manager_v1_interface; }
 static inline const struct wl_interface *strata_window_manager_v1_interface_ptr(void) { return &strata_window_manager_v1_interface; }

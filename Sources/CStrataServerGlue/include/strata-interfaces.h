@@ -89,6 +89,7 @@ static inline const struct wl_interface *strata_zwp_relative_pointer_v1_interfac
 static inline const struct wl_interface *strata_wp_security_context_manager_v1_interface(void) { return &wp_security_context_manager_v1_interface; }
 static inline const struct wl_interface *strata_wp_security_context_v1_interface(void) { return &wp_security_context_v1_interface; }
 #include "server-decoration-server-protocol.h"
+static inline const struct wl_interface *strata_org_kde_kwin_server_decoration_manager_interface(void) { return &org_kde_kwin_server_decoration_manager_interface; }
 static inline const struct wl_interface *strata_org_kde_kwin_server_decoration_interface(void) { return &org_kde_kwin_server_decoration_interface; }
 #include "single-pixel-buffer-v1-server-protocol.h"
 static inline const struct wl_interface *strata_wp_single_pixel_buffer_manager_v1_interface(void) { return &wp_single_pixel_buffer_manager_v1_interface; }

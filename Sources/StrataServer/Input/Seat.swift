@@ -50,6 +50,8 @@ public final class Seat {
     private static let serialsPerClient = 16
 
     private var repickIdle: OpaquePointer?
+    /// The keyboard focus keyboard-shortcuts inhibitors last heard of.
+    private weak var shortcutsFocus: Surface?
 
     init(compositor: Compositor) {
         self.compositor = compositor
@@ -438,6 +440,12 @@ public final class Seat {
     /// The keyboard focus moved (or its surface died): the selections are offered to the new
     /// focus client, text inputs follow the focus.
     func keyboardFocusDidChange() {
+        let focus = keyboard.focus
+        if shortcutsFocus !== focus {
+            shortcutsFocus?.shortcutsInhibitor?.setActive(false)
+            shortcutsFocus = focus
+            focus?.shortcutsInhibitor?.setActive(true)
+        }
         clipboard.sendToFocus()
         primarySelection.sendToFocus()
         textInputs.keyboardFocusDidChange(to: keyboard.focus)

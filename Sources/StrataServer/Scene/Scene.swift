@@ -422,7 +422,9 @@ public final class Scene {
             }
             visible.setIntersection(uncovered, x: r.x, y: r.y, width: r.width, height: r.height)
             if visible.isEmpty { continue }
-            if !surface.texture.hasAlpha {
+            if surface.render.alphaMask != nil {
+                // Faded (wp_alpha_modifier_v1): hides nothing below.
+            } else if !surface.texture.hasAlpha {
                 uncovered.subtract(x: r.x, y: r.y, width: r.width, height: r.height)
             } else if !surface.opaqueRegion.isEmpty, surface.opaqueRegion.boxCount <= Self.maxOpaqueBoxes {
                 // The opaque region's boxes inside the surface, placed on the canvas (through the
@@ -446,7 +448,7 @@ public final class Scene {
             let r = output.deviceRect(x: item.x, y: item.y, width: surface.width, height: surface.height)
             canvas.draw(surface.texture, x: r.x, y: r.y, surfaceWidth: surface.width, surfaceHeight: surface.height,
                         transform: surface.bufferTransform, viewport: surface.viewport, width: r.width, height: r.height,
-                        in: surface.render.drawClip)
+                        in: surface.render.drawClip, mask: surface.render.alphaMask)
         }
         // The cursor layer, above everything.
         cursor.draw(on: output, clip: clip)

@@ -23,6 +23,9 @@ final class SurfaceRenderState {
     var anchorScreen: ScreenID?
     var anchorX = 0
     var anchorY = 0
+    /// The mask multiplying its alpha (wp_alpha_modifier_v1), nil when it is unchanged; made at
+    /// the commit that changes the factor.
+    var alphaMask: SolidMask?
     /// Where the surface was last shown (nil: not shown), and its size then.
     var lastPlacement: SurfacePlacement?
     var lastWidth: Int32 = 0
