@@ -187,6 +187,19 @@ final class LockBystander {
         #expect(server.pixel(x: 5, y: 5, screen: 0) == Self.lockBlue)
     }
 
+    @Test func whenTheScreenWhoseLockSurfaceHasTheKeysGoesTheKeysGoToAnotherScreensLockSurface() throws {
+        let server = try TestServer(screens: 2)
+        let (locker, surfaces) = try Self.lockedLocker(server)
+        #expect(surfaces.count == 2)
+        let first = try #require(server.compositor.surface(of: locker.client.serverClient, id: surfaces[0].id))
+        let second = try #require(server.compositor.surface(of: locker.client.serverClient, id: surfaces[1].id))
+        #expect(server.compositor.seat.keyboardFocus === first)
+        server.compositor.disconnectScreen(server.compositor.outputs[0])
+        locker.client.roundtrip()
+        #expect(server.compositor.seat.keyboardFocus === second)
+        #expect(server.pixel(x: 5, y: 5, screen: 0) == Self.lockBlue)
+    }
+
     @Test func aScreenThatChangesSizeReconfiguresItsLockSurface() throws {
         let server = try TestServer()
         let (locker, surfaces) = try Self.lockedLocker(server)

@@ -318,6 +318,8 @@ public final class Compositor {
             }
         case .screenDidDisconnect(let id):
             layerShell.screenDidDisconnect(id)
+            // The keys may have gone to the lock surface of that screen.
+            if windows.isLocked { seat.lockScreenDidChange() }
         case .sessionDidLock, .sessionDidUnlock:
             seat.sessionLockDidChange()
         default:
