@@ -38,7 +38,7 @@ accessors=$server/strata-interfaces.h
   echo "#include <wayland-server-protocol.h>"
 } > "$accessors"
 
-interfaces_of() { grep -o '<interface name="[a-z0-9_]*"' "$1" | sed 's/<interface name="//; s/"//'; }
+interfaces_of() { grep -o '<interface[[:space:]]*name="[a-z0-9_]*"' "$1" | sed 's/<interface[[:space:]]*name="//; s/"//'; }
 
 for iface in $(interfaces_of "$core_xml"); do
   echo "static inline const struct wl_interface *strata_${iface}_interface(void) { return &${iface}_interface; }" >> "$accessors"

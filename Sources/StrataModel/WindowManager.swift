@@ -25,6 +25,13 @@ public final class WindowManager {
     /// The window receiving keyboard and other non-pointer events, if any.
     public private(set) var keyWindow: Window?
 
+    /// Whether the session is locked (`lock()`): a lock screen covers every screen, and no
+    /// window is key (every request to make one key is refused) until `unlock()`.
+    public private(set) var isLocked = false
+
+    /// The window that was key when the session locked, restored by `unlock()`.
+    private var keyWindowBeforeLock: Window?
+
     private var nextWindowNumber: UInt64 = 1
     private var nextScreenNumber: UInt64 = 1
     private var pending: [WindowServerNotification] = []
@@ -55,9 +62,10 @@ public final class WindowManager {
         screens.first { $0.id == id }
     }
 
-    /// Whether `window` may be key right now: open, visible, `canBecomeKey`, on a connected screen.
+    /// Whether `window` may be key right now: open, visible, `canBecomeKey`, on a connected
+    /// screen, and the session not locked.
     public func isEligibleForKey(_ window: Window) -> Bool {
-        guard owns(window), !window.isHidden, window.canBecomeKey, let screen = window.screen else {
+        guard !isLocked, owns(window), !window.isHidden, window.canBecomeKey, let screen = window.screen else {
             return false
         }
         return owns(screen)
@@ -317,6 +325,38 @@ public final class WindowManager {
         commit()
     }
 
+    /// Locks the session: the key window (if any) resigns and is remembered, then
+    /// `sessionDidLock`. While locked no window becomes key (shows, clicks, `makeKey`, the
+    /// policy's successors are all refused); everything else (showing, hiding, closing, moving,
+    /// stacking) goes on. Locking a locked session changes nothing.
+    public func lock() {
+        guard !isLocked else { return }
+        keyWindowBeforeLock = keyWindow
+        changeKey(to: nil)
+        isLocked = true
+        pending.append(.sessionDidLock)
+        commit()
+    }
+
+    /// Unlocks the session: `sessionDidUnlock`, then the window that was key when it locked
+    /// becomes key again if it still may be; if it was hidden or closed meanwhile, the policy's
+    /// successor to it does (no window when none was key). Unlocking an unlocked session changes
+    /// nothing.
+    public func unlock() {
+        guard isLocked else { return }
+        isLocked = false
+        pending.append(.sessionDidUnlock)
+        if let old = keyWindowBeforeLock {
+            keyWindowBeforeLock = nil
+            if isEligibleForKey(old) {
+                changeKey(to: old)
+            } else {
+                passKey(after: old)
+            }
+        }
+        commit()
+    }
+
     /// Moves `window` in front of the other windows of its level.
     public func orderFront(_ window: Window) {
         guard owns(window), raise(window) else { return }
@@ -447,7 +487,7 @@ public final class WindowManager {
             keyWindow = nil
             pending.append(.windowDidResignKey(old.id))
         }
-        if let new {
+        if let new, !isLocked {
             keyWindow = new
             pending.append(.windowDidBecomeKey(new.id))
         }

@@ -43,6 +43,8 @@ extension WindowServerNotification: Codable {
         case "screenDidChangeMirroring":
             self = .screenDidChangeMirroring(
                 try screen(), try c.decode(Bool.self, forKey: .isMirroring))
+        case "sessionDidLock": self = .sessionDidLock
+        case "sessionDidUnlock": self = .sessionDidUnlock
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .name, in: c, debugDescription: "unknown notification \(name)")

@@ -29,6 +29,12 @@ public enum WindowServerNotification: Hashable, Sendable {
     case screenDidChangeMirroring(ScreenID, Bool)
     /// The screen's overscan or its compensation changed (with `.insetBounds`, its bounds too).
     case screenDidChangeOverscan(ScreenID)
+    /// The session locked (`WindowManager.lock()`): a lock screen covers every screen and no
+    /// window is key until `sessionDidUnlock`. Posted after the key window's resign.
+    case sessionDidLock
+    /// The session unlocked: windows may be key again. Posted before the restored key window's
+    /// `windowDidBecomeKey`.
+    case sessionDidUnlock
 
     /// Every notification name, in declaration order.
     public static let allNames: [String] = [
@@ -37,7 +43,7 @@ public enum WindowServerNotification: Hashable, Sendable {
         "windowDidMoveToScreen", "windowDidChangeFrame", "screenDidConnect", "screenDidDisconnect",
         "screenModeDidChange", "screenDidChangeTransform", "screenDidChangeScale",
         "screenDidChangeBrightness", "screenDidMove", "screenDidChangeUsableArea",
-        "screenDidChangeMirroring", "screenDidChangeOverscan",
+        "screenDidChangeMirroring", "screenDidChangeOverscan", "sessionDidLock", "sessionDidUnlock",
     ]
 
     /// The stable name of the notification (the case name), e.g. `"windowDidBecomeKey"`.
@@ -63,6 +69,8 @@ public enum WindowServerNotification: Hashable, Sendable {
         case .screenDidChangeUsableArea: return "screenDidChangeUsableArea"
         case .screenDidChangeMirroring: return "screenDidChangeMirroring"
         case .screenDidChangeOverscan: return "screenDidChangeOverscan"
+        case .sessionDidLock: return "sessionDidLock"
+        case .sessionDidUnlock: return "sessionDidUnlock"
         }
     }
 
@@ -126,6 +134,8 @@ public enum WindowServerNotification: Hashable, Sendable {
         case .screenDidChangeMirroring(let id, let isMirroring):
             fields["screen"] = String(id.rawValue)
             fields["isMirroring"] = isMirroring ? "true" : "false"
+        case .sessionDidLock, .sessionDidUnlock:
+            break
         }
         return fields
     }

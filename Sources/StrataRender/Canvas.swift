@@ -80,45 +80,45 @@ public final class Canvas {
     /// boxes into the image's clip allocates; a composite per box does not).
     public func draw(_ texture: SurfaceTexture, x: Int32, y: Int32, surfaceWidth: Int32, surfaceHeight: Int32,
                      transform: BufferTransform, viewport: Viewport? = nil, width: Int32? = nil, height: Int32? = nil,
-                     in region: PixmanRegion? = nil) {
+                     in region: PixmanRegion? = nil, mask: SolidMask? = nil) {
         guard surfaceWidth > 0, surfaceHeight > 0 else { return }
         guard let region else {
             draw(texture, x: x, y: y, surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight, transform: transform,
-                 viewport: viewport, width: width, height: height, boxes: nil)
+                 viewport: viewport, width: width, height: height, boxes: nil, mask: mask)
             return
         }
         var count: Int32 = 0
         guard let rects = pixman_region32_rectangles(region.raw, &count), count > 0 else { return }
         draw(texture, x: x, y: y, surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight, transform: transform,
-             viewport: viewport, width: width, height: height, boxes: UnsafeBufferPointer(start: rects, count: Int(count)))
+             viewport: viewport, width: width, height: height, boxes: UnsafeBufferPointer(start: rects, count: Int(count)), mask: mask)
     }
 
     /// `draw(_:x:y:surfaceWidth:surfaceHeight:transform:viewport:width:height:in:)` inside the
     /// boxes of a `BoxList` (the frame's occlusion pass), one composite per box.
     public func draw(_ texture: SurfaceTexture, x: Int32, y: Int32, surfaceWidth: Int32, surfaceHeight: Int32,
                      transform: BufferTransform, viewport: Viewport? = nil, width: Int32? = nil, height: Int32? = nil,
-                     in boxes: BoxList) {
+                     in boxes: BoxList, mask: SolidMask? = nil) {
         guard surfaceWidth > 0, surfaceHeight > 0, !boxes.isEmpty else { return }
         boxes.withBoxes { buffer in
             draw(texture, x: x, y: y, surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight, transform: transform,
-                 viewport: viewport, width: width, height: height, boxes: buffer)
+                 viewport: viewport, width: width, height: height, boxes: buffer, mask: mask)
         }
     }
 
-    /// Draws inside `boxes` (disjoint; nil: everywhere).
+    /// Draws inside `boxes` (disjoint; nil: everywhere), the alpha multiplied by `mask`'s.
     private func draw(_ texture: SurfaceTexture, x: Int32, y: Int32, surfaceWidth: Int32, surfaceHeight: Int32,
                       transform: BufferTransform, viewport: Viewport?, width: Int32?, height: Int32?,
-                      boxes: UnsafeBufferPointer<pixman_box32_t>?) {
+                      boxes: UnsafeBufferPointer<pixman_box32_t>?, mask: SolidMask?) {
         // A borrowed texture (a client's shm buffer) is read inside its access bracket.
         texture.withImage { source in
             compose(source, texture: texture, x: x, y: y, surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight,
-                    transform: transform, viewport: viewport, width: width, height: height, in: boxes)
+                    transform: transform, viewport: viewport, width: width, height: height, in: boxes, mask: mask)
         }
     }
 
     private func compose(_ source: OpaquePointer, texture: SurfaceTexture, x: Int32, y: Int32,
                          surfaceWidth: Int32, surfaceHeight: Int32, transform: BufferTransform, viewport: Viewport?,
-                         width: Int32?, height: Int32?, in boxes: UnsafeBufferPointer<pixman_box32_t>?) {
+                         width: Int32?, height: Int32?, in boxes: UnsafeBufferPointer<pixman_box32_t>?, mask: SolidMask?) {
         let drawWidth = width ?? surfaceWidth, drawHeight = height ?? surfaceHeight
         guard drawWidth > 0, drawHeight > 0 else { return }
         let viewport = viewport.flatMap { $0.isEmpty ? nil : $0 }
@@ -165,9 +165,10 @@ public final class Canvas {
             pixman_image_set_repeat(source, PIXMAN_REPEAT_NONE)
         }
         pixman_image_set_filter(source, filter, nil, 0)
-        let op = texture.hasAlpha ? PIXMAN_OP_OVER : PIXMAN_OP_SRC
+        let op = texture.hasAlpha || mask != nil ? PIXMAN_OP_OVER : PIXMAN_OP_SRC
+        let maskImage = mask?.image
         guard let boxes else {
-            pixman_image_composite32(op, source, nil, image, 0, 0, 0, 0, x, y, drawWidth, drawHeight)
+            pixman_image_composite32(op, source, maskImage, image, 0, 0, 0, 0, x, y, drawWidth, drawHeight)
             return
         }
         for b in boxes {
@@ -175,7 +176,7 @@ public final class Canvas {
             // Wide: the caller's x and size are clamped (`Coordinate`), but this is pixman's edge.
             let x2 = min(b.x2, Coordinate.sum(x, drawWidth)), y2 = min(b.y2, Coordinate.sum(y, drawHeight))
             guard x2 > x1, y2 > y1 else { continue }
-            pixman_image_composite32(op, source, nil, image, Coordinate.difference(x1, x), Coordinate.difference(y1, y),
+            pixman_image_composite32(op, source, maskImage, image, Coordinate.difference(x1, x), Coordinate.difference(y1, y),
                                      0, 0, x1, y1, x2 - x1, y2 - y1)
         }
     }

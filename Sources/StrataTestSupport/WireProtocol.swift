@@ -26,6 +26,9 @@ public enum WireProtocol {
         zwlr_foreign_toplevel_manager_v1_interface_ptr(), wp_security_context_manager_v1_interface_ptr(),
         zwlr_data_control_manager_v1_interface_ptr(), ext_data_control_manager_v1_interface_ptr(),
         ext_idle_notifier_v1_interface_ptr(), zwp_idle_inhibit_manager_v1_interface_ptr(),
+        ext_session_lock_manager_v1_interface_ptr(), zwp_keyboard_shortcuts_inhibit_manager_v1_interface_ptr(),
+        wp_content_type_manager_v1_interface_ptr(), wp_alpha_modifier_v1_interface_ptr(),
+        org_kde_kwin_server_decoration_manager_interface_ptr(),
     ]
 
     /// Every interface reachable from the globals, by name.

@@ -19,6 +19,7 @@ import Testing
         .screenDidChangeScale(ScreenID(5)), .screenDidChangeBrightness(ScreenID(6)),
         .screenDidMove(ScreenID(7)), .screenDidChangeUsableArea(ScreenID(8)),
         .screenDidChangeMirroring(ScreenID(9), true), .screenDidChangeOverscan(ScreenID(10)),
+        .sessionDidLock, .sessionDidUnlock,
     ]
 
     @Test func everyCaseHasADistinctNameFromTheList() {

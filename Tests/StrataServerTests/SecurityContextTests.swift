@@ -50,7 +50,7 @@ import Testing
         #expect(server.compositor.display.origin(of: app.serverClient)
                 == .sandboxed(SecurityContextMetadata(sandboxEngine: "flatpak", appID: "org.example.App", instanceID: "7")))
         #expect(app.globals["wl_compositor"] != nil && app.globals["xdg_wm_base"] != nil)
-        for name in ClientPrivilegeTests.privilegedGlobals + ["wp_security_context_manager_v1"] {
+        for name in ClientPrivilegeTests.privilegedGlobals + ["wp_security_context_manager_v1", "ext_session_lock_manager_v1"] {
             #expect(app.globals[name] == nil, "\(name) shown to a sandboxed client")
         }
         #expect(try TestClient(server: server).globals["zwlr_screencopy_manager_v1"] != nil)

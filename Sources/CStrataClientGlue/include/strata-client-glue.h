@@ -7,18 +7,23 @@
 #endif
 #include <wayland-client.h>
 #include "strata-client-shim.h"
+#include "alpha-modifier-v1-client-protocol.h"
+#include "content-type-v1-client-protocol.h"
 #include "cursor-shape-v1-client-protocol.h"
 #include "ext-data-control-v1-client-protocol.h"
 #include "ext-idle-notify-v1-client-protocol.h"
+#include "ext-session-lock-v1-client-protocol.h"
 #include "fractional-scale-v1-client-protocol.h"
 #include "gtk-primary-selection-client-protocol.h"
 #include "idle-inhibit-unstable-v1-client-protocol.h"
 #include "input-method-unstable-v2-client-protocol.h"
+#include "keyboard-shortcuts-inhibit-unstable-v1-client-protocol.h"
 #include "pointer-constraints-unstable-v1-client-protocol.h"
 #include "presentation-time-client-protocol.h"
 #include "primary-selection-unstable-v1-client-protocol.h"
 #include "relative-pointer-unstable-v1-client-protocol.h"
 #include "security-context-v1-client-protocol.h"
+#include "server-decoration-client-protocol.h"
 #include "single-pixel-buffer-v1-client-protocol.h"
 #include "strata-window-v1-client-protocol.h"
 #include "tablet-unstable-v2-client-protocol.h"
@@ -37,6 +42,10 @@
 #include "xdg-shell-unstable-v6-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 /* Each protocol interface description by pointer (<interface>_interface_ptr()). */
+static inline const struct wl_interface *wp_alpha_modifier_v1_interface_ptr(void) { return &wp_alpha_modifier_v1_interface; }
+static inline const struct wl_interface *wp_alpha_modifier_surface_v1_interface_ptr(void) { return &wp_alpha_modifier_surface_v1_interface; }
+static inline const struct wl_interface *wp_content_type_manager_v1_interface_ptr(void) { return &wp_content_type_manager_v1_interface; }
+static inline const struct wl_interface *wp_content_type_v1_interface_ptr(void) { return &wp_content_type_v1_interface; }
 static inline const struct wl_interface *wp_cursor_shape_manager_v1_interface_ptr(void) { return &wp_cursor_shape_manager_v1_interface; }
 static inline const struct wl_interface *wp_cursor_shape_device_v1_interface_ptr(void) { return &wp_cursor_shape_device_v1_interface; }
 static inline const struct wl_interface *ext_data_control_manager_v1_interface_ptr(void) { return &ext_data_control_manager_v1_interface; }
@@ -45,6 +54,9 @@ static inline const struct wl_interface *ext_data_control_source_v1_interface_pt
 static inline const struct wl_interface *ext_data_control_offer_v1_interface_ptr(void) { return &ext_data_control_offer_v1_interface; }
 static inline const struct wl_interface *ext_idle_notifier_v1_interface_ptr(void) { return &ext_idle_notifier_v1_interface; }
 static inline const struct wl_interface *ext_idle_notification_v1_interface_ptr(void) { return &ext_idle_notification_v1_interface; }
+static inline const struct wl_interface *ext_session_lock_manager_v1_interface_ptr(void) { return &ext_session_lock_manager_v1_interface; }
+static inline const struct wl_interface *ext_session_lock_v1_interface_ptr(void) { return &ext_session_lock_v1_interface; }
+static inline const struct wl_interface *ext_session_lock_surface_v1_interface_ptr(void) { return &ext_session_lock_surface_v1_interface; }
 static inline const struct wl_interface *wp_fractional_scale_manager_v1_interface_ptr(void) { return &wp_fractional_scale_manager_v1_interface; }
 static inline const struct wl_interface *wp_fractional_scale_v1_interface_ptr(void) { return &wp_fractional_scale_v1_interface; }
 static inline const struct wl_interface *gtk_primary_selection_device_manager_interface_ptr(void) { return &gtk_primary_selection_device_manager_interface; }
@@ -57,6 +69,8 @@ static inline const struct wl_interface *zwp_input_method_v2_interface_ptr(void)
 static inline const struct wl_interface *zwp_input_popup_surface_v2_interface_ptr(void) { return &zwp_input_popup_surface_v2_interface; }
 static inline const struct wl_interface *zwp_input_method_keyboard_grab_v2_interface_ptr(void) { return &zwp_input_method_keyboard_grab_v2_interface; }
 static inline const struct wl_interface *zwp_input_method_manager_v2_interface_ptr(void) { return &zwp_input_method_manager_v2_interface; }
+static inline const struct wl_interface *zwp_keyboard_shortcuts_inhibit_manager_v1_interface_ptr(void) { return &zwp_keyboard_shortcuts_inhibit_manager_v1_interface; }
+static inline const struct wl_interface *zwp_keyboard_shortcuts_inhibitor_v1_interface_ptr(void) { return &zwp_keyboard_shortcuts_inhibitor_v1_interface; }
 static inline const struct wl_interface *zwp_pointer_constraints_v1_interface_ptr(void) { return &zwp_pointer_constraints_v1_interface; }
 static inline const struct wl_interface *zwp_locked_pointer_v1_interface_ptr(void) { return &zwp_locked_pointer_v1_interface; }
 static inline const struct wl_interface *zwp_confined_pointer_v1_interface_ptr(void) { return &zwp_confined_pointer_v1_interface; }
@@ -70,6 +84,8 @@ static inline const struct wl_interface *zwp_relative_pointer_manager_v1_interfa
 static inline const struct wl_interface *zwp_relative_pointer_v1_interface_ptr(void) { return &zwp_relative_pointer_v1_interface; }
 static inline const struct wl_interface *wp_security_context_manager_v1_interface_ptr(void) { return &wp_security_context_manager_v1_interface; }
 static inline const struct wl_interface *wp_security_context_v1_interface_ptr(void) { return &wp_security_context_v1_interface; }
+static inline const struct wl_interface *org_kde_kwin_server_decoration_manager_interface_ptr(void) { return &org_kde_kwin_server_decoration_manager_interface; }
+static inline const struct wl_interface *org_kde_kwin_server_decoration_interface_ptr(void) { return &org_kde_kwin_server_decoration_interface; }
 static inline const struct wl_interface *wp_single_pixel_buffer_manager_v1_interface_ptr(void) { return &wp_single_pixel_buffer_manager_v1_interface; }
 static inline const struct wl_interface *strata_window_manager_v1_interface_ptr(void) { return &strata_window_manager_v1_interface; }
 static inline const struct wl_interface *strata_window_v1_interface_ptr(void) { return &strata_window_v1_interface; }

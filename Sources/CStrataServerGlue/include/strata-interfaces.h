@@ -30,6 +30,12 @@ static inline const struct wl_interface *strata_wl_output_interface(void) { retu
 static inline const struct wl_interface *strata_wl_region_interface(void) { return &wl_region_interface; }
 static inline const struct wl_interface *strata_wl_subcompositor_interface(void) { return &wl_subcompositor_interface; }
 static inline const struct wl_interface *strata_wl_subsurface_interface(void) { return &wl_subsurface_interface; }
+#include "alpha-modifier-v1-server-protocol.h"
+static inline const struct wl_interface *strata_wp_alpha_modifier_v1_interface(void) { return &wp_alpha_modifier_v1_interface; }
+static inline const struct wl_interface *strata_wp_alpha_modifier_surface_v1_interface(void) { return &wp_alpha_modifier_surface_v1_interface; }
+#include "content-type-v1-server-protocol.h"
+static inline const struct wl_interface *strata_wp_content_type_manager_v1_interface(void) { return &wp_content_type_manager_v1_interface; }
+static inline const struct wl_interface *strata_wp_content_type_v1_interface(void) { return &wp_content_type_v1_interface; }
 #include "cursor-shape-v1-server-protocol.h"
 static inline const struct wl_interface *strata_wp_cursor_shape_manager_v1_interface(void) { return &wp_cursor_shape_manager_v1_interface; }
 static inline const struct wl_interface *strata_wp_cursor_shape_device_v1_interface(void) { return &wp_cursor_shape_device_v1_interface; }
@@ -41,6 +47,10 @@ static inline const struct wl_interface *strata_ext_data_control_offer_v1_interf
 #include "ext-idle-notify-v1-server-protocol.h"
 static inline const struct wl_interface *strata_ext_idle_notifier_v1_interface(void) { return &ext_idle_notifier_v1_interface; }
 static inline const struct wl_interface *strata_ext_idle_notification_v1_interface(void) { return &ext_idle_notification_v1_interface; }
+#include "ext-session-lock-v1-server-protocol.h"
+static inline const struct wl_interface *strata_ext_session_lock_manager_v1_interface(void) { return &ext_session_lock_manager_v1_interface; }
+static inline const struct wl_interface *strata_ext_session_lock_v1_interface(void) { return &ext_session_lock_v1_interface; }
+static inline const struct wl_interface *strata_ext_session_lock_surface_v1_interface(void) { return &ext_session_lock_surface_v1_interface; }
 #include "fractional-scale-v1-server-protocol.h"
 static inline const struct wl_interface *strata_wp_fractional_scale_manager_v1_interface(void) { return &wp_fractional_scale_manager_v1_interface; }
 static inline const struct wl_interface *strata_wp_fractional_scale_v1_interface(void) { return &wp_fractional_scale_v1_interface; }
@@ -57,6 +67,9 @@ static inline const struct wl_interface *strata_zwp_input_method_v2_interface(vo
 static inline const struct wl_interface *strata_zwp_input_popup_surface_v2_interface(void) { return &zwp_input_popup_surface_v2_interface; }
 static inline const struct wl_interface *strata_zwp_input_method_keyboard_grab_v2_interface(void) { return &zwp_input_method_keyboard_grab_v2_interface; }
 static inline const struct wl_interface *strata_zwp_input_method_manager_v2_interface(void) { return &zwp_input_method_manager_v2_interface; }
+#include "keyboard-shortcuts-inhibit-unstable-v1-server-protocol.h"
+static inline const struct wl_interface *strata_zwp_keyboard_shortcuts_inhibit_manager_v1_interface(void) { return &zwp_keyboard_shortcuts_inhibit_manager_v1_interface; }
+static inline const struct wl_interface *strata_zwp_keyboard_shortcuts_inhibitor_v1_interface(void) { return &zwp_keyboard_shortcuts_inhibitor_v1_interface; }
 #include "pointer-constraints-unstable-v1-server-protocol.h"
 static inline const struct wl_interface *strata_zwp_pointer_constraints_v1_interface(void) { return &zwp_pointer_constraints_v1_interface; }
 static inline const struct wl_interface *strata_zwp_locked_pointer_v1_interface(void) { return &zwp_locked_pointer_v1_interface; }
@@ -75,6 +88,9 @@ static inline const struct wl_interface *strata_zwp_relative_pointer_v1_interfac
 #include "security-context-v1-server-protocol.h"
 static inline const struct wl_interface *strata_wp_security_context_manager_v1_interface(void) { return &wp_security_context_manager_v1_interface; }
 static inline const struct wl_interface *strata_wp_security_context_v1_interface(void) { return &wp_security_context_v1_interface; }
+#include "server-decoration-server-protocol.h"
+static inline const struct wl_interface *strata_org_kde_kwin_server_decoration_manager_interface(void) { return &org_kde_kwin_server_decoration_manager_interface; }
+static inline const struct wl_interface *strata_org_kde_kwin_server_decoration_interface(void) { return &org_kde_kwin_server_decoration_interface; }
 #include "single-pixel-buffer-v1-server-protocol.h"
 static inline const struct wl_interface *strata_wp_single_pixel_buffer_manager_v1_interface(void) { return &wp_single_pixel_buffer_manager_v1_interface; }
 #include "strata-window-v1-server-protocol.h"

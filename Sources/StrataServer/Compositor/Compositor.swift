@@ -46,6 +46,8 @@ public final class Compositor {
     public private(set) var outputManager: OutputManager!
     /// zwlr_foreign_toplevel_manager_v1 (privileged): a taskbar's list of windows.
     public private(set) var foreignToplevels: ForeignToplevelManager!
+    /// ext_session_lock_v1: who locked the session, and the lock surfaces shown while locked.
+    public private(set) var lockScreen: LockScreen!
     /// xdg_activation_v1: focus requests with tokens.
     public private(set) var activation: XdgActivation!
     /// wp_fractional_scale_manager_v1: each surface's preferred scale.
@@ -85,6 +87,8 @@ public final class Compositor {
         cursor = CursorLayer(compositor: self)
         scene.seat = seat
         scene.cursor = cursor
+        lockScreen = LockScreen(compositor: self)
+        scene.lockScreen = lockScreen
         layerShell = LayerShell(compositor: self)
         outputManager = OutputManager(compositor: self)
         foreignToplevels = ForeignToplevelManager(compositor: self)
@@ -121,6 +125,11 @@ public final class Compositor {
             privileged(DataControlManager.install(on: self, face: .ext)),
             IdleNotifier.install(on: self),
             IdleInhibitManager.install(on: self),
+            SessionLockManager.install(on: self),
+            KeyboardShortcutsInhibitManager.install(on: self),
+            ContentTypeManager.install(on: self),
+            AlphaModifier.install(on: self),
+            ServerDecorationManager.install(on: self),
             activation.install(),
             fractionalScale.install(),
             securityContexts.install(),

@@ -43,6 +43,7 @@ final class ModelFollower {
         case .screenModeDidChange(let id), .screenDidChangeTransform(let id), .screenDidChangeScale(let id),
              .screenDidChangeOverscan(let id):
             compositor.layerShell.arrange(screen: id)
+            compositor.lockScreen.screenDidChangeGeometry(id)
             for window in compositor.windows.windows where window.screen?.id == id {
                 window.content?.screenDidChangeGeometry()
             }
@@ -56,6 +57,10 @@ final class ModelFollower {
             }
         case .screenDidDisconnect(let id):
             compositor.layerShell.screenDidDisconnect(id)
+            // The keys may have gone to the lock surface of that screen.
+            if compositor.windows.isLocked { compositor.seat.lockScreenDidChange() }
+        case .sessionDidLock, .sessionDidUnlock:
+            compositor.seat.sessionLockDidChange()
         default:
             break
         }

@@ -73,6 +73,9 @@ public struct ClientBudget {
     /// Idle inhibitors (zwp_idle_inhibitor_v1) of one client. A video player makes one per
     /// window that plays; the idle timer may look at all of them when a deadline passes.
     public static let maxIdleInhibitorsPerClient: UInt64 = 64
+    /// Lock surfaces of one ext_session_lock_v1 (one per screen; the rest name screens that are
+    /// gone): each get_lock_surface looks through them, so they are capped.
+    public static let maxLockSurfacesPerLock = 64
 
     // MARK: Installing and reading
 

@@ -274,6 +274,22 @@ final class Pointer {
 
     /// Re-evaluates the focus under a still pointer (stacking changed, a surface died, a grab
     /// began or ended). Nothing changes while a button is held.
+    /// The session locked or unlocked: a move, resize or implicit grab ends where it is (the
+    /// buttons held are released without an event), so the focus can go to what is shown now.
+    func endGrabForLockChange() {
+        switch grab {
+        case .none:
+            return
+        case .resize(_, _, _, _, _, let resize):
+            resize(0, 0)
+        default:
+            break
+        }
+        swallowedButtons.formUnion(pressedButtons)
+        pressedButtons.removeAll()
+        grab = .none
+    }
+
     /// Whether the pointer has a place on a screen (a repick has something to look at).
     var isOnAScreen: Bool { output != nil }
 
@@ -313,6 +329,12 @@ final class Pointer {
 
     /// Moves the focus to what is under the pointer; true if it changed.
     private func updateFocus() -> Bool {
+        if seat.compositor.windows.isLocked {
+            // Only lock surfaces take the pointer while the session is locked.
+            let found = output.flatMap { seat.compositor.scene.lockSurface(at: x, y, on: $0) }
+            guard let found, !found.surface.isDestroyed else { return setFocus(nil, window: nil, x: 0, y: 0) }
+            return setFocus(found.surface, window: nil, x: found.x, y: found.y)
+        }
         var hit: (surface: Surface, window: Window, x: Double, y: Double)?
         if let output, let found = seat.compositor.scene.surface(at: x, y, on: output),
            !found.surface.isDestroyed, seat.acceptsPointerFocus(found.surface.client) {

@@ -50,6 +50,8 @@ public final class Seat {
     private static let serialsPerClient = 16
 
     private var repickIdle: OpaquePointer?
+    /// The keyboard focus keyboard-shortcuts inhibitors last heard of.
+    private weak var shortcutsFocus: Surface?
 
     init(compositor: Compositor) {
         self.compositor = compositor
@@ -80,6 +82,22 @@ public final class Seat {
             updateKeyboardFocus()
         }
         // A pointer constraint is in effect only while its window is key.
+        pointer.updateConstraint()
+    }
+
+    /// The session locked or unlocked (`WindowManager.isLocked`): popup grabs end, touch
+    /// sequences are cancelled and pointer grabs end, then the focus goes to what is shown now.
+    func sessionLockDidChange() {
+        dismissPopupGrabs()
+        touch.cancel()
+        pointer.endGrabForLockChange()
+        lockScreenDidChange()
+    }
+
+    /// While locked, a lock surface was shown or went: keyboard and pointer focus follow.
+    func lockScreenDidChange() {
+        updateKeyboardFocus()
+        pointer.repick()
         pointer.updateConstraint()
     }
 
@@ -144,7 +162,7 @@ public final class Seat {
     /// Starts a popup grab; false when the serial is not valid (the caller then dismisses).
     /// A grab of another client ends the grabs in place (they are told `grabDidEnd`).
     public func beginPopupGrab(_ grab: PopupGrab, serial: UInt32) -> Bool {
-        guard isValidInputSerial(serial, client: grab.client) else { return false }
+        guard !compositor.windows.isLocked, isValidInputSerial(serial, client: grab.client) else { return false }
         if let top = popupGrabs.last, top.client != grab.client {
             dismissPopupGrabs()
         }
@@ -332,7 +350,10 @@ public final class Seat {
     /// window's root surface.
     private func updateKeyboardFocus() {
         var target: Surface?
-        if let grab = popupGrabs.last {
+        if compositor.windows.isLocked {
+            // Keys go only to a lock surface while the session is locked.
+            target = compositor.lockScreen.keyboardTarget
+        } else if let grab = popupGrabs.last {
             target = grab.grabSurface
         } else if let key = compositor.windows.keyWindow {
             target = key.rootSurface
@@ -419,6 +440,12 @@ public final class Seat {
     /// The keyboard focus moved (or its surface died): the selections are offered to the new
     /// focus client, text inputs follow the focus.
     func keyboardFocusDidChange() {
+        let focus = keyboard.focus
+        if shortcutsFocus !== focus {
+            shortcutsFocus?.shortcutsInhibitor?.setActive(false)
+            shortcutsFocus = focus
+            focus?.shortcutsInhibitor?.setActive(true)
+        }
         clipboard.sendToFocus()
         primarySelection.sendToFocus()
         textInputs.keyboardFocusDidChange(to: keyboard.focus)

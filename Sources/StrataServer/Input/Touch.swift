@@ -30,6 +30,18 @@ final class Touch {
 
     func down(id: Int32, on output: ScreenOutput, x: Double, y: Double, time: UInt32) {
         guard points[id] == nil else { return }
+        if seat.compositor.windows.isLocked {
+            // Only lock surfaces take touches while the session is locked (no window to offer).
+            guard let hit = seat.compositor.scene.lockSurface(at: x, y, on: output), !hit.surface.isDestroyed else { return }
+            let surface = hit.surface
+            points[id] = TouchPoint(surface: surface, output: output, x: x, y: y, local: (hit.x, hit.y))
+            let serial = seat.nextSerial()
+            seat.recordInputSerial(serial, kind: .touch, client: surface.client, surface: surface, window: nil)
+            send(to: surface.client) {
+                wl_touch_send_down($0.resource, serial, time, surface.resource, id, wl_fixed_from_double(hit.x), wl_fixed_from_double(hit.y))
+            }
+            return
+        }
         guard let hit = seat.compositor.scene.surface(at: x, y, on: output), !hit.surface.isDestroyed else {
             seat.dismissPopupGrabs()
             return

@@ -31,6 +31,8 @@ public final class Scene {
     unowned(unsafe) var seat: Seat!
     /// The cursor, drawn above every window.
     unowned(unsafe) var cursor: CursorLayer!
+    /// The session lock: while the model is locked, only its lock surfaces are drawn and hit.
+    unowned(unsafe) var lockScreen: LockScreen!
     private var observerToken: ObserverToken?
     /// Windows the model opened and has not closed, by id (one hash lookup a notification): a
     /// closed window is gone from the model when its notifications arrive, and the scene still
@@ -122,6 +124,9 @@ public final class Scene {
             }
         case .screenDidChangeBrightness(let id), .screenDidChangeMirroring(let id, _):
             if let output = output(for: id) { damageAll(output) }
+        case .sessionDidLock, .sessionDidUnlock:
+            // Everything drawn goes, or comes back.
+            for output in outputs { damageAll(output) }
         case .screenDidDisconnect, .screenDidConnect:
             // The main screen may have changed: mirrors show another source.
             for output in outputs where output.screen.isMirroring { damageAll(output) }
@@ -184,20 +189,30 @@ public final class Scene {
             render.anchorKind = .none
             render.anchorWindow = nil
             render.anchorSurface = nil
+            render.anchorScreen = nil
             render.anchorX = 0
             render.anchorY = 0
         case .window(let window, let x, let y)?:
             render.anchorKind = .window
             render.anchorWindow = window
             render.anchorSurface = nil
+            render.anchorScreen = nil
             render.anchorX = Self.boundedOffset(x)
             render.anchorY = Self.boundedOffset(y)
         case .surface(let parent, let x, let y)?:
             render.anchorKind = .surface
             render.anchorWindow = nil
             render.anchorSurface = parent
+            render.anchorScreen = nil
             render.anchorX = Self.boundedOffset(x)
             render.anchorY = Self.boundedOffset(y)
+        case .screen(let id)?:
+            render.anchorKind = .screen
+            render.anchorWindow = nil
+            render.anchorSurface = nil
+            render.anchorScreen = id
+            render.anchorX = 0
+            render.anchorY = 0
         }
     }
 
@@ -234,6 +249,9 @@ public final class Scene {
             p.x = Coordinate.clamped(Int(p.x) + render.anchorX)
             p.y = Coordinate.clamped(Int(p.y) + render.anchorY)
             return p
+        case .screen:
+            guard let id = render.anchorScreen, output(for: id) != nil else { return nil }
+            return SurfacePlacement(screen: id, x: 0, y: 0)
         }
     }
 
@@ -338,7 +356,7 @@ public final class Scene {
             if !output.isUnscaled { output.updateDeviceDamage() }
             let clip = output.canvasDamage
             output.lastPaintedArea = clip.area
-            if let main = outputs.first, main !== output, output.screen.isMirroring {
+            if !windows.isLocked, let main = outputs.first, main !== output, output.screen.isMirroring {
                 drawMirror(output, of: main, clip: clip)
             } else {
                 draw(output, clip: clip)
@@ -407,7 +425,9 @@ public final class Scene {
             }
             visible.setIntersection(uncovered, x: r.x, y: r.y, width: r.width, height: r.height)
             if visible.isEmpty { continue }
-            if !surface.texture.hasAlpha {
+            if surface.render.alphaMask != nil {
+                // Faded (wp_alpha_modifier_v1): hides nothing below.
+            } else if !surface.texture.hasAlpha {
                 uncovered.subtract(x: r.x, y: r.y, width: r.width, height: r.height)
             } else if !surface.opaqueRegion.isEmpty, surface.opaqueRegion.boxCount <= Self.maxOpaqueBoxes {
                 // The opaque region's boxes inside the surface, placed on the canvas (through the
@@ -422,7 +442,8 @@ public final class Scene {
         canvas.setClip(nil)
         if !uncovered.isEmpty {
             // An external screen showing no window (with mirroring off) is black, as UIKit's are.
-            let black = !output.screen.isMain && drawList.isEmpty
+            // So is every screen while the session is locked (behind its lock surface, if any).
+            let black = windows.isLocked || (!output.screen.isMain && drawList.isEmpty)
             canvas.fill(argb: black ? 0xff00_0000 : backgroundARGB, in: uncovered)
         }
         for item in drawList where !item.surface.render.drawClip.isEmpty {
@@ -430,7 +451,7 @@ public final class Scene {
             let r = output.deviceRect(x: item.x, y: item.y, width: surface.width, height: surface.height)
             canvas.draw(surface.texture, x: r.x, y: r.y, surfaceWidth: surface.width, surfaceHeight: surface.height,
                         transform: surface.bufferTransform, viewport: surface.viewport, width: r.width, height: r.height,
-                        in: surface.render.drawClip)
+                        in: surface.render.drawClip, mask: surface.render.alphaMask)
         }
         // The cursor layer, above everything.
         cursor.draw(on: output, clip: clip)
@@ -504,7 +525,14 @@ public final class Scene {
     static let maxOpaqueBoxes = 64
 
     /// Every surface with content shown on the screen, back to front, with its position.
+    /// While the session is locked: only the screen's lock surface (with its subsurfaces).
     public func forEachVisibleSurface(on output: ScreenOutput, _ body: (Surface, Int32, Int32) -> Void) {
+        if windows.isLocked {
+            if let root = lockScreen.shownSurface(on: output.screen.id), let p = placement(of: root), p.screen == output.screen.id {
+                root.forEachSurface(x: p.x, y: p.y, body)
+            }
+            return
+        }
         for window in windows.windows where !window.isHidden && window.screen === output.screen {
             window.forEachRootSurface { root in
                 guard let p = placement(of: root), p.screen == output.screen.id else { return }
@@ -539,7 +567,9 @@ public final class Scene {
 
     /// The topmost surface under a point of a screen (screen coordinates), and the point in that
     /// surface's coordinates. Popups are above their window; levels and order as the model says.
+    /// Nil while the session is locked (`lockSurface(at:_:on:)` answers then).
     public func surface(at x: Double, _ y: Double, on output: ScreenOutput) -> (surface: Surface, window: Window, x: Double, y: Double)? {
+        guard !windows.isLocked else { return nil }
         for window in windows.windows.reversed() where !window.isHidden && window.screen === output.screen {
             var hit: (Surface, Double, Double)?
             window.forEachRootSurface { root in
@@ -550,6 +580,15 @@ public final class Scene {
             if let hit { return (hit.0, window, hit.1, hit.2) }
         }
         return nil
+    }
+
+    /// While the session is locked: the surface of the screen's lock surface tree under a point
+    /// (screen coordinates), and the point in that surface's coordinates. Nil while unlocked.
+    public func lockSurface(at x: Double, _ y: Double, on output: ScreenOutput) -> (surface: Surface, x: Double, y: Double)? {
+        guard windows.isLocked, let root = lockScreen.shownSurface(on: output.screen.id),
+              let p = placement(of: root), p.screen == output.screen.id,
+              let hit = root.surface(atX: x - Double(p.x), y: y - Double(p.y)) else { return nil }
+        return (hit.0, hit.1, hit.2)
     }
 
     /// The window that shows `surface`: its own, its popup's, or (for a subsurface) its root

@@ -14,4 +14,6 @@ public enum SurfaceAnchor {
     /// The surface's origin is `parent`'s origin plus (x, y); shown while the parent is shown with
     /// content (a subsurface: its position; a popup: its place relative to its parent's surface).
     case surface(Surface, x: Int, y: Int)
+    /// The surface's origin is the screen's (a lock surface); shown while the screen is connected.
+    case screen(ScreenID)
 }

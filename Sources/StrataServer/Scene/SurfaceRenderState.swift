@@ -16,12 +16,16 @@ final class SurfaceRenderState {
     /// stacking) would take the runtime's slow path; a window holds its content weakly, so there
     /// is no cycle, and a closed window is never shown (`isClosed`). The parent surface is weak
     /// (surfaces have side tables already; a parent holds its children).
-    enum AnchorKind: UInt8 { case none, window, surface }
+    enum AnchorKind: UInt8 { case none, window, surface, screen }
     var anchorKind = AnchorKind.none
     var anchorWindow: Window?
     weak var anchorSurface: Surface?
+    var anchorScreen: ScreenID?
     var anchorX = 0
     var anchorY = 0
+    /// The mask multiplying its alpha (wp_alpha_modifier_v1), nil when it is unchanged; made at
+    /// the commit that changes the factor.
+    var alphaMask: SolidMask?
     /// Where the surface was last shown (nil: not shown), and its size then.
     var lastPlacement: SurfacePlacement?
     var lastWidth: Int32 = 0

@@ -22,6 +22,16 @@ public final class Surface: ResourceObject, MeasuredTreeNode {
     weak var viewportObject: SurfaceViewport?
     /// The surface's wp_fractional_scale_v1, if any (the resource owns it).
     weak var fractionalScaleObject: FractionalScale?
+    /// The surface's zwp_keyboard_shortcuts_inhibitor_v1, wp_content_type_v1 and
+    /// wp_alpha_modifier_surface_v1, if any (one each at most; each resource owns its object).
+    weak var shortcutsInhibitor: KeyboardShortcutsInhibitor?
+    weak var contentTypeObject: ContentTypeObject?
+    weak var alphaModifierObject: AlphaModifierSurface?
+    /// wp_content_type_v1's type (0 none, 1 photo, 2 video, 3 game): stored, shown in nothing.
+    public private(set) var contentType: UInt32 = 0
+    /// wp_alpha_modifier_v1's factor (0 transparent … UInt32.max unchanged): the scene
+    /// multiplies the surface's alpha by it when drawing.
+    public private(set) var alphaMultiplier: UInt32 = .max
     /// Size in surface-local coordinates (0×0 without a buffer).
     public private(set) var width: Int32 = 0
     public private(set) var height: Int32 = 0
@@ -265,6 +275,12 @@ public final class Surface: ResourceObject, MeasuredTreeNode {
         }
         if state.opaqueChanged { opaqueRegion.set(state.opaque) }
         if state.inputChanged { inputRegion.set(state.input) }
+        if state.contentTypeChanged { contentType = state.contentType }
+        if state.alphaMultiplierChanged, state.alphaMultiplier != alphaMultiplier {
+            alphaMultiplier = state.alphaMultiplier
+            render.alphaMask = alphaMultiplier == .max ? nil : SolidMask(alpha: alphaMultiplier)
+            fullDamage = true
+        }
 
         // Damage in surface coordinates; the compositor damages the old place when size or
         // position changed.

@@ -48,6 +48,11 @@ final class SurfaceState {
     var viewportSource: Viewport.Source?
     var viewportDestinationChanged = false
     var viewportDestination: Viewport.Size?
+    /// wp_content_type_v1's type and wp_alpha_modifier_surface_v1's factor, when set.
+    var contentTypeChanged = false
+    var contentType: UInt32 = 0
+    var alphaMultiplierChanged = false
+    var alphaMultiplier: UInt32 = .max
     /// wp_presentation feedback for this commit.
     var presentationFeedbacks: [PresentationFeedback] = []
 
@@ -83,6 +88,8 @@ final class SurfaceState {
         if other.transformChanged { transformChanged = true; transform = other.transform }
         frameCallbacks.append(contentsOf: other.frameCallbacks)
         presentationFeedbacks.append(contentsOf: other.presentationFeedbacks)
+        if other.contentTypeChanged { contentTypeChanged = true; contentType = other.contentType }
+        if other.alphaMultiplierChanged { alphaMultiplierChanged = true; alphaMultiplier = other.alphaMultiplier }
         if other.viewportSourceChanged { viewportSourceChanged = true; viewportSource = other.viewportSource }
         if other.viewportDestinationChanged {
             viewportDestinationChanged = true
@@ -104,6 +111,8 @@ final class SurfaceState {
         transformChanged = false
         frameCallbacks.removeAll(keepingCapacity: true)
         presentationFeedbacks.removeAll(keepingCapacity: true)
+        contentTypeChanged = false
+        alphaMultiplierChanged = false
         viewportSourceChanged = false
         viewportSource = nil
         viewportDestinationChanged = false
