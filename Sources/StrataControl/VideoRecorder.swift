@@ -129,8 +129,10 @@ public final class VideoRecorder: FrameObserver {
         source = EventSource(display: compositor.display, fd: fd, events: [], handler: { [unowned self] events in
             self.pipeDidSignal(events)
         })
+        // The first picture is written when the loop finds room in the pipe (the caller sets
+        // `onFailure` first).
         take(canvas, at: 0)
-        pump()
+        source?.update(.writable)
         compositor.scene.frameObservers.append(self)
     }
 
@@ -205,7 +207,7 @@ public final class VideoRecorder: FrameObserver {
                 if n < 0 {
                     if errno == EINTR { continue }
                     if errno == EAGAIN { break }
-                    fail("ffmpeg stopped reading (\(String(cString: strerror(errno))))")
+                    fail(errno == EPIPE ? "ffmpeg stopped reading" : "cannot write to ffmpeg: \(String(cString: strerror(errno)))")
                     return
                 }
                 offset += n
