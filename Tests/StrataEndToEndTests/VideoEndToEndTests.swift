@@ -51,6 +51,31 @@ import Testing
         #expect(probe.stdout.contains("nb_read_frames=30"), "30 steps of virtual time: \(probe.stdout)")
     }
 
+    @Test func recordVideoWaitEndsTheRecordingOnCtrlC() async throws {
+        let session = try await ControlTests.Session.start(["--size", "320x240", "--clock", "manual"])
+        let video = session.run.root + "/wait.mp4", printed = session.run.root + "/wait.out"
+        FileManager.default.createFile(atPath: printed, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(ControlTests.ctl))
+        process.arguments = ["record-video", "-o", video, "--wait"]
+        process.environment = ["STRATA_SOCKET": session.socket]
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: printed))
+        try process.run()
+        let started = await StrataRun.poll(timeout: 10) { () -> Bool? in
+            ((try? String(contentsOfFile: printed, encoding: .utf8)) ?? "").contains("recording screen") ? true : nil
+        }
+        #expect(started == true)
+        try await session.ctl("step", "12")
+        process.interrupt()
+        let ended = await StrataRun.poll(timeout: 20) { process.isRunning ? nil : true }
+        #expect(ended == true)
+        #expect(process.terminationStatus == 0)
+        let output = (try? String(contentsOfFile: printed, encoding: .utf8)) ?? ""
+        #expect(output.contains("wait.mp4: 12 frames, 0 dropped"), "\(output)")
+        session.run.send(SIGTERM)
+        await session.run.finish()
+    }
+
     @Test func withoutFFmpegOnPathRecordVideoFailsWithAClearError() async throws {
         let run = try StrataRun(["--size", "320x240"], environment: ["PATH": "/nonexistent", "STRATA_FFMPEG": nil])
         let socket = try #require(await StrataRun.poll(timeout: 10) { () -> String? in
