@@ -89,3 +89,4 @@ import Testing
         await run.finish()
     }
 }
+
