@@ -11,8 +11,8 @@
 #            gtk-layer-demo (with dbus-run-session), Xvfb (the X11 backend's tests), grim, wlr-randr, wtype and
 #            wayvnc (the standard tool protocols), wl-clipboard (data control), swayidle (idle
 #            notifications) and swaylock (the session lock), an Xcursor theme (Adwaita), the WLCS
-#            runner (the default), python3 with pytest (python/'s tests), and chromium (headless: the
-#            trace report's test)
+#            runner (the default), python3 with pytest (python/'s tests), chromium (headless: the
+#            trace report's test) and ffmpeg (record-video's encoder; ffprobe checks its videos)
 #   --demo   --test (foot is the terminal scripts/demo.sh and run-nested.sh prefer)
 #
 # Swift itself is not installed here (see swift.org/install). Runs `apt-get update` only when
@@ -23,7 +23,7 @@ build=(libwayland-dev libwayland-bin wayland-protocols libpixman-1-dev libxkbcom
        libpng-dev pkg-config git ca-certificates wlcs libxcb1-dev libxcb-shm0-dev libxcb-xkb-dev libxkbcommon-x11-dev
        libxcursor-dev)
 test=(weston wayland-utils foot fonts-dejavu-core gtk-3-examples gtk-layer-shell-examples dbus xvfb
-      grim wlr-randr wtype wayvnc wl-clipboard swayidle swaylock adwaita-icon-theme gtk-4-examples python3 python3-pytest chromium)
+      grim wlr-randr wtype wayvnc wl-clipboard swayidle swaylock adwaita-icon-theme gtk-4-examples python3 python3-pytest chromium ffmpeg)
 demo=()
 
 case "${1:---test}" in

@@ -59,6 +59,7 @@ final class ControlCommands {
         case "exec": return try exec(request)
         case "step": return try step(request)
         case "record": return try record(request)
+        case "record-video": return try recordVideo(request, connection: connection)
         default:
             throw ControlError(.unknownCommand, "unknown command \"\(request.command)\"; `hello` lists the commands")
         }

@@ -22,6 +22,15 @@ public final class ControlServer {
     /// The trace being recorded (`strata --record`, the `record` command), if any: it is told
     /// every command and its reply.
     public var recorder: TraceRecorder?
+    /// The video being recorded (`record-video`), if any, and the stopped ones whose ffmpeg is
+    /// still finishing the file.
+    public var video: VideoRecorder?
+    var pendingVideos: [VideoRecorder] = []
+    /// The ffmpeg `record-video` starts (nil: `STRATA_FFMPEG`, else `ffmpeg` on PATH).
+    public var videoEncoder: String?
+    /// How long ffmpeg gets after `record-video stop` to write what waits and finish the file
+    /// before it is killed.
+    public var videoStopGrace: Double = 10
     /// The argv Strata was started with (written into the header of traces `record` starts).
     public var sessionCommand: [String]?
     /// The most a connection may have queued for writing (replies and events its peer has not
@@ -83,6 +92,10 @@ public final class ControlServer {
     /// Closes every connection and the socket, and removes the socket file; safe to call twice.
     public func stop() {
         recorder?.stop(reason: "exit")
+        // Strata is exiting: ffmpeg gets what waits and finishes the file (a few seconds at most).
+        for video in pendingVideos + (video.map { [$0] } ?? []) where !video.isFinished { video.finishNow(grace: 5) }
+        video = nil
+        pendingVideos.removeAll()
         guard let listenSource else { return }
         listenSource.remove()
         self.listenSource = nil

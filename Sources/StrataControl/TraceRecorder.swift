@@ -26,6 +26,8 @@ public final class TraceRecorder: TraceHooks {
     private var nextClientNumber = 1
     private var hashers: [ScreenID: ScreenHashing] = [:]
     private let startNanoseconds: UInt64
+    /// The protocol messages of chosen clients (`logProtocol`), if asked for.
+    private var protocolLog: ProtocolLog?
     /// Whether a control command is being run (its input lines say `during_command`).
     var isRunningCommand = false
     /// Called once when the recording stops by itself (size limit, write error) with the reason.
@@ -84,6 +86,8 @@ public final class TraceRecorder: TraceHooks {
     public func stop(reason: String = "stopped") {
         guard !isStopped, !isStopping else { return }
         isStopping = true
+        protocolLog?.stop()
+        protocolLog = nil
         // What is damaged is painted now, so the trace ends with each screen's settled picture
         // (as a screenshot would show it), not with whatever the last tick had painted.
         if reason != "size_limit" { compositor.scene.repaintDamagedScreens() }
@@ -202,6 +206,7 @@ public final class TraceRecorder: TraceHooks {
     }
 
     private func clientDidDisconnect(_ client: OpaquePointer) {
+        protocolLog?.forget(client)
         guard let entry = clients.removeValue(forKey: client) else { return }
         entry.listener.remove()
         write(.client, ["event": "disconnect", "client": JSONValue(entry.number)])
@@ -213,6 +218,18 @@ public final class TraceRecorder: TraceHooks {
         var fields: [String: JSONValue] = ["event": "start", "pid": JSONValue(Int(pid)), "command": .array(command.map { .string($0) })]
         if let client, let number = clients[client]?.number { fields["client"] = JSONValue(number) }
         write(.client, fields)
+    }
+
+    /// Records the requests and events of the clients `selectors` choose (pids, or app ids;
+    /// `strata --record-protocol`): a `protocol` line each, at most `maximumPerClient` a client.
+    public func logProtocol(of selectors: [String], maximumPerClient: Int = 100_000) {
+        guard !selectors.isEmpty, !isStopped else { return }
+        protocolLog = ProtocolLog(display: compositor.display, windows: compositor.windows, selectors: selectors,
+                                  maximumPerClient: maximumPerClient) { [unowned self] client, fields in
+            var fields = fields
+            if let number = clients[client]?.number { fields["client"] = JSONValue(number) }
+            write(.protocolMessage, fields)
+        }
     }
 
     // MARK: Control commands

@@ -31,6 +31,7 @@ public enum ControlProtocol {
         "close", "policy", "placement", "screen-add", "screen-remove", "screen-mode", "screen-brightness",
         "screen-transform", "screen-mirror", "screen-overscan", "screenshot", "pointer-move", "pointer-button",
         "pointer-click", "key", "type", "touch", "events", "sync", "exec", "step", "record",
+        "record-video",
     ]
 }
 

@@ -34,6 +34,10 @@ public enum TraceFormat {
         case input
         /// A screen presented a painted frame (`screen`, `frame`, `hash`, `damage`).
         case frame
+        /// A request or event of a client chosen with `--record-protocol` (`client`, `direction`:
+        /// `request` or `event`, `interface`, `object`, `message`), or `truncated` and `limit` once
+        /// the client reached the per-client limit. Only in traces that asked for it.
+        case protocolMessage = "protocol"
         /// The last line: `reason` (`stopped`, `exit`, `size_limit`), `lines`, `bytes`.
         case end
     }

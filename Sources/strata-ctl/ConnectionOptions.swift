@@ -66,6 +66,12 @@ extension RequestCommand {
 
     func run() throws {
         let (command, arguments) = try makeRequest()
+        try runRequest(command, arguments)
+    }
+
+    /// Sends one request and prints its reply (`render`, or the JSON with --json); an error
+    /// reply is a failure (exit 1).
+    func runRequest(_ command: String, _ arguments: [String: JSONValue]) throws {
         try Output.guarded {
             let client = try options.connect()
             let reply = try client.request(command, arguments)

@@ -97,6 +97,11 @@ struct StrataCommand: ParsableCommand {
         "The most bytes a trace may take (default 256 MiB); at the limit the recording stops with an error.", valueName: "bytes"))
     var recordLimit = TraceRecorder.defaultMaximumBytes
 
+    @Option(name: .customLong("record-protocol"), help: ArgumentHelp(
+        "Also record the requests and events of this client into the trace (a pid, or an app id); repeatable.",
+        valueName: "appid|pid"))
+    var recordProtocol: [String] = []
+
     @Flag(name: .customLong("client-side-decorations"),
           help: "Let clients draw their own title bars (default: ask for server-side decorations, and draw none).")
     var clientSideDecorations = false
@@ -161,6 +166,10 @@ struct StrataCommand: ParsableCommand {
         if let screenshot, screenshot.isEmpty { throw ValidationError("screenshot needs a directory") }
         if let record, record.isEmpty { throw ValidationError("record needs a file name") }
         guard recordLimit >= 4096 else { throw ValidationError("record-limit must be at least 4096 bytes") }
+        if !recordProtocol.isEmpty, record == nil { throw ValidationError("record-protocol needs --record FILE") }
+        for selector in recordProtocol where selector.isEmpty || selector.utf8.count > 255 || selector.contains("\0") {
+            throw ValidationError("record-protocol takes a pid or an app id (1 to 255 bytes)")
+        }
     }
 
     func run() throws {
@@ -243,6 +252,7 @@ struct StrataCommand: ParsableCommand {
                 let recorder = try TraceRecorder(compositor: session.compositor, path: record, maximumBytes: recordLimit,
                                                  command: command.isEmpty ? nil : command)
                 recorder.onFailure = { reason in Session.printError("strata: record: \(reason); the recording stopped") }
+                recorder.logProtocol(of: recordProtocol)
                 session.control?.recorder = recorder
                 session.control?.sessionCommand = command.isEmpty ? nil : command
                 session.standaloneRecorder = session.control == nil ? recorder : nil

@@ -22,6 +22,8 @@ public final class Scene {
     let clock: Clock
     /// A trace recorder's hooks (frames presented); nil while not recording.
     weak var traceHooks: TraceHooks?
+    /// Who else reads each presented frame (video recordings); empty: a loop over nothing.
+    public var frameObservers: [FrameObserver] = []
     /// The screens' outputs, the main screen's first.
     public internal(set) var outputs: [ScreenOutput] = []
     /// Colour of screen pixels no window covers.
@@ -365,6 +367,7 @@ public final class Scene {
             output.present()
             backend.present(output, damage: output.presentedDamage)
             traceHooks?.screenDidPresent(output)
+            for observer in frameObservers { observer.screenDidPresent(output) }
             output.completeCaptures()
             if output === outputs.first { damageMirrors(of: output, damage: clip) }
             output.damage.clear()

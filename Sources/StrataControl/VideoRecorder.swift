@@ -1,0 +1,433 @@
+import CWaylandServer
+import FoundationEssentials
+import Glibc
+import StrataControlProtocol
+import StrataModel
+import StrataRender
+import StrataServer
+
+/// A video of one screen (`record-video`, docs/experiments.md "Video"): Strata starts ffmpeg with
+/// raw frames (`bgr0`, the canvas's x8r8g8b8 bytes) on its standard input and feeds it each frame
+/// the screen presents (a `FrameObserver` of the scene).
+///
+/// Constant frame rate, in the compositor's clock: video frame k shows what the screen showed at
+/// `start + k` refresh periods. A presented frame is queued once with a repeat count (the periods
+/// until the next presented frame, or the stop), so an idle screen costs nothing while recording
+/// and the video still plays at the right speed; under `--clock manual` the video follows the
+/// virtual time. The pipe is non-blocking and written when the event loop says it takes more;
+/// at most `slotCount` frames wait (each one copy of the picture), and a frame presented while
+/// they are all waiting is dropped (counted, and reported at the stop).
+public final class VideoRecorder: FrameObserver {
+    public let path: String
+    public let screen: ScreenID
+    public let width: Int32
+    public let height: Int32
+    public let pid: pid_t
+    /// Frames written to ffmpeg (repeats included), presented frames dropped because ffmpeg was
+    /// behind, and presented frames taken.
+    public private(set) var framesWritten: UInt64 = 0
+    public private(set) var framesDropped = 0
+    public private(set) var framesTaken = 0
+    /// Why the recording ended early (ffmpeg died, the screen changed size…), if it did.
+    public private(set) var failure: String?
+    /// ffmpeg's exit status once reaped (128 + n: killed by signal n).
+    public private(set) var exitStatus: Int32?
+    public var isFinished: Bool { exitStatus != nil }
+    /// Told once ffmpeg is gone (after `stop`, or when it died); the recorder is done.
+    var onFinish: ((VideoRecorder) -> Void)?
+    /// Told when the recording fails while running (the reason).
+    var onFailure: ((String) -> Void)?
+
+    private unowned let compositor: Compositor
+    private let milliHz: Int
+    private let frameBytes: Int
+    private let startTime: UInt64
+    private var slots: [UnsafeMutableRawPointer] = []
+    private var freeSlots: [Int] = []
+    private struct Entry {
+        var slot: Int
+        var index: UInt64
+        var count: UInt64
+        var written: UInt64
+    }
+    private var queue: [Entry] = []
+    /// Bytes of the current copy of `queue[0]` already written.
+    private var offset = 0
+    private var fd: Int32
+    private var source: EventSource?
+    private var timer: OpaquePointer?
+    private var isStopping = false
+    private var deadline: UInt64 = 0
+    private var stopGrace: Double = 10
+
+    /// The most bytes of waiting frames (at least two frames wait, at most eight).
+    static let bufferBudget = 64 * 1024 * 1024
+
+    /// The encoder arguments for `path`'s extension, or nil for an unknown one.
+    static func codecArguments(for path: String) -> [String]? {
+        let lower = path.lowercased()
+        if lower.hasSuffix(".mp4") {
+            return ["-vf", "crop=trunc(iw/2)*2:trunc(ih/2)*2", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"]
+        }
+        if lower.hasSuffix(".webm") {
+            return ["-vf", "crop=trunc(iw/2)*2:trunc(ih/2)*2", "-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8",
+                    "-b:v", "4M", "-pix_fmt", "yuv420p"]
+        }
+        return nil
+    }
+
+    /// ffmpeg: `STRATA_FFMPEG` if set, else `ffmpeg` on PATH; nil when there is none.
+    static func findEncoder() -> String? {
+        if let override = getenv("STRATA_FFMPEG").map({ String(cString: $0) }), !override.isEmpty {
+            return access(override, X_OK) == 0 ? override : nil
+        }
+        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") where !directory.isEmpty {
+            let candidate = String(directory) + "/ffmpeg"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
+    /// Starts ffmpeg (`encoder`) writing `path` and takes `output`'s current picture as the
+    /// first frame.
+    init(compositor: Compositor, output: ScreenOutput, path: String, encoder: String, codec: [String]) throws(ControlError) {
+        self.compositor = compositor
+        self.path = path
+        screen = output.screen.id
+        let canvas = output.displayCanvas
+        width = canvas.width
+        height = canvas.height
+        milliHz = max(1000, output.screen.currentMode?.refreshMilliHz ?? 60000)
+        frameBytes = Int(width) * Int(height) * 4
+        guard frameBytes > 0 else { throw ControlError(.failed, "the screen has no picture") }
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw ControlError(.failed, "cannot make a pipe: \(String(cString: strerror(errno)))") }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        let arguments = [encoder, "-hide_banner", "-loglevel", "error", "-nostdin", "-y",
+                         "-f", "rawvideo", "-pix_fmt", "bgr0", "-s", "\(width)x\(height)", "-r", "\(milliHz)/1000", "-i", "-"]
+            + codec + [path]
+        guard let pid = Self.spawn(arguments, stdin: ends[0]) else {
+            let reason = String(cString: strerror(errno))
+            Glibc.close(ends[0])
+            Glibc.close(ends[1])
+            throw ControlError(.failed, "cannot start \(encoder): \(reason)")
+        }
+        Glibc.close(ends[0])
+        self.pid = pid
+        fd = ends[1]
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        // A write to a pipe whose reader died is an EPIPE error here, not a signal.
+        signal(SIGPIPE, SIG_IGN)
+        startTime = compositor.clock.nanoseconds
+        let slotCount = min(8, max(2, Self.bufferBudget / frameBytes))
+        for index in 0..<slotCount {
+            slots.append(UnsafeMutableRawPointer.allocate(byteCount: frameBytes, alignment: 64))
+            freeSlots.append(slotCount - 1 - index)
+        }
+        queue.reserveCapacity(slotCount)
+        source = EventSource(display: compositor.display, fd: fd, events: [], handler: { [unowned self] events in
+            self.pipeDidSignal(events)
+        })
+        // The first picture is written when the loop finds room in the pipe (the caller sets
+        // `onFailure` first).
+        take(canvas, at: 0)
+        source?.update(.writable)
+        compositor.scene.frameObservers.append(self)
+    }
+
+    deinit {
+        // Normally finished (`stop`, `finishNow`); otherwise ffmpeg goes at once.
+        if let timer { wl_event_source_remove(timer) }
+        source?.remove()
+        if fd >= 0 { Glibc.close(fd) }
+        if exitStatus == nil {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            _ = waitpid(pid, &status, 0)
+        }
+        for slot in slots { slot.deallocate() }
+    }
+
+    // MARK: Frames
+
+    public func screenDidPresent(_ output: ScreenOutput) {
+        guard output.screen.id == screen, failure == nil, !isStopping else { return }
+        let canvas = output.displayCanvas
+        guard canvas.width == width, canvas.height == height else {
+            fail("the screen's size changed (the video is \(width)x\(height))")
+            return
+        }
+        take(canvas, at: frameIndex(compositor.clock.nanoseconds))
+        pump()
+    }
+
+    /// The video frame showing time `time` (periods since the start).
+    private func frameIndex(_ time: UInt64) -> UInt64 {
+        let elapsed = Double(time &- startTime) * Double(milliHz) / 1e12
+        return elapsed > 0 ? UInt64(min(elapsed, 1e15)) : 0
+    }
+
+    private func take(_ canvas: Canvas, at index: UInt64) {
+        if let last = queue.indices.last {
+            if index <= queue[last].index {
+                // Two pictures in one period: the newer replaces the waiting one, if not begun.
+                if queue[last].written == 0 && !(last == 0 && offset > 0) {
+                    copy(canvas, into: slots[queue[last].slot])
+                    framesTaken += 1
+                }
+                return
+            }
+            // The last frame is shown until this one.
+            queue[last].count = index - queue[last].index
+        }
+        guard let slot = freeSlots.popLast() else {
+            framesDropped += 1
+            return
+        }
+        copy(canvas, into: slots[slot])
+        framesTaken += 1
+        queue.append(Entry(slot: slot, index: index, count: 1, written: 0))
+    }
+
+    private func copy(_ canvas: Canvas, into slot: UnsafeMutableRawPointer) {
+        let rowBytes = Int(width) * 4, stride = Int(canvas.stride)
+        let pixels = UnsafeRawPointer(canvas.data)
+        for row in 0..<Int(height) {
+            memcpy(slot + row * rowBytes, pixels + row * stride, rowBytes)
+        }
+    }
+
+    /// Writes what the pipe takes now; watches it for room while something waits.
+    private func pump() {
+        guard fd >= 0 else { return }
+        while let first = queue.first {
+            if first.written < first.count {
+                let n = write(fd, slots[first.slot] + offset, frameBytes - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    if errno == EAGAIN { break }
+                    fail(errno == EPIPE ? "ffmpeg stopped reading" : "cannot write to ffmpeg: \(String(cString: strerror(errno)))")
+                    return
+                }
+                offset += n
+                if offset == frameBytes {
+                    offset = 0
+                    queue[0].written += 1
+                    framesWritten += 1
+                }
+            } else if queue.count > 1 || isStopping {
+                freeSlots.append(first.slot)
+                queue.removeFirst()
+            } else {
+                break   // the newest frame stays until the next one says how long it showed
+            }
+        }
+        if isStopping && queue.isEmpty {
+            closeInput()
+            return
+        }
+        let waiting = queue.first.map { $0.written < $0.count } ?? false
+        source?.update(waiting ? .writable : [])
+    }
+
+    private func pipeDidSignal(_ events: EventSource.Events) {
+        if events.contains(.error) || events.contains(.hangup) {
+            fail("ffmpeg stopped reading")
+            return
+        }
+        pump()
+    }
+
+    // MARK: The end
+
+    /// Ends the recording: the last frame is shown until now, what waits is written, ffmpeg's
+    /// input is closed and it finishes the file; `onFinish` is told when it exited (after
+    /// `grace` seconds it is killed, and that is the failure).
+    func stop(grace: Double) {
+        guard !isStopping else { return }
+        isStopping = true
+        stopGrace = grace
+        removeObserver()
+        if failure == nil, let last = queue.indices.last {
+            queue[last].count = max(queue[last].written, max(1, frameIndex(compositor.clock.nanoseconds) &- queue[last].index))
+        }
+        deadline = Clock.monotonicNanoseconds() &+ UInt64(max(0, grace) * 1e9)
+        startPolling()
+        pump()
+    }
+
+    private func fail(_ reason: String) {
+        guard failure == nil else { return }
+        failure = reason
+        onFailure?(reason)
+        removeObserver()
+        queue.removeAll()
+        closeInput()
+        if !isStopping {
+            isStopping = true
+            deadline = Clock.monotonicNanoseconds() &+ 2_000_000_000
+            startPolling()
+        }
+    }
+
+    private func closeInput() {
+        source?.remove()
+        source = nil
+        if fd >= 0 {
+            Glibc.close(fd)
+            fd = -1
+        }
+    }
+
+    private func removeObserver() {
+        compositor.scene.frameObservers.removeAll { $0 === self }
+    }
+
+    /// Every 20 ms until ffmpeg exited or the deadline passed.
+    private func startPolling() {
+        guard timer == nil else { return }
+        timer = wl_event_loop_add_timer(compositor.display.eventLoop, { data in
+            guard let data else { return 0 }
+            Unmanaged<VideoRecorder>.fromOpaque(data).takeUnretainedValue().poll()
+            return 0
+        }, Unmanaged.passUnretained(self).toOpaque())
+        if let timer { wl_event_source_timer_update(timer, 20) }
+    }
+
+    private func poll() {
+        if reap() {
+            finished()
+            return
+        }
+        if Clock.monotonicNanoseconds() >= deadline {
+            if failure == nil { failure = "ffmpeg did not finish within \(stopGrace) s after the stop; killed" }
+            closeInput()
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            if waitpid(pid, &status, 0) == pid { exitStatus = Self.shellStatus(status) } else { exitStatus = 137 }
+            finished()
+            return
+        }
+        if let timer { wl_event_source_timer_update(timer, 20) }
+    }
+
+    private func finished() {
+        if let timer {
+            wl_event_source_remove(timer)
+            self.timer = nil
+        }
+        closeInput()
+        releaseSlots()
+        if failure == nil, let status = exitStatus, status != 0 {
+            failure = "ffmpeg exited with status \(status)"
+        }
+        let done = onFinish
+        onFinish = nil
+        done?(self)
+    }
+
+    private func reap() -> Bool {
+        if exitStatus != nil { return true }
+        var status: Int32 = 0
+        let result = waitpid(pid, &status, WNOHANG)
+        if result == pid {
+            exitStatus = Self.shellStatus(status)
+            return true
+        }
+        if result < 0 && errno == ECHILD {
+            exitStatus = -1
+            return true
+        }
+        return false
+    }
+
+    /// Strata is exiting: writes what waits for up to `grace` seconds (blocking: the loop is
+    /// over), closes ffmpeg's input and waits for it as long again, then kills it.
+    func finishNow(grace: Double) {
+        removeObserver()
+        if !isStopping, failure == nil, let last = queue.indices.last {
+            queue[last].count = max(queue[last].written, max(1, frameIndex(compositor.clock.nanoseconds) &- queue[last].index))
+        }
+        isStopping = true
+        let end = Clock.monotonicNanoseconds() &+ UInt64(max(0, grace) * 1e9)
+        while fd >= 0, !queue.isEmpty, Clock.monotonicNanoseconds() < end {
+            pump()
+            if fd >= 0 {
+                var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                _ = Glibc.poll(&p, 1, 20)
+            }
+        }
+        closeInput()
+        while exitStatus == nil, Clock.monotonicNanoseconds() < end, !reap() { usleep(10_000) }
+        if exitStatus == nil {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            exitStatus = waitpid(pid, &status, 0) == pid ? Self.shellStatus(status) : 137
+        }
+        if let timer {
+            wl_event_source_remove(timer)
+            self.timer = nil
+        }
+        releaseSlots()
+        onFinish = nil
+    }
+
+    private func releaseSlots() {
+        queue.removeAll()
+        for slot in slots { slot.deallocate() }
+        slots.removeAll()
+        freeSlots.removeAll()
+    }
+
+    /// The reply fields of `record-video stop`.
+    var summary: [String: JSONValue] {
+        var fields: [String: JSONValue] = [
+            "path": .string(path), "screen": JSONValue(screen.rawValue),
+            "width": JSONValue(Int(width)), "height": JSONValue(Int(height)),
+            "frames": JSONValue(Int(clamping: framesWritten)), "presented": JSONValue(framesTaken),
+            "dropped": JSONValue(framesDropped),
+        ]
+        if let exitStatus { fields["exit_status"] = JSONValue(Int(exitStatus)) }
+        if let failure { fields["error"] = .string(failure) }
+        return fields
+    }
+
+    // MARK: Starting ffmpeg
+
+    /// posix_spawn with `stdin` as its standard input, standard output to /dev/null, standard
+    /// error Strata's; default signal dispositions and no blocked signals.
+    private static func spawn(_ arguments: [String], stdin: Int32) -> pid_t? {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for number in [SIGCHLD, SIGINT, SIGTERM, SIGPIPE, SIGHUP] { sigaddset(&defaults, number) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, environ)
+        guard result == 0 else {
+            errno = result
+            return nil
+        }
+        return pid
+    }
+
+    /// `WIFEXITED`/`WEXITSTATUS`/`WTERMSIG` (macros Swift cannot import).
+    static func shellStatus(_ status: Int32) -> Int32 {
+        let signal = status & 0x7f
+        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+    }
+}
