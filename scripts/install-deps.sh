@@ -11,7 +11,8 @@
 #            gtk-layer-demo (with dbus-run-session), Xvfb (the X11 backend's tests), grim, wlr-randr, wtype and
 #            wayvnc (the standard tool protocols), wl-clipboard (data control) and swayidle (idle
 #            notifications), an Xcursor theme (Adwaita), the WLCS runner (the default),
-#            and python3 with pytest (python/'s tests)
+#            python3 with pytest (python/'s tests), and Xwayland with xterm, x11-apps,
+#            x11-utils and xclip (the X11 clients' tests, docs/xwayland.md)
 #   --demo   --test (foot is the terminal scripts/demo.sh and run-nested.sh prefer)
 #
 # Swift itself is not installed here (see swift.org/install). Runs `apt-get update` only when
@@ -22,7 +23,8 @@ build=(libwayland-dev libwayland-bin wayland-protocols libpixman-1-dev libxkbcom
        libpng-dev pkg-config git ca-certificates wlcs libxcb1-dev libxcb-shm0-dev libxcb-xkb-dev libxkbcommon-x11-dev
        libxcursor-dev)
 test=(weston wayland-utils foot fonts-dejavu-core gtk-3-examples gtk-layer-shell-examples dbus xvfb
-      grim wlr-randr wtype wayvnc wl-clipboard swayidle adwaita-icon-theme gtk-4-examples python3 python3-pytest)
+      grim wlr-randr wtype wayvnc wl-clipboard swayidle adwaita-icon-theme gtk-4-examples python3 python3-pytest
+      xwayland xterm x11-apps x11-utils xclip)
 demo=()
 
 case "${1:---test}" in
