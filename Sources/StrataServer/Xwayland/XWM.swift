@@ -53,6 +53,7 @@ public final class XWM {
             xcb_disconnect(connection)
             return .failure(.setup("another window manager holds the X display"))
         }
+        _ = strata_xcb_composite_redirect_subwindows(connection, root)
         let check = xcb_generate_id(connection)
         xcb_create_window(connection, 0, check, root, -1, -1, 1, 1, 0, UInt16(XCB_WINDOW_CLASS_INPUT_ONLY.rawValue),
                           0, 0, nil)
