@@ -138,7 +138,7 @@ let package = Package(
         .target(name: "StrataTestRandom"),
         .testTarget(name: "StrataModelTests", dependencies: ["StrataModel", "StrataTestRandom"]),
         .testTarget(name: "StrataRenderTests", dependencies: ["StrataRender", "CPixman", "StrataTestRandom"], swiftSettings: cLayer),
-        .testTarget(name: "StrataServerTests", dependencies: ["StrataTestSupport", "StrataServer", "StrataTestRandom"], swiftSettings: cLayer),
+        .testTarget(name: "StrataServerTests", dependencies: ["StrataTestSupport", "StrataServer", "StrataTestRandom", "CXCB"], swiftSettings: cLayer),
         .testTarget(
             name: "StrataNestedBackendTests",
             dependencies: ["StrataNestedBackends", "StrataTestSupport", "StrataServer", "StrataRender", "CXCB", "CStrataClientGlue",

@@ -38,6 +38,8 @@ public final class Xwayland {
     private var processWatcher: EventSource?
     private var readyFD: Int32 = -1
     private var readyWatcher: EventSource?
+    /// Bytes read from the ready pipe so far (a display number is a few digits).
+    private var readyText = 0
     private var wmFD: Int32 = -1
     private var clientDestroyed: Listener?
     private var isShutDown = false
@@ -187,15 +189,22 @@ public final class Xwayland {
         return (pid, code)
     }
 
-    /// Xwayland wrote its display number (ready), or closed the pipe without (it failed).
+    /// Xwayland writes its display number and a newline on the -displayfd pipe when it is ready
+    /// (possibly in several writes: the pipe stays open until the newline), or closes the pipe
+    /// without one (it failed; its end is reported by the pidfd).
     private func readyFDDidChange() {
         var bytes = [UInt8](repeating: 0, count: 16)
         let count = read(readyFD, &bytes, bytes.count)
+        if count < 0, errno == EAGAIN || errno == EINTR { return }
+        let ready = count > 0 && bytes[0..<count].contains(UInt8(ascii: "\n"))
+        readyText += count > 0 ? count : 0
+        guard ready || count <= 0 || readyText > 64 else { return }
         readyWatcher?.remove()
         readyWatcher = nil
         close(readyFD)
         readyFD = -1
-        guard count > 0 else { return }
+        readyText = 0
+        guard ready else { return }
         let fd = wmFD
         wmFD = -1
         switch XWM.connect(fd: fd, xwayland: self) {

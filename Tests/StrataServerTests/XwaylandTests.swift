@@ -1,0 +1,134 @@
+import CXCB
+import Foundation
+import StrataModel
+import StrataServer
+import StrataTestSupport
+import Testing
+
+/// Rootless Xwayland started in process (a real Xwayland, Debian's `xwayland`) with the test as
+/// an X client over xcb: what the XWM makes of a well-behaved window, and of a hostile one.
+@Suite("Xwayland and the XWM", .serialized)
+struct XwaylandTests {
+    /// A server with Xwayland started and its window manager connected.
+    private static func start() throws -> (TestServer, Xwayland) {
+        let server = try TestServer(modes: [ScreenMode(width: 640, height: 480, refreshMilliHz: 60_000)])
+        let xwayland = try Xwayland(compositor: server.compositor, executable: ProcessInfo.processInfo.environment["STRATA_XWAYLAND"] ?? "Xwayland")
+        server.compositor.xwayland = xwayland
+        if case .failure(let error) = xwayland.start() { throw error }
+        guard server.run(seconds: 30, until: { xwayland.wm != nil }) else {
+            xwayland.shutdown()
+            throw XwaylandError.setup("the XWM did not connect")
+        }
+        return (server, xwayland)
+    }
+
+    /// A top-level X window with a white background (so Xwayland draws it).
+    private static func createWindow(_ c: OpaquePointer, x: Int16, y: Int16, width: UInt16, height: UInt16) -> xcb_window_t {
+        let screen = xcb_setup_roots_iterator(xcb_get_setup(c)).data!
+        let window = xcb_generate_id(c)
+        var values: [UInt32] = [screen.pointee.white_pixel]
+        xcb_create_window(c, UInt8(XCB_COPY_FROM_PARENT), window, screen.pointee.root, x, y, width, height, 0,
+                          UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), screen.pointee.root_visual,
+                          XCB_CW_BACK_PIXEL.rawValue, &values)
+        return window
+    }
+
+    private static func atom(_ c: OpaquePointer, _ name: String) -> xcb_atom_t {
+        let cookie = xcb_intern_atom(c, 0, UInt16(name.utf8.count), name)
+        guard let reply = xcb_intern_atom_reply(c, cookie, nil) else { return 0 }
+        defer { free(reply) }
+        return reply.pointee.atom
+    }
+
+    private static func set(_ c: OpaquePointer, _ window: xcb_window_t, _ property: xcb_atom_t, type: xcb_atom_t,
+                            format: UInt8, _ bytes: [UInt8]) {
+        xcb_change_property(c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, property, type, format,
+                            UInt32(bytes.count / Int(format / 8)), bytes)
+    }
+
+    private static func x11Windows(_ server: TestServer) -> [Window] {
+        server.windows.windows.filter { $0.content?.kind == "x11" }
+    }
+
+    @Test func aMappedXWindowBecomesAKeyModelWindowWithItsClassTitleAndPid() throws {
+        let (server, xwayland) = try Self.start()
+        defer { xwayland.shutdown() }
+        guard let c = xcb_connect(xwayland.displayName, nil), xcb_connection_has_error(c) == 0 else {
+            Issue.record("cannot connect to \(xwayland.displayName)")
+            return
+        }
+        defer { xcb_disconnect(c) }
+        let window = Self.createWindow(c, x: 0, y: 0, width: 120, height: 90)
+        Self.set(c, window, XCB_ATOM_WM_CLASS.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8, Array("inst\0Klass\0".utf8))
+        Self.set(c, window, Self.atom(c, "_NET_WM_NAME"), type: Self.atom(c, "UTF8_STRING"), format: 8, Array("Hello X".utf8))
+        Self.set(c, window, Self.atom(c, "_NET_WM_PID"), type: XCB_ATOM_CARDINAL.rawValue, format: 32, [0x92, 0x10, 0, 0])
+        xcb_map_window(c, window)
+        xcb_flush(c)
+        #expect(server.run(seconds: 20) { Self.x11Windows(server).first?.isVisible == true })
+        let model = try #require(Self.x11Windows(server).first)
+        #expect(model.appID == "Klass")
+        #expect(model.title == "Hello X")
+        #expect(model.pid == 4242)
+        #expect(model.isKeyWindow)
+        #expect(model.frame.size == Size(width: 120, height: 90))
+        // Close without WM_DELETE_WINDOW: the client is killed, its window closes.
+        model.content?.closeRequest()
+        #expect(server.run(seconds: 20) { Self.x11Windows(server).isEmpty })
+        #expect(model.isClosed)
+    }
+
+    @Test func aHostileXClientWithAbsurdPropertiesAndAMapLoopDoesNotTakeStrataDown() throws {
+        let (server, xwayland) = try Self.start()
+        defer { xwayland.shutdown() }
+        guard let c = xcb_connect(xwayland.displayName, nil), xcb_connection_has_error(c) == 0 else {
+            Issue.record("cannot connect to \(xwayland.displayName)")
+            return
+        }
+        defer { xcb_disconnect(c) }
+        let window = Self.createWindow(c, x: -30000, y: 30000, width: 60, height: 40)
+        // 200 kB titles (one invalid UTF-8), a class without NULs, a pid of 3 bytes, itself as
+        // its transient parent, protocols and types of unknown atoms.
+        Self.set(c, window, XCB_ATOM_WM_NAME.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8, [UInt8](repeating: 0x41, count: 200_000))
+        Self.set(c, window, Self.atom(c, "_NET_WM_NAME"), type: Self.atom(c, "UTF8_STRING"), format: 8, [UInt8](repeating: 0xff, count: 200_000))
+        Self.set(c, window, XCB_ATOM_WM_CLASS.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8, [UInt8](repeating: 0x42, count: 100_000))
+        Self.set(c, window, Self.atom(c, "_NET_WM_PID"), type: XCB_ATOM_CARDINAL.rawValue, format: 8, [1, 2, 3])
+        let selfID = [UInt8(window & 0xff), UInt8(window >> 8 & 0xff), UInt8(window >> 16 & 0xff), UInt8(window >> 24)]
+        Self.set(c, window, XCB_ATOM_WM_TRANSIENT_FOR.rawValue, type: XCB_ATOM_WINDOW.rawValue, format: 32, selfID)
+        Self.set(c, window, Self.atom(c, "WM_PROTOCOLS"), type: XCB_ATOM_ATOM.rawValue, format: 32, [UInt8](repeating: 0xee, count: 4000))
+        Self.set(c, window, Self.atom(c, "_NET_WM_WINDOW_TYPE"), type: XCB_ATOM_ATOM.rawValue, format: 32, [UInt8](repeating: 0x7f, count: 4000))
+        for _ in 0..<200 {
+            xcb_map_window(c, window)
+            xcb_unmap_window(c, window)
+        }
+        xcb_map_window(c, window)
+        var absurd: [UInt32] = [UInt32(bitPattern: -32768), UInt32(bitPattern: -32768), 65535, 65535]
+        xcb_configure_window(c, window, UInt16(XCB_CONFIG_WINDOW_X.rawValue | XCB_CONFIG_WINDOW_Y.rawValue
+            | XCB_CONFIG_WINDOW_WIDTH.rawValue | XCB_CONFIG_WINDOW_HEIGHT.rawValue), &absurd)
+        xcb_flush(c)
+        #expect(server.run(seconds: 30) { Self.x11Windows(server).first?.isVisible == true })
+        let model = try #require(Self.x11Windows(server).first)
+        #expect(Self.x11Windows(server).count == 1)
+        // Each property is read up to 4 KiB: the title is that much of the invalid _NET_WM_NAME
+        // (replacement characters), the class the whole 4 KiB instance with no class.
+        #expect(model.title.unicodeScalars.count == 4096)
+        #expect(model.appID.utf8.count == 4096)
+        #expect(model.pid == 0)
+        #expect(model.frame.width <= 8192 && model.frame.height <= 8192)
+        xcb_destroy_window(c, window)
+        xcb_flush(c)
+        #expect(server.run(seconds: 20) { Self.x11Windows(server).isEmpty })
+        #expect(model.isClosed)
+    }
+
+    @Test func shuttingXwaylandDownRemovesItsSocketAndLockFile() throws {
+        let (server, xwayland) = try Self.start()
+        let number = xwayland.sockets.number
+        #expect(FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)"))
+        #expect(FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock"))
+        xwayland.shutdown()
+        #expect(xwayland.pid == nil)
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)"))
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock"))
+        server.step()
+    }
+}
