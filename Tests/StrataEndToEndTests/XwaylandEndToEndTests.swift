@@ -44,4 +44,55 @@ struct XwaylandEndToEndTests {
         #expect(result.stderr.contains("strata: Xwayland: cannot start /nonexistent/Xwayland: No such file or directory"))
         #expect(result.stdout.contains("1"))
     }
+
+    @Test func xlogoIsOnTheScreenshotAndXpropAndXwininfoShowWhatTheWindowManagerSet() async throws {
+        let run = try StrataRun(["--backend", "headless", "--size", "640x480"], command: ["sh", "-c", """
+            xlogo -geometry 100x100 &
+            until \(Self.ctl) windows | grep ' x11' | grep -q ' no  '; do sleep 0.05; done
+            xprop -root _NET_SUPPORTING_WM_CHECK _NET_ACTIVE_WINDOW _NET_CLIENT_LIST
+            check=$(xprop -root _NET_SUPPORTING_WM_CHECK | awk '{print $NF}')
+            xprop -id "$check" _NET_WM_NAME
+            xwininfo -name xlogo | grep -E 'Absolute|Width|Height|Map State'
+            xprop -name xlogo WM_STATE | head -2
+            """], screenshots: true)
+        let result = await run.finish(timeout: 60)
+        #expect(result.stdout.contains("_NET_SUPPORTING_WM_CHECK(WINDOW): window id # 0x"))
+        #expect(result.stdout.contains("_NET_WM_NAME(UTF8_STRING) = \"Strata\""))
+        #expect(result.stdout.contains("_NET_CLIENT_LIST(WINDOW): window id # 0x"))
+        #expect(!result.stdout.contains("_NET_ACTIVE_WINDOW(WINDOW): window id # 0x0\n"))
+        #expect(result.stdout.contains("Map State: IsViewable"))
+        #expect(result.stdout.contains("window state: Normal"))
+        // The window is placed where the model says, and X knows it: its absolute position is
+        // the model frame's origin; the screenshot shows xlogo's white there.
+        let image = try #require(result.screenshots["HEADLESS-1.png"], "no screenshot; stderr: \(result.stderr.suffix(2000))")
+        let x = Int(result.stdout.firstMatch(of: #/Absolute upper-left X:\s+(-?\d+)/#)?.1 ?? "") ?? -1
+        let y = Int(result.stdout.firstMatch(of: #/Absolute upper-left Y:\s+(-?\d+)/#)?.1 ?? "") ?? -1
+        let width = Int(result.stdout.firstMatch(of: #/Width: (\d+)/#)?.1 ?? "") ?? 0
+        #expect(width >= 100 && width < 200)
+        #expect(x >= 0 && y >= 0 && x + width <= 640 && y + width <= 480)
+        if x >= 0, y >= 0, x + width <= 640, y + width <= 480 {
+            // xlogo: a white square with a black X; its top edge's middle is white.
+            #expect(image.at(x + width / 2, y + 1) == 0xffff_ffff)
+            #expect(image.at(639, 479) != 0xffff_ffff)
+        }
+    }
+
+    @Test func anXwaylandThatDiesIsReportedAndStartsAgainAtTheNextXConnection() async throws {
+        let run = try StrataRun(["--backend", "headless"], command: ["sh", "-c", """
+            xlogo &
+            until \(Self.ctl) windows | grep ' x11' | grep -q ' no  '; do sleep 0.05; done
+            xwayland=$(pgrep -P $PPID -x Xwayland)
+            kill -9 "$xwayland"
+            until ! \(Self.ctl) windows | grep -q ' x11'; do sleep 0.05; done
+            echo "windows after the crash: $(\(Self.ctl) windows | grep -c ' x11')"
+            xlogo & logo=$!
+            until \(Self.ctl) windows | grep ' x11' | grep -q ' no  '; do sleep 0.05; done
+            echo "restarted: $(pgrep -P $PPID -x Xwayland | grep -vc "^$xwayland$")"
+            kill $logo
+            """])
+        let result = await run.finish(timeout: 60)
+        #expect(result.stderr.contains("was killed by signal 9; it starts again at the next X connection"))
+        #expect(result.stdout.contains("windows after the crash: 0"))
+        #expect(result.stdout.contains("restarted: 1"))
+    }
 }
