@@ -23,14 +23,24 @@ struct XwaylandTests {
     }
 
     /// A top-level X window with a white background (so Xwayland draws it).
-    private static func createWindow(_ c: OpaquePointer, x: Int16, y: Int16, width: UInt16, height: UInt16) -> xcb_window_t {
+    private static func createWindow(_ c: OpaquePointer, x: Int16, y: Int16, width: UInt16, height: UInt16,
+                                     overrideRedirect: Bool = false) -> xcb_window_t {
         let screen = xcb_setup_roots_iterator(xcb_get_setup(c)).data!
         let window = xcb_generate_id(c)
-        var values: [UInt32] = [screen.pointee.white_pixel]
+        var values: [UInt32] = [screen.pointee.white_pixel, overrideRedirect ? 1 : 0]
         xcb_create_window(c, UInt8(XCB_COPY_FROM_PARENT), window, screen.pointee.root, x, y, width, height, 0,
                           UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), screen.pointee.root_visual,
-                          XCB_CW_BACK_PIXEL.rawValue, &values)
+                          XCB_CW_BACK_PIXEL.rawValue | XCB_CW_OVERRIDE_REDIRECT.rawValue, &values)
         return window
+    }
+
+    private static func connect(_ xwayland: Xwayland) -> OpaquePointer? {
+        guard let c = xcb_connect(xwayland.displayName, nil) else { return nil }
+        guard xcb_connection_has_error(c) == 0 else {
+            xcb_disconnect(c)
+            return nil
+        }
+        return c
     }
 
     private static func atom(_ c: OpaquePointer, _ name: String) -> xcb_atom_t {
@@ -130,5 +140,98 @@ struct XwaylandTests {
         #expect(!FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)"))
         #expect(!FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock"))
         server.step()
+    }
+
+    @Test func xwaylandStartsOnlyAtTheFirstConnectionToItsSocket() throws {
+        let server = try TestServer(modes: [ScreenMode(width: 640, height: 480, refreshMilliHz: 60_000)])
+        let xwayland = try Xwayland(compositor: server.compositor, executable: "Xwayland")
+        server.compositor.xwayland = xwayland
+        defer { xwayland.shutdown() }
+        for _ in 0..<5 { server.step() }
+        #expect(xwayland.starts == 0)
+        #expect(xwayland.pid == nil)
+        // A connection waiting on the socket file (connect returns at once: the backlog holds it).
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let path = Array("/tmp/.X11-unix/X\(xwayland.sockets.number)".utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, byte) in path.enumerated() { raw[i] = byte } }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(connected == 0)
+        #expect(server.run(seconds: 30) { xwayland.wm != nil })
+        #expect(xwayland.starts == 1)
+    }
+
+    @Test func anOverrideRedirectWindowShowsAtItsXPositionAtThePopupLevelAndNeverTakesKey() throws {
+        let (server, xwayland) = try Self.start()
+        defer { xwayland.shutdown() }
+        let c = try #require(Self.connect(xwayland))
+        defer { xcb_disconnect(c) }
+        let normal = Self.createWindow(c, x: 0, y: 0, width: 100, height: 100)
+        xcb_map_window(c, normal)
+        xcb_flush(c)
+        #expect(server.run(seconds: 20) { Self.x11Windows(server).first?.isKeyWindow == true })
+        let menu = Self.createWindow(c, x: 200, y: 150, width: 50, height: 30, overrideRedirect: true)
+        xcb_map_window(c, menu)
+        xcb_flush(c)
+        #expect(server.run(seconds: 20) { Self.x11Windows(server).filter(\.isVisible).count == 2 })
+        let popup = try #require(Self.x11Windows(server).first { $0.level.rawValue == 3000 })
+        #expect(popup.frame == Rect(x: 200, y: 150, width: 50, height: 30))
+        #expect(!popup.isKeyWindow)
+        #expect(!popup.canBecomeKey)
+        #expect(server.windows.keyWindow?.level == .normal)
+        // The menu moves in X: the model follows.
+        var values: [UInt32] = [220, 160]
+        xcb_configure_window(c, menu, UInt16(XCB_CONFIG_WINDOW_X.rawValue | XCB_CONFIG_WINDOW_Y.rawValue), &values)
+        xcb_flush(c)
+        #expect(server.run(seconds: 20) { popup.frame.x == 220 && popup.frame.y == 160 })
+    }
+
+    @Test func aDockWindowIsAtTheStatusBarLevelAndADialogAtTheNormalOne() throws {
+        let (server, xwayland) = try Self.start()
+        defer { xwayland.shutdown() }
+        let c = try #require(Self.connect(xwayland))
+        defer { xcb_disconnect(c) }
+        let type = Self.atom(c, "_NET_WM_WINDOW_TYPE")
+        for (name, appID) in [("_NET_WM_WINDOW_TYPE_DOCK", "dock"), ("_NET_WM_WINDOW_TYPE_DIALOG", "dialog")] {
+            let window = Self.createWindow(c, x: 0, y: 0, width: 40, height: 20)
+            let atom = Self.atom(c, name)
+            Self.set(c, window, type, type: XCB_ATOM_ATOM.rawValue, format: 32,
+                     [UInt8(atom & 0xff), UInt8(atom >> 8 & 0xff), UInt8(atom >> 16 & 0xff), UInt8(atom >> 24)])
+            Self.set(c, window, XCB_ATOM_WM_CLASS.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8, Array("x\0\(appID)\0".utf8))
+            xcb_map_window(c, window)
+        }
+        xcb_flush(c)
+        #expect(server.run(seconds: 20) { Self.x11Windows(server).filter(\.isVisible).count == 2 })
+        let dock = try #require(Self.x11Windows(server).first { $0.appID == "dock" })
+        let dialog = try #require(Self.x11Windows(server).first { $0.appID == "dialog" })
+        #expect(dock.level == .statusBar)
+        #expect(!dock.canBecomeKey)
+        #expect(dialog.level == .normal)
+        #expect(dialog.isKeyWindow)
+    }
+
+    @Test func aConfigureRequestOfAShownWindowMovesItThroughThePlacementPolicy() throws {
+        let (server, xwayland) = try Self.start()
+        defer { xwayland.shutdown() }
+        let c = try #require(Self.connect(xwayland))
+        defer { xcb_disconnect(c) }
+        let window = Self.createWindow(c, x: 0, y: 0, width: 80, height: 60)
+        xcb_map_window(c, window)
+        xcb_flush(c)
+        #expect(server.run(seconds: 20) { Self.x11Windows(server).first?.isVisible == true })
+        let model = try #require(Self.x11Windows(server).first)
+        var values: [UInt32] = [300, 200, 120, 90]
+        xcb_configure_window(c, window, UInt16(XCB_CONFIG_WINDOW_X.rawValue | XCB_CONFIG_WINDOW_Y.rawValue
+            | XCB_CONFIG_WINDOW_WIDTH.rawValue | XCB_CONFIG_WINDOW_HEIGHT.rawValue), &values)
+        xcb_flush(c)
+        #expect(server.run(seconds: 20) { model.frame == Rect(x: 300, y: 200, width: 120, height: 90) })
+        // X has the same geometry.
+        let reply = xcb_get_geometry_reply(c, xcb_get_geometry(c, window), nil)
+        defer { free(reply) }
+        #expect(reply?.pointee.x == 300 && reply?.pointee.y == 200 && reply?.pointee.width == 120)
     }
 }

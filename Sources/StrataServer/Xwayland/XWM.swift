@@ -20,6 +20,9 @@ public final class XWM {
     private var focused: UInt32 = 0
     private var observer: ObserverToken?
     private var isShutDown = false
+    /// Set while the XWM itself moves a model window after a ConfigureRequest (X already has the
+    /// new geometry: the frame change is not sent back).
+    private var isMovingModel = false
 
     static let maxPropertyWords: UInt32 = 1024
     static let maxWindows = 4096
@@ -195,6 +198,10 @@ public final class XWM {
                 for: model, size: Size(width: Int(width), height: Int(height)),
                 requestedOrigin: Point(x: Double(x), y: Double(y)), on: screen)
             configure(window, to: frame)
+            // The model takes the new origin now (the size follows the surface's next commit).
+            isMovingModel = true
+            compositor.setFrame(model, Rect(x: frame.x, y: frame.y, width: model.frame.width, height: model.frame.height))
+            isMovingModel = false
         } else {
             configure(window, to: Rect(x: Int(x), y: Int(y), width: Int(width), height: Int(height)))
         }
@@ -234,7 +241,7 @@ public final class XWM {
 
     /// The model moved or resized a managed window (placement, `strata-ctl move`): X is told.
     private func modelDidPost(_ notification: WindowServerNotification) {
-        guard case .windowDidChangeFrame(let id, _, let to) = notification else { return }
+        guard !isMovingModel, case .windowDidChangeFrame(let id, _, let to) = notification else { return }
         guard let window = windows.values.first(where: { $0.window?.id == id }), !window.isOverrideRedirect else { return }
         if Int(window.x) != to.x || Int(window.y) != to.y || Int(window.width) != to.width || Int(window.height) != to.height {
             configure(window, to: to)
