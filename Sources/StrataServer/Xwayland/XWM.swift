@@ -147,8 +147,12 @@ public final class XWM {
             windows[e.window]?.didConfigure(x: Int32(e.x), y: Int32(e.y), width: Int32(e.width), height: Int32(e.height))
         case XCB_PROPERTY_NOTIFY:
             let e = raw.assumingMemoryBound(to: xcb_property_notify_event_t.self).pointee
-            guard let window = windows[e.window], e.atom == XCB_ATOM_WM_NAME.rawValue || e.atom == atoms["_NET_WM_NAME"]
-                    || e.atom == XCB_ATOM_WM_CLASS.rawValue || e.atom == atoms["_NET_WM_PID"] else { return }
+            // The properties the XWM reads (a client may set WM_PROTOCOLS or its class after
+            // mapping, as Xt applications do).
+            let watched: [xcb_atom_t] = [XCB_ATOM_WM_NAME.rawValue, atoms["_NET_WM_NAME"], XCB_ATOM_WM_CLASS.rawValue,
+                                         atoms["_NET_WM_PID"], atoms["WM_PROTOCOLS"], XCB_ATOM_WM_HINTS.rawValue,
+                                         XCB_ATOM_WM_TRANSIENT_FOR.rawValue]
+            guard let window = windows[e.window], watched.contains(e.atom) else { return }
             readProperties(of: window)
             window.propertiesDidChange()
         case XCB_CLIENT_MESSAGE:
