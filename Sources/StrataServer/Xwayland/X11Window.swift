@@ -16,6 +16,8 @@ final class X11Window: WindowContent, SurfaceRole {
     private(set) weak var surface: Surface?
     /// The WL_SURFACE_ID not yet found among Xwayland's surfaces.
     var pendingSurfaceID: UInt32?
+    /// A MapRequest waits for the window's properties: it is granted when they arrive.
+    var mapsWhenPropertiesArrive = false
     /// Mapped in X (MapRequest granted, or an override-redirect MapNotify).
     private(set) var isMapped = false
     private var wasShown = false

@@ -98,6 +98,8 @@ public final class XWM {
             handle(event)
             free(event)
         }
+        // (Reading events read the replies that came with them.)
+        if !isShutDown { collectPropertyReplies() }
         if !isShutDown, xcb_connection_has_error(connection) != 0 {
             shutdown()
             return
@@ -124,15 +126,13 @@ public final class XWM {
         case XCB_MAP_REQUEST:
             let e = raw.assumingMemoryBound(to: xcb_map_request_event_t.self).pointee
             guard let window = windows[e.window] else { return }
-            readProperties(of: window)
-            var state: [UInt32] = [1, 0] // WM_STATE NormalState, no icon
-            xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.window, atoms["WM_STATE"],
-                                atoms["WM_STATE"], 32, 2, &state)
-            xcb_map_window(connection, e.window)
+            // Mapped once its properties are in (its level and class decide how it shows).
+            window.mapsWhenPropertiesArrive = true
+            requestProperties(of: window)
         case XCB_MAP_NOTIFY:
             let e = raw.assumingMemoryBound(to: xcb_map_notify_event_t.self).pointee
             guard let window = windows[e.window] else { return }
-            if window.isOverrideRedirect { readProperties(of: window) }
+            if window.isOverrideRedirect { requestProperties(of: window) }
             window.didMap()
             updateClientList()
         case XCB_UNMAP_NOTIFY:
@@ -153,8 +153,7 @@ public final class XWM {
                                          atoms["_NET_WM_PID"], atoms["WM_PROTOCOLS"], XCB_ATOM_WM_HINTS.rawValue,
                                          XCB_ATOM_WM_TRANSIENT_FOR.rawValue]
             guard let window = windows[e.window], watched.contains(e.atom) else { return }
-            readProperties(of: window)
-            window.propertiesDidChange()
+            requestProperties(of: window)
         case XCB_CLIENT_MESSAGE:
             handleClientMessage(raw.assumingMemoryBound(to: xcb_client_message_event_t.self).pointee)
         default:
@@ -254,27 +253,85 @@ public final class XWM {
 
     // MARK: Properties
 
-    /// Reads title, class, pid, transient parent, protocols, hints and type (one round trip:
-    /// all requests first), then applies them.
-    private func readProperties(of window: X11Window) {
+    /// The property requests of one window awaiting their replies (in request order).
+    private struct PendingRead {
+        let window: UInt32
+        let cookies: [xcb_get_property_cookie_t]
+    }
+    private var pendingReads: [PendingRead] = []
+    /// Windows with a read in flight: a change meanwhile asks for one more read after it, not
+    /// one per change (a client changing a property in a loop costs one read in flight).
+    private var readsInFlight: [UInt32: Bool] = [:]
+
+    static let propertyNames = 8
+
+    /// Asks for title, class, pid, transient parent, protocols, hints and type; the replies are
+    /// applied when they arrive (`collectPropertyReplies`, on the loop: the XWM never waits for
+    /// Xwayland, which may itself be waiting for Strata).
+    private func requestProperties(of window: X11Window) {
+        if readsInFlight[window.id] != nil {
+            readsInFlight[window.id] = true
+            return
+        }
+        readsInFlight[window.id] = false
         let names: [xcb_atom_t] = [XCB_ATOM_WM_NAME.rawValue, atoms["_NET_WM_NAME"], XCB_ATOM_WM_CLASS.rawValue,
                                    atoms["_NET_WM_PID"], XCB_ATOM_WM_TRANSIENT_FOR.rawValue, atoms["WM_PROTOCOLS"],
                                    XCB_ATOM_WM_HINTS.rawValue, atoms["_NET_WM_WINDOW_TYPE"]]
         let cookies = names.map { xcb_get_property(connection, 0, window.id, $0, XCB_ATOM_ANY.rawValue, 0, Self.maxPropertyWords) }
-        var values: [[UInt8]] = []
-        for cookie in cookies {
-            guard let reply = xcb_get_property_reply(connection, cookie, nil) else {
-                values.append([])
-                continue
+        pendingReads.append(PendingRead(window: window.id, cookies: cookies))
+        xcb_flush(connection)
+    }
+
+    /// Applies the property replies that have arrived, oldest first. Replies come in request
+    /// order, so once a read's last reply is there, all of its replies are.
+    private func collectPropertyReplies() {
+        var done = 0
+        while done < pendingReads.count {
+            let read = pendingReads[done]
+            var last: UnsafeMutableRawPointer?
+            var error: UnsafeMutablePointer<xcb_generic_error_t>?
+            guard let lastCookie = read.cookies.last,
+                  xcb_poll_for_reply(connection, lastCookie.sequence, &last, &error) != 0 else { break }
+            if let error { free(error) }
+            var values: [[UInt8]] = []
+            for cookie in read.cookies.dropLast() {
+                var reply: UnsafeMutableRawPointer?
+                var error: UnsafeMutablePointer<xcb_generic_error_t>?
+                _ = xcb_poll_for_reply(connection, cookie.sequence, &reply, &error)
+                if let error { free(error) }
+                values.append(Self.value(of: reply))
+                free(reply)
             }
-            let length = Int(xcb_get_property_value_length(reply))
-            if length > 0, let value = xcb_get_property_value(reply) {
-                values.append(Array(UnsafeRawBufferPointer(start: value, count: length)))
+            values.append(Self.value(of: last))
+            free(last)
+            done += 1
+            let again = readsInFlight.removeValue(forKey: read.window) ?? false
+            guard let window = windows[read.window] else { continue }
+            apply(values, to: window)
+            if window.mapsWhenPropertiesArrive {
+                window.mapsWhenPropertiesArrive = false
+                var state: [UInt32] = [1, 0] // WM_STATE NormalState, no icon
+                xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window.id, atoms["WM_STATE"],
+                                    atoms["WM_STATE"], 32, 2, &state)
+                xcb_map_window(connection, window.id)
             } else {
-                values.append([])
+                window.propertiesDidChange()
             }
-            free(reply)
+            if again { requestProperties(of: window) }
         }
+        if done > 0 { pendingReads.removeFirst(done) }
+    }
+
+    /// A get_property reply's value (at most `maxPropertyWords` words), empty for none.
+    private static func value(of reply: UnsafeMutableRawPointer?) -> [UInt8] {
+        guard let reply else { return [] }
+        let typed = reply.assumingMemoryBound(to: xcb_get_property_reply_t.self)
+        let length = Int(xcb_get_property_value_length(typed))
+        guard length > 0, let value = xcb_get_property_value(typed) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: value, count: min(length, Int(maxPropertyWords) * 4)))
+    }
+
+    private func apply(_ values: [[UInt8]], to window: X11Window) {
         let netName = String(decoding: values[1], as: UTF8.self)
         window.title = netName.isEmpty ? String(decoding: values[0], as: UTF8.self) : netName
         // WM_CLASS: instance\0class\0; the class is the app id.
