@@ -5,9 +5,10 @@ import StrataModel
 /// Strata's X window manager, an X client of Xwayland over the `-wm` socket (xcb). It redirects
 /// the root's substructure (so every toplevel's map and configure comes here first), advertises
 /// itself (`_NET_SUPPORTING_WM_CHECK`), and turns each mapped toplevel into an `X11Window`, a
-/// model window. Events are read on the event loop (the connection's fd); property reads at map
-/// time are round trips to Xwayland (bounded: at most `maxPropertyWords` 32-bit words a
-/// property). At most `maxWindows` X windows are managed; more are left unmapped.
+/// model window. Events and replies are read on the event loop (the connection's fd); property
+/// reads never wait (the replies are applied as they come; each property at most
+/// `maxPropertyWords` 32-bit words). At most `maxWindows` X windows are managed; more are left
+/// unmapped.
 public final class XWM {
     unowned let xwayland: Xwayland
     var compositor: Compositor { xwayland.compositor }
