@@ -18,6 +18,9 @@ public final class XWM {
     private let checkWindow: xcb_window_t
     private var watcher: EventSource?
     private var windows: [UInt32: X11Window] = [:]
+    /// Windows whose WL_SURFACE_ID names a surface not found yet (looked for at Xwayland's
+    /// commits of surfaces without a role).
+    private var waitingForSurface: Set<UInt32> = []
     private var focused: UInt32 = 0
     private var observer: ObserverToken?
     private var isShutDown = false
@@ -121,6 +124,7 @@ public final class XWM {
         case XCB_DESTROY_NOTIFY:
             let e = raw.assumingMemoryBound(to: xcb_destroy_notify_event_t.self).pointee
             guard let window = windows.removeValue(forKey: e.window) else { return }
+            waitingForSurface.remove(e.window)
             if focused == e.window { focused = 0 }
             window.didDestroy()
             updateClientList()
@@ -166,6 +170,7 @@ public final class XWM {
         if e.type == atoms["WL_SURFACE_ID"] {
             guard let window = windows[e.window] else { return }
             window.pendingSurfaceID = e.data.data32.0
+            waitingForSurface.insert(window.id)
             associatePendingSurfaces()
         } else if e.type == atoms["_NET_ACTIVE_WINDOW"] {
             // A request to activate goes through the key-window policy (which may refuse it).
@@ -178,9 +183,13 @@ public final class XWM {
     /// before Xwayland's create_surface was read: then it is tried again at its next commit).
     func associatePendingSurfaces() {
         guard let client = xwayland.client else { return }
-        for window in windows.values {
+        for xid in waitingForSurface {
+            guard let window = windows[xid] else {
+                waitingForSurface.remove(xid)
+                continue
+            }
             guard let id = window.pendingSurfaceID, let surface = compositor.surface(of: client, id: id) else { continue }
-            _ = window.associate(surface: surface)
+            if window.associate(surface: surface) || window.pendingSurfaceID == nil { waitingForSurface.remove(xid) }
         }
     }
 
@@ -246,7 +255,8 @@ public final class XWM {
     /// The model moved or resized a managed window (placement, `strata-ctl move`): X is told.
     private func modelDidPost(_ notification: WindowServerNotification) {
         guard !isMovingModel, case .windowDidChangeFrame(let id, _, let to) = notification else { return }
-        guard let window = windows.values.first(where: { $0.window?.id == id }), !window.isOverrideRedirect else { return }
+        guard let window = compositor.windows.window(withID: id)?.content as? X11Window, window.wm === self,
+              !window.isOverrideRedirect else { return }
         if Int(window.x) != to.x || Int(window.y) != to.y || Int(window.width) != to.width || Int(window.height) != to.height {
             configure(window, to: to)
         }
