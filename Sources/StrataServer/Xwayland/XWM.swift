@@ -1,3 +1,4 @@
+import CWaylandServer
 import CXCB
 import Glibc
 import StrataModel
@@ -72,7 +73,7 @@ public final class XWM {
         wm.observer = xwayland.compositor.windows.notifications.addObserver { [weak wm] posted in
             wm?.modelDidPost(posted.notification)
         }
-        xcb_flush(connection)
+        wm.flushAndReadSoon()
         return .success(wm)
     }
 
@@ -97,18 +98,63 @@ public final class XWM {
 
     // MARK: Events
 
+    /// Handles the events and replies xcb has, until none is left. xcb reads the socket
+    /// whenever it writes (a flush reads what is waiting, so the fd is no longer readable), so
+    /// after each flush the queue is looked at again; flushes outside this loop schedule it
+    /// (`flushAndReadSoon`).
     private func readEvents() {
-        while !isShutDown, let event = xcb_poll_for_event(connection) {
-            handle(event)
-            free(event)
+        var rounds = 0
+        while !isShutDown {
+            while !isShutDown, let event = xcb_poll_for_event(connection) {
+                handle(event)
+                free(event)
+            }
+            guard !isShutDown else { return }
+            collectPropertyReplies()
+            xcb_flush(connection)
+            // What the flush read: another round (bounded: the loop yields to the other
+            // clients after 64 rounds and comes back at once).
+            if let event = xcb_poll_for_queued_event(connection) {
+                handle(event)
+                free(event)
+                rounds += 1
+                if rounds < 64 { continue }
+                scheduleRead()
+                return
+            }
+            if collectPropertyReplies() > 0, rounds < 64 {
+                rounds += 1
+                continue
+            }
+            break
         }
-        // (Reading events read the replies that came with them.)
-        if !isShutDown { collectPropertyReplies() }
-        if !isShutDown, xcb_connection_has_error(connection) != 0 {
-            shutdown()
-            return
-        }
-        if !isShutDown { xcb_flush(connection) }
+        if !isShutDown, xcb_connection_has_error(connection) != 0 { shutdown() }
+    }
+
+    private var readScheduled: OpaquePointer?
+
+    /// Sends what is buffered now, and reads what that brought in on the next idle turn of the
+    /// loop (not from inside the model notification or request that wrote).
+    private func flushAndReadSoon() {
+        xcb_flush(connection)
+        scheduleRead()
+    }
+
+    private final class WeakXWM {
+        weak var wm: XWM?
+        init(_ wm: XWM) { self.wm = wm }
+    }
+
+    private func scheduleRead() {
+        guard readScheduled == nil, !isShutDown else { return }
+        let box = Unmanaged.passRetained(WeakXWM(self)).toOpaque()
+        readScheduled = wl_event_loop_add_idle(compositor.display.eventLoop, { data in
+            guard let data else { return }
+            let box = Unmanaged<WeakXWM>.fromOpaque(data).takeRetainedValue()
+            box.wm?.readScheduled = nil
+            box.wm?.readEvents()
+        }, box)
+        if readScheduled == nil { Unmanaged<WeakXWM>.fromOpaque(box).release() }
     }
 
     private func handle(_ event: UnsafeMutablePointer<xcb_generic_event_t>) {
@@ -249,7 +295,7 @@ public final class XWM {
                 xcb_send_event(connection, 0, window.id, XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue, chars.baseAddress)
             }
         }
-        xcb_flush(connection)
+        flushAndReadSoon()
     }
 
     /// The model moved or resized a managed window (placement, `strata-ctl move`): X is told.
@@ -290,12 +336,12 @@ public final class XWM {
                                    XCB_ATOM_WM_HINTS.rawValue, atoms["_NET_WM_WINDOW_TYPE"]]
         let cookies = names.map { xcb_get_property(connection, 0, window.id, $0, XCB_ATOM_ANY.rawValue, 0, Self.maxPropertyWords) }
         pendingReads.append(PendingRead(window: window.id, cookies: cookies))
-        xcb_flush(connection)
     }
 
     /// Applies the property replies that have arrived, oldest first. Replies come in request
     /// order, so once a read's last reply is there, all of its replies are.
-    private func collectPropertyReplies() {
+    @discardableResult
+    private func collectPropertyReplies() -> Int {
         var done = 0
         while done < pendingReads.count {
             let read = pendingReads[done]
@@ -331,6 +377,7 @@ public final class XWM {
             if again { requestProperties(of: window) }
         }
         if done > 0 { pendingReads.removeFirst(done) }
+        return done
     }
 
     /// A get_property reply's value (at most `maxPropertyWords` words), empty for none.
@@ -397,7 +444,7 @@ public final class XWM {
             xcb_set_input_focus(connection, UInt8(XCB_INPUT_FOCUS_POINTER_ROOT.rawValue), UInt32(XCB_NONE), UInt32(XCB_CURRENT_TIME))
             setActiveWindow(0)
         }
-        xcb_flush(connection)
+        flushAndReadSoon()
     }
 
     private func setActiveWindow(_ id: UInt32) {
@@ -414,7 +461,7 @@ public final class XWM {
         } else {
             xcb_kill_client(connection, window.id)
         }
-        xcb_flush(connection)
+        flushAndReadSoon()
     }
 
     private func sendProtocolMessage(_ message: xcb_atom_t, to id: UInt32) {
