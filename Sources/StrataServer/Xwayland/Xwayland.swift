@@ -121,7 +121,7 @@ public final class Xwayland {
             close(wmPair[0]); close(wmPair[1]); close(readyPipe[0]); close(readyPipe[1])
             return .failure(.setup("\(error)"))
         }
-        let arguments = [executable, displayName, "-rootless", "-core", "-noreset",
+        let arguments = [executable, displayName, "-rootless", "-noreset",
                          "-listenfd", String(sockets.unixFD), "-listenfd", String(sockets.abstractFD),
                          "-wm", String(wmPair[1]), "-displayfd", String(readyPipe[1])]
         var environment: [String] = []
