@@ -234,4 +234,66 @@ struct XwaylandTests {
         defer { free(reply) }
         #expect(reply?.pointee.x == 300 && reply?.pointee.y == 200 && reply?.pointee.width == 120)
     }
+
+    @Test func theKeyWindowHasTheXInputFocusAndAWindowAskingForTakeFocusGetsTheMessage() throws {
+        let (server, xwayland) = try Self.start()
+        defer { xwayland.shutdown() }
+        let c = try #require(Self.connect(xwayland))
+        defer { xcb_disconnect(c) }
+        let first = Self.createWindow(c, x: 0, y: 0, width: 60, height: 40)
+        let second = Self.createWindow(c, x: 100, y: 0, width: 60, height: 40)
+        let protocols = Self.atom(c, "WM_PROTOCOLS")
+        let takeFocus = Self.atom(c, "WM_TAKE_FOCUS")
+        Self.set(c, first, protocols, type: XCB_ATOM_ATOM.rawValue, format: 32,
+                 [UInt8(takeFocus & 0xff), UInt8(takeFocus >> 8 & 0xff), UInt8(takeFocus >> 16 & 0xff), UInt8(takeFocus >> 24)])
+        Self.set(c, first, XCB_ATOM_WM_CLASS.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8, Array("a\0first\0".utf8))
+        Self.set(c, second, XCB_ATOM_WM_CLASS.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8, Array("b\0second\0".utf8))
+        xcb_map_window(c, first)
+        xcb_flush(c)
+        #expect(server.run(seconds: 20) { Self.x11Windows(server).first?.isKeyWindow == true })
+        xcb_map_window(c, second)
+        xcb_flush(c)
+        #expect(server.run(seconds: 20) { server.windows.keyWindow?.appID == "second" })
+        func focus() -> xcb_window_t? {
+            guard let reply = xcb_get_input_focus_reply(c, xcb_get_input_focus(c), nil) else { return nil }
+            defer { free(reply) }
+            return reply.pointee.focus
+        }
+        // (The reply comes from Xwayland alone: the server need not run meanwhile.)
+        #expect(server.run(seconds: 20) { focus() == second })
+        // Drop what the first window got so far, then make it key through the model.
+        while let event = xcb_poll_for_event(c) { free(event) }
+        let firstModel = try #require(Self.x11Windows(server).first { $0.appID == "first" })
+        #expect(server.windows.makeKey(firstModel))
+        var gotTakeFocus = false
+        #expect(server.run(seconds: 20) {
+            while let event = xcb_poll_for_event(c) {
+                if event.pointee.response_type & 0x7f == XCB_CLIENT_MESSAGE {
+                    let message = UnsafeMutableRawPointer(event).assumingMemoryBound(to: xcb_client_message_event_t.self).pointee
+                    if message.window == first, message.type == protocols, message.data.data32.0 == takeFocus { gotTakeFocus = true }
+                }
+                free(event)
+            }
+            return gotTakeFocus && focus() == first
+        })
+        let active = xcb_get_property_reply(c, xcb_get_property(c, 0, xcb_setup_roots_iterator(xcb_get_setup(c)).data!.pointee.root,
+                                                                 Self.atom(c, "_NET_ACTIVE_WINDOW"), XCB_ATOM_WINDOW.rawValue, 0, 1), nil)
+        defer { free(active) }
+        let value = active.flatMap { xcb_get_property_value($0) }?.assumingMemoryBound(to: UInt32.self).pointee
+        #expect(value == first)
+    }
+
+    @Test func aLevelRuleForTheWMClassAppliesToTheXWindow() throws {
+        let (server, xwayland) = try Self.start()
+        defer { xwayland.shutdown() }
+        server.compositor.levelRules.levels["Alerted"] = .alert
+        let c = try #require(Self.connect(xwayland))
+        defer { xcb_disconnect(c) }
+        let window = Self.createWindow(c, x: 0, y: 0, width: 30, height: 30)
+        Self.set(c, window, XCB_ATOM_WM_CLASS.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8, Array("x\0Alerted\0".utf8))
+        xcb_map_window(c, window)
+        xcb_flush(c)
+        #expect(server.run(seconds: 20) { Self.x11Windows(server).first?.isVisible == true })
+        #expect(Self.x11Windows(server).first?.level == .alert)
+    }
 }
