@@ -296,4 +296,35 @@ struct XwaylandTests {
         #expect(server.run(seconds: 20) { Self.x11Windows(server).first?.isVisible == true })
         #expect(Self.x11Windows(server).first?.level == .alert)
     }
+
+    @Test func anXWindowTheModelHidStaysHiddenWhileItsClientDrawsAndShowsAgainAfterAnUnmapAndMap() throws {
+        let (server, xwayland) = try Self.start()
+        defer { xwayland.shutdown() }
+        let c = try #require(Self.connect(xwayland))
+        defer { xcb_disconnect(c) }
+        let window = Self.createWindow(c, x: 0, y: 0, width: 50, height: 50)
+        xcb_map_window(c, window)
+        xcb_flush(c)
+        #expect(server.run(seconds: 20) { Self.x11Windows(server).first?.isVisible == true })
+        let model = try #require(Self.x11Windows(server).first)
+        server.windows.hide(model)
+        // The client resizes (granted: X has the new size; a hidden surface gets no frame
+        // callbacks, so Xwayland may hold its next buffer back).
+        var values: [UInt32] = [70, 60]
+        xcb_configure_window(c, window, UInt16(XCB_CONFIG_WINDOW_WIDTH.rawValue | XCB_CONFIG_WINDOW_HEIGHT.rawValue), &values)
+        xcb_flush(c)
+        #expect(server.run(seconds: 20) {
+            guard let reply = xcb_get_geometry_reply(c, xcb_get_geometry(c, window), nil) else { return false }
+            defer { free(reply) }
+            return reply.pointee.width == 70
+        })
+        for _ in 0..<5 { server.step() }
+        #expect(model.isHidden)
+        xcb_unmap_window(c, window)
+        xcb_map_window(c, window)
+        xcb_flush(c)
+        #expect(server.run(seconds: 20) { model.isVisible })
+        #expect(!model.isClosed)
+        #expect(Self.x11Windows(server).count == 1)
+    }
 }

@@ -21,6 +21,8 @@ final class X11Window: WindowContent, SurfaceRole {
     /// Mapped in X (MapRequest granted, or an override-redirect MapNotify).
     private(set) var isMapped = false
     private var wasShown = false
+    /// Whether the content is showable now (mapped, with a buffer) as last seen by `update`.
+    private var isShowing = false
     private var surfaceDestroyed: Signal<Surface>.Token?
 
     var title = ""
@@ -60,6 +62,7 @@ final class X11Window: WindowContent, SurfaceRole {
             made.content = self
             window = made
             wasShown = false
+            isShowing = false
         }
         update()
     }
@@ -95,36 +98,51 @@ final class X11Window: WindowContent, SurfaceRole {
             compositor.scene.setAnchor(shown ? .window(window, x: 0, y: 0) : nil, of: surface)
         }
         guard shown, let surface else {
-            if window.isVisible { compositor.windows.hide(window) }
+            if isShowing {
+                isShowing = false
+                if window.isVisible { compositor.windows.hide(window) }
+            }
             return
         }
         let size = Size(width: Int(surface.width), height: Int(surface.height))
-        if !wasShown {
-            wasShown = true
-            compositor.applyConfiguredLevel(to: window)
-            if isOverrideRedirect {
-                compositor.setFrame(window, Rect(x: Int(x), y: Int(y), width: size.width, height: size.height))
-                compositor.windows.show(window, makeKey: false)
+        // Shown when it becomes showable (mapped with a buffer), not at every commit: a window
+        // the model hid (a taskbar) stays hidden while the client draws.
+        if !isShowing {
+            isShowing = true
+            if wasShown {
+                compositor.windows.show(window, makeKey: !isOverrideRedirect && type.canBecomeKey)
             } else {
-                let screen = window.screen ?? compositor.windows.mainScreen
-                if let screen {
-                    // A position the client asked for (other than the origin) goes through the policy.
-                    let requested: Point? = (x != 0 || y != 0) ? Point(x: Double(x), y: Double(y)) : nil
-                    compositor.setFrame(window, compositor.windows.placement.initialFrame(
-                        for: window, size: size, requestedOrigin: requested, on: screen))
-                }
-                compositor.windows.show(window, makeKey: type.canBecomeKey && acceptsInput || supportsTakeFocus)
-                if transientFor != 0, let parent = wm.window(transientFor)?.window, parent.isVisible { window.orderFront() }
-                wm.configure(self, to: window.frame)
-            }
-        } else {
-            if window.isHidden { compositor.windows.show(window, makeKey: !isOverrideRedirect && type.canBecomeKey) }
-            if window.frame.size != size {
-                var frame = window.frame
-                frame.size = size
-                compositor.setFrame(window, frame)
+                wasShown = true
+                showFirstTime(window, size: size)
             }
         }
+        if window.frame.size != size {
+            var frame = window.frame
+            frame.size = size
+            compositor.setFrame(window, frame)
+        }
+    }
+
+    /// The first show: the level rule for its class, then an override-redirect window at its X
+    /// position (never key), any other where the placement policy puts it (the position the
+    /// client asked for, other than the origin, as the requested origin), told to X.
+    private func showFirstTime(_ window: Window, size: Size) {
+        compositor.applyConfiguredLevel(to: window)
+        if isOverrideRedirect {
+            compositor.setFrame(window, Rect(x: Int(x), y: Int(y), width: size.width, height: size.height))
+            compositor.windows.show(window, makeKey: false)
+            return
+        }
+        if let screen = window.screen ?? compositor.windows.mainScreen {
+            let requested: Point? = (x != 0 || y != 0) ? Point(x: Double(x), y: Double(y)) : nil
+            compositor.setFrame(window, compositor.windows.placement.initialFrame(
+                for: window, size: size, requestedOrigin: requested, on: screen))
+        }
+        compositor.windows.show(window, makeKey: type.canBecomeKey && acceptsInput || supportsTakeFocus)
+        if transientFor != 0, transientFor != id, let parent = wm.window(transientFor)?.window, parent.isVisible {
+            window.orderFront()
+        }
+        wm.configure(self, to: window.frame)
     }
 
     /// An override-redirect window moved or resized itself in X.
