@@ -66,6 +66,11 @@ struct XwaylandEndToEndTests {
         #expect(!result.stdout.contains("_NET_ACTIVE_WINDOW(WINDOW): window id # 0x0\n"))
         #expect(result.stdout.contains("Map State: IsViewable"))
         #expect(result.stdout.contains("window state: Normal"))
+        // Strata removed the display's lock file on its way out (another Strata of a test
+        // running alongside may have taken the number since: the lock then names that one).
+        let number = try #require(result.stdout.firstMatch(of: #/\nDISPLAY=:(\d+)\n/#)?.1)
+        let lock = (try? String(contentsOfFile: "/tmp/.X\(number)-lock", encoding: .utf8)) ?? ""
+        #expect(Int32(lock.trimmingCharacters(in: .whitespacesAndNewlines)) != run.pid)
         // The window is placed where the model says, and X knows it: its absolute position is
         // the model frame's origin; the screenshot shows xlogo's white there.
         let image = try #require(result.screenshots["HEADLESS-1.png"], "no screenshot; stderr: \(result.stderr.suffix(2000))")
