@@ -134,11 +134,15 @@ struct XwaylandTests {
         let (server, xwayland) = try Self.start()
         let number = xwayland.sockets.number
         #expect(FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)"))
-        #expect(FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock"))
+        let lock = try String(contentsOfFile: "/tmp/.X\(number)-lock", encoding: .utf8)
+        #expect(Int32(lock.trimmingCharacters(in: .whitespacesAndNewlines)) == getpid())
+        let process = try #require(xwayland.pid)
         xwayland.shutdown()
         #expect(xwayland.pid == nil)
-        #expect(!FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)"))
-        #expect(!FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock"))
+        #expect(kill(process, 0) == -1 && errno == ESRCH)
+        // Gone, or (a Strata of another test took the number since) someone else's.
+        let after = (try? String(contentsOfFile: "/tmp/.X\(number)-lock", encoding: .utf8)) ?? ""
+        #expect(Int32(after.trimmingCharacters(in: .whitespacesAndNewlines)) != getpid())
         server.step()
     }
 
