@@ -331,4 +331,21 @@ struct XwaylandTests {
         #expect(!model.isClosed)
         #expect(Self.x11Windows(server).count == 1)
     }
+
+    @Test func aWindowMappedWithNetWMStateAboveIsAboveNormalWindowsAndBelowAlerts() throws {
+        let (server, xwayland) = try Self.start()
+        defer { xwayland.shutdown() }
+        let c = try #require(Self.connect(xwayland))
+        defer { xcb_disconnect(c) }
+        let window = Self.createWindow(c, x: 0, y: 0, width: 30, height: 30)
+        let above = Self.atom(c, "_NET_WM_STATE_ABOVE")
+        Self.set(c, window, Self.atom(c, "_NET_WM_STATE"), type: XCB_ATOM_ATOM.rawValue, format: 32,
+                 [UInt8(above & 0xff), UInt8(above >> 8 & 0xff), UInt8(above >> 16 & 0xff), UInt8(above >> 24)])
+        xcb_map_window(c, window)
+        xcb_flush(c)
+        #expect(server.run(seconds: 20) { Self.x11Windows(server).first?.isVisible == true })
+        let level = try #require(Self.x11Windows(server).first?.level)
+        #expect(level.rawValue == 500)
+        #expect(level > .normal && level < .alert)
+    }
 }

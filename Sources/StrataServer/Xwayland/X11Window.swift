@@ -30,6 +30,8 @@ final class X11Window: WindowContent, SurfaceRole {
     var pid: Int32 = 0
     var transientFor: UInt32 = 0
     var type: X11WindowType = .normal
+    /// `_NET_WM_STATE_ABOVE` at map time: a normal window goes to `X11WindowType.aboveLevel`.
+    var isAbove = false
     var supportsDelete = false
     var supportsTakeFocus = false
     /// The ICCCM input hint (WM_HINTS): whether the WM should give it the input focus.
@@ -57,7 +59,8 @@ final class X11Window: WindowContent, SurfaceRole {
         isMapped = true
         if window == nil || window?.isClosed == true {
             let effective: X11WindowType = isOverrideRedirect ? .overrideRedirect : type
-            let made = compositor.windows.createWindow(appID: appID, title: title, pid: pid, level: effective.level,
+            let level = isAbove && effective.level == .normal ? X11WindowType.aboveLevel : effective.level
+            let made = compositor.windows.createWindow(appID: appID, title: title, pid: pid, level: level,
                                                        canBecomeKey: effective.canBecomeKey)
             made.content = self
             window = made

@@ -7,6 +7,8 @@ enum X11WindowType: String {
 
     /// Above every normal and alert window: menus, tooltips and other override-redirect windows.
     static let popupLevel = WindowLevel(rawValue: 3000)
+    /// A normal window with `_NET_WM_STATE_ABOVE`: above normal windows, below alerts.
+    static let aboveLevel = WindowLevel(rawValue: 500)
 
     var level: WindowLevel {
         switch self {

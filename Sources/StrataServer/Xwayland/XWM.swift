@@ -320,7 +320,6 @@ public final class XWM {
     /// one per change (a client changing a property in a loop costs one read in flight).
     private var readsInFlight: [UInt32: Bool] = [:]
 
-    static let propertyNames = 8
 
     /// Asks for title, class, pid, transient parent, protocols, hints and type; the replies are
     /// applied when they arrive (`collectPropertyReplies`, on the loop: the XWM never waits for
@@ -333,7 +332,7 @@ public final class XWM {
         readsInFlight[window.id] = false
         let names: [xcb_atom_t] = [XCB_ATOM_WM_NAME.rawValue, atoms["_NET_WM_NAME"], XCB_ATOM_WM_CLASS.rawValue,
                                    atoms["_NET_WM_PID"], XCB_ATOM_WM_TRANSIENT_FOR.rawValue, atoms["WM_PROTOCOLS"],
-                                   XCB_ATOM_WM_HINTS.rawValue, atoms["_NET_WM_WINDOW_TYPE"]]
+                                   XCB_ATOM_WM_HINTS.rawValue, atoms["_NET_WM_WINDOW_TYPE"], atoms["_NET_WM_STATE"]]
         let cookies = names.map { xcb_get_property(connection, 0, window.id, $0, XCB_ATOM_ANY.rawValue, 0, Self.maxPropertyWords) }
         pendingReads.append(PendingRead(window: window.id, cookies: cookies))
     }
@@ -404,6 +403,7 @@ public final class XWM {
         let hints = Self.words(values[6])
         window.acceptsInput = hints.count >= 2 && hints[0] & 1 != 0 ? hints[1] != 0 : true
         window.type = X11WindowType.from(atoms: Self.words(values[7])) { self.atoms[$0] }
+        window.isAbove = Self.words(values[8]).contains(atoms["_NET_WM_STATE_ABOVE"])
     }
 
     private static func words(_ bytes: [UInt8]) -> [UInt32] {
