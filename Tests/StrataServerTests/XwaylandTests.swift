@@ -348,4 +348,32 @@ struct XwaylandTests {
         #expect(level.rawValue == 500)
         #expect(level > .normal && level < .alert)
     }
+
+    @Test func aTransientComesToTheFrontWithItsParentWhenTheParentBecomesKey() throws {
+        let (server, xwayland) = try Self.start()
+        defer { xwayland.shutdown() }
+        let c = try #require(Self.connect(xwayland))
+        defer { xcb_disconnect(c) }
+        let parent = Self.createWindow(c, x: 0, y: 0, width: 40, height: 40)
+        let dialog = Self.createWindow(c, x: 0, y: 0, width: 20, height: 20)
+        let other = Self.createWindow(c, x: 0, y: 0, width: 40, height: 40)
+        for (window, name) in [(parent, "parent"), (dialog, "dialog"), (other, "other")] {
+            Self.set(c, window, XCB_ATOM_WM_CLASS.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8, Array("x\0\(name)\0".utf8))
+        }
+        Self.set(c, dialog, XCB_ATOM_WM_TRANSIENT_FOR.rawValue, type: XCB_ATOM_WINDOW.rawValue, format: 32,
+                 [UInt8(parent & 0xff), UInt8(parent >> 8 & 0xff), UInt8(parent >> 16 & 0xff), UInt8(parent >> 24)])
+        xcb_map_window(c, parent)
+        xcb_map_window(c, dialog)
+        xcb_flush(c)
+        #expect(server.run(seconds: 20) { Self.x11Windows(server).filter(\.isVisible).count == 2 })
+        xcb_map_window(c, other)
+        xcb_flush(c)
+        #expect(server.run(seconds: 20) { server.windows.keyWindow?.appID == "other" })
+        #expect(server.windows.windows.map(\.appID) == ["parent", "dialog", "other"])
+        let parentModel = try #require(Self.x11Windows(server).first { $0.appID == "parent" })
+        #expect(server.windows.makeKey(parentModel))
+        // Back to front (making a window key does not order it, as in UIKit; its dialog comes
+        // to the front).
+        #expect(server.windows.windows.map(\.appID) == ["parent", "other", "dialog"])
+    }
 }

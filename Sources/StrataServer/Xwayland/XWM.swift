@@ -439,6 +439,10 @@ public final class XWM {
             }
             if window.supportsTakeFocus { sendProtocolMessage(atoms["WM_TAKE_FOCUS"], to: window.id) }
             setActiveWindow(window.id)
+            // Its transients (dialogs) come to the front with it.
+            for other in windows.values where other.transientFor == window.id && other.id != window.id {
+                if let model = other.window, model.isVisible { model.orderFront() }
+            }
         } else if focused == window.id {
             focused = 0
             xcb_set_input_focus(connection, UInt8(XCB_INPUT_FOCUS_POINTER_ROOT.rawValue), UInt32(XCB_NONE), UInt32(XCB_CURRENT_TIME))
