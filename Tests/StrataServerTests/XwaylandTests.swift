@@ -376,4 +376,36 @@ struct XwaylandTests {
         // to the front).
         #expect(server.windows.windows.map(\.appID) == ["parent", "other", "dialog"])
     }
+
+    @Test func aNetActiveWindowRequestMakesTheWindowKeyThroughTheModel() throws {
+        let (server, xwayland) = try Self.start()
+        defer { xwayland.shutdown() }
+        let c = try #require(Self.connect(xwayland))
+        defer { xcb_disconnect(c) }
+        let first = Self.createWindow(c, x: 0, y: 0, width: 40, height: 40)
+        let second = Self.createWindow(c, x: 50, y: 0, width: 40, height: 40)
+        Self.set(c, first, XCB_ATOM_WM_CLASS.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8, Array("x\0first\0".utf8))
+        Self.set(c, second, XCB_ATOM_WM_CLASS.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8, Array("x\0second\0".utf8))
+        xcb_map_window(c, first)
+        xcb_flush(c)
+        #expect(server.run(seconds: 20) { server.windows.keyWindow?.appID == "first" })
+        xcb_map_window(c, second)
+        xcb_flush(c)
+        #expect(server.run(seconds: 20) { server.windows.keyWindow?.appID == "second" })
+        var event = xcb_client_message_event_t()
+        event.response_type = UInt8(XCB_CLIENT_MESSAGE)
+        event.format = 32
+        event.window = first
+        event.type = Self.atom(c, "_NET_ACTIVE_WINDOW")
+        event.data.data32.0 = 2 // source: a pager
+        let root = xcb_setup_roots_iterator(xcb_get_setup(c)).data!.pointee.root
+        withUnsafeBytes(of: &event) { bytes in
+            _ = bytes.withMemoryRebound(to: CChar.self) { chars in
+                xcb_send_event(c, 0, root, XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT.rawValue | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY.rawValue,
+                               chars.baseAddress)
+            }
+        }
+        xcb_flush(c)
+        #expect(server.run(seconds: 20) { server.windows.keyWindow?.appID == "first" })
+    }
 }
