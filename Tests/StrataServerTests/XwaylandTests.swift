@@ -408,4 +408,21 @@ struct XwaylandTests {
         xcb_flush(c)
         #expect(server.run(seconds: 20) { server.windows.keyWindow?.appID == "first" })
     }
+
+    @Test func aStaleLockFileIsTakenOverAndALiveOneIsSkipped() throws {
+        // Two free numbers high in the range (the Strata of other tests take the lowest).
+        let free = (48..<63).first { number in
+            ![number, number + 1].contains { FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock") }
+        }
+        let number = try #require(free)
+        // :N locked by a live process (this one), :N+1 by a pid that does not exist.
+        try "\(getpid())\n".write(toFile: "/tmp/.X\(number)-lock", atomically: false, encoding: .utf8)
+        defer { unlink("/tmp/.X\(number)-lock") }
+        try "2147483646\n".write(toFile: "/tmp/.X\(number + 1)-lock", atomically: false, encoding: .utf8)
+        let sockets = try XDisplaySockets.open(from: number).get()
+        defer { sockets.remove() }
+        #expect(sockets.number == number + 1)
+        let lock = try String(contentsOfFile: "/tmp/.X\(number + 1)-lock", encoding: .utf8)
+        #expect(lock == String(repeating: " ", count: 10 - String(getpid()).count) + "\(getpid())\n")
+    }
 }
