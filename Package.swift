@@ -77,7 +77,7 @@ let package = Package(
         .target(name: "StrataRender", dependencies: ["CPixman", "CPNG", "CXcursor", "StrataModel"], swiftSettings: cLayer + framePath),
         .target(
             name: "StrataServer",
-            dependencies: ["CWaylandServer", "CStrataServerGlue", "CXKBCommon", "CPixman", "StrataRender", "StrataModel"],
+            dependencies: ["CWaylandServer", "CStrataServerGlue", "CXKBCommon", "CPixman", "CXCB", "StrataRender", "StrataModel"],
             swiftSettings: cLayer + framePath),
         // The control socket: JSON types shared by server and CLI (pure Swift), the server on the
         // compositor's loop, and the `strata-ctl` command line.
@@ -138,7 +138,7 @@ let package = Package(
         .target(name: "StrataTestRandom"),
         .testTarget(name: "StrataModelTests", dependencies: ["StrataModel", "StrataTestRandom"]),
         .testTarget(name: "StrataRenderTests", dependencies: ["StrataRender", "CPixman", "StrataTestRandom"], swiftSettings: cLayer),
-        .testTarget(name: "StrataServerTests", dependencies: ["StrataTestSupport", "StrataServer", "StrataTestRandom"], swiftSettings: cLayer),
+        .testTarget(name: "StrataServerTests", dependencies: ["StrataTestSupport", "StrataServer", "StrataTestRandom", "CXCB"], swiftSettings: cLayer),
         .testTarget(
             name: "StrataNestedBackendTests",
             dependencies: ["StrataNestedBackends", "StrataTestSupport", "StrataServer", "StrataRender", "CXCB", "CStrataClientGlue",

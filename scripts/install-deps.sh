@@ -12,7 +12,9 @@
 #            wayvnc (the standard tool protocols), wl-clipboard (data control), swayidle (idle
 #            notifications) and swaylock (the session lock), an Xcursor theme (Adwaita), the WLCS
 #            runner (the default), python3 with pytest (python/'s tests), chromium (headless: the
-#            trace report's test) and ffmpeg (record-video's encoder; ffprobe checks its videos)
+#            trace report's test), ffmpeg (record-video's encoder; ffprobe checks its videos), and
+#            Xwayland with xterm, x11-apps, x11-utils and xclip (the X11 clients' tests,
+#            docs/xwayland.md)
 #   --demo   --test (foot is the terminal scripts/demo.sh and run-nested.sh prefer)
 #
 # Swift itself is not installed here (see swift.org/install). Runs `apt-get update` only when
@@ -23,14 +25,15 @@ build=(libwayland-dev libwayland-bin wayland-protocols libpixman-1-dev libxkbcom
        libpng-dev pkg-config git ca-certificates wlcs libxcb1-dev libxcb-shm0-dev libxcb-xkb-dev libxkbcommon-x11-dev
        libxcursor-dev)
 test=(weston wayland-utils foot fonts-dejavu-core gtk-3-examples gtk-layer-shell-examples dbus xvfb
-      grim wlr-randr wtype wayvnc wl-clipboard swayidle swaylock adwaita-icon-theme gtk-4-examples python3 python3-pytest chromium ffmpeg)
+      grim wlr-randr wtype wayvnc wl-clipboard swayidle swaylock adwaita-icon-theme gtk-4-examples python3 python3-pytest chromium ffmpeg
+      xwayland xterm x11-apps x11-utils xclip)
 demo=()
 
 case "${1:---test}" in
   --build) wanted=("${build[@]}") ;;
   --test) wanted=("${build[@]}" "${test[@]}") ;;
   --demo) wanted=("${build[@]}" "${test[@]}" "${demo[@]}") ;;
-  -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,/^# Swift itself/p' "$0" | sed '$d' | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) echo "usage: $0 [--build|--test|--demo]" >&2; exit 2 ;;
 esac
 

@@ -15,13 +15,15 @@ public struct WindowInfo: Codable, Sendable, Equatable {
     /// The screen's id, nil while no screen is connected.
     public var screen: UInt64?
     public var frame: Rect
+    /// `wayland`, or `x11` for an X window through Xwayland (nil from an older Strata).
+    public var kind: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, appID = "app_id", title, pid, level, order, key, hidden, screen, frame
+        case id, appID = "app_id", title, pid, level, order, key, hidden, screen, frame, kind
     }
 
     public init(id: UInt64, appID: String, title: String, pid: Int32, level: String, order: Int, key: Bool,
-                hidden: Bool, screen: UInt64?, frame: Rect) {
+                hidden: Bool, screen: UInt64?, frame: Rect, kind: String? = nil) {
         self.id = id
         self.appID = appID
         self.title = title
@@ -32,6 +34,7 @@ public struct WindowInfo: Codable, Sendable, Equatable {
         self.hidden = hidden
         self.screen = screen
         self.frame = frame
+        self.kind = kind
     }
 
     /// The model's windows, front to back.
@@ -40,7 +43,8 @@ public struct WindowInfo: Codable, Sendable, Equatable {
             WindowInfo(
                 id: window.id.rawValue, appID: window.appID, title: window.title, pid: window.pid,
                 level: window.level.name, order: index, key: window.isKeyWindow, hidden: window.isHidden,
-                screen: window.screen?.id.rawValue, frame: window.frame)
+                screen: window.screen?.id.rawValue, frame: window.frame,
+                kind: window.content?.kind ?? "wayland")
         }
     }
 }

@@ -48,6 +48,9 @@ public protocol WindowContentHandle: AnyObject {
     /// The root surface committed a new buffer origin (wl_surface.offset, or attach's dx/dy):
     /// a floating window moves by that much. Default: nothing (content placed by its own rules).
     func rootSurfaceDidCommitOffset(dx: Int32, dy: Int32)
+    /// What kind of client shows the window: `wayland` (the default) or `x11` (an X window
+    /// through Xwayland), as `strata-ctl windows` reports it.
+    var kind: String { get }
 }
 
 extension WindowContentHandle {
@@ -64,4 +67,5 @@ extension WindowContentHandle {
     public func screenDidChangeUsableArea() {}
     public func screenDidChangeGeometry() {}
     public func rootSurfaceDidCommitOffset(dx: Int32, dy: Int32) {}
+    public var kind: String { "wayland" }
 }

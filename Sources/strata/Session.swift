@@ -19,6 +19,9 @@ final class Session {
     private(set) var clients: [ChildProcess] = []
     /// The control socket, stopped (its file removed) before the display goes.
     var control: ControlServer?
+    /// Rootless Xwayland (`--xwayland`), stopped (its sockets and lock file removed) before the
+    /// display goes.
+    var xwayland: Xwayland?
     /// The trace `--record` writes when there is no control socket (else the control server
     /// holds it, and `record start|stop` may replace it).
     var standaloneRecorder: TraceRecorder?
@@ -118,6 +121,7 @@ final class Session {
         removeSignalSources()
         recorder?.stop(reason: "exit")
         control?.stop()
+        xwayland?.shutdown()
         compositor.shutdown()
         for client in clients { client.terminate(grace: 1) }
         // The clients are disconnected now; a command still running (Strata was asked to stop)
@@ -143,6 +147,7 @@ final class Session {
         recorder?.stop(reason: "exit")
         control?.stop()
         removeSignalSources()
+        xwayland?.shutdown()
         compositor.shutdown()
     }
 

@@ -119,6 +119,11 @@ struct StrataCommand: ParsableCommand {
         discussion: "Otherwise the cursor (the client's, or the Xcursor theme's arrow: XCURSOR_THEME, XCURSOR_SIZE) shows once the pointer has a position."))
     var hideCursor = false
 
+    @Option(help: ArgumentHelp(
+        "When to start Xwayland for X11 clients (lazy, eager, off).",
+        discussion: "lazy (the default) takes an X display (DISPLAY=:N, printed after WAYLAND_DISPLAY and set for the command and strata-ctl exec) and starts rootless Xwayland at the first X connection; eager starts it at once; off offers no X display. STRATA_XWAYLAND names another Xwayland executable. Xwayland missing or ending is a message on stderr; Wayland clients are not affected (docs/xwayland.md)."))
+    var xwayland: XwaylandMode = .lazy
+
     @Option(name: .customLong("allow-levels"), help: ArgumentHelp(
         "Applications (xdg_toplevel app ids, comma-separated) allowed to ask for levels above normal through strata_window_v1. Repeatable.",
         valueName: "appid,..."))
@@ -233,6 +238,21 @@ struct StrataCommand: ParsableCommand {
         childEnvironment["WAYLAND_DISPLAY"] = socketName
         childEnvironment["WAYLAND_SOCKET"] = nil
         childEnvironment[ControlProtocol.environmentVariable] = nil
+        childEnvironment["DISPLAY"] = nil
+        if xwayland != .off {
+            do throws(XwaylandError) {
+                let server = try Xwayland(compositor: session.compositor, executable: Xwayland.executable(environment: environment))
+                server.log = { Session.printError($0) }
+                session.xwayland = server
+                session.compositor.xwayland = server
+                childEnvironment["DISPLAY"] = server.displayName
+                if xwayland == .eager, case .failure(let error) = server.start() {
+                    Session.printError("strata: Xwayland: \(error); X clients cannot connect to \(server.displayName) (Wayland clients are not affected)")
+                }
+            } catch {
+                Session.printError("strata: Xwayland: \(error); no X display is offered")
+            }
+        }
         if !noControl {
             do {
                 let control = try ControlServer(compositor: session.compositor)
@@ -265,6 +285,7 @@ struct StrataCommand: ParsableCommand {
             session.control?.sessionCommand = command.isEmpty ? nil : command
         }
         print("WAYLAND_DISPLAY=\(socketName)")
+        if let server = session.xwayland { print("DISPLAY=\(server.displayName)") }
         if let control = session.control { print("\(ControlProtocol.environmentVariable)=\(control.path)") }
         fflush(stdout)
 

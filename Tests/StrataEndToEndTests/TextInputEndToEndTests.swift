@@ -25,12 +25,14 @@ import Testing
     /// "x,y WxH" from the FRAME column of `strata-ctl windows`' row titled `title`.
     static func frame(of title: String, in table: String) -> (x: Int, y: Int, width: Int, height: Int)? {
         guard let row = table.split(separator: "\n").first(where: { $0.contains(title) }) else { return nil }
+        // The FRAME column: "X,Y WxH" (other columns may follow it).
         let fields = row.split(separator: " ")
-        guard fields.count >= 2 else { return nil }
-        let origin = fields[fields.count - 2].split(separator: ",").compactMap { Int($0) }
-        let size = fields[fields.count - 1].split(separator: "x").compactMap { Int($0) }
-        guard origin.count == 2, size.count == 2 else { return nil }
-        return (origin[0], origin[1], size[0], size[1])
+        for index in fields.indices.dropLast() {
+            let origin = fields[index].split(separator: ",").compactMap { Int($0) }
+            let size = fields[index + 1].split(separator: "x").compactMap { Int($0) }
+            if origin.count == 2, size.count == 2 { return (origin[0], origin[1], size[0], size[1]) }
+        }
+        return nil
     }
 
     /// A demo with a focused entry: the program, its --run name, its window's title, GTK's

@@ -56,6 +56,8 @@ public final class Compositor {
     public private(set) var securityContexts: SecurityContextManager!
     /// The user's level rules and allow-list (`--level`, `--allow-levels`), asked at map time.
     public var levelRules = LevelRules()
+    /// Rootless Xwayland and its window manager, when X clients are offered (`docs/xwayland.md`).
+    public weak var xwayland: Xwayland?
     /// Who sees the privileged globals (`--allow-privileged`: everyone).
     public var clientPrivilege: ClientPrivilege = .startedByStrata
     /// A trace recorder's hooks (frames presented, input handled); nil while not recording.
@@ -326,6 +328,8 @@ public final class Compositor {
     /// `offsetX`/`offsetY` (wl_surface.offset, or attach's dx/dy before v5) move a toplevel
     /// window by that much, as the new buffer's origin is that far from the old one's.
     func surfaceDidCommit(_ surface: Surface, offsetX: Int32, offsetY: Int32) {
+        // An Xwayland surface named by a WL_SURFACE_ID message read before the surface existed.
+        if let xwayland, surface.role == nil, surface.client == xwayland.client { xwayland.wm?.associatePendingSurfaces() }
         if offsetX != 0 || offsetY != 0,
            let content = windows.windows.first(where: { $0.content?.rootSurface === surface })?.content {
             content.rootSurfaceDidCommitOffset(dx: offsetX, dy: offsetY)

@@ -1,0 +1,499 @@
+import CWaylandServer
+import CXCB
+import Glibc
+import StrataModel
+
+/// Strata's X window manager, an X client of Xwayland over the `-wm` socket (xcb). It redirects
+/// the root's substructure (so every toplevel's map and configure comes here first), advertises
+/// itself (`_NET_SUPPORTING_WM_CHECK`), and turns each mapped toplevel into an `X11Window`, a
+/// model window. Events and replies are read on the event loop (the connection's fd); property
+/// reads never wait (the replies are applied as they come; each property at most
+/// `maxPropertyWords` 32-bit words). At most `maxWindows` X windows are managed; more are left
+/// unmapped.
+public final class XWM {
+    unowned let xwayland: Xwayland
+    var compositor: Compositor { xwayland.compositor }
+    private let connection: OpaquePointer
+    private let atoms: XAtoms
+    private let root: xcb_window_t
+    private let checkWindow: xcb_window_t
+    private var watcher: EventSource?
+    private var windows: [UInt32: X11Window] = [:]
+    /// Windows whose WL_SURFACE_ID names a surface not found yet (looked for at Xwayland's
+    /// commits of surfaces without a role).
+    private var waitingForSurface: Set<UInt32> = []
+    private var focused: UInt32 = 0
+    private var observer: ObserverToken?
+    private var isShutDown = false
+    /// Set while the XWM itself moves a model window after a ConfigureRequest (X already has the
+    /// new geometry: the frame change is not sent back).
+    private var isMovingModel = false
+
+    static let maxPropertyWords: UInt32 = 1024
+    static let maxWindows = 4096
+
+    /// The X windows managed now (tests).
+    var windowCount: Int { windows.count }
+
+    private init(xwayland: Xwayland, connection: OpaquePointer, atoms: XAtoms, root: xcb_window_t, checkWindow: xcb_window_t) {
+        self.xwayland = xwayland
+        self.connection = connection
+        self.atoms = atoms
+        self.root = root
+        self.checkWindow = checkWindow
+    }
+
+    /// Connects over `fd` (taken) to a ready Xwayland and becomes its window manager.
+    static func connect(fd: Int32, xwayland: Xwayland) -> Result<XWM, XwaylandError> {
+        guard let connection = xcb_connect_to_fd(fd, nil) else { return .failure(.setup("xcb_connect_to_fd failed")) }
+        guard xcb_connection_has_error(connection) == 0, let setup = xcb_get_setup(connection),
+              let screen = xcb_setup_roots_iterator(setup).data, let atoms = XAtoms(connection: connection) else {
+            xcb_disconnect(connection)
+            return .failure(.setup("the X connection failed"))
+        }
+        let root = screen.pointee.root
+        // SubstructureRedirect on the root: only one client may hold it (the window manager).
+        var mask: UInt32 = XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT.rawValue | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY.rawValue
+            | XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue
+        let cookie = xcb_change_window_attributes_checked(connection, root, XCB_CW_EVENT_MASK.rawValue, &mask)
+        if let error = xcb_request_check(connection, cookie) {
+            free(error)
+            xcb_disconnect(connection)
+            return .failure(.setup("another window manager holds the X display"))
+        }
+        _ = strata_xcb_composite_redirect_subwindows(connection, root)
+        let check = xcb_generate_id(connection)
+        xcb_create_window(connection, 0, check, root, -1, -1, 1, 1, 0, UInt16(XCB_WINDOW_CLASS_INPUT_ONLY.rawValue),
+                          0, 0, nil)
+        let wm = XWM(xwayland: xwayland, connection: connection, atoms: atoms, root: root, checkWindow: check)
+        wm.advertise()
+        wm.watcher = EventSource(display: xwayland.compositor.display, fd: xcb_get_file_descriptor(connection)) { [weak wm] _ in
+            wm?.readEvents()
+        }
+        wm.observer = xwayland.compositor.windows.notifications.addObserver { [weak wm] posted in
+            wm?.modelDidPost(posted.notification)
+        }
+        wm.flushAndReadSoon()
+        return .success(wm)
+    }
+
+    private func advertise() {
+        var check = checkWindow
+        xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), root, atoms["_NET_SUPPORTING_WM_CHECK"],
+                            XCB_ATOM_WINDOW.rawValue, 32, 1, &check)
+        xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), checkWindow, atoms["_NET_SUPPORTING_WM_CHECK"],
+                            XCB_ATOM_WINDOW.rawValue, 32, 1, &check)
+        let name = Array("Strata".utf8)
+        xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), checkWindow, atoms["_NET_WM_NAME"],
+                            atoms["UTF8_STRING"], 8, UInt32(name.count), name)
+        var supported = ["_NET_SUPPORTING_WM_CHECK", "_NET_ACTIVE_WINDOW", "_NET_WM_NAME", "_NET_WM_PID",
+                         "_NET_WM_WINDOW_TYPE", "_NET_CLIENT_LIST"].map { atoms[$0] }
+        xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), root, atoms["_NET_SUPPORTED"],
+                            XCB_ATOM_ATOM.rawValue, 32, UInt32(supported.count), &supported)
+        setActiveWindow(0)
+        // The ICCCM manager selection of screen 0: Xwayland accepts X clients on the listening
+        // sockets only once the window manager owns it.
+        xcb_set_selection_owner(connection, checkWindow, atoms["WM_S0"], UInt32(XCB_CURRENT_TIME))
+    }
+
+    // MARK: Events
+
+    /// Handles the events and replies xcb has, until none is left. xcb reads the socket
+    /// whenever it writes (a flush reads what is waiting, so the fd is no longer readable), so
+    /// after each flush the queue is looked at again; flushes outside this loop schedule it
+    /// (`flushAndReadSoon`).
+    private func readEvents() {
+        var rounds = 0
+        while !isShutDown {
+            while !isShutDown, let event = xcb_poll_for_event(connection) {
+                handle(event)
+                free(event)
+            }
+            guard !isShutDown else { return }
+            collectPropertyReplies()
+            xcb_flush(connection)
+            // What the flush read: another round (bounded: the loop yields to the other
+            // clients after 64 rounds and comes back at once).
+            if let event = xcb_poll_for_queued_event(connection) {
+                handle(event)
+                free(event)
+                rounds += 1
+                if rounds < 64 { continue }
+                scheduleRead()
+                return
+            }
+            if collectPropertyReplies() > 0, rounds < 64 {
+                rounds += 1
+                continue
+            }
+            break
+        }
+        if !isShutDown, xcb_connection_has_error(connection) != 0 { shutdown() }
+    }
+
+    private var readScheduled: OpaquePointer?
+
+    /// Sends what is buffered now, and reads what that brought in on the next idle turn of the
+    /// loop (not from inside the model notification or request that wrote).
+    private func flushAndReadSoon() {
+        xcb_flush(connection)
+        scheduleRead()
+    }
+
+    private final class WeakXWM {
+        weak var wm: XWM?
+        init(_ wm: XWM) { self.wm = wm }
+    }
+
+    private func scheduleRead() {
+        guard readScheduled == nil, !isShutDown else { return }
+        let box = Unmanaged.passRetained(WeakXWM(self)).toOpaque()
+        readScheduled = wl_event_loop_add_idle(compositor.display.eventLoop, { data in
+            guard let data else { return }
+            let box = Unmanaged<WeakXWM>.fromOpaque(data).takeRetainedValue()
+            box.wm?.readScheduled = nil
+            box.wm?.readEvents()
+        }, box)
+        if readScheduled == nil { Unmanaged<WeakXWM>.fromOpaque(box).release() }
+    }
+
+    private func handle(_ event: UnsafeMutablePointer<xcb_generic_event_t>) {
+        let raw = UnsafeMutableRawPointer(event)
+        switch Int32(event.pointee.response_type & 0x7f) {
+        case XCB_CREATE_NOTIFY:
+            let e = raw.assumingMemoryBound(to: xcb_create_notify_event_t.self).pointee
+            guard e.parent == root, e.window != checkWindow, windows[e.window] == nil, windows.count < Self.maxWindows else { return }
+            windows[e.window] = X11Window(id: e.window, wm: self, overrideRedirect: e.override_redirect != 0,
+                                          x: Int32(e.x), y: Int32(e.y), width: Int32(e.width), height: Int32(e.height))
+            var mask = XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue | XCB_EVENT_MASK_FOCUS_CHANGE.rawValue
+            xcb_change_window_attributes(connection, e.window, XCB_CW_EVENT_MASK.rawValue, &mask)
+        case XCB_DESTROY_NOTIFY:
+            let e = raw.assumingMemoryBound(to: xcb_destroy_notify_event_t.self).pointee
+            guard let window = windows.removeValue(forKey: e.window) else { return }
+            waitingForSurface.remove(e.window)
+            if focused == e.window { focused = 0 }
+            window.didDestroy()
+            updateClientList()
+        case XCB_MAP_REQUEST:
+            let e = raw.assumingMemoryBound(to: xcb_map_request_event_t.self).pointee
+            guard let window = windows[e.window] else { return }
+            // Mapped once its properties are in (its level and class decide how it shows).
+            window.mapsWhenPropertiesArrive = true
+            requestProperties(of: window)
+        case XCB_MAP_NOTIFY:
+            let e = raw.assumingMemoryBound(to: xcb_map_notify_event_t.self).pointee
+            guard let window = windows[e.window] else { return }
+            if window.isOverrideRedirect { requestProperties(of: window) }
+            window.didMap()
+            updateClientList()
+        case XCB_UNMAP_NOTIFY:
+            let e = raw.assumingMemoryBound(to: xcb_unmap_notify_event_t.self).pointee
+            guard let window = windows[e.window] else { return }
+            window.didUnmap()
+            updateClientList()
+        case XCB_CONFIGURE_REQUEST:
+            handleConfigureRequest(raw.assumingMemoryBound(to: xcb_configure_request_event_t.self).pointee)
+        case XCB_CONFIGURE_NOTIFY:
+            let e = raw.assumingMemoryBound(to: xcb_configure_notify_event_t.self).pointee
+            windows[e.window]?.didConfigure(x: Int32(e.x), y: Int32(e.y), width: Int32(e.width), height: Int32(e.height))
+        case XCB_PROPERTY_NOTIFY:
+            let e = raw.assumingMemoryBound(to: xcb_property_notify_event_t.self).pointee
+            // The properties the XWM reads (a client may set WM_PROTOCOLS or its class after
+            // mapping, as Xt applications do).
+            let watched: [xcb_atom_t] = [XCB_ATOM_WM_NAME.rawValue, atoms["_NET_WM_NAME"], XCB_ATOM_WM_CLASS.rawValue,
+                                         atoms["_NET_WM_PID"], atoms["WM_PROTOCOLS"], XCB_ATOM_WM_HINTS.rawValue,
+                                         XCB_ATOM_WM_TRANSIENT_FOR.rawValue]
+            guard let window = windows[e.window], watched.contains(e.atom) else { return }
+            requestProperties(of: window)
+        case XCB_CLIENT_MESSAGE:
+            handleClientMessage(raw.assumingMemoryBound(to: xcb_client_message_event_t.self).pointee)
+        default:
+            break
+        }
+    }
+
+    private func handleClientMessage(_ e: xcb_client_message_event_t) {
+        if e.type == atoms["WL_SURFACE_ID"] {
+            guard let window = windows[e.window] else { return }
+            window.pendingSurfaceID = e.data.data32.0
+            waitingForSurface.insert(window.id)
+            associatePendingSurfaces()
+        } else if e.type == atoms["_NET_ACTIVE_WINDOW"] {
+            // A request to activate goes through the key-window policy (which may refuse it).
+            guard let model = windows[e.window]?.window, model.isVisible else { return }
+            _ = compositor.windows.makeKey(model)
+        }
+    }
+
+    /// Finds the surfaces named by WL_SURFACE_ID messages among Xwayland's (the message may come
+    /// before Xwayland's create_surface was read: then it is tried again at its next commit).
+    func associatePendingSurfaces() {
+        guard let client = xwayland.client else { return }
+        for xid in waitingForSurface {
+            guard let window = windows[xid] else {
+                waitingForSurface.remove(xid)
+                continue
+            }
+            guard let id = window.pendingSurfaceID, let surface = compositor.surface(of: client, id: id) else { continue }
+            if window.associate(surface: surface) || window.pendingSurfaceID == nil { waitingForSurface.remove(xid) }
+        }
+    }
+
+    /// A ConfigureRequest: an unmapped window gets what it asks (clamped); a managed one gets the
+    /// frame the placement policy decides for the requested origin and size, sent back as a
+    /// configure (the model frame follows the surface's next commit).
+    private func handleConfigureRequest(_ e: xcb_configure_request_event_t) {
+        guard let window = windows[e.window] else { return }
+        let mask = UInt32(e.value_mask)
+        var x = window.x, y = window.y, width = window.width, height = window.height
+        if mask & UInt32(XCB_CONFIG_WINDOW_X.rawValue) != 0 { x = Int32(e.x) }
+        if mask & UInt32(XCB_CONFIG_WINDOW_Y.rawValue) != 0 { y = Int32(e.y) }
+        if mask & UInt32(XCB_CONFIG_WINDOW_WIDTH.rawValue) != 0 { width = Int32(e.width) }
+        if mask & UInt32(XCB_CONFIG_WINDOW_HEIGHT.rawValue) != 0 { height = Int32(e.height) }
+        width = min(max(width, 1), 8192)
+        height = min(max(height, 1), 8192)
+        if let model = window.window, model.isVisible, let screen = model.screen {
+            let frame = compositor.windows.placement.initialFrame(
+                for: model, size: Size(width: Int(width), height: Int(height)),
+                requestedOrigin: Point(x: Double(x), y: Double(y)), on: screen)
+            configure(window, to: frame)
+            // The model takes the new origin now (the size follows the surface's next commit).
+            isMovingModel = true
+            compositor.setFrame(model, Rect(x: frame.x, y: frame.y, width: model.frame.width, height: model.frame.height))
+            isMovingModel = false
+        } else {
+            configure(window, to: Rect(x: Int(x), y: Int(y), width: Int(width), height: Int(height)))
+        }
+    }
+
+    /// Moves and sizes the X window to `frame` (clamped to X's 16-bit coordinates) and sends the
+    /// synthetic ConfigureNotify ICCCM asks for.
+    func configure(_ window: X11Window, to frame: Rect) {
+        guard !isShutDown else { return }
+        let x = Int32(clamping: min(max(frame.x, -32768), 32767))
+        let y = Int32(clamping: min(max(frame.y, -32768), 32767))
+        let width = Int32(clamping: min(max(frame.width, 1), 8192))
+        let height = Int32(clamping: min(max(frame.height, 1), 8192))
+        window.x = x
+        window.y = y
+        window.width = width
+        window.height = height
+        var values: [UInt32] = [UInt32(bitPattern: x), UInt32(bitPattern: y), UInt32(width), UInt32(height), 0]
+        let mask = UInt16(XCB_CONFIG_WINDOW_X.rawValue | XCB_CONFIG_WINDOW_Y.rawValue | XCB_CONFIG_WINDOW_WIDTH.rawValue
+            | XCB_CONFIG_WINDOW_HEIGHT.rawValue | XCB_CONFIG_WINDOW_BORDER_WIDTH.rawValue)
+        xcb_configure_window(connection, window.id, mask, &values)
+        var event = xcb_configure_notify_event_t()
+        event.response_type = UInt8(XCB_CONFIGURE_NOTIFY)
+        event.event = window.id
+        event.window = window.id
+        event.x = Int16(x)
+        event.y = Int16(y)
+        event.width = UInt16(width)
+        event.height = UInt16(height)
+        withUnsafeBytes(of: &event) { bytes in
+            _ = bytes.withMemoryRebound(to: CChar.self) { chars in
+                xcb_send_event(connection, 0, window.id, XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue, chars.baseAddress)
+            }
+        }
+        flushAndReadSoon()
+    }
+
+    /// The model moved or resized a managed window (placement, `strata-ctl move`): X is told.
+    private func modelDidPost(_ notification: WindowServerNotification) {
+        guard !isMovingModel, case .windowDidChangeFrame(let id, _, let to) = notification else { return }
+        guard let window = compositor.windows.window(withID: id)?.content as? X11Window, window.wm === self,
+              !window.isOverrideRedirect else { return }
+        if Int(window.x) != to.x || Int(window.y) != to.y || Int(window.width) != to.width || Int(window.height) != to.height {
+            configure(window, to: to)
+        }
+    }
+
+    // MARK: Properties
+
+    /// The property requests of one window awaiting their replies (in request order).
+    private struct PendingRead {
+        let window: UInt32
+        let cookies: [xcb_get_property_cookie_t]
+    }
+    private var pendingReads: [PendingRead] = []
+    /// Windows with a read in flight: a change meanwhile asks for one more read after it, not
+    /// one per change (a client changing a property in a loop costs one read in flight).
+    private var readsInFlight: [UInt32: Bool] = [:]
+
+
+    /// Asks for title, class, pid, transient parent, protocols, hints and type; the replies are
+    /// applied when they arrive (`collectPropertyReplies`, on the loop: the XWM never waits for
+    /// Xwayland, which may itself be waiting for Strata).
+    private func requestProperties(of window: X11Window) {
+        if readsInFlight[window.id] != nil {
+            readsInFlight[window.id] = true
+            return
+        }
+        readsInFlight[window.id] = false
+        let names: [xcb_atom_t] = [XCB_ATOM_WM_NAME.rawValue, atoms["_NET_WM_NAME"], XCB_ATOM_WM_CLASS.rawValue,
+                                   atoms["_NET_WM_PID"], XCB_ATOM_WM_TRANSIENT_FOR.rawValue, atoms["WM_PROTOCOLS"],
+                                   XCB_ATOM_WM_HINTS.rawValue, atoms["_NET_WM_WINDOW_TYPE"], atoms["_NET_WM_STATE"]]
+        let cookies = names.map { xcb_get_property(connection, 0, window.id, $0, XCB_ATOM_ANY.rawValue, 0, Self.maxPropertyWords) }
+        pendingReads.append(PendingRead(window: window.id, cookies: cookies))
+    }
+
+    /// Applies the property replies that have arrived, oldest first. Replies come in request
+    /// order, so once a read's last reply is there, all of its replies are.
+    @discardableResult
+    private func collectPropertyReplies() -> Int {
+        var done = 0
+        while done < pendingReads.count {
+            let read = pendingReads[done]
+            var last: UnsafeMutableRawPointer?
+            var error: UnsafeMutablePointer<xcb_generic_error_t>?
+            guard let lastCookie = read.cookies.last,
+                  xcb_poll_for_reply(connection, lastCookie.sequence, &last, &error) != 0 else { break }
+            if let error { free(error) }
+            var values: [[UInt8]] = []
+            for cookie in read.cookies.dropLast() {
+                var reply: UnsafeMutableRawPointer?
+                var error: UnsafeMutablePointer<xcb_generic_error_t>?
+                _ = xcb_poll_for_reply(connection, cookie.sequence, &reply, &error)
+                if let error { free(error) }
+                values.append(Self.value(of: reply))
+                free(reply)
+            }
+            values.append(Self.value(of: last))
+            free(last)
+            done += 1
+            let again = readsInFlight.removeValue(forKey: read.window) ?? false
+            guard let window = windows[read.window] else { continue }
+            apply(values, to: window)
+            if window.mapsWhenPropertiesArrive {
+                window.mapsWhenPropertiesArrive = false
+                var state: [UInt32] = [1, 0] // WM_STATE NormalState, no icon
+                xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window.id, atoms["WM_STATE"],
+                                    atoms["WM_STATE"], 32, 2, &state)
+                xcb_map_window(connection, window.id)
+            } else {
+                window.propertiesDidChange()
+            }
+            if again { requestProperties(of: window) }
+        }
+        if done > 0 { pendingReads.removeFirst(done) }
+        return done
+    }
+
+    /// A get_property reply's value (at most `maxPropertyWords` words), empty for none.
+    private static func value(of reply: UnsafeMutableRawPointer?) -> [UInt8] {
+        guard let reply else { return [] }
+        let typed = reply.assumingMemoryBound(to: xcb_get_property_reply_t.self)
+        let length = Int(xcb_get_property_value_length(typed))
+        guard length > 0, let value = xcb_get_property_value(typed) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: value, count: min(length, Int(maxPropertyWords) * 4)))
+    }
+
+    private func apply(_ values: [[UInt8]], to window: X11Window) {
+        let netName = String(decoding: values[1], as: UTF8.self)
+        window.title = netName.isEmpty ? String(decoding: values[0], as: UTF8.self) : netName
+        // WM_CLASS: instance\0class\0; the class is the app id.
+        let parts = values[2].split(separator: 0, omittingEmptySubsequences: false)
+        window.appID = parts.count > 1 ? String(decoding: parts[1], as: UTF8.self) : (parts.first.map { String(decoding: $0, as: UTF8.self) } ?? "")
+        window.pid = Self.words(values[3]).first.map { Int32(bitPattern: $0) } ?? 0
+        window.transientFor = Self.words(values[4]).first ?? 0
+        let protocols = Self.words(values[5])
+        window.supportsDelete = protocols.contains(atoms["WM_DELETE_WINDOW"])
+        window.supportsTakeFocus = protocols.contains(atoms["WM_TAKE_FOCUS"])
+        // WM_HINTS: flags, input; InputHint = 1.
+        let hints = Self.words(values[6])
+        window.acceptsInput = hints.count >= 2 && hints[0] & 1 != 0 ? hints[1] != 0 : true
+        window.type = X11WindowType.from(atoms: Self.words(values[7])) { self.atoms[$0] }
+        window.isAbove = Self.words(values[8]).contains(atoms["_NET_WM_STATE_ABOVE"])
+    }
+
+    private static func words(_ bytes: [UInt8]) -> [UInt32] {
+        var words: [UInt32] = []
+        var index = 0
+        while index + 4 <= bytes.count {
+            var word = UInt32(bytes[index])
+            word |= UInt32(bytes[index + 1]) << 8
+            word |= UInt32(bytes[index + 2]) << 16
+            word |= UInt32(bytes[index + 3]) << 24
+            words.append(word)
+            index += 4
+        }
+        return words
+    }
+
+    private func updateClientList() {
+        var list = windows.values.filter { $0.isMapped && !$0.isOverrideRedirect }.map(\.id).sorted()
+        xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), root, atoms["_NET_CLIENT_LIST"],
+                            XCB_ATOM_WINDOW.rawValue, 32, UInt32(list.count), &list)
+    }
+
+    func window(_ id: UInt32) -> X11Window? { windows[id] }
+
+    // MARK: Focus and close
+
+    func windowDidChangeKeyState(_ window: X11Window, isKey: Bool) {
+        guard !isShutDown else { return }
+        if isKey {
+            focused = window.id
+            if window.acceptsInput {
+                xcb_set_input_focus(connection, UInt8(XCB_INPUT_FOCUS_POINTER_ROOT.rawValue), window.id, UInt32(XCB_CURRENT_TIME))
+            }
+            if window.supportsTakeFocus { sendProtocolMessage(atoms["WM_TAKE_FOCUS"], to: window.id) }
+            setActiveWindow(window.id)
+            // Its transients (dialogs) come to the front with it.
+            for other in windows.values where other.transientFor == window.id && other.id != window.id {
+                if let model = other.window, model.isVisible { model.orderFront() }
+            }
+        } else if focused == window.id {
+            focused = 0
+            xcb_set_input_focus(connection, UInt8(XCB_INPUT_FOCUS_POINTER_ROOT.rawValue), UInt32(XCB_NONE), UInt32(XCB_CURRENT_TIME))
+            setActiveWindow(0)
+        }
+        flushAndReadSoon()
+    }
+
+    private func setActiveWindow(_ id: UInt32) {
+        var value = id
+        xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), root, atoms["_NET_ACTIVE_WINDOW"],
+                            XCB_ATOM_WINDOW.rawValue, 32, 1, &value)
+    }
+
+    /// Close: WM_DELETE_WINDOW when the client takes it, else the client is killed.
+    func close(_ window: X11Window) {
+        guard !isShutDown else { return }
+        if window.supportsDelete {
+            sendProtocolMessage(atoms["WM_DELETE_WINDOW"], to: window.id)
+        } else {
+            xcb_kill_client(connection, window.id)
+        }
+        flushAndReadSoon()
+    }
+
+    private func sendProtocolMessage(_ message: xcb_atom_t, to id: UInt32) {
+        var event = xcb_client_message_event_t()
+        event.response_type = UInt8(XCB_CLIENT_MESSAGE)
+        event.format = 32
+        event.window = id
+        event.type = atoms["WM_PROTOCOLS"]
+        event.data.data32.0 = message
+        event.data.data32.1 = UInt32(XCB_CURRENT_TIME)
+        withUnsafeBytes(of: &event) { bytes in
+            _ = bytes.withMemoryRebound(to: CChar.self) { chars in
+                xcb_send_event(connection, 0, id, XCB_EVENT_MASK_NO_EVENT.rawValue, chars.baseAddress)
+            }
+        }
+    }
+
+    /// Closes every managed window and the connection. Idempotent.
+    func shutdown() {
+        guard !isShutDown else { return }
+        isShutDown = true
+        watcher?.remove()
+        watcher = nil
+        if let observer { compositor.windows.notifications.removeObserver(observer) }
+        observer = nil
+        let all = Array(windows.values)
+        windows.removeAll()
+        for window in all { window.didDestroy() }
+        xcb_disconnect(connection)
+    }
+}

@@ -1,0 +1,292 @@
+import CWaylandServer
+import CXCB
+import Glibc
+import StrataModel
+
+/// Rootless Xwayland, started by Strata (`docs/xwayland.md`).
+///
+/// Strata owns the X display (`XDisplaySockets`: the number, the two listening sockets, the lock
+/// file) from its start, and watches the sockets on the event loop. The first X client that
+/// connects (or `start()`, for `--xwayland=eager`) starts `Xwayland :N -rootless -listenfd A
+/// -listenfd B -wm W -displayfd D`, whose Wayland connection is a socket pair Strata made (a
+/// privileged client, as `WAYLAND_SOCKET` clients). Xwayland accepts the waiting connection
+/// itself. When it writes its display number on D it is ready: the window manager (`XWM`)
+/// connects over W. Xwayland's process is watched through a pidfd: when it ends, its windows
+/// close, a message goes to `log`, and the sockets are watched again (the next X connection
+/// starts a new one). Nothing here blocks the loop but the XWM's setup round trips to a ready
+/// Xwayland.
+public final class Xwayland {
+    unowned let compositor: Compositor
+    public let sockets: XDisplaySockets
+    /// The executable (a name searched in PATH, or a path); `STRATA_XWAYLAND` overrides it.
+    public let executable: String
+    /// Where messages go (strata: stderr).
+    public var log: (String) -> Void = { _ in }
+
+    public var displayName: String { ":\(sockets.number)" }
+    /// The running Xwayland's pid, nil when none runs.
+    public private(set) var pid: pid_t?
+    /// The window manager, once Xwayland is ready.
+    public private(set) var wm: XWM?
+    /// Xwayland's Wayland client (nil when none runs).
+    public private(set) var client: OpaquePointer?
+    /// How many times Xwayland was started (tests).
+    public private(set) var starts = 0
+
+    private var socketWatchers: [EventSource] = []
+    private var pidfd: Int32 = -1
+    private var processWatcher: EventSource?
+    private var readyFD: Int32 = -1
+    private var readyWatcher: EventSource?
+    /// Bytes read from the ready pipe so far (a display number is a few digits).
+    private var readyText = 0
+    private var wmFD: Int32 = -1
+    private var clientDestroyed: Listener?
+    private var isShutDown = false
+
+    public init(compositor: Compositor, executable: String) throws(XwaylandError) {
+        self.compositor = compositor
+        self.executable = executable
+        switch XDisplaySockets.open() {
+        case .success(let sockets): self.sockets = sockets
+        case .failure(let error): throw error
+        }
+        watchSockets()
+    }
+
+    /// The executable named by `STRATA_XWAYLAND`, else `Xwayland`.
+    public static func executable(environment: [String: String]) -> String {
+        if let name = environment["STRATA_XWAYLAND"], !name.isEmpty { return name }
+        return "Xwayland"
+    }
+
+    /// Watches the listening sockets: a connection waiting starts Xwayland.
+    private func watchSockets() {
+        guard socketWatchers.isEmpty, !isShutDown else { return }
+        for fd in [sockets.unixFD, sockets.abstractFD] {
+            if let watcher = EventSource(display: compositor.display, fd: fd, handler: { [unowned self] _ in
+                self.connectionWaiting()
+            }) {
+                socketWatchers.append(watcher)
+            }
+        }
+    }
+
+    private func connectionWaiting() {
+        guard pid == nil else { return }
+        switch start() {
+        case .success:
+            break
+        case .failure(let error):
+            log("strata: Xwayland: \(error); X clients cannot connect to \(displayName) (Wayland clients are not affected)")
+            refuseWaitingConnections()
+        }
+    }
+
+    /// Accepts and closes the connections waiting on the sockets (no Xwayland could take them):
+    /// their clients see the display close instead of waiting forever.
+    private func refuseWaitingConnections() {
+        for fd in [sockets.unixFD, sockets.abstractFD] {
+            let flags = fcntl(fd, F_GETFL)
+            _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+            while true {
+                let connection = accept(fd, nil, nil)
+                if connection < 0 { break }
+                close(connection)
+            }
+            _ = fcntl(fd, F_SETFL, flags)
+        }
+    }
+
+    /// Starts Xwayland now (`--xwayland=eager`, or the first X connection). A running one is kept.
+    @discardableResult
+    public func start() -> Result<Void, XwaylandError> {
+        guard pid == nil else { return .success(()) }
+        guard !isShutDown else { return .failure(.setup("Xwayland was shut down")) }
+        var wmPair: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &wmPair) == 0 else {
+            return .failure(.setup("socketpair failed: \(String(cString: strerror(errno)))"))
+        }
+        var readyPipe: [Int32] = [-1, -1]
+        guard pipe(&readyPipe) == 0 else {
+            close(wmPair[0]); close(wmPair[1])
+            return .failure(.setup("pipe failed: \(String(cString: strerror(errno)))"))
+        }
+        _ = fcntl(readyPipe[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(readyPipe[1], F_SETFD, FD_CLOEXEC)
+        let connection: (client: OpaquePointer, fd: Int32)
+        do {
+            connection = try compositor.display.createClientSocket(origin: .startedByStrata)
+        } catch {
+            close(wmPair[0]); close(wmPair[1]); close(readyPipe[0]); close(readyPipe[1])
+            return .failure(.setup("\(error)"))
+        }
+        let arguments = [executable, displayName, "-rootless", "-noreset",
+                         "-listenfd", String(sockets.unixFD), "-listenfd", String(sockets.abstractFD),
+                         "-wm", String(wmPair[1]), "-displayfd", String(readyPipe[1])]
+        var environment: [String] = []
+        var entry = environ
+        while let pointer = entry.pointee {
+            let line = String(cString: pointer)
+            if !line.hasPrefix("WAYLAND_SOCKET="), !line.hasPrefix("DISPLAY=") { environment.append(line) }
+            entry += 1
+        }
+        environment.append("WAYLAND_SOCKET=\(connection.fd)")
+        let inherited = [sockets.unixFD, sockets.abstractFD, wmPair[1], readyPipe[1], connection.fd]
+        let result = Self.spawn(arguments, environment: environment, inherit: inherited)
+        close(wmPair[1]); close(readyPipe[1]); close(connection.fd)
+        guard result.code == 0 else {
+            close(wmPair[0]); close(readyPipe[0])
+            wl_client_destroy(connection.client)
+            return .failure(.cannotStart(executable, String(cString: strerror(result.code))))
+        }
+        let child = result.pid
+        starts += 1
+        pid = child
+        client = connection.client
+        compositor.display.setProcessID(child, of: connection.client)
+        clientDestroyed = Listener { [weak self] _ in self?.clientDidDestroy() }
+        clientDestroyed?.listen(toClientDestroy: connection.client)
+        wmFD = wmPair[0]
+        readyFD = readyPipe[0]
+        for watcher in socketWatchers { watcher.remove() }
+        socketWatchers.removeAll()
+        readyWatcher = EventSource(display: compositor.display, fd: readyFD) { [unowned self] _ in self.readyFDDidChange() }
+        pidfd = strata_pidfd_open(child)
+        if pidfd >= 0 {
+            processWatcher = EventSource(display: compositor.display, fd: pidfd) { [unowned self] _ in self.processDidEnd() }
+        }
+        return .success(())
+    }
+
+    /// posix_spawnp with `inherit` kept open in the child (dup2 onto itself clears
+    /// close-on-exec, glibc ≥ 2.29). Returns the pid or the errno of the failure.
+    private static func spawn(_ arguments: [String], environment: [String], inherit: [Int32]) -> (pid: pid_t, code: Int32) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd in inherit { posix_spawn_file_actions_adddup2(&actions, fd, fd) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // The default signal dispositions and an empty mask (Strata blocks the signals its loop
+        // handles, and a child would inherit that).
+        var none = sigset_t()
+        sigemptyset(&none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let code = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
+        return (pid, code)
+    }
+
+    /// Xwayland writes its display number and a newline on the -displayfd pipe when it is ready
+    /// (possibly in several writes: the pipe stays open until the newline), or closes the pipe
+    /// without one (it failed; its end is reported by the pidfd).
+    private func readyFDDidChange() {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        let count = read(readyFD, &bytes, bytes.count)
+        if count < 0, errno == EAGAIN || errno == EINTR { return }
+        let ready = count > 0 && bytes[0..<count].contains(UInt8(ascii: "\n"))
+        readyText += count > 0 ? count : 0
+        guard ready || count <= 0 || readyText > 64 else { return }
+        readyWatcher?.remove()
+        readyWatcher = nil
+        close(readyFD)
+        readyFD = -1
+        readyText = 0
+        guard ready else { return }
+        let fd = wmFD
+        wmFD = -1
+        switch XWM.connect(fd: fd, xwayland: self) {
+        case .success(let wm):
+            self.wm = wm
+        case .failure(let error):
+            log("strata: Xwayland: the window manager could not start: \(error)")
+        }
+    }
+
+    /// Xwayland's Wayland connection ended (it died or is ending): its surfaces are gone.
+    private func clientDidDestroy() {
+        client = nil
+        clientDestroyed = nil
+        wm?.shutdown()
+        wm = nil
+    }
+
+    /// Xwayland's process ended: reaped, reported, and the sockets watched again.
+    private func processDidEnd() {
+        guard let child = pid else { return }
+        var status: Int32 = 0
+        guard waitpid(child, &status, WNOHANG) == child else { return }
+        let reason: String
+        if status & 0x7f == 0 {
+            reason = "exited with status \((status >> 8) & 0xff)"
+        } else {
+            reason = "was killed by signal \(status & 0x7f)"
+        }
+        cleanUpProcess()
+        if !isShutDown {
+            log("strata: Xwayland on \(displayName) \(reason); it starts again at the next X connection")
+            watchSockets()
+        }
+    }
+
+    private func cleanUpProcess() {
+        pid = nil
+        processWatcher?.remove()
+        processWatcher = nil
+        if pidfd >= 0 { close(pidfd) }
+        pidfd = -1
+        readyWatcher?.remove()
+        readyWatcher = nil
+        if readyFD >= 0 { close(readyFD) }
+        readyFD = -1
+        if wmFD >= 0 { close(wmFD) }
+        wmFD = -1
+        wm?.shutdown()
+        wm = nil
+        if let client {
+            clientDestroyed?.remove()
+            clientDestroyed = nil
+            self.client = nil
+            wl_client_destroy(client)
+        }
+    }
+
+    /// Stops Xwayland (SIGTERM, then reaped; a process that does not end at once is killed),
+    /// closes its windows and removes the sockets and the lock file. Idempotent.
+    public func shutdown() {
+        guard !isShutDown else { return }
+        isShutDown = true
+        for watcher in socketWatchers { watcher.remove() }
+        socketWatchers.removeAll()
+        if let child = pid {
+            wm?.shutdown()
+            wm = nil
+            kill(child, SIGTERM)
+            var status: Int32 = 0
+            // Up to 0.5 s for it to end (Strata is exiting), then SIGKILL.
+            var waited = 0
+            while waitpid(child, &status, WNOHANG) == 0, waited < 50 {
+                usleep(10_000)
+                waited += 1
+            }
+            if waited == 50 {
+                kill(child, SIGKILL)
+                waitpid(child, &status, 0)
+            }
+            cleanUpProcess()
+        }
+        sockets.remove()
+    }
+}

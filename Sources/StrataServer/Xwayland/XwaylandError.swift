@@ -1,0 +1,18 @@
+/// Why Xwayland could not be offered or started (printed by `strata` on stderr; Strata carries
+/// on without X clients).
+public enum XwaylandError: Error, Equatable, CustomStringConvertible {
+    /// Every display number from :0 to :63 has a live lock file or a socket in use.
+    case noFreeDisplay
+    /// The executable could not be started (not found, not executable): its name and errno's text.
+    case cannotStart(String, String)
+    /// A pipe, socket pair or pidfd could not be made.
+    case setup(String)
+
+    public var description: String {
+        switch self {
+        case .noFreeDisplay: return "no free X display number (:0 to :63 are taken)"
+        case .cannotStart(let name, let reason): return "cannot start \(name): \(reason)"
+        case .setup(let reason): return reason
+        }
+    }
+}

@@ -1,0 +1,5 @@
+import ArgumentParser
+import StrataServer
+
+/// `--xwayland lazy|eager|off`.
+extension XwaylandMode: ExpressibleByArgument {}

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+/// X11 clients through rootless Xwayland started by Strata (docs/xwayland.md), with Debian's
+/// xterm: the window in `strata-ctl windows` (kind x11, class, title, pid), typed text arriving,
+/// `--xwayland off`, and a missing Xwayland.
+@Suite("Xwayland end to end", .serialized)
+struct XwaylandEndToEndTests {
+    static let ctl = StrataRun.sibling("strata-ctl") ?? "strata-ctl"
+
+    @Test func textTypedThroughStrataCtlReachesAnXtermStartedAsTheCommand() async throws {
+        let run = try StrataRun(["--backend", "headless"], command: ["sh", "-c", """
+            out=$(mktemp -d)/typed
+            xterm -e sh -c "read line; echo \\"\\$line\\" > $out" &
+            until \(Self.ctl) windows | grep -q ' x11'; do sleep 0.05; done
+            until \(Self.ctl) windows | grep ' x11' | grep -q ' no  '; do sleep 0.05; done
+            \(Self.ctl) windows --json
+            \(Self.ctl) input type 'typed into X
+            '
+            until [ -s "$out" ]; do sleep 0.05; done
+            echo "typed=$(cat "$out")"
+            echo "display=$DISPLAY"
+            \(Self.ctl) exec -- sh -c 'echo "exec display=$DISPLAY" > '"$out.exec"
+            until [ -s "$out.exec" ]; do sleep 0.05; done
+            cat "$out.exec"
+            """])
+        let result = await run.finish(timeout: 60)
+        #expect(result.stdout.contains("typed=typed into X"))
+        #expect(result.stdout.contains("\"kind\":\"x11\"") || result.stdout.contains("\"kind\" : \"x11\""))
+        #expect(result.stdout.contains("XTerm"))
+        #expect(result.stdout.contains("display=:"))
+        #expect(result.stdout.contains("exec display=:"))
+        #expect(result.stdout.contains("DISPLAY=:"))
+    }
+
+    @Test func xwaylandOffGivesTheCommandNoDisplay() async throws {
+        let result = try await StrataRun.run(["--backend", "headless", "--xwayland", "off"],
+                                             command: ["sh", "-c", "echo \"display=[${DISPLAY-unset}]\""])
+        #expect(result.stdout.contains("display=[unset]"))
+        #expect(!result.stdout.split(separator: "\n").contains { $0.hasPrefix("DISPLAY=") })
+    }
+
+    @Test func aMissingXwaylandIsAClearMessageAndWaylandClientsStillWork() async throws {
+        let result = try await StrataRun.run(
+            ["--backend", "headless", "--xwayland", "eager"],
+            command: ["sh", "-c", "wayland-info | grep -c wl_compositor"],
+            environment: ["STRATA_XWAYLAND": "/nonexistent/Xwayland"])
+        #expect(result.stderr.contains("strata: Xwayland: cannot start /nonexistent/Xwayland: No such file or directory"))
+        #expect(result.stdout.contains("1"))
+    }
+
+    @Test func xlogoIsOnTheScreenshotAndXpropAndXwininfoShowWhatTheWindowManagerSet() async throws {
+        let run = try StrataRun(["--backend", "headless", "--size", "640x480"], command: ["sh", "-c", """
+            xlogo -geometry 100x100 &
+            until \(Self.ctl) windows | grep ' x11' | grep -q ' no  '; do sleep 0.05; done
+            xprop -root _NET_SUPPORTING_WM_CHECK _NET_ACTIVE_WINDOW _NET_CLIENT_LIST
+            check=$(xprop -root _NET_SUPPORTING_WM_CHECK | awk '{print $NF}')
+            xprop -id "$check" _NET_WM_NAME
+            xwininfo -name xlogo | grep -E 'Absolute|Width|Height|Map State'
+            xprop -name xlogo WM_STATE | head -2
+            """], screenshots: true)
+        let result = await run.finish(timeout: 60)
+        #expect(result.stdout.contains("_NET_SUPPORTING_WM_CHECK(WINDOW): window id # 0x"))
+        #expect(result.stdout.contains("_NET_WM_NAME(UTF8_STRING) = \"Strata\""))
+        #expect(result.stdout.contains("_NET_CLIENT_LIST(WINDOW): window id # 0x"))
+        #expect(!result.stdout.contains("_NET_ACTIVE_WINDOW(WINDOW): window id # 0x0\n"))
+        #expect(result.stdout.contains("Map State: IsViewable"))
+        #expect(result.stdout.contains("window state: Normal"))
+        // Strata removed the display's lock file on its way out (another Strata of a test
+        // running alongside may have taken the number since: the lock then names that one).
+        let number = try #require(result.stdout.firstMatch(of: #/\nDISPLAY=:(\d+)\n/#)?.1)
+        let lock = (try? String(contentsOfFile: "/tmp/.X\(number)-lock", encoding: .utf8)) ?? ""
+        #expect(Int32(lock.trimmingCharacters(in: .whitespacesAndNewlines)) != run.pid)
+        // The window is placed where the model says, and X knows it: its absolute position is
+        // the model frame's origin; the screenshot shows xlogo's white there.
+        let image = try #require(result.screenshots["HEADLESS-1.png"], "no screenshot; stderr: \(result.stderr.suffix(2000))")
+        let x = Int(result.stdout.firstMatch(of: #/Absolute upper-left X:\s+(-?\d+)/#)?.1 ?? "") ?? -1
+        let y = Int(result.stdout.firstMatch(of: #/Absolute upper-left Y:\s+(-?\d+)/#)?.1 ?? "") ?? -1
+        let width = Int(result.stdout.firstMatch(of: #/Width: (\d+)/#)?.1 ?? "") ?? 0
+        #expect(width >= 100 && width < 200)
+        #expect(x >= 0 && y >= 0 && x + width <= 640 && y + width <= 480)
+        if x >= 0, y >= 0, x + width <= 640, y + width <= 480 {
+            // xlogo: a white square with a black X; its top edge's middle is white.
+            #expect(image.at(x + width / 2, y + 1) == 0xffff_ffff)
+            #expect(image.at(639, 479) != 0xffff_ffff)
+        }
+    }
+
+    @Test func anXwaylandThatDiesIsReportedAndStartsAgainAtTheNextXConnection() async throws {
+        let run = try StrataRun(["--backend", "headless"], command: ["sh", "-c", """
+            xlogo &
+            until \(Self.ctl) windows | grep ' x11' | grep -q ' no  '; do sleep 0.05; done
+            xwayland=$(pgrep -P $PPID -x Xwayland)
+            kill -9 "$xwayland"
+            until ! \(Self.ctl) windows | grep -q ' x11'; do sleep 0.05; done
+            echo "windows after the crash: $(\(Self.ctl) windows | grep -c ' x11')"
+            xlogo & logo=$!
+            until \(Self.ctl) windows | grep ' x11' | grep -q ' no  '; do sleep 0.05; done
+            echo "restarted: $(pgrep -P $PPID -x Xwayland | grep -vc "^$xwayland$")"
+            \(Self.ctl) close XLogo
+            wait $logo
+            echo "xlogo closed with status $?"
+            """])
+        let result = await run.finish(timeout: 60)
+        #expect(result.stderr.contains("was killed by signal 9; it starts again at the next X connection"))
+        #expect(result.stdout.contains("windows after the crash: 0"))
+        #expect(result.stdout.contains("restarted: 1"))
+        // strata-ctl close sends WM_DELETE_WINDOW (xlogo lists it): xlogo ends on its own, status 0.
+        #expect(result.stdout.contains("xlogo closed with status 0"))
+    }
+}
