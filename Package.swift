@@ -74,29 +74,32 @@ let package = Package(
         .target(name: "CStrataClientGlue", dependencies: ["CWaylandClient", "CStrataProtocolCode"]),
 
         .target(name: "StrataModel", swiftSettings: framePath),
+        // posix_spawn with a clean signal state, and exit statuses: every process Strata starts.
+        .target(name: "StrataProcess"),
         .target(name: "StrataRender", dependencies: ["CPixman", "CPNG", "CXcursor", "StrataModel"], swiftSettings: cLayer + framePath),
         .target(
             name: "StrataServer",
-            dependencies: ["CWaylandServer", "CStrataServerGlue", "CXKBCommon", "CPixman", "CXCB", "StrataRender", "StrataModel"],
+            dependencies: ["CWaylandServer", "CStrataServerGlue", "CXKBCommon", "CPixman", "CXCB", "StrataRender", "StrataModel",
+                           "StrataProcess"],
             swiftSettings: cLayer + framePath),
         // The control socket: JSON types shared by server and CLI (pure Swift), the server on the
         // compositor's loop, and the `strata-ctl` command line.
         .target(name: "StrataControlProtocol", dependencies: ["StrataModel"]),
         .target(
             name: "StrataControl",
-            dependencies: ["StrataControlProtocol", "StrataServer", "StrataModel", "StrataRender"],
+            dependencies: ["StrataControlProtocol", "StrataServer", "StrataModel", "StrataRender", "StrataProcess"],
             swiftSettings: cLayer),
         .executableTarget(
             name: "strata-ctl",
             dependencies: [
-                "StrataControlProtocol", "StrataModel",
+                "StrataControlProtocol", "StrataModel", "StrataProcess",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: staticRelease),
         .executableTarget(
             name: "strata",
             dependencies: [
-                "StrataServer", "StrataModel", "StrataControl", "StrataControlProtocol", "StrataNestedBackends", "CWaylandServer",
+                "StrataServer", "StrataModel", "StrataControl", "StrataControlProtocol", "StrataNestedBackends", "StrataProcess", "CWaylandServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["hot-path.order"],
@@ -130,12 +133,13 @@ let package = Package(
 
         .target(
             name: "StrataTestSupport",
-            dependencies: ["CWaylandClient", "CStrataClientGlue", "StrataServer"],
+            dependencies: ["CWaylandClient", "CStrataClientGlue", "StrataServer", "StrataProcess"],
             // A TestClient reports an unexpected disconnect to Swift Testing; the fuzzer's
             // executable links no test framework.
             swiftSettings: cLayer + (Context.environment["STRATA_FUZZ"] != nil ? [.define("STRATA_NO_TESTING")] : [])),
         // SplitMix64 for the test targets' seeded random scenes and programs.
         .target(name: "StrataTestRandom"),
+        .testTarget(name: "StrataProcessTests", dependencies: ["StrataProcess"]),
         .testTarget(name: "StrataModelTests", dependencies: ["StrataModel", "StrataTestRandom"]),
         .testTarget(name: "StrataRenderTests", dependencies: ["StrataRender", "CPixman", "StrataTestRandom"], swiftSettings: cLayer),
         .testTarget(name: "StrataServerTests", dependencies: ["StrataTestSupport", "StrataServer", "StrataTestRandom", "CXCB"], swiftSettings: cLayer),

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import StrataControlProtocol
 import StrataModel
+import StrataProcess
 import StrataRender
 import StrataServer
 
@@ -107,11 +108,17 @@ public final class VideoRecorder: FrameObserver {
         let arguments = [encoder, "-hide_banner", "-loglevel", "error", "-nostdin", "-y",
                          "-f", "rawvideo", "-pix_fmt", "bgr0", "-s", "\(width)x\(height)", "-r", "\(milliHz)/1000", "-i", "-"]
             + codec + [path]
-        guard let pid = Self.spawn(arguments, stdin: ends[0]) else {
-            let reason = String(cString: strerror(errno))
+        // ffmpeg's standard input is the pipe, its output /dev/null, its errors Strata's.
+        var launch = ProcessLaunch(arguments)
+        launch.standardInput = .descriptor(ends[0])
+        launch.standardOutput = .null
+        let pid: pid_t
+        do {
+            pid = try launch.spawn()
+        } catch {
             Glibc.close(ends[0])
             Glibc.close(ends[1])
-            throw ControlError(.failed, "cannot start \(encoder): \(reason)")
+            throw ControlError(.failed, "cannot start \(encoder): \(error.reason)")
         }
         Glibc.close(ends[0])
         self.pid = pid
@@ -304,8 +311,7 @@ public final class VideoRecorder: FrameObserver {
             if failure == nil { failure = "ffmpeg did not finish within \(stopGrace) s after the stop; killed" }
             closeInput()
             kill(pid, SIGKILL)
-            var status: Int32 = 0
-            if waitpid(pid, &status, 0) == pid { exitStatus = Self.shellStatus(status) } else { exitStatus = 137 }
+            exitStatus = ExitStatus.wait(pid)
             finished()
             return
         }
@@ -329,17 +335,8 @@ public final class VideoRecorder: FrameObserver {
 
     private func reap() -> Bool {
         if exitStatus != nil { return true }
-        var status: Int32 = 0
-        let result = waitpid(pid, &status, WNOHANG)
-        if result == pid {
-            exitStatus = Self.shellStatus(status)
-            return true
-        }
-        if result < 0 && errno == ECHILD {
-            exitStatus = -1
-            return true
-        }
-        return false
+        exitStatus = ExitStatus.reap(pid)
+        return exitStatus != nil
     }
 
     /// Strata is exiting: writes what waits for up to `grace` seconds (blocking: the loop is
@@ -362,8 +359,7 @@ public final class VideoRecorder: FrameObserver {
         while exitStatus == nil, Clock.monotonicNanoseconds() < end, !reap() { usleep(10_000) }
         if exitStatus == nil {
             kill(pid, SIGKILL)
-            var status: Int32 = 0
-            exitStatus = waitpid(pid, &status, 0) == pid ? Self.shellStatus(status) : 137
+            exitStatus = ExitStatus.wait(pid)
         }
         if let timer {
             wl_event_source_remove(timer)
@@ -391,43 +387,5 @@ public final class VideoRecorder: FrameObserver {
         if let exitStatus { fields["exit_status"] = JSONValue(Int(exitStatus)) }
         if let failure { fields["error"] = .string(failure) }
         return fields
-    }
-
-    // MARK: Starting ffmpeg
-
-    /// posix_spawn with `stdin` as its standard input, standard output to /dev/null, standard
-    /// error Strata's; default signal dispositions and no blocked signals.
-    private static func spawn(_ arguments: [String], stdin: Int32) -> pid_t? {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var emptyMask = sigset_t()
-        sigemptyset(&emptyMask)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for number in [SIGCHLD, SIGINT, SIGTERM, SIGPIPE, SIGHUP] { sigaddset(&defaults, number) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, environ)
-        guard result == 0 else {
-            errno = result
-            return nil
-        }
-        return pid
-    }
-
-    /// `WIFEXITED`/`WEXITSTATUS`/`WTERMSIG` (macros Swift cannot import).
-    static func shellStatus(_ status: Int32) -> Int32 {
-        let signal = status & 0x7f
-        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StrataProcess
 
 /// A real client process (Debian's demo clients, strata-color-client, gtk3-demo) connected to
 /// a `TestServer`'s socket. Its output goes to files the test reads while it steps the server.
@@ -23,34 +24,16 @@ public final class TestProcess {
         guard let made = mkdtemp(&template) else { throw Failure(description: "mkdtemp failed") }
         directory = String(cString: made)
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, directory + "/stdout", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, directory + "/stderr", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for number in [SIGCHLD, SIGINT, SIGTERM, SIGPIPE, SIGHUP] { sigaddset(&defaults, number) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+        var launch = ProcessLaunch(arguments, environment: env)
+        launch.standardInput = .null
+        launch.standardOutput = .file(directory + "/stdout")
+        launch.standardError = .file(directory + "/stderr")
+        launch.newProcessGroup = true
+        do {
+            pid = try launch.spawn()
+        } catch {
+            throw Failure(description: error.description)
         }
-        var pid: pid_t = 0
-        let error = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
-        guard error == 0 else { throw Failure(description: "cannot start \(arguments[0]): \(String(cString: strerror(error)))") }
-        self.pid = pid
     }
 
     deinit {

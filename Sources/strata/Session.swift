@@ -2,6 +2,7 @@ import CWaylandServer
 import FoundationEssentials
 import Glibc
 import StrataControl
+import StrataProcess
 import StrataServer
 
 /// One run of the compositor: its event loop, the signals it handles on that loop, and the
@@ -53,13 +54,13 @@ final class Session {
 
     /// Starts the command with a privileged connection of its own and the compositor's socket
     /// in its environment.
-    func start(command: [String], environment: [String: String]) throws(ChildProcess.SpawnError) {
+    func start(command: [String], environment: [String: String]) throws(ProcessLaunchError) {
         child = try startWithConnection(command, environment: environment, workingDirectory: nil)
     }
 
     /// Starts a client for the control socket's `exec` (a privileged connection of its own, like
     /// the command); returns its pid.
-    func startClient(command: [String], environment: [String: String], workingDirectory: String?) throws(ChildProcess.SpawnError) -> pid_t {
+    func startClient(command: [String], environment: [String: String], workingDirectory: String?) throws(ProcessLaunchError) -> pid_t {
         let client = try startWithConnection(command, environment: environment, workingDirectory: workingDirectory)
         clients.append(client)
         return client.pid
@@ -73,12 +74,12 @@ final class Session {
     /// to every command it runs: the first Wayland client takes the connection, and a later one
     /// still finding WAYLAND_SOCKET would write into it (docs/reliability.md, "Trust model").
     private func startWithConnection(_ command: [String], environment: [String: String],
-                                     workingDirectory: String?) throws(ChildProcess.SpawnError) -> ChildProcess {
+                                     workingDirectory: String?) throws(ProcessLaunchError) -> ChildProcess {
         let connection: (client: OpaquePointer, fd: Int32)
         do {
             connection = try compositor.display.createClientSocket(origin: .startedByStrata)
         } catch {
-            throw ChildProcess.SpawnError(command: command.first ?? "", code: errno == 0 ? EMFILE : errno)
+            throw ProcessLaunchError(command: command.first ?? "", code: errno == 0 ? EMFILE : errno)
         }
         // Strata's copy goes once the process has its own; the client end stays open across the
         // exec (one thread: no other process can be started in between).

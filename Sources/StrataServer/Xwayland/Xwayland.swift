@@ -2,6 +2,7 @@ import CWaylandServer
 import CXCB
 import Glibc
 import StrataModel
+import StrataProcess
 
 /// Rootless Xwayland, started by Strata (`docs/xwayland.md`).
 ///
@@ -124,23 +125,30 @@ public final class Xwayland {
         let arguments = [executable, displayName, "-rootless", "-noreset",
                          "-listenfd", String(sockets.unixFD), "-listenfd", String(sockets.abstractFD),
                          "-wm", String(wmPair[1]), "-displayfd", String(readyPipe[1])]
-        var environment: [String] = []
+        var environment: [String: String] = [:]
         var entry = environ
         while let pointer = entry.pointee {
             let line = String(cString: pointer)
-            if !line.hasPrefix("WAYLAND_SOCKET="), !line.hasPrefix("DISPLAY=") { environment.append(line) }
+            if let equals = line.firstIndex(of: "=") {
+                environment[String(line[..<equals])] = String(line[line.index(after: equals)...])
+            }
             entry += 1
         }
-        environment.append("WAYLAND_SOCKET=\(connection.fd)")
+        environment["DISPLAY"] = nil
+        environment["WAYLAND_SOCKET"] = String(connection.fd)
         let inherited = [sockets.unixFD, sockets.abstractFD, wmPair[1], readyPipe[1], connection.fd]
-        let result = Self.spawn(arguments, environment: environment, inherit: inherited)
+        var launch = ProcessLaunch(arguments, environment: environment)
+        launch.inheritedDescriptors = inherited
+        let spawned = Result { () throws(ProcessLaunchError) in try launch.spawn() }
         close(wmPair[1]); close(readyPipe[1]); close(connection.fd)
-        guard result.code == 0 else {
+        let child: pid_t
+        switch spawned {
+        case .success(let pid): child = pid
+        case .failure(let error):
             close(wmPair[0]); close(readyPipe[0])
             wl_client_destroy(connection.client)
-            return .failure(.cannotStart(executable, String(cString: strerror(result.code))))
+            return .failure(.cannotStart(executable, error.reason))
         }
-        let child = result.pid
         starts += 1
         pid = child
         client = connection.client
@@ -157,36 +165,6 @@ public final class Xwayland {
             processWatcher = EventSource(display: compositor.display, fd: pidfd) { [unowned self] _ in self.processDidEnd() }
         }
         return .success(())
-    }
-
-    /// posix_spawnp with `inherit` kept open in the child (dup2 onto itself clears
-    /// close-on-exec, glibc ≥ 2.29). Returns the pid or the errno of the failure.
-    private static func spawn(_ arguments: [String], environment: [String], inherit: [Int32]) -> (pid: pid_t, code: Int32) {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for fd in inherit { posix_spawn_file_actions_adddup2(&actions, fd, fd) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // The default signal dispositions and an empty mask (Strata blocks the signals its loop
-        // handles, and a child would inherit that).
-        var none = sigset_t()
-        sigemptyset(&none)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup($0) } + [nil]
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
-        var pid: pid_t = 0
-        let code = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
-        return (pid, code)
     }
 
     /// Xwayland writes its display number and a newline on the -displayfd pipe when it is ready
