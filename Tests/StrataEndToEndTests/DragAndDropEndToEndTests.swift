@@ -3,9 +3,10 @@ import Glibc
 import StrataRender
 import Testing
 
-/// Drag and drop between two real GTK 3 processes (two gtk3-demo "Clipboard" windows, each in
-/// its own D-Bus session so they are two applications), driven by `strata-ctl input` as a user's
-/// press, motions and release, and checked by the screen and the trace.
+/// Drag and drop between two real GTK processes (two gtk3-demo or two gtk4-demo "Clipboard"
+/// windows, each in its own D-Bus session so they are two applications), driven by
+/// `strata-ctl input` as a user's press, motions and release, and checked by the screen and the
+/// trace.
 @Suite struct DragAndDropEndToEndTests {
     typealias Ctl = PrimarySelectionEndToEndTests
 
@@ -101,6 +102,79 @@ import Testing
                          "wl_data_source.dnd_finished"] {
             #expect(messages.contains(expected), "no \(expected) in the protocol lines")
         }
+    }
+}
+
+extension DragAndDropEndToEndTests {
+    /// The drag lines of a trace file.
+    static func dragLines(_ path: String) throws -> [[String: Any]] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }.filter { $0["type"] as? String == "drag" }
+    }
+
+    /// Starts `command` twice (each in its own D-Bus session) and waits for its two Clipboard
+    /// windows; hides the others and puts the two at (50, 50) and (600, 50). Their ids, in order.
+    static func twoClipboardWindows(_ run: StrataRun, _ command: [String]) async throws -> [Int] {
+        for _ in 0..<2 {
+            #expect(try Ctl.ctl(run, ["exec", "--", "dbus-run-session", "--"] + command).status == 0)
+        }
+        let clipboards = await StrataRun.poll(timeout: 30) { () -> [Int]? in
+            let shown = (try? Self.windows(run))?.filter { $0["title"] as? String == "Clipboard" && $0["hidden"] as? Bool == false } ?? []
+            let ids = shown.compactMap { $0["id"] as? Int }.sorted()
+            return ids.count == 2 ? ids : nil
+        }
+        let ids = try #require(clipboards, "two Clipboard windows never showed; stderr: \(run.stderr.suffix(2000))")
+        for window in try Self.windows(run) where window["title"] as? String != "Clipboard" {
+            if let id = window["id"] as? Int { #expect(try Ctl.ctl(run, ["hide", String(id)]).status == 0) }
+        }
+        #expect(try Ctl.ctl(run, ["move", String(ids[0]), "--to", "50,50"]).status == 0)
+        #expect(try Ctl.ctl(run, ["move", String(ids[1]), "--to", "600,50"]).status == 0)
+        return ids
+    }
+
+    /// A press at `from`, motions along `path` (y), a release: a user's drag.
+    static func drag(_ run: StrataRun, from: (Int, Int), through xs: [Int], y: Int) throws {
+        #expect(try Ctl.ctl(run, ["input", "pointer", "move", String(from.0), String(from.1)]).status == 0)
+        #expect(try Ctl.ctl(run, ["input", "pointer", "button", "left", "down"]).status == 0)
+        for x in xs { #expect(try Ctl.ctl(run, ["input", "pointer", "move", String(x), String(y)]).status == 0) }
+        #expect(try Ctl.ctl(run, ["input", "pointer", "button", "left", "up"]).status == 0)
+    }
+
+    @Test func textDraggedFromOneGtk4ClientIsDroppedIntoAnother() async throws {
+        var template = Array("/tmp/strata-dnd4-e2e-XXXXXX".utf8CString)
+        let dir = String(cString: try #require(mkdtemp(&template)))
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let trace = dir + "/drag.trace"
+        // GTK 4.8 draws with cairo when there is no GL (Strata offers none).
+        let run = try StrataRun(["--size", "1280x720", "--hide-cursor", "--record", trace],
+                                environment: ["GDK_BACKEND": "wayland", "NO_AT_BRIDGE": "1", "GTK_A11Y": "none", "GSK_RENDERER": "cairo"])
+        _ = try #require(await run.socketName())
+        let ids = try await Self.twoClipboardWindows(run, ["gtk4-demo", "--run=clipboard"])
+        // The right window's drop area (right of its Paste button) is empty before the drop.
+        let dropArea = (690, 212, 270, 30)
+        _ = try #require(try await Ctl.settled(run, (0, 0, 1280, 720)), "the screen never settled")
+        #expect(Ctl.ink(Ctl.region(try #require(try Ctl.screenshot(run)), dropArea)) == 0)
+
+        // Select "this!" of the left entry ("Copy this!") by a press and a drag across it, then
+        // drag the selection to the right window's drop area.
+        try Self.drag(run, from: (200, 164), through: [204, 210, 220, 240, 260, 300], y: 220)
+        _ = try await Ctl.settled(run, (50, 140, 370, 50))
+        try Self.drag(run, from: (212, 164), through: [215, 220, 230, 300, 500, 700, 760, 780], y: 227)
+
+        // GTK shows what was dropped: "Text" and the text itself, dark ink in the drop area.
+        let dropped = await StrataRun.poll(timeout: 10) { () -> Bool? in
+            guard let now = try? Ctl.screenshot(run) else { return nil }
+            return Ctl.ink(Ctl.region(now, dropArea)) > 30 ? true : nil
+        }
+        #expect(dropped == true, "nothing appeared in the drop area")
+        run.send(SIGTERM)
+        _ = await run.finish()
+
+        let drags = try Self.dragLines(trace)
+        #expect(drags.compactMap { $0["event"] as? String } == ["start", "enter", "leave", "enter", "leave", "end"])
+        #expect(drags[safe: 1]?["window"] as? Int == ids[0] && drags[safe: 3]?["window"] as? Int == ids[1])
+        #expect(drags.last?["reason"] as? String == "dropped" && drags.last?["action"] as? String == "copy")
     }
 }
 
