@@ -428,6 +428,34 @@ struct DragScene {
         #expect(source.dragEvents.isEmpty)
     }
 
+    @Test func aDestinationFlippingItsAcceptCannotFillASlowSourcesSocket() throws {
+        let s = try DragScene()
+        let source = try s.a.source()
+        s.startDrag(source, serial: s.pressOnA())
+        s.motion(110, 10)
+        s.sync()
+        let offer = try #require(s.b.device.dragOffer)
+        wl_data_offer_set_actions(offer, copy, copy)
+        // A (the source) reads nothing while B flips its accept 20,000 times: more target events
+        // than A's socket holds.
+        for i in 0..<20_000 {
+            wl_data_offer_accept(offer, s.b.device.enterSerial, i % 2 == 0 ? "text/plain" : nil)
+            if i % 1000 == 999 { #expect(s.b.client.roundtrip()) }
+        }
+        wl_data_offer_accept(offer, s.b.device.enterSerial, "text/plain")
+        #expect(s.b.client.roundtrip())
+        s.seat.pointerButton(BTN_LEFT, pressed: false, time: 5)
+        // A is still connected, and hears the latest state before the drop.
+        #expect(s.a.client.roundtrip())
+        #expect(s.a.client.roundtrip())
+        let targets = source.dragEvents.filter { $0.hasPrefix("target(") }
+        #expect(targets.count < 20_000)
+        #expect(targets.last == "target(text/plain)")
+        #expect(source.dragEvents.last == "dnd_drop_performed")
+        s.b.client.roundtrip()
+        #expect(s.b.device.takeDragEvents().suffix(2) == [.drop, .leave])
+    }
+
     // MARK: The icon
 
     @Test func theIconIsDrawnAtThePointMovedByItsOffsetAndGoesWithTheDrag() throws {

@@ -72,14 +72,36 @@ final class DataSource: ResourceObject, SelectionSource {
     func destinationDidAccept(_ mimeType: String?) {
         guard isLive, mimeType != acceptedMimeType else { return }
         acceptedMimeType = mimeType
-        wl_data_source_send_target(resource, mimeType)
+        tellNegotiation()
     }
 
     /// The negotiated action: wl_data_source.action (v3) when it changed.
     func actionDidChange(to action: UInt32) {
         guard isLive, action != currentAction else { return }
         currentAction = action
-        if version >= 3 { wl_data_source_send_action(resource, action) }
+        tellNegotiation()
+    }
+
+    /// What target and action the source was last told.
+    private var toldMimeType: String?
+    private var toldAction: UInt32 = 0
+
+    /// Sends the source the accepted type (target) and the action when they differ from what it
+    /// was last told. Another client (the destination) drives these, so they are sent only while
+    /// the source's socket has room (`RoomWaiter.hasRoom`): a destination that flips its accept
+    /// thousands of times cannot fill a slow source's socket (libwayland would drop it); the
+    /// latest state goes out with the next change that finds room, and always before
+    /// dnd_drop_performed and dnd_finished (`force`).
+    private func tellNegotiation(force: Bool = false) {
+        guard isLive, force || RoomWaiter.hasRoom(client) else { return }
+        if toldMimeType != acceptedMimeType {
+            toldMimeType = acceptedMimeType
+            wl_data_source_send_target(resource, acceptedMimeType)
+        }
+        if toldAction != currentAction {
+            toldAction = currentAction
+            if version >= 3 { wl_data_source_send_action(resource, currentAction) }
+        }
     }
 
     /// The pointer left the destination: nothing is accepted and no action is chosen any more.
@@ -93,6 +115,7 @@ final class DataSource: ResourceObject, SelectionSource {
     func dropDidHappen() {
         guard isLive else { return }
         dragState = .dropped
+        tellNegotiation(force: true)
         if version >= 3 { wl_data_source_send_dnd_drop_performed(resource) }
     }
 
@@ -101,6 +124,7 @@ final class DataSource: ResourceObject, SelectionSource {
         guard isLive, dragState == .dropped else { return }
         dragState = .finished
         dragOffer = nil
+        tellNegotiation(force: true)
         if version >= 3 { wl_data_source_send_dnd_finished(resource) }
     }
 
