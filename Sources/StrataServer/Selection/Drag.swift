@@ -25,6 +25,8 @@ final class Drag {
     private(set) weak var source: DataSource?
     private(set) weak var origin: Surface?
     private(set) weak var icon: Surface?
+    /// The icon's role object, held while the drag lasts (its commits move and redraw the icon).
+    private let iconRole: SurfaceRole?
     /// The icon's place relative to the point (the sum of its wl_surface.offset / attach x, y).
     private(set) var iconOffset: (x: Int32, y: Int32) = (0, 0)
 
@@ -48,6 +50,7 @@ final class Drag {
         self.source = source
         self.origin = origin
         self.icon = icon
+        iconRole = icon?.role as? DragIconRole
         self.output = output
         self.x = x
         self.y = y
@@ -176,8 +179,12 @@ final class Drag {
             focusOffer = nil
             if !isEnded { seat.compositor.traceHooks?.dragDidChange(.left) }
         }
-        guard let surface, !isEnded, let device = seat.clipboard.dragDevice(of: surface.client) else { return }
+        guard let surface, !isEnded else { return }
+        // The surface is the drag's focus even when its client has no data device (it hears
+        // nothing then), so motion over it does not look for one again.
         focus = surface
+        seat.compositor.traceHooks?.dragDidChange(.entered(window: window?.id))
+        guard let device = seat.clipboard.dragDevice(of: surface.client) else { return }
         focusDevice = device
         var offer: DataOffer?
         if let source, source.isLive {
@@ -187,7 +194,6 @@ final class Drag {
         wl_data_device_send_enter(device.resource, seat.nextSerial(), surface.resource,
                                   wl_fixed_from_double(x), wl_fixed_from_double(y), offer?.resource)
         offer?.chooseAction()
-        seat.compositor.traceHooks?.dragDidChange(.entered(window: window?.id))
     }
 
     /// Whether `surface` is `origin` or one of its subsurfaces (a bounded walk up the tree).
