@@ -244,6 +244,90 @@ struct DragScene {
         #expect(s.b.client.protocolError?.code == WL_DATA_OFFER_ERROR_INVALID_FINISH.rawValue)
     }
 
+    /// A drag dropped on B with copy, B's offer received and finished once.
+    func finishedDrop() throws -> (DragScene, OpaquePointer) {
+        let s = try DragScene()
+        s.startDrag(try s.a.source(), serial: s.pressOnA())
+        s.motion(110, 10)
+        s.sync()
+        let offer = try #require(s.b.device.dragOffer)
+        wl_data_offer_accept(offer, s.b.device.enterSerial, "text/plain")
+        wl_data_offer_set_actions(offer, copy, copy)
+        s.sync()
+        s.seat.pointerButton(BTN_LEFT, pressed: false, time: 5)
+        s.sync()
+        wl_data_offer_finish(offer)
+        #expect(s.b.client.roundtrip())
+        return (s, offer)
+    }
+
+    @Test func finishingTwiceIsAnInvalidFinishError() throws {
+        let (s, offer) = try finishedDrop()
+        wl_data_offer_finish(offer)
+        #expect(!s.b.client.roundtrip())
+        #expect(s.b.client.protocolError?.code == WL_DATA_OFFER_ERROR_INVALID_FINISH.rawValue)
+    }
+
+    @Test func setActionsAfterFinishIsAnInvalidOfferError() throws {
+        let (s, offer) = try finishedDrop()
+        wl_data_offer_set_actions(offer, copy, copy)
+        #expect(!s.b.client.roundtrip())
+        #expect(s.b.client.protocolError?.code == WL_DATA_OFFER_ERROR_INVALID_OFFER.rawValue)
+    }
+
+    @Test func anOfferLeftBehindIsInert() throws {
+        let s = try DragScene()
+        let source = try s.a.source()
+        s.startDrag(source, serial: s.pressOnA())
+        s.motion(110, 10)
+        s.sync()
+        let offer = try #require(s.b.device.dragOffer)
+        s.motion(300, 300)
+        s.sync()
+        #expect(s.b.device.takeDragEvents().last == .leave)
+        wl_data_offer_accept(offer, s.b.device.enterSerial, "text/plain")
+        wl_data_offer_set_actions(offer, copy, copy)
+        let fd = try #require(s.b.device.receiveDrag("text/plain"))
+        defer { close(fd) }
+        s.sync()
+        s.b.client.roundtrip()
+        #expect(readAvailable(fd) == ([], true))
+        #expect(source.sendRequests.isEmpty)
+        #expect(source.dragEvents.isEmpty)
+        #expect(s.b.device.takeDragEvents().isEmpty)
+    }
+
+    @Test func aVersionTwoSourceIsCancelledOnlyWhenTheNextDragReplacesIt() throws {
+        let s = try DragScene(version: 2)
+        let first = try s.a.source(actions: nil)
+        s.startDrag(first, serial: s.pressOnA())
+        s.seat.pointerButton(BTN_LEFT, pressed: false, time: 5)
+        s.sync()
+        // A failed drag tells an old source nothing.
+        #expect(!first.cancelled)
+        let second = try s.a.source(actions: nil)
+        s.startDrag(second, serial: s.pressOnA())
+        #expect(first.cancelled)
+        #expect(!second.cancelled)
+        #expect(s.seat.drag != nil)
+    }
+
+    @Test func touchCancelEndsATouchDrag() throws {
+        let s = try DragScene()
+        let trace = DragTrace()
+        s.server.compositor.traceHooks = trace
+        s.seat.touchDown(id: 1, on: s.output, x: 10, y: 10, time: 1)
+        s.sync()
+        let source = try s.a.source()
+        s.startDrag(source, serial: s.a.seat.lastPressSerial)
+        s.seat.touchCancel()
+        s.sync()
+        #expect(s.seat.drag == nil)
+        #expect(source.dragEvents == ["cancelled"])
+        #expect(trace.events.first == .started(touch: 1, hasSource: true, hasIcon: false))
+        #expect(trace.events.last == .ended(.cancelled, action: 0))
+    }
+
     @Test func anOfferActionMaskOutsideTheEnumIsAnInvalidActionMaskError() throws {
         let s = try DragScene()
         s.startDrag(try s.a.source(), serial: s.pressOnA())
@@ -476,6 +560,18 @@ struct DragScene {
         s.seat.pointerButton(BTN_LEFT, pressed: false, time: 5)
         #expect(s.server.compositor.dragIcon.rect == nil)
         #expect(s.server.pixel(x: 117, y: 17) == 0xff00_ff00)
+    }
+
+    @Test func theIconsFrameCallbacksAreAnsweredByFramesThatShowIt() throws {
+        let s = try DragScene()
+        let icon = try s.a.client.makeSurface(width: 8, height: 8, argb: 0xffff_0000)
+        s.startDrag(try s.a.source(), icon: icon.surface, serial: s.pressOnA())
+        let callback = try #require(TestFrameCallback(surface: icon.surface))
+        wl_surface_commit(icon.surface)
+        s.sync()
+        s.server.repaint()
+        s.a.client.roundtrip()
+        #expect(callback.isDone)
     }
 
     @Test func aHugeIconWithASubsurfaceTreeDrawsOnlyItsOwnClippedPixels() throws {
