@@ -75,4 +75,31 @@ import Testing
         #expect(drags.last?["reason"] == "dropped" && drags.last?["action"] == "copy")
         #expect(drags.last?["during_command"] == true)
     }
+
+    @Test func aTouchDownMotionsAndUpFromTheControlSocketDragAndDrop() throws {
+        let harness = try ControlHarness()
+        let a = try Party(harness.server, x: 0)
+        let b = try Party(harness.server, x: 100)
+        _ = a.seat.getTouch()
+        a.client.roundtrip()
+        let control = try harness.connect()
+        #expect(try control.request(["command": "touch", "phase": "down", "touch_id": 7, "x": 10, "y": 10]).isOK)
+        a.client.roundtrip()
+        let source = try TestDataSource(manager: a.manager, mimeTypes: ["text/plain"], payload: Array("by touch".utf8))
+        wl_data_source_set_actions(source.source, WL_DATA_DEVICE_MANAGER_DND_ACTION_MOVE.rawValue)
+        wl_data_device_start_drag(a.device.device, source.source, a.surface.surface, nil, a.seat.lastPressSerial)
+        a.client.roundtrip()
+        #expect(try control.request(["command": "touch", "phase": "move", "touch_id": 7, "x": 120, "y": 20]).isOK)
+        b.client.roundtrip()
+        let offer = try #require(b.device.dragOffer)
+        wl_data_offer_accept(offer, b.device.enterSerial, "text/plain")
+        wl_data_offer_set_actions(offer, WL_DATA_DEVICE_MANAGER_DND_ACTION_MOVE.rawValue, 0)
+        b.client.roundtrip()
+        #expect(try control.request(["command": "touch", "phase": "up", "touch_id": 7]).isOK)
+        b.client.roundtrip()
+        a.client.roundtrip()
+        #expect(b.device.takeDragEvents() == [.sourceActions(2), .enter(surface: b.surface.id, x: 20, y: 20, hasOffer: true),
+                                             .action(2), .drop, .leave])
+        #expect(source.dragEvents == ["target(text/plain)", "action(2)", "dnd_drop_performed"])
+    }
 }
