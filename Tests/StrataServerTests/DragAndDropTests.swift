@@ -489,6 +489,41 @@ struct DragScene {
         #expect(source.dragEvents == ["cancelled"])
     }
 
+    @Test func anIconDestroyedMidDragGoesAndTheDragGoesOn() throws {
+        let s = try DragScene()
+        let icon = try s.a.client.makeSurface(width: 8, height: 8, argb: 0xffff_0000)
+        let source = try s.a.source()
+        s.startDrag(source, icon: icon.surface, serial: s.pressOnA())
+        #expect(s.server.pixel(x: 12, y: 12) == 0xffff_0000)
+        wl_surface_destroy(icon.surface)
+        s.sync()
+        #expect(s.server.compositor.dragIcon.rect == nil)
+        #expect(s.server.pixel(x: 12, y: 12) == 0xff00_00ff)
+        s.motion(110, 10)
+        s.sync()
+        #expect(s.b.device.takeDragEvents() == [.sourceActions(copyOrMove), .enter(surface: s.b.surface.id, x: 10, y: 10, hasOffer: true)])
+    }
+
+    @Test func aDestinationWhoseDataDeviceDiesMidDragHearsNothingMore() throws {
+        let s = try DragScene()
+        let source = try s.a.source()
+        s.startDrag(source, serial: s.pressOnA())
+        s.motion(110, 10)
+        s.sync()
+        let offer = try #require(s.b.device.dragOffer)
+        wl_data_offer_accept(offer, s.b.device.enterSerial, "text/plain")
+        wl_data_offer_set_actions(offer, copy, copy)
+        s.sync()
+        wl_data_device_release(s.b.device.device)
+        s.sync()
+        // The source hears that nothing is accepted any more; the release is no drop.
+        #expect(source.dragEvents == ["target(text/plain)", "action(1)", "target(null)", "action(0)"])
+        s.motion(111, 11)
+        s.seat.pointerButton(BTN_LEFT, pressed: false, time: 5)
+        s.sync()
+        #expect(source.dragEvents.last == "cancelled")
+    }
+
     @Test func tenThousandMotionsReachTheDestinationAsMotionsAndNothingElse() throws {
         let s = try DragScene()
         let source = try s.a.source()
