@@ -404,4 +404,36 @@ public final class TraceRecorder: TraceHooks {
         if isRunningCommand { fields["during_command"] = true }
         write(.input, fields)
     }
+
+    public func dragDidChange(_ event: DragEvent) {
+        var fields: [String: JSONValue] = [:]
+        switch event {
+        case .started(let touch, let hasSource, let hasIcon):
+            fields["event"] = "start"
+            if let touch { fields["touch_id"] = JSONValue(Int(touch)) }
+            fields["source"] = .bool(hasSource)
+            fields["icon"] = .bool(hasIcon)
+        case .entered(let window):
+            fields["event"] = "enter"
+            if let window { fields["window"] = JSONValue(window.rawValue) }
+        case .left:
+            fields["event"] = "leave"
+        case .ended(let end, let action):
+            fields["event"] = "end"
+            fields["reason"] = .string(end.rawValue)
+            fields["action"] = .string(Self.actionName(action))
+        }
+        if isRunningCommand { fields["during_command"] = true }
+        write(.drag, fields)
+    }
+
+    /// A dnd_action value's name (`none`, `copy`, `move`, `ask`).
+    static func actionName(_ action: UInt32) -> String {
+        switch action {
+        case 1: return "copy"
+        case 2: return "move"
+        case 4: return "ask"
+        default: return "none"
+        }
+    }
 }

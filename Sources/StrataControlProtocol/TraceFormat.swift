@@ -32,6 +32,10 @@ public enum TraceFormat {
         /// Input the seat handled (`input`, its fields, `time_ms`, `window` under the pointer or
         /// key, `during_command`, `virtual`).
         case input
+        /// A drag-and-drop step (`event`: `start` with `touch_id` when a touch drives it, `source`
+        /// and `icon`; `enter` with `window`; `leave`; `end` with `reason` (`dropped`,
+        /// `not_accepted`, `source_destroyed`, `origin_destroyed`, `cancelled`) and `action`).
+        case drag
         /// A screen presented a painted frame (`screen`, `frame`, `hash`, `damage`).
         case frame
         /// A request or event of a client chosen with `--record-protocol` (`client`, `direction`:

@@ -2,8 +2,57 @@ import CStrataClientGlue
 import CWaylandClient
 import Foundation
 
-/// A test client's wl_data_device, recording the selection offers it receives.
+/// A test client's wl_data_device, recording the selection offers it receives and the drag
+/// events (`dragEvents`).
 public final class TestDataDevice {
+    /// A drag-and-drop event as the device (and the drag's offer) received it.
+    public enum DragEvent: Equatable, CustomStringConvertible {
+        case enter(surface: UInt32, x: Double, y: Double, hasOffer: Bool)
+        case leave
+        case motion(x: Double, y: Double)
+        case drop
+        /// wl_data_offer.source_actions and action of the drag's offer.
+        case sourceActions(UInt32)
+        case action(UInt32)
+
+        public var description: String {
+            switch self {
+            case .enter(let s, let x, let y, let o): return "enter(\(s), \(x), \(y), offer: \(o))"
+            case .leave: return "leave"
+            case .motion(let x, let y): return "motion(\(x), \(y))"
+            case .drop: return "drop"
+            case .sourceActions(let a): return "source_actions(\(a))"
+            case .action(let a): return "action(\(a))"
+            }
+        }
+    }
+
+    /// Every drag event, in order.
+    public private(set) var dragEvents: [DragEvent] = []
+    /// The offer of the last enter (kept after leave and drop, for receive and finish), and the
+    /// serial of that enter.
+    public private(set) var dragOffer: OpaquePointer?
+    public private(set) var enterSerial: UInt32 = 0
+
+    /// Returns the drag events recorded so far and forgets them.
+    public func takeDragEvents() -> [DragEvent] {
+        defer { dragEvents.removeAll() }
+        return dragEvents
+    }
+
+    /// The mime types announced for the drag's offer.
+    public var dragMimeTypes: [String] { dragOffer.flatMap { offerTypes[$0] } ?? [] }
+
+    /// Asks the drag's offer for `mimeType` through a pipe; returns the read end (non-blocking).
+    public func receiveDrag(_ mimeType: String) -> Int32? {
+        guard let dragOffer else { return nil }
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { return nil }
+        _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
+        wl_data_offer_receive(dragOffer, mimeType, fds[1])
+        close(fds[1])
+        return fds[0]
+    }
     public let device: OpaquePointer
     /// Mime types announced for each offer (by offer proxy).
     private var offerTypes: [OpaquePointer: [String]] = [:]
@@ -47,10 +96,16 @@ public final class TestDataDevice {
             device.offerTypes[offer] = []
             wl_data_offer_add_listener(offer, &TestDataDevice.offerListener, data)
         },
-        enter: { _, _, _, _, _, _, _ in },
-        leave: { _, _ in },
-        motion: { _, _, _, _, _ in },
-        drop: { _, _ in },
+        enter: { data, _, serial, surface, x, y, offer in
+            guard let device = from(data) else { return }
+            device.enterSerial = serial
+            if let offer { device.dragOffer = offer }
+            device.dragEvents.append(.enter(surface: surface.map { wl_proxy_get_id($0) } ?? 0, x: wl_fixed_to_double(x),
+                                            y: wl_fixed_to_double(y), hasOffer: offer != nil))
+        },
+        leave: { data, _ in from(data)?.dragEvents.append(.leave) },
+        motion: { data, _, _, x, y in from(data)?.dragEvents.append(.motion(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y))) },
+        drop: { data, _ in from(data)?.dragEvents.append(.drop) },
         selection: { data, _, offer in
             guard let device = from(data) else { return }
             if let old = device.selection, old != offer {
@@ -66,8 +121,8 @@ public final class TestDataDevice {
             guard let device = from(data), let offer, let mimeType else { return }
             device.offerTypes[offer, default: []].append(String(cString: mimeType))
         },
-        source_actions: { _, _, _ in },
-        action: { _, _, _ in })
+        source_actions: { data, _, actions in from(data)?.dragEvents.append(.sourceActions(actions)) },
+        action: { data, _, action in from(data)?.dragEvents.append(.action(action)) })
 }
 
 /// A test client's wl_data_source offering `payload` in its mime types.
@@ -75,6 +130,9 @@ public final class TestDataSource {
     public let source: OpaquePointer
     public var payload: [UInt8]
     public private(set) var cancelled = false
+    /// Its drag events, in order: `target(mime|null)`, `action(n)`, `dnd_drop_performed`,
+    /// `dnd_finished`, `cancelled`.
+    public private(set) var dragEvents: [String] = []
     /// Mime types the source was asked to send.
     public private(set) var sendRequests: [String] = []
 
@@ -108,7 +166,9 @@ public final class TestDataSource {
     }
 
     private static var listener = wl_data_source_listener(
-        target: { _, _, _ in },
+        target: { data, _, mimeType in
+            from(data)?.dragEvents.append("target(\(mimeType.map { String(cString: $0) } ?? "null"))")
+        },
         send: { data, _, mimeType, fd in
             defer { close(fd) }
             guard let source = from(data) else { return }
@@ -122,10 +182,13 @@ public final class TestDataSource {
                 }
             }
         },
-        cancelled: { data, _ in from(data)?.cancelled = true },
-        dnd_drop_performed: { _, _ in },
-        dnd_finished: { _, _ in },
-        action: { _, _, _ in })
+        cancelled: { data, _ in
+            from(data)?.cancelled = true
+            from(data)?.dragEvents.append("cancelled")
+        },
+        dnd_drop_performed: { data, _ in from(data)?.dragEvents.append("dnd_drop_performed") },
+        dnd_finished: { data, _ in from(data)?.dragEvents.append("dnd_finished") },
+        action: { data, _, action in from(data)?.dragEvents.append("action(\(action))") })
 }
 
 /// Reads what is in a non-blocking fd now; nil at once if nothing, with `eof` set at end of file.

@@ -38,6 +38,8 @@ public final class Compositor {
     public private(set) var seat: Seat!
     /// The cursor, drawn above every window (`--hide-cursor` sets `cursor.isHidden`).
     public private(set) var cursor: CursorLayer!
+    /// A drag's icon, drawn above every window and below the cursor.
+    private(set) var dragIcon: DragIconLayer!
     /// Strata's window extension (strata_window_manager_v1), an observer of the model.
     public private(set) var windowExtension: StrataWindowExtension?
     /// zwlr_layer_shell_v1: its surfaces, arranged per screen.
@@ -89,6 +91,8 @@ public final class Compositor {
         cursor = CursorLayer(compositor: self)
         scene.seat = seat
         scene.cursor = cursor
+        dragIcon = DragIconLayer(compositor: self)
+        scene.dragIcon = dragIcon
         lockScreen = LockScreen(compositor: self)
         scene.lockScreen = lockScreen
         layerShell = LayerShell(compositor: self)

@@ -8,4 +8,11 @@ public protocol TraceHooks: AnyObject {
     func screenDidPresent(_ output: ScreenOutput)
     /// The seat handled `input` (its events were sent) at `time` (the event's milliseconds).
     func seatDidHandle(_ input: InjectedInput, time: UInt32)
+    /// A drag-and-drop session began, entered or left a surface, or ended (`Drag`).
+    func dragDidChange(_ event: DragEvent)
+}
+
+public extension TraceHooks {
+    /// A drag-and-drop session began, entered or left a surface, or ended.
+    func dragDidChange(_ event: DragEvent) {}
 }

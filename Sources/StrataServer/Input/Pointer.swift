@@ -66,6 +66,9 @@ final class Pointer {
         case move(window: Window, startX: Double, startY: Double, frame: Rect)
         case resize(window: Window, edges: UInt32, startX: Double, startY: Double, frame: Rect,
                     resize: (Int32, Int32) -> Void)
+        /// A drag and drop (`Seat.drag`): nobody has the focus, motion moves the drag, the last
+        /// release drops.
+        case drag
     }
 
     init(seat: Seat) {
@@ -163,6 +166,8 @@ final class Pointer {
         case .resize(_, let edges, let startX, let startY, let frame, let resize):
             let size = Self.resizedSize(frame: frame, edges: edges, dx: x - startX, dy: y - startY)
             resize(size.width, size.height)
+        case .drag:
+            seat.drag?.motion(on: output, x: x, y: y, time: time)
         case .implicit:
             sendMotion(time: time)
             if let delta { sendRelativeMotion(dx: delta.dx, dy: delta.dy) }
@@ -210,6 +215,10 @@ final class Pointer {
                 // A resize learns its end as a (0, 0) size.
                 if case .resize(_, _, _, _, _, let resize) = grab { resize(0, 0) }
                 grab = pressedButtons.isEmpty ? .none : .implicit
+            case .drag:
+                // The last release drops (the drag's end puts the grab back).
+                guard pressedButtons.isEmpty else { break }
+                if let drag = seat.drag { drag.drop() } else { grab = .none }
             default:
                 if let focus, !focus.isDestroyed {
                     let serial = seat.nextSerial()
@@ -413,6 +422,34 @@ final class Pointer {
                 wl_pointer_send_frame(binding.resource)
             }
         }
+    }
+
+    // MARK: Drag and drop
+
+    /// Where a drag quoting `serial` from `client` on `origin` starts: the pointer's position,
+    /// when `serial` is a press of the implicit grab under way and the grab's surface is `origin`
+    /// or one of its subsurfaces; nil otherwise.
+    func dragStart(serial: UInt32, client: OpaquePointer, origin: Surface) -> (output: ScreenOutput, x: Double, y: Double)? {
+        guard case .implicit = grab, !pressedButtons.isEmpty, grabPressSerials.contains(serial),
+              let focus, !focus.isDestroyed, focus.client == client, Drag.isOrigin(origin, of: focus),
+              let output else { return nil }
+        return (output, x, y)
+    }
+
+    /// The drag began: the focus leaves (no pointer events during the drag).
+    func beginDrag() {
+        _ = setFocus(nil, window: nil, x: 0, y: 0)
+        grab = .drag
+        flushFrames()
+    }
+
+    /// The drag ended: with buttons still held the release goes nowhere; without, the focus goes
+    /// to what is under the pointer.
+    func dragDidEnd() {
+        guard case .drag = grab else { return }
+        grab = pressedButtons.isEmpty ? .none : .implicit
+        if case .none = grab { _ = updateFocus() }
+        flushFrames()
     }
 
     // MARK: Interactive move and resize

@@ -42,6 +42,10 @@ public final class Seat {
     private(set) lazy var primarySelection = Selection(seat: self)
     /// Idle notifications and inhibitors (ext_idle_notify, idle-inhibit): every input below resets it.
     public private(set) lazy var idle = IdleTracker(display: compositor.display)
+    /// The drag-and-drop session under way (wl_data_device.start_drag), if any.
+    private(set) var drag: Drag?
+    /// The source of the last drag: a v1/v2 source is cancelled when the next drag replaces it.
+    private weak var lastDragSource: DataSource?
     /// Text inputs (zwp_text_input_v3) and the input method (zwp_input_method_v2).
     private(set) lazy var textInputs = TextInputRelay(seat: self)
 
@@ -88,6 +92,7 @@ public final class Seat {
     /// The session locked or unlocked (`WindowManager.isLocked`): popup grabs end, touch
     /// sequences are cancelled and pointer grabs end, then the focus goes to what is shown now.
     func sessionLockDidChange() {
+        drag?.cancel(.cancelled)
         dismissPopupGrabs()
         touch.cancel()
         pointer.endGrabForLockChange()
@@ -103,6 +108,7 @@ public final class Seat {
 
     /// Stacking or visibility changed: the pointer focus under a still pointer is re-evaluated.
     func windowDidChange() {
+        drag?.repick()
         pointer.repick()
         touch.surfacesDidMove()
     }
@@ -120,6 +126,7 @@ public final class Seat {
 
     /// A surface dies: drop every focus and grab reference to it.
     func surfaceWillDestroy(_ surface: Surface) {
+        drag?.surfaceWillDestroy(surface)
         let hadPointerFocus = pointer.surfaceWillDestroy(surface)
         keyboard.surfaceWillDestroy(surface)
         touch.surfaceWillDestroy(surface)
@@ -196,6 +203,45 @@ public final class Seat {
                                        resize: @escaping (_ width: Int32, _ height: Int32) -> Void) -> Bool {
         guard edges != 0, edges & ~0xf == 0, isPressSerial(serial, client: client, window: window) else { return false }
         return pointer.beginResize(window, edges: edges, serial: serial, resize: resize)
+    }
+
+    // MARK: Drag and drop
+
+    /// wl_data_device.start_drag from `client`: begun when `serial` is the press of the pointer's
+    /// implicit grab on `origin` (or its subsurfaces) or the down of a touch point still held on
+    /// it, with no other drag under way and the session unlocked; else refused (the source is
+    /// cancelled, nothing else happens).
+    func startDrag(client: OpaquePointer, source: DataSource?, origin: Surface, icon: Surface?, serial: UInt32) {
+        guard drag == nil, !compositor.windows.isLocked else { return refuseDrag(source) }
+        let started: (touchID: Int32?, output: ScreenOutput, x: Double, y: Double)
+        if let point = pointer.dragStart(serial: serial, client: client, origin: origin) {
+            started = (nil, point.output, point.x, point.y)
+        } else if let point = touch.dragStart(serial: serial, client: client, origin: origin) {
+            started = (point.id, point.output, point.x, point.y)
+        } else {
+            return refuseDrag(source)
+        }
+        if let old = lastDragSource, old !== source, old.version < 3 { old.cancel() }
+        lastDragSource = source
+        let newDrag = Drag(seat: self, touchID: started.touchID, client: client, source: source, origin: origin, icon: icon,
+                           output: started.output, x: started.x, y: started.y)
+        drag = newDrag
+        // The input is the drag's now: the pointer's focus leaves, or the touch point goes quiet.
+        if started.touchID == nil { pointer.beginDrag() } else { touch.beginDrag(id: started.touchID ?? 0) }
+        compositor.traceHooks?.dragDidChange(.started(touch: started.touchID, hasSource: source != nil, hasIcon: icon != nil))
+        compositor.dragIcon.update()
+        newDrag.motion(on: started.output, x: started.x, y: started.y, time: compositor.clock.milliseconds)
+    }
+
+    private func refuseDrag(_ source: DataSource?) {
+        source?.cancel()
+    }
+
+    /// The drag ended (dropped or cancelled): the input it held goes back to normal.
+    func dragDidEnd(_ ended: Drag) {
+        guard drag === ended else { return }
+        drag = nil
+        if ended.touchID == nil { pointer.dragDidEnd() } else { touch.dragDidEnd() }
     }
 
     // MARK: Input from backends, tests and the control socket (screen coordinates)
@@ -387,6 +433,7 @@ public final class Seat {
             guard let data else { return }
             let box = Unmanaged<WeakSeat>.fromOpaque(data).takeRetainedValue()
             box.seat?.repickIdle = nil
+            box.seat?.drag?.repick()
             box.seat?.pointer.repick()
         }, box)
         if repickIdle == nil { Unmanaged<WeakSeat>.fromOpaque(box).release() }

@@ -17,6 +17,10 @@ final class Touch {
         var x: Double
         var y: Double
         var local: (x: Double, y: Double)
+        /// The serial of its down (start_drag quotes it).
+        var serial: UInt32 = 0
+        /// The point drives a drag: its events go to the drag, none to its surface's client.
+        var isDrag = false
     }
 
     init(seat: Seat) {
@@ -51,8 +55,8 @@ final class Touch {
             return
         }
         let surface = hit.surface
-        points[id] = TouchPoint(surface: surface, output: output, x: x, y: y, local: (hit.x, hit.y))
         let serial = seat.nextSerial()
+        points[id] = TouchPoint(surface: surface, output: output, x: x, y: y, local: (hit.x, hit.y), serial: serial)
         seat.recordInputSerial(serial, kind: .touch, client: surface.client, surface: surface, window: hit.window)
         seat.compositor.windows.pointerDidClick(hit.window)
         guard !surface.isDestroyed else { return }
@@ -62,6 +66,12 @@ final class Touch {
     }
 
     func motion(id: Int32, x: Double, y: Double, time: UInt32) {
+        if let point = points[id], point.isDrag {
+            points[id]?.x = x
+            points[id]?.y = y
+            if let output = point.output, let drag = seat.drag, drag.touchID == id { drag.motion(on: output, x: x, y: y, time: time) }
+            return
+        }
         guard var point = points[id], let surface = point.surface, !surface.isDestroyed,
               let p = surface.placement, let output = point.output, p.screen == output.screen.id else { return }
         let lx = x - Double(p.x), ly = y - Double(p.y)
@@ -78,7 +88,7 @@ final class Touch {
     func surfacesDidMove() {
         guard !points.isEmpty else { return }
         for (id, point) in points {
-            guard let surface = point.surface, !surface.isDestroyed, let p = surface.placement,
+            guard !point.isDrag, let surface = point.surface, !surface.isDestroyed, let p = surface.placement,
                   let output = point.output, p.screen == output.screen.id else { continue }
             let lx = point.x - Double(p.x), ly = point.y - Double(p.y)
             guard (lx, ly) != point.local else { continue }
@@ -89,14 +99,20 @@ final class Touch {
     }
 
     func up(id: Int32, time: UInt32) {
+        if let point = points[id], point.isDrag {
+            points[id] = nil
+            if let drag = seat.drag, drag.touchID == id { drag.drop() }
+            return
+        }
         guard let point = points.removeValue(forKey: id), let surface = point.surface, !surface.isDestroyed else { return }
         let serial = seat.nextSerial()
         send(to: surface.client) { wl_touch_send_up($0.resource, serial, time, id) }
     }
 
     func cancel() {
+        if let drag = seat.drag, drag.touchID != nil { drag.cancel(.cancelled) }
         var clients: [OpaquePointer] = []
-        for point in points.values {
+        for point in points.values where !point.isDrag {
             if let surface = point.surface, !surface.isDestroyed, !clients.contains(surface.client) {
                 clients.append(surface.client)
             }
@@ -112,7 +128,7 @@ final class Touch {
     /// The touch points on a dying surface end: their client gets wl_touch.up for each (as Mir
     /// does; the sequence cannot continue without its surface).
     func surfaceWillDestroy(_ surface: Surface) {
-        let ended = points.filter { $0.value.surface === surface }.keys.sorted()
+        let ended = points.filter { $0.value.surface === surface && !$0.value.isDrag }.keys.sorted()
         points = points.filter { $0.value.surface != nil && $0.value.surface !== surface }
         guard !ended.isEmpty else { return }
         let time = seat.compositor.clock.milliseconds
@@ -121,6 +137,27 @@ final class Touch {
             send(to: surface.client) { wl_touch_send_up($0.resource, serial, time, id) }
         }
     }
+
+    // MARK: Drag and drop
+
+    /// Where a drag quoting `serial` from `client` on `origin` starts: the touch point whose down
+    /// had that serial, still held on `origin` or one of its subsurfaces.
+    func dragStart(serial: UInt32, client: OpaquePointer, origin: Surface) -> (id: Int32, output: ScreenOutput, x: Double, y: Double)? {
+        for (id, point) in points where point.serial == serial && !point.isDrag {
+            guard let surface = point.surface, !surface.isDestroyed, surface.client == client,
+                  Drag.isOrigin(origin, of: surface), let output = point.output else { return nil }
+            return (id, output, point.x, point.y)
+        }
+        return nil
+    }
+
+    /// The point `id` drives a drag from now on (until its up).
+    func beginDrag(id: Int32) {
+        points[id]?.isDrag = true
+    }
+
+    /// The drag ended: its point, if still down, stays quiet until its up.
+    func dragDidEnd() {}
 
     /// Sends one event and its wl_touch.frame to the client's touch objects.
     private func send(to client: OpaquePointer, _ body: (TouchBinding) -> Void) {

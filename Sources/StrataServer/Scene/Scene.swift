@@ -33,6 +33,8 @@ public final class Scene {
     unowned(unsafe) var seat: Seat!
     /// The cursor, drawn above every window.
     unowned(unsafe) var cursor: CursorLayer!
+    /// A drag's icon, drawn above every window and below the cursor.
+    unowned(unsafe) var dragIcon: DragIconLayer!
     /// The session lock: while the model is locked, only its lock surfaces are drawn and hit.
     unowned(unsafe) var lockScreen: LockScreen!
     private var observerToken: ObserverToken?
@@ -379,6 +381,7 @@ public final class Scene {
             for callback in surface.frameCallbacks { callback.done(timeMilliseconds: now) }
             surface.frameCallbacks.removeAll(keepingCapacity: true)
         }
+        dragIcon.frameDidComplete(on: output, timeMilliseconds: now)
         cursor.frameDidComplete(on: output, timeMilliseconds: now)
         presentFeedback(on: output, at: frameTime)
         // Drop the references: a surface destroyed after this frame must not live on in the list.
@@ -456,7 +459,8 @@ public final class Scene {
                         transform: surface.bufferTransform, viewport: surface.viewport, width: r.width, height: r.height,
                         in: surface.render.drawClip, mask: surface.render.alphaMask)
         }
-        // The cursor layer, above everything.
+        // A drag's icon, then the cursor layer, above everything.
+        dragIcon.draw(on: output, clip: clip)
         cursor.draw(on: output, clip: clip)
     }
 

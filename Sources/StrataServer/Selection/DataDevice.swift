@@ -1,14 +1,12 @@
 import CStrataServerGlue
 import CWaylandServer
 
-/// wl_data_device: a client's access to the seat's selection (copy and paste). The seat sends the
-/// selection to the keyboard focus client's devices when the focus or the selection changes.
-///
-/// Drag-and-drop is not implemented: start_drag is checked (icon role, source reuse) and then
-/// refused by cancelling the source, which clients treat as a drag that ended without a drop.
+/// wl_data_device: a client's access to the seat's selection (copy and paste) and to drag and
+/// drop. The seat sends the selection to the keyboard focus client's devices when the focus or
+/// the selection changes; a drag (`Drag`) sends enter/motion/leave/drop to the device of the
+/// client under it.
 final class DataDevice: ResourceObject, SelectionDevice {
     unowned let seat: Seat
-    static let iconRoleName = "wl_data_device-icon"
 
     init?(seat: Seat, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.seat = seat
@@ -17,6 +15,7 @@ final class DataDevice: ResourceObject, SelectionDevice {
     }
 
     override func resourceDidDestroy() {
+        seat.drag?.deviceWillDestroy(self)
         seat.clipboard.deviceDidDisappear(self)
     }
 
@@ -51,20 +50,38 @@ final class DataDevice: ResourceObject, SelectionDevice {
         seat.clipboard.set(source, client: client, serial: serial)
     }
 
+    /// start_drag: the icon gets its role (another role: the role error), the source is used
+    /// (used before: used_source), then the seat begins the drag if the serial is the press of
+    /// the implicit grab on `origin`, or refuses it by cancelling the source.
     func handleStartDragRequest(source sourceResource: OpaquePointer?, origin: OpaquePointer?, icon: OpaquePointer?, serial: UInt32) throws(ProtocolError) {
-        if let icon = ResourceObject.from(icon, as: Surface.self), let role = icon.roleName, role != Self.iconRoleName {
+        let iconSurface = ResourceObject.from(icon, as: Surface.self)
+        if let iconSurface, let role = iconSurface.roleName, role != DragIconRole.roleName {
             throw ProtocolError(code: WL_DATA_DEVICE_ERROR_ROLE.rawValue,
-                                "start_drag: the icon wl_surface@\(wl_resource_get_id(icon.resource)) already has the role \(role)")
+                                "start_drag: the icon wl_surface@\(wl_resource_get_id(iconSurface.resource)) already has the role \(role)")
         }
-        guard let source = ResourceObject.from(sourceResource, as: DataSource.self) else { return }
-        try Self.use(source)
-        source.cancel()
+        let source = ResourceObject.from(sourceResource, as: DataSource.self)
+        if let source { try Self.use(source) }
+        if let iconSurface, iconSurface.role == nil {
+            let role = DragIconRole(seat: seat)
+            if iconSurface.setRole(role) { iconRole = role }
+        }
+        guard let originSurface = ResourceObject.from(origin, as: Surface.self), !originSurface.isDestroyed else {
+            source?.cancel()
+            return
+        }
+        seat.startDrag(client: client, source: source, origin: originSurface, icon: iconSurface, serial: serial)
     }
 
-    /// Marks a source used; a second use is an invalid_source error on the source.
+    /// The role of the last icon this device gave one (a role object lives while its holder does).
+    private var iconRole: DragIconRole?
+
+    /// wl_data_device.error.used_source (wayland 1.23; the headers here are older).
+    static let usedSourceError: UInt32 = 1
+
+    /// Marks a source used; a second use is the device's used_source error.
     private static func use(_ source: DataSource) throws(ProtocolError) {
         guard !source.isUsed else {
-            throw ProtocolError(on: source.resource, code: WL_DATA_SOURCE_ERROR_INVALID_SOURCE.rawValue,
+            throw ProtocolError(code: usedSourceError,
                                 "wl_data_source@\(wl_resource_get_id(source.resource)) was already used")
         }
         source.isUsed = true

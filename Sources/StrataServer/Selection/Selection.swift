@@ -128,6 +128,15 @@ final class Selection {
         for watcher in watchers { watcher.selectionDidChange(self) }
     }
 
+    /// The data device of `client` a drag talks to: its first live one (a client makes one per
+    /// seat; a second would get the same events twice).
+    func dragDevice(of client: OpaquePointer) -> DataDevice? {
+        for device in devices where device.client == client {
+            if let device = device as? DataDevice, !device.isDestroyed { return device }
+        }
+        return nil
+    }
+
     /// How many devices are registered (the leak tests).
     var deviceCount: Int { devices.count }
 }
