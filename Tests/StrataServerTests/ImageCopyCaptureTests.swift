@@ -247,6 +247,29 @@ import Testing
         #expect((0..<(60 * 40)).allSatisfy { target.pixels[$0] == Self.red })
     }
 
+    @Test func aToplevelOnAScaledScreenIsCapturedAtTheScreensScale() throws {
+        let scene = try Scene()
+        scene.server.windows.setScale(2, for: scene.server.compositor.outputs[0].screen)
+        // Left half red, right half green, at buffer scale 1.
+        let split = try #require(scene.shell.makeBuffer(width: 60, height: 40, argb: Self.red))
+        split.fill(x: 30, y: 0, width: 30, height: 40, Self.green)
+        scene.toplevel.ack()
+        scene.toplevel.attach(split)
+        scene.toplevel.commit()
+        #expect(scene.client.roundtrip())
+        let (session, record, _) = try scene.toplevelSession(title: "red")
+        #expect(scene.client.roundtrip())
+        #expect(record.size.map { $0 == (120, 80) } == true)
+        let target = try #require(scene.shell.makeBuffer(width: 120, height: 80, argb: 0))
+        let (_, frame) = scene.capture(session, into: target.buffer)
+        #expect(scene.client.wait { frame.ready })
+        var wrong = 0
+        for y in 0..<80 {
+            for x in 0..<120 where target.pixels[y * 120 + x] | 0xff00_0000 != (x < 60 ? Self.red : Self.green) { wrong += 1 }
+        }
+        #expect(wrong == 0)
+    }
+
     @Test func aToplevelCaptureWaitsForItsWindowNotForOthers() throws {
         let scene = try Scene()
         let other = try #require(scene.shell.makeToplevel())

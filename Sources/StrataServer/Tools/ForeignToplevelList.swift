@@ -13,8 +13,10 @@ public final class ForeignToplevelList {
     static let version: UInt32 = 1
     unowned let compositor: Compositor
     var bindings: [ForeignToplevelListBinding] = []
-    /// Mapped toplevels and their identifiers, in the order they were mapped.
-    private(set) var listed: [(id: WindowID, identifier: String)] = []
+    /// Mapped toplevels in the order they were mapped, and their identifiers (looked up per
+    /// capture and notification: a hash, not a walk of the list).
+    private(set) var listed: [WindowID] = []
+    private var identifiers: [WindowID: String] = [:]
     private var mappings: UInt64 = 0
     private var observerToken: ObserverToken?
 
@@ -29,8 +31,10 @@ public final class ForeignToplevelList {
         return Global(display: compositor.display, interface: strata_ext_foreign_toplevel_list_v1_interface(), version: Self.version) { [unowned self] client, version, id in
             guard let binding = ForeignToplevelListBinding(list: self, client: client, version: version, id: id) else { return }
             self.bindings.append(binding)
-            for entry in self.listed {
-                if let window = self.compositor.windows.window(withID: entry.id) { binding.announce(window, identifier: entry.identifier) }
+            for id in self.listed {
+                if let window = self.compositor.windows.window(withID: id), let identifier = self.identifiers[id] {
+                    binding.announce(window, identifier: identifier)
+                }
             }
         }
     }
@@ -42,7 +46,7 @@ public final class ForeignToplevelList {
 
     /// The identifier of a listed window (nil: not mapped now).
     public func identifier(of id: WindowID) -> String? {
-        listed.first { $0.id == id }?.identifier
+        identifiers[id]
     }
 
     private func modelDidPost(_ notification: WindowServerNotification) {
@@ -52,7 +56,8 @@ public final class ForeignToplevelList {
                   let content = window.content, content.isToplevel else { return }
             mappings &+= 1
             let identifier = "strata-" + String(mappings, radix: 16)
-            listed.append((id, identifier))
+            listed.append(id)
+            identifiers[id] = identifier
             for binding in bindings { binding.announce(window, identifier: identifier) }
         case .windowDidBecomeHidden(let id):
             // Hidden with content to show: minimized, still mapped. Without: unmapped.
@@ -67,7 +72,7 @@ public final class ForeignToplevelList {
     }
 
     private func unlist(_ id: WindowID) {
-        guard let index = listed.firstIndex(where: { $0.id == id }) else { return }
+        guard identifiers.removeValue(forKey: id) != nil, let index = listed.firstIndex(of: id) else { return }
         listed.remove(at: index)
         for binding in bindings { binding.windowDidUnmap(id) }
         compositor.imageCopyCapture.toplevelDidUnmap(id)
