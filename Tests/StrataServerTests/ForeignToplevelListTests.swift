@@ -101,6 +101,21 @@ import Testing
         #expect(after.closed && after.dones == 1)
     }
 
+    @Test func aWlShellToplevelIsListedUntilItsNullBuffer() throws {
+        let server = try TestServer()
+        let client = try TestClient(server: server)
+        let shells = try TestLegacyShells(client: client)
+        let shellSurface = try #require(shells.makeShellSurface())
+        wl_shell_surface_set_toplevel(shellSurface.shellSurface)
+        wl_shell_surface_set_title(shellSurface.shellSurface, "old")
+        #expect(shellSurface.commit(width: 50, height: 50, argb: 0xffff_0000))
+        let (_, list) = try Self.bindList(client)
+        let entry = try #require(list.entry("old"))
+        #expect(!entry.closed && entry.dones == 1)
+        #expect(shellSurface.commit(argb: nil))
+        #expect(entry.closed)
+    }
+
     @Test func layerSurfacesAreNotToplevels() throws {
         let server = try TestServer()
         let client = try TestClient(server: server)

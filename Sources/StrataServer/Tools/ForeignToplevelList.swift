@@ -60,9 +60,10 @@ public final class ForeignToplevelList {
             identifiers[id] = identifier
             for binding in bindings { binding.announce(window, identifier: identifier) }
         case .windowDidBecomeHidden(let id):
-            // Hidden with content to show: minimized, still mapped. Without: unmapped.
+            // Hidden with content to show: minimized, still mapped. Without (the content
+            // unmapped, or its surface lost its buffer: wl_shell's unmap): unmapped.
             guard identifier(of: id) != nil, let window = compositor.windows.window(withID: id),
-                  window.content?.hasContentToShow != true else { return }
+                  window.content?.hasContentToShow != true || window.rootSurface?.hasContent != true else { return }
             unlist(id)
         case .windowDidClose(let id):
             unlist(id)
