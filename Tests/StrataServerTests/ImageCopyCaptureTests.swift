@@ -176,6 +176,35 @@ import Testing
         #expect(target.pixels[0] == Self.green)
     }
 
+    @Test func theCursorIsInTheScreensImageOnlyWithPaintCursors() throws {
+        let scene = try Scene()
+        // The pointer at the window's bottom right corner: the theme's arrow over red and background.
+        scene.server.compositor.seat.pointerMotion(on: scene.server.compositor.outputs[0], x: 58, y: 38, time: 1)
+        #expect(scene.client.roundtrip())
+        scene.server.repaint()
+        let rect = try #require(scene.server.compositor.cursor.rect?.rect)
+        let source = ext_output_image_capture_source_manager_v1_create_source(scene.outputSources, scene.output)
+        let (plain, _) = scene.session(of: source)
+        let (painted, _) = scene.session(of: source, options: EXT_IMAGE_COPY_CAPTURE_MANAGER_V1_OPTIONS_PAINT_CURSORS.rawValue)
+        let without = try #require(scene.shell.makeBuffer(width: 320, height: 200, argb: 0, hasAlpha: true))
+        let with = try #require(scene.shell.makeBuffer(width: 320, height: 200, argb: 0, hasAlpha: true))
+        let (_, one) = scene.capture(plain, into: without.buffer)
+        let (_, two) = scene.capture(painted, into: with.buffer)
+        #expect(scene.client.wait { one.ready && two.ready })
+        var erased = 0, shown = 0, drawnOver = 0
+        for y in Int32(rect.y)..<Int32(rect.maxY) {
+            for x in Int32(rect.x)..<Int32(rect.maxX) where x < 320 && y < 200 {
+                let i = Int(y * 320 + x)
+                let under = x < 60 && y < 40 ? Self.red : TestServer.background
+                if without.pixels[i] != under { erased += 1 }
+                if with.pixels[i] != scene.server.pixel(x: x, y: y) { shown += 1 }
+                if with.pixels[i] != under { drawnOver += 1 }
+            }
+        }
+        // Without the option every pixel is what is under the cursor; with it, what the screen shows.
+        #expect(erased == 0 && shown == 0 && drawnOver > 0)
+    }
+
     @Test func aScreenThatDisconnectsStopsItsSessionsAndFailsTheWaitingFrame() throws {
         let scene = try Scene()
         let (session, record) = scene.outputSession()

@@ -52,17 +52,24 @@ struct CaptureBuffer {
         return true
     }
 
-    /// Copies a `width`×`height` image of 32-bit pixels (`stride` bytes a row) into the buffer's
-    /// top left corner as it is (a window's image, alpha included). False when it does not fit
-    /// or the buffer cannot be read.
-    func copy(pixels: UnsafeRawPointer, width: Int32, height: Int32, stride: Int) -> Bool {
-        guard width <= wl_shm_buffer_get_width(shm), height <= wl_shm_buffer_get_height(shm) else { return false }
+    /// Copies a `width`×`height` image of 32-bit pixels (`stride` bytes a row) into the buffer
+    /// at (`x`, `y`), as it is (a window's image, alpha included) or made `opaque` (x8r8g8b8
+    /// pixels into an ARGB8888 buffer). False when it does not fit or the buffer cannot be read.
+    func copy(pixels: UnsafeRawPointer, width: Int32, height: Int32, stride: Int, x: Int32 = 0, y: Int32 = 0,
+              opaque: Bool = false) -> Bool {
+        guard x >= 0, y >= 0, Int64(x) + Int64(width) <= Int64(wl_shm_buffer_get_width(shm)),
+              Int64(y) + Int64(height) <= Int64(wl_shm_buffer_get_height(shm)) else { return false }
         wl_shm_buffer_begin_access(shm)
         defer { wl_shm_buffer_end_access(shm) }
         guard let destination = wl_shm_buffer_get_data(shm) else { return false }
         let destinationStride = Int(wl_shm_buffer_get_stride(shm))
         for row in 0..<Int(height) {
-            memcpy(destination + row * destinationStride, pixels + row * stride, Int(width) * 4)
+            let to = destination + (Int(y) + row) * destinationStride + Int(x) * 4
+            memcpy(to, pixels + row * stride, Int(width) * 4)
+            if opaque {
+                let pixels = to.assumingMemoryBound(to: UInt32.self)
+                for i in 0..<Int(width) { pixels[i] |= 0xff00_0000 }
+            }
         }
         return true
     }

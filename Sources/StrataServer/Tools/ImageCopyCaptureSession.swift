@@ -21,7 +21,8 @@ import StrataRender
 final class ImageCopyCaptureSession: ResourceObject {
     unowned let capture: ImageCopyCapture
     let source: ImageCaptureSource.Target
-    /// Asked for; screens show the cursor as drawn either way, windows never (docs/standard-protocols.md).
+    /// Whether a screen's image shows the cursor (without it, what is under the cursor is drawn
+    /// in: `ImageCopyCapture.eraseCursor`); a window's image never shows it.
     let paintCursors: Bool
     private(set) var isStopped = false
     /// The size the constraints last announced.
@@ -193,7 +194,9 @@ final class ImageCopyCaptureSession: ResourceObject {
     private func copy(_ output: ScreenOutput, into target: CaptureBuffer, frame: ImageCopyCaptureFrame, damage: [PixmanRegion.Box]?) {
         let canvas = output.displayCanvas
         let whole = PixmanRegion.Box(x1: 0, y1: 0, x2: canvas.width, y2: canvas.height)
-        guard target.copy(canvas, box: whole) else { return frame.fail(.unknown) }
+        guard target.copy(canvas, box: whole), paintCursors || capture.eraseCursor(on: output, in: target) else {
+            return frame.fail(.unknown)
+        }
         hasCaptured = true
         lastPaintedFrames = output.paintedFrames
         frame.ready(transform: UInt32(bitPattern: output.screen.transform.waylandValue), damage: damage ?? [whole])
