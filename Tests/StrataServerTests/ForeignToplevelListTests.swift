@@ -56,6 +56,7 @@ import Testing
         xdg_toplevel_set_app_id(first.toplevel, "org.example.first")
         #expect(first.map(argb: 0xffff_0000))
         let (_, list) = try Self.bindList(client)
+        defer { withExtendedLifetime(list) {} }
         let second = try #require(shell.makeToplevel())
         xdg_toplevel_set_title(second.toplevel, "second")
         #expect(second.map(argb: 0xff00_ff00))
@@ -71,6 +72,7 @@ import Testing
         #expect(one.title == "renamed" && one.dones == 2 && !one.closed)
         // A second list of the same client sees the same identifiers.
         let (_, again) = try Self.bindList(client)
+        defer { withExtendedLifetime(again) {} }
         #expect(Set(again.entries.map(\.identifier)) == [one.identifier, two.identifier])
     }
 
@@ -82,6 +84,7 @@ import Testing
         xdg_toplevel_set_title(toplevel.toplevel, "app")
         #expect(toplevel.map(argb: 0xffff_0000))
         let (_, list) = try Self.bindList(client)
+        defer { withExtendedLifetime(list) {} }
         let before = try #require(list.entry("app"))
         // Minimized by the model: still mapped, still listed.
         let window = try #require(server.windows.windows.first { $0.title == "app" })
@@ -110,6 +113,7 @@ import Testing
         wl_shell_surface_set_title(shellSurface.shellSurface, "old")
         #expect(shellSurface.commit(width: 50, height: 50, argb: 0xffff_0000))
         let (_, list) = try Self.bindList(client)
+        defer { withExtendedLifetime(list) {} }
         let entry = try #require(list.entry("old"))
         #expect(!entry.closed && entry.dones == 1)
         #expect(shellSurface.commit(argb: nil))
@@ -127,6 +131,7 @@ import Testing
         xdg_toplevel_set_title(toplevel.toplevel, "app")
         #expect(toplevel.map(argb: 0xffff_0000))
         let (_, list) = try Self.bindList(client)
+        defer { withExtendedLifetime(list) {} }
         #expect(list.entries.map(\.title) == ["app"])
     }
 
@@ -135,6 +140,7 @@ import Testing
         let client = try TestClient(server: server)
         let shell = try TestXdgShell(client: client)
         let (proxy, list) = try Self.bindList(client)
+        defer { withExtendedLifetime(list) {} }
         ext_foreign_toplevel_list_v1_stop(proxy)
         ext_foreign_toplevel_list_v1_stop(proxy)
         #expect(client.roundtrip())

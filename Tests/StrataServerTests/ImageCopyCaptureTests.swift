@@ -67,6 +67,8 @@ import Testing
         let output: OpaquePointer
         var sessions: [SessionRecord] = []
         var frames: [FrameRecord] = []
+        /// The toplevel lists' records (their handles' events come as long as the connection lives).
+        var lists: [ForeignToplevelListTests.TopList] = []
         var client: TestClient { shell.client }
         var server: TestServer { shell.server }
 
@@ -101,6 +103,7 @@ import Testing
         /// A session of the toplevel titled `title`, through a handle of the client's list.
         func toplevelSession(title: String) throws -> (OpaquePointer?, SessionRecord, ForeignToplevelListTests.TopList) {
             let (_, list) = try ForeignToplevelListTests.bindList(client)
+            lists.append(list)
             let handle = try #require(list.entry(title)).proxy
             let source = ext_foreign_toplevel_image_capture_source_manager_v1_create_source(toplevelSources, handle)
             defer { ext_image_capture_source_v1_destroy(source) }
@@ -360,6 +363,20 @@ import Testing
         #expect(late.stopped && late.size == nil)
     }
 
+    @Test func anUnmappingWindowStopsItsSessionWithoutABlankFrame() throws {
+        let scene = try Scene()
+        let (session, record, _) = try scene.toplevelSession(title: "red")
+        let target = try #require(scene.shell.makeBuffer(width: 60, height: 40, argb: 0))
+        let (first, one) = scene.capture(session, into: target.buffer)
+        #expect(scene.client.wait { one.ready })
+        ext_image_copy_capture_frame_v1_destroy(first)
+        let (_, two) = scene.capture(session, into: target.buffer)
+        #expect(scene.client.roundtrip())
+        #expect(scene.toplevel.unmap())
+        #expect(record.stopped && two.failed == Self.stopped && !two.ready)
+        #expect((0..<(60 * 40)).allSatisfy { target.pixels[$0] | 0xff00_0000 == Self.red })
+    }
+
     @Test func aResizedWindowAnnouncesItsNewSize() throws {
         let scene = try Scene()
         let (session, record, _) = try scene.toplevelSession(title: "red")
@@ -525,6 +542,7 @@ import Testing
             let manager = try client.bind(ext_image_copy_capture_manager_v1_interface_ptr(), version: 1)
             let sources = try client.bind(ext_foreign_toplevel_image_capture_source_manager_v1_interface_ptr(), version: 1)
             let (list, entries) = try ForeignToplevelListTests.bindList(client)
+            defer { withExtendedLifetime(entries) {} }
             let handle = try #require(entries.entry("app")).proxy
             let source = ext_foreign_toplevel_image_capture_source_manager_v1_create_source(sources, handle)
             let session = ext_image_copy_capture_manager_v1_create_session(manager, source, 0)

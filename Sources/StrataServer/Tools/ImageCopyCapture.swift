@@ -156,7 +156,8 @@ public final class ImageCopyCapture: WindowImageObserver {
     }
 
     func windowImageDidChange(_ window: Window) {
-        guard !window.isClosed, let sessions = toplevelSessions[window.id] else { return }
+        // A window unmapping (its surface without a buffer) is not drawn: its sessions stop next.
+        guard !window.isClosed, window.rootSurface?.hasContent == true, let sessions = toplevelSessions[window.id] else { return }
         for session in sessions { session.sourceDidChange() }
     }
 
