@@ -51,6 +51,10 @@ public protocol WindowContentHandle: AnyObject {
     /// What kind of client shows the window: `wayland` (the default) or `x11` (an X window
     /// through Xwayland), as `strata-ctl windows` reports it.
     var kind: String { get }
+    /// Whether the window is an application's toplevel (an xdg or wl_shell toplevel, a managed X
+    /// window), as taskbars and capture tools list them (`ext_foreign_toplevel_list_v1`); layer
+    /// surfaces, input-method popups and override-redirect X windows are not. Default: false.
+    var isToplevel: Bool { get }
 }
 
 extension WindowContentHandle {
@@ -68,4 +72,5 @@ extension WindowContentHandle {
     public func screenDidChangeGeometry() {}
     public func rootSurfaceDidCommitOffset(dx: Int32, dy: Int32) {}
     public var kind: String { "wayland" }
+    public var isToplevel: Bool { false }
 }

@@ -22,6 +22,19 @@ public final class Canvas {
         self.height = height
     }
 
+    /// A canvas over memory someone else owns (a client's buffer a capture composes into),
+    /// a8r8g8b8 when `hasAlpha`, else x8r8g8b8; valid while that memory is. Nil for a size or
+    /// stride pixman refuses.
+    public init?(wrapping data: UnsafeMutableRawPointer, width: Int32, height: Int32, stride: Int32, hasAlpha: Bool) {
+        guard width > 0, height > 0, stride >= 4, stride % 4 == 0, Int64(stride) >= Int64(width) * 4,
+              let image = pixman_image_create_bits(hasAlpha ? PIXMAN_a8r8g8b8 : PIXMAN_x8r8g8b8, width, height,
+                                                   data.assumingMemoryBound(to: UInt32.self), stride) else { return nil }
+        self.image = image
+        self.memory = nil
+        self.width = width
+        self.height = height
+    }
+
     deinit { pixman_image_unref(image) }
 
     /// A cleared x8r8g8b8 image, on huge pages when the kernel gives them (`PixelMemory`), else
@@ -61,6 +74,11 @@ public final class Canvas {
     static func pixmanColor(argb: UInt32) -> pixman_color_t {
         func channel(_ shift: UInt32) -> UInt16 { UInt16((argb >> shift) & 0xff) * 0x101 }
         return pixman_color_t(red: channel(16), green: channel(8), blue: channel(0), alpha: channel(24))
+    }
+
+    /// Makes every pixel transparent black (0), clip or not.
+    public func clear() {
+        pixman_fill(data, stride / 4, 32, 0, 0, width, height, 0)
     }
 
     /// Fills the clipped area with an opaque colour.

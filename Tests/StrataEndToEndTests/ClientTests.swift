@@ -30,6 +30,8 @@ import Testing
             "org_kde_kwin_server_decoration_manager": 1,
             // Privileged, and wayland-info is the command strata started.
             "zwlr_data_control_manager_v1": 2, "ext_data_control_manager_v1": 1,
+            "ext_foreign_toplevel_list_v1": 1, "ext_image_copy_capture_manager_v1": 1,
+            "ext_output_image_capture_source_manager_v1": 1, "ext_foreign_toplevel_image_capture_source_manager_v1": 1,
         ]
         for (interface, version) in expected {
             #expect(versions[interface] == version, "\(interface): \(versions[interface].map(String.init) ?? "missing")")

@@ -12,6 +12,8 @@ import Testing
         "zwlr_screencopy_manager_v1", "zwlr_output_manager_v1", "zwp_virtual_keyboard_manager_v1",
         "zwlr_virtual_pointer_manager_v1", "zwlr_foreign_toplevel_manager_v1", "zwp_input_method_manager_v2",
         "zwlr_data_control_manager_v1", "ext_data_control_manager_v1",
+        "ext_foreign_toplevel_list_v1", "ext_image_copy_capture_manager_v1",
+        "ext_output_image_capture_source_manager_v1", "ext_foreign_toplevel_image_capture_source_manager_v1",
     ]
 
     /// Both clients run in the test's process, which is Strata's: the old rule (Strata's pid or

@@ -11,7 +11,10 @@
 #include "content-type-v1-client-protocol.h"
 #include "cursor-shape-v1-client-protocol.h"
 #include "ext-data-control-v1-client-protocol.h"
+#include "ext-foreign-toplevel-list-v1-client-protocol.h"
 #include "ext-idle-notify-v1-client-protocol.h"
+#include "ext-image-capture-source-v1-client-protocol.h"
+#include "ext-image-copy-capture-v1-client-protocol.h"
 #include "ext-session-lock-v1-client-protocol.h"
 #include "fractional-scale-v1-client-protocol.h"
 #include "gtk-primary-selection-client-protocol.h"
@@ -52,8 +55,17 @@ static inline const struct wl_interface *ext_data_control_manager_v1_interface_p
 static inline const struct wl_interface *ext_data_control_device_v1_interface_ptr(void) { return &ext_data_control_device_v1_interface; }
 static inline const struct wl_interface *ext_data_control_source_v1_interface_ptr(void) { return &ext_data_control_source_v1_interface; }
 static inline const struct wl_interface *ext_data_control_offer_v1_interface_ptr(void) { return &ext_data_control_offer_v1_interface; }
+static inline const struct wl_interface *ext_foreign_toplevel_list_v1_interface_ptr(void) { return &ext_foreign_toplevel_list_v1_interface; }
+static inline const struct wl_interface *ext_foreign_toplevel_handle_v1_interface_ptr(void) { return &ext_foreign_toplevel_handle_v1_interface; }
 static inline const struct wl_interface *ext_idle_notifier_v1_interface_ptr(void) { return &ext_idle_notifier_v1_interface; }
 static inline const struct wl_interface *ext_idle_notification_v1_interface_ptr(void) { return &ext_idle_notification_v1_interface; }
+static inline const struct wl_interface *ext_image_capture_source_v1_interface_ptr(void) { return &ext_image_capture_source_v1_interface; }
+static inline const struct wl_interface *ext_output_image_capture_source_manager_v1_interface_ptr(void) { return &ext_output_image_capture_source_manager_v1_interface; }
+static inline const struct wl_interface *ext_foreign_toplevel_image_capture_source_manager_v1_interface_ptr(void) { return &ext_foreign_toplevel_image_capture_source_manager_v1_interface; }
+static inline const struct wl_interface *ext_image_copy_capture_manager_v1_interface_ptr(void) { return &ext_image_copy_capture_manager_v1_interface; }
+static inline const struct wl_interface *ext_image_copy_capture_session_v1_interface_ptr(void) { return &ext_image_copy_capture_session_v1_interface; }
+static inline const struct wl_interface *ext_image_copy_capture_frame_v1_interface_ptr(void) { return &ext_image_copy_capture_frame_v1_interface; }
+static inline const struct wl_interface *ext_image_copy_capture_cursor_session_v1_interface_ptr(void) { return &ext_image_copy_capture_cursor_session_v1_interface; }
 static inline const struct wl_interface *ext_session_lock_manager_v1_interface_ptr(void) { return &ext_session_lock_manager_v1_interface; }
 static inline const struct wl_interface *ext_session_lock_v1_interface_ptr(void) { return &ext_session_lock_v1_interface; }
 static inline const struct wl_interface *ext_session_lock_surface_v1_interface_ptr(void) { return &ext_session_lock_surface_v1_interface; }

@@ -44,9 +44,21 @@ static inline const struct wl_interface *strata_ext_data_control_manager_v1_inte
 static inline const struct wl_interface *strata_ext_data_control_device_v1_interface(void) { return &ext_data_control_device_v1_interface; }
 static inline const struct wl_interface *strata_ext_data_control_source_v1_interface(void) { return &ext_data_control_source_v1_interface; }
 static inline const struct wl_interface *strata_ext_data_control_offer_v1_interface(void) { return &ext_data_control_offer_v1_interface; }
+#include "ext-foreign-toplevel-list-v1-server-protocol.h"
+static inline const struct wl_interface *strata_ext_foreign_toplevel_list_v1_interface(void) { return &ext_foreign_toplevel_list_v1_interface; }
+static inline const struct wl_interface *strata_ext_foreign_toplevel_handle_v1_interface(void) { return &ext_foreign_toplevel_handle_v1_interface; }
 #include "ext-idle-notify-v1-server-protocol.h"
 static inline const struct wl_interface *strata_ext_idle_notifier_v1_interface(void) { return &ext_idle_notifier_v1_interface; }
 static inline const struct wl_interface *strata_ext_idle_notification_v1_interface(void) { return &ext_idle_notification_v1_interface; }
+#include "ext-image-capture-source-v1-server-protocol.h"
+static inline const struct wl_interface *strata_ext_image_capture_source_v1_interface(void) { return &ext_image_capture_source_v1_interface; }
+static inline const struct wl_interface *strata_ext_output_image_capture_source_manager_v1_interface(void) { return &ext_output_image_capture_source_manager_v1_interface; }
+static inline const struct wl_interface *strata_ext_foreign_toplevel_image_capture_source_manager_v1_interface(void) { return &ext_foreign_toplevel_image_capture_source_manager_v1_interface; }
+#include "ext-image-copy-capture-v1-server-protocol.h"
+static inline const struct wl_interface *strata_ext_image_copy_capture_manager_v1_interface(void) { return &ext_image_copy_capture_manager_v1_interface; }
+static inline const struct wl_interface *strata_ext_image_copy_capture_session_v1_interface(void) { return &ext_image_copy_capture_session_v1_interface; }
+static inline const struct wl_interface *strata_ext_image_copy_capture_frame_v1_interface(void) { return &ext_image_copy_capture_frame_v1_interface; }
+static inline const struct wl_interface *strata_ext_image_copy_capture_cursor_session_v1_interface(void) { return &ext_image_copy_capture_cursor_session_v1_interface; }
 #include "ext-session-lock-v1-server-protocol.h"
 static inline const struct wl_interface *strata_ext_session_lock_manager_v1_interface(void) { return &ext_session_lock_manager_v1_interface; }
 static inline const struct wl_interface *strata_ext_session_lock_v1_interface(void) { return &ext_session_lock_v1_interface; }

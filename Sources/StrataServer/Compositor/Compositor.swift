@@ -48,6 +48,10 @@ public final class Compositor {
     public private(set) var outputManager: OutputManager!
     /// zwlr_foreign_toplevel_manager_v1 (privileged): a taskbar's list of windows.
     public private(set) var foreignToplevels: ForeignToplevelManager!
+    /// ext_foreign_toplevel_list_v1 (privileged): mapped toplevels with stable identifiers.
+    public private(set) var toplevelList: ForeignToplevelList!
+    /// ext_image_copy_capture_manager_v1 and its sources (privileged): screens' and windows' pixels.
+    public private(set) var imageCopyCapture: ImageCopyCapture!
     /// ext_session_lock_v1: who locked the session, and the lock surfaces shown while locked.
     public private(set) var lockScreen: LockScreen!
     /// xdg_activation_v1: focus requests with tokens.
@@ -98,6 +102,8 @@ public final class Compositor {
         layerShell = LayerShell(compositor: self)
         outputManager = OutputManager(compositor: self)
         foreignToplevels = ForeignToplevelManager(compositor: self)
+        toplevelList = ForeignToplevelList(compositor: self)
+        imageCopyCapture = ImageCopyCapture(compositor: self)
         activation = XdgActivation(compositor: self)
         fractionalScale = FractionalScaleManager(compositor: self)
         securityContexts = SecurityContextManager(compositor: self)
@@ -126,6 +132,10 @@ public final class Compositor {
             privileged(VirtualKeyboardManager.install(on: self)),
             privileged(VirtualPointerManager.install(on: self)),
             privileged(foreignToplevels.install()),
+            privileged(toplevelList.install()),
+            privileged(imageCopyCapture.install()),
+            privileged(ImageCaptureSourceManager.install(on: self, kind: .output)),
+            privileged(ImageCaptureSourceManager.install(on: self, kind: .toplevel)),
             privileged(InputMethodManager.install(on: self)),
             privileged(DataControlManager.install(on: self, face: .wlr)),
             privileged(DataControlManager.install(on: self, face: .ext)),
@@ -219,6 +229,8 @@ public final class Compositor {
         windowExtension?.stop()
         outputManager.stop()
         foreignToplevels.stop()
+        toplevelList.stop()
+        imageCopyCapture.stop()
         fractionalScale.stop()
         securityContexts.stop()
         if let shmStrideCheck { wl_protocol_logger_destroy(shmStrideCheck) }
@@ -301,6 +313,7 @@ public final class Compositor {
     func setTitle(_ title: String, of window: Window) {
         window.title = title
         foreignToplevels.windowDidChange(window)
+        toplevelList.windowDidChange(window)
     }
 
     /// A client set its window's app id (xdg_toplevel.set_app_id, wl_shell_surface.set_class);
@@ -308,6 +321,7 @@ public final class Compositor {
     func setAppID(_ appID: String, of window: Window, isMapped: Bool) {
         window.appID = appID
         foreignToplevels.windowDidChange(window)
+        toplevelList.windowDidChange(window)
         if !isMapped { applyConfiguredLevel(to: window) }
     }
 

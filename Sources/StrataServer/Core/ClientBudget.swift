@@ -76,6 +76,11 @@ public struct ClientBudget {
     /// Lock surfaces of one ext_session_lock_v1 (one per screen; the rest name screens that are
     /// gone): each get_lock_surface looks through them, so they are capped.
     public static let maxLockSurfacesPerLock = 64
+    /// Image copy capture sessions (ext_image_copy_capture_session_v1) of one client. A screen
+    /// recorder makes one per screen or window, a window switcher's thumbnails one per window:
+    /// 256 is room for that; each session is told of every change of its source (a screen's
+    /// painted frame, a window's commit), so the cap bounds that work per client.
+    public static let maxCaptureSessionsPerClient = 256
 
     // MARK: Installing and reading
 

@@ -24,6 +24,9 @@ public final class Scene {
     weak var traceHooks: TraceHooks?
     /// Who else reads each presented frame (video recordings); empty: a loop over nothing.
     public var frameObservers: [FrameObserver] = []
+    /// Told when a window's own pixels may have changed, while toplevel captures wait for that
+    /// (nil otherwise: no cost per commit).
+    var windowImageObserver: (any WindowImageObserver)?
     /// The screens' outputs, the main screen's first.
     public internal(set) var outputs: [ScreenOutput] = []
     /// Colour of screen pixels no window covers.
@@ -159,6 +162,7 @@ public final class Scene {
         refreshPlacement(of: surface, forceFull: false)
         surface.forEachChild { child, _ in damageTree(of: child) }
         releaseReplacedBuffersUnlessFrameComing()
+        if let windowImageObserver, let window = anchoredWindow(of: surface) { windowImageObserver.windowImageDidChange(window) }
     }
 
     /// A surface tree's place or order changed outside its commit and the model (a popup
@@ -166,6 +170,7 @@ public final class Scene {
     /// damages where it was and is now.
     func surfaceTreeDidChange(_ root: Surface) {
         damageTree(of: root)
+        if let windowImageObserver, let window = anchoredWindow(of: root) { windowImageObserver.windowImageDidChange(window) }
     }
 
     /// Damages where a surface tree was and is now (moves, restacks, unmaps).
@@ -177,6 +182,7 @@ public final class Scene {
 
     private func damageWindow(_ window: Window) {
         window.forEachRootSurface { damageTree(of: $0) }
+        windowImageObserver?.windowImageDidChange(window)
     }
 
     // MARK: Placement

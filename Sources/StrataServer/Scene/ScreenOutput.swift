@@ -59,8 +59,9 @@ public final class ScreenOutput {
     /// to check that only damaged regions are repainted.
     public internal(set) var lastPaintedArea = 0
     weak var compositor: Compositor?
-    /// Screencopy frames waiting for the next painted frame (copy_with_damage).
-    var pendingCaptures: [ScreencopyFrame] = []
+    /// Captures waiting for the next painted frame (screencopy's copy_with_damage, image copy
+    /// capture frames of an output source).
+    var pendingCaptures: [any ScreenCaptureWaiter] = []
 
     init?(screen: Screen, backendName: String) {
         let pixels = ScreenOutput.pixelSize(of: screen)
@@ -296,7 +297,7 @@ public final class ScreenOutput {
         return image
     }
 
-    /// After a painted frame: the waiting screencopy frames copy it, with `presentedDamage`.
+    /// After a painted frame: the waiting captures copy it, with `presentedDamage`.
     func completeCaptures() {
         guard !pendingCaptures.isEmpty else { return }
         let waiting = pendingCaptures
@@ -304,11 +305,11 @@ public final class ScreenOutput {
         for frame in waiting { frame.outputDidPaint(self, damage: presentedDamage) }
     }
 
-    /// The screen is going: its waiting screencopy frames fail.
+    /// The screen is going: its waiting captures fail.
     func failCaptures() {
         let waiting = pendingCaptures
         pendingCaptures.removeAll()
-        for frame in waiting { frame.fail() }
+        for frame in waiting { frame.outputWillGo() }
     }
 }
 

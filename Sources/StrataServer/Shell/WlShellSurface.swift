@@ -356,6 +356,9 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
 
     // MARK: WindowContent
 
+    /// Its window exists only in the window modes (toplevel, transient, maximized, fullscreen).
+    var isToplevel: Bool { true }
+
     var rootSurface: Surface? {
         guard let surface, !surface.isDestroyed else { return nil }
         return surface

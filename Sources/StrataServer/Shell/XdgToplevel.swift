@@ -106,6 +106,7 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
     private var isMapped: Bool { xdgSurface?.isMapped ?? false }
 
     var hasContentToShow: Bool { isMapped && window?.isClosed == false }
+    var isToplevel: Bool { true }
     var isMaximized: Bool { wantsMaximized }
     var isFullscreen: Bool { wantsFullscreen }
 

@@ -59,7 +59,7 @@ final class ScreencopySession {
 }
 
 /// zwlr_screencopy_frame_v1: one copy of `box` (displayCanvas pixels) of a screen.
-final class ScreencopyFrame: ResourceObject {
+final class ScreencopyFrame: ResourceObject, ScreenCaptureWaiter {
     unowned let compositor: Compositor
     let session: ScreencopySession
     private(set) weak var output: ScreenOutput?
@@ -104,13 +104,10 @@ final class ScreencopyFrame: ResourceObject {
         guard !used else {
             throw ProtocolError(code: ZWLR_SCREENCOPY_FRAME_V1_ERROR_ALREADY_USED.rawValue, "the frame was already copied")
         }
-        guard let buffer, let shm = wl_shm_buffer_get(buffer) else {
+        guard let buffer, wl_shm_buffer_get(buffer) != nil else {
             throw ProtocolError(code: ZWLR_SCREENCOPY_FRAME_V1_ERROR_INVALID_BUFFER.rawValue, "not a wl_shm buffer")
         }
-        let format = wl_shm_buffer_get_format(shm)
-        guard format == Self.format || format == WL_SHM_FORMAT_ARGB8888.rawValue,
-              wl_shm_buffer_get_width(shm) == box.width, wl_shm_buffer_get_height(shm) == box.height,
-              wl_shm_buffer_get_stride(shm) >= box.width * 4 else {
+        guard CaptureBuffer(buffer, width: box.width, height: box.height) != nil else {
             throw ProtocolError(code: ZWLR_SCREENCOPY_FRAME_V1_ERROR_INVALID_BUFFER.rawValue,
                                 "the buffer does not match the frame's buffer event (\(box.width)x\(box.height), stride \(stride))")
         }
@@ -146,7 +143,8 @@ final class ScreencopyFrame: ResourceObject {
     }
 
     private func finish(_ output: ScreenOutput, buffer: OpaquePointer, damage: [PixmanRegion.Box]?) {
-        guard copy(from: output.displayCanvas, into: buffer) else { return fail() }
+        guard let target = CaptureBuffer(buffer, width: box.width, height: box.height),
+              target.copy(output.displayCanvas, box: box) else { return fail() }
         session.lastCopied[output.screen.id] = output.paintedFrames
         for b in damage ?? [] {
             zwlr_screencopy_frame_v1_send_damage(resource, UInt32(b.x1 - box.x1), UInt32(b.y1 - box.y1), UInt32(b.width), UInt32(b.height))
@@ -156,34 +154,14 @@ final class ScreencopyFrame: ResourceObject {
         zwlr_screencopy_frame_v1_send_ready(resource, UInt32(now.seconds >> 32), UInt32(truncatingIfNeeded: now.seconds), now.nanoseconds)
     }
 
-    private func copy(from canvas: Canvas, into buffer: OpaquePointer) -> Bool {
-        guard box.x2 <= canvas.width, box.y2 <= canvas.height, let shm = wl_shm_buffer_get(buffer) else { return false }
-        wl_shm_buffer_begin_access(shm)
-        defer { wl_shm_buffer_end_access(shm) }
-        guard let destination = wl_shm_buffer_get_data(shm) else { return false }
-        let destinationStride = Int(wl_shm_buffer_get_stride(shm)), sourceStride = Int(canvas.stride)
-        let source = UnsafeRawPointer(canvas.data)
-        let rowBytes = Int(box.width) * 4
-        // The canvas is x8r8g8b8 (top bytes undefined): an ARGB8888 buffer gets them opaque.
-        let opaque = wl_shm_buffer_get_format(shm) == WL_SHM_FORMAT_ARGB8888.rawValue
-        for row in 0..<Int(box.height) {
-            let from = source + (Int(box.y1) + row) * sourceStride + Int(box.x1) * 4
-            let to = destination + row * destinationStride
-            memcpy(to, from, rowBytes)
-            if opaque {
-                let pixels = to.assumingMemoryBound(to: UInt32.self)
-                for x in 0..<Int(box.width) { pixels[x] |= 0xff00_0000 }
-            }
-        }
-        return true
-    }
-
     /// The copy cannot happen (the screen or the buffer is gone, or the region is empty).
     func fail() {
         stopWaiting()
         guard !isDestroyed else { return }
         zwlr_screencopy_frame_v1_send_failed(resource)
     }
+
+    func outputWillGo() { fail() }
 
     private func stopWaiting() {
         bufferListener?.remove()

@@ -39,6 +39,8 @@ final class X11Window: WindowContent, SurfaceRole {
 
     var roleName: String { "xwayland_surface" }
     var kind: String { "x11" }
+    /// Listed by `ext_foreign_toplevel_list_v1` unless override-redirect (menus, tooltips).
+    var isToplevel: Bool { !isOverrideRedirect }
 
     init(id: UInt32, wm: XWM, overrideRedirect: Bool, x: Int32, y: Int32, width: Int32, height: Int32) {
         self.id = id
