@@ -269,8 +269,10 @@ public final class WindowManager {
             window.isHidden = false
             _ = raise(window)
             pending.append(.windowDidBecomeVisible(window.id))
+            raiseModalChain(of: window)
         } else if raise(window) {
             pending.append(.windowDidChangeStacking(window.id))
+            raiseModalChain(of: window)
         }
         if keyWindow !== window, isEligibleForKey(window), !isKeyHeld(against: window),
             policy.shouldMakeKeyOnShow(window, requested: makeKey, manager: self)
@@ -368,6 +370,7 @@ public final class WindowManager {
     public func orderFront(_ window: Window) {
         guard owns(window), raise(window) else { return }
         pending.append(.windowDidChangeStacking(window.id))
+        raiseModalChain(of: window)
         commit()
     }
 
@@ -505,6 +508,16 @@ public final class WindowManager {
         return current === window ? nil : current
     }
 
+    /// After `window` was ordered front: the chain of modal windows blocking it is ordered front
+    /// after it, so what is made key in its place is not left behind it.
+    private func raiseModalChain(of window: Window) {
+        var current = window
+        while let modal = frontmostBlockingChild(of: current) {
+            if raise(modal) { pending.append(.windowDidChangeStacking(modal.id)) }
+            current = modal
+        }
+    }
+
     /// The frontmost modal child of `window` that may be key (stacking by level, then stamp).
     private func frontmostBlockingChild(of window: Window) -> Window? {
         var best: Window?
@@ -523,12 +536,7 @@ public final class WindowManager {
         guard owns(window), !window.isHidden else { return }
         if policy.shouldOrderFrontOnClick(window, manager: self), raise(window) {
             pending.append(.windowDidChangeStacking(window.id))
-            // A blocked window's chain of modal windows stays in front of it.
-            var current = window
-            while let modal = frontmostBlockingChild(of: current) {
-                if raise(modal) { pending.append(.windowDidChangeStacking(modal.id)) }
-                current = modal
-            }
+            raiseModalChain(of: window)
         }
         if keyWindow !== window, isEligibleForKey(window), !isKeyHeld(against: window),
             policy.shouldMakeKeyOnClick(window, manager: self)

@@ -206,6 +206,30 @@ import Testing
         #expect(manager.modalBlocker(of: root) === next)
     }
 
+    @Test func orderingABlockedParentFrontOrdersItsModalChainFrontAfterIt() {
+        let manager = makeManager()
+        let parent = manager.shownWindow()
+        let dialog = manager.createWindow(pid: 1)
+        manager.setParent(dialog, parent)
+        manager.setModal(dialog, true)
+        manager.show(dialog, makeKey: true)
+        let inner = manager.createWindow(pid: 1)
+        manager.setParent(inner, dialog)
+        manager.setModal(inner, true)
+        manager.show(inner, makeKey: false)
+        let other = manager.shownWindow()
+        let recorder = NotificationRecorder(manager)
+        manager.orderFront(parent)
+        #expect(manager.stackingIDs == [other.id, parent.id, dialog.id, inner.id])
+        #expect(recorder.take() == [
+            .windowDidChangeStacking(parent.id), .windowDidChangeStacking(dialog.id), .windowDidChangeStacking(inner.id),
+        ])
+        manager.hide(parent)
+        manager.orderFront(other)
+        manager.show(parent, makeKey: false)
+        #expect(manager.stackingIDs == [other.id, parent.id, dialog.id, inner.id])
+    }
+
     @Test func clickingABlockedParentUnderClickToFocusRaisesItsModalChainAboveIt() {
         let manager = makeManager(policy: ClickToFocusPolicy())
         let parent = manager.shownWindow()

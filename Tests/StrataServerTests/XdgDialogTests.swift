@@ -109,6 +109,31 @@ import Testing
         #expect(!childWindow.isModal)
     }
 
+    @Test func activatingTheParentOfAModalDialogMakesTheDialogKey() throws {
+        let (server, shell) = try makeXdgFixture()
+        let seat = try TestSeat(client: shell.client)
+        _ = seat.getKeyboard()
+        let (parent, child) = try parentAndChild(shell)
+        let manager = try shell.client.bind(xdg_wm_dialog_v1_interface_ptr())
+        let dialog = try #require(xdg_wm_dialog_v1_get_xdg_dialog(manager, child.toplevel))
+        xdg_dialog_v1_set_modal(dialog)
+        #expect(child.map(argb: Colour.green))
+        let other = try #require(shell.makeToplevel())
+        xdg_toplevel_set_app_id(other.toplevel, "org.example.other")
+        #expect(other.map(argb: Colour.blue))
+        #expect(server.windows.keyWindow?.appID == "org.example.other")
+        // A key press in the key window gives the serial of a token that activates the parent.
+        let activation = try shell.client.bind(xdg_activation_v1_interface_ptr())
+        server.compositor.seat.key(30, pressed: true, time: 1)
+        #expect(shell.client.roundtrip())
+        let token = try #require(XdgActivationTests.token(activation, client: shell.client, serial: seat.lastPressSerial,
+                                                          seat: seat.seat, surface: other.surface))
+        xdg_activation_v1_activate(activation, token, parent.surface)
+        #expect(shell.client.roundtrip())
+        #expect(server.windows.keyWindow?.appID == "org.example.dialog")
+        #expect(window(server, "org.example.document")?.isKeyWindow == false)
+    }
+
     @Test func theWindowExtensionGlobalIsVersion2() throws {
         let (_, shell) = try makeXdgFixture()
         let global = try #require(shell.client.globals["strata_window_manager_v1"])
