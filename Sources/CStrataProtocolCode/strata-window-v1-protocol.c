@@ -60,7 +60,7 @@ static const struct wl_message strata_window_manager_v1_events[] = {
 };
 
 WL_PRIVATE const struct wl_interface strata_window_manager_v1_interface = {
-	"strata_window_manager_v1", 1,
+	"strata_window_manager_v1", 2,
 	2, strata_window_manager_v1_requests,
 	2, strata_window_manager_v1_events,
 };
@@ -73,6 +73,8 @@ static const struct wl_message strata_window_v1_requests[] = {
 	{ "set_screen", "u", strata_window_v1_types + 0 },
 	{ "set_output", "o", strata_window_v1_types + 4 },
 	{ "make_key", "", strata_window_v1_types + 0 },
+	{ "set_modal", "2", strata_window_v1_types + 0 },
+	{ "unset_modal", "2", strata_window_v1_types + 0 },
 };
 
 static const struct wl_message strata_window_v1_events[] = {
@@ -86,8 +88,8 @@ static const struct wl_message strata_window_v1_events[] = {
 };
 
 WL_PRIVATE const struct wl_interface strata_window_v1_interface = {
-	"strata_window_v1", 1,
-	7, strata_window_v1_requests,
+	"strata_window_v1", 2,
+	9, strata_window_v1_requests,
 	7, strata_window_v1_events,
 };
 

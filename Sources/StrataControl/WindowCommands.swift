@@ -18,6 +18,10 @@ extension ControlCommands {
     func makeKey(_ request: ControlRequest) throws(ControlError) -> Reply {
         let window = try request.window(in: manager)
         guard manager.makeKey(window) else {
+            if let modal = manager.modalBlocker(of: window) {
+                let outcome = modal.isKeyWindow ? "window \(modal.id.rawValue) is key instead" : "nothing changed"
+                throw ControlError(.invalidArgument, "window \(window.id.rawValue) cannot be key while its modal window \(modal.id.rawValue) is shown: \(outcome)")
+            }
             let why = window.isHidden ? "it is hidden" : !window.canBecomeKey ? "it cannot become key" : "it is on no screen"
             throw ControlError(.invalidArgument, "window \(window.id.rawValue) cannot be key: \(why)")
         }

@@ -17,13 +17,17 @@ public struct WindowInfo: Codable, Sendable, Equatable {
     public var frame: Rect
     /// `wayland`, or `x11` for an X window through Xwayland (nil from an older Strata).
     public var kind: String?
+    /// Whether the window is modal for its parent (nil from an older Strata).
+    public var modal: Bool?
+    /// The id of the window's parent (`Window.parent`), nil for none.
+    public var parent: UInt64?
 
     enum CodingKeys: String, CodingKey {
-        case id, appID = "app_id", title, pid, level, order, key, hidden, screen, frame, kind
+        case id, appID = "app_id", title, pid, level, order, key, hidden, screen, frame, kind, modal, parent
     }
 
     public init(id: UInt64, appID: String, title: String, pid: Int32, level: String, order: Int, key: Bool,
-                hidden: Bool, screen: UInt64?, frame: Rect, kind: String? = nil) {
+                hidden: Bool, screen: UInt64?, frame: Rect, kind: String? = nil, modal: Bool? = nil, parent: UInt64? = nil) {
         self.id = id
         self.appID = appID
         self.title = title
@@ -35,6 +39,8 @@ public struct WindowInfo: Codable, Sendable, Equatable {
         self.screen = screen
         self.frame = frame
         self.kind = kind
+        self.modal = modal
+        self.parent = parent
     }
 
     /// The model's windows, front to back.
@@ -44,7 +50,7 @@ public struct WindowInfo: Codable, Sendable, Equatable {
                 id: window.id.rawValue, appID: window.appID, title: window.title, pid: window.pid,
                 level: window.level.name, order: index, key: window.isKeyWindow, hidden: window.isHidden,
                 screen: window.screen?.id.rawValue, frame: window.frame,
-                kind: window.content?.kind ?? "wayland")
+                kind: window.content?.kind ?? "wayland", modal: window.isModal, parent: window.parent?.id.rawValue)
         }
     }
 }

@@ -25,6 +25,13 @@ public protocol KeyWindowPolicy: AnyObject {
     /// for none. Default: `defaultSuccessor(afterLosing:manager:)`. The manager ignores an answer
     /// that is not eligible to be key.
     func successor(afterLosing old: Window, manager: WindowManager) -> Window?
+
+    /// A request to make `window` key (a show with key, a click, a pointer enter, `makeKey`:
+    /// xdg_activation, a taskbar, the control socket's make-key; a successor) found `modal`, the
+    /// innermost shown modal descendant of `window` (`WindowManager.modalBlocker(of:)`), in the
+    /// way. True routes the request: `modal` becomes key instead; false refuses it: nothing
+    /// changes. Default: true. Either way `window` does not become key.
+    func shouldRouteKey(to modal: Window, blocking window: Window, manager: WindowManager) -> Bool
 }
 
 extension KeyWindowPolicy {
@@ -46,6 +53,10 @@ extension KeyWindowPolicy {
 
     public func successor(afterLosing old: Window, manager: WindowManager) -> Window? {
         defaultSuccessor(afterLosing: old, manager: manager)
+    }
+
+    public func shouldRouteKey(to modal: Window, blocking window: Window, manager: WindowManager) -> Bool {
+        true
     }
 
     /// The frontmost window that can be key (visible, `canBecomeKey`, on a connected screen,

@@ -22,6 +22,26 @@ public final class Window {
     public internal(set) var holdsKey: Bool = false
     /// True once `WindowManager.close(_:)` removed the window.
     public internal(set) var isClosed: Bool = false
+    /// The window this one belongs to, as a dialog belongs to its document window
+    /// (xdg_toplevel.set_parent, xdg-foreign's set_parent_of; `WindowManager.setParent`). Nil
+    /// for none, and once the parent has closed. Never a cycle.
+    public var parent: Window? {
+        guard let storedParent, !storedParent.isClosed else { return nil }
+        return storedParent
+    }
+    weak var storedParent: Window?
+    /// Whether the window is modal for its parent (xdg_dialog_v1.set_modal,
+    /// strata_window_v1.set_modal; `WindowManager.setModal`): while it may be key, its parent
+    /// (and every ancestor it blocks through modal parents) does not become key; requests to make
+    /// the parent key go to it. A modal window without a parent blocks nothing.
+    public internal(set) var isModal: Bool = false
+    /// This window's modal children (`isModal` and `parent === self`), by identity: what
+    /// `WindowManager.modalBlocker(of:)` looks through, without a walk over every window.
+    var modalChildren: [ObjectIdentifier: WeakWindow] = [:]
+    /// The window's place in the stacking order inside its level: higher is in front (set when
+    /// it is created, ordered front or back, or changes level). Picks the frontmost of several
+    /// modal children without looking for them in `WindowManager.windows`.
+    var stackingStamp: Int64 = 0
 
     /// The client's application id (`xdg_toplevel.set_app_id`).
     public var appID: String
@@ -135,6 +155,8 @@ extension Window: CustomStringConvertible {
     public var description: String {
         var parts = ["\(id)", "level \(level.name)", isHidden ? "hidden" : "visible"]
         if isKeyWindow { parts.append("key") }
+        if isModal { parts.append("modal") }
+        if let parent { parts.append("child of \(parent.id)") }
         if !appID.isEmpty { parts.append("app \(appID)") }
         if let screen { parts.append("on \(screen.id)") }
         return "Window(" + parts.joined(separator: ", ") + ")"

@@ -33,6 +33,9 @@ public final class WindowManager {
     private var keyWindowBeforeLock: Window?
 
     private var nextWindowNumber: UInt64 = 1
+    /// The next `Window.stackingStamp` for a window ordered front (counts up) or back (down).
+    private var nextFrontStamp: Int64 = 1
+    private var nextBackStamp: Int64 = -1
     private var nextScreenNumber: UInt64 = 1
     private var pending: [WindowServerNotification] = []
 
@@ -250,6 +253,7 @@ public final class WindowManager {
             canBecomeKey: canBecomeKey, screen: target, manager: self)
         nextWindowNumber += 1
         windows.insert(window, at: frontIndex(of: level))
+        window.stackingStamp = takeFrontStamp()
         pending.append(.windowDidOpen(window.id))
         commit()
         return window
@@ -265,14 +269,17 @@ public final class WindowManager {
             window.isHidden = false
             _ = raise(window)
             pending.append(.windowDidBecomeVisible(window.id))
+            raiseModalChain(of: window)
         } else if raise(window) {
             pending.append(.windowDidChangeStacking(window.id))
+            raiseModalChain(of: window)
         }
         if keyWindow !== window, isEligibleForKey(window), !isKeyHeld(against: window),
             policy.shouldMakeKeyOnShow(window, requested: makeKey, manager: self)
         {
-            changeKey(to: window)
+            requestKey(for: window)
         }
+        keepKeyAboveModalParent()
         commit()
     }
 
@@ -299,6 +306,8 @@ public final class WindowManager {
             pending.append(.windowDidBecomeHidden(window.id))
         }
         windows.removeAll { $0 === window }
+        window.storedParent?.modalChildren[ObjectIdentifier(window)] = nil
+        window.modalChildren.removeAll()
         window.isClosed = true
         pending.append(.windowDidClose(window.id))
         if wasKey { passKey(after: window) }
@@ -313,9 +322,9 @@ public final class WindowManager {
     @discardableResult
     public func makeKey(_ window: Window) -> Bool {
         guard isEligibleForKey(window), !isKeyHeld(against: window) else { return false }
-        changeKey(to: window)
+        requestKey(for: window)
         commit()
-        return true
+        return keyWindow === window
     }
 
     /// The key window gives up key status; no other window becomes key.
@@ -349,7 +358,7 @@ public final class WindowManager {
         if let old = keyWindowBeforeLock {
             keyWindowBeforeLock = nil
             if isEligibleForKey(old) {
-                changeKey(to: old)
+                requestKey(for: old)
             } else {
                 passKey(after: old)
             }
@@ -361,6 +370,7 @@ public final class WindowManager {
     public func orderFront(_ window: Window) {
         guard owns(window), raise(window) else { return }
         pending.append(.windowDidChangeStacking(window.id))
+        raiseModalChain(of: window)
         commit()
     }
 
@@ -378,6 +388,7 @@ public final class WindowManager {
         windows.removeAll { $0 === window }
         window.level = level
         windows.insert(window, at: frontIndex(of: level))
+        window.stackingStamp = takeFrontStamp()
         pending.append(.windowDidChangeLevel(window.id, from: from, to: level))
         commit()
     }
@@ -391,6 +402,7 @@ public final class WindowManager {
             changeKey(to: nil)
             passKey(after: window)
         }
+        keepKeyAboveModalParent()
         commit()
     }
 
@@ -401,7 +413,7 @@ public final class WindowManager {
         guard owns(window), window.holdsKey != holds else { return }
         window.holdsKey = holds
         if holds, keyWindow !== window, isEligibleForKey(window), !isKeyHeld(against: window) {
-            changeKey(to: window)
+            requestKey(for: window)
         }
         commit()
     }
@@ -440,6 +452,83 @@ public final class WindowManager {
         commit()
     }
 
+    // MARK: Parents and modal windows
+
+    /// Makes `parent` the parent of `window` (nil: no parent), as xdg_toplevel.set_parent and
+    /// xdg-foreign's set_parent_of ask. Refused (false, nothing posted) when `parent` is `window`
+    /// or one of its descendants (a cycle), or is closed or another manager's. Posts
+    /// `windowDidChangeParent(window, from:, to:)` when the parent changes; if `window` is a
+    /// shown modal window and its new parent was key, key moves to it. The cycle check walks up
+    /// from `parent` (as deep as its chain of ancestors, without recursion).
+    @discardableResult
+    public func setParent(_ window: Window, _ parent: Window?) -> Bool {
+        guard owns(window) else { return false }
+        if let parent {
+            guard owns(parent) else { return false }
+            var ancestor: Window? = parent
+            while let a = ancestor {
+                if a === window { return false }
+                ancestor = a.parent
+            }
+        }
+        let old = window.parent
+        guard old !== parent else { return true }
+        if window.isModal {
+            window.storedParent?.modalChildren[ObjectIdentifier(window)] = nil
+            parent?.modalChildren[ObjectIdentifier(window)] = WeakWindow(window)
+        }
+        window.storedParent = parent
+        pending.append(.windowDidChangeParent(window.id, from: old?.id, to: parent?.id))
+        keepKeyAboveModalParent()
+        commit()
+        return true
+    }
+
+    /// Sets whether `window` is modal for its parent (`Window.isModal`). Posts
+    /// `windowDidChangeModal(window, isModal)` when it changes; a window made modal while its
+    /// parent (or an ancestor it now blocks) is key takes key from it.
+    public func setModal(_ window: Window, _ isModal: Bool) {
+        guard owns(window), window.isModal != isModal else { return }
+        window.isModal = isModal
+        window.storedParent?.modalChildren[ObjectIdentifier(window)] = isModal ? WeakWindow(window) : nil
+        pending.append(.windowDidChangeModal(window.id, isModal))
+        keepKeyAboveModalParent()
+        commit()
+    }
+
+    /// The window that takes key in `window`'s place: the innermost of the chain of shown modal
+    /// windows below it (its frontmost modal child that may be key, that one's, and so on), or
+    /// nil when no modal child of `window` may be key. Iterative: a chain of any depth costs one
+    /// step per window in it, each step a look through that window's modal children.
+    public func modalBlocker(of window: Window) -> Window? {
+        var current = window
+        while let next = frontmostBlockingChild(of: current) {
+            current = next
+        }
+        return current === window ? nil : current
+    }
+
+    /// After `window` was ordered front: the chain of modal windows blocking it is ordered front
+    /// after it, so what is made key in its place is not left behind it.
+    private func raiseModalChain(of window: Window) {
+        var current = window
+        while let modal = frontmostBlockingChild(of: current) {
+            if raise(modal) { pending.append(.windowDidChangeStacking(modal.id)) }
+            current = modal
+        }
+    }
+
+    /// The frontmost modal child of `window` that may be key (stacking by level, then stamp).
+    private func frontmostBlockingChild(of window: Window) -> Window? {
+        var best: Window?
+        for entry in window.modalChildren.values {
+            guard let child = entry.window, isEligibleForKey(child) else { continue }
+            if let b = best, (b.level, b.stackingStamp) > (child.level, child.stackingStamp) { continue }
+            best = child
+        }
+        return best
+    }
+
     // MARK: Input offered to the policy
 
     /// A click (button press) landed in `window`: the policy may order it front and make it key.
@@ -447,11 +536,12 @@ public final class WindowManager {
         guard owns(window), !window.isHidden else { return }
         if policy.shouldOrderFrontOnClick(window, manager: self), raise(window) {
             pending.append(.windowDidChangeStacking(window.id))
+            raiseModalChain(of: window)
         }
         if keyWindow !== window, isEligibleForKey(window), !isKeyHeld(against: window),
             policy.shouldMakeKeyOnClick(window, manager: self)
         {
-            changeKey(to: window)
+            requestKey(for: window)
         }
         commit()
     }
@@ -461,7 +551,7 @@ public final class WindowManager {
         guard owns(window), keyWindow !== window, isEligibleForKey(window), !isKeyHeld(against: window),
             policy.shouldMakeKeyOnPointerEnter(window, manager: self)
         else { return }
-        changeKey(to: window)
+        requestKey(for: window)
         commit()
     }
 
@@ -498,7 +588,26 @@ public final class WindowManager {
         guard keyWindow == nil, let successor = policy.successor(afterLosing: old, manager: self),
             successor !== old, isEligibleForKey(successor)
         else { return }
-        changeKey(to: successor)
+        requestKey(for: successor)
+    }
+
+    /// Makes `window` key, or the modal window blocking it if the policy routes the request
+    /// there (`shouldRouteKey`); nothing if the policy refuses. The caller checked `window`.
+    private func requestKey(for window: Window) {
+        guard let modal = modalBlocker(of: window) else {
+            changeKey(to: window)
+            return
+        }
+        guard policy.shouldRouteKey(to: modal, blocking: window, manager: self), !isKeyHeld(against: modal) else { return }
+        changeKey(to: modal)
+    }
+
+    /// The rule no policy breaks: the key window is never blocked by a shown modal descendant
+    /// (one shown, made modal or given its parent while the parent was key). Key moves to the
+    /// innermost blocker; a window holding key keeps it.
+    private func keepKeyAboveModalParent() {
+        guard let key = keyWindow, !key.holdsKey, let modal = modalBlocker(of: key) else { return }
+        changeKey(to: modal)
     }
 
     private func applyFrame(_ rect: Rect, to window: Window) {
@@ -511,7 +620,11 @@ public final class WindowManager {
 
     /// Where a window of `level` goes to be in front of its level.
     private func frontIndex(of level: WindowLevel) -> Int {
-        windows.firstIndex { $0.level > level } ?? windows.count
+        // From the front end (the list is sorted by level, and most windows go in at or near
+        // the front): a new window costs no walk over the others.
+        var index = windows.count
+        while index > 0, windows[index - 1].level > level { index -= 1 }
+        return index
     }
 
     /// Where a window of `level` goes to be behind its level.
@@ -521,20 +634,29 @@ public final class WindowManager {
 
     /// Moves `window` to the front of its level; true if it moved.
     private func raise(_ window: Window) -> Bool {
-        guard let index = windows.firstIndex(where: { $0 === window }) else { return false }
+        // Looked for from the front end, where the windows shown and raised most recently are.
+        guard let index = windows.lastIndex(where: { $0 === window }) else { return false }
         windows.remove(at: index)
         let target = frontIndex(of: window.level)
         windows.insert(window, at: target)
+        window.stackingStamp = takeFrontStamp()
         return target != index
     }
 
     /// Moves `window` to the back of its level; true if it moved.
     private func lower(_ window: Window) -> Bool {
-        guard let index = windows.firstIndex(where: { $0 === window }) else { return false }
+        guard let index = windows.lastIndex(where: { $0 === window }) else { return false }
         windows.remove(at: index)
         let target = backIndex(of: window.level)
         windows.insert(window, at: target)
+        window.stackingStamp = nextBackStamp
+        nextBackStamp -= 1
         return target != index
+    }
+
+    private func takeFrontStamp() -> Int64 {
+        defer { nextFrontStamp += 1 }
+        return nextFrontStamp
     }
 
     /// Ends a transaction: appends mirroring changes, then posts everything pending, in order.

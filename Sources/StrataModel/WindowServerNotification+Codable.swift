@@ -1,9 +1,10 @@
 /// Notifications encode as flat objects: `{"name": "windowDidChangeLevel", "window": 3,
 /// "from": "normal", "to": "alert"}`; a `PostedNotification` adds `"sequence"`. The keys are
-/// `window`, `screen`, `from`, `to` and `isMirroring`, present as the case needs them.
+/// `window`, `screen`, `from`, `to`, `isMirroring` and `isModal`, present as the case needs them
+/// (`windowDidChangeParent`'s `from` and `to` are window ids, absent for no parent).
 extension WindowServerNotification: Codable {
     enum CodingKeys: String, CodingKey {
-        case name, window, screen, from, to, isMirroring
+        case name, window, screen, from, to, isMirroring, isModal
     }
 
     public init(from decoder: any Decoder) throws {
@@ -45,6 +46,12 @@ extension WindowServerNotification: Codable {
                 try screen(), try c.decode(Bool.self, forKey: .isMirroring))
         case "sessionDidLock": self = .sessionDidLock
         case "sessionDidUnlock": self = .sessionDidUnlock
+        case "windowDidChangeParent":
+            self = .windowDidChangeParent(
+                try window(), from: try c.decodeIfPresent(WindowID.self, forKey: .from),
+                to: try c.decodeIfPresent(WindowID.self, forKey: .to))
+        case "windowDidChangeModal":
+            self = .windowDidChangeModal(try window(), try c.decode(Bool.self, forKey: .isModal))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .name, in: c, debugDescription: "unknown notification \(name)")
@@ -68,6 +75,11 @@ extension WindowServerNotification: Codable {
         case .screenDidChangeMirroring(let id, let isMirroring):
             try c.encode(id, forKey: .screen)
             try c.encode(isMirroring, forKey: .isMirroring)
+        case .windowDidChangeParent(_, let from, let to):
+            try c.encodeIfPresent(from, forKey: .from)
+            try c.encodeIfPresent(to, forKey: .to)
+        case .windowDidChangeModal(_, let isModal):
+            try c.encode(isModal, forKey: .isModal)
         default:
             try c.encodeIfPresent(screenID, forKey: .screen)
         }

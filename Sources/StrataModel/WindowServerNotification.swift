@@ -35,6 +35,11 @@ public enum WindowServerNotification: Hashable, Sendable {
     /// The session unlocked: windows may be key again. Posted before the restored key window's
     /// `windowDidBecomeKey`.
     case sessionDidUnlock
+    /// The window's parent changed (`WindowManager.setParent`); nil for none. Not posted when a
+    /// parent closes: its `windowDidClose` says so, and its children have no parent from then on.
+    case windowDidChangeParent(WindowID, from: WindowID?, to: WindowID?)
+    /// The window became modal for its parent, or stopped being modal (`WindowManager.setModal`).
+    case windowDidChangeModal(WindowID, Bool)
 
     /// Every notification name, in declaration order.
     public static let allNames: [String] = [
@@ -44,6 +49,7 @@ public enum WindowServerNotification: Hashable, Sendable {
         "screenModeDidChange", "screenDidChangeTransform", "screenDidChangeScale",
         "screenDidChangeBrightness", "screenDidMove", "screenDidChangeUsableArea",
         "screenDidChangeMirroring", "screenDidChangeOverscan", "sessionDidLock", "sessionDidUnlock",
+        "windowDidChangeParent", "windowDidChangeModal",
     ]
 
     /// The stable name of the notification (the case name), e.g. `"windowDidBecomeKey"`.
@@ -71,6 +77,8 @@ public enum WindowServerNotification: Hashable, Sendable {
         case .screenDidChangeOverscan: return "screenDidChangeOverscan"
         case .sessionDidLock: return "sessionDidLock"
         case .sessionDidUnlock: return "sessionDidUnlock"
+        case .windowDidChangeParent: return "windowDidChangeParent"
+        case .windowDidChangeModal: return "windowDidChangeModal"
         }
     }
 
@@ -82,7 +90,9 @@ public enum WindowServerNotification: Hashable, Sendable {
             .windowDidChangeStacking(let id):
             return id
         case .windowDidChangeLevel(let id, _, _), .windowDidMoveToScreen(let id, _, _),
-            .windowDidChangeFrame(let id, _, _):
+            .windowDidChangeFrame(let id, _, _), .windowDidChangeParent(let id, _, _):
+            return id
+        case .windowDidChangeModal(let id, _):
             return id
         default:
             return nil
@@ -136,6 +146,13 @@ public enum WindowServerNotification: Hashable, Sendable {
             fields["isMirroring"] = isMirroring ? "true" : "false"
         case .sessionDidLock, .sessionDidUnlock:
             break
+        case .windowDidChangeParent(let id, let from, let to):
+            fields["window"] = String(id.rawValue)
+            if let from { fields["from"] = String(from.rawValue) }
+            if let to { fields["to"] = String(to.rawValue) }
+        case .windowDidChangeModal(let id, let isModal):
+            fields["window"] = String(id.rawValue)
+            fields["isModal"] = isModal ? "true" : "false"
         }
         return fields
     }
@@ -152,6 +169,10 @@ extension WindowServerNotification: CustomStringConvertible {
             return "\(name)(\(id), from: \(from), to: \(to))"
         case .screenDidChangeMirroring(let id, let isMirroring):
             return "\(name)(\(id), \(isMirroring))"
+        case .windowDidChangeParent(let id, let from, let to):
+            return "\(name)(\(id), from: \(from.map { "\($0)" } ?? "nil"), to: \(to.map { "\($0)" } ?? "nil"))"
+        case .windowDidChangeModal(let id, let isModal):
+            return "\(name)(\(id), \(isModal))"
         default:
             let subject = windowID.map { "\($0)" } ?? screenID.map { "\($0)" } ?? ""
             return "\(name)(\(subject))"

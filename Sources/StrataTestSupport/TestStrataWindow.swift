@@ -68,6 +68,10 @@ public final class TestStrataWindow {
     public func setCanBecomeKey(_ value: UInt32) { strata_window_v1_set_can_become_key(object, value) }
     public func setScreen(_ id: UInt32) { strata_window_v1_set_screen(object, id) }
     public func makeKey() { strata_window_v1_make_key(object) }
+    /// set_modal / unset_modal (version 2).
+    public func setModal(_ modal: Bool) {
+        if modal { strata_window_v1_set_modal(object) } else { strata_window_v1_unset_modal(object) }
+    }
 
     private static func record(_ data: UnsafeMutableRawPointer?, _ event: String) {
         guard let data else { return }

@@ -29,6 +29,8 @@ public enum WireProtocol {
         ext_session_lock_manager_v1_interface_ptr(), zwp_keyboard_shortcuts_inhibit_manager_v1_interface_ptr(),
         wp_content_type_manager_v1_interface_ptr(), wp_alpha_modifier_v1_interface_ptr(),
         org_kde_kwin_server_decoration_manager_interface_ptr(),
+        xdg_wm_dialog_v1_interface_ptr(), zxdg_exporter_v2_interface_ptr(), zxdg_importer_v2_interface_ptr(),
+        zxdg_exporter_v1_interface_ptr(), zxdg_importer_v1_interface_ptr(),
     ]
 
     /// Every interface reachable from the globals, by name.

@@ -22,12 +22,12 @@ struct Table {
     }
 
     static func windows(_ windows: [WindowInfo]) -> String {
-        var table = Table(header: ["ID", "APP_ID", "TITLE", "PID", "LEVEL", "ORDER", "KEY", "HIDDEN", "SCREEN", "FRAME", "KIND"])
+        var table = Table(header: ["ID", "APP_ID", "TITLE", "PID", "LEVEL", "ORDER", "KEY", "HIDDEN", "SCREEN", "FRAME", "KIND", "MODAL", "PARENT"])
         for w in windows {
             table.rows.append([
                 String(w.id), w.appID.isEmpty ? "-" : w.appID, w.title.isEmpty ? "-" : w.title, String(w.pid), w.level,
                 String(w.order), w.key ? "yes" : "no", w.hidden ? "yes" : "no", w.screen.map(String.init) ?? "-",
-                rect(w.frame), w.kind ?? "-",
+                rect(w.frame), w.kind ?? "-", w.modal == true ? "yes" : "no", w.parent.map(String.init) ?? "-",
             ])
         }
         return table.text

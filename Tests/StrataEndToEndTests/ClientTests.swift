@@ -28,6 +28,8 @@ import Testing
             "ext_idle_notifier_v1": 2, "zwp_idle_inhibit_manager_v1": 1, "ext_session_lock_manager_v1": 1,
             "zwp_keyboard_shortcuts_inhibit_manager_v1": 1, "wp_content_type_manager_v1": 1, "wp_alpha_modifier_v1": 1,
             "org_kde_kwin_server_decoration_manager": 1,
+            "strata_window_manager_v1": 2, "xdg_wm_dialog_v1": 1, "zxdg_exporter_v2": 1, "zxdg_importer_v2": 1,
+            "zxdg_exporter_v1": 1, "zxdg_importer_v1": 1,
             // Privileged, and wayland-info is the command strata started.
             "zwlr_data_control_manager_v1": 2, "ext_data_control_manager_v1": 1,
             "ext_foreign_toplevel_list_v1": 1, "ext_image_copy_capture_manager_v1": 1,

@@ -20,6 +20,9 @@ import Testing
         .screenDidMove(ScreenID(7)), .screenDidChangeUsableArea(ScreenID(8)),
         .screenDidChangeMirroring(ScreenID(9), true), .screenDidChangeOverscan(ScreenID(10)),
         .sessionDidLock, .sessionDidUnlock,
+        .windowDidChangeParent(WindowID(11), from: nil, to: WindowID(12)),
+        .windowDidChangeParent(WindowID(11), from: WindowID(12), to: nil),
+        .windowDidChangeModal(WindowID(13), true),
     ]
 
     @Test func everyCaseHasADistinctNameFromTheList() {

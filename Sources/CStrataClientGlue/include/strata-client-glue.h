@@ -41,6 +41,9 @@
 #include "wlr-virtual-pointer-unstable-v1-client-protocol.h"
 #include "xdg-activation-v1-client-protocol.h"
 #include "xdg-decoration-unstable-v1-client-protocol.h"
+#include "xdg-dialog-v1-client-protocol.h"
+#include "xdg-foreign-unstable-v1-client-protocol.h"
+#include "xdg-foreign-unstable-v2-client-protocol.h"
 #include "xdg-output-unstable-v1-client-protocol.h"
 #include "xdg-shell-unstable-v6-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
@@ -136,6 +139,16 @@ static inline const struct wl_interface *xdg_activation_v1_interface_ptr(void) {
 static inline const struct wl_interface *xdg_activation_token_v1_interface_ptr(void) { return &xdg_activation_token_v1_interface; }
 static inline const struct wl_interface *zxdg_decoration_manager_v1_interface_ptr(void) { return &zxdg_decoration_manager_v1_interface; }
 static inline const struct wl_interface *zxdg_toplevel_decoration_v1_interface_ptr(void) { return &zxdg_toplevel_decoration_v1_interface; }
+static inline const struct wl_interface *xdg_wm_dialog_v1_interface_ptr(void) { return &xdg_wm_dialog_v1_interface; }
+static inline const struct wl_interface *xdg_dialog_v1_interface_ptr(void) { return &xdg_dialog_v1_interface; }
+static inline const struct wl_interface *zxdg_exporter_v1_interface_ptr(void) { return &zxdg_exporter_v1_interface; }
+static inline const struct wl_interface *zxdg_importer_v1_interface_ptr(void) { return &zxdg_importer_v1_interface; }
+static inline const struct wl_interface *zxdg_exported_v1_interface_ptr(void) { return &zxdg_exported_v1_interface; }
+static inline const struct wl_interface *zxdg_imported_v1_interface_ptr(void) { return &zxdg_imported_v1_interface; }
+static inline const struct wl_interface *zxdg_exporter_v2_interface_ptr(void) { return &zxdg_exporter_v2_interface; }
+static inline const struct wl_interface *zxdg_importer_v2_interface_ptr(void) { return &zxdg_importer_v2_interface; }
+static inline const struct wl_interface *zxdg_exported_v2_interface_ptr(void) { return &zxdg_exported_v2_interface; }
+static inline const struct wl_interface *zxdg_imported_v2_interface_ptr(void) { return &zxdg_imported_v2_interface; }
 static inline const struct wl_interface *zxdg_output_manager_v1_interface_ptr(void) { return &zxdg_output_manager_v1_interface; }
 static inline const struct wl_interface *zxdg_output_v1_interface_ptr(void) { return &zxdg_output_v1_interface; }
 static inline const struct wl_interface *zxdg_shell_v6_interface_ptr(void) { return &zxdg_shell_v6_interface; }

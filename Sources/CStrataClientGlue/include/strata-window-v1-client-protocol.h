@@ -402,6 +402,8 @@ strata_window_v1_add_listener(struct strata_window_v1 *strata_window_v1,
 #define STRATA_WINDOW_V1_SET_SCREEN 4
 #define STRATA_WINDOW_V1_SET_OUTPUT 5
 #define STRATA_WINDOW_V1_MAKE_KEY 6
+#define STRATA_WINDOW_V1_SET_MODAL 7
+#define STRATA_WINDOW_V1_UNSET_MODAL 8
 
 /**
  * @ingroup iface_strata_window_v1
@@ -460,6 +462,14 @@ strata_window_v1_add_listener(struct strata_window_v1 *strata_window_v1,
  * @ingroup iface_strata_window_v1
  */
 #define STRATA_WINDOW_V1_MAKE_KEY_SINCE_VERSION 1
+/**
+ * @ingroup iface_strata_window_v1
+ */
+#define STRATA_WINDOW_V1_SET_MODAL_SINCE_VERSION 2
+/**
+ * @ingroup iface_strata_window_v1
+ */
+#define STRATA_WINDOW_V1_UNSET_MODAL_SINCE_VERSION 2
 
 /** @ingroup iface_strata_window_v1 */
 static inline void
@@ -595,6 +605,39 @@ strata_window_v1_make_key(struct strata_window_v1 *strata_window_v1)
 {
 	wl_proxy_marshal_flags((struct wl_proxy *) strata_window_v1,
 			 STRATA_WINDOW_V1_MAKE_KEY, NULL, wl_proxy_get_version((struct wl_proxy *) strata_window_v1), 0);
+}
+
+/**
+ * @ingroup iface_strata_window_v1
+ *
+ * Makes the window modal for its parent (set with
+ * xdg_toplevel.set_parent, or xdg-foreign's set_parent_of): while the
+ * window is shown and may become key, its parent does not become the
+ * key window. Requests to make the parent key (a click, an activation,
+ * make_key, the compositor's own tools) make this window key instead,
+ * or are refused, as the compositor's key window policy decides; if the
+ * parent is key when this window is shown or made modal, this window
+ * becomes key. A modal window without a parent blocks nothing. Takes
+ * effect at once, and is the same state xdg_dialog_v1.set_modal sets.
+ */
+static inline void
+strata_window_v1_set_modal(struct strata_window_v1 *strata_window_v1)
+{
+	wl_proxy_marshal_flags((struct wl_proxy *) strata_window_v1,
+			 STRATA_WINDOW_V1_SET_MODAL, NULL, wl_proxy_get_version((struct wl_proxy *) strata_window_v1), 0);
+}
+
+/**
+ * @ingroup iface_strata_window_v1
+ *
+ * The window is no longer modal for its parent (see set_modal). Key
+ * stays where it is.
+ */
+static inline void
+strata_window_v1_unset_modal(struct strata_window_v1 *strata_window_v1)
+{
+	wl_proxy_marshal_flags((struct wl_proxy *) strata_window_v1,
+			 STRATA_WINDOW_V1_UNSET_MODAL, NULL, wl_proxy_get_version((struct wl_proxy *) strata_window_v1), 0);
 }
 
 #ifdef  __cplusplus

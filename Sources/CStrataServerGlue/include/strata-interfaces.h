@@ -155,6 +155,19 @@ static inline const struct wl_interface *strata_xdg_activation_token_v1_interfac
 #include "xdg-decoration-unstable-v1-server-protocol.h"
 static inline const struct wl_interface *strata_zxdg_decoration_manager_v1_interface(void) { return &zxdg_decoration_manager_v1_interface; }
 static inline const struct wl_interface *strata_zxdg_toplevel_decoration_v1_interface(void) { return &zxdg_toplevel_decoration_v1_interface; }
+#include "xdg-dialog-v1-server-protocol.h"
+static inline const struct wl_interface *strata_xdg_wm_dialog_v1_interface(void) { return &xdg_wm_dialog_v1_interface; }
+static inline const struct wl_interface *strata_xdg_dialog_v1_interface(void) { return &xdg_dialog_v1_interface; }
+#include "xdg-foreign-unstable-v1-server-protocol.h"
+static inline const struct wl_interface *strata_zxdg_exporter_v1_interface(void) { return &zxdg_exporter_v1_interface; }
+static inline const struct wl_interface *strata_zxdg_importer_v1_interface(void) { return &zxdg_importer_v1_interface; }
+static inline const struct wl_interface *strata_zxdg_exported_v1_interface(void) { return &zxdg_exported_v1_interface; }
+static inline const struct wl_interface *strata_zxdg_imported_v1_interface(void) { return &zxdg_imported_v1_interface; }
+#include "xdg-foreign-unstable-v2-server-protocol.h"
+static inline const struct wl_interface *strata_zxdg_exporter_v2_interface(void) { return &zxdg_exporter_v2_interface; }
+static inline const struct wl_interface *strata_zxdg_importer_v2_interface(void) { return &zxdg_importer_v2_interface; }
+static inline const struct wl_interface *strata_zxdg_exported_v2_interface(void) { return &zxdg_exported_v2_interface; }
+static inline const struct wl_interface *strata_zxdg_imported_v2_interface(void) { return &zxdg_imported_v2_interface; }
 #include "xdg-output-unstable-v1-server-protocol.h"
 static inline const struct wl_interface *strata_zxdg_output_manager_v1_interface(void) { return &zxdg_output_manager_v1_interface; }
 static inline const struct wl_interface *strata_zxdg_output_v1_interface(void) { return &zxdg_output_v1_interface; }

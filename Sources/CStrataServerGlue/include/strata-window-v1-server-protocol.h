@@ -368,6 +368,32 @@ struct strata_window_v1_interface {
 	 */
 	void (*make_key)(struct wl_client *client,
 			 struct wl_resource *resource);
+	/**
+	 * make the window modal for its parent
+	 *
+	 * Makes the window modal for its parent (set with
+	 * xdg_toplevel.set_parent, or xdg-foreign's set_parent_of): while
+	 * the window is shown and may become key, its parent does not
+	 * become the key window. Requests to make the parent key (a click,
+	 * an activation, make_key, the compositor's own tools) make this
+	 * window key instead, or are refused, as the compositor's key
+	 * window policy decides; if the parent is key when this window is
+	 * shown or made modal, this window becomes key. A modal window
+	 * without a parent blocks nothing. Takes effect at once, and is
+	 * the same state xdg_dialog_v1.set_modal sets.
+	 * @since 2
+	 */
+	void (*set_modal)(struct wl_client *client,
+			  struct wl_resource *resource);
+	/**
+	 * the window stops being modal
+	 *
+	 * The window is no longer modal for its parent (see set_modal).
+	 * Key stays where it is.
+	 * @since 2
+	 */
+	void (*unset_modal)(struct wl_client *client,
+			    struct wl_resource *resource);
 };
 
 #define STRATA_WINDOW_V1_DID_BECOME_KEY 0
@@ -435,6 +461,14 @@ struct strata_window_v1_interface {
  * @ingroup iface_strata_window_v1
  */
 #define STRATA_WINDOW_V1_MAKE_KEY_SINCE_VERSION 1
+/**
+ * @ingroup iface_strata_window_v1
+ */
+#define STRATA_WINDOW_V1_SET_MODAL_SINCE_VERSION 2
+/**
+ * @ingroup iface_strata_window_v1
+ */
+#define STRATA_WINDOW_V1_UNSET_MODAL_SINCE_VERSION 2
 
 /**
  * @ingroup iface_strata_window_v1

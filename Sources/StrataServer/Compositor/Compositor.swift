@@ -60,6 +60,8 @@ public final class Compositor {
     public private(set) var fractionalScale: FractionalScaleManager!
     /// wp_security_context_manager_v1: sandboxes' listening sockets, whose clients are sandboxed.
     public private(set) var securityContexts: SecurityContextManager!
+    /// xdg-foreign v1 and v2: exported toplevels' handles.
+    private(set) var xdgForeign: XdgForeign!
     /// The user's level rules and allow-list (`--level`, `--allow-levels`), asked at map time.
     public var levelRules = LevelRules()
     /// Rootless Xwayland and its window manager, when X clients are offered (`docs/xwayland.md`).
@@ -107,6 +109,7 @@ public final class Compositor {
         activation = XdgActivation(compositor: self)
         fractionalScale = FractionalScaleManager(compositor: self)
         securityContexts = SecurityContextManager(compositor: self)
+        xdgForeign = XdgForeign(compositor: self)
         let installed: [Global?] = [
             CompositorGlobal.install(on: self),
             Subcompositor.install(on: self),
@@ -149,7 +152,8 @@ public final class Compositor {
             activation.install(),
             fractionalScale.install(),
             securityContexts.install(),
-        ]
+            XdgDialogManager.install(on: self),
+        ] + xdgForeign.install(.v2) + xdgForeign.install(.v1)
         for global in installed {
             guard let global else { throw .setup("cannot create a global") }
             globals.append(global)

@@ -73,6 +73,10 @@ public struct ClientBudget {
     /// Idle inhibitors (zwp_idle_inhibitor_v1) of one client. A video player makes one per
     /// window that plays; the idle timer may look at all of them when a deadline passes.
     public static let maxIdleInhibitorsPerClient: UInt64 = 64
+    /// Live xdg-foreign exports (zxdg_exported_v1/v2) of one client. A toolkit exports a window
+    /// when it opens a portal dialog for it: one or two at a time. Each holds a handle in a
+    /// table every import looks in; 256 bounds what one client adds to it.
+    public static let maxExportsPerClient = 256
     /// Lock surfaces of one ext_session_lock_v1 (one per screen; the rest name screens that are
     /// gone): each get_lock_surface looks through them, so they are capped.
     public static let maxLockSurfacesPerLock = 64

@@ -3,7 +3,7 @@ import CWaylandServer
 import StrataModel
 
 /// `strata_window_v1`: the window-model requests of one xdg_toplevel (level, show without key,
-/// can become key, screen, make key) and the events about that window alone. The events come
+/// can become key, screen, make key; modal since version 2) and the events about that window alone. The events come
 /// from `StrataWindowExtension`'s one observer of the model.
 ///
 /// A level request is evaluated when the window maps (or at once if it is mapped), because the
@@ -124,6 +124,12 @@ final class StrataWindow: ResourceObject {
         compositor.windows.makeKey(window)
     }
 
+    /// set_modal / unset_modal (version 2): the model's `Window.isModal`, as xdg_dialog_v1 sets it.
+    func handleModalRequest(_ modal: Bool) {
+        guard !isInert, let window, let compositor = windowExtension?.compositor else { return }
+        compositor.windows.setModal(window, modal)
+    }
+
     static let implementation = makeImplementation(strata_window_v1_interface(
         destroy: destroyRequest,
         set_level: { _, resource, level in
@@ -154,5 +160,11 @@ final class StrataWindow: ResourceObject {
         },
         make_key: { _, resource in
             handle(resource, as: StrataWindow.self) { $0.handleMakeKeyRequest() }
+        },
+        set_modal: { _, resource in
+            handle(resource, as: StrataWindow.self) { $0.handleModalRequest(true) }
+        },
+        unset_modal: { _, resource in
+            handle(resource, as: StrataWindow.self) { $0.handleModalRequest(false) }
         }))
 }

@@ -9,7 +9,7 @@ import StrataModel
 /// model's changes reach these objects: screen connections go to every binding, a window's
 /// changes to that window's object (so a client hears about its own windows only).
 public final class StrataWindowExtension {
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
 
     unowned let compositor: Compositor
     private(set) var global: Global?

@@ -61,6 +61,13 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
     weak var strataWindow: StrataWindow?
     /// The toplevel's zxdg_toplevel_decoration_v1, if the client made one.
     weak var decoration: ToplevelDecoration?
+    /// The toplevel's xdg_dialog_v1, if the client made one (at most one: already_used).
+    weak var dialog: XdgDialog?
+    /// The xdg-foreign import whose set_parent_of gave this toplevel its current parent (nil
+    /// when xdg_toplevel.set_parent did, or no parent): that import's end ends the relation.
+    private(set) weak var foreignImport: XdgImported?
+    /// This toplevel's live exports (zxdg_exported_v1/v2), told when it goes.
+    var exports: [ObjectIdentifier: Weak<XdgExported>] = [:]
 
     // Requested state: what the next configure says.
     private var wantsMaximized = false
@@ -393,6 +400,9 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
         closeWindow()
         xdgSurface?.roleObjectDidDestroy(self)
         leaveParent()
+        let gone = exports.values.compactMap(\.value)
+        exports.removeAll()
+        for exported in gone { exported.toplevelDidGoAway() }
     }
 
     private func isLiveChild(_ entry: (child: Weak<XdgToplevel>, link: Int)) -> Bool {
@@ -496,6 +506,34 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
 
     func handleSetParentRequest(_ parentResource: OpaquePointer?) throws(ProtocolError) {
         let newParent = parentResource.flatMap { ResourceObject.from($0, as: XdgToplevel.self) }
+        try adoptParent(newParent)
+        foreignImport = nil
+    }
+
+    /// xdg-foreign's set_parent_of: `newParent` (another client's toplevel, or nil) becomes this
+    /// toplevel's parent as by set_parent, remembered as `imported`'s. A parent that would make a
+    /// cycle or a chain deeper than `TreeLimits.maxTransientDepth` is refused without an error
+    /// (the client cannot see the other client's tree): false, nothing changes.
+    func adoptForeignParent(_ newParent: XdgToplevel?, by imported: XdgImported?) -> Bool {
+        guard !isDestroyed, window != nil else { return false }
+        do {
+            try adoptParent(newParent)
+        } catch {
+            return false
+        }
+        foreignImport = newParent == nil ? nil : imported
+        return true
+    }
+
+    /// The import that set this toplevel's parent ended (destroyed, or its export went): the
+    /// relation ends, as set_parent(null).
+    func foreignImportDidEnd(_ imported: XdgImported) {
+        guard foreignImport === imported, !isDestroyed else { return }
+        _ = adoptForeignParent(nil, by: nil)
+    }
+
+    /// Makes `newParent` the transient parent (nil: none) in the wire's tree and the model.
+    private func adoptParent(_ newParent: XdgToplevel?) throws(ProtocolError) {
         // No cycles, and a chain at most `maxTransientDepth` long with this toplevel's own
         // transient tree below it. The walk up is bounded by that limit.
         var levels = 0
@@ -512,6 +550,7 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
                                 "set_parent would make a chain of \(levels + subtreeMeasure.height) parents (at most \(TreeLimits.maxTransientDepth))")
         }
         leaveParent()
+        if let window { compositor.windows.setParent(window, newParent?.window) }
         guard let newParent else { return }
         parent = newParent
         parentLink += 1
