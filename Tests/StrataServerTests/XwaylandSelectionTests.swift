@@ -1,0 +1,201 @@
+import CXCB
+import Foundation
+@testable import StrataServer
+import StrataModel
+import StrataTestSupport
+import Testing
+
+/// The clipboard and the primary selection between X and Wayland clients (`XSelection`), with a
+/// real Xwayland, the test as an X client over xcb (`TestXSelectionClient`) and a data control
+/// client on the Wayland side: targets ↔ MIME types, INCR, and hostile peers (an X owner dying
+/// mid-transfer, a Wayland source that never writes, a huge TARGETS list).
+@Suite("X ↔ Wayland selections", .serialized)
+struct XwaylandSelectionTests {
+    private static func start() throws -> (TestServer, Xwayland, XWM) {
+        let server = try TestServer(modes: [ScreenMode(width: 640, height: 480, refreshMilliHz: 60_000)])
+        let xwayland = try Xwayland(compositor: server.compositor, executable: ProcessInfo.processInfo.environment["STRATA_XWAYLAND"] ?? "Xwayland")
+        server.compositor.xwayland = xwayland
+        if case .failure(let error) = xwayland.start() { throw error }
+        guard server.run(seconds: 30, until: { xwayland.wm != nil }), let wm = xwayland.wm else {
+            xwayland.shutdown()
+            throw XwaylandError.setup("the XWM did not connect")
+        }
+        return (server, xwayland, wm)
+    }
+
+    private static func xClient(_ xwayland: Xwayland) throws -> TestXSelectionClient {
+        try #require(TestXSelectionClient(display: xwayland.displayName), "cannot connect to \(xwayland.displayName)")
+    }
+
+    /// Reads `fd` while stepping, until its end; the bytes.
+    private static func readToEnd(_ fd: Int32, _ reader: ControlClient, pumping x: TestXSelectionClient,
+                                  seconds: Double = 30) -> (bytes: [UInt8], eof: Bool) {
+        var bytes: [UInt8] = []
+        var eof = false
+        _ = reader.client.wait(seconds: seconds) {
+            x.pump()
+            let (more, end) = readAvailable(fd)
+            bytes += more
+            eof = end
+            return end
+        }
+        return (bytes, eof)
+    }
+
+    @Test func anXOwnersTargetsAreOfferedAsMimeTypesAndItsTextIsPastedInAWaylandClient() throws {
+        let (server, xwayland, wm) = try Self.start()
+        defer { xwayland.shutdown() }
+        let x = try Self.xClient(xwayland)
+        defer { x.disconnect() }
+        let reader = try ControlClient(server, face: .wlr)
+        x.data = [x.atom("UTF8_STRING"): Array("héllo from X".utf8), XCB_ATOM_STRING.rawValue: Array("hello from X".utf8),
+                  x.atom("text/html"): Array("<b>X</b>".utf8), x.atom("COMPOUND_TEXT"): [1, 2]]
+        x.targets = [x.atom("TARGETS"), x.atom("UTF8_STRING"), XCB_ATOM_STRING.rawValue, x.atom("text/html"), x.atom("COMPOUND_TEXT")]
+        x.own(x.atom("CLIPBOARD"))
+        #expect(reader.client.wait(seconds: 20) { x.pump(); return reader.control.selection != nil })
+        #expect(reader.control.selectionMimeTypes == ["text/plain;charset=utf-8", "text/plain", "text/html"])
+        #expect(reader.control.primarySelection == nil)
+        let fd = try #require(reader.control.receive("text/plain;charset=utf-8"))
+        defer { close(fd) }
+        let (bytes, eof) = Self.readToEnd(fd, reader, pumping: x)
+        #expect(String(decoding: bytes, as: UTF8.self) == "héllo from X")
+        #expect(eof)
+        let html = try #require(reader.control.receive("text/html"))
+        defer { close(html) }
+        #expect(String(decoding: Self.readToEnd(html, reader, pumping: x).bytes, as: UTF8.self) == "<b>X</b>")
+        #expect(wm.selections.allSatisfy { $0.conversionCount == 0 })
+        // The owner goes: the clipboard is cleared.
+        x.disconnect()
+        #expect(reader.client.wait(seconds: 20) { reader.control.selection == nil })
+    }
+
+    @Test func twoMegabytesFromAnXOwnerComeByIncrIntoAWaylandReader() throws {
+        let (server, xwayland, _) = try Self.start()
+        defer { xwayland.shutdown() }
+        let x = try Self.xClient(xwayland)
+        defer { x.disconnect() }
+        let reader = try ControlClient(server, face: .ext)
+        let payload = (0..<(2 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 11) }
+        x.data = [x.atom("UTF8_STRING"): payload]
+        x.incrChunk = 100_000
+        x.own(XCB_ATOM_PRIMARY.rawValue)
+        #expect(reader.client.wait(seconds: 20) { x.pump(); return reader.control.primarySelection != nil })
+        #expect(reader.control.primarySelectionMimeTypes == ["text/plain;charset=utf-8"])
+        let fd = try #require(reader.control.receive("text/plain;charset=utf-8", primary: true))
+        defer { close(fd) }
+        let (bytes, eof) = Self.readToEnd(fd, reader, pumping: x)
+        #expect(eof)
+        #expect(bytes.count == payload.count)
+        #expect(bytes == payload)
+        #expect(x.chunksSent == 21)
+    }
+
+    @Test func anXOwnerThatDiesMidTransferEndsTheWaylandReadersPipeAndClearsTheSelection() throws {
+        let (server, xwayland, wm) = try Self.start()
+        defer { xwayland.shutdown() }
+        let x = try Self.xClient(xwayland)
+        defer { x.disconnect() }
+        let reader = try ControlClient(server, face: .wlr)
+        x.data = [x.atom("UTF8_STRING"): [UInt8](repeating: 0x61, count: 1_000_000)]
+        x.incrChunk = 50_000
+        x.dieAfterChunks = 3
+        x.own(x.atom("CLIPBOARD"))
+        #expect(reader.client.wait(seconds: 20) { x.pump(); return reader.control.selection != nil })
+        let fd = try #require(reader.control.receive("text/plain;charset=utf-8"))
+        defer { close(fd) }
+        let (bytes, eof) = Self.readToEnd(fd, reader, pumping: x)
+        #expect(eof)
+        #expect(bytes.count == 150_000)
+        #expect(!x.isConnected)
+        #expect(reader.client.wait(seconds: 20) { reader.control.selection == nil })
+        #expect(wm.selections.allSatisfy { $0.conversionCount == 0 && $0.source == nil })
+        // The bridge still works: a new X owner is offered.
+        let next = try Self.xClient(xwayland)
+        defer { next.disconnect() }
+        next.data = [next.atom("UTF8_STRING"): Array("next".utf8)]
+        next.own(next.atom("CLIPBOARD"))
+        #expect(reader.client.wait(seconds: 20) { next.pump(); return reader.control.selection != nil })
+        let again = try #require(reader.control.receive("text/plain;charset=utf-8"))
+        defer { close(again) }
+        #expect(Self.readToEnd(again, reader, pumping: next).bytes == Array("next".utf8))
+    }
+
+    @Test func aHugeTargetsListIsCutToTheMimeTypeCap() throws {
+        let (server, xwayland, _) = try Self.start()
+        defer { xwayland.shutdown() }
+        let x = try Self.xClient(xwayland)
+        defer { x.disconnect() }
+        let reader = try ControlClient(server, face: .wlr)
+        let named = (0..<300).map { x.atom("text/x-strata-\($0)") }
+        // 100,000 targets (400 kB): 300 MIME-type atoms over and over, then UTF8_STRING.
+        x.targets = (0..<100_000).map { named[$0 % named.count] } + [x.atom("UTF8_STRING")]
+        x.data = [x.atom("UTF8_STRING"): Array("text".utf8)]
+        x.own(x.atom("CLIPBOARD"))
+        #expect(reader.client.wait(seconds: 30) { x.pump(); return reader.control.selection != nil })
+        // The first 256 targets are read; 128 of them are named and offered.
+        let types = reader.control.selectionMimeTypes
+        #expect(types.count == ClientBudget.maxMimeTypesPerSource)
+        #expect(types.first == "text/x-strata-0")
+        #expect(!types.contains("text/plain;charset=utf-8"))
+    }
+
+    @Test func aWaylandSelectionIsOwnedInXAndConvertedForAnXClient() throws {
+        let (server, xwayland, _) = try Self.start()
+        defer { xwayland.shutdown() }
+        let x = try Self.xClient(xwayland)
+        defer { x.disconnect() }
+        let copier = try ControlClient(server, face: .wlr)
+        let clipboardSource = try copier.copy("from Wayland")
+        let primarySource = try copier.copy("primary from Wayland", primary: true, types: ["text/plain", "text/html"])
+        defer { withExtendedLifetime((clipboardSource, primarySource)) {} }
+        let clipboard = x.atom("CLIPBOARD")
+        #expect(server.run(seconds: 20) { x.owner(of: clipboard) != 0 && x.owner(of: XCB_ATOM_PRIMARY.rawValue) != 0 })
+        x.convert(clipboard, to: x.atom("TARGETS"))
+        #expect(server.run(seconds: 20) { x.pump(); return x.received != nil })
+        let targets = (x.received ?? []).withUnsafeBytes { Array($0.bindMemory(to: UInt32.self)) }
+        for name in ["TARGETS", "TIMESTAMP", "UTF8_STRING", "TEXT", "text/plain;charset=utf-8", "text/plain"] {
+            #expect(targets.contains(x.atom(name)), "\(name) missing")
+        }
+        #expect(!targets.contains(x.atom("text/html")))
+        x.convert(clipboard, to: x.atom("UTF8_STRING"))
+        #expect(server.run(seconds: 20) { copier.client.roundtrip(); x.pump(); return x.received != nil })
+        #expect(x.received == Array("from Wayland".utf8))
+        #expect(x.receivedType == x.atom("UTF8_STRING"))
+        // Primary: STRING is the plain text offered; text/html as it is; an unknown target is refused.
+        x.convert(XCB_ATOM_PRIMARY.rawValue, to: XCB_ATOM_STRING.rawValue)
+        #expect(server.run(seconds: 20) { copier.client.roundtrip(); x.pump(); return x.received != nil })
+        #expect(x.received == Array("primary from Wayland".utf8))
+        x.convert(XCB_ATOM_PRIMARY.rawValue, to: x.atom("image/png"))
+        #expect(server.run(seconds: 20) { copier.client.roundtrip(); x.pump(); return x.refused })
+        // The Wayland selection cleared: X has no owner any more.
+        copier.control.set(nil)
+        copier.client.roundtrip()
+        #expect(server.run(seconds: 20) { x.owner(of: clipboard) == 0 })
+    }
+
+    @Test func aWaylandSourceThatNeverWritesHoldsOneRequestUntilTheRequestorsWindowGoes() throws {
+        let (server, xwayland, wm) = try Self.start()
+        defer { xwayland.shutdown() }
+        let copier = try ControlClient(server, face: .wlr)
+        let silent = try copier.control.makeSource(mimeTypes: ["text/plain;charset=utf-8"], payload: [])
+        silent.holdsFDs = true
+        copier.control.set(silent)
+        copier.client.roundtrip()
+        let x = try Self.xClient(xwayland)
+        let clipboard = x.atom("CLIPBOARD")
+        #expect(server.run(seconds: 20) { x.owner(of: clipboard) != 0 })
+        x.convert(clipboard, to: x.atom("UTF8_STRING"))
+        let bridge = try #require(wm.selections.first { $0.selection === server.compositor.seat.clipboard })
+        #expect(copier.client.wait(seconds: 20) { x.pump(); return silent.heldFDs.count == 1 })
+        #expect(bridge.requests.count == 1)
+        // Nothing comes, nothing times out: the requestor is still waiting.
+        for _ in 0..<20 { copier.client.roundtrip(); x.pump() }
+        #expect(x.received == nil && !x.refused)
+        // The X client dies: its window goes, the request ends and Strata's end of the pipe closes.
+        x.disconnect()
+        #expect(server.run(seconds: 20) { bridge.requests.isEmpty })
+        let held = try #require(silent.heldFDs.first)
+        defer { close(held) }
+        #expect(write(held, "x", 1) == -1 && errno == EPIPE)
+    }
+}
