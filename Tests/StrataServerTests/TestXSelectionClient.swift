@@ -14,6 +14,8 @@ final class TestXSelectionClient {
     /// The data per target; TARGETS lists `targets` (defaults to these keys).
     var data: [xcb_atom_t: [UInt8]] = [:]
     var targets: [xcb_atom_t]?
+    /// False: TARGETS is refused (an owner of old X clients' kind).
+    var answersTargets = true
     /// Data longer than this goes by INCR in chunks of this size.
     var incrChunk = Int.max
     /// Disconnects after sending this many INCR chunks.
@@ -139,7 +141,9 @@ final class TestXSelectionClient {
     private func answer(_ e: xcb_selection_request_event_t) {
         let property = e.property == 0 ? e.target : e.property
         var ok = true
-        if e.target == atom("TARGETS") {
+        if e.target == atom("TARGETS"), !answersTargets {
+            ok = false
+        } else if e.target == atom("TARGETS") {
             var list = targets ?? Array(data.keys)
             xcb_change_property(c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, property, XCB_ATOM_ATOM.rawValue,
                                 32, UInt32(list.count), &list)

@@ -198,4 +198,97 @@ struct XwaylandSelectionTests {
         defer { close(held) }
         #expect(write(held, "x", 1) == -1 && errno == EPIPE)
     }
+
+    @Test func aSilentXOwnerHoldsAtMostSixteenConversionsAndItsDeathEndsThemAll() throws {
+        let (server, xwayland, wm) = try Self.start()
+        defer { xwayland.shutdown() }
+        let x = try Self.xClient(xwayland)
+        defer { x.disconnect() }
+        let reader = try ControlClient(server, face: .wlr)
+        x.data = [x.atom("UTF8_STRING"): Array("never sent".utf8)]
+        x.own(x.atom("CLIPBOARD"))
+        #expect(reader.client.wait(seconds: 20) { x.pump(); return reader.control.selection != nil })
+        // From now on the owner answers nothing.
+        var fds: [Int32] = []
+        defer { for fd in fds { close(fd) } }
+        for _ in 0..<(XSelection.maxQueuedConversions + 1) {
+            fds.append(try #require(reader.control.receive("text/plain;charset=utf-8")))
+        }
+        reader.client.roundtrip()
+        let bridge = try #require(wm.selections.first { $0.selection === server.compositor.seat.clipboard })
+        #expect(bridge.conversionCount == XSelection.maxQueuedConversions)
+        let ends = fds.map { readAvailable($0) }
+        #expect(ends.prefix(XSelection.maxQueuedConversions).allSatisfy { $0.bytes.isEmpty && !$0.eof })
+        #expect(ends.last.map { $0.bytes.isEmpty && $0.eof } == true)
+        x.disconnect()
+        #expect(reader.client.wait(seconds: 20) { bridge.conversionCount == 0 && reader.control.selection == nil })
+        #expect(fds.allSatisfy { readAvailable($0).eof })
+    }
+
+    @Test func anXTransferStopsAtSixtyFourMebibytes() throws {
+        let (server, xwayland, _) = try Self.start()
+        defer { xwayland.shutdown() }
+        let x = try Self.xClient(xwayland)
+        defer { x.disconnect() }
+        let reader = try ControlClient(server, face: .wlr)
+        x.data = [x.atom("UTF8_STRING"): [UInt8](repeating: 0x62, count: XSelection.maxTransferBytes + 3_000_000)]
+        x.incrChunk = 4 << 20
+        x.own(x.atom("CLIPBOARD"))
+        #expect(reader.client.wait(seconds: 20) { x.pump(); return reader.control.selection != nil })
+        let fd = try #require(reader.control.receive("text/plain;charset=utf-8"))
+        defer { close(fd) }
+        var count = 0
+        var eof = false
+        _ = reader.client.wait(seconds: 60) {
+            x.pump()
+            let (more, end) = readAvailable(fd)
+            count += more.count
+            eof = end
+            return end
+        }
+        #expect(eof)
+        // 16 chunks of 4 MiB fit; the 17th would pass the cap: the transfer ends before it.
+        #expect(count == XSelection.maxTransferBytes)
+    }
+
+    @Test func anXOwnerThatRefusesTargetsClearsTheWaylandSelection() throws {
+        let (server, xwayland, _) = try Self.start()
+        defer { xwayland.shutdown() }
+        let copier = try ControlClient(server, face: .wlr)
+        let source = try copier.copy("from Wayland")
+        let x = try Self.xClient(xwayland)
+        defer { x.disconnect() }
+        let clipboard = x.atom("CLIPBOARD")
+        #expect(server.run(seconds: 20) { x.owner(of: clipboard) != 0 })
+        x.answersTargets = false
+        x.data = [x.atom("UTF8_STRING"): Array("x".utf8)]
+        x.own(clipboard)
+        #expect(copier.client.wait(seconds: 20) { x.pump(); return source.cancelled && copier.control.selection == nil })
+        #expect(server.compositor.seat.clipboard.source == nil)
+    }
+
+    @Test func moreThanSixteenXRequestsAtOnceAreRefused() throws {
+        let (server, xwayland, wm) = try Self.start()
+        defer { xwayland.shutdown() }
+        let copier = try ControlClient(server, face: .wlr)
+        let silent = try copier.control.makeSource(mimeTypes: ["text/plain;charset=utf-8"], payload: [])
+        silent.holdsFDs = true
+        copier.control.set(silent)
+        copier.client.roundtrip()
+        let clients = try (0...XSelection.maxRequests).map { _ in try Self.xClient(xwayland) }
+        defer {
+            for client in clients { client.disconnect() }
+            for fd in silent.heldFDs { close(fd) }
+        }
+        let clipboard = clients[0].atom("CLIPBOARD")
+        #expect(server.run(seconds: 20) { clients[0].owner(of: clipboard) != 0 })
+        for client in clients { client.convert(clipboard, to: client.atom("UTF8_STRING")) }
+        let bridge = try #require(wm.selections.first { $0.selection === server.compositor.seat.clipboard })
+        #expect(copier.client.wait(seconds: 20) {
+            clients.forEach { $0.pump() }
+            return clients.last?.refused == true && silent.heldFDs.count == XSelection.maxRequests
+        })
+        #expect(bridge.requests.count == XSelection.maxRequests)
+        #expect(clients.dropLast().allSatisfy { !$0.refused && $0.received == nil })
+    }
 }

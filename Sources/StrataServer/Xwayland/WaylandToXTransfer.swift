@@ -3,7 +3,7 @@ import Glibc
 
 /// One answer to an X client's SelectionRequest while a Wayland client owns the selection: the
 /// Wayland source writes into a pipe whose read end is watched on the loop (non-blocking); what
-/// it wrote becomes the requestor's property. Up to `XSelection.incrChunk` bytes go in one
+/// it wrote becomes the requestor's property. Up to `chunkSize` bytes go in one
 /// property; more go by INCR (ICCCM 2.7.2): the INCR property, then each chunk once the
 /// requestor deleted the last one, then a zero-length chunk. The pipe is read only while less
 /// than a chunk is held, so a slow requestor slows the writer down. Ends when the source closed
@@ -16,6 +16,8 @@ final class WaylandToXTransfer {
     let time: xcb_timestamp_t
     /// Whether the XWM selected events on the requestor (its mask is reset at the end).
     let selectedEvents: Bool
+    /// The most bytes of one property (`XSelection.chunkSize`).
+    let chunkSize: Int
     private var fd: Int32
     private var watcher: EventSource?
     private var buffer: [UInt8] = []
@@ -33,7 +35,8 @@ final class WaylandToXTransfer {
     var didFinish: () -> Void = {}
 
     init(requestor: xcb_window_t, property: xcb_atom_t, target: xcb_atom_t, time: xcb_timestamp_t, fd: Int32,
-         selectedEvents: Bool) {
+         selectedEvents: Bool, chunkSize: Int) {
+        self.chunkSize = chunkSize
         self.requestor = requestor
         self.property = property
         self.target = target
@@ -49,7 +52,7 @@ final class WaylandToXTransfer {
 
     private func readSource() {
         guard !isFinished else { return }
-        let room = XSelection.incrChunk - buffer.count
+        let room = chunkSize - buffer.count
         guard room > 0 else {
             watcher?.update([])
             return
@@ -86,7 +89,7 @@ final class WaylandToXTransfer {
                 notify()
                 return finish()
             }
-            if buffer.count >= XSelection.incrChunk {
+            if buffer.count >= chunkSize {
                 isIncremental = true
                 announceIncremental(UInt32(buffer.count))
                 notify()
@@ -95,7 +98,7 @@ final class WaylandToXTransfer {
             return
         }
         guard requestorIsReady else {
-            if buffer.count >= XSelection.incrChunk { watcher?.update([]) }
+            if buffer.count >= chunkSize { watcher?.update([]) }
             return
         }
         if !buffer.isEmpty {

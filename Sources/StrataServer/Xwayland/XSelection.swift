@@ -25,10 +25,14 @@ final class XSelection: SelectionWatcher {
     /// The most bytes of one property the XWM reads (X's usual maximum request size, 16 MiB; an
     /// owner with more must use INCR).
     static let maxPropertyWords: UInt32 = 4 << 20
-    /// The most targets of an X owner read (a longer TARGETS list is cut there).
+    /// The most targets of an X owner read (a longer TARGETS list is cut there; the rest of the
+    /// property is not read).
     static let maxTargets = 256
     /// One property of an answer to an X client; more goes by INCR.
     static let incrChunk = 64 << 10
+    /// `incrChunk`, or less when the X server's maximum request is smaller (it never is: X
+    /// guarantees 16 KiB, Xwayland takes 16 MiB with BIG-REQUESTS).
+    let chunkSize: Int
     static let maxQueuedConversions = 16
     static let maxRequests = 16
 
@@ -59,8 +63,9 @@ final class XSelection: SelectionWatcher {
     private var generation = 0
     private(set) var requests: [WaylandToXTransfer] = []
 
-    init(wm: XWM, atom: xcb_atom_t, property: xcb_atom_t, selection: Selection) {
+    init(wm: XWM, atom: xcb_atom_t, property: xcb_atom_t, selection: Selection, maxRequestBytes: Int) {
         self.wm = wm
+        chunkSize = max(min(Self.incrChunk, maxRequestBytes - 64), 1024)
         self.atom = atom
         self.property = property
         self.selection = selection
@@ -77,8 +82,13 @@ final class XSelection: SelectionWatcher {
     /// XFixes: the selection's owner is now `owner` (0: none).
     func ownerDidChange(to owner: xcb_window_t, timestamp: xcb_timestamp_t) {
         if owner == window {
+            // A Wayland source is the selection now: what was asked of an X owner is dropped
+            // (a TARGETS conversion answered late would otherwise offer X's old data).
             ownsXSelection = true
             ownTimestamp = timestamp
+            abortConversions()
+            xOwner = 0
+            dropSource()
             return
         }
         ownsXSelection = false
@@ -155,7 +165,16 @@ final class XSelection: SelectionWatcher {
     }
 
     private func offerSource(_ targets: [(String, xcb_atom_t)]) {
-        guard let client = wm.xwayland.client else { return }
+        guard let client = wm.xwayland.client, !ownsXSelection else { return }
+        guard !targets.isEmpty else {
+            // An owner without TARGETS (or none Strata can name): X holds the selection, so
+            // the Wayland one is cleared rather than left pasting older data.
+            let old = source
+            source = nil
+            old?.invalidate()
+            selection.setFromControl(nil)
+            return
+        }
         var capped: [(mimeType: String, atom: xcb_atom_t)] = []
         for (type, atom) in targets where capped.count < ClientBudget.maxMimeTypesPerSource {
             capped.append((type, atom))
@@ -189,6 +208,8 @@ final class XSelection: SelectionWatcher {
     }
 
     private func end(_ transfer: XToWaylandTransfer) {
+        // A TARGETS conversion that failed (not finished by its reply): no targets.
+        let failedTargets = transfer.stage == .finished ? nil : transfer.receivedTargets
         transfer.finish()
         draining.removeAll { $0 === transfer }
         let wasHead = conversions.first === transfer
@@ -198,6 +219,7 @@ final class XSelection: SelectionWatcher {
             xcb_delete_property(connection, window, property)
             startNextConversion()
         }
+        failedTargets?([])
     }
 
     /// The owner changed or went: conversions end (one still writing what it has first).
@@ -225,7 +247,9 @@ final class XSelection: SelectionWatcher {
     private func fetch(_ transfer: XToWaylandTransfer) {
         transfer.stage = .fetching
         transfer.chunkIsWaiting = false
-        let cookie = xcb_get_property(connection, 1, window, property, XCB_ATOM_ANY.rawValue, 0, Self.maxPropertyWords)
+        // TARGETS: the first `maxTargets` atoms only.
+        let words = transfer.receivedTargets == nil ? Self.maxPropertyWords : UInt32(Self.maxTargets)
+        let cookie = xcb_get_property(connection, 1, window, property, XCB_ATOM_ANY.rawValue, 0, words)
         wm.replies.expect(cookie.sequence) { [weak self, weak transfer] reply in
             guard let self, let transfer, transfer.stage == .fetching else { return }
             self.propertyDidArrive(reply, for: transfer)
@@ -237,7 +261,7 @@ final class XSelection: SelectionWatcher {
         guard let reply else { return end(transfer) }
         let typed = reply.assumingMemoryBound(to: xcb_get_property_reply_t.self)
         // Larger than one read: an owner must use INCR for that.
-        guard typed.pointee.bytes_after == 0 else { return end(transfer) }
+        guard typed.pointee.bytes_after == 0 || transfer.receivedTargets != nil else { return end(transfer) }
         let length = Int(xcb_get_property_value_length(typed))
         let bytes = UnsafeRawBufferPointer(start: xcb_get_property_value(typed), count: length > 0 ? length : 0)
         if !transfer.isIncremental, typed.pointee.type == wm.atoms["INCR"] {
@@ -250,6 +274,7 @@ final class XSelection: SelectionWatcher {
         if let received = transfer.receivedTargets {
             // TARGETS: never INCR in practice; a partial list is not offered.
             guard !transfer.isIncremental else { return end(transfer) }
+            transfer.finish()
             received(Array(bytes))
             return end(transfer)
         }
@@ -380,7 +405,7 @@ final class XSelection: SelectionWatcher {
             xcb_change_window_attributes(connection, e.requestor, XCB_CW_EVENT_MASK.rawValue, &mask)
         }
         let transfer = WaylandToXTransfer(requestor: e.requestor, property: property, target: e.target, time: e.time,
-                                          fd: fds[0], selectedEvents: !managed)
+                                          fd: fds[0], selectedEvents: !managed, chunkSize: chunkSize)
         let selectionAtom = atom
         transfer.writeProperty = { [unowned self] type, format, bytes in
             xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, property, type, format,

@@ -129,11 +129,14 @@ public final class XWM {
         let mask = XCB_XFIXES_SELECTION_EVENT_MASK_SET_SELECTION_OWNER.rawValue
             | XCB_XFIXES_SELECTION_EVENT_MASK_SELECTION_WINDOW_DESTROY.rawValue
             | XCB_XFIXES_SELECTION_EVENT_MASK_SELECTION_CLIENT_CLOSE.rawValue
+        // In 4-byte units (BIG-REQUESTS asked once here, at the setup).
+        let maxRequestBytes = Int(xcb_get_maximum_request_length(connection)) * 4
         for (name, property, selection) in [("CLIPBOARD", "_STRATA_CLIPBOARD", seat.clipboard),
                                             ("PRIMARY", "_STRATA_PRIMARY", seat.primarySelection)] {
             let atom = name == "PRIMARY" ? XCB_ATOM_PRIMARY.rawValue : atoms[name]
             xcb_xfixes_select_selection_input(connection, selectionWindow, atom, mask)
-            let bridge = XSelection(wm: self, atom: atom, property: atoms[property], selection: selection)
+            let bridge = XSelection(wm: self, atom: atom, property: atoms[property], selection: selection,
+                                    maxRequestBytes: maxRequestBytes)
             selections.append(bridge)
             selection.watcherDidAppear(bridge)
         }
