@@ -66,4 +66,16 @@ struct XwaylandClipboardEndToEndTests {
         #expect(result.stdout.contains("xclip status=143"), "\(result.stdout)")
         #expect(result.stdout.contains("after ok"), "\(result.stdout) \(result.stderr.suffix(2000))")
     }
+
+    @Test func aSeventyMegabyteWaylandSelectionReachesXclipCutAtSixtyFourMebibytes() async throws {
+        let run = try StrataRun(["--backend", "headless", "--allow-privileged"], command: ["sh", "-c", Self.settle + """
+
+            head -c 70000000 /dev/zero | tr '\\0' a | wl-copy
+            settle sh -c 'test "$(xclip -selection clipboard -o 2>/dev/null | wc -c)" -gt 0' && echo "pasted"
+            echo "x got $(xclip -selection clipboard -o | wc -c)"
+            """])
+        let result = await run.finish(timeout: 120)
+        #expect(result.stdout.contains("pasted"), "\(result.stdout) \(result.stderr.suffix(2000))")
+        #expect(result.stdout.contains("x got 67108864"), "\(result.stdout)")
+    }
 }

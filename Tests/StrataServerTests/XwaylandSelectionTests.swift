@@ -220,6 +220,9 @@ struct XwaylandSelectionTests {
         let ends = fds.map { readAvailable($0) }
         #expect(ends.prefix(XSelection.maxQueuedConversions).allSatisfy { $0.bytes.isEmpty && !$0.eof })
         #expect(ends.last.map { $0.bytes.isEmpty && $0.eof } == true)
+        // A reader that closes its end leaves the queue at once (the fd's error is watched).
+        close(fds.remove(at: 2))
+        #expect(reader.client.wait(seconds: 20) { bridge.conversionCount == XSelection.maxQueuedConversions - 1 })
         x.disconnect()
         #expect(reader.client.wait(seconds: 20) { bridge.conversionCount == 0 && reader.control.selection == nil })
         #expect(fds.allSatisfy { readAvailable($0).eof })
