@@ -67,6 +67,21 @@ final class TestXSelectionClient {
         return reply.pointee.owner
     }
 
+    /// Sends `event` (32 bytes) to `window` with SendEvent: a forged event.
+    func forge<Event>(_ event: Event, to window: xcb_window_t) {
+        var copy = event
+        var bytes = [UInt8](repeating: 0, count: 32)
+        withUnsafeBytes(of: &copy) { raw in
+            for index in 0..<min(raw.count, 32) { bytes[index] = raw[index] }
+        }
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                _ = xcb_send_event(c, 0, window, XCB_EVENT_MASK_NO_EVENT.rawValue, chars.baseAddress)
+            }
+        }
+        xcb_flush(c)
+    }
+
     func convert(_ selection: xcb_atom_t, to target: xcb_atom_t) {
         received = nil
         refused = false

@@ -294,4 +294,39 @@ struct XwaylandSelectionTests {
         #expect(bridge.requests.count == XSelection.maxRequests)
         #expect(clients.dropLast().allSatisfy { !$0.refused && $0.received == nil })
     }
+
+    @Test func forgedOwnerChangesAndSelectionRequestsFromAnXClientAreIgnored() throws {
+        let (server, xwayland, wm) = try Self.start()
+        defer { xwayland.shutdown() }
+        let copier = try ControlClient(server, face: .wlr)
+        let silent = try copier.control.makeSource(mimeTypes: ["text/plain;charset=utf-8"], payload: [])
+        silent.holdsFDs = true
+        copier.control.set(silent)
+        copier.client.roundtrip()
+        let x = try Self.xClient(xwayland)
+        defer { x.disconnect() }
+        let clipboard = x.atom("CLIPBOARD")
+        #expect(server.run(seconds: 20) { x.owner(of: clipboard) == wm.selectionWindow })
+        // A SelectionRequest naming a window that does not exist, and an XFixes owner change.
+        var request = xcb_selection_request_event_t()
+        request.response_type = UInt8(XCB_SELECTION_REQUEST)
+        request.owner = wm.selectionWindow
+        request.requestor = 0x7fff_fff0
+        request.selection = clipboard
+        request.target = x.atom("UTF8_STRING")
+        request.property = x.atom("P")
+        var owner = xcb_xfixes_selection_notify_event_t()
+        let xfixes = try #require(xcb_get_extension_data(x.c, strata_xcb_xfixes_id()))
+        owner.response_type = xfixes.pointee.first_event
+        owner.window = wm.selectionWindow
+        owner.owner = x.window
+        owner.selection = clipboard
+        for _ in 0..<40 { x.forge(request, to: wm.selectionWindow) }
+        x.forge(owner, to: wm.selectionWindow)
+        for _ in 0..<20 { copier.client.roundtrip() }
+        let bridge = try #require(wm.selections.first { $0.selection === server.compositor.seat.clipboard })
+        #expect(bridge.requests.isEmpty && silent.heldFDs.isEmpty)
+        #expect(bridge.ownsXSelection && bridge.xOwner == 0 && !silent.cancelled)
+        #expect(server.compositor.seat.clipboard.source != nil)
+    }
 }

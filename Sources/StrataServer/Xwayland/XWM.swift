@@ -212,13 +212,18 @@ public final class XWM {
     private func handle(_ event: UnsafeMutablePointer<xcb_generic_event_t>) {
         let raw = UnsafeMutableRawPointer(event)
         let type = event.pointee.response_type & 0x7f
+        // Sent by a client (SendEvent), not by the X server: owners' SelectionNotify events are
+        // such, but an owner change or a SelectionRequest never is (a forged one is ignored).
+        let isSynthetic = event.pointee.response_type & 0x80 != 0
         if type == xfixesEvent &+ UInt8(XCB_XFIXES_SELECTION_NOTIFY) {
+            guard !isSynthetic else { return }
             let e = raw.assumingMemoryBound(to: xcb_xfixes_selection_notify_event_t.self).pointee
             selection(e.selection)?.ownerDidChange(to: e.owner, timestamp: e.selection_timestamp)
             return
         }
         switch Int32(type) {
         case XCB_SELECTION_REQUEST:
+            guard !isSynthetic else { return }
             let e = raw.assumingMemoryBound(to: xcb_selection_request_event_t.self).pointee
             if let bridge = selection(e.selection) {
                 bridge.selectionRequest(e)
