@@ -165,6 +165,12 @@ struct XwaylandSelectionTests {
         x.convert(XCB_ATOM_PRIMARY.rawValue, to: XCB_ATOM_STRING.rawValue)
         #expect(server.run(seconds: 20) { copier.client.roundtrip(); x.pump(); return x.received != nil })
         #expect(x.received == Array("primary from Wayland".utf8))
+        #expect(x.receivedType == XCB_ATOM_STRING.rawValue)
+        // TEXT: the owner picks the encoding, UTF-8.
+        x.convert(clipboard, to: x.atom("TEXT"))
+        #expect(server.run(seconds: 20) { copier.client.roundtrip(); x.pump(); return x.received != nil })
+        #expect(x.received == Array("from Wayland".utf8))
+        #expect(x.receivedType == x.atom("UTF8_STRING"))
         x.convert(XCB_ATOM_PRIMARY.rawValue, to: x.atom("image/png"))
         #expect(server.run(seconds: 20) { copier.client.roundtrip(); x.pump(); return x.refused })
         // The Wayland selection cleared: X has no owner any more.

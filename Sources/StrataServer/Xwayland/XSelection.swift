@@ -407,8 +407,10 @@ final class XSelection: SelectionWatcher {
         let transfer = WaylandToXTransfer(requestor: e.requestor, property: property, target: e.target, time: e.time,
                                           fd: fds[0], selectedEvents: !managed, chunkSize: chunkSize)
         let selectionAtom = atom
-        transfer.writeProperty = { [unowned self] type, format, bytes in
-            xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, property, type, format,
+        // TEXT asks the owner to choose the encoding: the data is UTF-8, so its type says that.
+        let replyType = e.target == names["TEXT"] ? names["UTF8_STRING"] : e.target
+        transfer.writeProperty = { [unowned self] _, format, bytes in
+            xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, property, replyType, format,
                                 UInt32(bytes.count), bytes)
             wm.flushAndReadSoon()
         }
