@@ -30,14 +30,25 @@ final class TestXSelectionClient {
     private var receiving: [UInt8] = []
     private var isIncremental = false
     private var convertedProperty: xcb_atom_t = 0
+    /// INCR chunks read so far; disconnects after `dieAfterReading` of them.
+    private(set) var chunksRead = 0
+    var dieAfterReading: Int?
 
-    init?(display: String) {
+    /// `nested`: its window is the child of a top-level window of its own (not one the XWM
+    /// manages).
+    init?(display: String, nested: Bool = false) {
         guard let c = xcb_connect(display, nil), xcb_connection_has_error(c) == 0 else { return nil }
         self.c = c
         let screen = xcb_setup_roots_iterator(xcb_get_setup(c)).data!
+        var parent = screen.pointee.root
+        if nested {
+            parent = xcb_generate_id(c)
+            xcb_create_window(c, UInt8(XCB_COPY_FROM_PARENT), parent, screen.pointee.root, 0, 0, 20, 20, 0,
+                              UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), screen.pointee.root_visual, 0, nil)
+        }
         window = xcb_generate_id(c)
         var mask = XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue
-        xcb_create_window(c, UInt8(XCB_COPY_FROM_PARENT), window, screen.pointee.root, 0, 0, 10, 10, 0,
+        xcb_create_window(c, UInt8(XCB_COPY_FROM_PARENT), window, parent, 0, 0, 10, 10, 0,
                           UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), screen.pointee.root_visual,
                           XCB_CW_EVENT_MASK.rawValue, &mask)
         xcb_flush(c)
@@ -146,6 +157,8 @@ final class TestXSelectionClient {
             } else {
                 receiving += bytes
                 receivedType = reply.pointee.type
+                chunksRead += 1
+                if let limit = dieAfterReading, chunksRead >= limit { disconnect() }
             }
         } else {
             received = bytes

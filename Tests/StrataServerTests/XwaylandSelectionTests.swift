@@ -179,7 +179,10 @@ struct XwaylandSelectionTests {
         #expect(server.run(seconds: 20) { x.owner(of: clipboard) == 0 })
     }
 
-    @Test func aWaylandSourceThatNeverWritesHoldsOneRequestUntilTheRequestorsWindowGoes() throws {
+    /// The requestor's window a top-level (its end seen through the root) or a child window
+    /// (through the StructureNotify the XWM selects on it).
+    @Test(arguments: [false, true])
+    func aWaylandSourceThatNeverWritesHoldsOneRequestUntilTheRequestorsWindowGoes(nested: Bool) throws {
         let (server, xwayland, wm) = try Self.start()
         defer { xwayland.shutdown() }
         let copier = try ControlClient(server, face: .wlr)
@@ -187,7 +190,7 @@ struct XwaylandSelectionTests {
         silent.holdsFDs = true
         copier.control.set(silent)
         copier.client.roundtrip()
-        let x = try Self.xClient(xwayland)
+        let x = try #require(TestXSelectionClient(display: xwayland.displayName, nested: nested))
         let clipboard = x.atom("CLIPBOARD")
         #expect(server.run(seconds: 20) { x.owner(of: clipboard) != 0 })
         x.convert(clipboard, to: x.atom("UTF8_STRING"))
@@ -334,5 +337,45 @@ struct XwaylandSelectionTests {
         #expect(bridge.requests.isEmpty && silent.heldFDs.isEmpty)
         #expect(bridge.ownsXSelection && bridge.xOwner == 0 && !silent.cancelled)
         #expect(server.compositor.seat.clipboard.source != nil)
+    }
+
+    @Test func anXRequestorThatDiesMidIncrEndsTheTransferAndClosesTheSourcesPipe() throws {
+        let (server, xwayland, wm) = try Self.start()
+        defer { xwayland.shutdown() }
+        let copier = try ControlClient(server, face: .wlr)
+        // The test writes the source's data itself, as the pipe takes it.
+        let source = try copier.control.makeSource(mimeTypes: ["text/plain;charset=utf-8"], payload: [])
+        source.holdsFDs = true
+        copier.control.set(source)
+        copier.client.roundtrip()
+        let x = try Self.xClient(xwayland)
+        let clipboard = x.atom("CLIPBOARD")
+        #expect(server.run(seconds: 20) { x.owner(of: clipboard) == wm.selectionWindow })
+        x.dieAfterReading = 3
+        x.convert(clipboard, to: x.atom("UTF8_STRING"))
+        #expect(copier.client.wait(seconds: 20) { x.pump(); return source.heldFDs.count == 1 })
+        let fd = try #require(source.heldFDs.first)
+        defer { close(fd) }
+        _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+        let bridge = try #require(wm.selections.first { $0.selection === server.compositor.seat.clipboard })
+        let block = [UInt8](repeating: 0x63, count: 16 << 10)
+        var written = 0
+        var writeError: Int32 = 0
+        // 4 MiB offered; the requestor reads 3 chunks of 64 KiB and dies.
+        #expect(copier.client.wait(seconds: 30) {
+            x.pump()
+            while written < 4 << 20 {
+                let count = block.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                if count > 0 { written += count; continue }
+                if count < 0, errno != EAGAIN { writeError = errno }
+                break
+            }
+            return writeError != 0
+        })
+        #expect(writeError == EPIPE)
+        #expect(!x.isConnected && x.chunksRead == 3)
+        #expect(bridge.requests.isEmpty)
+        // What was written: the three chunks read, one held, at most a pipe's worth besides.
+        #expect(written >= 4 * XSelection.incrChunk && written < 4 << 20)
     }
 }

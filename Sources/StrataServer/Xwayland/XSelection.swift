@@ -46,6 +46,8 @@ final class XSelection: SelectionWatcher {
     // X → Wayland
     /// The X client's window owning the selection (0: none, or the XWM).
     private(set) var xOwner: xcb_window_t = 0
+    /// Owner changes seen (an XFixes report makes the start's owner query stale).
+    private(set) var ownerChanges = 0
     private(set) var source: XSelectionSource?
     private var conversions: [XToWaylandTransfer] = []
     /// Conversions whose owner went while the reader's pipe was full: what they hold is
@@ -81,6 +83,7 @@ final class XSelection: SelectionWatcher {
 
     /// XFixes: the selection's owner is now `owner` (0: none).
     func ownerDidChange(to owner: xcb_window_t, timestamp: xcb_timestamp_t) {
+        ownerChanges += 1
         if owner == window {
             // A Wayland source is the selection now: what was asked of an X owner is dropped
             // (a TARGETS conversion answered late would otherwise offer X's old data).
@@ -433,6 +436,14 @@ final class XSelection: SelectionWatcher {
         }
         requests.append(transfer)
         transfer.start(display: wm.compositor.display)
+        if !managed {
+            // The window may have gone before the events were selected (its client died right
+            // after asking): a request after the selection tells, its error meaning gone.
+            let cookie = xcb_get_window_attributes(connection, e.requestor)
+            wm.replies.expect(cookie.sequence) { [weak transfer] reply in
+                if reply == nil { transfer?.fail() }
+            }
+        }
     }
 
     private func answer(_ e: xcb_selection_request_event_t, property: xcb_atom_t) {

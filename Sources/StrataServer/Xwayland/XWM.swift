@@ -90,8 +90,10 @@ public final class XWM {
                           0, XCB_CW_EVENT_MASK.rawValue, &selectionMask)
         let wm = XWM(xwayland: xwayland, connection: connection, atoms: atoms, root: root, checkWindow: check,
                      selectionWindow: selectionWindow, xfixesEvent: xfixes.pointee.first_event)
-        wm.advertise()
+        // Selections first: X clients are let in once WM_S0 is owned (advertise), and an owner
+        // change after the XFixes selection is reported.
         wm.startSelections()
+        wm.advertise()
         wm.watcher = EventSource(display: xwayland.compositor.display, fd: xcb_get_file_descriptor(connection)) { [weak wm] _ in
             wm?.readEvents()
         }
@@ -139,6 +141,15 @@ public final class XWM {
                                     maxRequestBytes: maxRequestBytes)
             selections.append(bridge)
             selection.watcherDidAppear(bridge)
+            // An owner from before (an X client let in by an earlier XWM of this Xwayland).
+            let cookie = xcb_get_selection_owner(connection, atom)
+            replies.expect(cookie.sequence) { [weak bridge] reply in
+                guard let reply, let bridge else { return }
+                let owner = reply.assumingMemoryBound(to: xcb_get_selection_owner_reply_t.self).pointee.owner
+                if owner != 0, bridge.ownerChanges == 0 {
+                    bridge.ownerDidChange(to: owner, timestamp: UInt32(XCB_CURRENT_TIME))
+                }
+            }
         }
     }
 
