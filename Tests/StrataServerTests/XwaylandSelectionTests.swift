@@ -378,4 +378,45 @@ struct XwaylandSelectionTests {
         // What was written: the three chunks read, one held, at most a pipe's worth besides.
         #expect(written >= 4 * XSelection.incrChunk && written < 4 << 20)
     }
+
+    @Test func aWaylandClientOfferingEverNewMimeTypesMakesAtMost4096XAtoms() throws {
+        let (server, xwayland, wm) = try Self.start()
+        defer { xwayland.shutdown() }
+        let copier = try ControlClient(server, face: .wlr)
+        let x = try Self.xClient(xwayland)
+        defer { x.disconnect() }
+        func exists(_ name: String) -> Bool {
+            let cookie = xcb_intern_atom(x.c, 1, UInt16(name.utf8.count), name)
+            guard let reply = xcb_intern_atom_reply(x.c, cookie, nil) else { return false }
+            defer { free(reply) }
+            return reply.pointee.atom != 0
+        }
+        var sources: [TestDataControlSource] = []
+        defer { withExtendedLifetime(sources) {} }
+        // 33 sources of 128 new names each: 4,224 names, past the cap.
+        for round in 0..<33 {
+            let types = (0..<128).map { "application/x-strata-\(round)-\($0)" }
+            let source = try copier.control.makeSource(mimeTypes: types, payload: [])
+            copier.control.set(source)
+            copier.client.roundtrip()
+            sources.append(source)
+            #expect(server.run(seconds: 20) { wm.selections.allSatisfy { $0.conversionCount == 0 } && wm.replies.isEmpty })
+        }
+        #expect(wm.createdAtomNames.count == XWM.maxCreatedAtoms)
+        #expect(exists("application/x-strata-0-0") && exists("application/x-strata-31-127"))
+        #expect(!exists("application/x-strata-32-0") && !exists("application/x-strata-32-127"))
+        // What X clients have made is still offered.
+        let made = x.atom("application/x-strata-32-5")
+        let last = try copier.control.makeSource(mimeTypes: ["application/x-strata-32-5", "application/x-strata-33-0"], payload: [])
+        sources.append(last)
+        copier.control.set(last)
+        copier.client.roundtrip()
+        let clipboard = x.atom("CLIPBOARD")
+        #expect(server.run(seconds: 20) { wm.replies.isEmpty && x.owner(of: clipboard) == wm.selectionWindow })
+        x.convert(clipboard, to: x.atom("TARGETS"))
+        #expect(server.run(seconds: 20) { x.pump(); return x.received != nil })
+        let targets = (x.received ?? []).withUnsafeBytes { Array($0.bindMemory(to: UInt32.self)) }
+        #expect(targets.contains(made))
+        #expect(!exists("application/x-strata-33-0"))
+    }
 }

@@ -331,8 +331,15 @@ final class XSelection: SelectionWatcher {
             return
         }
         let types = Array(current.mimeTypes.prefix(ClientBudget.maxMimeTypesPerSource))
+        // A Wayland client offering ever new names would grow Xwayland's atom table for good:
+        // past `XWM.maxCreatedAtoms` names, a type is offered to X only if its atom exists (an X
+        // client that asks for it by name has made it).
         let cookies = types.map { type in
-            type.withCString { xcb_intern_atom(connection, 0, UInt16(min(type.utf8.count, Int(UInt16.max))), $0) }
+            let creates = wm.createdAtomNames.contains(type) || wm.createdAtomNames.count < XWM.maxCreatedAtoms
+            if creates { wm.createdAtomNames.insert(type) }
+            return type.withCString {
+                xcb_intern_atom(connection, creates ? 0 : 1, UInt16(min(type.utf8.count, Int(UInt16.max))), $0)
+            }
         }
         let generation = generation
         var pending = types.count

@@ -26,6 +26,10 @@ public final class XWM {
     let replies = XReplyQueue()
     /// CLIPBOARD and PRIMARY, bridged to the seat's clipboard and primary selection.
     private(set) var selections: [XSelection] = []
+    /// The MIME types the XWM made X atoms of (X never frees an atom): at most
+    /// `maxCreatedAtoms`; after that only atoms that exist already are looked up.
+    var createdAtomNames: Set<String> = []
+    static let maxCreatedAtoms = 4096
     private var watcher: EventSource?
     private var windows: [UInt32: X11Window] = [:]
     /// Windows whose WL_SURFACE_ID names a surface not found yet (looked for at Xwayland's
