@@ -60,6 +60,10 @@ struct XwaylandSelectionTests {
         let (bytes, eof) = Self.readToEnd(fd, reader, pumping: x)
         #expect(String(decoding: bytes, as: UTF8.self) == "héllo from X")
         #expect(eof)
+        // text/plain is UTF8_STRING's data too (STRING is Latin-1).
+        let plain = try #require(reader.control.receive("text/plain"))
+        defer { close(plain) }
+        #expect(String(decoding: Self.readToEnd(plain, reader, pumping: x).bytes, as: UTF8.self) == "héllo from X")
         let html = try #require(reader.control.receive("text/html"))
         defer { close(html) }
         #expect(String(decoding: Self.readToEnd(html, reader, pumping: x).bytes, as: UTF8.self) == "<b>X</b>")
@@ -80,7 +84,7 @@ struct XwaylandSelectionTests {
         x.incrChunk = 100_000
         x.own(XCB_ATOM_PRIMARY.rawValue)
         #expect(reader.client.wait(seconds: 20) { x.pump(); return reader.control.primarySelection != nil })
-        #expect(reader.control.primarySelectionMimeTypes == ["text/plain;charset=utf-8"])
+        #expect(reader.control.primarySelectionMimeTypes == ["text/plain;charset=utf-8", "text/plain"])
         let fd = try #require(reader.control.receive("text/plain;charset=utf-8", primary: true))
         defer { close(fd) }
         let (bytes, eof) = Self.readToEnd(fd, reader, pumping: x)

@@ -124,22 +124,20 @@ final class XSelection: SelectionWatcher {
             atoms.append(bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: index, as: UInt32.self) })
             index += 4
         }
-        // Known atoms map at once; others are named by GetAtomName (asked together, waited for
-        // by none).
-        var known: [(String, xcb_atom_t)] = []
-        var unknown: [xcb_atom_t] = []
+        // Text targets map at once (UTF-8 preferred: `text/plain` is UTF8_STRING's data when
+        // the owner has it, else TEXT's or STRING's); others are named by GetAtomName (asked
+        // together, waited for by none).
         let atomNames = wm.atoms
-        for atom in atoms {
-            if atom == atomNames["UTF8_STRING"] {
-                known.append(("text/plain;charset=utf-8", atom))
-            } else if atom == XCB_ATOM_STRING.rawValue || atom == atomNames["TEXT"] {
-                known.append(("text/plain", atom))
-            } else if [atomNames["TARGETS"], atomNames["TIMESTAMP"], atomNames["MULTIPLE"], atomNames["SAVE_TARGETS"],
-                       atomNames["INCR"], 0].contains(atom) {
-                continue
-            } else if !unknown.contains(atom), unknown.count < ClientBudget.maxMimeTypesPerSource {
-                unknown.append(atom)
-            }
+        let utf8 = atomNames["UTF8_STRING"], text = atomNames["TEXT"], string = XCB_ATOM_STRING.rawValue
+        var known: [(String, xcb_atom_t)] = []
+        if atoms.contains(utf8) { known.append(("text/plain;charset=utf-8", utf8)) }
+        if let plain = [utf8, text, string].first(where: { atoms.contains($0) }) { known.append(("text/plain", plain)) }
+        let skipped: Set<xcb_atom_t> = [utf8, text, string, atomNames["TARGETS"], atomNames["TIMESTAMP"], atomNames["MULTIPLE"],
+                                        atomNames["SAVE_TARGETS"], atomNames["INCR"], 0]
+        var unknown: [xcb_atom_t] = []
+        for atom in atoms where !skipped.contains(atom) && !unknown.contains(atom)
+            && unknown.count < ClientBudget.maxMimeTypesPerSource {
+            unknown.append(atom)
         }
         var named: [(String, xcb_atom_t)] = []
         var remaining = unknown.count
