@@ -423,4 +423,45 @@ struct XwaylandSelectionTests {
         #expect(targets.contains(made))
         #expect(!exists("application/x-strata-33-0"))
     }
+
+    @Test func ownersChangingWhileAReaderDoesNotReadLeaveAtMostTwoConversionsWriting() throws {
+        let (server, xwayland, wm) = try Self.start()
+        defer { xwayland.shutdown() }
+        let reader = try ControlClient(server, face: .wlr)
+        let bridge = try #require(wm.selections.first { $0.selection === server.compositor.seat.clipboard })
+        var owners: [TestXSelectionClient] = []
+        var fds: [Int32] = []
+        defer {
+            for owner in owners { owner.disconnect() }
+            for fd in fds { close(fd) }
+        }
+        // Four owners in turn, each answering 1 MiB in one property to a reader that reads
+        // nothing: the pipe takes 64 KiB, the rest is held.
+        for index in 0..<4 {
+            let x = try Self.xClient(xwayland)
+            owners.append(x)
+            x.data = [x.atom("UTF8_STRING"): [UInt8](repeating: UInt8(0x41 + index), count: 1 << 20)]
+            let events = reader.control.selectionEvents
+            x.own(x.atom("CLIPBOARD"))
+            #expect(reader.client.wait(seconds: 20) {
+                owners.forEach { $0.pump() }
+                return reader.control.selectionEvents > events && reader.control.selection != nil
+            })
+            #expect(bridge.drainingCount == min(index, XSelection.maxDraining))
+            fds.append(try #require(reader.control.receive("text/plain;charset=utf-8")))
+            // Written into the pipe (readable), the rest held.
+            let fd = fds[index]
+            #expect(reader.client.wait(seconds: 20) {
+                x.pump()
+                var pending = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                return poll(&pending, 1, 0) > 0 && bridge.conversionCount == bridge.drainingCount + 1
+            })
+        }
+        // The third owner's conversion was dropped when the fourth came: its reader gets what the
+        // pipe took, then the end; the first two still hold theirs.
+        let third = readAvailable(fds[2])
+        #expect(third.eof && third.bytes.count < 1 << 20 && !third.bytes.isEmpty)
+        #expect(!readAvailable(fds[0]).eof)
+        #expect(bridge.drainingCount == XSelection.maxDraining)
+    }
 }

@@ -34,6 +34,10 @@ final class XSelection: SelectionWatcher {
     /// guarantees 16 KiB, Xwayland takes 16 MiB with BIG-REQUESTS).
     let chunkSize: Int
     static let maxQueuedConversions = 16
+    /// Conversions of gone owners still writing what they hold (at most one property each);
+    /// more are closed with their bytes dropped (an owner changing again and again while a
+    /// reader does not read would otherwise pile properties up).
+    static let maxDraining = 2
     static let maxRequests = 16
 
     unowned let wm: XWM
@@ -78,6 +82,8 @@ final class XSelection: SelectionWatcher {
 
     /// Conversions running or waiting (tests).
     var conversionCount: Int { conversions.count + draining.count }
+    /// Conversions of gone owners still writing (tests).
+    var drainingCount: Int { draining.count }
 
     // MARK: X → Wayland
 
@@ -228,7 +234,7 @@ final class XSelection: SelectionWatcher {
         let all = conversions
         conversions.removeAll()
         for transfer in all {
-            if transfer.hasPendingBytes {
+            if transfer.hasPendingBytes, draining.count < Self.maxDraining {
                 transfer.endSeen = true
                 transfer.stage = .waitingForChunk
                 draining.append(transfer)
