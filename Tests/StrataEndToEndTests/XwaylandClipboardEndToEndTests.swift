@@ -57,6 +57,7 @@ struct XwaylandClipboardEndToEndTests {
             wait $xpid; echo "xclip status=$?"
             printf after | xclip -selection clipboard -i
             settle sh -c 'test "$(wl-paste -n 2>/dev/null)" = after' && echo "after ok"
+            rm -f "$t/a" "$t/part" "$t/rest"
             """])
         let result = await run.finish(timeout: 60)
         #expect(result.stdout.contains("offered"), "\(result.stdout) \(result.stderr.suffix(2000))")
