@@ -14,7 +14,7 @@
 # The man pages come from swift-argument-parser's generate-manual tool (a debug build of that
 # tool alone), the completions from the binaries' own --generate-completion-script.
 # At run time the binaries need only Debian 12 libraries: libwayland-server0, libpixman-1-0,
-# libpng16-16, libxkbcommon0 (and xkb-data), libxcursor1, libxcb1, libxcb-shm0,
+# libpng16-16, libxkbcommon0 (and xkb-data), libxcursor1, libxcb1, libxcb-shm0, libxcb-xfixes0,
 # libxkbcommon-x11-0, libwayland-client0, libstdc++6 (the list is printed at the end).
 #
 # Cost: one release build of the two products, about 3 minutes from a clean checkout on two

@@ -146,6 +146,10 @@ public final class TestDataControlSource {
     public var payload: [UInt8]
     public private(set) var cancelled = false
     public private(set) var sendRequests: [String] = []
+    /// A source that never writes: the fds of send events are kept open, unwritten (`heldFDs`,
+    /// the test closes them).
+    public var holdsFDs = false
+    public private(set) var heldFDs: [Int32] = []
 
     init(control: TestDataControl, mimeTypes: [String], payload: [UInt8]) throws {
         face = control.face
@@ -183,6 +187,10 @@ public final class TestDataControlSource {
 
     private func send(_ mimeType: UnsafePointer<CChar>?, fd: Int32) {
         sendRequests.append(mimeType.map { String(cString: $0) } ?? "")
+        if holdsFDs {
+            heldFDs.append(dup(fd))
+            return
+        }
         payload.withUnsafeBytes { bytes in
             guard let base = bytes.baseAddress else { return }
             var done = 0

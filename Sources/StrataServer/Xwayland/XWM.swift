@@ -13,10 +13,23 @@ import StrataModel
 public final class XWM {
     unowned let xwayland: Xwayland
     var compositor: Compositor { xwayland.compositor }
-    private let connection: OpaquePointer
-    private let atoms: XAtoms
+    let connection: OpaquePointer
+    let atoms: XAtoms
     private let root: xcb_window_t
     private let checkWindow: xcb_window_t
+    /// The hidden window that owns CLIPBOARD and PRIMARY for Wayland sources and receives the
+    /// conversions of X owners' data (`XSelection`).
+    let selectionWindow: xcb_window_t
+    /// XFixes' first event code (its SelectionNotify).
+    private let xfixesEvent: UInt8
+    /// Replies asked for and not waited for (the selections').
+    let replies = XReplyQueue()
+    /// CLIPBOARD and PRIMARY, bridged to the seat's clipboard and primary selection.
+    private(set) var selections: [XSelection] = []
+    /// The MIME types the XWM made X atoms of (X never frees an atom): at most
+    /// `maxCreatedAtoms`; after that only atoms that exist already are looked up.
+    var createdAtomNames: Set<String> = []
+    static let maxCreatedAtoms = 4096
     private var watcher: EventSource?
     private var windows: [UInt32: X11Window] = [:]
     /// Windows whose WL_SURFACE_ID names a surface not found yet (looked for at Xwayland's
@@ -35,12 +48,15 @@ public final class XWM {
     /// The X windows managed now (tests).
     var windowCount: Int { windows.count }
 
-    private init(xwayland: Xwayland, connection: OpaquePointer, atoms: XAtoms, root: xcb_window_t, checkWindow: xcb_window_t) {
+    private init(xwayland: Xwayland, connection: OpaquePointer, atoms: XAtoms, root: xcb_window_t, checkWindow: xcb_window_t,
+                 selectionWindow: xcb_window_t, xfixesEvent: UInt8) {
         self.xwayland = xwayland
         self.connection = connection
         self.atoms = atoms
         self.root = root
         self.checkWindow = checkWindow
+        self.selectionWindow = selectionWindow
+        self.xfixesEvent = xfixesEvent
     }
 
     /// Connects over `fd` (taken) to a ready Xwayland and becomes its window manager.
@@ -65,7 +81,22 @@ public final class XWM {
         let check = xcb_generate_id(connection)
         xcb_create_window(connection, 0, check, root, -1, -1, 1, 1, 0, UInt16(XCB_WINDOW_CLASS_INPUT_ONLY.rawValue),
                           0, 0, nil)
-        let wm = XWM(xwayland: xwayland, connection: connection, atoms: atoms, root: root, checkWindow: check)
+        // XFixes (selection owner notifications): its version is sent before use, as the
+        // extension asks; the reply is not needed.
+        guard let xfixes = xcb_get_extension_data(connection, strata_xcb_xfixes_id()), xfixes.pointee.present != 0 else {
+            xcb_disconnect(connection)
+            return .failure(.setup("the X server has no XFixes"))
+        }
+        xcb_discard_reply(connection, xcb_xfixes_query_version(connection, 5, 0).sequence)
+        let selectionWindow = xcb_generate_id(connection)
+        var selectionMask = XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue
+        xcb_create_window(connection, 0, selectionWindow, root, -1, -1, 1, 1, 0, UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue),
+                          0, XCB_CW_EVENT_MASK.rawValue, &selectionMask)
+        let wm = XWM(xwayland: xwayland, connection: connection, atoms: atoms, root: root, checkWindow: check,
+                     selectionWindow: selectionWindow, xfixesEvent: xfixes.pointee.first_event)
+        // Selections first: X clients are let in once WM_S0 is owned (advertise), and an owner
+        // change after the XFixes selection is reported.
+        wm.startSelections()
         wm.advertise()
         wm.watcher = EventSource(display: xwayland.compositor.display, fd: xcb_get_file_descriptor(connection)) { [weak wm] _ in
             wm?.readEvents()
@@ -96,6 +127,40 @@ public final class XWM {
         xcb_set_selection_owner(connection, checkWindow, atoms["WM_S0"], UInt32(XCB_CURRENT_TIME))
     }
 
+    /// Bridges CLIPBOARD and PRIMARY (`XSelection`): XFixes reports their owners, the seat's
+    /// selections report theirs. A reader that closed its pipe is an error result, not SIGPIPE.
+    private func startSelections() {
+        signal(SIGPIPE, SIG_IGN)
+        guard let seat = compositor.seat else { return }
+        let mask = XCB_XFIXES_SELECTION_EVENT_MASK_SET_SELECTION_OWNER.rawValue
+            | XCB_XFIXES_SELECTION_EVENT_MASK_SELECTION_WINDOW_DESTROY.rawValue
+            | XCB_XFIXES_SELECTION_EVENT_MASK_SELECTION_CLIENT_CLOSE.rawValue
+        // In 4-byte units (BIG-REQUESTS asked once here, at the setup).
+        let maxRequestBytes = Int(xcb_get_maximum_request_length(connection)) * 4
+        for (name, property, selection) in [("CLIPBOARD", "_STRATA_CLIPBOARD", seat.clipboard),
+                                            ("PRIMARY", "_STRATA_PRIMARY", seat.primarySelection)] {
+            let atom = name == "PRIMARY" ? XCB_ATOM_PRIMARY.rawValue : atoms[name]
+            xcb_xfixes_select_selection_input(connection, selectionWindow, atom, mask)
+            let bridge = XSelection(wm: self, atom: atom, property: atoms[property], selection: selection,
+                                    maxRequestBytes: maxRequestBytes)
+            selections.append(bridge)
+            selection.watcherDidAppear(bridge)
+            // An owner from before (an X client let in by an earlier XWM of this Xwayland).
+            let cookie = xcb_get_selection_owner(connection, atom)
+            replies.expect(cookie.sequence) { [weak bridge] reply in
+                guard let reply, let bridge else { return }
+                let owner = reply.assumingMemoryBound(to: xcb_get_selection_owner_reply_t.self).pointee.owner
+                if owner != 0, bridge.ownerChanges == 0 {
+                    bridge.ownerDidChange(to: owner, timestamp: UInt32(XCB_CURRENT_TIME))
+                }
+            }
+        }
+    }
+
+    private func selection(_ atom: xcb_atom_t) -> XSelection? {
+        selections.first { $0.atom == atom }
+    }
+
     // MARK: Events
 
     /// Handles the events and replies xcb has, until none is left. xcb reads the socket
@@ -111,6 +176,8 @@ public final class XWM {
             }
             guard !isShutDown else { return }
             collectPropertyReplies()
+            replies.collect(connection)
+            guard !isShutDown else { return }
             xcb_flush(connection)
             // What the flush read: another round (bounded: the loop yields to the other
             // clients after 64 rounds and comes back at once).
@@ -122,7 +189,7 @@ public final class XWM {
                 scheduleRead()
                 return
             }
-            if collectPropertyReplies() > 0, rounds < 64 {
+            if collectPropertyReplies() + (isShutDown ? 0 : replies.collect(connection)) > 0, rounds < 64 {
                 rounds += 1
                 continue
             }
@@ -135,7 +202,7 @@ public final class XWM {
 
     /// Sends what is buffered now, and reads what that brought in on the next idle turn of the
     /// loop (not from inside the model notification or request that wrote).
-    private func flushAndReadSoon() {
+    func flushAndReadSoon() {
         xcb_flush(connection)
         scheduleRead()
     }
@@ -145,7 +212,7 @@ public final class XWM {
         init(_ wm: XWM) { self.wm = wm }
     }
 
-    private func scheduleRead() {
+    func scheduleRead() {
         guard readScheduled == nil, !isShutDown else { return }
         let box = Unmanaged.passRetained(WeakXWM(self)).toOpaque()
         readScheduled = wl_event_loop_add_idle(compositor.display.eventLoop, { data in
@@ -159,16 +226,40 @@ public final class XWM {
 
     private func handle(_ event: UnsafeMutablePointer<xcb_generic_event_t>) {
         let raw = UnsafeMutableRawPointer(event)
-        switch Int32(event.pointee.response_type & 0x7f) {
+        let type = event.pointee.response_type & 0x7f
+        // Sent by a client (SendEvent), not by the X server: owners' SelectionNotify events are
+        // such, but an owner change or a SelectionRequest never is (a forged one is ignored).
+        let isSynthetic = event.pointee.response_type & 0x80 != 0
+        if type == xfixesEvent &+ UInt8(XCB_XFIXES_SELECTION_NOTIFY) {
+            guard !isSynthetic else { return }
+            let e = raw.assumingMemoryBound(to: xcb_xfixes_selection_notify_event_t.self).pointee
+            selection(e.selection)?.ownerDidChange(to: e.owner, timestamp: e.selection_timestamp)
+            return
+        }
+        switch Int32(type) {
+        case XCB_SELECTION_REQUEST:
+            guard !isSynthetic else { return }
+            let e = raw.assumingMemoryBound(to: xcb_selection_request_event_t.self).pointee
+            if let bridge = selection(e.selection) {
+                bridge.selectionRequest(e)
+            } else {
+                // WM_S0 or another selection the XWM holds without data: refused.
+                selections.first?.refuse(e)
+            }
+        case XCB_SELECTION_NOTIFY:
+            let e = raw.assumingMemoryBound(to: xcb_selection_notify_event_t.self).pointee
+            guard e.requestor == selectionWindow else { return }
+            selection(e.selection)?.selectionNotify(e)
         case XCB_CREATE_NOTIFY:
             let e = raw.assumingMemoryBound(to: xcb_create_notify_event_t.self).pointee
-            guard e.parent == root, e.window != checkWindow, windows[e.window] == nil, windows.count < Self.maxWindows else { return }
+            guard e.parent == root, e.window != checkWindow, e.window != selectionWindow, windows[e.window] == nil, windows.count < Self.maxWindows else { return }
             windows[e.window] = X11Window(id: e.window, wm: self, overrideRedirect: e.override_redirect != 0,
                                           x: Int32(e.x), y: Int32(e.y), width: Int32(e.width), height: Int32(e.height))
             var mask = XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue | XCB_EVENT_MASK_FOCUS_CHANGE.rawValue
             xcb_change_window_attributes(connection, e.window, XCB_CW_EVENT_MASK.rawValue, &mask)
         case XCB_DESTROY_NOTIFY:
             let e = raw.assumingMemoryBound(to: xcb_destroy_notify_event_t.self).pointee
+            for bridge in selections { bridge.windowDidDestroy(e.window) }
             guard let window = windows.removeValue(forKey: e.window) else { return }
             waitingForSurface.remove(e.window)
             if focused == e.window { focused = 0 }
@@ -198,6 +289,11 @@ public final class XWM {
             windows[e.window]?.didConfigure(x: Int32(e.x), y: Int32(e.y), width: Int32(e.width), height: Int32(e.height))
         case XCB_PROPERTY_NOTIFY:
             let e = raw.assumingMemoryBound(to: xcb_property_notify_event_t.self).pointee
+            if e.window == selectionWindow {
+                for bridge in selections { bridge.selectionWindowPropertyDidChange(e) }
+                return
+            }
+            for bridge in selections { bridge.requestorPropertyDidChange(e) }
             // The properties the XWM reads (a client may set WM_PROTOCOLS or its class after
             // mapping, as Xt applications do).
             let watched: [xcb_atom_t] = [XCB_ATOM_WM_NAME.rawValue, atoms["_NET_WM_NAME"], XCB_ATOM_WM_CLASS.rawValue,
@@ -487,6 +583,9 @@ public final class XWM {
     func shutdown() {
         guard !isShutDown else { return }
         isShutDown = true
+        for bridge in selections { bridge.shutdown() }
+        selections.removeAll()
+        replies.removeAll()
         watcher?.remove()
         watcher = nil
         if let observer { compositor.windows.notifications.removeObserver(observer) }
