@@ -157,4 +157,24 @@ struct NestedClipboardTests {
         #expect(sides.readAll(fd) == [])
         #expect(source.sendRequests.isEmpty)
     }
+
+    /// Debian's wl-clipboard on both sides (it uses data control, so no window is needed):
+    /// wl-copy inside, wl-paste in the parent; then the parent's primary selection pasted inside.
+    @Test func wlCopyInsideIsPastedInTheParentAndTheParentsPrimaryInside() throws {
+        let sides = try Sides()
+        #expect(sides.waitForParentFocus())
+        let copy = try TestProcess(["wl-copy", "--foreground", "copied inside the nested Strata"], server: sides.nested)
+        #expect(sides.step(seconds: 10) { sides.backend.offersSelectionToParent(.clipboard) })
+        let paste = try TestProcess(["wl-paste", "--no-newline"], server: sides.parent)
+        #expect(sides.step(seconds: 10) { paste.hasExited })
+        #expect(paste.stdout == "copied inside the nested Strata", "wl-paste: \(paste.stderr)")
+        copy.kill()
+
+        let select = try TestProcess(["wl-copy", "--foreground", "--primary", "selected in the parent"], server: sides.parent)
+        #expect(sides.step(seconds: 10) { !sides.nestedControl.primarySelectionMimeTypes.isEmpty })
+        let middle = try TestProcess(["wl-paste", "--primary", "--no-newline"], server: sides.nested)
+        #expect(sides.step(seconds: 10) { middle.hasExited })
+        #expect(middle.stdout == "selected in the parent", "wl-paste: \(middle.stderr)")
+        select.kill()
+    }
 }
