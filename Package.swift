@@ -63,7 +63,7 @@ let package = Package(
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: apt("libxkbcommon-dev")),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: apt("libpng-dev")),
         // The X11 nested backend (scripts/deps-nested.txt lists the Debian packages).
-        .systemLibrary(name: "CXCB", pkgConfig: "xcb-shm", providers: apt("libxcb1-dev", "libxcb-shm0-dev")),
+        .systemLibrary(name: "CXCB", pkgConfig: "xcb-shm", providers: apt("libxcb1-dev", "libxcb-shm0-dev", "libxcb-xfixes0-dev")),
         .systemLibrary(name: "CXKBCommonX11", pkgConfig: "xkbcommon-x11", providers: apt("libxkbcommon-x11-dev", "libxcb-xkb-dev")),
         // The default cursor: libXcursor reads the system's Xcursor theme files (no X display);
         // opened with dlopen at the first cursor, so a start loads neither it nor Xlib.
