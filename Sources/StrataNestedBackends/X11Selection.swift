@@ -32,6 +32,8 @@ final class X11Selection {
     private var owner: xcb_window_t = 0
     /// An X owner change heard while Strata had no focus, taken at the next FocusIn.
     private var ownerChangePending = false
+    /// Counts owner changes: a TARGETS reply for an earlier owner is dropped.
+    private var ownerGeneration = 0
     private var targetsAsked = false
     /// Receives waiting for their conversion (the first is converting), and those writing.
     private var receives: [Incoming] = []
@@ -85,6 +87,8 @@ final class X11Selection {
     func ownerDidChange(to newOwner: xcb_window_t) {
         guard newOwner != window else { return }   // Strata's own
         owner = newOwner
+        ownerGeneration &+= 1
+        targetsAsked = false
         for receive in receives { receive.end() }
         receives.removeAll()
         converting = false
@@ -112,8 +116,10 @@ final class X11Selection {
         if target == atoms.targets, targetsAsked {
             targetsAsked = false
             guard result != 0 else { return }
+            let generation = ownerGeneration
             readProperty(words: 1024) { [weak self] type, format, bytes in
-                guard let self, let bytes, type == XCB_ATOM_ATOM.rawValue, format == 32 else { return }
+                // A reply for an owner that changed meanwhile is dropped.
+                guard let self, generation == self.ownerGeneration, let bytes, type == XCB_ATOM_ATOM.rawValue, format == 32 else { return }
                 let targets = bytes.withUnsafeBytes { raw in (0..<(raw.count / 4)).map { raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self) } }
                 self.ownerHasTargets(targets)
             }
@@ -125,7 +131,8 @@ final class X11Selection {
             return finishReceive()
         }
         readProperty(words: maximumBytes / 4 + 1) { [weak self] type, _, bytes in
-            guard let self else { return }
+            // The owner changed meanwhile (the receive was ended and dropped).
+            guard let self, self.receives.first === receive else { return }
             if let bytes, type != self.atoms.incr, bytes.count <= self.maximumBytes {
                 self.writing.append(receive)
                 receive.onEnd = { [weak self, unowned receive] in self?.writing.removeAll { $0 === receive } }

@@ -137,4 +137,93 @@ struct NestedX11ClipboardTests {
         #expect(sides.readAll(fd) == Array("theirs".utf8))
         xclip.kill()
     }
+
+    /// A hostile X owner (the test's own connection): a TARGETS list too long to read is not
+    /// taken; an answer by INCR or a refusal gives the reader an empty, closed pipe.
+    @Test func aHostileXOwnersTargetsAndAnswersAreRefusedWithoutBlocking() throws {
+        let sides = try Sides()
+        try sides.focusStrata()
+        let c = sides.probe.connection
+        let owner = xcb_generate_id(c)
+        let root = try #require(xcb_setup_roots_iterator(xcb_get_setup(c)).data).pointee.root
+        xcb_create_window(c, 0, owner, root, 0, 0, 1, 1, 0, UInt16(XCB_WINDOW_CLASS_INPUT_ONLY.rawValue), 0, 0, nil)
+        let clipboard = sides.probe.atom("CLIPBOARD"), targets = sides.probe.atom("TARGETS")
+        let utf8 = sides.probe.atom("UTF8_STRING"), incr = sides.probe.atom("INCR")
+        var answered: [xcb_atom_t] = []
+        /// Answers the requests that arrived: TARGETS with `targetList`, text as `textAnswer` says.
+        func serve(targetList: [xcb_atom_t], textAnswer: String) {
+            while let event = xcb_poll_for_event(c) {
+                defer { free(event) }
+                guard event.pointee.response_type & 0x7f == UInt8(XCB_SELECTION_REQUEST) else { continue }
+                let e = UnsafeRawPointer(event).load(as: xcb_selection_request_event_t.self)
+                var property = e.property
+                if e.target == targets {
+                    var list = targetList
+                    xcb_change_property(c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, e.property, XCB_ATOM_ATOM.rawValue, 32,
+                                        UInt32(list.count), &list)
+                } else if textAnswer == "incr" {
+                    var size: UInt32 = 1 << 20
+                    xcb_change_property(c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, e.property, incr, 32, 1, &size)
+                } else {
+                    property = 0   // refused
+                }
+                answered.append(e.target)
+                var n = xcb_selection_notify_event_t()
+                n.response_type = UInt8(XCB_SELECTION_NOTIFY)
+                n.requestor = e.requestor
+                n.selection = e.selection
+                n.target = e.target
+                n.property = property
+                sides.probe.send(n, to: e.requestor, mask: 0)
+            }
+        }
+
+        // 5,000 targets: more than Strata reads; nothing is offered inside.
+        xcb_set_selection_owner(c, owner, clipboard, 0)
+        xcb_flush(c)
+        let many = [xcb_atom_t](repeating: utf8, count: 5000)
+        #expect(sides.step { serve(targetList: many, textAnswer: "refuse"); return answered == [targets] })
+        sides.client.roundtrip()
+        #expect(sides.control.selectionMimeTypes.isEmpty)
+        let eventsBefore = sides.control.selectionEvents
+
+        // A short list: offered; the text comes by INCR (refused), then is refused by the owner.
+        answered = []
+        xcb_set_selection_owner(c, 0, clipboard, 0)
+        xcb_set_selection_owner(c, owner, clipboard, 0)
+        xcb_flush(c)
+        #expect(sides.step { serve(targetList: [targets, utf8], textAnswer: "incr"); return !sides.control.selectionMimeTypes.isEmpty })
+        // One selection event: the long list was never taken in (nor cleared).
+        #expect(sides.control.selectionEvents == eventsBefore + 1)
+        for answer in ["incr", "refuse"] {
+            let fd = try #require(sides.control.receive("text/plain"))
+            defer { close(fd) }
+            var bytes: [UInt8] = []
+            #expect(sides.step {
+                serve(targetList: [targets, utf8], textAnswer: answer)
+                let (more, eof) = readAvailable(fd)
+                bytes += more
+                return eof
+            }, "the reader's pipe is closed after the \(answer) answer")
+            #expect(bytes.isEmpty)
+        }
+        #expect(answered == [targets, utf8, utf8])
+        xcb_destroy_window(c, owner)
+        xcb_flush(c)
+    }
+
+    /// X requestors asking Strata (the owner) for what it does not have get a refusal.
+    @Test func anXRequestForATargetStrataDoesNotHaveIsRefused() throws {
+        let sides = try Sides()
+        try sides.focusStrata()
+        let source = try sides.control.makeSource(mimeTypes: ["text/plain"], payload: Array("text".utf8))
+        sides.control.set(source)
+        #expect(sides.step { sides.backend.ownsXSelection(.clipboard) })
+        for target in ["image/png", "MULTIPLE", "TIMESTAMP"] {
+            let paste = try sides.xclip(["-selection", "clipboard", "-o", "-t", target])
+            #expect(sides.step { paste.hasExited })
+            #expect(paste.stdout.isEmpty, "xclip -t \(target)")
+        }
+        #expect(source.sendRequests.isEmpty)
+    }
 }
