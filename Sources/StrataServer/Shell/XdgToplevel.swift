@@ -356,6 +356,11 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
         sendConfigure()
     }
 
+    /// The window moved: its reactive popups are placed again.
+    func windowDidChangePlacement() {
+        xdgSurface?.parentDidMove()
+    }
+
     /// The surface's new buffer origin is that far from the old one's: the window moves with it.
     func rootSurfaceDidCommitOffset(dx: Int32, dy: Int32) {
         guard let window else { return }
