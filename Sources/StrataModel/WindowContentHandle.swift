@@ -48,6 +48,9 @@ public protocol WindowContentHandle: AnyObject {
     /// The root surface committed a new buffer origin (wl_surface.offset, or attach's dx/dy):
     /// a floating window moves by that much. Default: nothing (content placed by its own rules).
     func rootSurfaceDidCommitOffset(dx: Int32, dy: Int32)
+    /// The window moved or went to another screen: reactive popups (xdg_positioner.set_reactive)
+    /// are placed again. Default: nothing.
+    func windowDidChangePlacement()
     /// What kind of client shows the window: `wayland` (the default) or `x11` (an X window
     /// through Xwayland), as `strata-ctl windows` reports it.
     var kind: String { get }
@@ -71,6 +74,7 @@ extension WindowContentHandle {
     public func screenDidChangeUsableArea() {}
     public func screenDidChangeGeometry() {}
     public func rootSurfaceDidCommitOffset(dx: Int32, dy: Int32) {}
+    public func windowDidChangePlacement() {}
     public var kind: String { "wayland" }
     public var isToplevel: Bool { false }
 }

@@ -17,6 +17,8 @@ final class ParentSeat {
     private(set) var pointer: OpaquePointer?
     /// The serial of the parent's last wl_pointer.enter (set_cursor quotes it).
     private(set) var pointerEnterSerial: UInt32?
+    /// The serial of the parent's latest enter, key, button or touch down (set_selection quotes it).
+    private(set) var latestSerial: UInt32 = 0
     private var keyboard: OpaquePointer?
     private var touch: OpaquePointer?
     /// The screen under the parent's pointer.
@@ -126,6 +128,7 @@ final class ParentSeat {
             seat.pointerScreen = seat.backend.screen(for: surface)
             guard let screen = seat.pointerScreen else { return }
             seat.pointerEnterSerial = serial
+            seat.latestSerial = serial
             let scale = 1 / screen.parentToLogical
             seat.input?.pointerMotion(on: screen.output, x: wl_fixed_to_double(x) / scale, y: wl_fixed_to_double(y) / scale,
                                       time: Compositor.nestedNowMilliseconds)
@@ -142,7 +145,8 @@ final class ParentSeat {
             let scale = 1 / screen.parentToLogical
             seat.input?.pointerMotion(on: screen.output, x: wl_fixed_to_double(x) / scale, y: wl_fixed_to_double(y) / scale, time: time)
         }
-        l.button = { data, _, _, time, button, state in
+        l.button = { data, _, serial, time, button, state in
+            from(data)?.latestSerial = serial
             from(data)?.input?.pointerButton(button, pressed: state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue, time: time)
         }
         l.axis = { data, _, time, axis, value in
@@ -172,10 +176,11 @@ final class ParentSeat {
             let text = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
             seat.backend.parentKeymapDidChange(text)
         }
-        l.enter = { _, _, _, _, _ in }
+        l.enter = { data, _, serial, _, _ in from(data)?.latestSerial = serial }
         l.leave = { data, _, _, _ in from(data)?.releaseKeys(time: Compositor.nestedNowMilliseconds) }
-        l.key = { data, _, _, time, key, state in
+        l.key = { data, _, serial, time, key, state in
             guard let seat = from(data) else { return }
+            seat.latestSerial = serial
             let pressed = state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue
             if pressed {
                 seat.pressedKeys.insert(key)
@@ -191,8 +196,9 @@ final class ParentSeat {
 
     private static var touchListener: wl_touch_listener = {
         var l = wl_touch_listener()
-        l.down = { data, _, _, time, surface, id, x, y in
+        l.down = { data, _, serial, time, surface, id, x, y in
             guard let seat = from(data), let surface, let screen = seat.backend.screen(for: surface) else { return }
+            seat.latestSerial = serial
             let scale = 1 / screen.parentToLogical
             seat.touchPoints[id] = scale
             seat.input?.touchDown(id: id, on: screen.output, x: wl_fixed_to_double(x) / scale, y: wl_fixed_to_double(y) / scale, time: time)

@@ -66,6 +66,12 @@ public final class WaylandBackend: Backend {
         var generation: Int
     }
     private var parentSeat: ParentSeat?
+    private var dataDeviceManager: OpaquePointer?
+    private var primarySelectionManager: OpaquePointer?
+    /// The clipboard and the primary selection passed to and from the parent (docs/nested.md).
+    private var selections: [ParentSelection] = []
+    /// The MIME type marking the parent sources this Strata made (unique per backend).
+    private let selectionMarker = "application/x-strata-nested-selection;id=\(String(UInt64.random(in: 1...UInt64.max), radix: 16))"
     /// The parent's outputs, for their scales.
     private(set) var parentOutputs: [ParentOutput] = []
     private var source: EventSource?
@@ -150,7 +156,35 @@ public final class WaylandBackend: Backend {
             addScreen()
         }
         guard !screens.isEmpty else { throw .setup("cannot create a window in the parent compositor at \(parentName)") }
+        setUpSelections()
         flush()
+    }
+
+    /// The parent's wl_data_device and primary selection device, where the parent offers them.
+    private func setUpSelections() {
+        guard selections.isEmpty, let compositor, let seat = parentSeat?.seat else { return }
+        for (kind, manager) in [(Seat.SelectionKind.clipboard, dataDeviceManager), (.primary, primarySelectionManager)] {
+            guard let manager, let selection = ParentSelection(backend: self, kind: kind, manager: manager, seat: seat,
+                                                               marker: selectionMarker) else { continue }
+            selections.append(selection)
+            selection.start(seat: compositor.seat)
+        }
+    }
+
+    private func tearDownSelections() {
+        for selection in selections { selection.destroy() }
+        selections.removeAll()
+    }
+
+    /// Strata's seat (the selections go there even when `input` is overridden).
+    var seat: Seat? { compositor?.seat }
+
+    /// The serial of the parent's latest input event to Strata (set_selection quotes it).
+    var parentInputSerial: UInt32 { parentSeat?.latestSerial ?? 0 }
+
+    /// Whether Strata's `kind` selection is on offer in the parent (tests).
+    public func offersSelectionToParent(_ kind: Seat.SelectionKind) -> Bool {
+        selections.first { $0.kind == kind }?.offersToParent ?? false
     }
 
     /// Opens one more screen: a new window in the parent session (`WL-n`).
@@ -455,6 +489,11 @@ public final class WaylandBackend: Backend {
         disconnected = true
         for screen in screens { screen.destroy() }
         screens.removeAll()
+        tearDownSelections()
+        if let dataDeviceManager { wl_data_device_manager_destroy(dataDeviceManager) }
+        if let primarySelectionManager { zwp_primary_selection_device_manager_v1_destroy(primarySelectionManager) }
+        dataDeviceManager = nil
+        primarySelectionManager = nil
         parentPointerWillGo()
         parentCursor?.destroy()
         parentCursor = nil
@@ -501,6 +540,10 @@ public final class WaylandBackend: Backend {
             parentConstraints = bind(name, zwp_pointer_constraints_v1_interface_ptr(), 1)
         case "zwp_relative_pointer_manager_v1" where parentRelativeManager == nil:
             parentRelativeManager = bind(name, zwp_relative_pointer_manager_v1_interface_ptr(), 1)
+        case "wl_data_device_manager" where dataDeviceManager == nil:
+            dataDeviceManager = bind(name, wl_data_device_manager_interface_ptr(), min(version, 3))
+        case "zwp_primary_selection_device_manager_v1" where primarySelectionManager == nil:
+            primarySelectionManager = bind(name, zwp_primary_selection_device_manager_v1_interface_ptr(), 1)
         case "wl_seat" where parentSeat == nil:
             if let seat = bind(name, wl_seat_interface_ptr(), min(version, ParentSeat.maximumVersion)) {
                 parentSeat = ParentSeat(backend: self, seat: seat, globalName: name)
@@ -518,6 +561,7 @@ public final class WaylandBackend: Backend {
             parentOutputsDidChange()
         }
         if let parentSeat, parentSeat.globalName == name {
+            tearDownSelections()
             parentPointerWillGo()
             parentSeat.destroy()
             self.parentSeat = nil

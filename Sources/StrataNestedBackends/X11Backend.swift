@@ -56,6 +56,17 @@ public final class X11Backend: Backend {
     private var stopped = false
     private var disconnected = false
     private var lastScreenClosed = false
+    /// CLIPBOARD and PRIMARY passed to and from Strata (XFixes needed), and the hidden window
+    /// that owns them for Strata and receives conversions.
+    private var selections: [X11Selection] = []
+    private(set) var selectionWindow: xcb_window_t = 0
+    private var xfixesFirstEvent: UInt8 = 0
+    /// Replies waited for without blocking, in request order.
+    private var pendingReplies: [(sequence: UInt32, handler: (UnsafeMutableRawPointer?) -> Void)] = []
+    /// Whether one of Strata's windows has the X focus.
+    private(set) var hasFocus = false
+    /// The latest X server time seen in an event (selection ownership quotes it).
+    private(set) var latestTime: xcb_timestamp_t = 0
 
     struct Atoms {
         var wmProtocols: xcb_atom_t = 0
@@ -63,6 +74,14 @@ public final class X11Backend: Backend {
         var netWMName: xcb_atom_t = 0
         var utf8String: xcb_atom_t = 0
         var xkbRulesNames: xcb_atom_t = 0
+        var clipboard: xcb_atom_t = 0
+        var targets: xcb_atom_t = 0
+        var text: xcb_atom_t = 0
+        var textPlain: xcb_atom_t = 0
+        var textPlainUTF8: xcb_atom_t = 0
+        var incr: xcb_atom_t = 0
+        var strataClipboard: xcb_atom_t = 0
+        var strataPrimary: xcb_atom_t = 0
     }
 
     /// Connects to the X server `displayName` (e.g. `:0`) and checks it has a visual Strata's
@@ -132,7 +151,50 @@ public final class X11Backend: Backend {
         if let parentKeymap { input?.useKeymap(text: parentKeymap) }
         for _ in 0..<screenCount { addScreen() }
         guard !screens.isEmpty else { throw .setup("cannot create a window on the X server at \(parentName)") }
+        startSelections(compositor.seat)
         flush()
+    }
+
+    /// CLIPBOARD and PRIMARY (`X11Selection`), when the X server has XFixes.
+    private func startSelections(_ seat: Seat) {
+        guard let xfixes = xcb_get_extension_data(connection, strata_xcb_xfixes_id()), xfixes.pointee.present != 0 else { return }
+        xfixesFirstEvent = xfixes.pointee.first_event
+        xcb_discard_reply(connection, xcb_xfixes_query_version(connection, 5, 0).sequence)
+        selectionWindow = xcb_generate_id(connection)
+        xcb_create_window(connection, 0, selectionWindow, root, -1, -1, 1, 1, 0, UInt16(XCB_WINDOW_CLASS_INPUT_ONLY.rawValue),
+                          0, 0, nil)
+        for (kind, atom, property) in [(Seat.SelectionKind.clipboard, atoms.clipboard, atoms.strataClipboard),
+                                       (.primary, XCB_ATOM_PRIMARY.rawValue, atoms.strataPrimary)] {
+            let selection = X11Selection(backend: self, kind: kind, atom: atom, property: property)
+            selections.append(selection)
+            selection.start(seat: seat)
+        }
+    }
+
+    /// Strata's seat and loop (the selections').
+    var seat: Seat? { compositor?.seat }
+    var display: Display? { compositor?.display }
+
+    /// Calls `handler` with the reply of request `sequence` (nil: an error) once it arrived.
+    func whenReplied(_ sequence: UInt32, _ handler: @escaping (UnsafeMutableRawPointer?) -> Void) {
+        pendingReplies.append((sequence, handler))
+    }
+
+    private func collectReplies() {
+        while isConnected, let first = pendingReplies.first {
+            var reply: UnsafeMutableRawPointer?
+            var error: UnsafeMutablePointer<xcb_generic_error_t>?
+            guard xcb_poll_for_reply(connection, first.sequence, &reply, &error) != 0 else { return }
+            pendingReplies.removeFirst()
+            first.handler(reply)
+            free(reply)
+            free(error)
+        }
+    }
+
+    /// Whether Strata's `kind` selection is the X selection (tests).
+    public func ownsXSelection(_ kind: Seat.SelectionKind) -> Bool {
+        selections.first { $0.kind == kind }?.ownsXSelection ?? false
     }
 
     /// Opens one more screen: a new X window (`X11-n`).
@@ -155,6 +217,8 @@ public final class X11Backend: Backend {
 
     public func stop() {
         guard !stopped else { return }
+        for selection in selections { selection.stop() }
+        selections.removeAll()
         stopped = true
         source?.remove()
         source = nil
@@ -256,6 +320,7 @@ public final class X11Backend: Backend {
             handle(event, type: type)
         }
         if let held { free(held) }
+        collectReplies()
     }
 
     private func handle(_ event: UnsafeMutablePointer<xcb_generic_event_t>, type: UInt8) {
@@ -266,6 +331,7 @@ public final class X11Backend: Backend {
             guard screen(for: e.event) != nil, e.detail >= 8 else { return }
             let key = UInt32(e.detail) - 8
             let pressed = Int32(type) == XCB_KEY_PRESS
+            latestTime = e.time
             if pressed {
                 guard pressedKeys.insert(key).inserted else { return }   // a repeat
             } else if pressedKeys.remove(key) == nil {
@@ -276,6 +342,7 @@ public final class X11Backend: Backend {
             let e = raw.load(as: xcb_button_press_event_t.self)
             guard let screen = screen(for: e.event) else { return }
             let pressed = Int32(type) == XCB_BUTTON_PRESS
+            latestTime = e.time
             pointerScreen = screen
             input?.pointerMotion(on: screen.output, x: Double(e.event_x) / screen.output.scale, y: Double(e.event_y) / screen.output.scale, time: e.time)
             switch e.detail {
@@ -304,7 +371,27 @@ public final class X11Backend: Backend {
             pointerScreen = screen
             input?.pointerMotion(on: screen.output, x: Double(e.event_x) / screen.output.scale, y: Double(e.event_y) / screen.output.scale, time: e.time)
         case XCB_FOCUS_OUT:
+            let e = raw.load(as: xcb_focus_out_event_t.self)
+            if screen(for: e.event) != nil, e.detail != UInt8(XCB_NOTIFY_DETAIL_INFERIOR.rawValue) { hasFocus = false }
             releaseKeys()
+        case XCB_FOCUS_IN:
+            let e = raw.load(as: xcb_focus_in_event_t.self)
+            guard screen(for: e.event) != nil, e.detail != UInt8(XCB_NOTIFY_DETAIL_POINTER.rawValue) else { return }
+            hasFocus = true
+            for selection in selections { selection.focusDidArrive() }
+        case XCB_SELECTION_REQUEST:
+            let e = raw.load(as: xcb_selection_request_event_t.self)
+            latestTime = e.time == 0 ? latestTime : e.time
+            if let selection = selections.first(where: { $0.atom == e.selection }) {
+                selection.request(e)
+            }
+        case XCB_SELECTION_NOTIFY:
+            let e = raw.load(as: xcb_selection_notify_event_t.self)
+            guard e.requestor == selectionWindow else { return }
+            selections.first { $0.atom == e.selection }?.conversionDidEnd(target: e.target, property: e.property)
+        case XCB_SELECTION_CLEAR:
+            let e = raw.load(as: xcb_selection_clear_event_t.self)
+            selections.first { $0.atom == e.selection }?.ownershipLost()
         case XCB_EXPOSE:
             let e = raw.load(as: xcb_expose_event_t.self)
             screen(for: e.window)?.expose(x: e.x, y: e.y, width: e.width, height: e.height)
@@ -318,6 +405,11 @@ public final class X11Backend: Backend {
                   let screen = screen(for: e.window) else { return }
             close(screen)
         default:
+            if xfixesFirstEvent != 0, type == xfixesFirstEvent &+ UInt8(XCB_XFIXES_SELECTION_NOTIFY) {
+                let e = raw.load(as: xcb_xfixes_selection_notify_event_t.self)
+                selections.first { $0.atom == e.selection }?.ownerDidChange(to: e.owner)
+                return
+            }
             if hasSharedMemory || shmFirstEvent != 0, type == shmFirstEvent &+ UInt8(XCB_SHM_COMPLETION) {
                 let e = raw.load(as: xcb_shm_completion_event_t.self)
                 screens.first { $0.window == e.drawable }?.putDidComplete()
@@ -405,13 +497,22 @@ public final class X11Backend: Backend {
             defer { free(r) }
             return r.pointee.atom
         }
-        let cookies = ["WM_PROTOCOLS", "WM_DELETE_WINDOW", "_NET_WM_NAME", "UTF8_STRING", "_XKB_RULES_NAMES"].map(intern)
+        let cookies = ["WM_PROTOCOLS", "WM_DELETE_WINDOW", "_NET_WM_NAME", "UTF8_STRING", "_XKB_RULES_NAMES", "CLIPBOARD", "TARGETS",
+                       "TEXT", "text/plain", "text/plain;charset=utf-8", "INCR", "_STRATA_CLIPBOARD", "_STRATA_PRIMARY"].map(intern)
         var atoms = Atoms()
         atoms.wmProtocols = reply(cookies[0])
         atoms.wmDeleteWindow = reply(cookies[1])
         atoms.netWMName = reply(cookies[2])
         atoms.utf8String = reply(cookies[3])
         atoms.xkbRulesNames = reply(cookies[4])
+        atoms.clipboard = reply(cookies[5])
+        atoms.targets = reply(cookies[6])
+        atoms.text = reply(cookies[7])
+        atoms.textPlain = reply(cookies[8])
+        atoms.textPlainUTF8 = reply(cookies[9])
+        atoms.incr = reply(cookies[10])
+        atoms.strataClipboard = reply(cookies[11])
+        atoms.strataPrimary = reply(cookies[12])
         return atoms
     }
 

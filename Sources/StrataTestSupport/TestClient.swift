@@ -192,6 +192,11 @@ public final class TestClient {
         return true
     }
 
+    /// One exchange without waiting (several clients and servers stepped in turn); false on a
+    /// connection error.
+    @discardableResult
+    public func step() -> Bool { pump(timeout: 0) }
+
     /// One exchange: client flush, server step, client read and dispatch.
     private func pump(timeout: Double) -> Bool {
         if wl_display_flush(display) < 0, errno != EAGAIN { return false }

@@ -172,6 +172,18 @@ public final class TestDataControlSource {
         for type in mimeTypes { offer(type) }
     }
 
+    private var isDestroyed = false
+
+    /// Destroys the source (its owner is gone: the selection it was ends). Not in deinit.
+    public func destroy() {
+        guard !isDestroyed else { return }
+        isDestroyed = true
+        switch face {
+        case .wlr: zwlr_data_control_source_v1_destroy(source)
+        case .ext: ext_data_control_source_v1_destroy(source)
+        }
+    }
+
     /// offer(mime_type).
     public func offer(_ mimeType: String) {
         switch face {

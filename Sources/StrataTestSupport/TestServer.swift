@@ -26,6 +26,19 @@ public final class TestServer {
         compositor.clientPrivilege = .everyone
     }
 
+    /// Hosts a compositor built elsewhere (a nested Strata whose backend is a parent session), so
+    /// test clients can connect to it; it is shut down with this server. `backend` is then an
+    /// unused placeholder. `alsoStep` is stepped with it (the parent, on the same thread).
+    public init(hosting compositor: Compositor, alsoStep: (() -> Void)? = nil) {
+        backend = HeadlessBackend(screens: 0)
+        self.compositor = compositor
+        self.alsoStep = alsoStep
+        compositor.clientPrivilege = .everyone
+    }
+
+    /// Stepped after each step of this server (`init(hosting:alsoStep:)`).
+    public var alsoStep: (() -> Void)?
+
     /// The background colour tests compare against.
     public static let background: UInt32 = 0xff20_2428
 
@@ -38,6 +51,7 @@ public final class TestServer {
     /// One non-blocking step of the server loop.
     public func step(timeout: Double = 0) {
         compositor.dispatch(timeout: timeout)
+        alsoStep?()
     }
 
     /// Repaints every damaged screen now (instead of waiting for the frame clock).

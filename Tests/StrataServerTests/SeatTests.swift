@@ -466,6 +466,41 @@ final class FakePopupGrab: PopupGrab {
         #expect(outer.ended == 0 && inner.ended == 0)
     }
 
+    @Test func aPopupGrabNestedInTheClientsOwnGrabNeedsNoNewPressSerialButAFirstOneDoes() throws {
+        let server = try TestServer()
+        let (a, seatA) = try connectWithSeat(server)
+        let (b, seatB) = try connectWithSeat(server)
+        let parent = try a.makeSurface(width: 100, height: 100)
+        a.showPlainSurface(parent, x: 0, y: 0)
+        let menu = try a.makeSurface(width: 20, height: 20)
+        a.showPlainSurface(menu, x: 10, y: 10, makeKey: false)
+        let submenu = try a.makeSurface(width: 20, height: 20)
+        a.showPlainSurface(submenu, x: 30, y: 10, makeKey: false)
+        let other = try b.makeSurface(width: 20, height: 20)
+        b.showPlainSurface(other, x: 300, y: 10, makeKey: false)
+        let input: Seat = server.compositor.seat, output = server.compositor.outputs[0]
+        input.pointerMotion(on: output, x: 50, y: 50, time: 1)
+        input.pointerButton(BTN_LEFT, pressed: true, time: 2)
+        input.pointerButton(BTN_LEFT, pressed: false, time: 3)
+        a.roundtrip()
+        b.roundtrip()
+        let surfaces = [menu, submenu].map { server.compositor.surface(of: a.serverClient, id: $0.id) }
+        let outer = FakePopupGrab(client: a.serverClient, surface: surfaces[0])
+        let inner = FakePopupGrab(client: a.serverClient, surface: surfaces[1])
+        // A first grab with an enter serial is refused; with the press serial it starts.
+        #expect(!input.beginPopupGrab(outer, serial: seatA.pointerEnterSerial))
+        #expect(input.beginPopupGrab(outer, serial: seatA.lastPressSerial))
+        // The nested grab quotes another serial (here the pointer enter's; WLCS quotes the
+        // keyboard enter the outer grab caused): it continues the grab.
+        #expect(input.beginPopupGrab(inner, serial: seatA.pointerEnterSerial))
+        #expect(input.keyboardFocus === surfaces[1])
+        // Another client cannot take over with a serial that is not its press.
+        let foreign = FakePopupGrab(client: b.serverClient, surface: server.compositor.surface(of: b.serverClient, id: other.id))
+        #expect(!input.beginPopupGrab(foreign, serial: seatB.pointerEnterSerial))
+        #expect(outer.ended == 0 && inner.ended == 0)
+        #expect(input.keyboardFocus === surfaces[1])
+    }
+
     @Test func popupGrabNeedsAPressSerialAndKeepsPointerAndKeyboardWithItsClient() throws {
         let server = try TestServer()
         let (a, seatA) = try connectWithSeat(server)

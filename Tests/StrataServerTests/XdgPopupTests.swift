@@ -131,6 +131,42 @@ import Testing
         #expect(server.pixel(x: 245, y: 145) == Colour.red)
     }
 
+    @Test func aReactivePopupIsConfiguredAgainWhenItsParentMovesAndANonReactiveOneIsNot() throws {
+        let (server, shell) = try makeXdgFixture()
+        let parent = try parent(shell, width: 100, height: 100)
+        let slide = XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_SLIDE_X.rawValue | XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_SLIDE_Y.rawValue
+        func positioner(reactive: Bool) throws -> OpaquePointer {
+            let positioner = try #require(shell.makePositioner(
+                width: 20, height: 20, anchorRect: (0, 0, 1, 1),
+                anchor: XDG_POSITIONER_ANCHOR_TOP_LEFT, gravity: XDG_POSITIONER_GRAVITY_TOP_LEFT, constraints: slide))
+            if reactive { xdg_positioner_set_reactive(positioner) }
+            return positioner
+        }
+        let reactive = try #require(shell.makePopup(parent: parent.xdgSurface, positioner: try positioner(reactive: true)))
+        #expect(reactive.map(argb: Colour.blue))
+        let fixed = try #require(shell.makePopup(parent: parent.xdgSurface, positioner: try positioner(reactive: false)))
+        #expect(fixed.map(argb: Colour.green))
+        // At the screen's corner both slid onto the screen, over the parent's corner.
+        #expect(reactive.lastConfigure?.x == 0 && reactive.lastConfigure?.y == 0)
+        let (reactiveConfigures, fixedConfigures) = (reactive.configures.count, fixed.configures.count)
+        let window = try #require(server.windows.windows.first)
+        server.compositor.setFrame(window, Rect(x: 200, y: 100, width: 100, height: 100))
+        #expect(shell.client.roundtrip())
+        // Now the reactive one fits where its rules put it; no repositioned (it was not asked for).
+        #expect(reactive.configures.count == reactiveConfigures + 1)
+        #expect(reactive.lastConfigure?.x == -20 && reactive.lastConfigure?.y == -20)
+        #expect(!reactive.events.contains("repositioned"))
+        #expect(fixed.configures.count == fixedConfigures)
+        // Applied when acked and committed, as any configure.
+        #expect(server.pixel(x: 185, y: 85) == Colour.background)
+        #expect(reactive.ackAndRedraw(argb: Colour.blue))
+        #expect(server.pixel(x: 185, y: 85) == Colour.blue)
+        // Moving again where nothing changes for it sends nothing.
+        server.compositor.setFrame(window, Rect(x: 250, y: 150, width: 100, height: 100))
+        #expect(shell.client.roundtrip())
+        #expect(reactive.configures.count == reactiveConfigures + 1)
+    }
+
     @Test func grabWithoutAValidSerialIsDismissedWithPopupDone() throws {
         let (server, shell) = try makeXdgFixture()
         let parent = try parent(shell)

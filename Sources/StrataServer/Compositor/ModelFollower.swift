@@ -23,8 +23,10 @@ final class ModelFollower {
 
     private func modelDidPost(_ notification: WindowServerNotification) {
         switch notification {
-        case .windowDidBecomeVisible, .windowDidBecomeHidden, .windowDidChangeLevel,
-             .windowDidChangeStacking, .windowDidMoveToScreen, .windowDidChangeFrame:
+        case .windowDidMoveToScreen(let id, _, _), .windowDidChangeFrame(let id, _, _):
+            compositor.seat.windowDidChange()
+            compositor.windows.window(withID: id)?.content?.windowDidChangePlacement()
+        case .windowDidBecomeVisible, .windowDidBecomeHidden, .windowDidChangeLevel, .windowDidChangeStacking:
             compositor.seat.windowDidChange()
         case .windowDidBecomeKey(let id):
             if let window = compositor.windows.window(withID: id) {

@@ -167,9 +167,13 @@ public final class Seat {
     }
 
     /// Starts a popup grab; false when the serial is not valid (the caller then dismisses).
-    /// A grab of another client ends the grabs in place (they are told `grabDidEnd`).
+    /// A grab of another client ends the grabs in place (they are told `grabDidEnd`). A grab
+    /// nested in the same client's grab continues it and needs no new press serial: toolkits
+    /// (GTK submenus, WLCS) quote the latest serial they got, often the keyboard enter the
+    /// outer grab caused.
     public func beginPopupGrab(_ grab: PopupGrab, serial: UInt32) -> Bool {
-        guard !compositor.windows.isLocked, isValidInputSerial(serial, client: grab.client) else { return false }
+        let continuesGrab = popupGrabs.last?.client == grab.client
+        guard !compositor.windows.isLocked, continuesGrab || isValidInputSerial(serial, client: grab.client) else { return false }
         if let top = popupGrabs.last, top.client != grab.client {
             dismissPopupGrabs()
         }

@@ -1,7 +1,6 @@
 /// A client's data on offer as a selection: wl_data_source (the clipboard), and the primary
 /// selection sources of zwp_primary_selection and gtk_primary_selection.
 protocol SelectionSource: AnyObject {
-    var client: OpaquePointer { get }
     var mimeTypes: [String] { get }
     /// False once the source died or was cancelled: its offers transfer nothing.
     var isLive: Bool { get }

@@ -103,6 +103,17 @@ final class XdgPopup: ResourceObject, XdgRoleObject, PopupGrab {
         if unacked.count > 64 { unacked.removeFirst(unacked.count - 64) }
     }
 
+    /// The parent moved on screen (its window moved, or a popup below moved): a reactive popup
+    /// whose constrained place changed gets a new configure (without `repositioned`: the client
+    /// did not ask), applied as any other when acked and committed. Nested popups follow.
+    func parentDidMove() {
+        guard !isDismissed, !isDestroyed, let xdgSurface else { return }
+        if rules.isReactive, xdgSurface.isInitialConfigureSent, computeRect() != (unacked.last?.rect ?? rect) {
+            sendConfigureSequence(token: nil)
+        }
+        xdgSurface.parentDidMove()
+    }
+
     func didAckConfigure(_ serial: UInt32) {
         guard let index = unacked.firstIndex(where: { $0.serial == serial }) else { return }
         acked = unacked[index].rect
@@ -122,9 +133,10 @@ final class XdgPopup: ResourceObject, XdgRoleObject, PopupGrab {
         self.acked = nil
         guard acked != rect else { return }
         rect = acked
-        // Nested popups move with this one (they hang on its surface).
+        // Nested popups move with this one (they hang on its surface); reactive ones are placed again.
         xdgSurface?.updateAnchor()
         xdgSurface?.popupsDidMove()
+        xdgSurface?.parentDidMove()
     }
 
     /// A popup mapped before it acknowledged any configure (a lenient handshake) is placed

@@ -243,6 +243,11 @@ final class XdgSurface: ResourceObject, SurfaceRole, PopupParent {
 
     // MARK: Popups
 
+    /// This surface moved on screen: its reactive popups (and theirs) are placed again.
+    func parentDidMove() {
+        for popup in popups { popup.parentDidMove() }
+    }
+
     /// Dismisses the popups of this surface, topmost first.
     func dismissPopups() {
         for popup in popups.reversed() { popup.dismiss() }

@@ -100,6 +100,15 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
         let window = compositor.windows.createWindow(appID: "", title: "", pid: clientPid)
         window.content = self
         self.window = window
+        // The capabilities go at once (as mutter sends them), so a client knows them before its
+        // initial commit; after an unmap, again before the next initial configure.
+        sendCapabilitiesOnce()
+    }
+
+    private func sendCapabilitiesOnce() {
+        guard flavor == .stable, version >= 5, !sentCapabilities else { return }
+        sentCapabilities = true
+        Self.withArray(Self.capabilities.map(\.rawValue)) { xdg_toplevel_send_wm_capabilities(resource, $0) }
     }
 
     /// A toplevel for an xdg_surface whose wl_surface is gone: no window, requests do nothing.
@@ -162,10 +171,7 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
 
     private func sendConfigureSequence() {
         guard let xdgSurface, !isDestroyed else { return }
-        if flavor == .stable, version >= 5, !sentCapabilities {
-            sentCapabilities = true
-            Self.withArray(Self.capabilities.map(\.rawValue)) { xdg_toplevel_send_wm_capabilities(resource, $0) }
-        }
+        sendCapabilitiesOnce()
         if flavor == .stable, version >= 4, let screen {
             let bounds = placement.workArea(of: screen).size
             if bounds != sentBounds {
@@ -356,6 +362,11 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
     func screenDidChangeGeometry() {
         guard wantsMaximized || wantsFullscreen else { return }
         sendConfigure()
+    }
+
+    /// The window moved: its reactive popups are placed again.
+    func windowDidChangePlacement() {
+        xdgSurface?.parentDidMove()
     }
 
     /// The surface's new buffer origin is that far from the old one's: the window moves with it.
