@@ -37,6 +37,22 @@ final class X11Window: WindowContent, SurfaceRole {
     /// The ICCCM input hint (WM_HINTS): whether the WM should give it the input focus.
     var acceptsInput = true
 
+    /// `_NET_WM_STATE_MAXIMIZED_VERT` / `_HORZ`: maximized when both are set.
+    private(set) var maximizedVertically = false
+    private(set) var maximizedHorizontally = false
+    /// `_NET_WM_STATE_FULLSCREEN`.
+    private(set) var wantsFullscreen = false
+    /// Iconic (ICCCM `IconicState`, `_NET_WM_STATE_HIDDEN`): hidden in the model and unmapped in
+    /// X by the XWM (so that the client's map un-iconifies it, as ICCCM says).
+    var isIconic = false
+    /// Set while the window hides itself in the model (its X window unmapped, its surface gone),
+    /// so that the XWM does not take the hide for an iconify.
+    private(set) var isHidingItself = false
+    /// The frame before maximize or fullscreen, restored after.
+    private var savedFrame: Rect?
+    /// Shown at least once (its state frames apply from then on; before, at the first show).
+    var hasShownOnce: Bool { wasShown }
+
     var roleName: String { "xwayland_surface" }
     var kind: String { "x11" }
 
@@ -76,8 +92,11 @@ final class X11Window: WindowContent, SurfaceRole {
     }
 
     /// Associates the wl_surface (from WL_SURFACE_ID); false while Xwayland has not made it yet.
+    /// A newer WL_SURFACE_ID replaces a surface still held (Xwayland made a new one at a map
+    /// before the old one's destruction was read).
     func associate(surface candidate: Surface) -> Bool {
-        guard surface == nil, candidate.setRole(self) else { return false }
+        guard candidate !== surface, candidate.setRole(self) else { return false }
+        detachSurface()
         surface = candidate
         pendingSurfaceID = nil
         surfaceDestroyed = candidate.didDestroy.observe { [weak self] _ in
@@ -103,7 +122,12 @@ final class X11Window: WindowContent, SurfaceRole {
         guard shown, let surface else {
             if isShowing {
                 isShowing = false
-                if window.isVisible { compositor.windows.hide(window) }
+                if window.isVisible {
+                    // Hidden because X unmapped it or its surface went: not an iconify.
+                    isHidingItself = true
+                    compositor.windows.hide(window)
+                    isHidingItself = false
+                }
             }
             return
         }
@@ -122,7 +146,8 @@ final class X11Window: WindowContent, SurfaceRole {
         if window.frame.size != size {
             var frame = window.frame
             frame.size = size
-            compositor.setFrame(window, frame)
+            // The surface's size is what X drew: not configured back to X.
+            wm.withoutConfiguringX { compositor.setFrame(window, frame) }
         }
     }
 
@@ -140,12 +165,81 @@ final class X11Window: WindowContent, SurfaceRole {
             let requested: Point? = (x != 0 || y != 0) ? Point(x: Double(x), y: Double(y)) : nil
             compositor.setFrame(window, compositor.windows.placement.initialFrame(
                 for: window, size: size, requestedOrigin: requested, on: screen))
+            // Mapped maximized or fullscreen: the state's frame, the placed one restored after.
+            if isMaximized || wantsFullscreen {
+                savedFrame = window.frame
+                if let frame = stateFrame(for: window) { compositor.setFrame(window, frame) }
+            }
         }
         compositor.windows.show(window, makeKey: type.canBecomeKey && acceptsInput || supportsTakeFocus)
         if transientFor != 0, transientFor != id, let parent = wm.window(transientFor)?.window, parent.isVisible {
             window.orderFront()
         }
         wm.configure(self, to: window.frame)
+    }
+
+    // MARK: _NET_WM_STATE
+
+    /// The state read from `_NET_WM_STATE` before the first show (applied then).
+    func takeInitialState(maximizedVertically v: Bool, maximizedHorizontally h: Bool, fullscreen f: Bool) {
+        guard !wasShown else { return }
+        maximizedVertically = v
+        maximizedHorizontally = h
+        wantsFullscreen = f
+    }
+
+    /// Maximize (both directions) and fullscreen, from the client's `_NET_WM_STATE` message or a
+    /// taskbar: the frame is the placement policy's maximized or fullscreen frame, and the frame
+    /// before is restored after. `_NET_WM_STATE` is written back.
+    func setState(maximizedVertically v: Bool, maximizedHorizontally h: Bool, fullscreen f: Bool) {
+        guard !isOverrideRedirect else { return }
+        let wasPlaced = isMaximized || wantsFullscreen
+        maximizedVertically = v
+        maximizedHorizontally = h
+        wantsFullscreen = f
+        let isPlaced = isMaximized || wantsFullscreen
+        wm.writeState(of: self)
+        guard let window, !window.isClosed, wasShown else { return }
+        if isPlaced, !wasPlaced { savedFrame = window.frame }
+        if isPlaced != wasPlaced || isPlaced { applyPlacementState() }
+        compositor.foreignToplevels.windowDidChange(window)
+    }
+
+    /// `_NET_WM_STATE_ABOVE` added or removed by the client's message: a window at the normal
+    /// level goes to the above level, and back (other levels, from its type or a rule, stay).
+    func setAbove(_ above: Bool) {
+        isAbove = above
+        guard let window, !window.isClosed else { return }
+        if above, window.level == .normal {
+            compositor.windows.setLevel(window, X11WindowType.aboveLevel)
+        } else if !above, window.level == X11WindowType.aboveLevel {
+            compositor.windows.setLevel(window, .normal)
+        }
+    }
+
+    /// The frame of the current state, as the placement policy decides it: fullscreen,
+    /// maximized, or the saved frame restored (nil when nothing is to change).
+    private func stateFrame(for window: Window) -> Rect? {
+        guard let screen = window.screen ?? compositor.windows.mainScreen else { return nil }
+        let placement = compositor.windows.placement
+        if wantsFullscreen { return placement.fullscreenFrame(for: window, on: screen) }
+        if isMaximized { return placement.maximizedFrame(for: window, on: screen) }
+        guard let saved = savedFrame else { return nil }
+        return placement.restoredFrame(for: window, saved: saved, size: saved.size)
+    }
+
+    /// Moves and sizes the X window to its state's frame (the model's size follows the surface).
+    private func applyPlacementState() {
+        guard let window, !window.isClosed, wasShown, let frame = stateFrame(for: window) else { return }
+        if !isMaximized, !wantsFullscreen { savedFrame = nil }
+        wm.place(self, at: frame)
+    }
+
+    /// The frame a ConfigureRequest of a maximized or fullscreen window gets instead (nil:
+    /// floating, the request goes to the placement policy).
+    var fixedFrame: Rect? {
+        guard let window, isMaximized || wantsFullscreen else { return nil }
+        return stateFrame(for: window)
     }
 
     /// An override-redirect window moved or resized itself in X.
@@ -165,9 +259,8 @@ final class X11Window: WindowContent, SurfaceRole {
         if window.pid != pid { window.pid = pid }
     }
 
-    /// The X window was destroyed: the model window closes.
-    func didDestroy() {
-        isMapped = false
+    /// Lets go of the surface (its role and place in the scene).
+    private func detachSurface() {
         surfaceDestroyed?.remove()
         surfaceDestroyed = nil
         if let surface, !surface.isDestroyed {
@@ -175,6 +268,12 @@ final class X11Window: WindowContent, SurfaceRole {
             surface.clearRole(self)
         }
         surface = nil
+    }
+
+    /// The X window was destroyed: the model window closes.
+    func didDestroy() {
+        isMapped = false
+        detachSurface()
         if let window, !window.isClosed { compositor.windowDidClose(window) }
         window = nil
     }
@@ -186,7 +285,27 @@ final class X11Window: WindowContent, SurfaceRole {
         return surface
     }
 
-    var hasContentToShow: Bool { isMapped && rootSurface?.hasContent == true }
+    /// An iconic window may be shown again by the model (a taskbar): the XWM maps it in X.
+    var hasContentToShow: Bool { isIconic || isMapped && rootSurface?.hasContent == true }
+
+    var isMaximized: Bool { maximizedVertically && maximizedHorizontally }
+    var isFullscreen: Bool { wantsFullscreen }
+
+    /// A taskbar (foreign toplevel) asks to maximize or restore.
+    func handleMaximizeRequest(_ maximized: Bool) {
+        setState(maximizedVertically: maximized, maximizedHorizontally: maximized, fullscreen: wantsFullscreen)
+    }
+
+    /// A taskbar asks for fullscreen (on `screen`, or where the window is) or to leave it.
+    func handleFullscreenRequest(_ fullscreen: Bool, on screen: Screen?) {
+        if fullscreen, let window, let screen, screen !== window.screen {
+            compositor.windows.move(window, to: screen)
+        }
+        setState(maximizedVertically: maximizedVertically, maximizedHorizontally: maximizedHorizontally, fullscreen: fullscreen)
+    }
+
+    func screenDidChangeUsableArea() { applyPlacementState() }
+    func screenDidChangeGeometry() { applyPlacementState() }
 
     func windowDidChangeKeyState(isKey: Bool) {
         wm.windowDidChangeKeyState(self, isKey: isKey)

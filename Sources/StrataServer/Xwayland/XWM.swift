@@ -14,7 +14,7 @@ public final class XWM {
     unowned let xwayland: Xwayland
     var compositor: Compositor { xwayland.compositor }
     private let connection: OpaquePointer
-    private let atoms: XAtoms
+    let atoms: XAtoms
     private let root: xcb_window_t
     private let checkWindow: xcb_window_t
     private var watcher: EventSource?
@@ -28,6 +28,17 @@ public final class XWM {
     /// Set while the XWM itself moves a model window after a ConfigureRequest (X already has the
     /// new geometry: the frame change is not sent back).
     private var isMovingModel = false
+
+    /// What `_NET_SUPPORTED` lists: the EWMH hints the XWM reads or answers.
+    public static let supported = [
+        "_NET_SUPPORTING_WM_CHECK", "_NET_ACTIVE_WINDOW", "_NET_WM_NAME", "_NET_WM_PID", "_NET_CLIENT_LIST",
+        "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NORMAL", "_NET_WM_WINDOW_TYPE_DIALOG", "_NET_WM_WINDOW_TYPE_UTILITY",
+        "_NET_WM_WINDOW_TYPE_TOOLBAR", "_NET_WM_WINDOW_TYPE_SPLASH", "_NET_WM_WINDOW_TYPE_DOCK",
+        "_NET_WM_WINDOW_TYPE_DESKTOP", "_NET_WM_WINDOW_TYPE_NOTIFICATION", "_NET_WM_WINDOW_TYPE_MENU",
+        "_NET_WM_WINDOW_TYPE_DROPDOWN_MENU", "_NET_WM_WINDOW_TYPE_POPUP_MENU", "_NET_WM_WINDOW_TYPE_TOOLTIP",
+        "_NET_WM_STATE", "_NET_WM_STATE_ABOVE", "_NET_WM_STATE_MAXIMIZED_VERT", "_NET_WM_STATE_MAXIMIZED_HORZ",
+        "_NET_WM_STATE_FULLSCREEN", "_NET_WM_STATE_HIDDEN",
+    ]
 
     static let maxPropertyWords: UInt32 = 1024
     static let maxWindows = 4096
@@ -86,8 +97,7 @@ public final class XWM {
         let name = Array("Strata".utf8)
         xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), checkWindow, atoms["_NET_WM_NAME"],
                             atoms["UTF8_STRING"], 8, UInt32(name.count), name)
-        var supported = ["_NET_SUPPORTING_WM_CHECK", "_NET_ACTIVE_WINDOW", "_NET_WM_NAME", "_NET_WM_PID",
-                         "_NET_WM_WINDOW_TYPE", "_NET_CLIENT_LIST"].map { atoms[$0] }
+        var supported = Self.supported.map { atoms[$0] }
         xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), root, atoms["_NET_SUPPORTED"],
                             XCB_ATOM_ATOM.rawValue, 32, UInt32(supported.count), &supported)
         setActiveWindow(0)
@@ -177,6 +187,11 @@ public final class XWM {
         case XCB_MAP_REQUEST:
             let e = raw.assumingMemoryBound(to: xcb_map_request_event_t.self).pointee
             guard let window = windows[e.window] else { return }
+            // The client maps its iconic window: Normal again (shown when it maps).
+            if window.isIconic {
+                window.isIconic = false
+                writeState(of: window)
+            }
             // Mapped once its properties are in (its level and class decide how it shows).
             window.mapsWhenPropertiesArrive = true
             requestProperties(of: window)
@@ -219,10 +234,101 @@ public final class XWM {
             waitingForSurface.insert(window.id)
             associatePendingSurfaces()
         } else if e.type == atoms["_NET_ACTIVE_WINDOW"] {
-            // A request to activate goes through the key-window policy (which may refuse it).
-            guard let model = windows[e.window]?.window, model.isVisible else { return }
-            _ = compositor.windows.makeKey(model)
+            // A request to activate goes through the key-window policy (which may refuse it); an
+            // iconic window is shown again first.
+            guard let window = windows[e.window], !window.isOverrideRedirect, let model = window.window,
+                  !model.isClosed else { return }
+            if window.isIconic, model.isHidden {
+                compositor.windows.show(model, makeKey: true)
+            } else if model.isVisible {
+                _ = compositor.windows.makeKey(model)
+            }
+        } else if e.type == atoms["_NET_WM_STATE"] {
+            guard let window = windows[e.window], !window.isOverrideRedirect else { return }
+            handleStateMessage(window, action: e.data.data32.0, first: e.data.data32.1, second: e.data.data32.2)
+        } else if e.type == atoms["WM_CHANGE_STATE"] {
+            // ICCCM iconify: IconicState (3) hides the window in the model (the model's
+            // notification unmaps it in X, `setIconic`).
+            guard e.data.data32.0 == 3, let window = windows[e.window], !window.isOverrideRedirect,
+                  let model = window.window, model.isVisible else { return }
+            compositor.windows.hide(model)
         }
+    }
+
+    /// A `_NET_WM_STATE` client message: action 0 removes, 1 adds, 2 toggles the one or two
+    /// states named (any other action is ignored; unknown atoms are ignored). Maximize needs both
+    /// directions; `_NET_WM_STATE_ABOVE` moves a normal-level window to the above level and back.
+    private func handleStateMessage(_ window: X11Window, action: UInt32, first: UInt32, second: UInt32) {
+        guard action <= 2 else { return }
+        func changed(_ value: Bool) -> Bool { action == 2 ? !value : action == 1 }
+        var vertical = window.maximizedVertically, horizontal = window.maximizedHorizontally
+        var fullscreen = window.wantsFullscreen, above = window.isAbove
+        // The same atom named twice changes once.
+        for atom in first == second ? [first] : [first, second] where atom != 0 {
+            if atom == atoms["_NET_WM_STATE_MAXIMIZED_VERT"] { vertical = changed(vertical) }
+            else if atom == atoms["_NET_WM_STATE_MAXIMIZED_HORZ"] { horizontal = changed(horizontal) }
+            else if atom == atoms["_NET_WM_STATE_FULLSCREEN"] { fullscreen = changed(fullscreen) }
+            else if atom == atoms["_NET_WM_STATE_ABOVE"] { above = changed(above) }
+        }
+        if above != window.isAbove { window.setAbove(above) }
+        window.setState(maximizedVertically: vertical, maximizedHorizontally: horizontal, fullscreen: fullscreen)
+    }
+
+    /// Writes the window's `_NET_WM_STATE` (what the XWM holds of it).
+    func writeState(of window: X11Window) {
+        guard !isShutDown else { return }
+        var list: [xcb_atom_t] = []
+        if window.isAbove { list.append(atoms["_NET_WM_STATE_ABOVE"]) }
+        if window.maximizedVertically { list.append(atoms["_NET_WM_STATE_MAXIMIZED_VERT"]) }
+        if window.maximizedHorizontally { list.append(atoms["_NET_WM_STATE_MAXIMIZED_HORZ"]) }
+        if window.wantsFullscreen { list.append(atoms["_NET_WM_STATE_FULLSCREEN"]) }
+        if window.isIconic { list.append(atoms["_NET_WM_STATE_HIDDEN"]) }
+        xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window.id, atoms["_NET_WM_STATE"],
+                            XCB_ATOM_ATOM.rawValue, 32, UInt32(list.count), &list)
+        flushAndReadSoon()
+    }
+
+    /// Writes the ICCCM `WM_STATE` (1 Normal, 3 Iconic; no icon window).
+    private func writeWMState(of window: X11Window, _ state: UInt32) {
+        var value: [UInt32] = [state, 0]
+        xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window.id, atoms["WM_STATE"],
+                            atoms["WM_STATE"], 32, 2, &value)
+    }
+
+    /// The model hid or showed a mapped X toplevel (the client's iconify, a taskbar, `strata-ctl
+    /// hide`/`show`): hidden is iconic (WM_STATE Iconic, `_NET_WM_STATE_HIDDEN`, unmapped in X so
+    /// that the client's map brings it back); shown again is Normal and mapped.
+    private func setIconic(_ window: X11Window, _ iconic: Bool) {
+        guard !isShutDown, !window.isOverrideRedirect, window.isIconic != iconic else { return }
+        if iconic {
+            guard window.isMapped else { return }
+            window.isIconic = true
+            writeWMState(of: window, 3)
+            xcb_unmap_window(connection, window.id)
+        } else {
+            window.isIconic = false
+            writeWMState(of: window, 1)
+            xcb_map_window(connection, window.id)
+        }
+        writeState(of: window)
+    }
+
+    /// Moves and sizes a shown window to `frame` (a state's frame): X is configured, the model
+    /// takes the origin now and the size at the surface's next commit.
+    func place(_ window: X11Window, at frame: Rect) {
+        configure(window, to: frame)
+        guard let model = window.window, !model.isClosed else { return }
+        withoutConfiguringX {
+            compositor.setFrame(model, Rect(x: frame.x, y: frame.y, width: model.frame.width, height: model.frame.height))
+        }
+    }
+
+    /// Runs `body` (model frame changes) without sending the frames to X.
+    func withoutConfiguringX(_ body: () -> Void) {
+        let was = isMovingModel
+        isMovingModel = true
+        body()
+        isMovingModel = was
     }
 
     /// Finds the surfaces named by WL_SURFACE_ID messages among Xwayland's (the message may come
@@ -252,6 +358,11 @@ public final class XWM {
         if mask & UInt32(XCB_CONFIG_WINDOW_HEIGHT.rawValue) != 0 { height = Int32(e.height) }
         width = min(max(width, 1), 8192)
         height = min(max(height, 1), 8192)
+        if let fixed = window.fixedFrame, window.window?.isVisible == true {
+            // Maximized or fullscreen: the state's frame stays (told again, as ICCCM asks).
+            configure(window, to: fixed)
+            return
+        }
         if let model = window.window, model.isVisible, let screen = model.screen {
             let frame = compositor.windows.placement.initialFrame(
                 for: model, size: Size(width: Int(width), height: Int(height)),
@@ -300,6 +411,15 @@ public final class XWM {
 
     /// The model moved or resized a managed window (placement, `strata-ctl move`): X is told.
     private func modelDidPost(_ notification: WindowServerNotification) {
+        switch notification {
+        case .windowDidBecomeHidden(let id), .windowDidBecomeVisible(let id):
+            guard let window = compositor.windows.window(withID: id)?.content as? X11Window, window.wm === self,
+                  !window.isOverrideRedirect, !window.isHidingItself, let model = window.window else { return }
+            setIconic(window, model.isHidden)
+            return
+        default:
+            break
+        }
         guard !isMovingModel, case .windowDidChangeFrame(let id, _, let to) = notification else { return }
         guard let window = compositor.windows.window(withID: id)?.content as? X11Window, window.wm === self,
               !window.isOverrideRedirect else { return }
@@ -403,7 +523,13 @@ public final class XWM {
         let hints = Self.words(values[6])
         window.acceptsInput = hints.count >= 2 && hints[0] & 1 != 0 ? hints[1] != 0 : true
         window.type = X11WindowType.from(atoms: Self.words(values[7])) { self.atoms[$0] }
-        window.isAbove = Self.words(values[8]).contains(atoms["_NET_WM_STATE_ABOVE"])
+        let state = Self.words(values[8])
+        if !window.hasShownOnce {
+            window.isAbove = state.contains(atoms["_NET_WM_STATE_ABOVE"])
+            window.takeInitialState(maximizedVertically: state.contains(atoms["_NET_WM_STATE_MAXIMIZED_VERT"]),
+                                    maximizedHorizontally: state.contains(atoms["_NET_WM_STATE_MAXIMIZED_HORZ"]),
+                                    fullscreen: state.contains(atoms["_NET_WM_STATE_FULLSCREEN"]))
+        }
     }
 
     private static func words(_ bytes: [UInt8]) -> [UInt32] {
