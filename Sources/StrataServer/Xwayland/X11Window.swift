@@ -136,7 +136,10 @@ final class X11Window: WindowContent, SurfaceRole {
         // the model hid (a taskbar) stays hidden while the client draws.
         if !isShowing {
             isShowing = true
-            if wasShown {
+            if isOverrideRedirect {
+                wasShown = true
+                showOverrideRedirect(window, size: size)
+            } else if wasShown {
                 compositor.windows.show(window, makeKey: !isOverrideRedirect && type.canBecomeKey)
             } else {
                 wasShown = true
@@ -156,11 +159,6 @@ final class X11Window: WindowContent, SurfaceRole {
     /// client asked for, other than the origin, as the requested origin), told to X.
     private func showFirstTime(_ window: Window, size: Size) {
         compositor.applyConfiguredLevel(to: window)
-        if isOverrideRedirect {
-            compositor.setFrame(window, Rect(x: Int(x), y: Int(y), width: size.width, height: size.height))
-            compositor.windows.show(window, makeKey: false)
-            return
-        }
         if let screen = window.screen ?? compositor.windows.mainScreen {
             let requested: Point? = (x != 0 || y != 0) ? Point(x: Double(x), y: Double(y)) : nil
             compositor.setFrame(window, compositor.windows.placement.initialFrame(
@@ -242,6 +240,33 @@ final class X11Window: WindowContent, SurfaceRole {
         return stateFrame(for: window)
     }
 
+    // MARK: Override-redirect
+
+    /// The model window an override-redirect window is ordered above (its parent's), while shown.
+    private(set) weak var orderedAbove: Window?
+
+    /// Each show of an override-redirect window (menus are mapped again and again): at its X
+    /// position, never key, directly above the window it belongs to at that window's level
+    /// (`XWM.parentOfOverrideRedirect`), or at the popup level when it belongs to none.
+    private func showOverrideRedirect(_ window: Window, size: Size) {
+        compositor.setFrame(window, Rect(x: Int(x), y: Int(y), width: size.width, height: size.height))
+        compositor.windows.show(window, makeKey: false)
+        orderAboveParent()
+    }
+
+    /// Orders the shown override-redirect window above its parent, found again now.
+    func orderAboveParent() {
+        guard isOverrideRedirect, let window, window.isVisible else { return }
+        if let parent = wm.parentOfOverrideRedirect(self) {
+            orderedAbove = parent
+            compositor.windows.order(window, above: wm.frontmostOverrideRedirect(above: parent, except: self) ?? parent)
+        } else {
+            orderedAbove = nil
+            compositor.windows.setLevel(window, X11WindowType.popupLevel)
+            compositor.windows.orderFront(window)
+        }
+    }
+
     /// An override-redirect window moved or resized itself in X.
     func didConfigure(x: Int32, y: Int32, width: Int32, height: Int32) {
         self.x = x
@@ -254,6 +279,10 @@ final class X11Window: WindowContent, SurfaceRole {
 
     func propertiesDidChange() {
         guard let window, !window.isClosed else { return }
+        // A menu's WM_TRANSIENT_FOR read after it showed: ordered above that window now.
+        if isOverrideRedirect, transientFor != 0, orderedAbove?.content as? X11Window !== wm.window(transientFor) {
+            orderAboveParent()
+        }
         if window.title != title { compositor.setTitle(title, of: window) }
         if window.appID != appID { compositor.setAppID(appID, of: window, isMapped: wasShown) }
         if window.pid != pid { window.pid = pid }

@@ -77,6 +77,7 @@ public final class XWM {
         xcb_create_window(connection, 0, check, root, -1, -1, 1, 1, 0, UInt16(XCB_WINDOW_CLASS_INPUT_ONLY.rawValue),
                           0, 0, nil)
         let wm = XWM(xwayland: xwayland, connection: connection, atoms: atoms, root: root, checkWindow: check)
+        wm.clientMask = ~setup.pointee.resource_id_mask
         wm.advertise()
         wm.watcher = EventSource(display: xwayland.compositor.display, fd: xcb_get_file_descriptor(connection)) { [weak wm] _ in
             wm?.readEvents()
@@ -412,7 +413,13 @@ public final class XWM {
     /// The model moved or resized a managed window (placement, `strata-ctl move`): X is told.
     private func modelDidPost(_ notification: WindowServerNotification) {
         switch notification {
+        case .windowDidChangeStacking(let id), .windowDidChangeLevel(let id, _, _):
+            if let model = compositor.windows.window(withID: id) { reorderOverrideRedirects(above: model) }
+            return
         case .windowDidBecomeHidden(let id), .windowDidBecomeVisible(let id):
+            if case .windowDidBecomeVisible = notification, let model = compositor.windows.window(withID: id) {
+                reorderOverrideRedirects(above: model)
+            }
             guard let window = compositor.windows.window(withID: id)?.content as? X11Window, window.wm === self,
                   !window.isOverrideRedirect, !window.isHidingItself, let model = window.window else { return }
             setIconic(window, model.isHidden)
@@ -553,6 +560,57 @@ public final class XWM {
     }
 
     func window(_ id: UInt32) -> X11Window? { windows[id] }
+
+    /// The bits of an X id that name its client (the resource bits are the setup's mask).
+    private var clientMask: UInt32 = 0
+
+    /// The window an override-redirect window belongs to: its `WM_TRANSIENT_FOR` when that is a
+    /// shown toplevel; else the key window when it is a toplevel of the same X client; else that
+    /// client's frontmost shown toplevel; else none.
+    func parentOfOverrideRedirect(_ popup: X11Window) -> Window? {
+        func shown(_ candidate: X11Window?) -> Window? {
+            guard let candidate, !candidate.isOverrideRedirect, candidate !== popup, let model = candidate.window,
+                  model.isVisible else { return nil }
+            return model
+        }
+        if popup.transientFor != 0, let parent = shown(windows[popup.transientFor]) { return parent }
+        let client = popup.id & clientMask
+        func sameClient(_ model: Window) -> Bool {
+            guard let content = model.content as? X11Window, content.wm === self else { return false }
+            return content.id & clientMask == client && shown(content) != nil
+        }
+        if let key = compositor.windows.keyWindow, sameClient(key) { return key }
+        return compositor.windows.windows.last(where: sameClient)
+    }
+
+    /// The frontmost shown override-redirect window ordered above `parent` (other than
+    /// `except`): a submenu goes above the menu shown before it.
+    func frontmostOverrideRedirect(above parent: Window, except: X11Window) -> Window? {
+        compositor.windows.windows.last { model in
+            guard let content = model.content as? X11Window, content !== except, content.wm === self,
+                  content.isOverrideRedirect, model.isVisible else { return false }
+            return content.orderedAbove === parent
+        }
+    }
+
+    /// A window changed its place in the stack: the override-redirect windows ordered above it
+    /// follow it, in their order.
+    private func reorderOverrideRedirects(above parent: Window) {
+        guard !isReordering, let content = parent.content as? X11Window, content.wm === self, !content.isOverrideRedirect else { return }
+        let popups = compositor.windows.windows.filter { model in
+            guard let popup = model.content as? X11Window, popup.wm === self, popup.isOverrideRedirect, model.isVisible else { return false }
+            return popup.orderedAbove === parent
+        }
+        guard !popups.isEmpty else { return }
+        isReordering = true
+        var below = parent
+        for popup in popups {
+            compositor.windows.order(popup, above: below)
+            below = popup
+        }
+        isReordering = false
+    }
+    private var isReordering = false
 
     // MARK: Focus and close
 
