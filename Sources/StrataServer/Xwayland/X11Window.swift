@@ -28,6 +28,8 @@ final class X11Window: WindowContent, SurfaceRole {
     var title = ""
     var appID = ""
     var pid: Int32 = 0
+    /// The pid came (or is coming) from X-Resource, not `_NET_WM_PID`.
+    var pidFromXRes = false
     var transientFor: UInt32 = 0
     var type: X11WindowType = .normal
     /// `_NET_WM_STATE_ABOVE` at map time: a normal window goes to `X11WindowType.aboveLevel`.

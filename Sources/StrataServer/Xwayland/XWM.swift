@@ -78,6 +78,7 @@ public final class XWM {
                           0, 0, nil)
         let wm = XWM(xwayland: xwayland, connection: connection, atoms: atoms, root: root, checkWindow: check)
         wm.clientMask = ~setup.pointee.resource_id_mask
+        strata_xcb_res_prefetch(connection)
         wm.advertise()
         wm.watcher = EventSource(display: xwayland.compositor.display, fd: xcb_get_file_descriptor(connection)) { [weak wm] _ in
             wm?.readEvents()
@@ -503,6 +504,42 @@ public final class XWM {
             if again { requestProperties(of: window) }
         }
         if done > 0 { pendingReads.removeFirst(done) }
+        return done + collectPidReplies()
+    }
+
+    // MARK: Pid through X-Resource
+
+    /// QueryClientIds requests awaiting their replies: window and request sequence.
+    private var pendingPidQueries: [(window: UInt32, sequence: UInt32)] = []
+    private var hasXRes: Bool?
+
+    /// A window without `_NET_WM_PID`: its client's pid from X-Resource (LocalClientPID), read
+    /// when the reply comes (never waited for). At most one query in flight a window.
+    private func queryPid(of window: X11Window) {
+        if hasXRes == nil { hasXRes = strata_xcb_res_present(connection) != 0 }
+        guard hasXRes == true, !pendingPidQueries.contains(where: { $0.window == window.id }) else { return }
+        let sequence = strata_xcb_res_query_pid(connection, window.id)
+        guard sequence != 0 else { return }
+        pendingPidQueries.append((window.id, UInt32(sequence)))
+    }
+
+    private func collectPidReplies() -> Int {
+        var done = 0
+        while done < pendingPidQueries.count {
+            let query = pendingPidQueries[done]
+            var reply: UnsafeMutableRawPointer?
+            var error: UnsafeMutablePointer<xcb_generic_error_t>?
+            guard xcb_poll_for_reply(connection, query.sequence, &reply, &error) != 0 else { break }
+            if let error { free(error) }
+            done += 1
+            guard let reply else { continue }
+            let pid = strata_xcb_res_pid(reply)
+            free(reply)
+            guard pid > 0, let window = windows[query.window], window.pid == 0 else { continue }
+            window.pid = pid
+            window.propertiesDidChange()
+        }
+        if done > 0 { pendingPidQueries.removeFirst(done) }
         return done
     }
 
@@ -521,7 +558,15 @@ public final class XWM {
         // WM_CLASS: instance\0class\0; the class is the app id.
         let parts = values[2].split(separator: 0, omittingEmptySubsequences: false)
         window.appID = parts.count > 1 ? String(decoding: parts[1], as: UTF8.self) : (parts.first.map { String(decoding: $0, as: UTF8.self) } ?? "")
-        window.pid = Self.words(values[3]).first.map { Int32(bitPattern: $0) } ?? 0
+        let netPid = Self.words(values[3]).first.map { Int32(bitPattern: $0) } ?? 0
+        if netPid > 0 {
+            window.pid = netPid
+            window.pidFromXRes = false
+        } else if window.pid == 0 || window.pidFromXRes == false {
+            window.pid = 0
+            window.pidFromXRes = true
+            queryPid(of: window)
+        }
         window.transientFor = Self.words(values[4]).first ?? 0
         let protocols = Self.words(values[5])
         window.supportsDelete = protocols.contains(atoms["WM_DELETE_WINDOW"])
