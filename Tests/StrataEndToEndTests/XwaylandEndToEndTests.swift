@@ -86,6 +86,41 @@ struct XwaylandEndToEndTests {
         }
     }
 
+    /// examples/x11-and-wayland-levels.strata (X and Wayland windows at four levels, then the X
+    /// normal window raised), and the screenshot after it, pixel by pixel: each window's colour
+    /// exactly where the stack puts it in front.
+    @Test func xAndWaylandWindowsStackByLevelToTheExactPixel() async throws {
+        let ctl = try #require(StrataRun.sibling("strata-ctl"))
+        let x11Client = try #require(StrataRun.sibling("strata-x11-color-client"))
+        let folder = (x11Client as NSString).deletingLastPathComponent
+        let path = folder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("examples/x11-and-wayland-levels.strata").path
+        let run = try StrataRun(["--backend", "headless", "--size", "640x480"], command: [ctl, "run", example],
+                                screenshots: true, environment: ["PATH": path])
+        let result = await run.finish(timeout: 90)
+        #expect(result.status == 0, "\(result.stderr.suffix(2000))")
+        #expect(result.stdout.contains("passed (12 commands, 7 expectations)"))
+        let image = try #require(result.screenshots["HEADLESS-1.png"], "no screenshot; stderr: \(result.stderr.suffix(2000))")
+        let blue: UInt32 = 0xff20_40c0, green: UInt32 = 0xff20_c040, red: UInt32 = 0xffc0_2020
+        let yellow: UInt32 = 0xffe0_e020, magenta: UInt32 = 0xffc0_20c0
+        // XNormal (100,100 200×200) raised over wl.front (150,150 200×200), both under XAbove
+        // (200,200 200×200, level 500), under wl.alert (250,250 100×100), under XDock (280,280 100×50).
+        #expect(image.at(100, 100) == blue)
+        #expect(image.at(199, 199) == blue)
+        #expect(image.at(299, 150) == blue)
+        #expect(image.at(300, 150) == green)
+        #expect(image.at(150, 349) == green)
+        #expect(image.at(200, 200) == red)
+        #expect(image.at(399, 399) == red)
+        #expect(image.at(250, 250) == yellow)
+        #expect(image.at(279, 280) == yellow)
+        #expect(image.at(280, 280) == magenta)
+        #expect(image.at(379, 329) == magenta)
+        #expect(image.at(380, 329) == red)
+        #expect(image.at(99, 99) != blue && image.at(400, 400) != red)
+    }
+
     @Test func anXwaylandThatDiesIsReportedAndStartsAgainAtTheNextXConnection() async throws {
         let run = try StrataRun(["--backend", "headless"], command: ["sh", "-c", """
             xlogo &
