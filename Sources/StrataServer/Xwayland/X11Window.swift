@@ -16,6 +16,8 @@ final class X11Window: WindowContent, SurfaceRole {
     private(set) weak var surface: Surface?
     /// The WL_SURFACE_ID not yet found among Xwayland's surfaces.
     var pendingSurfaceID: UInt32?
+    /// The serial of the last `WL_SURFACE_SERIAL` message (xwayland_shell_v1), 0 for none.
+    var surfaceSerial: UInt64 = 0
     /// A MapRequest waits for the window's properties: it is granted when they arrive.
     var mapsWhenPropertiesArrive = false
     /// Mapped in X (MapRequest granted, or an override-redirect MapNotify).
@@ -96,8 +98,15 @@ final class X11Window: WindowContent, SurfaceRole {
     /// Associates the wl_surface (from WL_SURFACE_ID); false while Xwayland has not made it yet.
     /// A newer WL_SURFACE_ID replaces a surface still held (Xwayland made a new one at a map
     /// before the old one's destruction was read).
-    func associate(surface candidate: Surface) -> Bool {
-        guard candidate !== surface, candidate.setRole(self) else { return false }
+    /// `shellSurface`: the xwayland_surface_v1 holding the role (it forwards the commits).
+    func associate(surface candidate: Surface, shellSurface: XwaylandShellSurface? = nil) -> Bool {
+        guard candidate !== surface else { return false }
+        if let shellSurface {
+            guard candidate.role === shellSurface else { return false }
+            shellSurface.window = self
+        } else {
+            guard candidate.setRole(self) else { return false }
+        }
         detachSurface()
         surface = candidate
         pendingSurfaceID = nil

@@ -235,6 +235,16 @@ public final class XWM {
             window.pendingSurfaceID = e.data.data32.0
             waitingForSurface.insert(window.id)
             associatePendingSurfaces()
+        } else if e.type == atoms["WL_SURFACE_SERIAL"] {
+            // xwayland_shell_v1: the serial Xwayland gives the window's surface (low, high).
+            guard let window = windows[e.window] else { return }
+            let serial = UInt64(e.data.data32.1) << 32 | UInt64(e.data.data32.0)
+            guard serial != 0 else { return }
+            window.surfaceSerial = serial
+            if let waiting = shellSurfacesBySerial.removeValue(forKey: serial), let shellSurface = waiting.object,
+               let surface = waiting.surface, !surface.isDestroyed {
+                _ = window.associate(surface: surface, shellSurface: shellSurface)
+            }
         } else if e.type == atoms["_NET_ACTIVE_WINDOW"] {
             // A request to activate goes through the key-window policy (which may refuse it); an
             // iconic window is shown again first.
@@ -331,6 +341,30 @@ public final class XWM {
         isMovingModel = true
         body()
         isMovingModel = was
+    }
+
+    /// Surfaces whose xwayland_shell_v1 serial came before the XWM saw its `WL_SURFACE_SERIAL`
+    /// (at most `maxWindows`: the oldest is dropped).
+    private struct WaitingShellSurface {
+        weak var object: XwaylandShellSurface?
+        weak var surface: Surface?
+    }
+    private var shellSurfacesBySerial: [UInt64: WaitingShellSurface] = [:]
+
+    /// An xwayland_surface_v1 committed `serial`: associated with the X window of that serial
+    /// now, or when its `WL_SURFACE_SERIAL` message comes.
+    func shellSurfaceDidCommit(_ object: XwaylandShellSurface, surface: Surface, serial: UInt64) {
+        if let window = windows.values.first(where: { $0.surfaceSerial == serial }) {
+            _ = window.associate(surface: surface, shellSurface: object)
+            return
+        }
+        if shellSurfacesBySerial.count >= Self.maxWindows {
+            shellSurfacesBySerial = shellSurfacesBySerial.filter { $0.value.object != nil && $0.value.surface?.isDestroyed == false }
+            if shellSurfacesBySerial.count >= Self.maxWindows, let first = shellSurfacesBySerial.keys.min() {
+                shellSurfacesBySerial.removeValue(forKey: first)
+            }
+        }
+        shellSurfacesBySerial[serial] = WaitingShellSurface(object: object, surface: surface)
     }
 
     /// Finds the surfaces named by WL_SURFACE_ID messages among Xwayland's (the message may come
