@@ -121,6 +121,71 @@ struct XwaylandEndToEndTests {
         #expect(image.at(99, 99) != blue && image.at(400, 400) != red)
     }
 
+    /// The `strata-ctl windows` rows of X windows: (title, order, key, level).
+    private static func rows(_ text: Substring) -> [(title: String, order: Int, key: Bool, level: String)] {
+        text.split(separator: "\n").filter { $0.hasSuffix("x11") }.compactMap { line in
+            let columns = line.split(separator: "  ", omittingEmptySubsequences: true).map { $0.trimmingCharacters(in: .whitespaces) }
+            // ID, APP_ID, TITLE, PID, LEVEL, ORDER, KEY, HIDDEN, SCREEN, FRAME, KIND
+            guard columns.count == 11, let order = Int(columns[5]) else { return nil }
+            return (columns[2], order, columns[6] == "yes", columns[4])
+        }
+    }
+
+    /// GTK 3 on X11 (`GDK_BACKEND=x11 gtk3-demo --run=menus`): the window maps and is key; F10
+    /// opens its menu bar's first menu, an override-redirect window directly above the window at
+    /// its level, not key.
+    @Test func aGtk3MenuOnX11OpensAboveItsWindowWithoutTakingKey() async throws {
+        let run = try StrataRun(["--backend", "headless", "--size", "800x600"], command: ["sh", "-c", """
+            GDK_BACKEND=x11 gtk3-demo --run=menus > /dev/null 2>&1 &
+            until \(Self.ctl) windows | grep ' Menus ' | grep -q ' yes '; do sleep 0.05; done
+            echo BEFORE; \(Self.ctl) windows
+            \(Self.ctl) input key F10
+            until [ "$(\(Self.ctl) windows | grep -c ' x11')" -ge 3 ]; do sleep 0.05; done
+            echo AFTER; \(Self.ctl) windows
+            """])
+        let result = await run.finish(timeout: 60)
+        let parts = result.stdout.split(separator: "AFTER")
+        #expect(parts.count == 2, "\(result.stdout) \(result.stderr.suffix(1000))")
+        guard parts.count == 2 else { return }
+        let before = Self.rows(parts[0]), after = Self.rows(parts[1])
+        #expect(before.contains { $0.title == "Menus" && $0.key && $0.order == 0 })
+        let menus = try #require(after.first { $0.title == "Menus" })
+        let menu = try #require(after.first { $0.title != "Menus" && !before.map(\.title).contains($0.title) })
+        #expect(menus.key)
+        #expect(!menu.key)
+        #expect(menu.level == "normal")
+        #expect(menu.order == menus.order - 1)
+    }
+
+    /// GTK 3 on X11 (`gtk3-demo --run=dialog`): the message dialog its focused button opens is
+    /// transient for the demo's window (xprop), a dialog, in front and key.
+    @Test func aGtk3DialogOnX11IsTransientForItsWindowInFrontAndKey() async throws {
+        let run = try StrataRun(["--backend", "headless", "--size", "800x600"], command: ["sh", "-c", """
+            GDK_BACKEND=x11 gtk3-demo --run=dialog > /dev/null 2>&1 &
+            until \(Self.ctl) windows | grep ' Dialogs ' | grep -q ' yes '; do sleep 0.05; done
+            echo "parent $(xwininfo -name 'Dialogs and Message Boxes' | grep 'Window id' | awk '{print $4}')"
+            \(Self.ctl) input key space
+            until [ "$(\(Self.ctl) windows | grep -c ' x11')" -ge 3 ]; do sleep 0.05; done
+            echo AFTER; \(Self.ctl) windows
+            for w in $(xprop -root _NET_CLIENT_LIST | cut -d'#' -f2 | tr -d ,); do
+              xprop -id "$w" WM_TRANSIENT_FOR _NET_WM_WINDOW_TYPE | tr '\n' ' '; echo
+            done
+            """])
+        let result = await run.finish(timeout: 60)
+        let parent = try #require(result.stdout.firstMatch(of: #/parent (0x[0-9a-f]+)/#)?.1, "\(result.stdout) \(result.stderr.suffix(1000))")
+        let parentNumber = UInt32(parent.dropFirst(2), radix: 16) ?? 0
+        // xprop prints the transient parent as "window id # 0x…".
+        #expect(result.stdout.split(separator: "\n").contains { line in
+            guard let id = line.firstMatch(of: #/WM_TRANSIENT_FOR\(WINDOW\): window id # 0x([0-9a-f]+)/#)?.1 else { return false }
+            return UInt32(id, radix: 16) == parentNumber && line.contains("_NET_WM_WINDOW_TYPE_DIALOG")
+        }, "\(result.stdout)")
+        let after = Self.rows(result.stdout.split(separator: "AFTER").last ?? "")
+        let dialog = try #require(after.first { $0.order == 0 })
+        #expect(dialog.key)
+        #expect(dialog.title != "Dialogs and Message Boxes")
+        #expect(after.first { $0.title == "Dialogs and Message Boxes" }?.key == false)
+    }
+
     @Test func anXwaylandThatDiesIsReportedAndStartsAgainAtTheNextXConnection() async throws {
         let run = try StrataRun(["--backend", "headless"], command: ["sh", "-c", """
             xlogo &
