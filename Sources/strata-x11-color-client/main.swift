@@ -18,6 +18,8 @@ struct Options {
     var type: String?
     var above = false
     var overrideRedirect = false
+    /// A 16×16 cursor of one colour (hotspot at its top-left corner) over the window.
+    var cursorColor: UInt32?
 }
 
 func usage() -> Never {
@@ -25,10 +27,12 @@ func usage() -> Never {
     usage: strata-x11-color-client [--size WxH] [--position X,Y] [--color RRGGBB] [--seconds S]
                                    [--title T] [--class C] [--type normal|dialog|utility|dock|
                                    notification|desktop|menu|tooltip] [--above] [--override-redirect]
+                                   [--cursor-color RRGGBB]
     Maps one X window filled with one colour (its background pixel: the X server draws it) on
     $DISPLAY; --class is WM_CLASS's class (Strata's app id), --type _NET_WM_WINDOW_TYPE, --above
     sets _NET_WM_STATE_ABOVE before mapping. Prints `mapped` once mapped; exits after S seconds
-    or at WM_DELETE_WINDOW.
+    or at WM_DELETE_WINDOW. --cursor-color: the window's cursor is a 16×16 square of that colour,
+    its hotspot at the top-left corner.
 
     """
     fputs(text, stderr)
@@ -62,6 +66,9 @@ func parse() -> Options {
         case "--seconds":
             guard let s = Double(value), s >= 0, s <= 86400 else { usage() }
             o.seconds = s
+        case "--cursor-color":
+            guard value.count == 6, let v = UInt32(value, radix: 16) else { usage() }
+            o.cursorColor = v
         case "--title": o.title = value
         case "--class": o.wmClass = value
         case "--type":
@@ -92,6 +99,24 @@ var values: [UInt32] = [options.color, options.overrideRedirect ? 1 : 0, XCB_EVE
 xcb_create_window(c, UInt8(XCB_COPY_FROM_PARENT), window, screen.pointee.root, options.x, options.y, options.width,
                   options.height, 0, UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), screen.pointee.root_visual,
                   XCB_CW_BACK_PIXEL.rawValue | XCB_CW_OVERRIDE_REDIRECT.rawValue | XCB_CW_EVENT_MASK.rawValue, &values)
+
+// The cursor: a core cursor whose source and mask are all set (the foreground colour everywhere).
+if let color = options.cursorColor {
+    let bitmap = xcb_generate_id(c)
+    xcb_create_pixmap(c, 1, bitmap, window, 16, 16)
+    let gc = xcb_generate_id(c)
+    var foreground: [UInt32] = [1]
+    xcb_create_gc(c, gc, bitmap, XCB_GC_FOREGROUND.rawValue, &foreground)
+    var all = xcb_rectangle_t(x: 0, y: 0, width: 16, height: 16)
+    xcb_poly_fill_rectangle(c, bitmap, gc, 1, &all)
+    let cursor = xcb_generate_id(c)
+    func channel(_ shift: UInt32) -> UInt16 { UInt16(color >> shift & 0xff) * 257 }
+    xcb_create_cursor(c, cursor, bitmap, bitmap, channel(16), channel(8), channel(0), 0, 0, 0, 0, 0)
+    var value: [UInt32] = [cursor]
+    xcb_change_window_attributes(c, window, XCB_CW_CURSOR.rawValue, &value)
+    xcb_free_gc(c, gc)
+    xcb_free_pixmap(c, bitmap)
+}
 
 func setProperty(_ property: xcb_atom_t, type: xcb_atom_t, format: UInt8, _ bytes: [UInt8]) {
     xcb_change_property(c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, property, type, format,

@@ -1,4 +1,5 @@
 import Foundation
+import StrataRender
 import Testing
 
 /// X11 clients through rootless Xwayland started by Strata (docs/xwayland.md), with Debian's
@@ -184,6 +185,36 @@ struct XwaylandEndToEndTests {
         #expect(dialog.key)
         #expect(dialog.title != "Dialogs and Message Boxes")
         #expect(after.first { $0.title == "Dialogs and Message Boxes" }?.key == false)
+    }
+
+    /// The cursor an X client sets shows: Xwayland sets it through wl_pointer.set_cursor like any
+    /// client. strata-x11-color-client's cursor is a 16×16 red square, its hotspot at the corner:
+    /// with the pointer over its window, the screenshot has exactly that square at the pointer.
+    @Test func theCursorAnXClientSetsIsDrawnAtThePointer() async throws {
+        let session = try await ControlTests.Session.start(["--backend", "headless", "--size", "320x240"])
+        _ = try await session.ctl("exec", "--", "strata-x11-color-client", "--class", "XCursor", "--size", "200x150",
+                                  "--color", "2040c0", "--cursor-color", "ff0000", "--seconds", "60")
+        var shown = false
+        for _ in 0..<400 where !shown {
+            shown = try await session.ctl("windows").stdout.split(separator: "\n").contains { $0.contains("XCursor") && $0.contains(" no  ") }
+        }
+        #expect(shown)
+        _ = try await session.ctl("move", "XCursor", "--to", "0,0")
+        _ = try await session.ctl("input", "pointer", "move", "50", "50")
+        let red: UInt32 = 0xffff_0000, blue: UInt32 = 0xff20_40c0
+        var shot: PNGFile.Pixels?
+        for _ in 0..<400 {
+            _ = try await session.ctl("screenshot", "-o", "cursor.png")
+            let image = try PNGFile.read(path: session.run.root + "/cursor.png")
+            if image.at(50, 50) == red {
+                shot = image
+                break
+            }
+        }
+        let image = try #require(shot, "the X cursor never showed")
+        for (x, y) in [(50, 50), (65, 50), (50, 65), (65, 65), (57, 57)] { #expect(image.at(x, y) == red, "\(x),\(y)") }
+        for (x, y) in [(49, 50), (66, 50), (50, 49), (50, 66), (100, 100)] { #expect(image.at(x, y) == blue, "\(x),\(y)") }
+        #expect(await session.stop().status == 0)
     }
 
     @Test func anXwaylandThatDiesIsReportedAndStartsAgainAtTheNextXConnection() async throws {
