@@ -230,11 +230,20 @@ struct XWMStateTests {
         H.sendToRoot(c, window: 0x7fff_ffff, type: type, [1, vertical, H.atom(c, Self.maximize[1]), 1])
         H.sendToRoot(c, window: window, type: change, [1])
         H.sendToRoot(c, window: window, type: change, [0xffff_ffff])
-        // 300 maximize toggles, then 100 iconify and activate pairs.
+        // 300 maximize toggles, then iconify loops.
         for _ in 0..<300 { H.sendToRoot(c, window: window, type: type, [2, vertical, H.atom(c, Self.maximize[1]), 1]) }
         for _ in 0..<100 {
             H.sendToRoot(c, window: window, type: change, [3])
             H.sendToRoot(c, window: window, type: H.atom(c, "_NET_ACTIVE_WINDOW"), [1])
+        }
+        // 100 iconify and map pairs, and 50 maps and unmaps of its own.
+        for _ in 0..<100 {
+            H.sendToRoot(c, window: window, type: change, [3])
+            xcb_map_window(c, window)
+        }
+        for _ in 0..<50 {
+            xcb_unmap_window(c, window)
+            xcb_map_window(c, window)
         }
         // Last, an iconify and a map.
         H.sendToRoot(c, window: window, type: change, [3])

@@ -115,6 +115,8 @@ final class X11Window: WindowContent, SurfaceRole {
             self?.update()
         }
         update()
+        // Associated outside the surface's commit: the scene damages where it shows now.
+        compositor.scene.surfaceTreeDidChange(candidate)
         return true
     }
 
@@ -305,6 +307,8 @@ final class X11Window: WindowContent, SurfaceRole {
         surfaceDestroyed = nil
         if let surface, !surface.isDestroyed {
             compositor.scene.setAnchor(nil, of: surface)
+            // Outside a commit: the scene damages where it was.
+            compositor.scene.surfaceTreeDidChange(surface)
             surface.clearRole(self)
         }
         surface = nil
