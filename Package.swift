@@ -43,6 +43,7 @@ let package = Package(
         .executable(name: "strata", targets: ["strata"]),
         .executable(name: "strata-ctl", targets: ["strata-ctl"]),
         .executable(name: "strata-color-client", targets: ["strata-color-client"]),
+        .executable(name: "strata-x11-color-client", targets: ["strata-x11-color-client"]),
         .executable(name: "strata-im-client", targets: ["strata-im-client"]),
         .library(name: "StrataServer", targets: ["StrataServer"]),
         .library(name: "StrataModel", targets: ["StrataModel"]),
@@ -109,6 +110,11 @@ let package = Package(
         .executableTarget(
             name: "strata-color-client",
             dependencies: ["CWaylandClient", "CStrataClientGlue"],
+            swiftSettings: cLayer),
+        // The X11 counterpart (xcb): a window of one colour for exact stacking pixels.
+        .executableTarget(
+            name: "strata-x11-color-client",
+            dependencies: ["CXCB"],
             swiftSettings: cLayer),
         // A tiny input method (zwp_input_method_v2) for end-to-end tests and demos.
         .executableTarget(

@@ -1,3 +1,4 @@
+#include <string.h>
 #include <xcb/xcb.h>
 #include <xcb/shm.h>
 #include <xcb/xfixes.h>
@@ -32,4 +33,56 @@ static inline xcb_void_cookie_t strata_xcb_composite_redirect_subwindows(xcb_con
 	xcb_void_cookie_t cookie;
 	cookie.sequence = xcb_send_request(c, 0, parts + 2, &request);
 	return cookie;
+}
+
+/* X-Resource's QueryClientIds (minor opcode 4) for one client, named by any of its resources,
+ * with the LocalClientPID mask (2), sent through xcb's extension API so that no libxcb-res is
+ * linked: the XWM's pid fallback for windows without _NET_WM_PID. The reply is read with
+ * xcb_poll_for_reply and parsed by strata_xcb_res_pid. */
+static xcb_extension_t strata_xcb_res_id = { "X-Resource", 0 };
+static inline unsigned int strata_xcb_res_query_pid(xcb_connection_t *c, uint32_t resource) {
+	static const xcb_protocol_request_t request = { 2, &strata_xcb_res_id, 4, 0 };
+	struct { uint8_t major, minor; uint16_t length; uint32_t count; uint32_t client, mask; } body = { 0 };
+	body.count = 1;
+	body.client = resource;
+	body.mask = 2; /* XCB_RES_CLIENT_ID_MASK_LOCAL_CLIENT_PID */
+	struct iovec parts[4];
+	parts[2].iov_base = &body;
+	parts[2].iov_len = sizeof body;
+	parts[3].iov_base = 0;
+	parts[3].iov_len = 0;
+	return xcb_send_request(c, XCB_REQUEST_CHECKED, parts + 2, &request);
+}
+
+/* The pid in a QueryClientIds reply (its first value with the LocalClientPID mask), or 0. The
+ * reply is `length` 4-byte units after its 32-byte header; every field is checked against it. */
+static inline int32_t strata_xcb_res_pid(const void *reply) {
+	const uint8_t *bytes = reply;
+	uint32_t length, count;
+	memcpy(&length, bytes + 4, 4);
+	memcpy(&count, bytes + 8, 4);
+	if (length > 1u << 20) return 0;
+	size_t end = 32 + (size_t)length * 4, offset = 32;
+	for (uint32_t i = 0; i < count && offset + 12 <= end; i++) {
+		uint32_t mask, value_length;
+		memcpy(&mask, bytes + offset + 4, 4);
+		memcpy(&value_length, bytes + offset + 8, 4);
+		offset += 12;
+		if (value_length > end - offset) return 0;
+		if (mask == 2 && value_length >= 4) {
+			int32_t pid;
+			memcpy(&pid, bytes + offset, 4);
+			return pid;
+		}
+		offset += value_length;
+	}
+	return 0;
+}
+
+/* Whether Xwayland has X-Resource (xcb shuts a connection down when a request names a missing
+ * extension): asked at the XWM's start without waiting, looked at when first needed. */
+static inline void strata_xcb_res_prefetch(xcb_connection_t *c) { xcb_prefetch_extension_data(c, &strata_xcb_res_id); }
+static inline int strata_xcb_res_present(xcb_connection_t *c) {
+	const xcb_query_extension_reply_t *reply = xcb_get_extension_data(c, &strata_xcb_res_id);
+	return reply && reply->present;
 }

@@ -381,6 +381,23 @@ public final class WindowManager {
         commit()
     }
 
+    /// Moves `window` to `other`'s level, directly in front of `other` (a menu over the window it
+    /// belongs to): `windowDidChangeLevel` when the level changes, `windowDidChangeStacking` when
+    /// it moves. Key status does not change. Nothing happens when either window is not managed
+    /// here or they are the same window.
+    public func order(_ window: Window, above other: Window) {
+        guard owns(window), owns(other), window !== other else { return }
+        let from = window.level
+        guard let index = windows.firstIndex(where: { $0 === window }) else { return }
+        windows.remove(at: index)
+        window.level = other.level
+        let target = (windows.firstIndex { $0 === other } ?? windows.count - 1) + 1
+        windows.insert(window, at: target)
+        if from != window.level { pending.append(.windowDidChangeLevel(window.id, from: from, to: window.level)) }
+        if target != index || from != window.level { pending.append(.windowDidChangeStacking(window.id)) }
+        commit()
+    }
+
     /// Moves `window` to `level`, at the front of that level. Key status does not change.
     public func setLevel(_ window: Window, _ level: WindowLevel) {
         guard owns(window), window.level != level else { return }

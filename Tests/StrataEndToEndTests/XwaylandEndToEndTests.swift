@@ -1,4 +1,5 @@
 import Foundation
+import StrataRender
 import Testing
 
 /// X11 clients through rootless Xwayland started by Strata (docs/xwayland.md), with Debian's
@@ -84,6 +85,136 @@ struct XwaylandEndToEndTests {
             #expect(image.at(x + width / 2, y + 1) == 0xffff_ffff)
             #expect(image.at(639, 479) != 0xffff_ffff)
         }
+    }
+
+    /// examples/x11-and-wayland-levels.strata (X and Wayland windows at four levels, then the X
+    /// normal window raised), and the screenshot after it, pixel by pixel: each window's colour
+    /// exactly where the stack puts it in front.
+    @Test func xAndWaylandWindowsStackByLevelToTheExactPixel() async throws {
+        let ctl = try #require(StrataRun.sibling("strata-ctl"))
+        let x11Client = try #require(StrataRun.sibling("strata-x11-color-client"))
+        let folder = (x11Client as NSString).deletingLastPathComponent
+        let path = folder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("examples/x11-and-wayland-levels.strata").path
+        let run = try StrataRun(["--backend", "headless", "--size", "640x480"], command: [ctl, "run", example],
+                                screenshots: true, environment: ["PATH": path])
+        let result = await run.finish(timeout: 90)
+        #expect(result.status == 0, "\(result.stderr.suffix(2000))")
+        #expect(result.stdout.contains("passed (12 commands, 7 expectations)"))
+        let image = try #require(result.screenshots["HEADLESS-1.png"], "no screenshot; stderr: \(result.stderr.suffix(2000))")
+        let blue: UInt32 = 0xff20_40c0, green: UInt32 = 0xff20_c040, red: UInt32 = 0xffc0_2020
+        let yellow: UInt32 = 0xffe0_e020, magenta: UInt32 = 0xffc0_20c0
+        // XNormal (100,100 200×200) raised over wl.front (150,150 200×200), both under XAbove
+        // (200,200 200×200, level 500), under wl.alert (250,250 100×100), under XDock (280,280 100×50).
+        #expect(image.at(100, 100) == blue)
+        #expect(image.at(199, 199) == blue)
+        #expect(image.at(299, 150) == blue)
+        #expect(image.at(300, 150) == green)
+        #expect(image.at(150, 349) == green)
+        #expect(image.at(200, 200) == red)
+        #expect(image.at(399, 399) == red)
+        #expect(image.at(250, 250) == yellow)
+        #expect(image.at(279, 280) == yellow)
+        #expect(image.at(280, 280) == magenta)
+        #expect(image.at(379, 329) == magenta)
+        #expect(image.at(380, 329) == red)
+        #expect(image.at(99, 99) != blue && image.at(400, 400) != red)
+    }
+
+    /// The `strata-ctl windows` rows of X windows: (title, order, key, level).
+    private static func rows(_ text: Substring) -> [(title: String, order: Int, key: Bool, level: String)] {
+        text.split(separator: "\n").filter { $0.hasSuffix("x11") }.compactMap { line in
+            let columns = line.split(separator: "  ", omittingEmptySubsequences: true).map { $0.trimmingCharacters(in: .whitespaces) }
+            // ID, APP_ID, TITLE, PID, LEVEL, ORDER, KEY, HIDDEN, SCREEN, FRAME, KIND
+            guard columns.count == 11, let order = Int(columns[5]) else { return nil }
+            return (columns[2], order, columns[6] == "yes", columns[4])
+        }
+    }
+
+    /// GTK 3 on X11 (`GDK_BACKEND=x11 gtk3-demo --run=menus`): the window maps and is key; F10
+    /// opens its menu bar's first menu, an override-redirect window directly above the window at
+    /// its level, not key.
+    @Test func aGtk3MenuOnX11OpensAboveItsWindowWithoutTakingKey() async throws {
+        let run = try StrataRun(["--backend", "headless", "--size", "800x600"], command: ["sh", "-c", """
+            GDK_BACKEND=x11 gtk3-demo --run=menus > /dev/null 2>&1 &
+            until \(Self.ctl) windows | grep ' Menus ' | grep -q ' yes '; do sleep 0.05; done
+            echo BEFORE; \(Self.ctl) windows
+            \(Self.ctl) input key F10
+            until [ "$(\(Self.ctl) windows | grep -c ' x11')" -ge 3 ]; do sleep 0.05; done
+            echo AFTER; \(Self.ctl) windows
+            """])
+        let result = await run.finish(timeout: 60)
+        let parts = result.stdout.split(separator: "AFTER")
+        #expect(parts.count == 2, "\(result.stdout) \(result.stderr.suffix(1000))")
+        guard parts.count == 2 else { return }
+        let before = Self.rows(parts[0]), after = Self.rows(parts[1])
+        #expect(before.contains { $0.title == "Menus" && $0.key && $0.order == 0 })
+        let menus = try #require(after.first { $0.title == "Menus" })
+        let menu = try #require(after.first { $0.title != "Menus" && !before.map(\.title).contains($0.title) })
+        #expect(menus.key)
+        #expect(!menu.key)
+        #expect(menu.level == "normal")
+        #expect(menu.order == menus.order - 1)
+    }
+
+    /// GTK 3 on X11 (`gtk3-demo --run=dialog`): the message dialog its focused button opens is
+    /// transient for the demo's window (xprop), a dialog, in front and key.
+    @Test func aGtk3DialogOnX11IsTransientForItsWindowInFrontAndKey() async throws {
+        let run = try StrataRun(["--backend", "headless", "--size", "800x600"], command: ["sh", "-c", """
+            GDK_BACKEND=x11 gtk3-demo --run=dialog > /dev/null 2>&1 &
+            until \(Self.ctl) windows | grep ' Dialogs ' | grep -q ' yes '; do sleep 0.05; done
+            echo "parent $(xwininfo -name 'Dialogs and Message Boxes' | grep 'Window id' | awk '{print $4}')"
+            \(Self.ctl) input key space
+            until [ "$(\(Self.ctl) windows | grep -c ' x11')" -ge 3 ]; do sleep 0.05; done
+            echo AFTER; \(Self.ctl) windows
+            for w in $(xprop -root _NET_CLIENT_LIST | cut -d'#' -f2 | tr -d ,); do
+              xprop -id "$w" WM_TRANSIENT_FOR _NET_WM_WINDOW_TYPE | tr '\n' ' '; echo
+            done
+            """])
+        let result = await run.finish(timeout: 60)
+        let parent = try #require(result.stdout.firstMatch(of: #/parent (0x[0-9a-f]+)/#)?.1, "\(result.stdout) \(result.stderr.suffix(1000))")
+        let parentNumber = UInt32(parent.dropFirst(2), radix: 16) ?? 0
+        // xprop prints the transient parent as "window id # 0x…".
+        #expect(result.stdout.split(separator: "\n").contains { line in
+            guard let id = line.firstMatch(of: #/WM_TRANSIENT_FOR\(WINDOW\): window id # 0x([0-9a-f]+)/#)?.1 else { return false }
+            return UInt32(id, radix: 16) == parentNumber && line.contains("_NET_WM_WINDOW_TYPE_DIALOG")
+        }, "\(result.stdout)")
+        let after = Self.rows(result.stdout.split(separator: "AFTER").last ?? "")
+        let dialog = try #require(after.first { $0.order == 0 })
+        #expect(dialog.key)
+        #expect(dialog.title != "Dialogs and Message Boxes")
+        #expect(after.first { $0.title == "Dialogs and Message Boxes" }?.key == false)
+    }
+
+    /// The cursor an X client sets shows: Xwayland sets it through wl_pointer.set_cursor like any
+    /// client. strata-x11-color-client's cursor is a 16×16 red square, its hotspot at the corner:
+    /// with the pointer over its window, the screenshot has exactly that square at the pointer.
+    @Test func theCursorAnXClientSetsIsDrawnAtThePointer() async throws {
+        let session = try await ControlTests.Session.start(["--backend", "headless", "--size", "320x240"])
+        _ = try await session.ctl("exec", "--", "strata-x11-color-client", "--class", "XCursor", "--size", "200x150",
+                                  "--color", "2040c0", "--cursor-color", "ff0000", "--seconds", "60")
+        var shown = false
+        for _ in 0..<400 where !shown {
+            shown = try await session.ctl("windows").stdout.split(separator: "\n").contains { $0.contains("XCursor") && $0.contains(" no  ") }
+        }
+        #expect(shown)
+        _ = try await session.ctl("move", "XCursor", "--to", "0,0")
+        _ = try await session.ctl("input", "pointer", "move", "50", "50")
+        let red: UInt32 = 0xffff_0000, blue: UInt32 = 0xff20_40c0
+        var shot: PNGFile.Pixels?
+        for _ in 0..<400 {
+            _ = try await session.ctl("screenshot", "-o", "cursor.png")
+            let image = try PNGFile.read(path: session.run.root + "/cursor.png")
+            if image.at(50, 50) == red {
+                shot = image
+                break
+            }
+        }
+        let image = try #require(shot, "the X cursor never showed")
+        for (x, y) in [(50, 50), (65, 50), (50, 65), (65, 65), (57, 57)] { #expect(image.at(x, y) == red, "\(x),\(y)") }
+        for (x, y) in [(49, 50), (66, 50), (50, 49), (50, 66), (100, 100)] { #expect(image.at(x, y) == blue, "\(x),\(y)") }
+        #expect(await session.stop().status == 0)
     }
 
     @Test func anXwaylandThatDiesIsReportedAndStartsAgainAtTheNextXConnection() async throws {

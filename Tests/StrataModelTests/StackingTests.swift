@@ -30,6 +30,26 @@ import Testing
         #expect(manager.stackingIDs == [b.id, a.id, alert.id])
     }
 
+    @Test func orderingAWindowAboveAnotherTakesTheOtherLevelDirectlyInFrontOfIt() {
+        let manager = makeManager()
+        let a = manager.shownWindow()
+        let b = manager.shownWindow()
+        let alert = manager.shownWindow(level: .alert)
+        let menu = manager.shownWindow(level: WindowLevel(rawValue: 3000), makeKey: false)
+        manager.order(menu, above: a)
+        #expect(manager.stackingIDs == [a.id, menu.id, b.id, alert.id])
+        #expect(menu.level == .normal)
+        // Again (nothing moves), and above itself or a closed window (refused).
+        manager.order(menu, above: a)
+        manager.order(menu, above: menu)
+        manager.close(b)
+        manager.order(menu, above: b)
+        #expect(manager.stackingIDs == [a.id, menu.id, alert.id])
+        manager.order(menu, above: alert)
+        #expect(manager.stackingIDs == [a.id, alert.id, menu.id])
+        #expect(menu.level == .alert)
+    }
+
     @Test func orderBackMovesAWindowBehindItsLevelButNotBelowLowerLevels() {
         let manager = makeManager()
         let wallpaper = manager.shownWindow(level: .background)

@@ -47,6 +47,7 @@
 #include "xdg-output-unstable-v1-client-protocol.h"
 #include "xdg-shell-unstable-v6-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
+#include "xwayland-shell-v1-client-protocol.h"
 /* Each protocol interface description by pointer (<interface>_interface_ptr()). */
 static inline const struct wl_interface *wp_alpha_modifier_v1_interface_ptr(void) { return &wp_alpha_modifier_v1_interface; }
 static inline const struct wl_interface *wp_alpha_modifier_surface_v1_interface_ptr(void) { return &wp_alpha_modifier_surface_v1_interface; }
@@ -161,4 +162,6 @@ static inline const struct wl_interface *xdg_positioner_interface_ptr(void) { re
 static inline const struct wl_interface *xdg_surface_interface_ptr(void) { return &xdg_surface_interface; }
 static inline const struct wl_interface *xdg_toplevel_interface_ptr(void) { return &xdg_toplevel_interface; }
 static inline const struct wl_interface *xdg_popup_interface_ptr(void) { return &xdg_popup_interface; }
+static inline const struct wl_interface *xwayland_shell_v1_interface_ptr(void) { return &xwayland_shell_v1_interface; }
+static inline const struct wl_interface *xwayland_surface_v1_interface_ptr(void) { return &xwayland_surface_v1_interface; }
 #endif

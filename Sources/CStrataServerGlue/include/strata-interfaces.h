@@ -183,4 +183,7 @@ static inline const struct wl_interface *strata_xdg_positioner_interface(void) {
 static inline const struct wl_interface *strata_xdg_surface_interface(void) { return &xdg_surface_interface; }
 static inline const struct wl_interface *strata_xdg_toplevel_interface(void) { return &xdg_toplevel_interface; }
 static inline const struct wl_interface *strata_xdg_popup_interface(void) { return &xdg_popup_interface; }
+#include "xwayland-shell-v1-server-protocol.h"
+static inline const struct wl_interface *strata_xwayland_shell_v1_interface(void) { return &xwayland_shell_v1_interface; }
+static inline const struct wl_interface *strata_xwayland_surface_v1_interface(void) { return &xwayland_surface_v1_interface; }
 #endif

@@ -148,6 +148,7 @@ public final class Compositor {
             KeyboardShortcutsInhibitManager.install(on: self),
             ContentTypeManager.install(on: self),
             AlphaModifier.install(on: self),
+            XwaylandShell.install(on: self),
             ServerDecorationManager.install(on: self),
             activation.install(),
             fractionalScale.install(),

@@ -16,6 +16,8 @@ final class X11Window: WindowContent, SurfaceRole {
     private(set) weak var surface: Surface?
     /// The WL_SURFACE_ID not yet found among Xwayland's surfaces.
     var pendingSurfaceID: UInt32?
+    /// The serial of the last `WL_SURFACE_SERIAL` message (xwayland_shell_v1), 0 for none.
+    var surfaceSerial: UInt64 = 0
     /// A MapRequest waits for the window's properties: it is granted when they arrive.
     var mapsWhenPropertiesArrive = false
     /// Mapped in X (MapRequest granted, or an override-redirect MapNotify).
@@ -28,6 +30,8 @@ final class X11Window: WindowContent, SurfaceRole {
     var title = ""
     var appID = ""
     var pid: Int32 = 0
+    /// The pid came (or is coming) from X-Resource, not `_NET_WM_PID`.
+    var pidFromXRes = false
     var transientFor: UInt32 = 0
     var type: X11WindowType = .normal
     /// `_NET_WM_STATE_ABOVE` at map time: a normal window goes to `X11WindowType.aboveLevel`.
@@ -36,6 +40,22 @@ final class X11Window: WindowContent, SurfaceRole {
     var supportsTakeFocus = false
     /// The ICCCM input hint (WM_HINTS): whether the WM should give it the input focus.
     var acceptsInput = true
+
+    /// `_NET_WM_STATE_MAXIMIZED_VERT` / `_HORZ`: maximized when both are set.
+    private(set) var maximizedVertically = false
+    private(set) var maximizedHorizontally = false
+    /// `_NET_WM_STATE_FULLSCREEN`.
+    private(set) var wantsFullscreen = false
+    /// Iconic (ICCCM `IconicState`, `_NET_WM_STATE_HIDDEN`): hidden in the model and unmapped in
+    /// X by the XWM (so that the client's map un-iconifies it, as ICCCM says).
+    var isIconic = false
+    /// Set while the window hides itself in the model (its X window unmapped, its surface gone),
+    /// so that the XWM does not take the hide for an iconify.
+    private(set) var isHidingItself = false
+    /// The frame before maximize or fullscreen, restored after.
+    private var savedFrame: Rect?
+    /// Shown at least once (its state frames apply from then on; before, at the first show).
+    var hasShownOnce: Bool { wasShown }
 
     var roleName: String { "xwayland_surface" }
     var kind: String { "x11" }
@@ -78,8 +98,18 @@ final class X11Window: WindowContent, SurfaceRole {
     }
 
     /// Associates the wl_surface (from WL_SURFACE_ID); false while Xwayland has not made it yet.
-    func associate(surface candidate: Surface) -> Bool {
-        guard surface == nil, candidate.setRole(self) else { return false }
+    /// A newer WL_SURFACE_ID replaces a surface still held (Xwayland made a new one at a map
+    /// before the old one's destruction was read).
+    /// `shellSurface`: the xwayland_surface_v1 holding the role (it forwards the commits).
+    func associate(surface candidate: Surface, shellSurface: XwaylandShellSurface? = nil) -> Bool {
+        guard candidate !== surface else { return false }
+        if let shellSurface {
+            guard candidate.role === shellSurface else { return false }
+            shellSurface.window = self
+        } else {
+            guard candidate.setRole(self) else { return false }
+        }
+        detachSurface()
         surface = candidate
         pendingSurfaceID = nil
         surfaceDestroyed = candidate.didDestroy.observe { [weak self] _ in
@@ -87,6 +117,8 @@ final class X11Window: WindowContent, SurfaceRole {
             self?.update()
         }
         update()
+        // Associated outside the surface's commit: the scene damages where it shows now.
+        compositor.scene.surfaceTreeDidChange(candidate)
         return true
     }
 
@@ -105,7 +137,12 @@ final class X11Window: WindowContent, SurfaceRole {
         guard shown, let surface else {
             if isShowing {
                 isShowing = false
-                if window.isVisible { compositor.windows.hide(window) }
+                if window.isVisible {
+                    // Hidden because X unmapped it or its surface went: not an iconify.
+                    isHidingItself = true
+                    compositor.windows.hide(window)
+                    isHidingItself = false
+                }
             }
             return
         }
@@ -114,7 +151,10 @@ final class X11Window: WindowContent, SurfaceRole {
         // the model hid (a taskbar) stays hidden while the client draws.
         if !isShowing {
             isShowing = true
-            if wasShown {
+            if isOverrideRedirect {
+                wasShown = true
+                showOverrideRedirect(window, size: size)
+            } else if wasShown {
                 compositor.windows.show(window, makeKey: !isOverrideRedirect && type.canBecomeKey)
             } else {
                 wasShown = true
@@ -124,7 +164,8 @@ final class X11Window: WindowContent, SurfaceRole {
         if window.frame.size != size {
             var frame = window.frame
             frame.size = size
-            compositor.setFrame(window, frame)
+            // The surface's size is what X drew: not configured back to X.
+            wm.withoutConfiguringX { compositor.setFrame(window, frame) }
         }
     }
 
@@ -133,21 +174,112 @@ final class X11Window: WindowContent, SurfaceRole {
     /// client asked for, other than the origin, as the requested origin), told to X.
     private func showFirstTime(_ window: Window, size: Size) {
         compositor.applyConfiguredLevel(to: window)
-        if isOverrideRedirect {
-            compositor.setFrame(window, Rect(x: Int(x), y: Int(y), width: size.width, height: size.height))
-            compositor.windows.show(window, makeKey: false)
-            return
-        }
         if let screen = window.screen ?? compositor.windows.mainScreen {
             let requested: Point? = (x != 0 || y != 0) ? Point(x: Double(x), y: Double(y)) : nil
             compositor.setFrame(window, compositor.windows.placement.initialFrame(
                 for: window, size: size, requestedOrigin: requested, on: screen))
+            // Mapped maximized or fullscreen: the state's frame, the placed one restored after.
+            if isMaximized || wantsFullscreen {
+                savedFrame = window.frame
+                if let frame = stateFrame(for: window) { compositor.setFrame(window, frame) }
+            }
         }
         compositor.windows.show(window, makeKey: type.canBecomeKey && acceptsInput || supportsTakeFocus)
         if transientFor != 0, transientFor != id, let parent = wm.window(transientFor)?.window, parent.isVisible {
             window.orderFront()
         }
         wm.configure(self, to: window.frame)
+    }
+
+    // MARK: _NET_WM_STATE
+
+    /// The state read from `_NET_WM_STATE` before the first show (applied then).
+    func takeInitialState(maximizedVertically v: Bool, maximizedHorizontally h: Bool, fullscreen f: Bool) {
+        guard !wasShown else { return }
+        maximizedVertically = v
+        maximizedHorizontally = h
+        wantsFullscreen = f
+    }
+
+    /// Maximize (both directions) and fullscreen, from the client's `_NET_WM_STATE` message or a
+    /// taskbar: the frame is the placement policy's maximized or fullscreen frame, and the frame
+    /// before is restored after. `_NET_WM_STATE` is written back.
+    func setState(maximizedVertically v: Bool, maximizedHorizontally h: Bool, fullscreen f: Bool) {
+        guard !isOverrideRedirect else { return }
+        let wasPlaced = isMaximized || wantsFullscreen
+        maximizedVertically = v
+        maximizedHorizontally = h
+        wantsFullscreen = f
+        let isPlaced = isMaximized || wantsFullscreen
+        wm.writeState(of: self)
+        guard let window, !window.isClosed, wasShown else { return }
+        if isPlaced, !wasPlaced { savedFrame = window.frame }
+        if isPlaced != wasPlaced || isPlaced { applyPlacementState() }
+        compositor.foreignToplevels.windowDidChange(window)
+    }
+
+    /// `_NET_WM_STATE_ABOVE` added or removed by the client's message: a window at the normal
+    /// level goes to the above level, and back (other levels, from its type or a rule, stay).
+    func setAbove(_ above: Bool) {
+        isAbove = above
+        guard let window, !window.isClosed else { return }
+        if above, window.level == .normal {
+            compositor.windows.setLevel(window, X11WindowType.aboveLevel)
+        } else if !above, window.level == X11WindowType.aboveLevel {
+            compositor.windows.setLevel(window, .normal)
+        }
+    }
+
+    /// The frame of the current state, as the placement policy decides it: fullscreen,
+    /// maximized, or the saved frame restored (nil when nothing is to change).
+    private func stateFrame(for window: Window) -> Rect? {
+        guard let screen = window.screen ?? compositor.windows.mainScreen else { return nil }
+        let placement = compositor.windows.placement
+        if wantsFullscreen { return placement.fullscreenFrame(for: window, on: screen) }
+        if isMaximized { return placement.maximizedFrame(for: window, on: screen) }
+        guard let saved = savedFrame else { return nil }
+        return placement.restoredFrame(for: window, saved: saved, size: saved.size)
+    }
+
+    /// Moves and sizes the X window to its state's frame (the model's size follows the surface).
+    private func applyPlacementState() {
+        guard let window, !window.isClosed, wasShown, let frame = stateFrame(for: window) else { return }
+        if !isMaximized, !wantsFullscreen { savedFrame = nil }
+        wm.place(self, at: frame)
+    }
+
+    /// The frame a ConfigureRequest of a maximized or fullscreen window gets instead (nil:
+    /// floating, the request goes to the placement policy).
+    var fixedFrame: Rect? {
+        guard let window, isMaximized || wantsFullscreen else { return nil }
+        return stateFrame(for: window)
+    }
+
+    // MARK: Override-redirect
+
+    /// The model window an override-redirect window is ordered above (its parent's), while shown.
+    private(set) weak var orderedAbove: Window?
+
+    /// Each show of an override-redirect window (menus are mapped again and again): at its X
+    /// position, never key, directly above the window it belongs to at that window's level
+    /// (`XWM.parentOfOverrideRedirect`), or at the popup level when it belongs to none.
+    private func showOverrideRedirect(_ window: Window, size: Size) {
+        compositor.setFrame(window, Rect(x: Int(x), y: Int(y), width: size.width, height: size.height))
+        compositor.windows.show(window, makeKey: false)
+        orderAboveParent()
+    }
+
+    /// Orders the shown override-redirect window above its parent, found again now.
+    func orderAboveParent() {
+        guard isOverrideRedirect, let window, window.isVisible else { return }
+        if let parent = wm.parentOfOverrideRedirect(self) {
+            orderedAbove = parent
+            compositor.windows.order(window, above: wm.frontmostOverrideRedirect(above: parent, except: self) ?? parent)
+        } else {
+            orderedAbove = nil
+            compositor.windows.setLevel(window, X11WindowType.popupLevel)
+            compositor.windows.orderFront(window)
+        }
     }
 
     /// An override-redirect window moved or resized itself in X.
@@ -162,21 +294,32 @@ final class X11Window: WindowContent, SurfaceRole {
 
     func propertiesDidChange() {
         guard let window, !window.isClosed else { return }
+        // A menu's WM_TRANSIENT_FOR read after it showed: ordered above that window now.
+        if isOverrideRedirect, transientFor != 0, orderedAbove?.content as? X11Window !== wm.window(transientFor) {
+            orderAboveParent()
+        }
         if window.title != title { compositor.setTitle(title, of: window) }
         if window.appID != appID { compositor.setAppID(appID, of: window, isMapped: wasShown) }
         if window.pid != pid { window.pid = pid }
     }
 
-    /// The X window was destroyed: the model window closes.
-    func didDestroy() {
-        isMapped = false
+    /// Lets go of the surface (its role and place in the scene).
+    private func detachSurface() {
         surfaceDestroyed?.remove()
         surfaceDestroyed = nil
         if let surface, !surface.isDestroyed {
             compositor.scene.setAnchor(nil, of: surface)
+            // Outside a commit: the scene damages where it was.
+            compositor.scene.surfaceTreeDidChange(surface)
             surface.clearRole(self)
         }
         surface = nil
+    }
+
+    /// The X window was destroyed: the model window closes.
+    func didDestroy() {
+        isMapped = false
+        detachSurface()
         if let window, !window.isClosed { compositor.windowDidClose(window) }
         window = nil
     }
@@ -188,7 +331,27 @@ final class X11Window: WindowContent, SurfaceRole {
         return surface
     }
 
-    var hasContentToShow: Bool { isMapped && rootSurface?.hasContent == true }
+    /// An iconic window may be shown again by the model (a taskbar): the XWM maps it in X.
+    var hasContentToShow: Bool { isIconic || isMapped && rootSurface?.hasContent == true }
+
+    var isMaximized: Bool { maximizedVertically && maximizedHorizontally }
+    var isFullscreen: Bool { wantsFullscreen }
+
+    /// A taskbar (foreign toplevel) asks to maximize or restore.
+    func handleMaximizeRequest(_ maximized: Bool) {
+        setState(maximizedVertically: maximized, maximizedHorizontally: maximized, fullscreen: wantsFullscreen)
+    }
+
+    /// A taskbar asks for fullscreen (on `screen`, or where the window is) or to leave it.
+    func handleFullscreenRequest(_ fullscreen: Bool, on screen: Screen?) {
+        if fullscreen, let window, let screen, screen !== window.screen {
+            compositor.windows.move(window, to: screen)
+        }
+        setState(maximizedVertically: maximizedVertically, maximizedHorizontally: maximizedHorizontally, fullscreen: fullscreen)
+    }
+
+    func screenDidChangeUsableArea() { applyPlacementState() }
+    func screenDidChangeGeometry() { applyPlacementState() }
 
     func windowDidChangeKeyState(isKey: Bool) {
         wm.windowDidChangeKeyState(self, isKey: isKey)

@@ -42,6 +42,17 @@ public final class XWM {
     /// new geometry: the frame change is not sent back).
     private var isMovingModel = false
 
+    /// What `_NET_SUPPORTED` lists: the EWMH hints the XWM reads or answers.
+    public static let supported = [
+        "_NET_SUPPORTING_WM_CHECK", "_NET_ACTIVE_WINDOW", "_NET_WM_NAME", "_NET_WM_PID", "_NET_CLIENT_LIST",
+        "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NORMAL", "_NET_WM_WINDOW_TYPE_DIALOG", "_NET_WM_WINDOW_TYPE_UTILITY",
+        "_NET_WM_WINDOW_TYPE_TOOLBAR", "_NET_WM_WINDOW_TYPE_SPLASH", "_NET_WM_WINDOW_TYPE_DOCK",
+        "_NET_WM_WINDOW_TYPE_DESKTOP", "_NET_WM_WINDOW_TYPE_NOTIFICATION", "_NET_WM_WINDOW_TYPE_MENU",
+        "_NET_WM_WINDOW_TYPE_DROPDOWN_MENU", "_NET_WM_WINDOW_TYPE_POPUP_MENU", "_NET_WM_WINDOW_TYPE_TOOLTIP",
+        "_NET_WM_STATE", "_NET_WM_STATE_ABOVE", "_NET_WM_STATE_MAXIMIZED_VERT", "_NET_WM_STATE_MAXIMIZED_HORZ",
+        "_NET_WM_STATE_FULLSCREEN", "_NET_WM_STATE_HIDDEN",
+    ]
+
     static let maxPropertyWords: UInt32 = 1024
     static let maxWindows = 4096
 
@@ -94,6 +105,8 @@ public final class XWM {
                           0, XCB_CW_EVENT_MASK.rawValue, &selectionMask)
         let wm = XWM(xwayland: xwayland, connection: connection, atoms: atoms, root: root, checkWindow: check,
                      selectionWindow: selectionWindow, xfixesEvent: xfixes.pointee.first_event)
+        wm.clientMask = ~setup.pointee.resource_id_mask
+        strata_xcb_res_prefetch(connection)
         // Selections first: X clients are let in once WM_S0 is owned (advertise), and an owner
         // change after the XFixes selection is reported.
         wm.startSelections()
@@ -117,8 +130,7 @@ public final class XWM {
         let name = Array("Strata".utf8)
         xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), checkWindow, atoms["_NET_WM_NAME"],
                             atoms["UTF8_STRING"], 8, UInt32(name.count), name)
-        var supported = ["_NET_SUPPORTING_WM_CHECK", "_NET_ACTIVE_WINDOW", "_NET_WM_NAME", "_NET_WM_PID",
-                         "_NET_WM_WINDOW_TYPE", "_NET_CLIENT_LIST"].map { atoms[$0] }
+        var supported = Self.supported.map { atoms[$0] }
         xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), root, atoms["_NET_SUPPORTED"],
                             XCB_ATOM_ATOM.rawValue, 32, UInt32(supported.count), &supported)
         setActiveWindow(0)
@@ -268,6 +280,11 @@ public final class XWM {
         case XCB_MAP_REQUEST:
             let e = raw.assumingMemoryBound(to: xcb_map_request_event_t.self).pointee
             guard let window = windows[e.window] else { return }
+            // The client maps its iconic window: Normal again (shown when it maps).
+            if window.isIconic {
+                window.isIconic = false
+                writeState(of: window)
+            }
             // Mapped once its properties are in (its level and class decide how it shows).
             window.mapsWhenPropertiesArrive = true
             requestProperties(of: window)
@@ -314,11 +331,136 @@ public final class XWM {
             window.pendingSurfaceID = e.data.data32.0
             waitingForSurface.insert(window.id)
             associatePendingSurfaces()
+        } else if e.type == atoms["WL_SURFACE_SERIAL"] {
+            // xwayland_shell_v1: the serial Xwayland gives the window's surface (low, high).
+            guard let window = windows[e.window] else { return }
+            let serial = UInt64(e.data.data32.1) << 32 | UInt64(e.data.data32.0)
+            guard serial != 0 else { return }
+            window.surfaceSerial = serial
+            if let waiting = shellSurfacesBySerial.removeValue(forKey: serial), let shellSurface = waiting.object,
+               let surface = waiting.surface, !surface.isDestroyed {
+                _ = window.associate(surface: surface, shellSurface: shellSurface)
+            }
         } else if e.type == atoms["_NET_ACTIVE_WINDOW"] {
-            // A request to activate goes through the key-window policy (which may refuse it).
-            guard let model = windows[e.window]?.window, model.isVisible else { return }
-            _ = compositor.windows.makeKey(model)
+            // A request to activate goes through the key-window policy (which may refuse it); an
+            // iconic window is shown again first.
+            guard let window = windows[e.window], !window.isOverrideRedirect, let model = window.window,
+                  !model.isClosed else { return }
+            if window.isIconic, model.isHidden {
+                compositor.windows.show(model, makeKey: true)
+            } else if model.isVisible {
+                _ = compositor.windows.makeKey(model)
+            }
+        } else if e.type == atoms["_NET_WM_STATE"] {
+            guard let window = windows[e.window], !window.isOverrideRedirect else { return }
+            handleStateMessage(window, action: e.data.data32.0, first: e.data.data32.1, second: e.data.data32.2)
+        } else if e.type == atoms["WM_CHANGE_STATE"] {
+            // ICCCM iconify: IconicState (3) hides the window in the model (the model's
+            // notification unmaps it in X, `setIconic`).
+            guard e.data.data32.0 == 3, let window = windows[e.window], !window.isOverrideRedirect,
+                  let model = window.window, model.isVisible else { return }
+            compositor.windows.hide(model)
         }
+    }
+
+    /// A `_NET_WM_STATE` client message: action 0 removes, 1 adds, 2 toggles the one or two
+    /// states named (any other action is ignored; unknown atoms are ignored). Maximize needs both
+    /// directions; `_NET_WM_STATE_ABOVE` moves a normal-level window to the above level and back.
+    private func handleStateMessage(_ window: X11Window, action: UInt32, first: UInt32, second: UInt32) {
+        guard action <= 2 else { return }
+        func changed(_ value: Bool) -> Bool { action == 2 ? !value : action == 1 }
+        var vertical = window.maximizedVertically, horizontal = window.maximizedHorizontally
+        var fullscreen = window.wantsFullscreen, above = window.isAbove
+        // The same atom named twice changes once.
+        for atom in first == second ? [first] : [first, second] where atom != 0 {
+            if atom == atoms["_NET_WM_STATE_MAXIMIZED_VERT"] { vertical = changed(vertical) }
+            else if atom == atoms["_NET_WM_STATE_MAXIMIZED_HORZ"] { horizontal = changed(horizontal) }
+            else if atom == atoms["_NET_WM_STATE_FULLSCREEN"] { fullscreen = changed(fullscreen) }
+            else if atom == atoms["_NET_WM_STATE_ABOVE"] { above = changed(above) }
+        }
+        if above != window.isAbove { window.setAbove(above) }
+        window.setState(maximizedVertically: vertical, maximizedHorizontally: horizontal, fullscreen: fullscreen)
+    }
+
+    /// Writes the window's `_NET_WM_STATE` (what the XWM holds of it).
+    func writeState(of window: X11Window) {
+        guard !isShutDown else { return }
+        var list: [xcb_atom_t] = []
+        if window.isAbove { list.append(atoms["_NET_WM_STATE_ABOVE"]) }
+        if window.maximizedVertically { list.append(atoms["_NET_WM_STATE_MAXIMIZED_VERT"]) }
+        if window.maximizedHorizontally { list.append(atoms["_NET_WM_STATE_MAXIMIZED_HORZ"]) }
+        if window.wantsFullscreen { list.append(atoms["_NET_WM_STATE_FULLSCREEN"]) }
+        if window.isIconic { list.append(atoms["_NET_WM_STATE_HIDDEN"]) }
+        xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window.id, atoms["_NET_WM_STATE"],
+                            XCB_ATOM_ATOM.rawValue, 32, UInt32(list.count), &list)
+        flushAndReadSoon()
+    }
+
+    /// Writes the ICCCM `WM_STATE` (1 Normal, 3 Iconic; no icon window).
+    private func writeWMState(of window: X11Window, _ state: UInt32) {
+        var value: [UInt32] = [state, 0]
+        xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window.id, atoms["WM_STATE"],
+                            atoms["WM_STATE"], 32, 2, &value)
+    }
+
+    /// The model hid or showed a mapped X toplevel (the client's iconify, a taskbar, `strata-ctl
+    /// hide`/`show`): hidden is iconic (WM_STATE Iconic, `_NET_WM_STATE_HIDDEN`, unmapped in X so
+    /// that the client's map brings it back); shown again is Normal and mapped.
+    private func setIconic(_ window: X11Window, _ iconic: Bool) {
+        guard !isShutDown, !window.isOverrideRedirect, window.isIconic != iconic else { return }
+        if iconic {
+            guard window.isMapped else { return }
+            window.isIconic = true
+            writeWMState(of: window, 3)
+            xcb_unmap_window(connection, window.id)
+        } else {
+            window.isIconic = false
+            writeWMState(of: window, 1)
+            xcb_map_window(connection, window.id)
+        }
+        writeState(of: window)
+    }
+
+    /// Moves and sizes a shown window to `frame` (a state's frame): X is configured, the model
+    /// takes the origin now and the size at the surface's next commit.
+    func place(_ window: X11Window, at frame: Rect) {
+        configure(window, to: frame)
+        guard let model = window.window, !model.isClosed else { return }
+        withoutConfiguringX {
+            compositor.setFrame(model, Rect(x: frame.x, y: frame.y, width: model.frame.width, height: model.frame.height))
+        }
+    }
+
+    /// Runs `body` (model frame changes) without sending the frames to X.
+    func withoutConfiguringX(_ body: () -> Void) {
+        let was = isMovingModel
+        isMovingModel = true
+        body()
+        isMovingModel = was
+    }
+
+    /// Surfaces whose xwayland_shell_v1 serial came before the XWM saw its `WL_SURFACE_SERIAL`
+    /// (at most `maxWindows`: the oldest is dropped).
+    private struct WaitingShellSurface {
+        weak var object: XwaylandShellSurface?
+        weak var surface: Surface?
+    }
+    private var shellSurfacesBySerial: [UInt64: WaitingShellSurface] = [:]
+
+    /// An xwayland_surface_v1 committed `serial`: associated with the X window of that serial
+    /// now, or when its `WL_SURFACE_SERIAL` message comes.
+    func shellSurfaceDidCommit(_ object: XwaylandShellSurface, surface: Surface, serial: UInt64) {
+        if let window = windows.values.first(where: { $0.surfaceSerial == serial }) {
+            _ = window.associate(surface: surface, shellSurface: object)
+            return
+        }
+        if shellSurfacesBySerial.count >= Self.maxWindows {
+            shellSurfacesBySerial = shellSurfacesBySerial.filter { $0.value.object != nil && $0.value.surface?.isDestroyed == false }
+            if shellSurfacesBySerial.count >= Self.maxWindows, let first = shellSurfacesBySerial.keys.min() {
+                shellSurfacesBySerial.removeValue(forKey: first)
+            }
+        }
+        shellSurfacesBySerial[serial] = WaitingShellSurface(object: object, surface: surface)
     }
 
     /// Finds the surfaces named by WL_SURFACE_ID messages among Xwayland's (the message may come
@@ -348,6 +490,11 @@ public final class XWM {
         if mask & UInt32(XCB_CONFIG_WINDOW_HEIGHT.rawValue) != 0 { height = Int32(e.height) }
         width = min(max(width, 1), 8192)
         height = min(max(height, 1), 8192)
+        if let fixed = window.fixedFrame, window.window?.isVisible == true {
+            // Maximized or fullscreen: the state's frame stays (told again, as ICCCM asks).
+            configure(window, to: fixed)
+            return
+        }
         if let model = window.window, model.isVisible, let screen = model.screen {
             let frame = compositor.windows.placement.initialFrame(
                 for: model, size: Size(width: Int(width), height: Int(height)),
@@ -396,6 +543,21 @@ public final class XWM {
 
     /// The model moved or resized a managed window (placement, `strata-ctl move`): X is told.
     private func modelDidPost(_ notification: WindowServerNotification) {
+        switch notification {
+        case .windowDidChangeStacking(let id), .windowDidChangeLevel(let id, _, _):
+            if let model = compositor.windows.window(withID: id) { reorderOverrideRedirects(above: model) }
+            return
+        case .windowDidBecomeHidden(let id), .windowDidBecomeVisible(let id):
+            if case .windowDidBecomeVisible = notification, let model = compositor.windows.window(withID: id) {
+                reorderOverrideRedirects(above: model)
+            }
+            guard let window = compositor.windows.window(withID: id)?.content as? X11Window, window.wm === self,
+                  !window.isOverrideRedirect, !window.isHidingItself, let model = window.window else { return }
+            setIconic(window, model.isHidden)
+            return
+        default:
+            break
+        }
         guard !isMovingModel, case .windowDidChangeFrame(let id, _, let to) = notification else { return }
         guard let window = compositor.windows.window(withID: id)?.content as? X11Window, window.wm === self,
               !window.isOverrideRedirect else { return }
@@ -472,6 +634,42 @@ public final class XWM {
             if again { requestProperties(of: window) }
         }
         if done > 0 { pendingReads.removeFirst(done) }
+        return done + collectPidReplies()
+    }
+
+    // MARK: Pid through X-Resource
+
+    /// QueryClientIds requests awaiting their replies: window and request sequence.
+    private var pendingPidQueries: [(window: UInt32, sequence: UInt32)] = []
+    private var hasXRes: Bool?
+
+    /// A window without `_NET_WM_PID`: its client's pid from X-Resource (LocalClientPID), read
+    /// when the reply comes (never waited for). At most one query in flight a window.
+    private func queryPid(of window: X11Window) {
+        if hasXRes == nil { hasXRes = strata_xcb_res_present(connection) != 0 }
+        guard hasXRes == true, !pendingPidQueries.contains(where: { $0.window == window.id }) else { return }
+        let sequence = strata_xcb_res_query_pid(connection, window.id)
+        guard sequence != 0 else { return }
+        pendingPidQueries.append((window.id, UInt32(sequence)))
+    }
+
+    private func collectPidReplies() -> Int {
+        var done = 0
+        while done < pendingPidQueries.count {
+            let query = pendingPidQueries[done]
+            var reply: UnsafeMutableRawPointer?
+            var error: UnsafeMutablePointer<xcb_generic_error_t>?
+            guard xcb_poll_for_reply(connection, query.sequence, &reply, &error) != 0 else { break }
+            if let error { free(error) }
+            done += 1
+            guard let reply else { continue }
+            let pid = strata_xcb_res_pid(reply)
+            free(reply)
+            guard pid > 0, let window = windows[query.window], window.pid == 0 else { continue }
+            window.pid = pid
+            window.propertiesDidChange()
+        }
+        if done > 0 { pendingPidQueries.removeFirst(done) }
         return done
     }
 
@@ -490,7 +688,15 @@ public final class XWM {
         // WM_CLASS: instance\0class\0; the class is the app id.
         let parts = values[2].split(separator: 0, omittingEmptySubsequences: false)
         window.appID = parts.count > 1 ? String(decoding: parts[1], as: UTF8.self) : (parts.first.map { String(decoding: $0, as: UTF8.self) } ?? "")
-        window.pid = Self.words(values[3]).first.map { Int32(bitPattern: $0) } ?? 0
+        let netPid = Self.words(values[3]).first.map { Int32(bitPattern: $0) } ?? 0
+        if netPid > 0 {
+            window.pid = netPid
+            window.pidFromXRes = false
+        } else if window.pid == 0 || window.pidFromXRes == false {
+            window.pid = 0
+            window.pidFromXRes = true
+            queryPid(of: window)
+        }
         window.transientFor = Self.words(values[4]).first ?? 0
         let protocols = Self.words(values[5])
         window.supportsDelete = protocols.contains(atoms["WM_DELETE_WINDOW"])
@@ -499,7 +705,13 @@ public final class XWM {
         let hints = Self.words(values[6])
         window.acceptsInput = hints.count >= 2 && hints[0] & 1 != 0 ? hints[1] != 0 : true
         window.type = X11WindowType.from(atoms: Self.words(values[7])) { self.atoms[$0] }
-        window.isAbove = Self.words(values[8]).contains(atoms["_NET_WM_STATE_ABOVE"])
+        let state = Self.words(values[8])
+        if !window.hasShownOnce {
+            window.isAbove = state.contains(atoms["_NET_WM_STATE_ABOVE"])
+            window.takeInitialState(maximizedVertically: state.contains(atoms["_NET_WM_STATE_MAXIMIZED_VERT"]),
+                                    maximizedHorizontally: state.contains(atoms["_NET_WM_STATE_MAXIMIZED_HORZ"]),
+                                    fullscreen: state.contains(atoms["_NET_WM_STATE_FULLSCREEN"]))
+        }
     }
 
     private static func words(_ bytes: [UInt8]) -> [UInt32] {
@@ -523,6 +735,57 @@ public final class XWM {
     }
 
     func window(_ id: UInt32) -> X11Window? { windows[id] }
+
+    /// The bits of an X id that name its client (the resource bits are the setup's mask).
+    private var clientMask: UInt32 = 0
+
+    /// The window an override-redirect window belongs to: its `WM_TRANSIENT_FOR` when that is a
+    /// shown toplevel; else the key window when it is a toplevel of the same X client; else that
+    /// client's frontmost shown toplevel; else none.
+    func parentOfOverrideRedirect(_ popup: X11Window) -> Window? {
+        func shown(_ candidate: X11Window?) -> Window? {
+            guard let candidate, !candidate.isOverrideRedirect, candidate !== popup, let model = candidate.window,
+                  model.isVisible else { return nil }
+            return model
+        }
+        if popup.transientFor != 0, let parent = shown(windows[popup.transientFor]) { return parent }
+        let client = popup.id & clientMask
+        func sameClient(_ model: Window) -> Bool {
+            guard let content = model.content as? X11Window, content.wm === self else { return false }
+            return content.id & clientMask == client && shown(content) != nil
+        }
+        if let key = compositor.windows.keyWindow, sameClient(key) { return key }
+        return compositor.windows.windows.last(where: sameClient)
+    }
+
+    /// The frontmost shown override-redirect window ordered above `parent` (other than
+    /// `except`): a submenu goes above the menu shown before it.
+    func frontmostOverrideRedirect(above parent: Window, except: X11Window) -> Window? {
+        compositor.windows.windows.last { model in
+            guard let content = model.content as? X11Window, content !== except, content.wm === self,
+                  content.isOverrideRedirect, model.isVisible else { return false }
+            return content.orderedAbove === parent
+        }
+    }
+
+    /// A window changed its place in the stack: the override-redirect windows ordered above it
+    /// follow it, in their order.
+    private func reorderOverrideRedirects(above parent: Window) {
+        guard !isReordering, let content = parent.content as? X11Window, content.wm === self, !content.isOverrideRedirect else { return }
+        let popups = compositor.windows.windows.filter { model in
+            guard let popup = model.content as? X11Window, popup.wm === self, popup.isOverrideRedirect, model.isVisible else { return false }
+            return popup.orderedAbove === parent
+        }
+        guard !popups.isEmpty else { return }
+        isReordering = true
+        var below = parent
+        for popup in popups {
+            compositor.windows.order(popup, above: below)
+            below = popup
+        }
+        isReordering = false
+    }
+    private var isReordering = false
 
     // MARK: Focus and close
 

@@ -31,6 +31,15 @@ public final class Xwayland {
     public private(set) var wm: XWM?
     /// Xwayland's Wayland client (nil when none runs).
     public private(set) var client: OpaquePointer?
+    /// Tests: which clients count as Xwayland's for xwayland_shell_v1 (nil: `client` alone).
+    public var shellClientForTesting: ((OpaquePointer) -> Bool)?
+
+    /// Whether `candidate` may bind xwayland_shell_v1: Xwayland's own client only.
+    func isShellClient(_ candidate: OpaquePointer) -> Bool {
+        if let shellClientForTesting { return shellClientForTesting(candidate) }
+        return client == candidate
+    }
+
     /// How many times Xwayland was started (tests).
     public private(set) var starts = 0
 
