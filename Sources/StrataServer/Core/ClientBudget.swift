@@ -76,6 +76,14 @@ public struct ClientBudget {
     /// Lock surfaces of one ext_session_lock_v1 (one per screen; the rest name screens that are
     /// gone): each get_lock_surface looks through them, so they are capped.
     public static let maxLockSurfacesPerLock = 64
+    /// Pointer gesture objects (swipe, pinch, hold) of one client. A toolkit makes one of each
+    /// per wl_pointer: a handful. Every gesture event goes to all of the focus client's, so 256
+    /// bounds that work.
+    public static let maxPointerGesturesPerClient = 256
+    /// Tablet seats (zwp_tablet_seat_v2) of one client: one per wl_seat, and Strata has one.
+    /// Each holds a zwp_tablet_v2 and a zwp_tablet_tool_v2 per tool, and each tool event goes to
+    /// all of the focus client's, so 16 bounds both.
+    public static let maxTabletSeatsPerClient = 16
 
     // MARK: Installing and reading
 
