@@ -68,7 +68,7 @@ enum GestureCommands {
         @Argument(help: "begin, update, end or cancel") var phase: String
         @Argument(parsing: .allUnrecognized, help: "FINGERS (begin) or DX DY (update).") var values: [String] = []
         @Option(help: "The scale since the begin (1: unchanged; 0 to 1000).") var scale: Double?
-        @Option(help: "Degrees clockwise since the last event (-360 to 360).") var rotation: Double?
+        @Option(parsing: .unconditional, help: "Degrees clockwise since the last event (-360 to 360).") var rotation: Double?
         @Flag(help: "The end cancels the gesture (the client undoes it).") var cancel = false
         func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
             try GestureCommands.request(kind: "pinch", phase: phase, values: values, scale: scale, rotation: rotation, cancel: cancel)

@@ -23,11 +23,11 @@ struct TabletCommand: RequestCommand {
     @Option(help: ArgumentHelp("The screen for in and move (default: the pointer's, else the main one).", valueName: "screen")) var screen: String?
     @Option(help: "0 to 1.") var pressure: Double?
     @Option(help: "0 (touching) to 1.") var distance: Double?
-    @Option(help: ArgumentHelp("Degrees on the X and Y axes, -90 to 90.", valueName: "x,y")) var tilt: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Degrees on the X and Y axes, -90 to 90.", valueName: "x,y")) var tilt: String?
     @Option(help: "Degrees clockwise, 0 to 360.") var rotation: Double?
-    @Option(help: "-1 to 1.") var slider: Double?
-    @Option(help: "The wheel's turn in degrees.") var wheel: Double?
-    @Option(name: .customLong("wheel-clicks"), help: "The wheel's turn in clicks.") var wheelClicks: Int?
+    @Option(parsing: .unconditional, help: "-1 to 1.") var slider: Double?
+    @Option(parsing: .unconditional, help: "The wheel's turn in degrees.") var wheel: Double?
+    @Option(name: .customLong("wheel-clicks"), parsing: .unconditional, help: "The wheel's turn in clicks.") var wheelClicks: Int?
 
     func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
         var arguments: [String: JSONValue] = ["phase": .string(phase)]
