@@ -1,5 +1,6 @@
 import CStrataClientGlue
 import CWaylandClient
+import Foundation
 import StrataControlProtocol
 import StrataServer
 import StrataTestSupport
@@ -131,5 +132,29 @@ import Testing
         let refused = try harness.request(["command": "tablet", "phase": "in", "x": 1, "y": 1, "serial": 99])
         #expect(refused["error"]?["message"]?.stringValue == "the tablet has 16 tools already; use one of them (tool and serial)")
         #expect(try harness.request(["command": "tablet", "phase": "out", "serial": 16]).isOK)
+    }
+
+    @Test func gesturesAndTabletFramesAreRecordedInTheTraceLikeOtherInput() throws {
+        let harness = try ControlHarness()
+        let path = harness.directory + "/gestures.trace"
+        let client = try harness.connect()
+        #expect(try client.request(["command": "record", "action": "start", "path": .string(path)]).isOK)
+        #expect(try client.request(["command": "gesture", "kind": "pinch", "phase": "begin", "fingers": 2]).isOK)
+        #expect(try client.request(["command": "gesture", "kind": "pinch", "phase": "update", "dx": 1, "scale": 0.5, "rotation": 15]).isOK)
+        #expect(try client.request(["command": "gesture", "kind": "pinch", "phase": "end", "cancelled": true]).isOK)
+        #expect(try client.request(["command": "tablet", "phase": "in", "x": 20, "y": 30, "tool": "airbrush", "serial": 5, "slider": -0.5]).isOK)
+        #expect(try client.request(["command": "tablet", "phase": "button", "tool": "airbrush", "serial": 5, "button": 331, "state": "down"]).isOK)
+        #expect(try client.request(["command": "record", "action": "stop"]).isOK)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let inputs = try text.split(separator: "\n").map { try JSONValue.parse(Data($0.utf8)) }.filter { $0["type"] == "input" }
+        #expect(inputs.map { $0["input"]?.stringValue ?? "" } == ["gesture-begin", "gesture-update", "gesture-end", "tablet-tool", "tablet-tool"])
+        #expect(inputs[0]["kind"] == "pinch" && inputs[0]["fingers"]?.intValue == 2)
+        #expect(inputs[1]["kind"] == "pinch" && inputs[1]["dx"]?.intValue == 1 && inputs[1]["scale"]?.doubleValue == 0.5
+            && inputs[1]["rotation"]?.intValue == 15)
+        #expect(inputs[2]["kind"] == "pinch" && inputs[2]["cancelled"] == true)
+        #expect(inputs[3]["phase"] == "move" && inputs[3]["tool"] == "airbrush" && inputs[3]["serial"]?.intValue == 5
+            && inputs[3]["x"]?.intValue == 20 && inputs[3]["screen"]?.intValue == 1 && inputs[3]["slider"]?.doubleValue == -0.5)
+        #expect(inputs[4]["phase"] == "button" && inputs[4]["button"]?.intValue == 331 && inputs[4]["state"] == "down")
+        #expect(inputs.allSatisfy { $0["during_command"] == true })
     }
 }
