@@ -19,7 +19,7 @@ struct TabletCommand: RequestCommand {
     @Argument(help: "in, move, down, up, button, axes or out") var phase: String
     @Argument(parsing: .allUnrecognized, help: "X Y (in, move) or BUTTON STATE (button).") var values: [String] = []
     @Option(help: "pen, eraser, brush, pencil, airbrush, finger, mouse or lens (default pen).") var tool: String?
-    @Option(help: "The tool's hardware serial (default 1).") var serial: Int?
+    @Option(parsing: .unconditional, help: "The tool's hardware serial (default 1).") var serial: Int?
     @Option(help: ArgumentHelp("The screen for in and move (default: the pointer's, else the main one).", valueName: "screen")) var screen: String?
     @Option(help: "0 to 1.") var pressure: Double?
     @Option(help: "0 (touching) to 1.") var distance: Double?
