@@ -54,6 +54,8 @@ final class ControlCommands {
         case "key": return try key(request)
         case "type": return try type(request)
         case "touch": return try touch(request)
+        case "gesture": return try gesture(request)
+        case "tablet": return try tablet(request)
         case "events": return try events(request, connection: connection)
         case "sync": return sync()
         case "exec": return try exec(request)

@@ -399,6 +399,49 @@ public final class TraceRecorder: TraceHooks {
             fields["touch_id"] = JSONValue(Int(id))
         case .touchCancel:
             fields["input"] = "touch-cancel"
+        case .gestureBegin(let kind, let fingers):
+            fields["input"] = "gesture-begin"
+            fields["kind"] = .string(kind.rawValue)
+            fields["fingers"] = JSONValue(Int(fingers))
+            target = seat?.pointerFocus.flatMap { compositor.scene.window(showing: $0) }
+        case .gestureUpdate(let kind, let dx, let dy, let scale, let rotation):
+            fields["input"] = "gesture-update"
+            fields["kind"] = .string(kind.rawValue)
+            fields["dx"] = JSONValue(dx)
+            fields["dy"] = JSONValue(dy)
+            fields["scale"] = JSONValue(scale)
+            fields["rotation"] = JSONValue(rotation)
+        case .gestureEnd(let kind, let cancelled):
+            fields["input"] = "gesture-end"
+            fields["kind"] = .string(kind.rawValue)
+            fields["cancelled"] = .bool(cancelled)
+        case .tabletTool(let tool, let event, let axes):
+            fields["input"] = "tablet-tool"
+            fields["tool"] = .string(tool.type.name)
+            fields["serial"] = JSONValue(tool.serial)
+            switch event {
+            case .motion(let screen, let x, let y):
+                fields["phase"] = "move"
+                fields["screen"] = JSONValue(screen.rawValue)
+                fields["x"] = JSONValue(x)
+                fields["y"] = JSONValue(y)
+            case .axes: fields["phase"] = "axes"
+            case .tip(let down): fields["phase"] = down ? "down" : "up"
+            case .button(let button, let pressed):
+                fields["phase"] = "button"
+                fields["button"] = JSONValue(Int(button))
+                fields["state"] = pressed ? "down" : "up"
+            case .proximityOut: fields["phase"] = "out"
+            }
+            if let v = axes.pressure, v.isFinite { fields["pressure"] = JSONValue(v) }
+            if let v = axes.distance, v.isFinite { fields["distance"] = JSONValue(v) }
+            if let v = axes.tiltX, v.isFinite { fields["tilt_x"] = JSONValue(v) }
+            if let v = axes.tiltY, v.isFinite { fields["tilt_y"] = JSONValue(v) }
+            if let v = axes.rotation, v.isFinite { fields["rotation"] = JSONValue(v) }
+            if let v = axes.slider, v.isFinite { fields["slider"] = JSONValue(v) }
+            if let v = axes.wheelDegrees, v.isFinite { fields["wheel"] = JSONValue(v) }
+            if axes.wheelClicks != 0 { fields["wheel_clicks"] = JSONValue(Int(axes.wheelClicks)) }
+            target = seat?.tabletToolState(tool)?.focus.flatMap { compositor.scene.window(showing: $0) }
         }
         if let target { fields["window"] = JSONValue(target.id.rawValue) }
         if isRunningCommand { fields["during_command"] = true }

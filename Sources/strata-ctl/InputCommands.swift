@@ -1,11 +1,12 @@
 import ArgumentParser
 import StrataControlProtocol
 
-/// `strata-ctl input pointer|key|type|touch`: input injected into the seat.
+/// `strata-ctl input pointer|key|type|touch|swipe|pinch|hold|tablet`: input injected into the seat.
 struct InputCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "input", abstract: "Inject pointer, keyboard and touch input.",
-        subcommands: [Pointer.self, Key.self, TypeText.self, Touch.self])
+        commandName: "input", abstract: "Inject pointer, keyboard, touch, touchpad gesture and tablet input.",
+        subcommands: [Pointer.self, Key.self, TypeText.self, Touch.self, GestureCommands.Swipe.self, GestureCommands.Pinch.self,
+                      GestureCommands.Hold.self, TabletCommand.self])
 
     struct Pointer: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -162,6 +162,22 @@ final class ReplaySession {
         case "touch-motion": arguments["phase"] = "move"
         case "touch-up": arguments["phase"] = "up"
         case "touch-cancel": arguments["phase"] = "cancel"
+        case "gesture-begin", "gesture-update", "gesture-end":
+            arguments = [:]
+            for key in ["kind", "fingers", "dx", "dy", "cancelled"] { if let value = line[key] { arguments[key] = value } }
+            if line["kind"] == "pinch" {
+                for key in ["scale", "rotation"] { if let value = line[key] { arguments[key] = value } }
+            }
+            let phase = line["input"]?.stringValue?.dropFirst("gesture-".count) ?? ""
+            arguments["phase"] = .string(String(phase))
+            return ("gesture", arguments)
+        case "tablet-tool":
+            arguments = [:]
+            for key in ["phase", "tool", "serial", "screen", "x", "y", "button", "state", "pressure", "distance", "tilt_x",
+                        "tilt_y", "rotation", "slider", "wheel", "wheel_clicks"] {
+                if let value = line[key] { arguments[key] = value }
+            }
+            return ("tablet", arguments)
         default: return nil
         }
         arguments["state"] = nil

@@ -25,6 +25,7 @@ import Testing
             "zwp_text_input_manager_v3": 1, "wp_fractional_scale_manager_v1": 1,
             "zxdg_shell_v6": 1, "wl_shell": 1,
             "zwp_pointer_constraints_v1": 1, "wp_cursor_shape_manager_v1": 1, "wp_security_context_manager_v1": 1,
+            "zwp_pointer_gestures_v1": 3, "zwp_tablet_manager_v2": 1,
             "ext_idle_notifier_v1": 2, "zwp_idle_inhibit_manager_v1": 1, "ext_session_lock_manager_v1": 1,
             "zwp_keyboard_shortcuts_inhibit_manager_v1": 1, "wp_content_type_manager_v1": 1, "wp_alpha_modifier_v1": 1,
             "org_kde_kwin_server_decoration_manager": 1,

@@ -17,6 +17,7 @@ import Testing
             "zwp_text_input_manager_v3": 1, "wp_fractional_scale_manager_v1": 1,
             "zxdg_shell_v6": 1, "wl_shell": 1,
             "zwp_pointer_constraints_v1": 1, "wp_cursor_shape_manager_v1": 1, "wp_security_context_manager_v1": 1,
+            "zwp_pointer_gestures_v1": 3, "zwp_tablet_manager_v2": 1,
         ]
         for (name, version) in expected {
             #expect(client.globals[name]?.version == version, "\(name)")

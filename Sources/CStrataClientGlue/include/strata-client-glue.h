@@ -22,6 +22,7 @@
 #include "input-method-unstable-v2-client-protocol.h"
 #include "keyboard-shortcuts-inhibit-unstable-v1-client-protocol.h"
 #include "pointer-constraints-unstable-v1-client-protocol.h"
+#include "pointer-gestures-unstable-v1-client-protocol.h"
 #include "presentation-time-client-protocol.h"
 #include "primary-selection-unstable-v1-client-protocol.h"
 #include "relative-pointer-unstable-v1-client-protocol.h"
@@ -90,6 +91,10 @@ static inline const struct wl_interface *zwp_keyboard_shortcuts_inhibitor_v1_int
 static inline const struct wl_interface *zwp_pointer_constraints_v1_interface_ptr(void) { return &zwp_pointer_constraints_v1_interface; }
 static inline const struct wl_interface *zwp_locked_pointer_v1_interface_ptr(void) { return &zwp_locked_pointer_v1_interface; }
 static inline const struct wl_interface *zwp_confined_pointer_v1_interface_ptr(void) { return &zwp_confined_pointer_v1_interface; }
+static inline const struct wl_interface *zwp_pointer_gestures_v1_interface_ptr(void) { return &zwp_pointer_gestures_v1_interface; }
+static inline const struct wl_interface *zwp_pointer_gesture_swipe_v1_interface_ptr(void) { return &zwp_pointer_gesture_swipe_v1_interface; }
+static inline const struct wl_interface *zwp_pointer_gesture_pinch_v1_interface_ptr(void) { return &zwp_pointer_gesture_pinch_v1_interface; }
+static inline const struct wl_interface *zwp_pointer_gesture_hold_v1_interface_ptr(void) { return &zwp_pointer_gesture_hold_v1_interface; }
 static inline const struct wl_interface *wp_presentation_interface_ptr(void) { return &wp_presentation_interface; }
 static inline const struct wl_interface *wp_presentation_feedback_interface_ptr(void) { return &wp_presentation_feedback_interface; }
 static inline const struct wl_interface *zwp_primary_selection_device_manager_v1_interface_ptr(void) { return &zwp_primary_selection_device_manager_v1_interface; }

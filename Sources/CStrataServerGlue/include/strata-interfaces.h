@@ -86,6 +86,11 @@ static inline const struct wl_interface *strata_zwp_keyboard_shortcuts_inhibitor
 static inline const struct wl_interface *strata_zwp_pointer_constraints_v1_interface(void) { return &zwp_pointer_constraints_v1_interface; }
 static inline const struct wl_interface *strata_zwp_locked_pointer_v1_interface(void) { return &zwp_locked_pointer_v1_interface; }
 static inline const struct wl_interface *strata_zwp_confined_pointer_v1_interface(void) { return &zwp_confined_pointer_v1_interface; }
+#include "pointer-gestures-unstable-v1-server-protocol.h"
+static inline const struct wl_interface *strata_zwp_pointer_gestures_v1_interface(void) { return &zwp_pointer_gestures_v1_interface; }
+static inline const struct wl_interface *strata_zwp_pointer_gesture_swipe_v1_interface(void) { return &zwp_pointer_gesture_swipe_v1_interface; }
+static inline const struct wl_interface *strata_zwp_pointer_gesture_pinch_v1_interface(void) { return &zwp_pointer_gesture_pinch_v1_interface; }
+static inline const struct wl_interface *strata_zwp_pointer_gesture_hold_v1_interface(void) { return &zwp_pointer_gesture_hold_v1_interface; }
 #include "presentation-time-server-protocol.h"
 static inline const struct wl_interface *strata_wp_presentation_interface(void) { return &wp_presentation_interface; }
 static inline const struct wl_interface *strata_wp_presentation_feedback_interface(void) { return &wp_presentation_feedback_interface; }

@@ -129,6 +129,8 @@ public final class Compositor {
             RelativePointerManager.install(on: self),
             PointerConstraints.install(on: self),
             CursorShapeManager.install(on: self),
+            PointerGestures.install(on: self),
+            TabletManager.install(on: self),
             layerShell.install(),
             privileged(ScreencopyManager.install(on: self)),
             privileged(outputManager.install()),

@@ -85,6 +85,14 @@ public struct ClientBudget {
     /// 256 is room for that; each session is told of every change of its source (a screen's
     /// painted frame, a window's commit), so the cap bounds that work per client.
     public static let maxCaptureSessionsPerClient = 256
+    /// Pointer gesture objects (swipe, pinch, hold) of one client. A toolkit makes one of each
+    /// per wl_pointer: a handful. Every gesture event goes to all of the focus client's, so 256
+    /// bounds that work.
+    public static let maxPointerGesturesPerClient = 256
+    /// Tablet seats (zwp_tablet_seat_v2) of one client: one per wl_seat, and Strata has one.
+    /// Each holds a zwp_tablet_v2 and a zwp_tablet_tool_v2 per tool, and each tool event goes to
+    /// all of the focus client's, so 16 bounds both.
+    public static let maxTabletSeatsPerClient = 16
 
     // MARK: Installing and reading
 

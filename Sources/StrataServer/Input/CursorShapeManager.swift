@@ -3,9 +3,8 @@ import CWaylandServer
 
 /// wp_cursor_shape_manager_v1 v1: a client names a cursor (`pointer`, `text`, `ew-resize`, …)
 /// instead of drawing one; the cursor layer shows the Xcursor theme's image of that name
-/// (`CursorTheme`, with the legacy X names as aliases). Tablet tools are not supported: a
-/// device made for a zwp_tablet_tool_v2 is inert (Strata has no tablet global, so no client
-/// can hold such a tool).
+/// (`CursorTheme`, with the legacy X names as aliases). A device made for a zwp_tablet_tool_v2
+/// checks its shapes and shows nothing: Strata does not draw tablet tool cursors (`TabletCursorRole`).
 public enum CursorShapeManager {
     static let version: UInt32 = 1
 

@@ -14,4 +14,8 @@ public enum InjectedInput: Sendable, Equatable {
     case touchMotion(id: Int32, x: Double, y: Double)
     case touchUp(id: Int32)
     case touchCancel
+    case gestureBegin(kind: PointerGestureKind, fingers: UInt32)
+    case gestureUpdate(kind: PointerGestureKind, dx: Double, dy: Double, scale: Double, rotation: Double)
+    case gestureEnd(kind: PointerGestureKind, cancelled: Bool)
+    case tabletTool(tool: TabletToolDescription, event: TabletToolEvent, axes: TabletToolAxes)
 }

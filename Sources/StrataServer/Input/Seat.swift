@@ -48,6 +48,10 @@ public final class Seat {
     private weak var lastDragSource: DataSource?
     /// Text inputs (zwp_text_input_v3) and the input method (zwp_input_method_v2).
     private(set) lazy var textInputs = TextInputRelay(seat: self)
+    /// Touchpad gestures (zwp_pointer_gestures_v1): swipe, pinch, hold.
+    private(set) lazy var gestures = PointerGestureTracker(seat: self)
+    /// The graphics tablet and its tools (zwp_tablet_manager_v2).
+    private(set) lazy var tablets = Tablets(seat: self)
 
     /// Serials of recent presses (button, key, touch down) sent to each client, newest last.
     private var inputSerials: [OpaquePointer: [InputSerial]] = [:]
@@ -96,6 +100,8 @@ public final class Seat {
         dismissPopupGrabs()
         touch.cancel()
         pointer.endGrabForLockChange()
+        gestures.cancel()
+        tablets.sessionLockDidChange()
         lockScreenDidChange()
     }
 
@@ -130,6 +136,8 @@ public final class Seat {
         let hadPointerFocus = pointer.surfaceWillDestroy(surface)
         keyboard.surfaceWillDestroy(surface)
         touch.surfaceWillDestroy(surface)
+        gestures.surfaceWillDestroy(surface)
+        tablets.surfaceWillDestroy(surface)
         for client in inputSerials.keys {
             inputSerials[client]?.removeAll { $0.surface == nil || $0.surface === surface }
         }
@@ -343,6 +351,49 @@ public final class Seat {
         compositor.traceHooks?.seatDidHandle(.touchCancel, time: compositor.clock.milliseconds)
     }
 
+    /// A touchpad gesture begins with `fingers` fingers (clamped to 1…10), for the surface with
+    /// the pointer focus (it keeps the gesture until its end). A gesture in progress ends first,
+    /// cancelled: there is one at a time.
+    public func pointerGestureBegin(_ kind: PointerGestureKind, fingers: UInt32, time: UInt32) {
+        idle.inputDidHappen()
+        gestures.begin(kind, fingers: fingers, time: time)
+        compositor.traceHooks?.seatDidHandle(.gestureBegin(kind: kind, fingers: fingers), time: time)
+    }
+
+    /// The gesture in progress moved: (dx, dy) since the last event, in surface units; a pinch's
+    /// `scale` since its begin (1: unchanged) and `rotation` in degrees clockwise since the last
+    /// event. Ignored for a hold, without a gesture in progress, or when a number is not finite; the rest
+    /// saturate at wl_fixed's range (a scale below 0 is 0).
+    public func pointerGestureUpdate(dx: Double, dy: Double, scale: Double = 1, rotation: Double = 0, time: UInt32) {
+        guard dx.isFinite, dy.isFinite, scale.isFinite, rotation.isFinite, let kind = gestures.activeKind else { return }
+        idle.inputDidHappen()
+        gestures.update(dx: dx, dy: dy, scale: scale, rotation: rotation, time: time)
+        compositor.traceHooks?.seatDidHandle(.gestureUpdate(kind: kind, dx: dx, dy: dy, scale: scale, rotation: rotation), time: time)
+    }
+
+    /// The gesture in progress ends (`cancelled`: the client should undo what it did); nothing
+    /// without one.
+    public func pointerGestureEnd(cancelled: Bool, time: UInt32) {
+        guard let kind = gestures.activeKind else { return }
+        idle.inputDidHappen()
+        gestures.end(cancelled: cancelled, time: time)
+        compositor.traceHooks?.seatDidHandle(.gestureEnd(kind: kind, cancelled: cancelled), time: time)
+    }
+
+    /// One frame of a tablet tool: `event` and the `axes` that changed. The tablet and the tool
+    /// appear at their first use; false (nothing done) when the tool would be one more than
+    /// `Tablets.maximumTools`.
+    @discardableResult
+    public func tabletTool(_ tool: TabletToolDescription, _ event: TabletToolEvent, axes: TabletToolAxes = TabletToolAxes(),
+                           time: UInt32) -> Bool {
+        if case .motion(_, let x, let y) = event, !x.isFinite || !y.isFinite { return true }
+        guard let found = tablets.tool(for: tool) else { return false }
+        idle.inputDidHappen()
+        found.handle(event, axes: axes, time: time)
+        compositor.traceHooks?.seatDidHandle(.tabletTool(tool: tool, event: event, axes: axes), time: time)
+        return true
+    }
+
     // MARK: Queries (control socket, tests)
 
     /// The surface with pointer focus, and the pointer's position in its screen's coordinates.
@@ -355,6 +406,16 @@ public final class Seat {
         guard let output = pointer.output else { return nil }
         return (output, pointer.x, pointer.y)
     }
+    /// The kind of the touchpad gesture in progress (nil: none).
+    public var pointerGestureInProgress: PointerGestureKind? { gestures.activeKind }
+    /// A tablet tool's state: the surface it is over, whether its tip is down, its held buttons;
+    /// nil when no tool of that type and serial has been used.
+    public func tabletToolState(_ tool: TabletToolDescription) -> (focus: Surface?, inProximity: Bool, down: Bool, buttons: [UInt32])? {
+        guard let found = tablets.tools.first(where: { $0.description.type == tool.type && $0.description.serial == tool.serial }) else { return nil }
+        return (found.focus, found.isInProximity, found.isDown, found.pressedButtons)
+    }
+    /// Whether input for `tool` would be taken (it exists, or the tablet has room for it).
+    public func tabletAccepts(_ tool: TabletToolDescription) -> Bool { tablets.accepts(tool) }
     /// The cursor surface the pointer's focus client set (not drawn yet), and its hotspot.
     public var cursor: (surface: Surface?, hotspotX: Int32, hotspotY: Int32)? { pointer.cursor }
 
@@ -453,7 +514,7 @@ public final class Seat {
     struct InputSerial {
         /// A release serial is valid for popup grabs and the selection (a menu may open on
         /// release), never for move and resize, which need the press.
-        enum Kind { case button, release, key, touch }
+        enum Kind { case button, release, key, touch, tablet }
         let serial: UInt32
         let kind: Kind
         weak var surface: Surface?

@@ -1,0 +1,275 @@
+import CStrataClientGlue
+import CWaylandClient
+import Glibc
+import StrataServer
+import StrataTestSupport
+import Testing
+
+/// zwp_pointer_gestures_v1 v3: swipe, pinch and hold go to the gesture objects of the client
+/// under the pointer when the gesture begins, until its end.
+@Suite struct PointerGestureTests {
+    /// A client with a surface shown at (100, 100), 50×50, its wl_pointer and gesture objects,
+    /// and the pointer over it.
+    struct Scene {
+        /// First: its buffer is destroyed before the client's connection goes.
+        let surface: TestSurface
+        let server: TestServer
+        let client: TestClient
+        let seat: TestSeat
+        let gestures: TestPointerGestures
+        let swipe: OpaquePointer
+        let pinch: OpaquePointer
+        let hold: OpaquePointer
+
+        init(server: TestServer, at origin: (x: Int, y: Int) = (100, 100)) throws {
+            self.server = server
+            client = try TestClient(server: server)
+            seat = try TestSeat(client: client)
+            gestures = try TestPointerGestures(client: client)
+            let pointer = try #require(seat.getPointer())
+            swipe = try #require(gestures.swipe(pointer: pointer))
+            pinch = try #require(gestures.pinch(pointer: pointer))
+            hold = try #require(gestures.hold(pointer: pointer))
+            surface = try client.makeSurface(width: 50, height: 50)
+            client.showPlainSurface(surface, x: origin.x, y: origin.y)
+            #expect(client.roundtrip())
+        }
+
+        var input: Seat { server.compositor.seat }
+
+        func pointAt(_ x: Double, _ y: Double) {
+            input.pointerMotion(on: server.compositor.outputs[0], x: x, y: y, time: 1)
+            client.roundtrip()
+        }
+    }
+
+    @Test func aSwipeGoesToTheSwipeObjectOfTheClientUnderThePointer() throws {
+        let server = try TestServer()
+        let scene = try Scene(server: server)
+        scene.pointAt(110, 110)
+        scene.input.pointerGestureBegin(.swipe, fingers: 3, time: 5)
+        scene.input.pointerGestureUpdate(dx: 4.5, dy: -2, time: 6)
+        scene.input.pointerGestureEnd(cancelled: false, time: 7)
+        #expect(scene.client.roundtrip())
+        #expect(scene.gestures.takeEvents() == ["swipe.begin(\(scene.surface.id), 3)", "swipe.update(4.5, -2.0)", "swipe.end(0)"])
+        let serials = scene.gestures.serials
+        #expect(serials.count == 2 && serials[0] != 0 && serials[1] > serials[0], "begin and end carry new serials")
+        #expect(scene.input.pointerGestureInProgress == nil)
+    }
+
+    @Test func aPinchCarriesItsScaleAndRotationAndAHoldHasNoUpdate() throws {
+        let server = try TestServer()
+        let scene = try Scene(server: server)
+        scene.pointAt(110, 110)
+        scene.input.pointerGestureBegin(.pinch, fingers: 2, time: 5)
+        scene.input.pointerGestureUpdate(dx: 1, dy: 2, scale: 1.5, rotation: -10.25, time: 6)
+        scene.input.pointerGestureEnd(cancelled: true, time: 7)
+        scene.input.pointerGestureBegin(.hold, fingers: 1, time: 8)
+        scene.input.pointerGestureUpdate(dx: 1, dy: 1, time: 9)
+        scene.input.pointerGestureEnd(cancelled: false, time: 10)
+        #expect(scene.client.roundtrip())
+        #expect(scene.gestures.takeEvents() == [
+            "pinch.begin(\(scene.surface.id), 2)", "pinch.update(1.0, 2.0, 1.5, -10.25)", "pinch.end(1)",
+            "hold.begin(\(scene.surface.id), 1)", "hold.end(0)",
+        ])
+    }
+
+    @Test func aGestureStaysWithItsSurfaceWhenThePointerMovesAway() throws {
+        let server = try TestServer()
+        let scene = try Scene(server: server)
+        let other = try Scene(server: server, at: (300, 300))
+        scene.pointAt(110, 110)
+        scene.input.pointerGestureBegin(.swipe, fingers: 4, time: 5)
+        scene.pointAt(310, 310)
+        scene.input.pointerGestureUpdate(dx: 1, dy: 1, time: 6)
+        scene.input.pointerGestureEnd(cancelled: false, time: 7)
+        #expect(scene.client.roundtrip() && other.client.roundtrip())
+        #expect(scene.gestures.takeEvents() == ["swipe.begin(\(scene.surface.id), 4)", "swipe.update(1.0, 1.0)", "swipe.end(0)"])
+        #expect(other.gestures.takeEvents().isEmpty)
+    }
+
+    @Test func aNewBeginEndsTheGestureInProgressAsCancelled() throws {
+        let server = try TestServer()
+        let scene = try Scene(server: server)
+        scene.pointAt(110, 110)
+        scene.input.pointerGestureBegin(.swipe, fingers: 3, time: 5)
+        scene.input.pointerGestureBegin(.pinch, fingers: 2, time: 6)
+        scene.input.pointerGestureUpdate(dx: 0, dy: 0, scale: 2, time: 7)
+        #expect(scene.client.roundtrip())
+        #expect(scene.gestures.takeEvents() == [
+            "swipe.begin(\(scene.surface.id), 3)", "swipe.end(1)", "pinch.begin(\(scene.surface.id), 2)", "pinch.update(0.0, 0.0, 2.0, 0.0)",
+        ])
+        #expect(scene.input.pointerGestureInProgress == .pinch)
+    }
+
+    @Test func nothingIsSentWithoutAPointerFocusOrToAnotherClient() throws {
+        let server = try TestServer()
+        let scene = try Scene(server: server)
+        scene.pointAt(10, 10)
+        scene.input.pointerGestureBegin(.swipe, fingers: 3, time: 5)
+        scene.input.pointerGestureUpdate(dx: 1, dy: 1, time: 6)
+        scene.input.pointerGestureEnd(cancelled: false, time: 7)
+        scene.input.pointerGestureEnd(cancelled: false, time: 8)
+        scene.input.pointerGestureUpdate(dx: 1, dy: 1, time: 9)
+        #expect(scene.client.roundtrip())
+        #expect(scene.gestures.takeEvents().isEmpty)
+    }
+
+    @Test func absurdFingerCountsAndNumbersAreClampedOrDropped() throws {
+        let server = try TestServer()
+        let scene = try Scene(server: server)
+        scene.pointAt(110, 110)
+        scene.input.pointerGestureBegin(.pinch, fingers: .max, time: 5)
+        scene.input.pointerGestureUpdate(dx: .nan, dy: 1, time: 6)
+        scene.input.pointerGestureUpdate(dx: .infinity, dy: 1, time: 6)
+        scene.input.pointerGestureUpdate(dx: 1, dy: 1, scale: -.infinity, time: 6)
+        scene.input.pointerGestureUpdate(dx: 1e300, dy: -1e300, scale: -5, rotation: 1e12, time: 7)
+        scene.input.pointerGestureEnd(cancelled: false, time: 8)
+        scene.input.pointerGestureBegin(.hold, fingers: 0, time: 9)
+        #expect(scene.client.roundtrip())
+        #expect(scene.gestures.takeEvents() == [
+            "pinch.begin(\(scene.surface.id), 10)", "pinch.update(8388607.98828125, -8388608.0, 0.0, 8388607.98828125)", "pinch.end(0)",
+            "hold.begin(\(scene.surface.id), 1)",
+        ])
+    }
+
+    @Test func theDeathOfTheGestureSurfaceEndsItAsCancelled() throws {
+        let server = try TestServer()
+        let scene = try Scene(server: server)
+        scene.pointAt(110, 110)
+        scene.input.pointerGestureBegin(.swipe, fingers: 3, time: 5)
+        #expect(scene.client.roundtrip())
+        _ = scene.gestures.takeEvents()
+        wl_surface_destroy(scene.surface.surface)
+        #expect(scene.client.roundtrip())
+        scene.input.pointerGestureUpdate(dx: 1, dy: 1, time: 6)
+        scene.input.pointerGestureEnd(cancelled: false, time: 7)
+        #expect(scene.client.roundtrip())
+        #expect(scene.gestures.takeEvents() == ["swipe.end(1)"])
+    }
+
+    @Test func aGestureObjectOfAReleasedPointerOrMadeMidGestureIsToldNothing() throws {
+        let server = try TestServer()
+        let scene = try Scene(server: server)
+        scene.pointAt(110, 110)
+        let first = try #require(scene.seat.pointer)
+        // A second wl_pointer with its own swipe object, released before the gesture.
+        let second = try #require(scene.seat.getPointer())
+        let orphan = try #require(scene.gestures.swipe(pointer: second))
+        wl_pointer_release(second)
+        #expect(scene.client.roundtrip())
+        scene.input.pointerGestureBegin(.swipe, fingers: 3, time: 5)
+        // Made during the gesture: it saw no begin, so it gets no update or end.
+        let late = try #require(scene.gestures.swipe(pointer: first))
+        #expect(scene.client.roundtrip())
+        scene.input.pointerGestureUpdate(dx: 1, dy: 1, time: 6)
+        scene.input.pointerGestureEnd(cancelled: false, time: 7)
+        #expect(scene.client.roundtrip())
+        #expect(scene.gestures.takeEvents() == ["swipe.begin(\(scene.surface.id), 3)", "swipe.update(1.0, 1.0)", "swipe.end(0)"])
+        zwp_pointer_gesture_swipe_v1_destroy(orphan)
+        zwp_pointer_gesture_swipe_v1_destroy(late)
+        #expect(scene.client.roundtrip())
+    }
+
+    @Test func aVersionOneClientGetsSwipeAndPinchObjects() throws {
+        let server = try TestServer()
+        let client = try TestClient(server: server)
+        let seat = try TestSeat(client: client)
+        let gestures = try TestPointerGestures(client: client, version: 1)
+        let pointer = try #require(seat.getPointer())
+        let swipe = try #require(gestures.swipe(pointer: pointer))
+        let pinch = try #require(gestures.pinch(pointer: pointer))
+        #expect(client.roundtrip())
+        #expect(wl_proxy_get_version(swipe) == 1 && wl_proxy_get_version(pinch) == 1)
+        zwp_pointer_gesture_swipe_v1_destroy(swipe)
+        zwp_pointer_gesture_pinch_v1_destroy(pinch)
+        zwp_pointer_gestures_v1_destroy(gestures.manager)
+        #expect(client.roundtrip())
+    }
+
+    /// Objects destroyed in every order (manager, pointer, gestures; mid-gesture) leave nothing
+    /// behind, and the gesture's end finds nothing dead.
+    @Test(arguments: [[0, 1, 2, 3], [3, 2, 1, 0], [1, 0, 3, 2], [2, 3, 0, 1]])
+    func gestureObjectsDestroyedInAnyOrderLeaveNothingBehind(order: [Int]) throws {
+        let server = try TestServer()
+        server.step()
+        let baseline = server.liveCounts
+        do {
+            let scene = try Scene(server: server)
+            scene.pointAt(110, 110)
+            scene.input.pointerGestureBegin(.swipe, fingers: 3, time: 5)
+            #expect(scene.client.roundtrip())
+            let pointer = try #require(scene.seat.pointer)
+            let steps: [() -> Void] = [
+                { zwp_pointer_gestures_v1_release(scene.gestures.manager) },
+                { wl_pointer_release(pointer) },
+                { zwp_pointer_gesture_swipe_v1_destroy(scene.swipe) },
+                { zwp_pointer_gesture_pinch_v1_destroy(scene.pinch); zwp_pointer_gesture_hold_v1_destroy(scene.hold) },
+            ]
+            for index in order {
+                steps[index]()
+                #expect(scene.client.roundtrip())
+                scene.input.pointerGestureUpdate(dx: 1, dy: 1, time: 6)
+            }
+            scene.input.pointerGestureEnd(cancelled: false, time: 7)
+            #expect(scene.client.roundtrip())
+            #expect(scene.client.connectionError == 0)
+        }
+        for _ in 0..<5 { server.step() }
+        #expect(server.liveCounts == baseline)
+    }
+
+    /// 10,000 gesture requests: past the per-client cap the client is disconnected with
+    /// no_memory; making and destroying them costs the same whatever was made before.
+    @Test func aClientMakingTenThousandGestureObjectsIsStoppedAtItsBudget() throws {
+        let server = try TestServer()
+        server.step()
+        let baseline = server.liveCounts
+        do {
+            let client = try TestClient(server: server)
+            let seat = try TestSeat(client: client)
+            let gestures = try TestPointerGestures(client: client)
+            let pointer = try #require(seat.getPointer())
+            var made = 0
+            for index in 0..<10_000 {
+                _ = zwp_pointer_gestures_v1_get_swipe_gesture(gestures.manager, pointer)
+                made += 1
+                if index % 100 == 99, !client.roundtrip() { break }
+            }
+            #expect(made < 10_000, "the client was stopped on the way")
+            // wl_display.error no_memory: libwayland-client reports it as ENOMEM.
+            #expect(client.connectionError == ENOMEM)
+        }
+        for _ in 0..<5 { server.step() }
+        #expect(server.liveCounts == baseline)
+    }
+
+    @Test func aClientAtItsBudgetDestroyingItsGesturesInAnyOrderCanMakeThemAgain() throws {
+        let server = try TestServer()
+        let client = try TestClient(server: server)
+        let seat = try TestSeat(client: client)
+        let gestures = try TestPointerGestures(client: client)
+        let pointer = try #require(seat.getPointer())
+        var made: [OpaquePointer] = []
+        for _ in 0..<ClientBudget.maxPointerGesturesPerClient { made.append(try #require(zwp_pointer_gestures_v1_get_hold_gesture(gestures.manager, pointer))) }
+        #expect(client.roundtrip())
+        // Every other one, then the rest backwards: the slots are reused.
+        for (index, gesture) in made.enumerated() where index % 2 == 0 { zwp_pointer_gesture_hold_v1_destroy(gesture) }
+        for (index, gesture) in made.enumerated().reversed() where index % 2 == 1 { zwp_pointer_gesture_hold_v1_destroy(gesture) }
+        #expect(client.roundtrip())
+        for _ in 0..<ClientBudget.maxPointerGesturesPerClient { _ = zwp_pointer_gestures_v1_get_hold_gesture(gestures.manager, pointer) }
+        #expect(client.roundtrip())
+        #expect(client.connectionError == 0)
+    }
+
+    @Test func theSessionLockCancelsTheGestureInProgress() throws {
+        let server = try TestServer()
+        let scene = try Scene(server: server)
+        scene.pointAt(110, 110)
+        scene.input.pointerGestureBegin(.hold, fingers: 2, time: 5)
+        server.windows.lock()
+        scene.input.pointerGestureEnd(cancelled: false, time: 6)
+        #expect(scene.client.roundtrip())
+        #expect(scene.gestures.takeEvents() == ["hold.begin(\(scene.surface.id), 2)", "hold.end(1)"])
+    }
+}
