@@ -148,6 +148,8 @@ let package = Package(
             name: "StrataControlTests",
             dependencies: ["StrataControl", "StrataControlProtocol", "StrataTestSupport", "StrataServer"],
             swiftSettings: cLayer),
+        // The executable's command line (its hand parse of common lines against swift-argument-parser's).
+        .testTarget(name: "StrataCommandLineTests", dependencies: ["strata"], swiftSettings: cLayer),
         .testTarget(name: "StrataEndToEndTests", dependencies: ["StrataTestSupport", "StrataRender", "StrataTestRandom"], swiftSettings: cLayer),
     ]
 )
