@@ -45,6 +45,12 @@ public final class XWM {
 
     /// Connects over `fd` (taken) to a ready Xwayland and becomes its window manager.
     static func connect(fd: Int32, xwayland: Xwayland) -> Result<XWM, XwaylandError> {
+        // libxcb is opened at its first use (CDeferredLibraries): missing, it is this error.
+        var loadError: UnsafePointer<CChar>?
+        guard strata_deferred_open("xcb_connect_to_fd", &loadError) != 0 else {
+            Glibc.close(fd)
+            return .failure(.setup("cannot load libxcb: \(loadError.map { String(cString: $0) } ?? "not found")"))
+        }
         guard let connection = xcb_connect_to_fd(fd, nil) else { return .failure(.setup("xcb_connect_to_fd failed")) }
         guard xcb_connection_has_error(connection) == 0, let setup = xcb_get_setup(connection),
               let screen = xcb_setup_roots_iterator(setup).data, let atoms = XAtoms(connection: connection) else {
