@@ -6,10 +6,24 @@ final class TraceLineBuffer {
     /// Room for any line written here: a frame line with 16 damage boxes of four 20-digit
     /// numbers is under 1,600 bytes.
     static let capacity = 4096
-    private let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: TraceLineBuffer.capacity)
+    /// Past the line: where a number's digits are made.
+    private static let scratch = 24
+    private let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: TraceLineBuffer.capacity + TraceLineBuffer.scratch)
+    /// "00", "01", … "99", one after the other.
+    private let pairs: UnsafeMutablePointer<UInt8> = {
+        let pairs = UnsafeMutablePointer<UInt8>.allocate(capacity: 200)
+        for value in 0..<100 {
+            pairs[2 * value] = UInt8(ascii: "0") + UInt8(value / 10)
+            pairs[2 * value + 1] = UInt8(ascii: "0") + UInt8(value % 10)
+        }
+        return pairs
+    }()
     private(set) var count = 0
 
-    deinit { bytes.deallocate() }
+    deinit {
+        bytes.deallocate()
+        pairs.deallocate()
+    }
 
     /// The line so far.
     var line: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: bytes, count: count) }
@@ -34,7 +48,8 @@ final class TraceLineBuffer {
         for byte in text.utf8 { append(byte) }
     }
 
-    /// A number in decimal.
+    /// A number in decimal: two digits at a time from the last into the scratch room past the
+    /// line, then moved into place (no count of the digits first).
     func append(_ value: Int64) {
         guard count + 21 <= Self.capacity else { return }
         if value < 0 {
@@ -42,28 +57,27 @@ final class TraceLineBuffer {
             count += 1
         }
         var magnitude = value.magnitude
-        var digits = 1
-        var rest = magnitude
-        while rest >= 10 {
-            rest /= 10
-            digits += 1
-        }
-        var index = count + digits
-        count = index
+        let end = bytes + Self.capacity + Self.scratch
+        var start = end
         while magnitude >= 100 {
-            let pair = Int(magnitude % 100) &* 2
+            let pair = Int(truncatingIfNeeded: magnitude % 100) &* 2
             magnitude /= 100
-            index -= 2
-            bytes[index] = Self.pairs[pair]
-            bytes[index + 1] = Self.pairs[pair + 1]
+            start -= 2
+            start[0] = pairs[pair]
+            start[1] = pairs[pair + 1]
         }
         if magnitude >= 10 {
-            let pair = Int(magnitude) &* 2
-            bytes[index - 2] = Self.pairs[pair]
-            bytes[index - 1] = Self.pairs[pair + 1]
+            let pair = Int(truncatingIfNeeded: magnitude) &* 2
+            start -= 2
+            start[0] = pairs[pair]
+            start[1] = pairs[pair + 1]
         } else {
-            bytes[index - 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
+            start -= 1
+            start[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
         }
+        let digits = end - start
+        (bytes + count).update(from: start, count: digits)
+        count += digits
     }
 
     /// 16 lowercase hexadecimal digits.
@@ -75,7 +89,5 @@ final class TraceLineBuffer {
         count += 16
     }
 
-    /// "00", "01", … "99", one after the other.
-    private static let pairs: [UInt8] = (0..<100).flatMap { [UInt8(ascii: "0") + UInt8($0 / 10), UInt8(ascii: "0") + UInt8($0 % 10)] }
     private static let hexDigits = Array("0123456789abcdef".utf8)
 }

@@ -157,6 +157,7 @@ public final class TraceRecorder: TraceHooks {
             }
         case .screenDidDisconnect(let id):
             hashers[id] = nil
+            if lastHashing?.id == id { lastHashing = nil }
         default:
             break
         }
@@ -316,12 +317,15 @@ public final class TraceRecorder: TraceHooks {
     public func screenDidPresent(_ output: ScreenOutput) {
         let id = output.screen.id
         let state: ScreenHashing
-        if let existing = hashers[id] {
+        if let last = lastHashing, last.id == id {
+            state = last   // the usual case: one screen, no dictionary lookup a frame
+        } else if let existing = hashers[id] {
             state = existing
         } else {
-            state = ScreenHashing()
+            state = ScreenHashing(id: id)
             hashers[id] = state
         }
+        lastHashing = state
         let damage = output.presentedDamage
         let canvas = output.displayCanvas
         state.hasher.markDamaged(canvas, damage: damage)
@@ -340,10 +344,15 @@ public final class TraceRecorder: TraceHooks {
 
     /// A screen's hasher and when it last hashed.
     private final class ScreenHashing {
+        let id: ScreenID
         let hasher = FrameHasher()
+        init(id: ScreenID) { self.id = id }
         var time: UInt64 = 0
         var sequence: UInt64 = 0
     }
+
+    /// The screen hashed last (its state also in `hashers`).
+    private var lastHashing: ScreenHashing?
 
     /// The shortest time between two hashes of a screen's picture under the realtime clock when
     /// the model did not change. (500 ms made the hash of four redrawing 250×250 windows 9 % of
