@@ -1,4 +1,6 @@
 import ArgumentParser
+import FoundationEssentials
+import Glibc
 import Testing
 @testable import strata
 
@@ -62,5 +64,17 @@ import Testing
     @Test(arguments: otherLines)
     func anyOtherLineIsLeftToSwiftArgumentParser(arguments: [String]) {
         #expect(StrataCommand.parseCommonArguments(arguments) == nil)
+    }
+}
+
+/// The start's read of the environment (`ProcessEnvironment`) gives what ProcessInfo gives.
+@Suite struct ProcessEnvironmentTests {
+    @Test func theEnvironmentReadsAsProcessInfoReadsIt() {
+        setenv("STRATA_ENVIRONMENT_TEST", "a=b==c", 1)
+        setenv("STRATA_ENVIRONMENT_TEST_EMPTY", "", 1)
+        let read = ProcessEnvironment.read()
+        #expect(read["STRATA_ENVIRONMENT_TEST"] == "a=b==c")
+        #expect(read["STRATA_ENVIRONMENT_TEST_EMPTY"] == "")
+        #expect(read == ProcessInfo.processInfo.environment)
     }
 }
