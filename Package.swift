@@ -59,13 +59,20 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CWaylandServer", pkgConfig: "wayland-server", providers: apt("libwayland-dev")),
-        .systemLibrary(name: "CWaylandClient", pkgConfig: "wayland-client", providers: apt("libwayland-dev")),
+        // libwayland-client, libxcb, libxcb-shm, libxkbcommon-x11 and libxcb-xkb are not linked: the
+        // nested backends and the XWM call them through CDeferredLibraries' stubs, which open each
+        // library at its first call (a start loads none of them: docs/performance.md, "Start-up").
+        // Their headers are in /usr/include; processes without libwayland-server (the test clients)
+        // link libwayland-client itself for its wl_*_interface tables.
+        .systemLibrary(name: "CWaylandClient", providers: apt("libwayland-dev")),
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: apt("libpixman-1-dev")),
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: apt("libxkbcommon-dev")),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: apt("libpng-dev")),
         // The X11 nested backend (scripts/deps-nested.txt lists the Debian packages).
-        .systemLibrary(name: "CXCB", pkgConfig: "xcb-shm", providers: apt("libxcb1-dev", "libxcb-shm0-dev", "libxcb-xfixes0-dev")),
-        .systemLibrary(name: "CXKBCommonX11", pkgConfig: "xkbcommon-x11", providers: apt("libxkbcommon-x11-dev", "libxcb-xkb-dev")),
+        .systemLibrary(name: "CXCB", providers: apt("libxcb1-dev", "libxcb-shm0-dev", "libxcb-xfixes0-dev")),
+        .systemLibrary(name: "CXKBCommonX11", providers: apt("libxkbcommon-x11-dev", "libxcb-xkb-dev")),
+        // A stub per function of those libraries (scripts/generate-deferred-stubs.sh lists them).
+        .target(name: "CDeferredLibraries", linkerSettings: [.linkedLibrary("dl")]),
         // The default cursor: libXcursor reads the system's Xcursor theme files (no X display);
         // opened with dlopen at the first cursor, so a start loads neither it nor Xlib.
         .target(name: "CXcursor", linkerSettings: [.linkedLibrary("dl")]),
@@ -80,8 +87,8 @@ let package = Package(
         .target(name: "StrataRender", dependencies: ["CPixman", "CPNG", "CXcursor", "StrataModel"], swiftSettings: cLayer + framePath),
         .target(
             name: "StrataServer",
-            dependencies: ["CWaylandServer", "CStrataServerGlue", "CXKBCommon", "CPixman", "CXCB", "StrataRender", "StrataModel",
-                           "StrataProcess"],
+            dependencies: ["CWaylandServer", "CStrataServerGlue", "CXKBCommon", "CPixman", "CXCB", "CDeferredLibraries", "StrataRender",
+                           "StrataModel", "StrataProcess"],
             swiftSettings: cLayer + framePath),
         // The control socket: JSON types shared by server and CLI (pure Swift), the server on the
         // compositor's loop, and the `strata-ctl` command line.
@@ -110,23 +117,26 @@ let package = Package(
         .executableTarget(
             name: "strata-color-client",
             dependencies: ["CWaylandClient", "CStrataClientGlue"],
-            swiftSettings: cLayer),
+            swiftSettings: cLayer,
+            linkerSettings: [.linkedLibrary("wayland-client")]),
         // The X11 counterpart (xcb): a window of one colour for exact stacking pixels.
         .executableTarget(
             name: "strata-x11-color-client",
             dependencies: ["CXCB"],
-            swiftSettings: cLayer),
+            swiftSettings: cLayer,
+            linkerSettings: [.linkedLibrary("xcb")]),
         // A tiny input method (zwp_input_method_v2) for end-to-end tests and demos.
         .executableTarget(
             name: "strata-im-client",
             dependencies: ["CWaylandClient", "CStrataClientGlue"],
-            swiftSettings: cLayer),
+            swiftSettings: cLayer,
+            linkerSettings: [.linkedLibrary("wayland-client")]),
         // Strata inside a Wayland or X11 session. libwayland-client and libwayland-server cannot
         // be imported into one Swift file, so this target sees the server only through
         // StrataServer's Swift API.
         .target(
             name: "StrataNestedBackends",
-            dependencies: ["CWaylandClient", "CStrataClientGlue", "CXCB", "CXKBCommonX11",
+            dependencies: ["CWaylandClient", "CStrataClientGlue", "CXCB", "CXKBCommonX11", "CDeferredLibraries",
                            "StrataServer", "StrataRender", "StrataModel"],
             swiftSettings: cLayer),
 
@@ -158,6 +168,8 @@ let package = Package(
             name: "StrataControlTests",
             dependencies: ["StrataControl", "StrataControlProtocol", "StrataTestSupport", "StrataServer"],
             swiftSettings: cLayer),
+        // The executable's command line (its hand parse of common lines against swift-argument-parser's).
+        .testTarget(name: "StrataCommandLineTests", dependencies: ["strata"], swiftSettings: cLayer),
         .testTarget(name: "StrataEndToEndTests", dependencies: ["StrataTestSupport", "StrataRender", "StrataTestRandom"], swiftSettings: cLayer),
     ]
 )

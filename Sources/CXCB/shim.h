@@ -6,10 +6,16 @@
 #include <sys/shm.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-/* xcb_extension_t is opaque, so Swift cannot take the address of xcb_shm_id itself. */
-static inline xcb_extension_t *strata_xcb_shm_id(void) { return &xcb_shm_id; }
-/* The same for XFixes (the XWM's selection owner notifications). */
-static inline xcb_extension_t *strata_xcb_xfixes_id(void) { return &xcb_xfixes_id; }
+#include "../CDeferredLibraries/include/strata-deferred.h"
+/* xcb_extension_t is opaque, so Swift cannot take the address of xcb_shm_id itself; and
+ * libxcb-shm is opened at its first use (CDeferredLibraries), so its data is looked up. */
+static inline xcb_extension_t *strata_xcb_shm_id(void) {
+	return (xcb_extension_t *)strata_deferred_data("xcb_shm_attach", "xcb_shm_id");
+}
+/* The same for XFixes (selection owner notifications: the XWM's and the X11 backend's). */
+static inline xcb_extension_t *strata_xcb_xfixes_id(void) {
+	return (xcb_extension_t *)strata_deferred_data("xcb_xfixes_query_version", "xcb_xfixes_id");
+}
 /* pidfd_open(2) (Linux 5.3; glibc 2.36 has no wrapper Swift can call: syscall is variadic). The
  * Xwayland launcher watches its process through it on the event loop. -1 with errno set. */
 static inline int strata_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }

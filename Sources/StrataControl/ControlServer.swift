@@ -52,7 +52,7 @@ public final class ControlServer {
 
     /// The default path for `compositor`'s Wayland socket: `$XDG_RUNTIME_DIR/strata-<name>.sock`.
     public static func defaultPath(for compositor: Compositor) -> String? {
-        guard let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], !runtime.isEmpty,
+        guard let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !runtime.isEmpty,
               let name = compositor.socketName else { return nil }
         return (runtime.hasSuffix("/") ? runtime : runtime + "/") + ControlProtocol.socketFileName(waylandSocket: name)
     }

@@ -1,3 +1,4 @@
+import CXCB
 import FoundationEssentials
 import Glibc
 import StrataModel
@@ -33,6 +34,7 @@ public enum BackendChoice {
                 throw NestedBackendError(context: context, reason: .notInSession,
                                          message: "WAYLAND_DISPLAY is not set: there is no parent Wayland session to connect to")
             }
+            try requireLibraries(of: ["wl_display_connect"], context: context)
             return try WaylandBackend(displayName: parent, screens: screens, modes: modes, context: context)
         case "x11":
             let context = name == nil ? "nested in the X11 session (DISPLAY is set; --backend chooses another)" : "--backend x11"
@@ -40,10 +42,24 @@ public enum BackendChoice {
                 throw NestedBackendError(context: context, reason: .notInSession,
                                          message: "DISPLAY is not set: there is no parent X11 session to connect to")
             }
+            try requireLibraries(of: ["xcb_connect", "xcb_shm_attach", "xcb_xkb_per_client_flags", "xkb_x11_setup_xkb_extension",
+                                            "xcb_xfixes_query_version"],
+                                 context: context)
             return try X11Backend(displayName: parent, screens: screens, modes: modes, context: context)
         default:
             throw NestedBackendError(context: "--backend \(chosen)", reason: .unknownBackend,
                                      message: "unknown backend; use one of \(names.joined(separator: ", "))")
+        }
+    }
+
+    /// A nested backend's libraries are opened at its start (not linked: CDeferredLibraries), so
+    /// one that is missing is this error, before any of its functions is called.
+    private static func requireLibraries(of functions: [String], context: String) throws(NestedBackendError) {
+        for function in functions {
+            var error: UnsafePointer<CChar>?
+            guard strata_deferred_open(function, &error) == 0 else { continue }
+            throw NestedBackendError(context: context, reason: .cannotConnect,
+                                     message: "cannot load the library of \(function): \(error.map { String(cString: $0) } ?? "not found")")
         }
     }
 }

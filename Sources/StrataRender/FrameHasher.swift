@@ -76,12 +76,17 @@ public final class FrameHasher {
             return
         }
         let w = width, h = height, columns = columns
-        damage.forEachBox { box in
-            let x1 = max(0, min(w, box.x1)), x2 = max(0, min(w, box.x2))
-            let y1 = max(0, min(h, box.y1)), y2 = max(0, min(h, box.y2))
-            guard x1 < x2, y1 < y2 else { return }
-            for row in Int(y1 / t)...Int((y2 - 1) / t) {
-                for column in Int(x1 / t)...Int((x2 - 1) / t) { stale[row * columns + column] = true }
+        stale.withUnsafeMutableBufferPointer { stale in
+            guard let flags = stale.baseAddress else { return }
+            damage.forEachBox { box in
+                let x1 = max(0, min(w, box.x1)), x2 = max(0, min(w, box.x2))
+                let y1 = max(0, min(h, box.y1)), y2 = max(0, min(h, box.y2))
+                guard x1 < x2, y1 < y2 else { return }
+                // Clamped to the canvas: every index is inside `stale` (columns × rows).
+                let first = Int(x1 / t), last = Int((x2 - 1) / t)
+                for row in Int(y1 / t)...Int((y2 - 1) / t) {
+                    (flags + row * columns + first).update(repeating: true, count: last - first + 1)
+                }
             }
         }
     }

@@ -178,7 +178,7 @@ struct StrataCommand: ParsableCommand {
     }
 
     func run() throws {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.read()
         let refreshMilliHz = Int((refresh * 1000).rounded())
         let mode = ScreenMode(width: size.width, height: size.height, refreshMilliHz: refreshMilliHz)
         let modes = [mode] + extraModes.map { ScreenMode(width: $0.width, height: $0.height, refreshMilliHz: refreshMilliHz) }

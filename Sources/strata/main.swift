@@ -1,3 +1,6 @@
+import ArgumentParser
+import Glibc
+
 // The `strata` executable: parse the command line, then run the compositor on this thread.
 //
 // The signals the event loop handles (SIGCHLD, SIGINT, SIGTERM) are blocked first, before any
@@ -6,4 +9,16 @@
 HandledSignals.block()
 // Every client is a file descriptor: 1,000 clients need more than the usual soft limit of 1,024.
 FileLimit.raise()
-StrataCommand.main()
+// A common command line is parsed by hand (`parseCommonArguments`: the same command, about half
+// of a start's instructions less); anything else by swift-argument-parser, as `main()` does.
+if let command = StrataCommand.parseCommonArguments(CommandLine.arguments.dropFirst()) {
+    do {
+        try command.run()
+    } catch let code as ExitCode {
+        exit(code.rawValue)
+    } catch {
+        StrataCommand.exit(withError: error)
+    }
+} else {
+    StrataCommand.main()
+}

@@ -56,6 +56,33 @@ import Testing
         #expect(frames.first?["damage"]?.arrayValue?.first == [0, 0, 640, 480])
     }
 
+    /// Event lines are written by hand for the notifications of one window or one screen and
+    /// through the JSON coder for the others: each must read back as the notification posted.
+    @Test func everyEventLineReadsBackAsTheNotificationTheModelPosted() throws {
+        let harness = try ControlHarness()
+        let path = harness.directory + "/events.trace"
+        var posted: [PostedNotification] = []
+        let token = harness.windows.notifications.addObserver { posted.append($0) }
+        defer { harness.windows.notifications.removeObserver(token) }
+        let client = try harness.connect()
+        #expect(try client.request(["command": "record", "action": "start", "path": .string(path)]).isOK)
+        let window = harness.window("a")
+        harness.windows.setLevel(window, .alert)
+        harness.windows.setFrame(window, Rect(x: -20, y: 30, width: 200, height: 100))
+        let screen = try #require(harness.windows.screens.first)
+        harness.windows.setBrightness(0.5, for: screen)
+        harness.windows.setMirroring(true, for: screen)
+        harness.windows.lock()
+        harness.windows.unlock()
+        harness.windows.hide(window)
+        #expect(try client.request(["command": "record", "action": "stop"]).isOK)
+        let recorded = try traceLines(path).filter { $0["type"] == "event" }.map { line in
+            try JSONDecoder().decode(PostedNotification.self, from: Data(line.encodedLine()))
+        }
+        #expect(posted.count >= 10)
+        #expect(recorded == posted)
+    }
+
     @Test func inputInjectedByACommandIsRecordedWithItsTarget() throws {
         let harness = try ControlHarness()
         let path = harness.directory + "/input.trace"

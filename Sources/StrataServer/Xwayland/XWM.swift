@@ -72,6 +72,14 @@ public final class XWM {
 
     /// Connects over `fd` (taken) to a ready Xwayland and becomes its window manager.
     static func connect(fd: Int32, xwayland: Xwayland) -> Result<XWM, XwaylandError> {
+        // libxcb and libxcb-xfixes are opened at their first use (CDeferredLibraries): missing,
+        // either is this error.
+        for (library, function) in [("libxcb", "xcb_connect_to_fd"), ("libxcb-xfixes", "xcb_xfixes_query_version")] {
+            var loadError: UnsafePointer<CChar>?
+            guard strata_deferred_open(function, &loadError) == 0 else { continue }
+            Glibc.close(fd)
+            return .failure(.setup("cannot load \(library): \(loadError.map { String(cString: $0) } ?? "not found")"))
+        }
         guard let connection = xcb_connect_to_fd(fd, nil) else { return .failure(.setup("xcb_connect_to_fd failed")) }
         guard xcb_connection_has_error(connection) == 0, let setup = xcb_get_setup(connection),
               let screen = xcb_setup_roots_iterator(setup).data, let atoms = XAtoms(connection: connection) else {
