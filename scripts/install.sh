@@ -70,4 +70,4 @@ ldd "$prefix/bin/strata" "$prefix/bin/strata-ctl" | awk '/=>/ { print $1 }' | so
 echo
 # Not linked, opened at their first use (CDeferredLibraries): the nested backends and Xwayland's
 # window manager need them then.
-echo "install: and, for --backend wayland|x11 and X clients: libwayland-client.so.0 libxcb.so.1 libxcb-shm.so.0 libxcb-xkb.so.1 libxkbcommon-x11.so.0"
+echo "install: and, for --backend wayland|x11 and X clients: libwayland-client.so.0 libxcb.so.1 libxcb-shm.so.0 libxcb-xkb.so.1 libxcb-xfixes.so.0 libxkbcommon-x11.so.0"
