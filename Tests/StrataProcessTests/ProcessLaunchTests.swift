@@ -82,7 +82,7 @@ import Testing
         #expect(pipe(&closed) == 0)
         for fd in kept + closed { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         defer { for fd in kept + closed { close(fd) } }
-        var launch = ProcessLaunch(["sh", "-c", "echo kept >&\(kept[1]) && ! (echo lost >&\(closed[1])) 2>/dev/null"])
+        var launch = ProcessLaunch(["sh", "-c", "echo kept > /proc/$$/fd/\(kept[1]) && ! test -e /proc/$$/fd/\(closed[1])"])
         launch.inheritedDescriptors = [kept[1]]
         #expect(ExitStatus.wait(try launch.spawn()) == 0)
         var buffer = [UInt8](repeating: 0, count: 16)
