@@ -124,10 +124,10 @@ struct XwaylandEndToEndTests {
 
     /// The `strata-ctl windows` rows of X windows: (title, order, key, level).
     private static func rows(_ text: Substring) -> [(title: String, order: Int, key: Bool, level: String)] {
-        text.split(separator: "\n").filter { $0.hasSuffix("x11") }.compactMap { line in
+        text.split(separator: "\n").compactMap { line in
             let columns = line.split(separator: "  ", omittingEmptySubsequences: true).map { $0.trimmingCharacters(in: .whitespaces) }
-            // ID, APP_ID, TITLE, PID, LEVEL, ORDER, KEY, HIDDEN, SCREEN, FRAME, KIND
-            guard columns.count == 11, let order = Int(columns[5]) else { return nil }
+            // ID, APP_ID, TITLE, PID, LEVEL, ORDER, KEY, HIDDEN, SCREEN, FRAME, KIND, MODAL, PARENT
+            guard columns.count == 13, columns[10] == "x11", let order = Int(columns[5]) else { return nil }
             return (columns[2], order, columns[6] == "yes", columns[4])
         }
     }
