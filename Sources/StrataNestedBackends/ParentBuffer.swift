@@ -66,15 +66,20 @@ final class ParentBuffer {
     func update(from canvas: Canvas) {
         guard canvas.width == width, canvas.height == height else { return }
         missing.intersect(x: 0, y: 0, width: width, height: height)
-        let source = UnsafeRawPointer(canvas.data)
-        let sourceStride = Int(canvas.stride)
-        let stride = Int(width) * 4
+        // The canvas is x8r8g8b8 and its top bytes are whatever the clients' XRGB buffers held
+        // (Xwayland's are 0): they are set here, so a parent that reads them as alpha (weston's
+        // headless screenshots do) still sees opaque pixels.
+        let source = canvas.data
+        let sourceStride = Int(canvas.stride) / 4
+        let target = pixels.assumingMemoryBound(to: UInt32.self)
+        let stride = Int(width)
         missing.forEachBox { box in
-            let rowBytes = Int(box.x2 - box.x1) * 4
-            guard rowBytes > 0 else { return }
+            let count = Int(box.x2 - box.x1)
+            guard count > 0 else { return }
             for y in Int(box.y1)..<Int(box.y2) {
-                (pixels + y * stride + Int(box.x1) * 4)
-                    .copyMemory(from: source + y * sourceStride + Int(box.x1) * 4, byteCount: rowBytes)
+                let from = source + y * sourceStride + Int(box.x1)
+                let to = target + y * stride + Int(box.x1)
+                for index in 0..<count { to[index] = from[index] | 0xff00_0000 }
             }
         }
         missing.clear()

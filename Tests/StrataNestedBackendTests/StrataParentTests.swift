@@ -67,6 +67,55 @@ struct StrataParentTests {
         }
     }
 
+    /// The canvas is x8r8g8b8, and its top bytes are what the clients' XRGB buffers held
+    /// (Xwayland's are 0); the parent gets them set, for parents that read them as alpha
+    /// (weston's headless screenshots showed an X window white before).
+    /// A nested Strata hosted by a `TestServer`, so a test client can draw in it.
+    final class HostedNesting {
+        // Released in this order: the client before its server, the nested Strata before its parent.
+        let shell: TestXdgShell
+        let client: TestClient
+        let nested: TestServer
+        let backend: WaylandBackend
+        let parent: TestServer
+
+        init() throws {
+            let parent = try TestServer(width: 640, height: 480)
+            var fds: [Int32] = [0, 0]
+            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0,
+                  parent.compositor.display.createClient(fd: fds[0]) != nil else {
+                throw ParentSessionError.didNotStart("no socket pair to the parent Strata")
+            }
+            self.parent = parent
+            backend = try WaylandBackend(fd: fds[1], modes: [ScreenMode(width: 320, height: 200)], whileWaiting: { parent.step() })
+            nested = TestServer(hosting: try Compositor(backend: backend), alsoStep: { parent.step() })
+            client = try TestClient(server: nested)
+            shell = try TestXdgShell(client: client)
+        }
+    }
+
+    @Test func theParentGetsOpaquePixelsWhereAClientsXRGBBufferHeldZeroTopBytes() throws {
+        let hosted = try HostedNesting()
+        let toplevel = try #require(hosted.shell.makeToplevel())
+        // Top byte 0, as Xwayland's buffers have it: XRGB8888 ignores it.
+        #expect(toplevel.map(width: 320, height: 200, argb: 0x003c_b371))
+        let deadline = Date().addingTimeInterval(3)
+        var window: Window?
+        while Date() < deadline {
+            hosted.nested.step(timeout: 0.001)
+            hosted.client.step()
+            window = hosted.parent.windows.windows.first { $0.title == "WL-1" && !$0.isHidden }
+            if let window, hosted.parent.pixel(x: Int32(window.frame.x + 5), y: Int32(window.frame.y + 5)) == Self.colour { break }
+        }
+        let shown = try #require(window)
+        let nestedCanvas = hosted.nested.compositor.outputs[0].canvas
+        #expect(nestedCanvas.data[5 * Int(nestedCanvas.stride) / 4 + 5] == 0x003c_b371, "the nested canvas keeps the client's top byte")
+        let parentCanvas = hosted.parent.compositor.outputs[0].canvas
+        let raw = parentCanvas.data[Int(shown.frame.y + 5) * Int(parentCanvas.stride) / 4 + Int(shown.frame.x + 5)]
+        #expect(raw == Self.colour, "the parent's pixel is opaque: \(String(raw, radix: 16))")
+        toplevel.destroyToplevel()
+    }
+
     @Test func theParentsPointerKeysAndTouchDriveTheNestedSeat() throws {
         let nesting = try Nesting()
         let recorder = InputRecorder()
