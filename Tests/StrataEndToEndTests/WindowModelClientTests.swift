@@ -137,37 +137,88 @@ private let KEY_T: UInt32 = 20
         }
     }
 
+    /// gtk3-demo's "Menus" window in both decoration modes. Server (the default, answered on
+    /// org_kde_kwin_server_decoration): GTK 3 draws no header bar and no shadow, the surface is
+    /// the window, and the menu bar ("test\nline2", "foo", "bar") is its top row. Client: a header
+    /// bar of about 36 pixels above it, shadows outside the window geometry. A click on "foo"
+    /// makes an xdg_popup, shown above the window, whose opaque pixels are on the screen; Escape
+    /// closes it. (Clicking 58 pixels down in server mode lands on the demo's "Flip" button,
+    /// which turns the menu bar vertical: the demo's own layout, no compositor fault.)
     @Test(.enabled(if: TestProcess.isInstalled("gtk3-demo") && TestProcess.isInstalled("dbus-run-session"),
-                   "gtk3-demo (apt-get install gtk-3-examples) or dbus-run-session (dbus) is missing"))
-    func gtk3DemoOpensAMenuPopupOnAClick() throws {
+                   "gtk3-demo (apt-get install gtk-3-examples) or dbus-run-session (dbus) is missing"),
+          arguments: [DecorationMode.serverSide, .clientSide])
+    func gtk3DemoOpensAMenuPopupOnAClick(decorations: DecorationMode) throws {
         let (server, output) = try Self.makeServer()
-        // Client-side decorations, as before org_kde_kwin_server_decoration: in server mode GTK 3
-        // lays this demo out without a title bar and a click on "foo" opened no menu (a known
-        // issue, docs/breadth.md).
-        server.compositor.decorationMode = .clientSide
+        server.compositor.decorationMode = decorations
         let process = try TestProcess(["dbus-run-session", "--", "gtk3-demo", "--run=menus"], server: server,
                                       environment: ["GDK_BACKEND": "wayland", "NO_AT_BRIDGE": "1", "GTK_A11Y": "none"])
-        #expect(server.run(seconds: 20) { Self.visibleWindows(server).count >= 1 && Self.shownSurfaces(server, output) >= 1 },
-                "no gtk window; stderr: \(process.stderr)")
+        let menus = { Self.visibleWindows(server).first { $0.title == "Menus" } }
+        #expect(server.run(seconds: 20) { menus().map { Self.rootSurfaces(of: $0).first?.hasContent == true } ?? false },
+                "no Menus window; stderr: \(process.stderr)")
         server.run(seconds: 1)
-        let window = try #require(Self.visibleWindows(server).last)
-        let before = Self.shownSurfaces(server, output)
-        if let dir = ProcessInfo.processInfo.environment["STRATA_DEBUG_SHOTS"] {
-            _ = try? server.compositor.scene.writeScreenshots(to: dir)
-            for w in server.windows.windows { print("DEBUG window \(w) title=\(w.title) frame=\(w.frame)") }
+        let window = try #require(menus())
+        let toplevel = try #require(Self.rootSurfaces(of: window).first)
+        let place = try #require(toplevel.placement)
+        if decorations == .serverSide {
+            // No shadow: the surface is exactly the window.
+            #expect(place.x == Int32(window.frame.x) && place.y == Int32(window.frame.y))
+            #expect(toplevel.width == Int32(window.frame.width) && toplevel.height == Int32(window.frame.height))
+        } else {
+            // Shadows around the window geometry.
+            #expect(place.x < Int32(window.frame.x) && place.y < Int32(window.frame.y))
+            #expect(toplevel.width > Int32(window.frame.width) && toplevel.height > Int32(window.frame.height))
         }
-        // The "Menus" window: a header bar (about 36 pixels), then the menu bar ("test", "foo",
-        // "bar"): click "foo".
-        #expect(window.title == "Menus")
-        Self.click(server, output, x: Double(window.frame.x + 70), y: Double(window.frame.y + 58))
-        let opened = server.run(seconds: 5) { Self.shownSurfaces(server, output) > before }
-        #expect(opened, "no popup surface mapped after clicking the menu bar; stderr: \(process.stderr)")
+        #expect(Self.rootSurfaces(of: window).count == 1)
+        // "foo": 70 pixels in, 22 pixels into the menu bar (below the header bar with CSD).
+        let header = decorations == .clientSide ? 36 : 0
+        let fooX = Double(window.frame.x + 70), fooY = Double(window.frame.y + header + 22)
+        server.compositor.seat.pointerMotion(on: output, x: fooX, y: fooY, time: 90)
+        server.run(seconds: 0.2)
+        let hit = try #require(server.compositor.scene.surface(at: fooX, fooY, on: output))
+        #expect(hit.surface === toplevel && hit.window === window)
+        Self.click(server, output, x: fooX, y: fooY)
+        #expect(server.run(seconds: 5) { Self.rootSurfaces(of: window).count == 2 && Self.rootSurfaces(of: window)[1].hasContent },
+                "no popup after clicking foo; stderr: \(process.stderr)")
+        server.run(seconds: 0.5)
+        let popup = try #require(Self.rootSurfaces(of: window).dropFirst().first)
+        let at = try #require(popup.placement)
         if let dir = ProcessInfo.processInfo.environment["STRATA_DEBUG_SHOTS"] {
-            _ = try? server.compositor.scene.writeScreenshots(to: dir)
+            _ = try? server.compositor.scene.writeScreenshots(to: "\(dir)/\(decorations)")
+            print("DEBUG window frame=\(window.frame) surface=\(place) \(toplevel.width)x\(toplevel.height) popup=\(at) \(popup.width)x\(popup.height)")
         }
+        // Above: the popup's centre is the popup, not the window under it.
+        let centre = (x: Double(at.x) + Double(popup.width) / 2, y: Double(at.y) + Double(popup.height) / 2)
+        let top = try #require(server.compositor.scene.surface(at: centre.x, centre.y, on: output))
+        #expect(top.surface === popup && top.window === window)
+        // Below the menu bar, under "foo" (starting left of the pointer: a vertical menu bar, as
+        // after the demo's "Flip", would open it beside the bar, to the right).
+        #expect(Double(at.y) + Double(popup.height) > fooY && Double(at.y) <= fooY + 40)
+        #expect(Double(at.x) < fooX && Double(at.x) + Double(popup.width) > fooX)
+        // The menu's pixels: with the cursor hidden, every opaque pixel of the popup's buffer is
+        // on the screen where the popup is placed.
+        let pixels = try #require(popup.texture.copyPixels())
+        #expect(popup.texture.width == popup.width && pixels.count == Int(popup.width) * Int(popup.height))
+        server.compositor.cursor.isHidden = true
+        var opaque = 0, same = 0
+        for y in 0..<Int(popup.height) {
+            for x in 0..<Int(popup.width) where pixels[y * Int(popup.width) + x] >> 24 == 0xff {
+                opaque += 1
+                let shown = server.pixel(x: at.x + Int32(x), y: at.y + Int32(y))
+                if shown.map({ $0 | 0xff00_0000 }) == pixels[y * Int(popup.width) + x] { same += 1 }
+            }
+        }
+        server.compositor.cursor.isHidden = false
+        #expect(opaque > Int(popup.width) * Int(popup.height) / 2 && same == opaque, "\(same) of \(opaque) opaque popup pixels shown")
         // Escape closes the menu: the popup goes.
         Self.type(server, key: 1)
-        #expect(server.run(seconds: 5) { Self.shownSurfaces(server, output) == before }, "the menu did not close on Escape")
+        #expect(server.run(seconds: 5) { Self.rootSurfaces(of: window).count == 1 }, "the menu did not close on Escape")
+    }
+
+    /// A window's root surfaces: its own, then its shown popups.
+    static func rootSurfaces(of window: Window) -> [Surface] {
+        var surfaces: [Surface] = []
+        window.forEachRootSurface { surfaces.append($0) }
+        return surfaces
     }
 
     @Test(.enabled(if: TestProcess.isInstalled("gtk-layer-demo"), "gtk-layer-demo is not installed (apt-get install gtk-layer-shell-examples)"))
