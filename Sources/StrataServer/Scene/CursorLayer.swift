@@ -5,6 +5,14 @@ import StrataRender
 /// The cursor: a layer above every window, drawn last on the screen the pointer is on, with its
 /// hotspot at the pointer's position.
 ///
+/// It is placed in the screen's canvas pixels, as weston and sway place it: the pointer's
+/// position times the screen's scale, floored, is the hotspot's pixel, and the image is drawn at
+/// the screen's scale (a cursor surface of w×h at scale s covers round(w·s)×round(h·s) canvas
+/// pixels, its hotspot (hx, hy) at (round(hx·s), round(hy·s)) from its corner, so a buffer of scale s is drawn 1:1; the
+/// theme's image, made at scale 1, is enlarged the same way). A turned, dimmed or overscanned
+/// screen turns, dims and places the canvas as a whole (`ScreenOutput.present`), the cursor
+/// with it.
+///
 /// What it shows is the pointer's decision (`Pointer.cursorImage`): the focus client's cursor
 /// surface (wl_pointer.set_cursor), a named cursor of the theme (wp_cursor_shape_v1), nothing
 /// (set_cursor with a null surface), or the theme's default arrow (over the background, or over a
@@ -31,10 +39,34 @@ public final class CursorLayer {
         case image(CursorImage)
     }
 
-    /// Where the cursor was last drawn: its screen and rectangle (screen coordinates).
+    /// Where the cursor was last drawn: its screen, its rectangle of canvas pixels, and the
+    /// logical rectangle damaged for it (the canvas rectangle rounded outwards; the same at
+    /// scale 1).
     private struct Placement: Equatable {
         var screen: ScreenID
         var x: Int32, y: Int32, width: Int32, height: Int32
+        var damageX: Int32, damageY: Int32, damageWidth: Int32, damageHeight: Int32
+
+        init(on output: ScreenOutput, pointX: Double, pointY: Double, width: Int32, height: Int32, hotspotX: Int32, hotspotY: Int32) {
+            screen = output.screen.id
+            let scale = output.scale
+            func device(_ v: Int32) -> Int32 { output.isUnscaled ? v : Coordinate.scaled(v, by: scale) }
+            let px = CursorLayer.pixel(output.isUnscaled ? pointX : pointX * scale)
+            let py = CursorLayer.pixel(output.isUnscaled ? pointY : pointY * scale)
+            x = Coordinate.difference(px, device(hotspotX))
+            y = Coordinate.difference(py, device(hotspotY))
+            self.width = device(width)
+            self.height = device(height)
+            guard !output.isUnscaled else {
+                (damageX, damageY, damageWidth, damageHeight) = (x, y, self.width, self.height)
+                return
+            }
+            let x1 = Coordinate.clamped((Double(x) / scale).rounded(.down))
+            let y1 = Coordinate.clamped((Double(y) / scale).rounded(.down))
+            let x2 = Coordinate.clamped((Double(Coordinate.sum(x, self.width)) / scale).rounded(.up))
+            let y2 = Coordinate.clamped((Double(Coordinate.sum(y, self.height)) / scale).rounded(.up))
+            (damageX, damageY, damageWidth, damageHeight) = (x1, y1, Coordinate.difference(x2, x1), Coordinate.difference(y2, y1))
+        }
     }
     private var drawn: Placement?
     private(set) var image: Image?
@@ -46,7 +78,8 @@ public final class CursorLayer {
         self.theme = theme
     }
 
-    /// The rectangle the cursor covers now on its screen (tests, the control socket).
+    /// The rectangle the cursor covers now on its screen, in the screen's canvas pixels (logical
+    /// coordinates at scale 1; tests, captures without the cursor).
     public var rect: (screen: ScreenID, rect: Rect)? {
         drawn.map { ($0.screen, Rect(x: Int($0.x), y: Int($0.y), width: Int($0.width), height: Int($0.height))) }
     }
@@ -63,18 +96,15 @@ public final class CursorLayer {
         image = wanted
         var next: Placement?
         if !isHidden, !backendShows, let wanted, let position = compositor.seat.pointerPosition {
-            let px = Self.pixel(position.x), py = Self.pixel(position.y)
             switch wanted {
             case .surface(let surface, let hx, let hy):
                 if surface.hasContent, !surface.isDestroyed {
-                    next = Placement(screen: position.output.screen.id,
-                                     x: Coordinate.difference(px, hx), y: Coordinate.difference(py, hy),
-                                     width: surface.width, height: surface.height)
+                    next = Placement(on: position.output, pointX: position.x, pointY: position.y,
+                                     width: surface.width, height: surface.height, hotspotX: hx, hotspotY: hy)
                 }
             case .image(let cursor):
-                next = Placement(screen: position.output.screen.id,
-                                 x: Coordinate.difference(px, cursor.hotspotX), y: Coordinate.difference(py, cursor.hotspotY),
-                                 width: cursor.width, height: cursor.height)
+                next = Placement(on: position.output, pointX: position.x, pointY: position.y,
+                                 width: cursor.width, height: cursor.height, hotspotX: cursor.hotspotX, hotspotY: cursor.hotspotY)
             }
         }
         if next != drawn || (contentChanged && next != nil) {
@@ -106,21 +136,23 @@ public final class CursorLayer {
 
     private func damage(_ placement: Placement) {
         guard let output = compositor.output(for: placement.screen) else { return }
-        output.damage.addRect(x: placement.x, y: placement.y, width: placement.width, height: placement.height)
+        output.damage.addRect(x: placement.damageX, y: placement.damageY, width: placement.damageWidth, height: placement.damageHeight)
         compositor.scene.scheduleFrame(output)
     }
 
-    /// Draws the cursor on `output`'s canvas inside `clip` (the frame's damage), after the windows.
+    /// Draws the cursor on `output`'s canvas inside `clip` (the frame's damage, canvas pixels),
+    /// after the windows.
     func draw(on output: ScreenOutput, clip: PixmanRegion) {
         guard let drawn, drawn.screen == output.screen.id, let image else { return }
         guard clip.extentsIntersect(x: drawn.x, y: drawn.y, width: drawn.width, height: drawn.height) else { return }
         switch image {
         case .surface(let surface, _, _):
             output.canvas.draw(surface.texture, x: drawn.x, y: drawn.y, surfaceWidth: surface.width, surfaceHeight: surface.height,
-                               transform: surface.bufferTransform, viewport: surface.viewport, in: clip)
+                               transform: surface.bufferTransform, viewport: surface.viewport,
+                               width: drawn.width, height: drawn.height, in: clip)
         case .image(let cursor):
             output.canvas.draw(cursor.texture, x: drawn.x, y: drawn.y, surfaceWidth: cursor.width, surfaceHeight: cursor.height,
-                               transform: .identity, in: clip)
+                               transform: .identity, width: drawn.width, height: drawn.height, in: clip)
         }
     }
 
