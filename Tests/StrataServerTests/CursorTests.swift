@@ -288,6 +288,29 @@ import Testing
         #expect(server.pixel(x: 101, y: 60) == 0xff00_00ff)
     }
 
+    @Test func extremeHotspotsAndPointsOnAScreenOfScale1Point5StayClampedAndDrawNothingWrong() throws {
+        let server = try TestServer()
+        let (client, seat, window, cursor) = try scaledCursor(server, pointer: (50, 30)) { $0.setScale(1.5, for: $1) }
+        defer { withExtendedLifetime((window, cursor)) {} }
+        let output = server.compositor.outputs[0]
+        for (hx, hy) in [(Int32.max, Int32.min), (Int32.min, Int32.max), (Int32.max, Int32.max)] {
+            wl_pointer_set_cursor(seat.pointer, seat.pointerEnterSerial, cursor.surface, hx, hy)
+            #expect(client.roundtrip())
+            server.repaint()
+            let rect = try #require(server.compositor.cursor.rect?.rect)
+            #expect(rect.width == 6 && rect.height == 6)
+            #expect(abs(rect.x) <= Int(Coordinate.limit) && abs(rect.y) <= Int(Coordinate.limit))
+            // Off the screen: the window shows where the pointer is.
+            #expect(server.pixel(x: 75, y: 45) == grey)
+        }
+        wl_pointer_set_cursor(seat.pointer, seat.pointerEnterSerial, cursor.surface, 1, 2)
+        #expect(client.roundtrip())
+        server.compositor.seat.pointerMotion(on: output, x: 1e300, y: -1e300, time: 2)
+        #expect(client.roundtrip())
+        server.repaint()
+        #expect(client.connectionError == 0)
+    }
+
     /// Every fully opaque pixel of `image` drawn with its hotspot at `point`, and every fully
     /// transparent one showing `under`.
     func expectImage(_ image: CursorImage, at point: (Int32, Int32), over under: UInt32, in server: TestServer,
