@@ -90,6 +90,17 @@ import Testing
         #expect(server.compositor.cursor.rect == nil)
     }
 
+    @Test func anotherCursorSurfaceOfTheSameSizeAndHotspotIsDrawn() throws {
+        let server = try TestServer()
+        let (client, seat, window, cursor) = try clientWithRedCursor(server)
+        defer { withExtendedLifetime((window, cursor)) {} }
+        #expect(server.pixel(x: 49, y: 48) == red)
+        let green = try client.makeSurface(width: 4, height: 4, argb: 0xff00_ff00)
+        wl_pointer_set_cursor(seat.pointer, seat.pointerEnterSerial, green.surface, 1, 2)
+        #expect(client.roundtrip())
+        #expect(server.pixel(x: 49, y: 48) == 0xff00_ff00 && server.pixel(x: 52, y: 51) == 0xff00_ff00)
+    }
+
     @Test func aCursorSurfaceCannotBecomeAnXdgSurface() throws {
         let server = try TestServer()
         let (client, seat, window, cursor) = try clientWithRedCursor(server)
@@ -286,6 +297,36 @@ import Testing
         server.windows.setScale(2, for: server.windows.screens[0])
         #expect(server.compositor.cursor.rect?.rect == Rect(x: 99, y: 56, width: 8, height: 8))
         #expect(server.pixel(x: 101, y: 60) == 0xff00_00ff)
+    }
+
+    @Test func onAScreenOfScale2TheThemesArrowIsDrawnAtTheScreensScaleWithItsHotspotAtThePointer() throws {
+        let server = try TestServer()
+        server.windows.setScale(2, for: server.windows.screens[0])
+        let output = server.compositor.outputs[0]
+        server.compositor.seat.pointerMotion(on: output, x: 100.5, y: 60.75, time: 1)
+        server.repaint()
+        let base = try #require(server.compositor.cursor.theme.defaultCursor)
+        guard case .image(let shown)? = server.compositor.cursor.currentImage else {
+            Issue.record("no theme image shown")
+            return
+        }
+        // The pointer's canvas pixel is (201, 121). The theme at twice the size, drawn 1:1 when
+        // it has a larger image (Adwaita has 48 pixels); else the scale-1 image enlarged twice.
+        let sharp = shown.width > base.width
+        #expect(sharp ? shown.width >= 2 * base.width - 2 : shown === base)
+        let k: Int32 = sharp ? 1 : 2
+        let rect = try #require(server.compositor.cursor.rect?.rect)
+        #expect(rect == Rect(x: Int(201 - k * shown.hotspotX), y: Int(121 - k * shown.hotspotY),
+                             width: Int(k * shown.width), height: Int(k * shown.height)))
+        var opaque = 0
+        for y in 0..<shown.height {
+            for x in 0..<shown.width {
+                guard let p = shown.pixel(x: x, y: y), p >> 24 == 0xff else { continue }
+                opaque += 1
+                #expect(server.pixel(x: Int32(rect.x) + k * x, y: Int32(rect.y) + k * y) == p)
+            }
+        }
+        #expect(opaque > 20)
     }
 
     @Test func extremeHotspotsAndPointsOnAScreenOfScale1Point5StayClampedAndDrawNothingWrong() throws {

@@ -8,8 +8,10 @@ import StrataRender
 /// It is placed in the screen's canvas pixels, as weston and sway place it: the pointer's
 /// position times the screen's scale, floored, is the hotspot's pixel, and the image is drawn at
 /// the screen's scale (a cursor surface of w×h at scale s covers round(w·s)×round(h·s) canvas
-/// pixels, its hotspot (hx, hy) at (round(hx·s), round(hy·s)) from its corner, so a buffer of scale s is drawn 1:1; the
-/// theme's image, made at scale 1, is enlarged the same way). A turned, dimmed or overscanned
+/// pixels, its hotspot (hx, hy) at (round(hx·s), round(hy·s)) from its corner, so a buffer of
+/// scale s is drawn 1:1). The theme's images come from the theme loaded at the size times the
+/// scale (`scaledTheme`) and are drawn 1:1 when that gives a larger image, else the scale-1
+/// image is enlarged the same way as a surface. A turned, dimmed or overscanned
 /// screen turns, dims and places the canvas as a whole (`ScreenOutput.present`), the cursor
 /// with it.
 ///
@@ -47,10 +49,13 @@ public final class CursorLayer {
         var x: Int32, y: Int32, width: Int32, height: Int32
         var damageX: Int32, damageY: Int32, damageWidth: Int32, damageHeight: Int32
 
-        init(on output: ScreenOutput, pointX: Double, pointY: Double, width: Int32, height: Int32, hotspotX: Int32, hotspotY: Int32) {
+        /// `inCanvasPixels`: the size and hotspot are canvas pixels already (a theme image at the
+        /// screen's scale), else logical (scaled here).
+        init(on output: ScreenOutput, pointX: Double, pointY: Double, width: Int32, height: Int32, hotspotX: Int32, hotspotY: Int32,
+             inCanvasPixels: Bool = false) {
             screen = output.screen.id
             let scale = output.scale
-            func device(_ v: Int32) -> Int32 { output.isUnscaled ? v : Coordinate.scaled(v, by: scale) }
+            func device(_ v: Int32) -> Int32 { output.isUnscaled || inCanvasPixels ? Coordinate.clamped(v) : Coordinate.scaled(v, by: scale) }
             let px = CursorLayer.pixel(output.isUnscaled ? pointX : pointX * scale)
             let py = CursorLayer.pixel(output.isUnscaled ? pointY : pointY * scale)
             x = Coordinate.difference(px, device(hotspotX))
@@ -69,7 +74,14 @@ public final class CursorLayer {
         }
     }
     private var drawn: Placement?
+    /// The content last drawn (the surface or theme image object): a new one of the same
+    /// rectangle is drawn too.
+    private var drawnContent: ObjectIdentifier?
     private(set) var image: Image?
+    /// The theme at the size times a screen's scale, for the last few scales seen (at most
+    /// `maxScaledThemes`; the scale is the user's, any number of them).
+    private var scaledThemes: [(size: Int32, theme: CursorTheme)] = []
+    private static let maxScaledThemes = 4
     /// Grows with every new content of the cursor (the nested backend re-uploads then).
     public private(set) var generation = 0
 
@@ -90,29 +102,55 @@ public final class CursorLayer {
     /// Re-evaluates what the cursor shows and where; damages the old and new rectangles when
     /// either changed. `contentChanged`: the cursor surface committed new pixels.
     func update(contentChanged: Bool = false) {
-        let wanted = compositor.seat.pointer.cursorImage(theme: theme)
+        var wanted = compositor.seat.pointer.cursorImage(theme: theme)
         let backendShows = !compositor.backend.drawsCursor
         if contentChanged { generation &+= 1 }
-        image = wanted
         var next: Placement?
-        if !isHidden, !backendShows, let wanted, let position = compositor.seat.pointerPosition {
-            switch wanted {
-            case .surface(let surface, let hx, let hy):
-                if surface.hasContent, !surface.isDestroyed {
-                    next = Placement(on: position.output, pointX: position.x, pointY: position.y,
-                                     width: surface.width, height: surface.height, hotspotX: hx, hotspotY: hy)
+        var content: ObjectIdentifier?
+        if !isHidden, !backendShows, let shown = wanted, let position = compositor.seat.pointerPosition {
+            let output = position.output
+            if case .image(let base) = shown, !output.isUnscaled, let theme = scaledTheme(for: output.scale),
+               case .image(let sharp)? = compositor.seat.pointer.cursorImage(theme: theme),
+               sharp.width > base.width, sharp.height > base.height {
+                // The theme's image at the screen's scale, drawn 1:1 in canvas pixels.
+                wanted = .image(sharp)
+                content = ObjectIdentifier(sharp)
+                next = Placement(on: output, pointX: position.x, pointY: position.y, width: sharp.width, height: sharp.height,
+                                 hotspotX: sharp.hotspotX, hotspotY: sharp.hotspotY, inCanvasPixels: true)
+            } else {
+                switch shown {
+                case .surface(let surface, let hx, let hy):
+                    if surface.hasContent, !surface.isDestroyed {
+                        content = ObjectIdentifier(surface)
+                        next = Placement(on: output, pointX: position.x, pointY: position.y,
+                                         width: surface.width, height: surface.height, hotspotX: hx, hotspotY: hy)
+                    }
+                case .image(let cursor):
+                    content = ObjectIdentifier(cursor)
+                    next = Placement(on: output, pointX: position.x, pointY: position.y,
+                                     width: cursor.width, height: cursor.height, hotspotX: cursor.hotspotX, hotspotY: cursor.hotspotY)
                 }
-            case .image(let cursor):
-                next = Placement(on: position.output, pointX: position.x, pointY: position.y,
-                                 width: cursor.width, height: cursor.height, hotspotX: cursor.hotspotX, hotspotY: cursor.hotspotY)
             }
         }
-        if next != drawn || (contentChanged && next != nil) {
+        image = wanted
+        if next != drawn || (next != nil && (contentChanged || content != drawnContent)) {
             if let drawn { damage(drawn) }
             if let next { damage(next) }
             drawn = next
         }
+        drawnContent = next == nil ? nil : content
         if backendShows { compositor.backend.cursorDidChange(isHidden ? nil : wanted, generation: generation) }
+    }
+
+    /// The theme at its size times `scale` (nil: the same size as the scale-1 theme's).
+    private func scaledTheme(for scale: Double) -> CursorTheme? {
+        let size = Int32(clamping: Int64((Double(theme.size) * min(scale, 256)).rounded()))
+        guard size > theme.size else { return nil }
+        if let found = scaledThemes.first(where: { $0.size == size }) { return found.theme }
+        if scaledThemes.count >= Self.maxScaledThemes { scaledThemes.removeFirst() }
+        let scaled = CursorTheme(name: theme.themeName, size: size)
+        scaledThemes.append((size, scaled))
+        return scaled
     }
 
     /// The pixel a coordinate falls in, for any value (the seat accepts huge ones), clamped.
