@@ -90,6 +90,17 @@ import Testing
         #expect(server.compositor.cursor.rect == nil)
     }
 
+    @Test func anotherCursorSurfaceOfTheSameSizeAndHotspotIsDrawn() throws {
+        let server = try TestServer()
+        let (client, seat, window, cursor) = try clientWithRedCursor(server)
+        defer { withExtendedLifetime((window, cursor)) {} }
+        #expect(server.pixel(x: 49, y: 48) == red)
+        let green = try client.makeSurface(width: 4, height: 4, argb: 0xff00_ff00)
+        wl_pointer_set_cursor(seat.pointer, seat.pointerEnterSerial, green.surface, 1, 2)
+        #expect(client.roundtrip())
+        #expect(server.pixel(x: 49, y: 48) == 0xff00_ff00 && server.pixel(x: 52, y: 51) == 0xff00_ff00)
+    }
+
     @Test func aCursorSurfaceCannotBecomeAnXdgSurface() throws {
         let server = try TestServer()
         let (client, seat, window, cursor) = try clientWithRedCursor(server)
@@ -202,6 +213,143 @@ import Testing
         let image = try #require(theme.defaultCursor)
         // libXcursor still falls back to the "default" theme; either way there is an arrow.
         #expect(image.width > 0 && image.height > 0)
+    }
+
+    // MARK: Scaled and turned screens
+
+    /// A screen of 640×480 pixels set up by `configure`, a grey window under the pointer at the
+    /// logical point `pointer`, and a cursor surface of scale 2 (8×8 red buffer pixels, 4×4
+    /// logical) whose hotspot (1, 2) is the blue buffer pixel (2, 4).
+    func scaledCursor(_ server: TestServer, pointer: (Double, Double),
+                      configure: (WindowManager, Screen) -> Void) throws -> (TestClient, TestSeat, TestSurface, TestSurface) {
+        configure(server.windows, server.windows.screens[0])
+        let (client, seat) = try connectWithSeat(server)
+        let window = try client.makeSurface(width: 200, height: 200, argb: grey)
+        client.showPlainSurface(window, x: 0, y: 0)
+        server.compositor.seat.pointerMotion(on: server.compositor.outputs[0], x: pointer.0, y: pointer.1, time: 1)
+        client.roundtrip()
+        let cursor = try client.makeSurface(width: 8, height: 8, argb: red)
+        cursor.buffer.fill(x: 2, y: 4, width: 1, height: 1, 0xff00_00ff)
+        wl_surface_set_buffer_scale(cursor.surface, 2)
+        wl_surface_attach(cursor.surface, cursor.buffer.buffer, 0, 0)
+        wl_surface_damage_buffer(cursor.surface, 0, 0, 8, 8)
+        wl_surface_commit(cursor.surface)
+        wl_pointer_set_cursor(seat.pointer, seat.pointerEnterSerial, cursor.surface, 1, 2)
+        client.roundtrip()
+        return (client, seat, window, cursor)
+    }
+
+    @Test func onAScreenOfScale2TheHotspotPixelIsAtThePointerInDevicePixels() throws {
+        let server = try TestServer()
+        let (client, seat, window, cursor) = try scaledCursor(server, pointer: (50.5, 30.25)) { $0.setScale(2, for: $1) }
+        defer { withExtendedLifetime((client, seat, window, cursor)) {} }
+        // The pointer at canvas pixel (101, 60); the buffer drawn 1:1 from (101 − 2, 60 − 4).
+        #expect(server.pixel(x: 101, y: 60) == 0xff00_00ff)
+        #expect(server.pixel(x: 100, y: 60) == red && server.pixel(x: 102, y: 60) == red)
+        #expect(server.pixel(x: 101, y: 59) == red && server.pixel(x: 101, y: 61) == red)
+        #expect(server.pixel(x: 99, y: 56) == red && server.pixel(x: 106, y: 63) == red)
+        #expect(server.pixel(x: 98, y: 56) == grey && server.pixel(x: 99, y: 55) == grey)
+        #expect(server.pixel(x: 107, y: 63) == grey && server.pixel(x: 106, y: 64) == grey)
+        #expect(server.compositor.cursor.rect?.rect == Rect(x: 99, y: 56, width: 8, height: 8))
+        // Moving it repaints both places: nothing of the old one stays.
+        let output = server.compositor.outputs[0]
+        server.compositor.seat.pointerMotion(on: output, x: 80, y: 70, time: 2)
+        client.roundtrip()
+        #expect(server.pixel(x: 160, y: 140) == 0xff00_00ff)
+        for y in Int32(54)..<66 {
+            for x in Int32(97)..<109 { #expect(server.pixel(x: x, y: y) == grey) }
+        }
+    }
+
+    @Test func onAScreenOfScale1Point5TheCursorCoversItsScaledRectangleAtThePointer() throws {
+        let server = try TestServer()
+        let (client, seat, window, cursor) = try scaledCursor(server, pointer: (50, 30)) { $0.setScale(1.5, for: $1) }
+        defer { withExtendedLifetime((client, seat, window, cursor)) {} }
+        // Pointer pixel (75, 45); hotspot (round(1.5), 3) = (2, 3); 4×4 logical = 6×6 pixels.
+        #expect(server.compositor.cursor.rect?.rect == Rect(x: 73, y: 42, width: 6, height: 6))
+        #expect(server.pixel(x: 73, y: 42) == red && server.pixel(x: 78, y: 47) == red)
+        #expect(server.pixel(x: 72, y: 42) == grey && server.pixel(x: 73, y: 41) == grey)
+        #expect(server.pixel(x: 79, y: 47) == grey && server.pixel(x: 78, y: 48) == grey)
+    }
+
+    @Test func onATurnedScreenOfScale2TheHotspotIsAtThePointerInTheShownPicture() throws {
+        let server = try TestServer()
+        let (client, seat, window, cursor) = try scaledCursor(server, pointer: (50.5, 30.25)) {
+            $0.setTransform(.rotated90, for: $1)
+            $0.setScale(2, for: $1)
+        }
+        defer { withExtendedLifetime((client, seat, window, cursor)) {} }
+        let output = server.compositor.outputs[0]
+        #expect(server.pixel(x: 101, y: 60) == 0xff00_00ff)
+        // What a viewer sees (the screenshot) has it at the pointer's pixel too.
+        let picture = try #require(output.shownImage())
+        #expect(picture.pixel(x: 101, y: 60) == 0xff00_00ff)
+        #expect(picture.pixel(x: 100, y: 60) == red && picture.pixel(x: 98, y: 60) == grey)
+        let point = try #require(output.logicalPoint(atShownPixel: 101.5, 60.5))
+        #expect(Int(point.x) == 50 && Int(point.y) == 30)
+    }
+
+    @Test func aScaleChangeMovesTheCursorToItsNewPixels() throws {
+        let server = try TestServer()
+        let (client, seat, window, cursor) = try scaledCursor(server, pointer: (50.5, 30.25)) { _, _ in }
+        defer { withExtendedLifetime((client, seat, window, cursor)) {} }
+        #expect(server.compositor.cursor.rect?.rect == Rect(x: 49, y: 28, width: 4, height: 4))
+        server.windows.setScale(2, for: server.windows.screens[0])
+        #expect(server.compositor.cursor.rect?.rect == Rect(x: 99, y: 56, width: 8, height: 8))
+        #expect(server.pixel(x: 101, y: 60) == 0xff00_00ff)
+    }
+
+    @Test func onAScreenOfScale2TheThemesArrowIsDrawnAtTheScreensScaleWithItsHotspotAtThePointer() throws {
+        let server = try TestServer()
+        server.windows.setScale(2, for: server.windows.screens[0])
+        let output = server.compositor.outputs[0]
+        server.compositor.seat.pointerMotion(on: output, x: 100.5, y: 60.75, time: 1)
+        server.repaint()
+        let base = try #require(server.compositor.cursor.theme.defaultCursor)
+        guard case .image(let shown)? = server.compositor.cursor.currentImage else {
+            Issue.record("no theme image shown")
+            return
+        }
+        // The pointer's canvas pixel is (201, 121). The theme at twice the size, drawn 1:1 when
+        // it has a larger image (Adwaita has 48 pixels); else the scale-1 image enlarged twice.
+        let sharp = shown.width > base.width
+        #expect(sharp ? shown.width >= 2 * base.width - 2 : shown === base)
+        let k: Int32 = sharp ? 1 : 2
+        let rect = try #require(server.compositor.cursor.rect?.rect)
+        #expect(rect == Rect(x: Int(201 - k * shown.hotspotX), y: Int(121 - k * shown.hotspotY),
+                             width: Int(k * shown.width), height: Int(k * shown.height)))
+        var opaque = 0
+        for y in 0..<shown.height {
+            for x in 0..<shown.width {
+                guard let p = shown.pixel(x: x, y: y), p >> 24 == 0xff else { continue }
+                opaque += 1
+                #expect(server.pixel(x: Int32(rect.x) + k * x, y: Int32(rect.y) + k * y) == p)
+            }
+        }
+        #expect(opaque > 20)
+    }
+
+    @Test func extremeHotspotsAndPointsOnAScreenOfScale1Point5StayClampedAndDrawNothingWrong() throws {
+        let server = try TestServer()
+        let (client, seat, window, cursor) = try scaledCursor(server, pointer: (50, 30)) { $0.setScale(1.5, for: $1) }
+        defer { withExtendedLifetime((window, cursor)) {} }
+        let output = server.compositor.outputs[0]
+        for (hx, hy) in [(Int32.max, Int32.min), (Int32.min, Int32.max), (Int32.max, Int32.max)] {
+            wl_pointer_set_cursor(seat.pointer, seat.pointerEnterSerial, cursor.surface, hx, hy)
+            #expect(client.roundtrip())
+            server.repaint()
+            let rect = try #require(server.compositor.cursor.rect?.rect)
+            #expect(rect.width == 6 && rect.height == 6)
+            #expect(abs(rect.x) <= Int(Coordinate.limit) && abs(rect.y) <= Int(Coordinate.limit))
+            // Off the screen: the window shows where the pointer is.
+            #expect(server.pixel(x: 75, y: 45) == grey)
+        }
+        wl_pointer_set_cursor(seat.pointer, seat.pointerEnterSerial, cursor.surface, 1, 2)
+        #expect(client.roundtrip())
+        server.compositor.seat.pointerMotion(on: output, x: 1e300, y: -1e300, time: 2)
+        #expect(client.roundtrip())
+        server.repaint()
+        #expect(client.connectionError == 0)
     }
 
     /// Every fully opaque pixel of `image` drawn with its hotspot at `point`, and every fully

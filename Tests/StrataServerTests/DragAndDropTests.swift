@@ -597,6 +597,18 @@ struct DragScene {
         #expect(s.server.pixel(x: 117, y: 17) == 0xff00_ff00)
     }
 
+    @Test func onAScreenOfScale2TheIconCoversItsRectangleInDevicePixels() throws {
+        let s = try DragScene()
+        s.server.windows.setScale(2, for: s.output.screen)
+        let icon = try s.a.client.makeSurface(width: 8, height: 8, argb: 0xffff_0000)
+        s.startDrag(try s.a.source(), icon: icon.surface, serial: s.pressOnA())
+        // Logical (10, 10) 8×8 is canvas pixels (20, 20) 16×16.
+        #expect(s.server.compositor.dragIcon.rect?.rect == Rect(x: 10, y: 10, width: 8, height: 8))
+        #expect(s.server.pixel(x: 20, y: 20) == 0xffff_0000 && s.server.pixel(x: 35, y: 35) == 0xffff_0000)
+        #expect(s.server.pixel(x: 19, y: 20) == 0xff00_00ff && s.server.pixel(x: 20, y: 19) == 0xff00_00ff)
+        #expect(s.server.pixel(x: 36, y: 35) == 0xff00_00ff && s.server.pixel(x: 35, y: 36) == 0xff00_00ff)
+    }
+
     @Test func theIconsFrameCallbacksAreAnsweredByFramesThatShowIt() throws {
         let s = try DragScene()
         let icon = try s.a.client.makeSurface(width: 8, height: 8, argb: 0xffff_0000)

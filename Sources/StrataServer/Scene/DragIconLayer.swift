@@ -3,7 +3,9 @@ import StrataRender
 
 /// A drag's icon (wl_data_device.start_drag): a layer above every window and below the cursor,
 /// drawn on the screen the drag's point is on, its top-left corner at the point moved by the
-/// icon's offset (`Drag.iconOffset`). Only the icon surface is drawn, not its subsurfaces.
+/// icon's offset (`Drag.iconOffset`). Only the icon surface is drawn, not its subsurfaces. Its
+/// rectangle is logical, drawn through the screen's device edges as every surface is
+/// (`ScreenOutput.deviceRect`), so it is in place on scaled screens.
 ///
 /// Damage is exact, as the cursor's: a change damages the rectangle the icon covered and the one
 /// it covers now; an unchanged icon damages nothing. Its frame callbacks are answered by frames
@@ -56,12 +58,14 @@ final class DragIconLayer {
         compositor.scene.scheduleFrame(output)
     }
 
-    /// Draws the icon on `output`'s canvas inside `clip` (the frame's damage), after the windows.
+    /// Draws the icon on `output`'s canvas inside `clip` (the frame's damage, canvas pixels),
+    /// after the windows.
     func draw(on output: ScreenOutput, clip: PixmanRegion) {
         guard let drawn, drawn.screen == output.screen.id, let surface, !surface.isDestroyed else { return }
-        guard clip.extentsIntersect(x: drawn.x, y: drawn.y, width: drawn.width, height: drawn.height) else { return }
-        output.canvas.draw(surface.texture, x: drawn.x, y: drawn.y, surfaceWidth: surface.width, surfaceHeight: surface.height,
-                           transform: surface.bufferTransform, viewport: surface.viewport, in: clip)
+        let r = output.deviceRect(x: drawn.x, y: drawn.y, width: drawn.width, height: drawn.height)
+        guard r.width > 0, r.height > 0, clip.extentsIntersect(x: r.x, y: r.y, width: r.width, height: r.height) else { return }
+        output.canvas.draw(surface.texture, x: r.x, y: r.y, surfaceWidth: surface.width, surfaceHeight: surface.height,
+                           transform: surface.bufferTransform, viewport: surface.viewport, width: r.width, height: r.height, in: clip)
     }
 
     /// A frame of `output` completed at `time`: the icon shown there gets its frame callbacks done.

@@ -40,32 +40,6 @@ extension Scene {
         }
     }
 
-    /// Whether `drawWithoutCursor` can redraw `output`'s picture: its canvas is what it displays
-    /// (untransformed, full brightness, no overscan compensation), unscaled, and it shows its own
-    /// windows (not a mirror of the main screen).
-    func canRedrawWithoutCursor(_ output: ScreenOutput) -> Bool {
-        output.displayCanvas === output.canvas && output.isUnscaled
-            && (windows.isLocked || !output.screen.isMirroring || outputs.first === output)
-    }
-
-    /// Draws what `output` shows inside `box` (canvas pixels) without the cursor into `canvas`
-    /// (the box's size, its origin at the box's): the background, then every visible surface
-    /// back to front (no occlusion pass: a cursor's few pixels). What an image copy capture
-    /// without `paint_cursors` puts where the cursor is.
-    func drawWithoutCursor(_ output: ScreenOutput, box: PixmanRegion.Box, into canvas: Canvas) {
-        var shown = false
-        forEachVisibleSurface(on: output) { _, _, _ in shown = true }
-        // As `draw(_:clip:)`: black while locked, and on an external screen showing no window.
-        let black = windows.isLocked || (!output.screen.isMain && !shown)
-        canvas.setClip(nil)
-        canvas.fill(argb: black ? 0xff00_0000 : backgroundARGB)
-        forEachVisibleSurface(on: output) { surface, x, y in
-            canvas.draw(surface.texture, x: Coordinate.sum(x, -box.x1), y: Coordinate.sum(y, -box.y1),
-                        surfaceWidth: surface.width, surfaceHeight: surface.height, transform: surface.bufferTransform,
-                        viewport: surface.viewport, mask: surface.render.alphaMask)
-        }
-    }
-
     /// Where a root surface of `window` hangs from the window's frame origin, through its anchor
     /// chain (a popup hangs from its parent); nil when it does not hang from this window.
     private func offset(of surface: Surface, in window: Window, depth: Int) -> (x: Int32, y: Int32)? {

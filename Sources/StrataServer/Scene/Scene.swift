@@ -128,6 +128,8 @@ public final class Scene {
             if let output = output(for: id) {
                 output.updateGeometry()
                 damageAll(output)
+                // The cursor is placed in canvas pixels: a new scale moves it.
+                cursor.update()
             }
         case .screenDidChangeBrightness(let id), .screenDidChangeMirroring(let id, _):
             if let output = output(for: id) { damageAll(output) }
@@ -369,7 +371,7 @@ public final class Scene {
             if !windows.isLocked, let main = outputs.first, main !== output, output.screen.isMirroring {
                 drawMirror(output, of: main, clip: clip)
             } else {
-                draw(output, clip: clip)
+                draw(output, list: drawList, clip: clip, withCursor: true)
             }
             output.paintedFrames += 1
             output.present()
@@ -412,7 +414,8 @@ public final class Scene {
         }
     }
 
-    /// Draws the screen's windows (`drawList`, back to front) inside `clip` (canvas pixels). Each
+    /// Draws the screen's windows (`list`, back to front) inside `clip` (canvas pixels), then the
+    /// drag icon and (`withCursor`) the cursor. Each
     /// surface covers the canvas pixels of its logical rectangle (`ScreenOutput.deviceRect`), and
     /// its opaque region maps through the same edges, so occlusion stays exact at any scale. A front-to-back pass
     /// keeps what of the damage no opaque surface above covers (`uncovered`) and gives each
@@ -420,14 +423,14 @@ public final class Scene {
     /// background fills what stays uncovered; then the surfaces are drawn back to front, each
     /// clipped to its part. Both are `BoxList`s (disjoint boxes in storage that only grows): no
     /// pixman region operation and no allocation in steady state.
-    private func draw(_ output: ScreenOutput, clip: PixmanRegion) {
+    private func draw(_ output: ScreenOutput, list: [DrawItem], clip: PixmanRegion, withCursor: Bool) {
         let canvas = output.canvas
         let uncovered = self.uncovered
         uncovered.set(clip)
-        var index = drawList.count
+        var index = list.count
         while index > 0 {
             index -= 1
-            let item = drawList[index]
+            let item = list[index]
             let surface = item.surface, width = surface.width, height = surface.height
             let visible = surface.render.drawClip
             let r = output.deviceRect(x: item.x, y: item.y, width: width, height: height)
@@ -455,10 +458,10 @@ public final class Scene {
         if !uncovered.isEmpty {
             // An external screen showing no window (with mirroring off) is black, as UIKit's are.
             // So is every screen while the session is locked (behind its lock surface, if any).
-            let black = windows.isLocked || (!output.screen.isMain && drawList.isEmpty)
+            let black = windows.isLocked || (!output.screen.isMain && list.isEmpty)
             canvas.fill(argb: black ? 0xff00_0000 : backgroundARGB, in: uncovered)
         }
-        for item in drawList where !item.surface.render.drawClip.isEmpty {
+        for item in list where !item.surface.render.drawClip.isEmpty {
             let surface = item.surface
             let r = output.deviceRect(x: item.x, y: item.y, width: surface.width, height: surface.height)
             canvas.draw(surface.texture, x: r.x, y: r.y, surfaceWidth: surface.width, surfaceHeight: surface.height,
@@ -467,7 +470,56 @@ public final class Scene {
         }
         // A drag's icon, then the cursor layer, above everything.
         dragIcon.draw(on: output, clip: clip)
-        cursor.draw(on: output, clip: clip)
+        if withCursor { cursor.draw(on: output, clip: clip) }
+    }
+
+    // MARK: Images without the cursor
+
+    /// Runs `body` while what `output` shows (`displayCanvas`) has no cursor: what a capture
+    /// without `paint_cursors` (ext_image_copy_capture) or `overlay_cursor` (screencopy) copies.
+    /// The cursor's canvas pixels are drawn again without it and presented (turned, dimmed,
+    /// placed in the overscan safe area as the frame's), `body` copies, then they are drawn and
+    /// presented again with it, so the shown image is as before, pixel for pixel. Nothing reaches
+    /// the backend, and the frame's own state (its damage, draw list and presented damage) is
+    /// untouched: this may run inside a repaint (`ScreenOutput.completeCaptures`). A mirroring
+    /// screen shows the main screen's picture: the main screen's cursor pixels are redrawn, and
+    /// the mirror whole. The cost is the capture's, never a frame's: nothing is redrawn when the
+    /// cursor is not in the image (hidden, on another screen, shown by the backend).
+    func withoutCursor<Result>(on output: ScreenOutput, _ body: () -> Result) -> Result {
+        let main = outputs.first
+        let mirror = !windows.isLocked && main !== output && output.screen.isMirroring
+        guard let shown = mirror ? main : output, let (screen, rect) = cursor.rect, screen == shown.screen.id else { return body() }
+        let canvas = shown.canvas
+        let x1 = max(0, Coordinate.clamped(rect.x)), y1 = max(0, Coordinate.clamped(rect.y))
+        let x2 = min(canvas.width, Coordinate.clamped(rect.maxX)), y2 = min(canvas.height, Coordinate.clamped(rect.maxY))
+        guard x1 < x2, y1 < y2 else { return body() }
+        cursorArea.clear()
+        cursorArea.addRect(x: x1, y: y1, width: x2 - x1, height: y2 - y1)
+        redraw(shown, clip: cursorArea, withCursor: false)
+        if mirror { redrawMirror(output, of: shown) }
+        let result = body()
+        redraw(shown, clip: cursorArea, withCursor: true)
+        if mirror { redrawMirror(output, of: shown) }
+        return result
+    }
+
+    /// Draws `clip` (canvas pixels) of a screen showing its own windows again and presents it,
+    /// outside the frame's bookkeeping (`withoutCursor`).
+    private func redraw(_ output: ScreenOutput, clip: PixmanRegion, withCursor: Bool) {
+        redrawList.removeAll(keepingCapacity: true)
+        forEachVisibleSurface(on: output) { surface, x, y in redrawList.append(DrawItem(surface: surface, x: x, y: y)) }
+        draw(output, list: redrawList, clip: clip, withCursor: withCursor)
+        // Drop the references: a surface destroyed later must not live on in the list.
+        redrawList.removeAll(keepingCapacity: true)
+        output.present(clip, into: redrawnDamage)
+    }
+
+    /// Draws a mirroring screen again whole from the main screen's picture and presents it.
+    private func redrawMirror(_ output: ScreenOutput, of main: ScreenOutput) {
+        mirrorArea.clear()
+        mirrorArea.addRect(x: 0, y: 0, width: output.canvas.width, height: output.canvas.height)
+        drawMirror(output, of: main, clip: mirrorArea)
+        output.present(mirrorArea, into: redrawnDamage)
     }
 
     /// Where the main screen's picture goes on a mirroring screen: scaled to fit, centred (the
@@ -529,6 +581,11 @@ public final class Scene {
         let y: Int32
     }
     private var drawList: [DrawItem] = []
+    /// `withoutCursor`'s own list, clips and presented damage (the frame's may be in use).
+    private var redrawList: [DrawItem] = []
+    private let cursorArea = PixmanRegion()
+    private let mirrorArea = PixmanRegion()
+    private let redrawnDamage = PixmanRegion()
     private var buffersToRelease: [ShmBuffer] = []
     /// What of the frame's damage no opaque surface drawn so far covers (`draw(_:clip:)`).
     private let uncovered = BoxList()

@@ -236,6 +236,12 @@ public final class ScreenOutput {
     /// image, when there is one, and sets its damage (`presentedDamage`: what changed in
     /// `displayCanvas`).
     func present() {
+        present(canvasDamage, into: turnedDamage)
+    }
+
+    /// Turns and dims `damage` (canvas pixels) into the presentation image, when there is one;
+    /// `turnedDamage` gets what changed there (presentation pixels).
+    func present(_ canvasDamage: PixmanRegion, into turnedDamage: PixmanRegion) {
         updatePresentation()
         guard let presentation else { return }
         let turn = BufferTransform(transform: screen.transform.waylandValue, scale: 1).inverted

@@ -66,27 +66,6 @@ public final class ImageCopyCapture: WindowImageObserver {
         return scratch
     }
 
-    /// A screen captured without `paint_cursors`: where the cursor is drawn on it, the buffer
-    /// gets what is under the cursor instead (`Scene.drawWithoutCursor`). Screens the scene
-    /// cannot redraw that way (turned, dimmed, overscanned, scaled, mirroring) keep the cursor.
-    /// False when the buffer cannot be written.
-    func eraseCursor(on output: ScreenOutput, in target: CaptureBuffer) -> Bool {
-        let scene = compositor.scene
-        guard let (screen, rect) = compositor.cursor.rect, screen == output.screen.id, scene.canRedrawWithoutCursor(output) else {
-            return true
-        }
-        let canvas = output.canvas
-        let x1 = max(0, Coordinate.clamped(rect.x)), y1 = max(0, Coordinate.clamped(rect.y))
-        let x2 = min(canvas.width, Coordinate.clamped(rect.maxX)), y2 = min(canvas.height, Coordinate.clamped(rect.maxY))
-        guard x1 < x2, y1 < y2 else { return true }
-        let width = x2 - x1, height = y2 - y1, stride = Int(width) * 4
-        defer { if toplevelSessions.isEmpty { releaseScratch() } }
-        guard let memory = scratch(bytes: stride * Int(height)),
-              let image = Canvas(wrapping: memory, width: width, height: height, stride: Int32(stride), hasAlpha: false) else { return false }
-        scene.drawWithoutCursor(output, box: PixmanRegion.Box(x1: x1, y1: y1, x2: x2, y2: y2), into: image)
-        return target.copy(pixels: memory, width: width, height: height, stride: stride, x: x1, y: y1, opaque: target.hasAlpha)
-    }
-
     /// Draws the window's image (`Scene.drawImage`) and copies it into `target`, whose size the
     /// caller checked. False when it is too large or the buffer cannot be written.
     func drawImage(of window: Window, into target: CaptureBuffer) -> Bool {

@@ -9,7 +9,8 @@ import StrataRender
 /// screen disconnects, the toplevel unmaps or closes; a source that named nothing stops at once).
 ///
 /// - A screen (`.output`) is read as screencopy reads it: `ScreenOutput.displayCanvas`, the
-///   display's pixels (turned like the display; `transform` says how), with the cursor as drawn.
+///   display's pixels (turned like the display; `transform` says how), with the cursor as drawn
+///   only with `paint_cursors`.
 ///   The first capture is immediate; later ones are immediate when the screen painted a frame
 ///   since this session's last capture (all damaged), else they wait for the next painted frame
 ///   and report its damage.
@@ -21,8 +22,8 @@ import StrataRender
 final class ImageCopyCaptureSession: ResourceObject {
     unowned let capture: ImageCopyCapture
     let source: ImageCaptureSource.Target
-    /// Whether a screen's image shows the cursor (without it, what is under the cursor is drawn
-    /// in: `ImageCopyCapture.eraseCursor`); a window's image never shows it.
+    /// Whether a screen's image shows the cursor (without it, the image is copied while the
+    /// screen shows none: `Scene.withoutCursor`, on every screen); a window's image never shows it.
     let paintCursors: Bool
     private(set) var isStopped = false
     /// The size the constraints last announced.
@@ -194,7 +195,9 @@ final class ImageCopyCaptureSession: ResourceObject {
     private func copy(_ output: ScreenOutput, into target: CaptureBuffer, frame: ImageCopyCaptureFrame, damage: [PixmanRegion.Box]?) {
         let canvas = output.displayCanvas
         let whole = PixmanRegion.Box(x1: 0, y1: 0, x2: canvas.width, y2: canvas.height)
-        guard target.copy(canvas, box: whole), paintCursors || capture.eraseCursor(on: output, in: target) else {
+        let copied = paintCursors ? target.copy(canvas, box: whole)
+            : compositor.scene.withoutCursor(on: output) { target.copy(canvas, box: whole) }
+        guard copied else {
             return frame.fail(.unknown)
         }
         hasCaptured = true

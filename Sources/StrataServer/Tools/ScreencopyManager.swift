@@ -30,25 +30,26 @@ final class ScreencopyManagerBinding: ResourceObject {
     }
 
     static let implementation = makeImplementation(zwlr_screencopy_manager_v1_interface(
-        capture_output: { _, resource, id, _, output in
+        capture_output: { _, resource, id, overlayCursor, output in
             handle(resource, as: ScreencopyManagerBinding.self) { manager in
-                manager.capture(id: id, output: output, region: nil)
+                manager.capture(id: id, output: output, region: nil, overlayCursor: overlayCursor != 0)
             }
         },
-        capture_output_region: { _, resource, id, _, output, x, y, width, height in
+        capture_output_region: { _, resource, id, overlayCursor, output, x, y, width, height in
             handle(resource, as: ScreencopyManagerBinding.self) { manager in
-                manager.capture(id: id, output: output, region: Rect(x: Int(x), y: Int(y), width: Int(width), height: Int(height)))
+                manager.capture(id: id, output: output, region: Rect(x: Int(x), y: Int(y), width: Int(width), height: Int(height)),
+                                overlayCursor: overlayCursor != 0)
             }
         },
         destroy: destroyRequest))
 
     /// Makes the frame and tells its buffer parameters; a frame of a gone screen, or of a region
     /// outside it, fails at once.
-    private func capture(id: UInt32, output: OpaquePointer?, region: Rect?) {
+    private func capture(id: UInt32, output: OpaquePointer?, region: Rect?, overlayCursor: Bool) {
         let screenOutput = ResourceObject.from(output, as: OutputBinding.self)?.output
         let box = screenOutput.flatMap { $0.displayBox(ofLogical: region) }
         guard let frame = ScreencopyFrame(compositor: compositor, session: session, client: client, version: version, id: id,
-                                          output: box == nil ? nil : screenOutput, box: box) else { return }
+                                          output: box == nil ? nil : screenOutput, box: box, overlayCursor: overlayCursor) else { return }
         frame.sendBufferParameters()
     }
 }
@@ -58,20 +59,24 @@ final class ScreencopySession {
     var lastCopied: [ScreenID: Int] = [:]
 }
 
-/// zwlr_screencopy_frame_v1: one copy of `box` (displayCanvas pixels) of a screen.
+/// zwlr_screencopy_frame_v1: one copy of `box` (displayCanvas pixels) of a screen, with the
+/// cursor only when the client asked for it (`overlay_cursor`; else `Scene.withoutCursor`).
 final class ScreencopyFrame: ResourceObject, ScreenCaptureWaiter {
     unowned let compositor: Compositor
     let session: ScreencopySession
     private(set) weak var output: ScreenOutput?
     let box: PixmanRegion.Box
+    /// Whether the copy shows the cursor (`overlay_cursor`).
+    let overlayCursor: Bool
     private var used = false
     /// The client's buffer while the frame waits for damage (released if the buffer dies).
     private var waitingBuffer: OpaquePointer?
     private var bufferListener: Listener?
 
     init?(compositor: Compositor, session: ScreencopySession, client: OpaquePointer, version: UInt32, id: UInt32,
-          output: ScreenOutput?, box: PixmanRegion.Box?) {
+          output: ScreenOutput?, box: PixmanRegion.Box?, overlayCursor: Bool) {
         self.compositor = compositor
+        self.overlayCursor = overlayCursor
         self.session = session
         self.output = output
         self.box = box ?? PixmanRegion.Box(x1: 0, y1: 0, x2: 0, y2: 0)
@@ -143,8 +148,11 @@ final class ScreencopyFrame: ResourceObject, ScreenCaptureWaiter {
     }
 
     private func finish(_ output: ScreenOutput, buffer: OpaquePointer, damage: [PixmanRegion.Box]?) {
-        guard let target = CaptureBuffer(buffer, width: box.width, height: box.height),
-              target.copy(output.displayCanvas, box: box) else { return fail() }
+        guard let target = CaptureBuffer(buffer, width: box.width, height: box.height) else { return fail() }
+        let box = self.box, canvas = output.displayCanvas
+        let copied = overlayCursor ? target.copy(canvas, box: box)
+            : compositor.scene.withoutCursor(on: output) { target.copy(canvas, box: box) }
+        guard copied else { return fail() }
         session.lastCopied[output.screen.id] = output.paintedFrames
         for b in damage ?? [] {
             zwlr_screencopy_frame_v1_send_damage(resource, UInt32(b.x1 - box.x1), UInt32(b.y1 - box.y1), UInt32(b.width), UInt32(b.height))
