@@ -67,11 +67,7 @@ public final class WireFuzzer {
         // A process another test thread is starting holds a copy of every descriptor until its
         // exec (posix_spawn's child), the client's socket too: the hang-up can come a little
         // later than three steps. A real leak stays; this waits at most a second for it.
-        var waits = 0
-        while server.liveCounts != baseline, waits < 100 {
-            server.step(timeout: 0.01)
-            waits += 1
-        }
+        _ = server.run(seconds: 1) { server.liveCounts == baseline }
         server.repaint()
         let counts = server.liveCounts
         if counts != baseline { return "live ResourceObjects \(counts), baseline \(baseline)" }
