@@ -82,7 +82,10 @@ final class XToWaylandTransfer {
 
     private func flush() {
         while offset < buffer.count {
-            let count = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            let count = buffer.withUnsafeBytes { bytes -> Int in
+                guard let base = bytes.baseAddress else { return 0 }
+                return Glibc.write(fd, base + offset, bytes.count - offset)
+            }
             if count > 0 {
                 offset += count
                 written += count
