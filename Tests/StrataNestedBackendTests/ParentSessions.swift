@@ -181,26 +181,46 @@ final class ParentXvfb {
     let display: String
     private var process: ChildProcess!
 
-    init(width: Int = 1024, height: Int = 768) throws {
-        var number = 0
-        for candidate in (100 + Int(getpid() % 50) * 4)..<400 where
-            !FileManager.default.fileExists(atPath: "/tmp/.X\(candidate)-lock")
+    /// Display numbers handed out in this process: tests run in parallel, and two that looked
+    /// for a free number at once took the same one (the second Xvfb failed, and its test then
+    /// talked to the first's, which went away with it).
+    private static let lock = NSLock()
+    private static var taken: Set<Int> = []
+
+    private static func reserveNumber() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        for candidate in (100 + Int(getpid() % 50) * 4)..<400 where !taken.contains(candidate)
+            && !FileManager.default.fileExists(atPath: "/tmp/.X\(candidate)-lock")
             && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(candidate)") {
-            number = candidate
-            break
+            taken.insert(candidate)
+            return candidate
         }
-        display = ":\(number)"
-        process = try ChildProcess(executable("Xvfb")!, [display, "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"],
-                                   environment: ProcessInfo.processInfo.environment)
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
-            guard process.isRunning, Date() < deadline else {
-                stop()
-                throw ParentSessionError.didNotStart("Xvfb \(display) did not start")
+        return nil
+    }
+
+    init(width: Int = 1024, height: Int = 768) throws {
+        // Another process may take a number between the check and Xvfb's start: then this
+        // Xvfb ends at once, and the next number is tried.
+        for _ in 0..<5 {
+            guard let number = Self.reserveNumber() else { break }
+            let display = ":\(number)"
+            let process = try ChildProcess(executable("Xvfb")!, [display, "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"],
+                                           environment: ProcessInfo.processInfo.environment)
+            let deadline = Date().addingTimeInterval(10)
+            while process.isRunning, Date() < deadline, !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
+                usleep(20_000)
             }
-            usleep(20_000)
+            usleep(100_000)
+            guard process.isRunning, FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") else {
+                process.stop()
+                continue
+            }
+            self.display = display
+            self.process = process
+            return
         }
-        usleep(100_000)
+        throw ParentSessionError.didNotStart("no Xvfb display could be started")
     }
 
     func stop() {
