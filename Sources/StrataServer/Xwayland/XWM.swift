@@ -630,7 +630,10 @@ public final class XWM {
             let again = readsInFlight.removeValue(forKey: read.window) ?? false
             guard let window = windows[read.window] else { continue }
             apply(values, to: window)
-            if window.mapsWhenPropertiesArrive {
+            // A read that was in flight at the MapRequest may predate properties the client set
+            // just before mapping (its type, its state): the window maps after the read asked
+            // for then (`again`), not on this one. Only the client's own map waits.
+            if window.mapsWhenPropertiesArrive, !again {
                 window.mapsWhenPropertiesArrive = false
                 var state: [UInt32] = [1, 0] // WM_STATE NormalState, no icon
                 xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window.id, atoms["WM_STATE"],
