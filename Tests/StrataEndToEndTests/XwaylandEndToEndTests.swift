@@ -132,12 +132,14 @@ struct XwaylandEndToEndTests {
         }
     }
 
-    /// GTK 3 on X11 (`GDK_BACKEND=x11 gtk3-demo --run=menus`): the window maps and is key; F10
+    /// GTK 3 on X11 (`GDK_BACKEND=x11 dbus-run-session -- gtk3-demo --run=menus`): the window maps and is key; F10
     /// opens its menu bar's first menu, an override-redirect window directly above the window at
     /// its level, not key.
     @Test func aGtk3MenuOnX11OpensAboveItsWindowWithoutTakingKey() async throws {
         let run = try StrataRun(["--backend", "headless", "--size", "800x600"], command: ["sh", "-c", """
-            GDK_BACKEND=x11 gtk3-demo --run=menus > /dev/null 2>&1 &
+            GDK_BACKEND=x11 dbus-run-session -- gtk3-demo --run=menus > /dev/null 2>&1 &
+            until \(Self.ctl) windows | grep -q ' Menus '; do sleep 0.05; done
+            \(Self.ctl) make-key "$(\(Self.ctl) windows | grep ' Menus ' | awk '{print $1}' | head -1)" > /dev/null
             until \(Self.ctl) windows | grep ' Menus ' | grep -q ' yes '; do sleep 0.05; done
             echo BEFORE; \(Self.ctl) windows
             \(Self.ctl) input key F10
@@ -162,7 +164,9 @@ struct XwaylandEndToEndTests {
     /// transient for the demo's window (xprop), a dialog, in front and key.
     @Test func aGtk3DialogOnX11IsTransientForItsWindowInFrontAndKey() async throws {
         let run = try StrataRun(["--backend", "headless", "--size", "800x600"], command: ["sh", "-c", """
-            GDK_BACKEND=x11 gtk3-demo --run=dialog > /dev/null 2>&1 &
+            GDK_BACKEND=x11 dbus-run-session -- gtk3-demo --run=dialog > /dev/null 2>&1 &
+            until \(Self.ctl) windows | grep -q ' Dialogs '; do sleep 0.05; done
+            \(Self.ctl) make-key "$(\(Self.ctl) windows | grep ' Dialogs ' | awk '{print $1}' | head -1)" > /dev/null
             until \(Self.ctl) windows | grep ' Dialogs ' | grep -q ' yes '; do sleep 0.05; done
             echo "parent $(xwininfo -name 'Dialogs and Message Boxes' | grep 'Window id' | awk '{print $4}')"
             \(Self.ctl) input key space

@@ -295,6 +295,7 @@ public final class XWM {
             }
             // Mapped once its properties are in (its level and class decide how it shows).
             window.mapsWhenPropertiesArrive = true
+            if readsInFlight[window.id] != nil { readsPredatingMap.insert(window.id) }
             requestProperties(of: window)
         case XCB_MAP_NOTIFY:
             let e = raw.assumingMemoryBound(to: xcb_map_notify_event_t.self).pointee
@@ -585,6 +586,8 @@ public final class XWM {
     /// Windows with a read in flight: a change meanwhile asks for one more read after it, not
     /// one per change (a client changing a property in a loop costs one read in flight).
     private var readsInFlight: [UInt32: Bool] = [:]
+    /// Windows whose read in flight was sent before their MapRequest: they map after the next.
+    private var readsPredatingMap: Set<UInt32> = []
 
 
     /// Asks for title, class, pid, transient parent, protocols, hints and type; the replies are
@@ -628,12 +631,13 @@ public final class XWM {
             free(last)
             done += 1
             let again = readsInFlight.removeValue(forKey: read.window) ?? false
+            let predatesMap = readsPredatingMap.remove(read.window) != nil
             guard let window = windows[read.window] else { continue }
             apply(values, to: window)
             // A read that was in flight at the MapRequest may predate properties the client set
             // just before mapping (its type, its state): the window maps after the read asked
-            // for then (`again`), not on this one. Only the client's own map waits.
-            if window.mapsWhenPropertiesArrive, !again {
+            // for then (`again`), not on this one; one read later at most, whatever changes.
+            if window.mapsWhenPropertiesArrive, !predatesMap {
                 window.mapsWhenPropertiesArrive = false
                 var state: [UInt32] = [1, 0] // WM_STATE NormalState, no icon
                 xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window.id, atoms["WM_STATE"],
