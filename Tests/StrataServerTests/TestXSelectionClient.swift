@@ -18,8 +18,10 @@ final class TestXSelectionClient {
     var answersTargets = true
     /// Data longer than this goes by INCR in chunks of this size.
     var incrChunk = Int.max
-    /// Disconnects after sending this many INCR chunks.
+    /// Disconnects after sending this many INCR chunks (at the requestor's next delete, or at
+    /// once when `diesAsItWritesTheLastChunk`).
     var dieAfterChunks: Int?
+    var diesAsItWritesTheLastChunk = false
     private(set) var chunksSent = 0
     private var incr: (requestor: xcb_window_t, property: xcb_atom_t, type: xcb_atom_t, bytes: [UInt8], offset: Int)?
 
@@ -137,7 +139,9 @@ final class TestXSelectionClient {
                 sendNextChunk()
             }
         default:
-            break
+            if xfixesEvent != 0, event.pointee.response_type & 0x7f == xfixesEvent &+ UInt8(XCB_XFIXES_SELECTION_NOTIFY) {
+                ownerChangesSeen += 1
+            }
         }
     }
 
@@ -223,5 +227,46 @@ final class TestXSelectionClient {
         chunksSent += 1
         transfer.offset = end
         incr = transfer
+        if diesAsItWritesTheLastChunk, let limit = dieAfterChunks, chunksSent >= limit {
+            // A round trip first: the X server drops requests it had not read when a client's
+            // connection ends.
+            sync()
+            incr = nil
+            disconnect()
+        }
+    }
+
+    /// A round trip: every request sent before is processed.
+    func sync() {
+        free(xcb_get_input_focus_reply(c, xcb_get_input_focus(c), nil))
+    }
+
+    // Watcher
+
+    /// XFixes reports of owner changes seen since `watchOwner(of:)`.
+    private(set) var ownerChangesSeen = 0
+    private var xfixesEvent: UInt8 = 0
+
+    /// Asks XFixes for `selection`'s owner changes (counted in `ownerChangesSeen`): when one
+    /// arrives here, the X server has sent it to every client watching, the XWM too.
+    func watchOwner(of selection: xcb_atom_t) {
+        free(xcb_xfixes_query_version_reply(c, xcb_xfixes_query_version(c, 5, 0), nil))
+        guard let xfixes = xcb_get_extension_data(c, strata_xcb_xfixes_id()), xfixes.pointee.present != 0 else { return }
+        xfixesEvent = xfixes.pointee.first_event
+        let mask = XCB_XFIXES_SELECTION_EVENT_MASK_SET_SELECTION_OWNER.rawValue
+            | XCB_XFIXES_SELECTION_EVENT_MASK_SELECTION_WINDOW_DESTROY.rawValue
+            | XCB_XFIXES_SELECTION_EVENT_MASK_SELECTION_CLIENT_CLOSE.rawValue
+        xcb_xfixes_select_selection_input(c, window, selection, mask)
+        xcb_flush(c)
+    }
+
+    /// Waits (without stepping anything else) until the connection has something to read, or
+    /// `seconds` pass; then pumps it.
+    @discardableResult
+    func pump(waitingUpTo seconds: Double) -> Bool {
+        guard isConnected else { return false }
+        var pfd = pollfd(fd: xcb_get_file_descriptor(c), events: Int16(POLLIN), revents: 0)
+        _ = poll(&pfd, 1, Int32(seconds * 1000))
+        return pump()
     }
 }

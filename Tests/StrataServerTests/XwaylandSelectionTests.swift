@@ -124,6 +124,83 @@ struct XwaylandSelectionTests {
         #expect(Self.readToEnd(again, reader, pumping: next).bytes == Array("next".utf8))
     }
 
+    /// The XWM reads the owner's last chunk; the owner sees that read's delete and dies; the
+    /// XWM's next read of its connection finds both the chunk and the owner's end (handled
+    /// first, as events are): the chunk still reaches the reader.
+    @Test func aChunkReadWhenTheOwnerDiesArrivesInTheSameReadAsItsEndAndIsStillWritten() throws {
+        let (server, xwayland, wm) = try Self.start()
+        defer { xwayland.shutdown() }
+        let x = try Self.xClient(xwayland)
+        defer { x.disconnect() }
+        let watcher = try Self.xClient(xwayland)
+        defer { watcher.disconnect() }
+        let clipboard = x.atom("CLIPBOARD")
+        watcher.watchOwner(of: clipboard)
+        let bridge = try #require(wm.selections.first { $0.atom == clipboard })
+        let reader = try ControlClient(server, face: .wlr)
+        x.data = [x.atom("UTF8_STRING"): [UInt8](repeating: 0x62, count: 100_000)]
+        x.incrChunk = 10_000
+        x.dieAfterChunks = 3
+        x.own(clipboard)
+        #expect(reader.client.wait(seconds: 20) { x.pump(); return reader.control.selection != nil })
+        let fd = try #require(reader.control.receive("text/plain;charset=utf-8"))
+        defer { close(fd) }
+        // The third chunk is in the property (the pipe holds all three: 64 KiB). Xwayland is
+        // stopped (SIGSTOP; the XWM bypasses server grabs), so the XWM's read of that chunk
+        // waits for its answer.
+        #expect(reader.client.wait(seconds: 20) { x.pump(); return x.chunksSent == 3 })
+        x.sync()
+        let pid = try #require(xwayland.pid)
+        kill(pid, SIGSTOP)
+        let fetching = reader.client.wait(seconds: 20) {
+            guard let head = bridge.headConversion else { return false }
+            return head.stage == .fetching && head.written == 20_000
+        }
+        kill(pid, SIGCONT)
+        #expect(fetching)
+        // Strata is not stepped now: Xwayland answers the read, the owner sees its delete and
+        // dies, and the watcher sees the owner's end, which Xwayland sent the XWM too.
+        let changesBefore = watcher.ownerChangesSeen
+        for _ in 0..<100 where x.isConnected { x.pump(waitingUpTo: 0.1) }
+        #expect(!x.isConnected)
+        for _ in 0..<100 where watcher.ownerChangesSeen == changesBefore { watcher.pump(waitingUpTo: 0.1) }
+        #expect(watcher.ownerChangesSeen > changesBefore)
+        let (bytes, eof) = Self.readToEnd(fd, reader, pumping: watcher)
+        #expect(eof)
+        #expect(bytes.count == 30_000)
+        #expect(reader.client.wait(seconds: 20) { reader.control.selection == nil })
+        #expect(bridge.conversionCount == 0)
+    }
+
+    /// The owner writes a chunk and dies at once while the XWM still holds the chunk before it
+    /// (the reader has not read): both reach the reader, then its pipe ends.
+    @Test func aChunkWrittenJustBeforeTheOwnerDiesIsWrittenAfterTheOneHeld() throws {
+        let (server, xwayland, wm) = try Self.start()
+        defer { xwayland.shutdown() }
+        let x = try Self.xClient(xwayland)
+        defer { x.disconnect() }
+        let clipboard = x.atom("CLIPBOARD")
+        let bridge = try #require(wm.selections.first { $0.atom == clipboard })
+        let reader = try ControlClient(server, face: .wlr)
+        x.data = [x.atom("UTF8_STRING"): [UInt8](repeating: 0x63, count: 1_000_000)]
+        x.incrChunk = 50_000
+        x.dieAfterChunks = 3
+        x.diesAsItWritesTheLastChunk = true
+        x.own(clipboard)
+        #expect(reader.client.wait(seconds: 20) { x.pump(); return reader.control.selection != nil })
+        let fd = try #require(reader.control.receive("text/plain;charset=utf-8"))
+        defer { close(fd) }
+        // Nothing is read until the owner is gone: the second chunk fills the pipe (64 KiB),
+        // the third comes while the XWM still holds most of the second.
+        #expect(reader.client.wait(seconds: 20) { x.pump(); return reader.control.selection == nil })
+        #expect(!x.isConnected)
+        #expect(bridge.drainingCount == 1)
+        let (bytes, eof) = Self.readToEnd(fd, reader, pumping: x)
+        #expect(eof)
+        #expect(bytes.count == 150_000)
+        #expect(bridge.conversionCount == 0)
+    }
+
     @Test func aHugeTargetsListIsCutToTheMimeTypeCap() throws {
         let (server, xwayland, _) = try Self.start()
         defer { xwayland.shutdown() }

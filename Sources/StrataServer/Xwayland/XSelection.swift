@@ -54,8 +54,8 @@ final class XSelection: SelectionWatcher {
     private(set) var ownerChanges = 0
     private(set) var source: XSelectionSource?
     private var conversions: [XToWaylandTransfer] = []
-    /// Conversions whose owner went while the reader's pipe was full: what they hold is
-    /// written, then their fd closes.
+    /// Conversions whose owner went while the reader's pipe was full or a chunk was still unread:
+    /// what they hold and that chunk are written, then their fd closes.
     private var draining: [XToWaylandTransfer] = []
 
     // Wayland → X
@@ -84,6 +84,8 @@ final class XSelection: SelectionWatcher {
     var conversionCount: Int { conversions.count + draining.count }
     /// Conversions of gone owners still writing (tests).
     var drainingCount: Int { draining.count }
+    /// The conversion the owner is answering (tests).
+    var headConversion: XToWaylandTransfer? { conversions.first }
 
     // MARK: X → Wayland
 
@@ -229,18 +231,27 @@ final class XSelection: SelectionWatcher {
         failedTargets?([])
     }
 
-    /// The owner changed or went: conversions end (one still writing what it has first).
+    /// The owner changed or went: conversions end. One still writing what it holds, or with a
+    /// chunk the owner put in the property before it went (a read in flight, or a NewValue seen
+    /// while the last chunk was being written), writes that first, then its fd closes.
     private func abortConversions() {
         let all = conversions
         conversions.removeAll()
         for transfer in all {
-            if transfer.hasPendingBytes, draining.count < Self.maxDraining {
-                transfer.endSeen = true
-                transfer.stage = .waitingForChunk
-                draining.append(transfer)
-            } else {
+            let fetching = transfer.stage == .fetching
+            let unread = fetching || (transfer.isIncremental && transfer.chunkIsWaiting)
+            guard transfer.receivedTargets == nil, transfer.hasPendingBytes || unread,
+                  draining.count < Self.maxDraining else {
                 transfer.finish()
+                continue
             }
+            transfer.endSeen = true
+            draining.append(transfer)
+            // A read in flight: its reply writes, then the drain ends it.
+            if fetching { continue }
+            transfer.stage = .waitingForChunk
+            // Read now, before a new owner's conversion can use the property.
+            if transfer.chunkIsWaiting { fetch(transfer) }
         }
     }
 
@@ -275,7 +286,7 @@ final class XSelection: SelectionWatcher {
             // The owner starts sending chunks now that the INCR property is deleted.
             transfer.isIncremental = true
             transfer.stage = .waitingForChunk
-            if transfer.chunkIsWaiting { fetch(transfer) }
+            if transfer.chunkIsWaiting { fetch(transfer) } else if transfer.endSeen { end(transfer) }
             return
         }
         if let received = transfer.receivedTargets {
@@ -287,6 +298,11 @@ final class XSelection: SelectionWatcher {
         }
         if !transfer.isIncremental || length == 0 { transfer.endSeen = true }
         transfer.stage = .waitingForChunk
+        if length > 0, transfer.isIncremental, transfer.chunkIsWaiting, draining.contains(where: { $0 === transfer }) {
+            // The owner went with its next chunk in the property: read now, before a new
+            // owner's conversion uses the property (this chunk is held meanwhile).
+            fetch(transfer)
+        }
         if length > 0 {
             transfer.write(bytes)
         } else {

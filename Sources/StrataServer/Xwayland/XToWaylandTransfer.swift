@@ -68,14 +68,21 @@ final class XToWaylandTransfer {
         }
     }
 
-    /// Queues `bytes` for the fd and writes what it takes now.
+    /// Queues `bytes` for the fd and writes what it takes now. The buffer is empty here but for
+    /// a transfer whose owner went: its last chunk is read while the one before is still held,
+    /// so at most two chunks are.
     func write(_ bytes: UnsafeRawBufferPointer) {
         guard fd >= 0 else { return }
-        // The buffer is empty here: a chunk is fetched only when the last one was written.
-        guard written + bytes.count <= XSelection.maxTransferBytes else {
+        let held = buffer.count - offset
+        guard written + held + bytes.count <= XSelection.maxTransferBytes else {
             return didFail()
         }
-        buffer = Array(bytes)
+        if held == 0 {
+            buffer = Array(bytes)
+        } else {
+            buffer.removeFirst(offset)
+            buffer.append(contentsOf: bytes)
+        }
         offset = 0
         flush()
     }
