@@ -21,7 +21,7 @@ struct ReplayCommand: ParsableCommand {
     @Argument(help: "The trace to replay.") var file: String
     @Option(help: ArgumentHelp("The strata to run (default: the one next to strata-ctl, else strata on PATH).", valueName: "path"))
     var strata: String?
-    @Option(help: ArgumentHelp("Keep the replay's trace here (default: a temporary file, kept only on divergence).", valueName: "file"))
+    @Option(help: ArgumentHelp("Keep the replay's trace here (default: FILE.replay, written only on divergence, with the replay's last picture of each screen as FILE.replay.<screen>.png).", valueName: "file"))
     var keep: String?
     @Option(help: ArgumentHelp("Seconds to wait for the replay to reach each recorded point of the model's sequence.", valueName: "seconds"))
     var timeout = 10.0
@@ -63,9 +63,21 @@ struct ReplayCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let failure = session.drive(trace)
+        let pictures = session.saveLastPictures()
         session.finish()
+        let kept = keep.map(Self.absolute) ?? Self.absolute(file) + ".replay"
+        // The replay's last pictures, kept beside its trace: `<kept>.<screen>.png`.
+        func keepPictures() -> [String] {
+            pictures.compactMap { path in
+                let name = path.split(separator: "/").last.map { String($0.dropFirst("last-".count)) } ?? "screen.png"
+                let destination = kept + "." + name
+                try? FileManager.default.removeItem(atPath: destination)
+                return (try? FileManager.default.copyItem(atPath: path, toPath: destination)) == nil ? nil : destination
+            }
+        }
         if let failure {
             Output.printError("\(file): the replay diverged: \(failure)")
+            for picture in keepPictures() { Output.printError("the replay's last picture: \(picture)") }
             throw ExitCode(1)
         }
         let replay: TraceFile
@@ -82,10 +94,13 @@ struct ReplayCommand: ParsableCommand {
         }
         var report = ["\(file): the replay diverged (\(divergence.kind)): \(divergence.message)", "recorded (\(file)):"]
         report += TraceDiff.context(of: trace, around: divergence.recordedIndex)
-        let kept = keep.map(Self.absolute) ?? Self.absolute(file) + ".replay"
-        if keep == nil { try? FileManager.default.copyItem(atPath: replayPath, toPath: kept) }
+        if keep == nil {
+            try? FileManager.default.removeItem(atPath: kept)
+            try? FileManager.default.copyItem(atPath: replayPath, toPath: kept)
+        }
         report.append("replayed (\(kept)):")
         report += TraceDiff.context(of: replay, around: divergence.replayIndex)
+        for picture in keepPictures() { report.append("the replay's last picture: \(picture)") }
         if let page = self.report {
             do {
                 try TraceReport.html(for: trace, divergence: divergence).write(toFile: page, atomically: true, encoding: .utf8)

@@ -65,6 +65,23 @@ final class ReplaySession {
         return nil
     }
 
+    /// Writes what each of the replay's screens shows now (the `screenshot` command's picture,
+    /// the one `strata --screenshot DIR` writes at exit) as `<directory>/last-<screen>.png`; the
+    /// paths written. Kept beside the replay's trace when it diverges, to set against the
+    /// recording's pictures.
+    func saveLastPictures() -> [String] {
+        guard let screens = (try? client.request("screens"))?["screens"]?.arrayValue else { return [] }
+        var written: [String] = []
+        for screen in screens {
+            guard let name = screen["name"]?.stringValue, !name.isEmpty, !name.contains("/") else { continue }
+            let path = "\(directory)/last-\(name).png"
+            if let reply = try? client.request("screenshot", ["path": .string(path), "screen": .string(name)]), reply["ok"] == true {
+                written.append(path)
+            }
+        }
+        return written
+    }
+
     /// Stops the replay's Strata (SIGTERM: it ends its trace and stops its clients).
     func finish() {
         process.terminate()

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import StrataRender
 import Testing
 
 /// Traces end to end (docs/experiments.md): each example experiment recorded by the built
@@ -32,21 +33,58 @@ import Testing
                                            environment: ["PATH": ControlTests.path], directory: folder.path, timeout: 90)
     }
 
-    /// The experiments whose replay matches: all but those with X clients. The X11 example's
-    /// last picture diverged in 2 of 7 runs of the whole suite (never alone or beside the other
-    /// end-to-end suites): issue 21's open item, docs/experiments.md, "Replaying X clients".
-    static let replayedExamples = ControlTests.exampleFiles.filter { !$0.hasPrefix("x11-") }
-
-    @Test(arguments: replayedExamples)
+    @Test(arguments: ControlTests.exampleFiles)
     func eachExampleExperimentRecordedReplaysWithoutDivergence(_ file: String) async throws {
         let folder = try Folder()
         let trace = folder.path + "/\(file).trace"
-        let recorded = try await record(ControlTests.examples + "/" + file, into: trace)
+        let recorded = try await record(ControlTests.examples + "/" + file, into: trace, screenshots: true)
         #expect(recorded.stdout.contains("passed"), "\(recorded.stderr)")
         let result = try await replay(trace, in: folder)
-        #expect(result.status == 0, "\(file): \(result.stderr)")
+        #expect(result.status == 0, "\(file): \(result.stderr)\n\(Self.pictureDifferences(recorded, replayOf: trace))")
         #expect(result.stdout.contains("the replay matches"), "\(result.stdout)")
     }
+
+    /// For a diverged replay: where each screen's last picture in the replay (kept beside the
+    /// replay's trace) differs from the recording's (its exit screenshot), and both pictures
+    /// copied to a folder that outlives the test.
+    static func pictureDifferences(_ recorded: StrataResult, replayOf trace: String) -> String {
+        let name = trace.split(separator: "/").last.map(String.init) ?? "trace"
+        let keep = "/tmp/strata-replay-divergence-\(getpid())"
+        _ = mkdir(keep, 0o755)
+        var lines: [String] = []
+        for (file, mine) in recorded.screenshots.sorted(by: { $0.key < $1.key }) {
+            let replayed = trace + ".replay." + file
+            guard let theirs = try? PNGFile.read(path: replayed) else {
+                lines.append("\(file): the replay kept no last picture (\(replayed))")
+                continue
+            }
+            try? FileManager.default.copyItem(atPath: replayed, toPath: "\(keep)/\(name).replay.\(file)")
+            let recordedCopy = "\(keep)/\(name).recorded.\(file)"
+            mine.argb.withUnsafeBufferPointer { pixels in
+                guard let base = pixels.baseAddress else { return }
+                try? PNGFile.write(path: recordedCopy, pixels: base, width: Int32(mine.width), height: Int32(mine.height),
+                                   stride: Int32(mine.width * 4))
+            }
+            guard mine.width == theirs.width, mine.height == theirs.height else {
+                lines.append("\(file): recorded \(mine.width)×\(mine.height), replayed \(theirs.width)×\(theirs.height)")
+                continue
+            }
+            var count = 0, minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
+            var samples: [String] = []
+            for y in 0..<mine.height {
+                for x in 0..<mine.width where mine.at(x, y) != theirs.at(x, y) {
+                    count += 1
+                    minX = min(minX, x); minY = min(minY, y); maxX = max(maxX, x); maxY = max(maxY, y)
+                    if samples.count < 4 { samples.append("(\(x),\(y)) \(hex(mine.at(x, y)))→\(hex(theirs.at(x, y)))") }
+                }
+            }
+            lines.append(count == 0 ? "\(file): the last pictures are the same"
+                : "\(file): \(count) pixels differ within x \(minX)…\(maxX), y \(minY)…\(maxY), e.g. \(samples.joined(separator: ", ")); both in \(keep)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func hex(_ pixel: UInt32) -> String { String(pixel, radix: 16) }
 
     static let manualExperiment = """
         exec -- strata-color-client --app-id m.first --size 200x150 --color c08030 --frames 3 --seconds 60

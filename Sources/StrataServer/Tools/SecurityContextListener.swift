@@ -33,7 +33,11 @@ public final class SecurityContextListener {
             guard let self, !self.isStopped else { return }
             self.stop()
             self.manager.listenerDidStop(self)
-        }) else { return nil }
+        }) else {
+            // deinit runs for a failed class initializer: it must not close what the caller keeps.
+            isStopped = true
+            return nil
+        }
         closeSource = source
     }
 
