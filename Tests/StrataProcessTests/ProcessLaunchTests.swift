@@ -34,6 +34,12 @@ import Testing
         #expect(ExitStatus.wait(pid) == 137)
     }
 
+    @Test func aStatusIsDescribedInWordsAsAnExitCodeOrASignal() {
+        #expect(ExitStatus.describe(0) == "exited with status 0")
+        #expect(ExitStatus.describe(3) == "exited with status 3")
+        #expect(ExitStatus.describe(137) == "was killed by signal 9")
+    }
+
     @Test func aRunningProcessIsNotReapedAndAnEndedOneIs() throws {
         var ends: [Int32] = [-1, -1]
         #expect(pipe(&ends) == 0)
