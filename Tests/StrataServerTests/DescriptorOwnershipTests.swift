@@ -169,6 +169,66 @@ import Testing
         #expect(closes.closed == [timer])
     }
 
+    // MARK: Timers made on demand
+
+    /// Hands out regular files as timers (the loop cannot watch them), and remembers them.
+    final class UnwatchableTimers {
+        private(set) var made: [Int32] = []
+        func make() -> Int32 {
+            let fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC)
+            if fd >= 0 { made.append(fd) }
+            return fd
+        }
+    }
+
+    /// The idle tracker makes its timer at the first notification: one the loop cannot watch is
+    /// closed at once (it was kept and a new one made over it at the next notification, so all
+    /// but the last leaked).
+    @Test func anIdleTrackerWhoseTimerCannotBeWatchedClosesEachTimerItMadeOnce() throws {
+        let server = try TestServer()
+        let idle = try IdleClient(server)
+        let timers = UnwatchableTimers()
+        server.compositor.seat.idle.makeTimerFD = timers.make
+        var notes: [TestIdleNotification] = []
+        let closes = try Descriptors.recordingCloses {
+            // Each earlier than the one before: each arms the timer.
+            for timeout: UInt32 in [3000, 2000, 1000] { notes.append(try idle.notification(timeout)) }
+            server.compositor.seat.idle.stop()
+        }
+        #expect(timers.made.count == 3)
+        #expect(closes.closed.sorted() == timers.made.sorted(), "made \(timers.made), closed \(closes.closed)")
+        #expect(idle.client.roundtrip())
+    }
+
+    /// A room waiter makes its timer when a burst must wait for a client's socket to drain: one
+    /// the loop cannot watch is closed at once (it was kept, and the next burst made another over
+    /// it).
+    @Test func aRoomWaiterWhoseTimerCannotBeWatchedClosesEachTimerItMadeOnce() throws {
+        let server = try TestServer()
+        // A client that does not read, with a small buffer on Strata's side of its socket.
+        let client = try RawClient(server: server, receiveBuffer: 4096)
+        client.keepsEvents = false
+        client.readsWhenBlocked = false
+        for _ in 0..<64 where RoomWaiter.hasRoom(client.serverClient) {
+            for _ in 0..<8 { _ = client.send(WireMessage(object: 1, opcode: 0, [.newID(client.newID())])) }
+            server.step()
+        }
+        try #require(!RoomWaiter.hasRoom(client.serverClient))
+        let waiter = RoomWaiter(display: server.compositor.display)
+        let timers = UnwatchableTimers()
+        waiter.makeTimerFD = timers.make
+        var sent = 0
+        let serverClient = client.serverClient
+        let closes = Descriptors.recordingCloses {
+            for _ in 0..<3 { waiter.send(to: { serverClient }) { _ in sent += 1 } }
+            waiter.stop()
+        }
+        #expect(sent == 0)
+        #expect(timers.made.count == 3)
+        #expect(closes.closed.sorted() == timers.made.sorted(), "made \(timers.made), closed \(closes.closed)")
+        #expect(!client.isDisconnected)
+    }
+
     // MARK: Request handlers
 
     /// zwp_virtual_keyboard_v1.keymap: the handler owns the fd, closed once whether the keymap
