@@ -259,4 +259,30 @@ import Testing
             #expect(client.protocolError?.interface == "zwp_virtual_keyboard_v1")
         }
     }
+
+    /// wl_data_offer.receive: the handler closes its fd once, whether it asked the live source
+    /// to write (libwayland sends the source a duplicate) or the offer was inert.
+    @Test(arguments: [true, false])
+    func aSelectionReceiveClosesItsFdOnceWhetherTheSourceIsLiveOrGone(_ live: Bool) throws {
+        let server = try TestServer()
+        let a = try ClipboardClient(server, x: 0)
+        let b = try ClipboardClient(server, x: 100)
+        a.window.makeKey()
+        let source = try a.offer("data")
+        b.window.makeKey()
+        b.client.roundtrip()
+        try #require(b.device.selection != nil)
+        if !live {
+            wl_data_source_destroy(source.source)
+            a.client.roundtrip()
+        }
+        let fd = try #require(b.device.receiveSelection("text/plain"))
+        defer { close(fd) }
+        var connected = false
+        let closes = Descriptors.recordingCloses { connected = b.client.roundtrip() }
+        #expect(connected)
+        #expect(closes.closed.count == 1, "closed: \(closes.closed)")
+        #expect(a.client.roundtrip())
+        #expect(source.sendRequests == (live ? ["text/plain"] : []))
+    }
 }
