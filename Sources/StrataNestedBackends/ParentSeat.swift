@@ -169,11 +169,21 @@ final class ParentSeat {
         var l = wl_keyboard_listener()
         l.keymap = { data, _, format, fd, size in
             defer { close(fd) }
-            guard let seat = from(data), format == WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue, size > 0, size < 16 << 20,
-                  let map = mmap(nil, Int(size), PROT_READ, MAP_PRIVATE, fd, 0), map != MAP_FAILED else { return }
-            defer { munmap(map, Int(size)) }
-            let bytes = UnsafeRawBufferPointer(start: map, count: Int(size))
-            let text = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            guard let seat = from(data), format == WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue, size > 0, size < 16 << 20 else { return }
+            // Read, not mapped: a file shrunk under a mapping makes reading past its end a
+            // SIGBUS in Strata (the virtual keyboard reads for the same reason).
+            var bytes = [UInt8](repeating: 0, count: Int(size))
+            var filled = 0
+            while filled < bytes.count {
+                let got = bytes.withUnsafeMutableBytes { raw in
+                    pread(fd, raw.baseAddress.map { $0 + filled }, raw.count - filled, off_t(filled))
+                }
+                if got < 0, errno == EINTR { continue }
+                guard got > 0 else { break }
+                filled += got
+            }
+            guard filled > 0 else { return }
+            let text = String(decoding: bytes[..<filled].prefix { $0 != 0 }, as: UTF8.self)
             seat.backend.parentKeymapDidChange(text)
         }
         l.enter = { data, _, serial, _, _ in from(data)?.latestSerial = serial }
