@@ -1,0 +1,21 @@
+import StrataTestSupport
+import Testing
+
+/// What the suite counts on when a test lets a client go: the server has seen it go by the time
+/// the release returns (the release waits for the hang-up, which can come late under load).
+@Suite struct TestClientReleaseTests {
+    @Test func releasedClientsAreGoneFromTheServerWhenTheirReleaseReturns() throws {
+        let server = try TestServer()
+        #expect(server.connectedClients == 0)
+        var clients = try (0..<3).map { _ in try TestClient(server: server) }
+        var raw: RawClient? = try RawClient(server: server)
+        #expect(server.connectedClients == 4)
+        clients.removeLast()
+        #expect(server.connectedClients == 3)
+        raw = nil
+        #expect(server.connectedClients == 2)
+        clients.removeAll()
+        #expect(server.connectedClients == 0)
+        withExtendedLifetime(raw) {}
+    }
+}
