@@ -75,7 +75,7 @@ import Testing
     @Test func aListenFdThatIsNotASocketIsInvalid() throws {
         let sandbox = try SandboxSocket()
         var pipeFDs: [Int32] = [-1, -1]
-        try #require(pipe(&pipeFDs) == 0)
+        try #require(strata_client_pipe(&pipeFDs) == 0)
         defer { close(pipeFDs[0]); close(pipeFDs[1]) }
         _ = wp_security_context_manager_v1_create_listener(manager, pipeFDs[0], sandbox.closeFD)
         try expectManagerError(WP_SECURITY_CONTEXT_MANAGER_V1_ERROR_INVALID_LISTEN_FD.rawValue)
@@ -84,7 +84,7 @@ import Testing
     @Test func aSocketThatIsNotListeningIsInvalid() throws {
         let sandbox = try SandboxSocket()
         var pair: [Int32] = [-1, -1]
-        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0)
         defer { close(pair[0]); close(pair[1]) }
         _ = wp_security_context_manager_v1_create_listener(manager, pair[0], sandbox.closeFD)
         try expectManagerError(WP_SECURITY_CONTEXT_MANAGER_V1_ERROR_INVALID_LISTEN_FD.rawValue)
