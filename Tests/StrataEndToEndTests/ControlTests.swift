@@ -229,7 +229,7 @@ import Testing
         #expect(events.contains("screenDidDisconnect screen=2"))
         let marker = session.run.root + "/exec-ran"
         try await session.ctl("exec", "--", "touch", marker)
-        #expect(await StrataRun.poll(timeout: 5) { FileManager.default.fileExists(atPath: marker) ? true : nil } == true)
+        #expect(await StrataRun.poll(timeout: 20) { FileManager.default.fileExists(atPath: marker) ? true : nil } == true)
         #expect(await session.stop().status == 0)
     }
 

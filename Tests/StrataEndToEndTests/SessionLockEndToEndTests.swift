@@ -26,7 +26,7 @@ import Testing
         // Before the lock, the window gets keys (B): the log below is not empty by accident.
         server.compositor.seat.key(48, pressed: true, time: 10)
         server.compositor.seat.key(48, pressed: false, time: 11)
-        #expect(server.run(seconds: 5) { app.stdout.contains("key key: 48") }, "eventdemo logged no key: \(app.stdout)")
+        #expect(server.run(seconds: 20) { app.stdout.contains("key key: 48") }, "eventdemo logged no key: \(app.stdout)")
 
         let locker = try TestProcess(["swaylock", "-c", "336699"], server: server)
         defer { locker.kill() }
