@@ -1,3 +1,5 @@
+import CWaylandClient
+import StrataProcess
 import StrataTestSupport
 import Testing
 
@@ -17,5 +19,20 @@ import Testing
         clients.removeAll()
         #expect(server.connectedClients == 0)
         withExtendedLifetime(raw) {}
+    }
+
+    /// The hang-up comes once every copy of the client's socket is closed: here another process
+    /// holds a copy for a moment, as the posix_spawn child of another test thread does until its
+    /// exec. The release still returns with the client gone.
+    @Test func aReleaseWaitsForTheHangUpWhileAnotherProcessHoldsTheSocket() throws {
+        let server = try TestServer()
+        var client: TestClient? = try TestClient(server: server)
+        var launch = ProcessLaunch(["sleep", "0.3"])
+        launch.inheritedDescriptors = [wl_display_get_fd(try #require(client).display)]
+        let holder = try launch.spawn()
+        client = nil
+        #expect(server.connectedClients == 0)
+        #expect(ExitStatus.wait(holder) == 0)
+        withExtendedLifetime(client) {}
     }
 }
