@@ -32,6 +32,8 @@ final class ControlConnection {
     /// Reads per wakeup, so one busy client cannot hold the loop.
     private static let readsPerWakeup = 8
 
+    /// Watches `fd`, an accepted connection, and owns it from then on; nil when it cannot be
+    /// watched, and then the caller keeps it.
     init?(fd: Int32, peer: UnixSocket.PeerCredentials, number: Int, server: ControlServer) {
         self.fd = fd
         self.peer = peer
@@ -39,14 +41,19 @@ final class ControlConnection {
         self.server = server
         guard let source = EventSource(display: server.compositor.display, fd: fd, events: .readable, handler: { [weak self] events in
             self?.handle(events)
-        }) else { return nil }
+        }) else {
+            // deinit runs for a class initializer that fails after full initialization: the
+            // caller keeps the descriptor (and closes it), so this object must not.
+            isClosed = true
+            return nil
+        }
         self.source = source
     }
 
     deinit {
         if !isClosed {
             source?.remove()
-            Glibc.close(fd)
+            Descriptors.close(fd)
         }
     }
 
@@ -211,7 +218,7 @@ final class ControlConnection {
         isSubscribed = false
         source?.remove()
         source = nil
-        Glibc.close(fd)
+        Descriptors.close(fd)
         server.connectionDidClose(self)
     }
 }

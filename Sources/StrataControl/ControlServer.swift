@@ -118,7 +118,7 @@ public final class ControlServer {
             let number = nextConnectionNumber
             nextConnectionNumber += 1
             guard let connection = ControlConnection(fd: fd, peer: peer, number: number, server: self) else {
-                Glibc.close(fd)
+                Descriptors.close(fd)
                 continue
             }
             connections[number] = connection

@@ -9,6 +9,11 @@ public enum ExitStatus {
         return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }
 
+    /// A shell status in words: "exited with status N", or "was killed by signal N" (128 + N).
+    public static func describe(_ shellStatus: Int32) -> String {
+        shellStatus > 128 ? "was killed by signal \(shellStatus - 128)" : "exited with status \(shellStatus)"
+    }
+
     /// Reaps `pid` if it has ended, without waiting: its shell status, or nil while it runs.
     /// A child someone else reaped (ECHILD) reads as 1: its status is lost.
     public static func reap(_ pid: pid_t) -> Int32? {

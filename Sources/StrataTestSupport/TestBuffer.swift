@@ -22,12 +22,23 @@ public final class TestBuffer {
         guard width > 0, height > 0 else { return nil }
         let size = Int(width) * Int(height) * 4
         let fd = strata_client_memfd("strata-test-buffer")
-        guard fd >= 0, ftruncate(fd, off_t(size)) == 0,
+        guard fd >= 0 else { return nil }
+        guard ftruncate(fd, off_t(size)) == 0,
               let map = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), map != MAP_FAILED else {
+            close(fd)
             return nil
         }
-        guard let pool = wl_shm_create_pool(shm, fd, Int32(size)),
-              let buffer = wl_shm_pool_create_buffer(pool, 0, width, height, width * 4, format) else { return nil }
+        guard let pool = wl_shm_create_pool(shm, fd, Int32(size)) else {
+            munmap(map, size)
+            close(fd)
+            return nil
+        }
+        guard let buffer = wl_shm_pool_create_buffer(pool, 0, width, height, width * 4, format) else {
+            wl_shm_pool_destroy(pool)
+            munmap(map, size)
+            close(fd)
+            return nil
+        }
         self.fd = fd
         self.size = size
         self.pool = pool

@@ -81,10 +81,10 @@ public final class TestClient {
         listenToRegistry()
     }
 
-    /// The client side of the connection on `fd` (closed if that fails).
+    /// The client side of the connection on `fd` (closed if that fails: by libwayland, which
+    /// closes the fd when wl_display_connect_to_fd fails, so not a second time here).
     private static func connect(_ fd: Int32) throws -> OpaquePointer {
         guard let display = wl_display_connect_to_fd(fd) else {
-            close(fd)
             throw Failure.connect("wl_display_connect_to_fd failed")
         }
         return display

@@ -30,7 +30,9 @@ final class ControlClient {
             raw.copyBytes(from: bytes)
             raw[bytes.count] = 0
         }
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        // `self.fd` is set only once connected: a throw before it is a failure before full
+        // initialization, so deinit does not run and close the socket a second time.
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
@@ -40,6 +42,7 @@ final class ControlClient {
             close(fd)
             throw Failure(description: "cannot connect to \(path): \(why) (is Strata running?)")
         }
+        self.fd = fd
     }
 
     deinit { close(fd) }

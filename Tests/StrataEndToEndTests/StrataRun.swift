@@ -95,7 +95,13 @@ final class StrataRun {
     /// The visible windows' app ids, front to back, read through `strata-ctl windows --json`
     /// (nil while the control socket does not answer).
     func visibleWindowAppIDs() -> [String]? {
-        guard let ctl = StrataRun.sibling("strata-ctl") else { return nil }
+        windowList().visible
+    }
+
+    /// `strata-ctl windows --json`: the visible windows' app ids (nil while the control socket
+    /// does not answer), and what strata-ctl said, for a wait's failure message.
+    private func windowList() -> (visible: [String]?, said: String) {
+        guard let ctl = StrataRun.sibling("strata-ctl") else { return (nil, "no strata-ctl beside strata") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ctl)
         process.arguments = ["windows", "--json"]
@@ -103,16 +109,19 @@ final class StrataRun {
         env["XDG_RUNTIME_DIR"] = runtimeDirectory
         env["STRATA_SOCKET"] = nil
         process.environment = env
-        let out = Pipe()
+        let out = Pipe(), err = Pipe()
         process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
+        process.standardError = err
+        do { try process.run() } catch { return (nil, "strata-ctl did not start: \(error)") }
         let data = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        let said = "strata-ctl windows --json: status \(process.terminationStatus), " +
+            "stdout \(String(decoding: data.prefix(2000), as: UTF8.self)), stderr \(errors.suffix(500))"
         guard process.terminationStatus == 0,
-              let object = try? JSONSerialization.jsonObject(with: data) else { return nil }
+              let object = try? JSONSerialization.jsonObject(with: data) else { return (nil, said) }
         let windows = (object as? [[String: Any]]) ?? ((object as? [String: Any])?["windows"] as? [[String: Any]]) ?? []
-        return windows.filter { ($0["hidden"] as? Bool) == false }.map { ($0["appID"] as? String) ?? ($0["app_id"] as? String) ?? "" }
+        return (windows.filter { ($0["hidden"] as? Bool) == false }.map { ($0["appID"] as? String) ?? ($0["app_id"] as? String) ?? "" }, said)
     }
 
     /// What the main screen shows now, through `strata-ctl screenshot` (nil while the control
@@ -145,8 +154,24 @@ final class StrataRun {
 
     /// Waits until at least `count` windows are visible (each visible window has shown its first
     /// buffer), at most `timeout` seconds; whether they came.
+    /// On a timeout the last answer and the end of Strata's standard error are printed.
     func waitForVisibleWindows(_ count: Int = 1, timeout: Double = 60) async -> Bool {
-        await StrataRun.poll(timeout: timeout) { (self.visibleWindowAppIDs()?.count ?? 0) >= count ? true : nil } ?? false
+        var last = ""
+        let came = await StrataRun.poll(timeout: timeout) { () -> Bool? in
+            let (visible, said) = self.windowList()
+            last = said
+            return (visible?.count ?? 0) >= count ? true : nil
+        } ?? false
+        if !came {
+            let stderr = self.stderr
+            FileHandle.standardError.write(Data("""
+                waitForVisibleWindows(\(count)) timed out after \(timeout) s (\(madeAt.fileID):\(madeAt.line)); \
+                the last answer: \(last)
+                strata's stderr (end): \(stderr.suffix(3000))
+
+                """.utf8))
+        }
+        return came
     }
 
     // MARK: The end

@@ -34,6 +34,12 @@ import Testing
         #expect(ExitStatus.wait(pid) == 137)
     }
 
+    @Test func aStatusIsDescribedInWordsAsAnExitCodeOrASignal() {
+        #expect(ExitStatus.describe(0) == "exited with status 0")
+        #expect(ExitStatus.describe(3) == "exited with status 3")
+        #expect(ExitStatus.describe(137) == "was killed by signal 9")
+    }
+
     @Test func aRunningProcessIsNotReapedAndAnEndedOneIs() throws {
         // A socket pair made close-on-exec at once (a pipe() then fcntl could be inherited in
         // between by a process another test thread starts, and the end of file come only when

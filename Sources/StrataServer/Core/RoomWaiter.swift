@@ -26,6 +26,9 @@ final class RoomWaiter {
     private var target: (() -> OpaquePointer?)?
     private var body: ((OpaquePointer) -> Void)?
 
+    /// Makes the retry timer (tests: a descriptor the loop cannot watch).
+    var makeTimerFD: () -> Int32 = { strata_timerfd_create() }
+
     init(display: Display) { self.display = display }
 
     deinit { stop() }
@@ -68,18 +71,24 @@ final class RoomWaiter {
         body = nil
         timer?.remove()
         timer = nil
-        if timerFD >= 0 { close(timerFD) }
+        if timerFD >= 0 { Descriptors.close(timerFD) }
         timerFD = -1
     }
 
     private func arm(_ on: Bool) {
         if on, timer == nil {
-            timerFD = strata_timerfd_create()
+            timerFD = makeTimerFD()
             guard timerFD >= 0 else { return }
             timer = EventSource(display: display, fd: timerFD) { [unowned self] _ in
                 var expirations: UInt64 = 0
                 _ = read(timerFD, &expirations, 8)
                 retry()
+            }
+            // A timer the loop cannot watch is closed now: kept, the next burst would make
+            // another over it (a descriptor leaked per burst, at the descriptor limit).
+            if timer == nil {
+                Descriptors.close(timerFD)
+                timerFD = -1
             }
         }
         guard timerFD >= 0 else { return }

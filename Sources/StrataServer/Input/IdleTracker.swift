@@ -32,6 +32,9 @@ public final class IdleTracker {
     private var timer: EventSource?
     private var timerFD: Int32 = -1
 
+    /// Makes the timer (tests: a descriptor the loop cannot watch).
+    var makeTimerFD: () -> Int32 = { strata_timerfd_create() }
+
     init(display: Display) { self.display = display }
 
     deinit { stop() }
@@ -40,7 +43,7 @@ public final class IdleTracker {
     func stop() {
         timer?.remove()
         timer = nil
-        if timerFD >= 0 { close(timerFD) }
+        if timerFD >= 0 { Descriptors.close(timerFD) }
         timerFD = -1
         armedDeadline = nil
     }
@@ -164,12 +167,19 @@ public final class IdleTracker {
 
     private func arm(for deadline: UInt64) {
         if timer == nil {
-            timerFD = strata_timerfd_create()
+            timerFD = makeTimerFD()
             guard timerFD >= 0 else { return }
             timer = EventSource(display: display, fd: timerFD) { [unowned self] _ in
                 var expirations: UInt64 = 0
                 _ = read(timerFD, &expirations, 8)
                 deadlineDidPass()
+            }
+            // A timer the loop cannot watch is closed now: kept, the next arming would make
+            // another over it (a descriptor leaked per notification, at the descriptor limit).
+            if timer == nil {
+                Descriptors.close(timerFD)
+                timerFD = -1
+                return
             }
         }
         guard timerFD >= 0 else { return }

@@ -59,7 +59,7 @@ final class VirtualKeyboard: ResourceObject {
 
     static let implementation = makeImplementation(zwp_virtual_keyboard_v1_interface(
         keymap: { _, resource, format, fd, size in
-            defer { close(fd) }
+            defer { Descriptors.close(fd) }
             handle(resource, as: VirtualKeyboard.self) { keyboard in try keyboard.keymapRequest(format: format, fd: fd, size: size) }
         },
         key: { _, resource, time, key, state in

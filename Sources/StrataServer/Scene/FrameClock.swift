@@ -24,9 +24,11 @@ final class FrameClock {
     private(set) var manualDeadline: UInt64?
     private let isManual: Bool
 
-    /// Nil when the kernel gives no timerfd (the caller goes on without a frame clock: frames
-    /// are then painted only on demand).
-    init?(display: Display, clock: Clock, onTick: @escaping () -> Void) {
+    /// Nil when the kernel gives no timerfd or the loop cannot watch it (the caller goes on
+    /// without a frame clock: frames are then painted only on demand). `timerFD` (tests) is the
+    /// timer to use instead of a new one, under a realtime clock; either way the clock owns it:
+    /// closed once, by the failed init or by deinit.
+    init?(display: Display, clock: Clock, timerFD: Int32? = nil, onTick: @escaping () -> Void) {
         self.onTick = onTick
         isManual = clock.isManual
         if isManual {
@@ -34,24 +36,27 @@ final class FrameClock {
             clock.register(self)
             return
         }
-        fd = strata_timerfd_create()
+        let fd = timerFD ?? strata_timerfd_create()
         guard fd >= 0 else { return nil }
-        let fd = fd
-        source = EventSource(display: display, fd: fd) { _ in
+        let source = EventSource(display: display, fd: fd) { _ in
             // Clear the expirations (several when the loop was late: one frame for all of them).
             var expirations: UInt64 = 0
             _ = read(fd, &expirations, MemoryLayout<UInt64>.size)
             onTick()
         }
-        guard source != nil else {
-            close(fd)
+        // `self.fd` is set only once the timer is watched: a failure before it is a failure
+        // before full initialization, so deinit does not run and close the timer a second time.
+        guard let source else {
+            Descriptors.close(fd)
             return nil
         }
+        self.fd = fd
+        self.source = source
     }
 
     deinit {
         source?.remove()
-        if fd >= 0 { close(fd) }
+        if fd >= 0 { Descriptors.close(fd) }
     }
 
     /// Ticks after `delay` nanoseconds (at least 1), then every `period` (a screen's refresh

@@ -19,7 +19,7 @@ final class DataControlOffer: ResourceObject {
     }
 
     private static let receive: @convention(c) (OpaquePointer?, OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Void = { _, resource, mimeType, fd in
-        defer { close(fd) }
+        defer { Descriptors.close(fd) }
         handle(resource, as: DataControlOffer.self) { offer in
             guard let mimeType, let source = offer.source, offer.selection.isCurrent(source) else { return }
             source.send(mimeType: String(cString: mimeType), fd: fd)

@@ -126,11 +126,11 @@ final class DataOffer: ResourceObject {
         },
         receive: { _, resource, mimeType, fd in
             guard ResourceObject.from(resource, as: DataOffer.self) != nil else {
-                close(fd)
+                Descriptors.close(fd)
                 return
             }
             handle(resource, as: DataOffer.self) { offer in
-                defer { close(fd) }
+                defer { Descriptors.close(fd) }
                 guard let mimeType else { return }
                 if offer.isDragAndDrop {
                     guard !offer.isFinished, let source = offer.liveDragSource else { return }

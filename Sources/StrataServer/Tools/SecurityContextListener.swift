@@ -87,7 +87,7 @@ public final class SecurityContextListener {
         listenSource?.remove()
         closeSource = nil
         listenSource = nil
-        close(listenFD)
-        close(closeFD)
+        Descriptors.close(listenFD)
+        Descriptors.close(closeFD)
     }
 }

@@ -61,8 +61,8 @@ public final class SecurityContextManager {
         var owned = true
         defer {
             if owned {
-                close(listenFD)
-                close(closeFD)
+                Descriptors.close(listenFD)
+                Descriptors.close(closeFD)
             }
         }
         let client = binding.client

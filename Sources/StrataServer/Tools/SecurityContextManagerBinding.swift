@@ -21,8 +21,8 @@ final class SecurityContextManagerBinding: ResourceObject {
                 try binding.manager.createListener(binding: binding, id: id, listenFD: listenFD, closeFD: closeFD)
             }
             if !handled {
-                close(listenFD)
-                close(closeFD)
+                Descriptors.close(listenFD)
+                Descriptors.close(closeFD)
             }
         }))
 }

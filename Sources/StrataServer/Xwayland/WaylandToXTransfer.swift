@@ -76,7 +76,7 @@ final class WaylandToXTransfer {
         sourceEnded = true
         watcher?.remove()
         watcher = nil
-        if fd >= 0 { close(fd) }
+        if fd >= 0 { Descriptors.close(fd) }
         fd = -1
     }
 

@@ -198,7 +198,7 @@ final class XSelection: SelectionWatcher {
     /// A Wayland client asked for `target` into `fd` (taken).
     func convert(_ target: xcb_atom_t, into fd: Int32, for requester: XSelectionSource) {
         guard requester === source, xOwner != 0, conversions.count < Self.maxQueuedConversions else {
-            close(fd)
+            Descriptors.close(fd)
             return
         }
         let transfer = XToWaylandTransfer(target: target, fd: fd)
@@ -427,7 +427,7 @@ final class XSelection: SelectionWatcher {
         _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
         _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
         source.send(mimeType: type, fd: fds[1])
-        close(fds[1])
+        Descriptors.close(fds[1])
         // Property changes (the requestor's deletes, for INCR) and the window's destruction.
         let managed = wm.window(e.requestor) != nil
         if !managed {

@@ -121,7 +121,7 @@ final class XToWaylandTransfer {
         stage = .finished
         watcher?.remove()
         watcher = nil
-        if fd >= 0 { close(fd) }
+        if fd >= 0 { Descriptors.close(fd) }
         fd = -1
         buffer = []
         offset = 0

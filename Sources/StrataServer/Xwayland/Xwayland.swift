@@ -212,15 +212,8 @@ public final class Xwayland {
 
     /// Xwayland's process ended: reaped, reported, and the sockets watched again.
     private func processDidEnd() {
-        guard let child = pid else { return }
-        var status: Int32 = 0
-        guard waitpid(child, &status, WNOHANG) == child else { return }
-        let reason: String
-        if status & 0x7f == 0 {
-            reason = "exited with status \((status >> 8) & 0xff)"
-        } else {
-            reason = "was killed by signal \(status & 0x7f)"
-        }
+        guard let child = pid, let status = ExitStatus.reap(child) else { return }
+        let reason = ExitStatus.describe(status)
         cleanUpProcess()
         if !isShutDown {
             log("strata: Xwayland on \(displayName) \(reason); it starts again at the next X connection")
