@@ -188,9 +188,11 @@ public final class TestClient {
     }
 
     /// Waits, stepping the server with a timeout, until `condition` holds (frame callbacks need
-    /// the frame clock to fire). Returns false on a connection error or after `seconds`.
+    /// the frame clock to fire). Returns false on a connection error or after `seconds` (10 by
+    /// default: a loaded machine can hold the frame timer back for a while; a wait whose
+    /// condition holds costs nothing more, and a test that expects nothing gives its own).
     @discardableResult
-    public func wait(seconds: Double = 2, until condition: () -> Bool) -> Bool {
+    public func wait(seconds: Double = 10, until condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while !condition() {
             if Date() > deadline { return false }
