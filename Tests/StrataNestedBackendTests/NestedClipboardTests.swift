@@ -44,7 +44,7 @@ struct NestedClipboardTests {
 
         /// Steps both servers and both clients until `condition` holds (at most `seconds`).
         @discardableResult
-        func step(seconds: Double = 3, until condition: () -> Bool) -> Bool {
+        func step(seconds: Double = 10, until condition: () -> Bool) -> Bool {
             let deadline = Date().addingTimeInterval(seconds)
             while !condition() {
                 if Date() > deadline { return false }
