@@ -60,7 +60,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: empty) }
         let run = try StrataRun(["--size", "320x240"], environment: ["PATH": ControlTests.path, "XCURSOR_PATH": empty,
                                                                      "XCURSOR_THEME": nil])
-        let socket = try #require(await StrataRun.poll(timeout: 10) { () -> String? in
+        let socket = try #require(await StrataRun.poll(timeout: 20) { () -> String? in
             run.stdout.split(separator: "\n").first { $0.hasPrefix("STRATA_SOCKET=") }.map { String($0.dropFirst("STRATA_SOCKET=".count)) }
         }, "no STRATA_SOCKET line: \(run.stderr)")
         let session = ControlTests.Session(run: run, socket: socket)
@@ -101,7 +101,7 @@ import Testing
         let server = try TestServer()
         let output = try #require(server.compositor.outputs.first)
         let process = try TestProcess(["weston-confine"], server: server)
-        #expect(server.run(seconds: 10) { !Self.visibleWindows(server).isEmpty }, "no window; stderr: \(process.stderr)")
+        #expect(server.run(seconds: 20) { !Self.visibleWindows(server).isEmpty }, "no window; stderr: \(process.stderr)")
         server.run(seconds: 0.3)
         let window = try #require(Self.visibleWindows(server).first)
         let frame = window.frame

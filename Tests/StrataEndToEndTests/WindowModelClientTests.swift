@@ -55,7 +55,7 @@ private let KEY_T: UInt32 = 20
         let (server, output) = try Self.makeServer()
         let process = try TestProcess(["stdbuf", "-oL", "weston-eventdemo", "--log-focus", "--log-motion", "--log-button", "--log-key"],
                                       server: server)
-        #expect(server.run(seconds: 10) { !Self.visibleWindows(server).isEmpty }, "no window; stderr: \(process.stderr)")
+        #expect(server.run(seconds: 20) { !Self.visibleWindows(server).isEmpty }, "no window; stderr: \(process.stderr)")
         let window = try #require(Self.visibleWindows(server).first)
         #expect(window.isKeyWindow, "the new window is key under uikit")
         let centre = (x: Double(window.frame.x + window.frame.width / 2), y: Double(window.frame.y + window.frame.height / 2))
@@ -82,7 +82,7 @@ private let KEY_T: UInt32 = 20
     func westonClickdotDrawsWhereItWasClicked() throws {
         let (server, output) = try Self.makeServer()
         let process = try TestProcess(["weston-clickdot"], server: server)
-        #expect(server.run(seconds: 10) { !Self.visibleWindows(server).isEmpty }, "no window; stderr: \(process.stderr)")
+        #expect(server.run(seconds: 20) { !Self.visibleWindows(server).isEmpty }, "no window; stderr: \(process.stderr)")
         server.run(seconds: 0.5)
         let window = try #require(Self.visibleWindows(server).first)
         let point = (x: window.frame.x + window.frame.width / 3, y: window.frame.y + window.frame.height / 2)
@@ -102,7 +102,7 @@ private let KEY_T: UInt32 = 20
     func westonStackingKeepsItsTransientWindowAboveTheParent() throws {
         let (server, output) = try Self.makeServer()
         let process = try TestProcess(["weston-stacking"], server: server)
-        #expect(server.run(seconds: 10) { !Self.visibleWindows(server).isEmpty }, "no window; stderr: \(process.stderr)")
+        #expect(server.run(seconds: 20) { !Self.visibleWindows(server).isEmpty }, "no window; stderr: \(process.stderr)")
         server.run(seconds: 0.3)
         let parent = try #require(Self.visibleWindows(server).first)
         #expect(parent.isKeyWindow)
@@ -122,9 +122,9 @@ private let KEY_T: UInt32 = 20
         let color = try #require(StrataRun.sibling("strata-color-client"), "build strata-color-client first")
         let (server, _) = try Self.makeServer(policy: policy)
         let first = try TestProcess([color, "--app-id", "org.example.First", "--frames", "1", "--seconds", "30"], server: server)
-        #expect(server.run(seconds: 10) { first.stdout.contains("frame 1") }, "stderr: \(first.stderr)")
+        #expect(server.run(seconds: 20) { first.stdout.contains("frame 1") }, "stderr: \(first.stderr)")
         let second = try TestProcess([color, "--app-id", "org.example.Second", "--frames", "2", "--seconds", "0.3"], server: server)
-        #expect(server.run(seconds: 10) { second.hasExited }, "the second client should draw and exit; stdout: \(second.stdout)")
+        #expect(server.run(seconds: 20) { second.hasExited }, "the second client should draw and exit; stdout: \(second.stdout)")
         // Until the server has seen the second go and the first has printed the configures that
         // follow (a fixed 0.3 s was too short under load): one more under uikit, which passes key back.
         func firstActivations() -> [Bool] {

@@ -158,7 +158,7 @@ final class ParentWeston {
         environment["XDG_RUNTIME_DIR"] = runtimeDirectory
         environment["WAYLAND_DISPLAY"] = socketPath
         let shooter = try ChildProcess(executable("weston-screenshooter")!, [], environment: environment, directory: directory)
-        guard shooter.wait(seconds: 10) else {
+        guard shooter.wait(seconds: 20) else {
             shooter.stop()
             throw ParentSessionError.didNotStart("weston-screenshooter did not finish")
         }
