@@ -9,6 +9,7 @@
 #include <sys/timerfd.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 void strata_resource_post_error(struct wl_resource *resource, uint32_t code, const char *message) {
@@ -60,6 +61,14 @@ struct strata_listener *strata_listener_create(void *owner, void (*notify)(void 
 
 int strata_timerfd_create(void) {
 	return timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+}
+
+int strata_pipe_cloexec(int fds[2]) {
+	return pipe2(fds, O_CLOEXEC);
+}
+
+int strata_accept_cloexec(int fd) {
+	return accept4(fd, NULL, NULL, SOCK_CLOEXEC);
 }
 
 int strata_timerfd_arm(int fd, uint64_t first_ns, uint64_t interval_ns) {

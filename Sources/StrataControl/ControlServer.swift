@@ -92,8 +92,9 @@ public final class ControlServer {
     /// Closes every connection and the socket, and removes the socket file; safe to call twice.
     public func stop() {
         recorder?.stop(reason: "exit")
-        // Strata is exiting: ffmpeg gets what waits and finishes the file (a few seconds at most).
-        for video in pendingVideos + (video.map { [$0] } ?? []) where !video.isFinished { video.finishNow(grace: 5) }
+        // Strata is exiting: ffmpeg gets what waits and finishes the file, with the time a stop
+        // gives it (5 s was too short for ffmpeg on a loaded machine: killed before its header).
+        for video in pendingVideos + (video.map { [$0] } ?? []) where !video.isFinished { video.finishNow(grace: videoStopGrace) }
         video = nil
         pendingVideos.removeAll()
         guard let listenSource else { return }

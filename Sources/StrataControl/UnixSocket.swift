@@ -1,3 +1,4 @@
+import CStrataServerGlue
 import Glibc
 
 /// The few socket calls the control server needs, with errno turned into messages. Every fd is
@@ -48,11 +49,10 @@ enum UnixSocket {
 
     /// A connection from `listener`, non-blocking and close-on-exec; nil when none is waiting.
     static func accept(_ listener: Int32) -> Int32? {
-        let fd = Glibc.accept(listener, nil, nil)
+        let fd = strata_accept_cloexec(listener)
         guard fd >= 0 else { return nil }
         let flags = fcntl(fd, F_GETFL)
         _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         return fd
     }
 

@@ -1,3 +1,4 @@
+import CStrataServerGlue
 import CWaylandServer
 import FoundationEssentials
 import Glibc
@@ -103,8 +104,7 @@ public final class VideoRecorder: FrameObserver {
         frameBytes = Int(width) * Int(height) * 4
         guard frameBytes > 0 else { throw ControlError(.failed, "the screen has no picture") }
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw ControlError(.failed, "cannot make a pipe: \(String(cString: strerror(errno)))") }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        guard strata_pipe_cloexec(&ends) == 0 else { throw ControlError(.failed, "cannot make a pipe: \(String(cString: strerror(errno)))") }
         let arguments = [encoder, "-hide_banner", "-loglevel", "error", "-nostdin", "-y",
                          "-f", "rawvideo", "-pix_fmt", "bgr0", "-s", "\(width)x\(height)", "-r", "\(milliHz)/1000", "-i", "-"]
             + codec + [path]

@@ -1,3 +1,4 @@
+import CStrataClientGlue
 import CXCB
 import Glibc
 import StrataServer
@@ -231,8 +232,7 @@ final class X11Selection {
         let order = utf8 ? Self.textTypes : ["text/plain", "STRING", "TEXT", "text/plain;charset=utf-8", "UTF8_STRING"]
         guard let type = order.first(where: outbound.mimeTypes.contains) else { return refuse(e) }
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { return refuse(e) }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        guard strata_client_pipe(&fds) == 0 else { return refuse(e) }
         _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
         outbound.receive(type, fd: fds[1])
         Glibc.close(fds[1])

@@ -29,6 +29,8 @@ public final class RawClient {
     private var nextID: UInt32 = 2
     private var input: [UInt8] = []
     private var doneCallbacks: Set<UInt32> = []
+    /// Tells when the server has destroyed `serverClient` (released: wait for the hang-up).
+    private let hangUp: ClientHangUpWatch
 
     public enum Failure: Error { case connect(String) }
 
@@ -52,11 +54,14 @@ public final class RawClient {
         _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
         self.fd = fds[1]
         self.serverClient = serverClient
+        hangUp = ClientHangUpWatch(serverClient)
     }
 
     deinit {
         close(fd)
         server.step()
+        // Until the server has seen the hang-up (late under load: `ClientHangUpWatch`).
+        hangUp.wait(stepping: server)
     }
 
     /// A fresh object id for a new_id argument.

@@ -25,6 +25,8 @@ public final class TestClient {
     private var failureObserved = false
     /// Where the client was made, for the report of an error nobody expected.
     private let madeAt: (fileID: String, filePath: String, line: Int, column: Int)
+    /// Tells when the server has destroyed `serverClient` (released: wait for the hang-up).
+    private let hangUp: ClientHangUpWatch
 
     public enum Failure: Error, CustomStringConvertible {
         case connect(String)
@@ -56,6 +58,7 @@ public final class TestClient {
             throw Failure.connect("wl_client_create failed")
         }
         self.serverClient = serverClient
+        hangUp = ClientHangUpWatch(serverClient)
         display = try Self.connect(fds[1])
         listenToRegistry()
     }
@@ -73,6 +76,7 @@ public final class TestClient {
             throw Failure.connect("the server accepted no connection")
         }
         self.serverClient = serverClient
+        hangUp = ClientHangUpWatch(serverClient)
         display = try Self.connect(fd)
         listenToRegistry()
     }
@@ -103,6 +107,9 @@ public final class TestClient {
         if let registry { wl_registry_destroy(registry) }
         wl_display_disconnect(display)
         server.step()
+        // Until the server has seen the hang-up (late under load: `ClientHangUpWatch`), so what
+        // the test checks next sees the client gone.
+        hangUp.wait(stepping: server)
     }
 
     /// Says that this test expects the connection to fail, without asserting on how.
@@ -181,9 +188,11 @@ public final class TestClient {
     }
 
     /// Waits, stepping the server with a timeout, until `condition` holds (frame callbacks need
-    /// the frame clock to fire). Returns false on a connection error or after `seconds`.
+    /// the frame clock to fire). Returns false on a connection error or after `seconds` (10 by
+    /// default: a loaded machine can hold the frame timer back for a while; a wait whose
+    /// condition holds costs nothing more, and a test that expects nothing gives its own).
     @discardableResult
-    public func wait(seconds: Double = 2, until condition: () -> Bool) -> Bool {
+    public func wait(seconds: Double = 10, until condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while !condition() {
             if Date() > deadline { return false }

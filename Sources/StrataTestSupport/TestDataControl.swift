@@ -64,10 +64,8 @@ public final class TestDataControl {
     public func receive(_ mimeType: String, primary: Bool = false) -> Int32? {
         guard let offer = primary ? primarySelection : selection else { return nil }
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { return nil }
+        guard strata_client_pipe(&fds) == 0 else { return nil }
         _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
-        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
         switch face {
         case .wlr: zwlr_data_control_offer_v1_receive(offer, mimeType, fds[1])
         case .ext: ext_data_control_offer_v1_receive(offer, mimeType, fds[1])
@@ -200,7 +198,7 @@ public final class TestDataControlSource {
     private func send(_ mimeType: UnsafePointer<CChar>?, fd: Int32) {
         sendRequests.append(mimeType.map { String(cString: $0) } ?? "")
         if holdsFDs {
-            heldFDs.append(dup(fd))
+            heldFDs.append(fcntl(fd, F_DUPFD_CLOEXEC, 0))   // not inherited by processes other tests start
             return
         }
         payload.withUnsafeBytes { bytes in

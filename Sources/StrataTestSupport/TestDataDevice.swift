@@ -47,7 +47,7 @@ public final class TestDataDevice {
     public func receiveDrag(_ mimeType: String) -> Int32? {
         guard let dragOffer else { return nil }
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { return nil }
+        guard strata_client_pipe(&fds) == 0 else { return nil }
         _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
         wl_data_offer_receive(dragOffer, mimeType, fds[1])
         close(fds[1])
@@ -77,10 +77,8 @@ public final class TestDataDevice {
     public func receiveSelection(_ mimeType: String) -> Int32? {
         guard let selection else { return nil }
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { return nil }
+        guard strata_client_pipe(&fds) == 0 else { return nil }
         _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
-        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
         wl_data_offer_receive(selection, mimeType, fds[1])
         close(fds[1])   // libwayland sent a duplicate
         return fds[0]
@@ -203,4 +201,20 @@ public func readAvailable(_ fd: Int32) -> (bytes: [UInt8], eof: Bool) {
             return (result, n == 0)
         }
     }
+}
+
+/// Reads a non-blocking fd while `client` steps, until its end of file or `seconds`; the bytes,
+/// and whether the end came. The end comes once every copy of the write end is closed, and the
+/// posix_spawn child of another test thread holds copies of every descriptor until its exec:
+/// under load the end can come a little after the writer closed, so tests wait for it.
+public func readToEnd(_ fd: Int32, stepping client: TestClient, seconds: Double = 10) -> (bytes: [UInt8], eof: Bool) {
+    var bytes: [UInt8] = []
+    var eof = false
+    _ = client.wait(seconds: seconds) {
+        let (more, end) = readAvailable(fd)
+        bytes += more
+        eof = end
+        return end
+    }
+    return (bytes, eof)
 }

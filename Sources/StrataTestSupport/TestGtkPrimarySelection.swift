@@ -24,7 +24,7 @@ public final class TestGtkPrimarySelectionDevice {
     public func receiveSelection(_ mimeType: String) -> Int32? {
         guard let selection else { return nil }
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { return nil }
+        guard strata_client_pipe(&fds) == 0 else { return nil }
         _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
         gtk_primary_selection_offer_receive(selection, mimeType, fds[1])
         close(fds[1])

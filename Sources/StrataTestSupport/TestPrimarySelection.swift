@@ -24,7 +24,7 @@ public final class TestPrimarySelectionDevice {
     public func receiveSelection(_ mimeType: String) -> Int32? {
         guard let selection else { return nil }
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { return nil }
+        guard strata_client_pipe(&fds) == 0 else { return nil }
         _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
         zwp_primary_selection_offer_v1_receive(selection, mimeType, fds[1])
         close(fds[1])   // libwayland sent a duplicate

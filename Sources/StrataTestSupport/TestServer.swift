@@ -1,3 +1,4 @@
+import CWaylandServer
 import Foundation
 import StrataModel
 import StrataServer
@@ -115,6 +116,28 @@ public final class TestServer {
             step(timeout: 0.005)
         }
         return true
+    }
+
+    /// How many clients the server has (a client the test let go counts until the server has
+    /// seen it hang up).
+    public var connectedClients: Int {
+        guard let list = wl_display_get_client_list(compositor.display.display) else { return 0 }
+        var count = 0
+        var link = list.pointee.next
+        while let current = link, current != list {
+            count += 1
+            link = current.pointee.next
+        }
+        return count
+    }
+
+    /// Steps until the server has `count` clients, for `seconds` at most; returns whether it
+    /// came to that. A client released by the test is not gone after a fixed number of steps:
+    /// its hang-up comes once every copy of its socket is closed, and the posix_spawn child of
+    /// another test thread holds copies of every descriptor until its exec (late, under load).
+    @discardableResult
+    public func waitForClients(_ count: Int, seconds: Double = 10) -> Bool {
+        run(seconds: seconds) { connectedClients == count }
     }
 
     deinit {

@@ -114,9 +114,12 @@ final class RawControlClient {
         return result
     }
 
-    /// Whether the server closed the connection (after reading everything it sent).
-    func isClosedByServer() -> Bool {
-        for _ in 0..<200 where !sawEndOfFile {
+    /// Whether the server closed the connection (after reading everything it sent), within
+    /// `seconds`: the end of file comes once every copy of the server's end is closed, and the
+    /// posix_spawn child of another test thread holds copies until its exec (late under load).
+    func isClosedByServer(seconds: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !sawEndOfFile, Date() < deadline {
             harness.server.step(timeout: 0.002)
             _ = readSome()
         }

@@ -18,11 +18,13 @@ import Testing
     }
 
     /// `record-video start`, again while the fresh script is "text file busy" (a fork of another
-    /// test's thread may hold it open for writing a moment).
+    /// test's thread may hold it open for writing until its exec: late under load), for 10 s at
+    /// most, stepping the server between tries.
     func start(_ client: RawControlClient, _ path: String) throws -> JSONValue {
         var reply = try client.request(["command": "record-video", "action": "start", "path": .string(path)])
-        for _ in 0..<100 where reply["error"]?["message"]?.stringValue?.contains("busy") == true {
-            usleep(10_000)
+        let deadline = Date().addingTimeInterval(10)
+        while reply["error"]?["message"]?.stringValue?.contains("busy") == true, Date() < deadline {
+            client.harness.server.step(timeout: 0.01)
             reply = try client.request(["command": "record-video", "action": "start", "path": .string(path)])
         }
         return reply

@@ -46,10 +46,11 @@ import Testing
 }
 
 extension WireSocket {
-    /// Waits (up to 5 s) for wl_callback `callback`'s done, having seen at least `count`
+    /// Waits (up to 20 s: strata is another process, on a loaded machine) for wl_callback
+    /// `callback`'s done, having seen at least `count`
     /// wl_registry.global events on object 2 before it.
     func waitForDone(of callback: UInt32, globalsAtLeast count: Int) -> Bool {
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(20)
         var input: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         var globals = 0

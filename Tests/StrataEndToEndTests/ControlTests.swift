@@ -25,7 +25,7 @@ import Testing
 
         static func start(_ arguments: [String] = ["--size", "640x480"]) async throws -> Session {
             let run = try StrataRun(arguments, environment: ["PATH": ControlTests.path])
-            let socket = try #require(await StrataRun.poll(timeout: 10) { () -> String? in
+            let socket = try #require(await StrataRun.poll(timeout: 20) { () -> String? in
                 for line in run.stdout.split(separator: "\n") where line.hasPrefix("STRATA_SOCKET=") {
                     return String(line.dropFirst("STRATA_SOCKET=".count))
                 }
@@ -229,7 +229,7 @@ import Testing
         #expect(events.contains("screenDidDisconnect screen=2"))
         let marker = session.run.root + "/exec-ran"
         try await session.ctl("exec", "--", "touch", marker)
-        #expect(await StrataRun.poll(timeout: 5) { FileManager.default.fileExists(atPath: marker) ? true : nil } == true)
+        #expect(await StrataRun.poll(timeout: 20) { FileManager.default.fileExists(atPath: marker) ? true : nil } == true)
         #expect(await session.stop().status == 0)
     }
 
@@ -285,7 +285,7 @@ import Testing
             expect key none
             """.write(toFile: file, atomically: true, encoding: .utf8)
         _ = await run.socketName()
-        let socket = try #require(await StrataRun.poll(timeout: 10) {
+        let socket = try #require(await StrataRun.poll(timeout: 20) {
             run.stdout.split(separator: "\n").first { $0.hasPrefix("STRATA_SOCKET=") }.map { String($0.dropFirst(14)) }
         })
         let result = try await ProcessResult.run([ctl, "run", "--expect-timeout", "0.5", file],

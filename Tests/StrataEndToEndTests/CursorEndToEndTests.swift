@@ -60,7 +60,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: empty) }
         let run = try StrataRun(["--size", "320x240"], environment: ["PATH": ControlTests.path, "XCURSOR_PATH": empty,
                                                                      "XCURSOR_THEME": nil])
-        let socket = try #require(await StrataRun.poll(timeout: 10) { () -> String? in
+        let socket = try #require(await StrataRun.poll(timeout: 20) { () -> String? in
             run.stdout.split(separator: "\n").first { $0.hasPrefix("STRATA_SOCKET=") }.map { String($0.dropFirst("STRATA_SOCKET=".count)) }
         }, "no STRATA_SOCKET line: \(run.stderr)")
         let session = ControlTests.Session(run: run, socket: socket)
@@ -101,7 +101,7 @@ import Testing
         let server = try TestServer()
         let output = try #require(server.compositor.outputs.first)
         let process = try TestProcess(["weston-confine"], server: server)
-        #expect(server.run(seconds: 10) { !Self.visibleWindows(server).isEmpty }, "no window; stderr: \(process.stderr)")
+        #expect(server.run(seconds: 20) { !Self.visibleWindows(server).isEmpty }, "no window; stderr: \(process.stderr)")
         server.run(seconds: 0.3)
         let window = try #require(Self.visibleWindows(server).first)
         let frame = window.frame
@@ -110,7 +110,7 @@ import Testing
         server.run(seconds: 0.1)
         #expect(seat.pointerConstraint == nil)
         Self.click(server)
-        #expect(server.run(seconds: 5) { seat.pointerConstraint != nil }, "not confined after a click; stderr: \(process.stderr)")
+        #expect(server.run(seconds: 20) { seat.pointerConstraint != nil }, "not confined after a click; stderr: \(process.stderr)")
         #expect(seat.pointerConstraint?.locked == false)
         // Pushed far to the top left, the pointer stops inside the window.
         seat.pointerMotion(on: output, x: 0, y: 0, time: 20)
@@ -124,7 +124,7 @@ import Testing
         #expect(far.x < Double(frame.x + frame.width) && far.y < Double(frame.y + frame.height), "at (\(far.x), \(far.y)), frame \(frame)")
         // The next click releases it: the pointer goes where it is pushed.
         Self.click(server)
-        #expect(server.run(seconds: 5) { seat.pointerConstraint == nil }, "still confined after the second click")
+        #expect(server.run(seconds: 20) { seat.pointerConstraint == nil }, "still confined after the second click")
         seat.pointerMotion(on: output, x: 2, y: 3, time: 30)
         server.run(seconds: 0.1)
         #expect(seat.pointerPosition.map { $0.x == 2 && $0.y == 3 } == true)
@@ -157,7 +157,7 @@ import Testing
         let point = (x: window.frame.x + window.frame.width / 2, y: window.frame.y + window.frame.height / 2)
         server.compositor.seat.pointerMotion(on: output, x: Double(point.x), y: Double(point.y), time: 10)
         // GTK answers the enter with wl_pointer.set_cursor (or a cursor shape) of its own.
-        let set = server.run(seconds: 5) {
+        let set = server.run(seconds: 20) {
             if case .surface(let surface, _, _) = server.compositor.cursor.currentImage { return surface.hasContent }
             return false
         }

@@ -67,7 +67,7 @@ import Testing
             #expect(try Ctl.ctl(run, ["input", "pointer", "move", String(x), "250"]).status == 0)
         }
         // During the drag GTK's icon (the warning sign) follows the pointer, drawn by Strata.
-        let iconShown = await StrataRun.poll(timeout: 10) { () -> Bool? in
+        let iconShown = await StrataRun.poll(timeout: 20) { () -> Bool? in
             guard let now = try? Ctl.screenshot(run) else { return nil }
             return Self.orange(Ctl.region(now, (656, 250, 40, 40))) > 30 ? true : nil
         }
@@ -75,7 +75,7 @@ import Testing
         #expect(try Ctl.ctl(run, ["input", "pointer", "button", "left", "up"]).status == 0)
 
         // The target now shows the dragged image: the stop sign's red is gone, orange is there.
-        let dropped = await StrataRun.poll(timeout: 10) { () -> Bool? in
+        let dropped = await StrataRun.poll(timeout: 20) { () -> Bool? in
             guard let now = try? Ctl.screenshot(run) else { return nil }
             let pixels = Ctl.region(now, target)
             return Self.red(pixels) == 0 && Self.orange(pixels) > 30 ? true : nil
@@ -163,7 +163,7 @@ extension DragAndDropEndToEndTests {
         try Self.drag(run, from: (212, 164), through: [215, 220, 230, 300, 500, 700, 760, 780], y: 227)
 
         // GTK shows what was dropped: "Text" and the text itself, dark ink in the drop area.
-        let dropped = await StrataRun.poll(timeout: 10) { () -> Bool? in
+        let dropped = await StrataRun.poll(timeout: 20) { () -> Bool? in
             guard let now = try? Ctl.screenshot(run) else { return nil }
             return Ctl.ink(Ctl.region(now, dropArea)) > 30 ? true : nil
         }

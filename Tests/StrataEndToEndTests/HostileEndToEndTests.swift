@@ -93,10 +93,11 @@ final class WireSocket {
         _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
-    /// wl_display.sync and wait (up to 5 s) for its callback's done event.
+    /// wl_display.sync and wait (up to 20 s: strata is another process, on a loaded machine)
+    /// for its callback's done event.
     func roundtrip() -> Bool {
         write(WireMessage(object: 1, opcode: 0, [.newID(2)]).bytes)
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(20)
         var input: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while Date() < deadline {

@@ -101,7 +101,7 @@ import Testing
 
         #expect(try Self.ctl(run, ["input", "pointer", "click", "middle"]).status == 0)
         // "primary paste" in 11pt Cantarell/DejaVu is several hundred dark pixels.
-        let pasted = await StrataRun.poll(timeout: 10) { () -> Int? in
+        let pasted = await StrataRun.poll(timeout: 20) { () -> Int? in
             guard let now = try? Self.screenshot(run) else { return nil }
             let ink = Self.ink(Self.region(now, text))
             return ink > 200 ? ink : nil

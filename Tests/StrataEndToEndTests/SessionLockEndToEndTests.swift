@@ -18,7 +18,7 @@ import Testing
         let server = try TestServer(screens: 2, width: 320, height: 200)
         let app = try TestProcess(["stdbuf", "-oL", "weston-eventdemo", "--log-key"], server: server)
         defer { app.kill() }
-        #expect(server.run(seconds: 10) { server.windows.windows.contains { $0.isVisible && $0.isKeyWindow } },
+        #expect(server.run(seconds: 20) { server.windows.windows.contains { $0.isVisible && $0.isKeyWindow } },
                 "no window; stderr: \(app.stderr)")
         let window = try #require(server.windows.windows.first { $0.isVisible })
         let centre = (x: Int32(window.frame.x + window.frame.width / 2), y: Int32(window.frame.y + window.frame.height / 2))
@@ -26,11 +26,11 @@ import Testing
         // Before the lock, the window gets keys (B): the log below is not empty by accident.
         server.compositor.seat.key(48, pressed: true, time: 10)
         server.compositor.seat.key(48, pressed: false, time: 11)
-        #expect(server.run(seconds: 5) { app.stdout.contains("key key: 48") }, "eventdemo logged no key: \(app.stdout)")
+        #expect(server.run(seconds: 20) { app.stdout.contains("key key: 48") }, "eventdemo logged no key: \(app.stdout)")
 
         let locker = try TestProcess(["swaylock", "-c", "336699"], server: server)
         defer { locker.kill() }
-        let covered = server.run(seconds: 10) {
+        let covered = server.run(seconds: 20) {
             server.pixel(x: 0, y: 0) == Self.colour && server.pixel(x: 319, y: 199) == Self.colour
                 && server.pixel(x: 0, y: 0, screen: 1) == Self.colour && server.pixel(x: 319, y: 199, screen: 1) == Self.colour
         }
@@ -49,7 +49,7 @@ import Testing
         #expect(!app.stdout.contains("key key: 30"), "the window got the key: \(app.stdout)")
 
         locker.kill()
-        let blank = server.run(seconds: 10) {
+        let blank = server.run(seconds: 20) {
             server.pixel(x: centre.x, y: centre.y) == 0xff00_0000 && server.pixel(x: 0, y: 0, screen: 1) == 0xff00_0000
         }
         #expect(blank, "the screens are not black after swaylock died")

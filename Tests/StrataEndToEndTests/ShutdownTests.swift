@@ -26,11 +26,11 @@ import Testing
 
     @Test func signalWhileCommandRunsEndsTheCommandToo() async throws {
         let run = try StrataRun([], command: ["sh", "-c", "echo \"pid $$\"; exec sleep 60"])
-        let childPID = try #require(await StrataRun.poll(timeout: 10) { () -> pid_t? in
+        let childPID = try #require(await StrataRun.poll(timeout: 20) { () -> pid_t? in
             run.stdout.split(separator: "\n").first { $0.hasPrefix("pid ") }.flatMap { pid_t($0.dropFirst(4)) }
         })
         run.send(SIGTERM)
-        let result = await run.finish(timeout: 10)
+        let result = await run.finish(timeout: 20)
         #expect(!result.timedOut)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(kill(childPID, 0) == -1 && errno == ESRCH, "the command outlived Strata")

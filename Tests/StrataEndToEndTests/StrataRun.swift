@@ -78,7 +78,7 @@ final class StrataRun {
 
     /// The socket name Strata printed (`WAYLAND_DISPLAY=name`), waiting for it at most `timeout`
     /// seconds; nil if it did not come (or Strata ended first).
-    func socketName(timeout: Double = 10) async -> String? {
+    func socketName(timeout: Double = 20) async -> String? {
         await StrataRun.poll(timeout: timeout) {
             if let name = StrataResult.socketName(in: self.stdout) { return name }
             return nil

@@ -61,7 +61,7 @@ import Testing
         process.environment = ["STRATA_SOCKET": session.socket]
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: printed))
         try process.run()
-        let started = await StrataRun.poll(timeout: 10) { () -> Bool? in
+        let started = await StrataRun.poll(timeout: 20) { () -> Bool? in
             ((try? String(contentsOfFile: printed, encoding: .utf8)) ?? "").contains("recording screen") ? true : nil
         }
         #expect(started == true)
@@ -78,7 +78,7 @@ import Testing
 
     @Test func withoutFFmpegOnPathRecordVideoFailsWithAClearError() async throws {
         let run = try StrataRun(["--size", "320x240"], environment: ["PATH": "/nonexistent", "STRATA_FFMPEG": nil])
-        let socket = try #require(await StrataRun.poll(timeout: 10) { () -> String? in
+        let socket = try #require(await StrataRun.poll(timeout: 20) { () -> String? in
             run.stdout.split(separator: "\n").first { $0.hasPrefix("STRATA_SOCKET=") }.map { String($0.dropFirst("STRATA_SOCKET=".count)) }
         }, "no STRATA_SOCKET line: \(run.stderr)")
         let result = try await ProcessResult.run([try #require(ControlTests.ctl), "record-video", "-o", run.root + "/a.webm"],

@@ -28,14 +28,14 @@ extension ClientInNestedStrataTests {
         compositor.backgroundARGB = 0xff3c_b371
         // The client reaches the nested Strata through an inherited socket (WAYLAND_SOCKET).
         var fds: [Int32] = [0, 0]
-        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
-        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0)
         #expect(compositor.display.createClient(fd: fds[0]) != nil)
         var environment = ProcessInfo.processInfo.environment
         environment["WAYLAND_DISPLAY"] = nil
         environment["WAYLAND_SOCKET"] = String(fds[1])
         let client = try ChildProcess(try #require(colorClientPath), ["--size", "100x80", "--color", "ffc83232", "--seconds", "20",
-                                                          "--title", "inside"], environment: environment)
+                                                          "--title", "inside"], environment: environment,
+                                      inheriting: [fds[1]])
         close(fds[1])
         defer { client.stop() }
         #expect(step(compositor) { compositor.windows.windows.contains { $0.title == "inside" && !$0.isHidden } })
@@ -44,8 +44,10 @@ extension ClientInNestedStrataTests {
             let frame = compositor.windows.windows.first { $0.title == "inside" }?.frame
             return frame.map { output.canvas.pixel(x: Int32($0.x + 50), y: Int32($0.y + 40)) == 0xffc8_3232 } ?? false
         })
-        settle(compositor, seconds: 0.4)
-        let shot = try weston.screenshot()
+        let shot = try #require(try settled(compositor, read: weston.screenshot) {
+            $0.argb.filter { $0 | 0xff00_0000 == 0xffc8_3232 }.count == 100 * 80
+                && $0.argb.filter { $0 | 0xff00_0000 == 0xff3c_b371 }.count == 320 * 200 - 100 * 80
+        })
         #expect(shot.argb.filter { $0 | 0xff00_0000 == 0xffc8_3232 }.count == 100 * 80, "the client's window, through both compositors")
         #expect(shot.argb.filter { $0 | 0xff00_0000 == 0xff3c_b371 }.count == 320 * 200 - 100 * 80)
     }

@@ -44,7 +44,7 @@ struct NestedClipboardTests {
 
         /// Steps both servers and both clients until `condition` holds (at most `seconds`).
         @discardableResult
-        func step(seconds: Double = 3, until condition: () -> Bool) -> Bool {
+        func step(seconds: Double = 10, until condition: () -> Bool) -> Bool {
             let deadline = Date().addingTimeInterval(seconds)
             while !condition() {
                 if Date() > deadline { return false }
@@ -164,16 +164,16 @@ struct NestedClipboardTests {
         let sides = try Sides()
         #expect(sides.waitForParentFocus())
         let copy = try TestProcess(["wl-copy", "--foreground", "copied inside the nested Strata"], server: sides.nested)
-        #expect(sides.step(seconds: 10) { sides.backend.offersSelectionToParent(.clipboard) })
+        #expect(sides.step(seconds: 20) { sides.backend.offersSelectionToParent(.clipboard) })
         let paste = try TestProcess(["wl-paste", "--no-newline"], server: sides.parent)
-        #expect(sides.step(seconds: 10) { paste.hasExited })
+        #expect(sides.step(seconds: 20) { paste.hasExited })
         #expect(paste.stdout == "copied inside the nested Strata", "wl-paste: \(paste.stderr)")
         copy.kill()
 
         let select = try TestProcess(["wl-copy", "--foreground", "--primary", "selected in the parent"], server: sides.parent)
-        #expect(sides.step(seconds: 10) { !sides.nestedControl.primarySelectionMimeTypes.isEmpty })
+        #expect(sides.step(seconds: 20) { !sides.nestedControl.primarySelectionMimeTypes.isEmpty })
         let middle = try TestProcess(["wl-paste", "--primary", "--no-newline"], server: sides.nested)
-        #expect(sides.step(seconds: 10) { middle.hasExited })
+        #expect(sides.step(seconds: 20) { middle.hasExited })
         #expect(middle.stdout == "selected in the parent", "wl-paste: \(middle.stderr)")
         select.kill()
     }

@@ -30,7 +30,7 @@ struct NestedX11ClipboardTests {
             control = try TestDataControl(client: client, seat: seat.seat, face: .ext)
         }
 
-        func step(seconds: Double = 5, until condition: () -> Bool) -> Bool {
+        func step(seconds: Double = 20, until condition: () -> Bool) -> Bool {
             client.wait(seconds: seconds, until: condition)
         }
 

@@ -28,7 +28,10 @@ final class ChildProcess {
     let pid: pid_t
     private var exited = false
 
-    init(_ path: String, _ arguments: [String], environment: [String: String], directory: String? = nil) throws {
+    /// `inheriting`: close-on-exec descriptors the child keeps at the same numbers (the flag is
+    /// cleared in the child only, so processes other tests start do not get them).
+    init(_ path: String, _ arguments: [String], environment: [String: String], directory: String? = nil,
+         inheriting: [Int32] = []) throws {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -44,6 +47,8 @@ final class ChildProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // dup2 onto itself clears close-on-exec in the child (glibc ≥ 2.29).
+        for fd in inheriting { posix_spawn_file_actions_adddup2(&actions, fd, fd) }
         // posix_spawn_file_actions_addchdir_np is not visible to Swift here: a shell changes directory.
         var path = path, arguments = arguments
         if let directory {
@@ -153,7 +158,7 @@ final class ParentWeston {
         environment["XDG_RUNTIME_DIR"] = runtimeDirectory
         environment["WAYLAND_DISPLAY"] = socketPath
         let shooter = try ChildProcess(executable("weston-screenshooter")!, [], environment: environment, directory: directory)
-        guard shooter.wait(seconds: 10) else {
+        guard shooter.wait(seconds: 20) else {
             shooter.stop()
             throw ParentSessionError.didNotStart("weston-screenshooter did not finish")
         }
@@ -230,15 +235,29 @@ final class ParentXvfb {
     deinit { stop() }
 }
 
-/// Steps the nested compositor's loop until `condition` holds or `seconds` pass.
+/// Steps the nested compositor's loop until `condition` holds or `seconds` pass (the parent is
+/// another process: 20 s by default, for a loaded machine).
 @discardableResult
-func step(_ compositor: Compositor, seconds: Double = 5, until condition: () -> Bool) -> Bool {
+func step(_ compositor: Compositor, seconds: Double = 20, until condition: () -> Bool) -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while !condition() {
         if Date() > deadline { return false }
         compositor.dispatch(timeout: 0.01)
     }
     return true
+}
+
+/// What `read` gives once `condition` holds for it, stepping the nested compositor between reads
+/// (`seconds` at most; then the last read, for the test's exact checks to report). The parent
+/// shows a frame in its own time: a fixed wait before reading its pixels was too short under load.
+func settled<T>(_ compositor: Compositor, seconds: Double = 20, read: () throws -> T?, until condition: (T) -> Bool) rethrows -> T? {
+    let deadline = Date().addingTimeInterval(seconds)
+    while true {
+        let value = try read()
+        if let value, condition(value) { return value }
+        if Date() > deadline { return value }
+        compositor.dispatch(timeout: 0.01)
+    }
 }
 
 /// Steps the loop for a while regardless (lets the parent catch up).

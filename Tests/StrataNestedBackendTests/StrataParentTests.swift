@@ -36,7 +36,7 @@ struct StrataParentTests {
 
         /// Steps both loops until `condition` holds (at most `seconds`).
         @discardableResult
-        func step(seconds: Double = 3, until condition: () -> Bool) -> Bool {
+        func step(seconds: Double = 10, until condition: () -> Bool) -> Bool {
             let deadline = Date().addingTimeInterval(seconds)
             while !condition() {
                 if Date() > deadline { return false }
@@ -99,7 +99,7 @@ struct StrataParentTests {
         let toplevel = try #require(hosted.shell.makeToplevel())
         // Top byte 0, as Xwayland's buffers have it: XRGB8888 ignores it.
         #expect(toplevel.map(width: 320, height: 200, argb: 0x003c_b371))
-        let deadline = Date().addingTimeInterval(3)
+        let deadline = Date().addingTimeInterval(10)
         var window: Window?
         while Date() < deadline {
             hosted.nested.step(timeout: 0.001)

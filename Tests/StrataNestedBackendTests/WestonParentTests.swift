@@ -34,8 +34,7 @@ struct WestonParentTests {
         #expect(output.screen.name == "WL-1")
         #expect(step(compositor) { backend.isConfigured(output) && backend.committedFrames(for: output) >= 1 })
         #expect(output.width == 320 && output.height == 200, "Weston's desktop shell leaves the size to the client")
-        settle(compositor, seconds: 0.3)
-        let shot = try weston.screenshot()
+        let shot = try #require(try settled(compositor, read: weston.screenshot) { count(Self.colour, in: $0) == 320 * 200 })
         #expect(count(Self.colour, in: shot) == 320 * 200, "the whole canvas, and nothing else, has the colour")
     }
 
@@ -53,8 +52,9 @@ struct WestonParentTests {
         output.damage.addRect(x: 0, y: 0, width: 50, height: 40)
         compositor.scene.scheduleFrame(output)
         #expect(step(compositor) { backend.committedFrames(for: output) > before })
-        settle(compositor, seconds: 0.3)
-        let shot = try weston.screenshot()
+        let shot = try #require(try settled(compositor, read: weston.screenshot) {
+            count(0xffc8_3232, in: $0) == 50 * 40 && count(Self.colour, in: $0) == 320 * 200 - 50 * 40
+        })
         #expect(count(0xffc8_3232, in: shot) == 50 * 40)
         #expect(count(Self.colour, in: shot) == 320 * 200 - 50 * 40)
     }
@@ -69,8 +69,7 @@ struct WestonParentTests {
         #expect(step(compositor) { output.width == 640 && output.height == 480 })
         #expect(output.screen.currentMode == ScreenMode(width: 640, height: 480))
         #expect(output.screen.availableModes == [ScreenMode(width: 320, height: 200), ScreenMode(width: 640, height: 480)])
-        settle(compositor, seconds: 0.4)
-        let shot = try weston.screenshot()
+        let shot = try #require(try settled(compositor, read: weston.screenshot) { count(Self.colour, in: $0) == 640 * 480 })
         #expect(count(Self.colour, in: shot) == 640 * 480)
         backend.setFullscreen(false, for: output)
         #expect(step(compositor) { output.width == 320 && output.height == 200 }, "Weston restores the size it had")
@@ -82,8 +81,7 @@ struct WestonParentTests {
         defer { compositor.shutdown() }
         #expect(compositor.outputs.map(\.screen.name) == ["WL-1", "WL-2"])
         #expect(step(compositor) { compositor.outputs.allSatisfy { backend.committedFrames(for: $0) >= 1 } })
-        settle(compositor, seconds: 0.3)
-        let shot = try weston.screenshot()
+        let shot = try #require(try settled(compositor, read: weston.screenshot) { count(Self.colour, in: $0) >= 200 * 100 })
         // Weston may stack the two windows over each other; at least one whole window shows.
         #expect(count(Self.colour, in: shot) >= 200 * 100)
     }

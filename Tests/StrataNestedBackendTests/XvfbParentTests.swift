@@ -145,8 +145,9 @@ struct XvfbParentTests {
         #expect(probe.stringProperty(XCB_ATOM_WM_NAME.rawValue, of: window) == "X11-1")
         #expect(probe.stringProperty(probe.atom("WM_CLASS"), of: window) == "strata\0Strata\0")
         #expect(step(compositor) { backend.presentedFrames(for: output) >= 1 })
-        settle(compositor, seconds: 0.1)
-        let pixels = try #require(probe.pixels(of: window, width: 320, height: 200))
+        let pixels = try #require(settled(compositor, read: { probe.pixels(of: window, width: 320, height: 200) }) {
+            $0.allSatisfy { $0 == Self.colour & 0xffffff }
+        })
         #expect(pixels.allSatisfy { $0 == Self.colour & 0xffffff })
     }
 
@@ -164,8 +165,9 @@ struct XvfbParentTests {
         output.damage.addRect(x: 10, y: 20, width: 30, height: 40)
         compositor.scene.scheduleFrame(output)
         #expect(step(compositor) { backend.presentedFrames(for: output) > before })
-        settle(compositor, seconds: 0.1)
-        let pixels = try #require(probe.pixels(of: window, width: 320, height: 200))
+        let pixels = try #require(settled(compositor, read: { probe.pixels(of: window, width: 320, height: 200) }) {
+            $0.filter { $0 == 0xc8_3232 }.count == 30 * 40 && $0.filter { $0 == Self.colour & 0xffffff }.count == 320 * 200 - 30 * 40
+        })
         #expect(pixels.filter { $0 == 0xc8_3232 }.count == 30 * 40)
         #expect(pixels[25 * 320 + 15] == 0xc8_3232)
         #expect(pixels.filter { $0 == Self.colour & 0xffffff }.count == 320 * 200 - 30 * 40)
@@ -182,8 +184,9 @@ struct XvfbParentTests {
         probe.resize(window, width: 500, height: 300)
         #expect(step(compositor) { output.width == 500 && output.height == 300 })
         #expect(output.screen.currentMode == ScreenMode(width: 500, height: 300))
-        settle(compositor, seconds: 0.2)
-        let pixels = try #require(probe.pixels(of: window, width: 500, height: 300))
+        let pixels = try #require(settled(compositor, read: { probe.pixels(of: window, width: 500, height: 300) }) {
+            $0.allSatisfy { $0 == Self.colour & 0xffffff }
+        })
         #expect(pixels.allSatisfy { $0 == Self.colour & 0xffffff })
     }
 

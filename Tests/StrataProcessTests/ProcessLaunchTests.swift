@@ -41,9 +41,11 @@ import Testing
     }
 
     @Test func aRunningProcessIsNotReapedAndAnEndedOneIs() throws {
+        // A socket pair made close-on-exec at once (a pipe() then fcntl could be inherited in
+        // between by a process another test thread starts, and the end of file come only when
+        // that process ends).
         var ends: [Int32] = [-1, -1]
-        #expect(pipe(&ends) == 0)
-        for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0)
         // The child waits for its standard input to close.
         var launch = ProcessLaunch(["sh", "-c", "read line; exit 5"])
         launch.standardInput = .descriptor(ends[0])

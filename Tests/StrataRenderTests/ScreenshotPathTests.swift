@@ -33,7 +33,7 @@ import Testing
     @Test func aFifoWithAReaderIsRefusedAndGetsNoByte() throws {
         let fifo = directory + "/fifo.png"
         try #require(mkfifo(fifo, 0o600) == 0)
-        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         try #require(reader >= 0)
         defer { close(reader) }
         expectRefused(fifo, saying: "not a regular file (a FIFO)")

@@ -86,7 +86,8 @@ import Testing
             wl_surface_destroy(surface.surface)
             #expect(client.roundtrip())
         }
-        for _ in 0..<5 { server.step() }
-        #expect(server.liveCounts == baseline)
+        // Until the server has seen the client go: another test's posix_spawn child holds a copy of
+        // the client's socket until its exec, so the hang-up can come late under load.
+        #expect(server.run(seconds: 10) { server.liveCounts == baseline }, "\(server.liveCounts)")
     }
 }

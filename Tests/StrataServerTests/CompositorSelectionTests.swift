@@ -1,3 +1,4 @@
+import CStrataClientGlue
 import Foundation
 import StrataServer
 import StrataTestSupport
@@ -65,7 +66,7 @@ import Testing
         let contents = try #require(latest)
         #expect(contents.compositorSource == nil && contents.isCurrent)
         var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
+        #expect(strata_client_pipe(&fds) == 0)
         _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
         #expect(!contents.receive("image/png", fd: fds[1]))
         #expect(contents.receive("text/plain", fd: fds[1]))

@@ -77,7 +77,7 @@ import Testing
         let server = try TestServer()
         let good = try TestClient(server: server)
         var fds: [Int32] = [0, 0]
-        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0)
         #expect(server.compositor.display.createClient(fd: fds[0]) != nil)
         // A header naming object 1 (wl_display) with opcode 7 and a size that is a lie,
         // then noise.

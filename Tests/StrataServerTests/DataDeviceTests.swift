@@ -59,7 +59,7 @@ final class ClipboardClient {
         a.client.roundtrip()
         #expect(source.sendRequests == ["text/plain;charset=utf-8"])
         b.client.roundtrip()
-        let (bytes, eof) = readAvailable(fd)
+        let (bytes, eof) = readToEnd(fd, stepping: b.client)
         #expect(String(decoding: bytes, as: UTF8.self) == "hello from A")
         #expect(eof)
     }
@@ -111,7 +111,7 @@ final class ClipboardClient {
         wl_data_source_destroy(source.source)
         a.client.roundtrip()
         var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
+        #expect(strata_client_pipe(&fds) == 0)
         _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
         defer { close(fds[0]) }
         wl_data_offer_receive(offer, "text/plain", fds[1])
@@ -119,7 +119,7 @@ final class ClipboardClient {
         #expect(b.client.roundtrip())
         a.client.roundtrip()
         #expect(source.sendRequests.isEmpty)
-        let (bytes, eof) = readAvailable(fds[0])
+        let (bytes, eof) = readToEnd(fds[0], stepping: b.client)
         #expect(bytes.isEmpty && eof)
     }
 

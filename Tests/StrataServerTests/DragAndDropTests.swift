@@ -291,7 +291,7 @@ struct DragScene {
         defer { close(fd) }
         s.sync()
         s.b.client.roundtrip()
-        #expect(readAvailable(fd) == ([], true))
+        #expect(readToEnd(fd, stepping: s.b.client) == ([], true))
         #expect(source.sendRequests.isEmpty)
         #expect(source.dragEvents.isEmpty)
         #expect(s.b.device.takeDragEvents().isEmpty)

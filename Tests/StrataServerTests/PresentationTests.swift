@@ -152,6 +152,6 @@ final class ClockRecord {
         let server = try TestServer()
         let (client, surface, record) = try shownSurfaceAwaitingFeedback(on: server)
         wl_surface_commit(surface.surface)   // no new buffer, no damage: still answered by a frame
-        #expect(server.run(seconds: 2) { client.roundtrip(); return record.presented != nil })
+        #expect(server.run(seconds: 10) { client.roundtrip(); return record.presented != nil })
     }
 }

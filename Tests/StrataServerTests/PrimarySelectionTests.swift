@@ -59,7 +59,7 @@ final class PrimaryClient {
         a.client.roundtrip()
         #expect(source.sendRequests == ["text/plain"])
         b.client.roundtrip()
-        let (bytes, eof) = readAvailable(fd)
+        let (bytes, eof) = readToEnd(fd, stepping: b.client)
         #expect(String(decoding: bytes, as: UTF8.self) == "selected in A")
         #expect(eof)
     }
@@ -99,7 +99,7 @@ final class PrimaryClient {
         zwp_primary_selection_source_v1_destroy(source.source)
         a.client.roundtrip()
         var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
+        #expect(strata_client_pipe(&fds) == 0)
         _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
         defer { close(fds[0]) }
         zwp_primary_selection_offer_v1_receive(offer, "text/plain", fds[1])
@@ -107,7 +107,7 @@ final class PrimaryClient {
         #expect(b.client.roundtrip())
         a.client.roundtrip()
         #expect(source.sendRequests.isEmpty)
-        let (bytes, eof) = readAvailable(fds[0])
+        let (bytes, eof) = readToEnd(fds[0], stepping: b.client)
         #expect(bytes.isEmpty && eof)
         #expect(b.device.selectionEvents == events + 1)
         #expect(b.device.selection == nil)
@@ -175,7 +175,7 @@ final class GtkPrimaryClient {
         gtk.client.roundtrip()
         #expect(source.sendRequests == ["text/plain"])
         zwp.client.roundtrip()
-        let (bytes, eof) = readAvailable(fd)
+        let (bytes, eof) = readToEnd(fd, stepping: zwp.client)
         #expect(String(decoding: bytes, as: UTF8.self) == "from GTK 3")
         #expect(eof)
     }

@@ -1,3 +1,4 @@
+import CStrataClientGlue
 import Foundation
 
 /// What a sandbox engine hands wp_security_context_manager_v1: a listening Unix socket (at an
@@ -20,7 +21,7 @@ final class SandboxSocket {
         guard fd >= 0, bound == 0, listen(fd, 64) == 0 else { throw POSIXError(.EINVAL) }
         listenFD = fd
         var pipeFDs: [Int32] = [-1, -1]
-        guard pipe(&pipeFDs) == 0 else { throw POSIXError(.EMFILE) }
+        guard strata_client_pipe(&pipeFDs) == 0 else { throw POSIXError(.EMFILE) }
         closeFD = pipeFDs[0]
         closeWriteFD = pipeFDs[1]
     }

@@ -150,7 +150,7 @@ final class LockBystander {
             #expect(server.pixel(x: 10, y: 10) == Self.lockBlue)
             _ = locker
         }
-        for _ in 0..<3 { server.step() }
+        #expect(server.waitForClients(1), "the locker's hang-up is seen")
         #expect(server.windows.isLocked)
         #expect(server.windows.keyWindow == nil)
         #expect(server.pixel(x: 10, y: 10) == 0xff00_0000)
@@ -383,7 +383,7 @@ final class LockBystander {
             locker.client.roundtrip()
             _ = locker
         }
-        for _ in 0..<3 { server.step() }
+        #expect(server.waitForClients(0), "the locker's hang-up is seen")
         #expect(server.windows.isLocked)
         #expect(server.pixel(x: 10, y: 10) == 0xff00_0000)
         // A new locker takes over and unlocks.
@@ -393,7 +393,7 @@ final class LockBystander {
             rescuer.client.roundtrip()
             _ = rescuer
         }
-        for _ in 0..<3 { server.step() }
+        #expect(server.waitForClients(0), "the rescuer's hang-up is seen")
         #expect(!server.windows.isLocked)
         #expect(server.liveCounts == baseline)
     }

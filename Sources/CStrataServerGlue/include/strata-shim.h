@@ -34,6 +34,13 @@ void strata_listener_add_to_client_created(struct strata_listener *l, struct wl_
 int strata_timerfd_create(void);
 int strata_timerfd_arm(int fd, uint64_t first_ns, uint64_t interval_ns);
 
+/* pipe2(fds, O_CLOEXEC) and accept4(fd, NULL, NULL, SOCK_CLOEXEC), which Swift's Glibc does not
+   expose: close-on-exec from their creation, so a process started by another thread at that
+   moment (the in-process test suite has many) cannot inherit them, as it could between pipe()
+   or accept() and fcntl(FD_CLOEXEC). */
+int strata_pipe_cloexec(int fds[2]);
+int strata_accept_cloexec(int fd);
+
 /* A destroy listener that marks a wl_buffer as known to the compositor (its own notify function, so
    it can be found again on the resource, as weston finds its weston_buffer). */
 struct strata_listener *strata_buffer_listener_create(void *owner, void (*notify)(void *owner, void *data));

@@ -1,3 +1,4 @@
+import CStrataServerGlue
 import CXCB
 import Glibc
 
@@ -422,9 +423,7 @@ final class XSelection: SelectionWatcher {
         }
         guard let type = offered[e.target], requests.count < Self.maxRequests else { return refuse(e) }
         var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { return refuse(e) }
-        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        guard strata_pipe_cloexec(&fds) == 0 else { return refuse(e) }
         _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
         source.send(mimeType: type, fd: fds[1])
         Descriptors.close(fds[1])

@@ -1,3 +1,4 @@
+import CStrataServerGlue
 import CWaylandServer
 import CXCB
 import Glibc
@@ -118,12 +119,10 @@ public final class Xwayland {
             return .failure(.setup("socketpair failed: \(String(cString: strerror(errno)))"))
         }
         var readyPipe: [Int32] = [-1, -1]
-        guard pipe(&readyPipe) == 0 else {
+        guard strata_pipe_cloexec(&readyPipe) == 0 else {
             close(wmPair[0]); close(wmPair[1])
             return .failure(.setup("pipe failed: \(String(cString: strerror(errno)))"))
         }
-        _ = fcntl(readyPipe[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(readyPipe[1], F_SETFD, FD_CLOEXEC)
         let connection: (client: OpaquePointer, fd: Int32)
         do {
             connection = try compositor.display.createClientSocket(origin: .startedByStrata)
