@@ -8,7 +8,7 @@ import StrataServer
 /// server let go of everything the client made. Structure-aware: requests are drawn from the
 /// protocol tables, object arguments from the live objects of the right interface, new ids in
 /// order, numbers from a table of edge values, serials from the events the server sent, fds as
-/// memfds (which later ops may truncate under the server).
+/// memfds (which later ops may truncate under the server) or pipe ends.
 ///
 /// `scripts/fuzz.sh` drives it with libFuzzer (`fuzz/strata-fuzz`); `FuzzRegressionTests` replays
 /// the corpus and every crash found.
@@ -377,7 +377,7 @@ private final class Program {
                 case "a":
                     let count = Int(input.byte() % 24)
                     arguments.append(.array((0..<count).map { _ in input.byte() }))
-                case "h": arguments.append(.fd(memfd()))
+                case "h": arguments.append(.fd(descriptor(pipes: message.name != "create_pool")))
                 default: break
                 }
                 nullable = false
@@ -641,6 +641,20 @@ private final class Program {
     func isObject(_ id: UInt32, named name: UnsafePointer<CChar>) -> Bool {
         guard let interface = objects[id]?.interface else { return false }
         return strcmp(interface.pointee.name, name) == 0
+    }
+
+    /// A descriptor argument: mostly a memfd of one of `sizes`, now and then (with `pipes`) one
+    /// end of a (blocking) pipe, what selection transfers and security contexts' close_fd take,
+    /// so the paths that keep a client's descriptor are reached with the kind they accept. The
+    /// client keeps both ends until it leaves. (wl_shm.create_pool always gets a memfd: a pipe
+    /// there only ends the client, and the seeds' pools would stop working.)
+    func descriptor(pipes: Bool) -> Int32 {
+        let choice = input.byte()
+        guard pipes, choice >= 224 else { return memfd(size: Self.sizes[Int(choice) % Self.sizes.count]) }
+        var ends: [Int32] = [-1, -1]
+        guard strata_client_pipe(&ends) == 0 else { return memfd(size: 0) }
+        fds += ends
+        return ends[choice < 240 ? 0 : 1]
     }
 
     func memfd(size: Int? = nil) -> Int32 {

@@ -3,6 +3,8 @@
 #define STRATA_CLIENT_SHIM_H
 /* memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING), which Swift's Glibc does not expose. */
 int strata_client_memfd(const char *name);
+/* pipe2(fds, O_CLOEXEC): a pipe no process started meanwhile inherits. */
+int strata_client_pipe(int fds[2]);
 /* The core interface descriptions, by pointer (Swift cannot take the address of an extern
    const struct directly in every context). */
 #include <wayland-client-core.h>
