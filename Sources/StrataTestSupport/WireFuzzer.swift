@@ -645,16 +645,32 @@ private final class Program {
 
     /// A descriptor argument: mostly a memfd of one of `sizes`, now and then (with `pipes`) one
     /// end of a (blocking) pipe, what selection transfers and security contexts' close_fd take,
-    /// so the paths that keep a client's descriptor are reached with the kind they accept. The
-    /// client keeps both ends until it leaves. (wl_shm.create_pool always gets a memfd: a pipe
-    /// there only ends the client, and the seeds' pools would stop working.)
+    /// or a listening Unix socket, what their listen_fd takes, so the paths that keep a client's
+    /// descriptor are reached with the kinds they accept. The client keeps its copies until it
+    /// leaves. (wl_shm.create_pool always gets a memfd: anything else there only ends the
+    /// client, and the seeds' pools would stop working.)
     func descriptor(pipes: Bool) -> Int32 {
         let choice = input.byte()
         guard pipes, choice >= 224 else { return memfd(size: Self.sizes[Int(choice) % Self.sizes.count]) }
+        if choice >= 248 { return listeningSocket() }
         var ends: [Int32] = [-1, -1]
         guard strata_client_pipe(&ends) == 0 else { return memfd(size: 0) }
         fds += ends
-        return ends[choice < 240 ? 0 : 1]
+        return ends[choice < 236 ? 0 : 1]
+    }
+
+    /// A Unix stream socket listening at an address the kernel picks (abstract, autobound).
+    func listeningSocket() -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return memfd(size: 0) }
+        fds.append(fd)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sa_family_t>.size)) }
+        }
+        _ = listen(fd, 4)
+        return fd
     }
 
     func memfd(size: Int? = nil) -> Int32 {
