@@ -8,7 +8,7 @@ import StrataServer
 /// server let go of everything the client made. Structure-aware: requests are drawn from the
 /// protocol tables, object arguments from the live objects of the right interface, new ids in
 /// order, numbers from a table of edge values, serials from the events the server sent, fds as
-/// memfds (which later ops may truncate under the server) or pipe ends.
+/// memfds (which later ops may truncate under the server), pipe ends or listening sockets.
 ///
 /// `scripts/fuzz.sh` drives it with libFuzzer (`fuzz/strata-fuzz`); `FuzzRegressionTests` replays
 /// the corpus and every crash found.
