@@ -11,8 +11,10 @@
 # --scale S    every screen at scale S between inputs (1.5, 2: the scaled placement and drawing
 #              paths from the first request; inputs also change scales as they go)
 #
-# A crash, a Swift trap, an ASan report or a leak (the server not back at its baseline after the
-# fuzzed client left) stops the run and saves the input as fuzz/findings/crash-…; the script exits
+# A crash, a Swift trap, an ASan report or a leak (the server not back at its baseline of live
+# objects, or the process not back at its baseline of open descriptors, after the fuzzed client
+# left; STRATA_FUZZ_DESCRIPTORS=0 skips the descriptors) stops the run and saves the input as
+# fuzz/findings/crash-…; the script exits
 # non-zero. Minimise it (`.build-fuzz/release/strata-fuzz -minimize_crash=1 -runs=10000 FILE`),
 # fix the bug, and add the input to fuzz/regressions/ under a name that says what it found:
 # FuzzRegressionTests replays every file there.

@@ -1,7 +1,7 @@
 #define _GNU_SOURCE
 #include "strata-client-glue.h"
-#include <sys/mman.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 int strata_client_memfd(const char *name) {

@@ -8,7 +8,7 @@ import StrataServer
 /// server let go of everything the client made. Structure-aware: requests are drawn from the
 /// protocol tables, object arguments from the live objects of the right interface, new ids in
 /// order, numbers from a table of edge values, serials from the events the server sent, fds as
-/// memfds (which later ops may truncate under the server).
+/// memfds (which later ops may truncate under the server), pipe ends or listening sockets.
 ///
 /// `scripts/fuzz.sh` drives it with libFuzzer (`fuzz/strata-fuzz`); `FuzzRegressionTests` replays
 /// the corpus and every crash found.
@@ -43,21 +43,49 @@ public final class WireFuzzer {
     /// integer scaled screens reach the scaled placement and drawing paths from the start).
     public let screenScale: Double
 
-    public init(server: TestServer, screenScale: Double = 1) {
+    /// Whether every input must also leave the process's open descriptors as it found them.
+    public let checksDescriptors: Bool
+    /// The process's descriptors after the warm-up (nil: not checked).
+    public private(set) var descriptorBaseline: OpenDescriptors?
+
+    /// `checksDescriptors`: after each input, once the server is back at its live-count
+    /// baseline, the process's open descriptors (`/proc/self/fd`) must be back at theirs too,
+    /// so a descriptor the server keeps per request (a memfd, a pipe, a timer) is a finding.
+    /// That count is exact only where nothing else opens or closes descriptors meanwhile: the
+    /// fuzzer's own process (single-threaded), never the parallel test suite, hence off by
+    /// default. Before the baseline is taken, `warmUp()` runs the paths that make a descriptor
+    /// once and keep it for good.
+    public init(server: TestServer, screenScale: Double = 1, checksDescriptors: Bool = false) {
         self.server = server
         self.screenScale = screenScale
+        self.checksDescriptors = checksDescriptors
         for output in server.compositor.outputs { server.windows.setScale(screenScale, for: output.screen) }
         server.step()
         baseline = server.liveCounts
+        if checksDescriptors {
+            warmUpProblem = play { $0.warmUp() }
+            descriptorBaseline = OpenDescriptors.current()
+        }
     }
+
+    /// What the warm-up left behind (nil: nothing; the fuzzer stops on anything else).
+    public private(set) var warmUpProblem: String?
 
     /// Runs one input. Returns a description of what leaked, or nil when the server is back at
     /// its baseline. (A crash of the server is a crash of the process: what the fuzzer looks for.)
     public func run(_ bytes: [UInt8]) -> String? {
+        if let problem = play({ $0.run() }, bytes) { return problem }
+        guard let problem = descriptorsLeft() else { return nil }
+        return problem + again(bytes)
+    }
+
+    /// Connects a client, lets `body` drive it with `bytes`, and checks the server is back at its
+    /// live-count baseline once the client is gone.
+    private func play(_ body: (Program) -> Void, _ bytes: [UInt8] = []) -> String? {
         do {
             let client = try RawClient(server: server)
             let program = Program(client: client, input: ByteReader(bytes), screenScale: screenScale)
-            program.run()
+            body(program)
             requestsSent = program.requests
             reached = program.reached
         } catch {
@@ -73,6 +101,51 @@ public final class WireFuzzer {
         if counts != baseline { return "live ResourceObjects \(counts), baseline \(baseline)" }
         if !server.windows.windows.isEmpty { return "\(server.windows.windows.count) windows left" }
         return nil
+    }
+
+    /// With `checksDescriptors`: the descriptors opened since the baseline and still open, and
+    /// the baseline's that were closed (a close of a descriptor someone else owns), after
+    /// stepping the server for at most a second (as the live counts wait); nil when back.
+    private func descriptorsLeft() -> String? {
+        guard let baseline = descriptorBaseline else { return nil }
+        var now = OpenDescriptors.current()
+        if now != baseline {
+            _ = server.run(seconds: 1) {
+                now = OpenDescriptors.current()
+                return now == baseline
+            }
+        }
+        guard let now, now != baseline else { return nil }
+        let opened = now.subtracting(baseline), closed = baseline.subtracting(now)
+        var message = "descriptors: \(now.targets.count) open, baseline \(baseline.targets.count)"
+        if !opened.isEmpty { message += "; opened and still open: " + OpenDescriptors.describe(opened) }
+        if !closed.isEmpty { message += "; baseline descriptors closed: " + OpenDescriptors.describe(closed) }
+        leftBehind = now
+        return message
+    }
+
+    /// The descriptors after the input that left some behind.
+    private var leftBehind: OpenDescriptors?
+
+    /// After a descriptor finding: whether the same input, played once more, leaves more
+    /// behind (a leak per request) or not (a descriptor made on first use and kept, which
+    /// `warmUp()` should make before the baseline).
+    private func again(_ bytes: [UInt8]) -> String {
+        guard let before = leftBehind else { return "" }
+        if let problem = play({ $0.run() }, bytes) { return "; played again: \(problem)" }
+        var after = OpenDescriptors.current()
+        if after != before {
+            _ = server.run(seconds: 1) {
+                after = OpenDescriptors.current()
+                return after == before
+            }
+        }
+        guard let after else { return "" }
+        let more = after.subtracting(before)
+        if more.isEmpty {
+            return "; played again it left no more (kept from a first use? WireFuzzer.warmUp should reach it)"
+        }
+        return "; played again it left \(more.count) more: " + OpenDescriptors.describe(more)
     }
 }
 
@@ -181,6 +254,49 @@ private final class Program {
 
     var server: TestServer { client.server }
 
+    /// The paths that make a descriptor on first use and keep it for good, played once before
+    /// the descriptor baseline is taken (`WireFuzzer(checksDescriptors:)`): every global bound at
+    /// its highest version, a mapped toplevel with pointer, keyboard and touch, seat input over
+    /// it on both screens at every scale the fuzzer sets (the cursor, the keymap compiled at the
+    /// first key), an idle notification (the idle tracker's timer).
+    func warmUp() {
+        client.getRegistry()
+        if let registry = client.registryID { registries.insert(registry); order.append(registry) }
+        client.roundtrip(limit: 20)
+        _ = need(client.globals.map(\.interface))
+        client.roundtrip(limit: 20)
+        makeToplevel()
+        if let seat = find("wl_seat") {
+            for request in ["wl_seat.get_pointer", "wl_seat.get_keyboard", "wl_seat.get_touch"] {
+                send(seat, WireProtocol.opcode(request), [.newID(client.newID())])
+            }
+            if let notifier = find("ext_idle_notifier_v1") {
+                send(notifier, WireProtocol.opcode("ext_idle_notifier_v1.get_idle_notification"),
+                     [.newID(client.newID()), .uint(1000), .object(seat)])
+            }
+        }
+        pump()
+        let seat = server.compositor.seat!
+        for scale in Self.scales + [screenScale] {
+            for output in server.compositor.outputs {
+                server.windows.setScale(scale, for: output.screen)
+                for (x, y) in [(1.0, 1.0), (20, 20), (100, 80), (300, 200)] {
+                    seat.pointerMotion(on: output, x: x, y: y, time: 1)
+                    seat.pointerButton(0x110, pressed: true, time: 2)
+                    seat.pointerButton(0x110, pressed: false, time: 3)
+                    seat.touchDown(id: 0, on: output, x: x, y: y, time: 4)
+                    seat.touchUp(id: 0, time: 5)
+                }
+                seat.key(30, pressed: true, time: 6)
+                seat.key(30, pressed: false, time: 7)
+                server.repaint()
+                pump()
+            }
+        }
+        client.roundtrip(limit: 20)
+        server.repaint()
+    }
+
     // MARK: Ops
 
     func pump() {
@@ -261,7 +377,7 @@ private final class Program {
                 case "a":
                     let count = Int(input.byte() % 24)
                     arguments.append(.array((0..<count).map { _ in input.byte() }))
-                case "h": arguments.append(.fd(memfd()))
+                case "h": arguments.append(.fd(descriptor(pipes: message.name != "create_pool")))
                 default: break
                 }
                 nullable = false
@@ -525,6 +641,36 @@ private final class Program {
     func isObject(_ id: UInt32, named name: UnsafePointer<CChar>) -> Bool {
         guard let interface = objects[id]?.interface else { return false }
         return strcmp(interface.pointee.name, name) == 0
+    }
+
+    /// A descriptor argument: mostly a memfd of one of `sizes`, now and then (with `pipes`) one
+    /// end of a (blocking) pipe, what selection transfers and security contexts' close_fd take,
+    /// or a listening Unix socket, what their listen_fd takes, so the paths that keep a client's
+    /// descriptor are reached with the kinds they accept. The client keeps its copies until it
+    /// leaves. (wl_shm.create_pool always gets a memfd: anything else there only ends the
+    /// client, and the seeds' pools would stop working.)
+    func descriptor(pipes: Bool) -> Int32 {
+        let choice = input.byte()
+        guard pipes, choice >= 224 else { return memfd(size: Self.sizes[Int(choice) % Self.sizes.count]) }
+        if choice >= 248 { return listeningSocket() }
+        var ends: [Int32] = [-1, -1]
+        guard strata_client_pipe(&ends) == 0 else { return memfd(size: 0) }
+        fds += ends
+        return ends[choice < 236 ? 0 : 1]
+    }
+
+    /// A Unix stream socket listening at an address the kernel picks (abstract, autobound).
+    func listeningSocket() -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return memfd(size: 0) }
+        fds.append(fd)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sa_family_t>.size)) }
+        }
+        _ = listen(fd, 4)
+        return fd
     }
 
     func memfd(size: Int? = nil) -> Int32 {

@@ -52,15 +52,15 @@ final class RoomWaiter {
         }
         self.target = target
         self.body = body
-        arm(true)
+        armTimer()
     }
 
-    /// Drops the waiting burst.
+    /// Drops the waiting burst, and the timer with it: a waiter holds a descriptor only while a
+    /// burst waits (one kept after the first wait would be one more descriptor for good per
+    /// seat selection, and one the fuzzer's descriptor check would have to tell from a leak).
     func cancel() {
         guard target != nil else { return }
-        target = nil
-        body = nil
-        arm(false)
+        stop()
     }
 
     var isWaiting: Bool { target != nil }
@@ -75,8 +75,9 @@ final class RoomWaiter {
         timerFD = -1
     }
 
-    private func arm(_ on: Bool) {
-        if on, timer == nil {
+    /// Makes the timer if there is none, and arms it to look again every `retryMilliseconds`.
+    private func armTimer() {
+        if timer == nil {
             timerFD = makeTimerFD()
             guard timerFD >= 0 else { return }
             timer = EventSource(display: display, fd: timerFD) { [unowned self] _ in
@@ -92,12 +93,12 @@ final class RoomWaiter {
             }
         }
         guard timerFD >= 0 else { return }
-        let interval = on ? Self.retryMilliseconds * 1_000_000 : 0
+        let interval = Self.retryMilliseconds * 1_000_000
         _ = strata_timerfd_arm(timerFD, interval, interval)
     }
 
     private func retry() {
-        guard let target, let body else { return arm(false) }
+        guard let target, let body else { return stop() }
         guard let client = target() else { return cancel() }
         guard Self.hasRoom(client) else { return }
         cancel()
