@@ -12,15 +12,7 @@ import Testing
 /// Wayland source and its read end once when the transfer ends.
 @Suite(.serialized) struct XSelectionDescriptorTests {
     private static func start() throws -> (TestServer, Xwayland) {
-        let server = try TestServer(modes: [ScreenMode(width: 640, height: 480, refreshMilliHz: 60_000)])
-        let xwayland = try Xwayland(compositor: server.compositor, executable: ProcessInfo.processInfo.environment["STRATA_XWAYLAND"] ?? "Xwayland")
-        server.compositor.xwayland = xwayland
-        if case .failure(let error) = xwayland.start() { throw error }
-        guard server.run(seconds: 30, until: { xwayland.wm != nil }) else {
-            xwayland.shutdown()
-            throw XwaylandError.setup("the XWM did not connect")
-        }
-        return (server, xwayland)
+        try XTestHarness.start()
     }
 
     /// An X owner's text read by a Wayland client: the reader's fd and the bridge's duplicate of

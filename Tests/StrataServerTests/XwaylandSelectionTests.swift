@@ -12,11 +12,8 @@ import Testing
 @Suite("X ↔ Wayland selections", .serialized)
 struct XwaylandSelectionTests {
     private static func start() throws -> (TestServer, Xwayland, XWM) {
-        let server = try TestServer(modes: [ScreenMode(width: 640, height: 480, refreshMilliHz: 60_000)])
-        let xwayland = try Xwayland(compositor: server.compositor, executable: ProcessInfo.processInfo.environment["STRATA_XWAYLAND"] ?? "Xwayland")
-        server.compositor.xwayland = xwayland
-        if case .failure(let error) = xwayland.start() { throw error }
-        guard server.run(seconds: 30, until: { xwayland.wm != nil }), let wm = xwayland.wm else {
+        let (server, xwayland) = try XTestHarness.start()
+        guard let wm = xwayland.wm else {
             xwayland.shutdown()
             throw XwaylandError.setup("the XWM did not connect")
         }

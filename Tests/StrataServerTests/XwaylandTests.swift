@@ -11,15 +11,7 @@ import Testing
 struct XwaylandTests {
     /// A server with Xwayland started and its window manager connected.
     private static func start() throws -> (TestServer, Xwayland) {
-        let server = try TestServer(modes: [ScreenMode(width: 640, height: 480, refreshMilliHz: 60_000)])
-        let xwayland = try Xwayland(compositor: server.compositor, executable: ProcessInfo.processInfo.environment["STRATA_XWAYLAND"] ?? "Xwayland")
-        server.compositor.xwayland = xwayland
-        if case .failure(let error) = xwayland.start() { throw error }
-        guard server.run(seconds: 30, until: { xwayland.wm != nil }) else {
-            xwayland.shutdown()
-            throw XwaylandError.setup("the XWM did not connect")
-        }
-        return (server, xwayland)
+        try XTestHarness.start()
     }
 
     /// A top-level X window with a white background (so Xwayland draws it).
