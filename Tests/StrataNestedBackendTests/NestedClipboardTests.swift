@@ -26,13 +26,9 @@ struct NestedClipboardTests {
 
         init() throws {
             let parent = try TestServer(width: 640, height: 480)
-            var fds: [Int32] = [0, 0]
-            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0,
-                  parent.compositor.display.createClient(fd: fds[0]) != nil else {
-                throw ParentSessionError.didNotStart("no socket pair to the parent Strata")
-            }
+            let parentEnd = try StrataParentTests.connection(to: parent)
             self.parent = parent
-            backend = try WaylandBackend(fd: fds[1], modes: [ScreenMode(width: 320, height: 200)], whileWaiting: { parent.step() })
+            backend = try WaylandBackend(fd: parentEnd, modes: [ScreenMode(width: 320, height: 200)], whileWaiting: { parent.step() })
             nested = TestServer(hosting: try Compositor(backend: backend), alsoStep: { parent.step() })
             parentClient = try TestClient(server: parent)
             nestedClient = try TestClient(server: nested)

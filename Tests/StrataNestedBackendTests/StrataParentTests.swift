@@ -12,6 +12,17 @@ import Testing
 struct StrataParentTests {
     static let colour: UInt32 = 0xff3c_b371
 
+    /// A socket pair whose one end is a client of `parent` (close-on-exec: no child another test
+    /// starts inherits it); the other end, for a nested Strata's Wayland backend.
+    static func connection(to parent: TestServer) throws -> Int32 {
+        var fds: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0,
+              parent.compositor.display.createClient(fd: fds[0]) != nil else {
+            throw ParentSessionError.didNotStart("no socket pair to the parent Strata")
+        }
+        return fds[1]
+    }
+
     final class Nesting {
         let parent: TestServer
         let backend: WaylandBackend
@@ -20,13 +31,9 @@ struct StrataParentTests {
         init(screens: Int = 1, width: Int = 320, height: Int = 200, parentScale: Double = 1) throws {
             let parent = try TestServer(width: 640, height: 480)
             parent.windows.setScale(parentScale, for: parent.windows.screens[0])
-            var fds: [Int32] = [0, 0]
-            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0,
-                  parent.compositor.display.createClient(fd: fds[0]) != nil else {
-                throw ParentSessionError.didNotStart("no socket pair to the parent Strata")
-            }
+            let parentEnd = try StrataParentTests.connection(to: parent)
             self.parent = parent
-            backend = try WaylandBackend(fd: fds[1], screens: screens, modes: [ScreenMode(width: width, height: height)],
+            backend = try WaylandBackend(fd: parentEnd, screens: screens, modes: [ScreenMode(width: width, height: height)],
                                          whileWaiting: { parent.step() })
             nested = try Compositor(backend: backend)
             nested.backgroundARGB = StrataParentTests.colour
@@ -81,13 +88,9 @@ struct StrataParentTests {
 
         init() throws {
             let parent = try TestServer(width: 640, height: 480)
-            var fds: [Int32] = [0, 0]
-            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0,
-                  parent.compositor.display.createClient(fd: fds[0]) != nil else {
-                throw ParentSessionError.didNotStart("no socket pair to the parent Strata")
-            }
+            let parentEnd = try StrataParentTests.connection(to: parent)
             self.parent = parent
-            backend = try WaylandBackend(fd: fds[1], modes: [ScreenMode(width: 320, height: 200)], whileWaiting: { parent.step() })
+            backend = try WaylandBackend(fd: parentEnd, modes: [ScreenMode(width: 320, height: 200)], whileWaiting: { parent.step() })
             nested = TestServer(hosting: try Compositor(backend: backend), alsoStep: { parent.step() })
             client = try TestClient(server: nested)
             shell = try TestXdgShell(client: client)
