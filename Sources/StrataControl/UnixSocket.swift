@@ -25,18 +25,25 @@ enum UnixSocket {
         guard fd >= 0 else { throw Failure("socket") }
         unlink(path)
         var address = makeAddress(path)
-        // Create it private (umask), then make sure of the mode: no window where others connect.
-        let oldMask = umask(0o177)
+        // Created private: Linux gives the socket's file the mode of the socket's own inode, less
+        // the umask, so a 0600 socket binds as a 0600 file (no window where others connect). Not
+        // umask: it is the whole process's, and a child another thread starts meanwhile would
+        // inherit 0177 (chromium, started so by a test beside a control server, crashed on its
+        // profile folder). The chmod after makes sure of the mode.
+        guard fchmod(fd, 0o600) == 0 else {
+            let code = errno
+            close(fd)
+            throw Failure("cannot make the control socket private", errno: code)
+        }
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        let bindErrno = errno
-        umask(oldMask)
         guard bound == 0 else {
+            let code = errno
             close(fd)
-            throw Failure("cannot bind \(path)", errno: bindErrno)
+            throw Failure("cannot bind \(path)", errno: code)
         }
         guard chmod(path, 0o600) == 0, Glibc.listen(fd, 16) == 0 else {
             let code = errno

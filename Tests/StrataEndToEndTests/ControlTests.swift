@@ -337,9 +337,18 @@ import Testing
 
 /// A finished process: status, standard output and error.
 struct ProcessResult {
+    /// The exit status, or the number of the signal that killed it (`killedBySignal`), or 124
+    /// when it was killed at the deadline.
     var status: Int32
     var stdout: String
     var stderr: String
+    var killedBySignal = false
+
+    /// "exited with status N", "was killed by signal N (NAME)".
+    var ending: String {
+        guard killedBySignal else { return "exited with status \(status)" }
+        return "was killed by signal \(status) (\(String(cString: strsignal(status))))"
+    }
 
     /// Runs `argv` with `environment` added to the test's, in `directory`, killed after `timeout`.
     static func run(_ argv: [String], environment: [String: String], directory: String, timeout: Double = 30) async throws -> ProcessResult {
@@ -371,7 +380,8 @@ struct ProcessResult {
         let result = ProcessResult(
             status: ended ? process.terminationStatus : 124,
             stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
+            stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "",
+            killedBySignal: ended && process.terminationReason == .uncaughtSignal)
         try? FileManager.default.removeItem(atPath: out)
         try? FileManager.default.removeItem(atPath: err)
         return result
