@@ -191,31 +191,39 @@ public final class XWM {
         var rounds = 0
         while !isShutDown {
             while !isShutDown, let event = xcb_poll_for_event(connection) {
-                handle(event)
+                handleInOrder(event)
                 free(event)
             }
             guard !isShutDown else { return }
-            collectPropertyReplies()
             replies.collect(connection)
             guard !isShutDown else { return }
             xcb_flush(connection)
             // What the flush read: another round (bounded: the loop yields to the other
             // clients after 64 rounds and comes back at once).
             if let event = xcb_poll_for_queued_event(connection) {
-                handle(event)
+                handleInOrder(event)
                 free(event)
                 rounds += 1
                 if rounds < 64 { continue }
                 scheduleRead()
                 return
             }
-            if collectPropertyReplies() + (isShutDown ? 0 : replies.collect(connection)) > 0, rounds < 64 {
+            if !isShutDown, replies.collect(connection) > 0, rounds < 64 {
                 rounds += 1
                 continue
             }
             break
         }
         if !isShutDown, xcb_connection_has_error(connection) != 0 { shutdown() }
+    }
+
+    /// Handles `event` after the replies X sent before it (xcb has read them: they came first
+    /// on the connection), so that the XWM sees replies and events in X's order: an owner's end
+    /// after the answer to a read sent before it, a window's destruction after its properties.
+    private func handleInOrder(_ event: UnsafeMutablePointer<xcb_generic_event_t>) {
+        replies.collect(connection, before: event.pointee.full_sequence)
+        guard !isShutDown else { return }
+        handle(event)
     }
 
     private var readScheduled: OpaquePointer?
@@ -577,22 +585,21 @@ public final class XWM {
 
     // MARK: Properties
 
-    /// The property requests of one window awaiting their replies (in request order).
-    private struct PendingRead {
+    /// One window's property read: the values of its replies, as they come (in request order).
+    private final class PropertyRead {
         let window: UInt32
-        let cookies: [xcb_get_property_cookie_t]
+        var values: [[UInt8]] = []
+        init(window: UInt32) { self.window = window }
     }
-    private var pendingReads: [PendingRead] = []
     /// Windows with a read in flight: a change meanwhile asks for one more read after it, not
     /// one per change (a client changing a property in a loop costs one read in flight).
     private var readsInFlight: [UInt32: Bool] = [:]
     /// Windows whose read in flight was sent before their MapRequest: they map after the next.
     private var readsPredatingMap: Set<UInt32> = []
 
-
     /// Asks for title, class, pid, transient parent, protocols, hints and type; the replies are
-    /// applied when they arrive (`collectPropertyReplies`, on the loop: the XWM never waits for
-    /// Xwayland, which may itself be waiting for Strata).
+    /// applied when the last arrives (`propertiesDidArrive`, on the loop: the XWM never waits
+    /// for Xwayland, which may itself be waiting for Strata).
     private func requestProperties(of window: X11Window) {
         if readsInFlight[window.id] != nil {
             readsInFlight[window.id] = true
@@ -602,90 +609,62 @@ public final class XWM {
         let names: [xcb_atom_t] = [XCB_ATOM_WM_NAME.rawValue, atoms["_NET_WM_NAME"], XCB_ATOM_WM_CLASS.rawValue,
                                    atoms["_NET_WM_PID"], XCB_ATOM_WM_TRANSIENT_FOR.rawValue, atoms["WM_PROTOCOLS"],
                                    XCB_ATOM_WM_HINTS.rawValue, atoms["_NET_WM_WINDOW_TYPE"], atoms["_NET_WM_STATE"]]
-        let cookies = names.map { xcb_get_property(connection, 0, window.id, $0, XCB_ATOM_ANY.rawValue, 0, Self.maxPropertyWords) }
-        pendingReads.append(PendingRead(window: window.id, cookies: cookies))
+        let read = PropertyRead(window: window.id)
+        for (index, name) in names.enumerated() {
+            let cookie = xcb_get_property(connection, 0, window.id, name, XCB_ATOM_ANY.rawValue, 0, Self.maxPropertyWords)
+            let isLast = index == names.count - 1
+            replies.expect(cookie.sequence) { [weak self] reply in
+                read.values.append(XWM.value(of: reply))
+                if isLast { self?.propertiesDidArrive(read) }
+            }
+        }
     }
 
-    /// Applies the property replies that have arrived, oldest first. Replies come in request
-    /// order, so once a read's last reply is there, all of its replies are.
-    @discardableResult
-    private func collectPropertyReplies() -> Int {
-        var done = 0
-        while done < pendingReads.count {
-            let read = pendingReads[done]
-            var last: UnsafeMutableRawPointer?
-            var error: UnsafeMutablePointer<xcb_generic_error_t>?
-            guard let lastCookie = read.cookies.last,
-                  xcb_poll_for_reply(connection, lastCookie.sequence, &last, &error) != 0 else { break }
-            if let error { free(error) }
-            var values: [[UInt8]] = []
-            for cookie in read.cookies.dropLast() {
-                var reply: UnsafeMutableRawPointer?
-                var error: UnsafeMutablePointer<xcb_generic_error_t>?
-                _ = xcb_poll_for_reply(connection, cookie.sequence, &reply, &error)
-                if let error { free(error) }
-                values.append(Self.value(of: reply))
-                free(reply)
-            }
-            values.append(Self.value(of: last))
-            free(last)
-            done += 1
-            let again = readsInFlight.removeValue(forKey: read.window) ?? false
-            let predatesMap = readsPredatingMap.remove(read.window) != nil
-            guard let window = windows[read.window] else { continue }
-            apply(values, to: window)
-            // A read that was in flight at the MapRequest may predate properties the client set
-            // just before mapping (its type, its state): the window maps after the read asked
-            // for then (`again`), not on this one; one read later at most, whatever changes.
-            if window.mapsWhenPropertiesArrive, !predatesMap {
-                window.mapsWhenPropertiesArrive = false
-                var state: [UInt32] = [1, 0] // WM_STATE NormalState, no icon
-                xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window.id, atoms["WM_STATE"],
-                                    atoms["WM_STATE"], 32, 2, &state)
-                xcb_map_window(connection, window.id)
-            } else {
-                window.propertiesDidChange()
-            }
-            if again { requestProperties(of: window) }
+    /// A read's last reply came: its values go to the window, which maps if it was waiting.
+    private func propertiesDidArrive(_ read: PropertyRead) {
+        let again = readsInFlight.removeValue(forKey: read.window) ?? false
+        let predatesMap = readsPredatingMap.remove(read.window) != nil
+        guard let window = windows[read.window] else { return }
+        apply(read.values, to: window)
+        // A read that was in flight at the MapRequest may predate properties the client set
+        // just before mapping (its type, its state): the window maps after the read asked for
+        // then (`again`), not on this one; one read later at most, whatever changes.
+        if window.mapsWhenPropertiesArrive, !predatesMap {
+            window.mapsWhenPropertiesArrive = false
+            var state: [UInt32] = [1, 0] // WM_STATE NormalState, no icon
+            xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window.id, atoms["WM_STATE"],
+                                atoms["WM_STATE"], 32, 2, &state)
+            xcb_map_window(connection, window.id)
+        } else {
+            window.propertiesDidChange()
         }
-        if done > 0 { pendingReads.removeFirst(done) }
-        return done + collectPidReplies()
+        if again { requestProperties(of: window) }
     }
 
     // MARK: Pid through X-Resource
 
-    /// QueryClientIds requests awaiting their replies: window and request sequence.
-    private var pendingPidQueries: [(window: UInt32, sequence: UInt32)] = []
+    /// Windows with a QueryClientIds request awaiting its reply (one at most a window).
+    private var pidQueriesInFlight: Set<UInt32> = []
     private var hasXRes: Bool?
 
     /// A window without `_NET_WM_PID`: its client's pid from X-Resource (LocalClientPID), read
-    /// when the reply comes (never waited for). At most one query in flight a window.
+    /// when the reply comes (never waited for).
     private func queryPid(of window: X11Window) {
         if hasXRes == nil { hasXRes = strata_xcb_res_present(connection) != 0 }
-        guard hasXRes == true, !pendingPidQueries.contains(where: { $0.window == window.id }) else { return }
+        guard hasXRes == true, !pidQueriesInFlight.contains(window.id) else { return }
         let sequence = strata_xcb_res_query_pid(connection, window.id)
         guard sequence != 0 else { return }
-        pendingPidQueries.append((window.id, UInt32(sequence)))
-    }
-
-    private func collectPidReplies() -> Int {
-        var done = 0
-        while done < pendingPidQueries.count {
-            let query = pendingPidQueries[done]
-            var reply: UnsafeMutableRawPointer?
-            var error: UnsafeMutablePointer<xcb_generic_error_t>?
-            guard xcb_poll_for_reply(connection, query.sequence, &reply, &error) != 0 else { break }
-            if let error { free(error) }
-            done += 1
-            guard let reply else { continue }
+        pidQueriesInFlight.insert(window.id)
+        let id = window.id
+        replies.expect(UInt32(sequence)) { [weak self] reply in
+            guard let self else { return }
+            pidQueriesInFlight.remove(id)
+            guard let reply else { return }
             let pid = strata_xcb_res_pid(reply)
-            free(reply)
-            guard pid > 0, let window = windows[query.window], window.pid == 0 else { continue }
+            guard pid > 0, let window = windows[id], window.pid == 0 else { return }
             window.pid = pid
             window.propertiesDidChange()
         }
-        if done > 0 { pendingPidQueries.removeFirst(done) }
-        return done
     }
 
     /// A get_property reply's value (at most `maxPropertyWords` words), empty for none.
