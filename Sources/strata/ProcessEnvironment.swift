@@ -7,9 +7,10 @@ import Glibc
 /// first `=` byte, and key and value are decoded from the bytes on each side. A later entry with
 /// the same name replaces an earlier one, as there.
 enum ProcessEnvironment {
-    static func read() -> [String: String] {
+    /// `entries`: a NULL-terminated array of `NAME=value` strings (the process's `environ`).
+    static func read(_ entries: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = environ) -> [String: String] {
         var result: [String: String] = [:]
-        var entry = environ
+        var entry = entries
         while let pointer = entry.pointee {
             entry += 1
             let length = strlen(pointer)
