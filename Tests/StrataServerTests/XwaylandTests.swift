@@ -318,7 +318,11 @@ struct XwaylandTests {
             defer { free(reply) }
             return reply.pointee.width == 70
         })
-        for _ in 0..<5 { server.step() }
+        // A barrier: a title set after the resize reaches the model only once the XWM has
+        // handled what came before it (it handles an X client's events in order).
+        Self.set(c, window, Self.atom(c, "_NET_WM_NAME"), type: Self.atom(c, "UTF8_STRING"), format: 8, Array("after the resize".utf8))
+        xcb_flush(c)
+        #expect(server.run(seconds: 20) { model.title == "after the resize" })
         #expect(model.isHidden)
         xcb_unmap_window(c, window)
         xcb_map_window(c, window)
