@@ -11,7 +11,7 @@ struct XwaylandEndToEndTests {
 
     @Test func textTypedThroughStrataCtlReachesAnXtermStartedAsTheCommand() async throws {
         let run = try StrataRun(["--backend", "headless"], command: ["sh", "-c", """
-            out=$(mktemp -d)/typed
+            dir=$(mktemp -d); out=$dir/typed
             xterm -e sh -c "read line; echo \\"\\$line\\" > $out" &
             until \(Self.ctl) windows | grep -q ' x11'; do sleep 0.05; done
             until \(Self.ctl) windows | grep ' x11' | grep -q ' no  '; do sleep 0.05; done
@@ -24,6 +24,7 @@ struct XwaylandEndToEndTests {
             \(Self.ctl) exec -- sh -c 'echo "exec display=$DISPLAY" > '"$out.exec"
             until [ -s "$out.exec" ]; do sleep 0.05; done
             cat "$out.exec"
+            rm -rf "$dir"
             """])
         let result = await run.finish(timeout: 60)
         #expect(result.stdout.contains("typed=typed into X"))

@@ -1,14 +1,23 @@
+import Foundation
 import Glibc
 import StrataProcess
 import Testing
 
 /// `ProcessLaunch` and `ExitStatus` against real processes (/bin/sh).
-@Suite struct ProcessLaunchTests {
+@Suite final class ProcessLaunchTests {
+    /// The test's scratch directories, removed with the test.
+    private var scratches: [String] = []
+
+    deinit {
+        for directory in scratches { try? FileManager.default.removeItem(atPath: directory) }
+    }
+
     /// A fresh directory for a test's files.
     private func scratch() throws -> String {
         var template = Array("/tmp/strata-launch-XXXXXX".utf8CString)
-        let made = try #require(mkdtemp(&template))
-        return String(cString: made)
+        let made = String(cString: try #require(mkdtemp(&template)))
+        scratches.append(made)
+        return made
     }
 
     private func contents(_ path: String) -> String {

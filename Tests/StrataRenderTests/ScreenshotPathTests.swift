@@ -5,7 +5,7 @@ import Testing
 /// A screenshot goes only into a regular file (new or existing, directly or through a symbolic
 /// link): a FIFO, a device, a socket or a directory is refused at once with a clear error, and
 /// nothing waits for a reader.
-@Suite struct ScreenshotPathTests {
+@Suite final class ScreenshotPathTests {
     let directory: String
     let canvas: Canvas
 
@@ -14,6 +14,8 @@ import Testing
         directory = String(cString: try #require(mkdtemp(&template)))
         canvas = try #require(Canvas(width: 4, height: 3))
     }
+
+    deinit { try? FileManager.default.removeItem(atPath: directory) }
 
     func expectRefused(_ path: String, saying reason: String) {
         do {
