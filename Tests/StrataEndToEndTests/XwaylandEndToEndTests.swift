@@ -192,6 +192,53 @@ struct XwaylandEndToEndTests {
         #expect(after.first { $0.title == "Dialogs and Message Boxes" }?.key == false)
     }
 
+    /// GTK 3 on X11 (`gtk3-demo --run=headerbar`, a title bar of its own): dragging the header
+    /// bar moves the window through `_NET_WM_MOVERESIZE`. Once GTK asked, the seat holds the move:
+    /// the pointer has left the window (the move's reply names no window; GTK's own emulation of
+    /// a move, without the hint, keeps the pointer on it), and the window follows the pointer's
+    /// motion after GTK's drag threshold. The release ends the move.
+    @Test func aGtk3HeaderBarDraggedOnX11MovesTheWindowThroughTheWindowManager() async throws {
+        let session = try await ControlTests.Session.start(["--backend", "headless", "--size", "800x600"])
+        _ = try await session.ctl("exec", "--", "sh", "-c",
+                                  "GDK_BACKEND=x11 NO_AT_BRIDGE=1 exec dbus-run-session -- gtk3-demo --run=headerbar > /dev/null 2>&1")
+        func demo() async throws -> (id: Int, x: Int, y: Int, width: Int)? {
+            guard let window = try await session.windows().first(where: { ($0["title"] as? String)?.hasPrefix("Welcome") == true
+                      && $0["hidden"] as? Bool == false }),
+                  let id = window["id"] as? Int, let frame = window["frame"] as? [String: Any],
+                  let x = frame["x"] as? Int, let y = frame["y"] as? Int, let width = frame["width"] as? Int else { return nil }
+            return (id, x, y, width)
+        }
+        var found: (id: Int, x: Int, y: Int, width: Int)?
+        for _ in 0..<400 where found == nil {
+            found = try await demo()
+            if found == nil { try await Task.sleep(nanoseconds: 50_000_000) }
+        }
+        let before = try #require(found, "gtk3-demo's header bar window never showed")
+        _ = try await session.ctl("make-key", String(before.id))
+        // The header bar's middle, away from its buttons and its title.
+        let startX = before.x + before.width / 2 - 60, startY = before.y + 15
+        _ = try await session.ctl("input", "pointer", "move", String(startX), String(startY))
+        _ = try await session.ctl("input", "pointer", "button", "left", "down")
+        // Past GTK's drag threshold (8 pixels): GTK asks for the move when it sees this motion.
+        // Until the XWM has begun it, the pointer is still on the window.
+        var reply = ""
+        for _ in 0..<200 {
+            reply = try await session.ctl("input", "pointer", "move", "--json", String(startX + 10), String(startY + 5)).stdout
+            if !reply.contains("\"window\"") { break }
+            try await Task.sleep(nanoseconds: 50_000_000)
+        }
+        #expect(!reply.contains("\"window\""), "the pointer is still on the window: no move by the window manager: \(reply)")
+        // The move began where the pointer was: the window follows the motion from there.
+        _ = try await session.ctl("input", "pointer", "move", String(startX + 100), String(startY + 50))
+        let after = try #require(try await demo())
+        #expect(after.x == before.x + 90 && after.y == before.y + 45, "moved from \(before) to \(after)")
+        _ = try await session.ctl("input", "pointer", "button", "left", "up")
+        _ = try await session.ctl("input", "pointer", "move", String(startX + 200), String(startY + 150))
+        let released = try #require(try await demo())
+        #expect(released.x == after.x && released.y == after.y, "the release ended the move")
+        #expect(await session.stop().status == 0)
+    }
+
     /// The cursor an X client sets shows: Xwayland sets it through wl_pointer.set_cursor like any
     /// client. strata-x11-color-client's cursor is a 16×16 red square, its hotspot at the corner:
     /// with the pointer over its window, the screenshot has exactly that square at the pointer.

@@ -454,6 +454,13 @@ final class Pointer {
 
     // MARK: Interactive move and resize
 
+    /// The serial of the latest press of the implicit grab while its button is still held
+    /// (nil when no press is held, or the grab is a move, resize or drag already).
+    var heldPressSerial: UInt32? {
+        guard case .implicit = grab, !pressedButtons.isEmpty else { return nil }
+        return grabPressSerials.last
+    }
+
     /// Starts a move while the press that began it is held: the focus leaves (nobody gets
     /// pointer events during the move), motion moves the window.
     func beginMove(_ window: Window, serial: UInt32) -> Bool {

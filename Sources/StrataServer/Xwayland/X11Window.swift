@@ -255,6 +255,37 @@ final class X11Window: WindowContent, SurfaceRole {
         return stateFrame(for: window)
     }
 
+    // MARK: _NET_WM_MOVERESIZE
+
+    /// xdg_toplevel.resize_edge bits (top 1, bottom 2, left 4, right 8) of `_NET_WM_MOVERESIZE`'s
+    /// directions 0–7: top-left, top, top-right, right, bottom-right, bottom, bottom-left, left.
+    static let resizeEdges: [UInt32] = [5, 1, 9, 8, 10, 2, 6, 4]
+
+    /// `_NET_WM_MOVERESIZE` from the client (a CSD title bar or border dragged): direction 8
+    /// moves, 0–7 resize from that edge or corner, by the pointer button the client holds on the
+    /// window, as xdg_toplevel.move and resize do. Refused (false) without a held press of
+    /// Xwayland's on this window, for a window maximized or fullscreen, and for the keyboard
+    /// directions (9, 10) and cancel (11): the release ends a move or resize.
+    @discardableResult
+    func beginMoveResize(direction: UInt32) -> Bool {
+        guard !isOverrideRedirect, !isMaximized, !wantsFullscreen, let window, window.isVisible,
+              let surface, !surface.isDestroyed, let seat = compositor.seat,
+              let serial = seat.heldPointerPressSerial(client: surface.client, window: window) else { return false }
+        if direction == 8 { return seat.beginInteractiveMove(window, serial: serial, client: surface.client) }
+        guard direction < 8 else { return false }
+        let edges = Self.resizeEdges[Int(direction)]
+        let start = window.frame
+        return seat.beginInteractiveResize(window, edges: edges, serial: serial, client: surface.client) { [weak self] width, height in
+            // (0, 0): the release ended it; the last size stands.
+            guard let self, width > 0, height > 0 else { return }
+            var frame = Rect(x: start.x, y: start.y, width: Int(width), height: Int(height))
+            // Dragged from the left or top: the opposite edge stays where it was.
+            if edges & 4 != 0 { frame.x = start.x + start.width - frame.width }
+            if edges & 1 != 0 { frame.y = start.y + start.height - frame.height }
+            wm.place(self, at: frame)
+        }
+    }
+
     // MARK: Override-redirect
 
     /// The model window an override-redirect window is ordered above (its parent's), while shown.

@@ -50,7 +50,7 @@ public final class XWM {
         "_NET_WM_WINDOW_TYPE_DESKTOP", "_NET_WM_WINDOW_TYPE_NOTIFICATION", "_NET_WM_WINDOW_TYPE_MENU",
         "_NET_WM_WINDOW_TYPE_DROPDOWN_MENU", "_NET_WM_WINDOW_TYPE_POPUP_MENU", "_NET_WM_WINDOW_TYPE_TOOLTIP",
         "_NET_WM_STATE", "_NET_WM_STATE_ABOVE", "_NET_WM_STATE_MAXIMIZED_VERT", "_NET_WM_STATE_MAXIMIZED_HORZ",
-        "_NET_WM_STATE_FULLSCREEN", "_NET_WM_STATE_HIDDEN",
+        "_NET_WM_STATE_FULLSCREEN", "_NET_WM_STATE_HIDDEN", "_NET_WM_MOVERESIZE",
     ]
 
     static let maxPropertyWords: UInt32 = 1024
@@ -371,6 +371,11 @@ public final class XWM {
         } else if e.type == atoms["_NET_WM_STATE"] {
             guard let window = windows[e.window], !window.isOverrideRedirect else { return }
             handleStateMessage(window, action: e.data.data32.0, first: e.data.data32.1, second: e.data.data32.2)
+        } else if e.type == atoms["_NET_WM_MOVERESIZE"] {
+            // x_root, y_root, direction, button, source: the direction is all Strata needs (the
+            // pointer's own position and held press are the truth).
+            guard let window = windows[e.window], !window.isOverrideRedirect else { return }
+            _ = window.beginMoveResize(direction: e.data.data32.2)
         } else if e.type == atoms["WM_CHANGE_STATE"] {
             // ICCCM iconify: IconicState (3) hides the window in the model (the model's
             // notification unmaps it in X, `setIconic`).
