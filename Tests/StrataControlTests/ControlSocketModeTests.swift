@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 @testable import StrataControl
+import StrataTestSupport
 import Testing
 
 /// The control socket is made private without the process's umask: the umask is the whole
@@ -10,7 +11,7 @@ import Testing
     /// The socket file is 0600 from its creation whatever the umask (the kernel takes the mode
     /// from the socket's inode, which `listen` sets before `bind`).
     @Test func theSocketIsCreatedPrivate() throws {
-        let folder = try Scratch()
+        let folder = try ScratchFolder(prefix: "strata-control-mode")
         let fd = try UnixSocket.listen(path: folder.path + "/control")
         defer { close(fd) }
         var info = stat()
@@ -23,7 +24,7 @@ import Testing
     /// test started with. With the umask switched to 0177 around `bind`, the reader saw it within
     /// the first few hundred sockets.
     @Test func makingSocketsLeavesTheProcessUmaskAlone() throws {
-        let folder = try Scratch()
+        let folder = try ScratchFolder(prefix: "strata-control-mode")
         let before = try #require(Self.processUmask())
         let watcher = UmaskWatcher(expected: before)
         let thread = Thread { watcher.run() }
@@ -79,16 +80,5 @@ import Testing
             lock.withLock { stopped = true }
             while !lock.withLock({ finished }) { usleep(100) }
         }
-    }
-
-    /// A private folder, removed with what is in it.
-    struct Scratch: ~Copyable {
-        let path: String
-        init() throws {
-            var template = Array("/tmp/strata-control-mode-XXXXXX".utf8CString)
-            guard let made = mkdtemp(&template) else { throw UnixSocket.Failure("mkdtemp") }
-            path = String(cString: made)
-        }
-        deinit { try? FileManager.default.removeItem(atPath: path) }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import StrataRender
+import StrataTestSupport
 import Testing
 
 /// Traces end to end (docs/experiments.md): each example experiment recorded by the built
@@ -8,15 +9,7 @@ import Testing
 /// divergence found and shown; bad traces refused with status 2.
 @Suite(.serialized) struct ReplayEndToEndTests {
     /// A folder of the test's own for traces (a StrataRun's folder goes with the run).
-    final class Folder {
-        let path: String
-        init() throws {
-            var template = Array("/tmp/strata-replay-e2e-XXXXXX".utf8CString)
-            guard let made = mkdtemp(&template) else { throw StrataRun.Failure("mkdtemp failed") }
-            path = String(cString: made)
-        }
-        deinit { try? FileManager.default.removeItem(atPath: path) }
-    }
+    static func folder() throws -> ScratchFolder { try ScratchFolder(prefix: "strata-replay-e2e") }
 
     /// Records `experiment` run as Strata's command into `trace`.
     func record(_ experiment: String, into trace: String, arguments: [String] = ["--size", "1280x720"],
@@ -27,7 +20,7 @@ import Testing
                                        environment: ["PATH": ControlTests.path], timeout: 60)
     }
 
-    func replay(_ trace: String, in folder: Folder, extra: [String] = []) async throws -> ProcessResult {
+    func replay(_ trace: String, in folder: ScratchFolder, extra: [String] = []) async throws -> ProcessResult {
         let ctl = try #require(ControlTests.ctl)
         return try await ProcessResult.run([ctl, "replay", trace, "--strata", StrataRun.binaryPath] + extra,
                                            environment: ["PATH": ControlTests.path], directory: folder.path, timeout: 90)
@@ -35,7 +28,7 @@ import Testing
 
     @Test(arguments: ControlTests.exampleFiles)
     func eachExampleExperimentRecordedReplaysWithoutDivergence(_ file: String) async throws {
-        let folder = try Folder()
+        let folder = try Self.folder()
         let trace = folder.path + "/\(file).trace"
         let recorded = try await record(ControlTests.examples + "/" + file, into: trace, screenshots: true)
         #expect(recorded.stdout.contains("passed"), "\(recorded.stderr)")
@@ -99,7 +92,7 @@ import Testing
         """
 
     @Test func twoManualClockRunsGiveIdenticalScreenshotsAndTheirTraceReplays() async throws {
-        let folder = try Folder()
+        let folder = try Self.folder()
         let experiment = folder.path + "/manual.strata"
         try Self.manualExperiment.write(toFile: experiment, atomically: true, encoding: .utf8)
         var pictures: [Data] = []
@@ -122,7 +115,7 @@ import Testing
     }
 
     @Test func aReplayUnderAnotherPolicyReportsTheKeyWindowThatDiverged() async throws {
-        let folder = try Folder()
+        let folder = try Self.folder()
         let trace = folder.path + "/alert.trace"
         _ = try await record(ControlTests.examples + "/alert-above-key-window.strata", into: trace)
         // The same session under the explicit policy: hiding the key alert leaves no key window.
@@ -142,7 +135,7 @@ import Testing
     }
 
     @Test func badTracesAreRefusedWithStatusTwoAndAClearError() async throws {
-        let folder = try Folder()
+        let folder = try Self.folder()
         let header = #"{"type":"header","version":1,"clock":"realtime","policy":"uikit","screens":[{"current":"640x480@60"}],"sequence":0,"time_ns":0}"#
         let cases: [(name: String, text: String?, message: String)] = [
             ("missing.trace", nil, "cannot read"),
@@ -163,7 +156,7 @@ import Testing
     }
 
     @Test func recordingToAFIFOIsRefusedAtStart() async throws {
-        let folder = try Folder()
+        let folder = try Self.folder()
         let fifo = folder.path + "/trace.fifo"
         try #require(mkfifo(fifo, 0o600) == 0)
         let result = try await StrataRun.run(["--record", fifo], expecting: .failure)

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import StrataRender
+import StrataTestSupport
 import Testing
 
 /// `strata-ctl report` opened for real: Debian's chromium, headless, runs the page's script
@@ -15,7 +16,7 @@ import Testing
     /// (UnixSocket.listen no longer touches the umask).
     func chromiumRun(_ arguments: [String], in folder: String) async throws -> ProcessResult {
         let chromium = try #require(Self.chromium, "Debian's chromium is needed (apt-get install chromium)")
-        let profile = try ReplayEndToEndTests.Folder()
+        let profile = try ReplayEndToEndTests.folder()
         let argv = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
                     "--enable-logging=stderr", "--v=0", "--user-data-dir=\(profile.path)"] + arguments
         let result = try await ProcessResult.run(argv, environment: ["HOME": profile.path], directory: folder, timeout: 90)
@@ -25,7 +26,7 @@ import Testing
 
     @Test func theReportOfARecordedExperimentShowsItsStacksTimelineAndThumbnails() async throws {
         let ctl = try #require(ControlTests.ctl)
-        let folder = try ReplayEndToEndTests.Folder()
+        let folder = try ReplayEndToEndTests.folder()
         let trace = folder.path + "/alert.trace", page = folder.path + "/report.html"
         let recorded = try await StrataRun.run(["--size", "1280x720", "--record", trace],
                                                command: [ctl, "run", ControlTests.examples + "/alert-above-key-window.strata"],
@@ -62,7 +63,7 @@ import Testing
 
     @Test func aBadTraceGetsNoReportAndStatusTwo() async throws {
         let ctl = try #require(ControlTests.ctl)
-        let folder = try ReplayEndToEndTests.Folder()
+        let folder = try ReplayEndToEndTests.folder()
         try "not a trace\n".write(toFile: folder.path + "/bad.trace", atomically: true, encoding: .utf8)
         let result = try await ProcessResult.run([ctl, "report", "bad.trace", "-o", "out.html"], environment: [:], directory: folder.path)
         #expect(result.status == 2)
