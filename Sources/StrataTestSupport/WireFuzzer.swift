@@ -96,6 +96,10 @@ public final class WireFuzzer {
         // exec (posix_spawn's child), the client's socket too: the hang-up can come a little
         // later than three steps. A real leak stays; this waits at most a second for it.
         _ = server.run(seconds: 1) { server.liveCounts == baseline }
+        // The client was a sandbox engine too: its committed security contexts outlive it (the
+        // spec) until their close_fd hangs up, which one that is a listening socket never does.
+        // The engine is gone, so its sandboxes end; their descriptors must all be closed then.
+        server.compositor.securityContexts.stopListenersWithoutCreator()
         server.repaint()
         let counts = server.liveCounts
         if counts != baseline { return "live ResourceObjects \(counts), baseline \(baseline)" }

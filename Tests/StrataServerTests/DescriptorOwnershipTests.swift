@@ -123,6 +123,38 @@ import Testing
         #expect(engine.roundtrip())
     }
 
+    /// A close_fd that never hangs up (a listening socket: the fuzzer found it): the committed
+    /// listener outlives its engine, as the spec says, with both descriptors. Ending the sandboxes
+    /// of engines that are gone (what the fuzzer does after each input) closes each once, and
+    /// leaves a listener whose engine is still connected alone.
+    @Test func aListenerWhoseCloseFdNeverHangsUpIsEndedWithItsEngineGoneAndClosesItsDescriptorsOnce() throws {
+        let server = try TestServer()
+        let sandbox = try SandboxSocket(), never = try SandboxSocket()
+        var engine: TestClient? = try TestClient(server: server)
+        let manager = try #require(try engine?.bind(wp_security_context_manager_v1_interface_ptr()))
+        wp_security_context_v1_commit(wp_security_context_manager_v1_create_listener(manager, sandbox.listenFD, never.listenFD))
+        #expect(engine?.roundtrip() == true)
+        let stays = try TestClient(server: server)
+        let staysManager = try stays.bind(wp_security_context_manager_v1_interface_ptr())
+        let other = try SandboxSocket()
+        wp_security_context_v1_commit(wp_security_context_manager_v1_create_listener(staysManager, other.listenFD, other.closeFD))
+        #expect(stays.roundtrip())
+        #expect(server.compositor.securityContexts.listeners.count == 2)
+        engine = nil
+        #expect(server.run(seconds: 10) { server.compositor.securityContexts.listeners.contains { $0.creator == nil } })
+        #expect(server.compositor.securityContexts.listeners.count == 2, "a committed listener outlives its engine")
+        var stopped = 0
+        let closes = Descriptors.recordingCloses {
+            stopped = server.compositor.securityContexts.stopListenersWithoutCreator()
+        }
+        #expect(stopped == 1)
+        #expect(closes.closed.count == 2 && closes.closedEachOnce, "closed: \(closes.closed)")
+        #expect(server.compositor.securityContexts.listeners.count == 1)
+        #expect(server.compositor.securityContexts.listeners.first?.creator == stays.serverClient)
+        sandbox.closeListening()
+        #expect(sandbox.connect() == nil, "Strata kept the ended sandbox's listening socket")
+    }
+
     /// Destroyed before commit: the context's listener stops, its descriptors closed once each.
     @Test func aContextDestroyedBeforeCommitClosesItsTwoDescriptorsOnce() throws {
         let server = try TestServer()

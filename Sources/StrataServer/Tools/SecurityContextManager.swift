@@ -126,6 +126,21 @@ public final class SecurityContextManager {
         listeners.removeAll { $0 === listener }
     }
 
+    /// Ends the sandboxes whose engine has disconnected, as if each close_fd had hung up: their
+    /// listeners stop and close both descriptors. How many stopped. A committed listener outlives
+    /// its creator by design, and one whose close_fd never hangs up (a listening socket, say)
+    /// lasts until Strata's shutdown, within `maxListeners`; the fuzzer, which plays the sandbox
+    /// engine as well as the client, ends them after each input.
+    @discardableResult
+    public func stopListenersWithoutCreator() -> Int {
+        let orphans = listeners.filter { $0.creator == nil }
+        for listener in orphans {
+            listener.stop()
+            listenerDidStop(listener)
+        }
+        return orphans.count
+    }
+
     /// Stops every listener (compositor shutdown).
     func stop() {
         for listener in listeners { listener.stop() }
