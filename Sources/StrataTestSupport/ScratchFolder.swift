@@ -9,9 +9,7 @@ public final class ScratchFolder {
     /// A new folder `/tmp/<prefix>-XXXXXX`.
     public init(prefix: String = "strata-test") throws {
         var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw TestClient.Failure.connect("mkdtemp failed: \(String(cString: strerror(errno)))")
-        }
+        guard let made = mkdtemp(&template) else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         path = String(cString: made)
     }
 

@@ -6,7 +6,9 @@ import StrataProcess
 /// The process is killed (with its process group) when this object goes.
 public final class TestProcess {
     public let pid: pid_t
-    private let directory: String
+    /// Its standard output and error, as files.
+    private let folder: ScratchFolder
+    private var directory: String { folder.path }
     private var status: Int32?
 
     public struct Failure: Error, CustomStringConvertible {
@@ -20,14 +22,12 @@ public final class TestProcess {
         for name in ["WAYLAND_DISPLAY", "WAYLAND_SOCKET", "DISPLAY"] { env[name] = nil }
         for (name, value) in try server.addSocket() { env[name] = value }
         for (name, value) in environment { env[name] = value }
-        var template = Array("/tmp/strata-proc-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw Failure(description: "mkdtemp failed") }
-        directory = String(cString: made)
+        folder = try ScratchFolder(prefix: "strata-proc")
 
         var launch = ProcessLaunch(arguments, environment: env)
         launch.standardInput = .null
-        launch.standardOutput = .file(directory + "/stdout")
-        launch.standardError = .file(directory + "/stderr")
+        launch.standardOutput = .file(folder.path + "/stdout")
+        launch.standardError = .file(folder.path + "/stderr")
         launch.newProcessGroup = true
         do {
             pid = try launch.spawn()
@@ -36,10 +36,7 @@ public final class TestProcess {
         }
     }
 
-    deinit {
-        kill()
-        try? FileManager.default.removeItem(atPath: directory)
-    }
+    deinit { kill() }
 
     public var stdout: String { (try? String(contentsOfFile: directory + "/stdout", encoding: .utf8)) ?? "" }
     public var stderr: String { (try? String(contentsOfFile: directory + "/stderr", encoding: .utf8)) ?? "" }

@@ -220,7 +220,7 @@ public final class Seat {
     /// The serial of the press `client` holds on `window` with the pointer (nil when none is
     /// held): an X client's `_NET_WM_MOVERESIZE` names no Wayland serial, the press Xwayland's
     /// client holds on the window stands for it.
-    public func heldPointerPressSerial(client: OpaquePointer, window: Window) -> UInt32? {
+    func heldPointerPressSerial(client: OpaquePointer, window: Window) -> UInt32? {
         guard let serial = pointer.heldPressSerial, isPressSerial(serial, client: client, window: window) else { return nil }
         return serial
     }
