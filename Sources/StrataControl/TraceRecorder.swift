@@ -269,8 +269,7 @@ public final class TraceRecorder: TraceHooks {
         var pid: pid_t = 0
         wl_client_get_credentials(client, &pid, nil, nil)
         var fields: [String: JSONValue] = ["event": "connect", "client": JSONValue(number)]
-        // A connection Strata made for a process it starts (a socket pair) carries Strata's own
-        // pid; the `start` line names the process.
+        // A connection Strata made itself (Xwayland's socket pair) carries Strata's own pid.
         if pid > 0, pid != getpid() { fields["pid"] = JSONValue(Int(pid)) }
         write(.client, fields)
     }
@@ -282,12 +281,10 @@ public final class TraceRecorder: TraceHooks {
         write(.client, ["event": "disconnect", "client": JSONValue(entry.number)])
     }
 
-    /// Strata started `command` as `pid` with the connection `client` (the session's command,
-    /// `exec`).
-    public func processDidStart(pid: Int32, command: [String], client: OpaquePointer?) {
-        var fields: [String: JSONValue] = ["event": "start", "pid": JSONValue(Int(pid)), "command": .array(command.map { .string($0) })]
-        if let client, let number = clients[client]?.number { fields["client"] = JSONValue(number) }
-        write(.client, fields)
+    /// Strata started `command` as `pid` (the session's command, `exec`); its clients' `connect`
+    /// lines name their own pids.
+    public func processDidStart(pid: Int32, command: [String]) {
+        write(.client, ["event": "start", "pid": JSONValue(Int(pid)), "command": .array(command.map { .string($0) })])
     }
 
     /// Records the requests and events of the clients `selectors` choose (pids, or app ids;

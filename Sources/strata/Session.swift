@@ -52,50 +52,27 @@ final class Session {
         }
     }
 
-    /// Starts the command with a privileged connection of its own and the compositor's socket
-    /// in its environment.
+    /// Starts the command; its environment names the privileged socket (`PrivilegedSocket`).
     func start(command: [String], environment: [String: String]) throws(ProcessLaunchError) {
-        child = try startWithConnection(command, environment: environment, workingDirectory: nil)
+        child = try startProcess(command, environment: environment, workingDirectory: nil)
     }
 
-    /// Starts a client for the control socket's `exec` (a privileged connection of its own, like
-    /// the command); returns its pid.
+    /// Starts a client for the control socket's `exec`, in the same environment as the command;
+    /// returns its pid.
     func startClient(command: [String], environment: [String: String], workingDirectory: String?) throws(ProcessLaunchError) -> pid_t {
-        let client = try startWithConnection(command, environment: environment, workingDirectory: workingDirectory)
+        let client = try startProcess(command, environment: environment, workingDirectory: workingDirectory)
         clients.append(client)
         return client.pid
     }
 
-    /// Starts `command` with a Wayland connection Strata made for it: a socket pair whose server
-    /// end is a client marked `.startedByStrata` (privileged), whose other end the process
-    /// inherits as WAYLAND_SOCKET. libwayland-client takes it at the process's first connection
-    /// and unsets the variable; WAYLAND_DISPLAY stays set, so what that client starts later
-    /// connects through the public socket as an ordinary client. A shell passes the variable on
-    /// to every command it runs: the first Wayland client takes the connection, and a later one
-    /// still finding WAYLAND_SOCKET would write into it (docs/reliability.md, "Trust model").
-    private func startWithConnection(_ command: [String], environment: [String: String],
-                                     workingDirectory: String?) throws(ProcessLaunchError) -> ChildProcess {
-        let connection: (client: OpaquePointer, fd: Int32)
-        do {
-            connection = try compositor.display.createClientSocket(origin: .startedByStrata)
-        } catch {
-            throw ProcessLaunchError(command: command.first ?? "", code: errno == 0 ? EMFILE : errno)
-        }
-        // Strata's copy goes once the process has its own; the client end stays open across the
-        // exec (one thread: no other process can be started in between).
-        defer { close(connection.fd) }
-        _ = fcntl(connection.fd, F_SETFD, 0)
-        var environment = environment
-        environment["WAYLAND_SOCKET"] = String(connection.fd)
-        do {
-            let process = try ChildProcess(arguments: command, environment: environment, workingDirectory: workingDirectory)
-            compositor.display.setProcessID(process.pid, of: connection.client)
-            recorder?.processDidStart(pid: process.pid, command: command, client: connection.client)
-            return process
-        } catch {
-            wl_client_destroy(connection.client)
-            throw error
-        }
+    /// Starts `command` in `environment`, whose WAYLAND_DISPLAY names the privileged socket: every
+    /// Wayland client of the process's tree connects there on a connection of its own
+    /// (docs/reliability.md, "Trust model"). Nothing is inherited but the standard streams.
+    private func startProcess(_ command: [String], environment: [String: String],
+                              workingDirectory: String?) throws(ProcessLaunchError) -> ChildProcess {
+        let process = try ChildProcess(arguments: command, environment: environment, workingDirectory: workingDirectory)
+        recorder?.processDidStart(pid: process.pid, command: command)
+        return process
     }
 
     /// Runs the loop until the command ends or a signal asks to stop; then shuts everything

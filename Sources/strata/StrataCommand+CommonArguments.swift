@@ -42,6 +42,8 @@ extension StrataCommand {
         command.xwayland = .lazy
         command.allowLevels = []
         command.disabledGlobals = []
+        command.xDisplay = nil
+        command.readyFD = nil
         command.command = []
 
         var seen: Set<Substring> = []
@@ -147,6 +149,12 @@ extension StrataCommand {
             case "allow-levels":
                 guard let text = value() else { return nil }
                 command.allowLevels.append(text)
+            case "x-display":
+                guard let text = value(), let number = plainInteger(text) else { return nil }
+                command.xDisplay = number
+            case "ready-fd":
+                guard let text = value(), let number = plainInteger(text), let fd = Int32(exactly: number) else { return nil }
+                command.readyFD = fd
             case "disable-global":
                 guard let text = value() else { return nil }
                 command.disabledGlobals.append(text)

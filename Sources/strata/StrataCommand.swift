@@ -15,9 +15,11 @@ struct StrataCommand: ParsableCommand {
         usage: "strata [options] [-- command args…]",
         discussion: """
             Strata takes a free wayland-N socket in XDG_RUNTIME_DIR, prints WAYLAND_DISPLAY=wayland-N \
-            on standard output, and starts the command (if any) with WAYLAND_DISPLAY set to it and \
-            WAYLAND_SOCKET naming a privileged connection of its own (its first Wayland client takes \
-            it; in a script, start the other clients with `env -u WAYLAND_SOCKET`). \
+            on standard output, and starts the command (if any) with WAYLAND_DISPLAY naming a \
+            privileged socket of its own (wayland-N-<random>): every Wayland client the command \
+            starts, at any depth, connects there on its own connection and may use the tool \
+            protocols (grim, wlr-randr, wtype, wl-clipboard); clients started elsewhere use the \
+            public wayland-N. \
             When the command ends, Strata ends with the command's exit status (128 + the signal \
             if it was killed). Without a command it runs until SIGINT or SIGTERM, then exits 0.
             """)
@@ -111,7 +113,7 @@ struct StrataCommand: ParsableCommand {
 
     @Flag(name: .customLong("allow-privileged"), help: ArgumentHelp(
         "Let every client see the privileged protocols (screencopy, output management, virtual input, foreign toplevels, input methods).",
-        discussion: "By default only the connections Strata makes for the processes it starts (the command, strata-ctl exec: WAYLAND_SOCKET) see them; clients of a sandbox (wp_security_context_v1) never do."))
+        discussion: "By default only the clients of the processes Strata starts (the command, strata-ctl exec: the privileged socket their WAYLAND_DISPLAY names) see them; clients of a sandbox (wp_security_context_v1) never do."))
     var allowPrivileged = false
 
     @Flag(name: .customLong("hide-cursor"), help: ArgumentHelp(
@@ -123,6 +125,18 @@ struct StrataCommand: ParsableCommand {
         "When to start Xwayland for X11 clients (lazy, eager, off).",
         discussion: "lazy (the default) takes an X display (DISPLAY=:N, printed after WAYLAND_DISPLAY and set for the command and strata-ctl exec) and starts rootless Xwayland at the first X connection; eager starts it at once; off offers no X display. STRATA_XWAYLAND names another Xwayland executable. Xwayland missing or ending is a message on stderr; Wayland clients are not affected (docs/xwayland.md)."))
     var xwayland: XwaylandMode = .lazy
+
+    @Option(name: .customLong("x-display"), help: ArgumentHelp(
+        "The X display number to take (0...\(XDisplaySockets.highestNumber)); default: the first free one from :0.",
+        discussion: "A number in use is an error at start (xvfb-run's -n without -a).",
+        valueName: "N"))
+    var xDisplay: Int?
+
+    @Option(name: .customLong("ready-fd"), help: ArgumentHelp(
+        "Once clients can connect, write the Wayland socket's name and the X display (:N, when there is one) to this open descriptor, one line each, and close it.",
+        discussion: "As Xvfb's -displayfd: a script reads the lines instead of waiting a fixed time (`strata --ready-fd 3 3>ready.txt &`).",
+        valueName: "fd"))
+    var readyFD: Int32?
 
     @Option(name: .customLong("allow-levels"), help: ArgumentHelp(
         "Applications (xdg_toplevel app ids, comma-separated) allowed to ask for levels above normal through strata_window_v1. Repeatable.",
@@ -172,12 +186,22 @@ struct StrataCommand: ParsableCommand {
         if let record, record.isEmpty { throw ValidationError("record needs a file name") }
         guard recordLimit >= 4096 else { throw ValidationError("record-limit must be at least 4096 bytes") }
         if !recordProtocol.isEmpty, record == nil { throw ValidationError("record-protocol needs --record FILE") }
+        if let xDisplay, !(0...XDisplaySockets.highestNumber).contains(xDisplay) {
+            throw ValidationError("x-display must be a display number between 0 and \(XDisplaySockets.highestNumber)")
+        }
+        if xDisplay != nil, xwayland == .off { throw ValidationError("x-display needs Xwayland (not --xwayland off)") }
+        if let readyFD, readyFD < 0 { throw ValidationError("ready-fd must be an open file descriptor number") }
         for selector in recordProtocol where selector.isEmpty || selector.utf8.count > 255 || selector.contains("\0") {
             throw ValidationError("record-protocol takes a pid or an app id (1 to 255 bytes)")
         }
     }
 
     func run() throws {
+        // Checked first, and kept from every process Strata starts (close-on-exec).
+        if let readyFD, fcntl(readyFD, F_SETFD, FD_CLOEXEC) != 0 {
+            Session.printError("strata: error: --ready-fd \(readyFD): descriptor \(readyFD) is not open")
+            throw ExitCode(64)
+        }
         let environment = ProcessEnvironment.read()
         let refreshMilliHz = Int((refresh * 1000).rounded())
         let mode = ScreenMode(width: size.width, height: size.height, refreshMilliHz: refreshMilliHz)
@@ -221,6 +245,7 @@ struct StrataCommand: ParsableCommand {
             compositor.cursor.isHidden = hideCursor
             do {
                 try compositor.addSocket(name: socket)
+                try compositor.addPrivilegedSocket()
                 session = try Session(compositor: compositor, screenshotDirectory: screenshot)
             } catch {
                 compositor.shutdown()
@@ -230,18 +255,19 @@ struct StrataCommand: ParsableCommand {
             Session.printError("strata: error: \(error)")
             throw ExitCode(1)
         }
-        guard let socketName = session.compositor.socketName else {
+        guard let socketName = session.compositor.socketName, let privilegedSocket = session.compositor.privilegedSocket else {
             session.abandon()
             throw ExitCode(1)
         }
         var childEnvironment = environment
-        childEnvironment["WAYLAND_DISPLAY"] = socketName
+        childEnvironment["WAYLAND_DISPLAY"] = privilegedSocket.name
         childEnvironment["WAYLAND_SOCKET"] = nil
         childEnvironment[ControlProtocol.environmentVariable] = nil
         childEnvironment["DISPLAY"] = nil
         if xwayland != .off {
             do throws(XwaylandError) {
-                let server = try Xwayland(compositor: session.compositor, executable: Xwayland.executable(environment: environment))
+                let server = try Xwayland(compositor: session.compositor, executable: Xwayland.executable(environment: environment),
+                                          displayNumber: xDisplay)
                 server.log = { Session.printError($0) }
                 session.xwayland = server
                 session.compositor.xwayland = server
@@ -251,6 +277,11 @@ struct StrataCommand: ParsableCommand {
                 }
             } catch {
                 Session.printError("strata: Xwayland: \(error); no X display is offered")
+                // A display asked for by number is what the command expects: not having it is an error.
+                if xDisplay != nil {
+                    session.abandon()
+                    throw ExitCode(1)
+                }
             }
         }
         if !noControl {
@@ -288,6 +319,9 @@ struct StrataCommand: ParsableCommand {
         if let server = session.xwayland { print("DISPLAY=\(server.displayName)") }
         if let control = session.control { print("\(ControlProtocol.environmentVariable)=\(control.path)") }
         fflush(stdout)
+        if let readyFD {
+            ReadyDescriptor.announce(to: readyFD, lines: [socketName] + (session.xwayland.map { [$0.displayName] } ?? []))
+        }
 
         if !command.isEmpty {
             do {

@@ -213,6 +213,23 @@ public final class Compositor {
 
     public var socketName: String? { display.socketName }
 
+    /// The socket of the processes Strata starts (`addPrivilegedSocket`), nil until then.
+    public private(set) var privilegedSocket: PrivilegedSocket?
+
+    /// Opens the privileged socket beside the public one (`addSocket` first): the name Strata
+    /// gives the processes it starts as `WAYLAND_DISPLAY` (`PrivilegedSocket`).
+    @discardableResult
+    public func addPrivilegedSocket() throws(ServerError) -> PrivilegedSocket {
+        if let privilegedSocket { return privilegedSocket }
+        guard let publicName = display.socketName,
+              let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !runtime.isEmpty else {
+            throw .setup("the privileged socket needs the public socket and XDG_RUNTIME_DIR first")
+        }
+        let socket = try PrivilegedSocket(display: display, runtimeDirectory: runtime, publicName: publicName)
+        privilegedSocket = socket
+        return socket
+    }
+
     /// One step of the event loop (see `Display.dispatch`).
     @discardableResult
     public func dispatch(timeout: Double? = 0) -> Int32 {
@@ -222,6 +239,7 @@ public final class Compositor {
     /// Disconnects every client, stops the backend and destroys the display.
     public func shutdown() {
         display.assertOnLoop()
+        privilegedSocket?.close()
         wl_display_destroy_clients(display.display)
         scene.stop()
         seat.clipboard.stop()

@@ -20,8 +20,22 @@ public struct XDisplaySockets {
     /// process (a stale lock is removed with its socket), and whose sockets bind. Nil with a
     /// reason when none is free.
     public static func open(from first: Int = 0) -> Result<XDisplaySockets, XwaylandError> {
+        open(numbers: candidates.filter { $0 >= first })
+    }
+
+    /// The highest display number `open(exactly:)` takes.
+    public static let highestNumber = 32767
+
+    /// Takes display `number` or fails with `.displayTaken` (`strata --x-display`, `strata-run -n`).
+    public static func open(exactly number: Int) -> Result<XDisplaySockets, XwaylandError> {
+        guard (0...highestNumber).contains(number) else { return .failure(.displayTaken(number)) }
+        if case .success(let sockets) = open(numbers: [number]) { return .success(sockets) }
+        return .failure(.displayTaken(number))
+    }
+
+    private static func open(numbers: [Int]) -> Result<XDisplaySockets, XwaylandError> {
         _ = mkdir("/tmp/.X11-unix", 0o1777)
-        for number in candidates where number >= first {
+        for number in numbers {
             guard takeLock(number) else { continue }
             guard let unixFD = listen(path: socketPath(number), abstract: false) else {
                 unlink(lockPath(number))

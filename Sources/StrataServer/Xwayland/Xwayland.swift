@@ -55,10 +55,11 @@ public final class Xwayland {
     private var clientDestroyed: Listener?
     private var isShutDown = false
 
-    public init(compositor: Compositor, executable: String) throws(XwaylandError) {
+    /// Takes an X display (the first free one, or `displayNumber`) and watches its sockets.
+    public init(compositor: Compositor, executable: String, displayNumber: Int? = nil) throws(XwaylandError) {
         self.compositor = compositor
         self.executable = executable
-        switch XDisplaySockets.open() {
+        switch displayNumber.map({ XDisplaySockets.open(exactly: $0) }) ?? XDisplaySockets.open() {
         case .success(let sockets): self.sockets = sockets
         case .failure(let error): throw error
         }

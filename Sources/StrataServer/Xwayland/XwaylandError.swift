@@ -3,6 +3,8 @@
 public enum XwaylandError: Error, Equatable, CustomStringConvertible {
     /// Every display number from :0 to :63 has a live lock file or a socket in use.
     case noFreeDisplay
+    /// The display number asked for (`--x-display`) is in use (a live lock file or a socket).
+    case displayTaken(Int)
     /// The executable could not be started (not found, not executable): its name and errno's text.
     case cannotStart(String, String)
     /// A pipe, socket pair or pidfd could not be made.
@@ -11,6 +13,7 @@ public enum XwaylandError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .noFreeDisplay: return "no free X display number (:0 to :63 are taken)"
+        case .displayTaken(let number): return "X display :\(number) is in use (its lock file /tmp/.X\(number)-lock names a running process, or its socket is taken)"
         case .cannotStart(let name, let reason): return "cannot start \(name): \(reason)"
         case .setup(let reason): return reason
         }

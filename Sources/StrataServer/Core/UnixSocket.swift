@@ -1,25 +1,26 @@
 import CStrataServerGlue
 import Glibc
 
-/// The few socket calls the control server needs, with errno turned into messages. Every fd is
-/// non-blocking and close-on-exec, so a client Strata starts never inherits one.
-enum UnixSocket {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-        init(_ what: String, errno code: Int32 = errno) {
+/// The few socket calls Strata's own listening sockets need (the control socket, the privileged
+/// Wayland socket), with errno turned into messages. Every fd is non-blocking and close-on-exec,
+/// so a client Strata starts never inherits one.
+public enum UnixSocket {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+        public init(_ what: String, errno code: Int32 = errno) {
             description = "\(what): \(String(cString: strerror(code)))"
         }
-        init(message: String) { description = message }
+        public init(message: String) { description = message }
     }
 
     /// `sun_path`'s capacity, terminating NUL included.
-    static let pathCapacity = MemoryLayout.size(ofValue: sockaddr_un().sun_path)
+    public static let pathCapacity = MemoryLayout.size(ofValue: sockaddr_un().sun_path)
 
     /// A listening socket at `path` with mode 0600. A file already there is replaced: the caller
-    /// holds the Wayland socket's lock, which makes the name its own.
-    static func listen(path: String) throws(Failure) -> Int32 {
+    /// makes the name its own (the Wayland socket's lock, or a random name).
+    public static func listen(path: String) throws(Failure) -> Int32 {
         guard path.utf8.count < pathCapacity else {
-            throw Failure(message: "the control socket path \(path) is longer than \(pathCapacity - 1) bytes")
+            throw Failure(message: "the socket path \(path) is longer than \(pathCapacity - 1) bytes")
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure("socket") }
@@ -33,7 +34,7 @@ enum UnixSocket {
         guard fchmod(fd, 0o600) == 0 else {
             let code = errno
             close(fd)
-            throw Failure("cannot make the control socket private", errno: code)
+            throw Failure("cannot make the socket \(path) private", errno: code)
         }
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -55,7 +56,7 @@ enum UnixSocket {
     }
 
     /// A connection from `listener`, non-blocking and close-on-exec; nil when none is waiting.
-    static func accept(_ listener: Int32) -> Int32? {
+    public static func accept(_ listener: Int32) -> Int32? {
         let fd = strata_accept_cloexec(listener)
         guard fd >= 0 else { return nil }
         let flags = fcntl(fd, F_GETFL)
@@ -63,14 +64,15 @@ enum UnixSocket {
         return fd
     }
 
-    struct PeerCredentials {
-        var pid: Int32 = 0
-        var uid: UInt32 = 0
-        var gid: UInt32 = 0
+    public struct PeerCredentials: Sendable {
+        public var pid: Int32 = 0
+        public var uid: UInt32 = 0
+        public var gid: UInt32 = 0
+        public init() {}
     }
 
     /// The peer's pid, uid and gid (SO_PEERCRED), nil if the kernel does not say.
-    static func peerCredentials(_ fd: Int32) -> PeerCredentials? {
+    public static func peerCredentials(_ fd: Int32) -> PeerCredentials? {
         var credentials = PeerCredentials()
         var length = socklen_t(MemoryLayout<PeerCredentials>.size)
         guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0,
@@ -78,14 +80,14 @@ enum UnixSocket {
         return credentials
     }
 
-    enum ReadResult {
+    public enum ReadResult {
         case data(Int)
         case wouldBlock
         case endOfFile
         case failed(Int32)
     }
 
-    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
+    public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
         while true {
             let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
             if n > 0 { return .data(n) }
@@ -98,14 +100,14 @@ enum UnixSocket {
         }
     }
 
-    enum WriteResult {
+    public enum WriteResult {
         case wrote(Int)
         case wouldBlock
         case failed(Int32)
     }
 
     /// `send` without SIGPIPE: a peer that went away is an error result, not a signal.
-    static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> WriteResult {
+    public static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> WriteResult {
         while true {
             let n = send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
             if n >= 0 { return .wrote(n) }
@@ -117,7 +119,7 @@ enum UnixSocket {
         }
     }
 
-    static func makeAddress(_ path: String) -> sockaddr_un {
+    public static func makeAddress(_ path: String) -> sockaddr_un {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
