@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 @testable import StrataControl
+import StrataServer
 import StrataTestSupport
 import Testing
 
