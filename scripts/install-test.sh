@@ -10,7 +10,8 @@
 # linked in (nm); `strata --help` and
 # `strata-ctl --help` run; `strata --backend headless -- wayland-info` starts, answers the client
 # (wayland-info lists wl_compositor and xdg_wm_base) and exits 0; `strata-ctl` started by that
-# strata lists the screens over the control socket; the man pages and completions exist.
+# strata lists the screens over the control socket; `strata-run` runs a command under a
+# 640x480 screen and passes its status through; the man pages and completions exist.
 # Exits non-zero on the first failure.
 #
 # Cost: one release build (scripts/install.sh: about 3 minutes on two cores from a clean
@@ -25,7 +26,7 @@ trap 'rm -rf "$work"' EXIT
 scripts/install.sh --prefix "$work/prefix"
 prefix=$work/prefix
 
-for f in bin/strata bin/strata-ctl share/man/man1/strata.1 share/man/man1/strata-ctl.1 \
+for f in bin/strata bin/strata-ctl bin/strata-run share/man/man1/strata.1 share/man/man1/strata-ctl.1 \
          share/bash-completion/completions/strata share/bash-completion/completions/strata-ctl \
          share/zsh/site-functions/_strata-ctl share/fish/vendor_completions.d/strata-ctl.fish; do
   [ -s "$prefix/$f" ] || fail "$f was not installed"
@@ -63,4 +64,11 @@ grep -q "interface: 'wl_compositor'" <<<"$out" || fail "wayland-info got no wl_c
 grep -q "interface: 'xdg_wm_base'" <<<"$out" || fail "wayland-info got no xdg_wm_base: $out"
 out=$(run "${hide_toolchain[@]}" timeout 20 strata --backend headless -- strata-ctl screens 2>&1) \
   || fail "strata -- strata-ctl screens exited non-zero: $out"
+# strata-run finds the strata beside it, and passes the command's status through.
+set +e
+out=$(run "${hide_toolchain[@]}" timeout 20 strata-run -s '-screen 0 640x480x24' sh -c 'strata-ctl screens; exit 3' 2>&1)
+status=$?
+set -e
+[ "$status" = 3 ] || fail "strata-run exited $status, not the command's 3: $out"
+grep -q '640x480' <<<"$out" || fail "strata-run's screen is not 640x480: $out"
 echo "install-test: ok (installed binaries ran from $work/clean with env -i)"

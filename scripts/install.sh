@@ -6,7 +6,7 @@
 #   scripts/install.sh [--prefix DIR]      (default: /usr/local)
 #
 # Installs
-#   DIR/bin/strata, DIR/bin/strata-ctl
+#   DIR/bin/strata, DIR/bin/strata-ctl, DIR/bin/strata-run (xvfb-run's options, scripts/strata-run)
 #   DIR/share/man/man1/strata.1, strata-ctl.1 and one page per strata-ctl subcommand
 #   DIR/share/bash-completion/completions/{strata,strata-ctl}
 #   DIR/share/zsh/site-functions/{_strata,_strata-ctl}
@@ -46,7 +46,7 @@ tool=$(swift build --show-bin-path)/generate-manual
 
 install -d "$prefix/bin" "$prefix/share/man/man1" "$prefix/share/bash-completion/completions" \
   "$prefix/share/zsh/site-functions" "$prefix/share/fish/vendor_completions.d"
-install -m 0755 "$bin/strata" "$bin/strata-ctl" "$prefix/bin/"
+install -m 0755 "$bin/strata" "$bin/strata-ctl" scripts/strata-run "$prefix/bin/"
 
 pages=$(mktemp -d)
 trap 'rm -rf "$pages"' EXIT

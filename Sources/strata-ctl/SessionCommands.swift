@@ -25,7 +25,7 @@ struct SyncCommand: RequestCommand {
 
 struct ExecCommand: RequestCommand {
     static let configuration = CommandConfiguration(
-        commandName: "exec", abstract: "Start a client inside Strata with a privileged connection of its own (WAYLAND_SOCKET; WAYLAND_DISPLAY and STRATA_SOCKET set); prints its pid.",
+        commandName: "exec", abstract: "Start a client inside Strata in the command's environment (WAYLAND_DISPLAY: the privileged socket, for it and everything it starts; STRATA_SOCKET; DISPLAY); prints its pid.",
         usage: "strata-ctl exec -- command [args...]")
     @OptionGroup var options: ConnectionOptions
     @Argument(parsing: .captureForPassthrough, help: "The command and its arguments, after --.") var command: [String] = []

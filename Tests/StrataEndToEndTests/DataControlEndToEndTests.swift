@@ -7,9 +7,8 @@ import Testing
     @Test(.enabled(if: StrataRun.isInstalled("wl-copy") && StrataRun.isInstalled("wl-paste"),
                    "wl-clipboard is not installed (apt-get install wl-clipboard)"))
     func wlCopyAndWlPasteUseBothSelectionsWithoutASurface() async throws {
-        // Several privileged clients in one script: one WAYLAND_SOCKET cannot serve them all.
+        // Several privileged clients in one script, each on its own connection (the privileged socket).
         let script = """
-            unset WAYLAND_SOCKET
             WAYLAND_DEBUG=1 wl-copy 'copied by wl-copy' 2>"$XDG_RUNTIME_DIR/copy.log"
             echo "clipboard=[$(WAYLAND_DEBUG=1 wl-paste -n 2>"$XDG_RUNTIME_DIR/paste.log")]"
             printf 'selected' | wl-copy --primary
@@ -20,7 +19,7 @@ import Testing
             wl-paste -n; echo "cleared=$?"
             wl-paste --primary -n; echo "primary-cleared=$?"
             """
-        let run = try StrataRun(["--size", "320x200", "--allow-privileged"], command: ["/bin/sh", "-c", script])
+        let run = try StrataRun(["--size", "320x200"], command: ["/bin/sh", "-c", script])
         let copyLog = run.runtimeDirectory + "/copy.log", pasteLog = run.runtimeDirectory + "/paste.log"
         let logs = await StrataRun.poll(timeout: 20) { () -> (String, String)? in
             guard run.stdout.contains("primary-cleared="),

@@ -142,7 +142,7 @@ import Testing
     /// --allow-levels.
     static func alertAndNormal(allowed: Bool) async throws -> (image: PNGFile.Pixels, output: String) {
         let client = try #require(StrataRun.sibling("strata-color-client"))
-        let script = "unset WAYLAND_SOCKET; \"$0\" --app-id org.example.Alert --level alert --size 200x150 --color ff0000 --frames 2 --seconds 600 & "
+        let script = "\"$0\" --app-id org.example.Alert --level alert --size 200x150 --color ff0000 --frames 2 --seconds 600 & "
             + "echo 'wait-window org.example.Alert 30' | \"$1\" run - >/dev/null; \"$0\" --app-id org.example.Normal --size 200x150 --color 00ff00 --frames 2 --seconds 600"
         var arguments = ["--size", "640x480"]
         if allowed { arguments += ["--allow-levels", "org.example.Alert"] }

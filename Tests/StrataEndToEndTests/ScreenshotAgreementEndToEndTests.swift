@@ -11,7 +11,7 @@ import Testing
         let directory = NSTemporaryDirectory() + "strata-agree-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let script = "env -u WAYLAND_SOCKET \(client) --size 100x80 --color ff0000 --inner 0000ff --frames 3 --seconds 600 & "
+        let script = "\(client) --size 100x80 --color ff0000 --inner 0000ff --frames 3 --seconds 600 & "
             + "echo 'wait-window org.strata.ColorClient 30' | \"$0\" run - >/dev/null && "
             + "\"$0\" screen brightness HEADLESS-1 0.5 >/dev/null && \"$0\" screen transform HEADLESS-1 90 >/dev/null && "
             + "\"$0\" screen overscan HEADLESS-1 scale --percent 10 >/dev/null && "

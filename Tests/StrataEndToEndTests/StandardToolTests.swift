@@ -16,9 +16,8 @@ import Testing
         let client = try Self.colorClient()
         let out = NSTemporaryDirectory() + "strata-grim-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).png"
         defer { unlink(out) }
-        // grim takes the script's privileged connection (WAYLAND_SOCKET); the color client connects
-        // through WAYLAND_DISPLAY.
-        let script = "env -u WAYLAND_SOCKET \(client) --size 100x80 --color ff0000 --inner 0000ff --frames 3 --seconds 600 & "
+        // grim and the color client each connect on their own connection to the privileged socket.
+        let script = "\(client) --size 100x80 --color ff0000 --inner 0000ff --frames 3 --seconds 600 & "
             + "echo 'wait-window org.strata.ColorClient 30' | \"$0\" run - >/dev/null; grim \(out) && echo grim-done || echo grim-failed"
         let run = try StrataRun(["--size", "640x480"], command: ["/bin/sh", "-c", script, try #require(StrataRun.sibling("strata-ctl"))], screenshots: true)
         _ = try #require(await run.socketName())
@@ -75,9 +74,9 @@ import Testing
 
     @Test(.enabled(if: StrataRun.isInstalled("wlr-randr"), "wlr-randr is not installed (apt-get install wlr-randr)"))
     func wlrRandrListsTheScreensModesAndSwitchesOne() async throws {
-        // Three privileged clients in one script: one WAYLAND_SOCKET cannot serve them all.
-        let script = "unset WAYLAND_SOCKET; wlr-randr; echo ---; wlr-randr --output HEADLESS-1 --mode 800x600 && echo mode-set; echo ---; wlr-randr"
-        let result = try await StrataRun.run(["--size", "640x480", "--mode", "800x600", "--screens", "2", "--allow-privileged"],
+        // Three privileged clients in one script, each on its own connection (no --allow-privileged).
+        let script = "wlr-randr; echo ---; wlr-randr --output HEADLESS-1 --mode 800x600 && echo mode-set; echo ---; wlr-randr"
+        let result = try await StrataRun.run(["--size", "640x480", "--mode", "800x600", "--screens", "2"],
                                              command: Self.shell(script), screenshots: true)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let parts = result.stdout.components(separatedBy: "---\n")
@@ -101,7 +100,7 @@ import Testing
                    "wayvnc or weston-eventdemo is not installed (apt-get install wayvnc weston)"))
     func wayvncWheelStepReachesTheWindowAsOneDiscreteScroll() async throws {
         let port = UInt16.random(in: 20000...60000)
-        let script = "env -u WAYLAND_SOCKET stdbuf -oL weston-eventdemo --log-axis & wayvnc 127.0.0.1 \(port) & wait"
+        let script = "stdbuf -oL weston-eventdemo --log-axis & wayvnc 127.0.0.1 \(port) & wait"
         let run = try StrataRun(["--size", "640x480"], command: Self.shell(script))
         _ = try #require(await run.socketName())
         let viewer = await StrataRun.poll(timeout: 20) { RFBPointer(port: port) }
@@ -130,7 +129,7 @@ import Testing
         // then on, and its keyboard enter is on the socket before any key wtype makes); the test
         // stops Strata once eventdemo logged all five presses, so no sleep decides the outcome.
         let ctl = try #require(StrataRun.sibling("strata-ctl"))
-        let script = "env -u WAYLAND_SOCKET stdbuf -oL weston-eventdemo --log-key & "
+        let script = "stdbuf -oL weston-eventdemo --log-key & "
             + "echo 'wait-window org.freedesktop.weston.eventdemo 30' | \"$0\" run - >/dev/null && wtype 'Hi!' && echo wtype-done; wait"
         let run = try StrataRun(["--size", "640x480"], command: ["/bin/sh", "-c", script, ctl])
         _ = try #require(await run.socketName())

@@ -67,10 +67,8 @@ import Testing
 
         // snap FILE; settle FILE (screenshots until two in a row match); changed BEFORE FILE
         // (screenshots until one differs from BEFORE). Each waits at most 10 s.
-        // Two privileged clients (the input method, wtype): --allow-privileged, and no client
-        // takes the one WAYLAND_SOCKET.
+        // Two privileged clients (the input method, wtype), each on its own connection.
         let script = """
-            unset WAYLAND_SOCKET
             d=\(dir)
             snap() { \(ctl) screenshot -o "$1" >/dev/null; }
             settle() { snap "$1"; for i in $(seq 100); do sleep 0.1; snap "$1.next"; cmp -s "$1" "$1.next" && return 0; mv "$1.next" "$1"; done; return 1; }
@@ -87,7 +85,7 @@ import Testing
             \(ctl) windows > $d/windows.txt
             kill $demo
             """
-        let result = try await StrataRun.run(["--size", "640x480", "--allow-privileged"], command: Self.shell(script), timeout: 90)
+        let result = try await StrataRun.run(["--size", "640x480"], command: Self.shell(script), timeout: 90)
         let log = "stdout: \(result.stdout)\nstderr: \(result.stderr)\nim: \((try? String(contentsOfFile: dir + "/im.log", encoding: .utf8)) ?? "")"
         for step in ["settled", "im-done", "im-changed", "wtype-done", "wtype-changed"] {
             #expect(result.stdout.contains(step), "\(step) missing; \(log)")

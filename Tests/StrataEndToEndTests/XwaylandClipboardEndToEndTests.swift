@@ -2,20 +2,19 @@ import Foundation
 import Testing
 
 /// The clipboard and the primary selection between X and Wayland clients with Debian's xclip
-/// and wl-clipboard (wl-copy, wl-paste: data control, so Strata runs with --allow-privileged),
+/// and wl-clipboard (wl-copy, wl-paste: data control, privileged as every client of the command),
 /// under the built `strata` (docs/xwayland.md, "Clipboard").
 @Suite("Xwayland clipboard end to end", .serialized)
 struct XwaylandClipboardEndToEndTests {
     /// `settle CMD…`: runs CMD until it succeeds, at most 400 times 50 ms apart (what it waits
     /// for is an X client's or Strata's reaction, not a time).
     static let settle = """
-        unset WAYLAND_SOCKET
         t=$XDG_RUNTIME_DIR
         settle() { i=0; until "$@"; do i=$((i+1)); [ $i -ge 400 ] && return 1; sleep 0.05; done; }
         """
 
     @Test func xclipAndWlClipboardCopyAndPasteBothWaysOnBothSelectionsFourMegabytesToo() async throws {
-        let run = try StrataRun(["--backend", "headless", "--allow-privileged"], command: ["sh", "-c", Self.settle + """
+        let run = try StrataRun(["--backend", "headless"], command: ["sh", "-c", Self.settle + """
 
             printf 'from xclip' | xclip -selection clipboard -i
             settle sh -c 'test "$(wl-paste -n 2>/dev/null)" = "from xclip"' && echo "clipboard x-to-wl ok"
@@ -46,7 +45,7 @@ struct XwaylandClipboardEndToEndTests {
     }
 
     @Test func anXclipKilledMidTransferEndsWlPastesReadAndTheClipboardStillWorks() async throws {
-        let run = try StrataRun(["--backend", "headless", "--allow-privileged"], command: ["sh", "-c", Self.settle + """
+        let run = try StrataRun(["--backend", "headless"], command: ["sh", "-c", Self.settle + """
 
             head -c 4000000 /dev/zero | tr '\\0' a > "$t/a"
             xclip -quiet -selection clipboard -i "$t/a" 2>/dev/null &
@@ -69,7 +68,7 @@ struct XwaylandClipboardEndToEndTests {
     }
 
     @Test func aSeventyMegabyteWaylandSelectionReachesXclipCutAtSixtyFourMebibytes() async throws {
-        let run = try StrataRun(["--backend", "headless", "--allow-privileged"], command: ["sh", "-c", Self.settle + """
+        let run = try StrataRun(["--backend", "headless"], command: ["sh", "-c", Self.settle + """
 
             head -c 70000000 /dev/zero | tr '\\0' a | wl-copy
             settle sh -c 'test "$(xclip -selection clipboard -o 2>/dev/null | wc -c)" -gt 0' && echo "pasted"
