@@ -125,3 +125,15 @@ def test_the_readmes_example_of_real_clients_runs(strata):
     assert logs.pid == xterm.pid
     strata.make_key(logs.id)
     strata.wait_until(lambda: strata.window(logs.id).key)
+
+
+@needs_foot
+def test_a_wait_for_a_title_sees_the_title_change_after_the_window_shows(strata):
+    script = r"""read line; printf '\033]2;after %s\007' "$line"; exec sleep 60"""
+    terminal = strata.spawn(["foot", "--title", "before", "sh", "-c", script])
+    before = strata.wait_for_window(title="before", pid=terminal.pid)
+    strata.wait_until(lambda: strata.window(before.id).key)
+    strata.type("go")
+    strata.key("Return")
+    after = strata.wait_for_window(title="after *", timeout=5)  # windowDidChangeTitle wakes it
+    assert (after.id, after.title) == (before.id, "after go")
