@@ -3,21 +3,21 @@
 #
 #   scripts/test-python.sh [pytest arguments]
 #
-# Uses the first python3 that has pytest (PATH's, else Debian's /usr/bin/python3 with
-# python3-pytest, which scripts/install-deps.sh --test installs). Under CI=true a skipped test
-# fails the run, as for the Swift suites (scripts/check-skips.sh).
+# Uses the first python3 that has pytest and Pillow (PATH's, else Debian's /usr/bin/python3
+# with python3-pytest and python3-pil, which scripts/install-deps.sh --test installs). Under
+# CI=true a skipped test fails the run, as for the Swift suites (scripts/check-skips.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 python=
 for candidate in python3 /usr/bin/python3; do
-  if command -v "$candidate" >/dev/null && "$candidate" -c 'import pytest' 2>/dev/null; then
+  if command -v "$candidate" >/dev/null && "$candidate" -c 'import pytest, PIL' 2>/dev/null; then
     python=$candidate
     break
   fi
 done
 if [ -z "$python" ]; then
-  echo "test-python: no python3 with pytest (scripts/install-deps.sh --test installs python3-pytest)" >&2
+  echo "test-python: no python3 with pytest and Pillow (scripts/install-deps.sh --test installs python3-pytest and python3-pil)" >&2
   exit 1
 fi
 for binary in strata strata-ctl strata-color-client; do

@@ -513,6 +513,26 @@ public final class WindowManager {
         commit()
     }
 
+    /// Names `window` (`Window.title`). Posts `windowDidChangeTitle(window)` when it changes
+    /// while the window is shown (a hidden window's title is news with its `windowDidBecomeVisible`).
+    public func setTitle(_ window: Window, _ title: String) {
+        guard owns(window), window.title != title else { return }
+        window.title = title
+        guard !window.isHidden else { return }
+        pending.append(.windowDidChangeTitle(window.id))
+        commit()
+    }
+
+    /// Sets `window`'s application id (`Window.appID`). Posts `windowDidChangeAppID(window)` when
+    /// it changes while the window is shown, as `setTitle` does.
+    public func setAppID(_ window: Window, _ appID: String) {
+        guard owns(window), window.appID != appID else { return }
+        window.appID = appID
+        guard !window.isHidden else { return }
+        pending.append(.windowDidChangeAppID(window.id))
+        commit()
+    }
+
     /// The window that takes key in `window`'s place: the innermost of the chain of shown modal
     /// windows below it (its frontmost modal child that may be key, that one's, and so on), or
     /// nil when no modal child of `window` may be key. Iterative: a chain of any depth costs one

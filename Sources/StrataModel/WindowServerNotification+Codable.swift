@@ -20,6 +20,8 @@ extension WindowServerNotification: Codable {
         case "windowDidBecomeKey": self = .windowDidBecomeKey(try window())
         case "windowDidResignKey": self = .windowDidResignKey(try window())
         case "windowDidChangeStacking": self = .windowDidChangeStacking(try window())
+        case "windowDidChangeTitle": self = .windowDidChangeTitle(try window())
+        case "windowDidChangeAppID": self = .windowDidChangeAppID(try window())
         case "windowDidChangeLevel":
             self = .windowDidChangeLevel(
                 try window(), from: try c.decode(WindowLevel.self, forKey: .from),

@@ -40,6 +40,10 @@ public enum WindowServerNotification: Hashable, Sendable {
     case windowDidChangeParent(WindowID, from: WindowID?, to: WindowID?)
     /// The window became modal for its parent, or stopped being modal (`WindowManager.setModal`).
     case windowDidChangeModal(WindowID, Bool)
+    /// The window's title changed while it was shown (`WindowManager.setTitle`).
+    case windowDidChangeTitle(WindowID)
+    /// The window's app id changed while it was shown (`WindowManager.setAppID`).
+    case windowDidChangeAppID(WindowID)
 
     /// Every notification name, in declaration order.
     public static let allNames: [String] = [
@@ -49,7 +53,7 @@ public enum WindowServerNotification: Hashable, Sendable {
         "screenModeDidChange", "screenDidChangeTransform", "screenDidChangeScale",
         "screenDidChangeBrightness", "screenDidMove", "screenDidChangeUsableArea",
         "screenDidChangeMirroring", "screenDidChangeOverscan", "sessionDidLock", "sessionDidUnlock",
-        "windowDidChangeParent", "windowDidChangeModal",
+        "windowDidChangeParent", "windowDidChangeModal", "windowDidChangeTitle", "windowDidChangeAppID",
     ]
 
     /// The stable name of the notification (the case name), e.g. `"windowDidBecomeKey"`.
@@ -79,6 +83,8 @@ public enum WindowServerNotification: Hashable, Sendable {
         case .sessionDidUnlock: return "sessionDidUnlock"
         case .windowDidChangeParent: return "windowDidChangeParent"
         case .windowDidChangeModal: return "windowDidChangeModal"
+        case .windowDidChangeTitle: return "windowDidChangeTitle"
+        case .windowDidChangeAppID: return "windowDidChangeAppID"
         }
     }
 
@@ -87,7 +93,7 @@ public enum WindowServerNotification: Hashable, Sendable {
         switch self {
         case .windowDidOpen(let id), .windowDidClose(let id), .windowDidBecomeVisible(let id),
             .windowDidBecomeHidden(let id), .windowDidBecomeKey(let id), .windowDidResignKey(let id),
-            .windowDidChangeStacking(let id):
+            .windowDidChangeStacking(let id), .windowDidChangeTitle(let id), .windowDidChangeAppID(let id):
             return id
         case .windowDidChangeLevel(let id, _, _), .windowDidMoveToScreen(let id, _, _),
             .windowDidChangeFrame(let id, _, _), .windowDidChangeParent(let id, _, _):
@@ -122,7 +128,7 @@ public enum WindowServerNotification: Hashable, Sendable {
         switch self {
         case .windowDidOpen(let id), .windowDidClose(let id), .windowDidBecomeVisible(let id),
             .windowDidBecomeHidden(let id), .windowDidBecomeKey(let id), .windowDidResignKey(let id),
-            .windowDidChangeStacking(let id):
+            .windowDidChangeStacking(let id), .windowDidChangeTitle(let id), .windowDidChangeAppID(let id):
             fields["window"] = String(id.rawValue)
         case .windowDidChangeLevel(let id, let from, let to):
             fields["window"] = String(id.rawValue)

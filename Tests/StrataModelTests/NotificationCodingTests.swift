@@ -23,6 +23,7 @@ import Testing
         .windowDidChangeParent(WindowID(11), from: nil, to: WindowID(12)),
         .windowDidChangeParent(WindowID(11), from: WindowID(12), to: nil),
         .windowDidChangeModal(WindowID(13), true),
+        .windowDidChangeTitle(WindowID(14)), .windowDidChangeAppID(WindowID(15)),
     ]
 
     @Test func everyCaseHasADistinctNameFromTheList() {

@@ -19,6 +19,28 @@ import Testing
         #expect(manager.createWindow(screen: manager.screens[1]).screen === manager.screens[1])
     }
 
+    @Test func aTitleOrAppIDChangePostsOneNotificationOnlyWhenItChangesWhileShown() {
+        let manager = makeManager()
+        let window = manager.createWindow(appID: "a", title: "first")
+        let recorder = NotificationRecorder(manager)
+        manager.setTitle(window, "named before it shows")
+        manager.setAppID(window, "also before")
+        #expect(recorder.take() == [])
+        #expect((window.title, window.appID) == ("named before it shows", "also before"))
+        manager.show(window, makeKey: false)
+        _ = recorder.take()
+        manager.setTitle(window, "second")
+        manager.setTitle(window, "second")
+        manager.setAppID(window, "b")
+        manager.setAppID(window, "b")
+        #expect(recorder.take() == [.windowDidChangeTitle(window.id), .windowDidChangeAppID(window.id)])
+        #expect((window.title, window.appID) == ("second", "b"))
+        manager.close(window)
+        _ = recorder.take()
+        manager.setTitle(window, "closed")
+        #expect(recorder.take() == [])
+    }
+
     @Test func windowIdsAreAllocatedInOrderAndNeverReused() {
         let manager = makeManager()
         let a = manager.createWindow()

@@ -336,7 +336,7 @@ public final class Compositor {
 
     /// A client named its window (xdg_toplevel.set_title, wl_shell_surface.set_title).
     func setTitle(_ title: String, of window: Window) {
-        window.title = title
+        windows.setTitle(window, title)
         foreignToplevels.windowDidChange(window)
         toplevelList.windowDidChange(window)
     }
@@ -344,7 +344,7 @@ public final class Compositor {
     /// A client set its window's app id (xdg_toplevel.set_app_id, wl_shell_surface.set_class);
     /// before the first map the user's level rule follows it at once.
     func setAppID(_ appID: String, of window: Window, isMapped: Bool) {
-        window.appID = appID
+        windows.setAppID(window, appID)
         foreignToplevels.windowDidChange(window)
         toplevelList.windowDidChange(window)
         if !isMapped { applyConfiguredLevel(to: window) }

@@ -4,6 +4,7 @@ control socket, stopped with its exit status checked."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -11,13 +12,23 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, TypeVar, Union
 
 from .control import ControlConnection, EventStream, StrataError
 from .png import Image, read_png
 
+T = TypeVar("T")
+
 WindowName = Union[int, str]
-"""A window named as the control socket names it: its id, or its app id."""
+"""A window named as the control socket names it: its id (an int), ``title:TEXT`` (the exact
+title, or a glob with ``*``), ``pid:N``, or its app id (any case)."""
+
+
+def title_matches(pattern: str, title: str) -> bool:
+    """Whether `title` is `pattern`: exactly, or with each ``*`` standing for any text."""
+    if "*" not in pattern:
+        return title == pattern
+    return re.fullmatch(".*".join(re.escape(part) for part in pattern.split("*")), title, re.DOTALL) is not None
 
 
 class StrataStartError(RuntimeError):
@@ -26,7 +37,8 @@ class StrataStartError(RuntimeError):
 
 @dataclass(frozen=True)
 class Window:
-    """One entry of the `windows` command (front to back)."""
+    """One entry of the `windows` command (front to back): every field the control socket gives.
+    Fields a newer Strata adds are kept in `extra` (by their JSON names)."""
 
     id: int
     app_id: str
@@ -38,17 +50,50 @@ class Window:
     hidden: bool
     screen: Optional[int]
     frame: Dict[str, int]
+    kind: str = "wayland"
+    """``wayland``, or ``x11`` for an X window through Xwayland."""
+    modal: bool = False
+    """Whether the window is modal for its parent."""
+    parent: Optional[int] = None
+    """The id of the window's parent window, None for none."""
+    extra: Dict[str, Any] = field(default_factory=dict, compare=False)
+
+    _FIELDS = ("id", "app_id", "title", "pid", "level", "order", "key", "hidden", "screen", "frame", "kind",
+               "modal", "parent")
 
     @staticmethod
     def from_json(value: Dict[str, Any]) -> "Window":
         return Window(
-            id=value["id"], app_id=value.get("app_id", ""), title=value.get("title", ""),
-            pid=value.get("pid", 0), level=str(value.get("level", "")), order=value.get("order", 0),
+            id=value["id"], app_id=value.get("app_id") or "", title=value.get("title") or "",
+            pid=value.get("pid") or 0, level=str(value.get("level", "")), order=value.get("order", 0),
             key=bool(value.get("key")), hidden=bool(value.get("hidden")), screen=value.get("screen"),
-            frame=dict(value.get("frame") or {}))
+            frame=dict(value.get("frame") or {}), kind=value.get("kind") or "wayland",
+            modal=bool(value.get("modal")), parent=value.get("parent"),
+            extra={name: item for name, item in value.items() if name not in Window._FIELDS})
+
+    def matches(self, title: Optional[str] = None, pid: Optional[int] = None, app_id: Optional[str] = None) -> bool:
+        """Whether the window has all the given properties: `title` exactly or as a glob with
+        ``*``, `pid`, `app_id` in any case."""
+        return ((title is None or title_matches(title, self.title))
+                and (pid is None or self.pid == pid)
+                and (app_id is None or self.app_id.casefold() == app_id.casefold()))
 
     def named(self, name: WindowName) -> bool:
-        return self.id == name if isinstance(name, int) else self.app_id == name
+        if isinstance(name, int):
+            return self.id == name
+        if name.startswith("title:"):
+            return self.matches(title=name[len("title:"):])
+        if name.startswith("pid:") and name[len("pid:"):].isdigit():
+            return self.pid == int(name[len("pid:"):])
+        return self.matches(app_id=name)
+
+    def describe(self) -> str:
+        """One line with what tells windows apart, for messages."""
+        states = [self.kind] + [state for state, on in (("key", self.key), ("hidden", self.hidden),
+                                                       ("modal", self.modal)) if on]
+        parent = f", parent {self.parent}" if self.parent is not None else ""
+        return (f"{self.id}: app_id {self.app_id!r}, title {self.title!r}, pid {self.pid}, "
+                f"{' '.join(states)}{parent}")
 
     def __str__(self) -> str:
         return f"window {self.id} ({self.app_id or 'no app id'})"
@@ -94,7 +139,9 @@ class Strata:
     """A fresh headless Strata.
 
     `binary` is the `strata` executable (a path, or a name on PATH). `size`, `screen_count` (--screens),
-    `policy`, `placement` and `clock` become the command-line options of the same names;
+    `policy`, `placement`, `clock`, `keyboard_layout`, `keyboard_variant` and `keyboard_options`
+    become the command-line options of the same names (``--keyboard-layout de``…; without them the
+    keymap is Strata's default, ``us``: the host's ``XKB_DEFAULT_*`` are not passed on);
     `arguments` are passed as they are. `record` (None: when the binary can) writes the run's
     trace to `trace_path`, for replay and for the report attached to a failing test.
     """
@@ -105,6 +152,9 @@ class Strata:
     policy: Optional[str] = None
     placement: Optional[str] = None
     clock: Optional[str] = None
+    keyboard_layout: Optional[str] = None
+    keyboard_variant: Optional[str] = None
+    keyboard_options: Optional[str] = None
     arguments: Sequence[str] = ()
     record: Optional[bool] = None
     start_timeout: float = 20.0
@@ -113,6 +163,10 @@ class Strata:
     workdir: str = field(default="", init=False)
     runtime_dir: str = field(default="", init=False)
     wayland_display: str = field(default="", init=False)
+    display: Optional[str] = field(default=None, init=False)
+    """The X display (``:N``) Strata offers X clients through Xwayland; None when it offers none."""
+    announced: Dict[str, str] = field(default_factory=dict, init=False)
+    """What Strata printed at its start (``WAYLAND_DISPLAY``, ``DISPLAY``, ``STRATA_SOCKET``…)."""
     control_socket: str = field(default="", init=False)
     log_path: str = field(default="", init=False)
     trace_path: Optional[str] = field(default=None, init=False)
@@ -133,6 +187,10 @@ class Strata:
             command += ["--placement", self.placement]
         if self.clock:
             command += ["--clock", self.clock]
+        for option, value in (("--keyboard-layout", self.keyboard_layout), ("--keyboard-variant", self.keyboard_variant),
+                              ("--keyboard-options", self.keyboard_options)):
+            if value is not None:
+                command += [option, value]
         if self.trace_path:
             command += ["--record", self.trace_path]
         return command + list(self.arguments)
@@ -154,8 +212,11 @@ class Strata:
             self.trace_path = os.path.join(self.workdir, "trace.jsonl")
         environment = dict(os.environ)
         environment["XDG_RUNTIME_DIR"] = self.runtime_dir
-        for name in ("WAYLAND_DISPLAY", "WAYLAND_SOCKET", "STRATA_SOCKET", "DISPLAY"):
-            environment.pop(name, None)
+        for name in list(environment):
+            # Its own sockets are printed, and its keymap is the options' (a test runs alike on
+            # every desk, whatever layout the host's XKB_DEFAULT_* name).
+            if name in ("WAYLAND_DISPLAY", "WAYLAND_SOCKET", "STRATA_SOCKET", "DISPLAY") or name.startswith("XKB_DEFAULT_"):
+                del environment[name]
         with open(self.log_path, "wb") as log:
             self.process = subprocess.Popen(self.command_line(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                             stderr=log, env=environment)
@@ -171,22 +232,23 @@ class Strata:
 
         def drain() -> None:
             # Reads Strata's standard output to its end, so a chatty Strata never blocks on a
-            # full pipe; the first two lines name its sockets.
+            # full pipe. Its first lines name its sockets (WAYLAND_DISPLAY=…, DISPLAY=:N when it
+            # offers X, STRATA_SOCKET=… last).
             assert self.process is not None and self.process.stdout is not None
             for raw in self.process.stdout:
                 line = raw.decode(errors="replace").rstrip("\n")
                 lines.append(line)
-                name, _, value = line.partition("=")
-                if name in ("WAYLAND_DISPLAY", "STRATA_SOCKET") and name not in found:
+                name, equals, value = line.partition("=")
+                if not done.is_set() and equals and re.fullmatch(r"[A-Z][A-Z0-9_]*", name) and name not in found:
                     found[name] = value
-                    if len(found) == 2:
+                    if "WAYLAND_DISPLAY" in found and "STRATA_SOCKET" in found:
                         done.set()
             done.set()
 
         threading.Thread(target=drain, name="strata-stdout", daemon=True).start()
         self._stdout_lines = lines
         done.wait(self.start_timeout)
-        if len(found) < 2:
+        if "WAYLAND_DISPLAY" not in found or "STRATA_SOCKET" not in found:
             try:  # its standard output ended: it is exiting
                 status = self.process.wait(1.0)
             except subprocess.TimeoutExpired:
@@ -198,7 +260,9 @@ class Strata:
             else:
                 reason = f"exited with status {status}"
             raise StrataStartError(f"strata {reason}; its log:\n{self.log_tail()}")
+        self.announced = dict(found)
         self.wayland_display = found["WAYLAND_DISPLAY"]
+        self.display = found.get("DISPLAY") or None
         self.control_socket = found["STRATA_SOCKET"]
 
     def stop(self, timeout: float = 15.0) -> int:
@@ -244,13 +308,20 @@ class Strata:
 
     @property
     def environment(self) -> Dict[str, str]:
-        """What a client of this Strata needs: its runtime directory, Wayland display and control
-        socket (an ordinary, unprivileged client: `exec` gives a privileged one)."""
-        environment = dict(os.environ)
+        """What a client of this Strata needs: its runtime directory, Wayland display, X display
+        (``DISPLAY``, when Strata offers one) and control socket (an ordinary client: `exec`
+        starts one with the command's privileges)."""
+        return self.client_environment(os.environ)
+
+    def client_environment(self, base: Mapping[str, str]) -> Dict[str, str]:
+        """`base` with what a client of this Strata needs (see `environment`)."""
+        environment = dict(base)
         environment.update(XDG_RUNTIME_DIR=self.runtime_dir, WAYLAND_DISPLAY=self.wayland_display,
                            STRATA_SOCKET=self.control_socket)
         environment.pop("WAYLAND_SOCKET", None)
         environment.pop("DISPLAY", None)
+        if self.display:
+            environment["DISPLAY"] = self.display
         return environment
 
     # MARK: Commands
@@ -276,8 +347,11 @@ class Strata:
         return self.command("exec", **arguments)["pid"]
 
     def spawn(self, argv: Sequence[str], **popen: Any) -> subprocess.Popen:
-        """Starts an ordinary client (the public socket) as a child of the test."""
-        return subprocess.Popen(list(argv), env=self.environment, **popen)
+        """Starts an ordinary client (the public socket; X clients: `display`) as a child of the
+        test, with `environment` (pass ``env=`` to start from another one)."""
+        base = popen.pop("env", None)
+        environment = self.environment if base is None else self.client_environment(base)
+        return subprocess.Popen(list(argv), env=environment, **popen)
 
     def windows(self) -> List[Window]:
         """Every open window, front to back."""
@@ -378,20 +452,53 @@ class Strata:
         """A subscription to the model's events after `since` (default: from now on)."""
         return EventStream(self.control_socket, since=since)
 
-    def wait_for_window(self, name: WindowName, timeout: float = 10.0, visible: bool = True) -> Window:
-        """Waits, event by event (no polling), until a window named `name` is open (and visible,
-        unless `visible` is False)."""
+    def wait_until(self, predicate: Callable[[], T], timeout: float = 10.0, description: Optional[str] = None) -> T:
+        """Waits until `predicate()` returns something true, and returns that. The predicate is
+        evaluated once at once, then again after each batch of the model's events (a
+        subscription made first, so no change is missed between two evaluations; no polling).
+        TimeoutError after `timeout` seconds names `description` (default: the predicate's name)
+        and lists the open windows."""
+        deadline = time.monotonic() + timeout
         with self.events() as stream:
-            deadline = time.monotonic() + timeout
             while True:
-                for window in self.windows():
-                    if window.named(name) and (not visible or not window.hidden):
-                        return window
+                result = predicate()
+                if result:
+                    return result
                 remaining = deadline - time.monotonic()
                 if remaining <= 0 or stream.next_event(remaining) is None:
-                    listing = ", ".join(str(window) for window in self.windows()) or "none"
-                    raise TimeoutError(f"no {'visible ' if visible else ''}window {name!r} "
-                                       f"within {timeout} s; open windows: {listing}")
+                    break
+                while stream.next_event(0) is not None:  # the rest of the batch: one evaluation for it
+                    pass
+        what = description or f"{getattr(predicate, '__name__', 'the predicate')}() to be true"
+        raise TimeoutError(f"waited {timeout} s for {what}; {self._window_listing()}")
+
+    def wait_for_window(self, name: Optional[WindowName] = None, timeout: float = 10.0, visible: bool = True, *,
+                        title: Optional[str] = None, pid: Optional[int] = None,
+                        app_id: Optional[str] = None) -> Window:
+        """Waits, event by event (no polling), until a window is open (and visible, unless
+        `visible` is False) that is `name` (as `window` names it) and has every property given:
+        `title` (exact, or a glob with ``*``), `pid`, `app_id` (any case). Returns the frontmost
+        such window; TimeoutError lists the open windows."""
+        if name is None and title is None and pid is None and app_id is None:
+            raise ValueError("wait_for_window: give a name, title, pid or app_id")
+        wanted = [f"{key} {value!r}" for key, value in (("named", name), ("title", title), ("pid", pid),
+                                                           ("app_id", app_id)) if value is not None]
+
+        def found() -> Optional[Window]:
+            return next((window for window in self.windows()
+                         if (name is None or window.named(name)) and window.matches(title, pid, app_id)
+                         and (not visible or not window.hidden)), None)
+
+        return self.wait_until(found, timeout, f"a {'visible ' if visible else ''}window with {' and '.join(wanted)}")
+
+    def _window_listing(self) -> str:
+        try:
+            windows = self.windows()
+        except (OSError, RuntimeError, StrataError) as error:
+            return f"the open windows cannot be listed ({error})"
+        if not windows:
+            return "no window is open"
+        return "open windows, front to back:\n" + "\n".join(f"  {window.describe()}" for window in windows)
 
     def wait_for_event(self, name: str, subject: Optional[int] = None, since: Optional[int] = None,
                        timeout: float = 10.0) -> Dict[str, Any]:

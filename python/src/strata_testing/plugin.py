@@ -35,7 +35,8 @@ def pytest_addoption(parser: Any) -> None:
 
 def pytest_configure(config: Any) -> None:
     config.addinivalue_line("markers", "strata(**options): options of the test's Strata "
-                                       "(size, screens, policy, placement, clock, arguments, record)")
+                                       "(size, screens, policy, placement, clock, keyboard_layout, "
+                                       "keyboard_variant, keyboard_options, arguments, record)")
 
 
 @pytest.fixture
