@@ -124,6 +124,15 @@ struct StrataCommand: ParsableCommand {
         discussion: "lazy (the default) takes an X display (DISPLAY=:N, printed after WAYLAND_DISPLAY and set for the command and strata-ctl exec) and starts rootless Xwayland at the first X connection; eager starts it at once; off offers no X display. STRATA_XWAYLAND names another Xwayland executable. Xwayland missing or ending is a message on stderr; Wayland clients are not affected (docs/xwayland.md)."))
     var xwayland: XwaylandMode = .lazy
 
+    @Option(name: .customLong("pointer-binding-modifier"), help: ArgumentHelp(
+        "The key that, held, makes a left drag move the window under the pointer and a right drag resize it from the nearest corner or edge (super, alt, ctrl).",
+        discussion: "The press that starts a move or resize is not delivered to the client. Nested in a desktop that takes Super + drag itself, use alt or ctrl.",
+        valueName: "super|alt|ctrl"))
+    var pointerBindingModifier: PointerBindingModifier = .super
+
+    @Flag(name: .customLong("no-pointer-bindings"), help: "No pointer bindings: a drag with the modifier held goes to the client like any other.")
+    var noPointerBindings = false
+
     @Option(name: .customLong("allow-levels"), help: ArgumentHelp(
         "Applications (xdg_toplevel app ids, comma-separated) allowed to ask for levels above normal through strata_window_v1. Repeatable.",
         valueName: "appid,..."))
@@ -219,6 +228,7 @@ struct StrataCommand: ParsableCommand {
             compositor.decorationMode = clientSideDecorations ? .clientSide : .serverSide
             compositor.clientPrivilege = allowPrivileged ? .everyone : .startedByStrata
             compositor.cursor.isHidden = hideCursor
+            compositor.seat.pointerBindingModifier = noPointerBindings ? nil : pointerBindingModifier
             do {
                 try compositor.addSocket(name: socket)
                 session = try Session(compositor: compositor, screenshotDirectory: screenshot)
