@@ -27,6 +27,9 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
         /// The edges of the interactive resize this configure belongs to (xdg_toplevel.resize_edge
         /// bits), 0 for none: committing it keeps the opposite edges still. Not sent.
         var resizeEdges: UInt32 = 0
+        /// Whether its size is the bound asked of a window that mapped larger than the work
+        /// area: its ack ends the asking. Not sent.
+        var bounded = false
 
         var states: [xdg_toplevel_state] {
             var states: [xdg_toplevel_state] = []
@@ -76,8 +79,8 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
     private var wantsFullscreen = false
     private var resizeSize: Size?
     /// The size a window that mapped larger than the work area is asked for (the placement
-    /// policy's `constrainedSize`): sent once, in the next configure; a client that insists on
-    /// its size keeps it.
+    /// policy's `constrainedSize`): every configure carries it until the client acknowledges
+    /// one; a client that insists on its size keeps it.
     private var boundedSize: Size?
     private var isResizing = false
     /// The edges of the interactive resize under way (0: none); its configures carry them.
@@ -151,6 +154,7 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
             size = resizeSize
         } else if let boundedSize {
             size = boundedSize
+            c.bounded = true
         } else if let savedFrame {
             size = savedFrame.size
         }
@@ -188,7 +192,6 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
             }
         }
         let configuration = makeConfiguration()
-        boundedSize = nil
         Self.withArray(configuration.states.map(\.rawValue)) {
             switch flavor {
             case .stable: xdg_toplevel_send_configure(resource, configuration.width, configuration.height, $0)
@@ -216,6 +219,7 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
     func didAckConfigure(_ serial: UInt32) {
         guard let index = unacked.firstIndex(where: { $0.serial == serial }) else { return }
         acked = unacked[index].configuration
+        if unacked[index].configuration.bounded { boundedSize = nil }
         unacked.removeFirst(index + 1)
     }
 
