@@ -125,7 +125,7 @@ struct StrataCommand: ParsableCommand {
     var xwayland: XwaylandMode = .lazy
 
     @Option(name: .customLong("pointer-binding-modifier"), help: ArgumentHelp(
-        "The key that, held, makes a left drag move the window under the pointer and a right drag resize it from the nearest corner or edge (super, alt, ctrl).",
+        "The key that, held, makes a left drag move the window under the pointer and a right drag resize it from the nearest corner or edge.",
         discussion: "The press that starts a move or resize is not delivered to the client. Nested in a desktop that takes Super + drag itself, use alt or ctrl.",
         valueName: "super|alt|ctrl"))
     var pointerBindingModifier: PointerBindingModifier = .super
