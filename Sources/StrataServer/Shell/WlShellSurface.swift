@@ -309,7 +309,7 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
                 compositor.setFrame(window, frame(width: size.width, height: size.height))
                 compositor.windows.show(window, makeKey: true)
             } else {
-                // Larger than the work area: the client is asked for the bounded size once.
+                // Larger than the work area: the client is asked for the bounded size (once).
                 if let bounded = compositor.placeAndShow(window, width: Int32(clamping: size.width), height: Int32(clamping: size.height)) {
                     sendConfigure(edges: 0, size: bounded)
                 }

@@ -13,8 +13,8 @@ import StrataModel
 /// orders the window front of its level (its level does not change). An interactive resize from
 /// the top or left keeps the opposite edge still: the origin moves when the client commits the
 /// new size of an acknowledged resize configure (weston's and sway's behaviour). A window that
-/// maps larger than the work area is asked once for the placement policy's `constrainedSize`
-/// (docs/window-model.md, "Placement").
+/// maps larger than the work area is asked for the placement policy's `constrainedSize` until it
+/// acknowledges a configure that asks it (docs/window-model.md, "Placement").
 final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, WindowContent {
     /// What one xdg_toplevel.configure said.
     struct Configuration: Equatable {
