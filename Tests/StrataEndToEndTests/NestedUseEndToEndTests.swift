@@ -84,6 +84,17 @@ import Testing
         #expect(await session.stop().status == 0)
     }
 
+    @Test(.enabled(if: StrataRun.isInstalled("xterm") && StrataRun.isInstalled("Xwayland"), "xterm or Xwayland is not installed"))
+    func anXtermAskingForAPlaceOffTheScreenOpensOnIt() async throws {
+        let session = try await Session.start(["--backend", "headless", "--size", "640x480"])
+        try await session.ctl("exec", "--", "xterm", "-T", "far", "-geometry", "20x5+2000+1000")
+        let frame = try await Self.waitForFrame(session, appID: "XTerm", title: "far") { $0.width > 0 }
+        let shown = try #require(frame, "no xterm window")
+        #expect(shown.isInside(width: 640, height: 480), "xterm's frame: \(shown)")
+        #expect(shown.x + shown.width == 640 && shown.y + shown.height == 480, "at the far corner: \(shown)")
+        #expect(await session.stop().status == 0)
+    }
+
     // MARK: Pointer bindings
 
     /// Super held through `strata-ctl input key Super_L down`, then `button down`, a move and
