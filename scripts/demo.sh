@@ -4,7 +4,9 @@
 #   scripts/demo.sh [strata options…] [-- client command…]
 #
 # Installs the missing Debian packages (scripts/install-deps.sh --test), builds Strata in release
-# mode, and runs the client (default: weston-simple-shm) under Strata:
+# mode, and runs the client (default: weston-simple-shm) under Strata; with STRATA_DEMO_BINARY
+# set (run-nested.sh sets it to an installed or already built strata), runs that one and
+# neither installs nor builds anything:
 #
 # - inside a desktop session (WAYLAND_DISPLAY or DISPLAY set), nested: Strata's screen is a
 #   window of your desktop; it runs until you close that window or the client ends.
@@ -23,10 +25,14 @@ done
 [ ${#client[@]} -gt 0 ] || { echo "demo: no client command after --" >&2; exit 2; }
 seconds=${STRATA_DEMO_SECONDS:-3}
 
-scripts/install-deps.sh --test
-echo "demo: building Strata (release)"
-swift build -c release --product strata
-strata=$(swift build -c release --show-bin-path)/strata
+if [ -n "${STRATA_DEMO_BINARY:-}" ]; then
+  strata=$STRATA_DEMO_BINARY
+else
+  scripts/install-deps.sh --test
+  echo "demo: building Strata (release)"
+  swift build -c release --product strata
+  strata=$(swift build -c release --show-bin-path)/strata
+fi
 
 if [ -n "${WAYLAND_DISPLAY:-}" ] || [ -n "${DISPLAY:-}" ]; then
   echo "demo: desktop session found: running '${client[*]}' in Strata nested in it; close Strata's window to end"

@@ -51,6 +51,12 @@ public protocol WindowContentHandle: AnyObject {
     /// The window moved or went to another screen: reactive popups (xdg_positioner.set_reactive)
     /// are placed again. Default: nothing.
     func windowDidChangePlacement()
+    /// How an interactive resize from `edges` (xdg_toplevel.resize_edge bits: top 1, bottom 2,
+    /// left 4, right 8) reaches the client: the seat calls the handler with each new size and
+    /// with (0, 0) at the release. nil when the window cannot be resized now (maximized,
+    /// fullscreen, not shown). The client's own resize requests and the seat's pointer binding
+    /// (Super + right drag) both use it. Default: nil.
+    func interactiveResize(edges: UInt32) -> ((_ width: Int32, _ height: Int32) -> Void)?
     /// What kind of client shows the window: `wayland` (the default) or `x11` (an X window
     /// through Xwayland), as `strata-ctl windows` reports it.
     var kind: String { get }
@@ -75,6 +81,7 @@ extension WindowContentHandle {
     public func screenDidChangeGeometry() {}
     public func rootSurfaceDidCommitOffset(dx: Int32, dy: Int32) {}
     public func windowDidChangePlacement() {}
+    public func interactiveResize(edges: UInt32) -> ((_ width: Int32, _ height: Int32) -> Void)? { nil }
     public var kind: String { "wayland" }
     public var isToplevel: Bool { false }
 }

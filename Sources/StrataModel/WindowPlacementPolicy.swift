@@ -19,8 +19,17 @@ public protocol WindowPlacementPolicy: AnyObject {
     /// Where a window shown for the first time goes, given the size its client drew (or asked
     /// for) and, when the client asked for one (an X11 ConfigureRequest, a transient's offset),
     /// a position in the screen's coordinates. Default: a requested position is honoured,
-    /// otherwise `placeNewWindow` decides; the size is the client's; the frame is clamped.
+    /// otherwise `placeNewWindow` decides; the size is the client's; then the frame is kept in
+    /// the work area (`keptInside`): inside it on an axis where it fits, at its near edge where
+    /// it does not, so the top-left corner (title bar, menus) is always reachable.
     func initialFrame(for window: Window, size: Size, requestedOrigin: Point?, on screen: Screen) -> Rect
+
+    /// The largest size a window may open at on `screen`, for a client that drew (or asked for)
+    /// `size`: each side at most the work area's. The shells ask the client for it (an xdg or
+    /// wl_shell configure, an X11 configure) when it is smaller than what the client drew.
+    /// Default: `size` clamped, each side at most the work area's (an empty work area bounds
+    /// nothing).
+    func constrainedSize(_ size: Size, on screen: Screen) -> Size
 
     /// Where a new window of `size` (already clamped) goes inside `workArea` (the screen's
     /// work area, in screen coordinates) when its client asked for no position. No default:
@@ -46,8 +55,27 @@ public protocol WindowPlacementPolicy: AnyObject {
 extension WindowPlacementPolicy {
     public func initialFrame(for window: Window, size: Size, requestedOrigin: Point?, on screen: Screen) -> Rect {
         let size = Self.clampedSize(size)
-        if let requestedOrigin { return Coordinate.clamped(Rect(origin: requestedOrigin, size: size)) }
-        return Coordinate.clamped(placeNewWindow(window, size: size, in: workArea(of: screen)))
+        let area = workArea(of: screen)
+        let frame = requestedOrigin.map { Coordinate.clamped(Rect(origin: $0, size: size)) }
+            ?? Coordinate.clamped(placeNewWindow(window, size: size, in: area))
+        return Coordinate.clamped(Self.keptInside(frame, area))
+    }
+
+    public func constrainedSize(_ size: Size, on screen: Screen) -> Size {
+        let size = Self.clampedSize(size), area = workArea(of: screen)
+        return Size(width: area.width > 0 ? min(size.width, area.width) : size.width,
+                    height: area.height > 0 ? min(size.height, area.height) : size.height)
+    }
+
+    /// `frame` moved into `area`: on each axis, inside it where the frame fits, at the area's
+    /// near edge (left, top) where it is larger. The size does not change. Both are clamped
+    /// frames (±2^29): no sum overflows.
+    public static func keptInside(_ frame: Rect, _ area: Rect) -> Rect {
+        guard !area.isEmpty else { return frame }
+        var frame = frame
+        frame.x = frame.width <= area.width ? min(max(frame.x, area.x), area.x + area.width - frame.width) : area.x
+        frame.y = frame.height <= area.height ? min(max(frame.y, area.y), area.y + area.height - frame.height) : area.y
+        return frame
     }
 
     public func workArea(of screen: Screen) -> Rect {
@@ -70,7 +98,7 @@ extension WindowPlacementPolicy {
     /// `size` with each side clamped to 0 ... `Coordinate.limit` (a client's size of any
     /// magnitude), so that a policy's sums and differences cannot overflow.
     public static func clampedSize(_ size: Size) -> Size {
-        Size(width: Int(Coordinate.size(size.width)), height: Int(Coordinate.size(size.height)))
+        WindowPlacementPolicies.clampedSize(size)
     }
 }
 
@@ -81,6 +109,11 @@ public enum WindowPlacementPolicies {
 
     /// The name of the policy a `WindowManager` starts with.
     public static let defaultName = "cascade"
+
+    /// `size` with each side clamped to 0 ... `Coordinate.limit` (every policy's rule).
+    public static func clampedSize(_ size: Size) -> Size {
+        Size(width: Int(Coordinate.size(size.width)), height: Int(Coordinate.size(size.height)))
+    }
 
     /// A new instance of the built-in policy called `name`, or nil.
     public static func named(_ name: String) -> (any WindowPlacementPolicy)? {

@@ -40,6 +40,8 @@ extension StrataCommand {
         command.allowPrivileged = false
         command.hideCursor = false
         command.xwayland = .lazy
+        command.pointerBindingModifier = .super
+        command.noPointerBindings = false
         command.allowLevels = []
         command.disabledGlobals = []
         command.xDisplay = nil
@@ -146,6 +148,12 @@ extension StrataCommand {
             case "xwayland":
                 guard let text = value(), let mode = XwaylandMode(rawValue: text) else { return nil }
                 command.xwayland = mode
+            case "pointer-binding-modifier":
+                guard let text = value(), let modifier = PointerBindingModifier(rawValue: text) else { return nil }
+                command.pointerBindingModifier = modifier
+            case "no-pointer-bindings":
+                guard let on = flag() else { return nil }
+                command.noPointerBindings = on
             case "allow-levels":
                 guard let text = value() else { return nil }
                 command.allowLevels.append(text)

@@ -138,6 +138,15 @@ struct StrataCommand: ParsableCommand {
         valueName: "fd"))
     var readyFD: Int32?
 
+    @Option(name: .customLong("pointer-binding-modifier"), help: ArgumentHelp(
+        "The key that, held, makes a left drag move the window under the pointer and a right drag resize it from the nearest corner or edge.",
+        discussion: "The press that starts a move or resize is not delivered to the client. Nested in a desktop that takes Super + drag itself, use alt or ctrl.",
+        valueName: "super|alt|ctrl"))
+    var pointerBindingModifier: PointerBindingModifier = .super
+
+    @Flag(name: .customLong("no-pointer-bindings"), help: "No pointer bindings: a drag with the modifier held goes to the client like any other.")
+    var noPointerBindings = false
+
     @Option(name: .customLong("allow-levels"), help: ArgumentHelp(
         "Applications (xdg_toplevel app ids, comma-separated) allowed to ask for levels above normal through strata_window_v1. Repeatable.",
         valueName: "appid,..."))
@@ -243,6 +252,7 @@ struct StrataCommand: ParsableCommand {
             compositor.decorationMode = clientSideDecorations ? .clientSide : .serverSide
             compositor.clientPrivilege = allowPrivileged ? .everyone : .startedByStrata
             compositor.cursor.isHidden = hideCursor
+            compositor.seat.pointerBindingModifier = noPointerBindings ? nil : pointerBindingModifier
             do {
                 try compositor.addSocket(name: socket)
                 try compositor.addPrivilegedSocket()

@@ -27,6 +27,7 @@ import Testing
         ["--refresh", "1000", "--scale", "8", "--screens", "16", "--overscan", "0"],
         ["--record-limit=4096", "--record=run.trace", "--xwayland=eager", "--clock=realtime"],
         ["--socket", "wayland-1", "--"],
+        ["--pointer-binding-modifier", "alt"], ["--pointer-binding-modifier=ctrl", "--no-pointer-bindings"],
     ]
 
     @Test(arguments: commonLines)
@@ -59,6 +60,7 @@ import Testing
         ["--policy", "random"], ["--placement", ""], ["--clock", "wall"], ["--xwayland", "always"],
         ["--record", ""], ["--record-limit", "100"], ["--record-protocol", "1"],
         ["--hide-cursor=yes"], ["--no-control", "--no-control"], ["--hide-cursor", "extra"],
+        ["--pointer-binding-modifier", "meta"], ["--pointer-binding-modifier", "Super"], ["--no-pointer-bindings=1"],
     ]
 
     @Test(arguments: otherLines)

@@ -96,13 +96,60 @@ import Testing
         #expect(Self.place(CenterPlacement(), manager, on: screen, width: 70, height: 50) == Rect(x: 50 + 900, y: 30 + 500, width: 70, height: 50))
     }
 
-    @Test func everyPolicyHonoursARequestedPosition() {
+    @Test func everyPolicyHonoursARequestedPositionInsideTheWorkArea() {
         let manager = makeManager()
         let screen = Self.screenWithPanels(manager)
         for name in WindowPlacementPolicies.allNames {
             let policy = WindowPlacementPolicies.named(name)!
-            let frame = Self.place(policy, manager, on: screen, width: 300, height: 200, requestedOrigin: Point(x: 7, y: -9))
-            #expect(frame == Rect(x: 7, y: -9, width: 300, height: 200), "\(name)")
+            let frame = Self.place(policy, manager, on: screen, width: 300, height: 200, requestedOrigin: Point(x: 70, y: 90))
+            #expect(frame == Rect(x: 70, y: 90, width: 300, height: 200), "\(name)")
+        }
+    }
+
+    @Test func aRequestedPositionOutsideTheWorkAreaIsMovedInside() {
+        let manager = makeManager()
+        let screen = Self.screenWithPanels(manager)
+        for name in WindowPlacementPolicies.allNames {
+            let policy = WindowPlacementPolicies.named(name)!
+            // Under the panels (top-left), and past the far edges (bottom-right).
+            #expect(Self.place(policy, manager, on: screen, width: 300, height: 200, requestedOrigin: Point(x: 7, y: -9))
+                == Rect(x: 50, y: 30, width: 300, height: 200), "\(name)")
+            #expect(Self.place(policy, manager, on: screen, width: 300, height: 200, requestedOrigin: Point(x: 1800, y: 1000))
+                == Rect(x: 1920 - 300, y: 1080 - 200, width: 300, height: 200), "\(name)")
+        }
+    }
+
+    @Test func aWindowLargerThanTheWorkAreaStartsAtItsTopLeftOnThatAxisWhateverItAskedFor() {
+        let manager = makeManager()
+        let screen = Self.screenWithPanels(manager)
+        for name in WindowPlacementPolicies.allNames {
+            let policy = WindowPlacementPolicies.named(name)!
+            let tall = Self.place(policy, manager, on: screen, width: 300, height: 1200, requestedOrigin: Point(x: 100, y: 400))
+            #expect(tall == Rect(x: 100, y: 30, width: 300, height: 1200), "\(name)")
+            let wide = Self.place(policy, manager, on: screen, width: 2500, height: 100)
+            #expect(wide.x == 50 && wide.width == 2500, "\(name)")
+            #expect(wide.y >= 30 && wide.y + 100 <= 1080, "\(name)")
+        }
+    }
+
+    @Test func theConstrainedSizeIsAtMostTheWorkAreaOnEachAxis() throws {
+        for name in WindowPlacementPolicies.allNames {
+            let policy = WindowPlacementPolicies.named(name)!
+            let manager = makeManager()
+            let screen = Self.screenWithPanels(manager)
+            #expect(policy.constrainedSize(Size(width: 300, height: 200), on: screen) == Size(width: 300, height: 200), "\(name)")
+            #expect(policy.constrainedSize(Size(width: 702, height: 746), on: screen) == Size(width: 702, height: 746), "\(name)")
+            // gtk3-demo's Button Boxes, 702×746, on a 720-high screen less a 30-pixel panel.
+            try manager.setMode(mode720, for: screen)
+            manager.setUsableArea(Rect(x: 0, y: 30, width: 1280, height: 690), for: screen)
+            #expect(policy.constrainedSize(Size(width: 702, height: 746), on: screen) == Size(width: 702, height: 690), "\(name)")
+            #expect(policy.constrainedSize(Size(width: 5000, height: 5000), on: screen) == Size(width: 1280, height: 690), "\(name)")
+            #expect(policy.constrainedSize(Size(width: Int.max, height: Int.min), on: screen) == Size(width: 1280, height: 0), "\(name)")
+            // Placed at the constrained size: inside the work area, whatever the policy.
+            let frame = policy.initialFrame(for: manager.createWindow(screen: screen),
+                                            size: policy.constrainedSize(Size(width: 702, height: 746), on: screen),
+                                            requestedOrigin: nil, on: screen)
+            #expect(frame.x >= 0 && frame.maxX <= 1280 && frame.y == 30 && frame.maxY == 720, "\(name): \(frame)")
         }
     }
 
@@ -156,10 +203,11 @@ import Testing
             #expect(huge.x == 50 && huge.y == 30, "\(name): a window larger than the area starts at its corner")
             let negative = Self.place(policy, manager, on: screen, width: Int.min, height: -5)
             #expect(negative.width == 0 && negative.height == 0, "\(name)")
+            // Far positions come back inside the work area.
             let far = Self.place(policy, manager, on: screen, width: 10, height: 10, requestedOrigin: Point(x: 1e300, y: -1e300))
-            #expect(far == Rect(x: limit, y: -limit, width: 10, height: 10), "\(name)")
+            #expect(far == Rect(x: 1910, y: 30, width: 10, height: 10), "\(name)")
             let nan = Self.place(policy, manager, on: screen, width: 10, height: 10, requestedOrigin: Point(x: .nan, y: .infinity))
-            #expect(nan == Rect(x: 0, y: limit, width: 10, height: 10), "\(name)")
+            #expect(nan == Rect(x: 50, y: 1070, width: 10, height: 10), "\(name)")
             let window = manager.createWindow(screen: screen)
             let restored = policy.restoredFrame(for: window, saved: Rect(x: Int.max, y: Int.min, width: 1, height: 1),
                                                 size: Size(width: Int.max, height: Int.min))

@@ -146,7 +146,8 @@ final class RecognisablePlacement: WindowPlacementPolicy {
             wl_shell_surface_set_transient(transient.shellSurface, parent.surface, dx, dy, 0)
             #expect(transient.commit(width: 50, height: 40, argb: Colour.blue))
             let window = try #require(server.windows.windows.last { $0 !== parentWindow && $0.isVisible })
-            #expect(window.frame == Rect(x: dx > 0 ? limit : -limit, y: dy > 0 ? limit : -limit, width: 50, height: 40))
+            // The requested position is far outside: the window opens inside the work area.
+            #expect(window.frame == Rect(x: dx > 0 ? 590 : 0, y: dy > 0 ? 440 : 0, width: 50, height: 40))
             // Commit offsets past the limit, again and again: the frame stays at the limit.
             for _ in 0..<3 {
                 let buffer = try #require(shells.xdg.makeBuffer(width: 50, height: 40, argb: Colour.green))
@@ -159,6 +160,85 @@ final class RecognisablePlacement: WindowPlacementPolicy {
         }
         #expect(shells.client.roundtrip(), "the client is still connected")
         #expect(server.pixel(x: 610, y: 10) == Colour.red)
+    }
+
+    // MARK: Windows larger than the work area (640×480)
+
+    @Test(arguments: WindowPlacementPolicies.allNames)
+    func anXdgToplevelLargerThanTheWorkAreaIsAskedForTheBoundedSizeAndOpensAtItsTopLeft(placement: String) throws {
+        let (server, shell) = try makeXdgFixture()
+        server.windows.placement = try #require(WindowPlacementPolicies.named(placement))
+        // One small window first: the cascade's next place is not its corner.
+        #expect(try #require(shell.makeToplevel()).map(width: 50, height: 50, argb: Colour.blue))
+        let toplevel = try #require(shell.makeToplevel())
+        #expect(toplevel.map(width: 900, height: 600, argb: Colour.red))
+        #expect(toplevel.bounds.map { ($0.width, $0.height) == (640, 480) } == true)
+        let window = try #require(server.windows.windows.last)
+        #expect(window.frame == Rect(x: 0, y: 0, width: 900, height: 600))
+        let bounded = try #require(toplevel.lastConfigure)
+        #expect((bounded.width, bounded.height) == (640, 480))
+        // Until the client acknowledges it, every configure asks for the bound (GTK answers the
+        // last configure it read only).
+        _ = server.windows.makeKey(server.windows.windows[0])
+        #expect(shell.client.roundtrip())
+        #expect(toplevel.lastConfigure.map { ($0.width, $0.height) == (640, 480) && !$0.has(XDG_TOPLEVEL_STATE_ACTIVATED) } == true)
+        #expect(toplevel.ackAndRedraw(argb: Colour.red))
+        #expect(window.frame == Rect(x: 0, y: 0, width: 640, height: 480))
+        // Acknowledged: the next configure leaves the size to the client again.
+        _ = server.windows.makeKey(window)
+        #expect(shell.client.roundtrip())
+        #expect(toplevel.lastConfigure.map { ($0.width, $0.height) == (0, 0) } == true)
+    }
+
+    @Test func anXdgToplevelTallerThanTheWorkAreaIsBoundedOnThatAxisOnly() throws {
+        // gtk3-demo's Button Boxes (702×746) on a 1280×720 screen.
+        let server = try TestServer(width: 1280, height: 720)
+        let shell = try TestXdgShell(client: TestClient(server: server))
+        let toplevel = try #require(shell.makeToplevel())
+        #expect(toplevel.map(width: 702, height: 746, argb: Colour.red))
+        #expect(toplevel.lastConfigure.map { ($0.width, $0.height) == (702, 720) } == true)
+        #expect(toplevel.ackAndRedraw(argb: Colour.red))
+        #expect(server.windows.windows.first?.frame == Rect(x: 0, y: 0, width: 702, height: 720))
+    }
+
+    @Test func aClientThatInsistsOnItsSizeKeepsItWithItsTopLeftInsideTheWorkArea() throws {
+        let (server, shell) = try makeXdgFixture()
+        server.windows.placement = CenterPlacement()
+        let toplevel = try #require(shell.makeToplevel())
+        xdg_toplevel_set_min_size(toplevel.toplevel, 700, 300)
+        #expect(toplevel.map(width: 800, height: 300, argb: Colour.red))
+        let window = try #require(server.windows.windows.first)
+        // Centred vertically, at the left edge horizontally.
+        #expect(window.frame == Rect(x: 0, y: 90, width: 800, height: 300))
+        // Its minimum size wins over the bound: asked for 700×300.
+        #expect(toplevel.lastConfigure.map { ($0.width, $0.height) == (700, 300) } == true)
+        // It draws 800×300 again anyway: it keeps that, where it is.
+        toplevel.ack()
+        toplevel.attach(shell.makeBuffer(width: 800, height: 300, argb: Colour.green))
+        toplevel.commit()
+        #expect(shell.client.roundtrip())
+        #expect(window.frame == Rect(x: 0, y: 90, width: 800, height: 300))
+        #expect(server.pixel(x: 0, y: 90) == Colour.green)
+    }
+
+    @Test func aWindowThatFitsIsNeverAskedForASize() throws {
+        let (server, shell) = try makeXdgFixture()
+        let toplevel = try #require(shell.makeToplevel())
+        #expect(toplevel.map(width: 640, height: 480, argb: Colour.red))
+        #expect(!toplevel.configures.isEmpty)
+        #expect(toplevel.configures.allSatisfy { $0.width == 0 && $0.height == 0 })
+        #expect(server.windows.windows.first?.frame == Rect(x: 0, y: 0, width: 640, height: 480))
+    }
+
+    @Test func aWlShellSurfaceLargerThanTheWorkAreaIsAskedForTheBoundedSize() throws {
+        let server = try TestServer()
+        let shells = try TestLegacyShells(client: try TestClient(server: server))
+        let shellSurface = try #require(shells.makeShellSurface())
+        wl_shell_surface_set_toplevel(shellSurface.shellSurface)
+        #expect(shellSurface.commit(width: 1000, height: 300, argb: Colour.red))
+        #expect(shellSurface.configures.last.map { ($0.width, $0.height) == (640, 300) } == true)
+        #expect(shellSurface.commit(width: 640, height: 300, argb: Colour.red))
+        #expect(server.windows.windows.first?.frame == Rect(x: 0, y: 0, width: 640, height: 300))
     }
 
     @Test func theDefaultCascadeIsTheCompositorsAndASwitchPlacesTheNextWindowOnly() throws {

@@ -114,4 +114,37 @@ struct XWMMoveResizeTests {
             #expect(!w.model.isClosed && H.x11Windows(w.server).count == 1)
         }
     }
+
+    // MARK: Pointer bindings (Super + drag), through the same move and resize
+
+    @Test func superAndALeftDragMovesTheXWindow() throws {
+        try Self.withOneWindow { w in
+            w.pointer(50, 10, time: 1)
+            w.seat.key(125, pressed: true, time: 2)
+            w.button(pressed: true, time: 3)
+            w.pointer(80, 30, time: 4)
+            let moved = Rect(x: w.before.x + 30, y: w.before.y + 20, width: w.before.width, height: w.before.height)
+            #expect(w.model.frame == moved)
+            #expect(w.server.run(seconds: 20) { w.xGeometry == moved }, "X has \(String(describing: w.xGeometry))")
+            w.button(pressed: false, time: 5)
+            w.seat.key(125, pressed: false, time: 6)
+            w.pointer(120, 60, time: 7)
+            #expect(w.model.frame == moved, "the release ended the move")
+        }
+    }
+
+    @Test func superAndARightDragResizesTheXWindowFromTheNearestCorner() throws {
+        try Self.withOneWindow { w in
+            // Near the bottom-right corner of the 200×150 window.
+            w.pointer(190, 140, time: 1)
+            w.seat.key(125, pressed: true, time: 2)
+            w.seat.pointerButton(0x111, pressed: true, time: 3)
+            w.pointer(220, 160, time: 4)
+            let resized = Rect(x: w.before.x, y: w.before.y, width: w.before.width + 30, height: w.before.height + 20)
+            #expect(w.server.run(seconds: 20) { w.xGeometry == resized }, "X has \(String(describing: w.xGeometry))")
+            #expect(w.server.run(seconds: 20) { w.model.frame == resized }, "the model has \(w.model.frame)")
+            w.seat.pointerButton(0x111, pressed: false, time: 5)
+            w.seat.key(125, pressed: false, time: 6)
+        }
+    }
 }

@@ -311,12 +311,20 @@ public final class Compositor {
 
     /// Puts a newly mapped window on its screen (the main screen when it has none) where the
     /// placement policy (`windows.placement`) says, and shows it. (The window model decides key:
-    /// by default the new window becomes key.)
-    public func placeAndShow(_ window: Window, width: Int32, height: Int32, makeKey: Bool = true) {
-        guard let screen = window.screen ?? windows.mainScreen else { return }
+    /// by default the new window becomes key.) A window larger than the work area is placed as
+    /// if it had the policy's `constrainedSize`, at its own size (its top-left corner inside
+    /// the work area); that size is returned, for the shell to ask the client for (nil: the
+    /// window fits).
+    @discardableResult
+    public func placeAndShow(_ window: Window, width: Int32, height: Int32, makeKey: Bool = true) -> Size? {
+        guard let screen = window.screen ?? windows.mainScreen else { return nil }
         let size = Size(width: Int(width), height: Int(height))
-        setFrame(window, windows.placement.initialFrame(for: window, size: size, requestedOrigin: nil, on: screen))
+        let bounded = windows.placement.constrainedSize(size, on: screen)
+        var frame = windows.placement.initialFrame(for: window, size: bounded, requestedOrigin: nil, on: screen)
+        frame.size = WindowPlacementPolicies.clampedSize(size)
+        setFrame(window, frame)
         windows.show(window, makeKey: makeKey)
+        return bounded == frame.size ? nil : bounded
     }
 
     /// Changes a window's frame (the scene damages where it was and where it goes).

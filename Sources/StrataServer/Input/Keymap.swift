@@ -157,3 +157,12 @@ final class Keymap {
         return best
     }
 }
+
+extension Keymap {
+    /// Whether the xkb modifier `name` (`Mod4`, `Mod1`, `Control`) is held down now (depressed,
+    /// not latched or locked). False before any key was fed.
+    func isModifierHeld(named name: String) -> Bool {
+        guard let state = compiled?.state else { return false }
+        return xkb_state_mod_name_is_active(state, name, XKB_STATE_MODS_DEPRESSED) > 0
+    }
+}

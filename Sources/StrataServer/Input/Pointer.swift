@@ -191,6 +191,7 @@ final class Pointer {
                 flushFrames()
                 return
             }
+            if pressedButtons.isEmpty, case .none = grab, beginBinding(button) { return }
             pressedButtons.append(button)
             if case .none = grab {
                 grab = .implicit
@@ -477,6 +478,48 @@ final class Pointer {
         grab = .resize(window: window, edges: edges, startX: x, startY: y, frame: window.frame, resize: resize)
         flushFrames()
         return true
+    }
+
+    /// What a pointer binding's press starts (`Seat.pointerBinding`).
+    enum BindingAction {
+        case move
+        case resize(edges: UInt32, (Int32, Int32) -> Void)
+    }
+
+    /// A press with the binding modifier held on an application's window starts a move (left
+    /// button) or a resize (right button) through the same grabs as xdg_toplevel.move and resize;
+    /// the press is not delivered (the release neither). The policy sees the click (the window
+    /// may become key). False: not a binding, the press goes on as usual.
+    private func beginBinding(_ button: UInt32) -> Bool {
+        guard let window = focusWindow, let focus, !focus.isDestroyed,
+              let action = seat.pointerBinding(for: button, on: window, edges: Self.nearestEdges(of: window.frame, x: x, y: y))
+        else { return false }
+        pressedButtons.append(button)
+        _ = setFocus(nil, window: nil, x: 0, y: 0)
+        switch action {
+        case .move:
+            grab = .move(window: window, startX: x, startY: y, frame: window.frame)
+        case .resize(let edges, let resize):
+            grab = .resize(window: window, edges: edges, startX: x, startY: y, frame: window.frame, resize: resize)
+        }
+        seat.compositor.windows.pointerDidClick(window)
+        flushFrames()
+        return true
+    }
+
+    /// The edges a binding's resize drags (xdg_toplevel.resize_edge bits: top 1, bottom 2, left
+    /// 4, right 8) for the pointer at (x, y) over `frame`: on each axis the edge of the outer
+    /// third the pointer is in, none in the middle third; the bottom-right corner from the
+    /// middle of the window.
+    static func nearestEdges(of frame: Rect, x: Double, y: Double) -> UInt32 {
+        func edge(_ position: Double, _ start: Int, _ length: Int, near: UInt32, far: UInt32) -> UInt32 {
+            let third = Double(length) / 3
+            if position < Double(start) + third { return near }
+            if position >= Double(start) + 2 * third { return far }
+            return 0
+        }
+        let edges = edge(x, frame.x, frame.width, near: 4, far: 8) | edge(y, frame.y, frame.height, near: 1, far: 2)
+        return edges == 0 ? 10 : edges
     }
 
     private static func clampedDelta(_ d: Double) -> Int {

@@ -53,6 +53,10 @@ public final class Seat {
     /// The graphics tablet and its tools (zwp_tablet_manager_v2).
     private(set) lazy var tablets = Tablets(seat: self)
 
+    /// The key that, held, makes a left drag move the window under the pointer and a right drag
+    /// resize it (`PointerBindingModifier`); nil: no pointer bindings (`--no-pointer-bindings`).
+    public var pointerBindingModifier: PointerBindingModifier? = .super
+
     /// Serials of recent presses (button, key, touch down) sent to each client, newest last.
     private var inputSerials: [OpaquePointer: [InputSerial]] = [:]
     private static let serialsPerClient = 16
@@ -216,6 +220,22 @@ public final class Seat {
         guard edges != 0, edges & ~0xf == 0, isPressSerial(serial, client: client, window: window) else { return false }
         return pointer.beginResize(window, edges: edges, serial: serial, resize: resize)
     }
+
+    /// What a press of `button` on `window` does when it is a pointer binding: with the binding
+    /// modifier held, the left button moves an application's toplevel (xdg, wl_shell, a managed
+    /// X window) in its normal state, the right one resizes it from `edges`; nil otherwise (the
+    /// press goes to the client). Never during a popup grab or while the session is locked.
+    func pointerBinding(for button: UInt32, on window: Window, edges: UInt32) -> Pointer.BindingAction? {
+        guard let modifier = pointerBindingModifier, button == Self.leftButton || button == Self.rightButton,
+              popupGrabs.isEmpty, !compositor.windows.isLocked, window.isVisible,
+              let content = window.content, content.isToplevel, !content.isMaximized, !content.isFullscreen,
+              keyboard.keymap?.isModifierHeld(named: modifier.xkbName) == true else { return nil }
+        if button == Self.leftButton { return .move }
+        return content.interactiveResize(edges: edges).map { .resize(edges: edges, $0) }
+    }
+
+    static let leftButton: UInt32 = 0x110
+    static let rightButton: UInt32 = 0x111
 
     /// The serial of the press `client` holds on `window` with the pointer (nil when none is
     /// held): an X client's `_NET_WM_MOVERESIZE` names no Wayland serial, the press Xwayland's

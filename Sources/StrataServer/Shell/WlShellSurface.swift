@@ -309,7 +309,10 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
                 compositor.setFrame(window, frame(width: size.width, height: size.height))
                 compositor.windows.show(window, makeKey: true)
             } else {
-                compositor.placeAndShow(window, width: Int32(clamping: size.width), height: Int32(clamping: size.height))
+                // Larger than the work area: the client is asked for the bounded size (once).
+                if let bounded = compositor.placeAndShow(window, width: Int32(clamping: size.width), height: Int32(clamping: size.height)) {
+                    sendConfigure(edges: 0, size: bounded)
+                }
             }
         }
         wasPlaced = true
@@ -509,9 +512,14 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
         }))
 
     func handleResizeRequest(serial: UInt32, edges: UInt32) {
-        guard isMapped, mode == .toplevel || mode == .transient, let window, window.isVisible else { return }
-        // The seat calls back with each new size; (0, 0) ends the resize.
-        _ = compositor.seat.beginInteractiveResize(window, edges: edges, serial: serial, client: client) { [weak self] width, height in
+        guard let window, let resize = interactiveResize(edges: edges) else { return }
+        _ = compositor.seat.beginInteractiveResize(window, edges: edges, serial: serial, client: client, resize: resize)
+    }
+
+    /// The seat calls back with each new size (a configure with the edges); (0, 0) ends the resize.
+    func interactiveResize(edges: UInt32) -> ((_ width: Int32, _ height: Int32) -> Void)? {
+        guard isMapped, mode == .toplevel || mode == .transient, let window, window.isVisible else { return nil }
+        return { [weak self] width, height in
             guard let self, width > 0, height > 0 else { return }
             self.sendConfigure(edges: edges, size: Size(width: Int(width), height: Int(height)))
         }

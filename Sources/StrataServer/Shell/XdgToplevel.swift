@@ -12,7 +12,9 @@ import StrataModel
 /// frame is its screen's usable area, a fullscreen one's the whole screen; entering fullscreen
 /// orders the window front of its level (its level does not change). An interactive resize from
 /// the top or left keeps the opposite edge still: the origin moves when the client commits the
-/// new size of an acknowledged resize configure (weston's and sway's behaviour).
+/// new size of an acknowledged resize configure (weston's and sway's behaviour). A window that
+/// maps larger than the work area is asked for the placement policy's `constrainedSize` until it
+/// acknowledges a configure that asks it (docs/window-model.md, "Placement").
 final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, WindowContent {
     /// What one xdg_toplevel.configure said.
     struct Configuration: Equatable {
@@ -25,6 +27,9 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
         /// The edges of the interactive resize this configure belongs to (xdg_toplevel.resize_edge
         /// bits), 0 for none: committing it keeps the opposite edges still. Not sent.
         var resizeEdges: UInt32 = 0
+        /// Whether its size is the bound asked of a window that mapped larger than the work
+        /// area: its ack ends the asking. Not sent.
+        var bounded = false
 
         var states: [xdg_toplevel_state] {
             var states: [xdg_toplevel_state] = []
@@ -73,6 +78,10 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
     private var wantsMaximized = false
     private var wantsFullscreen = false
     private var resizeSize: Size?
+    /// The size a window that mapped larger than the work area is asked for (the placement
+    /// policy's `constrainedSize`): every configure carries it until the client acknowledges
+    /// one; a client that insists on its size keeps it.
+    private var boundedSize: Size?
     private var isResizing = false
     /// The edges of the interactive resize under way (0: none); its configures carry them.
     private var resizeEdges: UInt32 = 0
@@ -143,6 +152,9 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
             size = placement.maximizedFrame(for: window, on: screen).size
         } else if let resizeSize {
             size = resizeSize
+        } else if let boundedSize {
+            size = boundedSize
+            c.bounded = true
         } else if let savedFrame {
             size = savedFrame.size
         }
@@ -207,6 +219,7 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
     func didAckConfigure(_ serial: UInt32) {
         guard let index = unacked.firstIndex(where: { $0.serial == serial }) else { return }
         acked = unacked[index].configuration
+        if unacked[index].configuration.bounded { boundedSize = nil }
         unacked.removeFirst(index + 1)
     }
 
@@ -250,6 +263,7 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
         compositor.applyConfiguredLevel(to: window)
         let makeKey = strataWindow?.windowWillMap() ?? true
         let geometry = xdgSurface.geometry
+        var bounded: Size?
         if current.maximized || current.fullscreen {
             compositor.setFrame(window, frame(for: geometry.size))
             compositor.windows.show(window, makeKey: makeKey)
@@ -260,13 +274,24 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
             compositor.setFrame(window, frame)
             compositor.windows.show(window, makeKey: makeKey)
         } else {
-            compositor.placeAndShow(window, width: Int32(clamping: geometry.width), height: Int32(clamping: geometry.height),
-                                    makeKey: makeKey)
+            bounded = compositor.placeAndShow(window, width: Int32(clamping: geometry.width), height: Int32(clamping: geometry.height),
+                                              makeKey: makeKey)
         }
         wasPlaced = true
         placedGeometryOrigin = (geometry.x, geometry.y)
         if let parent, let parentWindow = parent.window, parentWindow.isVisible {
             window.orderFront()
+        }
+        // Larger than the work area: the client is asked for the policy's bounded size (its
+        // minimum size wins; then nothing is asked).
+        if let bounded, !wantsMaximized, !wantsFullscreen {
+            boundedSize = bounded
+            let asked = makeConfiguration()
+            if Size(width: Int(asked.width), height: Int(asked.height)) != geometry.size {
+                sendConfigure()
+            } else {
+                boundedSize = nil
+            }
         }
     }
 
@@ -275,6 +300,7 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
         wantsMaximized = false
         wantsFullscreen = false
         resizeSize = nil
+        boundedSize = nil
         isResizing = false
         resizeEdges = 0
         savedFrame = nil
@@ -577,10 +603,15 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
         guard valid.contains(edges) else {
             throw toplevelError(XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE, "resize edge \(edges) is not an xdg_toplevel.resize_edge")
         }
-        guard isMapped, let window, window.isVisible, !wantsMaximized, !wantsFullscreen else { return }
-        // The seat calls back with each new geometry size; (0, 0) ends the resize. Every
-        // configure of the resize, the last one included, carries its edges.
-        _ = compositor.seat.beginInteractiveResize(window, edges: edges, serial: serial, client: client) { [weak self] width, height in
+        guard let window, let resize = interactiveResize(edges: edges) else { return }
+        _ = compositor.seat.beginInteractiveResize(window, edges: edges, serial: serial, client: client, resize: resize)
+    }
+
+    /// The seat calls back with each new geometry size; (0, 0) ends the resize. Every configure
+    /// of the resize, the last one included, carries its edges.
+    func interactiveResize(edges: UInt32) -> ((_ width: Int32, _ height: Int32) -> Void)? {
+        guard isMapped, let window, window.isVisible, !wantsMaximized, !wantsFullscreen else { return nil }
+        return { [weak self] width, height in
             guard let self, !self.isDestroyed else { return }
             let ended = width <= 0 || height <= 0
             if ended {

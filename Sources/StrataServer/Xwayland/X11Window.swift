@@ -171,13 +171,15 @@ final class X11Window: WindowContent, SurfaceRole {
 
     /// The first show: the level rule for its class, then an override-redirect window at its X
     /// position (never key), any other where the placement policy puts it (the position the
-    /// client asked for, other than the origin, as the requested origin), told to X.
+    /// client asked for, other than the origin, as the requested origin; the size at most the
+    /// work area's), told to X.
     private func showFirstTime(_ window: Window, size: Size) {
         compositor.applyConfiguredLevel(to: window)
         if let screen = window.screen ?? compositor.windows.mainScreen {
             let requested: Point? = (x != 0 || y != 0) ? Point(x: Double(x), y: Double(y)) : nil
-            compositor.setFrame(window, compositor.windows.placement.initialFrame(
-                for: window, size: size, requestedOrigin: requested, on: screen))
+            let placement = compositor.windows.placement
+            compositor.setFrame(window, placement.initialFrame(
+                for: window, size: placement.constrainedSize(size, on: screen), requestedOrigin: requested, on: screen))
             // Mapped maximized or fullscreen: the state's frame, the placed one restored after.
             if isMaximized || wantsFullscreen {
                 savedFrame = window.frame
@@ -274,12 +276,18 @@ final class X11Window: WindowContent, SurfaceRole {
         if direction == 8 { return seat.beginInteractiveMove(window, serial: serial, client: surface.client) }
         guard direction < 8 else { return false }
         let edges = Self.resizeEdges[Int(direction)]
+        guard let resize = interactiveResize(edges: edges) else { return false }
+        return seat.beginInteractiveResize(window, edges: edges, serial: serial, client: surface.client, resize: resize)
+    }
+
+    /// Each new size moves and sizes the X window, the opposite edge of a drag from the left or
+    /// top staying where it was; (0, 0), the release, leaves the last size standing.
+    func interactiveResize(edges: UInt32) -> ((_ width: Int32, _ height: Int32) -> Void)? {
+        guard !isOverrideRedirect, !isMaximized, !wantsFullscreen, let window, window.isVisible else { return nil }
         let start = window.frame
-        return seat.beginInteractiveResize(window, edges: edges, serial: serial, client: surface.client) { [weak self] width, height in
-            // (0, 0): the release ended it; the last size stands.
+        return { [weak self] width, height in
             guard let self, width > 0, height > 0 else { return }
             var frame = Rect(x: start.x, y: start.y, width: Int(width), height: Int(height))
-            // Dragged from the left or top: the opposite edge stays where it was.
             if edges & 4 != 0 { frame.x = start.x + start.width - frame.width }
             if edges & 1 != 0 { frame.y = start.y + start.height - frame.height }
             wm.place(self, at: frame)

@@ -500,7 +500,8 @@ public final class XWM {
     }
 
     /// A ConfigureRequest: an unmapped window gets what it asks (clamped); a managed one gets the
-    /// frame the placement policy decides for the requested origin and size, sent back as a
+    /// frame the placement policy decides for the requested origin and size (at most the work
+    /// area's, `constrainedSize`), sent back as a
     /// configure (the model frame follows the surface's next commit).
     private func handleConfigureRequest(_ e: xcb_configure_request_event_t) {
         guard let window = windows[e.window] else { return }
@@ -518,9 +519,9 @@ public final class XWM {
             return
         }
         if let model = window.window, model.isVisible, let screen = model.screen {
-            let frame = compositor.windows.placement.initialFrame(
-                for: model, size: Size(width: Int(width), height: Int(height)),
-                requestedOrigin: Point(x: Double(x), y: Double(y)), on: screen)
+            let placement = compositor.windows.placement
+            let size = placement.constrainedSize(Size(width: Int(width), height: Int(height)), on: screen)
+            let frame = placement.initialFrame(for: model, size: size, requestedOrigin: Point(x: Double(x), y: Double(y)), on: screen)
             configure(window, to: frame)
             // The model takes the new origin now (the size follows the surface's next commit).
             isMovingModel = true

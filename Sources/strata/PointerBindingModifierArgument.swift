@@ -1,0 +1,5 @@
+import ArgumentParser
+import StrataServer
+
+/// `--pointer-binding-modifier super|alt|ctrl`.
+extension PointerBindingModifier: ExpressibleByArgument {}
