@@ -42,6 +42,10 @@ extension StrataCommand {
         command.xwayland = .lazy
         command.allowLevels = []
         command.disabledGlobals = []
+        command.keyboardLayout = "us"
+        command.keyboardVariant = ""
+        command.keyboardOptions = ""
+        command.keyboardModel = "pc105"
         command.command = []
 
         var seen: Set<Substring> = []
@@ -150,6 +154,18 @@ extension StrataCommand {
             case "disable-global":
                 guard let text = value() else { return nil }
                 command.disabledGlobals.append(text)
+            case "keyboard-layout":
+                guard let text = value() else { return nil }
+                command.keyboardLayout = text
+            case "keyboard-variant":
+                guard let text = value() else { return nil }
+                command.keyboardVariant = text
+            case "keyboard-options":
+                guard let text = value() else { return nil }
+                command.keyboardOptions = text
+            case "keyboard-model":
+                guard let text = value() else { return nil }
+                command.keyboardModel = text
             default:
                 return nil
             }

@@ -22,7 +22,9 @@ import Testing
          "--clock", "manual", "--record", "/tmp/run.trace", "--record-limit", "65536", "--record-protocol", "123",
          "--record-protocol", "org.example.app", "--client-side-decorations", "--no-control", "--allow-privileged",
          "--hide-cursor", "--xwayland", "off", "--allow-levels", "a,b", "--allow-levels", " c ", "--disable-global",
-         "xdg_wm_base", "--disable-global=zxdg_shell_v6"],
+         "xdg_wm_base", "--disable-global=zxdg_shell_v6", "--keyboard-layout", "de", "--keyboard-variant", "nodeadkeys",
+         "--keyboard-options", "ctrl:nocaps,compose:ralt", "--keyboard-model", "pc104"],
+        ["--keyboard-layout=us,de", "--keyboard-options=grp:alt_shift_toggle"],
         ["--", "sh", "-c", "echo --backend x11 -- more"],
         ["--refresh", "1000", "--scale", "8", "--screens", "16", "--overscan", "0"],
         ["--record-limit=4096", "--record=run.trace", "--xwayland=eager", "--clock=realtime"],
@@ -59,6 +61,8 @@ import Testing
         ["--policy", "random"], ["--placement", ""], ["--clock", "wall"], ["--xwayland", "always"],
         ["--record", ""], ["--record-limit", "100"], ["--record-protocol", "1"],
         ["--hide-cursor=yes"], ["--no-control", "--no-control"], ["--hide-cursor", "extra"],
+        ["--keyboard-layout", ""], ["--keyboard-layout", "de", "--keyboard-layout", "us"], ["--keyboard-layout", "d e"],
+        ["--keyboard-variant", "a\"b"], ["--keyboard-model="], ["--keyboard-options", String(repeating: "x", count: 256)],
     ]
 
     @Test(arguments: otherLines)
