@@ -136,7 +136,7 @@ struct StrataCommand: ParsableCommand {
     var disabledGlobals: [String] = []
 
     @Option(name: .customLong("keyboard-layout"), help: ArgumentHelp(
-        "The keyboard's XKB layout (default: us), or several separated by commas (us,de).",
+        "The keyboard's XKB layout, or several separated by commas (us,de).",
         discussion: "The keymap comes from these options only (rules evdev, model pc105): the host's XKB_DEFAULT_* variables are not read, so a run types the same everywhere. An unknown layout or variant is an error at the start (exit 64). Nested, without these options, the seat uses the parent session's keymap.",
         valueName: "layout"))
     var keyboardLayout = "us"
@@ -149,7 +149,7 @@ struct StrataCommand: ParsableCommand {
         "XKB options, comma-separated (ctrl:nocaps,compose:ralt; default: none).", valueName: "options"))
     var keyboardOptions = ""
 
-    @Option(name: .customLong("keyboard-model"), help: ArgumentHelp("The XKB keyboard model (default: pc105).", valueName: "model"))
+    @Option(name: .customLong("keyboard-model"), help: ArgumentHelp("The XKB keyboard model.", valueName: "model"))
     var keyboardModel = "pc105"
 
     /// The seat's keymap names, from the --keyboard-* options.

@@ -53,6 +53,8 @@ final class Keymap {
             return
         }
         guard let context = Self.newContext() else { return nil }
+        // Names that do not compile are reported in words by the caller (`compileProblem`).
+        xkb_context_set_log_level(context, XKB_LOG_LEVEL_CRITICAL)
         let keymap = names.rules.withCString { rules in
             names.model.withCString { model in
                 names.layout.withCString { layout in
