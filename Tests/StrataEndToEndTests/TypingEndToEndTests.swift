@@ -60,6 +60,17 @@ struct TypingEndToEndTests {
         #expect(result.stdout.contains("typed<\(Self.text)>"), "\(result.stdout)")
     }
 
+    /// wtype's keys (a virtual keyboard with a keymap of its own) are translated by keysym onto
+    /// the seat's keymap, through its extension for what it lacks.
+    @Test(.enabled(if: StrataRun.isInstalled("foot") && StrataRun.isInstalled("wtype"), "foot or wtype is not installed"),
+          arguments: [[], ["--keyboard-layout", "de"]])
+    func wtypesTextArrivesInFootOnEveryLayout(options: [String]) async throws {
+        let result = try await StrataRun.run(["--backend", "headless"] + options,
+                                             command: Self.foot(input: "wtype '\(Self.text)😀\n'"), timeout: 60)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("typed<\(Self.text)😀>"), "\(result.stdout)")
+    }
+
     /// KEY_Y (evdev 21) types y under us and z under de: the keymap is the options', never
     /// the host's XKB_DEFAULT_LAYOUT.
     @Test(.enabled(if: StrataRun.isInstalled("foot"), "foot is not installed"),
