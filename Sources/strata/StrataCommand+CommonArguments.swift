@@ -42,10 +42,10 @@ extension StrataCommand {
         command.xwayland = .lazy
         command.allowLevels = []
         command.disabledGlobals = []
-        command.keyboardLayout = "us"
-        command.keyboardVariant = ""
-        command.keyboardOptions = ""
-        command.keyboardModel = "pc105"
+        command.keyboardLayout = nil
+        command.keyboardVariant = nil
+        command.keyboardOptions = nil
+        command.keyboardModel = nil
         command.command = []
 
         var seen: Set<Substring> = []

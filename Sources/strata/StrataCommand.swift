@@ -136,26 +136,30 @@ struct StrataCommand: ParsableCommand {
     var disabledGlobals: [String] = []
 
     @Option(name: .customLong("keyboard-layout"), help: ArgumentHelp(
-        "The keyboard's XKB layout, or several separated by commas (us,de).",
+        "The keyboard's XKB layout (default: us), or several separated by commas (us,de).",
         discussion: "The keymap comes from these options only (rules evdev, model pc105): the host's XKB_DEFAULT_* variables are not read, so a run types the same everywhere. An unknown layout or variant is an error at the start (exit 64). Nested, without these options, the seat uses the parent session's keymap.",
         valueName: "layout"))
-    var keyboardLayout = "us"
+    var keyboardLayout: String?
 
     @Option(name: .customLong("keyboard-variant"), help: ArgumentHelp(
         "The layout's XKB variant (nodeadkeys, dvorak…; default: none).", valueName: "variant"))
-    var keyboardVariant = ""
+    var keyboardVariant: String?
 
     @Option(name: .customLong("keyboard-options"), help: ArgumentHelp(
         "XKB options, comma-separated (ctrl:nocaps,compose:ralt; default: none).", valueName: "options"))
-    var keyboardOptions = ""
+    var keyboardOptions: String?
 
-    @Option(name: .customLong("keyboard-model"), help: ArgumentHelp("The XKB keyboard model.", valueName: "model"))
-    var keyboardModel = "pc105"
+    @Option(name: .customLong("keyboard-model"), help: ArgumentHelp("The XKB keyboard model (default: pc105).", valueName: "model"))
+    var keyboardModel: String?
 
-    /// The seat's keymap names, from the --keyboard-* options.
+    /// The seat's keymap names, from the --keyboard-* options (`us` without them).
     var keymapNames: KeymapNames {
-        KeymapNames(model: keyboardModel, layout: keyboardLayout, variant: keyboardVariant, options: keyboardOptions)
+        KeymapNames(model: keyboardModel ?? "pc105", layout: keyboardLayout ?? "us", variant: keyboardVariant ?? "",
+                    options: keyboardOptions ?? "")
     }
+
+    /// Whether a --keyboard-* option was given (the keymap then stays, even nested).
+    var keymapChosen: Bool { keyboardLayout != nil || keyboardVariant != nil || keyboardOptions != nil || keyboardModel != nil }
 
     /// The level rules and allow-list the compositor applies.
     var levelRules: LevelRules {
@@ -216,7 +220,7 @@ struct StrataCommand: ParsableCommand {
                 policy: KeyWindowPolicies.named(policy) ?? UIKitKeyWindowPolicy(),
                 clock: StrataServer.Clock(mode: clock),
                 keymapNames: keymapNames)
-            if keymapNames != .standard {
+            if keymapChosen {
                 guard compositor.seat.hasKeymap else {
                     compositor.shutdown()
                     Session.printError("strata: error: \(keymapNames.compileProblem ?? "the keyboard options give no keymap")")

@@ -624,4 +624,26 @@ final class SurfaceOutputRecorder {
         // The German layout puts z where the US one has y: the seat now types z with that key.
         #expect(server.compositor.seat.keyStroke(forKeysymNamed: "z")?.keycode == 21)
     }
+
+    /// strata's --keyboard-* options chose the keymap: a nested backend's parent keymap does not
+    /// replace it.
+    @Test func aKeymapChosenByOptionsIsNotReplacedByTheParents() throws {
+        let server = try TestServer(keymapNames: KeymapNames(layout: "de"))
+        #expect(server.compositor.seat.keyStroke(forKeysymNamed: "z")?.keycode == 21)
+        server.compositor.seat.followsParentKeymap = false
+        let us = "xkb_keymap { xkb_keycodes { include \"evdev\" }; xkb_types { include \"complete\" }; xkb_compatibility { include \"complete\" }; xkb_symbols { include \"pc+us\" }; };"
+        #expect(!server.compositor.seat.useKeymap(text: us))
+        #expect(server.compositor.seat.keyStroke(forKeysymNamed: "z")?.keycode == 21)
+    }
+
+    /// Names that do not compile leave the seat without a keymap, and say why in words.
+    @Test func unknownNamesGiveNoKeymapAndAProblemInWords() throws {
+        let server = try TestServer(keymapNames: KeymapNames(layout: "nosuchlayout"))
+        #expect(!server.compositor.seat.hasKeymap)
+        #expect(KeymapNames(layout: "nosuchlayout").compileProblem?.contains("unknown keyboard layout 'nosuchlayout'") == true)
+        #expect(KeymapNames(layout: "de", variant: "nosuch").compileProblem?.contains("unknown variant 'nosuch'") == true)
+        #expect(KeymapNames(layout: "de", variant: "nodeadkeys").compileProblem == nil)
+        #expect(KeymapNames(layout: "").problem != nil)
+        #expect(KeymapNames(layout: "us\"").problem != nil)
+    }
 }
