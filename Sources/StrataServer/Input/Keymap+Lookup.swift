@@ -73,6 +73,8 @@ extension Keymap {
         defer { _ = xkb_state_update_mask(scratch, 0, 0, 0, 0, 0, 0) }
         var best: KeyStroke?
         var masks = [xkb_mod_mask_t](repeating: 0, count: 16)
+        let shiftIndex = xkb_keymap_mod_get_index(keymap, XKB_MOD_NAME_SHIFT)
+        let shift: xkb_mod_mask_t? = shiftIndex < 32 && now.locked != 0 ? 1 << shiftIndex : nil
         for keycode in low...high {
             let layout = xkb_state_key_get_layout(state, keycode)
             guard layout != XKB_LAYOUT_INVALID else { continue }
@@ -82,7 +84,10 @@ extension Keymap {
                 let count = xkb_keymap_key_get_syms_by_level(keymap, keycode, layout, level, &syms)
                 guard count == 1, let syms, syms[0] == keysym else { continue }
                 let maskCount = xkb_keymap_key_get_mods_for_level(keymap, keycode, layout, level, &masks, masks.count)
-                for mask in masks.prefix(maskCount) {
+                // Each mask, and each with Shift too: with Caps Lock locked, Shift gives the
+                // first level of a letter back (Shift+Lock, which the type does not list).
+                let candidates = masks.prefix(maskCount) + (shift.map { bit in masks.prefix(maskCount).map { $0 | bit } } ?? [])
+                for mask in candidates {
                     let missing = mask & ~active
                     var keys: [UInt32] = []
                     var pressable = true
