@@ -48,7 +48,9 @@ struct InputCommand: ParsableCommand {
             @Option(help: ArgumentHelp("The screen of X Y (default: the pointer's, else the main one).", valueName: "screen")) var screen: String?
             @Flag(help: "X and Y are pixels of what the screen shows (its screenshot), mapped through overscan and scale.")
             var shown = false
-            @Argument(help: "[X Y] [BUTTON]: the point to move to first (the screen's coordinates), and left, right, middle or an evdev code.")
+            // Unrecognized: a negative coordinate is a value, not an option.
+            @Argument(parsing: .allUnrecognized,
+                      help: "[X Y] [BUTTON]: the point to move to first (the screen's coordinates), and left, right, middle or an evdev code.")
             var words: [String] = []
 
             func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
@@ -81,11 +83,14 @@ struct InputCommand: ParsableCommand {
                 """)
         @OptionGroup var options: ConnectionOptions
         @Flag(help: "DX and DY are surface units of a smooth (finger) scroll, not wheel clicks.") var smooth = false
-        @Argument(help: "Horizontal: clicks (or units), positive to the right.") var dx: Double
-        @Argument(help: "Vertical: clicks (or units), positive downwards.") var dy: Double
+        // Unrecognized: a negative number (-3, scrolling up) is a value, not an option.
+        @Argument(parsing: .allUnrecognized, help: "DX DY: horizontal (positive: right) and vertical (positive: down), clicks or units.")
+        var values: [String] = []
 
         func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
-            guard dx.isFinite, dy.isFinite else { throw ValidationError("DX and DY are finite numbers") }
+            guard values.count == 2, let dx = Double(values[0]), let dy = Double(values[1]), dx.isFinite, dy.isFinite else {
+                throw ValidationError("scroll takes DX DY, two numbers (wheel clicks, or units with --smooth)")
+            }
             var arguments: [String: JSONValue] = ["dx": JSONValue(dx), "dy": JSONValue(dy)]
             if smooth { arguments["smooth"] = .bool(true) }
             return ("pointer-scroll", arguments)

@@ -99,7 +99,7 @@ struct TypingEndToEndTests {
     func clickAtAPointAndScrollFromTheCommandLine() async throws {
         let command = Self.script(client: "env -u WAYLAND_SOCKET foot sh -c \"cat > $out\"", windowPattern: " foot ", input: """
             \(Self.ctl) input click 50 40 && \(Self.ctl) input click 50 40 left && \(Self.ctl) input click 272 && \\
-            \(Self.ctl) input scroll 0 3 && \(Self.ctl) input scroll --smooth -- -2.5 10 && \(Self.ctl) input pointer click right && \\
+            \(Self.ctl) input scroll 0 3 && \(Self.ctl) input scroll --smooth -2.5 10 && \(Self.ctl) input scroll 0 -3 && \(Self.ctl) input click -1 5 middle && \(Self.ctl) input pointer click right && \\
             \(Self.ctl) input type ok && \(Self.ctl) input key Return && \(Self.ctl) input key ctrl+d
             """)
         let result = try await StrataRun.run(["--backend", "headless"], command: command, timeout: 60)
