@@ -78,7 +78,7 @@ import Testing
         #expect(presses.allSatisfy { $0 + 8 <= 255 }, "\(presses)")
     }
 
-    @Test func thousandsOfRandomCharactersAreTypedExactlyInBoundedExtensions() throws {
+    @Test func aThousandRandomCharactersAreTypedExactlyInBoundedExtensions() throws {
         let (harness, wayland, seat, _) = try focusedClient()
         var random = SeededGenerator(seed: 29)
         var scalars = String.UnicodeScalarView()

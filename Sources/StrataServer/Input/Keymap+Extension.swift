@@ -54,7 +54,7 @@ extension Keymap {
         }
         guard let text = Self.inserting(names, intoSection: "xkb_keycodes", of: base)
                 .flatMap({ Self.inserting(symbols, intoSection: "xkb_symbols", of: $0) }) else { return false }
-        // The text must compile, or every client would lose its keymap.
+        // The text must compile and give its keysyms, or every client would lose its keymap.
         guard let context = Self.newContext() else { return false }
         defer { xkb_context_unref(context) }
         guard let check = xkb_keymap_new_from_string(context, text, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS) else { return false }
@@ -72,10 +72,15 @@ extension Keymap {
     /// `lines` inserted after the opening brace of the section that starts with `section`.
     static func inserting(_ lines: String, intoSection section: String, of text: String) -> String? {
         guard !lines.isEmpty else { return text }
-        let bytes = Array(text.utf8), header = Array(("\n" + section + " ").utf8)
-        guard bytes.count > header.count,
-              let start = (0...(bytes.count - header.count)).first(where: { bytes[$0..<($0 + header.count)].elementsEqual(header) }),
-              let brace = bytes[(start + header.count)...].firstIndex(of: UInt8(ascii: "{")) else { return nil }
-        return String(decoding: bytes[...brace], as: UTF8.self) + "\n" + lines + String(decoding: bytes[(brace + 1)...], as: UTF8.self)
+        // The keymap text has no NUL (xkbcommon wrote it; a cached one with a NUL is refused).
+        let offset: Int? = text.withCString { base in
+            ("\n" + section + " ").withCString { header -> Int? in
+                guard let found = strstr(base, header), let brace = strchr(found, Int32(UInt8(ascii: "{"))) else { return nil }
+                return base.distance(to: brace) + 1
+            }
+        }
+        guard let offset, offset <= text.utf8.count else { return nil }
+        let split = text.utf8.index(text.utf8.startIndex, offsetBy: offset)
+        return String(text[..<split]) + "\n" + lines + String(text[split...])
     }
 }
