@@ -636,6 +636,18 @@ final class SurfaceOutputRecorder {
         #expect(server.compositor.seat.keyStroke(forKeysymNamed: "z")?.keycode == 21)
     }
 
+    /// A parent's keymap with keycodes only above X's range, or below 8: typing works or
+    /// fails in words, never traps.
+    @Test(arguments: [(300, 310), (1, 12)])
+    func typingOnAKeymapWithOddKeycodesDoesNotTrap(low: Int, high: Int) throws {
+        let server = try TestServer()
+        let text = "xkb_keymap { xkb_keycodes { minimum = \(low); maximum = \(high); <KA> = \(low); <KB> = \(low + 1); <KC> = \(high); }; xkb_types { include \"complete\" }; xkb_compatibility { include \"complete\" }; xkb_symbols { key <KA> { [ a, A ] }; key <KB> { [ Shift_L ] }; modifier_map Shift { <KB> }; }; };"
+        try #require(server.compositor.seat.useKeymap(text: text))
+        let typed = server.compositor.seat.type(keysyms: [0x61, 0x41, 0x20ac, 0x1001f600], time: 0)
+        if case .failure(let failure) = typed { #expect(failure != .noKeymap) }
+        _ = server.compositor.seat.chord(modifiers: [29, 42], keysym: 0x61, time: 0)
+    }
+
     /// Names that do not compile leave the seat without a keymap, and say why in words.
     @Test func unknownNamesGiveNoKeymapAndAProblemInWords() throws {
         let server = try TestServer(keymapNames: KeymapNames(layout: "nosuchlayout"))

@@ -26,8 +26,11 @@ extension Keymap {
         let keymap = compiled.keymap
         let low = xkb_keymap_min_keycode(keymap), high = xkb_keymap_max_keycode(keymap)
         var spares: [(keycode: UInt32, name: String?)] = []
-        if low >= 8, low <= high {
-            for range in [low...min(high, 255), max(low, 256)...max(high, 256)] where spares.isEmpty && range.lowerBound <= high {
+        // Keycodes below 8 have no evdev code; a keymap may start above 255 (a parent's text).
+        let first = max(low, 8)
+        if first <= high {
+            let ranges = (first <= 255 ? [first...min(high, 255)] : []) + (high >= 256 ? [max(first, 256)...high] : [])
+            for range in ranges where spares.isEmpty {
                 for keycode in range where xkb_keymap_num_layouts_for_key(keymap, keycode) == 0 {
                     spares.append((keycode, xkb_keymap_key_get_name(keymap, keycode).map { String(cString: $0) }))
                 }

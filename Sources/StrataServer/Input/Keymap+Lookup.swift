@@ -12,7 +12,8 @@ extension Keymap {
         if let modifierKeys { return modifierKeys }
         var table: [UInt32: UInt32] = [:]
         let low = xkb_keymap_min_keycode(compiled.keymap), high = xkb_keymap_max_keycode(compiled.keymap)
-        let all = low <= high ? Array(max(low, 8)...min(high, 255)) : []
+        // Keycodes below 8 have no evdev code; a keymap may start above 255 (a parent's text).
+        let all = max(low, 8) <= min(high, 255) ? Array(max(low, 8)...min(high, 255)) : []
         for keycode in Self.preferredModifierKeys + all where (low...max(low, high)).contains(keycode) {
             let scratch = compiled.scratch
             _ = xkb_state_update_mask(scratch, 0, 0, 0, 0, 0, 0)
