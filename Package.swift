@@ -166,7 +166,7 @@ let package = Package(
             swiftSettings: cLayer),
         .testTarget(
             name: "StrataControlTests",
-            dependencies: ["StrataControl", "StrataControlProtocol", "StrataTestSupport", "StrataServer"],
+            dependencies: ["StrataControl", "StrataControlProtocol", "StrataTestSupport", "StrataServer", "CXKBCommon", "StrataTestRandom"],
             swiftSettings: cLayer),
         // The executable's command line (its hand parse of common lines against swift-argument-parser's).
         .testTarget(name: "StrataCommandLineTests", dependencies: ["strata"], swiftSettings: cLayer),

@@ -51,6 +51,7 @@ final class ControlCommands {
         case "pointer-move": return try pointerMove(request)
         case "pointer-button": return try pointerButton(request)
         case "pointer-click": return try pointerClick(request)
+        case "pointer-scroll": return try pointerScroll(request)
         case "key": return try key(request)
         case "type": return try type(request)
         case "touch": return try touch(request)

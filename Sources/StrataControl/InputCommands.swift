@@ -3,7 +3,7 @@ import StrataControlProtocol
 import StrataModel
 import StrataServer
 
-/// `pointer-move`, `pointer-button`, `pointer-click`, `key`, `type`, `touch`: input injected
+/// `pointer-move`, `pointer-button`, `pointer-click`, `pointer-scroll`, `key`, `type`, `touch`: input injected
 /// through the seat, exactly as a backend's input would arrive (the policy sees clicks, the
 /// key window gets keys). Coordinates are a screen's (default: the pointer's screen, else the
 /// main one).
@@ -39,6 +39,12 @@ extension ControlCommands {
     }
 
     func pointerMove(_ request: ControlRequest) throws(ControlError) -> Reply {
+        try movePointer(request)
+        return pointerReply()
+    }
+
+    /// Moves the pointer to `x`, `y` of the request's screen (`shown`: pixels of its picture).
+    private func movePointer(_ request: ControlRequest) throws(ControlError) {
         let output = try inputScreen(request)
         var x = try coordinate(request, "x"), y = try coordinate(request, "y")
         if try request.optionalBool("shown") ?? false {
@@ -50,7 +56,6 @@ extension ControlCommands {
             (x, y) = (p.x, p.y)
         }
         seat.pointerMotion(on: output, x: x, y: y, time: now)
-        return pointerReply()
     }
 
     /// `button`: `left`, `right`, `middle` or an evdev code (BTN_LEFT is 272).
@@ -80,60 +85,119 @@ extension ControlCommands {
         return pointerReply()
     }
 
+    /// `pointer-click`: with `x` and `y` (and `screen`, `shown` as for `pointer-move`), the
+    /// pointer moves there first.
     func pointerClick(_ request: ControlRequest) throws(ControlError) -> Reply {
         let button = try Self.button(request)
+        if request.has("x") || request.has("y") { try movePointer(request) }
         let time = now
         seat.pointerButton(button, pressed: true, time: time)
         seat.pointerButton(button, pressed: false, time: time)
         return pointerReply()
     }
 
-    /// `key`: an evdev code (a JSON number) or a keysym name (a string: `a`, `Return`, `F1`);
-    /// `state` `down`, `up`, or absent for a press and release (with Shift around it when the
-    /// keysym is on the Shift level).
+    /// The surface-local distance of one wheel click (libinput's 15 degrees).
+    static let wheelClickDistance = 15.0
+
+    /// `pointer-scroll`: `dx`, `dy` (positive: right, down). By default wheel clicks (whole
+    /// numbers, -100…100: axis_source wheel, axis_value120 or axis_discrete, and 15 units a
+    /// click); with `smooth` true, surface-local units of a finger scroll (-10000…10000, then
+    /// axis_stop on both axes).
+    func pointerScroll(_ request: ControlRequest) throws(ControlError) -> Reply {
+        let smooth = try request.optionalBool("smooth") ?? false
+        let dx = try request.optionalDouble("dx") ?? 0, dy = try request.optionalDouble("dy") ?? 0
+        guard dx != 0 || dy != 0 else { throw ControlError(.invalidArgument, "scrolling needs \"dx\" or \"dy\" other than 0") }
+        let time = now
+        if smooth {
+            guard abs(dx) <= 10_000, abs(dy) <= 10_000 else { throw ControlError(.invalidArgument, "a smooth scroll is at most 10000 units an axis") }
+            var scroll = PointerScroll(vertical: dy, horizontal: dx)
+            scroll.source = 1  // finger
+            seat.pointerScroll(scroll, time: time)
+            var stop = PointerScroll()
+            stop.source = 1
+            (stop.verticalStop, stop.horizontalStop) = (dy != 0, dx != 0)
+            seat.pointerScroll(stop, time: time)
+        } else {
+            guard dx.rounded() == dx, dy.rounded() == dy, abs(dx) <= 100, abs(dy) <= 100 else {
+                throw ControlError(.invalidArgument, "wheel clicks are whole numbers from -100 to 100 (smooth scrolling takes any distance)")
+            }
+            var scroll = PointerScroll(vertical: dy * Self.wheelClickDistance, horizontal: dx * Self.wheelClickDistance)
+            (scroll.verticalSteps, scroll.horizontalSteps) = (Int32(dy), Int32(dx))
+            scroll.source = 0  // wheel
+            seat.pointerScroll(scroll, time: time)
+        }
+        return pointerReply()
+    }
+
+    /// `key`: an evdev code (a JSON number), a keysym name (a string: `a`, `Return`, `F1`,
+    /// `at`; case-insensitive when unambiguous), or a chord: modifier names and a keysym name
+    /// joined by `+` (`ctrl+shift+t`, `altgr+q`, `super+Return`). `state` `down`, `up`, or
+    /// absent for a press and release (a keysym with the modifiers its level needs; a chord's
+    /// modifiers pressed first and released last). A keysym no key has is typed through the
+    /// keymap's extension.
     func key(_ request: ControlRequest) throws(ControlError) -> Reply {
-        let stroke: KeyStroke
+        let time = now
         if let code = request.arguments["key"]?.intValue {
             guard (1...0x2ff).contains(code) else { throw ControlError(.invalidArgument, "a key code is between 1 and 767") }
-            stroke = KeyStroke(keycode: UInt32(code), needsShift: false)
-        } else {
-            let name = try request.string("key")
-            guard let found = seat.keyStroke(forKeysymNamed: name) else {
-                throw ControlError(.invalidArgument, "no key of the keymap types the keysym \"\(name)\"")
+            if request.has("state") {
+                seat.key(UInt32(code), pressed: try Self.pressed(request), time: time)
+            } else {
+                seat.key(UInt32(code), pressed: true, time: time)
+                seat.key(UInt32(code), pressed: false, time: time)
             }
-            stroke = found
+            return ["keycode": JSONValue(code), "shift": false]
         }
-        let time = now
+        let text = try request.string("key")
+        let chord = try KeyChord(parsing: text)
         if request.has("state") {
-            seat.key(stroke.keycode, pressed: try Self.pressed(request), time: time)
-        } else {
-            press(stroke, time: time)
+            let pressed = try Self.pressed(request)
+            guard let stroke = seat.keyStrokeExtendingKeymap(forKeysym: chord.keysym) else {
+                throw ControlError(.invalidArgument, "the keysym \"\(chord.keyName)\" cannot be typed: the keymap has no room for it")
+            }
+            let keys = chord.modifiers + [stroke.keycode]
+            for key in pressed ? keys : keys.reversed() { seat.key(key, pressed: pressed, time: time) }
+            return Self.strokeReply(stroke, chord: chord)
         }
-        return ["keycode": JSONValue(Int(stroke.keycode)), "shift": .bool(stroke.needsShift)]
+        guard let stroke = seat.chord(modifiers: chord.modifiers, keysym: chord.keysym, time: time) else {
+            throw ControlError(.invalidArgument, "the keysym \"\(chord.keyName)\" cannot be typed: the keymap has no room for it")
+        }
+        return Self.strokeReply(stroke, chord: chord)
     }
 
-    private func press(_ stroke: KeyStroke, time: UInt32) {
-        if stroke.needsShift { seat.key(KeyStroke.leftShift, pressed: true, time: time) }
-        seat.key(stroke.keycode, pressed: true, time: time)
-        seat.key(stroke.keycode, pressed: false, time: time)
-        if stroke.needsShift { seat.key(KeyStroke.leftShift, pressed: false, time: time) }
+    private static func strokeReply(_ stroke: KeyStroke, chord: KeyChord) -> Reply {
+        var modifiers = chord.modifiers
+        for key in stroke.modifiers where !modifiers.contains(key) { modifiers.append(key) }
+        return ["keycode": JSONValue(Int(stroke.keycode)), "shift": .bool(modifiers.contains(KeyStroke.leftShift)),
+                "modifiers": .array(modifiers.map { JSONValue(Int($0)) })]
     }
 
-    /// `type`: every character of `text` as a key press; nothing is typed when one of them has
-    /// no key on the keymap.
+    /// The most characters one `type` takes.
+    static let maximumTypedCharacters = 4096
+
+    /// `type`: every character of `text` as a key press, on whatever level of the keymap has it
+    /// (Shift, AltGr…), through the keymap's extension when no key has it. Newline is Return,
+    /// tab Tab; other control characters are refused, and then nothing is typed.
     func type(_ request: ControlRequest) throws(ControlError) -> Reply {
         let text = try request.string("text")
-        guard text.unicodeScalars.count <= 4096 else { throw ControlError(.invalidArgument, "\"text\" is at most 4096 characters") }
-        var strokes: [KeyStroke] = []
-        for scalar in text.unicodeScalars {
-            guard let stroke = seat.keyStroke(for: scalar) else {
-                throw ControlError(.invalidArgument, "no key of the keymap types \"\(scalar.escaped(asASCII: true))\"; nothing was typed")
-            }
-            strokes.append(stroke)
+        guard text.unicodeScalars.count <= Self.maximumTypedCharacters else {
+            throw ControlError(.invalidArgument, "\"text\" is at most \(Self.maximumTypedCharacters) characters")
         }
-        let time = now
-        for stroke in strokes { press(stroke, time: time) }
-        return ["typed": JSONValue(strokes.count)]
+        var keysyms: [UInt32] = []
+        keysyms.reserveCapacity(text.unicodeScalars.count)
+        for (index, scalar) in text.unicodeScalars.enumerated() {
+            guard let keysym = Seat.keysym(for: scalar) else {
+                throw ControlError(.invalidArgument, "character \(index + 1) of \"text\" (U+\(String(scalar.value, radix: 16, uppercase: true))) is a control character or a non-character, which no key types; nothing was typed")
+            }
+            keysyms.append(keysym)
+        }
+        switch seat.type(keysyms: keysyms, time: now) {
+        case .success(let count):
+            return ["typed": JSONValue(count)]
+        case .failure(.noKeymap):
+            throw ControlError(.unsupported, "the seat has no keymap (no XKB data was found); nothing was typed")
+        case .failure(.cannotType(let index, _)):
+            throw ControlError(.invalidArgument, "the keymap could not be extended for character \(index + 1) of \"text\"; the \(index) before it were typed")
+        }
     }
 
     /// `touch`: `phase` `down` (with `x`, `y`, optional `screen`), `move` (`x`, `y`) or `up`,

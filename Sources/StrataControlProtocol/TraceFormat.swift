@@ -52,6 +52,6 @@ public enum TraceFormat {
         "make-key", "raise", "lower", "set-level", "hide", "show", "move", "close", "policy",
         "screen-add", "screen-remove", "screen-mode", "screen-brightness", "screen-transform",
         "screen-scale", "screen-mirror", "screen-overscan", "screenshot", "pointer-move", "pointer-button",
-        "pointer-click", "key", "type", "touch", "gesture", "tablet", "exec", "step",
+        "pointer-click", "pointer-scroll", "key", "type", "touch", "gesture", "tablet", "exec", "step",
     ]
 }

@@ -12,8 +12,8 @@ import StrataServer
 /// handled before the handler returns. WM_DELETE_WINDOW closes a screen like the Wayland
 /// backend's xdg_toplevel.close; a ConfigureNotify with a new size changes the screen's mode.
 /// Keys: evdev code = X keycode − 8. The parent's XKB rule names (`_XKB_RULES_NAMES`) become
-/// `XKB_DEFAULT_*` when those are not set, so Strata's seat compiles the same layout; the full
-/// keymap is read with xkbcommon-x11 into `parentKeymap`.
+/// `XKB_DEFAULT_*` when those are not set (the seat's keymap reads none of them); the full
+/// keymap, which the seat takes, is read with xkbcommon-x11 into `parentKeymap`.
 /// Autorepeat: Strata's seat repeats keys for its clients (wl_keyboard.repeat_info), so the
 /// parent's repeats are dropped. With XKB's detectable autorepeat (asked for at connection, as
 /// wlroots does) a held key arrives as presses and one release, and a press of a key already
@@ -517,8 +517,8 @@ public final class X11Backend: Backend {
     }
 
     /// Reads the parent's keymap with xkbcommon-x11 into `parentKeymap`, and its XKB rule names
-    /// into XKB_DEFAULT_RULES/MODEL/LAYOUT/VARIANT/OPTIONS where those are not set, so that the
-    /// keymap Strata's seat compiles from names matches the parent's layout.
+    /// into XKB_DEFAULT_RULES/MODEL/LAYOUT/VARIANT/OPTIONS where those are not set (the seat
+    /// takes `parentKeymap`; its own names never come from these variables).
     private func adoptParentKeyboardLayout() {
         if let reply = xcb_get_property_reply(connection, xcb_get_property(connection, 0, root, atoms.xkbRulesNames,
                                                                             XCB_ATOM_STRING.rawValue, 0, 1024), nil) {

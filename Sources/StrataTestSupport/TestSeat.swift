@@ -74,6 +74,8 @@ public final class TestSeat {
     public private(set) var lastPressSerial: UInt32 = 0
     /// The keymap fd the keyboard received (owned here, closed on deinit).
     public private(set) var keymapFD: Int32 = -1
+    /// The text of every keymap received, in order (empty when it could not be read).
+    public private(set) var keymapTexts: [String] = []
 
     public init(client: TestClient, version: UInt32 = 8) throws {
         self.client = client
@@ -154,6 +156,12 @@ public final class TestSeat {
             }
             if seat.keymapFD >= 0 { close(seat.keymapFD) }
             seat.keymapFD = fd
+            var text = ""
+            if size > 1, let map = mmap(nil, Int(size), PROT_READ, MAP_PRIVATE, fd, 0), map != MAP_FAILED {
+                text = String(decoding: UnsafeRawBufferPointer(start: map, count: Int(size) - 1), as: UTF8.self)
+                munmap(map, Int(size))
+            }
+            seat.keymapTexts.append(text)
             seat.events.append(.keymap(format: format, size: size))
         },
         enter: { data, _, serial, surface, keys in

@@ -10,16 +10,17 @@ public final class TestServer {
     public let backend: HeadlessBackend
 
     public convenience init(screens: Int = 1, width: Int = 640, height: Int = 480, policy: KeyWindowPolicy = UIKitKeyWindowPolicy(),
-                            clock: StrataServer.Clock.Mode = .realtime) throws {
-        try self.init(screens: screens, modes: [ScreenMode(width: width, height: height)], policy: policy, clock: clock)
+                            clock: StrataServer.Clock.Mode = .realtime, keymapNames: KeymapNames = .standard) throws {
+        try self.init(screens: screens, modes: [ScreenMode(width: width, height: height)], policy: policy, clock: clock,
+                      keymapNames: keymapNames)
     }
 
     /// Headless screens offering `modes` (the first preferred), on the realtime clock or a
-    /// manual one (`compositor.clock.step(frames:)`).
+    /// manual one (`compositor.clock.step(frames:)`), with the keymap `keymapNames` give.
     public init(screens: Int = 1, modes: [ScreenMode], policy: KeyWindowPolicy = UIKitKeyWindowPolicy(),
-                clock: StrataServer.Clock.Mode = .realtime) throws {
+                clock: StrataServer.Clock.Mode = .realtime, keymapNames: KeymapNames = .standard) throws {
         backend = HeadlessBackend(screens: screens, modes: modes)
-        compositor = try Compositor(backend: backend, policy: policy, clock: StrataServer.Clock(mode: clock))
+        compositor = try Compositor(backend: backend, policy: policy, clock: StrataServer.Clock(mode: clock), keymapNames: keymapNames)
         compositor.backgroundARGB = TestServer.background
         // In-process clients are the test's own code, as they were when privilege followed the
         // process (they share Strata's pid): they see the privileged globals unless a test asks

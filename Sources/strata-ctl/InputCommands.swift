@@ -1,11 +1,12 @@
 import ArgumentParser
 import StrataControlProtocol
 
-/// `strata-ctl input pointer|key|type|touch|swipe|pinch|hold|tablet`: input injected into the seat.
+/// `strata-ctl input pointer|click|scroll|key|type|touch|swipe|pinch|hold|tablet`: input injected
+/// into the seat.
 struct InputCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "input", abstract: "Inject pointer, keyboard, touch, touchpad gesture and tablet input.",
-        subcommands: [Pointer.self, Key.self, TypeText.self, Touch.self, GestureCommands.Swipe.self, GestureCommands.Pinch.self,
+        subcommands: [Pointer.self, Pointer.Click.self, Scroll.self, Key.self, TypeText.self, Touch.self, GestureCommands.Swipe.self, GestureCommands.Pinch.self,
                       GestureCommands.Hold.self, TabletCommand.self])
 
     struct Pointer: ParsableCommand {
@@ -40,22 +41,72 @@ struct InputCommand: ParsableCommand {
         }
 
         struct Click: RequestCommand {
-            static let configuration = CommandConfiguration(abstract: "Press and release a button (default: left).")
+            static let configuration = CommandConfiguration(
+                abstract: "Press and release a button (default: left), at X Y of a screen when given.",
+                usage: "strata-ctl input click [X Y] [BUTTON] [--screen S] [--shown]")
             @OptionGroup var options: ConnectionOptions
-            @Argument(help: "left, right, middle or an evdev code.") var button = "left"
-            func makeRequest() -> (command: String, arguments: [String: JSONValue]) {
-                ("pointer-click", ["button": reference(button)])
+            @Option(help: ArgumentHelp("The screen of X Y (default: the pointer's, else the main one).", valueName: "screen")) var screen: String?
+            @Flag(help: "X and Y are pixels of what the screen shows (its screenshot), mapped through overscan and scale.")
+            var shown = false
+            // Unrecognized: a negative coordinate is a value, not an option.
+            @Argument(parsing: .allUnrecognized,
+                      help: "[X Y] [BUTTON]: the point to move to first (the screen's coordinates), and left, right, middle or an evdev code.")
+            var words: [String] = []
+
+            func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
+                var arguments: [String: JSONValue] = [:]
+                var rest = words[...]
+                if rest.count >= 2, let x = Double(rest[rest.startIndex]), let y = Double(rest[rest.startIndex + 1]) {
+                    guard x.isFinite, y.isFinite else { throw ValidationError("X and Y are finite numbers") }
+                    arguments["x"] = JSONValue(x)
+                    arguments["y"] = JSONValue(y)
+                    rest = rest.dropFirst(2)
+                } else if screen != nil || shown {
+                    throw ValidationError("--screen and --shown go with X Y")
+                }
+                guard rest.count <= 1 else { throw ValidationError("click takes [X Y] [BUTTON]: \(words.joined(separator: " ")) is more") }
+                arguments["button"] = reference(rest.first ?? "left")
+                if shown { arguments["shown"] = .bool(true) }
+                if let screen { arguments["screen"] = reference(screen) }
+                return ("pointer-click", arguments)
             }
+        }
+    }
+
+    struct Scroll: RequestCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Scroll by DX DY wheel clicks (positive: right, down), or smoothly by DX DY units.",
+            discussion: """
+                Wheel clicks are whole numbers (-100...100); clients get a wheel source, axis_value120 \
+                (or axis_discrete) and 15 units a click. --smooth scrolls DX DY surface units as a \
+                touchpad does (finger source, then axis_stop). The surface under the pointer gets it.
+                """)
+        @OptionGroup var options: ConnectionOptions
+        @Flag(help: "DX and DY are surface units of a smooth (finger) scroll, not wheel clicks.") var smooth = false
+        // Unrecognized: a negative number (-3, scrolling up) is a value, not an option.
+        @Argument(parsing: .allUnrecognized, help: "DX DY: horizontal (positive: right) and vertical (positive: down), clicks or units.")
+        var values: [String] = []
+
+        func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
+            guard values.count == 2, let dx = Double(values[0]), let dy = Double(values[1]), dx.isFinite, dy.isFinite else {
+                throw ValidationError("scroll takes DX DY, two numbers (wheel clicks, or units with --smooth)")
+            }
+            var arguments: [String: JSONValue] = ["dx": JSONValue(dx), "dy": JSONValue(dy)]
+            if smooth { arguments["smooth"] = .bool(true) }
+            return ("pointer-scroll", arguments)
         }
     }
 
     struct Key: RequestCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Press and release a key (or only press it: down, or release it: up).",
+            abstract: "Press and release a key or a chord (or only press it: down, or release it: up).",
             discussion: """
-                KEY is a keysym name (a, A, Return, space, F1, 1 ...), typed with Shift when the \
-                keysym needs it, or an evdev key code: a number of two digits or more, or code:N \
-                (30 is KEY_A).
+                KEY is a keysym name (a, A, Return, space, F1, at, EuroSign ...; case-insensitive \
+                when unambiguous) or one character, typed with the modifiers of its level (Shift, \
+                AltGr), or a chord: modifiers and a key joined by + (ctrl+shift+t, altgr+q, \
+                super+Return, ctrl++); modifiers are ctrl (control), shift, alt, super (logo, meta) \
+                and altgr, pressed in order and released in reverse. Or an evdev key code: a number \
+                of two digits or more, or code:N (30 is KEY_A).
                 """)
         @OptionGroup var options: ConnectionOptions
         @Argument(help: "A keysym name or a key code.") var key: String
@@ -80,7 +131,13 @@ struct InputCommand: ParsableCommand {
 
     struct TypeText: RequestCommand {
         static let configuration = CommandConfiguration(
-            commandName: "type", abstract: "Type text on the keymap (ASCII; Shift as needed).")
+            commandName: "type", abstract: "Type any text (UTF-8), with Shift or AltGr as each character needs.",
+            discussion: """
+                Each character is typed on the key and level of the keymap that give it; a character \
+                no key has is typed through an extended keymap clients receive first. A newline is \
+                Return, a tab Tab; other control characters are refused (nothing is typed). At most \
+                4096 characters.
+                """)
         @OptionGroup var options: ConnectionOptions
         @Argument(help: "The text.") var text: String
         func makeRequest() -> (command: String, arguments: [String: JSONValue]) { ("type", ["text": .string(text)]) }

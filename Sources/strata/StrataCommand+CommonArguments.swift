@@ -46,6 +46,10 @@ extension StrataCommand {
         command.disabledGlobals = []
         command.xDisplay = nil
         command.readyFD = nil
+        command.keyboardLayout = nil
+        command.keyboardVariant = nil
+        command.keyboardOptions = nil
+        command.keyboardModel = nil
         command.command = []
 
         var seen: Set<Substring> = []
@@ -166,6 +170,18 @@ extension StrataCommand {
             case "disable-global":
                 guard let text = value() else { return nil }
                 command.disabledGlobals.append(text)
+            case "keyboard-layout":
+                guard let text = value() else { return nil }
+                command.keyboardLayout = text
+            case "keyboard-variant":
+                guard let text = value() else { return nil }
+                command.keyboardVariant = text
+            case "keyboard-options":
+                guard let text = value() else { return nil }
+                command.keyboardOptions = text
+            case "keyboard-model":
+                guard let text = value() else { return nil }
+                command.keyboardModel = text
             default:
                 return nil
             }

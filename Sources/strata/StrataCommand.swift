@@ -158,6 +158,32 @@ struct StrataCommand: ParsableCommand {
         valueName: "interface"))
     var disabledGlobals: [String] = []
 
+    @Option(name: .customLong("keyboard-layout"), help: ArgumentHelp(
+        "The keyboard's XKB layout (default: us), or several separated by commas (us,de).",
+        discussion: "The keymap comes from these options only (rules evdev, model pc105): the host's XKB_DEFAULT_* variables are not read, so a run types the same everywhere. An unknown layout or variant is an error at the start (exit 64). Nested, without these options, the seat uses the parent session's keymap.",
+        valueName: "layout"))
+    var keyboardLayout: String?
+
+    @Option(name: .customLong("keyboard-variant"), help: ArgumentHelp(
+        "The layout's XKB variant (nodeadkeys, dvorak…; default: none).", valueName: "variant"))
+    var keyboardVariant: String?
+
+    @Option(name: .customLong("keyboard-options"), help: ArgumentHelp(
+        "XKB options, comma-separated (ctrl:nocaps,compose:ralt; default: none).", valueName: "options"))
+    var keyboardOptions: String?
+
+    @Option(name: .customLong("keyboard-model"), help: ArgumentHelp("The XKB keyboard model (default: pc105).", valueName: "model"))
+    var keyboardModel: String?
+
+    /// The seat's keymap names, from the --keyboard-* options (`us` without them).
+    var keymapNames: KeymapNames {
+        KeymapNames(model: keyboardModel ?? "pc105", layout: keyboardLayout ?? "us", variant: keyboardVariant ?? "",
+                    options: keyboardOptions ?? "")
+    }
+
+    /// Whether a --keyboard-* option was given (the keymap then stays, even nested).
+    var keymapChosen: Bool { keyboardLayout != nil || keyboardVariant != nil || keyboardOptions != nil || keyboardModel != nil }
+
     /// The level rules and allow-list the compositor applies.
     var levelRules: LevelRules {
         var rules = LevelRules()
@@ -200,6 +226,7 @@ struct StrataCommand: ParsableCommand {
         }
         if xDisplay != nil, xwayland == .off { throw ValidationError("x-display needs Xwayland (not --xwayland off)") }
         if let readyFD, readyFD < 0 { throw ValidationError("ready-fd must be an open file descriptor number") }
+        if let problem = keymapNames.problem { throw ValidationError(problem) }
         for selector in recordProtocol where selector.isEmpty || selector.utf8.count > 255 || selector.contains("\0") {
             throw ValidationError("record-protocol takes a pid or an app id (1 to 255 bytes)")
         }
@@ -224,7 +251,17 @@ struct StrataCommand: ParsableCommand {
             let compositor = try Compositor(
                 backend: chosenBackend,
                 policy: KeyWindowPolicies.named(policy) ?? UIKitKeyWindowPolicy(),
-                clock: StrataServer.Clock(mode: clock))
+                clock: StrataServer.Clock(mode: clock),
+                keymapNames: keymapNames)
+            if keymapChosen {
+                guard compositor.seat.hasKeymap else {
+                    compositor.shutdown()
+                    Session.printError("strata: error: \(keymapNames.compileProblem ?? "the keyboard options give no keymap")")
+                    throw ExitCode.validationFailure
+                }
+                // Chosen by the options: a nested backend's parent keymap does not replace it.
+                compositor.seat.followsParentKeymap = false
+            }
             if let nested = chosenBackend as? NestedBackend {
                 nested.onLastScreenClosed = { [unowned compositor] in compositor.display.terminate() }
                 nested.onParentLost = { [unowned compositor] message in
@@ -261,6 +298,8 @@ struct StrataCommand: ParsableCommand {
                 compositor.shutdown()
                 throw error
             }
+        } catch let exit as ExitCode {
+            throw exit
         } catch {
             Session.printError("strata: error: \(error)")
             throw ExitCode(1)

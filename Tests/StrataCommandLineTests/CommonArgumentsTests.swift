@@ -22,12 +22,15 @@ import Testing
          "--clock", "manual", "--record", "/tmp/run.trace", "--record-limit", "65536", "--record-protocol", "123",
          "--record-protocol", "org.example.app", "--client-side-decorations", "--no-control", "--allow-privileged",
          "--hide-cursor", "--xwayland", "off", "--allow-levels", "a,b", "--allow-levels", " c ", "--disable-global",
-         "xdg_wm_base", "--disable-global=zxdg_shell_v6"],
+         "xdg_wm_base", "--disable-global=zxdg_shell_v6", "--keyboard-layout", "de", "--keyboard-variant", "nodeadkeys",
+         "--keyboard-options", "ctrl:nocaps,compose:ralt", "--keyboard-model", "pc104"],
+        ["--keyboard-layout=us,de", "--keyboard-options=grp:alt_shift_toggle"],
         ["--", "sh", "-c", "echo --backend x11 -- more"],
         ["--refresh", "1000", "--scale", "8", "--screens", "16", "--overscan", "0"],
         ["--record-limit=4096", "--record=run.trace", "--xwayland=eager", "--clock=realtime"],
         ["--socket", "wayland-1", "--"],
         ["--pointer-binding-modifier", "alt"], ["--pointer-binding-modifier=ctrl", "--no-pointer-bindings"],
+        ["--x-display", "99", "--ready-fd", "3"], ["--x-display=0", "--ready-fd=7"],
     ]
 
     @Test(arguments: commonLines)
@@ -61,6 +64,9 @@ import Testing
         ["--record", ""], ["--record-limit", "100"], ["--record-protocol", "1"],
         ["--hide-cursor=yes"], ["--no-control", "--no-control"], ["--hide-cursor", "extra"],
         ["--pointer-binding-modifier", "meta"], ["--pointer-binding-modifier", "Super"], ["--no-pointer-bindings=1"],
+        ["--keyboard-layout", ""], ["--keyboard-layout", "de", "--keyboard-layout", "us"], ["--keyboard-layout", "d e"],
+        ["--x-display", "-1"], ["--x-display", "40000"], ["--x-display", "3", "--xwayland", "off"], ["--ready-fd", "-3"],
+        ["--ready-fd", "99999999999"], ["--keyboard-variant", "a\"b"], ["--keyboard-model="], ["--keyboard-options", String(repeating: "x", count: 256)],
     ]
 
     @Test(arguments: otherLines)

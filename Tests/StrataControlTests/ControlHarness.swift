@@ -14,8 +14,8 @@ final class ControlHarness {
     let directory: String
     var logged: [String] = []
 
-    init(screens: Int = 1, clock: StrataServer.Clock.Mode = .realtime) throws {
-        server = try TestServer(screens: screens, clock: clock)
+    init(screens: Int = 1, clock: StrataServer.Clock.Mode = .realtime, keymapNames: KeymapNames = .standard) throws {
+        server = try TestServer(screens: screens, clock: clock, keymapNames: keymapNames)
         var template = Array("/tmp/strata-ctl-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw ControlClientError("mkdtemp failed") }
         directory = String(cString: made)

@@ -2,7 +2,7 @@ import Foundation
 import StrataServer
 import Testing
 
-/// The default keymap's text kept between runs (Input/KeymapCache.swift).
+/// A keymap's text kept between runs (Input/KeymapCache.swift).
 @Suite struct KeymapCacheTests {
     /// A fresh cache folder, and the environment that points a cache at it.
     private func temporaryCache() throws -> (directory: String, environment: [String: String]) {
@@ -31,9 +31,12 @@ import Testing
         let (root, environment) = try temporaryCache()
         defer { try? FileManager.default.removeItem(atPath: root) }
         #expect(KeymapCache(environment: environment).store("xkb_keymap { };\n"))
+        #expect(KeymapCache(environment: environment).forNames(KeymapNames(layout: "de")).load() == nil)
+        #expect(KeymapCache(environment: environment).forNames(KeymapNames(options: "ctrl:nocaps")).load() == nil)
+        // The host's XKB_DEFAULT_* play no part: the names are the whole key.
         var german = environment
         german["XKB_DEFAULT_LAYOUT"] = "de"
-        #expect(KeymapCache(environment: german).load() == nil)
+        #expect(KeymapCache(environment: german).load() == "xkb_keymap { };\n")
         var elsewhere = environment
         elsewhere["XKB_CONFIG_ROOT"] = root
         #expect(KeymapCache(environment: elsewhere).load() == nil)

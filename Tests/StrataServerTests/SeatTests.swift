@@ -624,4 +624,38 @@ final class SurfaceOutputRecorder {
         // The German layout puts z where the US one has y: the seat now types z with that key.
         #expect(server.compositor.seat.keyStroke(forKeysymNamed: "z")?.keycode == 21)
     }
+
+    /// strata's --keyboard-* options chose the keymap: a nested backend's parent keymap does not
+    /// replace it.
+    @Test func aKeymapChosenByOptionsIsNotReplacedByTheParents() throws {
+        let server = try TestServer(keymapNames: KeymapNames(layout: "de"))
+        #expect(server.compositor.seat.keyStroke(forKeysymNamed: "z")?.keycode == 21)
+        server.compositor.seat.followsParentKeymap = false
+        let us = "xkb_keymap { xkb_keycodes { include \"evdev\" }; xkb_types { include \"complete\" }; xkb_compatibility { include \"complete\" }; xkb_symbols { include \"pc+us\" }; };"
+        #expect(!server.compositor.seat.useKeymap(text: us))
+        #expect(server.compositor.seat.keyStroke(forKeysymNamed: "z")?.keycode == 21)
+    }
+
+    /// A parent's keymap with keycodes only above X's range, or below 8: typing works or
+    /// fails in words, never traps.
+    @Test(arguments: [(300, 310), (1, 12)])
+    func typingOnAKeymapWithOddKeycodesDoesNotTrap(low: Int, high: Int) throws {
+        let server = try TestServer()
+        let text = "xkb_keymap { xkb_keycodes { minimum = \(low); maximum = \(high); <KA> = \(low); <KB> = \(low + 1); <KC> = \(high); }; xkb_types { include \"complete\" }; xkb_compatibility { include \"complete\" }; xkb_symbols { key <KA> { [ a, A ] }; key <KB> { [ Shift_L ] }; modifier_map Shift { <KB> }; }; };"
+        try #require(server.compositor.seat.useKeymap(text: text))
+        let typed = server.compositor.seat.type(keysyms: [0x61, 0x41, 0x20ac, 0x1001f600], time: 0)
+        if case .failure(let failure) = typed { #expect(failure != .noKeymap) }
+        _ = server.compositor.seat.chord(modifiers: [29, 42], keysym: 0x61, time: 0)
+    }
+
+    /// Names that do not compile leave the seat without a keymap, and say why in words.
+    @Test func unknownNamesGiveNoKeymapAndAProblemInWords() throws {
+        let server = try TestServer(keymapNames: KeymapNames(layout: "nosuchlayout"))
+        #expect(!server.compositor.seat.hasKeymap)
+        #expect(KeymapNames(layout: "nosuchlayout").compileProblem?.contains("unknown keyboard layout 'nosuchlayout'") == true)
+        #expect(KeymapNames(layout: "de", variant: "nosuch").compileProblem?.contains("unknown variant 'nosuch'") == true)
+        #expect(KeymapNames(layout: "de", variant: "nodeadkeys").compileProblem == nil)
+        #expect(KeymapNames(layout: "").problem != nil)
+        #expect(KeymapNames(layout: "us\"").problem != nil)
+    }
 }

@@ -83,7 +83,10 @@ public final class Compositor {
     /// Every client's budget of objects and wl_shm pools (`ClientBudget`).
     private var clientBudgets: OpaquePointer?
 
-    public init(backend: Backend, policy: KeyWindowPolicy = UIKitKeyWindowPolicy(), clock: Clock = Clock()) throws(ServerError) {
+    /// `keymapNames`: the seat's keymap (`us` by default); when they do not compile, the seat
+    /// has no keymap (`Seat.hasKeymap`; `KeymapNames.compileProblem` says why).
+    public init(backend: Backend, policy: KeyWindowPolicy = UIKitKeyWindowPolicy(), clock: Clock = Clock(),
+                keymapNames: KeymapNames = .standard) throws(ServerError) {
         self.display = try Display()
         self.clock = clock
         self.windows = WindowManager(policy: policy)
@@ -93,7 +96,7 @@ public final class Compositor {
         guard wl_display_init_shm(display.display) == 0 else { throw .setup("wl_display_init_shm failed") }
         shmStrideCheck = strata_add_shm_stride_check(display.display)
         clientBudgets = strata_client_budgets_install(display.display, ClientBudget.limits)
-        seat = Seat(compositor: self)
+        seat = Seat(compositor: self, keymapNames: keymapNames)
         cursor = CursorLayer(compositor: self)
         scene.seat = seat
         scene.cursor = cursor

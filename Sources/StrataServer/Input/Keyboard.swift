@@ -40,6 +40,13 @@ final class Keyboard {
     /// focused client the modifiers again. Keys held stay held (by evdev code).
     func replaceKeymap(_ new: Keymap) {
         keymap = new
+        keymapTextDidChange()
+    }
+
+    /// The keymap serves another text (its extension for typing, `Keymap.extend(with:)`):
+    /// every wl_keyboard gets it (a client's xkb state starts again from it), then the focused
+    /// client the modifiers again.
+    func keymapTextDidChange() {
         for binding in bindings { sendKeymap(to: binding) }
         seat.textInputs.inputMethod?.keyboardGrab?.sendKeymap()
         if let focus, !focus.isDestroyed {

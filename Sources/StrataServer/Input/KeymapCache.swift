@@ -1,6 +1,6 @@
 import Glibc
 
-/// The text of the keymap XKB's default names compile to, kept between runs: compiling the
+/// The text of the keymap rule names (`KeymapNames`) compile to, kept between runs: compiling the
 /// names reads and parses about thirty files of the XKB data; compiling the text they gave takes
 /// about 1 ms (docs/performance.md, "Start-up").
 ///
@@ -8,8 +8,8 @@ import Glibc
 /// its first line is the whole key, its second the text's FNV-1a 64 checksum
 /// (`fnv1a64 <16 hex digits>`), the rest the keymap text. The checksum lets the seat serve a
 /// cached text without compiling it first (`Keymap`): a file that is not exactly what a
-/// successful compile wrote is never served. The key holds what the names
-/// resolve through: the XKB_DEFAULT_* and XKB_CONFIG_* variables, the data root, and the change
+/// successful compile wrote is never served. The key holds the names and what they
+/// resolve through: the XKB_CONFIG_* variables, the data root, and the change
 /// time and inode of the root and each of its folders (a package update replaces files, which
 /// changes their folder). A user or system XKB folder (`~/.config/xkb`, `~/.xkb`, `/etc/xkb`),
 /// which could shadow any file, turns the cache off. A file that does not match its key, is too
@@ -19,8 +19,12 @@ import Glibc
 public struct KeymapCache: Sendable {
     /// The cache's folder; nil: no cache.
     public let directory: String?
-    /// The key, nil when the environment rules out a cache.
-    let key: String?
+    /// The environment's part of the key, nil when the environment rules out a cache.
+    let environmentKey: String?
+    /// The rule names whose keymap this cache holds.
+    var names = KeymapNames.standard
+    /// The key line: the environment's part and the names.
+    var key: String? { environmentKey.map { $0 + " " + names.line } }
 
     static let maximumSize = 1 << 20
 
@@ -28,8 +32,7 @@ public struct KeymapCache: Sendable {
     public static var standard: KeymapCache {
         var environment: [String: String] = [:]
         for name in ["XDG_CACHE_HOME", "XDG_CONFIG_HOME", "HOME", "XKB_CONFIG_ROOT", "XKB_CONFIG_EXTRA_PATH",
-                     "XKB_DEFAULT_RULES", "XKB_DEFAULT_MODEL", "XKB_DEFAULT_LAYOUT", "XKB_DEFAULT_VARIANT",
-                     "XKB_DEFAULT_OPTIONS", "STRATA_KEYMAP_CACHE"] {
+                     "STRATA_KEYMAP_CACHE"] {
             if let value = getenv(name) { environment[name] = String(cString: value) }
         }
         return KeymapCache(environment: environment)
@@ -40,7 +43,7 @@ public struct KeymapCache: Sendable {
     public init(environment: [String: String]) {
         guard environment["STRATA_KEYMAP_CACHE"] != "0" else {
             directory = nil
-            key = nil
+            environmentKey = nil
             return
         }
         let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
@@ -49,10 +52,17 @@ public struct KeymapCache: Sendable {
         } else {
             directory = home.map { $0 + "/.cache/strata" }
         }
-        key = Self.key(environment: environment, home: home)
+        environmentKey = Self.key(environment: environment, home: home)
     }
 
-    /// The key line, or nil when a user or system XKB folder exists or the data root cannot be
+    /// This cache, for the keymap of `names`.
+    public func forNames(_ names: KeymapNames) -> KeymapCache {
+        var cache = self
+        cache.names = names
+        return cache
+    }
+
+    /// The environment's part of the key line, or nil when a user or system XKB folder exists or the data root cannot be
     /// read.
     static func key(environment: [String: String], home: String?) -> String? {
         var userFolders = ["/etc/xkb"]
@@ -61,11 +71,7 @@ public struct KeymapCache: Sendable {
         if let extra = environment["XKB_CONFIG_EXTRA_PATH"] { userFolders.append(extra) }
         for folder in userFolders where access(folder, F_OK) == 0 { return nil }
         let root = environment["XKB_CONFIG_ROOT"] ?? "/usr/share/X11/xkb"
-        var key = "strata-keymap-cache 2"
-        for name in ["XKB_DEFAULT_RULES", "XKB_DEFAULT_MODEL", "XKB_DEFAULT_LAYOUT", "XKB_DEFAULT_VARIANT", "XKB_DEFAULT_OPTIONS"] {
-            key += " \(name)=\(environment[name] ?? "")"
-        }
-        key += " root=\(root)"
+        var key = "strata-keymap-cache 3 root=\(root)"
         for folder in ["", "/rules", "/keycodes", "/types", "/compat", "/symbols"] {
             var status = stat()
             guard stat(root + folder, &status) == 0 else { return nil }
@@ -77,7 +83,7 @@ public struct KeymapCache: Sendable {
 
     /// The cache file's path for the key.
     var path: String? {
-        guard let directory, let key else { return nil }
+        guard let directory, let key, !key.utf8.contains(UInt8(ascii: "\n")) else { return nil }
         return directory + "/keymap-" + String(Self.fnv1a64(key.utf8), radix: 16) + ".xkb"
     }
 

@@ -65,10 +65,10 @@ public final class Seat {
     /// The keyboard focus keyboard-shortcuts inhibitors last heard of.
     private weak var shortcutsFocus: Surface?
 
-    init(compositor: Compositor) {
+    init(compositor: Compositor, keymapNames: KeymapNames = .standard) {
         self.compositor = compositor
         pointer = Pointer(seat: self)
-        keyboard = Keyboard(seat: self, keymap: Keymap())
+        keyboard = Keyboard(seat: self, keymap: Keymap(names: keymapNames))
         touch = Touch(seat: self)
     }
 
@@ -449,38 +449,51 @@ public final class Seat {
 
     // MARK: Keymap lookups (control socket)
 
-    /// The key that types the keysym called `name` (xkb names: `a`, `A`, `Return`, `F1`,
-    /// `space`), or nil when the name is unknown or no key of the keymap produces it.
-    public func keyStroke(forKeysymNamed name: String) -> KeyStroke? {
+    /// Whether the seat has a keymap (false: the names did not compile, or no XKB data).
+    public var hasKeymap: Bool { keyboard.keymap != nil }
+
+    /// Whether a nested backend's parent keymap replaces the seat's (false when strata's
+    /// --keyboard-* options chose the keymap).
+    public var followsParentKeymap = true
+
+    /// The keysym called `name` (xkb names: `a`, `A`, `Return`, `F1`, `space`; case-insensitive
+    /// when the exact name is unknown), nil when unknown.
+    public static func keysym(named name: String) -> UInt32? {
+        guard !name.isEmpty, name.utf8.count <= 64, !name.utf8.contains(0) else { return nil }
         var keysym = xkb_keysym_from_name(name, XKB_KEYSYM_NO_FLAGS)
         if keysym == 0 { keysym = xkb_keysym_from_name(name, XKB_KEYSYM_CASE_INSENSITIVE) }
-        return keyboard.keymap?.keyStroke(for: keysym)
+        return keysym == 0 ? nil : keysym
+    }
+
+    /// The key that types the keysym called `name` (`Seat.keysym(named:)`), or nil when the
+    /// name is unknown or no key of the keymap (nor of its extension) produces it.
+    public func keyStroke(forKeysymNamed name: String) -> KeyStroke? {
+        guard let keysym = Self.keysym(named: name) else { return nil }
+        return keyboard.keymap?.keyStroke(for: keysym, anyKeycode: true)
     }
 
     /// Replaces the seat's keymap with the one `text` describes (xkb text format v1), e.g. the
     /// parent session's when nested, and sends it to every client's keyboard. Returns false (and
-    /// keeps the current keymap) when the text does not compile.
+    /// keeps the current keymap) when the text does not compile, or when the seat does not follow
+    /// a parent keymap (`followsParentKeymap`).
     @discardableResult
     public func useKeymap(text: String) -> Bool {
-        guard let keymap = Keymap(text: text) else { return false }
+        guard followsParentKeymap, let keymap = Keymap(text: text) else { return false }
         keyboard.replaceKeymap(keymap)
         return true
     }
 
-    /// The key that types `keysym`, or nil when no key of the keymap produces it.
+    /// The key that types `keysym`, or nil when no key of the keymap (nor its extension)
+    /// produces it.
     public func keyStroke(forKeysym keysym: UInt32) -> KeyStroke? {
-        keyboard.keymap?.keyStroke(for: keysym)
+        keyboard.keymap?.keyStroke(for: keysym, anyKeycode: true)
     }
 
-    /// The key that types `character` (newline is Return), or nil when no key produces it.
+    /// The key that types `character` (`Seat.keysym(for:)`), or nil when no key of the keymap
+    /// (nor its extension) produces it.
     public func keyStroke(for character: Unicode.Scalar) -> KeyStroke? {
-        let keysym: UInt32
-        switch character {
-        case "\n", "\r": keysym = xkb_keysym_from_name("Return", XKB_KEYSYM_NO_FLAGS)
-        case "\t": keysym = xkb_keysym_from_name("Tab", XKB_KEYSYM_NO_FLAGS)
-        default: keysym = xkb_utf32_to_keysym(character.value)
-        }
-        return keyboard.keymap?.keyStroke(for: keysym)
+        guard let keysym = Self.keysym(for: character) else { return nil }
+        return keyboard.keymap?.keyStroke(for: keysym, anyKeycode: true)
     }
 
     // MARK: Focus

@@ -8,8 +8,9 @@ import Glibc
 ///
 /// The client sends its own keymap and keycodes of that keymap; the seat keeps its one keymap.
 /// Each key is translated by keysym: the keysym the client's keymap gives the key at its first
-/// level, then the seat's key that types it (with Shift pressed around it when the seat needs it).
-/// Keysyms the seat's keymap cannot type are dropped; the client's `modifiers` request is ignored
+/// level, then the seat's key that types it (with the modifiers of its level pressed around it:
+/// Shift, AltGr), through the seat keymap's extension when no key has it (docs/seat.md,
+/// "Typing"). Keysyms that cannot be typed even so are dropped; the client's `modifiers` request is ignored
 /// (a modifier is typed as its key, e.g. Shift_L).
 enum VirtualKeyboardManager {
     static let version: UInt32 = 1
@@ -112,7 +113,7 @@ final class VirtualKeyboard: ResourceObject {
         if !pressed {
             guard let stroke = held.removeValue(forKey: key) else { return }
             seat.key(stroke.keycode, pressed: false, time: time, virtualKeyboardOf: client)
-            if stroke.needsShift { seat.key(KeyStroke.leftShift, pressed: false, time: time, virtualKeyboardOf: client) }
+            for modifier in stroke.modifiers.reversed() { seat.key(modifier, pressed: false, time: time, virtualKeyboardOf: client) }
             return
         }
         guard held[key] == nil else { return }
@@ -120,9 +121,9 @@ final class VirtualKeyboard: ResourceObject {
         guard !overflow else { return }
         var syms: UnsafePointer<xkb_keysym_t>?
         let count = xkb_keymap_key_get_syms_by_level(keymap, xkbKeycode, 0, 0, &syms)
-        guard count > 0, let syms, let stroke = seat.keyStroke(forKeysym: syms[0]) else { return }
+        guard count > 0, let syms, let stroke = seat.keyStrokeExtendingKeymap(forKeysym: syms[0]) else { return }
         held[key] = stroke
-        if stroke.needsShift { seat.key(KeyStroke.leftShift, pressed: true, time: time, virtualKeyboardOf: client) }
+        for modifier in stroke.modifiers { seat.key(modifier, pressed: true, time: time, virtualKeyboardOf: client) }
         seat.key(stroke.keycode, pressed: true, time: time, virtualKeyboardOf: client)
     }
 
