@@ -153,6 +153,17 @@ struct StrataCommand: ParsableCommand {
         "The command to start under Strata, after --.", valueName: "command"))
     var command: [String] = []
 
+    /// The problem with `--screenshot`'s directory or `--record`'s file, in words, or nil.
+    var outputPathProblem: String? {
+        if let screenshot, let problem = OutputPath.problemWritingInto(directory: screenshot) {
+            return "--screenshot \(screenshot): \(problem)"
+        }
+        if let record, let problem = OutputPath.problemWritingFile(record) {
+            return "--record \(record): \(problem)"
+        }
+        return nil
+    }
+
     func validate() throws {
         guard (1...16).contains(screens) else { throw ValidationError("screens must be between 1 and 16") }
         guard scale.isFinite, (1...8).contains(scale) else { throw ValidationError("scale must be between 1 and 8") }
@@ -178,6 +189,12 @@ struct StrataCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Where the session's results go is checked before anything runs: a session that could
+        // not save its screenshots or trace would run to its end for nothing.
+        if let problem = outputPathProblem {
+            Session.printError("strata: error: \(problem)")
+            throw ExitCode(1)
+        }
         let environment = ProcessEnvironment.read()
         let refreshMilliHz = Int((refresh * 1000).rounded())
         let mode = ScreenMode(width: size.width, height: size.height, refreshMilliHz: refreshMilliHz)
