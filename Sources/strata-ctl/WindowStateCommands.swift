@@ -71,7 +71,7 @@ enum WindowStateText {
         if let width = reply["requested"]?["width"]?.intValue, let height = reply["requested"]?["height"]?.intValue {
             text += "; asked for \(width)x\(height)"
         }
-        if reply["changed"]?.boolValue == false { text += "; neither maximized nor fullscreen: nothing to restore" }
+        if reply["changed"]?.boolValue == false { return text + "; neither maximized nor fullscreen: nothing to restore" }
         return text + " (the client draws the new state in its own time)"
     }
 }
