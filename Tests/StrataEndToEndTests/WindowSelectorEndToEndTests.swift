@@ -126,4 +126,34 @@ import Testing
         #expect(try await Self.eventually { try await session.windows().isEmpty }, "xterm did not close")
         #expect(await session.stop().status == 0)
     }
+
+    /// An experiment names windows the same way: `wait-window` and every `expect` take titles
+    /// and app ids in any case (and pids), and a closed window is still named by its title.
+    @Test(.enabled(if: ControlTests.ready, "strata-ctl or strata-color-client is not built"))
+    func experimentsNameWindowsByTitleAndAppIDInAnyCase() async throws {
+        let session = try await ControlTests.Session.start()
+        let file = session.run.root + "/names.strata"
+        try """
+            exec -- strata-color-client --app-id Example.First --title "First window" --size 200x100 --color c08030 --seconds 60
+            wait-window title:First*
+            exec -- strata-color-client --app-id example.second --title Second --size 200x100 --color 8030c0 --seconds 60
+            wait-window EXAMPLE.SECOND
+            expect key title:Second
+            expect stacking example.second example.first
+            raise "title:First window"
+            expect stacking EXAMPLE.FIRST title:Second
+            close title:Second
+            expect closed title:Second
+            expect key example.first
+            expect event windowDidClose title:Second
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let result = try await session.ctl("run", file)
+        #expect(result.stdout.contains("passed (4 commands, 6 expectations)"), "\(result.stdout) \(result.stderr)")
+        let bad = session.run.root + "/bad.strata"
+        try "expect key example\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        let failed = try await session.ctl("run", bad, expectStatus: 1)
+        #expect(failed.stderr.contains("bad.strata:1: no window has app id \"example\""), "\(failed.stderr)")
+        #expect(failed.stderr.contains("title \"First window\""), "\(failed.stderr)")
+        #expect(await session.stop().status == 0)
+    }
 }
