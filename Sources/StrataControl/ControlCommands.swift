@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import StrataControlProtocol
 import StrataModel
+import StrataProcess
 import StrataServer
 
 /// The command handlers: each takes a parsed request and returns the reply's fields (besides
@@ -175,7 +176,7 @@ final class ControlCommands {
             let pid = try spawn(argv, directory)
             return ["pid": JSONValue(Int(pid))]
         } catch {
-            throw ControlError(.failed, "cannot start \(argv[0]): \(error)")
+            throw ControlError(.failed, "cannot start \(argv[0]): \((error as? ProcessLaunchError)?.reason ?? "the process could not be made")")
         }
     }
 }

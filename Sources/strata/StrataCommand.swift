@@ -5,6 +5,7 @@ import StrataModel
 import StrataControl
 import StrataControlProtocol
 import StrataNestedBackends
+import StrataProcess
 import StrataServer
 
 /// `strata [options] [-- command args…]`: the compositor's command line.
@@ -153,6 +154,18 @@ struct StrataCommand: ParsableCommand {
         "The command to start under Strata, after --.", valueName: "command"))
     var command: [String] = []
 
+    /// A start-up error in words: each error the start can meet describes itself; anything else
+    /// gets a sentence, never a raw Swift error description.
+    static func words(for error: any Error) -> String {
+        switch error {
+        case let error as ServerError: return error.description
+        case let error as NestedBackendError: return error.description
+        case let error as ProcessLaunchError: return error.description
+        case let error as ControlError: return error.message
+        default: return "Strata could not start (\(type(of: error)))"
+        }
+    }
+
     /// The problem with `--screenshot`'s directory or `--record`'s file, in words, or nil.
     var outputPathProblem: String? {
         if let screenshot, let problem = OutputPath.problemWritingInto(directory: screenshot) {
@@ -244,7 +257,7 @@ struct StrataCommand: ParsableCommand {
                 throw error
             }
         } catch {
-            Session.printError("strata: error: \(error)")
+            Session.printError("strata: error: \(Self.words(for: error))")
             throw ExitCode(1)
         }
         guard let socketName = session.compositor.socketName else {
@@ -310,7 +323,7 @@ struct StrataCommand: ParsableCommand {
             do {
                 try session.start(command: command, environment: childEnvironment)
             } catch {
-                Session.printError("strata: error: \(error)")
+                Session.printError("strata: error: \(error.description)")
                 session.abandon()
                 throw ExitCode(127)
             }

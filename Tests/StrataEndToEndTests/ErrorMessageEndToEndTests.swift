@@ -64,6 +64,18 @@ import Testing
         }
     }
 
+    /// A command that cannot start (127) and a parent session that is not there (1).
+    @Test func strataStartErrorsAreInWords() async throws {
+        let missing = try await StrataRun.run(["--backend", "headless"], command: ["/nonexistent/command"], expecting: .status(127))
+        #expect(missing.stderr.contains("strata: error: cannot start '/nonexistent/command': No such file or directory"), "\(missing.stderr)")
+        Self.expectInWords(missing.stderr, "strata -- /nonexistent/command")
+        for backend in ["wayland", "x11"] {
+            let result = try await StrataRun.run(["--backend", backend], command: ["true"], expecting: .status(1))
+            #expect(result.stderr.contains("strata: error: --backend \(backend): "), "\(result.stderr)")
+            Self.expectInWords(result.stderr, "strata --backend \(backend)")
+        }
+    }
+
     // MARK: strata-ctl without a Strata
 
     /// No Strata: exit status 1 (not the usage status 64), and how to start one.
