@@ -264,6 +264,19 @@ struct StrataCommand: ParsableCommand {
             session.abandon()
             throw ExitCode(1)
         }
+        // The screens are known now: each one's picture file is checked too (a FIFO or a folder
+        // in its place), before any client runs.
+        if let screenshot {
+            for output in session.compositor.outputs {
+                let path = (screenshot.hasSuffix("/") ? screenshot : screenshot + "/") + output.screen.name + ".png"
+                var info = stat()
+                if stat(path, &info) == 0, let problem = OutputPath.problemWritingFile(path) {
+                    Session.printError("strata: error: --screenshot \(screenshot): \(problem)")
+                    session.abandon()
+                    throw ExitCode(1)
+                }
+            }
+        }
         var childEnvironment = environment
         childEnvironment["WAYLAND_DISPLAY"] = socketName
         childEnvironment["WAYLAND_SOCKET"] = nil
