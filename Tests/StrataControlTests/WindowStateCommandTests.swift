@@ -1,5 +1,6 @@
 import CStrataClientGlue
 import CWaylandClient
+import Foundation
 import StrataControlProtocol
 import StrataModel
 import StrataServer
@@ -113,6 +114,23 @@ import Testing
             #expect(reply["error"]?["message"]?.stringValue?.contains("cannot be") == true)
         }
         #expect(try harness.request(["command": "resize", "window": "bare", "width": 10, "height": 10]).errorCode == "unsupported")
+    }
+
+    @Test func theStateCommandsAreRecordedInATrace() throws {
+        let (harness, toplevel, _) = try Self.mapped()
+        defer { withExtendedLifetime(toplevel) {} }
+        let path = harness.directory + "/states.trace"
+        let client = try harness.connect()
+        #expect(try client.request(["command": "record", "action": "start", "path": .string(path)]).isOK)
+        for (command, extra) in [("maximize", [:]), ("fullscreen", [:]), ("restore", [:]), ("resize", ["width": JSONValue(200), "height": JSONValue(100)])] as [(String, [String: JSONValue])] {
+            #expect(try client.request(extra.merging(["command": .string(command), "window": "states.test"]) { $1 }).isOK, "\(command)")
+        }
+        #expect(try client.request(["command": "record", "action": "stop"]).isOK)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let commands = try text.split(separator: "\n").map { try JSONValue.parse(Data($0.utf8)) }
+            .filter { $0["type"] == "command" }
+        #expect(commands.compactMap { $0["request"]?["command"]?.stringValue } == ["maximize", "fullscreen", "restore", "resize"])
+        #expect(commands.allSatisfy { $0["reply"]?["ok"] == true })
     }
 
     @Test func theStateCommandsAreListedAndReplayed() {
