@@ -64,7 +64,7 @@ struct StrataCommand: ParsableCommand {
     var overscan: OverscanSpec?
 
     @Option(help: ArgumentHelp(
-        "On exit, write one PNG per screen (<screen name>.png) into this directory.", valueName: "dir"))
+        "On exit, write one PNG per screen (<screen name>.png) into this directory (made when missing; checked before anything runs).", valueName: "dir"))
     var screenshot: String?
 
     @Option(help: ArgumentHelp(
