@@ -24,14 +24,16 @@ final class ExperimentRunner {
     private(set) var commandsRun = 0
     private(set) var expectationsMet = 0
 
-    struct LineFailure: Error {
+    struct LineFailure: Error, CustomStringConvertible {
         var line: Int
         var message: String
+        var description: String { "line \(line): \(message)" }
     }
 
-    private struct Mismatch: Error {
+    private struct Mismatch: Error, CustomStringConvertible {
         var message: String
         init(_ message: String) { self.message = message }
+        var description: String { message }
     }
 
     init(client: ControlClient, fileName: String, timeout: Double, verbose: Bool) {
