@@ -156,4 +156,28 @@ import Testing
         #expect(failed.stderr.contains("title \"First window\""), "\(failed.stderr)")
         #expect(await session.stop().status == 0)
     }
+
+    /// `--wait`: foot draws the size it is asked for, so `resize --wait` prints it and exits 0;
+    /// strata-color-client keeps its own size, so `resize --wait` and `maximize --wait` exit 1
+    /// and say what it drew.
+    @Test(.enabled(if: ControlTests.ready && StrataRun.isInstalled("foot"), "strata-ctl, strata-color-client or foot is missing"))
+    func waitReportsWhatTheClientDrew() async throws {
+        let session = try await ControlTests.Session.start(["--backend", "headless", "--size", "800x600"])
+        try await session.ctl("exec", "--", "foot", "sh", "-c", "sleep 600")
+        try await session.ctl("exec", "--", "strata-color-client", "--app-id", "own.size", "--size", "200x100", "--seconds", "600")
+        _ = try #require(try await Self.waitFor(session) { $0["app_id"] as? String == "foot" }, "foot never showed")
+        let color = try #require(try await Self.waitFor(session) { $0["app_id"] as? String == "own.size" }, "the colour client never showed")
+        let drawn = Self.frame(color)
+
+        let resized = try await session.ctl("resize", "foot", "400x300", "--wait", "20")
+        #expect(resized.stdout.hasSuffix(" 400x300\n"), "\(resized.stdout)")
+        let maximized = try await session.ctl("maximize", "foot", "--wait", "20")
+        #expect(maximized.stdout.hasSuffix(": frame 0,0 800x600\n"), "\(maximized.stdout)")
+
+        let refused = try await session.ctl("resize", "own.size", "300x200", "--wait", "1", expectStatus: 1)
+        #expect(refused.stderr.contains("'s client did not draw 300x200 within 1.0 s: its frame is \(drawn[0]),\(drawn[1]) 200x100"), "\(refused.stderr)")
+        let notMaximized = try await session.ctl("maximize", "own.size", "--wait", "1", expectStatus: 1)
+        #expect(notMaximized.stderr.contains("did not draw 0,0 800x600 within 1.0 s"), "\(notMaximized.stderr)")
+        #expect(await session.stop().status == 0)
+    }
 }
