@@ -2,13 +2,14 @@ import FoundationEssentials
 import Glibc
 import StrataControlProtocol
 import StrataModel
+import StrataProcess
 import StrataServer
 
 /// The command handlers: each takes a parsed request and returns the reply's fields (besides
 /// `id` and `ok`), or throws a `ControlError`. Every change goes through the `WindowManager` or
 /// the `Compositor`, so the model posts its notifications as for any other cause.
 ///
-/// The families live in extensions: windows (`WindowCommands.swift`), screens
+/// The families live in extensions: windows (`WindowCommands.swift`, `WindowStateCommands.swift`), screens
 /// (`ScreenCommands.swift`), input (`InputCommands.swift`).
 final class ControlCommands {
     unowned let server: ControlServer
@@ -36,6 +37,10 @@ final class ControlCommands {
         case "show": return try show(request)
         case "move": return try move(request)
         case "close": return try close(request)
+        case "maximize": return try maximize(request)
+        case "fullscreen": return try fullscreen(request)
+        case "restore": return try restore(request)
+        case "resize": return try resize(request)
         case "policy": return try policy(request)
         case "placement": return try placement(request)
         case "screen-add": return try screenAdd(request)
@@ -172,7 +177,7 @@ final class ControlCommands {
             let pid = try spawn(argv, directory)
             return ["pid": JSONValue(Int(pid))]
         } catch {
-            throw ControlError(.failed, "cannot start \(argv[0]): \(error)")
+            throw ControlError(.failed, "cannot start \(argv[0]): \((error as? ProcessLaunchError)?.reason ?? "the process could not be made")")
         }
     }
 }

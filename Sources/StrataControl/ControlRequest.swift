@@ -125,26 +125,10 @@ struct ControlRequest {
 
     // MARK: Model objects
 
-    /// A window: its id (a number, or a string of digits) or an app id naming exactly one open
-    /// window.
+    /// The one open window the argument names (`WindowSelector`: an id, `title:`, `pid:`, or an
+    /// app id in any case); an error that lists the candidates when it names none or several.
     func window(_ name: String = "window", in manager: WindowManager) throws(ControlError) -> Window {
-        let v = try value(name)
-        if let number = v.intValue ?? v.stringValue.flatMap({ UInt64($0) }).map({ Int(clamping: $0) }) {
-            guard number > 0, let window = manager.window(withID: WindowID(UInt64(number))) else {
-                throw ControlError(.unknownWindow, "no open window has id \(number)")
-            }
-            return window
-        }
-        guard let appID = v.stringValue, !appID.isEmpty else {
-            throw ControlError(.invalidArgument, "\"\(name)\" must be a window id or an app id, not \(v.typeName)")
-        }
-        let matches = manager.windows.filter { $0.appID == appID }
-        guard let first = matches.first else { throw ControlError(.unknownWindow, "no open window has app id \"\(appID)\"") }
-        guard matches.count == 1 else {
-            let ids = matches.map { String($0.id.rawValue) }.joined(separator: ", ")
-            throw ControlError(.ambiguousWindow, "\(matches.count) windows have app id \"\(appID)\" (ids \(ids)); use an id")
-        }
-        return first
+        try WindowSelector(try value(name), argument: name).resolve(in: manager.windows)
     }
 
     /// A connected screen: its id (a number or a string of digits) or its name (`HEADLESS-2`).

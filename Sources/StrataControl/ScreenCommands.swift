@@ -163,6 +163,9 @@ extension ControlCommands {
     func screenshot(_ request: ControlRequest) throws(ControlError) -> Reply {
         let path = try request.string("path")
         guard path.hasPrefix("/") else { throw ControlError(.invalidArgument, "\"path\" must be absolute") }
+        if let problem = OutputPath.problemWritingFile(path) {
+            throw ControlError(.failed, "cannot write the screenshot to \(path): \(problem)")
+        }
         guard let output = try request.optionalScreen(in: compositor) ?? compositor.outputs.first else {
             throw ControlError(.unknownScreen, "no screen is connected")
         }
@@ -174,7 +177,7 @@ extension ControlCommands {
         do {
             try PNGFile.write(path: path, canvas: canvas)
         } catch {
-            throw ControlError(.failed, "cannot write \(path): \(error)")
+            throw ControlError(.failed, error.description)
         }
         return ["path": .string(path), "screen": JSONValue(output.screen.id.rawValue),
                 "width": JSONValue(Int(canvas.width)), "height": JSONValue(Int(canvas.height)), "raw": .bool(raw)]

@@ -20,10 +20,14 @@ final class TraceWriter {
     init(path: String, maximumBytes: Int) throws(ControlError) {
         self.path = path
         self.maximumBytes = maximumBytes
+        if let problem = OutputPath.problemWritingFile(path) {
+            throw ControlError(.failed, "cannot record to \(path): \(problem)")
+        }
         do {
             fd = try PNGFile.openRegularFile(path)
         } catch {
-            throw ControlError(.failed, "cannot record to \(path): \(error)")
+            guard case .write(_, let why) = error else { throw ControlError(.failed, "cannot record to \(path)") }
+            throw ControlError(.failed, "cannot record to \(path): \(why)")
         }
         buffer.reserveCapacity(Self.blockSize + 4096)
     }

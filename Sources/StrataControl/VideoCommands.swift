@@ -6,7 +6,7 @@ import StrataServer
 
 /// `record-video`: a video of a screen through ffmpeg (docs/experiments.md, "Video").
 extension ControlCommands {
-    /// `action` `start` (an absolute `path` ending in .mp4 or .webm, in an existing directory;
+    /// `action` `start` (an absolute `path` ending in .mp4 or .webm that can be written: `OutputPath`;
     /// `screen`, default the main one) → `path`, `screen`, `width`, `height`, `encoder`; or
     /// `stop` → once ffmpeg has finished the file: `frames` written, `presented`, `dropped`,
     /// `exit_status`, and `error` when it failed. One video at a time.
@@ -19,16 +19,8 @@ extension ControlCommands {
             guard let codec = VideoRecorder.codecArguments(for: path) else {
                 throw ControlError(.invalidArgument, "\"path\" must end in .mp4 or .webm")
             }
-            let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-            var info = stat()
-            guard stat(directory.isEmpty ? "/" : directory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-                throw ControlError(.invalidArgument, "\(directory) is not a directory")
-            }
-            guard access(directory.isEmpty ? "/" : directory, W_OK) == 0 else {
-                throw ControlError(.invalidArgument, "\(directory) is not writable")
-            }
-            if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-                throw ControlError(.invalidArgument, "\(path) is a directory")
+            if let problem = OutputPath.problemWritingFile(path) {
+                throw ControlError(.invalidArgument, "cannot record video to \(path): \(problem)")
             }
             guard let output = try request.optionalScreen(in: compositor) ?? compositor.outputs.first else {
                 throw ControlError(.unknownScreen, "no screen is connected")

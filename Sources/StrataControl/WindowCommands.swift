@@ -3,7 +3,8 @@ import StrataModel
 import StrataServer
 
 /// `windows`, `make-key`, `raise`, `lower`, `set-level`, `hide`, `show`, `move`, `close`.
-/// A window argument is its id or an app id that names exactly one open window.
+/// A window argument names one open window: an id, `title:`, `pid:` or an app id in any case
+/// (`ControlRequest.window`, `WindowSelector`).
 extension ControlCommands {
     func windows() throws(ControlError) -> Reply {
         ["windows": try encode(WindowInfo.list(manager))]
@@ -115,7 +116,7 @@ extension ControlCommands {
         do {
             return try JSONValue(encoding: value)
         } catch {
-            throw ControlError(.failed, "cannot encode the reply: \(error)")
+            throw ControlError(.failed, "cannot encode the reply")
         }
     }
 }

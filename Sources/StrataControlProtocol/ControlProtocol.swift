@@ -28,7 +28,7 @@ public enum ControlProtocol {
     /// Every command the server knows, in the order docs/control.md lists them.
     public static let commands = [
         "hello", "windows", "screens", "make-key", "raise", "lower", "set-level", "hide", "show", "move", "convert",
-        "close", "policy", "placement", "screen-add", "screen-remove", "screen-mode", "screen-brightness",
+        "close", "maximize", "fullscreen", "restore", "resize", "policy", "placement", "screen-add", "screen-remove", "screen-mode", "screen-brightness",
         "screen-transform", "screen-mirror", "screen-overscan", "screenshot", "pointer-move", "pointer-button",
         "pointer-click", "pointer-scroll", "key", "type", "touch", "gesture", "tablet", "events", "sync", "exec", "step", "record",
         "record-video",
@@ -47,7 +47,8 @@ public enum ControlErrorCode: String, Codable, Sendable, CaseIterable {
     case invalidArgument = "invalid_argument"
     case unknownWindow = "unknown_window"
     case unknownScreen = "unknown_screen"
-    /// An app id names more than one open window; use the numeric id.
+    /// A window name (an app id, `title:`, `pid:`) names more than one open window; the
+    /// message lists them.
     case ambiguousWindow = "ambiguous_window"
     /// The screen does not offer that mode.
     case modeNotAvailable = "mode_not_available"

@@ -21,13 +21,18 @@ public struct WindowInfo: Codable, Sendable, Equatable {
     public var modal: Bool?
     /// The id of the window's parent (`Window.parent`), nil for none.
     public var parent: UInt64?
+    /// Whether the window is maximized / fullscreen: the state its client was last asked for
+    /// (nil from an older Strata).
+    public var maximized: Bool?
+    public var fullscreen: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case id, appID = "app_id", title, pid, level, order, key, hidden, screen, frame, kind, modal, parent
+        case id, appID = "app_id", title, pid, level, order, key, hidden, screen, frame, kind, modal, parent, maximized, fullscreen
     }
 
     public init(id: UInt64, appID: String, title: String, pid: Int32, level: String, order: Int, key: Bool,
-                hidden: Bool, screen: UInt64?, frame: Rect, kind: String? = nil, modal: Bool? = nil, parent: UInt64? = nil) {
+                hidden: Bool, screen: UInt64?, frame: Rect, kind: String? = nil, modal: Bool? = nil, parent: UInt64? = nil,
+                maximized: Bool? = nil, fullscreen: Bool? = nil) {
         self.id = id
         self.appID = appID
         self.title = title
@@ -41,6 +46,8 @@ public struct WindowInfo: Codable, Sendable, Equatable {
         self.kind = kind
         self.modal = modal
         self.parent = parent
+        self.maximized = maximized
+        self.fullscreen = fullscreen
     }
 
     /// The model's windows, front to back.
@@ -50,7 +57,8 @@ public struct WindowInfo: Codable, Sendable, Equatable {
                 id: window.id.rawValue, appID: window.appID, title: window.title, pid: window.pid,
                 level: window.level.name, order: index, key: window.isKeyWindow, hidden: window.isHidden,
                 screen: window.screen?.id.rawValue, frame: window.frame,
-                kind: window.content?.kind ?? "wayland", modal: window.isModal, parent: window.parent?.id.rawValue)
+                kind: window.content?.kind ?? "wayland", modal: window.isModal, parent: window.parent?.id.rawValue,
+                maximized: window.content?.isMaximized ?? false, fullscreen: window.content?.isFullscreen ?? false)
         }
     }
 }

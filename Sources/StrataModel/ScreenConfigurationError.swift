@@ -7,3 +7,15 @@ public enum ScreenConfigurationError: Error, Hashable, Sendable {
     /// An overscan outside `Screen.overscanRange` (or not a number).
     case overscanOutOfRange(Double)
 }
+
+extension ScreenConfigurationError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .screenNotConnected(let id): return "screen \(id.rawValue) is not connected"
+        case .modeNotAvailable(let mode, let id):
+            return "screen \(id.rawValue) has no mode \(mode.size.width)x\(mode.size.height)@\(Double(mode.refreshMilliHz) / 1000)"
+        case .overscanOutOfRange(let percent):
+            return "an overscan of \(percent)% is outside \(Int(Screen.overscanRange.lowerBound))...\(Int(Screen.overscanRange.upperBound))%"
+        }
+    }
+}

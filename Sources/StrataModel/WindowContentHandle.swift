@@ -39,6 +39,13 @@ public protocol WindowContentHandle: AnyObject {
     /// Someone other than the client (a taskbar) asks to make the window fullscreen (on
     /// `screen`, or where it is when nil) or to leave fullscreen.
     func handleFullscreenRequest(_ fullscreen: Bool, on screen: Screen?)
+    /// Someone other than the client (the control socket) asks for a size: the window leaves
+    /// maximized and fullscreen, and its client is asked for `size` (an xdg configure with that
+    /// size; an X window is resized). Returns the size asked of the client, after the client's
+    /// own limits (its minimum and maximum size); the client may still draw another, and the
+    /// frame follows what it draws. nil: this content is not sized by the compositor (the
+    /// default).
+    func handleSizeRequest(_ size: Size) -> Size?
     /// The usable area of the window's screen changed (a panel's exclusive zone): a maximized
     /// window is configured to the new work area.
     func screenDidChangeUsableArea()
@@ -77,6 +84,7 @@ extension WindowContentHandle {
     public func closeRequest() {}
     public func handleMaximizeRequest(_ maximized: Bool) {}
     public func handleFullscreenRequest(_ fullscreen: Bool, on screen: Screen?) {}
+    public func handleSizeRequest(_ size: Size) -> Size? { nil }
     public func screenDidChangeUsableArea() {}
     public func screenDidChangeGeometry() {}
     public func rootSurfaceDidCommitOffset(dx: Int32, dy: Int32) {}

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 import StrataControlProtocol
+import StrataProcess
 
 /// Options every command takes: where the socket is, JSON output, how long to wait.
 struct ConnectionOptions: ParsableArguments {
@@ -16,13 +17,14 @@ struct ConnectionOptions: ParsableArguments {
     var timeout = 30.0
 
     /// The socket path: --socket, $STRATA_SOCKET, the socket of $WAYLAND_DISPLAY, or the only
-    /// strata-*.sock in $XDG_RUNTIME_DIR.
-    func socketPath() throws -> String {
+    /// strata-*.sock in $XDG_RUNTIME_DIR. None found is a failure (exit 1) that says how to
+    /// start a Strata.
+    func socketPath() throws(CommandFailure) -> String {
         if let socket { return socket }
         let environment = ProcessInfo.processInfo.environment
         if let path = environment[ControlProtocol.environmentVariable], !path.isEmpty { return path }
         guard let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else {
-            throw ValidationError("no control socket: set STRATA_SOCKET or XDG_RUNTIME_DIR, or pass --socket")
+            throw CommandFailure("no Strata to talk to: neither STRATA_SOCKET nor XDG_RUNTIME_DIR is set. \(Self.howToStart)")
         }
         if let display = environment["WAYLAND_DISPLAY"], !display.isEmpty, !display.contains("/") {
             let path = runtime + "/" + ControlProtocol.socketFileName(waylandSocket: display)
@@ -31,17 +33,21 @@ struct ConnectionOptions: ParsableArguments {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: runtime)) ?? [])
             .filter { $0.hasPrefix("strata-") && $0.hasSuffix(".sock") }.sorted()
         guard names.count == 1, let name = names.first else {
-            if names.isEmpty { throw ValidationError("no Strata control socket in \(runtime) (is Strata running?)") }
-            throw ValidationError("several Strata sessions run (\(names.joined(separator: ", "))): choose one with --socket or STRATA_SOCKET")
+            if names.isEmpty { throw CommandFailure("no Strata is running: no control socket (strata-*.sock) in \(runtime). \(Self.howToStart)") }
+            throw CommandFailure("several Strata sessions run (\(names.joined(separator: ", "))): choose one with --socket or STRATA_SOCKET")
         }
         return runtime + "/" + name
     }
 
+    /// How to get a Strata to talk to, for the failures above.
+    static let howToStart = "Start one with a command, `strata -- COMMAND` (its clients, strata-ctl among them, find it), or in the background with `strata &`; or name a running one's control socket with STRATA_SOCKET or --socket."
+
     func connect() throws -> ControlClient {
+        let path = try socketPath()
         do {
-            return try ControlClient(path: try socketPath(), timeout: timeout)
+            return try ControlClient(path: path, timeout: timeout)
         } catch let failure as ControlClient.Failure {
-            throw CommandFailure(failure.description)
+            throw CommandFailure(failure.description + (failure.isConnectFailure ? " " + Self.howToStart : ""))
         }
     }
 }
@@ -63,6 +69,12 @@ protocol RequestCommand: ParsableCommand {
 
 extension RequestCommand {
     func render(_ reply: JSONValue) -> String? { nil }
+
+    /// The request is made once while parsing, so that a bad argument is a validation error of
+    /// this subcommand (its own usage is printed, exit 64), before any connection.
+    func validate() throws {
+        _ = try makeRequest()
+    }
 
     func run() throws {
         let (command, arguments) = try makeRequest()
@@ -102,6 +114,29 @@ enum Output {
         } catch let error as ControlError {
             printError("strata-ctl: error: \(error.description)")
             throw ExitCode(1)
+        } catch let passed as ExitCode {
+            throw passed
+        } catch let validation as ValidationError {
+            throw validation
+        } catch {
+            printError("strata-ctl: error: \(words(for: error))")
+            throw ExitCode(1)
+        }
+    }
+
+    /// An error in words: the description of strata-ctl's own errors (all in words), and a
+    /// sentence for the others (never a raw Swift error description).
+    static func words(for error: any Error) -> String {
+        switch error {
+        case let failure as CommandFailure: return failure.description
+        case let failure as ControlClient.Failure: return failure.description
+        case let error as ControlError: return error.description
+        case let error as ValidationError: return error.message
+        case let error as ShellWords.SyntaxError: return error.description
+        case let error as TraceFile.Failure: return error.description
+        case let error as ProcessLaunchError: return error.description
+        case is DecodingError: return "Strata's reply is not what this strata-ctl expects (are strata and strata-ctl of the same version?)"
+        default: return "an unexpected error (\(type(of: error)))"
         }
     }
 

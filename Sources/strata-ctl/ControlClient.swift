@@ -16,6 +16,8 @@ final class ControlClient {
 
     struct Failure: Error, CustomStringConvertible {
         var description: String
+        /// Whether nothing answered at the socket (no Strata runs there).
+        var isConnectFailure = false
     }
 
     init(path: String, timeout: Double = 30) throws {
@@ -40,7 +42,7 @@ final class ControlClient {
         guard result == 0 else {
             let why = String(cString: strerror(errno))
             close(fd)
-            throw Failure(description: "cannot connect to \(path): \(why) (is Strata running?)")
+            throw Failure(description: "cannot connect to Strata's control socket \(path): \(why); is Strata running?", isConnectFailure: true)
         }
         self.fd = fd
     }

@@ -17,21 +17,23 @@ final class ExperimentRunner {
     var timeout: Double
     var verbose: Bool
     private var eventCursor: UInt64 = 0
-    /// App ids and screen names seen so far, so a closed window or a removed screen can still be
-    /// named in `expect event` and `expect closed`.
-    private var knownWindows: [String: Set<UInt64>] = [:]
+    /// Every window seen so far (as last seen) and screen names, so a closed window or a removed
+    /// screen can still be named in `expect event` and `expect closed`.
+    private var knownWindows: [UInt64: WindowInfo] = [:]
     private var knownScreens: [String: UInt64] = [:]
     private(set) var commandsRun = 0
     private(set) var expectationsMet = 0
 
-    struct LineFailure: Error {
+    struct LineFailure: Error, CustomStringConvertible {
         var line: Int
         var message: String
+        var description: String { "line \(line): \(message)" }
     }
 
-    private struct Mismatch: Error {
+    private struct Mismatch: Error, CustomStringConvertible {
         var message: String
         init(_ message: String) { self.message = message }
+        var description: String { message }
     }
 
     init(client: ControlClient, fileName: String, timeout: Double, verbose: Bool) {
@@ -45,7 +47,7 @@ final class ExperimentRunner {
         do {
             eventCursor = UInt64(try client.call("hello")["sequence"]?.intValue ?? 0)
         } catch {
-            throw LineFailure(line: 0, message: "cannot talk to Strata: \(error)")
+            throw LineFailure(line: 0, message: "cannot talk to Strata: \(Output.words(for: error))")
         }
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let number = index + 1
@@ -71,7 +73,7 @@ final class ExperimentRunner {
             } catch let failure as ControlClient.Failure {
                 throw LineFailure(line: number, message: failure.description)
             } catch {
-                throw LineFailure(line: number, message: "\(error)")
+                throw LineFailure(line: number, message: "\(words.joined(separator: " ")): \(Output.words(for: error))")
             }
         }
     }
@@ -106,10 +108,11 @@ final class ExperimentRunner {
         usleep(UInt32(seconds * 1_000_000))
     }
 
-    /// `wait-window APPID [SECONDS]`: until a visible window with that app id exists.
+    /// `wait-window WINDOW [SECONDS]`: until a visible window answers to WINDOW (an id,
+    /// `title:`, `pid:` or an app id in any case: `WindowSelector`).
     private func waitWindow(_ words: [String]) throws {
-        guard words.count == 1 || words.count == 2 else { throw Mismatch("wait-window takes an app id and optionally a timeout in seconds") }
-        let appID = words[0]
+        guard words.count == 1 || words.count == 2 else { throw Mismatch("wait-window takes a window (an app id, title:TEXT, pid:N or an id) and optionally a timeout in seconds") }
+        let selector = try WindowSelector(words[0])
         var limit = max(timeout, 10)
         if words.count == 2 {
             guard let seconds = Double(words[1]), seconds > 0 else { throw Mismatch("wait-window's timeout is a number of seconds") }
@@ -117,8 +120,8 @@ final class ExperimentRunner {
         }
         try eventually(limit: limit) {
             let list = try windows()
-            if list.contains(where: { $0.appID == appID && !$0.hidden }) { return nil }
-            return "no visible window with app id \(appID) appeared within \(Self.seconds(limit)); windows: \(Self.describe(list))"
+            if list.contains(where: { selector.matches($0) && !$0.hidden }) { return nil }
+            return "no visible window with \(selector) appeared within \(Self.seconds(limit)); windows: \(Self.describe(list))"
         }
     }
 
@@ -287,21 +290,24 @@ final class ExperimentRunner {
     }
 
     private func remember(_ list: [WindowInfo]) {
-        for window in list where !window.appID.isEmpty {
-            knownWindows[window.appID, default: []].insert(window.id)
-        }
+        for window in list { knownWindows[window.id] = window }
     }
 
-    /// A window id from a number or an app id (an open window first, else one seen earlier).
+    /// A window id from a window's name (`WindowSelector`, as the server reads it): an open
+    /// window first, else a closed one seen earlier.
     private func resolve(_ reference: String, in list: [WindowInfo]) throws -> UInt64 {
-        if let id = UInt64(reference) { return id }
-        let open = list.filter { $0.appID == reference }
-        if open.count == 1 { return open[0].id }
-        if open.count > 1 { throw Mismatch("\(open.count) windows have app id \(reference): use an id") }
-        let seen = knownWindows[reference] ?? []
-        if seen.count == 1, let id = seen.first { return id }
-        if seen.count > 1 { throw Mismatch("several windows had app id \(reference): use an id") }
-        throw Mismatch("no window has app id \(reference) (wait-window \(reference) first?)")
+        let selector = try WindowSelector(reference)
+        if case .id(let id) = selector { return id }
+        if !selector.matching(list).isEmpty { return try selector.resolve(in: list).id }
+        let open = Set(list.map(\.id))
+        let closed = knownWindows.values.filter { !open.contains($0.id) }
+        if !selector.matching(closed).isEmpty { return try selector.resolve(in: closed).id }
+        do {
+            _ = try selector.resolve(in: list)
+        } catch {
+            throw Mismatch("\(error.message) (wait-window \(reference) first?)")
+        }
+        throw Mismatch("no window has \(selector)")
     }
 
     private func resolveScreen(_ reference: String) throws -> UInt64 {

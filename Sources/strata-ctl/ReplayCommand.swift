@@ -34,6 +34,13 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws {
+        // The files a divergence writes are checked before the replay runs.
+        for (option, path) in [("--keep", keep), ("--report", report)] {
+            if let path, let problem = OutputPath.problemWritingFile(Self.absolute(path)) {
+                Output.printError("strata-ctl: error: \(option) \(path): \(problem)")
+                throw ExitCode(2)
+            }
+        }
         let trace: TraceFile
         do {
             trace = try TraceFile(path: file)
@@ -102,11 +109,10 @@ struct ReplayCommand: ParsableCommand {
         report += TraceDiff.context(of: replay, around: divergence.replayIndex)
         for picture in keepPictures() { report.append("the replay's last picture: \(picture)") }
         if let page = self.report {
-            do {
-                try TraceReport.html(for: trace, divergence: divergence).write(toFile: page, atomically: true, encoding: .utf8)
+            if let problem = OutputPath.write(TraceReport.html(for: trace, divergence: divergence), to: page) {
+                report.append("strata-ctl: error: cannot write the report: \(problem)")
+            } else {
                 report.append("report: \(page)")
-            } catch {
-                report.append("strata-ctl: error: cannot write \(page): \(error)")
             }
         }
         Output.printError(report.joined(separator: "\n"))

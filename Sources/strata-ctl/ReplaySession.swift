@@ -33,7 +33,7 @@ final class ReplaySession {
                                          arguments: arguments + ["--socket", "strata-replay-\(getpid())"],
                                          environment: environment, standardOutput: outputPath)
         } catch {
-            throw StartFailure(description: "\(error)")
+            throw StartFailure(description: Output.words(for: error))
         }
         var socket: String?
         let deadline = ControlClient.now() + timeout
@@ -53,7 +53,7 @@ final class ReplaySession {
         } catch {
             process.terminate()
             process.wait()
-            throw StartFailure(description: "\(error)")
+            throw StartFailure(description: Output.words(for: error))
         }
     }
 
@@ -136,7 +136,7 @@ final class ReplaySession {
                 do {
                     reply = try client.request(name, arguments)
                 } catch {
-                    return "\(TraceFile.describe(line)): no reply from the replay's Strata (\(error))"
+                    return "\(TraceFile.describe(line)): no reply from the replay's Strata (\(Output.words(for: error)))"
                 }
                 if line["reply"]?["ok"] == true, reply["ok"] != true {
                     return "\(TraceFile.describe(line)) succeeded in the recording and failed in the replay: \(reply["error"]?["message"]?.stringValue ?? "?")"

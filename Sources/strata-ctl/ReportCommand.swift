@@ -14,6 +14,10 @@ struct ReportCommand: ParsableCommand {
     var output: String
 
     func run() throws {
+        if let problem = OutputPath.problemWritingFile(output) {
+            Output.printError("strata-ctl: error: cannot write the report to \(output): \(problem)")
+            throw ExitCode(1)
+        }
         let file: TraceFile
         do {
             file = try TraceFile(path: trace)
@@ -21,10 +25,8 @@ struct ReportCommand: ParsableCommand {
             Output.printError("strata-ctl: error: \(error.message)")
             throw ExitCode(2)
         }
-        do {
-            try TraceReport.html(for: file).write(toFile: output, atomically: true, encoding: .utf8)
-        } catch {
-            Output.printError("strata-ctl: error: cannot write \(output): \(error)")
+        if let problem = OutputPath.write(TraceReport.html(for: file), to: output) {
+            Output.printError("strata-ctl: error: cannot write the report: \(problem)")
             throw ExitCode(1)
         }
         print(output)

@@ -1,12 +1,17 @@
 import ArgumentParser
 import StrataControlProtocol
 
-/// A window or screen on the command line: a number is an id, anything else an app id (a
-/// window) or a name (a screen).
+/// A window or screen on the command line: a number is an id, anything else a window's name
+/// (`title:TEXT`, `pid:N`, an app id: `WindowSelector`, resolved by Strata) or a screen's name.
 func reference(_ text: String) -> JSONValue {
     if let number = UInt64(text), number <= UInt64(1) << 52 { return .number(Double(number)) }
     return .string(text)
 }
+
+/// The help of a window argument.
+let windowHelp = ArgumentHelp(
+    "The window: its id, title:TEXT (exact; * matches any characters), pid:N, or its app id (any case).",
+    valueName: "window")
 
 struct WindowsCommand: RequestCommand {
     static let configuration = CommandConfiguration(
@@ -26,7 +31,7 @@ struct MakeKeyCommand: RequestCommand {
     static let configuration = CommandConfiguration(
         commandName: "make-key", abstract: "Make a window the key window (UIWindow.makeKey()).")
     @OptionGroup var options: ConnectionOptions
-    @Argument(help: "The window: its id, or an app id that names one window.") var window: String
+    @Argument(help: windowHelp) var window: String
     func makeRequest() -> (command: String, arguments: [String: JSONValue]) { ("make-key", ["window": reference(window)]) }
 }
 
@@ -34,7 +39,7 @@ struct RaiseCommand: RequestCommand {
     static let configuration = CommandConfiguration(
         commandName: "raise", abstract: "Order a window in front of the others of its level.")
     @OptionGroup var options: ConnectionOptions
-    @Argument(help: "The window: its id, or an app id that names one window.") var window: String
+    @Argument(help: windowHelp) var window: String
     func makeRequest() -> (command: String, arguments: [String: JSONValue]) { ("raise", ["window": reference(window)]) }
 }
 
@@ -42,7 +47,7 @@ struct LowerCommand: RequestCommand {
     static let configuration = CommandConfiguration(
         commandName: "lower", abstract: "Order a window behind the others of its level.")
     @OptionGroup var options: ConnectionOptions
-    @Argument(help: "The window: its id, or an app id that names one window.") var window: String
+    @Argument(help: windowHelp) var window: String
     func makeRequest() -> (command: String, arguments: [String: JSONValue]) { ("lower", ["window": reference(window)]) }
 }
 
@@ -50,7 +55,7 @@ struct SetLevelCommand: RequestCommand {
     static let configuration = CommandConfiguration(
         commandName: "set-level", abstract: "Move a window to a level: background, bottom, normal, alert, statusBar or a number.")
     @OptionGroup var options: ConnectionOptions
-    @Argument(help: "The window: its id, or an app id that names one window.") var window: String
+    @Argument(help: windowHelp) var window: String
     @Argument(help: "A level name or a number (1500 is between alert and statusBar).") var level: String
     func makeRequest() -> (command: String, arguments: [String: JSONValue]) {
         ("set-level", ["window": reference(window), "level": .string(level)])
@@ -61,7 +66,7 @@ struct HideCommand: RequestCommand {
     static let configuration = CommandConfiguration(
         commandName: "hide", abstract: "Hide a window (isHidden = true); key passes on if it was key.")
     @OptionGroup var options: ConnectionOptions
-    @Argument(help: "The window: its id, or an app id that names one window.") var window: String
+    @Argument(help: windowHelp) var window: String
     func makeRequest() -> (command: String, arguments: [String: JSONValue]) { ("hide", ["window": reference(window)]) }
 }
 
@@ -70,7 +75,7 @@ struct ShowCommand: RequestCommand {
         commandName: "show", abstract: "Show a window and order it front (isHidden = false); --key makes it key too.")
     @OptionGroup var options: ConnectionOptions
     @Flag(help: "Make it key as well (makeKeyAndVisible).") var key = false
-    @Argument(help: "The window: its id, or an app id that names one window.") var window: String
+    @Argument(help: windowHelp) var window: String
     func makeRequest() -> (command: String, arguments: [String: JSONValue]) {
         ("show", ["window": reference(window), "key": .bool(key)])
     }
@@ -80,7 +85,7 @@ struct MoveCommand: RequestCommand {
     static let configuration = CommandConfiguration(
         commandName: "move", abstract: "Move a window to a screen, and/or to X,Y of its (new) screen.")
     @OptionGroup var options: ConnectionOptions
-    @Argument(help: "The window: its id, or an app id that names one window.") var window: String
+    @Argument(help: windowHelp) var window: String
     @Option(help: ArgumentHelp("The screen: its id or name (default: the window's own screen).", valueName: "screen"))
     var screen: String?
     @Option(help: ArgumentHelp("The window's new origin in the screen's coordinates.", valueName: "X,Y")) var to: String?
@@ -110,7 +115,7 @@ struct CloseCommand: RequestCommand {
     static let configuration = CommandConfiguration(
         commandName: "close", abstract: "Ask a window's client to close it (xdg_toplevel.close).")
     @OptionGroup var options: ConnectionOptions
-    @Argument(help: "The window: its id, or an app id that names one window.") var window: String
+    @Argument(help: windowHelp) var window: String
     func makeRequest() -> (command: String, arguments: [String: JSONValue]) { ("close", ["window": reference(window)]) }
 }
 
@@ -142,7 +147,7 @@ struct ConvertCommand: RequestCommand {
         abstract: "Convert a point X,Y or rectangle X,Y,WxH from a window's coordinates (UIWindow.convert(_:to:)).",
         discussion: "Without an option the result is in the window's screen's coordinates. --to and --to-screen convert into another window's or a screen's coordinates; --from and --from-screen read the point in another window's or a screen's coordinates and give it in the window's.")
     @OptionGroup var options: ConnectionOptions
-    @Argument(help: "The window: its id, or an app id that names one window.") var window: String
+    @Argument(help: windowHelp) var window: String
     @Argument(help: ArgumentHelp("The point or rectangle.", valueName: "X,Y[,WxH]")) var operand: String
     @Option(help: ArgumentHelp("Into this window's coordinates.", valueName: "window")) var to: String?
     @Option(name: .customLong("to-screen"), help: ArgumentHelp("Into this screen's coordinates.", valueName: "screen")) var toScreen: String?

@@ -2,7 +2,9 @@ import CWaylandServer
 import FoundationEssentials
 import Glibc
 import StrataControl
+import StrataControlProtocol
 import StrataProcess
+import StrataRender
 import StrataServer
 
 /// One run of the compositor: its event loop, the signals it handles on that loop, and the
@@ -86,13 +88,23 @@ final class Session {
         // The trace ends with the session: the screenshots' repaint below is not part of it.
         recorder?.stop(reason: "exit")
         if let screenshotDirectory {
-            do {
-                for path in try compositor.scene.writeScreenshots(to: screenshotDirectory) {
-                    Session.printError("strata: screenshot \(path)")
-                }
-            } catch {
-                Session.printError("strata: error: cannot write screenshots to \(screenshotDirectory): \(error)")
+            // Made here, the reason in words if it cannot be (checked at the start, but the file
+            // system may have changed since).
+            if let problem = OutputPath.makeDirectories(screenshotDirectory) {
+                Session.printError("strata: error: cannot write the screenshots: \(problem)")
                 if status == 0 { status = 1 }
+            } else {
+                do {
+                    for path in try compositor.scene.writeScreenshots(to: screenshotDirectory) {
+                        Session.printError("strata: screenshot \(path)")
+                    }
+                } catch let failure as PNGFile.Failure {
+                    Session.printError("strata: error: \(failure.description)")
+                    if status == 0 { status = 1 }
+                } catch {
+                    Session.printError("strata: error: cannot write the screenshots into \(screenshotDirectory)")
+                    if status == 0 { status = 1 }
+                }
             }
         }
         if let stats = getenv("STRATA_STATS"), String(cString: stats) == "1" { printStats() }

@@ -5,6 +5,7 @@ import StrataModel
 import StrataControl
 import StrataControlProtocol
 import StrataNestedBackends
+import StrataProcess
 import StrataServer
 
 /// `strata [options] [-- command args…]`: the compositor's command line.
@@ -65,7 +66,7 @@ struct StrataCommand: ParsableCommand {
     var overscan: OverscanSpec?
 
     @Option(help: ArgumentHelp(
-        "On exit, write one PNG per screen (<screen name>.png) into this directory.", valueName: "dir"))
+        "On exit, write one PNG per screen (<screen name>.png) into this directory (made when missing; checked before anything runs).", valueName: "dir"))
     var screenshot: String?
 
     @Option(help: ArgumentHelp(
@@ -202,6 +203,29 @@ struct StrataCommand: ParsableCommand {
         "The command to start under Strata, after --.", valueName: "command"))
     var command: [String] = []
 
+    /// A start-up error in words: each error the start can meet describes itself; anything else
+    /// gets a sentence, never a raw Swift error description.
+    static func words(for error: any Error) -> String {
+        switch error {
+        case let error as ServerError: return error.description
+        case let error as NestedBackendError: return error.description
+        case let error as ProcessLaunchError: return error.description
+        case let error as ControlError: return error.message
+        default: return "Strata could not start (\(type(of: error)))"
+        }
+    }
+
+    /// The problem with `--screenshot`'s directory or `--record`'s file, in words, or nil.
+    var outputPathProblem: String? {
+        if let screenshot, let problem = OutputPath.problemWritingInto(directory: screenshot) {
+            return "--screenshot \(screenshot): \(problem)"
+        }
+        if let record, let problem = OutputPath.problemWritingFile(record) {
+            return "--record \(record): \(problem)"
+        }
+        return nil
+    }
+
     func validate() throws {
         guard (1...16).contains(screens) else { throw ValidationError("screens must be between 1 and 16") }
         guard scale.isFinite, (1...8).contains(scale) else { throw ValidationError("scale must be between 1 and 8") }
@@ -237,6 +261,12 @@ struct StrataCommand: ParsableCommand {
         if let readyFD, fcntl(readyFD, F_SETFD, FD_CLOEXEC) != 0 {
             Session.printError("strata: error: --ready-fd \(readyFD): descriptor \(readyFD) is not open")
             throw ExitCode(64)
+        }
+        // Where the session's results go is checked before anything runs: a session that could
+        // not save its screenshots or trace would run to its end for nothing.
+        if let problem = outputPathProblem {
+            Session.printError("strata: error: \(problem)")
+            throw ExitCode(1)
         }
         let environment = ProcessEnvironment.read()
         let refreshMilliHz = Int((refresh * 1000).rounded())
@@ -301,12 +331,25 @@ struct StrataCommand: ParsableCommand {
         } catch let exit as ExitCode {
             throw exit
         } catch {
-            Session.printError("strata: error: \(error)")
+            Session.printError("strata: error: \(Self.words(for: error))")
             throw ExitCode(1)
         }
         guard let socketName = session.compositor.socketName, let privilegedSocket = session.compositor.privilegedSocket else {
             session.abandon()
             throw ExitCode(1)
+        }
+        // The screens are known now: each one's picture file is checked too (a FIFO or a folder
+        // in its place), before any client runs.
+        if let screenshot {
+            for output in session.compositor.outputs {
+                let path = (screenshot.hasSuffix("/") ? screenshot : screenshot + "/") + output.screen.name + ".png"
+                var info = stat()
+                if stat(path, &info) == 0, let problem = OutputPath.problemWritingFile(path) {
+                    Session.printError("strata: error: --screenshot \(screenshot): \(problem)")
+                    session.abandon()
+                    throw ExitCode(1)
+                }
+            }
         }
         var childEnvironment = environment
         childEnvironment["WAYLAND_DISPLAY"] = privilegedSocket.name
@@ -376,7 +419,7 @@ struct StrataCommand: ParsableCommand {
             do {
                 try session.start(command: command, environment: childEnvironment)
             } catch {
-                Session.printError("strata: error: \(error)")
+                Session.printError("strata: error: \(error.description)")
                 session.abandon()
                 throw ExitCode(127)
             }

@@ -186,7 +186,7 @@ import Testing
         try #require(mkfifo(fifo, 0o600) == 0)
         let reply = try harness.request(["command": "screenshot", "path": .string(fifo)])
         #expect(reply.errorCode == "failed")
-        #expect(reply["error"]?["message"]?.stringValue == "cannot write \(fifo): cannot write PNG \(fifo): not a regular file (a FIFO)")
+        #expect(reply["error"]?["message"]?.stringValue == "cannot write the screenshot to \(fifo): \(fifo) is a FIFO, not a regular file")
         #expect(try harness.request(["command": "sync"]).isOK)
         let path = harness.directory + "/after.png"
         #expect(try harness.request(["command": "screenshot", "path": .string(path)])["width"]?.intValue == 640)

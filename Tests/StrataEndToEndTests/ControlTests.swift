@@ -37,6 +37,12 @@ import Testing
         /// Runs `strata-ctl arguments…` against this Strata.
         @discardableResult
         func ctl(_ arguments: String..., expectStatus: Int32? = 0, sourceLocation: SourceLocation = #_sourceLocation) async throws -> ProcessResult {
+            try await ctl(arguments, expectStatus: expectStatus, sourceLocation: sourceLocation)
+        }
+
+        /// Runs `strata-ctl arguments…` against this Strata.
+        @discardableResult
+        func ctl(_ arguments: [String], expectStatus: Int32? = 0, sourceLocation: SourceLocation = #_sourceLocation) async throws -> ProcessResult {
             let result = try await ProcessResult.run([try #require(ControlTests.ctl)] + arguments,
                                                      environment: ["STRATA_SOCKET": socket, "PATH": ControlTests.path],
                                                      directory: run.root)

@@ -160,7 +160,7 @@ import Testing
         let fifo = folder.path + "/trace.fifo"
         try #require(mkfifo(fifo, 0o600) == 0)
         let result = try await StrataRun.run(["--record", fifo], expecting: .failure)
-        #expect(result.stderr.contains("cannot record to \(fifo): "), "\(result.stderr)")
+        #expect(result.stderr.contains("--record \(fifo): "), "\(result.stderr)")
         #expect(result.stderr.contains("not a regular file"), "\(result.stderr)")
     }
 }

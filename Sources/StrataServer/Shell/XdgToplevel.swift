@@ -30,6 +30,9 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
         /// Whether its size is the bound asked of a window that mapped larger than the work
         /// area: its ack ends the asking. Not sent.
         var bounded = false
+        /// Whether the size is the one the control socket asked for (`requestedSize`): committing
+        /// it ends that request. Not sent.
+        var carriesRequestedSize = false
 
         var states: [xdg_toplevel_state] {
             var states: [xdg_toplevel_state] = []
@@ -85,6 +88,9 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
     private var isResizing = false
     /// The edges of the interactive resize under way (0: none); its configures carry them.
     private var resizeEdges: UInt32 = 0
+    /// The size the control socket asked for (`handleSizeRequest`), sent until the client
+    /// commits a configure that carried it.
+    private var requestedSize: Size?
     /// The frame before maximize/fullscreen, restored when the client commits the normal state.
     private var savedFrame: Rect?
 
@@ -152,6 +158,9 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
             size = placement.maximizedFrame(for: window, on: screen).size
         } else if let resizeSize {
             size = resizeSize
+        } else if let requestedSize {
+            size = requestedSize
+            c.carriesRequestedSize = true
         } else if let boundedSize {
             size = boundedSize
             c.bounded = true
@@ -242,6 +251,7 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
         if let acked {
             current = acked
             self.acked = nil
+            if acked.carriesRequestedSize { requestedSize = nil }
         }
         // Not on the commit that unmaps: a content-less surface's geometry would move the frame
         // the remap keeps.
@@ -301,6 +311,7 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
         wantsFullscreen = false
         resizeSize = nil
         boundedSize = nil
+        requestedSize = nil
         isResizing = false
         resizeEdges = 0
         savedFrame = nil
@@ -640,6 +651,7 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
         if maximized, !wantsMaximized, !wantsFullscreen, isMapped, let window { savedFrame = window.frame }
         let changed = wantsMaximized != maximized
         wantsMaximized = maximized
+        if maximized { requestedSize = nil }
         // The spec asks for a configure even when nothing changed.
         sendConfigure()
         if changed, let window { compositor.foreignToplevels.windowDidChange(window) }
@@ -654,7 +666,23 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
         }
         let changed = wantsFullscreen != fullscreen
         wantsFullscreen = fullscreen
+        if fullscreen { requestedSize = nil }
         sendConfigure()
         if changed, let window { compositor.foreignToplevels.windowDidChange(window) }
+    }
+
+    /// The control socket asks for a size: out of maximized and fullscreen (back to the frame
+    /// before, at the new size), a configure with `size` within the client's minimum and maximum
+    /// size. Before the first configure, that one carries it.
+    func handleSizeRequest(_ size: Size) -> Size? {
+        guard let window, !window.isClosed, !isDestroyed else { return nil }
+        let changed = wantsMaximized || wantsFullscreen
+        wantsMaximized = false
+        wantsFullscreen = false
+        requestedSize = size
+        let asked = makeConfiguration()
+        sendConfigure()
+        if changed { compositor.foreignToplevels.windowDidChange(window) }
+        return Size(width: Int(asked.width), height: Int(asked.height))
     }
 }

@@ -389,6 +389,17 @@ final class X11Window: WindowContent, SurfaceRole {
         setState(maximizedVertically: maximizedVertically, maximizedHorizontally: maximizedHorizontally, fullscreen: fullscreen)
     }
 
+    /// The control socket asks for a size: out of maximized and fullscreen, the X window is
+    /// configured to `size` at its frame's origin (X windows take the size they are given).
+    func handleSizeRequest(_ size: Size) -> Size? {
+        guard !isOverrideRedirect, let window, !window.isClosed, wasShown else { return nil }
+        if maximizedVertically || maximizedHorizontally || wantsFullscreen {
+            setState(maximizedVertically: false, maximizedHorizontally: false, fullscreen: false)
+        }
+        wm.place(self, at: Rect(x: window.frame.x, y: window.frame.y, width: size.width, height: size.height))
+        return size
+    }
+
     func screenDidChangeUsableArea() { applyPlacementState() }
     func screenDidChangeGeometry() { applyPlacementState() }
 

@@ -682,12 +682,20 @@ public final class XWM {
         return Array(UnsafeRawBufferPointer(start: value, count: min(length, Int(maxPropertyWords) * 4)))
     }
 
+    /// An X window's app id from its `WM_CLASS` (`instance\0class\0`): the class, or the
+    /// instance when the class is empty or missing (docs/xwayland.md, "App ids"). Control
+    /// commands compare app ids without regard to case, so `xterm` names the class `XTerm`.
+    public static func appID(wmClass: [UInt8]) -> String {
+        let parts = wmClass.split(separator: 0, omittingEmptySubsequences: false)
+        let instance = parts.first.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let windowClass = parts.count > 1 ? String(decoding: parts[1], as: UTF8.self) : ""
+        return windowClass.isEmpty ? instance : windowClass
+    }
+
     private func apply(_ values: [[UInt8]], to window: X11Window) {
         let netName = String(decoding: values[1], as: UTF8.self)
         window.title = netName.isEmpty ? String(decoding: values[0], as: UTF8.self) : netName
-        // WM_CLASS: instance\0class\0; the class is the app id.
-        let parts = values[2].split(separator: 0, omittingEmptySubsequences: false)
-        window.appID = parts.count > 1 ? String(decoding: parts[1], as: UTF8.self) : (parts.first.map { String(decoding: $0, as: UTF8.self) } ?? "")
+        window.appID = Self.appID(wmClass: values[2])
         let netPid = Self.words(values[3]).first.map { Int32(bitPattern: $0) } ?? 0
         if netPid > 0 {
             window.pid = netPid
