@@ -11,14 +11,21 @@ final class ReplaySession {
     let directory: String
     let timeout: Double
     let verbose: Bool
+    /// How the replay runs each program the trace names (`ReplayPrograms.resolved`, or as
+    /// recorded with `--run-commands`).
+    let program: ([String]) -> [String]
     private var screenshots = 0
-    private var missedPoint = false
+    /// The first recorded point the replay did not reach: the drive stops there (what follows
+    /// cannot line up), and the replay is reported as diverged at it.
+    private(set) var missedPoint: String?
 
     struct StartFailure: Error, CustomStringConvertible {
         var description: String
     }
 
-    init(strata: String, arguments: [String], directory: String, timeout: Double, verbose: Bool) throws {
+    init(strata: String, arguments: [String], directory: String, timeout: Double, verbose: Bool,
+         program: @escaping ([String]) -> [String]) throws {
+        self.program = program
         self.directory = directory
         self.timeout = timeout
         self.verbose = verbose
@@ -88,16 +95,21 @@ final class ReplaySession {
         process.wait()
     }
 
-    /// Waits until the replay's model has posted `sequence` (false after the timeout; later
-    /// points then wait a second at most, so a diverged replay ends soon).
-    @discardableResult
-    private func reach(_ sequence: Int) -> Bool {
-        let deadline = ControlClient.now() + (missedPoint ? min(1, timeout) : timeout)
+    /// Waits until the replay's model has posted `sequence` (at most `timeout` seconds); false,
+    /// with `missedPoint` set, when it does not, or at once for a sequence past the recording's
+    /// last one (no replay can reach a point its recording never did).
+    private func reach(_ sequence: Int, line: Int, last: Int) -> Bool {
+        guard missedPoint == nil else { return false }
+        if sequence > last {
+            missedPoint = "line \(line + 1) waits for sequence \(sequence), past the recording's last (\(last))"
+            return false
+        }
+        let deadline = ControlClient.now() + timeout
         while true {
             let current = (try? client.request("sync"))?["sequence"]?.intValue ?? 0
             if current >= sequence { return true }
             if ControlClient.now() >= deadline {
-                missedPoint = true
+                missedPoint = "the replay did not reach sequence \(sequence) of line \(line + 1) within \(timeout) s (it is at \(current))"
                 return false
             }
             usleep(5000)
@@ -111,22 +123,24 @@ final class ReplaySession {
         let headless = header["backend"]?.stringValue == "headless"
         // The command Strata was started with: a driver (strata-ctl run …) when its process sent
         // control commands, which are replayed instead; else a client, started again.
-        if let command = header["command"]?.arrayValue?.compactMap(\.stringValue), !command.isEmpty {
-            let started = trace.lines(ofType: .client).first { $0.line["event"] == "start" }?.line["pid"]?.intValue
-            let drove = trace.lines(ofType: .command).contains { started != nil && $0.line["peer_pid"]?.intValue == started }
-            if !drove {
-                _ = try? client.request("exec", ["argv": .array(command.map { .string($0) }), "cwd": .string(FileManager.default.currentDirectoryPath)])
-            }
+        if let command = ReplayPrograms.headerCommand(of: trace) {
+            _ = try? client.request("exec", ["argv": .array(program(command).map { .string($0) }),
+                                             "cwd": .string(FileManager.default.currentDirectoryPath)])
         }
-        for line in trace.lines {
+        // The recording's model's last sequence number: its last event's.
+        let last = trace.lines.compactMap { $0["type"] == "event" || $0["type"] == "header" ? $0["sequence"]?.intValue : nil }.max() ?? 0
+        for (index, line) in trace.lines.enumerated() {
             switch line["type"]?.stringValue {
             case "command":
                 guard let request = line["request"], let name = request["command"]?.stringValue,
                       TraceFormat.replayedCommands.contains(name) else { continue }
-                reach(line["sequence"]?.intValue ?? 0)
+                guard reach(line["sequence"]?.intValue ?? 0, line: index, last: last) else { return nil }
                 var arguments = request.objectValue ?? [:]
                 arguments["id"] = nil
                 arguments["command"] = nil
+                if name == "exec", let argv = arguments["argv"]?.arrayValue?.compactMap(\.stringValue) {
+                    arguments["argv"] = .array(program(argv).map { .string($0) })
+                }
                 if name == "screenshot" {
                     screenshots += 1
                     arguments["path"] = .string("\(directory)/screenshot-\(screenshots).png")
@@ -146,15 +160,14 @@ final class ReplaySession {
                 // (all other input of a headless session) by the client itself.
                 guard line["during_command"] != true, line["virtual"] != true, !headless,
                       let (name, arguments) = Self.request(forInput: line) else { continue }
-                reach(line["sequence"]?.intValue ?? 0)
+                guard reach(line["sequence"]?.intValue ?? 0, line: index, last: last) else { return nil }
                 if verbose { Output.printError("replay: \(TraceFile.describe(line))") }
                 _ = try? client.request(name, arguments)
             default:
                 continue
             }
         }
-        let last = trace.lines.last?["sequence"]?.intValue ?? 0
-        reach(last)
+        guard reach(trace.lines.last?["sequence"]?.intValue ?? 0, line: trace.lines.count - 1, last: last) else { return nil }
         if trace.clock == "realtime" {
             // Frames on the realtime clock: let the last ones be painted (an X client's last
             // content comes through Xwayland, later than a Wayland client's under load: 300 ms
