@@ -15,8 +15,8 @@ final class ReplaySession {
     /// recorded with `--run-commands`).
     let program: ([String]) -> [String]
     private var screenshots = 0
-    /// The first recorded point the replay did not reach: the drive stops there (what follows
-    /// cannot line up), and the replay is reported as diverged at it.
+    /// The first recorded point the replay did not reach: from there on nothing waits, and the
+    /// replay is reported as diverged (at the traces' first difference, else at this point).
     private(set) var missedPoint: String?
 
     struct StartFailure: Error, CustomStringConvertible {
@@ -95,21 +95,25 @@ final class ReplaySession {
         process.wait()
     }
 
-    /// Waits until the replay's model has posted `sequence` (at most `timeout` seconds); false,
-    /// with `missedPoint` set, when it does not, or at once for a sequence past the recording's
-    /// last one (no replay can reach a point its recording never did).
+    /// Waits until the replay's model has posted `sequence` (at most `timeout` seconds); false
+    /// when it does not, or at once for a sequence past the recording's last one (no replay can
+    /// reach a point its recording never did). The first point missed is `missedPoint`; after
+    /// it, nothing waits (the rest is issued at once, so a diverged replay ends soon and still
+    /// shows what its commands do).
+    @discardableResult
     private func reach(_ sequence: Int, line: Int, last: Int) -> Bool {
-        guard missedPoint == nil else { return false }
         if sequence > last {
-            missedPoint = "line \(line + 1) waits for sequence \(sequence), past the recording's last (\(last))"
+            if missedPoint == nil { missedPoint = "line \(line + 1) waits for sequence \(sequence), past the recording's last (\(last))" }
             return false
         }
-        let deadline = ControlClient.now() + timeout
+        let deadline = ControlClient.now() + (missedPoint == nil ? timeout : 0)
         while true {
             let current = (try? client.request("sync"))?["sequence"]?.intValue ?? 0
             if current >= sequence { return true }
             if ControlClient.now() >= deadline {
-                missedPoint = "the replay did not reach sequence \(sequence) of line \(line + 1) within \(timeout) s (it is at \(current))"
+                if missedPoint == nil {
+                    missedPoint = "the replay did not reach sequence \(sequence) of line \(line + 1) within \(timeout) s (it is at \(current))"
+                }
                 return false
             }
             usleep(5000)
@@ -134,10 +138,11 @@ final class ReplaySession {
             case "command":
                 guard let request = line["request"], let name = request["command"]?.stringValue,
                       TraceFormat.replayedCommands.contains(name) else { continue }
-                guard reach(line["sequence"]?.intValue ?? 0, line: index, last: last) else { return nil }
+                reach(line["sequence"]?.intValue ?? 0, line: index, last: last)
                 var arguments = request.objectValue ?? [:]
                 arguments["id"] = nil
                 arguments["command"] = nil
+                if let problem = screenBudgetProblem(name, arguments) { return "\(TraceFile.describe(line)): \(problem)" }
                 if name == "exec", let argv = arguments["argv"]?.arrayValue?.compactMap(\.stringValue) {
                     arguments["argv"] = .array(program(argv).map { .string($0) })
                 }
@@ -160,20 +165,46 @@ final class ReplaySession {
                 // (all other input of a headless session) by the client itself.
                 guard line["during_command"] != true, line["virtual"] != true, !headless,
                       let (name, arguments) = Self.request(forInput: line) else { continue }
-                guard reach(line["sequence"]?.intValue ?? 0, line: index, last: last) else { return nil }
+                reach(line["sequence"]?.intValue ?? 0, line: index, last: last)
                 if verbose { Output.printError("replay: \(TraceFile.describe(line))") }
                 _ = try? client.request(name, arguments)
             default:
                 continue
             }
         }
-        guard reach(trace.lines.last?["sequence"]?.intValue ?? 0, line: trace.lines.count - 1, last: last) else { return nil }
+        reach(trace.lines.last?["sequence"]?.intValue ?? 0, line: trace.lines.count - 1, last: last)
         if trace.clock == "realtime" {
             // Frames on the realtime clock: let the last ones be painted (an X client's last
             // content comes through Xwayland, later than a Wayland client's under load: 300 ms
             // missed it once in the full test suite, so a second).
             _ = try? client.request("sync")
             usleep(1_000_000)
+        }
+        return nil
+    }
+
+    /// Why a replayed `screen-add` or `screen-mode` would take the replay past the bounds of its
+    /// screens (as for the header's: at most 16, sides `strata --size` accepts, 64 Mpx in all),
+    /// or nil. Counted without the screen a mode change replaces: a bound, not an exact sum.
+    private func screenBudgetProblem(_ name: String, _ arguments: [String: JSONValue]) -> String? {
+        guard name == "screen-add" || name == "screen-mode" else { return nil }
+        let screens = (try? client.request("screens"))?["screens"]?.arrayValue ?? []
+        var sizes = [arguments["size"], arguments["mode"]].compactMap { $0?.stringValue } + (arguments["modes"]?.arrayValue ?? []).compactMap(\.stringValue)
+        if sizes.isEmpty { sizes = ["1280x720"] }
+        var largest = 0
+        for text in sizes {
+            guard let mode = ReplayCommand.ModeText(text) else { continue }
+            guard mode.width <= ReplayCommand.maxScreenSide, mode.height <= ReplayCommand.maxScreenSide else {
+                return "the screen mode \(text) is larger than \(ReplayCommand.maxScreenSide)x\(ReplayCommand.maxScreenSide); not replayed"
+            }
+            largest = max(largest, mode.width * mode.height)
+        }
+        if name == "screen-add", screens.count >= 16 { return "a 17th screen; the replay's cap is 16 screens; not replayed" }
+        let total = screens.reduce(largest) { sum, screen in
+            sum + (screen["current"]?.stringValue.flatMap(ReplayCommand.ModeText.init).map { $0.width * $0.height } ?? 0)
+        }
+        guard total <= ReplayCommand.maxTotalPixels else {
+            return "the replay's screens would pass its cap of \(ReplayCommand.maxTotalPixels / (1024 * 1024)) Mpx for all screens together; not replayed"
         }
         return nil
     }

@@ -133,6 +133,19 @@ import Testing
         #expect(result.stderr.contains("line 2 waits for sequence 1000000, past the recording's last (0)"), "\(result.stderr)")
     }
 
+    /// Screens added or changed by the trace's commands are held to the same bounds.
+    @Test func aReplayedScreenAddPastTheBoundsIsNotReplayed() async throws {
+        let folder = try ReplayEndToEndTests.folder()
+        let path = try trace([
+            Self.header + "}",
+            #"{"type":"command","request":{"command":"screen-add","size":"16384x16384"},"reply":{"ok":true},"sequence":0,"time_ns":1}"#,
+            #"{"type":"end","reason":"stopped","sequence":0,"time_ns":2}"#,
+        ], in: folder)
+        let result = try await ReplayEndToEndTests().replay(path, in: folder)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("the replay's screens would pass its cap of 64 Mpx for all screens together; not replayed"), "\(result.stderr)")
+    }
+
     /// At the smallest limit, sixteen screens: the trace still starts with its header, and
     /// `report` and `replay` read it.
     @Test func aTraceAtTheSmallestLimitKeepsItsHeader() async throws {
