@@ -33,7 +33,7 @@ struct ReplayCommand: ParsableCommand {
     var strata: String?
     @Option(help: ArgumentHelp("Keep the replay's trace here (default: FILE.replay, written only on divergence, with the replay's last picture of each screen as FILE.replay.<screen>.png).", valueName: "file"))
     var keep: String?
-    @Option(help: ArgumentHelp("Seconds to wait for the replay to reach each recorded point of the model's sequence.", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Seconds to wait for the replay to reach a recorded point of the model's sequence (after one is missed, a divergence, nothing waits).", valueName: "seconds"))
     var timeout = 10.0
     @Option(help: ArgumentHelp("On a divergence, write the recorded trace's report (strata-ctl report) with the divergence marked here.", valueName: "file.html"))
     var report: String?
