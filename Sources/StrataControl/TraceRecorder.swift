@@ -58,7 +58,8 @@ public final class TraceRecorder: TraceHooks {
             "windows": .number(Double(compositor.windows.windows.count)),
         ]
         if let command { header["command"] = .array(command.map { .string($0) }) }
-        write(.header, header)
+        // The header is written whatever the limit (it counts the lines after it).
+        writer.appendHeader(encode(.header, header))
         token = compositor.windows.notifications.addObserver { [unowned self] posted in
             self.modelDidPost(posted)
         }

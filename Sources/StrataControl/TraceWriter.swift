@@ -4,7 +4,8 @@ import StrataRender
 
 /// A trace file being written: lines are buffered and written in blocks of `blockSize` to a
 /// regular file (never a FIFO or a device, which could block the loop: `PNGFile.openRegularFile`),
-/// up to `maximumBytes`; the line that would pass the limit is refused and the writer stops.
+/// up to `maximumBytes` after the header (which is always written: a trace always says what it
+/// recorded); the line that would pass the limit is refused and the writer stops.
 final class TraceWriter {
     let path: String
     let maximumBytes: Int
@@ -13,6 +14,8 @@ final class TraceWriter {
     /// Bytes accepted so far (written or buffered) and lines.
     private(set) var bytes = 0
     private(set) var lines = 0
+    /// Bytes of the header, outside the limit.
+    private var headerBytes = 0
     /// Why writing stopped early (size limit, a write error), if it did.
     private(set) var failure: String?
     static let blockSize = 64 * 1024
@@ -41,7 +44,7 @@ final class TraceWriter {
     @discardableResult
     func append<Bytes: Collection>(_ line: Bytes, reserve: Int = 0) -> Bool where Bytes.Element == UInt8 {
         guard fd >= 0, failure == nil else { return false }
-        guard bytes + line.count + 1 + reserve <= maximumBytes else {
+        guard bytes - headerBytes + line.count + 1 + reserve <= maximumBytes else {
             failure = "the trace reached its size limit of \(maximumBytes) bytes"
             return false
         }
@@ -51,6 +54,12 @@ final class TraceWriter {
         lines += 1
         if buffer.count >= Self.blockSize { flush() }
         return true
+    }
+
+    /// Appends the header line, outside the limit.
+    func appendHeader<Bytes: Collection>(_ line: Bytes) where Bytes.Element == UInt8 {
+        appendFinal(line)
+        headerBytes = bytes
     }
 
     /// Appends the last line even past the limit's reserve (the `end` line).

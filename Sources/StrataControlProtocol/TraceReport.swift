@@ -1,8 +1,16 @@
+import FoundationEssentials
+
 /// `strata-ctl report TRACE -o report.html`: one self-contained HTML page (no network) that shows
 /// a trace: each screen's windows as an exploded stack by level (the key window marked, hidden
 /// windows greyed), a timeline of key, visibility, level, stacking and screen events to scrub,
 /// and a thumbnail of each screen's layout at every point where its picture changed (the trace
 /// holds frame hashes, not pixels: thumbnails draw the windows' frames).
+///
+/// A trace is untrusted input (someone may send one): its data goes into the page only as JSON in
+/// a `<script type="application/json">` element (escaped: `scriptSafe`), the page's script puts
+/// it into the DOM only as text and DOM-set attributes (never as HTML), and the page's
+/// Content-Security-Policy allows nothing but its own style and its one script (by hash), so
+/// nothing from a trace runs and the page fetches nothing.
 public enum TraceReport {
     /// The trace lines the page needs (header, events, window lists, screens, frames, commands
     /// and input described), as one JSON array safe inside a `<script>` element.
@@ -32,10 +40,31 @@ public enum TraceReport {
         return scriptSafe(JSONValue.array(kept))
     }
 
-    /// JSON inside `<script>`: no "</" may close the element, no "<!--" open a comment.
+    /// JSON inside `<script type="application/json">`: `<`, `>`, `&` and the two line
+    /// separators only occur inside JSON strings, where their `\uXXXX` escapes mean the same, so
+    /// nothing of the data can close the element, open a comment or read as markup.
     static func scriptSafe(_ value: JSONValue) -> String {
-        let json = String(decoding: value.encodedLine(), as: UTF8.self)
-        return json.replacing("</", with: "<\\/").replacing("<!--", with: "<\\!--")
+        var json = ""
+        for scalar in String(decoding: value.encodedLine(), as: UTF8.self).unicodeScalars {
+            switch scalar {
+            case "<": json += "\\u003c"
+            case ">": json += "\\u003e"
+            case "&": json += "\\u0026"
+            case "\u{2028}": json += "\\u2028"
+            case "\u{2029}": json += "\\u2029"
+            case "\n": continue
+            default: json.unicodeScalars.append(scalar)
+            }
+        }
+        return json
+    }
+
+    /// The page's Content-Security-Policy: nothing but its own style and its one inline script
+    /// (named by hash), images only from data: URLs, no fetch, no form, no frame, no base.
+    static var contentSecurityPolicy: String {
+        let hash = Data(SHA256.digest(Array(script.utf8))).base64EncodedString()
+        return "default-src 'none'; script-src 'sha256-\(hash)'; style-src 'unsafe-inline'; img-src data:; "
+            + "base-uri 'none'; form-action 'none'"
     }
 
     static func escapeHTML(_ text: String) -> String {
@@ -54,7 +83,9 @@ public enum TraceReport {
         }
         return """
             <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8"><title>\(title)</title>
+            <html lang="en"><head><meta charset="utf-8">
+            <meta http-equiv="Content-Security-Policy" content="\(contentSecurityPolicy)">
+            <title>\(title)</title>
             <meta name="viewport" content="width=device-width">
             <style>\(style)</style></head>
             <body>
@@ -102,7 +133,7 @@ public enum TraceReport {
         function strataReportModel(lines) {
           var header = lines.length ? lines[0] : {};
           var screens = {}, windows = [], hashes = {}, points = [];
-          (header.screens || []).forEach(function (s) { screens[s.id] = s; });
+          (Array.isArray(header.screens) ? header.screens : []).forEach(function (s) { if (s && typeof s === "object") { screens[s.id] = s; } });
           function snapshot(kind, text, line) {
             points.push({kind: kind, text: text, sequence: line.sequence || 0, time: line.time_ns || 0, screen: line.screen, line: line.line || 0,
                          windows: JSON.parse(JSON.stringify(windows)), screens: JSON.parse(JSON.stringify(screens)),
@@ -113,14 +144,14 @@ public enum TraceReport {
                        windowDidOpen: "windows", windowDidClose: "windows", windowDidMoveToScreen: "screen"};
           snapshot("start", "start of the trace", header);
           lines.forEach(function (line) {
-            if (line.type === "windows") { windows = line.windows || []; if (points.length) { points[points.length - 1].windows = JSON.parse(JSON.stringify(windows)); } }
-            else if (line.type === "screen" && line.screen) { screens[line.screen.id] = line.screen; }
+            if (line.type === "windows") { windows = Array.isArray(line.windows) ? line.windows.filter(function (w) { return w && typeof w === "object"; }) : []; if (points.length) { points[points.length - 1].windows = JSON.parse(JSON.stringify(windows)); } }
+            else if (line.type === "screen" && line.screen && typeof line.screen === "object") { screens[line.screen.id] = line.screen; }
             else if (line.type === "event") {
               if (line.name === "windowDidChangeFrame") {
                 windows.forEach(function (w) { if (w.id === line.window && line.to) { w.frame = line.to; } });
               }
               if (line.name === "screenDidDisconnect") { delete screens[line.screen]; delete hashes[line.screen]; }
-              var kind = kinds[line.name] || (line.name.indexOf("screen") === 0 ? "screen" : null);
+              var kind = Object.prototype.hasOwnProperty.call(kinds, line.name) ? kinds[line.name] : (String(line.name).indexOf("screen") === 0 ? "screen" : null);
               if (kind) {
                 var subject = line.window !== undefined ? " window " + line.window : (line.screen !== undefined ? " screen " + line.screen : "");
                 var extra = line.to !== undefined && typeof line.to !== "object" ? " → " + line.to : "";
@@ -140,27 +171,44 @@ public enum TraceReport {
           return {header: header, points: points};
         }
 
-        function strataReportColour(id) { var hue = (id * 137) % 360; return "hsl(" + hue + ",60%,72%)"; }
+        // Every value from the trace reaches the page as text (textContent) or as an attribute set
+        // through the DOM, never through HTML: the trace is untrusted input.
+        function strataReportNumber(value) { var n = Number(value); return isFinite(n) ? n : 0; }
 
-        function strataReportThumb(point, screenID, width) {
-          var s = point.screens[screenID]; if (!s || !s.bounds) { return ""; }
-          var scale = width / Math.max(1, s.bounds.width), height = Math.round(s.bounds.height * scale);
-          var parts = ['<svg xmlns="http://www.w3.org/2000/svg" width="' + width + '" height="' + height + '" role="img" aria-label="screen ' + s.name + '">'];
-          point.windows.slice().reverse().forEach(function (w) {
-            if (w.screen !== s.id || w.hidden || !w.frame) { return; }
-            parts.push('<rect x="' + (w.frame.x * scale) + '" y="' + (w.frame.y * scale) + '" width="' + Math.max(1, w.frame.width * scale) +
-                       '" height="' + Math.max(1, w.frame.height * scale) + '" fill="' + strataReportColour(w.id) + '" stroke="' + (w.key ? "#d4a017" : "#000") +
-                       '" stroke-width="' + (w.key ? 3 : 1) + '"/>');
-          });
-          parts.push("</svg>");
-          return parts.join("");
+        function strataReportColour(id) { var hue = (strataReportNumber(id) * 137) % 360; return "hsl(" + hue + ",60%,72%)"; }
+
+        function strataReportElement(name, className, text) {
+          var element = document.createElement(name);
+          if (className) { element.className = className; }
+          if (text !== undefined) { element.textContent = String(text); }
+          return element;
         }
 
-        function strataReportEscape(text) { return String(text).replace(/[&<>"]/g, function (c) { return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]; }); }
+        function strataReportThumb(point, screenID, width) {
+          var s = point.screens[screenID]; if (!s || !s.bounds) { return document.createTextNode(""); }
+          var svgNS = "http://www.w3.org/2000/svg";
+          var scale = width / Math.max(1, strataReportNumber(s.bounds.width)), height = Math.round(strataReportNumber(s.bounds.height) * scale);
+          var svg = document.createElementNS(svgNS, "svg");
+          svg.setAttribute("width", String(width)); svg.setAttribute("height", String(Math.max(0, height) || 0));
+          svg.setAttribute("role", "img"); svg.setAttribute("aria-label", "screen " + String(s.name));
+          point.windows.slice().reverse().forEach(function (w) {
+            if (w.screen !== s.id || w.hidden || !w.frame) { return; }
+            var rect = document.createElementNS(svgNS, "rect");
+            rect.setAttribute("x", String(strataReportNumber(w.frame.x) * scale));
+            rect.setAttribute("y", String(strataReportNumber(w.frame.y) * scale));
+            rect.setAttribute("width", String(Math.max(1, strataReportNumber(w.frame.width) * scale)));
+            rect.setAttribute("height", String(Math.max(1, strataReportNumber(w.frame.height) * scale)));
+            rect.setAttribute("fill", strataReportColour(w.id));
+            rect.setAttribute("stroke", w.key ? "#d4a017" : "#000");
+            rect.setAttribute("stroke-width", w.key ? "3" : "1");
+            svg.appendChild(rect);
+          });
+          return svg;
+        }
 
         function strataReportLevelRank(name) {
           var named = {background: -2000, bottom: -1000, normal: 0, alert: 2000, statusBar: 1000};
-          return named[name] !== undefined ? named[name] : Number(name) || 0;
+          return Object.prototype.hasOwnProperty.call(named, name) ? named[name] : Number(name) || 0;
         }
 
         // The point a divergence at trace line `line` belongs to: the last point at or before it.
@@ -174,7 +222,7 @@ public enum TraceReport {
           var points = model.points, slider = document.getElementById("slider"), timeline = document.getElementById("timeline");
           var h = model.header;
           document.getElementById("summary").textContent = "version " + h.version + " · Strata " + h.strata + " · clock " + h.clock +
-            " · policy " + h.policy + " · " + (h.screens || []).length + " screen(s) · " + points.length + " points";
+            " · policy " + h.policy + " · " + (Array.isArray(h.screens) ? h.screens.length : 0) + " screen(s) · " + points.length + " points";
           slider.max = String(Math.max(0, points.length - 1));
           var diverged = divergence && divergence.line !== null ? strataReportPointAt(points, divergence.line) : -1;
           if (divergence) {
@@ -182,44 +230,67 @@ public enum TraceReport {
             banner.hidden = false;
             banner.textContent = "The replay diverged (" + divergence.kind + "): " + divergence.message;
           }
-          timeline.innerHTML = points.map(function (p, i) {
-            return '<div class="point k-' + p.kind + (i === diverged ? " diverged" : "") + '" data-i="' + i + '">' +
-              (i === diverged ? "✗ " : "") + strataReportEscape(p.text) + "</div>";
-          }).join("");
+          points.forEach(function (p, i) {
+            var row = strataReportElement("div", "point k-" + String(p.kind) + (i === diverged ? " diverged" : ""),
+                                          (i === diverged ? "✗ " : "") + String(p.text));
+            row.setAttribute("data-i", String(i));
+            timeline.appendChild(row);
+          });
           var frames = document.getElementById("frames");
-          frames.innerHTML = points.map(function (p, i) {
-            if (p.kind !== "frame") { return ""; }
-            return '<div class="thumb" data-i="' + i + '">' + strataReportThumb(p, p.screen, 160) + "<br>#" + p.sequence + " screen " + p.screen +
-              " " + strataReportEscape(p.hashes[p.screen] || "") + "</div>";
-          }).join("");
+          points.forEach(function (p, i) {
+            if (p.kind !== "frame") { return; }
+            var thumb = strataReportElement("div", "thumb");
+            thumb.setAttribute("data-i", String(i));
+            thumb.appendChild(strataReportThumb(p, p.screen, 160));
+            thumb.appendChild(document.createElement("br"));
+            thumb.appendChild(document.createTextNode("#" + p.sequence + " screen " + p.screen + " " + (p.hashes[p.screen] || "")));
+            frames.appendChild(thumb);
+          });
           function show(i) {
             var p = points[i]; slider.value = String(i);
-            document.getElementById("position").textContent = (i + 1) + " / " + points.length + " · #" + p.sequence + " · " + (p.time / 1e6).toFixed(1) + " ms";
+            document.getElementById("position").textContent = (i + 1) + " / " + points.length + " · #" + p.sequence + " · " +
+              (strataReportNumber(p.time) / 1e6).toFixed(1) + " ms";
             Array.prototype.forEach.call(document.querySelectorAll(".point, .thumb"), function (el) {
               el.classList.toggle("current", Number(el.getAttribute("data-i")) === i);
             });
-            var html = Object.keys(p.screens).map(function (id) {
+            var screens = document.getElementById("screens");
+            screens.replaceChildren();
+            Object.keys(p.screens).forEach(function (id) {
               var s = p.screens[id], mine = p.windows.filter(function (w) { return String(w.screen) === id; });
               var levels = {};
-              mine.forEach(function (w) { (levels[w.level] = levels[w.level] || []).push(w); });
+              mine.forEach(function (w) {
+                var key = String(w.level);
+                if (!Object.prototype.hasOwnProperty.call(levels, key)) { levels[key] = []; }
+                levels[key].push(w);
+              });
+              var box = strataReportElement("div", "screen");
+              box.appendChild(strataReportElement("h3", "", String(s.name) + " · " + String(s.current || "") +
+                (p.hashes[id] ? " · picture " + p.hashes[id] : "")));
+              box.appendChild(strataReportThumb(p, id, 320));
               var names = Object.keys(levels).sort(function (a, b) { return strataReportLevelRank(b) - strataReportLevelRank(a); });
-              var stack = names.map(function (name, depth) {
-                return '<div class="level" style="--depth:' + depth + '"><div class="name">level ' + strataReportEscape(name) + "</div>" +
-                  levels[name].map(function (w) {
-                    return '<span class="win' + (w.key ? " key" : "") + (w.hidden ? " hidden" : "") + '" style="--c:' + strataReportColour(w.id) + '" title="' +
-                      strataReportEscape(w.title || "") + '">' + w.id + " " + strataReportEscape(w.app_id || "") + (w.key ? " ★ key" : "") + (w.hidden ? " (hidden)" : "") + "</span>";
-                  }).join("") + "</div>";
-              }).join("") || "<em>no windows</em>";
-              return '<div class="screen"><h3>' + strataReportEscape(s.name) + " · " + strataReportEscape(s.current || "") +
-                (p.hashes[id] ? " · picture " + p.hashes[id] : "") + "</h3>" + strataReportThumb(p, id, 320) + stack + "</div>";
-            }).join("");
-            document.getElementById("screens").innerHTML = html || "<em>no screens</em>";
+              names.forEach(function (name, depth) {
+                var level = strataReportElement("div", "level");
+                level.style.setProperty("--depth", String(depth));
+                level.appendChild(strataReportElement("div", "name", "level " + name));
+                levels[name].forEach(function (w) {
+                  var win = strataReportElement("span", "win" + (w.key ? " key" : "") + (w.hidden ? " hidden" : ""),
+                    w.id + " " + (w.app_id || "") + (w.key ? " ★ key" : "") + (w.hidden ? " (hidden)" : ""));
+                  win.style.setProperty("--c", strataReportColour(w.id));
+                  win.title = String(w.title || "");
+                  level.appendChild(win);
+                });
+                box.appendChild(level);
+              });
+              if (!names.length) { box.appendChild(strataReportElement("em", "", "no windows")); }
+              screens.appendChild(box);
+            });
+            if (!screens.firstChild) { screens.appendChild(strataReportElement("em", "", "no screens")); }
           }
           slider.addEventListener("input", function () { show(Number(slider.value)); });
           function pick(event) { var el = event.target.closest("[data-i]"); if (el) { show(Number(el.getAttribute("data-i"))); } }
           timeline.addEventListener("click", pick);
           frames.addEventListener("click", pick);
-          show(diverged >= 0 ? diverged : points.length - 1);
+          if (points.length) { show(diverged >= 0 ? diverged : points.length - 1); }
         }
 
         if (typeof document !== "undefined") {

@@ -5,7 +5,9 @@ import StrataControlProtocol
 
 /// `strata-ctl replay FILE`: replays a trace against a fresh headless Strata and reports the
 /// first divergence (docs/experiments.md, "Replay and diff"). Exit status 0: the replay matches;
-/// 1: it diverges; 2: bad input (the trace cannot be read, or Strata cannot be started).
+/// 1: it diverges; 2: bad input (the trace cannot be read, asks for screens past the bounds, or
+/// would run programs other than Strata's own clients without `--run-commands`; or Strata cannot
+/// be started).
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
@@ -17,17 +19,35 @@ struct ReplayCommand: ParsableCommand {
             model events by sequence number, and frame hashes (every frame under the manual clock, each \
             screen's last picture under the realtime clock). Exit status 0 when they match, 1 at a \
             divergence (printed with the lines around it), 2 for a trace that cannot be read.
+
+            A trace is untrusted input: it names the programs the replay starts (the header's \
+            command and every recorded exec, with their directories). Unless each is one of \
+            Strata's own test clients (strata-color-client, strata-x11-color-client, \
+            strata-im-client, by that name or as the one beside strata-ctl, which is what runs), \
+            replay lists them and exits 2 before starting anything; --run-commands runs them as \
+            recorded. The header's screens must be sizes strata --size accepts, at most 16, and \
+            together at most 64 Mpx.
             """)
     @Argument(help: "The trace to replay.") var file: String
     @Option(help: ArgumentHelp("The strata to run (default: the one next to strata-ctl, else strata on PATH).", valueName: "path"))
     var strata: String?
     @Option(help: ArgumentHelp("Keep the replay's trace here (default: FILE.replay, written only on divergence, with the replay's last picture of each screen as FILE.replay.<screen>.png).", valueName: "file"))
     var keep: String?
-    @Option(help: ArgumentHelp("Seconds to wait for the replay to reach each recorded point of the model's sequence.", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Seconds to wait for the replay to reach a recorded point of the model's sequence (after one is missed, a divergence, nothing waits).", valueName: "seconds"))
     var timeout = 10.0
     @Option(help: ArgumentHelp("On a divergence, write the recorded trace's report (strata-ctl report) with the divergence marked here.", valueName: "file.html"))
     var report: String?
     @Flag(help: "Print each replayed command and input.") var verbose = false
+    @Flag(help: "Run the programs the trace names (its header's command and recorded execs) even when they are not Strata's own clients.")
+    var runCommands = false
+
+    /// Pixels of all the replay's screens together (each screen is a buffer of 4 bytes a pixel):
+    /// 64 Mpx, 256 MiB.
+    static let maxTotalPixels = 64 * 1024 * 1024
+    /// Bytes of a width or height, as `strata --size` accepts.
+    static let maxScreenSide = 16384
+    /// Extra modes of the first screen passed on (`--mode`).
+    static let maxModes = 64
 
     static func absolute(_ path: String) -> String {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
@@ -55,6 +75,13 @@ struct ReplayCommand: ParsableCommand {
             Output.printError("strata-ctl: error: \(file): \(error)")
             throw ExitCode(2)
         }
+        let programs = ReplayPrograms(trace: trace, toolDirectory: Self.toolDirectory(),
+                                      currentDirectory: FileManager.default.currentDirectoryPath)
+        if !runCommands, !programs.onlyOwnClients {
+            Output.printError((["strata-ctl: error: \(file) would run programs that are not Strata's own clients:"] + programs.listing
+                + ["pass --run-commands to replay it with them, if you trust the trace"]).joined(separator: "\n"))
+            throw ExitCode(2)
+        }
         if !trace.isComplete {
             Output.printError("strata-ctl: warning: \(file) has no end line (Strata was stopped without finishing it); replaying what it has")
         }
@@ -62,9 +89,12 @@ struct ReplayCommand: ParsableCommand {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let replayPath = keep.map(Self.absolute) ?? directory + "/replay.trace"
         let session: ReplaySession
+        let runsAsRecorded = runCommands
+        let program: ([String]) -> [String] = { argv in runsAsRecorded ? argv : programs.resolved(argv) }
         do {
             session = try ReplaySession(strata: strata ?? Self.defaultStrata(), arguments: arguments + ["--record", replayPath],
-                                        directory: directory, timeout: timeout, verbose: verbose)
+                                        directory: directory, timeout: timeout, verbose: verbose,
+                                        program: program)
         } catch {
             Output.printError("strata-ctl: error: cannot start Strata for the replay: \(error)")
             throw ExitCode(2)
@@ -95,12 +125,17 @@ struct ReplayCommand: ParsableCommand {
             throw ExitCode(1)
         }
         guard let divergence = TraceDiff.firstDivergence(recorded: trace, replay: replay) else {
+            if let missed = session.missedPoint {
+                Output.printError("\(file): the replay diverged: \(missed)")
+                throw ExitCode(1)
+            }
             let events = trace.lines(ofType: .event).count, frames = trace.lines(ofType: .frame).count
             print("\(file): the replay matches (\(events) events, \(frames) frames recorded; \(trace.clock) clock)")
             return
         }
         var report = ["\(file): the replay diverged (\(divergence.kind)): \(divergence.message)", "recorded (\(file)):"]
         report += TraceDiff.context(of: trace, around: divergence.recordedIndex)
+        if let missed = session.missedPoint { report.insert("the replay stopped early: \(missed)", at: 1) }
         if keep == nil {
             try? FileManager.default.removeItem(atPath: kept)
             try? FileManager.default.copyItem(atPath: replayPath, toPath: kept)
@@ -130,13 +165,26 @@ struct ReplayCommand: ParsableCommand {
         let screens = header["screens"]?.arrayValue ?? []
         guard (1...16).contains(screens.count) else { throw BadTrace("the header names \(screens.count) screens (1...16 replay)") }
         var arguments = ["--backend", "headless", "--screens", String(screens.count)]
+        // strata's default size when the header names none.
+        var size = (width: 1280, height: 720)
         if let current = screens[0]["current"]?.stringValue {
             guard let mode = ModeText(current) else { throw BadTrace("the first screen's mode \(current) is not WxH@Hz") }
+            try checkSide(mode, current)
+            guard mode.hz.isFinite, mode.hz > 0, mode.hz <= 1000 else { throw BadTrace("the first screen's refresh rate in \(current) is not 1...1000 Hz") }
+            size = (mode.width, mode.height)
             arguments += ["--size", "\(mode.width)x\(mode.height)", "--refresh", String(mode.hz)]
+            var seen: Set<String> = ["\(mode.width)x\(mode.height)"]
             for other in screens[0]["modes"]?.arrayValue ?? [] {
-                guard let text = other.stringValue, let extra = ModeText(text), extra.width != mode.width || extra.height != mode.height else { continue }
+                guard let text = other.stringValue, let extra = ModeText(text), seen.insert("\(extra.width)x\(extra.height)").inserted else { continue }
+                try checkSide(extra, text)
+                guard seen.count <= maxModes + 1 else { throw BadTrace("the first screen names more than \(maxModes) modes") }
                 arguments += ["--mode", "\(extra.width)x\(extra.height)"]
             }
+        }
+        let pixels = size.width * size.height * screens.count
+        guard pixels <= maxTotalPixels else {
+            throw BadTrace("\(screens.count) screens of \(size.width)x\(size.height) are \(pixels / (1024 * 1024)) Mpx, past the replay's cap of "
+                + "\(maxTotalPixels / (1024 * 1024)) Mpx for all screens together")
         }
         if let scale = screens[0]["scale"]?.doubleValue, scale != 1 { arguments += ["--scale", String(scale)] }
         guard let policy = header["policy"]?.stringValue, !policy.isEmpty, !policy.hasPrefix("-") else { throw BadTrace("the header has no policy") }
@@ -144,6 +192,13 @@ struct ReplayCommand: ParsableCommand {
         guard ["realtime", "manual"].contains(trace.clock) else { throw BadTrace("unknown clock \(trace.clock)") }
         arguments += ["--clock", trace.clock]
         return arguments
+    }
+
+    /// A mode's sides within what `strata --size` accepts.
+    static func checkSide(_ mode: ModeText, _ text: String) throws {
+        guard mode.width <= maxScreenSide, mode.height <= maxScreenSide else {
+            throw BadTrace("the screen mode \(text) is larger than \(maxScreenSide)x\(maxScreenSide) (what strata --size accepts)")
+        }
     }
 
     /// `1280x720@60` (the Hz may have decimals).
@@ -161,10 +216,15 @@ struct ReplayCommand: ParsableCommand {
         }
     }
 
-    static func defaultStrata() -> String {
+    /// The directory of the running strata-ctl.
+    static func toolDirectory() -> String {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let directory = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        let sibling = (directory.isEmpty ? "." : directory) + "/strata"
+        return directory.isEmpty ? "." : directory
+    }
+
+    static func defaultStrata() -> String {
+        let sibling = toolDirectory() + "/strata"
         return FileManager.default.isExecutableFile(atPath: sibling) ? sibling : "strata"
     }
 

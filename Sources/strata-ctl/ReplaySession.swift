@@ -11,14 +11,21 @@ final class ReplaySession {
     let directory: String
     let timeout: Double
     let verbose: Bool
+    /// How the replay runs each program the trace names (`ReplayPrograms.resolved`, or as
+    /// recorded with `--run-commands`).
+    let program: ([String]) -> [String]
     private var screenshots = 0
-    private var missedPoint = false
+    /// The first recorded point the replay did not reach: from there on nothing waits, and the
+    /// replay is reported as diverged (at the traces' first difference, else at this point).
+    private(set) var missedPoint: String?
 
     struct StartFailure: Error, CustomStringConvertible {
         var description: String
     }
 
-    init(strata: String, arguments: [String], directory: String, timeout: Double, verbose: Bool) throws {
+    init(strata: String, arguments: [String], directory: String, timeout: Double, verbose: Bool,
+         program: @escaping ([String]) -> [String]) throws {
+        self.program = program
         self.directory = directory
         self.timeout = timeout
         self.verbose = verbose
@@ -88,16 +95,25 @@ final class ReplaySession {
         process.wait()
     }
 
-    /// Waits until the replay's model has posted `sequence` (false after the timeout; later
-    /// points then wait a second at most, so a diverged replay ends soon).
+    /// Waits until the replay's model has posted `sequence` (at most `timeout` seconds); false
+    /// when it does not, or at once for a sequence past the recording's last one (no replay can
+    /// reach a point its recording never did). The first point missed is `missedPoint`; after
+    /// it, nothing waits (the rest is issued at once, so a diverged replay ends soon and still
+    /// shows what its commands do).
     @discardableResult
-    private func reach(_ sequence: Int) -> Bool {
-        let deadline = ControlClient.now() + (missedPoint ? min(1, timeout) : timeout)
+    private func reach(_ sequence: Int, line: Int, last: Int) -> Bool {
+        if sequence > last {
+            if missedPoint == nil { missedPoint = "line \(line + 1) waits for sequence \(sequence), past the recording's last (\(last))" }
+            return false
+        }
+        let deadline = ControlClient.now() + (missedPoint == nil ? timeout : 0)
         while true {
             let current = (try? client.request("sync"))?["sequence"]?.intValue ?? 0
             if current >= sequence { return true }
             if ControlClient.now() >= deadline {
-                missedPoint = true
+                if missedPoint == nil {
+                    missedPoint = "the replay did not reach sequence \(sequence) of line \(line + 1) within \(timeout) s (it is at \(current))"
+                }
                 return false
             }
             usleep(5000)
@@ -111,22 +127,25 @@ final class ReplaySession {
         let headless = header["backend"]?.stringValue == "headless"
         // The command Strata was started with: a driver (strata-ctl run …) when its process sent
         // control commands, which are replayed instead; else a client, started again.
-        if let command = header["command"]?.arrayValue?.compactMap(\.stringValue), !command.isEmpty {
-            let started = trace.lines(ofType: .client).first { $0.line["event"] == "start" }?.line["pid"]?.intValue
-            let drove = trace.lines(ofType: .command).contains { started != nil && $0.line["peer_pid"]?.intValue == started }
-            if !drove {
-                _ = try? client.request("exec", ["argv": .array(command.map { .string($0) }), "cwd": .string(FileManager.default.currentDirectoryPath)])
-            }
+        if let command = ReplayPrograms.headerCommand(of: trace) {
+            _ = try? client.request("exec", ["argv": .array(program(command).map { .string($0) }),
+                                             "cwd": .string(FileManager.default.currentDirectoryPath)])
         }
-        for line in trace.lines {
+        // The recording's model's last sequence number: its last event's.
+        let last = trace.lines.compactMap { $0["type"] == "event" || $0["type"] == "header" ? $0["sequence"]?.intValue : nil }.max() ?? 0
+        for (index, line) in trace.lines.enumerated() {
             switch line["type"]?.stringValue {
             case "command":
                 guard let request = line["request"], let name = request["command"]?.stringValue,
                       TraceFormat.replayedCommands.contains(name) else { continue }
-                reach(line["sequence"]?.intValue ?? 0)
+                reach(line["sequence"]?.intValue ?? 0, line: index, last: last)
                 var arguments = request.objectValue ?? [:]
                 arguments["id"] = nil
                 arguments["command"] = nil
+                if let problem = screenBudgetProblem(name, arguments) { return "\(TraceFile.describe(line)): \(problem)" }
+                if name == "exec", let argv = arguments["argv"]?.arrayValue?.compactMap(\.stringValue) {
+                    arguments["argv"] = .array(program(argv).map { .string($0) })
+                }
                 if name == "screenshot" {
                     screenshots += 1
                     arguments["path"] = .string("\(directory)/screenshot-\(screenshots).png")
@@ -146,21 +165,46 @@ final class ReplaySession {
                 // (all other input of a headless session) by the client itself.
                 guard line["during_command"] != true, line["virtual"] != true, !headless,
                       let (name, arguments) = Self.request(forInput: line) else { continue }
-                reach(line["sequence"]?.intValue ?? 0)
+                reach(line["sequence"]?.intValue ?? 0, line: index, last: last)
                 if verbose { Output.printError("replay: \(TraceFile.describe(line))") }
                 _ = try? client.request(name, arguments)
             default:
                 continue
             }
         }
-        let last = trace.lines.last?["sequence"]?.intValue ?? 0
-        reach(last)
+        reach(trace.lines.last?["sequence"]?.intValue ?? 0, line: trace.lines.count - 1, last: last)
         if trace.clock == "realtime" {
             // Frames on the realtime clock: let the last ones be painted (an X client's last
             // content comes through Xwayland, later than a Wayland client's under load: 300 ms
             // missed it once in the full test suite, so a second).
             _ = try? client.request("sync")
             usleep(1_000_000)
+        }
+        return nil
+    }
+
+    /// Why a replayed `screen-add` or `screen-mode` would take the replay past the bounds of its
+    /// screens (as for the header's: at most 16, sides `strata --size` accepts, 64 Mpx in all),
+    /// or nil. Counted without the screen a mode change replaces: a bound, not an exact sum.
+    private func screenBudgetProblem(_ name: String, _ arguments: [String: JSONValue]) -> String? {
+        guard name == "screen-add" || name == "screen-mode" else { return nil }
+        let screens = (try? client.request("screens"))?["screens"]?.arrayValue ?? []
+        var sizes = [arguments["size"], arguments["mode"]].compactMap { $0?.stringValue } + (arguments["modes"]?.arrayValue ?? []).compactMap(\.stringValue)
+        if sizes.isEmpty { sizes = ["1280x720"] }
+        var largest = 0
+        for text in sizes {
+            guard let mode = ReplayCommand.ModeText(text) else { continue }
+            guard mode.width <= ReplayCommand.maxScreenSide, mode.height <= ReplayCommand.maxScreenSide else {
+                return "the screen mode \(text) is larger than \(ReplayCommand.maxScreenSide)x\(ReplayCommand.maxScreenSide); not replayed"
+            }
+            largest = max(largest, mode.width * mode.height)
+        }
+        if name == "screen-add", screens.count >= 16 { return "a 17th screen; the replay's cap is 16 screens; not replayed" }
+        let total = screens.reduce(largest) { sum, screen in
+            sum + (screen["current"]?.stringValue.flatMap(ReplayCommand.ModeText.init).map { $0.width * $0.height } ?? 0)
+        }
+        guard total <= ReplayCommand.maxTotalPixels else {
+            return "the replay's screens would pass its cap of \(ReplayCommand.maxTotalPixels / (1024 * 1024)) Mpx for all screens together; not replayed"
         }
         return nil
     }

@@ -8,7 +8,11 @@ struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Write a trace as one self-contained HTML page: exploded stacks by level, a timeline to scrub, thumbnails where pictures changed.",
-        discussion: "Exit status 0 when written, 2 for a trace that cannot be read, 1 when the page cannot be written.")
+        discussion: """
+            The trace is untrusted input: report runs nothing, and the page shows every value of the trace \
+            as text, with a Content-Security-Policy that allows only its own script and style (no fetch). \
+            Exit status 0 when written, 2 for a trace that cannot be read, 1 when the page cannot be written.
+            """)
     @Argument(help: "The trace (strata --record).") var trace: String
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The HTML file to write.", valueName: "file"))
     var output: String

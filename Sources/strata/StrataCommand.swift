@@ -97,7 +97,7 @@ struct StrataCommand: ParsableCommand {
     var record: String?
 
     @Option(name: .customLong("record-limit"), help: ArgumentHelp(
-        "The most bytes a trace may take (default 256 MiB); at the limit the recording stops with an error.", valueName: "bytes"))
+        "The most bytes a trace may take after its header, which is always written (default 256 MiB); at the limit the recording stops with an error.", valueName: "bytes"))
     var recordLimit = TraceRecorder.defaultMaximumBytes
 
     @Option(name: .customLong("record-protocol"), help: ArgumentHelp(

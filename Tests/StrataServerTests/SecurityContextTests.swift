@@ -248,12 +248,14 @@ import Testing
         #expect(try sandboxedClient(sandbox).globals["wl_compositor"] != nil)
     }
 
-    /// Past `maxListeners` in all (committed listeners outlive their creators), the next
-    /// create_listener is no_memory, whoever sends it.
-    @Test func allListenersTogetherAreCapped() throws {
+    /// Connections that leave contexts behind (close_fds that never hang up) keep at most
+    /// `maxLeftoverListeners` of them, the oldest ended first; another engine always gets its
+    /// context afterwards.
+    @Test func leftoversAreCappedAndNeverRefuseAnotherEngine() throws {
         let sandbox = try SandboxSocket()
         let perClient = SecurityContextManager.maxListenersPerClient
-        var creators: [TestClient] = []
+        let contexts = server.compositor.securityContexts!
+        var first: SecurityContextListener?
         for _ in 0..<(SecurityContextManager.maxListeners / perClient) {
             let creator = try TestClient(server: server)
             let creatorsManager = try creator.bind(wp_security_context_manager_v1_interface_ptr())
@@ -262,21 +264,94 @@ import Testing
                 wp_security_context_v1_commit(context)
             }
             #expect(creator.roundtrip())
-            creators.append(creator)
+            if first == nil { first = contexts.listeners.first }
+            _ = consume creator
+            server.step()
+            #expect(contexts.leftoverCount <= SecurityContextManager.maxLeftoverListeners)
         }
-        creators.removeAll()
-        server.step()
-        #expect(server.compositor.securityContexts.listeners.count == SecurityContextManager.maxListeners)
-        #expect(server.compositor.securityContexts.listeners.allSatisfy { $0.creator == nil })
-        _ = wp_security_context_manager_v1_create_listener(manager, sandbox.listenFD, sandbox.closeFD)
-        #expect(!engine.roundtrip())
-        #expect(engine.connectionError == ENOMEM && engine.protocolError == nil)
-        // One hangup reaches all 256 (each holds its own copy of the pipe's read end); the loop
-        // takes at most 32 events a step.
+        #expect(contexts.listeners.count == SecurityContextManager.maxLeftoverListeners)
+        #expect(first?.isStopped == true, "the oldest leftover ended first")
+        // The newest leftovers are kept, and still accept (the spec).
+        let socket = try #require(sandbox.connect())
+        #expect(server.run(seconds: 10) { contexts.listeners.contains { $0.accepted > 0 } })
+        let app = try TestClient(server: server, connectedSocket: socket)
+        #expect(server.compositor.display.origin(of: app.serverClient).isSandboxed)
+        commitContext(sandbox)
+        #expect(engine.roundtrip() && engine.connectionError == 0)
+        #expect(contexts.listenerCount(of: engine.serverClient) == 1)
         sandbox.hangUp()
-        #expect(server.run(seconds: 10) { server.compositor.securityContexts.listeners.isEmpty })
-        let bystander = try TestClient(server: server)
-        #expect(bystander.globals["wp_security_context_manager_v1"] != nil)
+        #expect(server.run(seconds: 10) { contexts.listeners.isEmpty })
+    }
+
+    /// When connected clients' contexts and leftovers fill `maxListeners`, a new context ends
+    /// the oldest leftover instead of being refused; only connected clients' own contexts past
+    /// the cap refuse one, with a message naming it.
+    @Test func aNewContextEndsTheOldestLeftoverToMakeRoom() throws {
+        let sandbox = try SandboxSocket()
+        let perClient = SecurityContextManager.maxListenersPerClient
+        let contexts = server.compositor.securityContexts!
+        // Leftovers first, then connected clients up to the cap.
+        let leaver = try TestClient(server: server)
+        let leaversManager = try leaver.bind(wp_security_context_manager_v1_interface_ptr())
+        for _ in 0..<SecurityContextManager.maxLeftoverListeners {
+            wp_security_context_v1_commit(wp_security_context_manager_v1_create_listener(leaversManager, sandbox.listenFD, sandbox.closeFD))
+        }
+        #expect(leaver.roundtrip())
+        _ = consume leaver
+        server.step()
+        #expect(contexts.leftoverCount == SecurityContextManager.maxLeftoverListeners)
+        var holders: [TestClient] = []
+        while contexts.listeners.count < SecurityContextManager.maxListeners {
+            let holder = try TestClient(server: server)
+            let holdersManager = try holder.bind(wp_security_context_manager_v1_interface_ptr())
+            let room = min(perClient, SecurityContextManager.maxListeners - contexts.listeners.count)
+            for _ in 0..<room { _ = wp_security_context_manager_v1_create_listener(holdersManager, sandbox.listenFD, sandbox.closeFD) }
+            #expect(holder.roundtrip())
+            holders.append(holder)
+        }
+        let oldest = contexts.listeners.first
+        commitContext(sandbox)
+        #expect(engine.connectionError == 0, "a leftover made room")
+        #expect(oldest?.isStopped == true && contexts.listeners.count == SecurityContextManager.maxListeners)
+        #expect(contexts.leftoverCount == SecurityContextManager.maxLeftoverListeners - 1)
+        withExtendedLifetime(holders) {}
+    }
+
+    /// Past `maxListeners` of connected clients, the next create_listener is no_memory naming
+    /// the cap; so is a connection's own cap.
+    @Test func theCapsAreNamedInTheirErrors() throws {
+        let sandbox = try SandboxSocket()
+        let perClient = SecurityContextManager.maxListenersPerClient
+        var holders: [RawClient] = []
+        func fill(_ client: RawClient, _ count: Int) throws -> UInt32 {
+            let manager = try #require(client.bind("wp_security_context_manager_v1"))
+            for _ in 0..<count {
+                #expect(client.send(WireMessage(object: manager, opcode: 1,
+                                                [.newID(client.newID()), .fd(sandbox.listenFD), .fd(sandbox.closeFD)])))
+            }
+            return manager
+        }
+        let greedy = try RawClient(server: server)
+        #expect(greedy.getRegistry())
+        let greedyManager = try fill(greedy, perClient)
+        #expect(greedy.roundtrip())
+        #expect(greedy.send(WireMessage(object: greedyManager, opcode: 1, [.newID(greedy.newID()), .fd(sandbox.listenFD), .fd(sandbox.closeFD)])))
+        greedy.expectOverBudget(naming: "per-client limit: more than \(perClient) security contexts")
+        _ = consume greedy
+        server.step()
+        for _ in 0..<(SecurityContextManager.maxListeners / perClient) {
+            let holder = try RawClient(server: server)
+            #expect(holder.getRegistry())
+            _ = try fill(holder, perClient)
+            #expect(holder.roundtrip())
+            holders.append(holder)
+        }
+        #expect(server.compositor.securityContexts.listeners.count == SecurityContextManager.maxListeners)
+        let late = try RawClient(server: server)
+        #expect(late.getRegistry())
+        _ = try fill(late, 1)
+        late.expectOverBudget(naming: "more than \(SecurityContextManager.maxListeners) security contexts")
+        withExtendedLifetime(holders) {}
     }
 
     private func expectManagerError(_ code: UInt32) throws {

@@ -19,10 +19,16 @@ public final class SecurityContextManager {
     /// connected. A sandbox engine makes one per sandboxed app it starts; 32 apps started at
     /// once through one connection is far past flatpak's one.
     public static let maxListenersPerClient = 32
-    /// Live listeners in all: each holds two descriptors, and a committed one outlives its
-    /// creator until its close_fd hangs up, so clients that disconnect cannot pile them up past
-    /// 512 descriptors.
+    /// Live listeners in all: each holds two descriptors. Leftovers (below) are ended first to
+    /// make room, so only connected clients' own listeners can fill it.
     public static let maxListeners = 256
+    /// Leftovers: committed listeners whose creator disconnected while their close_fd has not
+    /// hung up (the spec: accepting goes on). At most this many are kept, for all clients
+    /// together; past it, and whenever a new context needs the room, the oldest leftover ends
+    /// as if its close_fd had hung up. A sandbox engine that disconnects while its apps run
+    /// keeps up to this many of them reachable; one that leaves contexts behind cannot make
+    /// Strata refuse another engine.
+    public static let maxLeftoverListeners = 16
     /// Connections accepted on one listener per wake-up of the loop: a flood of connections on
     /// one sandbox's socket waits for the next turn instead of holding up every other client.
     public static let maxAcceptsPerWakeup = 16
@@ -70,9 +76,14 @@ public final class SecurityContextManager {
             throw ProtocolError(code: WP_SECURITY_CONTEXT_MANAGER_V1_ERROR_NESTED.rawValue,
                                 "a sandboxed client cannot make a security context")
         }
-        guard listeners.count < Self.maxListeners, listenerCount(of: client) < Self.maxListenersPerClient else {
-            wl_client_post_no_memory(client)
-            return
+        guard listenerCount(of: client) < Self.maxListenersPerClient else {
+            throw ProtocolError.noMemory("per-client limit: more than \(Self.maxListenersPerClient) security contexts", client: client)
+        }
+        if listeners.count >= Self.maxListeners, let oldest = listeners.first(where: { $0.creator == nil }) {
+            end(oldest)
+        }
+        guard listeners.count < Self.maxListeners else {
+            throw ProtocolError.noMemory("more than \(Self.maxListeners) security contexts of connected clients in all", client: client)
         }
         if let why = Self.listeningSocketProblem(listenFD) {
             throw ProtocolError(code: WP_SECURITY_CONTEXT_MANAGER_V1_ERROR_INVALID_LISTEN_FD.rawValue, "listen_fd \(why)")
@@ -118,6 +129,21 @@ public final class SecurityContextManager {
     private func creatorDidDisconnect(_ client: OpaquePointer) {
         for listener in listeners where listener.creator == client { listener.creator = nil }
         creators[client] = nil
+        // Uncommitted contexts end with the client's resources; only committed ones are left over.
+        var leftovers = listeners.filter { $0.creator == nil && $0.metadata != nil }
+        while leftovers.count > Self.maxLeftoverListeners {
+            end(leftovers.removeFirst())
+        }
+    }
+
+    /// The leftovers kept now (committed listeners whose creator is gone).
+    public var leftoverCount: Int {
+        listeners.reduce(0) { $0 + ($1.creator == nil && $1.metadata != nil ? 1 : 0) }
+    }
+
+    private func end(_ listener: SecurityContextListener) {
+        listener.stop()
+        listenerDidStop(listener)
     }
 
     /// Forgets a listener that stopped (its close_fd hung up, its context was destroyed
@@ -128,16 +154,12 @@ public final class SecurityContextManager {
 
     /// Ends the sandboxes whose engine has disconnected, as if each close_fd had hung up: their
     /// listeners stop and close both descriptors. How many stopped. A committed listener outlives
-    /// its creator by design, and one whose close_fd never hangs up (a listening socket, say)
-    /// lasts until Strata's shutdown, within `maxListeners`; the fuzzer, which plays the sandbox
+    /// its creator by design, within `maxLeftoverListeners`; the fuzzer, which plays the sandbox
     /// engine as well as the client, ends them after each input.
     @discardableResult
     public func stopListenersWithoutCreator() -> Int {
         let orphans = listeners.filter { $0.creator == nil }
-        for listener in orphans {
-            listener.stop()
-            listenerDidStop(listener)
-        }
+        for listener in orphans { end(listener) }
         return orphans.count
     }
 
