@@ -242,6 +242,7 @@ struct StrataCommand: ParsableCommand {
             }
             compositor.decorationMode = clientSideDecorations ? .clientSide : .serverSide
             compositor.clientPrivilege = allowPrivileged ? .everyone : .startedByStrata
+            compositor.log = { Session.printError($0) }
             compositor.cursor.isHidden = hideCursor
             do {
                 try compositor.addSocket(name: socket)
