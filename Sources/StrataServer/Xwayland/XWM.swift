@@ -369,7 +369,8 @@ public final class XWM {
     }
 
     private func handleClientMessage(_ e: xcb_client_message_event_t, isSynthetic: Bool) {
-        if e.type == atoms["WL_SURFACE_ID"] || e.type == atoms["WL_SURFACE_SERIAL"], isSynthetic {
+        let trusted = e.type == atoms["WL_SURFACE_SERIAL"] && xwayland.trustsSentSurfaceSerialsForTesting
+        if e.type == atoms["WL_SURFACE_ID"] || e.type == atoms["WL_SURFACE_SERIAL"], isSynthetic, !trusted {
             ignoreForgedAssociation(e)
         } else if e.type == atoms["WL_SURFACE_ID"] {
             guard let window = windows[e.window] else { return }
