@@ -39,7 +39,7 @@ import Testing
         _ = party.client.roundtrip()
     }
 
-    @Test func makeKeyFromABackgroundOrdinaryClientIsRefusedAndLogged() throws {
+    @Test func makeKeyFromABackgroundOrdinaryClientIsRefusedAndLoggedAtMostOnceASecond() throws {
         let server = try Self.server()
         var lines: [String] = []
         server.compositor.log = { lines.append($0) }
@@ -50,6 +50,12 @@ import Testing
         #expect(server.windows.keyWindow?.appID == "typing")
         #expect(server.compositor.focusRequests.refused == 1)
         #expect(lines.count == 1 && lines.first?.contains("focus request refused: make_key") == true)
+        // A flood: every request refused, no more lines within the second.
+        for _ in 0..<1000 { background.object.makeKey() }
+        #expect(background.client.roundtrip())
+        #expect(server.windows.keyWindow?.appID == "typing")
+        #expect(server.compositor.focusRequests.refused == 1001)
+        #expect(lines.count == 1)
         withExtendedLifetime((background, typing)) {}
     }
 

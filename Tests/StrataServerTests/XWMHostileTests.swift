@@ -95,8 +95,8 @@ struct XWMHostileTests {
     }
 
     /// A background X client asks for its window to be activated while a Wayland window is key
-    /// (no timestamp, then a timestamp far ahead): refused, the Wayland window stays key, and
-    /// the X window demands attention.
+    /// (no timestamp, then a timestamp far ahead): refused, logged once, the Wayland window stays
+    /// key, and the X window demands attention.
     @Test func netActiveWindowFromABackgroundXClientWhileAWaylandWindowIsKeyIsRefused() throws {
         let (server, xwayland) = try H.start()
         defer { xwayland.shutdown() }
@@ -120,7 +120,8 @@ struct XWMHostileTests {
         #expect(server.run(seconds: 20) { H.words(c, window, H.atom(c, "_NET_WM_STATE")).contains(attention) })
         #expect(server.run(seconds: 20) { server.compositor.focusRequests.refused == 2 })
         #expect(server.windows.keyWindow === wayland)
-        #expect(lines.filter { $0.contains("focus request refused: _NET_ACTIVE_WINDOW") }.count == 2)
+        // One line a second per requester.
+        #expect(lines.filter { $0.contains("focus request refused: _NET_ACTIVE_WINDOW") }.count == 1)
         withExtendedLifetime((toplevel, shell)) {}
     }
 

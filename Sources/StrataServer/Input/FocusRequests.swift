@@ -36,9 +36,28 @@ public final class FocusRequests {
             return true
         }
         refused += 1
+        // At most one line a second per requester (a flood of requests is not a flood of lines).
+        let now = ContinuousClock.now
+        var entry = logged[requester] ?? LogEntry(last: nil, suppressed: 0)
+        if let last = entry.last, now - last < .seconds(1) {
+            entry.suppressed += 1
+            logged[requester] = entry
+            return false
+        }
+        if logged.count >= Self.maxLoggedRequesters { logged.removeAll() }
         let key = compositor.windows.keyWindow.map { "\($0.id)" } ?? "none"
+        let more = entry.suppressed > 0 ? " (and \(entry.suppressed) more from it not logged)" : ""
         compositor.log("strata: focus request refused: \(request) for \(window.id) (\(window.appID)) from \(requester): "
-            + "not the key window's client (\(key)), not privileged, and not the client of the latest input")
+            + "not the key window's client (\(key)), not privileged, and not the client of the latest input\(more)")
+        logged[requester] = LogEntry(last: now, suppressed: 0)
         return false
     }
+
+    private struct LogEntry {
+        var last: ContinuousClock.Instant?
+        var suppressed: Int
+    }
+    /// When each requester's last refusal was logged, and how many were not since.
+    private var logged: [String: LogEntry] = [:]
+    private static let maxLoggedRequesters = 256
 }
