@@ -11,10 +11,10 @@
 #            gtk-layer-demo (with dbus-run-session), Xvfb (the X11 backend's tests), grim, wlr-randr, wtype and
 #            wayvnc (the standard tool protocols), wl-clipboard (data control), swayidle (idle
 #            notifications) and swaylock (the session lock), an Xcursor theme (Adwaita), the WLCS
-#            runner (the default), python3 with pytest (python/'s tests), chromium (headless: the
-#            trace report's test), ffmpeg (record-video's encoder; ffprobe checks its videos), and
-#            Xwayland with xterm, x11-apps, x11-utils and xclip (the X11 clients' tests,
-#            docs/xwayland.md)
+#            runner (the default), python3 with pytest and Pillow (python/'s tests), chromium
+#            (headless: the trace report's test), ffmpeg (record-video's encoder; ffprobe checks its
+#            videos), zenity (a GTK entry for the typing tests), and Xwayland with xterm, x11-apps,
+#            x11-utils, xclip and xdotool (the X11 clients' tests, docs/xwayland.md)
 #   --demo   --test (foot is the terminal scripts/demo.sh and run-nested.sh prefer)
 #
 # Swift itself is not installed here (see swift.org/install). Runs `apt-get update` only when
@@ -26,7 +26,7 @@ build=(libwayland-dev libwayland-bin wayland-protocols libpixman-1-dev libxkbcom
        libxcursor-dev)
 test=(weston wayland-utils foot fonts-dejavu-core gtk-3-examples gtk-layer-shell-examples dbus xvfb
       grim wlr-randr wtype wayvnc wl-clipboard swayidle swaylock adwaita-icon-theme gtk-4-examples python3 python3-pytest python3-pil chromium ffmpeg
-      xwayland xterm x11-apps x11-utils xclip zenity)
+      xwayland xterm x11-apps x11-utils xclip zenity xdotool)
 demo=()
 
 case "${1:---test}" in

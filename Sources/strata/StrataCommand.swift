@@ -318,6 +318,7 @@ struct StrataCommand: ParsableCommand {
             }
             compositor.decorationMode = clientSideDecorations ? .clientSide : .serverSide
             compositor.clientPrivilege = allowPrivileged ? .everyone : .startedByStrata
+            compositor.log = { Session.printError($0) }
             compositor.cursor.isHidden = hideCursor
             compositor.seat.pointerBindingModifier = noPointerBindings ? nil : pointerBindingModifier
             do {

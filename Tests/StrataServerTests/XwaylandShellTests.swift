@@ -14,12 +14,15 @@ import Testing
 struct XwaylandShellTests {
     private typealias H = XTestHarness
 
-    /// A started server and Xwayland, where clients started by Strata count as Xwayland's.
+    /// A started server and Xwayland, where clients started by Strata count as Xwayland's and
+    /// the test's X client sends the `WL_SURFACE_SERIAL` messages Xwayland 23 would (the XWM
+    /// ignores them from X clients otherwise: `XWMHostileTests`).
     private static func start() throws -> (TestServer, Xwayland) {
         let (server, xwayland) = try H.start()
         xwayland.shellClientForTesting = { [unowned server] client in
             server.compositor.display.origin(of: client) == .startedByStrata
         }
+        xwayland.trustsSentSurfaceSerialsForTesting = true
         return (server, xwayland)
     }
 

@@ -595,10 +595,15 @@ strata_window_v1_set_output(struct strata_window_v1 *strata_window_v1, struct wl
  * @ingroup iface_strata_window_v1
  *
  * Asks for the window to become the key window (UIKit's makeKey).
- * The window model honours it when the window is shown, may become
- * key and is on a connected screen; then did_become_key follows (and
- * did_resign_key for the previous key window's owner). Otherwise the
- * request has no effect and no event is sent.
+ * No focus stealing: the request is considered only when no window is
+ * key, when this client owns the key window, when the client is
+ * privileged (a connection the compositor made for a process it
+ * started), or when the user's latest press (key, button, touch down)
+ * went to this client; otherwise it is refused. The window model then
+ * honours it when the window is shown, may become key and is on a
+ * connected screen; then did_become_key follows (and did_resign_key for
+ * the previous key window's owner). Otherwise the request has no effect
+ * and no event is sent.
  */
 static inline void
 strata_window_v1_make_key(struct strata_window_v1 *strata_window_v1)

@@ -360,11 +360,16 @@ struct strata_window_v1_interface {
 	 * ask to be the key window
 	 *
 	 * Asks for the window to become the key window (UIKit's
-	 * makeKey). The window model honours it when the window is shown,
-	 * may become key and is on a connected screen; then did_become_key
-	 * follows (and did_resign_key for the previous key window's
-	 * owner). Otherwise the request has no effect and no event is
-	 * sent.
+	 * makeKey). No focus stealing: the request is considered only when
+	 * no window is key, when this client owns the key window, when the
+	 * client is privileged (a connection the compositor made for a
+	 * process it started), or when the user's latest press (key,
+	 * button, touch down) went to this client; otherwise it is
+	 * refused. The window model then honours it when the window is
+	 * shown, may become key and is on a connected screen; then
+	 * did_become_key follows (and did_resign_key for the previous key
+	 * window's owner). Otherwise the request has no effect and no
+	 * event is sent.
 	 */
 	void (*make_key)(struct wl_client *client,
 			 struct wl_resource *resource);

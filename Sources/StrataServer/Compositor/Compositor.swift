@@ -68,6 +68,10 @@ public final class Compositor {
     public weak var xwayland: Xwayland?
     /// Who sees the privileged globals (`--allow-privileged`: everyone).
     public var clientPrivilege: ClientPrivilege = .startedByStrata
+    /// Where the compositor's own messages go (strata: stderr), e.g. a focus request refused.
+    public var log: (String) -> Void = { _ in }
+    /// Focus requests (make_key, `_NET_ACTIVE_WINDOW`) honoured and refused (`FocusRequestRule`).
+    public private(set) lazy var focusRequests = FocusRequests(compositor: self)
     /// A trace recorder's hooks (frames presented, input handled); nil while not recording.
     public var traceHooks: TraceHooks? {
         get { scene.traceHooks }

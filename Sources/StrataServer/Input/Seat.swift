@@ -1,6 +1,7 @@
 import CStrataServerGlue
 import CWaylandServer
 import CXKBCommon
+import Glibc
 import StrataModel
 
 /// A popup grab (xdg_popup.grab): while it lasts, the seat sends pointer events only to the
@@ -562,8 +563,29 @@ public final class Seat {
         weak var window: Window?
     }
 
+    /// The seat's latest press (button, key, touch down, tablet tip): which client got it, on
+    /// which surface, and when (CLOCK_MONOTONIC milliseconds, the clock of X timestamps). What
+    /// `FocusRequestRule` calls the user's latest input.
+    struct LatestPress {
+        let client: OpaquePointer
+        weak var surface: Surface?
+        let monotonicMilliseconds: UInt32
+    }
+    private(set) var latestPress: LatestPress?
+
+    /// Whether the seat's latest press went to `client`.
+    func hasLatestPress(_ client: OpaquePointer) -> Bool {
+        latestPress?.client == client
+    }
+
     /// Remembers a press serial sent to `client`, so grabs and moves can be checked against it.
     func recordInputSerial(_ serial: UInt32, kind: InputSerial.Kind, client: OpaquePointer, surface: Surface?, window: Window?) {
+        if kind != .release {
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            let milliseconds = UInt64(now.tv_sec) &* 1000 &+ UInt64(now.tv_nsec / 1_000_000)
+            latestPress = LatestPress(client: client, surface: surface, monotonicMilliseconds: UInt32(truncatingIfNeeded: milliseconds))
+        }
         var ring = inputSerials[client] ?? []
         ring.append(InputSerial(serial: serial, kind: kind, surface: surface, window: window))
         if ring.count > Self.serialsPerClient { ring.removeFirst(ring.count - Self.serialsPerClient) }
@@ -585,7 +607,10 @@ public final class Seat {
     func forgetClientIfUnused(_ client: OpaquePointer) {
         let used = bindings.contains { $0.client == client } || pointer.bindings.contains { $0.client == client }
             || keyboard.bindings.contains { $0.client == client } || touch.bindings.contains { $0.client == client }
-        if !used { inputSerials[client] = nil }
+        if !used {
+            inputSerials[client] = nil
+            if latestPress?.client == client { latestPress = nil }
+        }
     }
 
     // MARK: Keyboard focus followers

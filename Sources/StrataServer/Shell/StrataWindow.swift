@@ -120,7 +120,8 @@ final class StrataWindow: ResourceObject {
     }
 
     func handleMakeKeyRequest() {
-        guard !isInert, let window, let compositor = windowExtension?.compositor else { return }
+        guard !isInert, let window, let compositor = windowExtension?.compositor,
+              compositor.focusRequests.allowsWaylandRequest("make_key", from: client, for: window) else { return }
         compositor.windows.makeKey(window)
     }
 

@@ -49,6 +49,9 @@ final class X11Window: WindowContent, SurfaceRole {
     /// Iconic (ICCCM `IconicState`, `_NET_WM_STATE_HIDDEN`): hidden in the model and unmapped in
     /// X by the XWM (so that the client's map un-iconifies it, as ICCCM says).
     var isIconic = false
+    /// A refused `_NET_ACTIVE_WINDOW` marked it (`_NET_WM_STATE_DEMANDS_ATTENTION`) until it
+    /// becomes key.
+    var demandsAttention = false
     /// Set while the window hides itself in the model (its X window unmapped, its surface gone),
     /// so that the XWM does not take the hide for an iconify.
     private(set) var isHidingItself = false

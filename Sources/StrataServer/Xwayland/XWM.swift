@@ -50,7 +50,7 @@ public final class XWM {
         "_NET_WM_WINDOW_TYPE_DESKTOP", "_NET_WM_WINDOW_TYPE_NOTIFICATION", "_NET_WM_WINDOW_TYPE_MENU",
         "_NET_WM_WINDOW_TYPE_DROPDOWN_MENU", "_NET_WM_WINDOW_TYPE_POPUP_MENU", "_NET_WM_WINDOW_TYPE_TOOLTIP",
         "_NET_WM_STATE", "_NET_WM_STATE_ABOVE", "_NET_WM_STATE_MAXIMIZED_VERT", "_NET_WM_STATE_MAXIMIZED_HORZ",
-        "_NET_WM_STATE_FULLSCREEN", "_NET_WM_STATE_HIDDEN", "_NET_WM_MOVERESIZE",
+        "_NET_WM_STATE_FULLSCREEN", "_NET_WM_STATE_HIDDEN", "_NET_WM_STATE_DEMANDS_ATTENTION", "_NET_WM_MOVERESIZE",
     ]
 
     static let maxPropertyWords: UInt32 = 1024
@@ -264,6 +264,12 @@ public final class XWM {
             selection(e.selection)?.ownerDidChange(to: e.owner, timestamp: e.selection_timestamp)
             return
         }
+        // What the X server reports about windows (creation, mapping, configuration, properties)
+        // is only ever taken from the server: a client can send any of these to the root
+        // (SendEvent with SubstructureRedirect), naming another client's window.
+        let serverOnly = [XCB_CREATE_NOTIFY, XCB_DESTROY_NOTIFY, XCB_MAP_REQUEST, XCB_MAP_NOTIFY, XCB_UNMAP_NOTIFY,
+                          XCB_CONFIGURE_REQUEST, XCB_CONFIGURE_NOTIFY, XCB_PROPERTY_NOTIFY]
+        if isSynthetic, serverOnly.contains(Int32(type)) { return }
         switch Int32(type) {
         case XCB_SELECTION_REQUEST:
             guard !isSynthetic else { return }
@@ -336,14 +342,37 @@ public final class XWM {
             guard let window = windows[e.window], watched.contains(e.atom) else { return }
             requestProperties(of: window)
         case XCB_CLIENT_MESSAGE:
-            handleClientMessage(raw.assumingMemoryBound(to: xcb_client_message_event_t.self).pointee)
+            handleClientMessage(raw.assumingMemoryBound(to: xcb_client_message_event_t.self).pointee, isSynthetic: isSynthetic)
         default:
             break
         }
     }
 
-    private func handleClientMessage(_ e: xcb_client_message_event_t) {
-        if e.type == atoms["WL_SURFACE_ID"] {
+    /// The X clients (by resource id base) whose forged association messages were logged.
+    private var loggedForgers: Set<UInt32> = []
+
+    /// The X client that created `xid`: its resource id base (the bits outside the server's
+    /// resource id mask, the same for every client).
+    func xClient(of xid: UInt32) -> UInt32 {
+        xid & ~clientResourceMask
+    }
+    private lazy var clientResourceMask: UInt32 = xcb_get_setup(connection)?.pointee.resource_id_mask ?? 0x1f_ffff
+
+    /// A `WL_SURFACE_ID` or `WL_SURFACE_SERIAL` sent by an X client (SendEvent): only Xwayland
+    /// may associate a window with its surface. Ignored, and logged once per X client.
+    private func ignoreForgedAssociation(_ e: xcb_client_message_event_t) {
+        let client = xClient(of: e.window)
+        guard loggedForgers.count < Self.maxWindows, loggedForgers.insert(client).inserted else { return }
+        let name = e.type == atoms["WL_SURFACE_ID"] ? "WL_SURFACE_ID" : "WL_SURFACE_SERIAL"
+        xwayland.log("strata: Xwayland: ignored a \(name) message an X client sent (window 0x\(String(e.window, radix: 16))); "
+            + "only the X server associates windows with surfaces (logged once per X client)")
+    }
+
+    private func handleClientMessage(_ e: xcb_client_message_event_t, isSynthetic: Bool) {
+        let trusted = e.type == atoms["WL_SURFACE_SERIAL"] && xwayland.trustsSentSurfaceSerialsForTesting
+        if e.type == atoms["WL_SURFACE_ID"] || e.type == atoms["WL_SURFACE_SERIAL"], isSynthetic, !trusted {
+            ignoreForgedAssociation(e)
+        } else if e.type == atoms["WL_SURFACE_ID"] {
             guard let window = windows[e.window] else { return }
             window.pendingSurfaceID = e.data.data32.0
             waitingForSurface.insert(window.id)
@@ -359,10 +388,17 @@ public final class XWM {
                 _ = window.associate(surface: surface, shellSurface: shellSurface)
             }
         } else if e.type == atoms["_NET_ACTIVE_WINDOW"] {
-            // A request to activate goes through the key-window policy (which may refuse it); an
-            // iconic window is shown again first.
+            // A request to activate goes through the focus rule, then the key-window policy (which
+            // may refuse it); an iconic window is shown again first.
             guard let window = windows[e.window], !window.isOverrideRedirect, let model = window.window,
                   !model.isClosed else { return }
+            guard allowsActivation(of: window, model: model, timestamp: e.data.data32.1) else {
+                if !window.demandsAttention, !model.isKeyWindow {
+                    window.demandsAttention = true
+                    writeState(of: window)
+                }
+                return
+            }
             if window.isIconic, model.isHidden {
                 compositor.windows.show(model, makeKey: true)
             } else if model.isVisible {
@@ -383,6 +419,27 @@ public final class XWM {
                   let model = window.window, model.isVisible else { return }
             compositor.windows.hide(model)
         }
+    }
+
+    /// `FocusRequestRule` for a `_NET_ACTIVE_WINDOW` about `window`, whose X client stands for the
+    /// requester (X has no privileged clients): honoured when no window is key, when the key
+    /// window is an X window of the same X client, or when the seat's latest press went to a
+    /// window of that X client and `timestamp` (the message's user time) is not older than it.
+    private func allowsActivation(of window: X11Window, model: Window, timestamp: UInt32) -> Bool {
+        let client = xClient(of: window.id)
+        let key = compositor.windows.keyWindow
+        let keyX11 = key?.content as? X11Window
+        let ownsKey = keyX11.map { $0.wm === self && xClient(of: $0.id) == client } ?? false
+        var hasLatestInput = false
+        if let press = compositor.seat.latestPress, let xwaylandClient = xwayland.client, press.client == xwaylandClient,
+           let surface = press.surface, let pressed = windows.values.first(where: { $0.surface === surface }),
+           xClient(of: pressed.id) == client {
+            hasLatestInput = FocusRequestRule.isXTimestamp(timestamp, notOlderThan: press.monotonicMilliseconds)
+        }
+        let facts = FocusRequestRule.Facts(hasKeyWindow: key != nil, requesterOwnsKeyWindow: ownsKey,
+                                           requesterIsPrivileged: false, requesterHasLatestInput: hasLatestInput)
+        return compositor.focusRequests.decide(facts, request: "_NET_ACTIVE_WINDOW", window: model,
+                                               requester: "the X client of window 0x\(String(window.id, radix: 16))")
     }
 
     /// A `_NET_WM_STATE` client message: action 0 removes, 1 adds, 2 toggles the one or two
@@ -413,6 +470,7 @@ public final class XWM {
         if window.maximizedHorizontally { list.append(atoms["_NET_WM_STATE_MAXIMIZED_HORZ"]) }
         if window.wantsFullscreen { list.append(atoms["_NET_WM_STATE_FULLSCREEN"]) }
         if window.isIconic { list.append(atoms["_NET_WM_STATE_HIDDEN"]) }
+        if window.demandsAttention { list.append(atoms["_NET_WM_STATE_DEMANDS_ATTENTION"]) }
         xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window.id, atoms["_NET_WM_STATE"],
                             XCB_ATOM_ATOM.rawValue, 32, UInt32(list.count), &list)
         flushAndReadSoon()
@@ -567,6 +625,12 @@ public final class XWM {
     /// The model moved or resized a managed window (placement, `strata-ctl move`): X is told.
     private func modelDidPost(_ notification: WindowServerNotification) {
         switch notification {
+        case .windowDidBecomeKey(let id):
+            if let window = compositor.windows.window(withID: id)?.content as? X11Window, window.wm === self, window.demandsAttention {
+                window.demandsAttention = false
+                writeState(of: window)
+            }
+            return
         case .windowDidChangeStacking(let id), .windowDidChangeLevel(let id, _, _):
             if let model = compositor.windows.window(withID: id) { reorderOverrideRedirects(above: model) }
             return

@@ -34,6 +34,9 @@ public final class Xwayland {
     public private(set) var client: OpaquePointer?
     /// Tests: which clients count as Xwayland's for xwayland_shell_v1 (nil: `client` alone).
     public var shellClientForTesting: ((OpaquePointer) -> Bool)?
+    /// Tests acting as an Xwayland 23+ (Debian's 22.1 sends no `WL_SURFACE_SERIAL`): the XWM takes
+    /// `WL_SURFACE_SERIAL` messages a test X client sends (SendEvent), which it otherwise ignores.
+    public var trustsSentSurfaceSerialsForTesting = false
 
     /// Whether `candidate` may bind xwayland_shell_v1: Xwayland's own client only.
     func isShellClient(_ candidate: OpaquePointer) -> Bool {
