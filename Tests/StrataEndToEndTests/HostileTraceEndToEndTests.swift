@@ -80,8 +80,7 @@ import Testing
         _ = try #require(ControlTests.ctl)
         let folder = try ReplayEndToEndTests.folder()
         let elsewhere = folder.path + "/strata-color-client"
-        try "#!/bin/sh\ntouch \"$0.ran\"\n".write(toFile: elsewhere, atomically: true, encoding: .utf8)
-        chmod(elsewhere, 0o755)
+        try writeExecutable(elsewhere, "#!/bin/sh\ntouch \"$0.ran\"\n")
         let path = try trace([
             Self.header + #","command":["sh","-c","touch header.ran"]}"#,
             #"{"type":"command","request":{"command":"exec","argv":["\#(elsewhere)","--title","x"],"cwd":"/"},"reply":{"ok":true},"sequence":0,"time_ns":1}"#,

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import StrataTestSupport
 import Testing
 
 /// `run-nested.sh` runs the `strata` on PATH, else the checkout's `.build/release/strata`, and
@@ -35,8 +36,7 @@ import Testing
         }
 
         static func script(_ path: String, _ body: String) throws {
-            try ("#!/bin/sh\n" + body + "\n").write(toFile: path, atomically: false, encoding: .utf8)
-            chmod(path, 0o755)
+            try writeExecutable(path, "#!/bin/sh\n" + body + "\n")
         }
 
         /// Runs `./run-nested.sh arguments…` with the fake `bin` first on PATH, nested in a fake
