@@ -76,10 +76,25 @@ import Testing
             ("a*b*c", "abc", true), ("a*b*c", "a--b--c", true), ("a*b*c", "a--c--b", false),
             ("*.txt", "notes.txt", true), ("*.txt", "notes.txt~", false), ("a**b", "ab", true),
             ("*ab", "aab", true), ("ab*", "a", false), ("*a*", "bbb", false), ("é*", "équipe", true),
+            ("a*a", "a", false), ("a*a", "aa", true), ("*b*b*", "abab", true), ("*ab*ab*", "abab", true),
+            ("*ab*ab*", "aba", false), ("x*", "", false), ("*€", "100 €", true),
         ]
         for (pattern, text, expected) in cases {
             #expect(WindowSelector.glob(pattern, matches: text) == expected, "\(pattern) vs \(text)")
         }
+    }
+
+    /// A client picks its title: the worst one for a naive search (a long run of one letter)
+    /// against the longest pattern costs the lengths' sum, not their product.
+    @Test func aHostileTitleCostsAtMostItsLengthTimesTheBoundedPattern() throws {
+        let title = String(repeating: "a", count: 100_000)
+        let pattern = "*" + String(repeating: "a", count: WindowSelector.maximumPatternBytes - 3) + "b*"
+        let selector = try WindowSelector("title:" + pattern)
+        let windows = (1...20).map { Self.info(UInt64($0), "hostile", title) }
+        // 20 × 100,000 bytes: a naive search would compare about 2·10⁹ bytes here (minutes in a
+        // debug build); this one about 4·10⁶ (no timing assert: the suite's deadline is the bound).
+        #expect(throws: ControlError.self) { try selector.resolve(in: windows) }
+        #expect(throws: ControlError.self) { try WindowSelector("title:" + pattern + "xx") }
     }
 
     @Test func aPidNamesItsProcesssWindow() throws {
