@@ -357,6 +357,13 @@ struct ProcessResult {
     }
 
     /// Runs `argv` with `environment` added to the test's, in `directory`, killed after `timeout`.
+    /// Whether process `pid` has exited and waits to be reaped (state Z in /proc/PID/stat).
+    static func isZombie(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return false }
+        return stat[close...].dropFirst().drop(while: { $0 == " " }).first == "Z"
+    }
+
     static func run(_ argv: [String], environment: [String: String], directory: String, timeout: Double = 30) async throws -> ProcessResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: argv[0])
@@ -376,11 +383,15 @@ struct ProcessResult {
         process.standardError = errHandle
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let ended = await StrataRun.poll(timeout: timeout) { process.isRunning ? nil : true } ?? false
+        // Foundation learns of the exit on a thread of its own, which a loaded machine can hold
+        // back for many seconds after the process ended: a zombie counts as ended too, and its
+        // status is then waited for.
+        let pid = process.processIdentifier
+        let ended = await StrataRun.poll(timeout: timeout) { !process.isRunning || Self.isZombie(pid) ? true : nil } ?? false
         if !ended {
             process.terminate()
-            process.waitUntilExit()
         }
+        process.waitUntilExit()
         try? outHandle.close()
         try? errHandle.close()
         let result = ProcessResult(
