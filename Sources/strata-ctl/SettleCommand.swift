@@ -6,10 +6,11 @@ struct SettleCommand: RequestCommand {
     static let configuration = CommandConfiguration(
         commandName: "settle",
         abstract: "Wait until every shown window has stopped changing: no frame callback outstanding and no commit for N frames.",
-        discussion: "Fails (exit 1) at the timeout, naming the windows still changing (id, app id, title). Under `--clock manual` frame callbacks wait for a `step` and are not counted: settled means no commit for N frame periods.")
+        discussion: "`--timeout S` is how long it waits (default 30, at most 3600). Fails (exit 1) at the timeout, naming the windows still changing (id, app id, title). Under `--clock manual` frame callbacks wait for a `step` and are not counted: settled means no commit for N frame periods.")
     @OptionGroup var options: ConnectionOptions
     @Option(help: ArgumentHelp("Frames without a commit (1...36000, default 2).", valueName: "N")) var frames: Int = 2
-    @Option(help: ArgumentHelp("Seconds to wait before failing (default 10, at most 3600).", valueName: "S")) var timeout: Double = 10
+    /// `--timeout S` (the connection options'): how long settle waits before failing (default 30 s, at most 3600).
+    var timeout: Double { options.timeout }
 
     func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
         try Self.request(frames: frames, timeout: timeout)

@@ -10,7 +10,8 @@ struct StepCommand: RequestCommand {
     @OptionGroup var options: ConnectionOptions
     @Argument(help: ArgumentHelp("How many frames (1...36000).", valueName: "N")) var frames: Int = 1
     @Option(help: ArgumentHelp("Step N frames one at a time and settle after each (clients answered that frame's callbacks and stopped committing; see `settle`).", valueName: "N")) var settle: Int?
-    @Option(help: ArgumentHelp("With --settle: seconds each settle may take (default 10).", valueName: "S")) var timeout: Double = 10
+    /// With --settle: how long each settle may take (`--timeout`, the connection options').
+    var timeout: Double { options.timeout }
 
     func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
         guard (1...36_000).contains(frames) else { throw ValidationError("step takes a number of frames between 1 and 36000") }
