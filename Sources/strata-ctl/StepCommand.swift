@@ -28,22 +28,29 @@ struct StepCommand: RequestCommand {
             return
         }
         try Output.guarded {
-            let client = try options.connect()
-            client.timeout = max(client.timeout, timeout + 5)
-            var time = 0
-            for _ in 0..<settle {
-                let step = try client.request("step", ["frames": 1])
-                try Self.check(step)
-                time = step["time_ns"]?.intValue ?? time
-                try Self.check(try client.request(SettleCommand.request(frames: 2, timeout: timeout).command,
-                                                  SettleCommand.request(frames: 2, timeout: timeout).arguments))
-            }
+            let time = try stepSettling(settle, client: try options.connect())
             if options.json {
                 print(String(decoding: JSONValue.object(["ok": true, "frames": JSONValue(settle), "time_ns": JSONValue(time)]).encodedLine(), as: UTF8.self))
             } else {
                 print("\(settle) frames, settled after each, time \(time) ns")
             }
         }
+    }
+
+    /// `frames` steps of one frame, each followed by a `settle`; the virtual time after them.
+    func stepSettling(_ frames: Int, client: ControlClient) throws -> Int {
+        let usualTimeout = client.timeout
+        client.timeout = max(usualTimeout, timeout + 5)
+        defer { client.timeout = usualTimeout }
+        let settle = try SettleCommand.request(frames: 2, timeout: timeout)
+        var time = 0
+        for _ in 0..<frames {
+            let step = try client.request("step", ["frames": 1])
+            try Self.check(step)
+            time = step["time_ns"]?.intValue ?? time
+            try Self.check(try client.request(settle.command, settle.arguments))
+        }
+        return time
     }
 
     private static func check(_ reply: JSONValue) throws {

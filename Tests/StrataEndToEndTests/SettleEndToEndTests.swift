@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import StrataRender
+import StrataTestSupport
 import Testing
 
 /// `strata-ctl settle` with real clients: one that animates forever never settles and is named,
@@ -28,6 +30,39 @@ import Testing
                                                  environment: ["XDG_RUNTIME_DIR": run.runtimeDirectory], directory: run.runtimeDirectory)
         #expect(result.status == 0, "\(result.ending)")
         #expect(result.stdout.contains("settled"), "\(result.stdout)")
+        run.send(SIGTERM)
+        await run.finish()
+    }
+
+    /// An experiment settles foot, takes two screenshots and compares them: a settled picture
+    /// does not change; a `compare` beyond the tolerance fails its line.
+    @Test(.enabled(if: StrataRun.isInstalled("foot"), "foot is not installed (apt-get install foot)"))
+    func anExperimentSettlesAndComparesScreenshots() async throws {
+        let ctl = try #require(ControlTests.ctl)
+        let run = try StrataRun(["--size", "640x480"], command: ["foot", "sh", "-c", "sleep 600"])
+        #expect(await run.waitForVisibleWindows(1))
+        let folder = try ScratchFolder()
+        let file = folder.path + "/settled.strata"
+        try """
+            wait-window foot
+            settle --frames 3
+            screenshot --output one.png
+            settle
+            screenshot --output two.png
+            compare one.png two.png -o diff.png
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let environment = ["XDG_RUNTIME_DIR": run.runtimeDirectory]
+        let result = try await ProcessResult.run([ctl, "run", file], environment: environment, directory: folder.path)
+        #expect(result.status == 0, "\(result.ending)")
+        #expect(result.stdout.contains("match: 0 of 307200 pixels differ"), "\(result.stdout)")
+        // The empty desktop against foot's picture: the compare line fails the experiment.
+        let other = folder.path + "/other.strata"
+        try "compare one.png \(folder.path)/empty.png\n".write(toFile: other, atomically: true, encoding: .utf8)
+        try PNGFile.write(path: folder.path + "/empty.png",
+                          pixels: PNGFile.Pixels(width: 640, height: 480, argb: [UInt32](repeating: 0xff00_0000, count: 640 * 480)))
+        let failing = try await ProcessResult.run([ctl, "run", other], environment: environment, directory: folder.path)
+        #expect(failing.status == 1, "\(failing.ending)")
+        #expect(failing.stderr.contains("other.strata:1: compare: the pictures differ beyond the tolerance"), "\(failing.stderr)")
         run.send(SIGTERM)
         await run.finish()
     }
