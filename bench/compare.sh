@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What `strata-ctl compare` costs on two 1920x1080 pictures (docs/performance.md, "Comparing
 # pictures"): the whole command, process start, both PNG decodes, the comparison and (with -o)
-# the diff picture, timed ROUNDS times (default 20); prints the median and the slowest in ms.
+# the diff picture, timed ROUNDS times, and the split (`--json` gives decode_ms and compare_ms) (default 20); prints the median and the slowest in ms.
 # The pictures are made here: a desktop-like picture (gradient background, flat windows, a noisy
 # one) and the same with a 300x200 rectangle changed. Release build.
 set -euo pipefail
@@ -46,6 +46,10 @@ run() {
     printf '%s\n' "${times[@]}" | sort -n | awk -v label="$*" '{ t[NR] = $1 } END {
         printf "compare 1920x1080 %-22s median %.1f ms, slowest %.1f ms (%d runs)\n", label, t[int((NR + 1) / 2)] / 1000, t[NR] / 1000, NR }'
 }
+# The split, from --json: decoding both PNGs, and the comparison itself.
+for _ in $(seq 1 "$ROUNDS"); do "$BIN/strata-ctl" compare "$WORK/a.png" "$WORK/b.png" --json || true; done \
+    | sed -E 's/.*"decode_ms":([0-9.]+),"compare_ms":([0-9.]+).*/\1 \2/' | sort -n -k2 \
+    | awk '{ d[NR] = $1; c[NR] = $2 } END { printf "comparison alone: median %.1f ms; decoding both PNGs: about %.0f ms\n", c[int((NR + 1) / 2)], d[int((NR + 1) / 2)] }'
 run
 run --threshold 8 --mask 0,0,100x100
 run -o "$WORK/diff.png"

@@ -58,9 +58,12 @@ struct CompareCommand: ParsableCommand {
         let tolerance = Self.parseTolerance(maxDiff) ?? .count(0)
         let comparison = ImageComparison(threshold: threshold, masks: mask.compactMap(Self.parseMask))
         let result: ImageComparison.Result
+        let started = Self.milliseconds()
+        var decoded = started
         do {
             let a = try PNGFile.read(path: expected)
             let b = try PNGFile.read(path: actual)
+            decoded = Self.milliseconds()
             result = try comparison.compare(a, b, drawingDiff: output != nil)
         } catch let failure as PNGFile.Failure {
             Output.printError("strata-ctl: error: \(failure.description)")
@@ -77,6 +80,7 @@ struct CompareCommand: ParsableCommand {
                 throw ExitCode(2)
             }
         }
+        let compared = Self.milliseconds()
         let within: Bool
         switch tolerance {
         case .count(let count): within = result.differing <= count
@@ -85,11 +89,18 @@ struct CompareCommand: ParsableCommand {
         let box = result.bounds.map { "\($0.x),\($0.y),\($0.width)x\($0.height)" }
         if json {
             let boxJSON = box.map { "\"\($0)\"" } ?? "null"
-            print("{\"match\":\(within),\"differing\":\(result.differing),\"compared\":\(result.compared),\"bounds\":\(boxJSON)}")
+            let times = "\"decode_ms\":\((decoded - started).rounded()),\"compare_ms\":\(((compared - decoded) * 10).rounded() / 10)"
+            print("{\"match\":\(within),\"differing\":\(result.differing),\"compared\":\(result.compared),\"bounds\":\(boxJSON),\(times)}")
         } else {
             let percent = (result.share * 10000).rounded() / 100
             print("\(within ? "match" : "differ"): \(result.differing) of \(result.compared) pixels differ (\(percent)%)" + (box.map { ", within \($0)" } ?? ""))
         }
         if !within { throw ExitCode(1) }
+    }
+
+    private static func milliseconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) * 1000 + Double(now.tv_nsec) / 1e6
     }
 }
