@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import StrataControlProtocol
 import StrataRender
 
 /// `strata-ctl compare A.png B.png`: the one comparison (`ImageComparison`), run locally.
@@ -21,7 +22,15 @@ struct CompareCommand: ParsableCommand {
     var mask: [String] = []
     @Option(name: .shortAndLong, help: ArgumentHelp("Write the diff picture here (differing pixels red over the dimmed expected picture).", valueName: "diff.png"))
     var output: String?
-    @Flag(help: "Print the result as one JSON object.") var json = false
+    @Option(name: .customLong("mask-window"), parsing: .upToNextOption,
+            help: ArgumentHelp("Windows of the running Strata left out by their frame (an app id, title:TEXT, pid:N or an id; the main screen's coordinates).", valueName: "W"))
+    var maskWindow: [String] = []
+    @Option(name: .customLong("mask-level"), parsing: .upToNextOption,
+            help: ArgumentHelp("Every shown window of these levels (normal, alert, …, or a number) of the running Strata left out by its frame.", valueName: "LEVEL"))
+    var maskLevel: [String] = []
+    /// --socket, --timeout (for --mask-window and --mask-level) and --json (the result as one JSON object).
+    @OptionGroup var options: ConnectionOptions
+    var json: Bool { options.json }
 
     enum Tolerance: Equatable {
         case count(Int)
@@ -49,6 +58,13 @@ struct CompareCommand: ParsableCommand {
     func validate() throws {
         guard (0...255).contains(threshold) else { throw ValidationError("--threshold takes a per-channel difference between 0 and 255") }
         guard Self.parseTolerance(maxDiff) != nil else { throw ValidationError("--max-diff takes a count of pixels (like 10) or a share (like 0.5%)") }
+        for text in maskWindow {
+            do {
+                _ = try WindowSelector(text)
+            } catch {
+                throw ValidationError("--mask-window: \(error.message)")
+            }
+        }
         for text in mask where Self.parseMask(text) == nil {
             throw ValidationError("--mask takes X,Y,WxH (like 10,20,100x30), not \"\(text)\"")
         }
@@ -56,7 +72,16 @@ struct CompareCommand: ParsableCommand {
 
     func run() throws {
         let tolerance = Self.parseTolerance(maxDiff) ?? .count(0)
-        let comparison = ImageComparison(threshold: threshold, masks: mask.compactMap(Self.parseMask))
+        var masks = mask.compactMap(Self.parseMask)
+        if !maskWindow.isEmpty || !maskLevel.isEmpty {
+            do {
+                masks += try windowMasks()
+            } catch {
+                Output.printError("strata-ctl: error: \(Output.words(for: error))")
+                throw ExitCode(2)
+            }
+        }
+        let comparison = ImageComparison(threshold: threshold, masks: masks)
         let result: ImageComparison.Result
         let started = Self.milliseconds()
         var decoded = started
@@ -96,6 +121,25 @@ struct CompareCommand: ParsableCommand {
             print("\(within ? "match" : "differ"): \(result.differing) of \(result.compared) pixels differ (\(percent)%)" + (box.map { ", within \($0)" } ?? ""))
         }
         if !within { throw ExitCode(1) }
+    }
+
+    /// The frames of the shown windows --mask-window and --mask-level name, from the running
+    /// Strata's model; a --mask-window that names no shown window is an error.
+    private func windowMasks() throws -> [ImageComparison.Rectangle] {
+        let client = try options.connect()
+        let windows = (try client.call("windows")["windows"]?.decode([WindowInfo].self) ?? []).filter { !$0.hidden }
+        var chosen: [WindowInfo] = []
+        for text in maskWindow {
+            let selector = try WindowSelector(text)
+            let matching = windows.filter { selector.matches($0) }
+            guard !matching.isEmpty else {
+                throw ControlError(.unknownWindow, "--mask-window \(text): no shown window answers to \(selector); windows: \(WindowSelector.list(windows))")
+            }
+            chosen += matching
+        }
+        let levels = Set(maskLevel.map { $0.lowercased() })
+        chosen += windows.filter { levels.contains($0.level.lowercased()) }
+        return chosen.map { ImageComparison.Rectangle(x: $0.frame.x, y: $0.frame.y, width: $0.frame.width, height: $0.frame.height) }
     }
 
     private static func milliseconds() -> Double {

@@ -39,7 +39,7 @@ import Testing
     @Test(.enabled(if: StrataRun.isInstalled("foot"), "foot is not installed (apt-get install foot)"))
     func anExperimentSettlesAndComparesScreenshots() async throws {
         let ctl = try #require(ControlTests.ctl)
-        let run = try StrataRun(["--size", "640x480"], command: ["foot", "sh", "-c", "sleep 600"])
+        let run = try StrataRun(["--size", "1280x720"], command: ["foot", "sh", "-c", "sleep 600"])
         #expect(await run.waitForVisibleWindows(1))
         let folder = try ScratchFolder()
         let file = folder.path + "/settled.strata"
@@ -54,15 +54,31 @@ import Testing
         let environment = ["XDG_RUNTIME_DIR": run.runtimeDirectory]
         let result = try await ProcessResult.run([ctl, "run", file], environment: environment, directory: folder.path)
         #expect(result.status == 0, "\(result.ending)")
-        #expect(result.stdout.contains("match: 0 of 307200 pixels differ"), "\(result.stdout)")
+        #expect(result.stdout.contains("match: 0 of 921600 pixels differ"), "\(result.stdout)")
         // The empty desktop against foot's picture: the compare line fails the experiment.
         let other = folder.path + "/other.strata"
         try "compare one.png \(folder.path)/empty.png\n".write(toFile: other, atomically: true, encoding: .utf8)
         try PNGFile.write(path: folder.path + "/empty.png",
-                          pixels: PNGFile.Pixels(width: 640, height: 480, argb: [UInt32](repeating: 0xff00_0000, count: 640 * 480)))
+                          pixels: PNGFile.Pixels(width: 1280, height: 720, argb: [UInt32](repeating: 0xff00_0000, count: 1280 * 720)))
         let failing = try await ProcessResult.run([ctl, "run", other], environment: environment, directory: folder.path)
         #expect(failing.status == 1, "\(failing.ending)")
         #expect(failing.stderr.contains("other.strata:1: compare: the pictures differ beyond the tolerance"), "\(failing.stderr)")
+        // Masked by foot's frame from the running Strata's model: fewer pixels compared, fewer differ.
+        let plain = try await ProcessResult.run([ctl, "compare", "one.png", "empty.png", "--json"], environment: environment, directory: folder.path)
+        let masked = try await ProcessResult.run([ctl, "compare", "one.png", "empty.png", "--json", "--mask-window", "FOOT"],
+                                                 environment: environment, directory: folder.path)
+        let number = { (text: String, key: String) -> Int? in
+            (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])?[key] as? Int
+        }
+        let plainDiffering = try #require(number(plain.stdout, "differing"), "\(plain.ending)")
+        let maskedDiffering = try #require(number(masked.stdout, "differing"), "\(masked.ending)")
+        let maskedCompared = try #require(number(masked.stdout, "compared"))
+        #expect(maskedDiffering < plainDiffering)
+        #expect(maskedCompared < 1280 * 720 && maskedCompared > 0)
+        let unknown = try await ProcessResult.run([ctl, "compare", "one.png", "empty.png", "--mask-window", "title:nothing*"],
+                                                  environment: environment, directory: folder.path)
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("no shown window answers to"), "\(unknown.stderr)")
         run.send(SIGTERM)
         await run.finish()
     }
