@@ -34,6 +34,25 @@ import Testing
         await run.finish()
     }
 
+    /// Under the manual clock, `step --settle N` steps foot frame by frame, settling after each.
+    @Test(.enabled(if: StrataRun.isInstalled("foot"), "foot is not installed (apt-get install foot)"))
+    func stepSettleStepsFootUnderTheManualClock() async throws {
+        let ctl = try #require(ControlTests.ctl)
+        let run = try StrataRun(["--size", "640x480", "--clock", "manual"], command: ["foot", "sh", "-c", "sleep 600"])
+        let environment = ["XDG_RUNTIME_DIR": run.runtimeDirectory]
+        // foot maps after its first frames: step until its window shows.
+        let shown = await StrataRun.poll(timeout: 30) { () -> Bool? in
+            _ = try? ProcessResult.runBlocking([ctl, "step"], environment: environment)
+            return run.visibleWindowAppIDs()?.isEmpty == false ? true : nil
+        }
+        #expect(shown == true)
+        let result = try await ProcessResult.run([ctl, "step", "--settle", "5", "--timeout", "20"], environment: environment, directory: run.runtimeDirectory)
+        #expect(result.status == 0, "\(result.ending)")
+        #expect(result.stdout.contains("5 frames, settled after each"), "\(result.stdout)")
+        run.send(SIGTERM)
+        await run.finish()
+    }
+
     /// An experiment settles foot, takes two screenshots and compares them: a settled picture
     /// does not change; a `compare` beyond the tolerance fails its line.
     @Test(.enabled(if: StrataRun.isInstalled("foot"), "foot is not installed (apt-get install foot)"))
