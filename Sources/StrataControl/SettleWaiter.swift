@@ -68,7 +68,9 @@ final class SettleWaiter {
         } else if Clock.monotonicNanoseconds() >= deadline {
             let still = changing.isEmpty ? lastChanging : changing
             let names = still.map { "\($0.id.rawValue) \($0.appID.isEmpty ? "(no app id)" : $0.appID) \"\($0.title)\"" }
-            let message = "not settled after \((waited * 10).rounded() / 10) s: still changing: " + names.joined(separator: "; ")
+            let message = "not settled after \((waited * 10).rounded() / 10) s: " + (names.isEmpty
+                ? "quiet for the last \(quietFrames) frames only, fewer than \(frames)"
+                : "still changing: " + names.joined(separator: "; "))
             finish(.object(["id": id, "ok": false,
                             "error": ["code": .string(ControlErrorCode.failed.rawValue), "message": .string(message)],
                             "windows": .array(still.map { window in
