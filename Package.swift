@@ -100,7 +100,7 @@ let package = Package(
         .executableTarget(
             name: "strata-ctl",
             dependencies: [
-                "StrataControlProtocol", "StrataModel", "StrataProcess",
+                "StrataControlProtocol", "StrataModel", "StrataProcess", "StrataRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: staticRelease),

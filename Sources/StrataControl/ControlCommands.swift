@@ -64,6 +64,7 @@ final class ControlCommands {
         case "tablet": return try tablet(request)
         case "events": return try events(request, connection: connection)
         case "sync": return sync()
+        case "settle": return try settle(request, connection: connection)
         case "exec": return try exec(request)
         case "step": return try step(request)
         case "record": return try record(request)
@@ -98,6 +99,23 @@ final class ControlCommands {
         compositor.display.flushClients()
         server.recorder?.flush()
         return ["sequence": JSONValue(server.events.lastSequence)]
+    }
+
+    /// `settle`: replies once the shown windows have stopped changing for `frames` frame periods
+    /// (default 2), or fails at `timeout` seconds (default 10) naming the windows still changing
+    /// (`SettleWaiter`). The loop goes on meanwhile; the reply comes from a timer.
+    private func settle(_ request: ControlRequest, connection: ControlConnection) throws(ControlError) -> Reply? {
+        let frames = try request.optionalInt("frames", in: 1...Self.maximumStep) ?? 2
+        let timeout = try request.optionalDouble("timeout") ?? 10
+        guard timeout.isFinite, timeout > 0, timeout <= 3600 else {
+            throw ControlError(.invalidArgument, "timeout must be a number of seconds above 0 and at most 3600")
+        }
+        compositor.display.flushClients()
+        guard let waiter = SettleWaiter(server: server, connection: connection, id: request.id, frames: frames, timeout: timeout) else {
+            throw ControlError(.failed, "cannot add a timer to the event loop")
+        }
+        server.settleWaiters.append(waiter)
+        return nil
     }
 
     /// `step`: under `--clock manual`, advances the virtual clock by `frames` frames (default 1,

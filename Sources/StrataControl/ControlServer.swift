@@ -26,6 +26,8 @@ public final class ControlServer {
     /// still finishing the file.
     public var video: VideoRecorder?
     var pendingVideos: [VideoRecorder] = []
+    /// `settle` requests waiting for their reply.
+    var settleWaiters: [SettleWaiter] = []
     /// The ffmpeg `record-video` starts (nil: `STRATA_FFMPEG`, else `ffmpeg` on PATH).
     public var videoEncoder: String?
     /// How long ffmpeg gets after `record-video stop` to write what waits and finish the file
@@ -97,6 +99,8 @@ public final class ControlServer {
         for video in pendingVideos + (video.map { [$0] } ?? []) where !video.isFinished { video.finishNow(grace: videoStopGrace) }
         video = nil
         pendingVideos.removeAll()
+        for waiter in settleWaiters { waiter.cancel() }
+        settleWaiters.removeAll()
         guard let listenSource else { return }
         listenSource.remove()
         self.listenSource = nil
@@ -124,6 +128,10 @@ public final class ControlServer {
             }
             connections[number] = connection
         }
+    }
+
+    func settleWaiterDidFinish(_ waiter: SettleWaiter) {
+        settleWaiters.removeAll { $0 === waiter }
     }
 
     func connectionDidClose(_ connection: ControlConnection) {

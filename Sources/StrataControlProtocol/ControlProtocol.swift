@@ -30,7 +30,7 @@ public enum ControlProtocol {
         "hello", "windows", "screens", "make-key", "raise", "lower", "set-level", "hide", "show", "move", "convert",
         "close", "maximize", "fullscreen", "restore", "resize", "policy", "placement", "screen-add", "screen-remove", "screen-mode", "screen-brightness",
         "screen-transform", "screen-mirror", "screen-overscan", "screenshot", "pointer-move", "pointer-button",
-        "pointer-click", "pointer-scroll", "key", "type", "touch", "gesture", "tablet", "events", "sync", "exec", "step", "record",
+        "pointer-click", "pointer-scroll", "key", "type", "touch", "gesture", "tablet", "events", "sync", "settle", "exec", "step", "record",
         "record-video",
     ]
 }

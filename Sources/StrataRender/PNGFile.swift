@@ -97,13 +97,41 @@ public enum PNGFile {
         }
     }
 
+    /// Writes decoded pixels (`read`'s, or a comparison's diff picture).
+    public static func write(path: String, pixels: Pixels) throws(Failure) {
+        guard pixels.width > 0, pixels.height > 0, pixels.argb.count == pixels.width * pixels.height else {
+            throw .write(path, "no pixels to write")
+        }
+        var failure: Failure?
+        pixels.argb.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            do {
+                try write(path: path, pixels: base, width: Int32(pixels.width), height: Int32(pixels.height), stride: Int32(pixels.width * 4))
+            } catch let error as Failure {
+                failure = error
+            } catch {
+                failure = .write(path, "cannot write")
+            }
+        }
+        if let failure { throw failure }
+    }
+
     /// A decoded PNG as 0xAARRGGBB pixels, row-major.
     public struct Pixels: Equatable {
         public var width: Int
         public var height: Int
         public var argb: [UInt32]
+        public init(width: Int, height: Int, argb: [UInt32]) {
+            self.width = width
+            self.height = height
+            self.argb = argb
+        }
         public func at(_ x: Int, _ y: Int) -> UInt32 { argb[y * width + x] }
     }
+
+    /// The largest side, and the most pixels, `read` decodes (a PNG header may claim any size).
+    public static let maximumSide = 16384
+    public static let maximumPixels = 64 * 1024 * 1024
 
     public static func read(path: String) throws(Failure) -> Pixels {
         var image = png_image()
@@ -113,6 +141,11 @@ public enum PNGFile {
         }
         image.format = UInt32(PNG_FORMAT_BGRA)
         let width = Int(image.width), height = Int(image.height)
+        // Untrusted files: the header's size is checked before any pixel memory is taken.
+        guard width <= maximumSide, height <= maximumSide, width * height <= maximumPixels else {
+            png_image_free(&image)
+            throw .read(path, "\(width)x\(height) is larger than the \(maximumSide)x\(maximumSide) (at most \(maximumPixels / 1_000_000) million pixels) read here")
+        }
         var argb = [UInt32](repeating: 0, count: width * height)
         let ok = argb.withUnsafeMutableBytes { raw in
             png_image_finish_read(&image, nil, raw.baseAddress, Int32(width * 4), nil)

@@ -65,10 +65,13 @@ protocol RequestCommand: ParsableCommand {
     func makeRequest() throws -> (command: String, arguments: [String: JSONValue])
     /// What to print for a successful reply without --json (nil: nothing).
     func render(_ reply: JSONValue) -> String?
+    /// How long the reply may take, when longer than the client's usual wait (`settle`).
+    var replyTimeout: Double? { get }
 }
 
 extension RequestCommand {
     func render(_ reply: JSONValue) -> String? { nil }
+    var replyTimeout: Double? { nil }
 
     /// The request is made once while parsing, so that a bad argument is a validation error of
     /// this subcommand (its own usage is printed, exit 64), before any connection.
@@ -86,6 +89,7 @@ extension RequestCommand {
     func runRequest(_ command: String, _ arguments: [String: JSONValue]) throws {
         try Output.guarded {
             let client = try options.connect()
+            if let replyTimeout { client.timeout = max(client.timeout, replyTimeout) }
             let reply = try client.request(command, arguments)
             if options.json {
                 print(String(decoding: reply.encodedLine(), as: UTF8.self))

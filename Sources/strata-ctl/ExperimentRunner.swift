@@ -91,10 +91,29 @@ final class ExperimentRunner {
         } catch {
             throw Mismatch("not a strata-ctl command: \(words.joined(separator: " ")) (\(StrataCtl.message(for: error)))")
         }
+        if let compare = parsed as? CompareCommand {
+            // Runs here, on the files; a difference beyond the tolerance fails the line.
+            do {
+                try compare.run()
+            } catch let exit as ExitCode {
+                throw Mismatch(exit.rawValue == 1 ? "compare: the pictures differ beyond the tolerance" : "compare: bad input (see the message above)")
+            }
+            commandsRun += 1
+            return
+        }
+        if let step = parsed as? StepCommand, let frames = step.settle {
+            _ = try step.stepSettling(frames, client: client)
+            commandsRun += 1
+            return
+        }
         guard let request = parsed as? any RequestCommand else {
             throw Mismatch("\(words[0]) cannot be used in an experiment")
         }
         let (name, arguments) = try request.makeRequest()
+        // A reply that may take long (settle) gets its time.
+        let usualTimeout = client.timeout
+        if let replyTimeout = request.replyTimeout { client.timeout = max(usualTimeout, replyTimeout) }
+        defer { client.timeout = usualTimeout }
         let reply = try client.call(name, arguments)
         commandsRun += 1
         if let list = try? reply["windows"]?.decode([WindowInfo].self) { remember(list) }

@@ -126,6 +126,13 @@ final class RawControlClient {
         return sawEndOfFile
     }
 
+    /// A line already sent by the server, read without stepping it (nil: none yet); for tests
+    /// that step a Wayland test client and the server together.
+    func pollLine() -> JSONValue? {
+        _ = readSome()
+        return takeLine()
+    }
+
     private func takeLine() -> JSONValue? {
         guard let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
         let line = Data(buffer[..<newline])

@@ -190,3 +190,12 @@ def test_stepping_the_realtime_clock_is_refused(strata):
     with pytest.raises(StrataError) as error:
         strata.step()
     assert error.value.code == "unsupported"
+
+
+def test_stepping_with_settle_under_the_manual_clock(color_client):
+    with Strata(clock="manual", size="320x240") as instance:
+        instance.exec([color_client, "--app-id", "example.settle", "--color", "3080c0", "--size", "120x90",
+                       "--frames", "4", "--seconds", "60"])
+        instance.wait_for_window("example.settle")
+        assert instance.step(5, settle=True)["frames"] == 5
+        assert instance.stop() == 0

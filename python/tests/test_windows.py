@@ -5,7 +5,7 @@ import shutil
 
 import pytest
 
-from strata_testing import Window
+from strata_testing import StrataError, Window
 
 needs_foot = pytest.mark.skipif(shutil.which("foot") is None, reason="foot is not installed (apt-get install foot)")
 
@@ -137,3 +137,20 @@ def test_a_wait_for_a_title_sees_the_title_change_after_the_window_shows(strata)
     strata.key("Return")
     after = strata.wait_for_window(title="after *", timeout=5)  # windowDidChangeTitle wakes it
     assert (after.id, after.title) == (before.id, "after go")
+
+
+@needs_foot
+def test_settle_returns_once_foot_has_drawn(strata):
+    foot(strata, "--app-id", "settling")
+    strata.wait_for_window("settling")
+    assert strata.settle(frames=3, timeout=20)["frames"] == 3
+
+
+@pytest.mark.skipif(shutil.which("weston-simple-shm") is None, reason="weston-simple-shm is not installed (apt-get install weston)")
+def test_settle_names_a_window_that_never_stops_drawing(strata):
+    strata.spawn(["weston-simple-shm"])
+    strata.wait_for_window("org.freedesktop.weston.simple-shm")
+    with pytest.raises(StrataError) as error:
+        strata.settle(timeout=1)
+    assert error.value.code == "failed"
+    assert "org.freedesktop.weston.simple-shm" in error.value.message

@@ -45,6 +45,9 @@ public final class Scene {
     /// closed window is gone from the model when its notifications arrive, and the scene still
     /// damages where it was.
     private var openWindows: [WindowID: Window] = [:]
+    /// Counts applied commits (`surfaceDidCommit`); each surface's render state keeps the count
+    /// of its last one, so `settle` can tell which windows committed since it last looked.
+    public private(set) var commitSerial: UInt64 = 0
 
     init(display: Display, windows: WindowManager, backend: Backend, clock: Clock) {
         self.display = display
@@ -161,6 +164,8 @@ public final class Scene {
     /// A surface's committed state is current (the wire tells this once per applied commit):
     /// damage the screens it is on, and make sure a frame comes for its frame callbacks.
     func surfaceDidCommit(_ surface: Surface) {
+        commitSerial &+= 1
+        surface.render.lastCommitSerial = commitSerial
         refreshPlacement(of: surface, forceFull: false)
         surface.forEachChild { child, _ in damageTree(of: child) }
         releaseReplacedBuffersUnlessFrameComing()

@@ -30,4 +30,6 @@ final class SurfaceRenderState {
     var lastPlacement: SurfacePlacement?
     var lastWidth: Int32 = 0
     var lastHeight: Int32 = 0
+    /// `Scene.commitSerial` at the surface's last applied commit (0: none yet).
+    var lastCommitSerial: UInt64 = 0
 }

@@ -441,10 +441,30 @@ class Strata:
         reply = self.command("screenshot", **arguments)
         return read_png(reply["path"])
 
-    def step(self, frames: int = 1) -> Dict[str, Any]:
+    def step(self, frames: int = 1, settle: bool = False, timeout: float = 10.0) -> Dict[str, Any]:
         """Under `clock="manual"`: runs `frames` frames of the virtual clock (repaints, frame
-        callbacks, presentation feedback) and returns the clock's time."""
-        return self.command("step", frames=frames)
+        callbacks, presentation feedback) and returns the clock's time. With `settle`, one frame
+        at a time, each followed by `settle(timeout=timeout)`: the clients answered that frame."""
+        if not settle:
+            return self.command("step", frames=frames)
+        reply: Dict[str, Any] = {}
+        for _ in range(frames):
+            reply = self.command("step", frames=1)
+            self.settle(timeout=timeout)
+        return {**reply, "frames": frames}
+
+    def settle(self, frames: int = 2, timeout: float = 10.0) -> Dict[str, Any]:
+        """Returns once every shown window has stopped changing: no commit and (on the realtime
+        clock) no frame callback outstanding for `frames` frames. Raises `StrataError` (code
+        `failed`) at `timeout` seconds; its message names the windows still changing."""
+        if self._control is None:
+            raise RuntimeError("Strata is not running")
+        usual = self._control.timeout
+        self._control.timeout = max(usual, timeout + 5)
+        try:
+            return self.command("settle", frames=frames, timeout=timeout)
+        finally:
+            self._control.timeout = usual
 
     # MARK: Waiting and assertions
 
