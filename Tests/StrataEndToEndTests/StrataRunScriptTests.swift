@@ -133,10 +133,10 @@ import Testing
 
     @Test func readyFDThatIsNotOpenIsAnError() throws {
         let folder = try ScratchFolder(prefix: "strata-ready")
-        // Closed first: the test process may hold a descriptor 47 that the shell inherited.
-        let outcome = try Self.shell("exec 47>&-; \"$STRATA\" --backend headless --ready-fd 47 -- true", in: folder)
+        // Closed first: the test process may hold a descriptor 9 that the shell inherited.
+        let outcome = try Self.shell("exec 9>&-; \"$STRATA\" --backend headless --ready-fd 9 -- true", in: folder)
         #expect(outcome.status == 64)
-        #expect(outcome.stderr.contains("--ready-fd 47: descriptor 47 is not open"), "stderr: \(outcome.stderr)")
+        #expect(outcome.stderr.contains("--ready-fd 9: descriptor 9 is not open"), "stderr: \(outcome.stderr)")
         #expect(!outcome.stdout.contains("WAYLAND_DISPLAY="), "nothing started")
     }
 }
