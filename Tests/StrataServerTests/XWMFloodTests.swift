@@ -1,0 +1,112 @@
+import CXCB
+import Foundation
+import StrataModel
+@testable import StrataServer
+import StrataTestSupport
+import Testing
+
+/// X clients flooding the XWM with requests it answers by writing to X (`_NET_WM_STATE`
+/// toggles, ConfigureWindow): the XWM never waits for the X socket, so a Wayland client is
+/// answered during the flood, Xwayland lives, and the window ends in the last state asked.
+@Suite("The XWM under X floods", .serialized)
+struct XWMFloodTests {
+    private typealias H = XTestHarness
+
+    /// The flood's sender: a thread of its own (its writes may wait for Xwayland, which may wait
+    /// for the server this test's thread steps).
+    private final class Flood: @unchecked Sendable {
+        private let lock = NSLock()
+        private var finished = false
+        var isFinished: Bool { lock.withLock { finished } }
+
+        private let connection: OpaquePointer
+        private let send: (OpaquePointer) -> Void
+
+        init(_ c: OpaquePointer, _ send: @escaping (OpaquePointer) -> Void) {
+            connection = c
+            self.send = send
+            Thread { [self] in
+                self.send(connection)
+                xcb_flush(connection)
+                lock.withLock { finished = true }
+            }.start()
+        }
+    }
+
+    /// One mapped X window (120×90 at 10,20) and its model window.
+    private static func mapOne(_ server: TestServer, _ c: OpaquePointer) throws -> (xcb_window_t, Window) {
+        let window = H.createWindow(c, x: 10, y: 20, width: 120, height: 90)
+        H.setClass(c, window, "flood")
+        xcb_map_window(c, window)
+        xcb_flush(c)
+        #expect(server.run(seconds: 20) { H.x11Windows(server).first?.isVisible == true })
+        return (window, try #require(H.x11Windows(server).first))
+    }
+
+    /// Steps the server until the flood is sent and `settled` holds, timing a bystander Wayland
+    /// client's round trips all along; the slowest round trip in seconds, nil if one failed or
+    /// `seconds` passed.
+    private static func slowestRoundtrip(_ server: TestServer, _ bystander: TestClient, during flood: Flood,
+                                         seconds: Double, until settled: () -> Bool) -> Double? {
+        let deadline = Date().addingTimeInterval(seconds)
+        var slowest = 0.0
+        while !(flood.isFinished && settled()) {
+            guard Date() < deadline else { return nil }
+            let start = Date()
+            guard bystander.roundtrip(limit: 100_000) else { return nil }
+            slowest = max(slowest, Date().timeIntervalSince(start))
+        }
+        return slowest
+    }
+
+    @Test func threeThousandStateTogglesLeaveXwaylandAliveAndAWaylandClientAnswered() throws {
+        let (server, xwayland) = try H.start()
+        defer { xwayland.shutdown() }
+        let c = try #require(H.connect(xwayland))
+        defer { xcb_disconnect(c) }
+        let (window, model) = try Self.mapOne(server, c)
+        let bystander = try TestClient(server: server)
+        #expect(bystander.roundtrip())
+        let type = H.atom(c, "_NET_WM_STATE"), fullscreen = H.atom(c, "_NET_WM_STATE_FULLSCREEN")
+        // An odd number of toggles: fullscreen at the end.
+        let flood = Flood(c) { c in
+            for _ in 0..<3001 { H.sendToRoot(c, window: window, type: type, [2, fullscreen, 0, 1]) }
+        }
+        let screen = Rect(x: 0, y: 0, width: 640, height: 480)
+        let slowest = Self.slowestRoundtrip(server, bystander, during: flood, seconds: 60) {
+            model.frame == screen && model.content?.isFullscreen == true
+        }
+        #expect(slowest != nil, "the bystander's round trips and the final state")
+        print("XWM flood: 3,001 _NET_WM_STATE toggles: slowest bystander round trip \(slowest.map { Int($0 * 1000) } ?? -1) ms, "
+            + "X socket found full \(xwayland.wm?.timesOutputWasFull ?? -1) times")
+        #expect(xwayland.wm != nil, "Xwayland lives")
+        #expect(H.words(c, window, type) == [fullscreen])
+        #expect(H.geometry(c, window) == screen)
+    }
+
+    @Test func twentyThousandConfigureRequestsLeaveXwaylandAliveAndTheLastSizeWins() throws {
+        let (server, xwayland) = try H.start()
+        defer { xwayland.shutdown() }
+        let c = try #require(H.connect(xwayland))
+        defer { xcb_disconnect(c) }
+        let (window, model) = try Self.mapOne(server, c)
+        let bystander = try TestClient(server: server)
+        #expect(bystander.roundtrip())
+        let mask = UInt16(XCB_CONFIG_WINDOW_WIDTH.rawValue | XCB_CONFIG_WINDOW_HEIGHT.rawValue)
+        let flood = Flood(c) { c in
+            for index in 0..<20_000 {
+                var values: [UInt32] = index == 19_999 ? [300, 200] : [UInt32(100 + index % 200), UInt32(80 + index % 150)]
+                xcb_configure_window(c, window, mask, &values)
+            }
+        }
+        let slowest = Self.slowestRoundtrip(server, bystander, during: flood, seconds: 60) {
+            model.frame.width == 300 && model.frame.height == 200
+        }
+        #expect(slowest != nil, "the bystander's round trips and the final size")
+        print("XWM flood: 20,000 ConfigureWindow: slowest bystander round trip \(slowest.map { Int($0 * 1000) } ?? -1) ms, "
+            + "X socket found full \(xwayland.wm?.timesOutputWasFull ?? -1) times")
+        #expect(xwayland.wm != nil, "Xwayland lives")
+        let geometry = try #require(H.geometry(c, window))
+        #expect(geometry.width == 300 && geometry.height == 200)
+    }
+}
