@@ -157,4 +157,46 @@ struct XWMFloodTests {
         #expect(server.run(seconds: 20) { H.geometry(c, window)?.x == 499 })
         #expect(xwayland.wm === wm)
     }
+
+    /// Xwayland stopped while the key window changes 300 times between two X windows: the
+    /// XWM's focus writes are one a turn at most and wait with the rest (300 focus changes
+    /// written at once would be some 27 KB, more than xcb's 16 KiB buffer: its write would wait
+    /// for Xwayland); once Xwayland runs, X's active window is the last key window. (Many more
+    /// changes would fill Xwayland's Wayland socket with keyboard enters and leaves, and Strata
+    /// drops a Wayland client that does not read.)
+    @Test func keyChangesWhileXwaylandIsStoppedEndWithTheLastKeyWindowActiveInX() throws {
+        let (server, xwayland) = try H.start()
+        defer { xwayland.shutdown() }
+        let c = try #require(H.connect(xwayland))
+        defer { xcb_disconnect(c) }
+        let (first, firstModel) = try Self.mapOne(server, c)
+        let second = H.createWindow(c, x: 200, y: 100, width: 80, height: 60)
+        H.setClass(c, second, "flood-second")
+        xcb_map_window(c, second)
+        xcb_flush(c)
+        #expect(server.run(seconds: 20) { H.x11Windows(server).contains { $0.appID == "flood-second" && $0.isVisible } })
+        let secondModel = try #require(H.x11Windows(server).first { $0.appID == "flood-second" })
+        let bystander = try TestClient(server: server)
+        let wm = try #require(xwayland.wm)
+        let pid = try #require(xwayland.pid)
+        kill(pid, SIGSTOP)
+        var stopped = true
+        defer { if stopped { kill(pid, SIGCONT) } }
+        var slowest = 0.0
+        for index in 0..<300 {
+            _ = server.windows.makeKey(index % 2 == 0 ? firstModel : secondModel)
+            let start = Date()
+            #expect(bystander.roundtrip())
+            slowest = max(slowest, Date().timeIntervalSince(start))
+        }
+        #expect(slowest < Self.slowestAllowed)
+        #expect(server.windows.keyWindow === secondModel)
+        kill(pid, SIGCONT)
+        stopped = false
+        #expect(server.run(seconds: 20) { !wm.isWaitingForWritable })
+        let active = H.atom(c, "_NET_ACTIVE_WINDOW")
+        #expect(server.run(seconds: 20) { H.words(c, H.root(c), active) == [second] })
+        #expect(xwayland.wm === wm)
+        _ = first
+    }
 }

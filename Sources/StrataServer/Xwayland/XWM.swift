@@ -250,6 +250,10 @@ public final class XWM {
             sendConfigure(id, x: frame.x, y: frame.y, width: frame.width, height: frame.height)
         }
         for id in states { if let window = windows[id] { sendState(window) } }
+        if let id = pendingFocus {
+            pendingFocus = nil
+            sendFocus(id)
+        }
     }
 
     /// One turn: the pending writes go when the socket has room; then, unless the XWM waits for
@@ -958,25 +962,40 @@ public final class XWM {
 
     // MARK: Focus and close
 
+    /// The X focus follows the key window at the end of the turn (`pendingFocus`: any number of
+    /// key changes in one turn is one focus change in X).
     func windowDidChangeKeyState(_ window: X11Window, isKey: Bool) {
         guard !isShutDown else { return }
         if isKey {
             focused = window.id
-            if window.acceptsInput {
-                xcb_set_input_focus(connection, UInt8(XCB_INPUT_FOCUS_POINTER_ROOT.rawValue), window.id, UInt32(XCB_CURRENT_TIME))
-            }
-            if window.supportsTakeFocus { sendProtocolMessage(atoms["WM_TAKE_FOCUS"], to: window.id) }
-            setActiveWindow(window.id)
+            pendingFocus = window.id
             // Its transients (dialogs) come to the front with it.
             for other in windows.values where other.transientFor == window.id && other.id != window.id {
                 if let model = other.window, model.isVisible { model.orderFront() }
             }
         } else if focused == window.id {
             focused = 0
+            pendingFocus = 0
+        }
+        scheduleRead()
+    }
+
+    /// The window X's focus is to go to at the end of the turn (0: none).
+    private var pendingFocus: UInt32?
+
+    /// `SetInputFocus` to the window (when its input hint allows), `WM_TAKE_FOCUS` when it lists
+    /// it, `_NET_ACTIVE_WINDOW`; or no focus.
+    private func sendFocus(_ id: UInt32) {
+        guard id != 0, let window = windows[id] else {
             xcb_set_input_focus(connection, UInt8(XCB_INPUT_FOCUS_POINTER_ROOT.rawValue), UInt32(XCB_NONE), UInt32(XCB_CURRENT_TIME))
             setActiveWindow(0)
+            return
         }
-        flushAndReadSoon()
+        if window.acceptsInput {
+            xcb_set_input_focus(connection, UInt8(XCB_INPUT_FOCUS_POINTER_ROOT.rawValue), window.id, UInt32(XCB_CURRENT_TIME))
+        }
+        if window.supportsTakeFocus { sendProtocolMessage(atoms["WM_TAKE_FOCUS"], to: window.id) }
+        setActiveWindow(window.id)
     }
 
     private func setActiveWindow(_ id: UInt32) {
@@ -1026,6 +1045,7 @@ public final class XWM {
         heldEvent = nil
         pendingStates.removeAll()
         pendingConfigures.removeAll()
+        pendingFocus = nil
         if let observer { compositor.windows.notifications.removeObserver(observer) }
         observer = nil
         let all = Array(windows.values)
