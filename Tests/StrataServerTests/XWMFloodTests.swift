@@ -199,4 +199,41 @@ struct XWMFloodTests {
         #expect(xwayland.wm === wm)
         _ = first
     }
+
+    /// Xwayland stopped while the model hides and shows an X window 301 times: the iconic
+    /// writes wait with the rest (one a turn at most), the loop answers, and once Xwayland runs
+    /// the model and X agree.
+    @Test func hideAndShowWhileXwaylandIsStoppedEndInTheLastState() throws {
+        let (server, xwayland) = try H.start()
+        defer { xwayland.shutdown() }
+        let c = try #require(H.connect(xwayland))
+        defer { xcb_disconnect(c) }
+        let (window, model) = try Self.mapOne(server, c)
+        let bystander = try TestClient(server: server)
+        let wm = try #require(xwayland.wm)
+        let pid = try #require(xwayland.pid)
+        kill(pid, SIGSTOP)
+        var stopped = true
+        defer { if stopped { kill(pid, SIGCONT) } }
+        for index in 0..<301 {
+            if index % 2 == 0 { server.windows.hide(model) } else { server.windows.show(model, makeKey: false) }
+            #expect(bystander.roundtrip())
+        }
+        #expect(!model.isVisible)
+        kill(pid, SIGCONT)
+        stopped = false
+        #expect(server.run(seconds: 20) { !wm.isWaitingForWritable })
+        // X's own map and unmap notifications of the writes sent before the stop come back
+        // after it (a map shows the model window again): the end is whichever state won, the
+        // same in the model and in X.
+        let wmState = H.atom(c, "WM_STATE")
+        func agrees() -> Bool {
+            guard let attributes = xcb_get_window_attributes_reply(c, xcb_get_window_attributes(c, window), nil) else { return false }
+            defer { free(attributes) }
+            let mapped = attributes.pointee.map_state == UInt8(XCB_MAP_STATE_VIEWABLE.rawValue)
+            return mapped == model.isVisible && H.words(c, window, wmState).first == (mapped ? 1 : 3)
+        }
+        #expect(server.run(seconds: 20) { agrees() })
+        #expect(xwayland.wm === wm)
+    }
 }

@@ -249,6 +249,9 @@ public final class XWM {
         for (id, frame) in configures where windows[id] != nil {
             sendConfigure(id, x: frame.x, y: frame.y, width: frame.width, height: frame.height)
         }
+        let iconic = pendingIconic
+        pendingIconic.removeAll()
+        for id in iconic { if let window = windows[id] { sendIconic(window) } }
         for id in states { if let window = windows[id] { sendState(window) } }
         if let id = pendingFocus {
             pendingFocus = nil
@@ -402,6 +405,8 @@ public final class XWM {
                 window.isIconic = false
                 writeState(of: window)
             }
+            // An iconify not written yet is moot (the map below follows the properties).
+            pendingIconic.remove(window.id)
             // Mapped once its properties are in (its level and class decide how it shows).
             window.mapsWhenPropertiesArrive = true
             if readsInFlight[window.id] != nil { readsPredatingMap.insert(window.id) }
@@ -588,17 +593,26 @@ public final class XWM {
     /// that the client's map brings it back); shown again is Normal and mapped.
     private func setIconic(_ window: X11Window, _ iconic: Bool) {
         guard !isShutDown, !window.isOverrideRedirect, window.isIconic != iconic else { return }
-        if iconic {
-            guard window.isMapped else { return }
-            window.isIconic = true
-            writeWMState(of: window, 3)
+        if iconic, !window.isMapped { return }
+        window.isIconic = iconic
+        // Written at the end of the turn (`writePending`): hidden and shown again in one turn
+        // is one write of the latest.
+        pendingIconic.insert(window.id)
+        pendingStates.insert(window.id)
+        scheduleRead()
+    }
+
+    /// Windows whose iconic state (`WM_STATE`, mapped or not) is to be written at the end of the
+    /// turn.
+    private var pendingIconic: Set<UInt32> = []
+
+    private func sendIconic(_ window: X11Window) {
+        writeWMState(of: window, window.isIconic ? 3 : 1)
+        if window.isIconic {
             xcb_unmap_window(connection, window.id)
         } else {
-            window.isIconic = false
-            writeWMState(of: window, 1)
             xcb_map_window(connection, window.id)
         }
-        writeState(of: window)
     }
 
     /// Moves and sizes a shown window to `frame` (a state's frame): X is configured, the model
@@ -1046,6 +1060,7 @@ public final class XWM {
         pendingStates.removeAll()
         pendingConfigures.removeAll()
         pendingFocus = nil
+        pendingIconic.removeAll()
         if let observer { compositor.windows.notifications.removeObserver(observer) }
         observer = nil
         let all = Array(windows.values)
