@@ -257,6 +257,9 @@ public final class XWM {
             pendingFocus = nil
             sendFocus(id)
         }
+        let closes = pendingCloses
+        pendingCloses.removeAll()
+        for id in closes { if let window = windows[id] { sendClose(window) } }
     }
 
     /// One turn: the pending writes go when the socket has room; then, unless the XWM waits for
@@ -1018,15 +1021,23 @@ public final class XWM {
                             XCB_ATOM_WINDOW.rawValue, 32, 1, &value)
     }
 
-    /// Close: WM_DELETE_WINDOW when the client takes it, else the client is killed.
+    /// Close: WM_DELETE_WINDOW when the client takes it, else the client is killed; written at
+    /// the end of the turn (closed again meanwhile: once).
     func close(_ window: X11Window) {
         guard !isShutDown else { return }
+        pendingCloses.insert(window.id)
+        scheduleRead()
+    }
+
+    /// Windows to close at the end of the turn.
+    private var pendingCloses: Set<UInt32> = []
+
+    private func sendClose(_ window: X11Window) {
         if window.supportsDelete {
             sendProtocolMessage(atoms["WM_DELETE_WINDOW"], to: window.id)
         } else {
             xcb_kill_client(connection, window.id)
         }
-        flushAndReadSoon()
     }
 
     private func sendProtocolMessage(_ message: xcb_atom_t, to id: UInt32) {
@@ -1061,6 +1072,7 @@ public final class XWM {
         pendingConfigures.removeAll()
         pendingFocus = nil
         pendingIconic.removeAll()
+        pendingCloses.removeAll()
         if let observer { compositor.windows.notifications.removeObserver(observer) }
         observer = nil
         let all = Array(windows.values)
