@@ -196,7 +196,7 @@ public final class XWM {
     // writes a flood can repeat (`_NET_WM_STATE`, configure) are coalesced per window (latest
     // wins) and written once a turn (`writePending`).
 
-    static let maxEventsPerTurn = 256
+    static let maxEventsPerTurn = 64
 
     /// Windows whose `_NET_WM_STATE` is to be written, and the frames windows are to be
     /// configured to, at the end of the turn (X's ConfigureNotify of an earlier configure may
