@@ -181,20 +181,17 @@ public final class XWM {
         selections.first { $0.atom == atom }
     }
 
-    // MARK: Events
-
     // MARK: Events and output (never blocking the loop)
     //
     // libxcb has no non-blocking write: a request that fills its output buffer, and
     // `xcb_flush`, wait until the socket takes the bytes. So the XWM only produces output while
     // the socket has room: each turn (`pump`) first checks that the socket is writable
     // (`poll`, no wait); when it is not, the XWM stops reading X (the watcher waits for
-    // writable only) until it is, and nothing is written meanwhile but what the model's own
-    // changes add (a few requests, below the buffer). A turn handles at most
-    // `maxEventsPerTurn` events, so its output (a few requests an event, one selection chunk)
-    // stays far below the free room a writable socket has (three quarters of its buffer). The
-    // writes a flood can repeat (`_NET_WM_STATE`, configure) are coalesced per window (latest
-    // wins) and written once a turn (`writePending`).
+    // writable only) until it is. A turn handles at most `maxEventsPerTurn` events, so its
+    // output (a few requests an event, one selection chunk) stays far below the free room a
+    // writable socket has (three quarters of its buffer). What the model asks of X (a window's
+    // `_NET_WM_STATE`, configure and iconic state, closes, the focus) is coalesced (latest
+    // wins) and written once a turn (`writePending`), never while the socket is full.
 
     static let maxEventsPerTurn = 64
 
