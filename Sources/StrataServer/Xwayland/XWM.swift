@@ -120,7 +120,7 @@ public final class XWM {
         wm.startSelections()
         wm.advertise()
         wm.watcher = EventSource(display: xwayland.compositor.display, fd: xcb_get_file_descriptor(connection)) { [weak wm] _ in
-            wm?.readEvents()
+            wm?.pump()
         }
         wm.observer = xwayland.compositor.windows.notifications.addObserver { [weak wm] posted in
             wm?.modelDidPost(posted.notification)
@@ -181,40 +181,139 @@ public final class XWM {
         selections.first { $0.atom == atom }
     }
 
-    // MARK: Events
+    // MARK: Events and output (never blocking the loop)
+    //
+    // libxcb has no non-blocking write: a request that fills its output buffer, and
+    // `xcb_flush`, wait until the socket takes the bytes. So the XWM only produces output while
+    // the socket has room: each turn (`pump`) first checks that the socket is writable
+    // (`poll`, no wait); when it is not, the XWM stops reading X (the watcher waits for
+    // writable only) until it is. A turn handles at most `maxEventsPerTurn` events, so its
+    // output (a few requests an event, one selection chunk) stays far below the free room a
+    // writable socket has (three quarters of its buffer). What the model asks of X (a window's
+    // `_NET_WM_STATE`, configure and iconic state, closes, the focus) is coalesced (latest
+    // wins) and written once a turn (`writePending`), never while the socket is full.
 
-    /// Handles the events and replies xcb has, until none is left. xcb reads the socket
-    /// whenever it writes (a flush reads what is waiting, so the fd is no longer readable), so
-    /// after each flush the queue is looked at again; flushes outside this loop schedule it
-    /// (`flushAndReadSoon`).
-    private func readEvents() {
-        var rounds = 0
+    static let maxEventsPerTurn = 64
+
+    /// Windows whose `_NET_WM_STATE` is to be written, and the frames windows are to be
+    /// configured to, at the end of the turn (X's ConfigureNotify of an earlier configure may
+    /// change the window's own geometry meanwhile).
+    private var pendingStates: Set<UInt32> = []
+    private var pendingConfigures: [UInt32: (x: Int32, y: Int32, width: Int32, height: Int32)] = [:]
+    /// Whether the XWM waits for the X socket to become writable (reading X paused).
+    private(set) var isWaitingForWritable = false
+    /// How often the socket was found full (tests, logs).
+    private(set) var timesOutputWasFull = 0
+    /// The event taken past a turn's bound (handled first in the next turn).
+    private var heldEvent: UnsafeMutablePointer<xcb_generic_event_t>?
+    /// Brings the next turn when events are left in xcb's buffer (the fd is not readable then).
+    private var continuation: OpaquePointer?
+
+    /// Whether the X socket takes bytes now without waiting (or has failed: the write then
+    /// fails at once, and the connection's error ends the XWM).
+    private func socketIsWritable() -> Bool {
+        var entry = pollfd(fd: xcb_get_file_descriptor(connection), events: Int16(POLLOUT), revents: 0)
+        return poll(&entry, 1, 0) == 1 && entry.revents & Int16(POLLOUT | POLLERR | POLLHUP | POLLNVAL) != 0
+    }
+
+    /// Sends what xcb holds when the socket has room; else waits for writable with reading
+    /// paused. Whether the output went.
+    @discardableResult
+    private func flushIfWritable() -> Bool {
+        guard !isShutDown else { return false }
+        guard socketIsWritable() else {
+            if !isWaitingForWritable {
+                isWaitingForWritable = true
+                timesOutputWasFull += 1
+                watcher?.update(.writable)
+            }
+            return false
+        }
+        xcb_flush(connection)
+        if isWaitingForWritable {
+            isWaitingForWritable = false
+            watcher?.update(.readable)
+        }
+        return true
+    }
+
+    /// The coalesced writes: each pending window's state and geometry, once.
+    private func writePending() {
+        guard !isShutDown else { return }
+        let states = pendingStates, configures = pendingConfigures
+        pendingStates.removeAll()
+        pendingConfigures.removeAll()
+        for (id, frame) in configures where windows[id] != nil {
+            sendConfigure(id, x: frame.x, y: frame.y, width: frame.width, height: frame.height)
+        }
+        let iconic = pendingIconic
+        pendingIconic.removeAll()
+        for id in iconic { if let window = windows[id] { sendIconic(window) } }
+        for id in states { if let window = windows[id] { sendState(window) } }
+        if let id = pendingFocus {
+            pendingFocus = nil
+            sendFocus(id)
+        }
+        let closes = pendingCloses
+        pendingCloses.removeAll()
+        for id in closes { if let window = windows[id] { sendClose(window) } }
+    }
+
+    /// One turn: the pending writes go when the socket has room; then, unless the XWM waits for
+    /// writable, the events and replies xcb has are handled (at most `maxEventsPerTurn`; what is
+    /// left comes at the next turn, after the other clients), and their output is sent.
+    private func pump() {
+        guard !isShutDown else { return }
+        guard socketIsWritable() else {
+            flushIfWritable()
+            return
+        }
+        writePending()
+        guard flushIfWritable() else { return }
+        var handled = 0
         while !isShutDown {
-            while !isShutDown, let event = xcb_poll_for_event(connection) {
+            while !isShutDown, handled < Self.maxEventsPerTurn, let event = heldEvent ?? xcb_poll_for_event(connection) {
+                heldEvent = nil
                 handleInOrder(event)
                 free(event)
+                handled += 1
             }
             guard !isShutDown else { return }
             replies.collect(connection)
             guard !isShutDown else { return }
-            xcb_flush(connection)
-            // What the flush read: another round (bounded: the loop yields to the other
-            // clients after 64 rounds and comes back at once).
-            if let event = xcb_poll_for_queued_event(connection) {
-                handleInOrder(event)
-                free(event)
-                rounds += 1
-                if rounds < 64 { continue }
-                scheduleRead()
-                return
+            writePending()
+            guard flushIfWritable() else { return }
+            if handled >= Self.maxEventsPerTurn {
+                heldEvent = xcb_poll_for_queued_event(connection)
+                if heldEvent != nil { continueSoon() }
+                break
             }
-            if !isShutDown, replies.collect(connection) > 0, rounds < 64 {
-                rounds += 1
+            // What the flush read: another round.
+            if let event = xcb_poll_for_queued_event(connection) {
+                heldEvent = event
+                continue
+            }
+            if replies.collect(connection) > 0 {
+                handled += 1
                 continue
             }
             break
         }
         if !isShutDown, xcb_connection_has_error(connection) != 0 { shutdown() }
+    }
+
+    /// A turn on the loop's next dispatch (a 1 ms timer: an idle added from an idle runs in the
+    /// same dispatch, before the other clients).
+    private func continueSoon() {
+        guard !isShutDown else { return }
+        if continuation == nil {
+            continuation = wl_event_loop_add_timer(compositor.display.eventLoop, { data in
+                guard let data else { return 0 }
+                Unmanaged<XWM>.fromOpaque(data).takeUnretainedValue().pump()
+                return 0
+            }, Unmanaged.passUnretained(self).toOpaque())
+        }
+        if let continuation { wl_event_source_timer_update(continuation, 1) }
     }
 
     /// Handles `event` after the replies X sent before it (xcb has read them: they came first
@@ -228,10 +327,9 @@ public final class XWM {
 
     private var readScheduled: OpaquePointer?
 
-    /// Sends what is buffered now, and reads what that brought in on the next idle turn of the
-    /// loop (not from inside the model notification or request that wrote).
+    /// Sends what is buffered and reads what that brought in, on the next idle turn of the
+    /// loop (not from inside the model notification or request that wrote; never waiting).
     func flushAndReadSoon() {
-        xcb_flush(connection)
         scheduleRead()
     }
 
@@ -247,7 +345,7 @@ public final class XWM {
             guard let data else { return }
             let box = Unmanaged<WeakXWM>.fromOpaque(data).takeRetainedValue()
             box.wm?.readScheduled = nil
-            box.wm?.readEvents()
+            box.wm?.pump()
         }, box)
         if readScheduled == nil { Unmanaged<WeakXWM>.fromOpaque(box).release() }
     }
@@ -307,6 +405,8 @@ public final class XWM {
                 window.isIconic = false
                 writeState(of: window)
             }
+            // An iconify not written yet is moot (the map below follows the properties).
+            pendingIconic.remove(window.id)
             // Mapped once its properties are in (its level and class decide how it shows).
             window.mapsWhenPropertiesArrive = true
             if readsInFlight[window.id] != nil { readsPredatingMap.insert(window.id) }
@@ -461,9 +561,15 @@ public final class XWM {
         window.setState(maximizedVertically: vertical, maximizedHorizontally: horizontal, fullscreen: fullscreen)
     }
 
-    /// Writes the window's `_NET_WM_STATE` (what the XWM holds of it).
+    /// Writes the window's `_NET_WM_STATE` (what the XWM holds of it) at the end of the turn:
+    /// any number of changes in one turn is one write.
     func writeState(of window: X11Window) {
         guard !isShutDown else { return }
+        pendingStates.insert(window.id)
+        scheduleRead()
+    }
+
+    private func sendState(_ window: X11Window) {
         var list: [xcb_atom_t] = []
         if window.isAbove { list.append(atoms["_NET_WM_STATE_ABOVE"]) }
         if window.maximizedVertically { list.append(atoms["_NET_WM_STATE_MAXIMIZED_VERT"]) }
@@ -473,7 +579,6 @@ public final class XWM {
         if window.demandsAttention { list.append(atoms["_NET_WM_STATE_DEMANDS_ATTENTION"]) }
         xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window.id, atoms["_NET_WM_STATE"],
                             XCB_ATOM_ATOM.rawValue, 32, UInt32(list.count), &list)
-        flushAndReadSoon()
     }
 
     /// Writes the ICCCM `WM_STATE` (1 Normal, 3 Iconic; no icon window).
@@ -488,17 +593,26 @@ public final class XWM {
     /// that the client's map brings it back); shown again is Normal and mapped.
     private func setIconic(_ window: X11Window, _ iconic: Bool) {
         guard !isShutDown, !window.isOverrideRedirect, window.isIconic != iconic else { return }
-        if iconic {
-            guard window.isMapped else { return }
-            window.isIconic = true
-            writeWMState(of: window, 3)
+        if iconic, !window.isMapped { return }
+        window.isIconic = iconic
+        // Written at the end of the turn (`writePending`): hidden and shown again in one turn
+        // is one write of the latest.
+        pendingIconic.insert(window.id)
+        pendingStates.insert(window.id)
+        scheduleRead()
+    }
+
+    /// Windows whose iconic state (`WM_STATE`, mapped or not) is to be written at the end of the
+    /// turn.
+    private var pendingIconic: Set<UInt32> = []
+
+    private func sendIconic(_ window: X11Window) {
+        writeWMState(of: window, window.isIconic ? 3 : 1)
+        if window.isIconic {
             xcb_unmap_window(connection, window.id)
         } else {
-            window.isIconic = false
-            writeWMState(of: window, 1)
             xcb_map_window(connection, window.id)
         }
-        writeState(of: window)
     }
 
     /// Moves and sizes a shown window to `frame` (a state's frame): X is configured, the model
@@ -591,35 +705,36 @@ public final class XWM {
     }
 
     /// Moves and sizes the X window to `frame` (clamped to X's 16-bit coordinates) and sends the
-    /// synthetic ConfigureNotify ICCCM asks for.
+    /// synthetic ConfigureNotify ICCCM asks for, at the end of the turn (the latest frame of the
+    /// turn: a flood of configure requests is one configure a turn).
     func configure(_ window: X11Window, to frame: Rect) {
         guard !isShutDown else { return }
-        let x = Int32(clamping: min(max(frame.x, -32768), 32767))
-        let y = Int32(clamping: min(max(frame.y, -32768), 32767))
-        let width = Int32(clamping: min(max(frame.width, 1), 8192))
-        let height = Int32(clamping: min(max(frame.height, 1), 8192))
-        window.x = x
-        window.y = y
-        window.width = width
-        window.height = height
+        window.x = Int32(clamping: min(max(frame.x, -32768), 32767))
+        window.y = Int32(clamping: min(max(frame.y, -32768), 32767))
+        window.width = Int32(clamping: min(max(frame.width, 1), 8192))
+        window.height = Int32(clamping: min(max(frame.height, 1), 8192))
+        pendingConfigures[window.id] = (window.x, window.y, window.width, window.height)
+        scheduleRead()
+    }
+
+    private func sendConfigure(_ id: xcb_window_t, x: Int32, y: Int32, width: Int32, height: Int32) {
         var values: [UInt32] = [UInt32(bitPattern: x), UInt32(bitPattern: y), UInt32(width), UInt32(height), 0]
         let mask = UInt16(XCB_CONFIG_WINDOW_X.rawValue | XCB_CONFIG_WINDOW_Y.rawValue | XCB_CONFIG_WINDOW_WIDTH.rawValue
             | XCB_CONFIG_WINDOW_HEIGHT.rawValue | XCB_CONFIG_WINDOW_BORDER_WIDTH.rawValue)
-        xcb_configure_window(connection, window.id, mask, &values)
+        xcb_configure_window(connection, id, mask, &values)
         var event = xcb_configure_notify_event_t()
         event.response_type = UInt8(XCB_CONFIGURE_NOTIFY)
-        event.event = window.id
-        event.window = window.id
+        event.event = id
+        event.window = id
         event.x = Int16(x)
         event.y = Int16(y)
         event.width = UInt16(width)
         event.height = UInt16(height)
         withUnsafeBytes(of: &event) { bytes in
             _ = bytes.withMemoryRebound(to: CChar.self) { chars in
-                xcb_send_event(connection, 0, window.id, XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue, chars.baseAddress)
+                xcb_send_event(connection, 0, id, XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue, chars.baseAddress)
             }
         }
-        flushAndReadSoon()
     }
 
     /// The model moved or resized a managed window (placement, `strata-ctl move`): X is told.
@@ -861,25 +976,40 @@ public final class XWM {
 
     // MARK: Focus and close
 
+    /// The X focus follows the key window at the end of the turn (`pendingFocus`: any number of
+    /// key changes in one turn is one focus change in X).
     func windowDidChangeKeyState(_ window: X11Window, isKey: Bool) {
         guard !isShutDown else { return }
         if isKey {
             focused = window.id
-            if window.acceptsInput {
-                xcb_set_input_focus(connection, UInt8(XCB_INPUT_FOCUS_POINTER_ROOT.rawValue), window.id, UInt32(XCB_CURRENT_TIME))
-            }
-            if window.supportsTakeFocus { sendProtocolMessage(atoms["WM_TAKE_FOCUS"], to: window.id) }
-            setActiveWindow(window.id)
+            pendingFocus = window.id
             // Its transients (dialogs) come to the front with it.
             for other in windows.values where other.transientFor == window.id && other.id != window.id {
                 if let model = other.window, model.isVisible { model.orderFront() }
             }
         } else if focused == window.id {
             focused = 0
+            pendingFocus = 0
+        }
+        scheduleRead()
+    }
+
+    /// The window X's focus is to go to at the end of the turn (0: none).
+    private var pendingFocus: UInt32?
+
+    /// `SetInputFocus` to the window (when its input hint allows), `WM_TAKE_FOCUS` when it lists
+    /// it, `_NET_ACTIVE_WINDOW`; or no focus.
+    private func sendFocus(_ id: UInt32) {
+        guard id != 0, let window = windows[id] else {
             xcb_set_input_focus(connection, UInt8(XCB_INPUT_FOCUS_POINTER_ROOT.rawValue), UInt32(XCB_NONE), UInt32(XCB_CURRENT_TIME))
             setActiveWindow(0)
+            return
         }
-        flushAndReadSoon()
+        if window.acceptsInput {
+            xcb_set_input_focus(connection, UInt8(XCB_INPUT_FOCUS_POINTER_ROOT.rawValue), window.id, UInt32(XCB_CURRENT_TIME))
+        }
+        if window.supportsTakeFocus { sendProtocolMessage(atoms["WM_TAKE_FOCUS"], to: window.id) }
+        setActiveWindow(window.id)
     }
 
     private func setActiveWindow(_ id: UInt32) {
@@ -888,15 +1018,23 @@ public final class XWM {
                             XCB_ATOM_WINDOW.rawValue, 32, 1, &value)
     }
 
-    /// Close: WM_DELETE_WINDOW when the client takes it, else the client is killed.
+    /// Close: WM_DELETE_WINDOW when the client takes it, else the client is killed; written at
+    /// the end of the turn (closed again meanwhile: once).
     func close(_ window: X11Window) {
         guard !isShutDown else { return }
+        pendingCloses.insert(window.id)
+        scheduleRead()
+    }
+
+    /// Windows to close at the end of the turn.
+    private var pendingCloses: Set<UInt32> = []
+
+    private func sendClose(_ window: X11Window) {
         if window.supportsDelete {
             sendProtocolMessage(atoms["WM_DELETE_WINDOW"], to: window.id)
         } else {
             xcb_kill_client(connection, window.id)
         }
-        flushAndReadSoon()
     }
 
     private func sendProtocolMessage(_ message: xcb_atom_t, to id: UInt32) {
@@ -923,6 +1061,15 @@ public final class XWM {
         replies.removeAll()
         watcher?.remove()
         watcher = nil
+        if let continuation { wl_event_source_remove(continuation) }
+        continuation = nil
+        if let heldEvent { free(heldEvent) }
+        heldEvent = nil
+        pendingStates.removeAll()
+        pendingConfigures.removeAll()
+        pendingFocus = nil
+        pendingIconic.removeAll()
+        pendingCloses.removeAll()
         if let observer { compositor.windows.notifications.removeObserver(observer) }
         observer = nil
         let all = Array(windows.values)
