@@ -1,5 +1,4 @@
 import CXCB
-import StrataModel
 
 /// The per-X-client budget (docs/xwayland.md, "Budgets"). Xwayland's connection has
 /// `ClientBudget.Limits.xwayland`; whenever it holds more than half of any cap, the XWM asks
@@ -93,9 +92,11 @@ extension XWM {
         flushAndReadSoon()
     }
 
-    /// Each client's share of the high-water marks: its largest fraction of one of them.
+    /// Each client's share of the high-water marks: its largest fraction of one of them. Windows
+    /// count against the pools too: a mapped window's backing pixmap (Composite's) is a pool on
+    /// Xwayland's connection that X-Resource counts as the server's, not the client's.
     private func share(_ usage: XClientUsage, of marks: ClientBudget.Limits) -> Double {
-        max(Double(usage.pixmaps) / Double(max(marks.pools, 1)), Double(usage.pixmapBytes) / Double(max(marks.poolBytes, 1)),
+        max(Double(usage.pixmaps + usage.windows) / Double(max(marks.pools, 1)), Double(usage.pixmapBytes) / Double(max(marks.poolBytes, 1)),
             Double(usage.windows) / Double(max(marks.surfaces, 1)))
     }
 
@@ -105,7 +106,7 @@ extension XWM {
         let pixmaps = usage.reduce(0) { $0 + $1.pixmaps }
         let bytes = usage.reduce(0) { $0 + $1.pixmapBytes }
         let windows = usage.reduce(0) { $0 + $1.windows }
-        guard !isShutDown, pixmaps > UInt64(marks.pools) || bytes > marks.poolBytes || windows > UInt64(marks.surfaces),
+        guard !isShutDown, pixmaps + windows > UInt64(marks.pools) || bytes > marks.poolBytes || windows > UInt64(marks.surfaces),
               let heaviest = usage.max(by: { share($0, of: marks) < share($1, of: marks) }) else {
             isCheckingBudget = false
             return
