@@ -121,7 +121,7 @@ struct XwaylandBudgetTests {
         }
         let extra = Self.mapWindow(greedy, name: "extra")
         Self.sync(greedy)
-        #expect(server.run(seconds: 20) { lines.contains { $0.contains("windows of one X client") } })
+        #expect(server.run(seconds: 20) { lines.contains { $0.contains("the cap of one X client") } })
         let other = try #require(H.connect(xwayland))
         defer { xcb_disconnect(other) }
         _ = Self.mapWindow(other, name: "other")
@@ -130,6 +130,6 @@ struct XwaylandBudgetTests {
         let attributes = xcb_get_window_attributes_reply(greedy, xcb_get_window_attributes(greedy, extra), nil)
         defer { free(attributes) }
         #expect(attributes?.pointee.map_state == UInt8(XCB_MAP_STATE_UNMAPPED.rawValue))
-        #expect(lines.filter { $0.contains("windows of one X client") }.count == 1)
+        #expect(lines.filter { $0.contains("the cap of one X client") }.count == 1)
     }
 }

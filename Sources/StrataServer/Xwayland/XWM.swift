@@ -376,9 +376,10 @@ public final class XWM {
         let perClient = windowsByClient[client, default: 0] < Self.maxWindowsPerClient
         if perClient, windows.count < Self.maxWindows { return true }
         if loggedAtWindowCap.count < Self.maxWindows, loggedAtWindowCap.insert(client).inserted {
-            let cap = perClient ? "\(Self.maxWindows) windows of all X clients" : "\(Self.maxWindowsPerClient) windows of one X client"
-            xwayland.log("strata: Xwayland: X client 0x\(String(client, radix: 16)) has more than \(cap) "
-                + "(window 0x\(String(window, radix: 16)) and its later ones are never mapped; other X clients are not affected; logged once per X client)")
+            let cap = perClient ? "the X clients have \(Self.maxWindows) windows, the cap of all X clients"
+                : "it has \(Self.maxWindowsPerClient) windows, the cap of one X client"
+            xwayland.log("strata: Xwayland: X client 0x\(String(client, radix: 16))'s window 0x\(String(window, radix: 16)) and its later ones "
+                + "are never mapped: \(cap) (other X clients are not affected; logged once per X client)")
         }
         return false
     }
