@@ -27,6 +27,10 @@ struct strata_client_budget {
 	struct wl_listener resource_created;
 	struct wl_client *client; /* NULL once the client is gone */
 	struct strata_budget_limits limits;
+	/* Xwayland's: marks below the limits, and what to call past them (NULL: nothing). */
+	struct strata_budget_limits high_water;
+	void (*notify)(void *data);
+	void *notify_data;
 	uint32_t resources;
 	uint32_t surfaces;
 	uint32_t pools;
@@ -76,6 +80,15 @@ static void post_no_memory(struct strata_client_budget *budget, const char *what
 				       (unsigned long long)limit, what);
 	else
 		wl_client_post_no_memory(budget->client);
+}
+
+static void check_high_water(struct strata_client_budget *budget) {
+	if (!budget->notify || !budget->client)
+		return;
+	const struct strata_budget_limits *marks = &budget->high_water;
+	if (budget->resources > marks->max_resources || budget->surfaces > marks->max_surfaces ||
+	    budget->pools > marks->max_pools || budget->pool_bytes > marks->max_pool_bytes)
+		budget->notify(budget->notify_data);
 }
 
 static void mapping_unref(struct strata_pool_mapping *mapping) {
@@ -165,6 +178,7 @@ static void budget_resource_created(struct wl_listener *listener, void *data) {
 		entry->mapping->refs++;
 		budget->buffer_pool = NULL;
 	}
+	check_high_water(budget);
 }
 
 static void budget_client_destroyed(struct wl_listener *listener, void *data) {
@@ -253,6 +267,7 @@ static void budgets_logger(void *data, enum wl_protocol_logger_type type,
 			}
 			budget->pool_bytes += (uint64_t)size - mapping->size;
 			mapping->size = (uint64_t)size;
+			check_high_water(budget);
 		}
 	}
 }
@@ -275,6 +290,14 @@ void strata_client_budgets_uninstall(struct strata_client_budgets *budgets) {
 	if (budgets->logger)
 		wl_protocol_logger_destroy(budgets->logger);
 	free(budgets);
+}
+
+void strata_client_budget_set_limits(struct strata_client_budget *budget, struct strata_budget_limits limits,
+				     struct strata_budget_limits high_water, void (*notify)(void *data), void *data) {
+	budget->limits = limits;
+	budget->high_water = high_water;
+	budget->notify = notify;
+	budget->notify_data = data;
 }
 
 void strata_client_budget_retain(struct strata_client_budget *budget) { budget->refs++; }

@@ -85,6 +85,75 @@ static inline int32_t strata_xcb_res_pid(const void *reply) {
 	return 0;
 }
 
+/* X-Resource's QueryClients (minor 1), QueryClientResources (minor 2, for the client of
+ * `resource`) and QueryClientPixmapBytes (minor 3), sent as strata_xcb_res_query_pid is: the
+ * XWM's per-X-client budget. */
+static inline unsigned int strata_xcb_res_query(xcb_connection_t *c, uint8_t minor, uint32_t resource) {
+	static const xcb_protocol_request_t requests[4] = {
+		{ 1, &strata_xcb_res_id, 0, 0 }, { 1, &strata_xcb_res_id, 1, 0 },
+		{ 2, &strata_xcb_res_id, 2, 0 }, { 2, &strata_xcb_res_id, 3, 0 },
+	};
+	struct { uint8_t major, minor; uint16_t length; uint32_t xid; } body = { 0 };
+	body.xid = resource;
+	struct iovec parts[4];
+	parts[2].iov_base = &body;
+	parts[2].iov_len = minor == 1 ? 4 : sizeof body;
+	parts[3].iov_base = 0;
+	parts[3].iov_len = 0;
+	return minor >= 1 && minor <= 3 ? xcb_send_request(c, XCB_REQUEST_CHECKED, parts + 2, &requests[minor]) : 0;
+}
+
+/* X-Resource's QueryResourceBytes (minor 5) for the resources of type `type` (an atom; 0 for
+ * any) of the client `client` (its resource id base): the XWM needs one resource id of a client
+ * to disconnect it (KillClient names a resource, not a client). */
+static inline unsigned int strata_xcb_res_query_resources_of_type(xcb_connection_t *c, uint32_t client, uint32_t type) {
+	static const xcb_protocol_request_t request = { 2, &strata_xcb_res_id, 5, 0 };
+	struct { uint8_t major, minor; uint16_t length; uint32_t client, count, resource, type; } body = { 0 };
+	body.client = client;
+	body.count = 1;
+	body.type = type;
+	struct iovec parts[4];
+	parts[2].iov_base = &body;
+	parts[2].iov_len = sizeof body;
+	parts[3].iov_base = 0;
+	parts[3].iov_len = 0;
+	return xcb_send_request(c, XCB_REQUEST_CHECKED, parts + 2, &request);
+}
+/* The first resource id in a QueryResourceBytes reply (its count at byte 8, its first value's
+ * resource at byte 32), or 0. */
+static inline uint32_t strata_xcb_res_first_resource(const void *reply) {
+	uint32_t length, count, resource;
+	memcpy(&length, (const uint8_t *)reply + 4, 4);
+	memcpy(&count, (const uint8_t *)reply + 8, 4);
+	if (count == 0 || length < 6) return 0;
+	memcpy(&resource, (const uint8_t *)reply + 32, 4);
+	return resource;
+}
+
+/* The `index`th pair of 32-bit words of a QueryClients (base, mask) or QueryClientResources
+ * (type atom, count) reply: its count at byte 8, its pairs after the 32-byte header, each
+ * checked against the reply's length. 0 past the end. */
+static inline uint32_t strata_xcb_res_count(const void *reply) {
+	uint32_t length, count;
+	memcpy(&length, (const uint8_t *)reply + 4, 4);
+	memcpy(&count, (const uint8_t *)reply + 8, 4);
+	if (length > 1u << 20) return 0;
+	return count < length / 2 ? count : length / 2;
+}
+static inline uint32_t strata_xcb_res_pair(const void *reply, uint32_t index, int second) {
+	if (index >= strata_xcb_res_count(reply)) return 0;
+	uint32_t value;
+	memcpy(&value, (const uint8_t *)reply + 32 + index * 8 + (second ? 4 : 0), 4);
+	return value;
+}
+/* QueryClientPixmapBytes' reply: bytes at byte 8, their overflow (high word) at 12. */
+static inline uint64_t strata_xcb_res_pixmap_bytes(const void *reply) {
+	uint32_t low, high;
+	memcpy(&low, (const uint8_t *)reply + 8, 4);
+	memcpy(&high, (const uint8_t *)reply + 12, 4);
+	return (uint64_t)high << 32 | low;
+}
+
 /* Whether Xwayland has X-Resource (xcb shuts a connection down when a request names a missing
  * extension): asked at the XWM's start without waiting, looked at when first needed. */
 static inline void strata_xcb_res_prefetch(xcb_connection_t *c) { xcb_prefetch_extension_data(c, &strata_xcb_res_id); }

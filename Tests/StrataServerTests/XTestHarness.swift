@@ -9,9 +9,11 @@ import Testing
 /// client over xcb (windows, atoms, properties, client messages to the root).
 enum XTestHarness {
     /// A server with Xwayland started and its window manager connected.
-    static func start(width: Int = 640, height: Int = 480, policy: KeyWindowPolicy = UIKitKeyWindowPolicy()) throws -> (TestServer, Xwayland) {
+    static func start(width: Int = 640, height: Int = 480, policy: KeyWindowPolicy = UIKitKeyWindowPolicy(),
+                      budget: ClientBudget.Limits = .xwayland) throws -> (TestServer, Xwayland) {
         let server = try TestServer(modes: [ScreenMode(width: width, height: height, refreshMilliHz: 60_000)], policy: policy)
         let xwayland = try Xwayland(compositor: server.compositor, executable: ProcessInfo.processInfo.environment["STRATA_XWAYLAND"] ?? "Xwayland")
+        xwayland.budgetLimits = budget
         server.compositor.xwayland = xwayland
         if case .failure(let error) = xwayland.start() { throw error }
         guard server.run(seconds: 30, until: { xwayland.wm != nil }) else {

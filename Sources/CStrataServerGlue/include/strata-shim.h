@@ -97,6 +97,11 @@ uint64_t strata_client_budget_charged(const struct strata_client_budget *budget,
 /* Adds bytes to the charge when the total stays within limit (true), else changes nothing (false). */
 int strata_client_budget_charge(struct strata_client_budget *budget, enum strata_budget_charge kind, uint64_t bytes, uint64_t limit);
 void strata_client_budget_refund(struct strata_client_budget *budget, enum strata_budget_charge kind, uint64_t bytes);
+/* Gives one client (Xwayland) limits of its own, and high-water marks: whenever a count grows
+   past its mark, `notify(data)` runs (right after the resource or request that grew it; it must
+   not destroy resources). */
+void strata_client_budget_set_limits(struct strata_client_budget *budget, struct strata_budget_limits limits,
+				     struct strata_budget_limits high_water, void (*notify)(void *data), void *data);
 
 /* The bytes queued in the kernel on the way to the client (SIOCOUTQ on its socket) and the
    socket's send buffer size; -1 when unknown. */

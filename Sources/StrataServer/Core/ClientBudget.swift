@@ -94,11 +94,59 @@ public struct ClientBudget {
     /// all of the focus client's, so 16 bounds both.
     public static let maxTabletSeatsPerClient = 16
 
+    // MARK: Xwayland's budget
+
+    /// Xwayland's connection carries every X client's windows and pixmaps (rootless Xwayland
+    /// backs each pixmap of depth 15 or more with a wl_shm pool and a wl_buffer of its own: an
+    /// image-heavy X program, Wine, Java, Emacs with images, holds thousands), so its caps are
+    /// `xwaylandMultiple` times an ordinary client's: 16,384 pools are a quarter of the process's
+    /// map table (65,530), 800,000 objects some 250–500 MB, 160,000 surfaces 430 MB, 128 GiB of
+    /// pool address space a thousandth of the user address space. What one X client may take of
+    /// it is bounded by the XWM (`XWM+Budget.swift`): past the high-water mark (half) of any
+    /// cap, the X client holding the most pixmaps is disconnected, so Xwayland itself never
+    /// reaches its caps (the other half is the room for the time X takes to answer).
+    public static let xwaylandMultiple: UInt32 = 16
+
+    /// Caps of one client, as numbers (Xwayland's may be changed before it starts, for tests).
+    public struct Limits: Sendable, Equatable {
+        public var objects: UInt32
+        public var surfaces: UInt32
+        public var pools: UInt32
+        public var poolBytes: UInt64
+
+        public init(objects: UInt32, surfaces: UInt32, pools: UInt32, poolBytes: UInt64) {
+            self.objects = objects
+            self.surfaces = surfaces
+            self.pools = pools
+            self.poolBytes = poolBytes
+        }
+
+        /// An ordinary client's caps.
+        public static let client = Limits(objects: maxObjects, surfaces: maxSurfaces, pools: maxPools, poolBytes: maxPoolBytes)
+        /// Xwayland's: `xwaylandMultiple` times an ordinary client's.
+        public static let xwayland = Limits(objects: maxObjects * xwaylandMultiple, surfaces: maxSurfaces * xwaylandMultiple,
+                                            pools: maxPools * xwaylandMultiple, poolBytes: maxPoolBytes * UInt64(xwaylandMultiple))
+
+        /// The high-water marks of these caps: half of each.
+        public var highWater: Limits {
+            Limits(objects: objects / 2, surfaces: surfaces / 2, pools: pools / 2, poolBytes: poolBytes / 2)
+        }
+
+        var c: strata_budget_limits {
+            strata_budget_limits(max_resources: objects, max_surfaces: surfaces, max_pools: pools, max_pool_bytes: poolBytes)
+        }
+    }
+
+    /// Gives this client (Xwayland) `limits` and calls `notify` whenever a count grows past its
+    /// high-water mark (right after the request that grew it: `notify` must not destroy
+    /// resources). `data` is passed to `notify` and must live as long as the client.
+    func setLimits(_ limits: Limits, notify: @convention(c) (UnsafeMutableRawPointer?) -> Void, data: UnsafeMutableRawPointer) {
+        strata_client_budget_set_limits(pointer, limits.c, limits.highWater.c, notify, data)
+    }
+
     // MARK: Installing and reading
 
-    static var limits: strata_budget_limits {
-        strata_budget_limits(max_resources: maxObjects, max_surfaces: maxSurfaces, max_pools: maxPools, max_pool_bytes: maxPoolBytes)
-    }
+    static var limits: strata_budget_limits { Limits.client.c }
 
     let pointer: OpaquePointer
 

@@ -8,8 +8,10 @@ import StrataModel
 /// itself (`_NET_SUPPORTING_WM_CHECK`), and turns each mapped toplevel into an `X11Window`, a
 /// model window. Events and replies are read on the event loop (the connection's fd); property
 /// reads never wait (the replies are applied as they come; each property at most
-/// `maxPropertyWords` 32-bit words). At most `maxWindows` X windows are managed; more are left
-/// unmapped.
+/// `maxPropertyWords` 32-bit words). At most `maxWindowsPerClient` X windows of one X client
+/// are managed (more are left unmapped, logged once per client), at most `maxWindows` of all;
+/// what the X clients make Xwayland's connection hold is bounded per X client
+/// (`xwaylandBudgetPassedHighWater`, XWM+Budget.swift).
 public final class XWM {
     unowned let xwayland: Xwayland
     var compositor: Compositor { xwayland.compositor }
@@ -37,7 +39,7 @@ public final class XWM {
     private var waitingForSurface: Set<UInt32> = []
     private var focused: UInt32 = 0
     private var observer: ObserverToken?
-    private var isShutDown = false
+    private(set) var isShutDown = false
     /// Set while the XWM itself moves a model window after a ConfigureRequest (X already has the
     /// new geometry: the frame change is not sent back).
     private var isMovingModel = false
@@ -54,7 +56,20 @@ public final class XWM {
     ]
 
     static let maxPropertyWords: UInt32 = 1024
-    static let maxWindows = 4096
+    /// Toplevel X windows of one X client (an X client is its resource id base): a program has
+    /// tens, a browser or an IDE hundreds. Past it the client's new windows are ignored (never
+    /// mapped) and a line is logged once for the client; other clients are not affected.
+    static let maxWindowsPerClient = 4096
+    /// Toplevel X windows of all X clients together: sixteen clients at their cap (each window
+    /// costs the XWM about a kilobyte); Xwayland takes at most 256 X clients.
+    static let maxWindows = 16 * maxWindowsPerClient
+    /// Managed windows by X client (resource id base).
+    private var windowsByClient: [UInt32: Int] = [:]
+    /// X clients whose window cap was logged.
+    private var loggedAtWindowCap: Set<UInt32> = []
+    /// Set while X-Resource is asked what each X client holds (`XWM+Budget.swift`).
+    var isCheckingBudget = false
+    var loggedNoXResource = false
 
     /// The X windows managed now (tests).
     var windowCount: Int { windows.count }
@@ -384,7 +399,9 @@ public final class XWM {
             selection(e.selection)?.selectionNotify(e)
         case XCB_CREATE_NOTIFY:
             let e = raw.assumingMemoryBound(to: xcb_create_notify_event_t.self).pointee
-            guard e.parent == root, e.window != checkWindow, e.window != selectionWindow, windows[e.window] == nil, windows.count < Self.maxWindows else { return }
+            guard e.parent == root, e.window != checkWindow, e.window != selectionWindow, windows[e.window] == nil,
+                  admitsWindow(of: xClient(of: e.window), window: e.window) else { return }
+            windowsByClient[xClient(of: e.window), default: 0] += 1
             windows[e.window] = X11Window(id: e.window, wm: self, overrideRedirect: e.override_redirect != 0,
                                           x: Int32(e.x), y: Int32(e.y), width: Int32(e.width), height: Int32(e.height))
             var mask = XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue | XCB_EVENT_MASK_FOCUS_CHANGE.rawValue
@@ -393,6 +410,11 @@ public final class XWM {
             let e = raw.assumingMemoryBound(to: xcb_destroy_notify_event_t.self).pointee
             for bridge in selections { bridge.windowDidDestroy(e.window) }
             guard let window = windows.removeValue(forKey: e.window) else { return }
+            let owner = xClient(of: e.window)
+            if let count = windowsByClient[owner], count > 1 { windowsByClient[owner] = count - 1 } else {
+                windowsByClient[owner] = nil
+                loggedAtWindowCap.remove(owner)
+            }
             waitingForSurface.remove(e.window)
             if focused == e.window { focused = 0 }
             window.didDestroy()
@@ -446,6 +468,20 @@ public final class XWM {
         default:
             break
         }
+    }
+
+    /// Whether a new toplevel window of X client `client` is managed: within the client's cap
+    /// and the cap of all. Past either, logged once for the client.
+    private func admitsWindow(of client: UInt32, window: UInt32) -> Bool {
+        let perClient = windowsByClient[client, default: 0] < Self.maxWindowsPerClient
+        if perClient, windows.count < Self.maxWindows { return true }
+        if loggedAtWindowCap.count < Self.maxWindows, loggedAtWindowCap.insert(client).inserted {
+            let cap = perClient ? "the X clients have \(Self.maxWindows) windows, the cap of all X clients"
+                : "it has \(Self.maxWindowsPerClient) windows, the cap of one X client"
+            xwayland.log("strata: Xwayland: X client 0x\(String(client, radix: 16))'s window 0x\(String(window, radix: 16)) and its later ones "
+                + "are never mapped: \(cap) (other X clients are not affected; logged once per X client)")
+        }
+        return false
     }
 
     /// The X clients (by resource id base) whose forged association messages were logged.
@@ -831,6 +867,13 @@ public final class XWM {
     /// Windows with a QueryClientIds request awaiting its reply (one at most a window).
     private var pidQueriesInFlight: Set<UInt32> = []
     private var hasXRes: Bool?
+    /// Whether Xwayland answers X-Resource requests (asked at the start without waiting).
+    var hasXResource: Bool {
+        if hasXRes == nil { hasXRes = strata_xcb_res_present(connection) != 0 }
+        return hasXRes == true
+    }
+    /// The XWM's own X client (resource id base).
+    var ownXClient: UInt32 { xClient(of: checkWindow) }
 
     /// A window without `_NET_WM_PID`: its client's pid from X-Resource (LocalClientPID), read
     /// when the reply comes (never waited for).

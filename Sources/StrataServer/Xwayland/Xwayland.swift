@@ -56,6 +56,16 @@ public final class Xwayland {
     private var readyText = 0
     private var wmFD: Int32 = -1
     private var clientDestroyed: Listener?
+    /// The caps of Xwayland's connection (`ClientBudget.Limits.xwayland`; tests lower them
+    /// before `start`). Past half of any, the XWM disconnects the X client holding the most
+    /// pixmaps (`XWM.xwaylandBudgetPassedHighWater`).
+    public var budgetLimits = ClientBudget.Limits.xwayland
+    /// What the budget's high-water notification holds while the client lives.
+    private var budgetBox: Unmanaged<WeakXwayland>?
+    private final class WeakXwayland {
+        weak var xwayland: Xwayland?
+        init(_ xwayland: Xwayland) { self.xwayland = xwayland }
+    }
     private var isShutDown = false
 
     /// Takes an X display (the first free one, or `displayNumber`) and watches its sockets.
@@ -165,6 +175,14 @@ public final class Xwayland {
         pid = child
         client = connection.client
         compositor.display.setProcessID(child, of: connection.client)
+        if let budget = ClientBudget.of(connection.client) {
+            let box = Unmanaged.passRetained(WeakXwayland(self))
+            budgetBox = box
+            budget.setLimits(budgetLimits, notify: { data in
+                guard let data else { return }
+                Unmanaged<WeakXwayland>.fromOpaque(data).takeUnretainedValue().xwayland?.wm?.xwaylandBudgetPassedHighWater()
+            }, data: box.toOpaque())
+        }
         clientDestroyed = Listener { [weak self] _ in self?.clientDidDestroy() }
         clientDestroyed?.listen(toClientDestroy: connection.client)
         wmFD = wmPair[0]
@@ -209,6 +227,8 @@ public final class Xwayland {
     private func clientDidDestroy() {
         client = nil
         clientDestroyed = nil
+        budgetBox?.release()
+        budgetBox = nil
         wm?.shutdown()
         wm = nil
     }
@@ -243,6 +263,8 @@ public final class Xwayland {
             clientDestroyed = nil
             self.client = nil
             wl_client_destroy(client)
+            budgetBox?.release()
+            budgetBox = nil
         }
     }
 
