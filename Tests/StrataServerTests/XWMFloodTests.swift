@@ -33,11 +33,11 @@ struct XWMFloodTests {
         }
     }
 
-    /// The slowest round trip a bystander may see: measured 50-100 ms (the target is 100 ms);
-    /// the room above is a loaded machine's. An XWM that waits for the X socket measured 0.5 s
-    /// for the state flood, and the configure flood killed Xwayland (`can't send file
-    /// descriptor`).
-    private static let slowestAllowed = 0.4
+    // The bystander's slowest round trip is printed, not asserted (no timing asserts in tests:
+    // docs/testing.md; the figures are in docs/xwayland.md and bench/xwm-flood.sh). What fails
+    // here is structural: an XWM that waits for the X socket lets the configure flood kill
+    // Xwayland (`can't send file descriptor`), and with Xwayland stopped it never returns from
+    // its flush, so the bystander's round trips never complete.
 
     /// One mapped X window (120×90 at 10,20) and its model window.
     private static func mapOne(_ server: TestServer, _ c: OpaquePointer) throws -> (xcb_window_t, Window) {
@@ -83,7 +83,6 @@ struct XWMFloodTests {
             model.frame == screen && model.content?.isFullscreen == true
         }
         #expect(slowest != nil, "the bystander's round trips and the final state")
-        #expect(slowest.map { $0 < Self.slowestAllowed } == true)
         print("XWM flood: 3,001 _NET_WM_STATE toggles: slowest bystander round trip \(slowest.map { Int($0 * 1000) } ?? -1) ms, "
             + "X socket found full \(xwayland.wm?.timesOutputWasFull ?? -1) times")
         #expect(xwayland.wm != nil, "Xwayland lives")
@@ -110,7 +109,6 @@ struct XWMFloodTests {
             model.frame.width == 300 && model.frame.height == 200
         }
         #expect(slowest != nil, "the bystander's round trips and the final size")
-        #expect(slowest.map { $0 < Self.slowestAllowed } == true)
         print("XWM flood: 20,000 ConfigureWindow: slowest bystander round trip \(slowest.map { Int($0 * 1000) } ?? -1) ms, "
             + "X socket found full \(xwayland.wm?.timesOutputWasFull ?? -1) times")
         #expect(xwayland.wm != nil, "Xwayland lives")
@@ -149,7 +147,6 @@ struct XWMFloodTests {
         #expect(wm.isWaitingForWritable, "the socket filled after \(moves) moves")
         for x in 400..<500 { slowest = max(slowest, move(to: x)) }
         #expect(wm.isWaitingForWritable)
-        #expect(slowest < Self.slowestAllowed)
         print("XWM with Xwayland stopped: the X socket full after \(moves) moves; slowest bystander round trip \(Int(slowest * 1000)) ms")
         kill(pid, SIGCONT)
         stopped = false
@@ -189,7 +186,6 @@ struct XWMFloodTests {
             #expect(bystander.roundtrip())
             slowest = max(slowest, Date().timeIntervalSince(start))
         }
-        #expect(slowest < Self.slowestAllowed)
         #expect(server.windows.keyWindow === secondModel)
         kill(pid, SIGCONT)
         stopped = false
