@@ -157,7 +157,7 @@ let package = Package(
         .target(name: "StrataTestRandom"),
         .testTarget(name: "StrataProcessTests", dependencies: ["StrataProcess"]),
         .testTarget(name: "StrataModelTests", dependencies: ["StrataModel", "StrataTestRandom"]),
-        .testTarget(name: "StrataRenderTests", dependencies: ["StrataRender", "CPixman", "StrataTestRandom"], swiftSettings: cLayer),
+        .testTarget(name: "StrataRenderTests", dependencies: ["StrataRender", "StrataModel", "CPixman", "StrataTestRandom"], swiftSettings: cLayer),
         .testTarget(name: "StrataServerTests", dependencies: ["StrataTestSupport", "StrataServer", "StrataTestRandom", "CXCB"], swiftSettings: cLayer),
         .testTarget(
             name: "StrataNestedBackendTests",

@@ -1,22 +1,11 @@
+import StrataModel
+
 /// The one comparison of two pictures (`strata-ctl compare`, docs/control.md): two pixels
 /// differ when any of their red, green and blue channels differs by more than `threshold`
 /// (alpha is ignored: Strata's pictures are opaque); pixels under a mask are not compared. The
-/// result is within tolerance when at most `maximumDiffering` pixels differ.
+/// result is within tolerance when at most `maximumDiffering` pixels differ. Masks and bounds are
+/// the model's `Rect`, clipped to the picture when used.
 public struct ImageComparison {
-    /// A rectangle of pixels, clipped to the picture when used.
-    public struct Rectangle: Equatable, Sendable {
-        public var x: Int
-        public var y: Int
-        public var width: Int
-        public var height: Int
-        public init(x: Int, y: Int, width: Int, height: Int) {
-            self.x = x
-            self.y = y
-            self.width = width
-            self.height = height
-        }
-    }
-
     public enum Failure: Error, Equatable, CustomStringConvertible {
         case sizesDiffer(Int, Int, Int, Int)
         public var description: String {
@@ -30,9 +19,9 @@ public struct ImageComparison {
     /// Per-channel difference (0...255) up to which two pixels count as the same.
     public var threshold = 0
     /// Rectangles left out of the comparison (a clock, a blinking caret).
-    public var masks: [Rectangle] = []
+    public var masks: [Rect] = []
 
-    public init(threshold: Int = 0, masks: [Rectangle] = []) {
+    public init(threshold: Int = 0, masks: [Rect] = []) {
         self.threshold = max(0, min(255, threshold))
         self.masks = masks
     }
@@ -43,7 +32,7 @@ public struct ImageComparison {
         /// Pixels compared (the picture minus the masked ones).
         public var compared: Int
         /// The smallest rectangle holding every differing pixel (nil: none differ).
-        public var bounds: Rectangle?
+        public var bounds: Rect?
         /// The diff picture, when asked for: `a` dimmed, masked pixels dimmer still, differing
         /// pixels bright red.
         public var diff: PNGFile.Pixels?
@@ -115,7 +104,7 @@ public struct ImageComparison {
                 }
             }
         }
-        let bounds = maxX < 0 ? nil : Rectangle(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
+        let bounds = maxX < 0 ? nil : Rect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
         return Result(differing: differing, compared: width * height - maskedCount, bounds: bounds,
                       diff: drawingDiff ? PNGFile.Pixels(width: width, height: height, argb: out) : nil)
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import StrataControlProtocol
+import StrataModel
 import StrataRender
 
 /// `strata-ctl compare A.png B.png`: the one comparison (`ImageComparison`), run locally.
@@ -46,13 +47,13 @@ struct CompareCommand: ParsableCommand {
         return .count(count)
     }
 
-    static func parseMask(_ text: String) -> ImageComparison.Rectangle? {
+    static func parseMask(_ text: String) -> Rect? {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 3, let x = Int(parts[0]), let y = Int(parts[1]) else { return nil }
         let size = parts[2].split(separator: "x", omittingEmptySubsequences: false)
         guard size.count == 2, let width = Int(size[0]), let height = Int(size[1]), width > 0, height > 0,
               abs(x) <= 1 << 20, abs(y) <= 1 << 20, width <= 1 << 20, height <= 1 << 20 else { return nil }
-        return ImageComparison.Rectangle(x: x, y: y, width: width, height: height)
+        return Rect(x: x, y: y, width: width, height: height)
     }
 
     func validate() throws {
@@ -125,7 +126,7 @@ struct CompareCommand: ParsableCommand {
 
     /// The frames of the shown windows --mask-window and --mask-level name, from the running
     /// Strata's model; a --mask-window that names no shown window is an error.
-    private func windowMasks() throws -> [ImageComparison.Rectangle] {
+    private func windowMasks() throws -> [Rect] {
         let client = try options.connect()
         let windows = (try client.call("windows")["windows"]?.decode([WindowInfo].self) ?? []).filter { !$0.hidden }
         var chosen: [WindowInfo] = []
@@ -139,7 +140,7 @@ struct CompareCommand: ParsableCommand {
         }
         let levels = Set(maskLevel.map { $0.lowercased() })
         chosen += windows.filter { levels.contains($0.level.lowercased()) }
-        return chosen.map { ImageComparison.Rectangle(x: $0.frame.x, y: $0.frame.y, width: $0.frame.width, height: $0.frame.height) }
+        return chosen.map { Rect(x: $0.frame.x, y: $0.frame.y, width: $0.frame.width, height: $0.frame.height) }
     }
 
     private static func milliseconds() -> Double {

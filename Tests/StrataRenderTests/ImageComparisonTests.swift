@@ -1,3 +1,4 @@
+import StrataModel
 import StrataRender
 import Testing
 
@@ -18,10 +19,10 @@ import Testing
         b.argb[7 * 10 + 8] = 0xff20_4080  // blue +32
         let exact = try ImageComparison().compare(picture(10, 10), b)
         #expect(exact.differing == 2)
-        #expect(exact.bounds == ImageComparison.Rectangle(x: 3, y: 2, width: 6, height: 6))
+        #expect(exact.bounds == Rect(x: 3, y: 2, width: 6, height: 6))
         let tolerant = try ImageComparison(threshold: 2).compare(picture(10, 10), b)
         #expect(tolerant.differing == 1)
-        #expect(tolerant.bounds == ImageComparison.Rectangle(x: 8, y: 7, width: 1, height: 1))
+        #expect(tolerant.bounds == Rect(x: 8, y: 7, width: 1, height: 1))
         #expect(try ImageComparison(threshold: 32).compare(picture(10, 10), b).differing == 0)
     }
 
