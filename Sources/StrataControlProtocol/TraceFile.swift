@@ -86,7 +86,10 @@ public struct TraceFile: Sendable {
             let request = line["request"]
             let arguments = (request?.objectValue ?? [:]).filter { !["id", "command"].contains($0.key) }
                 .sorted { $0.key < $1.key }.map { "\($0.key)=\(text($0.value))" }
-            let outcome = line["reply"]?["ok"] == true ? "ok" : "error \(line["reply"]?["error"]?["code"]?.stringValue ?? "?")"
+            // A reply sent later (`settle`, `events --follow`) is not in the line: null.
+            let reply = line["reply"]
+            let outcome = reply == nil || reply == .null ? "(replied later)"
+                : reply?["ok"] == true ? "ok" : "error \(reply?["error"]?["code"]?.stringValue ?? "?")"
             return ([sequence, "command", request?["command"]?.stringValue ?? "?"] + arguments).joined(separator: " ") + " → " + outcome
         case "input":
             let fields = (line.objectValue ?? [:]).filter { !["sequence", "input", "type", "time_ns", "time_ms"].contains($0.key) }
