@@ -74,8 +74,9 @@ public struct ReplayDriver: Sendable {
                 + "pass --driver command or --driver requests")
         } else {
             kind = .requests
-            reason = "the command's tree made no client and no window of its own (\(makers.count) from exec'd processes or outside): "
-                + "its requests drive, the command is not run"
+            let windows = makers.filter { trace.lines[$0.index]["type"] == "event" }.count
+            reason = "the command's tree made no client and no window of its own (\(makers.count - windows) clients and \(windows) "
+                + "windows came from exec'd processes or outside): its requests drive, the command is not run"
         }
 
         var skipped: Set<Int> = []

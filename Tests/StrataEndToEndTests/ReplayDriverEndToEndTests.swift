@@ -61,3 +61,28 @@ import Testing
         #expect(try opened(kept) == 2, "each window once in the replay")
     }
 }
+
+extension ReplayDriverEndToEndTests {
+    /// A trace whose origins are missing (an older Strata's): refused with the line named, before
+    /// anything runs, unless `--driver` chooses.
+    @Test func aTraceThatCannotTellIsRefusedUnlessTheUserChooses() async throws {
+        let folder = try ReplayEndToEndTests.folder()
+        let path = folder.path + "/old.trace"
+        try ([
+            HostileTraceEndToEndTests.header + #","command":["sh","-c","touch header.ran"]}"#,
+            #"{"type":"client","event":"connect","client":1,"pid":2,"sequence":0,"time_ns":1}"#,
+            #"{"type":"command","request":{"command":"pointer-move","x":1,"y":1},"reply":{"ok":true},"sequence":0,"time_ns":1}"#,
+            #"{"type":"end","reason":"stopped","sequence":0,"time_ns":2}"#,
+        ].joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let refused = try await ReplayEndToEndTests().replay(path, in: folder, extra: ["--run-commands"])
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(refused.stderr.contains("cannot tell whether the command or its requests drive the replay: line 2 (#0 client client=1 "
+            + "event=connect pid=2) has no origin"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("pass --driver command or --driver requests"))
+        let chosen = try await ReplayEndToEndTests().replay(path, in: folder, extra: ["--driver", "requests", "--verbose"])
+        #expect(chosen.status != 2, "\(chosen.stderr)")
+        #expect(chosen.stderr.contains("driven by the recorded requests: --driver requests (the user's choice)"), "\(chosen.stderr)")
+        #expect(chosen.stderr.contains("replay: line 3 (#0 command pointer-move x=1 y=1 → ok): no origin"), "\(chosen.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/header.ran"), "the command did not run")
+    }
+}
