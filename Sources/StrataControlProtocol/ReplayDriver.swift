@@ -75,8 +75,9 @@ public struct ReplayDriver: Sendable {
         } else {
             kind = .requests
             let windows = makers.filter { trace.lines[$0.index]["type"] == "event" }.count
-            reason = "the command's tree made no client and no window of its own (\(makers.count - windows) clients and \(windows) "
-                + "windows came from exec'd processes or outside): its requests drive, the command is not run"
+            func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+            reason = "the command's tree made no client and no window of its own (\(count(makers.count - windows, "client")) and "
+                + "\(count(windows, "window")) came from exec'd processes or outside): its requests drive, the command is not run"
         }
 
         var skipped: Set<Int> = []
