@@ -66,8 +66,8 @@ public struct ReplayDriver: Sendable {
             reason = "the trace has no command: its requests drive"
         } else if let first = makers.first(where: { $0.origin == .command }) {
             kind = .command
-            reason = "the command's tree made a client or window of its own (\(name(first.index))): the command drives, "
-                + "and the requests it sent are not replayed"
+            reason = "the command's tree made a client or window of its own, line \(first.index + 1): "
+                + "\(TraceFile.describe(trace.lines[first.index])); the command drives, and the requests its tree sent are not replayed"
         } else if let first = makers.first(where: { $0.origin != .exec && $0.origin != .outside }) {
             throw Undecided(description: "cannot tell whether the command or its requests drive the replay: \(name(first.index)) has "
                 + "\(said(first.origin)) (a trace of an older Strata, or a process gone before it was seen); "

@@ -32,6 +32,9 @@ import Testing
         let trace = folder.path + "/t.trace", kept = folder.path + "/replay.trace"
         try await record("strata-ctl exec -- foot --app-id one; strata-ctl run \(try waiter("one", in: folder)); sleep 1.5", into: trace)
         #expect(try opened(trace) == 1, "foot's window in the recording")
+        let recorded = try String(contentsOfFile: trace, encoding: .utf8)
+        #expect(recorded.contains(#""name":"windowDidOpen","origin":"exec""#), "foot was exec'd")
+        #expect(recorded.contains(#""origin":"command","peer_pid""#), "the exec came from sh's child")
         let result = try await ReplayEndToEndTests().replay(trace, in: folder, extra: ["--run-commands", "--keep", kept])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("driven by the recorded requests: the command's tree made no client and no window of its own"),
@@ -54,6 +57,9 @@ import Testing
             + "strata-ctl run \(try waiter("three", in: folder)); sleep 1.5"
         try await record(script, into: trace)
         #expect(try opened(trace) == 2, "foot's and the color client's windows in the recording")
+        let recorded = try String(contentsOfFile: trace, encoding: .utf8)
+        #expect(recorded.contains(#""name":"windowDidOpen","origin":"command""#), "sh started foot")
+        #expect(recorded.contains(#""name":"windowDidOpen","origin":"exec""#), "the color client was exec'd")
         let result = try await ReplayEndToEndTests().replay(trace, in: folder, extra: ["--run-commands", "--keep", kept])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("driven by the recorded command: the command's tree made a client or window of its own"),
