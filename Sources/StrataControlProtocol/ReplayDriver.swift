@@ -93,7 +93,7 @@ public struct ReplayDriver: Sendable {
                 guard forced == nil else { break }
                 throw Undecided(description: "cannot tell whether \(name(index)) is sent again by a process the replay runs: "
                     + "it has \(said(from)) (a trace of an older Strata, or a peer gone before it was seen); "
-                    + "pass --driver command or --driver requests")
+                    + (command == nil ? "pass --driver requests to replay it" : "pass --driver command or --driver requests"))
             }
         }
         self.kind = kind

@@ -89,6 +89,14 @@ import Testing
         #expect(driver.kind == .requests && driver.command == nil && driver.replays(line: 2))
         #expect(driver.reason == "the trace has no command: its requests drive")
         #expect(throws: ReplayDriver.Undecided.self) { try ReplayDriver(trace: trace, forced: .command) }
+        // An older Strata's trace without a command: only its requests can drive.
+        let old = try self.trace(command: nil, [request("raise", origin: nil)])
+        #expect {
+            try ReplayDriver(trace: old)
+        } throws: { error in
+            "\(error)".hasSuffix("it has no origin (a trace of an older Strata, or a peer gone before it was seen); pass --driver requests to replay it")
+        }
+        #expect(try ReplayDriver(trace: old, forced: .requests).replays(line: 1))
     }
 
     /// A client or window of unknown origin, or one without the field (an older Strata's trace),
