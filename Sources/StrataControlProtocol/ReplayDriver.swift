@@ -23,7 +23,7 @@ public struct ReplayDriver: Sendable {
     /// Why this driver, in one line.
     public let reason: String
     /// The origin of each line the choice and the replayed requests depend on
-    /// (`line N: <line> from <origin>`), for `--verbose`.
+    /// (`line N (<the line described>): origin <origin>`), for `--verbose`.
     public let details: [String]
     /// The indices (in `TraceFile.lines`) of the `command` lines not replayed.
     public let skipped: Set<Int>
