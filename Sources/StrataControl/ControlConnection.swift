@@ -15,6 +15,8 @@ import StrataServer
 final class ControlConnection {
     let fd: Int32
     let peer: UnixSocket.PeerCredentials
+    /// Where the peer came from (`TraceRecorder.origin(of:)`), once a recording asked.
+    var traceOrigin: TraceOrigin?
     let number: Int
     private unowned let server: ControlServer
     private var source: EventSource?

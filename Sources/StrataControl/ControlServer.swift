@@ -35,6 +35,18 @@ public final class ControlServer {
     public var videoStopGrace: Double = 10
     /// The argv Strata was started with (written into the header of traces `record` starts).
     public var sessionCommand: [String]?
+    /// The processes Strata started that are alive or were lately: the command's pid (`command`)
+    /// and each `exec`'s (`exec`); traces `record` starts mark where requests, clients and
+    /// windows come from by them (`ProcessAncestry`). Told by the starter (`processDidStart`).
+    public private(set) var startedProcesses: [Int32: TraceOrigin] = [:]
+
+    /// Strata started `pid` as its command (`origin` `command`) or for an `exec`; the recording,
+    /// if any, is told too.
+    public func processDidStart(pid: Int32, command: [String], origin: TraceOrigin) {
+        if startedProcesses.count >= 1024 { startedProcesses = startedProcesses.filter { kill($0.key, 0) == 0 } }
+        startedProcesses[pid] = origin
+        if let recorder, !recorder.isStopped { recorder.processDidStart(pid: pid, command: command, origin: origin) }
+    }
     /// The most a connection may have queued for writing (replies and events its peer has not
     /// read yet) before it is dropped.
     public var maximumQueuedBytes = 4 * 1024 * 1024
@@ -127,6 +139,8 @@ public final class ControlServer {
                 continue
             }
             connections[number] = connection
+            // Where the peer came from, found while it surely lives (traces' `origin`).
+            if let recorder, !recorder.isStopped { _ = recorder.origin(of: connection) }
         }
     }
 
@@ -174,7 +188,8 @@ public final class ControlServer {
         // The recorder that was running (`record stop` ends it, `record start` begins one: the
         // command is in neither trace).
         if let recording, !recording.isStopped {
-            recording.recordCommand(request: parsed, reply: reply, connection: connection.number, peerPID: connection.peer.pid, sequence: before)
+            recording.recordCommand(request: parsed, reply: reply, connection: connection.number, peerPID: connection.peer.pid,
+                                    origin: recording.origin(of: connection), sequence: before)
         }
         return reply
     }

@@ -14,7 +14,8 @@ extension ControlCommands {
             if let current = server.recorder, !current.isStopped {
                 throw ControlError(.failed, "already recording to \(current.path); stop that first")
             }
-            let recorder = try TraceRecorder(compositor: compositor, path: path, command: server.sessionCommand, startedBy: "control")
+            let recorder = try TraceRecorder(compositor: compositor, path: path, command: server.sessionCommand, startedBy: "control",
+                                             started: server.startedProcesses)
             recorder.onFailure = { [unowned server] reason in server.log("record: \(reason); the recording stopped") }
             server.recorder = recorder
             return ["path": .string(path)]

@@ -30,6 +30,8 @@ public final class TraceRecorder: TraceHooks {
     private var protocolLog: ProtocolLog?
     /// Whether a control command is being run (its input lines say `during_command`).
     var isRunningCommand = false
+    /// The processes Strata started, to tell where requests, clients and windows come from.
+    private var ancestry = ProcessAncestry()
     /// Called once when the recording stops by itself (size limit, write error) with the reason.
     public var onFailure: ((String) -> Void)?
     public private(set) var isStopped = false
@@ -40,11 +42,14 @@ public final class TraceRecorder: TraceHooks {
     public static let defaultMaximumBytes = 256 * 1024 * 1024
 
     /// Starts recording into `path` (a regular file, created or truncated). `command`: the argv
-    /// Strata was started with, if any; `startedBy`: `command-line` or `control`.
+    /// Strata was started with, if any; `startedBy`: `command-line` or `control`; `started`: the
+    /// processes Strata started before (the command's and each `exec`'s pid, `ControlServer`).
     public init(compositor: Compositor, path: String, maximumBytes: Int = TraceRecorder.defaultMaximumBytes,
-                command: [String]? = nil, startedBy: String = "command-line") throws(ControlError) {
+                command: [String]? = nil, startedBy: String = "command-line",
+                started: [Int32: TraceOrigin] = [:]) throws(ControlError) {
         self.compositor = compositor
         self.path = path
+        for (pid, origin) in started { ancestry.add(pid, as: origin) }
         writer = try TraceWriter(path: path, maximumBytes: max(4096, maximumBytes))
         startNanoseconds = compositor.clock.isManual ? 0 : compositor.clock.nanoseconds
         var header: [String: JSONValue] = [
@@ -177,6 +182,13 @@ public final class TraceRecorder: TraceHooks {
         case .windowDidOpen(let id), .windowDidClose(let id), .windowDidBecomeVisible(let id), .windowDidBecomeHidden(let id),
              .windowDidBecomeKey(let id), .windowDidResignKey(let id), .windowDidChangeStacking(let id):
             appendEventHead(notification.name, to: line)
+            if case .windowDidOpen = notification {
+                // Whose window it is (its client's pid; an X window's from the XWM, 0 while unknown).
+                let pid = compositor.windows.window(withID: id)?.pid ?? 0
+                line.append(",\"origin\":\"")
+                line.append(ascii: ancestry.origin(of: pid).rawValue)
+                line.append(UInt8(ascii: "\""))
+            }
             line.append(",\"sequence\":")
             line.append(Int64(clamping: posted.sequence))
             appendTimeAndType(to: line)
@@ -272,6 +284,7 @@ public final class TraceRecorder: TraceHooks {
         var fields: [String: JSONValue] = ["event": "connect", "client": JSONValue(number)]
         // A connection Strata made itself (Xwayland's socket pair) carries Strata's own pid.
         if pid > 0, pid != getpid() { fields["pid"] = JSONValue(Int(pid)) }
+        fields["origin"] = .string(ancestry.origin(of: pid).rawValue)
         write(.client, fields)
     }
 
@@ -282,10 +295,22 @@ public final class TraceRecorder: TraceHooks {
         write(.client, ["event": "disconnect", "client": JSONValue(entry.number)])
     }
 
-    /// Strata started `command` as `pid` (the session's command, `exec`); its clients' `connect`
-    /// lines name their own pids.
-    public func processDidStart(pid: Int32, command: [String]) {
-        write(.client, ["event": "start", "pid": JSONValue(Int(pid)), "command": .array(command.map { .string($0) })])
+    /// Strata started `command` as `pid`: the session's command (`origin` `command`) or an
+    /// `exec` (`exec`); its clients' `connect` lines name their own pids. The process is a root
+    /// of `origin` from now on.
+    public func processDidStart(pid: Int32, command: [String], origin: TraceOrigin = .exec) {
+        ancestry.add(pid, as: origin)
+        write(.client, ["event": "start", "pid": JSONValue(Int(pid)), "command": .array(command.map { .string($0) }),
+                        "origin": .string(origin.rawValue)])
+    }
+
+    /// Where the control connection's peer came from (`command`, `exec`, `outside`…): found
+    /// once, when the connection is accepted during a recording or at its first recorded request.
+    func origin(of connection: ControlConnection) -> TraceOrigin {
+        if let known = connection.traceOrigin { return known }
+        let origin = ancestry.origin(of: connection.peer.pid)
+        connection.traceOrigin = origin
+        return origin
     }
 
     /// Records the requests and events of the clients `selectors` choose (pids, or app ids;
@@ -302,11 +327,14 @@ public final class TraceRecorder: TraceHooks {
 
     // MARK: Control commands
 
-    /// A control request (as parsed) and its reply; `sequence`: the model's before it ran.
-    func recordCommand(request: JSONValue, reply: JSONValue?, connection: Int, peerPID: Int32, sequence before: UInt64) {
+    /// A control request (as parsed) and its reply; `sequence`: the model's before it ran;
+    /// `origin`: where its connection's peer came from.
+    func recordCommand(request: JSONValue, reply: JSONValue?, connection: Int, peerPID: Int32, origin: TraceOrigin,
+                       sequence before: UInt64) {
         write(.command, [
             "request": request, "reply": reply ?? .null, "connection": JSONValue(connection),
-            "peer_pid": JSONValue(Int(peerPID)), "sequence": JSONValue(before), "sequence_after": JSONValue(sequence),
+            "peer_pid": JSONValue(Int(peerPID)), "origin": .string(origin.rawValue), "sequence": JSONValue(before),
+            "sequence_after": JSONValue(sequence),
         ])
     }
 

@@ -61,11 +61,13 @@ public enum TraceDiff {
         }
     }
 
-    /// The event without what may differ between runs (its time, its line type).
+    /// The event without what may differ between runs (its time, its line type, and a window's
+    /// `origin`: the replay starts the recorded command with `exec`).
     private static func comparable(_ line: JSONValue) -> JSONValue {
         guard var fields = line.objectValue else { return line }
         fields["time_ns"] = nil
         fields["type"] = nil
+        fields["origin"] = nil
         return .object(fields)
     }
 

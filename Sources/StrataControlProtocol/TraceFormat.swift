@@ -16,13 +16,15 @@ public enum TraceFormat {
         /// `command` (the argv Strata was started with, when it started one), `started_by`
         /// (`command-line` or `control`).
         case header
-        /// A client connected or left (`event`: `connect`/`disconnect`; `client`, `origin`, `pid`),
-        /// or Strata started a process with a connection of its own (`event`: `start`; `client`,
-        /// `pid`, `command`).
+        /// A client connected or left (`event`: `connect`/`disconnect`; `client`, `origin`
+        /// (`TraceOrigin`), `pid`), or Strata started a process (`event`: `start`; `pid`,
+        /// `command`, `origin`: `command` for the session's command, `exec` for the others).
         case client
-        /// A control-socket request and its reply (`connection`, `peer_pid`, `request`, `reply`).
+        /// A control-socket request and its reply (`connection`, `peer_pid`, `origin`
+        /// (`TraceOrigin`), `request`, `reply`).
         case command
-        /// A model notification: the EventLog's JSON (`name`, `sequence`, its fields).
+        /// A model notification: the EventLog's JSON (`name`, `sequence`, its fields; windowDidOpen
+        /// also `origin`, `TraceOrigin`).
         case event
         /// A screen's state after a screen event (`screen`: ScreenInfo).
         case screen

@@ -8,6 +8,8 @@ import StrataControlProtocol
 /// 1: it diverges; 2: bad input (the trace cannot be read, asks for screens past the bounds, or
 /// would run programs other than Strata's own clients without `--run-commands`; or Strata cannot
 /// be started).
+extension ReplayDriver.Kind: ExpressibleByArgument {}
+
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
@@ -20,8 +22,16 @@ struct ReplayCommand: ParsableCommand {
             screen's last picture under the realtime clock). Exit status 0 when they match, 1 at a \
             divergence (printed with the lines around it), 2 for a trace that cannot be read.
 
+            One thing drives a replay, never both: the recorded command (run again; the requests \
+            its process tree sent are not replayed) when it made a client or window of its own, \
+            else the recorded requests (the command is not run), from the origin the recorder \
+            marked on each request, client and window. A trace that cannot tell (an older \
+            Strata's, or a process gone before it was seen) is refused with the line named, \
+            unless --driver chooses. Requests from exec'd processes are never replayed (those \
+            processes run again and send them).
+
             A trace is untrusted input: it names the programs the replay starts (the header's \
-            command and every recorded exec, with their directories). Unless each is one of \
+            command when it drives, and every recorded exec replayed, with their directories). Unless each is one of \
             Strata's own test clients (strata-color-client, strata-x11-color-client, \
             strata-im-client, by that name or as the one beside strata-ctl, which is what runs), \
             replay lists them and exits 2 before starting anything; --run-commands runs them as \
@@ -40,6 +50,8 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Print each replayed command and input.") var verbose = false
     @Flag(help: "Run the programs the trace names (its header's command and recorded execs) even when they are not Strata's own clients.")
     var runCommands = false
+    @Option(help: ArgumentHelp("What drives the replay when the trace cannot tell: the recorded command (run again; its own requests are not replayed) or the recorded requests (the command is not run).", valueName: "command|requests"))
+    var driver: ReplayDriver.Kind?
 
     /// Pixels of all the replay's screens together (each screen is a buffer of 4 bytes a pixel):
     /// 64 Mpx, 256 MiB.
@@ -75,7 +87,16 @@ struct ReplayCommand: ParsableCommand {
             Output.printError("strata-ctl: error: \(file): \(error)")
             throw ExitCode(2)
         }
-        let programs = ReplayPrograms(trace: trace, toolDirectory: Self.toolDirectory(),
+        let chosen: ReplayDriver
+        do {
+            chosen = try ReplayDriver(trace: trace, forced: driver)
+        } catch {
+            Output.printError("strata-ctl: error: \(file): \(error)")
+            throw ExitCode(2)
+        }
+        Output.printError("\(file): driven by the recorded \(chosen.kind == .command ? "command" : "requests"): \(chosen.reason)")
+        if verbose { for line in chosen.details { Output.printError("replay: \(line)") } }
+        let programs = ReplayPrograms(trace: trace, driver: chosen, toolDirectory: Self.toolDirectory(),
                                       currentDirectory: FileManager.default.currentDirectoryPath)
         if !runCommands, !programs.onlyOwnClients {
             Output.printError((["strata-ctl: error: \(file) would run programs that are not Strata's own clients:"] + programs.listing
@@ -99,7 +120,7 @@ struct ReplayCommand: ParsableCommand {
             Output.printError("strata-ctl: error: cannot start Strata for the replay: \(error)")
             throw ExitCode(2)
         }
-        let failure = session.drive(trace)
+        let failure = session.drive(trace, driver: chosen)
         let pictures = session.saveLastPictures()
         session.finish()
         let kept = keep.map(Self.absolute) ?? Self.absolute(file) + ".replay"

@@ -1,9 +1,9 @@
 import FoundationEssentials
 import StrataControlProtocol
 
-/// The programs a replay would start: the header's command (when Strata's command did not drive
-/// the recording through the control socket, it is started again) and every recorded `exec`,
-/// each with the directory it would run in. A trace is untrusted input, so `strata-ctl replay`
+/// The programs a replay would start: the header's command (when it drives the replay,
+/// `ReplayDriver`) and every recorded `exec` the replay issues again, each with the directory it
+/// would run in. A trace is untrusted input, so `strata-ctl replay`
 /// starts them only with `--run-commands`, or when every one is one of Strata's own test
 /// clients: argv[0] is `strata-color-client`, `strata-x11-color-client` or `strata-im-client`,
 /// given by that bare name or as the path of the one beside strata-ctl, and that one exists
@@ -23,27 +23,19 @@ struct ReplayPrograms {
     /// The directory strata-ctl runs from (its own clients are looked for there).
     let toolDirectory: String
 
-    init(trace: TraceFile, toolDirectory: String, currentDirectory: String) {
+    init(trace: TraceFile, driver: ReplayDriver, toolDirectory: String, currentDirectory: String) {
         self.toolDirectory = toolDirectory
         var programs: [Program] = []
-        if let command = Self.headerCommand(of: trace) {
+        if let command = driver.command {
             programs.append(Program(argv: command, cwd: currentDirectory, origin: "the header's command"))
         }
-        for (index, line) in trace.lines.enumerated() where line["type"] == "command" && line["request"]?["command"] == "exec" {
+        for (index, line) in trace.lines.enumerated()
+        where line["type"] == "command" && line["request"]?["command"] == "exec" && driver.replays(line: index) {
             let argv = line["request"]?["argv"]?.arrayValue?.map { $0.stringValue ?? "\($0)" } ?? []
             let cwd = line["request"]?["cwd"]?.stringValue ?? currentDirectory
             programs.append(Program(argv: argv, cwd: cwd, origin: "line \(index + 1)"))
         }
         self.programs = programs
-    }
-
-    /// The header's command when the replay starts it again: Strata's command was a client, not
-    /// a driver (a driver's control commands are replayed instead).
-    static func headerCommand(of trace: TraceFile) -> [String]? {
-        guard let command = trace.header["command"]?.arrayValue?.compactMap(\.stringValue), !command.isEmpty else { return nil }
-        let started = trace.lines(ofType: .client).first { $0.line["event"] == "start" }?.line["pid"]?.intValue
-        let drove = trace.lines(ofType: .command).contains { started != nil && $0.line["peer_pid"]?.intValue == started }
-        return drove ? nil : command
     }
 
     /// The path of Strata's own client `argv0` names, or nil when it names anything else.

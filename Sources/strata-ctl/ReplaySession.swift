@@ -122,12 +122,11 @@ final class ReplaySession {
 
     /// Issues the trace's commands and input in order; returns a failure message when a command
     /// that succeeded in the recording fails in the replay (nil otherwise: the traces tell the rest).
-    func drive(_ trace: TraceFile) -> String? {
+    /// `driver`: whether the header's command runs again, and which requests are replayed.
+    func drive(_ trace: TraceFile, driver: ReplayDriver) -> String? {
         let header = trace.header
         let headless = header["backend"]?.stringValue == "headless"
-        // The command Strata was started with: a driver (strata-ctl run …) when its process sent
-        // control commands, which are replayed instead; else a client, started again.
-        if let command = ReplayPrograms.headerCommand(of: trace) {
+        if let command = driver.command {
             _ = try? client.request("exec", ["argv": .array(program(command).map { .string($0) }),
                                              "cwd": .string(FileManager.default.currentDirectoryPath)])
         }
@@ -137,7 +136,7 @@ final class ReplaySession {
             switch line["type"]?.stringValue {
             case "command":
                 guard let request = line["request"], let name = request["command"]?.stringValue,
-                      TraceFormat.replayedCommands.contains(name) else { continue }
+                      TraceFormat.replayedCommands.contains(name), driver.replays(line: index) else { continue }
                 reach(line["sequence"]?.intValue ?? 0, line: index, last: last)
                 var arguments = request.objectValue ?? [:]
                 arguments["id"] = nil

@@ -56,13 +56,13 @@ final class Session {
 
     /// Starts the command; its environment names the privileged socket (`PrivilegedSocket`).
     func start(command: [String], environment: [String: String]) throws(ProcessLaunchError) {
-        child = try startProcess(command, environment: environment, workingDirectory: nil)
+        child = try startProcess(command, environment: environment, workingDirectory: nil, origin: .command)
     }
 
     /// Starts a client for the control socket's `exec`, in the same environment as the command;
     /// returns its pid.
     func startClient(command: [String], environment: [String: String], workingDirectory: String?) throws(ProcessLaunchError) -> pid_t {
-        let client = try startProcess(command, environment: environment, workingDirectory: workingDirectory)
+        let client = try startProcess(command, environment: environment, workingDirectory: workingDirectory, origin: .exec)
         clients.append(client)
         return client.pid
     }
@@ -70,10 +70,15 @@ final class Session {
     /// Starts `command` in `environment`, whose WAYLAND_DISPLAY names the privileged socket: every
     /// Wayland client of the process's tree connects there on a connection of its own
     /// (docs/reliability.md, "Trust model"). Nothing is inherited but the standard streams.
+    /// `origin`: `command` for the session's command, `exec` for the others (traces' `origin`).
     private func startProcess(_ command: [String], environment: [String: String],
-                              workingDirectory: String?) throws(ProcessLaunchError) -> ChildProcess {
+                              workingDirectory: String?, origin: TraceOrigin) throws(ProcessLaunchError) -> ChildProcess {
         let process = try ChildProcess(arguments: command, environment: environment, workingDirectory: workingDirectory)
-        recorder?.processDidStart(pid: process.pid, command: command)
+        if let control {
+            control.processDidStart(pid: process.pid, command: command, origin: origin)
+        } else {
+            standaloneRecorder?.processDidStart(pid: process.pid, command: command, origin: origin)
+        }
         return process
     }
 

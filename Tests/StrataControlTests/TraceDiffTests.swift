@@ -24,6 +24,13 @@ import Testing
         #expect(TraceDiff.firstDivergence(recorded: a, replay: b) == nil)
     }
 
+    /// The replay starts a recorded command with `exec`: its windows' origin differs, nothing else.
+    @Test func aWindowsOriginIsNotADivergence() throws {
+        let a = try trace(clock: "realtime", [#"{"type":"event","name":"windowDidOpen","origin":"command","sequence":1,"window":1}"#])
+        let b = try trace(clock: "realtime", [#"{"type":"event","name":"windowDidOpen","origin":"exec","sequence":1,"window":1}"#])
+        #expect(TraceDiff.firstDivergence(recorded: a, replay: b) == nil)
+    }
+
     @Test func anotherKeyWindowIsAKeyDivergenceAtItsSequence() throws {
         let a = try trace(clock: "realtime", [event(1, "windowDidBecomeKey", window: 1)])
         let b = try trace(clock: "realtime", [event(1, "windowDidBecomeKey", window: 2)])

@@ -83,7 +83,9 @@ import Testing
         try writeExecutable(elsewhere, "#!/bin/sh\ntouch \"$0.ran\"\n")
         let path = try trace([
             Self.header + #","command":["sh","-c","touch header.ran"]}"#,
-            #"{"type":"command","request":{"command":"exec","argv":["\#(elsewhere)","--title","x"],"cwd":"/"},"reply":{"ok":true},"sequence":0,"time_ns":1}"#,
+            #"{"type":"command","request":{"command":"exec","argv":["\#(elsewhere)","--title","x"],"cwd":"/"},"reply":{"ok":true},"origin":"outside","sequence":0,"time_ns":1}"#,
+            // A client of the command's tree: the command drives (and runs), the exec from outside is replayed.
+            #"{"type":"client","event":"connect","client":1,"pid":2,"origin":"command","sequence":0,"time_ns":1}"#,
             #"{"type":"end","reason":"stopped","sequence":0,"time_ns":2}"#,
         ], in: folder)
         let refused = try await ReplayEndToEndTests().replay(path, in: folder)
@@ -124,7 +126,7 @@ import Testing
         let folder = try ReplayEndToEndTests.folder()
         let path = try trace([
             Self.header + "}",
-            #"{"type":"command","request":{"command":"pointer-move","x":1,"y":1},"reply":{"ok":true},"sequence":1000000,"time_ns":1}"#,
+            #"{"type":"command","request":{"command":"pointer-move","x":1,"y":1},"reply":{"ok":true},"origin":"outside","sequence":1000000,"time_ns":1}"#,
             #"{"type":"end","reason":"stopped","sequence":1000000,"time_ns":2}"#,
         ], in: folder)
         let result = try await ReplayEndToEndTests().replay(path, in: folder, extra: ["--timeout", "600"])
@@ -137,7 +139,7 @@ import Testing
         let folder = try ReplayEndToEndTests.folder()
         let path = try trace([
             Self.header + "}",
-            #"{"type":"command","request":{"command":"screen-add","size":"16384x16384"},"reply":{"ok":true},"sequence":0,"time_ns":1}"#,
+            #"{"type":"command","request":{"command":"screen-add","size":"16384x16384"},"reply":{"ok":true},"origin":"outside","sequence":0,"time_ns":1}"#,
             #"{"type":"end","reason":"stopped","sequence":0,"time_ns":2}"#,
         ], in: folder)
         let result = try await ReplayEndToEndTests().replay(path, in: folder)
