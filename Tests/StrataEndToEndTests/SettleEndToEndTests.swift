@@ -12,7 +12,9 @@ import Testing
         let ctl = try #require(ControlTests.ctl)
         let run = try StrataRun(["--size", "320x240"], command: ["weston-simple-shm"])
         #expect(await run.waitForVisibleWindows(1))
-        let result = try await ProcessResult.run([ctl, "settle", "--timeout", "1"],
+        // 30 frames (0.5 s) without a commit: a client starved of the CPU for two frames on a
+        // loaded machine is not taken for one that stopped.
+        let result = try await ProcessResult.run([ctl, "settle", "--frames", "30", "--timeout", "2"],
                                                  environment: ["XDG_RUNTIME_DIR": run.runtimeDirectory], directory: run.runtimeDirectory)
         #expect(result.status == 1, "\(result.ending)")
         #expect(result.stderr.contains("still changing"), "\(result.stderr)")
