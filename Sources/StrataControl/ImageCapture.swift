@@ -61,12 +61,12 @@ struct ImageCapture {
     /// A canvas's pixels, opaque (its top bytes are undefined).
     static func pixels(of canvas: Canvas) -> PNGFile.Pixels {
         let width = Int(canvas.width), height = Int(canvas.height), rowPixels = Int(canvas.stride) / 4
-        var argb = [UInt32](repeating: 0, count: width * height)
-        argb.withUnsafeMutableBufferPointer { out in
+        let argb = [UInt32](unsafeUninitializedCapacity: width * height) { out, count in
             let source = canvas.data
             for y in 0..<height {
                 for x in 0..<width { out[y * width + x] = source[y * rowPixels + x] | 0xff00_0000 }
             }
+            count = width * height
         }
         return PNGFile.Pixels(width: width, height: height, argb: argb)
     }

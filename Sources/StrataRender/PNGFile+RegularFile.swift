@@ -30,9 +30,11 @@ extension PNGFile {
             png_image_free(&image)
             throw .read(path, "\(width)x\(height) is larger than the \(maximumSide)x\(maximumSide) (at most \(maximumPixels / 1_000_000) million pixels) read here")
         }
-        var argb = [UInt32](repeating: 0, count: width * height)
-        let ok = argb.withUnsafeMutableBytes { raw in
-            png_image_finish_read(&image, nil, raw.baseAddress, Int32(width * 4), nil)
+        // Not cleared first: libpng writes every pixel (or fails, and the array is dropped).
+        var ok: Int32 = 0
+        let argb = [UInt32](unsafeUninitializedCapacity: width * height) { buffer, count in
+            ok = png_image_finish_read(&image, nil, buffer.baseAddress, Int32(width * 4), nil)
+            count = width * height
         }
         guard ok != 0 else { throw .read(path, text(of: image)) }
         return Pixels(width: width, height: height, argb: argb)

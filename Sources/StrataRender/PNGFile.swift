@@ -29,7 +29,7 @@ public enum PNGFile {
         image.height = UInt32(height)
         image.format = UInt32(PNG_FORMAT_BGRA)
         // No filter and zlib level 3: about 4 times faster to write and to decode than libpng's
-        // default (adaptive filters, level 6), and no larger for screen pictures of flat colours
+        // default (adaptive filters, level 6), for files up to a third larger
         // (docs/performance.md, "Golden screenshots").
         image.flags = UInt32(PNG_IMAGE_FLAG_FAST)
         let ok = png_image_write_to_stdio(&image, file, 0, UnsafeRawPointer(pixels), stride, nil)
