@@ -13,7 +13,8 @@ its baseline, and prints the median and the slowest in milliseconds:
   `assert_screenshot` sends), and Strata's own split of it (capture, decode, compare);
 - the same with masks and a threshold; of a 1920x1080 window's own image; a failing one (the
   actual picture and the diff written);
-- `strata-ctl compare-screenshot` (a process per check);
+- python's `assert_screenshot` (passing);
+- `strata-ctl compare-screenshot` (a process per check), and `strata-ctl sync` for its start;
 - the way before it: `strata-ctl screenshot` then `strata-ctl compare` (an encode and two decodes),
   and `strata-ctl compare` of a baseline written by libpng's defaults (adaptive filters, level 6).
 """
@@ -89,8 +90,11 @@ def main() -> None:
             line("compare-screenshot, screen (open connection)",
                  timed(options.runs, lambda: replies.append(strata.command("compare-screenshot", baseline=screen))))
             assert all(reply["match"] for reply in replies)
-            for part in ("capture_ms", "decode_ms", "compare_ms", "total_ms"):
+            for part in ("capture_ms", "decode_ms", "compare_ms", "total_ms", "cpu_ms"):
                 print(f"  inside Strata: {part:<42} median {statistics.median(r[part] for r in replies):6.1f} ms")
+            strata.baselines = work
+            line("python strata.assert_screenshot('screen') (passing)",
+                 timed(options.runs, lambda: strata.assert_screenshot("screen")))
             line("  with 2 masks (a window, a rectangle) and threshold 8",
                  timed(options.runs, lambda: strata.command("compare-screenshot", baseline=screen, threshold=8,
                                                             masks=["0,0,200x30"], mask_windows=["bench.a"])))
@@ -111,6 +115,7 @@ def main() -> None:
 
             line("strata-ctl compare-screenshot (a process per check)",
                  timed(options.runs, lambda: run("compare-screenshot", screen)))
+            line("  for scale: strata-ctl sync (process start, one round trip)", timed(options.runs, lambda: run("sync")))
             current = os.path.join(work, "current.png")
             line("before: strata-ctl screenshot + strata-ctl compare",
                  timed(options.runs, lambda: (run("screenshot", "-o", current), run("compare", screen, current))))
