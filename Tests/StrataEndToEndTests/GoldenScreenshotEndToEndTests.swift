@@ -73,6 +73,27 @@ import Testing
         #expect(await session.stop().status == 0)
     }
 
+    /// In an experiment, a `compare-screenshot` line beyond the tolerance fails the line.
+    @Test(.enabled(if: ControlTests.ready, "strata-ctl or strata-color-client is not built"))
+    func anExperimentsCompareScreenshotLineFailsWhenThePictureDiffers() async throws {
+        let folder = try ScratchFolder()
+        let file = folder.path + "/golden.strata"
+        try """
+            exec -- strata-color-client --app-id e2e.golden --color ff0000 --size 100x80 --seconds 600
+            wait-window e2e.golden
+            settle
+            compare-screenshot \(folder.path)/golden.png --window e2e.golden --update
+            compare-screenshot \(folder.path)/golden.png --window e2e.golden
+            compare-screenshot \(folder.path)/golden.png --window e2e.golden --mask 0,0,10x10 --max-diff 0
+            compare-screenshot \(folder.path)/golden.png
+
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let result = try await StrataRun.run(["--size", "320x240"], command: ["strata-ctl", "run", file],
+                                             environment: ["PATH": ControlTests.path], expecting: .status(1))
+        #expect(result.stderr.contains("golden.strata:7: compare-screenshot: differ: the pictures differ in size: 100x80 and 320x240"),
+                "\(result.stderr)")
+    }
+
     /// foot under a colour window: its image is what the screen shows where nothing covers it, and
     /// not the cover's colour where the cover is.
     @Test(.enabled(if: ControlTests.ready && StrataRun.isInstalled("foot"), "foot, strata-ctl or strata-color-client is missing"))
