@@ -37,7 +37,11 @@ def test_a_baseline_is_written_matched_and_a_changed_window_fails_with_its_pictu
     strata.baselines = str(tmp_path / "baselines")
     strata.artifacts = str(tmp_path / "artifacts")
     golden = show(strata, color_client, "golden", "ff0000", "160x120", "--inner", "00ff00")
-    show(strata, color_client, "cover", "0000ff", "100x100")  # covers the golden window on screen
+    show(strata, color_client, "cover", "0000ff", "100x100")
+    strata.move("cover", 1, golden.frame["x"], golden.frame["y"])  # covers the golden window on screen
+    assert strata.screenshot().rgb(golden.frame["x"] + 5, golden.frame["y"] + 5) == 0x0000FF
+    own = strata.screenshot(window=golden)
+    assert (own.width, own.height, own.rgb(5, 5), own.rgb(80, 60)) == (160, 120, 0xFF0000, 0x00FF00)
 
     with pytest.raises(AssertionError, match=r"has no baseline: .*--strata-update-baselines") as missing:
         strata.assert_screenshot("golden", window=golden)
