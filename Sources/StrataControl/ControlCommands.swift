@@ -53,6 +53,7 @@ final class ControlCommands {
         case "screen-overscan": return try screenOverscan(request)
         case "convert": return try convert(request)
         case "screenshot": return try screenshot(request)
+        case "compare-screenshot": return try compareScreenshot(request)
         case "pointer-move": return try pointerMove(request)
         case "pointer-button": return try pointerButton(request)
         case "pointer-click": return try pointerClick(request)

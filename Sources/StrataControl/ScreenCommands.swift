@@ -159,8 +159,10 @@ extension ControlCommands {
     /// absolute path; the CLI resolves relative ones) as PNG: what the screen shows
     /// (`ScreenOutput.displayCanvas`: after transform, brightness and overscan, the same pixels
     /// screencopy and `strata --screenshot` give), or with `raw: true` the composed canvas
-    /// (upright, full brightness, the windows' own coordinates times the scale).
+    /// (upright, full brightness, the windows' own coordinates times the scale). With `window`:
+    /// the window's own image (`windowScreenshot`).
     func screenshot(_ request: ControlRequest) throws(ControlError) -> Reply {
+        if request.has("window") { return try windowScreenshot(request) }
         let path = try request.string("path")
         guard path.hasPrefix("/") else { throw ControlError(.invalidArgument, "\"path\" must be absolute") }
         if let problem = OutputPath.problemWritingFile(path) {

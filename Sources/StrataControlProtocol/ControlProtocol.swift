@@ -29,7 +29,7 @@ public enum ControlProtocol {
     public static let commands = [
         "hello", "windows", "screens", "make-key", "raise", "lower", "set-level", "hide", "show", "move", "convert",
         "close", "maximize", "fullscreen", "restore", "resize", "policy", "placement", "screen-add", "screen-remove", "screen-mode", "screen-brightness",
-        "screen-transform", "screen-mirror", "screen-overscan", "screenshot", "pointer-move", "pointer-button",
+        "screen-transform", "screen-mirror", "screen-overscan", "screenshot", "compare-screenshot", "pointer-move", "pointer-button",
         "pointer-click", "pointer-scroll", "key", "type", "touch", "gesture", "tablet", "events", "sync", "settle", "exec", "step", "record",
         "record-video",
     ]

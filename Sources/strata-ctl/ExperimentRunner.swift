@@ -116,6 +116,10 @@ final class ExperimentRunner {
         defer { client.timeout = usualTimeout }
         let reply = try client.call(name, arguments)
         commandsRun += 1
+        if let golden = request as? CompareScreenshotCommand, reply["match"]?.boolValue == false {
+            // As a compare line: a picture beyond the tolerance fails the line.
+            throw Mismatch("compare-screenshot: " + (golden.render(reply) ?? "the picture differs from its baseline"))
+        }
         if let list = try? reply["windows"]?.decode([WindowInfo].self) { remember(list) }
         if let screen = try? reply["screen"]?.decode(ScreenInfo.self) { knownScreens[screen.name] = screen.id }
     }

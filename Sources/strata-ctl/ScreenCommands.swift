@@ -152,15 +152,23 @@ extension ScreenCommand {
 
 struct ScreenshotCommand: RequestCommand {
     static let configuration = CommandConfiguration(
-        commandName: "screenshot", abstract: "Write a screen (default: the main one) as PNG.")
+        commandName: "screenshot", abstract: "Write a screen (default: the main one), or a window's own image, as PNG.",
+        usage: "strata-ctl screenshot [S] [--raw] -o FILE.png\nstrata-ctl screenshot --window W -o FILE.png")
     @OptionGroup var options: ConnectionOptions
     @Argument(help: "The screen: its id or name.") var screen: String?
     @Option(name: .shortAndLong, help: ArgumentHelp("The PNG file to write.", valueName: "file.png")) var output: String
     @Flag(help: "Write the composed canvas (upright, full brightness, without the overscan border) instead of what the screen shows.")
     var raw = false
+    @Option(help: ArgumentHelp("Write this window's own image instead (an id, title:TEXT, pid:N or an app id): its surfaces and popups alone, whatever covers it, wherever it is.", valueName: "W"))
+    var window: String?
 
-    func makeRequest() -> (command: String, arguments: [String: JSONValue]) {
+    func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
         var arguments: [String: JSONValue] = ["path": .string(absolutePath(output))]
+        if let window {
+            guard screen == nil, !raw else { throw ValidationError("--window takes no screen and no --raw") }
+            arguments["window"] = reference(window)
+            return ("screenshot", arguments)
+        }
         if raw { arguments["raw"] = .bool(true) }
         if let screen { arguments["screen"] = reference(screen) }
         return ("screenshot", arguments)

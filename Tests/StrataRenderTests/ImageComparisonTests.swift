@@ -26,6 +26,23 @@ import Testing
         #expect(try ImageComparison(threshold: 32).compare(picture(10, 10), b).differing == 0)
     }
 
+    /// Without a diff picture, identical rows are skipped whole: the counts, the compared pixels
+    /// and the bounds are those of the pixel-by-pixel pass that draws the diff.
+    @Test func skippingIdenticalRowsGivesWhatThePixelByPixelPassGives() throws {
+        var b = picture(40, 30)
+        var state: UInt32 = 12345
+        for index in b.argb.indices where index / 40 % 3 == 1 {  // every third row changed here and there
+            state = state &* 1_103_515_245 &+ 12345
+            if state >> 28 == 0 { b.argb[index] = 0xff00_0000 | (state & 0xff_ffff) }
+        }
+        b.argb[5 * 40 + 7] = 0x0020_4060  // alpha only: a row whose bytes differ, with no pixel differing
+        let comparison = ImageComparison(threshold: 3, masks: [Rect(x: 10, y: 0, width: 5, height: 30)])
+        let skipping = try comparison.compare(picture(40, 30), b)
+        let drawing = try comparison.compare(picture(40, 30), b, drawingDiff: true)
+        #expect(skipping.differing > 0)
+        #expect(skipping.differing == drawing.differing && skipping.compared == drawing.compared && skipping.bounds == drawing.bounds)
+    }
+
     @Test func alphaIsIgnored() throws {
         #expect(try ImageComparison().compare(picture(2, 2, 0xff10_1010), picture(2, 2, 0x0010_1010)).differing == 0)
     }

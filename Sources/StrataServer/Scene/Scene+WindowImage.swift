@@ -5,13 +5,13 @@ import StrataRender
 /// capture gives (`ext_foreign_toplevel_image_capture_source_manager_v1`).
 extension Scene {
     /// The scale a window's image is drawn at: its screen's (1 without a screen).
-    func imageScale(of window: Window) -> Double {
+    public func imageScale(of window: Window) -> Double {
         window.screen.flatMap { output(for: $0.id) }?.scale ?? 1
     }
 
     /// The pixel size of a window's image: its frame (the window geometry) at `imageScale`,
     /// at least 1×1.
-    func imageSize(of window: Window) -> (width: Int32, height: Int32) {
+    public func imageSize(of window: Window) -> (width: Int32, height: Int32) {
         let scale = imageScale(of: window)
         let w = Coordinate.scaled(Coordinate.clamped(window.frame.width), by: scale)
         let h = Coordinate.scaled(Coordinate.clamped(window.frame.height), by: scale)
@@ -23,7 +23,7 @@ extension Scene {
     /// client-side shadow, a popup past the edge) is cut off. Drawn whether the window is shown
     /// or not (a minimized window's last pixels). The canvas is cleared first (transparent where
     /// the window draws nothing).
-    func drawImage(of window: Window, into canvas: Canvas, scale: Double) {
+    public func drawImage(of window: Window, into canvas: Canvas, scale: Double) {
         canvas.setClip(nil)
         canvas.clear()
         func device(_ v: Int32) -> Int32 { scale == 1 ? v : Coordinate.scaled(v, by: scale) }

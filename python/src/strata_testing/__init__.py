@@ -12,6 +12,7 @@ With pytest, the `strata` fixture (``strata_testing.plugin``) gives each test su
 
 from .control import ControlConnection, EventStream, StrataError
 from .compositor import Strata, StrataStartError, Window, Screen
+from .golden import ScreenshotFailure
 from .png import Image, read_png
 
 __all__ = [
@@ -19,6 +20,7 @@ __all__ = [
     "EventStream",
     "Image",
     "Screen",
+    "ScreenshotFailure",
     "Strata",
     "StrataError",
     "StrataStartError",

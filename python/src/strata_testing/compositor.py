@@ -14,7 +14,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, TypeVar, Union
 
+from . import golden
 from .control import ControlConnection, EventStream, StrataError
+from .golden import Mask, ScreenshotFailure
 from .png import Image, read_png
 
 T = TypeVar("T")
@@ -158,6 +160,14 @@ class Strata:
     arguments: Sequence[str] = ()
     record: Optional[bool] = None
     start_timeout: float = 20.0
+    baselines: Optional[str] = None
+    """The folder of `assert_screenshot`'s baselines (default: ``./__screenshots__``; the pytest
+    fixture's: ``<test dir>/__screenshots__/<test file stem>``)."""
+    update_baselines: bool = False
+    """`assert_screenshot` writes (or overwrites) its baseline and passes."""
+    artifacts: Optional[str] = None
+    """Where a failed `assert_screenshot` keeps its pictures (default: a new temporary folder; the
+    pytest fixture's: the failing test's artifact folder)."""
 
     process: Optional[subprocess.Popen] = field(default=None, init=False, repr=False)
     workdir: str = field(default="", init=False)
@@ -174,6 +184,9 @@ class Strata:
     _control: Optional[ControlConnection] = field(default=None, init=False, repr=False)
     _stdout_lines: List[str] = field(default_factory=list, init=False, repr=False)
     _screenshots: int = field(default=0, init=False, repr=False)
+    screenshot_failures: List["ScreenshotFailure"] = field(default_factory=list, init=False, repr=False)
+    """The pictures of each failed `assert_screenshot` (the pytest plugin attaches them)."""
+    failure_folder: Optional[Callable[[], str]] = field(default=None, init=False, repr=False)
 
     # MARK: Life
 
@@ -429,17 +442,46 @@ class Strata:
 
     # MARK: Screenshots and the clock
 
-    def screenshot(self, screen: Optional[Union[int, str]] = None, path: Optional[str] = None) -> Image:
-        """Repaints and returns the screen's composed image (docs/control.md, `screenshot`),
-        written to `path` (default: a file in this Strata's directory) and decoded."""
+    def screenshot(self, screen: Optional[Union[int, str]] = None, path: Optional[str] = None,
+                   window: Optional[Union["Window", WindowName]] = None) -> Image:
+        """Repaints and returns the screen's composed image (docs/control.md, `screenshot`), or
+        with `window` the window's own image (whatever covers it, wherever it is), written to
+        `path` (default: a file in this Strata's directory) and decoded."""
         if path is None:
             self._screenshots += 1
             path = os.path.join(self.workdir, f"screenshot-{self._screenshots}.png")
         arguments: Dict[str, Any] = {"path": os.path.abspath(path)}
         if screen is not None:
             arguments["screen"] = screen
+        if window is not None:
+            arguments["window"] = window.id if isinstance(window, Window) else window
         reply = self.command("screenshot", **arguments)
         return read_png(reply["path"])
+
+    def assert_screenshot(self, name: str, window: Optional[Union["Window", WindowName]] = None,
+                          screen: Optional[Union[int, str]] = None, threshold: int = 0,
+                          max_diff_pixels: Optional[int] = None, max_diff_ratio: Optional[float] = None,
+                          masks: Sequence[Mask] = ()) -> Dict[str, Any]:
+        """Compares the window's own image (or the screen's, default the main one) with the
+        baseline `name`.png in `baselines`, inside Strata (`compare-screenshot`). Two pixels
+        differ when a channel differs by more than `threshold`; it passes when at most
+        `max_diff_pixels` pixels and at most `max_diff_ratio` of the compared pixels differ
+        (neither given: none may). `masks` leave out rectangles, windows and ``"level:NAME"``s.
+        A failure (or a missing baseline) raises AssertionError naming the expected, actual and
+        diff pictures, kept in `artifacts`; with `update_baselines` the baseline is written."""
+        return golden.assert_screenshot(self, name, window=window, screen=screen, threshold=threshold,
+                                        max_diff_pixels=max_diff_pixels, max_diff_ratio=max_diff_ratio, masks=masks)
+
+    def failure_directory(self) -> str:
+        """Where a failed `assert_screenshot` keeps its pictures (made if needed)."""
+        if self.artifacts is not None:
+            folder = self.artifacts
+        elif self.failure_folder is not None:
+            folder = self.failure_folder()
+        else:
+            folder = self.artifacts = tempfile.mkdtemp(prefix="strata-screenshots-")
+        os.makedirs(folder, exist_ok=True)
+        return folder
 
     def step(self, frames: int = 1, settle: bool = False, timeout: float = 10.0) -> Dict[str, Any]:
         """Under `clock="manual"`: runs `frames` frames of the virtual clock (repaints, frame

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import base64
 import os
 import re
 import shutil
@@ -29,8 +30,10 @@ def pytest_addoption(parser: Any) -> None:
     group.addoption("--strata-ctl", default=os.environ.get("STRATA_CTL", "strata-ctl"),
                     help="the strata-ctl executable, for reports of failing tests")
     group.addoption("--strata-artifacts", default=os.environ.get("STRATA_ARTIFACTS"),
-                    help="a directory where each failing test's trace, report and log are kept "
+                    help="a directory where each failing test's trace, report, log and screenshots are kept "
                          "(default: pytest's temporary directory)")
+    group.addoption("--strata-update-baselines", action="store_true", default=False,
+                    help="assert_screenshot writes (or overwrites) its baseline from the current picture and passes")
 
 
 def pytest_configure(config: Any) -> None:
@@ -48,6 +51,9 @@ def strata(request: Any) -> Iterator[Strata]:
     if "screens" in options:
         options["screen_count"] = options.pop("screens")
     instance = Strata(binary=request.config.getoption("--strata-binary"), **options)
+    instance.baselines = baseline_directory(request.node)
+    instance.update_baselines = request.config.getoption("--strata-update-baselines")
+    instance.failure_folder = lambda: _artifact_directory(request.node, instance)
     instance.start()
     request.node._strata_instance = instance
     try:
@@ -62,6 +68,14 @@ def strata(request: Any) -> Iterator[Strata]:
             pytest.fail(f"strata reported a crash or sanitizer error; its log:\n{log}", pytrace=False)
 
 
+def baseline_directory(item: Any) -> str:
+    """Where a test's `assert_screenshot` baselines live: ``<test dir>/__screenshots__/<test file
+    stem>/`` (one folder per test file, like Playwright's ``<file>-snapshots``)."""
+    path = str(getattr(item, "path", None) or item.fspath)
+    stem = os.path.splitext(os.path.basename(path))[0]
+    return os.path.join(os.path.dirname(path), "__screenshots__", stem)
+
+
 def _crashed(log: str) -> bool:
     return bool(re.search(r"Fatal error|ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:", log))
 
@@ -74,23 +88,56 @@ def pytest_runtest_makereport(item: Any, call: Any) -> Iterator[None]:
     if instance is None or report.when != "call" or not report.failed:
         return
     kept = _keep_artifacts(item, instance)
+    for failure in instance.screenshot_failures:
+        for kind, path in failure.paths().items():
+            kept[f"{failure.name}-{kind}"] = path
     item._strata_kept = kept
     lines = [f"{name}: {path}" for name, path in kept.items()]
     report.sections.append(("strata", "\n".join(lines)))
     for name, path in kept.items():
         report.user_properties.append((f"strata_{name}", path))
+    _attach_to_html_report(item, report, instance)
+
+
+def _attach_to_html_report(item: Any, report: Any, instance: Strata) -> None:
+    """With pytest-html (not a dependency), a failed `assert_screenshot`'s pictures become extras of
+    the test's row: embedded images, expected, actual and diff."""
+    if not instance.screenshot_failures or not item.config.pluginmanager.hasplugin("html"):
+        return
+    try:
+        from pytest_html import extras as html_extras
+    except ImportError:
+        return
+    attached = list(getattr(report, "extras", None) or getattr(report, "extra", None) or [])
+    for failure in instance.screenshot_failures:
+        for kind, path in failure.paths().items():
+            with open(path, "rb") as file:
+                content = base64.b64encode(file.read()).decode("ascii")
+            attached.append(html_extras.image(content, name=f"{failure.name}: {kind}"))
+    report.extras = attached  # pytest-html 4
+    report.extra = attached   # pytest-html 3
+
+
+def _artifact_directory(item: Any, instance: Strata) -> str:
+    """The test's artifact folder, made once: ``--strata-artifacts DIR`` (or $STRATA_ARTIFACTS)
+    /<test id>, else a new ``strata-failure<N>`` folder in pytest's temporary directory."""
+    directory = getattr(item, "_strata_artifact_directory", None)
+    if directory is None:
+        root = item.config.getoption("--strata-artifacts")
+        if root:
+            directory = os.path.join(root, re.sub(r"[^A-Za-z0-9_.-]+", "_", item.nodeid))
+        else:
+            directory = str(item.config._tmp_path_factory.mktemp("strata-failure", numbered=True)) \
+                if hasattr(item.config, "_tmp_path_factory") else instance.workdir + "-failure"
+        item._strata_artifact_directory = directory
+    os.makedirs(directory, exist_ok=True)
+    return directory
 
 
 def _keep_artifacts(item: Any, instance: Strata) -> dict:
     """Copies what explains the failure out of the instance's directory (which goes at teardown):
     the trace so far, an HTML report of it when strata-ctl can make one, the log, the screenshots."""
-    root = item.config.getoption("--strata-artifacts")
-    if root:
-        directory = os.path.join(root, re.sub(r"[^A-Za-z0-9_.-]+", "_", item.nodeid))
-    else:
-        directory = str(item.config._tmp_path_factory.mktemp("strata-failure", numbered=True)) \
-            if hasattr(item.config, "_tmp_path_factory") else instance.workdir + "-failure"
-    os.makedirs(directory, exist_ok=True)
+    directory = _artifact_directory(item, instance)
     kept = {}
     if instance.process is not None and instance.process.poll() is None:
         try:
