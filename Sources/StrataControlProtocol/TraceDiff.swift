@@ -17,6 +17,13 @@ public struct TraceDivergence: Sendable, CustomStringConvertible {
     public var replayIndex: Int?
     public var message: String
     public var description: String { "\(kind): \(message)" }
+
+    public init(kind: String, recordedIndex: Int?, replayIndex: Int?, message: String) {
+        self.kind = kind
+        self.recordedIndex = recordedIndex
+        self.replayIndex = replayIndex
+        self.message = message
+    }
 }
 
 public enum TraceDiff {

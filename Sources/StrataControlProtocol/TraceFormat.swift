@@ -42,6 +42,11 @@ public enum TraceFormat {
         /// `request` or `event`, `interface`, `object`, `message`), or `truncated` and `limit` once
         /// the client reached the per-client limit. Only in traces that asked for it.
         case protocolMessage = "protocol"
+        /// A picture (`kind`: `window`, a window alone at full size, or `thumbnail`, a screen
+        /// downscaled; `hash`, `width`, `height`, `png`: base64), once per kind and hash, before the
+        /// first line that names it; or `budget_reached` and `budget` once the recording's budget
+        /// for pictures is spent.
+        case image
         /// The last line: `reason` (`stopped`, `exit`, `size_limit`), `lines`, `bytes`.
         case end
     }

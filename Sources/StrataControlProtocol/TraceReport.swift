@@ -23,6 +23,13 @@ public enum TraceReport {
                 break
             case "frame":
                 fields["damage"] = nil
+            case "image":
+                // Screen thumbnails only (a window's full picture is for the replay), each field
+                // checked: the page puts `png` into a data: URL only as base64 of a PNG.
+                guard line["kind"] == "thumbnail", let hash = line["hash"]?.stringValue, let png = line["png"]?.stringValue,
+                      isBase64PNG(png) else { continue }
+                fields = ["type": "image", "kind": "thumbnail", "hash": .string(hash), "png": .string(png),
+                          "width": line["width"] ?? .null, "height": line["height"] ?? .null]
             case "command":
                 let name = line["request"]?["command"]?.stringValue ?? ""
                 guard TraceFormat.replayedCommands.contains(name) else { continue }
@@ -38,6 +45,24 @@ public enum TraceReport {
             kept.append(.object(fields))
         }
         return scriptSafe(JSONValue.array(kept))
+    }
+
+    /// Whether `text` is base64 (the standard alphabet, padded) whose bytes start as a PNG does:
+    /// what the page may put into a `data:image/png;base64,` URL.
+    public static func isBase64PNG(_ text: String) -> Bool {
+        let bytes = text.utf8
+        guard bytes.count % 4 == 0, text.hasPrefix("iVBORw0KGgo") else { return false }
+        var padding = 0
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "="): padding += 1
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "+"), UInt8(ascii: "/"):
+                if padding > 0 { return false }
+            default: return false
+            }
+        }
+        return padding <= 2
     }
 
     /// JSON inside `<script type="application/json">`: `<`, `>`, `&` and the two line
@@ -74,12 +99,18 @@ public enum TraceReport {
 
     /// The page for `trace`; with a `divergence` (`strata-ctl replay --report`), a banner says
     /// what diverged and the page opens at that point of the timeline, marked.
-    public static func html(for trace: TraceFile, divergence: TraceDivergence? = nil) -> String {
+    /// `pictures`: PNGs shown with the divergence (the recorded picture, the replayed one, their
+    /// diff), each with its label.
+    public static func html(for trace: TraceFile, divergence: TraceDivergence? = nil, pictures: [(label: String, png: Data)] = []) -> String {
         let title = escapeHTML("Strata trace: " + trace.name)
         var marked: JSONValue = .null
         if let divergence {
+            let embedded: [JSONValue] = pictures.compactMap { picture in
+                let base64 = picture.png.base64EncodedString()
+                return isBase64PNG(base64) ? ["label": .string(picture.label), "png": .string(base64)] : nil
+            }
             marked = ["kind": .string(divergence.kind), "message": .string(divergence.message),
-                      "line": divergence.recordedIndex.map { JSONValue($0) } ?? .null]
+                      "line": divergence.recordedIndex.map { JSONValue($0) } ?? .null, "pictures": .array(embedded)]
         }
         return """
             <!DOCTYPE html>

@@ -37,6 +37,14 @@ struct ReplayCommand: ParsableCommand {
     var timeout = 10.0
     @Option(help: ArgumentHelp("On a divergence, write the recorded trace's report (strata-ctl report) with the divergence marked here.", valueName: "file.html"))
     var report: String?
+    @Option(name: .customLong("image-timeout"), help: ArgumentHelp("Seconds a window gets to show the picture it showed when a step was recorded, before the step (at most 25).", valueName: "seconds"))
+    var imageTimeout = 5.0
+    @Option(help: ArgumentHelp("Per-channel difference (0-255) up to which a window's picture counts as the recorded one.", valueName: "N"))
+    var threshold = 0
+    @Option(name: .customLong("max-diff"), help: ArgumentHelp("Differing pixels a window's picture may have: a count N, or a share P% (default 0).", valueName: "N|P%"))
+    var maxDiff = "0"
+    @Option(help: ArgumentHelp("A rectangle of the window's picture left out of the check (repeatable).", valueName: "X,Y,WxH"))
+    var mask: [String] = []
     @Flag(help: "Print each replayed command and input.") var verbose = false
     @Flag(help: "Run the programs the trace names (its header's command and recorded execs) even when they are not Strata's own clients.")
     var runCommands = false
@@ -51,6 +59,15 @@ struct ReplayCommand: ParsableCommand {
 
     static func absolute(_ path: String) -> String {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+
+    func validate() throws {
+        guard (0...255).contains(threshold) else { throw ValidationError("--threshold takes a per-channel difference between 0 and 255") }
+        guard CompareCommand.parseTolerance(maxDiff) != nil else { throw ValidationError("--max-diff takes a count of pixels (like 10) or a share (like 0.5%)") }
+        for text in mask where CompareCommand.parseMask(text) == nil {
+            throw ValidationError("--mask takes X,Y,WxH (like 10,20,100x30), not \"\(text)\"")
+        }
+        guard imageTimeout.isFinite, imageTimeout > 0 else { throw ValidationError("--image-timeout takes a number of seconds above 0") }
     }
 
     func run() throws {
@@ -99,6 +116,10 @@ struct ReplayCommand: ParsableCommand {
             Output.printError("strata-ctl: error: cannot start Strata for the replay: \(error)")
             throw ExitCode(2)
         }
+        session.pictures.timeout = min(25, max(0.1, imageTimeout.isFinite ? imageTimeout : 5))
+        session.pictures.threshold = threshold
+        session.pictures.masks = mask.compactMap(CompareCommand.parseMask)
+        session.pictures.maximumDiffering = maxDiff
         let failure = session.drive(trace)
         let pictures = session.saveLastPictures()
         session.finish()
@@ -124,7 +145,12 @@ struct ReplayCommand: ParsableCommand {
             Output.printError("strata-ctl: error: the replay's trace: \(error.message)")
             throw ExitCode(1)
         }
-        guard let divergence = TraceDiff.firstDivergence(recorded: trace, replay: replay) else {
+        let firstDivergence = TraceDiff.firstDivergence(recorded: trace, replay: replay)
+        if let pixels = session.pictures.divergence, pixels.lineIndex < firstDivergence?.recordedIndex ?? Int.max {
+            reportPixels(pixels, trace: trace, replayPath: replayPath, kept: kept, lastPictures: keepPictures())
+            throw ExitCode(1)
+        }
+        guard let divergence = firstDivergence else {
             if let missed = session.missedPoint {
                 Output.printError("\(file): the replay diverged: \(missed)")
                 throw ExitCode(1)

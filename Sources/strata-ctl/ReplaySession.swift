@@ -18,6 +18,9 @@ final class ReplaySession {
     /// The first recorded point the replay did not reach: from there on nothing waits, and the
     /// replay is reported as diverged (at the traces' first difference, else at this point).
     private(set) var missedPoint: String?
+    /// Pictures: the options of the checks before each step, the recorded images, the first
+    /// step before which a window showed other pixels (`ReplaySession+Images.swift`).
+    var pictures = ReplayPictures(trace: nil)
 
     struct StartFailure: Error, CustomStringConvertible {
         var description: String
@@ -132,6 +135,7 @@ final class ReplaySession {
                                              "cwd": .string(FileManager.default.currentDirectoryPath)])
         }
         // The recording's model's last sequence number: its last event's.
+        pictures.index(trace)
         let last = trace.lines.compactMap { $0["type"] == "event" || $0["type"] == "header" ? $0["sequence"]?.intValue : nil }.max() ?? 0
         for (index, line) in trace.lines.enumerated() {
             switch line["type"]?.stringValue {
@@ -139,6 +143,7 @@ final class ReplaySession {
                 guard let request = line["request"], let name = request["command"]?.stringValue,
                       TraceFormat.replayedCommands.contains(name) else { continue }
                 reach(line["sequence"]?.intValue ?? 0, line: index, last: last)
+                prepareStep(line, index: index, trace: trace)
                 var arguments = request.objectValue ?? [:]
                 arguments["id"] = nil
                 arguments["command"] = nil
@@ -166,6 +171,7 @@ final class ReplaySession {
                 guard line["during_command"] != true, line["virtual"] != true, !headless,
                       let (name, arguments) = Self.request(forInput: line) else { continue }
                 reach(line["sequence"]?.intValue ?? 0, line: index, last: last)
+                prepareStep(line, index: index, trace: trace)
                 if verbose { Output.printError("replay: \(TraceFile.describe(line))") }
                 _ = try? client.request(name, arguments)
             default:
