@@ -125,3 +125,12 @@ extension TraceRecorder {
         }
     }
 }
+
+extension TraceRecorder {
+    /// The most bytes of `image` lines this recording writes (default: a quarter of its size
+    /// limit, at most 64 MiB).
+    public var imageBudget: Int {
+        get { images.budget }
+        set { images.budget = max(0, newValue) }
+    }
+}
