@@ -1,6 +1,5 @@
 /// The pictures a recording has written (`image` lines, docs/experiments.md, "Pictures in a
-/// trace"): each (kind, hash) once, within a byte budget; and when each screen last had a
-/// thumbnail.
+/// trace"): each (kind, hash) once, within a byte budget.
 final class TraceImages {
     /// The kinds of picture: a window alone at full size, a screen downscaled.
     enum Kind: String {
@@ -17,10 +16,6 @@ final class TraceImages {
     /// Whether the budget was reached (and the line saying so written).
     var isExhausted = false
     private var written: Set<String> = []
-    /// When (the compositor's nanoseconds) each screen last had a thumbnail.
-    var lastThumbnail: [UInt64: UInt64] = [:]
-    /// The least time between two thumbnails of a screen (the last picture always has one).
-    static let thumbnailInterval: UInt64 = 100_000_000
     /// Screen thumbnails are at most this wide and high.
     static let thumbnailSide: Int32 = 320
 

@@ -83,17 +83,15 @@ extension TraceRecorder {
         return .array(list)
     }
 
-    /// A presented picture of a screen with a new hash: its thumbnail, once per hash, at most one
-    /// a `thumbnailInterval` a screen (the last picture always).
+    /// A hashed picture of a screen: its thumbnail, once per hash. Hashes are what limits them:
+    /// under the realtime clock a screen is hashed only after a model change or 2 s; under the
+    /// manual clock every frame, and only a new picture costs a thumbnail (then the budget).
     func writeThumbnail(screen: ScreenID, canvas: Canvas, hash: UInt64, final: Bool) {
         guard !images.isExhausted else { return }
         let text = PictureEncoding.hex(hash)
-        guard !images.hasWritten(.thumbnail, text) else { return }
-        let now = compositor.clock.nanoseconds
-        if !final, let last = images.lastThumbnail[screen.rawValue], now &- last < TraceImages.thumbnailInterval { return }
-        guard let small = PictureEncoding.thumbnail(of: canvas, maximumWidth: TraceImages.thumbnailSide,
+        guard !images.hasWritten(.thumbnail, text),
+              let small = PictureEncoding.thumbnail(of: canvas, maximumWidth: TraceImages.thumbnailSide,
                                                     maximumHeight: TraceImages.thumbnailSide) else { return }
-        images.lastThumbnail[screen.rawValue] = max(1, now)
         writeImage(.thumbnail, hash: text, canvas: small)
     }
 

@@ -158,7 +158,7 @@ public enum TraceDiff {
         let candidates = trace.lines.indices.filter { i in
             let line = trace.lines[i]
             switch line["type"]?.stringValue {
-            case "frame", "windows", "screen": return i == index
+            case "frame", "windows", "screen", "image": return i == index
             case "command": return i == index || TraceFormat.replayedCommands.contains(line["request"]?["command"]?.stringValue ?? "")
             default: return true
             }

@@ -54,7 +54,7 @@ extension ReplaySession {
         if verbose { Output.printError("replay: waiting for window \(window) to show \(hash)") }
         let reply = try? client.request("wait-image", arguments)
         if reply?["ok"] == true { return true }
-        let step = "line \(index + 1): \(TraceFile.describe(line))"
+        let step = "\(TraceFile.describe(line)) (line \(index + 1))"
         var message: String
         if let reply, reply["error"]?["code"] == "failed", let shownHash = reply["hash"]?.stringValue {
             let appID = reply["app_id"]?.stringValue ?? "", title = reply["title"]?.stringValue ?? ""
