@@ -9,9 +9,13 @@ import Testing
 /// every time; the same trace with the typed word changed diverges before the next step, with
 /// the recorded picture, the replayed one and their diff kept and shown in the report.
 @Suite(.serialized) struct PixelReplayEndToEndTests {
+    /// The shell shows its prompt half a second after foot maps: a replay that typed as soon as
+    /// the window was there (the model's sequence only, as before the waits) typed into the void
+    /// before the prompt, and its last picture differed from the recording's.
     static let experiment = """
-        exec -- foot --app-id term sh
+        exec -- foot --app-id term sh -c 'sleep 0.5; exec sh'
         wait-window term
+        sleep 1
         settle --frames 3 --timeout 20
         input type 'echo hi'
         settle --frames 3 --timeout 20
