@@ -15,7 +15,11 @@ struct ReplayCommand: ParsableCommand {
         discussion: """
             Starts the strata next to strata-ctl (or --strata) headless with the trace's screens, policy \
             and clock, records the replay, issues the recorded control commands (exec starts the same \
-            clients) and input at the same points of the model's sequence, then compares the two traces: \
+            clients) and input at the same points of the model's sequence (before each step that recorded \
+            what its windows showed, at least the recorded time after the previous step and once those \
+            windows show the same pixels: wait-image, --image-timeout; a window that does not is a \
+            divergence, with the recorded picture, the replayed one and their diff kept beside the \
+            replay's trace), then compares the two traces: \
             model events by sequence number, and frame hashes (every frame under the manual clock, each \
             screen's last picture under the realtime clock). Exit status 0 when they match, 1 at a \
             divergence (printed with the lines around it), 2 for a trace that cannot be read.
