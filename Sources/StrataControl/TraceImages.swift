@@ -1,10 +1,12 @@
 /// The pictures a recording has written (`image` lines, docs/experiments.md, "Pictures in a
 /// trace"): each (kind, hash) once, within a byte budget.
 final class TraceImages {
-    /// The kinds of picture: a window alone at full size, a screen downscaled.
+    /// The kinds of picture: a window alone at full size, a screen downscaled, a screen's last
+    /// picture at full size.
     enum Kind: String {
         case window
         case thumbnail
+        case screen
     }
 
     /// The most bytes of `image` lines a recording writes: a quarter of the trace's size limit,

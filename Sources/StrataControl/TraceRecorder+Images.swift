@@ -95,6 +95,12 @@ extension TraceRecorder {
         writeImage(.thumbnail, hash: text, canvas: small)
     }
 
+    /// A screen's last picture, at full size (the recording stops): what a replay's final check
+    /// compares with a tolerance, and keeps beside a diverged replay.
+    func writeLastPicture(canvas: Canvas, hash: UInt64) {
+        writeImage(.screen, hash: PictureEncoding.hex(hash), canvas: canvas)
+    }
+
     /// One `image` line, written by hand (a base64 PNG needs no escaping), unless this (kind,
     /// hash) was written or the budget is spent.
     private func writeImage(_ kind: TraceImages.Kind, hash: String, canvas: Canvas) {

@@ -107,6 +107,7 @@ public final class TraceRecorder: TraceHooks {
                 guard let state = hashers[output.screen.id] else { continue }
                 let hash = state.hasher.pictureHash(output.displayCanvas)
                 writeThumbnail(screen: output.screen.id, canvas: output.displayCanvas, hash: hash, final: true)
+                writeLastPicture(canvas: output.displayCanvas, hash: hash)
                 writeFrame(screen: output.screen.id, frame: output.paintedFrames, hash: hash, damage: nil, final: true)
             }
         }

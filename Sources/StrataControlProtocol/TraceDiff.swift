@@ -28,7 +28,11 @@ public struct TraceDivergence: Sendable, CustomStringConvertible {
 
 public enum TraceDiff {
     /// The first divergence of `replay` from `recorded`, nil when they match.
-    public static func firstDivergence(recorded: TraceFile, replay: TraceFile) -> TraceDivergence? {
+    /// `acceptsLastPicture(screen, recorded, replayed)`: whether a screen's last pictures that
+    /// hash differently are the same within a tolerance (the realtime clock's final check;
+    /// `strata-ctl replay --threshold`).
+    public static func firstDivergence(recorded: TraceFile, replay: TraceFile,
+                                       acceptsLastPicture: (Int, JSONValue, JSONValue) -> Bool = { _, _, _ in false }) -> TraceDivergence? {
         let floor = recorded.header["sequence"]?.intValue ?? 0
         let recordedEvents = events(of: recorded, after: floor)
         let replayEvents = events(of: replay, after: floor)
@@ -52,7 +56,7 @@ public enum TraceDiff {
                 kind: kind(of: extra.line), recordedIndex: recordedEvents.last?.index, replayIndex: extra.index,
                 message: "the replay goes on with \(TraceFile.describe(extra.line)) after the recording's last event #\(lastRecorded)")
         }
-        return frameDivergence(recorded: recorded, replay: replay, everyFrame: recorded.clock == "manual")
+        return frameDivergence(recorded: recorded, replay: replay, everyFrame: recorded.clock == "manual", acceptsLastPicture: acceptsLastPicture)
     }
 
     private struct Event {
@@ -90,7 +94,8 @@ public enum TraceDiff {
         }
     }
 
-    private static func frameDivergence(recorded: TraceFile, replay: TraceFile, everyFrame: Bool) -> TraceDivergence? {
+    private static func frameDivergence(recorded: TraceFile, replay: TraceFile, everyFrame: Bool,
+                                          acceptsLastPicture: (Int, JSONValue, JSONValue) -> Bool) -> TraceDivergence? {
         let recordedFrames = framesByScreen(recorded), replayFrames = framesByScreen(replay)
         // Under the realtime clock a screen that was unplugged has no settled last picture.
         let unplugged = Set(recorded.lines(ofType: .event).compactMap { entry in
@@ -122,7 +127,7 @@ public enum TraceDiff {
                     return TraceDivergence(kind: "frame-hash", recordedIndex: last.index, replayIndex: nil,
                                            message: "screen \(screen) presented no frame in the replay")
                 }
-                if last.line["hash"] != other.line["hash"] {
+                if last.line["hash"] != other.line["hash"], !acceptsLastPicture(screen, last.line, other.line) {
                     return TraceDivergence(
                         kind: "frame-hash", recordedIndex: last.index, replayIndex: other.index,
                         message: "screen \(screen)'s last picture: recorded hash \(last.line["hash"]?.stringValue ?? "?"), replayed \(other.line["hash"]?.stringValue ?? "?")")

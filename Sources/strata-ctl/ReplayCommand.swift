@@ -149,7 +149,10 @@ struct ReplayCommand: ParsableCommand {
             Output.printError("strata-ctl: error: the replay's trace: \(error.message)")
             throw ExitCode(1)
         }
-        let firstDivergence = TraceDiff.firstDivergence(recorded: trace, replay: replay)
+        let pictureOptions = session.pictures
+        let firstDivergence = TraceDiff.firstDivergence(recorded: trace, replay: replay) { screen, recorded, _ in
+            Self.lastPicturesMatch(screen: screen, recordedFrame: recorded, trace: trace, pictures: pictureOptions, directory: directory)
+        }
         if let pixels = session.pictures.divergence, pixels.lineIndex < firstDivergence?.recordedIndex ?? Int.max {
             reportPixels(pixels, trace: trace, replayPath: replayPath, kept: kept, lastPictures: keepPictures())
             throw ExitCode(1)
@@ -173,8 +176,10 @@ struct ReplayCommand: ParsableCommand {
         report.append("replayed (\(kept)):")
         report += TraceDiff.context(of: replay, around: divergence.replayIndex)
         for picture in keepPictures() { report.append("the replay's last picture: \(picture)") }
+        let lastDiff = Self.keepLastPictureDiff(divergence, trace: trace, pictures: session.pictures, directory: directory, kept: kept)
+        report += lastDiff.lines
         if let page = self.report {
-            if let problem = OutputPath.write(TraceReport.html(for: trace, divergence: divergence), to: page) {
+            if let problem = OutputPath.write(TraceReport.html(for: trace, divergence: divergence, pictures: lastDiff.pictures), to: page) {
                 report.append("strata-ctl: error: cannot write the report: \(problem)")
             } else {
                 report.append("report: \(page)")

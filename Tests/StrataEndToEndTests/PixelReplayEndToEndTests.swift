@@ -97,6 +97,18 @@ import Testing
         let html = try String(contentsOfFile: page, encoding: .utf8)
         #expect(html.contains(#""label":"recorded""#) && html.contains(#""label":"diff""#), "the report carries the pictures")
 
+        // With a tolerance the changed letters pass: before the step (39 pixels) and at the end.
+        let tolerant = try await ReplayEndToEndTests().replay(edited, in: folder, extra: ["--run-commands", "--max-diff", "1%"])
+        #expect(tolerant.status == 0, "\(tolerant.stderr)")
+        // A tolerance that lets the step pass but not the last picture ("ho" printed too): the
+        // final check diverges, with the recorded last picture (a full-size image line) and the diff kept.
+        let final = try await ReplayEndToEndTests().replay(edited, in: folder, extra: ["--run-commands", "--max-diff", "60", "--keep", folder.path + "/final.trace"])
+        #expect(final.status == 1, "\(final.stderr)")
+        #expect(final.stderr.contains("the replay diverged (frame-hash): screen 1's last picture"), "\(final.stderr)")
+        #expect(final.stderr.contains("the recorded last picture: \(folder.path)/final.trace.HEADLESS-1.recorded.png"), "\(final.stderr)")
+        let lastDiff = try PNGFile.read(path: folder.path + "/final.trace.HEADLESS-1.diff.png")
+        #expect(lastDiff.argb.contains(0xffff_0000))
+
         // Opened in chromium: the divergence shows its three pictures as data: images.
         guard ReportEndToEndTests.chromium != nil else { return }
         let dom = try await ReportEndToEndTests().chromiumRun(["--dump-dom", "file://" + page], in: folder.path)
