@@ -20,7 +20,8 @@ public enum TraceFormat {
         /// or Strata started a process with a connection of its own (`event`: `start`; `client`,
         /// `pid`, `command`).
         case client
-        /// A control-socket request and its reply (`connection`, `peer_pid`, `request`, `reply`).
+        /// A control-socket request and its reply (`connection`, `peer_pid`, `request`, `reply`;
+        /// `shown`: `[{"window", "hash"}]`, what the windows it acts on showed before it ran).
         case command
         /// A model notification: the EventLog's JSON (`name`, `sequence`, its fields).
         case event
@@ -30,7 +31,7 @@ public enum TraceFormat {
         /// (`windows`: WindowInfo array, front to back), when it differs from the last one.
         case windows
         /// Input the seat handled (`input`, its fields, `time_ms`, `window` under the pointer or
-        /// key, `during_command`, `virtual`).
+        /// key, `during_command`, `virtual`; `shown` on a press no command made).
         case input
         /// A drag-and-drop step (`event`: `start` with `touch_id` when a touch drives it, `source`
         /// and `icon`; `enter` with `window`; `leave`; `end` with `reason` (`dropped`,
