@@ -151,6 +151,11 @@ final class ReplaySession {
                 if name == "exec", let argv = arguments["argv"]?.arrayValue?.compactMap(\.stringValue) {
                     arguments["argv"] = .array(program(argv).map { .string($0) })
                 }
+                if name == "settle" {
+                    // Within the control client's own timeout (a settle that fails here fails
+                    // nothing: its recorded reply is null).
+                    arguments["timeout"] = JSONValue(min(25, max(0.1, arguments["timeout"]?.doubleValue ?? 10)))
+                }
                 if name == "screenshot" {
                     screenshots += 1
                     arguments["path"] = .string("\(directory)/screenshot-\(screenshots).png")

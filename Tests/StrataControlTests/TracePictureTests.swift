@@ -81,6 +81,22 @@ import Testing
         #expect(pixels.width == 100 && pixels.at(50, 50) == 0xff33_6699)
     }
 
+    @Test func aPressFromABackendCarriesWhatItsWindowShowed() throws {
+        let harness = try ControlHarness()
+        let painted = try window(harness, appID: "press.test", argb: 0xff22_4466)
+        let path = harness.directory + "/press.trace"
+        #expect(try harness.request(["command": "record", "action": "start", "path": .string(path)]).isOK)
+        let seat = try #require(harness.server.compositor.seat)
+        seat.key(30, pressed: true, time: 1)
+        seat.key(30, pressed: false, time: 2)
+        _ = painted.client.roundtrip()
+        #expect(try harness.request(["command": "record", "action": "stop"]).isOK)
+        let inputs = try lines(path).filter { $0["type"] == "input" && $0["input"] == "key" }
+        #expect(inputs.count == 2)
+        #expect(inputs.first?["shown"]?.arrayValue?.first?["hash"]?.stringValue == (try hash(ofSolid: 0xff22_4466)), "\(inputs)")
+        #expect(inputs.last?["shown"] == nil, "a release is not a step a replay waits before")
+    }
+
     @Test func screenPicturesGetThumbnailsBeforeTheirFrameLines() throws {
         let harness = try ControlHarness()
         let painted = try window(harness, appID: "thumb.test", argb: 0xff00_8800)

@@ -47,34 +47,6 @@ import Testing
         }
     }
 
-    /// The same under the manual clock: the replay's steps are the recording's, and before each
-    /// typed step the replay waits for foot's recorded picture (what `step --settle` gave).
-    @Test(.enabled(if: StrataRun.isInstalled("foot"), "foot is not installed (apt-get install foot)"))
-    func footUnderTheManualClockReplaysAsAMatchEveryTime() async throws {
-        let ctl = try #require(ControlTests.ctl)
-        let folder = try ReplayEndToEndTests.folder()
-        let experiment = folder.path + "/manual.strata", trace = folder.path + "/manual.trace"
-        try """
-            exec -- foot --app-id term sh
-            step 30
-            wait-window term
-            step --settle 5
-            input type 'echo hi'
-            step --settle 5
-            input key Return
-            step --settle 5
-            """.write(toFile: experiment, atomically: true, encoding: .utf8)
-        let recorded = try await StrataRun.run(["--size", "640x480", "--clock", "manual", "--record", trace], command: [ctl, "run", experiment],
-                                               environment: ["PATH": ControlTests.path], timeout: 60)
-        #expect(recorded.stdout.contains("passed"), "\(recorded.stderr)")
-        #expect(try String(contentsOfFile: trace, encoding: .utf8).contains(#""shown":[{"hash":"#))
-        for round in 1...3 {
-            let result = try await ReplayEndToEndTests().replay(trace, in: folder, extra: ["--run-commands"])
-            #expect(result.status == 0, "round \(round): \(result.stderr)")
-            #expect(result.stdout.contains("the replay matches"), "round \(round): \(result.stdout)")
-        }
-    }
-
     @Test(.enabled(if: StrataRun.isInstalled("foot"), "foot is not installed (apt-get install foot)"))
     func aChangedTypedWordIsAPixelDivergenceWithTheDiffKept() async throws {
         let folder = try ReplayEndToEndTests.folder()
