@@ -66,6 +66,7 @@ final class ControlCommands {
         case "events": return try events(request, connection: connection)
         case "sync": return sync()
         case "settle": return try settle(request, connection: connection)
+        case "wait-image": return try waitImage(request, connection: connection)
         case "exec": return try exec(request)
         case "step": return try step(request)
         case "record": return try record(request)

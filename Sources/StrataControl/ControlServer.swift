@@ -28,6 +28,8 @@ public final class ControlServer {
     var pendingVideos: [VideoRecorder] = []
     /// `settle` requests waiting for their reply.
     var settleWaiters: [SettleWaiter] = []
+    /// `wait-image` requests waiting for their reply.
+    var imageWaiters: [ImageWaiter] = []
     /// The ffmpeg `record-video` starts (nil: `STRATA_FFMPEG`, else `ffmpeg` on PATH).
     public var videoEncoder: String?
     /// How long ffmpeg gets after `record-video stop` to write what waits and finish the file
@@ -113,6 +115,8 @@ public final class ControlServer {
         pendingVideos.removeAll()
         for waiter in settleWaiters { waiter.cancel() }
         settleWaiters.removeAll()
+        for waiter in imageWaiters { waiter.cancel() }
+        imageWaiters.removeAll()
         guard let listenSource else { return }
         listenSource.remove()
         self.listenSource = nil
@@ -148,6 +152,10 @@ public final class ControlServer {
         settleWaiters.removeAll { $0 === waiter }
     }
 
+    func imageWaiterDidFinish(_ waiter: ImageWaiter) {
+        imageWaiters.removeAll { $0 === waiter }
+    }
+
     func connectionDidClose(_ connection: ControlConnection) {
         connections[connection.number] = nil
     }
@@ -171,6 +179,8 @@ public final class ControlServer {
         }
         let recording = recorder.flatMap { $0.isStopped ? nil : $0 }
         let before = compositor.windows.notifications.lastSequence
+        // What the windows the command acts on show before it runs (its image lines first).
+        let shown = recording?.shownBefore(parsed)
         recording?.isRunningCommand = true
         let reply: JSONValue?
         do throws(ControlError) {
@@ -189,7 +199,7 @@ public final class ControlServer {
         // command is in neither trace).
         if let recording, !recording.isStopped {
             recording.recordCommand(request: parsed, reply: reply, connection: connection.number, peerPID: connection.peer.pid,
-                                    origin: recording.origin(of: connection), sequence: before)
+                                    origin: recording.origin(of: connection), sequence: before, shown: shown)
         }
         return reply
     }

@@ -1,7 +1,6 @@
 import CWaylandServer
 import FoundationEssentials
 import Glibc
-import Glibc
 import StrataControlProtocol
 import StrataModel
 import StrataRender
@@ -18,8 +17,8 @@ import StrataServer
 /// limit; past it the recording stops with an `end` line saying so.
 public final class TraceRecorder: TraceHooks {
     public let path: String
-    private unowned let compositor: Compositor
-    private let writer: TraceWriter
+    unowned let compositor: Compositor
+    let writer: TraceWriter
     private var token: ObserverToken?
     private var clientCreated: Listener?
     private var clients: [OpaquePointer: (number: Int, listener: Listener)] = [:]
@@ -28,6 +27,8 @@ public final class TraceRecorder: TraceHooks {
     private let startNanoseconds: UInt64
     /// The protocol messages of chosen clients (`logProtocol`), if asked for.
     private var protocolLog: ProtocolLog?
+    /// The pictures written so far and their budget (`TraceRecorder+Images.swift`).
+    let images: TraceImages
     /// Whether a control command is being run (its input lines say `during_command`).
     var isRunningCommand = false
     /// The processes Strata started, to tell where requests, clients and windows come from.
@@ -51,6 +52,7 @@ public final class TraceRecorder: TraceHooks {
         self.path = path
         for (pid, origin) in started { ancestry.add(pid, as: origin) }
         writer = try TraceWriter(path: path, maximumBytes: max(4096, maximumBytes))
+        images = TraceImages(traceLimit: max(4096, maximumBytes))
         startNanoseconds = compositor.clock.isManual ? 0 : compositor.clock.nanoseconds
         var header: [String: JSONValue] = [
             "version": JSONValue(TraceFormat.version),
@@ -109,6 +111,8 @@ public final class TraceRecorder: TraceHooks {
             for output in compositor.outputs {
                 guard let state = hashers[output.screen.id] else { continue }
                 let hash = state.hasher.pictureHash(output.displayCanvas)
+                writeThumbnail(screen: output.screen.id, canvas: output.displayCanvas, hash: hash, final: true)
+                writeLastPicture(canvas: output.displayCanvas, hash: hash)
                 writeFrame(screen: output.screen.id, frame: output.paintedFrames, hash: hash, damage: nil, final: true)
             }
         }
@@ -123,8 +127,8 @@ public final class TraceRecorder: TraceHooks {
 
     // MARK: Lines
 
-    private var sequence: UInt64 { compositor.windows.notifications.lastSequence }
-    private var time: UInt64 { compositor.clock.nanoseconds &- startNanoseconds }
+    var sequence: UInt64 { compositor.windows.notifications.lastSequence }
+    var time: UInt64 { compositor.clock.nanoseconds &- startNanoseconds }
 
     private func encode(_ type: TraceFormat.LineType, _ fields: [String: JSONValue]) -> Data {
         var object = fields
@@ -139,7 +143,7 @@ public final class TraceRecorder: TraceHooks {
         writeLine(encode(type, fields))
     }
 
-    private func writeLine<Bytes: Collection>(_ line: Bytes) where Bytes.Element == UInt8 {
+    func writeLine<Bytes: Collection>(_ line: Bytes) where Bytes.Element == UInt8 {
         guard !isStopped else { return }
         if !writer.append(line, reserve: Self.endReserve), !isStopping {
             let reason = writer.failure ?? "the trace could not be written"
@@ -328,14 +332,17 @@ public final class TraceRecorder: TraceHooks {
     // MARK: Control commands
 
     /// A control request (as parsed) and its reply; `sequence`: the model's before it ran;
-    /// `origin`: where its connection's peer came from.
+    /// `origin`: where its connection's peer came from; `shown`: what the windows the command
+    /// acts on showed before it ran (`shownBefore`).
     func recordCommand(request: JSONValue, reply: JSONValue?, connection: Int, peerPID: Int32, origin: TraceOrigin,
-                       sequence before: UInt64) {
-        write(.command, [
+                       sequence before: UInt64, shown: JSONValue? = nil) {
+        var fields: [String: JSONValue] = [
             "request": request, "reply": reply ?? .null, "connection": JSONValue(connection),
             "peer_pid": JSONValue(Int(peerPID)), "origin": .string(origin.rawValue), "sequence": JSONValue(before),
             "sequence_after": JSONValue(sequence),
-        ])
+        ]
+        if let shown { fields["shown"] = shown }
+        write(.command, fields)
     }
 
     // MARK: TraceHooks
@@ -364,6 +371,7 @@ public final class TraceRecorder: TraceHooks {
             hash = state.hasher.pictureHash(canvas)
             state.time = max(1, now)
             state.sequence = sequence
+            if let hash { writeThumbnail(screen: id, canvas: canvas, hash: hash, final: false) }
         }
         writeFrame(screen: id, frame: output.paintedFrames, hash: hash, damage: damage)
     }
@@ -526,7 +534,12 @@ public final class TraceRecorder: TraceHooks {
             target = seat?.tabletToolState(tool)?.focus.flatMap { compositor.scene.window(showing: $0) }
         }
         if let target { fields["window"] = JSONValue(target.id.rawValue) }
-        if isRunningCommand { fields["during_command"] = true }
+        if isRunningCommand {
+            fields["during_command"] = true
+        } else if let target, Self.isPress(input) {
+            // A press from a backend: what its window showed (the client has not answered yet).
+            fields["shown"] = shown(of: [target])
+        }
         write(.input, fields)
     }
 

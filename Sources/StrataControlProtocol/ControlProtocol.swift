@@ -31,7 +31,7 @@ public enum ControlProtocol {
         "close", "maximize", "fullscreen", "restore", "resize", "policy", "placement", "screen-add", "screen-remove", "screen-mode", "screen-brightness",
         "screen-transform", "screen-mirror", "screen-overscan", "screenshot", "compare-screenshot", "pointer-move", "pointer-button",
         "pointer-click", "pointer-scroll", "key", "type", "touch", "gesture", "tablet", "events", "sync", "settle", "exec", "step", "record",
-        "record-video",
+        "record-video", "wait-image",
     ]
 }
 

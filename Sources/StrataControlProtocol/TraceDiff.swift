@@ -17,11 +17,22 @@ public struct TraceDivergence: Sendable, CustomStringConvertible {
     public var replayIndex: Int?
     public var message: String
     public var description: String { "\(kind): \(message)" }
+
+    public init(kind: String, recordedIndex: Int?, replayIndex: Int?, message: String) {
+        self.kind = kind
+        self.recordedIndex = recordedIndex
+        self.replayIndex = replayIndex
+        self.message = message
+    }
 }
 
 public enum TraceDiff {
     /// The first divergence of `replay` from `recorded`, nil when they match.
-    public static func firstDivergence(recorded: TraceFile, replay: TraceFile) -> TraceDivergence? {
+    /// `acceptsLastPicture(screen, recorded, replayed)`: whether a screen's last pictures that
+    /// hash differently are the same within a tolerance (the realtime clock's final check;
+    /// `strata-ctl replay --threshold`).
+    public static func firstDivergence(recorded: TraceFile, replay: TraceFile,
+                                       acceptsLastPicture: (Int, JSONValue, JSONValue) -> Bool = { _, _, _ in false }) -> TraceDivergence? {
         let floor = recorded.header["sequence"]?.intValue ?? 0
         let recordedEvents = events(of: recorded, after: floor)
         let replayEvents = events(of: replay, after: floor)
@@ -45,7 +56,7 @@ public enum TraceDiff {
                 kind: kind(of: extra.line), recordedIndex: recordedEvents.last?.index, replayIndex: extra.index,
                 message: "the replay goes on with \(TraceFile.describe(extra.line)) after the recording's last event #\(lastRecorded)")
         }
-        return frameDivergence(recorded: recorded, replay: replay, everyFrame: recorded.clock == "manual")
+        return frameDivergence(recorded: recorded, replay: replay, everyFrame: recorded.clock == "manual", acceptsLastPicture: acceptsLastPicture)
     }
 
     private struct Event {
@@ -85,7 +96,8 @@ public enum TraceDiff {
         }
     }
 
-    private static func frameDivergence(recorded: TraceFile, replay: TraceFile, everyFrame: Bool) -> TraceDivergence? {
+    private static func frameDivergence(recorded: TraceFile, replay: TraceFile, everyFrame: Bool,
+                                          acceptsLastPicture: (Int, JSONValue, JSONValue) -> Bool) -> TraceDivergence? {
         let recordedFrames = framesByScreen(recorded), replayFrames = framesByScreen(replay)
         // Under the realtime clock a screen that was unplugged has no settled last picture.
         let unplugged = Set(recorded.lines(ofType: .event).compactMap { entry in
@@ -117,7 +129,7 @@ public enum TraceDiff {
                     return TraceDivergence(kind: "frame-hash", recordedIndex: last.index, replayIndex: nil,
                                            message: "screen \(screen) presented no frame in the replay")
                 }
-                if last.line["hash"] != other.line["hash"] {
+                if last.line["hash"] != other.line["hash"], !acceptsLastPicture(screen, last.line, other.line) {
                     return TraceDivergence(
                         kind: "frame-hash", recordedIndex: last.index, replayIndex: other.index,
                         message: "screen \(screen)'s last picture: recorded hash \(last.line["hash"]?.stringValue ?? "?"), replayed \(other.line["hash"]?.stringValue ?? "?")")
@@ -153,7 +165,7 @@ public enum TraceDiff {
         let candidates = trace.lines.indices.filter { i in
             let line = trace.lines[i]
             switch line["type"]?.stringValue {
-            case "frame", "windows", "screen": return i == index
+            case "frame", "windows", "screen", "image": return i == index
             case "command": return i == index || TraceFormat.replayedCommands.contains(line["request"]?["command"]?.stringValue ?? "")
             default: return true
             }

@@ -21,7 +21,8 @@ public enum TraceFormat {
         /// `command`, `origin`: `command` for the session's command, `exec` for the others).
         case client
         /// A control-socket request and its reply (`connection`, `peer_pid`, `origin`
-        /// (`TraceOrigin`), `request`, `reply`).
+        /// (`TraceOrigin`), `request`, `reply`; `shown`: `[{"window", "hash"}]`, what the windows
+        /// it acts on showed before it ran).
         case command
         /// A model notification: the EventLog's JSON (`name`, `sequence`, its fields; windowDidOpen
         /// also `origin`, `TraceOrigin`).
@@ -32,7 +33,7 @@ public enum TraceFormat {
         /// (`windows`: WindowInfo array, front to back), when it differs from the last one.
         case windows
         /// Input the seat handled (`input`, its fields, `time_ms`, `window` under the pointer or
-        /// key, `during_command`, `virtual`).
+        /// key, `during_command`, `virtual`; `shown` on a press no command made).
         case input
         /// A drag-and-drop step (`event`: `start` with `touch_id` when a touch drives it, `source`
         /// and `icon`; `enter` with `window`; `leave`; `end` with `reason` (`dropped`,
@@ -44,19 +45,24 @@ public enum TraceFormat {
         /// `request` or `event`, `interface`, `object`, `message`), or `truncated` and `limit` once
         /// the client reached the per-client limit. Only in traces that asked for it.
         case protocolMessage = "protocol"
+        /// A picture (`kind`: `window`, a window alone at full size, or `thumbnail`, a screen
+        /// downscaled; `hash`, `width`, `height`, `png`: base64), once per kind and hash, before the
+        /// first line that names it; or `budget_reached` and `budget` once the recording's budget
+        /// for pictures is spent.
+        case image
         /// The last line: `reason` (`stopped`, `exit`, `size_limit`), `lines`, `bytes`.
         case end
     }
 
     /// The control commands a replay issues again; the rest only read (windows, screens, events,
-    /// hello, sync) or belong to the recording itself (record). `settle` changes nothing but waits
-    /// as it waited when recorded, so that the steps after it meet the same pictures.
+    /// hello, sync) or belong to the recording itself (record). `settle` changes nothing but
+    /// when the next step comes: replayed, a manual-clock replay steps as its recording did
+    /// (each `step --settle` frame after the clients answered the last).
     public static let replayedCommands: Set<String> = [
         "make-key", "raise", "lower", "set-level", "hide", "show", "move", "close", "maximize", "fullscreen",
         "restore", "resize", "policy",
         "screen-add", "screen-remove", "screen-mode", "screen-brightness", "screen-transform",
         "screen-scale", "screen-mirror", "screen-overscan", "screenshot", "pointer-move", "pointer-button",
-        "pointer-click", "pointer-scroll", "key", "type", "touch", "gesture", "tablet", "exec", "step",
-        "settle",
+        "pointer-click", "pointer-scroll", "key", "type", "touch", "gesture", "tablet", "exec", "step", "settle",
     ]
 }

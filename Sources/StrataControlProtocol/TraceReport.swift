@@ -3,8 +3,8 @@ import FoundationEssentials
 /// `strata-ctl report TRACE -o report.html`: one self-contained HTML page (no network) that shows
 /// a trace: each screen's windows as an exploded stack by level (the key window marked, hidden
 /// windows greyed), a timeline of key, visibility, level, stacking and screen events to scrub,
-/// and a thumbnail of each screen's layout at every point where its picture changed (the trace
-/// holds frame hashes, not pixels: thumbnails draw the windows' frames).
+/// and a thumbnail of each screen's picture at every point where it changed: the recorded
+/// thumbnail (an `image` line), or, in a trace without one, the windows' frames drawn.
 ///
 /// A trace is untrusted input (someone may send one): its data goes into the page only as JSON in
 /// a `<script type="application/json">` element (escaped: `scriptSafe`), the page's script puts
@@ -23,6 +23,13 @@ public enum TraceReport {
                 break
             case "frame":
                 fields["damage"] = nil
+            case "image":
+                // Screen thumbnails only (a window's full picture is for the replay), each field
+                // checked: the page puts `png` into a data: URL only as base64 of a PNG.
+                guard line["kind"] == "thumbnail", let hash = line["hash"]?.stringValue, let png = line["png"]?.stringValue,
+                      isBase64PNG(png) else { continue }
+                fields = ["type": "image", "kind": "thumbnail", "hash": .string(hash), "png": .string(png),
+                          "width": line["width"] ?? .null, "height": line["height"] ?? .null]
             case "command":
                 let name = line["request"]?["command"]?.stringValue ?? ""
                 guard TraceFormat.replayedCommands.contains(name) else { continue }
@@ -38,6 +45,24 @@ public enum TraceReport {
             kept.append(.object(fields))
         }
         return scriptSafe(JSONValue.array(kept))
+    }
+
+    /// Whether `text` is base64 (the standard alphabet, padded) whose bytes start as a PNG does:
+    /// what the page may put into a `data:image/png;base64,` URL.
+    public static func isBase64PNG(_ text: String) -> Bool {
+        let bytes = text.utf8
+        guard bytes.count % 4 == 0, text.hasPrefix("iVBORw0KGgo") else { return false }
+        var padding = 0
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "="): padding += 1
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "+"), UInt8(ascii: "/"):
+                if padding > 0 { return false }
+            default: return false
+            }
+        }
+        return padding <= 2
     }
 
     /// JSON inside `<script type="application/json">`: `<`, `>`, `&` and the two line
@@ -74,12 +99,18 @@ public enum TraceReport {
 
     /// The page for `trace`; with a `divergence` (`strata-ctl replay --report`), a banner says
     /// what diverged and the page opens at that point of the timeline, marked.
-    public static func html(for trace: TraceFile, divergence: TraceDivergence? = nil) -> String {
+    /// `pictures`: PNGs shown with the divergence (the recorded picture, the replayed one, their
+    /// diff), each with its label.
+    public static func html(for trace: TraceFile, divergence: TraceDivergence? = nil, pictures: [(label: String, png: Data)] = []) -> String {
         let title = escapeHTML("Strata trace: " + trace.name)
         var marked: JSONValue = .null
         if let divergence {
+            let embedded: [JSONValue] = pictures.compactMap { picture in
+                let base64 = picture.png.base64EncodedString()
+                return isBase64PNG(base64) ? ["label": .string(picture.label), "png": .string(base64)] : nil
+            }
             marked = ["kind": .string(divergence.kind), "message": .string(divergence.message),
-                      "line": divergence.recordedIndex.map { JSONValue($0) } ?? .null]
+                      "line": divergence.recordedIndex.map { JSONValue($0) } ?? .null, "pictures": .array(embedded)]
         }
         return """
             <!DOCTYPE html>
@@ -94,7 +125,7 @@ public enum TraceReport {
             <section id="scrub"><input id="slider" type="range" min="0" max="0" value="0" aria-label="timeline">
             <span id="position"></span></section>
             <main><nav id="timeline" aria-label="events"></nav><div id="screens"></div></main>
-            <section><h2>Pictures (a thumbnail where a screen's picture changed)</h2><div id="frames"></div></section>
+            <section><h2>Pictures (where a screen's picture changed: the recorded thumbnail, or the windows' frames drawn)</h2><div id="frames"></div></section>
             <script id="trace" type="application/json">\(embeddedData(trace))</script>
             <script id="divergence-data" type="application/json">\(scriptSafe(marked))</script>
             <script>\(script)</script>
@@ -121,7 +152,9 @@ public enum TraceReport {
         .win{display:inline-block;margin:2px;padding:3px 6px;border:1px solid #556;background:var(--c);transform:skewX(8deg);color:#000}
         .win.key{outline:3px solid #d4a017}.win.hidden{opacity:.3;filter:grayscale(1)}
         .thumb{display:inline-block;margin:4px;text-align:center;font-size:11px;cursor:pointer}
-        .thumb.current svg{outline:2px solid #2d6cdf}
+        .thumb.current svg,.thumb.current img{outline:2px solid #2d6cdf}
+        .pictures{display:flex;gap:12px;flex-wrap:wrap;font-weight:400;color:#1d2430}.picture{margin:6px 0}
+        .picture img{max-width:320px;height:auto;border:1px solid #8a1010;background:#202428}
         svg{background:#202428}
         #divergence{padding:8px 16px;background:#fde2e1;color:#8a1010;font-weight:600;border-bottom:2px solid #c0392b}
         .point.diverged{background:#fde2e1;color:#8a1010;font-weight:600}
@@ -132,7 +165,7 @@ public enum TraceReport {
         // The model of the page, without the DOM: points of the timeline, each with the state then.
         function strataReportModel(lines) {
           var header = lines.length ? lines[0] : {};
-          var screens = {}, windows = [], hashes = {}, points = [];
+          var screens = {}, windows = [], hashes = {}, points = [], pictures = {};
           (Array.isArray(header.screens) ? header.screens : []).forEach(function (s) { if (s && typeof s === "object") { screens[s.id] = s; } });
           function snapshot(kind, text, line) {
             points.push({kind: kind, text: text, sequence: line.sequence || 0, time: line.time_ns || 0, screen: line.screen, line: line.line || 0,
@@ -163,12 +196,38 @@ public enum TraceReport {
                 snapshot("frame", "#" + line.sequence + " picture on screen " + line.screen + " " + line.hash, line);
               }
             } else if (line.type === "command") { snapshot("command", line.text, line); }
+            else if (line.type === "image" && line.kind === "thumbnail" && typeof line.hash === "string" && strataReportIsPNG(line.png)) {
+              pictures[line.hash] = {png: line.png, width: strataReportNumber(line.width), height: strataReportNumber(line.height)};
+            }
           });
           // A window list written after an event belongs to that event's point (same sequence).
           for (var i = 0; i + 1 < points.length; i++) {
             if (points[i + 1].kind !== "frame" && points[i + 1].sequence === points[i].sequence) { points[i].windows = points[i + 1].windows; }
           }
-          return {header: header, points: points};
+          return {header: header, points: points, pictures: pictures};
+        }
+
+        // Base64 of a PNG, nothing else, goes into a data: URL.
+        function strataReportIsPNG(text) {
+          return typeof text === "string" && text.length % 4 === 0 && /^iVBORw0KGgo[A-Za-z0-9+\/]*={0,2}$/.test(text);
+        }
+
+        // A picture from the trace (base64 PNG, checked) as an image element, its source set here.
+        function strataReportImage(png, width, label) {
+          var img = document.createElement("img");
+          img.setAttribute("alt", String(label));
+          img.setAttribute("width", String(width));
+          if (strataReportIsPNG(png)) { img.setAttribute("src", "data:image/png;base64," + png); }
+          return img;
+        }
+
+        // The recorded thumbnail of a screen's picture, else the windows' frames drawn.
+        function strataReportPicture(model, point, screenID, width) {
+          var hash = point.hashes[screenID];
+          if (typeof hash === "string" && Object.prototype.hasOwnProperty.call(model.pictures, hash)) {
+            return strataReportImage(model.pictures[hash].png, width, "screen " + screenID + " picture " + hash);
+          }
+          return strataReportThumb(point, screenID, width);
         }
 
         // Every value from the trace reaches the page as text (textContent) or as an attribute set
@@ -229,6 +288,17 @@ public enum TraceReport {
             var banner = document.getElementById("divergence");
             banner.hidden = false;
             banner.textContent = "The replay diverged (" + divergence.kind + "): " + divergence.message;
+            if (Array.isArray(divergence.pictures) && divergence.pictures.length) {
+              var row = strataReportElement("div", "pictures");
+              divergence.pictures.forEach(function (picture) {
+                if (!picture || !strataReportIsPNG(picture.png)) { return; }
+                var figure = strataReportElement("figure", "picture");
+                figure.appendChild(strataReportImage(picture.png, 320, String(picture.label)));
+                figure.appendChild(strataReportElement("figcaption", "", String(picture.label)));
+                row.appendChild(figure);
+              });
+              banner.appendChild(row);
+            }
           }
           points.forEach(function (p, i) {
             var row = strataReportElement("div", "point k-" + String(p.kind) + (i === diverged ? " diverged" : ""),
@@ -241,7 +311,7 @@ public enum TraceReport {
             if (p.kind !== "frame") { return; }
             var thumb = strataReportElement("div", "thumb");
             thumb.setAttribute("data-i", String(i));
-            thumb.appendChild(strataReportThumb(p, p.screen, 160));
+            thumb.appendChild(strataReportPicture(model, p, p.screen, 160));
             thumb.appendChild(document.createElement("br"));
             thumb.appendChild(document.createTextNode("#" + p.sequence + " screen " + p.screen + " " + (p.hashes[p.screen] || "")));
             frames.appendChild(thumb);
@@ -266,7 +336,7 @@ public enum TraceReport {
               var box = strataReportElement("div", "screen");
               box.appendChild(strataReportElement("h3", "", String(s.name) + " · " + String(s.current || "") +
                 (p.hashes[id] ? " · picture " + p.hashes[id] : "")));
-              box.appendChild(strataReportThumb(p, id, 320));
+              box.appendChild(strataReportPicture(model, p, id, 320));
               var names = Object.keys(levels).sort(function (a, b) { return strataReportLevelRank(b) - strataReportLevelRank(a); });
               names.forEach(function (name, depth) {
                 var level = strataReportElement("div", "level");

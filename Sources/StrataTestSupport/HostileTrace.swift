@@ -1,7 +1,7 @@
 import Foundation
 
 /// A hand-written trace with `payload` in every field the report reads (strings, and numbers
-/// given as strings: ids, sequence numbers, sizes), for tests that the report treats a trace as
+/// given as strings: ids, sequence numbers, sizes; pictures whose `png` is no base64 PNG), for tests that the report treats a trace as
 /// untrusted input.
 public enum HostileTrace {
     public static func text(payload: String) -> String {
@@ -18,6 +18,11 @@ public enum HostileTrace {
             ["type": "event", "name": p, "window": p, "sequence": p, "time_ns": p],
             ["type": "event", "name": "windowDidChangeLevel", "window": p, "to": p, "sequence": p, "time_ns": p],
             ["type": "screen", "screen": screen, "sequence": p, "time_ns": p],
+            // Pictures whose `png` is no base64 PNG: the page must never make them a source.
+            ["type": "image", "kind": "thumbnail", "hash": p + "2", "width": p, "height": p, "png": p, "sequence": p, "time_ns": p],
+            ["type": "image", "kind": "thumbnail", "hash": p, "width": 10, "height": 10, "png": "javascript:document.title='pwned'"],
+            ["type": "image", "kind": "thumbnail", "hash": p + "2", "width": 10, "height": 10, "png": "iVBORw0KGgo\"><script>" + p],
+            ["type": "image", "kind": p, "hash": p, "png": p],
             ["type": "frame", "screen": p, "hash": p, "sequence": p, "time_ns": p],
             ["type": "frame", "screen": 1, "hash": p + "2", "sequence": p, "time_ns": p],
             ["type": "command", "request": ["command": "exec", "argv": [p], "cwd": p], "sequence": p, "time_ns": p],

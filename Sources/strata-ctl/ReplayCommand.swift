@@ -17,7 +17,11 @@ struct ReplayCommand: ParsableCommand {
         discussion: """
             Starts the strata next to strata-ctl (or --strata) headless with the trace's screens, policy \
             and clock, records the replay, issues the recorded control commands (exec starts the same \
-            clients) and input at the same points of the model's sequence, then compares the two traces: \
+            clients) and input at the same points of the model's sequence (before each step that recorded \
+            what its windows showed, at least the recorded time after the previous step and once those \
+            windows show the same pixels: wait-image, --image-timeout; a window that does not is a \
+            divergence, with the recorded picture, the replayed one and their diff kept beside the \
+            replay's trace), then compares the two traces: \
             model events by sequence number, and frame hashes (every frame under the manual clock, each \
             screen's last picture under the realtime clock). Exit status 0 when they match, 1 at a \
             divergence (printed with the lines around it), 2 for a trace that cannot be read.
@@ -47,6 +51,14 @@ struct ReplayCommand: ParsableCommand {
     var timeout = 10.0
     @Option(help: ArgumentHelp("On a divergence, write the recorded trace's report (strata-ctl report) with the divergence marked here.", valueName: "file.html"))
     var report: String?
+    @Option(name: .customLong("image-timeout"), help: ArgumentHelp("Seconds a window gets to show the picture it showed when a step was recorded, before the step (at most 25).", valueName: "seconds"))
+    var imageTimeout = 5.0
+    @Option(help: ArgumentHelp("Per-channel difference (0-255) up to which a window's picture counts as the recorded one.", valueName: "N"))
+    var threshold = 0
+    @Option(name: .customLong("max-diff"), help: ArgumentHelp("Differing pixels a window's picture may have: a count N, or a share P% (default 0).", valueName: "N|P%"))
+    var maxDiff = "0"
+    @Option(help: ArgumentHelp("A rectangle of the window's picture left out of the check (repeatable).", valueName: "X,Y,WxH"))
+    var mask: [String] = []
     @Flag(help: "Print each replayed command and input.") var verbose = false
     @Flag(help: "Run the programs the trace names (its header's command and recorded execs) even when they are not Strata's own clients.")
     var runCommands = false
@@ -63,6 +75,15 @@ struct ReplayCommand: ParsableCommand {
 
     static func absolute(_ path: String) -> String {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+
+    func validate() throws {
+        guard (0...255).contains(threshold) else { throw ValidationError("--threshold takes a per-channel difference between 0 and 255") }
+        guard CompareCommand.parseTolerance(maxDiff) != nil else { throw ValidationError("--max-diff takes a count of pixels (like 10) or a share (like 0.5%)") }
+        for text in mask where CompareCommand.parseMask(text) == nil {
+            throw ValidationError("--mask takes X,Y,WxH (like 10,20,100x30), not \"\(text)\"")
+        }
+        guard imageTimeout.isFinite, imageTimeout > 0 else { throw ValidationError("--image-timeout takes a number of seconds above 0") }
     }
 
     func run() throws {
@@ -120,6 +141,10 @@ struct ReplayCommand: ParsableCommand {
             Output.printError("strata-ctl: error: cannot start Strata for the replay: \(error)")
             throw ExitCode(2)
         }
+        session.pictures.timeout = min(25, max(0.1, imageTimeout.isFinite ? imageTimeout : 5))
+        session.pictures.threshold = threshold
+        session.pictures.masks = mask.compactMap(CompareCommand.parseMask)
+        session.pictures.maximumDiffering = maxDiff
         let failure = session.drive(trace, driver: chosen)
         let pictures = session.saveLastPictures()
         session.finish()
@@ -145,7 +170,15 @@ struct ReplayCommand: ParsableCommand {
             Output.printError("strata-ctl: error: the replay's trace: \(error.message)")
             throw ExitCode(1)
         }
-        guard let divergence = TraceDiff.firstDivergence(recorded: trace, replay: replay) else {
+        let pictureOptions = session.pictures
+        let firstDivergence = TraceDiff.firstDivergence(recorded: trace, replay: replay) { screen, recorded, _ in
+            Self.lastPicturesMatch(screen: screen, recordedFrame: recorded, trace: trace, pictures: pictureOptions, directory: directory)
+        }
+        if let pixels = session.pictures.divergence, pixels.lineIndex < firstDivergence?.recordedIndex ?? Int.max {
+            reportPixels(pixels, trace: trace, replayPath: replayPath, kept: kept, lastPictures: keepPictures())
+            throw ExitCode(1)
+        }
+        guard let divergence = firstDivergence else {
             if let missed = session.missedPoint {
                 Output.printError("\(file): the replay diverged: \(missed)")
                 throw ExitCode(1)
@@ -164,8 +197,10 @@ struct ReplayCommand: ParsableCommand {
         report.append("replayed (\(kept)):")
         report += TraceDiff.context(of: replay, around: divergence.replayIndex)
         for picture in keepPictures() { report.append("the replay's last picture: \(picture)") }
+        let lastDiff = Self.keepLastPictureDiff(divergence, trace: trace, pictures: session.pictures, directory: directory, kept: kept)
+        report += lastDiff.lines
         if let page = self.report {
-            if let problem = OutputPath.write(TraceReport.html(for: trace, divergence: divergence), to: page) {
+            if let problem = OutputPath.write(TraceReport.html(for: trace, divergence: divergence, pictures: lastDiff.pictures), to: page) {
                 report.append("strata-ctl: error: cannot write the report: \(problem)")
             } else {
                 report.append("report: \(page)")

@@ -18,6 +18,9 @@ final class ReplaySession {
     /// The first recorded point the replay did not reach: from there on nothing waits, and the
     /// replay is reported as diverged (at the traces' first difference, else at this point).
     private(set) var missedPoint: String?
+    /// Pictures: the options of the checks before each step, the recorded images, the first
+    /// step before which a window showed other pixels (`ReplaySession+Images.swift`).
+    var pictures = ReplayPictures(trace: nil)
 
     struct StartFailure: Error, CustomStringConvertible {
         var description: String
@@ -131,6 +134,7 @@ final class ReplaySession {
                                              "cwd": .string(FileManager.default.currentDirectoryPath)])
         }
         // The recording's model's last sequence number: its last event's.
+        pictures.index(trace)
         let last = trace.lines.compactMap { $0["type"] == "event" || $0["type"] == "header" ? $0["sequence"]?.intValue : nil }.max() ?? 0
         for (index, line) in trace.lines.enumerated() {
             switch line["type"]?.stringValue {
@@ -138,12 +142,18 @@ final class ReplaySession {
                 guard let request = line["request"], let name = request["command"]?.stringValue,
                       TraceFormat.replayedCommands.contains(name), driver.replays(line: index) else { continue }
                 reach(line["sequence"]?.intValue ?? 0, line: index, last: last)
+                prepareStep(line, index: index, trace: trace)
                 var arguments = request.objectValue ?? [:]
                 arguments["id"] = nil
                 arguments["command"] = nil
                 if let problem = screenBudgetProblem(name, arguments) { return "\(TraceFile.describe(line)): \(problem)" }
                 if name == "exec", let argv = arguments["argv"]?.arrayValue?.compactMap(\.stringValue) {
                     arguments["argv"] = .array(program(argv).map { .string($0) })
+                }
+                if name == "settle" {
+                    // Within the control client's own timeout (a settle that fails here fails
+                    // nothing: its recorded reply is null).
+                    arguments["timeout"] = JSONValue(min(25, max(0.1, arguments["timeout"]?.doubleValue ?? 10)))
                 }
                 if name == "screenshot" {
                     screenshots += 1
@@ -165,6 +175,7 @@ final class ReplaySession {
                 guard line["during_command"] != true, line["virtual"] != true, !headless,
                       let (name, arguments) = Self.request(forInput: line) else { continue }
                 reach(line["sequence"]?.intValue ?? 0, line: index, last: last)
+                prepareStep(line, index: index, trace: trace)
                 if verbose { Output.printError("replay: \(TraceFile.describe(line))") }
                 _ = try? client.request(name, arguments)
             default:

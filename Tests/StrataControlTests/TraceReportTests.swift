@@ -62,3 +62,51 @@ import Testing
         #expect(!expected.isEmpty && policy.contains("'sha256-\(expected)'"), "\(policy) vs \(expected)")
     }
 }
+
+/// The report's pictures (docs/experiments.md, "A report to look at"): thumbnails from `image`
+/// lines, only base64 PNGs, and a divergence's pictures.
+@Suite struct TraceReportPictureTests {
+    /// A 2×1 PNG, base64.
+    static var png: String { Data(PictureFixture.bytes).base64EncodedString() }
+
+    private func data(of html: String) throws -> [[String: Any]] {
+        let text = try #require(html.components(separatedBy: #"<script id="trace" type="application/json">"#).last?
+            .components(separatedBy: "</script>").first)
+        return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+    }
+
+    @Test func base64PNGIsTheOnlyPictureThePageGets() throws {
+        #expect(TraceReport.isBase64PNG(Self.png))
+        for text in ["", "javascript:alert(1)", "iVBORw0KGgo\"><script>", "iVBORw0KGgo=A==", "aGVsbG8=", "iVBORw0KGgoAAA", "iVBORw0KGgo\u{2028}AAAA",
+                     "data:image/png;base64,iVBORw0KGgoAAAA"] {
+            #expect(!TraceReport.isBase64PNG(text), "\(text)")
+        }
+        let header = #"{"type":"header","version":1,"clock":"realtime","policy":"uikit","screens":[],"sequence":0}"#
+        let lines = [
+            header,
+            #"{"type":"image","kind":"thumbnail","hash":"00000000000000aa","width":2,"height":1,"png":"\#(Self.png)","sequence":0}"#,
+            #"{"type":"image","kind":"thumbnail","hash":"00000000000000bb","width":2,"height":1,"png":"javascript:alert(1)","sequence":0}"#,
+            #"{"type":"image","kind":"window","hash":"00000000000000cc","width":2,"height":1,"png":"\#(Self.png)","sequence":0}"#,
+            #"{"type":"frame","screen":1,"frame":1,"hash":"00000000000000aa","sequence":0}"#,
+        ]
+        let trace = try TraceFile(data: Data((lines.joined(separator: "\n") + "\n").utf8), name: "t")
+        let images = try data(of: TraceReport.html(for: trace)).filter { ($0["type"] as? String) == "image" }
+        #expect(images.count == 1, "a thumbnail with a base64 PNG; not the javascript: one, not a window's picture")
+        #expect((images.first?["hash"] as? String) == "00000000000000aa")
+        #expect((images.first?["png"] as? String) == Self.png)
+    }
+
+    @Test func aDivergencesPicturesAreInThePage() throws {
+        let header = #"{"type":"header","version":1,"clock":"realtime","policy":"uikit","screens":[],"sequence":0}"#
+        let trace = try TraceFile(data: Data((header + "\n").utf8), name: "t")
+        let divergence = TraceDivergence(kind: "pixels", recordedIndex: 0, replayIndex: nil, message: "window 1 showed other pixels")
+        let html = TraceReport.html(for: trace, divergence: divergence,
+                                    pictures: [("recorded", Data(PictureFixture.bytes)), ("diff", Data("<script>".utf8))])
+        let marked = try #require(html.components(separatedBy: #"<script id="divergence-data" type="application/json">"#).last?
+            .components(separatedBy: "</script>").first)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(marked.utf8)) as? [String: Any])
+        let pictures = try #require(object["pictures"] as? [[String: Any]])
+        #expect(pictures.count == 1, "bytes that are no PNG are left out")
+        #expect((pictures.first?["label"] as? String) == "recorded")
+    }
+}

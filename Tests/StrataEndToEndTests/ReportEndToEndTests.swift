@@ -47,6 +47,8 @@ import Testing
         #expect(dom.stdout.components(separatedBy: "class=\"point ").count - 1 >= 15, "the timeline's points")
         #expect(dom.stdout.contains("windowDidChangeLevel window 2 → alert"))
         #expect(dom.stdout.components(separatedBy: "class=\"thumb").count - 1 >= 2, "thumbnails where the picture changed")
+        #expect(dom.stdout.components(separatedBy: #"src="data:image/png;base64,iVBORw0KGgo"#).count - 1 >= 2,
+                "the thumbnails are the recorded pictures (the trace's image lines)")
         #expect(!dom.stderr.contains("Uncaught") && !dom.stderr.contains(":ERROR:CONSOLE"), "the page's script has no errors: \(dom.stderr)")
 
         // The screenshot shows them: the key window's gold outline, the screens' dark thumbnails.
