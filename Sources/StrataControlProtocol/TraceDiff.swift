@@ -4,10 +4,13 @@
 /// Model events are aligned by sequence number: the replay's event #n must have the recorded
 /// event #n's name and fields (window, screen, from, to…), so a different key window, stacking,
 /// level, visibility or screen shows as the first event that differs, or as an event one trace
-/// has and the other lacks. Frames: under the manual clock each screen's sequence of pictures
-/// (frame hashes, a repeat of the same picture left out) is compared in order; under the
-/// realtime clock frames fall where the timer puts them, so only the last picture of each screen
-/// still connected at the end is compared.
+/// has and the other lacks. Frames: the last picture of each screen (under the realtime clock,
+/// of each screen still connected at the end). What a real client draws between two steps
+/// depends on when it read its input (a shell's echo reaches foot over a pty), under either
+/// clock, so the pictures in between are checked where a step recorded them (`shown`, by the
+/// replay's waits), not frame by frame; with `everyPicture` (clients that draw the same at
+/// every step, `strata-ctl replay --every-picture`) each screen's sequence of pictures (frame
+/// hashes, a repeat of the same picture left out) is compared in order.
 public struct TraceDivergence: Sendable, CustomStringConvertible {
     /// What differs: `key`, `stacking`, `level`, `visibility`, `screen`, `windows`, `frame`,
     /// `event`, `frame-hash`.
@@ -30,8 +33,9 @@ public enum TraceDiff {
     /// The first divergence of `replay` from `recorded`, nil when they match.
     /// `acceptsLastPicture(screen, recorded, replayed)`: whether a screen's last pictures that
     /// hash differently are the same within a tolerance (the realtime clock's final check;
-    /// `strata-ctl replay --threshold`).
-    public static func firstDivergence(recorded: TraceFile, replay: TraceFile,
+    /// `strata-ctl replay --threshold`). `everyPicture`: compare each screen's sequence of
+    /// distinct pictures, not only the last.
+    public static func firstDivergence(recorded: TraceFile, replay: TraceFile, everyPicture: Bool = false,
                                        acceptsLastPicture: (Int, JSONValue, JSONValue) -> Bool = { _, _, _ in false }) -> TraceDivergence? {
         let floor = recorded.header["sequence"]?.intValue ?? 0
         let recordedEvents = events(of: recorded, after: floor)
@@ -56,7 +60,8 @@ public enum TraceDiff {
                 kind: kind(of: extra.line), recordedIndex: recordedEvents.last?.index, replayIndex: extra.index,
                 message: "the replay goes on with \(TraceFile.describe(extra.line)) after the recording's last event #\(lastRecorded)")
         }
-        return frameDivergence(recorded: recorded, replay: replay, everyFrame: recorded.clock == "manual", acceptsLastPicture: acceptsLastPicture)
+        return frameDivergence(recorded: recorded, replay: replay, everyFrame: everyPicture,
+                                manual: recorded.clock == "manual", acceptsLastPicture: acceptsLastPicture)
     }
 
     private struct Event {
@@ -96,14 +101,15 @@ public enum TraceDiff {
         }
     }
 
-    private static func frameDivergence(recorded: TraceFile, replay: TraceFile, everyFrame: Bool,
+    private static func frameDivergence(recorded: TraceFile, replay: TraceFile, everyFrame: Bool, manual: Bool,
                                           acceptsLastPicture: (Int, JSONValue, JSONValue) -> Bool) -> TraceDivergence? {
         let recordedFrames = framesByScreen(recorded), replayFrames = framesByScreen(replay)
-        // Under the realtime clock a screen that was unplugged has no settled last picture.
+        // Under the realtime clock a screen that was unplugged has no settled last picture (under
+        // the manual clock it was unplugged between two steps, after what they painted).
         let unplugged = Set(recorded.lines(ofType: .event).compactMap { entry in
             entry.line["name"] == "screenDidDisconnect" ? entry.line["screen"]?.intValue : nil
         })
-        for screen in recordedFrames.keys.sorted() where everyFrame || !unplugged.contains(screen) {
+        for screen in recordedFrames.keys.sorted() where everyFrame || manual || !unplugged.contains(screen) {
             let mine = distinct(recordedFrames[screen] ?? []), theirs = distinct(replayFrames[screen] ?? [])
             if everyFrame {
                 for (offset, frame) in mine.enumerated() {
@@ -124,8 +130,10 @@ public enum TraceDiff {
                         kind: "frame-hash", recordedIndex: mine.last?.index, replayIndex: theirs[mine.count].index,
                         message: "screen \(screen) showed \(theirs.count) pictures in the replay, \(mine.count) in the recording")
                 }
-            } else if let last = mine.last {
-                guard let other = theirs.last else {
+            } else if let last = recordedFrames[screen]?.last {
+                // The last frame line itself (the `final` one, whose picture a trace keeps), not
+                // the first of its repeats.
+                guard let other = replayFrames[screen]?.last else {
                     return TraceDivergence(kind: "frame-hash", recordedIndex: last.index, replayIndex: nil,
                                            message: "screen \(screen) presented no frame in the replay")
                 }

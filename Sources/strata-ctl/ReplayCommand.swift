@@ -22,8 +22,8 @@ struct ReplayCommand: ParsableCommand {
             windows show the same pixels: wait-image, --image-timeout; a window that does not is a \
             divergence, with the recorded picture, the replayed one and their diff kept beside the \
             replay's trace), then compares the two traces: \
-            model events by sequence number, and frame hashes (every frame under the manual clock, each \
-            screen's last picture under the realtime clock). Exit status 0 when they match, 1 at a \
+            model events by sequence number, and each screen's last picture (with --every-picture, \
+            each screen's sequence of distinct pictures). Exit status 0 when they match, 1 at a \
             divergence (printed with the lines around it), 2 for a trace that cannot be read.
 
             One thing drives a replay, never both: the recorded command (run again; the requests \
@@ -59,6 +59,8 @@ struct ReplayCommand: ParsableCommand {
     var maxDiff = "0"
     @Option(help: ArgumentHelp("A rectangle of the window's picture left out of the check (repeatable).", valueName: "X,Y,WxH"))
     var mask: [String] = []
+    @Flag(name: .customLong("every-picture"), help: "Compare each screen's sequence of distinct pictures, not only its last (for clients that draw the same at every step, as Strata's own test clients do; a real client's pictures between two steps depend on when it read its input).")
+    var everyPicture = false
     @Flag(help: "Print each replayed command and input.") var verbose = false
     @Flag(help: "Run the programs the trace names (its header's command and recorded execs) even when they are not Strata's own clients.")
     var runCommands = false
@@ -171,7 +173,7 @@ struct ReplayCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let pictureOptions = session.pictures
-        let firstDivergence = TraceDiff.firstDivergence(recorded: trace, replay: replay) { screen, recorded, _ in
+        let firstDivergence = TraceDiff.firstDivergence(recorded: trace, replay: replay, everyPicture: everyPicture) { screen, recorded, _ in
             Self.lastPicturesMatch(screen: screen, recordedFrame: recorded, trace: trace, pictures: pictureOptions, directory: directory)
         }
         if let pixels = session.pictures.divergence, pixels.lineIndex < firstDivergence?.recordedIndex ?? Int.max {

@@ -51,10 +51,20 @@ import Testing
         let recorded = try trace(clock: "manual", [frame(1, "aa"), frame(1, "bb"), frame(1, "bb"), frame(1, "cc")])
         let sameRepeatedOtherwise = try trace(clock: "manual", [frame(1, "aa"), frame(1, "aa"), frame(1, "bb"), frame(1, "cc")])
         let skipped = try trace(clock: "manual", [frame(1, "aa"), frame(1, "cc")])
-        #expect(TraceDiff.firstDivergence(recorded: recorded, replay: sameRepeatedOtherwise) == nil)
-        let divergence = try #require(TraceDiff.firstDivergence(recorded: recorded, replay: skipped))
+        #expect(TraceDiff.firstDivergence(recorded: recorded, replay: sameRepeatedOtherwise, everyPicture: true) == nil)
+        let divergence = try #require(TraceDiff.firstDivergence(recorded: recorded, replay: skipped, everyPicture: true))
         #expect(divergence.kind == "frame-hash")
         #expect(divergence.message.hasPrefix("screen 1, picture 2: recorded hash bb"))
+    }
+
+    /// Without `everyPicture` only the last picture counts, under the manual clock too: what a real
+    /// client drew between two steps depends on when it read its input.
+    @Test func withoutEveryPictureTheManualClockComparesTheLastPicture() throws {
+        let recorded = try trace(clock: "manual", [frame(1, "aa"), frame(1, "bb"), frame(1, "cc")])
+        let halfwayOther = try trace(clock: "manual", [frame(1, "aa"), frame(1, "b2"), frame(1, "cc")])
+        let lastOther = try trace(clock: "manual", [frame(1, "aa"), frame(1, "bb"), frame(1, "dd")])
+        #expect(TraceDiff.firstDivergence(recorded: recorded, replay: halfwayOther) == nil)
+        #expect(TraceDiff.firstDivergence(recorded: recorded, replay: lastOther)?.message == "screen 1's last picture: recorded hash cc, replayed dd")
     }
 
     @Test func theRealtimeClockComparesTheLastPictureOfScreensStillConnected() throws {
