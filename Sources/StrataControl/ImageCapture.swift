@@ -55,20 +55,7 @@ struct ImageCapture {
         guard let canvas = raw ? output.canvas : output.shownImage() else {
             throw ControlError(.failed, "cannot make the screen's image")
         }
-        return Picture(pixels: Self.pixels(of: canvas), output: output, raw: raw)
-    }
-
-    /// A canvas's pixels, opaque (its top bytes are undefined).
-    static func pixels(of canvas: Canvas) -> PNGFile.Pixels {
-        let width = Int(canvas.width), height = Int(canvas.height), rowPixels = Int(canvas.stride) / 4
-        let argb = [UInt32](unsafeUninitializedCapacity: width * height) { out, count in
-            let source = canvas.data
-            for y in 0..<height {
-                for x in 0..<width { out[y * width + x] = source[y * rowPixels + x] | 0xff00_0000 }
-            }
-            count = width * height
-        }
-        return PNGFile.Pixels(width: width, height: height, argb: argb)
+        return Picture(pixels: PNGFile.Pixels(opaque: canvas), output: output, raw: raw)
     }
 
     /// The frames of shown windows, in `picture`'s pixels: relative to the captured window's frame

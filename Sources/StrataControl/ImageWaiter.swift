@@ -1,4 +1,3 @@
-import CWaylandServer
 import FoundationEssentials
 import Glibc
 import StrataControlProtocol
@@ -31,7 +30,7 @@ final class ImageWaiter {
     private let started = Clock.monotonicNanoseconds()
     private let deadline: UInt64
     private let periodMilliseconds: Int32
-    private var timer: OpaquePointer?
+    private var timer: LoopTimer?
     private var lastSerial: UInt64
     private var lastSize: (Int32, Int32) = (0, 0)
     private var lastHash = ""
@@ -54,19 +53,15 @@ final class ImageWaiter {
         let refresh = compositor.windows.screens.first?.currentMode?.refreshMilliHz ?? 60_000
         periodMilliseconds = Int32(max(1, min(1000, 1_000_000 / max(1, refresh))))
         lastSerial = compositor.scene.commitSerial
-        timer = wl_event_loop_add_timer(compositor.display.eventLoop, { data in
-            guard let data else { return 0 }
-            Unmanaged<ImageWaiter>.fromOpaque(data).takeUnretainedValue().tick()
-            return 0
-        }, Unmanaged.passUnretained(self).toOpaque())
-        guard let timer else { return nil }
-        wl_event_source_timer_update(timer, periodMilliseconds)
+        guard let timer = LoopTimer(eventLoop: compositor.display.eventLoop, fire: { [weak self] in self?.tick() }) else { return nil }
+        self.timer = timer
+        timer.schedule(milliseconds: periodMilliseconds)
     }
 
     deinit { removeTimer() }
 
     private func removeTimer() {
-        if let timer { wl_event_source_remove(timer) }
+        timer?.cancel()
         timer = nil
     }
 
@@ -77,7 +72,7 @@ final class ImageWaiter {
         let hash = PictureEncoding.hex(PictureEncoding.hash(of: canvas))
         if hash == check.hash { return (hash, 0, true) }
         guard let expected = check.expected,
-              let result = try? check.comparison.compare(expected, PictureEncoding.opaquePixels(of: canvas)) else { return (hash, nil, false) }
+              let result = try? check.comparison.compare(expected, PNGFile.Pixels(opaque: canvas)) else { return (hash, nil, false) }
         let within = check.share.map { result.share <= $0 } ?? (result.differing <= check.maximumDiffering)
         return (hash, result.differing, within)
     }
@@ -116,7 +111,7 @@ final class ImageWaiter {
             let how = lastDiffering.map { ", \($0) pixels differ beyond the tolerance" } ?? ""
             fail("\(name) showed other pixels (hash \(lastHash), not \(check.hash)\(how)) for \(seconds) s", picture: picture)
         } else if let timer {
-            wl_event_source_timer_update(timer, periodMilliseconds)
+            timer.schedule(milliseconds: periodMilliseconds)
         }
     }
 

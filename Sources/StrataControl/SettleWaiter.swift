@@ -1,4 +1,3 @@
-import CWaylandServer
 import Glibc
 import StrataControlProtocol
 import StrataModel
@@ -19,7 +18,7 @@ final class SettleWaiter {
     private let deadline: UInt64
     private let started = Clock.monotonicNanoseconds()
     private let countingCallbacks: Bool
-    private var timer: OpaquePointer?
+    private var timer: LoopTimer?
     private var lastSerial: UInt64
     private var quietFrames = 0
     private var lastChanging: [Window] = []
@@ -35,19 +34,15 @@ final class SettleWaiter {
         deadline = started &+ UInt64(timeout * 1e9)
         countingCallbacks = !compositor.clock.isManual
         lastSerial = compositor.scene.commitSerial
-        timer = wl_event_loop_add_timer(compositor.display.eventLoop, { data in
-            guard let data else { return 0 }
-            Unmanaged<SettleWaiter>.fromOpaque(data).takeUnretainedValue().tick()
-            return 0
-        }, Unmanaged.passUnretained(self).toOpaque())
-        guard let timer else { return nil }
-        wl_event_source_timer_update(timer, periodMilliseconds)
+        guard let timer = LoopTimer(eventLoop: compositor.display.eventLoop, fire: { [weak self] in self?.tick() }) else { return nil }
+        self.timer = timer
+        timer.schedule(milliseconds: periodMilliseconds)
     }
 
     deinit { removeTimer() }
 
     private func removeTimer() {
-        if let timer { wl_event_source_remove(timer) }
+        timer?.cancel()
         timer = nil
     }
 
@@ -77,7 +72,7 @@ final class SettleWaiter {
                                 .object(["id": JSONValue(window.id.rawValue), "app_id": .string(window.appID), "title": .string(window.title)])
                             })]))
         } else if let timer {
-            wl_event_source_timer_update(timer, periodMilliseconds)
+            timer.schedule(milliseconds: periodMilliseconds)
         }
     }
 

@@ -87,14 +87,7 @@ public enum PNGFile {
 
     /// Writes a canvas (x8r8g8b8: its top bytes are undefined) as opaque pixels.
     public static func write(path: String, canvas: Canvas) throws(Failure) {
-        let width = Int(canvas.width), height = Int(canvas.height), rowPixels = Int(canvas.stride) / 4
-        var opaque = [UInt32](repeating: 0, count: width * height)
-        opaque.withUnsafeMutableBufferPointer { out in
-            let source = canvas.data
-            for y in 0..<height {
-                for x in 0..<width { out[y * width + x] = source[y * rowPixels + x] | 0xff00_0000 }
-            }
-        }
+        let opaque = Pixels(opaque: canvas).argb
         try opaque.withUnsafeBufferPointer { pixels throws(Failure) in
             guard let base = pixels.baseAddress else { return }
             try write(path: path, pixels: base, width: canvas.width, height: canvas.height, stride: canvas.width * 4)
@@ -131,6 +124,19 @@ public enum PNGFile {
             self.argb = argb
         }
         public func at(_ x: Int, _ y: Int) -> UInt32 { argb[y * width + x] }
+
+        /// A canvas's pixels (x8r8g8b8: its top bytes are undefined), made opaque, row-major.
+        public init(opaque canvas: Canvas) {
+            let width = Int(canvas.width), height = Int(canvas.height), rowPixels = Int(canvas.stride) / 4
+            let argb = [UInt32](unsafeUninitializedCapacity: width * height) { out, count in
+                let source = canvas.data
+                for y in 0..<height {
+                    for x in 0..<width { out[y * width + x] = source[y * rowPixels + x] | 0xff00_0000 }
+                }
+                count = width * height
+            }
+            self.init(width: width, height: height, argb: argb)
+        }
     }
 
     /// The largest side, and the most pixels, `read` decodes (a PNG header may claim any size).

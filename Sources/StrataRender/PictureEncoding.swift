@@ -21,23 +21,10 @@ public enum PictureEncoding {
         text.utf8.count == 16 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 
-    /// The canvas's pixels, opaque (its top bytes are undefined), row-major.
-    public static func opaquePixels(of canvas: Canvas) -> PNGFile.Pixels {
-        let width = Int(canvas.width), height = Int(canvas.height), rowPixels = Int(canvas.stride) / 4
-        var argb = [UInt32](repeating: 0, count: width * height)
-        argb.withUnsafeMutableBufferPointer { out in
-            let source = canvas.data
-            for y in 0..<height {
-                for x in 0..<width { out[y * width + x] = source[y * rowPixels + x] | 0xff00_0000 }
-            }
-        }
-        return PNGFile.Pixels(width: width, height: height, argb: argb)
-    }
-
     /// The canvas as PNG bytes (nil when libpng refuses). Fast compression: a window of 800×600
     /// is a few milliseconds.
     public static func png(of canvas: Canvas) -> [UInt8]? {
-        png(of: opaquePixels(of: canvas))
+        png(of: PNGFile.Pixels(opaque: canvas))
     }
 
     public static func png(of pixels: PNGFile.Pixels) -> [UInt8]? {

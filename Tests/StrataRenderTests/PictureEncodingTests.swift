@@ -15,7 +15,7 @@ import Testing
         let pixels = try PNGFile.read(path: folder.path)
         #expect(pixels.width == 33 && pixels.height == 17)
         #expect(pixels.at(0, 0) == 0xff20_4060 && pixels.at(7, 5) == 0xffff_ee00)
-        #expect(pixels == PictureEncoding.opaquePixels(of: canvas))
+        #expect(pixels == PNGFile.Pixels(opaque: canvas))
     }
 
     @Test func aThumbnailKeepsTheShapeWithinItsSides() throws {
