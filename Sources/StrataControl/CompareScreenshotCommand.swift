@@ -78,7 +78,7 @@ extension ControlCommands {
         }
         let expected: PNGFile.Pixels
         do {
-            expected = try PNGFile.readRegularFile(path: baseline)
+            expected = try PNGFile.read(path: baseline)
         } catch {
             throw ControlError(.failed, error.description)
         }

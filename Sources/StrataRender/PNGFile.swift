@@ -144,9 +144,25 @@ public enum PNGFile {
     public static let maximumPixels = 64 * 1024 * 1024
 
     public static func read(path: String) throws(Failure) -> Pixels {
+        // Opened non-blocking and read only if it is a regular file: a FIFO would wait for a
+        // writer (the compositor reads baselines and expected pictures on its loop), and a
+        // device is no picture.
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { throw .read(path, String(cString: strerror(errno))) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw .read(path, "not a regular file")
+        }
+        guard fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0, let file = fdopen(fd, "rb") else {
+            let why = String(cString: strerror(errno))
+            close(fd)
+            throw .read(path, why)
+        }
+        defer { fclose(file) }
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
-        guard png_image_begin_read_from_file(&image, path) != 0 else {
+        guard png_image_begin_read_from_stdio(&image, file) != 0 else {
             throw .read(path, message(of: image))
         }
         image.format = UInt32(PNG_FORMAT_BGRA)
@@ -156,9 +172,11 @@ public enum PNGFile {
             png_image_free(&image)
             throw .read(path, "\(width)x\(height) is larger than the \(maximumSide)x\(maximumSide) (at most \(maximumPixels / 1_000_000) million pixels) read here")
         }
-        var argb = [UInt32](repeating: 0, count: width * height)
-        let ok = argb.withUnsafeMutableBytes { raw in
-            png_image_finish_read(&image, nil, raw.baseAddress, Int32(width * 4), nil)
+        // Not cleared first: libpng writes every pixel (or fails, and the array is dropped).
+        var ok: Int32 = 0
+        let argb = [UInt32](unsafeUninitializedCapacity: width * height) { buffer, count in
+            ok = png_image_finish_read(&image, nil, buffer.baseAddress, Int32(width * 4), nil)
+            count = width * height
         }
         guard ok != 0 else { throw .read(path, message(of: image)) }
         return Pixels(width: width, height: height, argb: argb)

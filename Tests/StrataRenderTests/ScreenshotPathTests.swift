@@ -43,6 +43,21 @@ import Testing
         #expect(read(reader, &byte, 1) == 0 || errno == EAGAIN)
     }
 
+    /// Reading too: the compositor reads baselines and expected pictures on its loop, where a
+    /// FIFO with no writer would wait for ever.
+    @Test func readingAFifoOrADeviceIsRefusedWithoutWaiting() throws {
+        let fifo = directory + "/fifo.png"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        for path in [fifo, "/dev/zero", directory] {
+            do {
+                _ = try PNGFile.read(path: path)
+                Issue.record("\(path) was read")
+            } catch {
+                #expect(error.description == "cannot read PNG \(path): not a regular file", "\(error.description)")
+            }
+        }
+    }
+
     @Test func aSymbolicLinkToAFifoIsRefused() throws {
         let fifo = directory + "/fifo"
         try #require(mkfifo(fifo, 0o600) == 0)
