@@ -206,7 +206,9 @@ public final class XWM {
     // output (a few requests an event, one selection chunk) stays far below the free room a
     // writable socket has (three quarters of its buffer). What the model asks of X (a window's
     // `_NET_WM_STATE`, configure and iconic state, closes, the focus) is coalesced (latest
-    // wins) and written once a turn (`writePending`), never while the socket is full.
+    // wins) and written once a turn (`writePending`), never while the socket is full. What
+    // comes outside a turn (a Wayland client's selection, a Wayland reader's conversion, a
+    // Wayland source's data for X) waits for one (`writeWhenWritable`).
 
     static let maxEventsPerTurn = 64
 
@@ -252,9 +254,38 @@ public final class XWM {
         return true
     }
 
+    /// Writes asked for outside a turn (a Wayland client's selection, a Wayland reader's
+    /// conversion, a Wayland source's data for an X requestor, a budget query), in the order
+    /// asked; written at the next turn, one at a time while the socket has room.
+    private var deferredWrites: [() -> Void] = []
+    /// Set during a turn, once the socket was found writable: writes go at once then.
+    private var isInTurn = false
+    /// Writes waiting for a turn (tests).
+    var deferredWriteCount: Int { deferredWrites.count }
+
+    /// Runs `write` (requests to X) now when in a turn with nothing deferred before it; else at
+    /// the next turn while the socket has room. Out of a turn, a request could fill xcb's
+    /// buffer while the socket is full, and xcb would wait for Xwayland. Callers keep what they
+    /// defer bounded (one pending selection change per selection, at most one conversion or
+    /// read per transfer, transfers capped).
+    func writeWhenWritable(_ write: @escaping () -> Void) {
+        if isInTurn, deferredWrites.isEmpty, !isShutDown { return write() }
+        deferredWrites.append(write)
+        scheduleRead()
+    }
+
+    /// The deferred writes, oldest first, each while the socket has room. Whether all went.
+    private func writeDeferred() -> Bool {
+        while !isShutDown, !deferredWrites.isEmpty {
+            guard flushIfWritable() else { return false }
+            deferredWrites.removeFirst()()
+        }
+        return true
+    }
+
     /// The coalesced writes: each pending window's state and geometry, once.
     private func writePending() {
-        guard !isShutDown else { return }
+        guard !isShutDown, writeDeferred() else { return }
         let states = pendingStates, configures = pendingConfigures
         pendingStates.removeAll()
         pendingConfigures.removeAll()
@@ -283,6 +314,8 @@ public final class XWM {
             flushIfWritable()
             return
         }
+        isInTurn = true
+        defer { isInTurn = false }
         writePending()
         guard flushIfWritable() else { return }
         var handled = 0
@@ -1101,6 +1134,7 @@ public final class XWM {
         isShutDown = true
         for bridge in selections { bridge.shutdown() }
         selections.removeAll()
+        deferredWrites.removeAll()
         replies.removeAll()
         watcher?.remove()
         watcher = nil
