@@ -386,8 +386,12 @@ public final class XWM {
         init(_ wm: XWM) { self.wm = wm }
     }
 
+    /// A turn on the next idle of the loop. Not from inside a turn: the turn writes what it
+    /// made pending before it ends, and an idle added then would run in the same dispatch
+    /// (libwayland runs idles until none is left), turn after turn past `maxEventsPerTurn`,
+    /// before any other client is served.
     func scheduleRead() {
-        guard readScheduled == nil, !isShutDown else { return }
+        guard readScheduled == nil, !isShutDown, !isInTurn else { return }
         let box = Unmanaged.passRetained(WeakXWM(self)).toOpaque()
         readScheduled = wl_event_loop_add_idle(compositor.display.eventLoop, { data in
             guard let data else { return }
