@@ -221,6 +221,8 @@ public final class XWM {
     private(set) var isWaitingForWritable = false
     /// How often the socket was found full (tests, logs).
     private(set) var timesOutputWasFull = 0
+    /// X events handled so far (tests: at most `maxEventsPerTurn` in one dispatch of the loop).
+    private(set) var eventsHandled = 0
     /// The event taken past a turn's bound (handled first in the next turn).
     private var heldEvent: UnsafeMutablePointer<xcb_generic_event_t>?
     /// Brings the next turn when events are left in xcb's buffer (the fd is not readable then).
@@ -325,6 +327,7 @@ public final class XWM {
                 handleInOrder(event)
                 free(event)
                 handled += 1
+                eventsHandled += 1
             }
             guard !isShutDown else { return }
             replies.collect(connection)
