@@ -91,9 +91,10 @@ struct XWMFloodTests {
     }
 
     /// 641 toggles already in the XWM's socket (Xwayland answered a request sent after them):
-    /// no dispatch of the loop handles more than a turn's 64 events (a turn that scheduled an
-    /// idle turn ran the next turn in the same dispatch, and the next: the whole flood in one,
-    /// every other client waiting).
+    /// no dispatch of the loop handles more than a few turns' 64 events (the connection's
+    /// readiness, the continuation timer and an idle turn a Wayland request asked for can fall
+    /// in one dispatch; a turn that scheduled an idle turn ran the next turn in the same
+    /// dispatch, and the next: the whole flood in one, every other client waiting).
     @Test func noDispatchHandlesMoreThanOneTurnOfAFlood() throws {
         let (server, xwayland) = try H.start()
         defer { xwayland.shutdown() }
@@ -133,7 +134,7 @@ struct XWMFloodTests {
         }
         print("XWM flood of 641 toggles: \(wm.eventsHandled - start) events in \(dispatches) dispatches, at most \(most) in one")
         #expect(wm.eventsHandled - start >= 641)
-        #expect(most <= XWM.maxEventsPerTurn, "\(most) events in one dispatch")
+        #expect(most <= 3 * XWM.maxEventsPerTurn, "\(most) events in one dispatch")
         #expect(server.run(seconds: 20) { model.content?.isFullscreen == true })
     }
 
