@@ -20,6 +20,9 @@ struct Options {
     var overrideRedirect = false
     /// A 16×16 cursor of one colour (hotspot at its top-left corner) over the window.
     var cursorColor: UInt32?
+    /// Depth-24 pixmaps of 32×32 made, drawn into and kept before the window maps (an
+    /// image-heavy program's kind: Xwayland backs each with a wl_shm pool).
+    var pixmaps = 0
 }
 
 func usage() -> Never {
@@ -27,12 +30,14 @@ func usage() -> Never {
     usage: strata-x11-color-client [--size WxH] [--position X,Y] [--color RRGGBB] [--seconds S]
                                    [--title T] [--class C] [--type normal|dialog|utility|dock|
                                    notification|desktop|menu|tooltip] [--above] [--override-redirect]
-                                   [--cursor-color RRGGBB]
+                                   [--cursor-color RRGGBB] [--pixmaps N]
     Maps one X window filled with one colour (its background pixel: the X server draws it) on
     $DISPLAY; --class is WM_CLASS's class (Strata's app id), --type _NET_WM_WINDOW_TYPE, --above
     sets _NET_WM_STATE_ABOVE before mapping. Prints `mapped` once mapped; exits after S seconds
     or at WM_DELETE_WINDOW. --cursor-color: the window's cursor is a 16×16 square of that colour,
-    its hotspot at the top-left corner.
+    its hotspot at the top-left corner. --pixmaps N: N depth-24 pixmaps of 32×32 (at most
+    100000) are made, each filled, and kept until the client exits; `pixmaps N` is printed once
+    the X server has them all, before the window maps.
 
     """
     fputs(text, stderr)
@@ -69,6 +74,9 @@ func parse() -> Options {
         case "--cursor-color":
             guard value.count == 6, let v = UInt32(value, radix: 16) else { usage() }
             o.cursorColor = v
+        case "--pixmaps":
+            guard let n = Int(value), n >= 0, n <= 100_000 else { usage() }
+            o.pixmaps = n
         case "--title": o.title = value
         case "--class": o.wmClass = value
         case "--type":
@@ -116,6 +124,29 @@ if let color = options.cursorColor {
     xcb_change_window_attributes(c, window, XCB_CW_CURSOR.rawValue, &value)
     xcb_free_gc(c, gc)
     xcb_free_pixmap(c, bitmap)
+}
+
+// Pixmaps kept for the client's life, each drawn into; a round trip every 200 so that the X
+// server keeps up (and an error, such as the X server dropping the client, shows).
+if options.pixmaps > 0 {
+    let gc = xcb_generate_id(c)
+    var foreground: [UInt32] = [options.color]
+    xcb_create_gc(c, gc, window, XCB_GC_FOREGROUND.rawValue, &foreground)
+    var all = xcb_rectangle_t(x: 0, y: 0, width: 32, height: 32)
+    for index in 0..<options.pixmaps {
+        let pixmap = xcb_generate_id(c)
+        xcb_create_pixmap(c, 24, pixmap, window, 32, 32)
+        xcb_poly_fill_rectangle(c, pixmap, gc, 1, &all)
+        if index % 200 == 199 || index == options.pixmaps - 1 {
+            guard let reply = xcb_get_input_focus_reply(c, xcb_get_input_focus(c), nil) else {
+                fputs("strata-x11-color-client: the X server dropped the client after \(index + 1) pixmaps\n", stderr)
+                exit(1)
+            }
+            free(reply)
+        }
+    }
+    print("pixmaps \(options.pixmaps)")
+    fflush(stdout)
 }
 
 func setProperty(_ property: xcb_atom_t, type: xcb_atom_t, format: UInt8, _ bytes: [UInt8]) {

@@ -90,6 +90,54 @@ struct XWMFloodTests {
         #expect(H.geometry(c, window) == screen)
     }
 
+    /// 641 toggles already in the XWM's socket (Xwayland answered a request sent after them):
+    /// no dispatch of the loop handles more than a few turns' 64 events (the connection's
+    /// readiness, the continuation timer and an idle turn a Wayland request asked for can fall
+    /// in one dispatch; a turn that scheduled an idle turn ran the next turn in the same
+    /// dispatch, and the next: the whole flood in one, every other client waiting).
+    @Test func noDispatchHandlesMoreThanOneTurnOfAFlood() throws {
+        let (server, xwayland) = try H.start()
+        defer { xwayland.shutdown() }
+        let c = try #require(H.connect(xwayland))
+        defer { xcb_disconnect(c) }
+        let (window, model) = try Self.mapOne(server, c)
+        let wm = try #require(xwayland.wm)
+        let type = H.atom(c, "_NET_WM_STATE"), fullscreen = H.atom(c, "_NET_WM_STATE_FULLSCREEN")
+        // 641 messages of 32 bytes fit the socket's buffer: the flush does not wait for X.
+        for _ in 0..<641 { H.sendToRoot(c, window: window, type: type, [2, fullscreen, 0, 1]) }
+        let sync = xcb_get_input_focus(c)
+        xcb_flush(c)
+        // Xwayland answers without the compositor (not stepped meanwhile), having delivered
+        // the messages before; polled, never waited for.
+        var answered = false
+        let deadline = Date().addingTimeInterval(20)
+        while !answered, Date() < deadline {
+            var reply: UnsafeMutableRawPointer?
+            var error: UnsafeMutablePointer<xcb_generic_error_t>?
+            if xcb_poll_for_reply(c, sync.sequence, &reply, &error) != 0 {
+                answered = true
+                free(reply)
+                free(error)
+            } else {
+                var entry = pollfd(fd: xcb_get_file_descriptor(c), events: Int16(POLLIN), revents: 0)
+                _ = poll(&entry, 1, 10)
+            }
+        }
+        #expect(answered, "Xwayland answered after the flood")
+        var most = 0, dispatches = 0
+        let start = wm.eventsHandled
+        while wm.eventsHandled - start < 641, dispatches < 10_000 {
+            let before = wm.eventsHandled
+            server.step(timeout: 0.005)
+            dispatches += 1
+            most = max(most, wm.eventsHandled - before)
+        }
+        print("XWM flood of 641 toggles: \(wm.eventsHandled - start) events in \(dispatches) dispatches, at most \(most) in one")
+        #expect(wm.eventsHandled - start >= 641)
+        #expect(most <= 3 * XWM.maxEventsPerTurn, "\(most) events in one dispatch")
+        #expect(server.run(seconds: 20) { model.content?.isFullscreen == true })
+    }
+
     @Test func twentyThousandConfigureRequestsLeaveXwaylandAliveAndTheLastSizeWins() throws {
         let (server, xwayland) = try H.start()
         defer { xwayland.shutdown() }

@@ -213,7 +213,10 @@ final class XSelection: SelectionWatcher {
     private func startNextConversion() {
         guard let head = conversions.first, head.stage == .queued else { return }
         head.stage = .converting
-        xcb_convert_selection(connection, window, atom, head.target, property, UInt32(XCB_CURRENT_TIME))
+        wm.writeWhenWritable { [weak self, weak head] in
+            guard let self, let head, head.stage == .converting, conversions.first === head else { return }
+            xcb_convert_selection(connection, window, atom, head.target, property, UInt32(XCB_CURRENT_TIME))
+        }
         wm.flushAndReadSoon()
     }
 
@@ -226,7 +229,10 @@ final class XSelection: SelectionWatcher {
         conversions.removeAll { $0 === transfer }
         if wasHead {
             // Whatever the owner still sends for it is not read: the property is cleared.
-            xcb_delete_property(connection, window, property)
+            wm.writeWhenWritable { [weak self] in
+                guard let self else { return }
+                xcb_delete_property(connection, window, property)
+            }
             startNextConversion()
         }
         failedTargets?([])
@@ -268,10 +274,13 @@ final class XSelection: SelectionWatcher {
         transfer.chunkIsWaiting = false
         // TARGETS: the first `maxTargets` atoms only.
         let words = transfer.receivedTargets == nil ? Self.maxPropertyWords : UInt32(Self.maxTargets)
-        let cookie = xcb_get_property(connection, 1, window, property, XCB_ATOM_ANY.rawValue, 0, words)
-        wm.replies.expect(cookie.sequence) { [weak self, weak transfer] reply in
+        wm.writeWhenWritable { [weak self, weak transfer] in
             guard let self, let transfer, transfer.stage == .fetching else { return }
-            self.propertyDidArrive(reply, for: transfer)
+            let cookie = xcb_get_property(connection, 1, window, property, XCB_ATOM_ANY.rawValue, 0, words)
+            wm.replies.expect(cookie.sequence) { [weak self, weak transfer] reply in
+                guard let self, let transfer, transfer.stage == .fetching else { return }
+                self.propertyDidArrive(reply, for: transfer)
+            }
         }
         wm.flushAndReadSoon()
     }
@@ -334,9 +343,30 @@ final class XSelection: SelectionWatcher {
 
     // MARK: Wayland → X
 
+    /// Set while a seat selection change waits to be written (one at most: the latest source
+    /// is taken when it is).
+    private(set) var seatChangeIsPending = false
+
     /// The seat's selection changed: a Wayland source is offered to X clients (the XWM takes the
-    /// X selection once its targets are interned); none gives the X selection up.
+    /// X selection once its targets are interned); none gives the X selection up. Written in a
+    /// turn of the XWM (`XWM.writeWhenWritable`); any number of changes before it is one, the
+    /// latest.
     func selectionDidChange(_ selection: Selection) {
+        if let current = selection.source, current === source { return }
+        // Intern replies of an older source are dropped from now on.
+        generation += 1
+        guard !seatChangeIsPending else { return }
+        seatChangeIsPending = true
+        wm.writeWhenWritable { [weak self] in
+            guard let self else { return }
+            seatChangeIsPending = false
+            takeSeatSelection()
+        }
+        wm.flushAndReadSoon()
+    }
+
+    /// Offers the seat's selection source of now to X (a turn of the XWM).
+    private func takeSeatSelection() {
         let current = selection.source
         if let current, current === source { return }
         generation += 1
@@ -400,7 +430,10 @@ final class XSelection: SelectionWatcher {
             add(names["TEXT"], text)
             add(XCB_ATOM_STRING.rawValue, text)
         }
-        xcb_set_selection_owner(connection, window, atom, UInt32(XCB_CURRENT_TIME))
+        wm.writeWhenWritable { [weak self] in
+            guard let self else { return }
+            xcb_set_selection_owner(connection, window, atom, UInt32(XCB_CURRENT_TIME))
+        }
         wm.flushAndReadSoon()
     }
 
@@ -438,15 +471,22 @@ final class XSelection: SelectionWatcher {
         let selectionAtom = atom
         // TEXT asks the owner to choose the encoding: the data is UTF-8, so its type says that.
         let replyType = e.target == names["TEXT"] ? names["UTF8_STRING"] : e.target
+        // The source's data comes outside the XWM's turns (its pipe is readable): written in one.
         transfer.writeProperty = { [unowned self] _, format, bytes in
-            xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, property, replyType, format,
-                                UInt32(bytes.count), bytes)
+            wm.writeWhenWritable { [weak self] in
+                guard let self else { return }
+                xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, property, replyType,
+                                    format, UInt32(bytes.count), bytes)
+            }
             wm.flushAndReadSoon()
         }
         transfer.announceIncremental = { [unowned self] size in
-            var value = size
-            xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, property,
-                                names["INCR"], 32, 1, &value)
+            wm.writeWhenWritable { [weak self] in
+                guard let self else { return }
+                var value = size
+                xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, property,
+                                    names["INCR"], 32, 1, &value)
+            }
         }
         transfer.notify = { [unowned self] in
             sendNotify(requestor: e.requestor, selection: selectionAtom, target: e.target, property: property, time: e.time)
@@ -455,8 +495,12 @@ final class XSelection: SelectionWatcher {
             guard let self else { return }
             requests.removeAll { $0 === transfer }
             if transfer.selectedEvents, !requests.contains(where: { $0.requestor == transfer.requestor }) {
-                var none: UInt32 = 0
-                xcb_change_window_attributes(connection, transfer.requestor, XCB_CW_EVENT_MASK.rawValue, &none)
+                let requestor = transfer.requestor
+                wm.writeWhenWritable { [weak self] in
+                    guard let self else { return }
+                    var none: UInt32 = 0
+                    xcb_change_window_attributes(connection, requestor, XCB_CW_EVENT_MASK.rawValue, &none)
+                }
             }
             wm.flushAndReadSoon()
         }
@@ -489,9 +533,14 @@ final class XSelection: SelectionWatcher {
         event.selection = selection
         event.target = target
         event.property = property
-        withUnsafeBytes(of: &event) { bytes in
-            _ = bytes.withMemoryRebound(to: CChar.self) { chars in
-                xcb_send_event(connection, 0, requestor, XCB_EVENT_MASK_NO_EVENT.rawValue, chars.baseAddress)
+        let notification = event
+        wm.writeWhenWritable { [weak self] in
+            guard let self else { return }
+            var event = notification
+            withUnsafeBytes(of: &event) { bytes in
+                _ = bytes.withMemoryRebound(to: CChar.self) { chars in
+                    xcb_send_event(self.connection, 0, requestor, XCB_EVENT_MASK_NO_EVENT.rawValue, chars.baseAddress)
+                }
             }
         }
         wm.flushAndReadSoon()

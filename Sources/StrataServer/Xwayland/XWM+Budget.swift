@@ -31,23 +31,28 @@ extension XWM {
             return
         }
         isCheckingBudget = true
-        let sequence = strata_xcb_res_query(connection, 1, 0)
-        guard sequence != 0 else {
-            isCheckingBudget = false
-            return
-        }
-        replies.expect(UInt32(sequence)) { [weak self] reply in
+        // Asked in the XWM's next turn (this comes from a Wayland request of Xwayland's, outside
+        // one): never while the X socket is full.
+        writeWhenWritable { [weak self] in
             guard let self else { return }
-            guard let reply, !isShutDown else {
+            let sequence = strata_xcb_res_query(connection, 1, 0)
+            guard sequence != 0 else {
                 isCheckingBudget = false
                 return
             }
-            var clients: [UInt32] = []
-            for index in 0..<strata_xcb_res_count(reply) {
-                let base = strata_xcb_res_pair(reply, index, 0)
-                if base != 0, base != ownXClient { clients.append(base) }
+            replies.expect(UInt32(sequence)) { [weak self] reply in
+                guard let self else { return }
+                guard let reply, !isShutDown else {
+                    isCheckingBudget = false
+                    return
+                }
+                var clients: [UInt32] = []
+                for index in 0..<strata_xcb_res_count(reply) {
+                    let base = strata_xcb_res_pair(reply, index, 0)
+                    if base != 0, base != ownXClient { clients.append(base) }
+                }
+                askUsage(of: clients)
             }
-            askUsage(of: clients)
         }
         flushAndReadSoon()
     }

@@ -206,7 +206,9 @@ public final class XWM {
     // output (a few requests an event, one selection chunk) stays far below the free room a
     // writable socket has (three quarters of its buffer). What the model asks of X (a window's
     // `_NET_WM_STATE`, configure and iconic state, closes, the focus) is coalesced (latest
-    // wins) and written once a turn (`writePending`), never while the socket is full.
+    // wins) and written once a turn (`writePending`), never while the socket is full. What
+    // comes outside a turn (a Wayland client's selection, a Wayland reader's conversion, a
+    // Wayland source's data for X) waits for one (`writeWhenWritable`).
 
     static let maxEventsPerTurn = 64
 
@@ -219,6 +221,8 @@ public final class XWM {
     private(set) var isWaitingForWritable = false
     /// How often the socket was found full (tests, logs).
     private(set) var timesOutputWasFull = 0
+    /// X events handled so far (tests: at most `maxEventsPerTurn` in one dispatch of the loop).
+    private(set) var eventsHandled = 0
     /// The event taken past a turn's bound (handled first in the next turn).
     private var heldEvent: UnsafeMutablePointer<xcb_generic_event_t>?
     /// Brings the next turn when events are left in xcb's buffer (the fd is not readable then).
@@ -252,9 +256,38 @@ public final class XWM {
         return true
     }
 
+    /// Writes asked for outside a turn (a Wayland client's selection, a Wayland reader's
+    /// conversion, a Wayland source's data for an X requestor, a budget query), in the order
+    /// asked; written at the next turn, one at a time while the socket has room.
+    private var deferredWrites: [() -> Void] = []
+    /// Set during a turn, once the socket was found writable: writes go at once then.
+    private var isInTurn = false
+    /// Writes waiting for a turn (tests).
+    var deferredWriteCount: Int { deferredWrites.count }
+
+    /// Runs `write` (requests to X) now when in a turn with nothing deferred before it; else at
+    /// the next turn while the socket has room. Out of a turn, a request could fill xcb's
+    /// buffer while the socket is full, and xcb would wait for Xwayland. Callers keep what they
+    /// defer bounded (one pending selection change per selection, at most one conversion or
+    /// read per transfer, transfers capped).
+    func writeWhenWritable(_ write: @escaping () -> Void) {
+        if isInTurn, deferredWrites.isEmpty, !isShutDown { return write() }
+        deferredWrites.append(write)
+        scheduleRead()
+    }
+
+    /// The deferred writes, oldest first, each while the socket has room. Whether all went.
+    private func writeDeferred() -> Bool {
+        while !isShutDown, !deferredWrites.isEmpty {
+            guard flushIfWritable() else { return false }
+            deferredWrites.removeFirst()()
+        }
+        return true
+    }
+
     /// The coalesced writes: each pending window's state and geometry, once.
     private func writePending() {
-        guard !isShutDown else { return }
+        guard !isShutDown, writeDeferred() else { return }
         let states = pendingStates, configures = pendingConfigures
         pendingStates.removeAll()
         pendingConfigures.removeAll()
@@ -283,6 +316,8 @@ public final class XWM {
             flushIfWritable()
             return
         }
+        isInTurn = true
+        defer { isInTurn = false }
         writePending()
         guard flushIfWritable() else { return }
         var handled = 0
@@ -292,6 +327,7 @@ public final class XWM {
                 handleInOrder(event)
                 free(event)
                 handled += 1
+                eventsHandled += 1
             }
             guard !isShutDown else { return }
             replies.collect(connection)
@@ -353,8 +389,12 @@ public final class XWM {
         init(_ wm: XWM) { self.wm = wm }
     }
 
+    /// A turn on the next idle of the loop. Not from inside a turn: the turn writes what it
+    /// made pending before it ends, and an idle added then would run in the same dispatch
+    /// (libwayland runs idles until none is left), turn after turn past `maxEventsPerTurn`,
+    /// before any other client is served.
     func scheduleRead() {
-        guard readScheduled == nil, !isShutDown else { return }
+        guard readScheduled == nil, !isShutDown, !isInTurn else { return }
         let box = Unmanaged.passRetained(WeakXWM(self)).toOpaque()
         readScheduled = wl_event_loop_add_idle(compositor.display.eventLoop, { data in
             guard let data else { return }
@@ -1101,6 +1141,7 @@ public final class XWM {
         isShutDown = true
         for bridge in selections { bridge.shutdown() }
         selections.removeAll()
+        deferredWrites.removeAll()
         replies.removeAll()
         watcher?.remove()
         watcher = nil

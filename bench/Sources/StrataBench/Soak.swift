@@ -6,17 +6,33 @@ import StrataTestSupport
 
 /// The soak (issue 17): for a long while, clients connect, map windows, build subsurface trees,
 /// commit frames, set selections and die at random (cleanly or mid-stream), and hostile wire
-/// programs (the fuzzer's) run among them, against one in-process compositor with two screens.
-/// The compositor's resident memory, open descriptors and live objects are read once the first
-/// round of churn is over and everyone left (the start), and again at the end when everyone left:
-/// they must match within the stated margin. Seeded: a run replays from its seed.
+/// programs (the fuzzer's) run among them, against one in-process compositor with two screens;
+/// X programs under Xwayland start, have their windows changed and die beside them
+/// (`SoakXClients`). The compositor's resident memory, open descriptors and live objects, and
+/// Xwayland's memory and descriptors, are read once the first round of churn is over and everyone
+/// left (the start), and again at the end when everyone left: they must match within the stated
+/// margin. Seeded: a run replays from its seed (the X programs' own timing is not).
 public final class Soak {
     public struct Reading: CustomStringConvertible {
         public var rssKiB: Int
         public var fds: Int
         public var resources: Int
         public var objects: Int
-        public var description: String { "RSS \(rssKiB) KiB, \(fds) fds, \(resources) resources, \(objects) objects" }
+        /// Xwayland's (-1 without X clients) and the X windows in the model.
+        public var xwaylandRSSKiB = -1
+        public var xwaylandFds = -1
+        public var xWindows = 0
+        /// Xwayland's budget in the compositor: its objects, surfaces and wl_shm pools.
+        public var xwaylandObjects = -1
+        public var xwaylandSurfaces = -1
+        public var xwaylandPools = -1
+        /// Live objects per class (what differs, when a count does).
+        public var types = ""
+        public var description: String {
+            "RSS \(rssKiB) KiB, \(fds) fds, \(resources) resources, \(objects) objects"
+                + (xwaylandFds < 0 ? "" : "; Xwayland RSS \(xwaylandRSSKiB) KiB, \(xwaylandFds) fds, \(xWindows) X windows, "
+                    + "\(xwaylandObjects) objects, \(xwaylandSurfaces) surfaces, \(xwaylandPools) pools")
+        }
     }
 
     public struct Report {
@@ -27,6 +43,7 @@ public final class Soak {
         public var actions: Int
         public var hostilePrograms: Int
         public var peakRSSKiB: Int
+        public var xProgramsStarted = 0
     }
 
     let server: TestServer
@@ -36,6 +53,8 @@ public final class Soak {
     var sessionCount = 0
     var actions = 0
     var hostile = 0
+    /// Nil when Xwayland is not installed or X clients were not asked for.
+    let x: SoakXClients?
 
     /// One well-behaved client: a mapped toplevel, subsurfaces under it, an optional selection.
     final class Session {
@@ -120,11 +139,19 @@ public final class Soak {
         }
     }
 
-    public init(seed: UInt64) throws {
+    /// `xClients`: Xwayland and X programs too; `colorClient` is strata-x11-color-client's path.
+    public init(seed: UInt64, xClients: Bool = true, colorClient: String? = nil) throws {
         server = try TestServer(screens: 2, width: 800, height: 600)
         fuzzer = WireFuzzer(server: server)
         random = seed
+        x = xClients ? SoakXClients(server: server, colorClient: colorClient) : nil
+        // Xwayland's frames keep the live counts moving: a hostile program's end does not wait
+        // for them to be back (the soak compares its own start and end).
+        if x != nil { fuzzer.baselineWait = 0 }
     }
+
+    /// Whether X programs run in the soak (Xwayland started), and which.
+    public var xPrograms: [String]? { x?.programs.map { $0[0] } }
 
     func next() -> UInt64 {
         random &+= 0x9E37_79B9_7F4A_7C15
@@ -143,7 +170,7 @@ public final class Soak {
     /// One random action.
     func act(maxSessions: Int) {
         actions += 1
-        switch below(10) {
+        switch below(x == nil ? 10 : 12) {
         case 0, 1:
             if sessions.count < maxSessions, let session = Session(server: server, colour: colour()) {
                 sessions.append(session)
@@ -173,6 +200,13 @@ public final class Soak {
             let bytes = (0..<(64 + below(512))).map { _ in UInt8(truncatingIfNeeded: next()) }
             _ = fuzzer.run(bytes)
             hostile += 1
+        case 10:
+            // An X program starts (at most 4 live) or one is killed.
+            guard let x else { return }
+            x.reap()
+            if x.live.count < 4, below(3) != 0 { x.spawn(below(64)) } else { x.kill(below(64), hard: below(2) == 0) }
+        case 11:
+            x?.change(below(64), pick: below(64), x: below(600), y: below(400))
         default:
             server.repaint()
         }
@@ -181,6 +215,7 @@ public final class Soak {
     }
 
     func leaveAll() {
+        x?.leaveAll()
         sessions.removeAll()
         for _ in 0..<5 { server.step() }
         server.repaint()
@@ -199,12 +234,24 @@ public final class Soak {
         let memory = Measure.memory()
         let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
         let counts = server.liveCounts
-        return Reading(rssKiB: memory["VmRSS"] ?? -1, fds: fds, resources: counts.resources, objects: counts.objects)
+        var reading = Reading(rssKiB: memory["VmRSS"] ?? -1, fds: fds, resources: counts.resources, objects: counts.objects)
+        reading.types = counts.description
+        if let x {
+            (reading.xwaylandRSSKiB, reading.xwaylandFds) = x.reading()
+            reading.xWindows = x.windows.count
+            if let client = x.xwayland.client, let budget = ClientBudget.of(client) {
+                reading.xwaylandObjects = budget.objects
+                reading.xwaylandSurfaces = budget.surfaces
+                reading.xwaylandPools = budget.pools
+            }
+        }
+        return reading
     }
 
     /// Churns for `warmUp` seconds (allocators and caches reach their working size), reads the
     /// start with everyone gone, churns for `seconds` more, and reads the end with everyone gone.
     public func run(seconds: Double, warmUp: Double, maxSessions: Int, progress: (String) -> Void) -> Report {
+        x?.spawnEach()
         let warmUpEnd = Measure.wallNanoseconds() + UInt64(warmUp * 1e9)
         while Measure.wallNanoseconds() < warmUpEnd { act(maxSessions: maxSessions) }
         leaveAll()
@@ -224,8 +271,10 @@ public final class Soak {
         }
         leaveAll()
         let finish = read()
+        x?.shutdown()
         return Report(start: start, end: finish, seconds: Double(Measure.wallNanoseconds() - began) / 1e9,
-                      sessions: sessionCount, actions: actions, hostilePrograms: hostile, peakRSSKiB: peak)
+                      sessions: sessionCount, actions: actions, hostilePrograms: hostile, peakRSSKiB: peak,
+                      xProgramsStarted: x?.started ?? 0)
     }
 }
 
