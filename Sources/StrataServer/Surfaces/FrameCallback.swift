@@ -15,12 +15,4 @@ final class FrameCallback: ResourceObject {
         wl_callback_send_done(resource, timeMilliseconds)
         wl_resource_destroy(resource)
     }
-
-    /// Destroys the callback without done: its surface is gone, so no frame will show it (as
-    /// other compositors do; a long-lived client such as Xwayland would otherwise hold every
-    /// callback of every surface it destroyed until it disconnects).
-    func discard() {
-        guard !isDestroyed else { return }
-        wl_resource_destroy(resource)
-    }
 }

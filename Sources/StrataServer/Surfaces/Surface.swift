@@ -82,7 +82,6 @@ public final class Surface: ResourceObject, MeasuredTreeNode {
             feedback.discard()
         }
         presentationFeedbacks.removeAll()
-        for callback in frameCallbacks + pending.frameCallbacks + cached.frameCallbacks { callback.discard() }
         shownBuffer?.unhold()
         shownBuffer = nil
         texture.clear()
