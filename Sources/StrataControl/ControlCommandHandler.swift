@@ -53,11 +53,17 @@ enum ControlCommandHandler: Sendable {
         "screen-add": .immediate { commands, request throws(ControlError) in try commands.screenAdd(request) },
         "screen-remove": .immediate { commands, request throws(ControlError) in try commands.screenRemove(request) },
         "screen-mode": .immediate { commands, request throws(ControlError) in try commands.screenMode(request) },
-        "screen-brightness": .immediate { commands, request throws(ControlError) in try commands.screenBrightness(request) },
-        "screen-transform": .immediate { commands, request throws(ControlError) in try commands.screenTransform(request) },
+        "screen-brightness": .immediate { commands, request throws(ControlError) in
+            try commands.screenBrightness(request)
+        },
+        "screen-transform": .immediate { commands, request throws(ControlError) in
+            try commands.screenTransform(request)
+        },
         "screen-scale": .immediate { commands, request throws(ControlError) in try commands.screenScale(request) },
         "screen-mirror": .immediate { commands, request throws(ControlError) in try commands.screenMirror(request) },
-        "screen-overscan": .immediate { commands, request throws(ControlError) in try commands.screenOverscan(request) },
+        "screen-overscan": .immediate { commands, request throws(ControlError) in
+            try commands.screenOverscan(request)
+        },
         "screenshot": .immediate { commands, request throws(ControlError) in try commands.screenshot(request) },
         "compare-screenshot": .immediate { commands, request throws(ControlError) in
             try commands.compareScreenshot(request)

@@ -26,7 +26,8 @@ final class ControlCommands {
     /// The reply's fields, or nil when the handler queued its reply itself (`events`). The
     /// command's row (`ControlCommand.all`) names its handler (`ControlCommandHandler.all`).
     func run(_ request: ControlRequest, connection: ControlConnection) throws(ControlError) -> Reply? {
-        guard let command = ControlCommand.named(request.command), let handler = ControlCommandHandler.all[command.name] else {
+        guard let command = ControlCommand.named(request.command),
+              let handler = ControlCommandHandler.all[command.name] else {
             throw ControlError(.unknownCommand, "unknown command \"\(request.command)\"; `hello` lists the commands")
         }
         switch handler {

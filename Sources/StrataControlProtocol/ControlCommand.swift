@@ -34,7 +34,9 @@ public struct ControlCommand: Sendable, Equatable {
     public var replay: Replay
     public var reply: Reply
 
-    public init(_ name: String, _ arguments: [String] = [], replay: Replay, reply: Reply = .immediate, aliases: [String] = []) {
+    public init(
+        _ name: String, _ arguments: [String] = [], replay: Replay, reply: Reply = .immediate, aliases: [String] = []
+    ) {
         self.name = name
         self.arguments = arguments
         self.replay = replay
@@ -124,8 +126,8 @@ public struct ControlCommand: Sendable, Equatable {
             replay: .issuedAgain),
         ControlCommand(
             "tablet",
-            ["phase", "x?", "y?", "screen?", "button?", "state?", "tool?", "serial?", "pressure?", "distance?", "tilt_x?",
-             "tilt_y?", "rotation?", "slider?", "wheel?", "wheel_clicks?"],
+            ["phase", "x?", "y?", "screen?", "button?", "state?", "tool?", "serial?", "pressure?", "distance?",
+             "tilt_x?", "tilt_y?", "rotation?", "slider?", "wheel?", "wheel_clicks?"],
             replay: .issuedAgain),
     ]
 }

@@ -88,7 +88,8 @@ import Testing
                     let subcommands = command.configuration.subcommands
                     if subcommands.isEmpty { break }
                     guard let next = subcommands.first(where: { $0._commandName == word }) else {
-                        Issue.record("docs/control.md: `\(form)`: strata-ctl \(path.joined(separator: " ")) has no subcommand \(word)")
+                        let parent = (["strata-ctl"] + path).joined(separator: " ")
+                        Issue.record("docs/control.md: `\(form)`: \(parent) has no subcommand \(word)")
                         break
                     }
                     command = next
@@ -100,7 +101,8 @@ import Testing
     }
 
     @Test func thePythonClientListsEveryCommand() throws {
-        let text = try String(contentsOf: Self.root.appendingPathComponent("python/src/strata_testing/control.py"), encoding: .utf8)
+        let file = Self.root.appendingPathComponent("python/src/strata_testing/control.py")
+        let text = try String(contentsOf: file, encoding: .utf8)
         guard let start = text.range(of: "\nCOMMANDS = ("),
               let end = text.range(of: "\n)", range: start.upperBound..<text.endIndex) else {
             Issue.record("python/src/strata_testing/control.py has no COMMANDS tuple")
