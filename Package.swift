@@ -168,8 +168,9 @@ let package = Package(
             name: "StrataControlTests",
             dependencies: ["StrataControl", "StrataControlProtocol", "StrataTestSupport", "StrataServer", "CXKBCommon", "StrataTestRandom"],
             swiftSettings: cLayer),
-        // The executable's command line (its hand parse of common lines against swift-argument-parser's).
-        .testTarget(name: "StrataCommandLineTests", dependencies: ["strata"], swiftSettings: cLayer),
+        // The executables' command lines (strata's hand parse of common lines against swift-argument-parser's;
+        // strata-ctl, docs/control.md and the python client against the table of control commands).
+        .testTarget(name: "StrataCommandLineTests", dependencies: ["strata", "strata-ctl", "StrataControlProtocol"], swiftSettings: cLayer),
         .testTarget(name: "StrataEndToEndTests", dependencies: ["StrataTestSupport", "StrataRender", "StrataTestRandom"], swiftSettings: cLayer),
     ]
 )

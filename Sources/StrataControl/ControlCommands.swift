@@ -23,62 +23,22 @@ final class ControlCommands {
 
     typealias Reply = [String: JSONValue]
 
-    /// The reply's fields, or nil when the handler queued its reply itself (`events`).
+    /// The reply's fields, or nil when the handler queued its reply itself (`events`). The
+    /// command's row (`ControlCommand.all`) names its handler (`ControlCommandHandler.all`).
     func run(_ request: ControlRequest, connection: ControlConnection) throws(ControlError) -> Reply? {
-        switch request.command {
-        case "hello", "version": return hello()
-        case "windows": return try windows()
-        case "screens": return try screens()
-        case "make-key": return try makeKey(request)
-        case "raise": return try raise(request)
-        case "lower": return try lower(request)
-        case "set-level": return try setLevel(request)
-        case "hide": return try hide(request)
-        case "show": return try show(request)
-        case "move": return try move(request)
-        case "close": return try close(request)
-        case "maximize": return try maximize(request)
-        case "fullscreen": return try fullscreen(request)
-        case "restore": return try restore(request)
-        case "resize": return try resize(request)
-        case "policy": return try policy(request)
-        case "placement": return try placement(request)
-        case "screen-add": return try screenAdd(request)
-        case "screen-remove": return try screenRemove(request)
-        case "screen-mode": return try screenMode(request)
-        case "screen-brightness": return try screenBrightness(request)
-        case "screen-transform": return try screenTransform(request)
-        case "screen-scale": return try screenScale(request)
-        case "screen-mirror": return try screenMirror(request)
-        case "screen-overscan": return try screenOverscan(request)
-        case "convert": return try convert(request)
-        case "screenshot": return try screenshot(request)
-        case "compare-screenshot": return try compareScreenshot(request)
-        case "pointer-move": return try pointerMove(request)
-        case "pointer-button": return try pointerButton(request)
-        case "pointer-click": return try pointerClick(request)
-        case "pointer-scroll": return try pointerScroll(request)
-        case "key": return try key(request)
-        case "type": return try type(request)
-        case "touch": return try touch(request)
-        case "gesture": return try gesture(request)
-        case "tablet": return try tablet(request)
-        case "events": return try events(request, connection: connection)
-        case "sync": return sync()
-        case "settle": return try settle(request, connection: connection)
-        case "wait-image": return try waitImage(request, connection: connection)
-        case "exec": return try exec(request)
-        case "step": return try step(request)
-        case "record": return try record(request)
-        case "record-video": return try recordVideo(request, connection: connection)
-        default:
+        guard let command = ControlCommand.named(request.command),
+              let handler = ControlCommandHandler.all[command.name] else {
             throw ControlError(.unknownCommand, "unknown command \"\(request.command)\"; `hello` lists the commands")
+        }
+        switch handler {
+        case .immediate(let handle): return try handle(self, request)
+        case .deferred(let handle): return try handle(self, request, connection)
         }
     }
 
     // MARK: Session
 
-    private func hello() -> Reply {
+    func hello() -> Reply {
         var reply: Reply = [
             "protocol": JSONValue(ControlProtocol.version),
             "server": "strata",
@@ -97,7 +57,7 @@ final class ControlCommands {
     /// order, synchronously); this flushes the Wayland clients so what they were sent is on its
     /// way before the reply is, and the trace being recorded, so its file holds everything so far
     /// (a test that failed copies it: python/'s fixture).
-    private func sync() -> Reply {
+    func sync() -> Reply {
         compositor.display.flushClients()
         server.recorder?.flush()
         return ["sequence": JSONValue(server.events.lastSequence)]
@@ -106,7 +66,7 @@ final class ControlCommands {
     /// `settle`: replies once the shown windows have stopped changing for `frames` frame periods
     /// (default 2), or fails at `timeout` seconds (default 10) naming the windows still changing
     /// (`SettleWaiter`). The loop goes on meanwhile; the reply comes from a timer.
-    private func settle(_ request: ControlRequest, connection: ControlConnection) throws(ControlError) -> Reply? {
+    func settle(_ request: ControlRequest, connection: ControlConnection) throws(ControlError) -> Reply? {
         let frames = try request.optionalInt("frames", in: 1...Self.maximumStep) ?? 2
         let timeout = try request.optionalDouble("timeout") ?? 10
         guard timeout.isFinite, timeout > 0, timeout <= 3600 else {
@@ -123,7 +83,7 @@ final class ControlCommands {
     /// `step`: under `--clock manual`, advances the virtual clock by `frames` frames (default 1,
     /// at most `maximumStep`), each one a tick of the frame clocks due by then: repaints, frame
     /// callbacks and presentation feedback happen now. Clients are flushed before the reply.
-    private func step(_ request: ControlRequest) throws(ControlError) -> Reply {
+    func step(_ request: ControlRequest) throws(ControlError) -> Reply {
         let frames = try request.optionalInt("frames", in: 1...Self.maximumStep) ?? 1
         guard compositor.clock.isManual else {
             throw ControlError(.unsupported, "step needs the manual clock (strata --clock manual); this Strata runs on the realtime clock")
@@ -136,7 +96,7 @@ final class ControlCommands {
     /// The most frames one `step` advances (10 minutes at 60 Hz).
     static let maximumStep = 36_000
 
-    private func policy(_ request: ControlRequest) throws(ControlError) -> Reply {
+    func policy(_ request: ControlRequest) throws(ControlError) -> Reply {
         if let name = try request.optionalString("name") {
             guard let policy = KeyWindowPolicies.named(name) else {
                 throw ControlError(.invalidArgument, "unknown policy \"\(name)\"; use one of \(KeyWindowPolicies.allNames.joined(separator: ", "))")
@@ -148,7 +108,7 @@ final class ControlCommands {
 
     /// `placement`: reads the window-placement policy, or switches it (windows already placed
     /// stay where they are; the next new window is placed by the new policy).
-    private func placement(_ request: ControlRequest) throws(ControlError) -> Reply {
+    func placement(_ request: ControlRequest) throws(ControlError) -> Reply {
         let names = WindowPlacementPolicies.allNames
         if let name = try request.optionalString("name") {
             guard let placement = WindowPlacementPolicies.named(name) else {
@@ -162,7 +122,7 @@ final class ControlCommands {
     /// `events`: with `follow` (default true) this connection receives every event from now on,
     /// after the kept ones newer than `since`; with `follow: false` the reply carries those
     /// kept events in `events` instead.
-    private func events(_ request: ControlRequest, connection: ControlConnection) throws(ControlError) -> Reply? {
+    func events(_ request: ControlRequest, connection: ControlConnection) throws(ControlError) -> Reply? {
         let since = try request.optionalInt("since", in: 0...Int(Int64.max)).map { UInt64($0) }
         let follow = try request.optionalBool("follow") ?? true
         let log = server.events
@@ -186,7 +146,7 @@ final class ControlCommands {
         return reply
     }
 
-    private func exec(_ request: ControlRequest) throws(ControlError) -> Reply {
+    func exec(_ request: ControlRequest) throws(ControlError) -> Reply {
         let argv = try request.stringArray("argv")
         guard !argv.isEmpty, !argv[0].isEmpty else { throw ControlError(.invalidArgument, "\"argv\" needs a program") }
         let directory = try request.optionalString("cwd")

@@ -25,14 +25,9 @@ public enum ControlProtocol {
     /// How many past events the server keeps for `events --since`.
     public static let eventHistory = 1024
 
-    /// Every command the server knows, in the order docs/control.md lists them.
-    public static let commands = [
-        "hello", "windows", "screens", "make-key", "raise", "lower", "set-level", "hide", "show", "move", "convert",
-        "close", "maximize", "fullscreen", "restore", "resize", "policy", "placement", "screen-add", "screen-remove", "screen-mode", "screen-brightness",
-        "screen-transform", "screen-mirror", "screen-overscan", "screenshot", "compare-screenshot", "pointer-move", "pointer-button",
-        "pointer-click", "pointer-scroll", "key", "type", "touch", "gesture", "tablet", "events", "sync", "settle", "exec", "step", "record",
-        "record-video", "wait-image",
-    ]
+    /// Every command's name, in the order docs/control.md lists them (`hello` reports them):
+    /// the rows of `ControlCommand.all`.
+    public static let commands = ControlCommand.all.map(\.name)
 }
 
 /// The `code` of an error reply. Clients should branch on the code, not the message.

@@ -54,15 +54,10 @@ public enum TraceFormat {
         case end
     }
 
-    /// The control commands a replay issues again; the rest only read (windows, screens, events,
-    /// hello, sync) or belong to the recording itself (record). `settle` changes nothing but
-    /// when the next step comes: replayed, a manual-clock replay steps as its recording did
-    /// (each `step --settle` frame after the clients answered the last).
-    public static let replayedCommands: Set<String> = [
-        "make-key", "raise", "lower", "set-level", "hide", "show", "move", "close", "maximize", "fullscreen",
-        "restore", "resize", "policy",
-        "screen-add", "screen-remove", "screen-mode", "screen-brightness", "screen-transform",
-        "screen-scale", "screen-mirror", "screen-overscan", "screenshot", "pointer-move", "pointer-button",
-        "pointer-click", "pointer-scroll", "key", "type", "touch", "gesture", "tablet", "exec", "step", "settle",
-    ]
+    /// The control commands a replay issues again (`ControlCommand.Replay.issuedAgain` in
+    /// `ControlCommand.all`); the rest only read (windows, screens, events, hello, sync) or belong
+    /// to the recording itself (record). `settle` changes nothing but when the next step comes:
+    /// replayed, a manual-clock replay steps as its recording did (each `step --settle` frame after
+    /// the clients answered the last).
+    public static let replayedCommands = Set(ControlCommand.all.filter { $0.replay == .issuedAgain }.map(\.name))
 }

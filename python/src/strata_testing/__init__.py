@@ -10,12 +10,13 @@
 With pytest, the `strata` fixture (``strata_testing.plugin``) gives each test such an instance.
 """
 
-from .control import ControlConnection, EventStream, StrataError
+from .control import COMMANDS, ControlConnection, EventStream, StrataError
 from .compositor import Strata, StrataStartError, Window, Screen
 from .golden import ScreenshotFailure
 from .png import Image, read_png
 
 __all__ = [
+    "COMMANDS",
     "ControlConnection",
     "EventStream",
     "Image",

@@ -10,6 +10,19 @@ import time
 from typing import Any, Dict, Iterator, Optional
 
 
+# Every command of the control protocol (docs/control.md): `Strata.command(name, **arguments)`
+# sends any of them, and `Strata`'s methods wrap the common ones. The Swift table
+# (`ControlCommand.all`) is the source; StrataCommandLineTests checks this list against it.
+COMMANDS = (
+    "hello", "step", "sync", "settle", "wait-image", "events", "exec", "record", "record-video", "policy",
+    "placement",
+    "windows", "make-key", "raise", "lower", "set-level", "hide", "show", "move", "convert", "close", "maximize",
+    "fullscreen", "restore", "resize",
+    "screens", "screen-add", "screen-remove", "screen-mode", "screen-brightness", "screen-transform", "screen-scale",
+    "screen-mirror", "screen-overscan", "screenshot", "compare-screenshot",
+    "pointer-move", "pointer-button", "pointer-click", "pointer-scroll", "key", "type", "touch", "gesture", "tablet",
+)
+
 class StrataError(Exception):
     """An error reply of the control socket: `code` is the server's error code
     (``unknown_window``, ``invalid_argument``, …), `message` its explanation."""
