@@ -38,8 +38,11 @@ final class StrataRun {
     /// Starts `strata arguments… [--screenshot DIR] [-- command…]`. `environment` overrides the
     /// test's environment (nil removes a variable); XDG_RUNTIME_DIR is the private folder unless
     /// overridden, and the parent's WAYLAND_DISPLAY, WAYLAND_SOCKET and DISPLAY are removed.
+    /// `openFileSoftLimit`: strata starts with this soft open-file limit (set by a shell that then
+    /// execs strata, so `pid` is strata's), not this process's.
     init(_ arguments: [String], command: [String] = [], screenshots: Bool = false,
-         environment: [String: String?] = [:], sourceLocation: SourceLocation = #_sourceLocation) throws {
+         environment: [String: String?] = [:], openFileSoftLimit: Int? = nil,
+         sourceLocation: SourceLocation = #_sourceLocation) throws {
         madeAt = sourceLocation
         root = try StrataRun.makeTemporaryDirectory()
         runtimeDirectory = root + "/runtime"
@@ -51,6 +54,7 @@ final class StrataRun {
         var argv = [StrataRun.binaryPath] + arguments
         if screenshots { argv += ["--screenshot", screenshotDirectory] }
         if !command.isEmpty { argv += ["--"] + command }
+        if let openFileSoftLimit { argv = ["/bin/sh", "-c", "ulimit -Sn \(openFileSoftLimit) && exec \"$0\" \"$@\""] + argv }
 
         var env = StrataRun.childEnvironment
         for name in ["WAYLAND_DISPLAY", "WAYLAND_SOCKET", "DISPLAY"] { env[name] = nil }
