@@ -5,7 +5,8 @@ import StrataControlProtocol
 
 /// `strata-ctl replay FILE`: replays a trace against a fresh headless Strata and reports the
 /// first divergence (docs/experiments.md, "Replay and diff"). Exit status 0: the replay matches;
-/// 1: it diverges; 2: bad input (the trace cannot be read, asks for screens past the bounds, or
+/// 1: it diverges, or the replay's Strata failed (crashed, exited non-zero, or printed an error
+/// line; its standard error kept as `<kept trace>.strata.err`); 2: bad input (the trace cannot be read, asks for screens past the bounds, or
 /// would run programs other than Strata's own clients without `--run-commands`; or Strata cannot
 /// be started).
 extension ReplayDriver.Kind: ExpressibleByArgument {}
@@ -24,7 +25,10 @@ struct ReplayCommand: ParsableCommand {
             replay's trace), then compares the two traces: \
             model events by sequence number, and each screen's last picture (with --every-picture, \
             each screen's sequence of distinct pictures). Exit status 0 when they match, 1 at a \
-            divergence (printed with the lines around it), 2 for a trace that cannot be read.
+            divergence (printed with the lines around it) or when the replay's Strata failed (it \
+            crashed or exited non-zero, or its standard error, where its clients' goes too, has a \
+            "strata: error", protocol error, trap or sanitizer line: its standard error is kept as \
+            FILE.replay.strata.err), 2 for a trace that cannot be read.
 
             One thing drives a replay, never both: the recorded command (run again; the requests \
             its process tree sent are not replayed) when it made a client or window of its own, \
@@ -149,8 +153,12 @@ struct ReplayCommand: ParsableCommand {
         session.pictures.maximumDiffering = maxDiff
         let failure = session.drive(trace, driver: chosen)
         let pictures = session.saveLastPictures()
-        session.finish()
+        let ending = session.finish()
         let kept = keep.map(Self.absolute) ?? Self.absolute(file) + ".replay"
+        if let problem = ending.problem {
+            reportStrataFailure(problem, stoppedBy: failure, session: session, replayPath: replayPath, kept: kept)
+            throw ExitCode(1)
+        }
         // The replay's last pictures, kept beside its trace: `<kept>.<screen>.png`.
         func keepPictures() -> [String] {
             pictures.compactMap { path in
@@ -210,6 +218,24 @@ struct ReplayCommand: ParsableCommand {
         }
         Output.printError(report.joined(separator: "\n"))
         throw ExitCode(1)
+    }
+
+    /// A replay whose Strata failed (crashed, exited non-zero, printed an error): said with its
+    /// standard error kept beside the replay's trace as `<kept>.strata.err`.
+    func reportStrataFailure(_ problem: String, stoppedBy failure: String?, session: ReplaySession, replayPath: String, kept: String) {
+        var report = ["\(file): the replay's Strata failed: \(problem)"]
+        if let failure { report.append("the replay stopped at: \(failure)") }
+        if keep == nil, FileManager.default.fileExists(atPath: replayPath) {
+            try? FileManager.default.removeItem(atPath: kept)
+            try? FileManager.default.copyItem(atPath: replayPath, toPath: kept)
+        }
+        if FileManager.default.fileExists(atPath: kept) { report.append("the replay's trace: \(kept)") }
+        let errors = kept + ".strata.err"
+        try? FileManager.default.removeItem(atPath: errors)
+        if (try? FileManager.default.copyItem(atPath: session.errorPath, toPath: errors)) != nil {
+            report.append("its standard error: \(errors)")
+        }
+        Output.printError(report.joined(separator: "\n"))
     }
 
     struct BadTrace: Error, CustomStringConvertible {

@@ -9,6 +9,8 @@ final class ReplaySession {
     let process: SpawnedProcess
     let client: ControlClient
     let directory: String
+    /// Strata's standard error (its clients' too), read when it ends (`finish`).
+    let errorPath: String
     let timeout: Double
     let verbose: Bool
     /// How the replay runs each program the trace names (`ReplayPrograms.resolved`, or as
@@ -35,13 +37,15 @@ final class ReplaySession {
         var environment = ProcessInfo.processInfo.environment
         for name in ["WAYLAND_DISPLAY", "WAYLAND_SOCKET", "DISPLAY", ControlProtocol.environmentVariable] { environment[name] = nil }
         if (environment["XDG_RUNTIME_DIR"] ?? "").isEmpty { environment["XDG_RUNTIME_DIR"] = directory }
-        // strata's standard output goes to a file in the replay's directory (nothing it or its
-        // clients print can block them on a full pipe); it names the control socket there.
+        // strata's standard output and error go to files in the replay's directory (nothing it
+        // or its clients print can block them on a full pipe); the output names the control socket.
         let outputPath = directory + "/strata.out"
+        errorPath = directory + "/strata.err"
         do {
             process = try SpawnedProcess(path: strata.contains("/") ? strata : Self.which(strata) ?? strata,
                                          arguments: arguments + ["--socket", "strata-replay-\(getpid())"],
-                                         environment: environment, standardOutput: outputPath)
+                                         environment: environment, standardOutput: outputPath,
+                                         standardError: errorPath)
         } catch {
             throw StartFailure(description: Output.words(for: error))
         }
@@ -56,7 +60,10 @@ final class ReplaySession {
         guard let socket else {
             process.terminate()
             let status = process.wait()
-            throw StartFailure(description: "strata ended (status \(status)) before its control socket was ready")
+            let errors = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+            let tail = errors.split(separator: "\n").suffix(5).joined(separator: "\n")
+            throw StartFailure(description: "strata ended (status \(status)) before its control socket was ready"
+                + (tail.isEmpty ? "" : "; its standard error ends:\n\(tail)"))
         }
         do {
             client = try ControlClient(path: socket, timeout: 30)
@@ -92,10 +99,14 @@ final class ReplaySession {
         return written
     }
 
-    /// Stops the replay's Strata (SIGTERM: it ends its trace and stops its clients).
-    func finish() {
+    /// Stops the replay's Strata (SIGTERM: it ends its trace and stops its clients) and says how
+    /// it ended.
+    func finish() -> ReplayStrataEnding {
+        let endedEarly = !process.isRunning
         process.terminate()
-        process.wait()
+        let status = process.wait()
+        let errors = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+        return ReplayStrataEnding(status: status, endedEarly: endedEarly, standardError: errors)
     }
 
     /// Waits until the replay's model has posted `sequence` (at most `timeout` seconds); false

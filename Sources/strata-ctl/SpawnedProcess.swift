@@ -1,15 +1,17 @@
 import Glibc
 import StrataProcess
 
-/// A process strata-ctl starts (the replay's Strata): its standard output goes to a file, which
-/// the caller reads, so nothing it prints can fill a pipe and block it.
+/// A process strata-ctl starts (the replay's Strata): its standard output and standard error go
+/// to files, which the caller reads, so nothing it prints can fill a pipe and block it.
 final class SpawnedProcess {
     let pid: pid_t
     private(set) var exitStatus: Int32?
 
-    init(path: String, arguments: [String], environment: [String: String], standardOutput: String) throws(ProcessLaunchError) {
+    init(path: String, arguments: [String], environment: [String: String], standardOutput: String,
+         standardError: String) throws(ProcessLaunchError) {
         var launch = ProcessLaunch([path] + arguments, environment: environment)
         launch.standardOutput = .file(standardOutput)
+        launch.standardError = .file(standardError)
         pid = try launch.spawn()
     }
 

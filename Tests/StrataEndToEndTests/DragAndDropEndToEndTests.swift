@@ -27,7 +27,8 @@ import Testing
         return (object?["windows"] as? [[String: Any]]) ?? []
     }
 
-    @Test func anImageDraggedFromOneGtk3ClientIsDroppedIntoAnother() async throws {
+    @Test(.enabled(if: StrataRun.isInstalled("gtk3-demo") && StrataRun.isInstalled("dbus-run-session"), "gtk3-demo or dbus-run-session is not installed"))
+    func anImageDraggedFromOneGtk3ClientIsDroppedIntoAnother() async throws {
         var template = Array("/tmp/strata-dnd-e2e-XXXXXX".utf8CString)
         let dir = String(cString: try #require(mkdtemp(&template)))
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -141,7 +142,8 @@ extension DragAndDropEndToEndTests {
         #expect(try Ctl.ctl(run, ["input", "pointer", "button", "left", "up"]).status == 0)
     }
 
-    @Test func textDraggedFromOneGtk4ClientIsDroppedIntoAnother() async throws {
+    @Test(.enabled(if: StrataRun.isInstalled("gtk4-demo") && StrataRun.isInstalled("dbus-run-session"), "gtk4-demo or dbus-run-session is not installed"))
+    func textDraggedFromOneGtk4ClientIsDroppedIntoAnother() async throws {
         var template = Array("/tmp/strata-dnd4-e2e-XXXXXX".utf8CString)
         let dir = String(cString: try #require(mkdtemp(&template)))
         defer { try? FileManager.default.removeItem(atPath: dir) }

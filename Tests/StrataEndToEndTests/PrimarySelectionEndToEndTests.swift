@@ -67,7 +67,7 @@ import Testing
         // A caret that does not blink keeps unchanged pixels unchanged.
         try FileManager.default.createDirectory(atPath: dir + "/gtk-3.0", withIntermediateDirectories: true)
         try "[Settings]\ngtk-cursor-blink=false\n".write(toFile: dir + "/gtk-3.0/settings.ini", atomically: true, encoding: .utf8)
-        let run = try StrataRun(["--size", "1024x600", "--hide-cursor"], command: ["/bin/sh", "-c", "gtk3-demo --run=entry_buffer & sleep 120"],
+        let run = try StrataRun(["--size", "1024x600", "--hide-cursor"], command: ["/bin/sh", "-c", "gtk3-demo --run=entry_buffer & exec sleep 120"],
                                 environment: ["GDK_BACKEND": "wayland", "XDG_CONFIG_HOME": dir, "NO_AT_BRIDGE": "1"])
         _ = try #require(await run.socketName())
         func windows() -> String { (try? Self.ctl(run, ["windows"]).output) ?? "" }

@@ -5,7 +5,8 @@ import Testing
 /// wayland-info: every Wayland client of the command and of `strata-ctl exec`, at any depth,
 /// connects on the privileged socket their WAYLAND_DISPLAY names; a client from outside, or one
 /// pointed at the public socket, does not (docs/reliability.md, "Trust model").
-@Suite struct PrivilegeEndToEndTests {
+@Suite(.enabled(if: StrataRun.isInstalled("wayland-info"), "wayland-info is not installed (apt-get install wayland-utils)"))
+struct PrivilegeEndToEndTests {
     static let privileged: Set<String> = [
         "zwlr_screencopy_manager_v1", "zwlr_output_manager_v1", "zwp_virtual_keyboard_manager_v1",
         "zwlr_virtual_pointer_manager_v1", "zwlr_foreign_toplevel_manager_v1", "zwp_input_method_manager_v2",
@@ -25,12 +26,7 @@ import Testing
         return names
     }
 
-    static func requireWaylandInfo() throws {
-        try #require(StrataRun.isInstalled("wayland-info"), "wayland-info is not installed (apt-get install wayland-utils)")
-    }
-
     @Test func theCommandStrataStartsSeesThePrivilegedGlobals() async throws {
-        try Self.requireWaylandInfo()
         let result = try await StrataRun.run([], command: ["wayland-info"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let seen = Self.interfaces(in: result.stdout)
@@ -39,7 +35,6 @@ import Testing
     }
 
     @Test func aClientConnectingThroughWaylandDisplayFromOutsideDoesNot() async throws {
-        try Self.requireWaylandInfo()
         let run = try StrataRun([])
         let socket = try #require(await run.socketName())
         let process = Process()
@@ -68,7 +63,6 @@ import Testing
     /// Any number of clients in one script, one after the other and side by side: each has a
     /// connection of its own on the privileged socket (no client finds another's).
     @Test func inAScriptEveryClientIsPrivileged() async throws {
-        try Self.requireWaylandInfo()
         let script = "wayland-info; echo ---; wayland-info & wayland-info > \"$XDG_RUNTIME_DIR/third\"; wait; echo ---; cat \"$XDG_RUNTIME_DIR/third\"; rm \"$XDG_RUNTIME_DIR/third\""
         let result = try await StrataRun.run([], command: ["sh", "-c", script])
         #expect(result.status == 0, "stderr: \(result.stderr)")
@@ -83,7 +77,6 @@ import Testing
 
     /// The command can still start an ordinary client: one pointed at the public socket.
     @Test func aClientOfTheCommandPointedAtThePublicSocketIsOrdinary() async throws {
-        try Self.requireWaylandInfo()
         let result = try await StrataRun.run(["--socket", "strata-public"], command: ["sh", "-c", "WAYLAND_DISPLAY=strata-public wayland-info"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let seen = Self.interfaces(in: result.stdout)
@@ -93,7 +86,6 @@ import Testing
     /// A WAYLAND_SOCKET that Strata's own parent left set reaches no client: the command's
     /// clients connect through WAYLAND_DISPLAY, privileged.
     @Test func aWaylandSocketFromStrataParentIsNotPassedOn() async throws {
-        try Self.requireWaylandInfo()
         let result = try await StrataRun.run(
             ["--backend", "headless"], command: ["sh", "-c", "echo ${WAYLAND_SOCKET-unset}; wayland-info"],
             environment: ["WAYLAND_SOCKET": "0"])
@@ -106,7 +98,6 @@ import Testing
     /// `strata-ctl exec` gives each program a connection of its own; the script waits for the
     /// exec'd shell to move its output into place.
     @Test func aClientStartedByStrataCtlExecIsPrivileged() async throws {
-        try Self.requireWaylandInfo()
         let ctl = try #require(StrataRun.sibling("strata-ctl"))
         var template = Array("/tmp/strata-priv-e2e-XXXXXX".utf8CString)
         let dir = String(cString: try #require(mkdtemp(&template)))
@@ -121,9 +112,8 @@ import Testing
     }
 
     /// foot's shell, and what runs in it, are part of the command's tree: privileged too.
-    @Test func whatATerminalStartsIsPrivilegedToo() async throws {
-        try Self.requireWaylandInfo()
-        try #require(StrataRun.isInstalled("foot"), "foot is not installed (apt-get install foot)")
+    @Test(.enabled(if: StrataRun.isInstalled("foot"), "foot is not installed (apt-get install foot)"))
+    func whatATerminalStartsIsPrivilegedToo() async throws {
         var template = Array("/tmp/strata-priv-e2e-XXXXXX".utf8CString)
         let dir = String(cString: try #require(mkdtemp(&template)))
         defer { try? FileManager.default.removeItem(atPath: dir) }

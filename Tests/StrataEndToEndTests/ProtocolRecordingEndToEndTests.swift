@@ -9,7 +9,8 @@ import Testing
         #expect(result.stderr.contains("record-protocol needs --record FILE"), "\(result.stderr)")
     }
 
-    @Test func westonSimpleShmChosenByItsAppIDHasItsCommitsAndFrameCallbacksInTheTrace() async throws {
+    @Test(.enabled(if: StrataRun.isInstalled("weston-simple-shm"), "weston-simple-shm is not installed (apt-get install weston)"))
+    func westonSimpleShmChosenByItsAppIDHasItsCommitsAndFrameCallbacksInTheTrace() async throws {
         let trace = NSTemporaryDirectory() + "protocol-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).trace"
         defer { unlink(trace) }
         let run = try StrataRun(["--size", "320x240", "--record", trace, "--record-protocol", "org.freedesktop.weston.simple-shm"],

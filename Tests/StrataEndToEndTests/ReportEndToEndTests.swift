@@ -24,7 +24,8 @@ import Testing
         return result
     }
 
-    @Test func theReportOfARecordedExperimentShowsItsStacksTimelineAndThumbnails() async throws {
+    @Test(.enabled(if: chromium != nil, "Debian's chromium is needed (apt-get install chromium)"))
+    func theReportOfARecordedExperimentShowsItsStacksTimelineAndThumbnails() async throws {
         let ctl = try #require(ControlTests.ctl)
         let folder = try ReplayEndToEndTests.folder()
         let trace = folder.path + "/alert.trace", page = folder.path + "/report.html"

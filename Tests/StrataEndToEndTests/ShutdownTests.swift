@@ -33,8 +33,18 @@ import Testing
         let result = await run.finish(timeout: 20)
         #expect(!result.timedOut)
         #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.outlivingProcesses.isEmpty, "outlived Strata: \(result.outlivingProcesses)")
         #expect(kill(childPID, 0) == -1 && errno == ESRCH, "the command outlived Strata")
         #expect(result.runtimeDirectoryContents.isEmpty)
+    }
+
+    /// A process of Strata's group still running when Strata has ended is named (the group is
+    /// killed after it is listed, not instead): here the command's own background `sleep`.
+    @Test func aProcessOfTheGroupThatOutlivesStrataIsNamed() async throws {
+        let run = try StrataRun([], command: ["sh", "-c", "sleep 600 & echo \"sleep $!\""])
+        let result: StrataResult? = await run.finish(timeout: 20)
+        let pid = try #require(run.stdout.split(separator: "\n").first { $0.hasPrefix("sleep ") }.map { $0.dropFirst(6) })
+        #expect(result?.outlivingProcesses == ["\(pid) sleep"], "\(String(describing: result?.outlivingProcesses))")
     }
 
     @Test func screenshotIsWrittenWhenTheCommandEnds() async throws {

@@ -5,7 +5,10 @@ import Testing
 /// `strata-ctl record-video` against the built `strata`, with Debian's ffmpeg and ffprobe
 /// (scripts/install-deps.sh --test) and weston-simple-shm.
 @Suite struct VideoEndToEndTests {
-    @Test func aHeadlessRecordingOfWestonSimpleShmIsAnMP4OfTheScreenWithFrames() async throws {
+    static let hasFFmpeg = StrataRun.isInstalled("ffmpeg") && StrataRun.isInstalled("ffprobe")
+
+    @Test(.enabled(if: hasFFmpeg && StrataRun.isInstalled("weston-simple-shm"), "weston-simple-shm, ffmpeg or ffprobe is not installed"))
+    func aHeadlessRecordingOfWestonSimpleShmIsAnMP4OfTheScreenWithFrames() async throws {
         let session = try await ControlTests.Session.start(["--size", "640x480", "--clock", "manual"])
         let video = session.run.root + "/shm.mp4"
         try await session.ctl("exec", "--", "weston-simple-shm")
@@ -35,7 +38,8 @@ import Testing
         await session.run.finish()
     }
 
-    @Test func aRecordingStillRunningWhenStrataExitsIsAFinishedFile() async throws {
+    @Test(.enabled(if: hasFFmpeg, "ffmpeg or ffprobe is not installed (apt-get install ffmpeg)"))
+    func aRecordingStillRunningWhenStrataExitsIsAFinishedFile() async throws {
         let session = try await ControlTests.Session.start(["--size", "320x240", "--clock", "manual"])
         let video = session.run.root + "/exit.webm"
         try await session.ctl("record-video", "-o", video)
@@ -51,7 +55,8 @@ import Testing
         #expect(probe.stdout.contains("nb_read_frames=30"), "30 steps of virtual time: \(probe.stdout)")
     }
 
-    @Test func recordVideoWaitEndsTheRecordingOnCtrlC() async throws {
+    @Test(.enabled(if: hasFFmpeg, "ffmpeg or ffprobe is not installed (apt-get install ffmpeg)"))
+    func recordVideoWaitEndsTheRecordingOnCtrlC() async throws {
         let session = try await ControlTests.Session.start(["--size", "320x240", "--clock", "manual"])
         let video = session.run.root + "/wait.mp4", printed = session.run.root + "/wait.out"
         FileManager.default.createFile(atPath: printed, contents: nil)

@@ -4,13 +4,23 @@ import Testing
 /// The clipboard and the primary selection between X and Wayland clients with Debian's xclip
 /// and wl-clipboard (wl-copy, wl-paste: data control, privileged as every client of the command),
 /// under the built `strata` (docs/xwayland.md, "Clipboard").
-@Suite("Xwayland clipboard end to end", .serialized)
+@Suite("Xwayland clipboard end to end", .serialized,
+       .enabled(if: ["Xwayland", "xclip", "wl-copy", "wl-paste"].allSatisfy(StrataRun.isInstalled),
+                "Xwayland, xclip or wl-clipboard is not installed"))
 struct XwaylandClipboardEndToEndTests {
     /// `settle CMD…`: runs CMD until it succeeds, at most 400 times 50 ms apart (what it waits
-    /// for is an X client's or Strata's reaction, not a time).
+    /// for is an X client's or Strata's reaction, not a time). `pasted FILE SOURCE CMD…`: runs
+    /// CMD (a paste) into FILE until FILE starts as SOURCE does, that is until the selection is
+    /// SOURCE's (a barrier: before, the paste gets the previous selection, which starts
+    /// otherwise); that one transfer is then compared whole, with no retry, so a transfer cut
+    /// short or garbled fails.
     static let settle = """
         t=$XDG_RUNTIME_DIR
         settle() { i=0; until "$@"; do i=$((i+1)); [ $i -ge 400 ] && return 1; sleep 0.05; done; }
+        pasted() {
+            out=$1 source=$2; shift 2
+            settle sh -c 'out=$0 want=$1; shift; "$@" > "$out" 2>/dev/null; test "$(head -c 64 "$out")" = "$want"' "$out" "$(head -c 64 "$source")" "$@" && cmp "$source" "$out"
+        }
         """
 
     @Test func xclipAndWlClipboardCopyAndPasteBothWaysOnBothSelectionsFourMegabytesToo() async throws {
@@ -27,12 +37,13 @@ struct XwaylandClipboardEndToEndTests {
             settle sh -c 'test "$(xclip -selection primary -o 2>/dev/null)" = "wl primary"' && echo "primary wl-to-x ok"
             echo "x targets=[$(xclip -selection clipboard -o -t TARGETS | tr '\\n' ' ')]"
             head -c 3000000 /dev/urandom | base64 -w0 > "$t/big"
+            head -c 3000000 /dev/urandom | base64 -w0 > "$t/big2"
             xclip -selection clipboard -i "$t/big"
-            settle sh -c "wl-paste -n > '$t/big.wl' 2>/dev/null && cmp -s '$t/big' '$t/big.wl'" && echo "large x-to-wl ok"
-            wl-copy < "$t/big"
-            settle sh -c "xclip -selection clipboard -o > '$t/big.x' 2>/dev/null && cmp -s '$t/big' '$t/big.x'" && echo "large wl-to-x ok"
+            pasted "$t/big.wl" "$t/big" wl-paste -n && echo "large x-to-wl ok"
+            wl-copy < "$t/big2"
+            pasted "$t/big.x" "$t/big2" xclip -selection clipboard -o && echo "large wl-to-x ok"
             echo "sizes $(wc -c < "$t/big") $(wc -c < "$t/big.wl") $(wc -c < "$t/big.x")"
-            rm -f "$t/big" "$t/big.wl" "$t/big.x"
+            rm -f "$t/big" "$t/big2" "$t/big.wl" "$t/big.x"
             """])
         let result = await run.finish(timeout: 120)
         for line in ["clipboard x-to-wl ok", "clipboard wl-to-x ok", "primary x-to-wl ok", "primary wl-to-x ok",

@@ -9,7 +9,12 @@ import Testing
 struct XwaylandEndToEndTests {
     static let ctl = StrataRun.sibling("strata-ctl") ?? "strata-ctl"
 
-    @Test func textTypedThroughStrataCtlReachesAnXtermStartedAsTheCommand() async throws {
+    /// Whether Xwayland and every one of `programs` are installed (Debian: xwayland, xterm,
+    /// x11-apps, x11-utils, gtk-3-examples, dbus).
+    static func installed(_ programs: String...) -> Bool { (["Xwayland"] + programs).allSatisfy(StrataRun.isInstalled) }
+
+    @Test(.enabled(if: installed("xterm"), "Xwayland or one of xterm is not installed"))
+    func textTypedThroughStrataCtlReachesAnXtermStartedAsTheCommand() async throws {
         let run = try StrataRun(["--backend", "headless"], command: ["sh", "-c", """
             dir=$(mktemp -d); out=$dir/typed
             xterm -e sh -c "read line; echo \\"\\$line\\" > $out" &
@@ -42,7 +47,8 @@ struct XwaylandEndToEndTests {
         #expect(!result.stdout.split(separator: "\n").contains { $0.hasPrefix("DISPLAY=") })
     }
 
-    @Test func aMissingXwaylandIsAClearMessageAndWaylandClientsStillWork() async throws {
+    @Test(.enabled(if: StrataRun.isInstalled("wayland-info"), "wayland-info is not installed (apt-get install wayland-utils)"))
+    func aMissingXwaylandIsAClearMessageAndWaylandClientsStillWork() async throws {
         let result = try await StrataRun.run(
             ["--backend", "headless", "--xwayland", "eager"],
             command: ["sh", "-c", "wayland-info | grep -c wl_compositor"],
@@ -51,7 +57,8 @@ struct XwaylandEndToEndTests {
         #expect(result.stdout.contains("1"))
     }
 
-    @Test func xlogoIsOnTheScreenshotAndXpropAndXwininfoShowWhatTheWindowManagerSet() async throws {
+    @Test(.enabled(if: installed("xlogo", "xprop", "xwininfo"), "Xwayland or one of xlogo, xprop, xwininfo is not installed"))
+    func xlogoIsOnTheScreenshotAndXpropAndXwininfoShowWhatTheWindowManagerSet() async throws {
         let run = try StrataRun(["--backend", "headless", "--size", "640x480"], command: ["sh", "-c", """
             xlogo -geometry 100x100 &
             until \(Self.ctl) windows | grep ' x11' | grep -q ' no  '; do sleep 0.05; done
@@ -91,7 +98,8 @@ struct XwaylandEndToEndTests {
     /// examples/x11-and-wayland-levels.strata (X and Wayland windows at four levels, then the X
     /// normal window raised), and the screenshot after it, pixel by pixel: each window's colour
     /// exactly where the stack puts it in front.
-    @Test func xAndWaylandWindowsStackByLevelToTheExactPixel() async throws {
+    @Test(.enabled(if: installed(), "Xwayland is not installed (apt-get install xwayland)"))
+    func xAndWaylandWindowsStackByLevelToTheExactPixel() async throws {
         let ctl = try #require(StrataRun.sibling("strata-ctl"))
         let x11Client = try #require(StrataRun.sibling("strata-x11-color-client"))
         let folder = (x11Client as NSString).deletingLastPathComponent
@@ -136,7 +144,8 @@ struct XwaylandEndToEndTests {
     /// GTK 3 on X11 (`GDK_BACKEND=x11 dbus-run-session -- gtk3-demo --run=menus`): the window maps and is key; F10
     /// opens its menu bar's first menu, an override-redirect window directly above the window at
     /// its level, not key.
-    @Test func aGtk3MenuOnX11OpensAboveItsWindowWithoutTakingKey() async throws {
+    @Test(.enabled(if: installed("gtk3-demo", "dbus-run-session"), "Xwayland or one of gtk3-demo, dbus-run-session is not installed"))
+    func aGtk3MenuOnX11OpensAboveItsWindowWithoutTakingKey() async throws {
         let run = try StrataRun(["--backend", "headless", "--size", "800x600"], command: ["sh", "-c", """
             GDK_BACKEND=x11 dbus-run-session -- gtk3-demo --run=menus > /dev/null 2>&1 &
             until \(Self.ctl) windows | grep -q ' Menus '; do sleep 0.05; done
@@ -163,7 +172,8 @@ struct XwaylandEndToEndTests {
 
     /// GTK 3 on X11 (`gtk3-demo --run=dialog`): the message dialog its focused button opens is
     /// transient for the demo's window (xprop), a dialog, in front and key.
-    @Test func aGtk3DialogOnX11IsTransientForItsWindowInFrontAndKey() async throws {
+    @Test(.enabled(if: installed("gtk3-demo", "dbus-run-session", "xprop", "xwininfo"), "Xwayland or one of gtk3-demo, dbus-run-session, xprop, xwininfo is not installed"))
+    func aGtk3DialogOnX11IsTransientForItsWindowInFrontAndKey() async throws {
         let run = try StrataRun(["--backend", "headless", "--size", "800x600"], command: ["sh", "-c", """
             GDK_BACKEND=x11 dbus-run-session -- gtk3-demo --run=dialog > /dev/null 2>&1 &
             until \(Self.ctl) windows | grep -q ' Dialogs '; do sleep 0.05; done
@@ -197,7 +207,8 @@ struct XwaylandEndToEndTests {
     /// the pointer has left the window (the move's reply names no window; GTK's own emulation of
     /// a move, without the hint, keeps the pointer on it), and the window follows the pointer's
     /// motion after GTK's drag threshold. The release ends the move.
-    @Test func aGtk3HeaderBarDraggedOnX11MovesTheWindowThroughTheWindowManager() async throws {
+    @Test(.enabled(if: installed("gtk3-demo", "dbus-run-session"), "Xwayland or one of gtk3-demo, dbus-run-session is not installed"))
+    func aGtk3HeaderBarDraggedOnX11MovesTheWindowThroughTheWindowManager() async throws {
         let session = try await ControlTests.Session.start(["--backend", "headless", "--size", "800x600"])
         _ = try await session.ctl("exec", "--", "sh", "-c",
                                   "GDK_BACKEND=x11 NO_AT_BRIDGE=1 exec dbus-run-session -- gtk3-demo --run=headerbar > /dev/null 2>&1")
@@ -242,7 +253,8 @@ struct XwaylandEndToEndTests {
     /// The cursor an X client sets shows: Xwayland sets it through wl_pointer.set_cursor like any
     /// client. strata-x11-color-client's cursor is a 16×16 red square, its hotspot at the corner:
     /// with the pointer over its window, the screenshot has exactly that square at the pointer.
-    @Test func theCursorAnXClientSetsIsDrawnAtThePointer() async throws {
+    @Test(.enabled(if: installed(), "Xwayland is not installed (apt-get install xwayland)"))
+    func theCursorAnXClientSetsIsDrawnAtThePointer() async throws {
         let session = try await ControlTests.Session.start(["--backend", "headless", "--size", "320x240"])
         _ = try await session.ctl("exec", "--", "strata-x11-color-client", "--class", "XCursor", "--size", "200x150",
                                   "--color", "2040c0", "--cursor-color", "ff0000", "--seconds", "60")
@@ -269,7 +281,8 @@ struct XwaylandEndToEndTests {
         #expect(await session.stop().status == 0)
     }
 
-    @Test func anXwaylandThatDiesIsReportedAndStartsAgainAtTheNextXConnection() async throws {
+    @Test(.enabled(if: installed("xlogo", "pgrep"), "Xwayland or one of xlogo, pgrep is not installed"))
+    func anXwaylandThatDiesIsReportedAndStartsAgainAtTheNextXConnection() async throws {
         let run = try StrataRun(["--backend", "headless"], command: ["sh", "-c", """
             xlogo &
             until \(Self.ctl) windows | grep ' x11' | grep -q ' no  '; do sleep 0.05; done

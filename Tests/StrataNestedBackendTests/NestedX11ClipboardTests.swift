@@ -8,7 +8,8 @@ import Testing
 
 /// CLIPBOARD and PRIMARY between a parent Xvfb and a nested Strata (X11 backend): xclip on the
 /// X side, a data-control client inside (hosted by a `TestServer`).
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.serialized, .timeLimit(.minutes(1)),
+       .enabled(if: ParentXvfb.isInstalled && executable("xclip") != nil, "Xvfb or xclip is not installed (apt-get install xvfb xclip)"))
 struct NestedX11ClipboardTests {
     final class Sides {
         // Released in this order: the client before its server, Strata before the X server.

@@ -123,7 +123,8 @@ final class ParentWeston {
         environment["XDG_RUNTIME_DIR"] = runtimeDirectory
         environment.removeValue(forKey: "WAYLAND_DISPLAY")
         environment.removeValue(forKey: "DISPLAY")
-        process = try ChildProcess(executable("weston")!, [
+        guard let weston = executable("weston") else { throw ParentSessionError.didNotStart(Self.missingMessage) }
+        process = try ChildProcess(weston, [
             "--backend=headless-backend.so", "--socket=parent-0", "--width=\(width)", "--height=\(height)",
             "--idle-time=0", "--use-pixman", "--debug", "--config=\(runtimeDirectory)/weston.ini", "--shell=\(shell)",
             "--log=\(runtimeDirectory)/weston.log",
@@ -157,7 +158,10 @@ final class ParentWeston {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_RUNTIME_DIR"] = runtimeDirectory
         environment["WAYLAND_DISPLAY"] = socketPath
-        let shooter = try ChildProcess(executable("weston-screenshooter")!, [], environment: environment, directory: directory)
+        guard let screenshooter = executable("weston-screenshooter") else {
+            throw ParentSessionError.didNotStart(Self.missingMessage)
+        }
+        let shooter = try ChildProcess(screenshooter, [], environment: environment, directory: directory)
         guard shooter.wait(seconds: 20) else {
             shooter.stop()
             throw ParentSessionError.didNotStart("weston-screenshooter did not finish")
@@ -207,10 +211,11 @@ final class ParentXvfb {
     init(width: Int = 1024, height: Int = 768) throws {
         // Another process may take a number between the check and Xvfb's start: then this
         // Xvfb ends at once, and the next number is tried.
+        guard let xvfb = executable("Xvfb") else { throw ParentSessionError.didNotStart(Self.missingMessage) }
         for _ in 0..<5 {
             guard let number = Self.reserveNumber() else { break }
             let display = ":\(number)"
-            let process = try ChildProcess(executable("Xvfb")!, [display, "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"],
+            let process = try ChildProcess(xvfb, [display, "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"],
                                            environment: ProcessInfo.processInfo.environment)
             let deadline = Date().addingTimeInterval(10)
             while process.isRunning, Date() < deadline, !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {

@@ -344,18 +344,13 @@ import Testing
 
     // MARK: Many clients
 
-    /// 1,000 clients connected at once (each a socket, two descriptors in this process) all get
-    /// the registry and a roundtrip.
-    @Test func aThousandClientsConnectedAtOnceAreAllServed() throws {
-        var limit = rlimit()
-        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        if limit.rlim_cur < limit.rlim_max {
-            limit.rlim_cur = limit.rlim_max
-            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        }
+    /// 300 clients connected at once (each a socket, two descriptors in this process: 600, within
+    /// the usual soft limit of 1,024, which a test does not raise) all get the registry and a
+    /// roundtrip. Strata raising its own limit for more is `ClientCapacityEndToEndTests`'.
+    @Test func threeHundredClientsConnectedAtOnceAreAllServed() throws {
         let server = try TestServer()
         var clients: [RawClient] = []
-        for _ in 0..<1000 {
+        for _ in 0..<300 {
             let client = try RawClient(server: server)
             client.keepsEvents = false
             client.getRegistry()

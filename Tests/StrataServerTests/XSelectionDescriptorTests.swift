@@ -10,7 +10,7 @@ import Testing
 /// handler and the bridge's duplicate once by the transfer, whether the X owner finishes or dies
 /// mid-transfer; for an X requestor, the pipe's write end is closed once after it went to the
 /// Wayland source and its read end once when the transfer ends.
-@Suite(.serialized) struct XSelectionDescriptorTests {
+@Suite(.serialized, .enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage)) struct XSelectionDescriptorTests {
     private static func start() throws -> (TestServer, Xwayland) {
         try XTestHarness.start()
     }

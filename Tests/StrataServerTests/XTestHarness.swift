@@ -8,6 +8,15 @@ import Testing
 /// Helpers of the XWM suites: a server with Xwayland started in process, and the test as an X
 /// client over xcb (windows, atoms, properties, client messages to the root).
 enum XTestHarness {
+    /// Whether the Xwayland these suites start is there (`STRATA_XWAYLAND`, else `Xwayland` on
+    /// PATH): a suite that needs it is `.enabled(if: XTestHarness.isInstalled, …)`, so a missing
+    /// Xwayland is a skip, not a failure of every test.
+    static var isInstalled: Bool {
+        if let path = ProcessInfo.processInfo.environment["STRATA_XWAYLAND"] { return FileManager.default.isExecutableFile(atPath: path) }
+        return TestProcess.isInstalled("Xwayland")
+    }
+    static let missingMessage: Comment = "Xwayland is not installed (Debian: apt-get install xwayland)"
+
     /// A server with Xwayland started and its window manager connected.
     static func start(width: Int = 640, height: Int = 480, policy: KeyWindowPolicy = UIKitKeyWindowPolicy(),
                       budget: ClientBudget.Limits = .xwayland) throws -> (TestServer, Xwayland) {

@@ -8,7 +8,7 @@ import Testing
 /// X clients flooding the XWM with requests it answers by writing to X (`_NET_WM_STATE`
 /// toggles, ConfigureWindow): the XWM never waits for the X socket, so a Wayland client is
 /// answered during the flood, Xwayland lives, and the window ends in the last state asked.
-@Suite("The XWM under X floods", .serialized)
+@Suite("The XWM under X floods", .serialized, .enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
 struct XWMFloodTests {
     private typealias H = XTestHarness
 

@@ -7,7 +7,7 @@ import Testing
 
 /// Hostile X clients against the XWM: events only the X server may send, forged by a client
 /// with SendEvent (the synthetic bit), and `_NET_ACTIVE_WINDOW` from a client in the background.
-@Suite("The XWM against hostile X clients", .serialized)
+@Suite("The XWM against hostile X clients", .serialized, .enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
 struct XWMHostileTests {
     private typealias H = XTestHarness
 

@@ -8,7 +8,7 @@ import Testing
 /// `_NET_WM_MOVERESIZE`: an X client with its own title bar (GTK, Chromium under X11) asks the
 /// window manager to move or resize its window by the button it holds. The press Xwayland holds
 /// on the window stands for xdg_toplevel.move's serial; the release ends it.
-@Suite("The XWM's interactive move and resize", .serialized)
+@Suite("The XWM's interactive move and resize", .serialized, .enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
 struct XWMMoveResizeTests {
     private typealias H = XTestHarness
 

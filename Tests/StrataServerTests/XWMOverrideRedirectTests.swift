@@ -8,7 +8,7 @@ import Testing
 /// Override-redirect windows (menus, tooltips) are ordered with the window they belong to: its
 /// `WM_TRANSIENT_FOR`, else their client's key or frontmost window, at that window's level,
 /// never key; with none, at the popup level.
-@Suite("The XWM's override-redirect windows", .serialized)
+@Suite("The XWM's override-redirect windows", .serialized, .enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
 struct XWMOverrideRedirectTests {
     private typealias H = XTestHarness
 

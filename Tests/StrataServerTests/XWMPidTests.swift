@@ -6,7 +6,7 @@ import StrataTestSupport
 import Testing
 
 /// The pid of an X window: `_NET_WM_PID`, else X-Resource's LocalClientPID of its client.
-@Suite("The XWM's pid fallback", .serialized)
+@Suite("The XWM's pid fallback", .serialized, .enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
 struct XWMPidTests {
     private typealias H = XTestHarness
 

@@ -8,7 +8,7 @@ import Testing
 /// `_NET_WM_STATE` (maximize, fullscreen, above) and ICCCM iconic state: the client's messages
 /// and Strata's requests go through the model's placement policy and visibility, and the XWM
 /// writes the state back on the window.
-@Suite("The XWM's window states", .serialized)
+@Suite("The XWM's window states", .serialized, .enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
 struct XWMStateTests {
     private typealias H = XTestHarness
 

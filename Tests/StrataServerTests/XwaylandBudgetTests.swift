@@ -7,7 +7,7 @@ import Testing
 
 /// Xwayland's budget, per X client: an X client holding thousands of pixmaps (each a wl_shm pool
 /// on Xwayland's connection) or windows takes neither Xwayland nor the other X clients down.
-@Suite("Xwayland's budget per X client", .serialized)
+@Suite("Xwayland's budget per X client", .serialized, .enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
 struct XwaylandBudgetTests {
     private typealias H = XTestHarness
 

@@ -9,7 +9,7 @@ import Testing
 /// real Xwayland, the test as an X client over xcb (`TestXSelectionClient`) and a data control
 /// client on the Wayland side: targets ↔ MIME types, INCR, and hostile peers (an X owner dying
 /// mid-transfer, a Wayland source that never writes, a huge TARGETS list).
-@Suite("X ↔ Wayland selections", .serialized)
+@Suite("X ↔ Wayland selections", .serialized, .enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
 struct XwaylandSelectionTests {
     private static func start() throws -> (TestServer, Xwayland, XWM) {
         let (server, xwayland) = try XTestHarness.start()

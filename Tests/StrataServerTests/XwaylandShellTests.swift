@@ -10,7 +10,7 @@ import Testing
 /// xwayland_shell_v1, with a TestClient acting as an Xwayland 23+ (Debian's 22.1 does not use the
 /// protocol) beside a real Xwayland for the X side: the serial of a `WL_SURFACE_SERIAL` message
 /// associates the surface; the spec's errors; only Xwayland's client sees the global.
-@Suite("xwayland_shell_v1", .serialized)
+@Suite("xwayland_shell_v1", .serialized, .enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
 struct XwaylandShellTests {
     private typealias H = XTestHarness
 

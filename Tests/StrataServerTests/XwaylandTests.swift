@@ -52,7 +52,8 @@ struct XwaylandTests {
         server.windows.windows.filter { $0.content?.kind == "x11" }
     }
 
-    @Test func aMappedXWindowBecomesAKeyModelWindowWithItsClassTitleAndPid() throws {
+    @Test(.enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
+    func aMappedXWindowBecomesAKeyModelWindowWithItsClassTitleAndPid() throws {
         let (server, xwayland) = try Self.start()
         defer { xwayland.shutdown() }
         guard let c = xcb_connect(xwayland.displayName, nil), xcb_connection_has_error(c) == 0 else {
@@ -79,7 +80,8 @@ struct XwaylandTests {
         #expect(model.isClosed)
     }
 
-    @Test func aHostileXClientWithAbsurdPropertiesAndAMapLoopDoesNotTakeStrataDown() throws {
+    @Test(.enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
+    func aHostileXClientWithAbsurdPropertiesAndAMapLoopDoesNotTakeStrataDown() throws {
         let (server, xwayland) = try Self.start()
         defer { xwayland.shutdown() }
         guard let c = xcb_connect(xwayland.displayName, nil), xcb_connection_has_error(c) == 0 else {
@@ -123,7 +125,8 @@ struct XwaylandTests {
         #expect(model.isClosed)
     }
 
-    @Test func shuttingXwaylandDownRemovesItsSocketAndLockFile() throws {
+    @Test(.enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
+    func shuttingXwaylandDownRemovesItsSocketAndLockFile() throws {
         let (server, xwayland) = try Self.start()
         let number = xwayland.sockets.number
         #expect(FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)"))
@@ -139,7 +142,8 @@ struct XwaylandTests {
         server.step()
     }
 
-    @Test func xwaylandStartsOnlyAtTheFirstConnectionToItsSocket() throws {
+    @Test(.enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
+    func xwaylandStartsOnlyAtTheFirstConnectionToItsSocket() throws {
         let server = try TestServer(modes: [ScreenMode(width: 640, height: 480, refreshMilliHz: 60_000)])
         let xwayland = try Xwayland(compositor: server.compositor, executable: "Xwayland")
         server.compositor.xwayland = xwayland
@@ -162,7 +166,8 @@ struct XwaylandTests {
         #expect(xwayland.starts == 1)
     }
 
-    @Test func anOverrideRedirectWindowShowsAtItsXPositionAboveItsClientsKeyWindowAndNeverTakesKey() throws {
+    @Test(.enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
+    func anOverrideRedirectWindowShowsAtItsXPositionAboveItsClientsKeyWindowAndNeverTakesKey() throws {
         let (server, xwayland) = try Self.start()
         defer { xwayland.shutdown() }
         let c = try #require(Self.connect(xwayland))
@@ -190,7 +195,8 @@ struct XwaylandTests {
         #expect(server.run(seconds: 20) { popup.frame.x == 220 && popup.frame.y == 160 })
     }
 
-    @Test func aDockWindowIsAtTheStatusBarLevelAndADialogAtTheNormalOne() throws {
+    @Test(.enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
+    func aDockWindowIsAtTheStatusBarLevelAndADialogAtTheNormalOne() throws {
         let (server, xwayland) = try Self.start()
         defer { xwayland.shutdown() }
         let c = try #require(Self.connect(xwayland))
@@ -214,7 +220,8 @@ struct XwaylandTests {
         #expect(dialog.isKeyWindow)
     }
 
-    @Test func aConfigureRequestOfAShownWindowMovesItThroughThePlacementPolicy() throws {
+    @Test(.enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
+    func aConfigureRequestOfAShownWindowMovesItThroughThePlacementPolicy() throws {
         let (server, xwayland) = try Self.start()
         defer { xwayland.shutdown() }
         let c = try #require(Self.connect(xwayland))
@@ -235,7 +242,8 @@ struct XwaylandTests {
         #expect(reply?.pointee.x == 300 && reply?.pointee.y == 200 && reply?.pointee.width == 120)
     }
 
-    @Test func theKeyWindowHasTheXInputFocusAndAWindowAskingForTakeFocusGetsTheMessage() throws {
+    @Test(.enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
+    func theKeyWindowHasTheXInputFocusAndAWindowAskingForTakeFocusGetsTheMessage() throws {
         let (server, xwayland) = try Self.start()
         defer { xwayland.shutdown() }
         let c = try #require(Self.connect(xwayland))
@@ -283,7 +291,8 @@ struct XwaylandTests {
         #expect(value == first)
     }
 
-    @Test func aLevelRuleForTheWMClassAppliesToTheXWindow() throws {
+    @Test(.enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
+    func aLevelRuleForTheWMClassAppliesToTheXWindow() throws {
         let (server, xwayland) = try Self.start()
         defer { xwayland.shutdown() }
         server.compositor.levelRules.levels["Alerted"] = .alert
@@ -297,7 +306,8 @@ struct XwaylandTests {
         #expect(Self.x11Windows(server).first?.level == .alert)
     }
 
-    @Test func anXWindowTheModelHidStaysHiddenWhileItsClientDrawsAndShowsAgainAfterAnUnmapAndMap() throws {
+    @Test(.enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
+    func anXWindowTheModelHidStaysHiddenWhileItsClientDrawsAndShowsAgainAfterAnUnmapAndMap() throws {
         let (server, xwayland) = try Self.start()
         defer { xwayland.shutdown() }
         let c = try #require(Self.connect(xwayland))
@@ -332,7 +342,8 @@ struct XwaylandTests {
         #expect(Self.x11Windows(server).count == 1)
     }
 
-    @Test func aWindowMappedWithNetWMStateAboveIsAboveNormalWindowsAndBelowAlerts() throws {
+    @Test(.enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
+    func aWindowMappedWithNetWMStateAboveIsAboveNormalWindowsAndBelowAlerts() throws {
         let (server, xwayland) = try Self.start()
         defer { xwayland.shutdown() }
         let c = try #require(Self.connect(xwayland))
@@ -349,7 +360,8 @@ struct XwaylandTests {
         #expect(level > .normal && level < .alert)
     }
 
-    @Test func aTransientComesToTheFrontWithItsParentWhenTheParentBecomesKey() throws {
+    @Test(.enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
+    func aTransientComesToTheFrontWithItsParentWhenTheParentBecomesKey() throws {
         let (server, xwayland) = try Self.start()
         defer { xwayland.shutdown() }
         let c = try #require(Self.connect(xwayland))
@@ -377,7 +389,8 @@ struct XwaylandTests {
         #expect(server.windows.windows.map(\.appID) == ["parent", "other", "dialog"])
     }
 
-    @Test func aNetActiveWindowRequestMakesTheWindowKeyThroughTheModel() throws {
+    @Test(.enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
+    func aNetActiveWindowRequestMakesTheWindowKeyThroughTheModel() throws {
         let (server, xwayland) = try Self.start()
         defer { xwayland.shutdown() }
         let c = try #require(Self.connect(xwayland))
