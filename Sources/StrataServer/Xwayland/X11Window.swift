@@ -342,7 +342,7 @@ final class X11Window: WindowContent, SurfaceRole {
         }
         if window.title != title { compositor.setTitle(title, of: window) }
         if window.appID != appID { compositor.setAppID(appID, of: window, isMapped: wasShown) }
-        if window.pid != pid { window.pid = pid }
+        if window.pid != pid { compositor.windows.setPID(window, pid) }
     }
 
     /// Lets go of the surface (its role and place in the scene).
