@@ -4,7 +4,8 @@ import StrataModel
 
 /// zwlr_foreign_toplevel_manager_v1 v3 (privileged): a taskbar's list of windows. A window is
 /// listed from the first time it is shown until it closes; hidden afterwards it is `minimized`,
-/// key it is `activated`, and `maximized` / `fullscreen` as its content last configured it.
+/// key it is `activated`, and `maximized` / `fullscreen` as the model window's state says
+/// (`windowDidChangeMaximized`, `windowDidChangeFullscreen`).
 /// `activate` is an explicit request: it shows the window if hidden, orders it front and makes it
 /// key (`makeKey`, honoured under every policy); `unset_minimized` is `makeKeyAndVisible` (the
 /// policy decides); `set_minimized` hides. `set_maximized`, `set_fullscreen` and their unsets go
@@ -50,7 +51,8 @@ public final class ForeignToplevelManager {
             } else {
                 windowDidChange(window)
             }
-        case .windowDidBecomeHidden(let id), .windowDidBecomeKey(let id), .windowDidResignKey(let id):
+        case .windowDidBecomeHidden(let id), .windowDidBecomeKey(let id), .windowDidResignKey(let id),
+             .windowDidChangeMaximized(let id, _), .windowDidChangeFullscreen(let id, _):
             if listed.contains(id), let window = compositor.windows.window(withID: id) { windowDidChange(window) }
         case .windowDidMoveToScreen(let id, let from, _):
             guard listed.contains(id), let window = compositor.windows.window(withID: id) else { return }
