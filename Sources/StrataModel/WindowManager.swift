@@ -601,6 +601,15 @@ public final class WindowManager {
         window.restoreFrame = nil
     }
 
+    /// Sets the frame `window` goes back to when it leaves maximized and fullscreen
+    /// (`Window.restoreFrame`), for a shell that shows a window for the first time already in one
+    /// of those states (an X window mapped with `_NET_WM_STATE_MAXIMIZED_*`: where the placement
+    /// policy would have put it). Posts nothing.
+    public func setRestoreFrame(_ window: Window, _ frame: Rect?) {
+        guard owns(window) else { return }
+        window.restoreFrame = frame.map { Coordinate.clamped($0) }
+    }
+
     /// Minimizes `window` (xdg_toplevel.set_minimized, X11's iconic state, a taskbar): it is
     /// hidden and keeps its state; the next `show` brings it back. Posts
     /// `windowDidChangeMinimized(window, true)`, then what `hide` posts.

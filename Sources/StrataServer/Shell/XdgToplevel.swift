@@ -135,8 +135,8 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
 
     var hasContentToShow: Bool { isMapped && window?.isClosed == false }
     var isToplevel: Bool { true }
-    var isMaximized: Bool { window?.isMaximized ?? false }
-    var isFullscreen: Bool { window?.isFullscreen ?? false }
+    private var isMaximized: Bool { window?.isMaximized ?? false }
+    private var isFullscreen: Bool { window?.isFullscreen ?? false }
 
     private var screen: Screen? { window?.screen ?? compositor.windows.mainScreen }
 

@@ -211,11 +211,10 @@ final class ForeignToplevelHandle: ResourceObject {
         func add(_ state: zwlr_foreign_toplevel_handle_v1_state) {
             if let slot = wl_array_add(&states, 4) { slot.storeBytes(of: state.rawValue, as: UInt32.self) }
         }
-        let content = window.content
-        if content?.isMaximized == true { add(ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_MAXIMIZED) }
+        if window.isMaximized { add(ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_MAXIMIZED) }
         if window.isHidden { add(ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_MINIMIZED) }
         if window.isKeyWindow { add(ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_ACTIVATED) }
-        if version >= 2, content?.isFullscreen == true { add(ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_FULLSCREEN) }
+        if version >= 2, window.isFullscreen { add(ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_FULLSCREEN) }
         zwlr_foreign_toplevel_handle_v1_send_state(resource, &states)
         wl_array_release(&states)
         zwlr_foreign_toplevel_handle_v1_send_done(resource)
