@@ -4,7 +4,7 @@ import StrataServer
 
 /// `maximize`, `fullscreen`, `restore`, `resize`: a window's state asked of its client the way
 /// a taskbar asks it (`WindowContentHandle.handleMaximizeRequest`, `handleFullscreenRequest`,
-/// `handleSizeRequest`): an xdg toplevel gets a configure, an X window its `_NET_WM_STATE` and
+/// `handleSizeRequest`; the model window's `isMaximized`/`isFullscreen` say what was decided): an xdg toplevel gets a configure, an X window its `_NET_WM_STATE` and
 /// geometry. The client answers in its own time; the frame follows what it commits, so the reply
 /// says what was asked (`target`, `requested`) beside the window as it is now (`window`).
 extension ControlCommands {
@@ -14,7 +14,7 @@ extension ControlCommands {
     func maximize(_ request: ControlRequest) throws(ControlError) -> Reply {
         let (window, content) = try stateful(request, "maximized")
         content.handleMaximizeRequest(true)
-        guard content.isMaximized else { throw Self.refusal(window, "maximized") }
+        guard window.isMaximized else { throw Self.refusal(window, "maximized") }
         return try describeState(window, target: window.screen.map { manager.placement.maximizedFrame(for: window, on: $0) })
     }
 
@@ -23,7 +23,7 @@ extension ControlCommands {
         let (window, content) = try stateful(request, "fullscreen")
         let screen = try request.optionalScreen(in: compositor)?.screen
         content.handleFullscreenRequest(true, on: screen)
-        guard content.isFullscreen else { throw Self.refusal(window, "fullscreen") }
+        guard window.isFullscreen else { throw Self.refusal(window, "fullscreen") }
         return try describeState(window, target: window.screen.map { manager.placement.fullscreenFrame(for: window, on: $0) })
     }
 
@@ -31,9 +31,10 @@ extension ControlCommands {
     /// state is left as it is: `changed` false).
     func restore(_ request: ControlRequest) throws(ControlError) -> Reply {
         let (window, content) = try stateful(request, "restored")
-        let changed = content.isFullscreen || content.isMaximized
-        if content.isFullscreen { content.handleFullscreenRequest(false, on: nil) }
-        if content.isMaximized { content.handleMaximizeRequest(false) }
+        let wasPlaced = window.isFullscreen || window.isMaximized
+        if window.isFullscreen { content.handleFullscreenRequest(false, on: nil) }
+        if window.isMaximized { content.handleMaximizeRequest(false) }
+        let changed = wasPlaced && !window.isFullscreen && !window.isMaximized
         var reply = try describeState(window, target: nil)
         reply["changed"] = .bool(changed)
         return reply

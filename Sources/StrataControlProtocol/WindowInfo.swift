@@ -58,7 +58,7 @@ public struct WindowInfo: Codable, Sendable, Equatable {
                 level: window.level.name, order: index, key: window.isKeyWindow, hidden: window.isHidden,
                 screen: window.screen?.id.rawValue, frame: window.frame,
                 kind: window.content?.kind ?? "wayland", modal: window.isModal, parent: window.parent?.id.rawValue,
-                maximized: window.content?.isMaximized ?? false, fullscreen: window.content?.isFullscreen ?? false)
+                maximized: window.isMaximized, fullscreen: window.isFullscreen)
         }
     }
 }

@@ -43,12 +43,29 @@ public final class Window {
     /// modal children without looking for them in `WindowManager.windows`.
     var stackingStamp: Int64 = 0
 
-    /// The client's application id (`xdg_toplevel.set_app_id`).
-    public var appID: String
-    /// The window's title (`xdg_toplevel.set_title`).
-    public var title: String
-    /// The owning client's process id; 0 when unknown. Key passing prefers the same client.
-    public var pid: Int32
+    /// Whether the window is maximized (`WindowManager.setMaximized`); a fullscreen window may be
+    /// maximized too, and is maximized again when it leaves fullscreen.
+    public internal(set) var isMaximized: Bool = false
+    /// Whether the window is fullscreen (`WindowManager.setFullscreen`).
+    public internal(set) var isFullscreen: Bool = false
+    /// Where the window sits: fullscreen over maximized over normal (`WindowState`).
+    public var state: WindowState { isFullscreen ? .fullscreen : isMaximized ? .maximized : .normal }
+    /// The frame the window had when it left the normal state, where it goes back when it is
+    /// restored (`WindowManager.frame(for:in:size:)`); nil while it has none to go back to.
+    /// Kept after the state returns to normal until the shell has placed the restored frame
+    /// (`WindowManager.forgetRestoreFrame`): a client draws the restored size after it is asked.
+    public internal(set) var restoreFrame: Rect?
+    /// Whether the user or the client minimized the window (`WindowManager.minimize`): it is
+    /// hidden, and the next `show` brings it back in the state it had.
+    public internal(set) var isMinimized: Bool = false
+
+    /// The client's application id (`xdg_toplevel.set_app_id`; `WindowManager.setAppID`).
+    public internal(set) var appID: String
+    /// The window's title (`xdg_toplevel.set_title`; `WindowManager.setTitle`).
+    public internal(set) var title: String
+    /// The owning client's process id; 0 when unknown (`WindowManager.setPID`). Key passing
+    /// prefers the same client.
+    public internal(set) var pid: Int32
     /// What the layer above hangs on this window (the object that shows it: an xdg_toplevel, a
     /// wl_shell_surface…), held weakly. Typed by the model's `WindowContentHandle`, which the
     /// server refines: the compositor calls the content's hooks without casting it.
@@ -155,6 +172,8 @@ extension Window: CustomStringConvertible {
     public var description: String {
         var parts = ["\(id)", "level \(level.name)", isHidden ? "hidden" : "visible"]
         if isKeyWindow { parts.append("key") }
+        if state != .normal { parts.append(state.rawValue) }
+        if isMinimized { parts.append("minimized") }
         if isModal { parts.append("modal") }
         if let parent { parts.append("child of \(parent.id)") }
         if !appID.isEmpty { parts.append("app \(appID)") }

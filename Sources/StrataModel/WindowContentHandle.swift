@@ -25,16 +25,14 @@ public protocol WindowContentHandle: AnyObject {
     /// whose content is unmapped stays hidden whatever a taskbar asks. Default: it has a root
     /// surface.
     var hasContentToShow: Bool { get }
-    /// Whether the window is maximized / fullscreen: what the compositor last decided (the state
-    /// of its latest configure), not yet necessarily drawn by the client. Default: false.
-    var isMaximized: Bool { get }
-    var isFullscreen: Bool { get }
 
     /// The window became or stopped being the key window (xdg_toplevel `activated`).
     func windowDidChangeKeyState(isKey: Bool)
     /// The compositor asks the client to close the window (xdg_toplevel.close).
     func closeRequest()
-    /// Someone other than the client (a taskbar) asks to maximize or restore the window.
+    /// Someone other than the client (a taskbar) asks to maximize or restore the window: the
+    /// content asks its client and sets the model window's state (`Window.isMaximized`,
+    /// `isFullscreen`: what was last decided, not yet necessarily drawn by the client).
     func handleMaximizeRequest(_ maximized: Bool)
     /// Someone other than the client (a taskbar) asks to make the window fullscreen (on
     /// `screen`, or where it is when nil) or to leave fullscreen.
@@ -78,8 +76,6 @@ extension WindowContentHandle {
         if let rootSurface { body(rootSurface) }
     }
     public var hasContentToShow: Bool { rootSurface != nil }
-    public var isMaximized: Bool { false }
-    public var isFullscreen: Bool { false }
     public func windowDidChangeKeyState(isKey: Bool) {}
     public func closeRequest() {}
     public func handleMaximizeRequest(_ maximized: Bool) {}

@@ -265,6 +265,10 @@ public final class WindowManager {
     /// moved), then `windowDidResignKey(old)`, then `windowDidBecomeKey(window)`.
     public func show(_ window: Window, makeKey: Bool = true) {
         guard owns(window) else { return }
+        if window.isMinimized {
+            window.isMinimized = false
+            pending.append(.windowDidChangeMinimized(window.id, false))
+        }
         if window.isHidden {
             window.isHidden = false
             _ = raise(window)
@@ -287,12 +291,16 @@ public final class WindowManager {
     /// `windowDidBecomeKey` for the policy's successor (if any).
     public func hide(_ window: Window) {
         guard owns(window), !window.isHidden else { return }
+        queueHide(window)
+        commit()
+    }
+
+    private func queueHide(_ window: Window) {
         let wasKey = keyWindow === window
         if wasKey { changeKey(to: nil) }
         window.isHidden = true
         pending.append(.windowDidBecomeHidden(window.id))
         if wasKey { passKey(after: window) }
-        commit()
     }
 
     /// Removes `window` for good. Posts, as they apply: `windowDidResignKey`,
@@ -531,6 +539,143 @@ public final class WindowManager {
         guard !window.isHidden else { return }
         pending.append(.windowDidChangeAppID(window.id))
         commit()
+    }
+
+    /// Sets `window`'s process id (`Window.pid`). Posts `windowDidChangePID(window)` when it
+    /// changes while the window is shown, as `setTitle` does.
+    public func setPID(_ window: Window, _ pid: Int32) {
+        guard owns(window), window.pid != pid else { return }
+        window.pid = pid
+        guard !window.isHidden else { return }
+        pending.append(.windowDidChangePID(window.id))
+        commit()
+    }
+
+    // MARK: Window state
+
+    /// Maximizes `window` or ends that (`Window.isMaximized`). Posts
+    /// `windowDidChangeMaximized(window, isMaximized)` when it changes. The frame does not change
+    /// here: a shell asks its client for the state's size (`configuredSize(of:)`) and places what
+    /// the client draws (`frame(for:in:size:)`). Leaving the normal state saves the restore frame
+    /// (`saveRestoreFrame`).
+    public func setMaximized(_ window: Window, _ isMaximized: Bool) {
+        guard owns(window), window.isMaximized != isMaximized else { return }
+        saveRestoreFrame(window)
+        window.isMaximized = isMaximized
+        pending.append(.windowDidChangeMaximized(window.id, isMaximized))
+        commit()
+    }
+
+    /// Makes `window` fullscreen (on `screen` when given: it moves there first,
+    /// `windowDidMoveToScreen`) or ends that (`Window.isFullscreen`). Posts
+    /// `windowDidChangeFullscreen(window, isFullscreen)` when it changes; otherwise as
+    /// `setMaximized`.
+    public func setFullscreen(_ window: Window, _ isFullscreen: Bool, on screen: Screen? = nil) {
+        guard owns(window) else { return }
+        if isFullscreen, let screen, owns(screen), window.screen !== screen {
+            let from = window.screen?.id
+            window.screen = screen
+            pending.append(.windowDidMoveToScreen(window.id, from: from, to: screen.id))
+        }
+        if window.isFullscreen != isFullscreen {
+            saveRestoreFrame(window)
+            window.isFullscreen = isFullscreen
+            pending.append(.windowDidChangeFullscreen(window.id, isFullscreen))
+        }
+        commit()
+    }
+
+    /// A window leaving the normal state keeps the frame it goes back to (`Window.restoreFrame`)
+    /// when it has one (it is shown or minimized) and none is kept yet (a window maximized again
+    /// before its client drew the restored frame keeps the frame from before).
+    private func saveRestoreFrame(_ window: Window) {
+        guard window.state == .normal, window.restoreFrame == nil, !window.isHidden || window.isMinimized else { return }
+        window.restoreFrame = window.frame
+    }
+
+    /// The shell placed `window`'s restored frame (its client drew the normal state): the saved
+    /// frame is forgotten. Posts nothing (the frame's change says it); does nothing unless the
+    /// window is normal.
+    public func forgetRestoreFrame(_ window: Window) {
+        guard owns(window), window.state == .normal else { return }
+        window.restoreFrame = nil
+    }
+
+    /// Sets the frame `window` goes back to when it leaves maximized and fullscreen
+    /// (`Window.restoreFrame`), for a shell that shows a window for the first time already in one
+    /// of those states (an X window mapped with `_NET_WM_STATE_MAXIMIZED_*`: where the placement
+    /// policy would have put it). Posts nothing.
+    public func setRestoreFrame(_ window: Window, _ frame: Rect?) {
+        guard owns(window) else { return }
+        window.restoreFrame = frame.map { Coordinate.clamped($0) }
+    }
+
+    /// Minimizes `window` (xdg_toplevel.set_minimized, X11's iconic state, a taskbar): it is
+    /// hidden and keeps its state; the next `show` brings it back. Posts
+    /// `windowDidChangeMinimized(window, true)`, then what `hide` posts.
+    public func minimize(_ window: Window) {
+        guard owns(window), !window.isMinimized else { return }
+        window.isMinimized = true
+        pending.append(.windowDidChangeMinimized(window.id, true))
+        if !window.isHidden { queueHide(window) }
+        commit()
+    }
+
+    /// Returns `window` to the state of a new window (its shell unmapped it): normal, no restore
+    /// frame, not minimized. Posts `windowDidChangeMinimized(false)`,
+    /// `windowDidChangeFullscreen(false)` and `windowDidChangeMaximized(false)` for what changes.
+    public func resetState(_ window: Window) {
+        guard owns(window) else { return }
+        window.restoreFrame = nil
+        if window.isMinimized {
+            window.isMinimized = false
+            pending.append(.windowDidChangeMinimized(window.id, false))
+        }
+        if window.isFullscreen {
+            window.isFullscreen = false
+            pending.append(.windowDidChangeFullscreen(window.id, false))
+        }
+        if window.isMaximized {
+            window.isMaximized = false
+            pending.append(.windowDidChangeMaximized(window.id, false))
+        }
+        commit()
+    }
+
+    /// The size a shell asks `window`'s client for in its state: the placement policy's
+    /// maximized or fullscreen frame's size on the window's screen, the restore frame's size
+    /// while a normal window still has one, nil when the size is the client's own.
+    public func configuredSize(of window: Window) -> Size? {
+        if let placed = placedFrame(of: window) { return placed.size }
+        return window.state == .normal ? window.restoreFrame?.size : nil
+    }
+
+    /// The frame the placement policy gives `window` in its state on its screen (the work area
+    /// when maximized, the screen when fullscreen); nil for a normal window or one without a
+    /// screen. It follows the screen: after a usable area or mode change it is the new one.
+    public func placedFrame(of window: Window) -> Rect? {
+        guard let screen = window.screen else { return nil }
+        switch window.state {
+        case .normal: return nil
+        case .maximized: return placement.maximizedFrame(for: window, on: screen)
+        case .fullscreen: return placement.fullscreenFrame(for: window, on: screen)
+        }
+    }
+
+    /// `window`'s frame when its client drew `size` in `state` (the state the client drew, which
+    /// lags `Window.state` until it answers): at the placed frame's origin when maximized or
+    /// fullscreen, the placement policy's restored frame while a normal window has a restore
+    /// frame, else where the window is.
+    public func frame(for window: Window, in state: WindowState, size: Size) -> Rect {
+        if state != .normal, let screen = window.screen {
+            let placed = state == .maximized
+                ? placement.maximizedFrame(for: window, on: screen) : placement.fullscreenFrame(for: window, on: screen)
+            return Rect(x: placed.x, y: placed.y, width: size.width, height: size.height)
+        }
+        if state == .normal, let saved = window.restoreFrame {
+            return placement.restoredFrame(for: window, saved: saved, size: size)
+        }
+        return Rect(x: window.frame.x, y: window.frame.y, width: size.width, height: size.height)
     }
 
     /// The window that takes key in `window`'s place: the innermost of the chain of shown modal

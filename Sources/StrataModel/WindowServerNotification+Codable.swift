@@ -1,10 +1,10 @@
 /// Notifications encode as flat objects: `{"name": "windowDidChangeLevel", "window": 3,
 /// "from": "normal", "to": "alert"}`; a `PostedNotification` adds `"sequence"`. The keys are
-/// `window`, `screen`, `from`, `to`, `isMirroring` and `isModal`, present as the case needs them
+/// `window`, `screen`, `from`, `to`, `isMirroring`, `isModal`, `isMinimized`, `isMaximized` and `isFullscreen`, present as the case needs them
 /// (`windowDidChangeParent`'s `from` and `to` are window ids, absent for no parent).
 extension WindowServerNotification: Codable {
     enum CodingKeys: String, CodingKey {
-        case name, window, screen, from, to, isMirroring, isModal
+        case name, window, screen, from, to, isMirroring, isModal, isMinimized, isMaximized, isFullscreen
     }
 
     public init(from decoder: any Decoder) throws {
@@ -22,6 +22,13 @@ extension WindowServerNotification: Codable {
         case "windowDidChangeStacking": self = .windowDidChangeStacking(try window())
         case "windowDidChangeTitle": self = .windowDidChangeTitle(try window())
         case "windowDidChangeAppID": self = .windowDidChangeAppID(try window())
+        case "windowDidChangePID": self = .windowDidChangePID(try window())
+        case "windowDidChangeMaximized":
+            self = .windowDidChangeMaximized(try window(), try c.decode(Bool.self, forKey: .isMaximized))
+        case "windowDidChangeFullscreen":
+            self = .windowDidChangeFullscreen(try window(), try c.decode(Bool.self, forKey: .isFullscreen))
+        case "windowDidChangeMinimized":
+            self = .windowDidChangeMinimized(try window(), try c.decode(Bool.self, forKey: .isMinimized))
         case "windowDidChangeLevel":
             self = .windowDidChangeLevel(
                 try window(), from: try c.decode(WindowLevel.self, forKey: .from),
@@ -82,6 +89,12 @@ extension WindowServerNotification: Codable {
             try c.encodeIfPresent(to, forKey: .to)
         case .windowDidChangeModal(_, let isModal):
             try c.encode(isModal, forKey: .isModal)
+        case .windowDidChangeMaximized(_, let isMaximized):
+            try c.encode(isMaximized, forKey: .isMaximized)
+        case .windowDidChangeFullscreen(_, let isFullscreen):
+            try c.encode(isFullscreen, forKey: .isFullscreen)
+        case .windowDidChangeMinimized(_, let isMinimized):
+            try c.encode(isMinimized, forKey: .isMinimized)
         default:
             try c.encodeIfPresent(screenID, forKey: .screen)
         }

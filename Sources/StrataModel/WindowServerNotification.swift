@@ -44,6 +44,16 @@ public enum WindowServerNotification: Hashable, Sendable {
     case windowDidChangeTitle(WindowID)
     /// The window's app id changed while it was shown (`WindowManager.setAppID`).
     case windowDidChangeAppID(WindowID)
+    /// The window's process id changed while it was shown (`WindowManager.setPID`).
+    case windowDidChangePID(WindowID)
+    /// The window was maximized or stopped being maximized (`WindowManager.setMaximized`,
+    /// `resetState`).
+    case windowDidChangeMaximized(WindowID, Bool)
+    /// The window became fullscreen or left it (`WindowManager.setFullscreen`, `resetState`).
+    case windowDidChangeFullscreen(WindowID, Bool)
+    /// The window was minimized (`WindowManager.minimize`; posted before its hide) or brought
+    /// back (`show`, before `windowDidBecomeVisible`; `resetState`).
+    case windowDidChangeMinimized(WindowID, Bool)
 
     /// Every notification name, in declaration order.
     public static let allNames: [String] = [
@@ -54,6 +64,8 @@ public enum WindowServerNotification: Hashable, Sendable {
         "screenDidChangeBrightness", "screenDidMove", "screenDidChangeUsableArea",
         "screenDidChangeMirroring", "screenDidChangeOverscan", "sessionDidLock", "sessionDidUnlock",
         "windowDidChangeParent", "windowDidChangeModal", "windowDidChangeTitle", "windowDidChangeAppID",
+        "windowDidChangePID", "windowDidChangeMaximized", "windowDidChangeFullscreen",
+        "windowDidChangeMinimized",
     ]
 
     /// The stable name of the notification (the case name), e.g. `"windowDidBecomeKey"`.
@@ -85,6 +97,10 @@ public enum WindowServerNotification: Hashable, Sendable {
         case .windowDidChangeModal: return "windowDidChangeModal"
         case .windowDidChangeTitle: return "windowDidChangeTitle"
         case .windowDidChangeAppID: return "windowDidChangeAppID"
+        case .windowDidChangePID: return "windowDidChangePID"
+        case .windowDidChangeMaximized: return "windowDidChangeMaximized"
+        case .windowDidChangeFullscreen: return "windowDidChangeFullscreen"
+        case .windowDidChangeMinimized: return "windowDidChangeMinimized"
         }
     }
 
@@ -93,12 +109,14 @@ public enum WindowServerNotification: Hashable, Sendable {
         switch self {
         case .windowDidOpen(let id), .windowDidClose(let id), .windowDidBecomeVisible(let id),
             .windowDidBecomeHidden(let id), .windowDidBecomeKey(let id), .windowDidResignKey(let id),
-            .windowDidChangeStacking(let id), .windowDidChangeTitle(let id), .windowDidChangeAppID(let id):
+            .windowDidChangeStacking(let id), .windowDidChangeTitle(let id), .windowDidChangeAppID(let id),
+            .windowDidChangePID(let id):
             return id
         case .windowDidChangeLevel(let id, _, _), .windowDidMoveToScreen(let id, _, _),
             .windowDidChangeFrame(let id, _, _), .windowDidChangeParent(let id, _, _):
             return id
-        case .windowDidChangeModal(let id, _):
+        case .windowDidChangeModal(let id, _), .windowDidChangeMinimized(let id, _),
+            .windowDidChangeMaximized(let id, _), .windowDidChangeFullscreen(let id, _):
             return id
         default:
             return nil
@@ -128,7 +146,8 @@ public enum WindowServerNotification: Hashable, Sendable {
         switch self {
         case .windowDidOpen(let id), .windowDidClose(let id), .windowDidBecomeVisible(let id),
             .windowDidBecomeHidden(let id), .windowDidBecomeKey(let id), .windowDidResignKey(let id),
-            .windowDidChangeStacking(let id), .windowDidChangeTitle(let id), .windowDidChangeAppID(let id):
+            .windowDidChangeStacking(let id), .windowDidChangeTitle(let id), .windowDidChangeAppID(let id),
+            .windowDidChangePID(let id):
             fields["window"] = String(id.rawValue)
         case .windowDidChangeLevel(let id, let from, let to):
             fields["window"] = String(id.rawValue)
@@ -159,6 +178,15 @@ public enum WindowServerNotification: Hashable, Sendable {
         case .windowDidChangeModal(let id, let isModal):
             fields["window"] = String(id.rawValue)
             fields["isModal"] = isModal ? "true" : "false"
+        case .windowDidChangeMaximized(let id, let isMaximized):
+            fields["window"] = String(id.rawValue)
+            fields["isMaximized"] = isMaximized ? "true" : "false"
+        case .windowDidChangeFullscreen(let id, let isFullscreen):
+            fields["window"] = String(id.rawValue)
+            fields["isFullscreen"] = isFullscreen ? "true" : "false"
+        case .windowDidChangeMinimized(let id, let isMinimized):
+            fields["window"] = String(id.rawValue)
+            fields["isMinimized"] = isMinimized ? "true" : "false"
         }
         return fields
     }
@@ -179,6 +207,9 @@ extension WindowServerNotification: CustomStringConvertible {
             return "\(name)(\(id), from: \(from.map { "\($0)" } ?? "nil"), to: \(to.map { "\($0)" } ?? "nil"))"
         case .windowDidChangeModal(let id, let isModal):
             return "\(name)(\(id), \(isModal))"
+        case .windowDidChangeMinimized(let id, let flag), .windowDidChangeMaximized(let id, let flag),
+            .windowDidChangeFullscreen(let id, let flag):
+            return "\(name)(\(id), \(flag))"
         default:
             let subject = windowID.map { "\($0)" } ?? screenID.map { "\($0)" } ?? ""
             return "\(name)(\(subject))"

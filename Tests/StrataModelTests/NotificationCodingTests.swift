@@ -24,6 +24,9 @@ import Testing
         .windowDidChangeParent(WindowID(11), from: WindowID(12), to: nil),
         .windowDidChangeModal(WindowID(13), true),
         .windowDidChangeTitle(WindowID(14)), .windowDidChangeAppID(WindowID(15)),
+        .windowDidChangePID(WindowID(16)),
+        .windowDidChangeMaximized(WindowID(17), true), .windowDidChangeFullscreen(WindowID(17), false),
+        .windowDidChangeMinimized(WindowID(18), true),
     ]
 
     @Test func everyCaseHasADistinctNameFromTheList() {

@@ -102,7 +102,6 @@ import Testing
         content.root = surface
         content.forEachRootSurface { seen.append($0) }
         #expect(seen.count == 1 && seen[0] === surface && content.hasContentToShow)
-        #expect(!content.isMaximized && !content.isFullscreen)
         // The hooks a content does not implement do nothing (and do not trap).
         let window = makeManager().shownWindow(frame: Rect(x: 1, y: 2, width: 3, height: 4))
         window.content = content

@@ -80,7 +80,7 @@ struct XWMFloodTests {
         }
         let screen = Rect(x: 0, y: 0, width: 640, height: 480)
         let slowest = Self.slowestRoundtrip(server, bystander, during: flood, seconds: 60) {
-            model.frame == screen && model.content?.isFullscreen == true
+            model.frame == screen && model.isFullscreen
         }
         #expect(slowest != nil, "the bystander's round trips and the final state")
         print("XWM flood: 3,001 _NET_WM_STATE toggles: slowest bystander round trip \(slowest.map { Int($0 * 1000) } ?? -1) ms, "

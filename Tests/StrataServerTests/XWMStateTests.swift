@@ -50,13 +50,13 @@ struct XWMStateTests {
         #expect(server.run(seconds: 20) { model.frame == maximized })
         #expect(H.geometry(c, window) == maximized)
         #expect(Self.state(c, window) == Set(Self.maximize))
-        #expect(model.content?.isMaximized == true)
+        #expect(model.isMaximized == true)
         H.sendToRoot(c, window: window, type: type, [0, H.atom(c, Self.maximize[0]), H.atom(c, Self.maximize[1]), 1])
         xcb_flush(c)
         #expect(server.run(seconds: 20) { model.frame == before })
         #expect(H.geometry(c, window) == before)
         #expect(Self.state(c, window).isEmpty)
-        #expect(model.content?.isMaximized == false)
+        #expect(model.isMaximized == false)
     }
 
     @Test func aToggledFullscreenStateFillsTheScreenAndTogglingAgainRestoresTheFrame() throws {
@@ -71,7 +71,7 @@ struct XWMStateTests {
         xcb_flush(c)
         #expect(server.run(seconds: 20) { model.frame == Rect(x: 0, y: 0, width: 640, height: 480) })
         #expect(Self.state(c, window) == ["_NET_WM_STATE_FULLSCREEN"])
-        #expect(model.content?.isFullscreen == true)
+        #expect(model.isFullscreen == true)
         // A configure request while fullscreen keeps the fullscreen frame.
         var values: [UInt32] = [5, 5, 50, 50]
         xcb_configure_window(c, window, UInt16(XCB_CONFIG_WINDOW_X.rawValue | XCB_CONFIG_WINDOW_Y.rawValue
@@ -257,7 +257,7 @@ struct XWMStateTests {
             model.isVisible && H.words(c, window, H.atom(c, "WM_STATE")) == [1, 0]
                 && Self.state(c, window) == ["_NET_WM_STATE_MAXIMIZED_VERT"]
         })
-        #expect(model.content?.isMaximized == false)
+        #expect(model.isMaximized == false)
         #expect(server.run(seconds: 20) { model.frame == before })
         #expect(H.x11Windows(server).count == 1)
     }

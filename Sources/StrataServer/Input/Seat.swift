@@ -229,7 +229,7 @@ public final class Seat {
     func pointerBinding(for button: UInt32, on window: Window, edges: UInt32) -> Pointer.BindingAction? {
         guard let modifier = pointerBindingModifier, button == Self.leftButton || button == Self.rightButton,
               popupGrabs.isEmpty, !compositor.windows.isLocked, window.isVisible,
-              let content = window.content, content.isToplevel, !content.isMaximized, !content.isFullscreen,
+              let content = window.content, content.isToplevel, !window.isMaximized, !window.isFullscreen,
               keyboard.keymap?.isModifierHeld(named: modifier.xkbName) == true else { return nil }
         if button == Self.leftButton { return .move }
         return content.interactiveResize(edges: edges).map { .resize(edges: edges, $0) }

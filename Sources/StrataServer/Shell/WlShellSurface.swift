@@ -59,8 +59,6 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
     private(set) var hasGrab = false
 
     private var wasPlaced = false
-    /// The frame before maximize/fullscreen, restored at the first commit back in a normal mode.
-    private var savedFrame: Rect?
     private(set) var pendingPingSerial: UInt32?
     private var surfaceDestroyed: Signal<Surface>.Token?
 
@@ -77,7 +75,8 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
 
     private var screen: Screen? { window?.screen ?? compositor.windows.mainScreen }
 
-    /// Where windows go (`WindowPlacementPolicy`): transients, maximized, fullscreen, restored.
+    /// Where windows go (`WindowPlacementPolicy`): transients (the model asks it for the
+    /// maximized, fullscreen and restored frames).
     private var placement: any WindowPlacementPolicy { compositor.windows.placement }
 
     // MARK: Modes
@@ -90,12 +89,20 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
             window.content = self
             self.window = window
         }
-        if let window, isMapped, mode != .maximized, mode != .fullscreen,
-           newMode == .maximized || newMode == .fullscreen {
-            savedFrame = window.frame
-        }
         if mode == .popup || (mode == .none && isMapped) { isMapped = false }
         mode = newMode
+        // The maximized and fullscreen modes are the model window's state (which keeps the frame
+        // to go back to).
+        if let window {
+            let windows = compositor.windows
+            if newMode == .fullscreen {
+                windows.setFullscreen(window, true)
+                windows.setMaximized(window, false)
+            } else {
+                windows.setMaximized(window, newMode == .maximized)
+                windows.setFullscreen(window, false)
+            }
+        }
         if newMode != .transient {
             showsWithoutKey = false
             leaveTransientParent()
@@ -166,16 +173,16 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
         guard !isInert else { return }
         moveWindow(toOutput: output)
         enterWindowMode(.maximized)
-        guard let window, let screen else { return }
-        sendConfigure(edges: 0, size: placement.maximizedFrame(for: window, on: screen).size)
+        guard let window, let size = compositor.windows.configuredSize(of: window) else { return }
+        sendConfigure(edges: 0, size: size)
     }
 
     func handleSetFullscreenRequest(output: OpaquePointer?) {
         guard !isInert else { return }
         moveWindow(toOutput: output)
         enterWindowMode(.fullscreen)
-        guard let window, let screen else { return }
-        sendConfigure(edges: 0, size: placement.fullscreenFrame(for: window, on: screen).size)
+        guard let window, let size = compositor.windows.configuredSize(of: window) else { return }
+        sendConfigure(edges: 0, size: size)
     }
 
     private func moveWindow(toOutput output: OpaquePointer?) {
@@ -334,22 +341,13 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
         if let window { compositor.windows.hide(window) }
     }
 
-    /// The frame for a committed surface size in the current mode.
+    /// The frame for a committed surface size in the current mode (the model's: a normal mode
+    /// after maximized or fullscreen goes back to the frame from before, once).
     private func frame(width: Int, height: Int) -> Rect {
         guard let window else { return .zero }
-        let size = Size(width: width, height: height)
-        var origin = (x: window.frame.x, y: window.frame.y)
-        if mode == .fullscreen, let screen {
-            let frame = placement.fullscreenFrame(for: window, on: screen)
-            origin = (frame.x, frame.y)
-        } else if mode == .maximized, let screen {
-            let frame = placement.maximizedFrame(for: window, on: screen)
-            origin = (frame.x, frame.y)
-        } else if let savedFrame {
-            self.savedFrame = nil
-            return placement.restoredFrame(for: window, saved: savedFrame, size: size)
-        }
-        return Rect(x: origin.x, y: origin.y, width: width, height: height)
+        let frame = compositor.windows.frame(for: window, in: window.state, size: Size(width: width, height: height))
+        compositor.windows.forgetRestoreFrame(window)
+        return frame
     }
 
     private func updateFrame() {
@@ -394,9 +392,8 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
 
     /// The screen's size or usable area changed: maximized and fullscreen windows are told.
     private func screenDidChange() {
-        guard isMapped, let window, let screen else { return }
-        if mode == .maximized { sendConfigure(edges: 0, size: placement.maximizedFrame(for: window, on: screen).size) }
-        if mode == .fullscreen { sendConfigure(edges: 0, size: placement.fullscreenFrame(for: window, on: screen).size) }
+        guard isMapped, let window, let placed = compositor.windows.placedFrame(of: window) else { return }
+        sendConfigure(edges: 0, size: placed.size)
     }
 
     func screenDidChangeUsableArea() { screenDidChange() }

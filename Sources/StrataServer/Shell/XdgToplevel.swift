@@ -6,10 +6,12 @@ import StrataModel
 /// (hidden), shown when the surface maps, hidden when it unmaps, and closed when the toplevel,
 /// its xdg_surface or its wl_surface dies.
 ///
-/// Configure states: `activated` follows the model's key window and nothing else; `maximized`,
-/// `fullscreen` and `resizing` follow the client's requests, a taskbar's requests
-/// (zwlr_foreign_toplevel_handle_v1) and the seat's interactive resize. A maximized window's
-/// frame is its screen's usable area, a fullscreen one's the whole screen; entering fullscreen
+/// Configure states: `activated` follows the model's key window and nothing else; `maximized`
+/// and `fullscreen` follow the model window's state (`Window.isMaximized`, `isFullscreen`), which
+/// the client's requests and a taskbar's change through the `WindowManager`; `resizing` follows
+/// the seat's interactive resize. The sizes and frames of those states, and the frame a window
+/// goes back to, are the model's (`WindowManager.configuredSize`, `frame(for:in:size:)`); this
+/// object keeps only what it sent and what the client acknowledged. Entering fullscreen
 /// orders the window front of its level (its level does not change). An interactive resize from
 /// the top or left keeps the opposite edge still: the origin moves when the client commits the
 /// new size of an acknowledged resize configure (weston's and sway's behaviour). A window that
@@ -77,9 +79,7 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
     /// This toplevel's live exports (zxdg_exported_v1/v2), told when it goes.
     var exports: [ObjectIdentifier: Weak<XdgExported>] = [:]
 
-    // Requested state: what the next configure says.
-    private var wantsMaximized = false
-    private var wantsFullscreen = false
+    // Requested state beside the model window's: what the next configure says.
     private var resizeSize: Size?
     /// The size a window that mapped larger than the work area is asked for (the placement
     /// policy's `constrainedSize`): every configure carries it until the client acknowledges
@@ -91,9 +91,6 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
     /// The size the control socket asked for (`handleSizeRequest`), sent until the client
     /// commits a configure that carried it.
     private var requestedSize: Size?
-    /// The frame before maximize/fullscreen, restored when the client commits the normal state.
-    private var savedFrame: Rect?
-
     private var unacked: [(serial: UInt32, configuration: Configuration)] = []
     private var acked: Configuration?
     /// The configuration of the last acknowledged configure, made current by a commit.
@@ -138,24 +135,23 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
 
     var hasContentToShow: Bool { isMapped && window?.isClosed == false }
     var isToplevel: Bool { true }
-    var isMaximized: Bool { wantsMaximized }
-    var isFullscreen: Bool { wantsFullscreen }
+    private var isMaximized: Bool { window?.isMaximized ?? false }
+    private var isFullscreen: Bool { window?.isFullscreen ?? false }
 
     private var screen: Screen? { window?.screen ?? compositor.windows.mainScreen }
 
-    /// Where windows go (`WindowPlacementPolicy`): the maximized, fullscreen and restored frames.
+    /// Where windows go (`WindowPlacementPolicy`): the work area, for configure_bounds.
     private var placement: any WindowPlacementPolicy { compositor.windows.placement }
 
     // MARK: Configure
 
     private func makeConfiguration() -> Configuration {
-        var c = Configuration(maximized: wantsMaximized, fullscreen: wantsFullscreen, resizing: isResizing,
+        var c = Configuration(maximized: isMaximized, fullscreen: isFullscreen, resizing: isResizing,
                               activated: window?.isKeyWindow ?? false, resizeEdges: resizeEdges)
         var size = Size.zero
-        if wantsFullscreen, let window, let screen {
-            size = placement.fullscreenFrame(for: window, on: screen).size
-        } else if wantsMaximized, let window, let screen {
-            size = placement.maximizedFrame(for: window, on: screen).size
+        let placed = window.flatMap { compositor.windows.placedFrame(of: $0) }
+        if let placed {
+            size = placed.size
         } else if let resizeSize {
             size = resizeSize
         } else if let requestedSize {
@@ -164,12 +160,12 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
         } else if let boundedSize {
             size = boundedSize
             c.bounded = true
-        } else if let savedFrame {
-            size = savedFrame.size
+        } else if let window, let restored = compositor.windows.configuredSize(of: window) {
+            size = restored
         }
         // Otherwise 0×0: a floating window's size is the client's (weston's behaviour); a
         // configure that only changes `activated` does not echo the size back.
-        if !wantsFullscreen, !size.isEmpty {
+        if !isFullscreen, !size.isEmpty {
             if minSize.width > 0 { size.width = max(size.width, minSize.width) }
             if minSize.height > 0 { size.height = max(size.height, minSize.height) }
             if maxSize.width > 0 { size.width = min(size.width, maxSize.width) }
@@ -294,7 +290,7 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
         }
         // Larger than the work area: the client is asked for the policy's bounded size (its
         // minimum size wins; then nothing is asked).
-        if let bounded, !wantsMaximized, !wantsFullscreen {
+        if let bounded, !isMaximized, !isFullscreen {
             boundedSize = bounded
             let asked = makeConfiguration()
             if Size(width: Int(asked.width), height: Int(asked.height)) != geometry.size {
@@ -307,14 +303,12 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
 
     func didUnmap() {
         // The toplevel returns to its state right after get_toplevel (title and app id are kept).
-        wantsMaximized = false
-        wantsFullscreen = false
+        if let window { compositor.windows.resetState(window) }
         resizeSize = nil
         boundedSize = nil
         requestedSize = nil
         isResizing = false
         resizeEdges = 0
-        savedFrame = nil
         unacked.removeAll()
         acked = nil
         current = Configuration()
@@ -323,20 +317,15 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
         if let window { compositor.windows.hide(window) }
     }
 
-    /// The window frame for a committed geometry size in the current state.
+    /// The state the client last drew (the acknowledged configure's), which lags the model's.
+    private var committedState: WindowState {
+        current.fullscreen ? .fullscreen : current.maximized ? .maximized : .normal
+    }
+
+    /// The window frame for a committed geometry size in the committed state.
     private func frame(for size: Size) -> Rect {
         guard let window else { return .zero }
-        var origin = (x: window.frame.x, y: window.frame.y)
-        if current.fullscreen, let screen {
-            let frame = placement.fullscreenFrame(for: window, on: screen)
-            origin = (frame.x, frame.y)
-        } else if current.maximized, let screen {
-            let frame = placement.maximizedFrame(for: window, on: screen)
-            origin = (frame.x, frame.y)
-        } else if let savedFrame {
-            return placement.restoredFrame(for: window, saved: savedFrame, size: size)
-        }
-        return Rect(x: origin.x, y: origin.y, width: size.width, height: size.height)
+        return compositor.windows.frame(for: window, in: committedState, size: size)
     }
 
     /// Follows the committed geometry and state with the window's frame. `anchoring` holds the
@@ -346,7 +335,7 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
         guard let window, let xdgSurface, !window.isClosed else { return }
         let geometry = xdgSurface.geometry
         var rect = frame(for: geometry.size)
-        let normal = !current.maximized && !current.fullscreen && savedFrame == nil
+        let normal = committedState == .normal && window.restoreFrame == nil
         if normal, edges & (Self.leftEdge | Self.topEdge) != 0 {
             let old = window.frame
             if edges & Self.leftEdge != 0 { rect.x = old.maxX - geometry.width }
@@ -359,7 +348,7 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
             rect.y += geometry.y - last.y
         }
         placedGeometryOrigin = (geometry.x, geometry.y)
-        if !current.maximized, !current.fullscreen, !wantsMaximized, !wantsFullscreen { savedFrame = nil }
+        if committedState == .normal { compositor.windows.forgetRestoreFrame(window) }
         compositor.setFrame(window, rect)
     }
 
@@ -390,14 +379,14 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
     /// The usable area of the window's screen changed (a panel's exclusive zone): a maximized
     /// window is configured to the new area.
     func screenDidChangeUsableArea() {
-        guard wantsMaximized, !wantsFullscreen else { return }
+        guard isMaximized, !isFullscreen else { return }
         sendConfigure()
     }
 
     /// The screen's mode, transform or scale changed: maximized and fullscreen windows are
     /// configured for its new size.
     func screenDidChangeGeometry() {
-        guard wantsMaximized || wantsFullscreen else { return }
+        guard isMaximized || isFullscreen else { return }
         sendConfigure()
     }
 
@@ -548,7 +537,7 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
         set_minimized: { _, resource in
             handle(resource, as: XdgToplevel.self) { toplevel in
                 guard toplevel.isMapped, let window = toplevel.window else { return }
-                toplevel.compositor.windows.hide(window)
+                toplevel.compositor.windows.minimize(window)
             }
         }))
 
@@ -621,7 +610,7 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
     /// The seat calls back with each new geometry size; (0, 0) ends the resize. Every configure
     /// of the resize, the last one included, carries its edges.
     func interactiveResize(edges: UInt32) -> ((_ width: Int32, _ height: Int32) -> Void)? {
-        guard isMapped, let window, window.isVisible, !wantsMaximized, !wantsFullscreen else { return nil }
+        guard isMapped, let window, window.isVisible, !isMaximized, !isFullscreen else { return nil }
         return { [weak self] width, height in
             guard let self, !self.isDestroyed else { return }
             let ended = width <= 0 || height <= 0
@@ -648,27 +637,18 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
 
     /// xdg_toplevel.set_maximized / unset_maximized, and a taskbar's requests.
     func handleMaximizeRequest(_ maximized: Bool) {
-        if maximized, !wantsMaximized, !wantsFullscreen, isMapped, let window { savedFrame = window.frame }
-        let changed = wantsMaximized != maximized
-        wantsMaximized = maximized
+        if let window { compositor.windows.setMaximized(window, maximized) }
         if maximized { requestedSize = nil }
         // The spec asks for a configure even when nothing changed.
         sendConfigure()
-        if changed, let window { compositor.foreignToplevels.windowDidChange(window) }
     }
 
     /// xdg_toplevel.set_fullscreen / unset_fullscreen, and a taskbar's requests: `target` is the
     /// screen asked for (nil: the window's own).
     func handleFullscreenRequest(_ fullscreen: Bool, on target: Screen?) {
-        if fullscreen, !wantsMaximized, !wantsFullscreen, isMapped, let window { savedFrame = window.frame }
-        if fullscreen, let window, let target, target !== window.screen {
-            compositor.windows.move(window, to: target)
-        }
-        let changed = wantsFullscreen != fullscreen
-        wantsFullscreen = fullscreen
+        if let window { compositor.windows.setFullscreen(window, fullscreen, on: target) }
         if fullscreen { requestedSize = nil }
         sendConfigure()
-        if changed, let window { compositor.foreignToplevels.windowDidChange(window) }
     }
 
     /// The control socket asks for a size: out of maximized and fullscreen (back to the frame
@@ -676,13 +656,11 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
     /// size. Before the first configure, that one carries it.
     func handleSizeRequest(_ size: Size) -> Size? {
         guard let window, !window.isClosed, !isDestroyed else { return nil }
-        let changed = wantsMaximized || wantsFullscreen
-        wantsMaximized = false
-        wantsFullscreen = false
+        compositor.windows.setFullscreen(window, false)
+        compositor.windows.setMaximized(window, false)
         requestedSize = size
         let asked = makeConfiguration()
         sendConfigure()
-        if changed { compositor.foreignToplevels.windowDidChange(window) }
         return Size(width: Int(asked.width), height: Int(asked.height))
     }
 }

@@ -4,7 +4,8 @@ import StrataModel
 
 /// zwlr_foreign_toplevel_manager_v1 v3 (privileged): a taskbar's list of windows. A window is
 /// listed from the first time it is shown until it closes; hidden afterwards it is `minimized`,
-/// key it is `activated`, and `maximized` / `fullscreen` as its content last configured it.
+/// key it is `activated`, and `maximized` / `fullscreen` as the model window's state says
+/// (`windowDidChangeMaximized`, `windowDidChangeFullscreen`).
 /// `activate` is an explicit request: it shows the window if hidden, orders it front and makes it
 /// key (`makeKey`, honoured under every policy); `unset_minimized` is `makeKeyAndVisible` (the
 /// policy decides); `set_minimized` hides. `set_maximized`, `set_fullscreen` and their unsets go
@@ -50,7 +51,8 @@ public final class ForeignToplevelManager {
             } else {
                 windowDidChange(window)
             }
-        case .windowDidBecomeHidden(let id), .windowDidBecomeKey(let id), .windowDidResignKey(let id):
+        case .windowDidBecomeHidden(let id), .windowDidBecomeKey(let id), .windowDidResignKey(let id),
+             .windowDidChangeMaximized(let id, _), .windowDidChangeFullscreen(let id, _):
             if listed.contains(id), let window = compositor.windows.window(withID: id) { windowDidChange(window) }
         case .windowDidMoveToScreen(let id, let from, _):
             guard listed.contains(id), let window = compositor.windows.window(withID: id) else { return }
@@ -209,11 +211,10 @@ final class ForeignToplevelHandle: ResourceObject {
         func add(_ state: zwlr_foreign_toplevel_handle_v1_state) {
             if let slot = wl_array_add(&states, 4) { slot.storeBytes(of: state.rawValue, as: UInt32.self) }
         }
-        let content = window.content
-        if content?.isMaximized == true { add(ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_MAXIMIZED) }
+        if window.isMaximized { add(ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_MAXIMIZED) }
         if window.isHidden { add(ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_MINIMIZED) }
         if window.isKeyWindow { add(ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_ACTIVATED) }
-        if version >= 2, content?.isFullscreen == true { add(ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_FULLSCREEN) }
+        if version >= 2, window.isFullscreen { add(ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_FULLSCREEN) }
         zwlr_foreign_toplevel_handle_v1_send_state(resource, &states)
         wl_array_release(&states)
         zwlr_foreign_toplevel_handle_v1_send_done(resource)

@@ -41,7 +41,9 @@ final class X11Window: WindowContent, SurfaceRole {
     /// The ICCCM input hint (WM_HINTS): whether the WM should give it the input focus.
     var acceptsInput = true
 
-    /// `_NET_WM_STATE_MAXIMIZED_VERT` / `_HORZ`: maximized when both are set.
+    /// `_NET_WM_STATE_MAXIMIZED_VERT` / `_HORZ` and `_FULLSCREEN` as X has them (written back by
+    /// the XWM): the model window is maximized when both directions are set
+    /// (`Window.isMaximized`, `isFullscreen`, `restoreFrame` are the model's).
     private(set) var maximizedVertically = false
     private(set) var maximizedHorizontally = false
     /// `_NET_WM_STATE_FULLSCREEN`.
@@ -55,8 +57,6 @@ final class X11Window: WindowContent, SurfaceRole {
     /// Set while the window hides itself in the model (its X window unmapped, its surface gone),
     /// so that the XWM does not take the hide for an iconify.
     private(set) var isHidingItself = false
-    /// The frame before maximize or fullscreen, restored after.
-    private var savedFrame: Rect?
     /// Shown at least once (its state frames apply from then on; before, at the first show).
     var hasShownOnce: Bool { wasShown }
 
@@ -184,8 +184,9 @@ final class X11Window: WindowContent, SurfaceRole {
             compositor.setFrame(window, placement.initialFrame(
                 for: window, size: placement.constrainedSize(size, on: screen), requestedOrigin: requested, on: screen))
             // Mapped maximized or fullscreen: the state's frame, the placed one restored after.
+            updateModelState(of: window)
             if isMaximized || wantsFullscreen {
-                savedFrame = window.frame
+                compositor.windows.setRestoreFrame(window, window.frame)
                 if let frame = stateFrame(for: window) { compositor.setFrame(window, frame) }
             }
         }
@@ -204,6 +205,13 @@ final class X11Window: WindowContent, SurfaceRole {
         maximizedVertically = v
         maximizedHorizontally = h
         wantsFullscreen = f
+        if let window { updateModelState(of: window) }
+    }
+
+    /// The model window's maximized and fullscreen flags from `_NET_WM_STATE`'s.
+    private func updateModelState(of window: Window) {
+        compositor.windows.setFullscreen(window, wantsFullscreen)
+        compositor.windows.setMaximized(window, maximizedVertically && maximizedHorizontally)
     }
 
     /// Maximize (both directions) and fullscreen, from the client's `_NET_WM_STATE` message or a
@@ -217,10 +225,10 @@ final class X11Window: WindowContent, SurfaceRole {
         wantsFullscreen = f
         let isPlaced = isMaximized || wantsFullscreen
         wm.writeState(of: self)
-        guard let window, !window.isClosed, wasShown else { return }
-        if isPlaced, !wasPlaced { savedFrame = window.frame }
+        guard let window, !window.isClosed else { return }
+        updateModelState(of: window)
+        guard wasShown else { return }
         if isPlaced != wasPlaced || isPlaced { applyPlacementState() }
-        compositor.foreignToplevels.windowDidChange(window)
     }
 
     /// `_NET_WM_STATE_ABOVE` added or removed by the client's message: a window at the normal
@@ -238,18 +246,15 @@ final class X11Window: WindowContent, SurfaceRole {
     /// The frame of the current state, as the placement policy decides it: fullscreen,
     /// maximized, or the saved frame restored (nil when nothing is to change).
     private func stateFrame(for window: Window) -> Rect? {
-        guard let screen = window.screen ?? compositor.windows.mainScreen else { return nil }
-        let placement = compositor.windows.placement
-        if wantsFullscreen { return placement.fullscreenFrame(for: window, on: screen) }
-        if isMaximized { return placement.maximizedFrame(for: window, on: screen) }
-        guard let saved = savedFrame else { return nil }
-        return placement.restoredFrame(for: window, saved: saved, size: saved.size)
+        if let placed = compositor.windows.placedFrame(of: window) { return placed }
+        guard window.state == .normal, let saved = window.restoreFrame else { return nil }
+        return compositor.windows.frame(for: window, in: .normal, size: saved.size)
     }
 
     /// Moves and sizes the X window to its state's frame (the model's size follows the surface).
     private func applyPlacementState() {
         guard let window, !window.isClosed, wasShown, let frame = stateFrame(for: window) else { return }
-        if !isMaximized, !wantsFullscreen { savedFrame = nil }
+        compositor.windows.forgetRestoreFrame(window)
         wm.place(self, at: frame)
     }
 
@@ -342,7 +347,7 @@ final class X11Window: WindowContent, SurfaceRole {
         }
         if window.title != title { compositor.setTitle(title, of: window) }
         if window.appID != appID { compositor.setAppID(appID, of: window, isMapped: wasShown) }
-        if window.pid != pid { window.pid = pid }
+        if window.pid != pid { compositor.windows.setPID(window, pid) }
     }
 
     /// Lets go of the surface (its role and place in the scene).
@@ -376,8 +381,8 @@ final class X11Window: WindowContent, SurfaceRole {
     /// An iconic window may be shown again by the model (a taskbar): the XWM maps it in X.
     var hasContentToShow: Bool { isIconic || isMapped && rootSurface?.hasContent == true }
 
+    /// Maximized in both directions (`_NET_WM_STATE`), as the model window is.
     var isMaximized: Bool { maximizedVertically && maximizedHorizontally }
-    var isFullscreen: Bool { wantsFullscreen }
 
     /// A taskbar (foreign toplevel) asks to maximize or restore.
     func handleMaximizeRequest(_ maximized: Bool) {
@@ -386,9 +391,7 @@ final class X11Window: WindowContent, SurfaceRole {
 
     /// A taskbar asks for fullscreen (on `screen`, or where the window is) or to leave it.
     func handleFullscreenRequest(_ fullscreen: Bool, on screen: Screen?) {
-        if fullscreen, let window, let screen, screen !== window.screen {
-            compositor.windows.move(window, to: screen)
-        }
+        if fullscreen, let window { compositor.windows.setFullscreen(window, true, on: screen) }
         setState(maximizedVertically: maximizedVertically, maximizedHorizontally: maximizedHorizontally, fullscreen: fullscreen)
     }
 
