@@ -9,7 +9,7 @@ import Testing
 /// the model's events, each step's pictures (the replay waits for them) and each screen's last
 /// picture. `STRATA_REPLAY_ROUNDS` sets the replays per recording (2 here; `bench/replay-real-clients.sh`
 /// runs 10).
-@Suite struct RealClientReplayEndToEndTests {
+@Suite(.serialized) struct RealClientReplayEndToEndTests {
     struct Session: CustomStringConvertible, Sendable {
         var name: String
         var clock: String
@@ -24,7 +24,10 @@ import Testing
     /// Between two steps the experiment lets the clients finish drawing: `settle` on the realtime
     /// clock, `step N --settle 3` on the manual one (a step is the only time a client may draw).
     static func sessions(clock: String) -> [Session] {
-        let wait = clock == "manual" ? "step 4 --settle 3" : "settle --frames 3 --timeout 20"
+        // 10 quiet frames (about 170 ms): on a loaded machine a starved client can go 3 frames
+        // without a commit while it still has content to draw (gtk3-demo fills in its demo's text
+        // after its first frame), and the recording would keep that half-drawn picture.
+        let wait = clock == "manual" ? "step 4 --settle 10" : "settle --frames 10 --timeout 30"
         return [
             Session(name: "foot", clock: clock, experiment: """
                 exec -- foot --app-id term sh
