@@ -10,8 +10,10 @@
 #   generate-protocols.sh client OUT   OUT/include/<name>-client-protocol.h and
 #                                      OUT/include/strata-client-protocols.h (CStrataClientGlue)
 #
-# The server and client modes also write OUT/<mode>-protocols.c, which includes every header: a
-# compiled file of the target, so SwiftPM runs this script before any module that imports it.
+# The server and client modes also write the target's module map (OUT/include/module.modulemap,
+# whose umbrella is the hand-written header in Sources/<target>/include): SwiftPM makes every
+# module that imports the target wait for a module map a plugin writes, and so for the headers;
+# and OUT/<mode>-protocols.c, which includes every header, so they are compiled once in C.
 set -euo pipefail
 [ $# = 2 ] && case $1 in code | server | client) true ;; *) false ;; esac ||
   { echo "usage: $0 code|server|client OUTPUT-FOLDER" >&2; exit 2; }
@@ -26,6 +28,9 @@ mkdir -p "$out/include"
 
 interfaces_of() { grep -o '<interface[[:space:]]*name="[a-z0-9_]*"' "$1" | sed 's/<interface[[:space:]]*name="//; s/"//'; }
 xmls=("$root"/protocols/*.xml)
+modulemap() {
+  printf 'module %s {\n    umbrella header "%s"\n    export *\n}\n' "$1" "$root/Sources/$1/include/$2" > "$out/include/module.modulemap"
+}
 
 case $mode in
 code)
@@ -60,6 +65,7 @@ server)
     echo "#endif"
   } > "$accessors"
   echo '#include "strata-interfaces.h"' > "$out/server-protocols.c"
+  modulemap CStrataServerGlue strata-server-glue.h
   ;;
 client)
   list=$out/include/strata-client-protocols.h
@@ -86,5 +92,6 @@ client)
     echo "#endif"
   } > "$list"
   echo '#include "strata-client-protocols.h"' > "$out/client-protocols.c"
+  modulemap CStrataClientGlue strata-client-glue.h
   ;;
 esac

@@ -4,8 +4,8 @@ import PackagePlugin
 /// Writes the C glue of `protocols/*.xml` with Debian's `wayland-scanner` at build time, into this
 /// plugin's work folder under `.build` (nothing generated is kept in git): for CStrataProtocolCode
 /// the `wl_interface` tables (`<name>-protocol.c`), for CStrataServerGlue and CStrataClientGlue
-/// their headers in `include/` (which SwiftPM puts on the search path of every module that
-/// depends on the target). One command per target runs `scripts/generate-protocols.sh`, the one
+/// their headers and module map in `include/` (SwiftPM puts that folder on the search path of
+/// every module that depends on the target, and makes it wait for the module map). One command per target runs `scripts/generate-protocols.sh`, the one
 /// place that knows what is generated.
 @main
 struct WaylandScanner: BuildToolPlugin {
@@ -26,11 +26,11 @@ struct WaylandScanner: BuildToolPlugin {
         case "CStrataServerGlue":
             mode = "server"
             outputs = names.map { out.appending(path: "include/\($0)-server-protocol.h") }
-                + [out.appending(path: "include/strata-interfaces.h"), out.appending(path: "server-protocols.c")]
+                + ["include/strata-interfaces.h", "include/module.modulemap", "server-protocols.c"].map { out.appending(path: $0) }
         case "CStrataClientGlue":
             mode = "client"
             outputs = names.map { out.appending(path: "include/\($0)-client-protocol.h") }
-                + [out.appending(path: "include/strata-client-protocols.h"), out.appending(path: "client-protocols.c")]
+                + ["include/strata-client-protocols.h", "include/module.modulemap", "client-protocols.c"].map { out.appending(path: $0) }
         default:
             throw PluginError(description: "WaylandScanner generates for CStrataProtocolCode, CStrataServerGlue and CStrataClientGlue, not \(target.name)")
         }
