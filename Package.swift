@@ -1,4 +1,6 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.3;(experimentalCGen)
+// experimentalCGen: SwiftPM compiles the C sources and finds the headers that a build-tool plugin
+// writes for a C target (WaylandScanner below); Swift 6.3 has it only behind this flag.
 import PackageDescription
 
 // Layers, bottom to top (ARCHITECTURE.md): C modules → StrataModel (pure Swift) →
@@ -76,10 +78,14 @@ let package = Package(
         // The default cursor: libXcursor reads the system's Xcursor theme files (no X display);
         // opened with dlopen at the first cursor, so a start loads neither it nor Xlib.
         .target(name: "CXcursor", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "CStrataProtocolCode"),
+        // The C glue of protocols/*.xml is not kept in git: the WaylandScanner plugin runs Debian's
+        // wayland-scanner (libwayland-bin) at build time, through scripts/generate-protocols.sh.
+        .plugin(name: "WaylandScanner", capability: .buildTool()),
+        .target(name: "CStrataProtocolCode", plugins: ["WaylandScanner"]),
         .target(name: "CStrataServerGlue", dependencies: ["CWaylandServer", "CStrataProtocolCode"],
-                cSettings: [.unsafeFlags(["-ffunction-sections"], .when(configuration: .release))]),
-        .target(name: "CStrataClientGlue", dependencies: ["CWaylandClient", "CStrataProtocolCode"]),
+                cSettings: [.unsafeFlags(["-ffunction-sections"], .when(configuration: .release))],
+                plugins: ["WaylandScanner"]),
+        .target(name: "CStrataClientGlue", dependencies: ["CWaylandClient", "CStrataProtocolCode"], plugins: ["WaylandScanner"]),
 
         .target(name: "StrataModel", swiftSettings: framePath),
         // posix_spawn with a clean signal state, and exit statuses: every process Strata starts.

@@ -18,9 +18,6 @@ step() { printf '\n== %s\n' "$*"; }
 step "dependencies"
 scripts/install-deps.sh --test
 
-step "protocol glue"
-scripts/generate-protocols.sh --check
-
 if [ -z "${XDG_RUNTIME_DIR:-}" ]; then
   XDG_RUNTIME_DIR=$(mktemp -d "${TMPDIR:-/tmp}/strata-runtime-XXXXXX")
   chmod 0700 "$XDG_RUNTIME_DIR"

@@ -1,5 +1,5 @@
 #define _GNU_SOURCE
-#include "strata-client-glue.h"
+#include "strata-client-shim.h"
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
