@@ -17,6 +17,7 @@ final class ReplaySession {
     /// recorded with `--run-commands`).
     let program: ([String]) -> [String]
     private var screenshots = 0
+    static let endingGrace = 10.0
     /// The first recorded point the replay did not reach: from there on nothing waits, and the
     /// replay is reported as diverged (at the traces' first difference, else at this point).
     private(set) var missedPoint: String?
@@ -101,7 +102,13 @@ final class ReplaySession {
 
     /// Stops the replay's Strata (SIGTERM: it ends its trace and stops its clients) and says how
     /// it ended.
+    /// A Strata whose control socket no longer answers is ending (killed, crashed): it is given
+    /// `endingGrace` seconds to end on its own, so that its status, not the SIGTERM, says how.
     func finish() -> ReplayStrataEnding {
+        if process.isRunning, (try? client.request("sync")) == nil {
+            let deadline = ControlClient.now() + Self.endingGrace
+            while process.isRunning, ControlClient.now() < deadline { usleep(10000) }
+        }
         let endedEarly = !process.isRunning
         process.terminate()
         let status = process.wait()

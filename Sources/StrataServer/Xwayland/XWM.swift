@@ -335,8 +335,10 @@ public final class XWM {
             writePending()
             guard flushIfWritable() else { return }
             if handled >= Self.maxEventsPerTurn {
+                // The rest at the next turn: what xcb holds already (an event, or replies the
+                // flush read) makes the fd no readier, so the turn is brought by the timer.
                 heldEvent = xcb_poll_for_queued_event(connection)
-                if heldEvent != nil { continueSoon() }
+                continueSoon()
                 break
             }
             // What the flush read: another round.
