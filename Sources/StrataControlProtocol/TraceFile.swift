@@ -29,10 +29,10 @@ public struct TraceFile: Sendable {
         }
         guard info.st_mode & S_IFMT == S_IFREG else { throw Failure("cannot read \(path): not a regular file") }
         guard Int(info.st_size) <= Self.maximumBytes else { throw Failure("\(path) is larger than \(Self.maximumBytes) bytes") }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw Failure("cannot read \(path)")
+        guard let bytes = FileContents.bytes(path, limit: Self.maximumBytes) else {
+            throw Failure("cannot read \(path): \(String(cString: strerror(errno)))")
         }
-        try self.init(data: data, name: path)
+        try self.init(data: Data(bytes), name: path)
     }
 
     public init(data: Data, name: String) throws(Failure) {

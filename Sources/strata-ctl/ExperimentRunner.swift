@@ -365,24 +365,23 @@ struct RunCommand: ParsableCommand {
     @Argument(help: "The experiment file (- reads standard input).") var file: String
 
     func run() throws {
-        let text: String
+        // An experiment is a few hundred lines; past `limit` bytes it is no experiment.
+        let limit = 16 << 20
+        let bytes: [UInt8]
         if file == "-" {
-            var bytes: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { break }
-                bytes += chunk[..<count]
-            }
-            text = String(decoding: bytes, as: UTF8.self)
+            bytes = FileContents.bytes(fd: STDIN_FILENO, limit: limit + 1)
         } else {
-            guard let contents = try? String(contentsOfFile: file, encoding: .utf8) else {
-                Output.printError("strata-ctl: error: cannot read \(file)")
+            guard let contents = FileContents.bytes(file, limit: limit + 1) else {
+                Output.printError("strata-ctl: error: cannot read \(file): \(String(cString: strerror(errno)))")
                 throw ExitCode(1)
             }
-            text = contents
+            bytes = contents
         }
+        guard bytes.count <= limit else {
+            Output.printError("strata-ctl: error: \(file) is larger than \(limit >> 20) MiB: not an experiment file")
+            throw ExitCode(1)
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
         try Output.guarded {
             let runner = ExperimentRunner(client: try options.connect(), fileName: file, timeout: expectTimeout, verbose: verbose)
             do throws(ExperimentRunner.LineFailure) {

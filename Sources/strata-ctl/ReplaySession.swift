@@ -53,7 +53,7 @@ final class ReplaySession {
         var socket: String?
         let deadline = ControlClient.now() + timeout
         while socket == nil, process.isRunning, ControlClient.now() < deadline {
-            let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+            let text = FileContents.text(outputPath) ?? ""
             socket = text.split(separator: "\n").first { $0.hasPrefix("\(ControlProtocol.environmentVariable)=") }
                 .map { String($0.dropFirst(ControlProtocol.environmentVariable.count + 1)) }
             if socket == nil { usleep(5000) }
@@ -61,7 +61,7 @@ final class ReplaySession {
         guard let socket else {
             process.terminate()
             let status = process.wait()
-            let errors = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+            let errors = FileContents.text(errorPath) ?? ""
             let tail = errors.split(separator: "\n").suffix(5).joined(separator: "\n")
             throw StartFailure(description: "strata ended (status \(status)) before its control socket was ready"
                 + (tail.isEmpty ? "" : "; its standard error ends:\n\(tail)"))
@@ -112,7 +112,7 @@ final class ReplaySession {
         let endedEarly = !process.isRunning
         process.terminate()
         let status = process.wait()
-        let errors = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+        let errors = FileContents.text(errorPath) ?? ""
         return ReplayStrataEnding(status: status, endedEarly: endedEarly, standardError: errors)
     }
 

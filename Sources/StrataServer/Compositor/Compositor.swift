@@ -252,6 +252,7 @@ public final class Compositor {
         seat.clipboard.stop()
         seat.primarySelection.stop()
         seat.idle.stop()
+        seat.stop()
         backend.stop()
         for output in outputs { output.global?.destroyNow() }
         for global in globals + retiringGlobals { global.destroyNow() }

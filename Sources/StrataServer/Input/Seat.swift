@@ -62,7 +62,10 @@ public final class Seat {
     private var inputSerials: [OpaquePointer: [InputSerial]] = [:]
     private static let serialsPerClient = 16
 
-    private var repickIdle: OpaquePointer?
+    private lazy var repickIdle = LoopIdle(eventLoop: compositor.display.eventLoop) { [unowned self] in
+        drag?.repick()
+        pointer.repick()
+    }
     /// The keyboard focus keyboard-shortcuts inhibitors last heard of.
     private weak var shortcutsFocus: Surface?
 
@@ -534,21 +537,13 @@ public final class Seat {
 
     private func scheduleRepick() {
         // No pointer on any screen yet (headless runs, most of all): nothing to pick.
-        guard repickIdle == nil, pointer.isOnAScreen else { return }
-        let box = Unmanaged.passRetained(WeakSeat(self)).toOpaque()
-        repickIdle = wl_event_loop_add_idle(compositor.display.eventLoop, { data in
-            guard let data else { return }
-            let box = Unmanaged<WeakSeat>.fromOpaque(data).takeRetainedValue()
-            box.seat?.repickIdle = nil
-            box.seat?.drag?.repick()
-            box.seat?.pointer.repick()
-        }, box)
-        if repickIdle == nil { Unmanaged<WeakSeat>.fromOpaque(box).release() }
+        guard pointer.isOnAScreen else { return }
+        repickIdle.schedule()
     }
 
-    private final class WeakSeat {
-        weak var seat: Seat?
-        init(_ seat: Seat) { self.seat = seat }
+    /// Cancels the seat's pending work on the loop (Strata's shutdown, before the display goes).
+    func stop() {
+        repickIdle.cancel()
     }
 
     // MARK: Serials

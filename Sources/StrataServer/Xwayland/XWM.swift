@@ -378,7 +378,7 @@ public final class XWM {
         handle(event)
     }
 
-    private var readScheduled: OpaquePointer?
+    private lazy var readSoon = LoopIdle(eventLoop: compositor.display.eventLoop) { [unowned self] in pump() }
 
     /// Sends what is buffered and reads what that brought in, on the next idle turn of the
     /// loop (not from inside the model notification or request that wrote; never waiting).
@@ -386,25 +386,13 @@ public final class XWM {
         scheduleRead()
     }
 
-    private final class WeakXWM {
-        weak var wm: XWM?
-        init(_ wm: XWM) { self.wm = wm }
-    }
-
     /// A turn on the next idle of the loop. Not from inside a turn: the turn writes what it
     /// made pending before it ends, and an idle added then would run in the same dispatch
     /// (libwayland runs idles until none is left), turn after turn past `maxEventsPerTurn`,
     /// before any other client is served.
     func scheduleRead() {
-        guard readScheduled == nil, !isShutDown, !isInTurn else { return }
-        let box = Unmanaged.passRetained(WeakXWM(self)).toOpaque()
-        readScheduled = wl_event_loop_add_idle(compositor.display.eventLoop, { data in
-            guard let data else { return }
-            let box = Unmanaged<WeakXWM>.fromOpaque(data).takeRetainedValue()
-            box.wm?.readScheduled = nil
-            box.wm?.pump()
-        }, box)
-        if readScheduled == nil { Unmanaged<WeakXWM>.fromOpaque(box).release() }
+        guard !isShutDown, !isInTurn else { return }
+        readSoon.schedule()
     }
 
     private func handle(_ event: UnsafeMutablePointer<xcb_generic_event_t>) {
@@ -1147,6 +1135,7 @@ public final class XWM {
         replies.removeAll()
         watcher?.remove()
         watcher = nil
+        readSoon.cancel()
         if let continuation { wl_event_source_remove(continuation) }
         continuation = nil
         if let heldEvent { free(heldEvent) }
