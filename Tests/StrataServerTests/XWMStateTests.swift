@@ -122,7 +122,7 @@ struct XWMStateTests {
         #expect(server.run(seconds: 20) { model.frame == Rect(x: 10, y: 20, width: 120, height: 90) })
     }
 
-    @Test func iconifyingHidesTheWindowInTheModelAndAMapOrAnActivationShowsItAgain() throws {
+    @Test func iconifyingMinimizesTheWindowInTheModelAndAMapOrAnActivationShowsItAgain() throws {
         let (server, xwayland) = try H.start()
         defer { xwayland.shutdown() }
         let c = try #require(H.connect(xwayland))
@@ -135,6 +135,7 @@ struct XWMStateTests {
         H.sendToRoot(c, window: window, type: change, [3])
         xcb_flush(c)
         #expect(server.run(seconds: 20) { model.isHidden })
+        #expect(model.isMinimized, "an X client's iconify is the model's minimize")
         #expect(server.windows.keyWindow == nil)
         #expect(server.run(seconds: 20) { H.words(c, window, wmState) == [3, 0] })
         #expect(Self.state(c, window) == ["_NET_WM_STATE_HIDDEN"])
@@ -142,6 +143,7 @@ struct XWMStateTests {
         xcb_map_window(c, window)
         xcb_flush(c)
         #expect(server.run(seconds: 20) { model.isVisible })
+        #expect(!model.isMinimized)
         #expect(H.words(c, window, wmState) == [1, 0])
         #expect(Self.state(c, window).isEmpty)
         // Iconified again, then activated (_NET_ACTIVE_WINDOW): shown and key.
@@ -151,6 +153,7 @@ struct XWMStateTests {
         H.sendToRoot(c, window: window, type: H.atom(c, "_NET_ACTIVE_WINDOW"), [2])
         xcb_flush(c)
         #expect(server.run(seconds: 20) { model.isVisible && model.isKeyWindow })
+        #expect(!model.isMinimized)
         #expect(server.run(seconds: 20) { H.words(c, window, wmState) == [1, 0] })
     }
 

@@ -579,11 +579,11 @@ public final class XWM {
             guard let window = windows[e.window], !window.isOverrideRedirect else { return }
             _ = window.beginMoveResize(direction: e.data.data32.2)
         } else if e.type == atoms["WM_CHANGE_STATE"] {
-            // ICCCM iconify: IconicState (3) hides the window in the model (the model's
-            // notification unmaps it in X, `setIconic`).
+            // ICCCM iconify: IconicState (3) minimizes the window in the model (hidden, its
+            // state kept; the model's notification unmaps it in X, `setIconic`).
             guard e.data.data32.0 == 3, let window = windows[e.window], !window.isOverrideRedirect,
                   let model = window.window, model.isVisible else { return }
-            compositor.windows.hide(model)
+            compositor.windows.minimize(model)
         }
     }
 
