@@ -5,14 +5,14 @@ import CWaylandServer
 /// seat's clipboard and primary selection without a surface or the keyboard focus (wl-copy,
 /// wl-paste, clipboard managers). It is told of every change of both selections (a
 /// `SelectionWatcher`) and sets them with no serial. What it is sent waits, per selection, for
-/// room in its client's socket (`RoomWaiter`): only the selection current then is announced, so
+/// room in its client's socket (`BackpressureSender`): only the selection current then is announced, so
 /// another client's burst of copies cannot fill its socket.
 final class DataControlDevice: ResourceObject, SelectionWatcher {
     unowned let seat: Seat
     let flavor: DataControlFlavor
     private let charge: BudgetCharge?
-    private lazy var clipboardWaiter = RoomWaiter(display: seat.compositor.display)
-    private lazy var primaryWaiter = RoomWaiter(display: seat.compositor.display)
+    private lazy var clipboardSender = BackpressureSender(display: seat.compositor.display)
+    private lazy var primarySender = BackpressureSender(display: seat.compositor.display)
     private var speaksPrimary: Bool { flavor.hasPrimarySelection(version: version) }
 
     /// A new device of `client`, charged to its budget (`ClientBudget.maxSelectionWatchersPerClient`).
@@ -38,8 +38,8 @@ final class DataControlDevice: ResourceObject, SelectionWatcher {
     override func resourceDidDestroy() {
         seat.clipboard.watcherDidDisappear(self)
         seat.primarySelection.watcherDidDisappear(self)
-        clipboardWaiter.stop()
-        primaryWaiter.stop()
+        clipboardSender.stop()
+        primarySender.stop()
         charge?.refund()
     }
 
@@ -49,8 +49,8 @@ final class DataControlDevice: ResourceObject, SelectionWatcher {
         guard !isDestroyed else { return }
         let primary = selection !== seat.clipboard
         guard !primary || speaksPrimary else { return }
-        let waiter = primary ? primaryWaiter : clipboardWaiter
-        waiter.send(to: { [weak self] in self.flatMap { $0.isDestroyed ? nil : $0.client } }) { [weak self] _ in
+        let sender = primary ? primarySender : clipboardSender
+        sender.send(to: { [weak self] in self.flatMap { $0.isDestroyed ? nil : $0.client } }) { [weak self] _ in
             self?.announce(selection.source, of: selection, primary: primary)
         }
     }
