@@ -177,8 +177,8 @@ public final class TraceRecorder: TraceHooks {
     /// One `event` line, in the EventLog's form. The notifications of one window or one screen
     /// are written by hand as bytes (keys in order, as the coder sorts them); the others (levels,
     /// frames, mirroring, the session lock) through the kept JSONEncoder, once, with `time_ns` and
-    /// `type` added at the end. (They used to go through `JSONValue(encoding:)`, an encode and a
-    /// decode: about 0.2 M instructions an event, and 1 M for a `windows` line.)
+    /// `type` added at the end. (`JSONValue(encoding:)` would encode and decode: about 0.2 M
+    /// instructions an event, and 1 M for a `windows` line.)
     private func writeEvent(_ posted: PostedNotification) {
         let notification = posted.notification
         let line = handLine

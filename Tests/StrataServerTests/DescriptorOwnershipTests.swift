@@ -34,9 +34,9 @@ import Testing
 
     // MARK: Security contexts
 
-    /// The bug fixed in a06d2bf: a listener whose close_fd cannot be watched failed its init after
-    /// full initialization, so its deinit ran and closed both descriptors, which its caller (the
-    /// manager's refusal) then closed again.
+    /// A listener whose close_fd cannot be watched fails its init; the deinit that runs for a
+    /// failed class initializer must not close the two descriptors, which its caller (the
+    /// manager's refusal) closes.
     @Test func aSecurityListenerThatCannotWatchItsCloseFdLeavesBothDescriptorsToItsCaller() throws {
         let server = try TestServer()
         let client = try TestClient(server: server)
