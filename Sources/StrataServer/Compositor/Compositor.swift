@@ -81,7 +81,7 @@ public final class Compositor {
     /// Globals removed from clients' view and destroyed a while later (screens unplugged).
     private var retiringGlobals: [Global] = []
     /// The wire's reactions to the model's notifications (after the scene's damage).
-    private var modelFollower: ModelFollower?
+    private var modelToWireRelay: ModelToWireRelay?
     /// libwayland's wl_shm with the per-format stride check it lacks (`strata_add_shm_stride_check`).
     private var shmStrideCheck: OpaquePointer?
     /// Every client's budget of objects and wl_shm pools (`ClientBudget`).
@@ -168,7 +168,7 @@ public final class Compositor {
             guard let global else { throw .setup("cannot create a global") }
             globals.append(global)
         }
-        modelFollower = ModelFollower(compositor: self)
+        modelToWireRelay = ModelToWireRelay(compositor: self)
         // After the compositor's own observer: keyboard focus and `activated` are updated before
         // the extension tells clients about key changes.
         guard let windowExtension = StrataWindowExtension(compositor: self) else { throw .setup("cannot create a global") }
@@ -257,7 +257,7 @@ public final class Compositor {
         for global in globals + retiringGlobals { global.destroyNow() }
         globals.removeAll()
         retiringGlobals.removeAll()
-        modelFollower?.stop()
+        modelToWireRelay?.stop()
         windowExtension?.stop()
         outputManager.stop()
         foreignToplevels.stop()
