@@ -99,21 +99,32 @@ let package = Package(
         // The control socket: JSON types shared by server and CLI (pure Swift), the server on the
         // compositor's loop, and the `strata-ctl` command line.
         .target(name: "StrataControlProtocol", dependencies: ["StrataModel"]),
+        // Traces (pure Swift, for the recorder and strata-ctl): the format, reading, the diff of two,
+        // the HTML report and the replay's driver. The recorders on the compositor's loop (traces,
+        // video) are StrataRecording; the control server reaches them through its commands.
+        .target(name: "StrataTrace", dependencies: ["StrataControlProtocol"]),
+        .target(
+            name: "StrataRecording",
+            dependencies: ["StrataTrace", "StrataControlProtocol", "StrataServer", "StrataModel", "StrataRender", "StrataProcess",
+                           "CWaylandServer", "CStrataServerGlue"],
+            swiftSettings: cLayer),
         .target(
             name: "StrataControl",
-            dependencies: ["StrataControlProtocol", "StrataServer", "StrataModel", "StrataRender", "StrataProcess"],
+            dependencies: ["StrataControlProtocol", "StrataTrace", "StrataRecording", "StrataServer", "StrataModel", "StrataRender",
+                           "StrataProcess"],
             swiftSettings: cLayer),
         .executableTarget(
             name: "strata-ctl",
             dependencies: [
-                "StrataControlProtocol", "StrataModel", "StrataProcess", "StrataRender",
+                "StrataControlProtocol", "StrataTrace", "StrataModel", "StrataProcess", "StrataRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: staticRelease),
         .executableTarget(
             name: "strata",
             dependencies: [
-                "StrataServer", "StrataModel", "StrataControl", "StrataControlProtocol", "StrataNestedBackends", "StrataProcess", "CWaylandServer",
+                "StrataServer", "StrataModel", "StrataControl", "StrataControlProtocol", "StrataTrace", "StrataRecording",
+                "StrataNestedBackends", "StrataProcess", "CWaylandServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["hot-path.order"],
@@ -172,7 +183,7 @@ let package = Package(
             swiftSettings: cLayer),
         .testTarget(
             name: "StrataControlTests",
-            dependencies: ["StrataControl", "StrataControlProtocol", "StrataTestSupport", "StrataServer", "CXKBCommon", "StrataTestRandom"],
+            dependencies: ["StrataControl", "StrataControlProtocol", "StrataTrace", "StrataRecording", "StrataTestSupport", "StrataServer", "CXKBCommon", "StrataTestRandom"],
             swiftSettings: cLayer),
         // The executables' command lines (strata's hand parse of common lines against swift-argument-parser's;
         // strata-ctl, docs/control.md and the python client against the table of control commands).

@@ -1,7 +1,9 @@
 import FoundationEssentials
 import Glibc
 import StrataControlProtocol
+import StrataRecording
 import StrataServer
+import StrataTrace
 
 /// One client of the control socket, on the compositor's loop: a read buffer cut into lines
 /// (each at most `ControlProtocol.maximumLineLength`), requests handled in order as they
@@ -15,8 +17,8 @@ import StrataServer
 final class ControlConnection {
     let fd: Int32
     let peer: UnixSocket.PeerCredentials
-    /// Where the peer came from (`TraceRecorder.origin(of:)`), once a recording asked.
-    var traceOrigin: TraceOrigin?
+    /// Where the peer came from (`origin(in:)`), once a recording asked.
+    private var traceOrigin: TraceOrigin?
     let number: Int
     private unowned let server: ControlServer
     private var source: EventSource?
@@ -29,6 +31,15 @@ final class ControlConnection {
     private(set) var isClosed = false
     /// Whether model events are streamed to this connection (`events` with `follow`).
     var isSubscribed = false
+
+    /// Where the peer came from (`command`, `exec`, `outside`…), asked of `recorder` once: when
+    /// the connection is accepted during a recording or at its first recorded request.
+    func origin(in recorder: TraceRecorder) -> TraceOrigin {
+        if let traceOrigin { return traceOrigin }
+        let origin = recorder.origin(ofPeer: peer.pid)
+        traceOrigin = origin
+        return origin
+    }
 
     private static let readChunk = 16 * 1024
     /// Reads per wakeup, so one busy client cannot hold the loop.

@@ -2,7 +2,9 @@ import FoundationEssentials
 import Glibc
 import StrataControlProtocol
 import StrataModel
+import StrataRecording
 import StrataServer
+import StrataTrace
 
 /// The control socket (docs/control.md): a Unix stream socket, mode 0600, in XDG_RUNTIME_DIR,
 /// named after the Wayland socket (`strata-wayland-1.sock`), speaking line-delimited JSON.
@@ -144,7 +146,7 @@ public final class ControlServer {
             }
             connections[number] = connection
             // Where the peer came from, found while it surely lives (traces' `origin`).
-            if let recorder, !recorder.isStopped { _ = recorder.origin(of: connection) }
+            if let recorder, !recorder.isStopped { _ = connection.origin(in: recorder) }
         }
     }
 
@@ -199,7 +201,7 @@ public final class ControlServer {
         // command is in neither trace).
         if let recording, !recording.isStopped {
             recording.recordCommand(request: parsed, reply: reply, connection: connection.number, peerPID: connection.peer.pid,
-                                    origin: recording.origin(of: connection), sequence: before, shown: shown)
+                                    origin: connection.origin(in: recording), sequence: before, shown: shown)
         }
         return reply
     }

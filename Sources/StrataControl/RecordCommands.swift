@@ -1,4 +1,5 @@
 import StrataControlProtocol
+import StrataRecording
 import StrataServer
 
 /// `record`: start or stop a trace on a running Strata (docs/experiments.md, "Traces").

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import StrataControlProtocol
 import StrataModel
+import StrataRecording
 import StrataServer
 
 /// `record-video`: a video of a screen through ffmpeg (docs/experiments.md, "Video").

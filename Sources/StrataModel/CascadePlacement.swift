@@ -1,8 +1,8 @@
 /// New windows cascade from the work area's top-left corner: each one `step` (32) pixels right
 /// and down of the one placed before it, back at the corner after ten; on an axis where the step
-/// would push the window past the work area's far edge, it stays at the corner. Strata's
-/// placement since the first session, and the default: windows do not hide each other exactly,
-/// and the positions scripts and tests rely on do not change.
+/// would push the window past the work area's far edge, it stays at the corner. Strata's default
+/// placement: windows do not hide each other exactly, and the positions scripts and tests rely
+/// on stay where they are.
 public final class CascadePlacement: WindowPlacementPolicy {
     /// The offset between two windows placed one after the other, on each axis.
     public static let step = 32

@@ -5,9 +5,9 @@ import Foundation
 /// A test client's data control (zwlr_data_control_manager_v1 or ext_data_control_manager_v1):
 /// the manager, one device, the offers it was sent and the sources it made. No surface.
 public final class TestDataControl {
-    public enum Face: Sendable { case wlr, ext }
+    public enum Flavor: Sendable { case wlr, ext }
 
-    public let face: Face
+    public let flavor: Flavor
     public let manager: OpaquePointer
     public let device: OpaquePointer
     public let version: UInt32
@@ -19,9 +19,9 @@ public final class TestDataControl {
     public private(set) var primarySelectionEvents = 0
     public private(set) var finished = false
 
-    public init(client: TestClient, seat: OpaquePointer, face: Face, version: UInt32? = nil) throws {
-        self.face = face
-        switch face {
+    public init(client: TestClient, seat: OpaquePointer, flavor: Flavor, version: UInt32? = nil) throws {
+        self.flavor = flavor
+        switch flavor {
         case .wlr:
             manager = try client.bind(zwlr_data_control_manager_v1_interface_ptr(), version: version)
             guard let device = zwlr_data_control_manager_v1_get_data_device(manager, seat) else {
@@ -51,7 +51,7 @@ public final class TestDataControl {
 
     /// set_selection (or set_primary_selection) with `source` (nil: clear it).
     public func set(_ source: TestDataControlSource?, primary: Bool = false) {
-        switch (face, primary) {
+        switch (flavor, primary) {
         case (.wlr, false): zwlr_data_control_device_v1_set_selection(device, source?.source)
         case (.wlr, true): zwlr_data_control_device_v1_set_primary_selection(device, source?.source)
         case (.ext, false): ext_data_control_device_v1_set_selection(device, source?.source)
@@ -66,7 +66,7 @@ public final class TestDataControl {
         var fds: [Int32] = [0, 0]
         guard strata_client_pipe(&fds) == 0 else { return nil }
         _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
-        switch face {
+        switch flavor {
         case .wlr: zwlr_data_control_offer_v1_receive(offer, mimeType, fds[1])
         case .ext: ext_data_control_offer_v1_receive(offer, mimeType, fds[1])
         }
@@ -82,7 +82,7 @@ public final class TestDataControl {
     private func dataOffer(_ offer: OpaquePointer) {
         offerTypes[offer] = []
         wl_proxy_set_user_data(offer, Unmanaged.passUnretained(self).toOpaque())
-        switch face {
+        switch flavor {
         case .wlr: zwlr_data_control_offer_v1_add_listener(offer, &Self.wlrOfferListener, Unmanaged.passUnretained(self).toOpaque())
         case .ext: ext_data_control_offer_v1_add_listener(offer, &Self.extOfferListener, Unmanaged.passUnretained(self).toOpaque())
         }
@@ -92,7 +92,7 @@ public final class TestDataControl {
         let old = primary ? primarySelection : selection
         if let old, old != offer {
             offerTypes[old] = nil
-            switch face {
+            switch flavor {
             case .wlr: zwlr_data_control_offer_v1_destroy(old)
             case .ext: ext_data_control_offer_v1_destroy(old)
             }
@@ -140,7 +140,7 @@ public final class TestDataControl {
 /// A test client's data control source offering `payload`.
 public final class TestDataControlSource {
     public let source: OpaquePointer
-    public let face: TestDataControl.Face
+    public let flavor: TestDataControl.Flavor
     public var payload: [UInt8]
     public private(set) var cancelled = false
     public private(set) var sendRequests: [String] = []
@@ -150,9 +150,9 @@ public final class TestDataControlSource {
     public private(set) var heldFDs: [Int32] = []
 
     init(control: TestDataControl, mimeTypes: [String], payload: [UInt8]) throws {
-        face = control.face
+        flavor = control.flavor
         self.payload = payload
-        switch control.face {
+        switch control.flavor {
         case .wlr:
             guard let source = zwlr_data_control_manager_v1_create_data_source(control.manager) else {
                 throw TestClient.Failure.connect("create_data_source failed")
@@ -176,7 +176,7 @@ public final class TestDataControlSource {
     public func destroy() {
         guard !isDestroyed else { return }
         isDestroyed = true
-        switch face {
+        switch flavor {
         case .wlr: zwlr_data_control_source_v1_destroy(source)
         case .ext: ext_data_control_source_v1_destroy(source)
         }
@@ -184,7 +184,7 @@ public final class TestDataControlSource {
 
     /// offer(mime_type).
     public func offer(_ mimeType: String) {
-        switch face {
+        switch flavor {
         case .wlr: zwlr_data_control_source_v1_offer(source, mimeType)
         case .ext: ext_data_control_source_v1_offer(source, mimeType)
         }

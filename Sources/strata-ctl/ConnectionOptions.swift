@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import StrataControlProtocol
 import StrataProcess
+import StrataTrace
 
 /// Options every command takes: where the socket is, JSON output, how long to wait.
 struct ConnectionOptions: ParsableArguments {

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import StrataControlProtocol
 import StrataRender
+import StrataTrace
 
 /// A replay that diverged because a window showed other pixels before a step
 /// (docs/experiments.md, "Waiting for the same pixels").

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 import StrataControlProtocol
+import StrataTrace
 
 /// `strata-ctl replay FILE`: replays a trace against a fresh headless Strata and reports the
 /// first divergence (docs/experiments.md, "Replay and diff"). Exit status 0: the replay matches;

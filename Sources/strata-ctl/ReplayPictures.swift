@@ -1,5 +1,6 @@
 import StrataControlProtocol
 import StrataModel
+import StrataTrace
 
 /// What a replay knows about pictures (docs/experiments.md, "Waiting for the same pixels"): the
 /// options of its checks, the recorded `image` lines by kind and hash, when the last step was

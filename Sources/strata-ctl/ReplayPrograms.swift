@@ -1,5 +1,6 @@
 import FoundationEssentials
 import StrataControlProtocol
+import StrataTrace
 
 /// The programs a replay would start: the header's command (when it drives the replay,
 /// `ReplayDriver`) and every recorded `exec` the replay issues again, each with the directory it

@@ -3,6 +3,7 @@ import Glibc
 import StrataControlProtocol
 import StrataModel
 import StrataRender
+import StrataTrace
 
 /// Before each recorded step: the recorded gap (realtime clock) and the recorded pictures
 /// (docs/experiments.md, "Waiting for the same pixels").

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import StrataControlProtocol
+import StrataTrace
 
 /// A headless Strata started for a replay, and the driving of a trace through its control
 /// socket: each recorded command (of `TraceFormat.replayedCommands`) and input is issued once

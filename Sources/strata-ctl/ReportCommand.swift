@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 import StrataControlProtocol
+import StrataTrace
 
 /// `strata-ctl report TRACE -o report.html`: the trace as one self-contained page.
 struct ReportCommand: ParsableCommand {

@@ -4,8 +4,10 @@ import Glibc
 import StrataControl
 import StrataControlProtocol
 import StrataProcess
+import StrataRecording
 import StrataRender
 import StrataServer
+import StrataTrace
 
 /// One run of the compositor: its event loop, the signals it handles on that loop, and the
 /// command it started. Everything happens on the loop's thread; there are no other threads.

@@ -2,6 +2,7 @@ import ArgumentParser
 import StrataControl
 import StrataControlProtocol
 import StrataModel
+import StrataRecording
 import StrataServer
 
 /// The start's fast path for the command line (docs/performance.md, "Start-up"):

@@ -6,6 +6,7 @@ import StrataControl
 import StrataControlProtocol
 import StrataNestedBackends
 import StrataProcess
+import StrataRecording
 import StrataServer
 
 /// `strata [options] [-- command args…]`: the compositor's command line.

@@ -1,5 +1,6 @@
 @testable import StrataControl
 import StrataControlProtocol
+import StrataTrace
 import Testing
 
 /// The one table of commands (`ControlCommand.all`) and the server's handlers agree: every row

@@ -3,6 +3,7 @@ import Glibc
 import StrataControl
 import StrataControlProtocol
 import StrataModel
+import StrataRecording
 import StrataServer
 import StrataTestSupport
 import Testing

@@ -3,8 +3,10 @@ import Glibc
 import StrataControl
 import StrataControlProtocol
 import StrataModel
+import StrataRecording
 import StrataServer
 import StrataTestSupport
+import StrataTrace
 import Testing
 
 /// `record start|stop` and the trace it writes (docs/experiments.md, "Traces").

@@ -1,5 +1,6 @@
 import Foundation
 import StrataControlProtocol
+import StrataTrace
 import Testing
 
 /// `ReplayDriver` on hand-written traces: which of the recorded command and the recorded

@@ -1,5 +1,6 @@
 import Foundation
 import StrataControlProtocol
+import StrataTrace
 import Testing
 
 /// `TraceDiff` on hand-written traces: what counts as a divergence under each clock.

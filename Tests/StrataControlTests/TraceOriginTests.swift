@@ -1,8 +1,9 @@
 import Foundation
 import Glibc
-@testable import StrataControl
+@testable import StrataRecording
 import StrataControlProtocol
 import StrataServer
+import StrataTrace
 import Testing
 
 /// Where a trace's requests come from (`origin`, `ProcessAncestry`): the chain of parents in

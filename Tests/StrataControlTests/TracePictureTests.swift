@@ -8,6 +8,7 @@ import StrataModel
 import StrataRender
 import StrataServer
 import StrataTestSupport
+import StrataTrace
 import Testing
 
 /// Pictures in traces (docs/experiments.md, "Pictures in a trace") and `wait-image`.

@@ -1,6 +1,7 @@
 import Foundation
 import StrataControlProtocol
 import StrataTestSupport
+import StrataTrace
 import Testing
 
 /// The report page's data is inert inside its `<script>` element, whatever a client named its

@@ -5,6 +5,7 @@ import StrataControlProtocol
 import StrataModel
 import StrataServer
 import StrataTestSupport
+import StrataTrace
 import Testing
 
 /// `maximize`, `fullscreen`, `restore` and `resize` over the control socket, with a real

@@ -10,10 +10,9 @@ import Testing
 @Suite(.serialized) struct ReportEndToEndTests {
     static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    /// One chromium run, with a profile of its own. It used to end early now and then (killed by
-    /// SIGTRAP, its zygote's pipe broken): a check of chromium's on its profile folder, made
-    /// while the test process's umask was stuck at 0177 by two control servers made at once
-    /// (UnixSocket.listen no longer touches the umask).
+    /// One chromium run, with a profile of its own. Chromium ends early (killed by SIGTRAP, its
+    /// zygote's pipe broken) when its profile folder is made under a umask of 0177, which is why
+    /// `UnixSocket.listen` does not touch the umask.
     func chromiumRun(_ arguments: [String], in folder: String) async throws -> ProcessResult {
         let chromium = try #require(Self.chromium, "Debian's chromium is needed (apt-get install chromium)")
         let profile = try ReplayEndToEndTests.folder()

@@ -34,8 +34,8 @@ struct NestedClipboardTests {
             nestedClient = try TestClient(server: nested)
             parentSeat = try TestSeat(client: parentClient)
             nestedSeat = try TestSeat(client: nestedClient)
-            parentControl = try TestDataControl(client: parentClient, seat: parentSeat.seat, face: .ext)
-            nestedControl = try TestDataControl(client: nestedClient, seat: nestedSeat.seat, face: .ext)
+            parentControl = try TestDataControl(client: parentClient, seat: parentSeat.seat, flavor: .ext)
+            nestedControl = try TestDataControl(client: nestedClient, seat: nestedSeat.seat, flavor: .ext)
         }
 
         /// Steps both servers and both clients until `condition` holds (at most `seconds`).

@@ -28,7 +28,7 @@ struct NestedX11ClipboardTests {
             nested = TestServer(hosting: try Compositor(backend: backend))
             client = try TestClient(server: nested)
             seat = try TestSeat(client: client)
-            control = try TestDataControl(client: client, seat: seat.seat, face: .ext)
+            control = try TestDataControl(client: client, seat: seat.seat, flavor: .ext)
         }
 
         func step(seconds: Double = 20, until condition: () -> Bool) -> Bool {

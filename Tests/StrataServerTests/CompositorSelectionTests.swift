@@ -10,7 +10,7 @@ import Testing
     @Test(arguments: Seat.SelectionKind.allCases)
     func aCompositorSelectionReachesClientsAndTheirReceiveIsProvided(kind: Seat.SelectionKind) throws {
         let server = try TestServer()
-        let reader = try ControlClient(server, face: .ext)
+        let reader = try ControlClient(server, flavor: .ext)
         var asked: [String] = []
         let source = CompositorSelectionSource(mimeTypes: ["text/plain", "image/png"]) { type, fd in
             asked.append(type)
@@ -53,7 +53,7 @@ import Testing
 
     @Test func anObserverIsToldOfClientSelectionsAndReadsThemUntilCancelled() throws {
         let server = try TestServer()
-        let writer = try ControlClient(server, face: .wlr)
+        let writer = try ControlClient(server, flavor: .wlr)
         var told: [[String]?] = []
         var latest: SelectionObserver.Contents?
         let observer = server.compositor.seat.observeSelection(.clipboard) { contents in
@@ -90,7 +90,7 @@ import Testing
 
     @Test func aReplacedCompositorSourceIsCancelledAndClearingOnlyClearsItsOwn() throws {
         let server = try TestServer()
-        let writer = try ControlClient(server, face: .ext)
+        let writer = try ControlClient(server, flavor: .ext)
         let seat = server.compositor.seat!
         var cancelled = 0
         let mine = CompositorSelectionSource(mimeTypes: ["text/plain"]) { _, _ in }

@@ -13,10 +13,10 @@ final class ControlClient {
     let seat: TestSeat
     let client: TestClient
 
-    init(_ server: TestServer, face: TestDataControl.Face, version: UInt32? = nil) throws {
+    init(_ server: TestServer, flavor: TestDataControl.Flavor, version: UInt32? = nil) throws {
         let client = try TestClient(server: server)
         let seat = try TestSeat(client: client)
-        control = try TestDataControl(client: client, seat: seat.seat, face: face, version: version)
+        control = try TestDataControl(client: client, seat: seat.seat, flavor: flavor, version: version)
         client.roundtrip()
         self.seat = seat
         self.client = client
@@ -36,21 +36,21 @@ final class ControlClient {
 /// `Selection`s, so the focused client's wl_data_device and primary selection device see the
 /// same thing.
 @Suite struct DataControlTests {
-    static let faces: [TestDataControl.Face] = [.wlr, .ext]
+    static let flavors: [TestDataControl.Flavor] = [.wlr, .ext]
 
-    @Test(arguments: faces)
-    func theFirstSelectionEventsArriveWhenTheDeviceIsMade(face: TestDataControl.Face) throws {
+    @Test(arguments: flavors)
+    func theFirstSelectionEventsArriveWhenTheDeviceIsMade(flavor: TestDataControl.Flavor) throws {
         let server = try TestServer()
-        let reader = try ControlClient(server, face: face)
+        let reader = try ControlClient(server, flavor: flavor)
         #expect(reader.control.selectionEvents == 1 && reader.control.selection == nil)
         #expect(reader.control.primarySelectionEvents == 1 && reader.control.primarySelection == nil)
     }
 
-    @Test(arguments: faces)
-    func aClientWithoutASurfaceReadsWhatTheFocusedClientCopied(face: TestDataControl.Face) throws {
+    @Test(arguments: flavors)
+    func aClientWithoutASurfaceReadsWhatTheFocusedClientCopied(flavor: TestDataControl.Flavor) throws {
         let server = try TestServer()
         let app = try ClipboardClient(server, x: 0)
-        let reader = try ControlClient(server, face: face)
+        let reader = try ControlClient(server, flavor: flavor)
         let source = try app.offer("copied in the app")
         #expect(!source.cancelled)
         reader.client.roundtrip()
@@ -66,12 +66,12 @@ final class ControlClient {
         #expect(eof)
     }
 
-    @Test(arguments: faces)
-    func whatAClientWithoutASurfaceCopiesIsPastedInTheFocusedClient(face: TestDataControl.Face) throws {
+    @Test(arguments: flavors)
+    func whatAClientWithoutASurfaceCopiesIsPastedInTheFocusedClient(flavor: TestDataControl.Flavor) throws {
         let server = try TestServer()
         let app = try ClipboardClient(server, x: 0)
         app.client.roundtrip()
-        let copier = try ControlClient(server, face: face)
+        let copier = try ControlClient(server, flavor: flavor)
         let source = try copier.copy("from wl-copy")
         app.client.roundtrip()
         #expect(app.device.selectionMimeTypes == ["text/plain;charset=utf-8", "text/plain"])
@@ -87,11 +87,11 @@ final class ControlClient {
         #expect(copier.control.selectionMimeTypes == ["text/plain;charset=utf-8", "text/plain"])
     }
 
-    @Test(arguments: faces)
-    func thePrimarySelectionGoesBothWaysApartFromTheClipboard(face: TestDataControl.Face) throws {
+    @Test(arguments: flavors)
+    func thePrimarySelectionGoesBothWaysApartFromTheClipboard(flavor: TestDataControl.Flavor) throws {
         let server = try TestServer()
         let app = try PrimaryClient(server, x: 0)
-        let control = try ControlClient(server, face: face)
+        let control = try ControlClient(server, flavor: flavor)
         let selected = try app.select("selected in the app")
         control.client.roundtrip()
         #expect(control.control.primarySelectionMimeTypes == ["text/plain;charset=utf-8", "text/plain"])
@@ -119,7 +119,7 @@ final class ControlClient {
     @Test func aVersionOneWlrDeviceHearsNothingOfThePrimarySelection() throws {
         let server = try TestServer()
         let app = try PrimaryClient(server, x: 0)
-        let control = try ControlClient(server, face: .wlr, version: 1)
+        let control = try ControlClient(server, flavor: .wlr, version: 1)
         #expect(control.control.version == 1)
         _ = try app.select("primary")
         control.client.roundtrip()
@@ -127,11 +127,11 @@ final class ControlClient {
         #expect(control.control.selectionEvents == 1)
     }
 
-    @Test(arguments: faces)
-    func settingNullClearsTheSelectionAndReplacingCancelsTheOldSource(face: TestDataControl.Face) throws {
+    @Test(arguments: flavors)
+    func settingNullClearsTheSelectionAndReplacingCancelsTheOldSource(flavor: TestDataControl.Flavor) throws {
         let server = try TestServer()
         let app = try ClipboardClient(server, x: 0)
-        let control = try ControlClient(server, face: face)
+        let control = try ControlClient(server, flavor: flavor)
         let first = try app.offer("first")
         let second = try control.copy("second")
         app.client.roundtrip()
@@ -145,11 +145,11 @@ final class ControlClient {
         #expect(control.control.selection == nil)
     }
 
-    @Test(arguments: faces)
-    func aCopierThatDiesClearsTheSelectionAndItsOffersAreInert(face: TestDataControl.Face) throws {
+    @Test(arguments: flavors)
+    func aCopierThatDiesClearsTheSelectionAndItsOffersAreInert(flavor: TestDataControl.Flavor) throws {
         let server = try TestServer()
         let app = try ClipboardClient(server, x: 0)
-        var copier: ControlClient? = try ControlClient(server, face: face)
+        var copier: ControlClient? = try ControlClient(server, flavor: flavor)
         _ = try copier?.copy("gone soon")
         app.client.roundtrip()
         #expect(app.device.selection != nil)
@@ -158,33 +158,33 @@ final class ControlClient {
         #expect(app.device.selection == nil)
     }
 
-    @Test(arguments: faces)
-    func usingASourceTwiceIsAUsedSourceError(face: TestDataControl.Face) throws {
+    @Test(arguments: flavors)
+    func usingASourceTwiceIsAUsedSourceError(flavor: TestDataControl.Flavor) throws {
         let server = try TestServer()
-        let control = try ControlClient(server, face: face)
+        let control = try ControlClient(server, flavor: flavor)
         let source = try control.copy("once")
         control.control.set(source, primary: true)
         #expect(!control.client.roundtrip())
-        let code = face == .wlr ? ZWLR_DATA_CONTROL_DEVICE_V1_ERROR_USED_SOURCE.rawValue : EXT_DATA_CONTROL_DEVICE_V1_ERROR_USED_SOURCE.rawValue
+        let code = flavor == .wlr ? ZWLR_DATA_CONTROL_DEVICE_V1_ERROR_USED_SOURCE.rawValue : EXT_DATA_CONTROL_DEVICE_V1_ERROR_USED_SOURCE.rawValue
         #expect(control.client.protocolError?.code == code)
-        #expect(control.client.protocolError?.interface == (face == .wlr ? "zwlr_data_control_device_v1" : "ext_data_control_device_v1"))
+        #expect(control.client.protocolError?.interface == (flavor == .wlr ? "zwlr_data_control_device_v1" : "ext_data_control_device_v1"))
     }
 
-    @Test(arguments: faces)
-    func anOfferAfterTheSourceWasSetIsAnInvalidOfferError(face: TestDataControl.Face) throws {
+    @Test(arguments: flavors)
+    func anOfferAfterTheSourceWasSetIsAnInvalidOfferError(flavor: TestDataControl.Flavor) throws {
         let server = try TestServer()
-        let control = try ControlClient(server, face: face)
+        let control = try ControlClient(server, flavor: flavor)
         let source = try control.copy("set")
         source.offer("text/html")
         #expect(!control.client.roundtrip())
-        let code = face == .wlr ? ZWLR_DATA_CONTROL_SOURCE_V1_ERROR_INVALID_OFFER.rawValue : EXT_DATA_CONTROL_SOURCE_V1_ERROR_INVALID_OFFER.rawValue
+        let code = flavor == .wlr ? ZWLR_DATA_CONTROL_SOURCE_V1_ERROR_INVALID_OFFER.rawValue : EXT_DATA_CONTROL_SOURCE_V1_ERROR_INVALID_OFFER.rawValue
         #expect(control.client.protocolError?.code == code)
-        #expect(control.client.protocolError?.interface == (face == .wlr ? "zwlr_data_control_source_v1" : "ext_data_control_source_v1"))
+        #expect(control.client.protocolError?.interface == (flavor == .wlr ? "zwlr_data_control_source_v1" : "ext_data_control_source_v1"))
     }
 
     @Test func aSourceOfTooManyMimeTypesIsNoMemory() throws {
         let server = try TestServer()
-        let control = try ControlClient(server, face: .ext)
+        let control = try ControlClient(server, flavor: .ext)
         _ = try control.control.makeSource(
             mimeTypes: (0...ClientBudget.maxMimeTypesPerSource).map { "x-type/\($0)" }, payload: [])
         #expect(!control.client.roundtrip())
@@ -194,8 +194,8 @@ final class ControlClient {
 
     @Test func moreThanTheCapOfDevicesIsNoMemoryAndTheOthersGoOn() throws {
         let server = try TestServer()
-        let hostile = try ControlClient(server, face: .wlr)
-        let watcher = try ControlClient(server, face: .ext)
+        let hostile = try ControlClient(server, flavor: .wlr)
+        let watcher = try ControlClient(server, flavor: .ext)
         let manager = hostile.control.manager
         for _ in 1..<ClientBudget.maxSelectionWatchersPerClient {
             _ = zwlr_data_control_manager_v1_get_data_device(manager, hostile.seat.seat)
@@ -211,8 +211,8 @@ final class ControlClient {
 
     @Test func onlyTheNewestOfABurstReachesADataControlReaderThatDoesNotRead() throws {
         let server = try TestServer()
-        let hostile = try ControlClient(server, face: .wlr)
-        let reader = try ControlClient(server, face: .ext)
+        let hostile = try ControlClient(server, flavor: .wlr)
+        let reader = try ControlClient(server, flavor: .ext)
         let eventsBefore = reader.control.selectionEvents
         var sources: [TestDataControlSource] = []
         var lastTypes: [String] = []
@@ -240,8 +240,8 @@ final class ControlClient {
         server.step()
         let baseline = server.liveCounts
         do {
-            let control = try ControlClient(server, face: .ext)
-            let wlr = try TestDataControl(client: control.client, seat: control.seat.seat, face: .wlr)
+            let control = try ControlClient(server, flavor: .ext)
+            let wlr = try TestDataControl(client: control.client, seat: control.seat.seat, flavor: .wlr)
             _ = try control.copy("primary", primary: true)
             _ = try wlr.makeSource(mimeTypes: ["text/plain"], payload: [])
             #expect(control.client.roundtrip())

@@ -34,9 +34,9 @@ import Testing
 
     // MARK: Security contexts
 
-    /// The bug fixed in a06d2bf: a listener whose close_fd cannot be watched failed its init after
-    /// full initialization, so its deinit ran and closed both descriptors, which its caller (the
-    /// manager's refusal) then closed again.
+    /// A listener whose close_fd cannot be watched fails its init; the deinit that runs for a
+    /// failed class initializer must not close the two descriptors, which its caller (the
+    /// manager's refusal) closes.
     @Test func aSecurityListenerThatCannotWatchItsCloseFdLeavesBothDescriptorsToItsCaller() throws {
         let server = try TestServer()
         let client = try TestClient(server: server)
@@ -237,18 +237,18 @@ import Testing
     /// A room waiter makes its timer when a burst must wait for a client's socket to drain: one
     /// the loop cannot watch is closed at once (it was kept, and the next burst made another over
     /// it).
-    @Test func aRoomWaiterWhoseTimerCannotBeWatchedClosesEachTimerItMadeOnce() throws {
+    @Test func aBackpressureSenderWhoseTimerCannotBeWatchedClosesEachTimerItMadeOnce() throws {
         let server = try TestServer()
         // A client that does not read, with a small buffer on Strata's side of its socket.
         let client = try RawClient(server: server, receiveBuffer: 4096)
         client.keepsEvents = false
         client.readsWhenBlocked = false
-        for _ in 0..<64 where RoomWaiter.hasRoom(client.serverClient) {
+        for _ in 0..<64 where BackpressureSender.hasRoom(client.serverClient) {
             for _ in 0..<8 { _ = client.send(WireMessage(object: 1, opcode: 0, [.newID(client.newID())])) }
             server.step()
         }
-        try #require(!RoomWaiter.hasRoom(client.serverClient))
-        let waiter = RoomWaiter(display: server.compositor.display)
+        try #require(!BackpressureSender.hasRoom(client.serverClient))
+        let waiter = BackpressureSender(display: server.compositor.display)
         let timers = UnwatchableTimers()
         waiter.makeTimerFD = timers.make
         var sent = 0
@@ -267,12 +267,12 @@ import Testing
     /// client read) the timer is closed, once, and the next wait makes a new one. (Kept after the
     /// first wait, the seat's selections each held a timer for good, which the fuzzer's
     /// descriptor check cannot tell from a leak.)
-    @Test func aRoomWaiterClosesItsTimerOnceTheBurstIsSent() throws {
+    @Test func aBackpressureSenderClosesItsTimerOnceTheBurstIsSent() throws {
         let server = try TestServer()
         let client = try RawClient(server: server, receiveBuffer: 4096)
         client.keepsEvents = false
         client.readsWhenBlocked = false
-        let waiter = RoomWaiter(display: server.compositor.display)
+        let waiter = BackpressureSender(display: server.compositor.display)
         var made: [Int32] = []
         let makeTimer = waiter.makeTimerFD
         waiter.makeTimerFD = {
@@ -283,11 +283,11 @@ import Testing
         let serverClient = client.serverClient
         var sent = 0
         for round in 1...2 {
-            for _ in 0..<64 where RoomWaiter.hasRoom(serverClient) {
+            for _ in 0..<64 where BackpressureSender.hasRoom(serverClient) {
                 for _ in 0..<8 { _ = client.send(WireMessage(object: 1, opcode: 0, [.newID(client.newID())])) }
                 server.step()
             }
-            try #require(!RoomWaiter.hasRoom(serverClient))
+            try #require(!BackpressureSender.hasRoom(serverClient))
             let closes = Descriptors.recordingCloses {
                 waiter.send(to: { serverClient }) { _ in sent += 1 }
                 #expect(waiter.isWaiting)

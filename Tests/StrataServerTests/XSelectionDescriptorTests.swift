@@ -23,7 +23,7 @@ import Testing
         defer { xwayland.shutdown() }
         let x = try #require(TestXSelectionClient(display: xwayland.displayName))
         defer { x.disconnect() }
-        let reader = try ControlClient(server, face: .wlr)
+        let reader = try ControlClient(server, flavor: .wlr)
         x.data = [x.atom("UTF8_STRING"): [UInt8](repeating: 0x61, count: 200_000)]
         x.incrChunk = 50_000
         if ownerDies { x.dieAfterChunks = 2 }
@@ -53,7 +53,7 @@ import Testing
         defer { xwayland.shutdown() }
         let x = try #require(TestXSelectionClient(display: xwayland.displayName))
         defer { x.disconnect() }
-        let copier = try ControlClient(server, face: .wlr)
+        let copier = try ControlClient(server, flavor: .wlr)
         let source = try copier.copy("from Wayland")
         defer { withExtendedLifetime(source) {} }
         let clipboard = x.atom("CLIPBOARD")

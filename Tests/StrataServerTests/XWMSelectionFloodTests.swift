@@ -27,7 +27,7 @@ struct XWMSelectionFloodTests {
         xcb_flush(c)
         #expect(server.run(seconds: 20) { H.x11Windows(server).first?.isVisible == true })
         let model = try #require(H.x11Windows(server).first)
-        let copier = try ControlClient(server, face: .wlr)
+        let copier = try ControlClient(server, flavor: .wlr)
         let bystander = try TestClient(server: server)
         let clipboard = x.atom("CLIPBOARD")
         var current = try copier.copy("selection start")

@@ -44,7 +44,7 @@ struct XwaylandSelectionTests {
         defer { xwayland.shutdown() }
         let x = try Self.xClient(xwayland)
         defer { x.disconnect() }
-        let reader = try ControlClient(server, face: .wlr)
+        let reader = try ControlClient(server, flavor: .wlr)
         x.data = [x.atom("UTF8_STRING"): Array("héllo from X".utf8), XCB_ATOM_STRING.rawValue: Array("hello from X".utf8),
                   x.atom("text/html"): Array("<b>X</b>".utf8), x.atom("COMPOUND_TEXT"): [1, 2]]
         x.targets = [x.atom("TARGETS"), x.atom("UTF8_STRING"), XCB_ATOM_STRING.rawValue, x.atom("text/html"), x.atom("COMPOUND_TEXT")]
@@ -75,7 +75,7 @@ struct XwaylandSelectionTests {
         defer { xwayland.shutdown() }
         let x = try Self.xClient(xwayland)
         defer { x.disconnect() }
-        let reader = try ControlClient(server, face: .ext)
+        let reader = try ControlClient(server, flavor: .ext)
         let payload = (0..<(2 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 11) }
         x.data = [x.atom("UTF8_STRING"): payload]
         x.incrChunk = 100_000
@@ -96,7 +96,7 @@ struct XwaylandSelectionTests {
         defer { xwayland.shutdown() }
         let x = try Self.xClient(xwayland)
         defer { x.disconnect() }
-        let reader = try ControlClient(server, face: .wlr)
+        let reader = try ControlClient(server, flavor: .wlr)
         x.data = [x.atom("UTF8_STRING"): [UInt8](repeating: 0x61, count: 1_000_000)]
         x.incrChunk = 50_000
         x.dieAfterChunks = 3
@@ -134,7 +134,7 @@ struct XwaylandSelectionTests {
         let clipboard = x.atom("CLIPBOARD")
         watcher.watchOwner(of: clipboard)
         let bridge = try #require(wm.selections.first { $0.atom == clipboard })
-        let reader = try ControlClient(server, face: .wlr)
+        let reader = try ControlClient(server, flavor: .wlr)
         x.data = [x.atom("UTF8_STRING"): [UInt8](repeating: 0x62, count: 100_000)]
         x.incrChunk = 10_000
         x.dieAfterChunks = 3
@@ -178,7 +178,7 @@ struct XwaylandSelectionTests {
         defer { x.disconnect() }
         let clipboard = x.atom("CLIPBOARD")
         let bridge = try #require(wm.selections.first { $0.atom == clipboard })
-        let reader = try ControlClient(server, face: .wlr)
+        let reader = try ControlClient(server, flavor: .wlr)
         x.data = [x.atom("UTF8_STRING"): [UInt8](repeating: 0x63, count: 1_000_000)]
         x.incrChunk = 50_000
         x.dieAfterChunks = 3
@@ -203,7 +203,7 @@ struct XwaylandSelectionTests {
         defer { xwayland.shutdown() }
         let x = try Self.xClient(xwayland)
         defer { x.disconnect() }
-        let reader = try ControlClient(server, face: .wlr)
+        let reader = try ControlClient(server, flavor: .wlr)
         let named = (0..<300).map { x.atom("text/x-strata-\($0)") }
         // 100,000 targets (400 kB): 300 MIME-type atoms over and over, then UTF8_STRING.
         x.targets = (0..<100_000).map { named[$0 % named.count] } + [x.atom("UTF8_STRING")]
@@ -222,7 +222,7 @@ struct XwaylandSelectionTests {
         defer { xwayland.shutdown() }
         let x = try Self.xClient(xwayland)
         defer { x.disconnect() }
-        let copier = try ControlClient(server, face: .wlr)
+        let copier = try ControlClient(server, flavor: .wlr)
         let clipboardSource = try copier.copy("from Wayland")
         let primarySource = try copier.copy("primary from Wayland", primary: true, types: ["text/plain", "text/html"])
         defer { withExtendedLifetime((clipboardSource, primarySource)) {} }
@@ -263,7 +263,7 @@ struct XwaylandSelectionTests {
     func aWaylandSourceThatNeverWritesHoldsOneRequestUntilTheRequestorsWindowGoes(nested: Bool) throws {
         let (server, xwayland, wm) = try Self.start()
         defer { xwayland.shutdown() }
-        let copier = try ControlClient(server, face: .wlr)
+        let copier = try ControlClient(server, flavor: .wlr)
         let silent = try copier.control.makeSource(mimeTypes: ["text/plain;charset=utf-8"], payload: [])
         silent.holdsFDs = true
         copier.control.set(silent)
@@ -291,7 +291,7 @@ struct XwaylandSelectionTests {
         defer { xwayland.shutdown() }
         let x = try Self.xClient(xwayland)
         defer { x.disconnect() }
-        let reader = try ControlClient(server, face: .wlr)
+        let reader = try ControlClient(server, flavor: .wlr)
         x.data = [x.atom("UTF8_STRING"): Array("never sent".utf8)]
         x.own(x.atom("CLIPBOARD"))
         #expect(reader.client.wait(seconds: 20) { x.pump(); return reader.control.selection != nil })
@@ -322,7 +322,7 @@ struct XwaylandSelectionTests {
         defer { xwayland.shutdown() }
         let x = try Self.xClient(xwayland)
         defer { x.disconnect() }
-        let reader = try ControlClient(server, face: .wlr)
+        let reader = try ControlClient(server, flavor: .wlr)
         x.data = [x.atom("UTF8_STRING"): [UInt8](repeating: 0x62, count: XSelection.maxTransferBytes + 3_000_000)]
         x.incrChunk = 4 << 20
         x.own(x.atom("CLIPBOARD"))
@@ -346,7 +346,7 @@ struct XwaylandSelectionTests {
     @Test func anXOwnerThatRefusesTargetsClearsTheWaylandSelection() throws {
         let (server, xwayland, _) = try Self.start()
         defer { xwayland.shutdown() }
-        let copier = try ControlClient(server, face: .wlr)
+        let copier = try ControlClient(server, flavor: .wlr)
         let source = try copier.copy("from Wayland")
         let x = try Self.xClient(xwayland)
         defer { x.disconnect() }
@@ -362,7 +362,7 @@ struct XwaylandSelectionTests {
     @Test func moreThanSixteenXRequestsAtOnceAreRefused() throws {
         let (server, xwayland, wm) = try Self.start()
         defer { xwayland.shutdown() }
-        let copier = try ControlClient(server, face: .wlr)
+        let copier = try ControlClient(server, flavor: .wlr)
         let silent = try copier.control.makeSource(mimeTypes: ["text/plain;charset=utf-8"], payload: [])
         silent.holdsFDs = true
         copier.control.set(silent)
@@ -387,7 +387,7 @@ struct XwaylandSelectionTests {
     @Test func forgedOwnerChangesAndSelectionRequestsFromAnXClientAreIgnored() throws {
         let (server, xwayland, wm) = try Self.start()
         defer { xwayland.shutdown() }
-        let copier = try ControlClient(server, face: .wlr)
+        let copier = try ControlClient(server, flavor: .wlr)
         let silent = try copier.control.makeSource(mimeTypes: ["text/plain;charset=utf-8"], payload: [])
         silent.holdsFDs = true
         copier.control.set(silent)
@@ -431,7 +431,7 @@ struct XwaylandSelectionTests {
     @Test func anXRequestorThatDiesMidIncrEndsTheTransferAndClosesTheSourcesPipe() throws {
         let (server, xwayland, wm) = try Self.start()
         defer { xwayland.shutdown() }
-        let copier = try ControlClient(server, face: .wlr)
+        let copier = try ControlClient(server, flavor: .wlr)
         // The test writes the source's data itself, as the pipe takes it.
         let source = try copier.control.makeSource(mimeTypes: ["text/plain;charset=utf-8"], payload: [])
         source.holdsFDs = true
@@ -471,7 +471,7 @@ struct XwaylandSelectionTests {
     @Test func aWaylandClientOfferingEverNewMimeTypesMakesAtMost4096XAtoms() throws {
         let (server, xwayland, wm) = try Self.start()
         defer { xwayland.shutdown() }
-        let copier = try ControlClient(server, face: .wlr)
+        let copier = try ControlClient(server, flavor: .wlr)
         let x = try Self.xClient(xwayland)
         defer { x.disconnect() }
         func exists(_ name: String) -> Bool {
@@ -512,7 +512,7 @@ struct XwaylandSelectionTests {
     @Test func ownersChangingWhileAReaderDoesNotReadLeaveAtMostTwoConversionsWriting() throws {
         let (server, xwayland, wm) = try Self.start()
         defer { xwayland.shutdown() }
-        let reader = try ControlClient(server, face: .wlr)
+        let reader = try ControlClient(server, flavor: .wlr)
         let bridge = try #require(wm.selections.first { $0.selection === server.compositor.seat.clipboard })
         var owners: [TestXSelectionClient] = []
         var fds: [Int32] = []

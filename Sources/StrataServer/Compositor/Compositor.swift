@@ -81,7 +81,7 @@ public final class Compositor {
     /// Globals removed from clients' view and destroyed a while later (screens unplugged).
     private var retiringGlobals: [Global] = []
     /// The wire's reactions to the model's notifications (after the scene's damage).
-    private var modelFollower: ModelFollower?
+    private var modelToWireRelay: ModelToWireRelay?
     /// libwayland's wl_shm with the per-format stride check it lacks (`strata_add_shm_stride_check`).
     private var shmStrideCheck: OpaquePointer?
     /// Every client's budget of objects and wl_shm pools (`ClientBudget`).
@@ -131,7 +131,7 @@ public final class Compositor {
             Presentation.install(on: self),
             DecorationManager.install(on: self),
             PrimarySelectionDeviceManager.install(on: self),
-            PrimarySelectionDeviceManager.install(on: self, face: .gtk),
+            PrimarySelectionDeviceManager.install(on: self, flavor: .gtk),
             TextInputManager.install(on: self),
             RelativePointerManager.install(on: self),
             PointerConstraints.install(on: self),
@@ -149,8 +149,8 @@ public final class Compositor {
             privileged(ImageCaptureSourceManager.install(on: self, kind: .output)),
             privileged(ImageCaptureSourceManager.install(on: self, kind: .toplevel)),
             privileged(InputMethodManager.install(on: self)),
-            privileged(DataControlManager.install(on: self, face: .wlr)),
-            privileged(DataControlManager.install(on: self, face: .ext)),
+            privileged(DataControlManager.install(on: self, flavor: .wlr)),
+            privileged(DataControlManager.install(on: self, flavor: .ext)),
             IdleNotifier.install(on: self),
             IdleInhibitManager.install(on: self),
             SessionLockManager.install(on: self),
@@ -168,7 +168,7 @@ public final class Compositor {
             guard let global else { throw .setup("cannot create a global") }
             globals.append(global)
         }
-        modelFollower = ModelFollower(compositor: self)
+        modelToWireRelay = ModelToWireRelay(compositor: self)
         // After the compositor's own observer: keyboard focus and `activated` are updated before
         // the extension tells clients about key changes.
         guard let windowExtension = StrataWindowExtension(compositor: self) else { throw .setup("cannot create a global") }
@@ -258,7 +258,7 @@ public final class Compositor {
         for global in globals + retiringGlobals { global.destroyNow() }
         globals.removeAll()
         retiringGlobals.removeAll()
-        modelFollower?.stop()
+        modelToWireRelay?.stop()
         windowExtension?.stop()
         outputManager.stop()
         foreignToplevels.stop()

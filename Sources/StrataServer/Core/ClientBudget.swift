@@ -63,7 +63,7 @@ public struct ClientBudget {
     public static let maxCopiedBytesPerClient: UInt64 = 64 << 20
     /// Data control devices (zwlr_data_control_device_v1, ext_data_control_device_v1) of one
     /// client. Each is told of every selection change and may wait for its socket to drain on a
-    /// timer of its own (`RoomWaiter`, one per selection): a clipboard manager or wl-paste makes
+    /// timer of its own (`BackpressureSender`, one per selection): a clipboard manager or wl-paste makes
     /// one; 16 bounds the work per change and the timer fds one client can make Strata hold.
     public static let maxSelectionWatchersPerClient: UInt64 = 16
     /// Idle notifications (ext_idle_notification_v1) of one client. swayidle makes one per

@@ -5,41 +5,41 @@ import CWaylandServer
 /// seat's clipboard and primary selection without a surface or the keyboard focus (wl-copy,
 /// wl-paste, clipboard managers). It is told of every change of both selections (a
 /// `SelectionWatcher`) and sets them with no serial. What it is sent waits, per selection, for
-/// room in its client's socket (`RoomWaiter`): only the selection current then is announced, so
+/// room in its client's socket (`BackpressureSender`): only the selection current then is announced, so
 /// another client's burst of copies cannot fill its socket.
 final class DataControlDevice: ResourceObject, SelectionWatcher {
     unowned let seat: Seat
-    let face: DataControlFace
+    let flavor: DataControlFlavor
     private let charge: BudgetCharge?
-    private lazy var clipboardWaiter = RoomWaiter(display: seat.compositor.display)
-    private lazy var primaryWaiter = RoomWaiter(display: seat.compositor.display)
-    private var speaksPrimary: Bool { face.hasPrimarySelection(version: version) }
+    private lazy var clipboardSender = BackpressureSender(display: seat.compositor.display)
+    private lazy var primarySender = BackpressureSender(display: seat.compositor.display)
+    private var speaksPrimary: Bool { flavor.hasPrimarySelection(version: version) }
 
     /// A new device of `client`, charged to its budget (`ClientBudget.maxSelectionWatchersPerClient`).
-    static func make(seat: Seat, face: DataControlFace, client: OpaquePointer, version: UInt32, id: UInt32) throws(ProtocolError) {
+    static func make(seat: Seat, flavor: DataControlFlavor, client: OpaquePointer, version: UInt32, id: UInt32) throws(ProtocolError) {
         let charge = BudgetCharge(client: client, kind: STRATA_CHARGE_SELECTION_WATCHERS)
         if let charge, !charge.add(1, limit: ClientBudget.maxSelectionWatchersPerClient) {
             throw .noMemory("more than \(ClientBudget.maxSelectionWatchersPerClient) data control devices", client: client)
         }
-        guard let device = DataControlDevice(seat: seat, face: face, charge: charge, client: client, version: version, id: id) else { return }
+        guard let device = DataControlDevice(seat: seat, flavor: flavor, charge: charge, client: client, version: version, id: id) else { return }
         // The first selection (and primary selection) events go out at once.
         seat.clipboard.watcherDidAppear(device)
         if device.speaksPrimary { seat.primarySelection.watcherDidAppear(device) }
     }
 
-    private init?(seat: Seat, face: DataControlFace, charge: BudgetCharge?, client: OpaquePointer, version: UInt32, id: UInt32) {
+    private init?(seat: Seat, flavor: DataControlFlavor, charge: BudgetCharge?, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.seat = seat
-        self.face = face
+        self.flavor = flavor
         self.charge = charge
-        super.init(client: client, interface: face.deviceInterface, version: version, id: id,
-                   implementation: face == .wlr ? Self.wlrImplementation : Self.extImplementation)
+        super.init(client: client, interface: flavor.deviceInterface, version: version, id: id,
+                   implementation: flavor == .wlr ? Self.wlrImplementation : Self.extImplementation)
     }
 
     override func resourceDidDestroy() {
         seat.clipboard.watcherDidDisappear(self)
         seat.primarySelection.watcherDidDisappear(self)
-        clipboardWaiter.stop()
-        primaryWaiter.stop()
+        clipboardSender.stop()
+        primarySender.stop()
         charge?.refund()
     }
 
@@ -49,8 +49,8 @@ final class DataControlDevice: ResourceObject, SelectionWatcher {
         guard !isDestroyed else { return }
         let primary = selection !== seat.clipboard
         guard !primary || speaksPrimary else { return }
-        let waiter = primary ? primaryWaiter : clipboardWaiter
-        waiter.send(to: { [weak self] in self.flatMap { $0.isDestroyed ? nil : $0.client } }) { [weak self] _ in
+        let sender = primary ? primarySender : clipboardSender
+        sender.send(to: { [weak self] in self.flatMap { $0.isDestroyed ? nil : $0.client } }) { [weak self] _ in
             self?.announce(selection.source, of: selection, primary: primary)
         }
     }
@@ -61,16 +61,16 @@ final class DataControlDevice: ResourceObject, SelectionWatcher {
         guard !isDestroyed else { return }
         var offer: DataControlOffer?
         if let source, source.isLive,
-            let made = DataControlOffer(source: source, selection: selection, face: face, client: client, version: version)
+            let made = DataControlOffer(source: source, selection: selection, flavor: flavor, client: client, version: version)
         {
-            face.sendDataOffer(device: resource, offer: made.resource)
-            for type in source.mimeTypes { face.sendOffer(offer: made.resource, mimeType: type) }
+            flavor.sendDataOffer(device: resource, offer: made.resource)
+            for type in source.mimeTypes { flavor.sendOffer(offer: made.resource, mimeType: type) }
             offer = made
         }
         if primary {
-            face.sendPrimarySelection(device: resource, offer: offer?.resource)
+            flavor.sendPrimarySelection(device: resource, offer: offer?.resource)
         } else {
-            face.sendSelection(device: resource, offer: offer?.resource)
+            flavor.sendSelection(device: resource, offer: offer?.resource)
         }
     }
 
@@ -78,10 +78,10 @@ final class DataControlDevice: ResourceObject, SelectionWatcher {
 
     func handleSetSelectionRequest(_ sourceResource: OpaquePointer?, primary: Bool) throws(ProtocolError) {
         let selection = primary ? seat.primarySelection : seat.clipboard
-        // The argument is typed by the device's face: libwayland has checked the interface.
+        // The argument is typed by the device's flavor: libwayland has checked the interface.
         let source = ResourceObject.from(sourceResource, as: DataControlSource.self)
         if let source, !source.use(for: selection) {
-            throw ProtocolError(code: face.usedSourceError, "the source was already set as a selection")
+            throw ProtocolError(code: flavor.usedSourceError, "the source was already set as a selection")
         }
         selection.setFromControl(source)
     }

@@ -10,12 +10,12 @@ final class DataControlOffer: ResourceObject {
     private weak var source: (any SelectionSource)?
     unowned let selection: Selection
 
-    init?(source: SelectionSource, selection: Selection, face: DataControlFace, client: OpaquePointer, version: UInt32) {
+    init?(source: SelectionSource, selection: Selection, flavor: DataControlFlavor, client: OpaquePointer, version: UInt32) {
         self.source = source
         self.selection = selection
         // id 0: a server-created object.
-        super.init(client: client, interface: face.offerInterface, version: version, id: 0,
-                   implementation: face == .wlr ? Self.wlrImplementation : Self.extImplementation)
+        super.init(client: client, interface: flavor.offerInterface, version: version, id: 0,
+                   implementation: flavor == .wlr ? Self.wlrImplementation : Self.extImplementation)
     }
 
     private static let receive: @convention(c) (OpaquePointer?, OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Void = { _, resource, mimeType, fd in

@@ -6,7 +6,7 @@ import CWaylandServer
 /// after that use are its invalid_offer error. Cancelled when replaced; when it dies the
 /// selection it holds is cleared and its offers turn inert.
 final class DataControlSource: ResourceObject, SelectionSource {
-    let face: DataControlFace
+    let flavor: DataControlFlavor
     private let offered: MimeTypeList
     var mimeTypes: [String] { offered.types }
     /// The selection it was set as (set_selection or set_primary_selection), once used.
@@ -14,11 +14,11 @@ final class DataControlSource: ResourceObject, SelectionSource {
     private(set) var isUsed = false
     private(set) var isCancelled = false
 
-    init?(face: DataControlFace, client: OpaquePointer, version: UInt32, id: UInt32) {
-        self.face = face
+    init?(flavor: DataControlFlavor, client: OpaquePointer, version: UInt32, id: UInt32) {
+        self.flavor = flavor
         offered = MimeTypeList(client: client)
-        super.init(client: client, interface: face.sourceInterface, version: version, id: id,
-                   implementation: face == .wlr ? Self.wlrImplementation : Self.extImplementation)
+        super.init(client: client, interface: flavor.sourceInterface, version: version, id: id,
+                   implementation: flavor == .wlr ? Self.wlrImplementation : Self.extImplementation)
     }
 
     override func resourceDidDestroy() {
@@ -36,20 +36,20 @@ final class DataControlSource: ResourceObject, SelectionSource {
     func cancel() {
         guard !isCancelled, !isDestroyed else { return }
         isCancelled = true
-        face.sendCancelled(source: resource)
+        flavor.sendCancelled(source: resource)
     }
 
     var isLive: Bool { !isDestroyed && !isCancelled }
 
     func send(mimeType: String, fd: Int32) {
         guard isLive else { return }
-        face.sendSend(source: resource, mimeType: mimeType, fd: fd)
+        flavor.sendSend(source: resource, mimeType: mimeType, fd: fd)
     }
 
     private static let offer: @convention(c) (OpaquePointer?, OpaquePointer?, UnsafePointer<CChar>?) -> Void = { _, resource, mimeType in
         handle(resource, as: DataControlSource.self) { source throws(ProtocolError) in
             guard !source.isUsed else {
-                throw ProtocolError(code: source.face.invalidOfferError, "offer after the source was set as a selection")
+                throw ProtocolError(code: source.flavor.invalidOfferError, "offer after the source was set as a selection")
             }
             guard let mimeType else { return }
             try source.offered.add(mimeType, client: source.client)

@@ -88,12 +88,12 @@ final class DataSource: ResourceObject, SelectionSource {
 
     /// Sends the source the accepted type (target) and the action when they differ from what it
     /// was last told. Another client (the destination) drives these, so they are sent only while
-    /// the source's socket has room (`RoomWaiter.hasRoom`): a destination that flips its accept
+    /// the source's socket has room (`BackpressureSender.hasRoom`): a destination that flips its accept
     /// thousands of times cannot fill a slow source's socket (libwayland would drop it); the
     /// latest state goes out with the next change that finds room, and always before
     /// dnd_drop_performed and dnd_finished (`force`).
     private func tellNegotiation(force: Bool = false) {
-        guard isLive, force || RoomWaiter.hasRoom(client) else { return }
+        guard isLive, force || BackpressureSender.hasRoom(client) else { return }
         if toldMimeType != acceptedMimeType {
             toldMimeType = acceptedMimeType
             wl_data_source_send_target(resource, acceptedMimeType)

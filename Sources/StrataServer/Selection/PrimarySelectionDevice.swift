@@ -2,16 +2,16 @@ import CStrataServerGlue
 import CWaylandServer
 
 /// zwp_primary_selection_device_v1 or gtk_primary_selection_device: a client's access to the
-/// seat's primary selection. It is offered whatever face its source was set through.
+/// seat's primary selection. It is offered whatever flavor its source was set through.
 final class PrimarySelectionDevice: ResourceObject, SelectionDevice {
     unowned let selection: Selection
-    let face: PrimarySelectionFace
+    let flavor: PrimarySelectionFlavor
 
-    init?(selection: Selection, face: PrimarySelectionFace, client: OpaquePointer, id: UInt32) {
+    init?(selection: Selection, flavor: PrimarySelectionFlavor, client: OpaquePointer, id: UInt32) {
         self.selection = selection
-        self.face = face
-        super.init(client: client, interface: face.deviceInterface, version: 1, id: id,
-                   implementation: face == .zwp ? Self.zwpImplementation : Self.gtkImplementation)
+        self.flavor = flavor
+        super.init(client: client, interface: flavor.deviceInterface, version: 1, id: id,
+                   implementation: flavor == .zwp ? Self.zwpImplementation : Self.gtkImplementation)
     }
 
     override func resourceDidDestroy() {
@@ -22,15 +22,15 @@ final class PrimarySelectionDevice: ResourceObject, SelectionDevice {
     func sendSelection(_ source: SelectionSource?) {
         guard !isDestroyed else { return }
         if let source, source.isLive, let offer = PrimarySelectionOffer.announce(source, on: self) {
-            face.sendSelection(device: resource, offer: offer.resource)
+            flavor.sendSelection(device: resource, offer: offer.resource)
         } else {
-            face.sendSelection(device: resource, offer: nil)
+            flavor.sendSelection(device: resource, offer: nil)
         }
     }
 
     private static let setSelection: @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?, UInt32) -> Void = { _, resource, source, serial in
         handle(resource, as: PrimarySelectionDevice.self) { device in
-            // The argument is typed by the device's face: libwayland has checked the interface.
+            // The argument is typed by the device's flavor: libwayland has checked the interface.
             let source = ResourceObject.from(source, as: PrimarySelectionSource.self)
             device.selection.set(source, client: device.client, serial: serial)
         }

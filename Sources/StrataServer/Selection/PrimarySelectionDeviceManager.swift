@@ -2,28 +2,28 @@ import CStrataServerGlue
 import CWaylandServer
 
 /// zwp_primary_selection_device_manager_v1 v1 and gtk_primary_selection_device_manager v1: make
-/// primary selection sources and the seat's primary selection devices, of the manager's face.
+/// primary selection sources and the seat's primary selection devices, of the manager's flavor.
 final class PrimarySelectionDeviceManager: ResourceObject {
     static let version: UInt32 = 1
     unowned let seat: Seat
-    let face: PrimarySelectionFace
+    let flavor: PrimarySelectionFlavor
 
-    static func install(on compositor: Compositor, face: PrimarySelectionFace = .zwp) -> Global? {
-        Global(display: compositor.display, interface: face.managerInterface, version: version) { [unowned compositor] client, version, id in
-            _ = PrimarySelectionDeviceManager(seat: compositor.seat, face: face, client: client, version: version, id: id)
+    static func install(on compositor: Compositor, flavor: PrimarySelectionFlavor = .zwp) -> Global? {
+        Global(display: compositor.display, interface: flavor.managerInterface, version: version) { [unowned compositor] client, version, id in
+            _ = PrimarySelectionDeviceManager(seat: compositor.seat, flavor: flavor, client: client, version: version, id: id)
         }
     }
 
-    init?(seat: Seat, face: PrimarySelectionFace, client: OpaquePointer, version: UInt32, id: UInt32) {
+    init?(seat: Seat, flavor: PrimarySelectionFlavor, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.seat = seat
-        self.face = face
-        super.init(client: client, interface: face.managerInterface, version: version, id: id,
-                   implementation: face == .zwp ? Self.zwpImplementation : Self.gtkImplementation)
+        self.flavor = flavor
+        super.init(client: client, interface: flavor.managerInterface, version: version, id: id,
+                   implementation: flavor == .zwp ? Self.zwpImplementation : Self.gtkImplementation)
     }
 
     private static let createSource: @convention(c) (OpaquePointer?, OpaquePointer?, UInt32) -> Void = { _, resource, id in
         handle(resource, as: PrimarySelectionDeviceManager.self) { manager in
-            _ = PrimarySelectionSource(selection: manager.seat.primarySelection, face: manager.face, client: manager.client, id: id)
+            _ = PrimarySelectionSource(selection: manager.seat.primarySelection, flavor: manager.flavor, client: manager.client, id: id)
         }
     }
 
@@ -31,7 +31,7 @@ final class PrimarySelectionDeviceManager: ResourceObject {
         // One seat: the seat argument can only name it.
         handle(resource, as: PrimarySelectionDeviceManager.self) { manager in
             let selection = manager.seat.primarySelection
-            guard let device = PrimarySelectionDevice(selection: selection, face: manager.face, client: manager.client, id: id) else { return }
+            guard let device = PrimarySelectionDevice(selection: selection, flavor: manager.flavor, client: manager.client, id: id) else { return }
             selection.deviceDidAppear(device)
         }
     }

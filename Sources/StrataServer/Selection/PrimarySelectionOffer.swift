@@ -2,8 +2,8 @@ import CStrataServerGlue
 import CWaylandServer
 import Glibc
 
-/// zwp_primary_selection_offer_v1 or gtk_primary_selection_offer (the device's face): the primary
-/// selection as another client sees it, whichever face its source speaks. receive forwards the
+/// zwp_primary_selection_offer_v1 or gtk_primary_selection_offer (the device's flavor): the primary
+/// selection as another client sees it, whichever flavor its source speaks. receive forwards the
 /// fd to the source's client and closes the compositor's copy; an offer whose source died, was
 /// cancelled or replaced is inert (the fd is closed, nothing is sent).
 final class PrimarySelectionOffer: ResourceObject {
@@ -12,20 +12,20 @@ final class PrimarySelectionOffer: ResourceObject {
 
     /// Makes an offer for `source` on `device`'s client and announces it and its mime types.
     static func announce(_ source: SelectionSource, on device: PrimarySelectionDevice) -> PrimarySelectionOffer? {
-        guard let offer = PrimarySelectionOffer(source: source, selection: device.selection, face: device.face, client: device.client) else { return nil }
-        device.face.sendDataOffer(device: device.resource, offer: offer.resource)
+        guard let offer = PrimarySelectionOffer(source: source, selection: device.selection, flavor: device.flavor, client: device.client) else { return nil }
+        device.flavor.sendDataOffer(device: device.resource, offer: offer.resource)
         for type in source.mimeTypes {
-            device.face.sendOffer(offer: offer.resource, mimeType: type)
+            device.flavor.sendOffer(offer: offer.resource, mimeType: type)
         }
         return offer
     }
 
-    private init?(source: SelectionSource, selection: Selection, face: PrimarySelectionFace, client: OpaquePointer) {
+    private init?(source: SelectionSource, selection: Selection, flavor: PrimarySelectionFlavor, client: OpaquePointer) {
         self.source = source
         self.selection = selection
         // id 0: a server-created object.
-        super.init(client: client, interface: face.offerInterface, version: 1, id: 0,
-                   implementation: face == .zwp ? Self.zwpImplementation : Self.gtkImplementation)
+        super.init(client: client, interface: flavor.offerInterface, version: 1, id: 0,
+                   implementation: flavor == .zwp ? Self.zwpImplementation : Self.gtkImplementation)
     }
 
     private static let receive: @convention(c) (OpaquePointer?, OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Void = { _, resource, mimeType, fd in

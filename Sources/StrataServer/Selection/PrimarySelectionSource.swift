@@ -3,20 +3,20 @@ import CWaylandServer
 
 /// zwp_primary_selection_source_v1 or gtk_primary_selection_source: what a client offers for
 /// middle-click paste. Cancelled when replaced or refused; when it dies the selection it holds is
-/// cleared and its offers (of both faces) turn inert.
+/// cleared and its offers (of both flavors) turn inert.
 final class PrimarySelectionSource: ResourceObject, SelectionSource {
     unowned let selection: Selection
-    let face: PrimarySelectionFace
+    let flavor: PrimarySelectionFlavor
     private let offered: MimeTypeList
     var mimeTypes: [String] { offered.types }
     private(set) var isCancelled = false
 
-    init?(selection: Selection, face: PrimarySelectionFace, client: OpaquePointer, id: UInt32) {
+    init?(selection: Selection, flavor: PrimarySelectionFlavor, client: OpaquePointer, id: UInt32) {
         self.selection = selection
-        self.face = face
+        self.flavor = flavor
         offered = MimeTypeList(client: client)
-        super.init(client: client, interface: face.sourceInterface, version: 1, id: id,
-                   implementation: face == .zwp ? Self.zwpImplementation : Self.gtkImplementation)
+        super.init(client: client, interface: flavor.sourceInterface, version: 1, id: id,
+                   implementation: flavor == .zwp ? Self.zwpImplementation : Self.gtkImplementation)
     }
 
     override func resourceDidDestroy() {
@@ -26,14 +26,14 @@ final class PrimarySelectionSource: ResourceObject, SelectionSource {
     func cancel() {
         guard !isCancelled, !isDestroyed else { return }
         isCancelled = true
-        face.sendCancelled(source: resource)
+        flavor.sendCancelled(source: resource)
     }
 
     var isLive: Bool { !isDestroyed && !isCancelled }
 
     func send(mimeType: String, fd: Int32) {
         guard isLive else { return }
-        face.sendSend(source: resource, mimeType: mimeType, fd: fd)
+        flavor.sendSend(source: resource, mimeType: mimeType, fd: fd)
     }
 
     private static let offer: @convention(c) (OpaquePointer?, OpaquePointer?, UnsafePointer<CChar>?) -> Void = { _, resource, mimeType in

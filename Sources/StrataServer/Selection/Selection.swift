@@ -29,9 +29,9 @@ protocol SelectionDevice: AnyObject {
 ///   inert (`isCurrent` is false for them);
 /// - data control (a privileged clipboard manager, wl-copy): `setFromControl` needs no focus
 ///   or serial, and every `SelectionWatcher` is told of every change, each through its own
-///   `RoomWaiter`;
+///   `BackpressureSender`;
 /// - isolation: an offer (at most `ClientBudget.maxMimeBytesPerSource` of events) is sent only
-///   while the focus client's socket has room (`RoomWaiter`); otherwise it waits, and the
+///   while the focus client's socket has room (`BackpressureSender`); otherwise it waits, and the
 ///   selection current when the socket drained is sent, once. Another client setting the selection again
 ///   and again therefore cannot fill a slow reader's socket, which would make libwayland drop it.
 final class Selection {
@@ -44,13 +44,13 @@ final class Selection {
     /// The client that last received the selection (the keyboard focus client then).
     private var sentToClient: OpaquePointer?
 
-    /// The focus client's offer when its socket had no room (`RoomWaiter`).
-    private lazy var waiter = RoomWaiter(display: seat.compositor.display)
+    /// The focus client's offer when its socket had no room (`BackpressureSender`).
+    private lazy var sender = BackpressureSender(display: seat.compositor.display)
 
     init(seat: Seat) { self.seat = seat }
 
     /// Ends the retry timer (the compositor's teardown, before the loop goes).
-    func stop() { waiter.stop() }
+    func stop() { sender.stop() }
 
     /// set_selection from `client` with `serial`.
     func set(_ newSource: SelectionSource?, client: OpaquePointer, serial: UInt32) {
@@ -93,8 +93,8 @@ final class Selection {
         let client = seat.keyboardFocus?.client
         guard force || client != sentToClient else { return }
         sentToClient = client
-        guard let client else { return waiter.cancel() }
-        waiter.send(to: { [unowned self] in seat.keyboardFocus?.client == client ? client : nil }) { [unowned self] client in
+        guard let client else { return sender.cancel() }
+        sender.send(to: { [unowned self] in seat.keyboardFocus?.client == client ? client : nil }) { [unowned self] client in
             for device in devices where device.client == client {
                 device.sendSelection(source)
             }

@@ -31,12 +31,12 @@ final class InputMethod: ResourceObject {
     }
 
     /// The active text input's latest state while this client's socket has no room for it
-    /// (`RoomWaiter`: a text field committing 4 KiB of surrounding text again and again must not
+    /// (`BackpressureSender`: a text field committing 4 KiB of surrounding text again and again must not
     /// get the input method dropped when it reads slowly).
-    private var waiter: RoomWaiter?
+    private var sender: BackpressureSender?
 
     override func resourceDidDestroy() {
-        waiter?.stop()
+        sender?.stop()
         keyboardGrab?.inputMethodDidEnd()
         for popup in popups { popup.value?.inputMethodDidEnd() }
         popups.removeAll()
@@ -59,7 +59,7 @@ final class InputMethod: ResourceObject {
         guard isAvailable, !isDestroyed else { return }
         isActive = true
         pending = InputMethodState()
-        waiter?.cancel()
+        sender?.cancel()
         zwp_input_method_v2_send_activate(resource)
         sendState(state)
         popupsDidChange()
@@ -69,9 +69,9 @@ final class InputMethod: ResourceObject {
     /// the latest state once it has.
     func update(with state: TextInputState) {
         guard isAvailable, !isDestroyed, isActive else { return }
-        let waiter = waiter ?? RoomWaiter(display: relay.seat.compositor.display)
-        self.waiter = waiter
-        waiter.send(to: { [weak self] in
+        let sender = sender ?? BackpressureSender(display: relay.seat.compositor.display)
+        self.sender = sender
+        sender.send(to: { [weak self] in
             guard let self, !self.isDestroyed, self.isAvailable, self.isActive else { return nil }
             return self.client
         }) { [weak self] _ in
@@ -84,7 +84,7 @@ final class InputMethod: ResourceObject {
     func deactivate() {
         guard isAvailable, !isDestroyed, isActive else { return }
         isActive = false
-        waiter?.cancel()
+        sender?.cancel()
         zwp_input_method_v2_send_deactivate(resource)
         sendDone()
         popupsDidChange()

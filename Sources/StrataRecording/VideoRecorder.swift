@@ -36,9 +36,9 @@ public final class VideoRecorder: FrameObserver {
     public private(set) var exitStatus: Int32?
     public var isFinished: Bool { exitStatus != nil }
     /// Told once ffmpeg is gone (after `stop`, or when it died); the recorder is done.
-    var onFinish: ((VideoRecorder) -> Void)?
+    package var onFinish: ((VideoRecorder) -> Void)?
     /// Told when the recording fails while running (the reason).
-    var onFailure: ((String) -> Void)?
+    package var onFailure: ((String) -> Void)?
 
     private unowned let compositor: Compositor
     private let milliHz: Int
@@ -66,7 +66,7 @@ public final class VideoRecorder: FrameObserver {
     static let bufferBudget = 64 * 1024 * 1024
 
     /// The encoder arguments for `path`'s extension, or nil for an unknown one.
-    static func codecArguments(for path: String) -> [String]? {
+    package static func codecArguments(for path: String) -> [String]? {
         let lower = path.lowercased()
         if lower.hasSuffix(".mp4") {
             return ["-vf", "crop=trunc(iw/2)*2:trunc(ih/2)*2", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"]
@@ -79,7 +79,7 @@ public final class VideoRecorder: FrameObserver {
     }
 
     /// ffmpeg: `STRATA_FFMPEG` if set, else `ffmpeg` on PATH; nil when there is none.
-    static func findEncoder() -> String? {
+    package static func findEncoder() -> String? {
         if let override = getenv("STRATA_FFMPEG").map({ String(cString: $0) }), !override.isEmpty {
             return access(override, X_OK) == 0 ? override : nil
         }
@@ -93,7 +93,7 @@ public final class VideoRecorder: FrameObserver {
 
     /// Starts ffmpeg (`encoder`) writing `path` and takes `output`'s current picture as the
     /// first frame.
-    init(compositor: Compositor, output: ScreenOutput, path: String, encoder: String, codec: [String]) throws(ControlError) {
+    package init(compositor: Compositor, output: ScreenOutput, path: String, encoder: String, codec: [String]) throws(ControlError) {
         self.compositor = compositor
         self.path = path
         screen = output.screen.id
@@ -251,7 +251,7 @@ public final class VideoRecorder: FrameObserver {
     /// Ends the recording: the last frame is shown until now, what waits is written, ffmpeg's
     /// input is closed and it finishes the file; `onFinish` is told when it exited (after
     /// `grace` seconds it is killed, and that is the failure).
-    func stop(grace: Double) {
+    package func stop(grace: Double) {
         guard !isStopping else { return }
         isStopping = true
         stopGrace = grace
@@ -341,7 +341,7 @@ public final class VideoRecorder: FrameObserver {
 
     /// Strata is exiting: writes what waits for up to `grace` seconds (blocking: the loop is
     /// over), closes ffmpeg's input and waits for it as long again, then kills it.
-    func finishNow(grace: Double) {
+    package func finishNow(grace: Double) {
         removeObserver()
         if !isStopping, failure == nil, let last = queue.indices.last {
             queue[last].count = max(queue[last].written, max(1, frameIndex(compositor.clock.nanoseconds) &- queue[last].index))
@@ -377,7 +377,7 @@ public final class VideoRecorder: FrameObserver {
     }
 
     /// The reply fields of `record-video stop`.
-    var summary: [String: JSONValue] {
+    package var summary: [String: JSONValue] {
         var fields: [String: JSONValue] = [
             "path": .string(path), "screen": JSONValue(screen.rawValue),
             "width": JSONValue(Int(width)), "height": JSONValue(Int(height)),

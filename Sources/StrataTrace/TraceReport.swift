@@ -1,4 +1,5 @@
 import FoundationEssentials
+import StrataControlProtocol
 
 /// `strata-ctl report TRACE -o report.html`: one self-contained HTML page (no network) that shows
 /// a trace: each screen's windows as an exploded stack by level (the key window marked, hidden

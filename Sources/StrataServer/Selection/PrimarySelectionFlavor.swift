@@ -3,9 +3,9 @@ import CWaylandServer
 
 /// The two protocols of the one primary selection: zwp_primary_selection_device_manager_v1 and
 /// GTK 3's older gtk_primary_selection_device_manager. Their messages are the same, message for
-/// message; only the interface names differ. A source set through either face is offered to the
+/// message; only the interface names differ. A source set through either flavor is offered to the
 /// devices of both, so middle-click paste works between an old GTK 3 client and a newer one.
-enum PrimarySelectionFace {
+enum PrimarySelectionFlavor {
     case zwp
     case gtk
 

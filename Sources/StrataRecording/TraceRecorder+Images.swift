@@ -22,7 +22,7 @@ extension TraceRecorder {
     static let maximumShownWindows = 8
 
     /// `shown` for a control request about to run (nil for a command that touches no window).
-    func shownBefore(_ request: JSONValue) -> JSONValue? {
+    package func shownBefore(_ request: JSONValue) -> JSONValue? {
         guard !isStopped, let name = request["command"]?.stringValue, Self.commandsWithPictures.contains(name) else { return nil }
         let windows = windowsTouched(by: name, request)
         return windows.isEmpty ? nil : shown(of: windows)

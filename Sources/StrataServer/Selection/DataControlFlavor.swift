@@ -5,7 +5,7 @@ import CWaylandServer
 /// primary selection) and its standard successor ext_data_control_v1. Their messages are the
 /// same, message for message; only the interface names differ (and wlr's v1 lacks the primary
 /// selection).
-enum DataControlFace {
+enum DataControlFlavor {
     case wlr
     case ext
 

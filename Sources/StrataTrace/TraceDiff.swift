@@ -1,3 +1,5 @@
+import StrataControlProtocol
+
 /// Compares a recorded trace with the trace of its replay and finds the first divergence
 /// (docs/experiments.md, "Replay and diff").
 ///

@@ -5,7 +5,7 @@ import StrataModel
 /// focus; window changes let the seat re-pick the pointer's surface; usable-area and geometry
 /// changes reach the contents (maximized windows follow) and the layer shell; screens' changes
 /// reach their wl_output bindings.
-final class ModelFollower {
+final class ModelToWireRelay {
     private unowned let compositor: Compositor
     private var token: ObserverToken?
 

@@ -1,5 +1,6 @@
 import Glibc
 import StrataControlProtocol
+import StrataTrace
 
 /// Which process tree a process belongs to: the recorder's `origin` of control requests, Wayland
 /// clients and windows (`TraceOrigin`, docs/experiments.md, "Traces").

@@ -1,3 +1,5 @@
+import StrataControlProtocol
+
 /// Facts about trace files (`strata --record`, `strata-ctl record`, `strata-ctl replay`) that the
 /// recorder and the replayer share; the schema is documented in docs/experiments.md, "Traces".
 ///

@@ -5,6 +5,7 @@ import StrataControlProtocol
 import StrataModel
 import StrataRender
 import StrataServer
+import StrataTrace
 
 /// Records a session into a trace file (`strata --record FILE`, the control command `record`):
 /// line-delimited JSON in the schema of docs/experiments.md ("Traces", `TraceFormat`).
@@ -30,7 +31,7 @@ public final class TraceRecorder: TraceHooks {
     /// The pictures written so far and their budget (`TraceRecorder+Images.swift`).
     let images: TraceImages
     /// Whether a control command is being run (its input lines say `during_command`).
-    var isRunningCommand = false
+    package var isRunningCommand = false
     /// The processes Strata started, to tell where requests, clients and windows come from.
     private var ancestry = ProcessAncestry()
     /// Called once when the recording stops by itself (size limit, write error) with the reason.
@@ -176,8 +177,8 @@ public final class TraceRecorder: TraceHooks {
     /// One `event` line, in the EventLog's form. The notifications of one window or one screen
     /// are written by hand as bytes (keys in order, as the coder sorts them); the others (levels,
     /// frames, mirroring, the session lock) through the kept JSONEncoder, once, with `time_ns` and
-    /// `type` added at the end. (They used to go through `JSONValue(encoding:)`, an encode and a
-    /// decode: about 0.2 M instructions an event, and 1 M for a `windows` line.)
+    /// `type` added at the end. (`JSONValue(encoding:)` would encode and decode: about 0.2 M
+    /// instructions an event, and 1 M for a `windows` line.)
     private func writeEvent(_ posted: PostedNotification) {
         let notification = posted.notification
         let line = handLine
@@ -308,13 +309,10 @@ public final class TraceRecorder: TraceHooks {
                         "origin": .string(origin.rawValue)])
     }
 
-    /// Where the control connection's peer came from (`command`, `exec`, `outside`…): found
-    /// once, when the connection is accepted during a recording or at its first recorded request.
-    func origin(of connection: ControlConnection) -> TraceOrigin {
-        if let known = connection.traceOrigin { return known }
-        let origin = ancestry.origin(of: connection.peer.pid)
-        connection.traceOrigin = origin
-        return origin
+    /// Where the process `pid` came from (`command`, `exec`, `outside`…): the control server asks
+    /// it once per connection, for its peer (`ControlConnection.origin(in:)`).
+    package func origin(ofPeer pid: Int32) -> TraceOrigin {
+        ancestry.origin(of: pid)
     }
 
     /// Records the requests and events of the clients `selectors` choose (pids, or app ids;
@@ -334,7 +332,7 @@ public final class TraceRecorder: TraceHooks {
     /// A control request (as parsed) and its reply; `sequence`: the model's before it ran;
     /// `origin`: where its connection's peer came from; `shown`: what the windows the command
     /// acts on showed before it ran (`shownBefore`).
-    func recordCommand(request: JSONValue, reply: JSONValue?, connection: Int, peerPID: Int32, origin: TraceOrigin,
+    package func recordCommand(request: JSONValue, reply: JSONValue?, connection: Int, peerPID: Int32, origin: TraceOrigin,
                        sequence before: UInt64, shown: JSONValue? = nil) {
         var fields: [String: JSONValue] = [
             "request": request, "reply": reply ?? .null, "connection": JSONValue(connection),

@@ -8,7 +8,7 @@ import Glibc
 /// state for the input method) must not pile up in a client that reads slowly. A burst that
 /// finds no room waits; a later one replaces it (only the latest state matters), and it is sent
 /// once the socket drained, looked at every `retryMilliseconds`.
-final class RoomWaiter {
+final class BackpressureSender {
     /// How full (kernel bytes, SIOCOUTQ, against SO_SNDBUF) a socket may be for a burst to be
     /// sent: a quarter. A burst is at most about 16 KiB of events (a selection offer at its
     /// cap, or a text input's 4 KiB surrounding text), at most twice that in kernel accounting

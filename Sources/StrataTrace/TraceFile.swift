@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import StrataControlProtocol
 
 /// A trace read back (`strata-ctl replay`, `strata-ctl report`): every line parsed and checked,
 /// the header's version known. Bad input is a `Failure` naming the line.

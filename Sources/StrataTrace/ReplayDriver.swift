@@ -1,3 +1,5 @@
+import StrataControlProtocol
+
 /// What drives a replay: the recorded command, run again, or the recorded control requests,
 /// never both (docs/experiments.md, "Replay and diff", "Each client once").
 ///
