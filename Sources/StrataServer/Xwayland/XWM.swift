@@ -34,9 +34,8 @@ public final class XWM {
     static let maxCreatedAtoms = 4096
     private var watcher: EventSource?
     private var windows: [UInt32: X11Window] = [:]
-    /// Windows whose WL_SURFACE_ID names a surface not found yet (looked for at Xwayland's
-    /// commits of surfaces without a role).
-    private var waitingForSurface: Set<UInt32> = []
+    /// Which of Xwayland's wl_surfaces shows which window.
+    private(set) lazy var surfaceAssociation = XwaylandSurfaceAssociation(wm: self)
     private var focused: UInt32 = 0
     private var observer: ObserverToken?
     private(set) var isShutDown = false
@@ -140,6 +139,7 @@ public final class XWM {
         wm.observer = xwayland.compositor.windows.notifications.addObserver { [weak wm] posted in
             wm?.modelDidPost(posted.notification)
         }
+        _ = wm.surfaceAssociation
         wm.flushAndReadSoon()
         return .success(wm)
     }
@@ -457,7 +457,7 @@ public final class XWM {
                 windowsByClient[owner] = nil
                 loggedAtWindowCap.remove(owner)
             }
-            waitingForSurface.remove(e.window)
+            surfaceAssociation.windowDidDestroy(e.window)
             if focused == e.window { focused = 0 }
             window.didDestroy()
             updateClientList()
@@ -552,19 +552,11 @@ public final class XWM {
             ignoreForgedAssociation(e)
         } else if e.type == atoms["WL_SURFACE_ID"] {
             guard let window = windows[e.window] else { return }
-            window.pendingSurfaceID = e.data.data32.0
-            waitingForSurface.insert(window.id)
-            associatePendingSurfaces()
+            surfaceAssociation.surfaceIDDidArrive(e.data.data32.0, for: window)
         } else if e.type == atoms["WL_SURFACE_SERIAL"] {
             // xwayland_shell_v1: the serial Xwayland gives the window's surface (low, high).
             guard let window = windows[e.window] else { return }
-            let serial = UInt64(e.data.data32.1) << 32 | UInt64(e.data.data32.0)
-            guard serial != 0 else { return }
-            window.surfaceSerial = serial
-            if let waiting = shellSurfacesBySerial.removeValue(forKey: serial), let shellSurface = waiting.object,
-               let surface = waiting.surface, !surface.isDestroyed {
-                _ = window.associate(surface: surface, shellSurface: shellSurface)
-            }
+            surfaceAssociation.surfaceSerialDidArrive(UInt64(e.data.data32.1) << 32 | UInt64(e.data.data32.0), for: window)
         } else if e.type == atoms["_NET_ACTIVE_WINDOW"] {
             // A request to activate goes through the focus rule, then the key-window policy (which
             // may refuse it); an iconic window is shown again first.
@@ -709,44 +701,6 @@ public final class XWM {
         isMovingModel = true
         body()
         isMovingModel = was
-    }
-
-    /// Surfaces whose xwayland_shell_v1 serial came before the XWM saw its `WL_SURFACE_SERIAL`
-    /// (at most `maxWindows`: the oldest is dropped).
-    private struct WaitingShellSurface {
-        weak var object: XwaylandShellSurface?
-        weak var surface: Surface?
-    }
-    private var shellSurfacesBySerial: [UInt64: WaitingShellSurface] = [:]
-
-    /// An xwayland_surface_v1 committed `serial`: associated with the X window of that serial
-    /// now, or when its `WL_SURFACE_SERIAL` message comes.
-    func shellSurfaceDidCommit(_ object: XwaylandShellSurface, surface: Surface, serial: UInt64) {
-        if let window = windows.values.first(where: { $0.surfaceSerial == serial }) {
-            _ = window.associate(surface: surface, shellSurface: object)
-            return
-        }
-        if shellSurfacesBySerial.count >= Self.maxWindows {
-            shellSurfacesBySerial = shellSurfacesBySerial.filter { $0.value.object != nil && $0.value.surface?.isDestroyed == false }
-            if shellSurfacesBySerial.count >= Self.maxWindows, let first = shellSurfacesBySerial.keys.min() {
-                shellSurfacesBySerial.removeValue(forKey: first)
-            }
-        }
-        shellSurfacesBySerial[serial] = WaitingShellSurface(object: object, surface: surface)
-    }
-
-    /// Finds the surfaces named by WL_SURFACE_ID messages among Xwayland's (the message may come
-    /// before Xwayland's create_surface was read: then it is tried again at its next commit).
-    func associatePendingSurfaces() {
-        guard let client = xwayland.client else { return }
-        for xid in waitingForSurface {
-            guard let window = windows[xid] else {
-                waitingForSurface.remove(xid)
-                continue
-            }
-            guard let id = window.pendingSurfaceID, let surface = compositor.surface(of: client, id: id) else { continue }
-            if window.associate(surface: surface) || window.pendingSurfaceID == nil { waitingForSurface.remove(xid) }
-        }
     }
 
     /// A ConfigureRequest: an unmapped window gets what it asks (clamped); a managed one gets the
@@ -1007,6 +961,8 @@ public final class XWM {
     }
 
     func window(_ id: UInt32) -> X11Window? { windows[id] }
+    /// Every managed X window.
+    var managedWindows: Dictionary<UInt32, X11Window>.Values { windows.values }
 
     /// The bits of an X id that name its client (the resource bits are the setup's mask).
     private var clientMask: UInt32 = 0
@@ -1156,6 +1112,7 @@ public final class XWM {
         pendingFocus = nil
         pendingIconic.removeAll()
         pendingCloses.removeAll()
+        surfaceAssociation.shutdown()
         if let observer { compositor.windows.notifications.removeObserver(observer) }
         observer = nil
         let all = Array(windows.values)
