@@ -500,10 +500,8 @@ public final class XWM {
             for bridge in selections { bridge.requestorPropertyDidChange(e) }
             // The properties the XWM reads (a client may set WM_PROTOCOLS or its class after
             // mapping, as Xt applications do).
-            let watched: [xcb_atom_t] = [XCB_ATOM_WM_NAME.rawValue, atoms["_NET_WM_NAME"], XCB_ATOM_WM_CLASS.rawValue,
-                                         atoms["_NET_WM_PID"], atoms["WM_PROTOCOLS"], XCB_ATOM_WM_HINTS.rawValue,
-                                         XCB_ATOM_WM_TRANSIENT_FOR.rawValue]
-            guard let window = windows[e.window], watched.contains(e.atom) else { return }
+            guard let window = windows[e.window],
+                  X11WindowProperties.Name.allCases.contains(where: { $0.isWatched && $0.atom(atoms) == e.atom }) else { return }
             requestProperties(of: window)
         case XCB_CLIENT_MESSAGE:
             handleClientMessage(raw.assumingMemoryBound(to: xcb_client_message_event_t.self).pointee, isSynthetic: isSynthetic)
@@ -802,10 +800,11 @@ public final class XWM {
 
     // MARK: Properties
 
-    /// One window's property read: the values of its replies, as they come (in request order).
+    /// One window's property read: the values of its replies by property, as they come.
     private final class PropertyRead {
         let window: UInt32
-        var values: [[UInt8]] = []
+        var values: [X11WindowProperties.Name: XPropertyValue] = [:]
+        var repliesDue = X11WindowProperties.Name.allCases.count
         init(window: UInt32) { self.window = window }
     }
     /// Windows with a read in flight: a change meanwhile asks for one more read after it, not
@@ -823,16 +822,14 @@ public final class XWM {
             return
         }
         readsInFlight[window.id] = false
-        let names: [xcb_atom_t] = [XCB_ATOM_WM_NAME.rawValue, atoms["_NET_WM_NAME"], XCB_ATOM_WM_CLASS.rawValue,
-                                   atoms["_NET_WM_PID"], XCB_ATOM_WM_TRANSIENT_FOR.rawValue, atoms["WM_PROTOCOLS"],
-                                   XCB_ATOM_WM_HINTS.rawValue, atoms["_NET_WM_WINDOW_TYPE"], atoms["_NET_WM_STATE"]]
         let read = PropertyRead(window: window.id)
-        for (index, name) in names.enumerated() {
-            let cookie = xcb_get_property(connection, 0, window.id, name, XCB_ATOM_ANY.rawValue, 0, Self.maxPropertyWords)
-            let isLast = index == names.count - 1
+        for name in X11WindowProperties.Name.allCases {
+            let cookie = xcb_get_property(connection, 0, window.id, name.atom(atoms), XCB_ATOM_ANY.rawValue, 0,
+                                          Self.maxPropertyWords)
             replies.expect(cookie.sequence) { [weak self] reply in
-                read.values.append(XWM.value(of: reply))
-                if isLast { self?.propertiesDidArrive(read) }
+                if let value = XWM.propertyValue(of: reply) { read.values[name] = value }
+                read.repliesDue -= 1
+                if read.repliesDue == 0 { self?.propertiesDidArrive(read) }
             }
         }
     }
@@ -842,7 +839,7 @@ public final class XWM {
         let again = readsInFlight.removeValue(forKey: read.window) ?? false
         let predatesMap = readsPredatingMap.remove(read.window) != nil
         guard let window = windows[read.window] else { return }
-        apply(read.values, to: window)
+        apply(X11WindowProperties(read.values), to: window)
         // A read that was in flight at the MapRequest may predate properties the client set
         // just before mapping (its type, its state): the window maps after the read asked for
         // then (`again`), not on this one; one read later at most, whatever changes.
@@ -891,67 +888,45 @@ public final class XWM {
         }
     }
 
-    /// A get_property reply's value (at most `maxPropertyWords` words), empty for none.
-    private static func value(of reply: UnsafeMutableRawPointer?) -> [UInt8] {
-        guard let reply else { return [] }
-        let typed = reply.assumingMemoryBound(to: xcb_get_property_reply_t.self)
-        let length = Int(xcb_get_property_value_length(typed))
-        guard length > 0, let value = xcb_get_property_value(typed) else { return [] }
-        return Array(UnsafeRawBufferPointer(start: value, count: min(length, Int(maxPropertyWords) * 4)))
+    /// A get_property reply's value (at most `maxPropertyWords` words), nil for none.
+    private static func propertyValue(of reply: UnsafeMutableRawPointer?) -> XPropertyValue? {
+        guard let reply else { return nil }
+        // xcb allocated the reply's 32 bytes and its `length` 4-byte units after them.
+        let units = Int(reply.assumingMemoryBound(to: xcb_get_property_reply_t.self).pointee.length)
+        let count = XPropertyValue.headerBytes + min(units * 4, XPropertyValue.maxBytes)
+        return XPropertyValue(reply: UnsafeRawBufferPointer(start: reply, count: count))
     }
 
     /// An X window's app id from its `WM_CLASS` (`instance\0class\0`): the class, or the
     /// instance when the class is empty or missing (docs/xwayland.md, "App ids"). Control
     /// commands compare app ids without regard to case, so `xterm` names the class `XTerm`.
     public static func appID(wmClass: [UInt8]) -> String {
-        let parts = wmClass.split(separator: 0, omittingEmptySubsequences: false)
-        let instance = parts.first.map { String(decoding: $0, as: UTF8.self) } ?? ""
-        let windowClass = parts.count > 1 ? String(decoding: parts[1], as: UTF8.self) : ""
-        return windowClass.isEmpty ? instance : windowClass
+        WMClass(bytes: wmClass).appID
     }
 
-    private func apply(_ values: [[UInt8]], to window: X11Window) {
-        let netName = String(decoding: values[1], as: UTF8.self)
-        window.title = netName.isEmpty ? String(decoding: values[0], as: UTF8.self) : netName
-        window.appID = Self.appID(wmClass: values[2])
-        let netPid = Self.words(values[3]).first.map { Int32(bitPattern: $0) } ?? 0
-        if netPid > 0 {
-            window.pid = netPid
+    private func apply(_ properties: X11WindowProperties, to window: X11Window) {
+        window.title = properties.title
+        window.appID = properties.appID
+        if let netPid = properties.netWMPid {
+            window.pid = netPid.pid
             window.pidFromXRes = false
         } else if window.pid == 0 || window.pidFromXRes == false {
             window.pid = 0
             window.pidFromXRes = true
             queryPid(of: window)
         }
-        window.transientFor = Self.words(values[4]).first ?? 0
-        let protocols = Self.words(values[5])
-        window.supportsDelete = protocols.contains(atoms["WM_DELETE_WINDOW"])
-        window.supportsTakeFocus = protocols.contains(atoms["WM_TAKE_FOCUS"])
-        // WM_HINTS: flags, input; InputHint = 1.
-        let hints = Self.words(values[6])
-        window.acceptsInput = hints.count >= 2 && hints[0] & 1 != 0 ? hints[1] != 0 : true
-        window.type = X11WindowType.from(atoms: Self.words(values[7])) { self.atoms[$0] }
-        let state = Self.words(values[8])
+        window.transientFor = properties.wmTransientFor?.window ?? 0
+        window.supportsDelete = properties.wmProtocols?.contains(atoms["WM_DELETE_WINDOW"]) ?? false
+        window.supportsTakeFocus = properties.wmProtocols?.contains(atoms["WM_TAKE_FOCUS"]) ?? false
+        window.acceptsInput = properties.wmHints?.acceptsInput ?? true
+        window.type = X11WindowType.from(atoms: properties.netWMWindowType?.atoms ?? []) { self.atoms[$0] }
+        let state = properties.netWMState ?? XAtomList.empty
         if !window.hasShownOnce {
             window.isAbove = state.contains(atoms["_NET_WM_STATE_ABOVE"])
             window.takeInitialState(maximizedVertically: state.contains(atoms["_NET_WM_STATE_MAXIMIZED_VERT"]),
                                     maximizedHorizontally: state.contains(atoms["_NET_WM_STATE_MAXIMIZED_HORZ"]),
                                     fullscreen: state.contains(atoms["_NET_WM_STATE_FULLSCREEN"]))
         }
-    }
-
-    private static func words(_ bytes: [UInt8]) -> [UInt32] {
-        var words: [UInt32] = []
-        var index = 0
-        while index + 4 <= bytes.count {
-            var word = UInt32(bytes[index])
-            word |= UInt32(bytes[index + 1]) << 8
-            word |= UInt32(bytes[index + 2]) << 16
-            word |= UInt32(bytes[index + 3]) << 24
-            words.append(word)
-            index += 4
-        }
-        return words
     }
 
     private func updateClientList() {
