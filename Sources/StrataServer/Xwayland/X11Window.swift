@@ -11,6 +11,9 @@ final class X11Window: WindowContent, SurfaceRole {
     let isOverrideRedirect: Bool
     /// The X geometry (root coordinates), as last configured or requested.
     var x: Int32, y: Int32, width: Int32, height: Int32
+    /// The last frame the X side gave the model window (`XWM.setModelFrame`): the model's
+    /// notification of it is not configured back to X.
+    var frameGivenToModel: Rect?
     /// The model window (made when the window maps; nil after it closed).
     private(set) var window: Window?
     private(set) weak var surface: Surface?
@@ -168,7 +171,7 @@ final class X11Window: WindowContent, SurfaceRole {
             var frame = window.frame
             frame.size = size
             // The surface's size is what X drew: not configured back to X.
-            wm.withoutConfiguringX { compositor.setFrame(window, frame) }
+            wm.setModelFrame(of: self, frame)
         }
     }
 

@@ -39,9 +39,6 @@ public final class XWM {
     private var focused: UInt32 = 0
     private var observer: ObserverToken?
     private(set) var isShutDown = false
-    /// Set while the XWM itself moves a model window after a ConfigureRequest (X already has the
-    /// new geometry: the frame change is not sent back).
-    private var isMovingModel = false
 
     /// What `_NET_SUPPORTED` lists: the EWMH hints the XWM reads or answers.
     public static let supported = [
@@ -688,17 +685,16 @@ public final class XWM {
     func place(_ window: X11Window, at frame: Rect) {
         configure(window, to: frame)
         guard let model = window.window, !model.isClosed else { return }
-        withoutConfiguringX {
-            compositor.setFrame(model, Rect(x: frame.x, y: frame.y, width: model.frame.width, height: model.frame.height))
-        }
+        setModelFrame(of: window, Rect(x: frame.x, y: frame.y, width: model.frame.width, height: model.frame.height))
     }
 
-    /// Runs `body` (model frame changes) without sending the frames to X.
-    func withoutConfiguringX(_ body: () -> Void) {
-        let was = isMovingModel
-        isMovingModel = true
-        body()
-        isMovingModel = was
+    /// Gives the model window a frame the X side decided (X has been told its geometry, or the
+    /// surface drew its size): remembered as the window's `frameGivenToModel`, so that the
+    /// model's notification of that frame configures nothing back (configure is idempotent).
+    func setModelFrame(of window: X11Window, _ frame: Rect) {
+        guard let model = window.window, !model.isClosed else { return }
+        window.frameGivenToModel = frame
+        compositor.setFrame(model, frame)
     }
 
     /// A ConfigureRequest: an unmapped window gets what it asks (clamped); a managed one gets the
@@ -726,9 +722,7 @@ public final class XWM {
             let frame = placement.initialFrame(for: model, size: size, requestedOrigin: Point(x: Double(x), y: Double(y)), on: screen)
             configure(window, to: frame)
             // The model takes the new origin now (the size follows the surface's next commit).
-            isMovingModel = true
-            compositor.setFrame(model, Rect(x: frame.x, y: frame.y, width: model.frame.width, height: model.frame.height))
-            isMovingModel = false
+            setModelFrame(of: window, Rect(x: frame.x, y: frame.y, width: model.frame.width, height: model.frame.height))
         } else {
             configure(window, to: Rect(x: Int(x), y: Int(y), width: Int(width), height: Int(height)))
         }
@@ -767,7 +761,8 @@ public final class XWM {
         }
     }
 
-    /// The model moved or resized a managed window (placement, `strata-ctl move`): X is told.
+    /// The model moved or resized a managed window (placement, `strata-ctl move`): X is told,
+    /// unless the frame is the one the X side gave it (`setModelFrame`) or X has it already.
     private func modelDidPost(_ notification: WindowServerNotification) {
         switch notification {
         case .windowDidBecomeKey(let id):
@@ -790,9 +785,13 @@ public final class XWM {
         default:
             break
         }
-        guard !isMovingModel, case .windowDidChangeFrame(let id, _, let to) = notification else { return }
+        guard case .windowDidChangeFrame(let id, _, let to) = notification else { return }
         guard let window = compositor.windows.window(withID: id)?.content as? X11Window, window.wm === self,
               !window.isOverrideRedirect else { return }
+        // The frame the X side gave the model comes from X: nothing to send back. Any other
+        // frame is the model's, and X is configured to it when X's geometry differs.
+        guard to != window.frameGivenToModel else { return }
+        window.frameGivenToModel = nil
         if Int(window.x) != to.x || Int(window.y) != to.y || Int(window.width) != to.width || Int(window.height) != to.height {
             configure(window, to: to)
         }
