@@ -14,6 +14,7 @@ final class X11Window: WindowContent, SurfaceRole {
     /// The last frame the X side gave the model window (`XWM.setModelFrame`): the model's
     /// notification of it is not configured back to X.
     var frameGivenToModel: Rect?
+    var geometry: XGeometry { XGeometry(x: x, y: y, width: width, height: height) }
     /// The model window (made when the window maps; nil after it closed).
     private(set) var window: Window?
     private(set) weak var surface: Surface?
@@ -333,11 +334,11 @@ final class X11Window: WindowContent, SurfaceRole {
     }
 
     /// An override-redirect window moved or resized itself in X.
-    func didConfigure(x: Int32, y: Int32, width: Int32, height: Int32) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
+    func didConfigure(_ geometry: XGeometry) {
+        x = geometry.x
+        y = geometry.y
+        width = geometry.width
+        height = geometry.height
         guard isOverrideRedirect, let window, window.isVisible else { return }
         compositor.setFrame(window, Rect(x: Int(x), y: Int(y), width: window.frame.width, height: window.frame.height))
     }

@@ -36,6 +36,8 @@ public final class XWM {
     private var windows: [UInt32: X11Window] = [:]
     /// Which of Xwayland's wl_surfaces shows which window.
     private(set) lazy var surfaceAssociation = XwaylandSurfaceAssociation(wm: self)
+    /// Decides what X events about managed windows do in the model (`XWMHandler`).
+    private lazy var handler: XWMHandler = X11WindowController(wm: self)
     private var focused: UInt32 = 0
     private var observer: ObserverToken?
     private(set) var isShutDown = false
@@ -408,7 +410,8 @@ public final class XWM {
         let raw = UnsafeMutableRawPointer(event)
         let type = event.pointee.response_type & 0x7f
         // Sent by a client (SendEvent), not by the X server: owners' SelectionNotify events are
-        // such, but an owner change or a SelectionRequest never is (a forged one is ignored).
+        // such, but an owner change, a SelectionRequest or a PropertyNotify never is (a forged
+        // one is ignored).
         let isSynthetic = event.pointee.response_type & 0x80 != 0
         if type == xfixesEvent &+ UInt8(XCB_XFIXES_SELECTION_NOTIFY) {
             guard !isSynthetic else { return }
@@ -416,12 +419,6 @@ public final class XWM {
             selection(e.selection)?.ownerDidChange(to: e.owner, timestamp: e.selection_timestamp)
             return
         }
-        // What the X server reports about windows (creation, mapping, configuration, properties)
-        // is only ever taken from the server: a client can send any of these to the root
-        // (SendEvent with SubstructureRedirect), naming another client's window.
-        let serverOnly = [XCB_CREATE_NOTIFY, XCB_DESTROY_NOTIFY, XCB_MAP_REQUEST, XCB_MAP_NOTIFY, XCB_UNMAP_NOTIFY,
-                          XCB_CONFIGURE_REQUEST, XCB_CONFIGURE_NOTIFY, XCB_PROPERTY_NOTIFY]
-        if isSynthetic, serverOnly.contains(Int32(type)) { return }
         switch Int32(type) {
         case XCB_SELECTION_REQUEST:
             guard !isSynthetic else { return }
@@ -432,35 +429,54 @@ public final class XWM {
                 // WM_S0 or another selection the XWM holds without data: refused.
                 selections.first?.refuse(e)
             }
+            return
         case XCB_SELECTION_NOTIFY:
             let e = raw.assumingMemoryBound(to: xcb_selection_notify_event_t.self).pointee
             guard e.requestor == selectionWindow else { return }
             selection(e.selection)?.selectionNotify(e)
-        case XCB_CREATE_NOTIFY:
-            let e = raw.assumingMemoryBound(to: xcb_create_notify_event_t.self).pointee
-            guard e.parent == root, e.window != checkWindow, e.window != selectionWindow, windows[e.window] == nil,
-                  admitsWindow(of: xClient(of: e.window), window: e.window) else { return }
-            windowsByClient[xClient(of: e.window), default: 0] += 1
-            windows[e.window] = X11Window(id: e.window, wm: self, overrideRedirect: e.override_redirect != 0,
-                                          x: Int32(e.x), y: Int32(e.y), width: Int32(e.width), height: Int32(e.height))
-            var mask = XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue | XCB_EVENT_MASK_FOCUS_CHANGE.rawValue
-            xcb_change_window_attributes(connection, e.window, XCB_CW_EVENT_MASK.rawValue, &mask)
-        case XCB_DESTROY_NOTIFY:
+            return
+        case XCB_PROPERTY_NOTIFY where !isSynthetic:
+            let e = raw.assumingMemoryBound(to: xcb_property_notify_event_t.self).pointee
+            if e.window == selectionWindow {
+                for bridge in selections { bridge.selectionWindowPropertyDidChange(e) }
+                return
+            }
+            for bridge in selections { bridge.requestorPropertyDidChange(e) }
+        case XCB_DESTROY_NOTIFY where !isSynthetic:
             let e = raw.assumingMemoryBound(to: xcb_destroy_notify_event_t.self).pointee
             for bridge in selections { bridge.windowDidDestroy(e.window) }
-            guard let window = windows.removeValue(forKey: e.window) else { return }
-            let owner = xClient(of: e.window)
+        default:
+            break
+        }
+        // The window events, decoded (what the X server reports is taken from it only).
+        if let decoded = XWMEvent(UnsafeRawBufferPointer(start: raw, count: 32), atoms: atoms) { handle(decoded) }
+    }
+
+    /// A window event: the X side (the windows managed, their properties read, ICCCM's map)
+    /// here, the decisions through `handler`.
+    private func handle(_ event: XWMEvent) {
+        switch event {
+        case .create(let id, let parent, let overrideRedirect, let geometry):
+            guard parent == root, id != checkWindow, id != selectionWindow, windows[id] == nil,
+                  admitsWindow(of: xClient(of: id), window: id) else { return }
+            windowsByClient[xClient(of: id), default: 0] += 1
+            windows[id] = X11Window(id: id, wm: self, overrideRedirect: overrideRedirect, x: geometry.x, y: geometry.y,
+                                    width: geometry.width, height: geometry.height)
+            var mask = XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue | XCB_EVENT_MASK_FOCUS_CHANGE.rawValue
+            xcb_change_window_attributes(connection, id, XCB_CW_EVENT_MASK.rawValue, &mask)
+        case .destroy(let id):
+            guard let window = windows.removeValue(forKey: id) else { return }
+            let owner = xClient(of: id)
             if let count = windowsByClient[owner], count > 1 { windowsByClient[owner] = count - 1 } else {
                 windowsByClient[owner] = nil
                 loggedAtWindowCap.remove(owner)
             }
-            surfaceAssociation.windowDidDestroy(e.window)
-            if focused == e.window { focused = 0 }
-            window.didDestroy()
+            surfaceAssociation.windowDidDestroy(id)
+            if focused == id { focused = 0 }
+            handler.windowDidDestroy(window)
             updateClientList()
-        case XCB_MAP_REQUEST:
-            let e = raw.assumingMemoryBound(to: xcb_map_request_event_t.self).pointee
-            guard let window = windows[e.window] else { return }
+        case .mapRequest(let id):
+            guard let window = windows[id] else { return }
             // The client maps its iconic window: Normal again (shown when it maps).
             if window.isIconic {
                 window.isIconic = false
@@ -472,38 +488,29 @@ public final class XWM {
             window.mapsWhenPropertiesArrive = true
             if readsInFlight[window.id] != nil { readsPredatingMap.insert(window.id) }
             requestProperties(of: window)
-        case XCB_MAP_NOTIFY:
-            let e = raw.assumingMemoryBound(to: xcb_map_notify_event_t.self).pointee
-            guard let window = windows[e.window] else { return }
+        case .mapNotify(let id):
+            guard let window = windows[id] else { return }
             if window.isOverrideRedirect { requestProperties(of: window) }
-            window.didMap()
+            handler.windowDidMap(window)
             updateClientList()
-        case XCB_UNMAP_NOTIFY:
-            let e = raw.assumingMemoryBound(to: xcb_unmap_notify_event_t.self).pointee
-            guard let window = windows[e.window] else { return }
-            window.didUnmap()
+        case .unmapNotify(let id):
+            guard let window = windows[id] else { return }
+            handler.windowDidUnmap(window)
             updateClientList()
-        case XCB_CONFIGURE_REQUEST:
-            handleConfigureRequest(raw.assumingMemoryBound(to: xcb_configure_request_event_t.self).pointee)
-        case XCB_CONFIGURE_NOTIFY:
-            let e = raw.assumingMemoryBound(to: xcb_configure_notify_event_t.self).pointee
-            windows[e.window]?.didConfigure(x: Int32(e.x), y: Int32(e.y), width: Int32(e.width), height: Int32(e.height))
-        case XCB_PROPERTY_NOTIFY:
-            let e = raw.assumingMemoryBound(to: xcb_property_notify_event_t.self).pointee
-            if e.window == selectionWindow {
-                for bridge in selections { bridge.selectionWindowPropertyDidChange(e) }
-                return
-            }
-            for bridge in selections { bridge.requestorPropertyDidChange(e) }
+        case .configureRequest(let request):
+            guard let window = windows[request.window] else { return }
+            configure(window, to: handler.configureRequest(window, asks: request.geometry(over: window.geometry)))
+        case .configureNotify(let id, let geometry):
+            guard let window = windows[id] else { return }
+            handler.windowDidConfigure(window, to: geometry)
+        case .propertyNotify(let id, let atom):
             // The properties the XWM reads (a client may set WM_PROTOCOLS or its class after
             // mapping, as Xt applications do).
-            guard let window = windows[e.window],
-                  X11WindowProperties.Name.allCases.contains(where: { $0.isWatched && $0.atom(atoms) == e.atom }) else { return }
+            guard let window = windows[id],
+                  X11WindowProperties.Name.allCases.contains(where: { $0.isWatched && $0.atom(atoms) == atom }) else { return }
             requestProperties(of: window)
-        case XCB_CLIENT_MESSAGE:
-            handleClientMessage(raw.assumingMemoryBound(to: xcb_client_message_event_t.self).pointee, isSynthetic: isSynthetic)
-        default:
-            break
+        case .clientMessage(let id, let message, let isSynthetic):
+            handleClientMessage(message, window: id, isSynthetic: isSynthetic)
         }
     }
 
@@ -533,97 +540,40 @@ public final class XWM {
 
     /// A `WL_SURFACE_ID` or `WL_SURFACE_SERIAL` sent by an X client (SendEvent): only Xwayland
     /// may associate a window with its surface. Ignored, and logged once per X client.
-    private func ignoreForgedAssociation(_ e: xcb_client_message_event_t) {
-        let client = xClient(of: e.window)
+    private func ignoreForgedAssociation(_ message: XClientMessage, window: UInt32) {
+        let client = xClient(of: window)
         guard loggedForgers.count < Self.maxWindows, loggedForgers.insert(client).inserted else { return }
-        let name = e.type == atoms["WL_SURFACE_ID"] ? "WL_SURFACE_ID" : "WL_SURFACE_SERIAL"
-        xwayland.log("strata: Xwayland: ignored a \(name) message an X client sent (window 0x\(String(e.window, radix: 16))); "
+        let name = if case .surfaceID = message { "WL_SURFACE_ID" } else { "WL_SURFACE_SERIAL" }
+        xwayland.log("strata: Xwayland: ignored a \(name) message an X client sent (window 0x\(String(window, radix: 16))); "
             + "only the X server associates windows with surfaces (logged once per X client)")
     }
 
-    private func handleClientMessage(_ e: xcb_client_message_event_t, isSynthetic: Bool) {
-        let trusted = e.type == atoms["WL_SURFACE_SERIAL"] && xwayland.trustsSentSurfaceSerialsForTesting
-        if e.type == atoms["WL_SURFACE_ID"] || e.type == atoms["WL_SURFACE_SERIAL"], isSynthetic, !trusted {
-            ignoreForgedAssociation(e)
-        } else if e.type == atoms["WL_SURFACE_ID"] {
-            guard let window = windows[e.window] else { return }
-            surfaceAssociation.surfaceIDDidArrive(e.data.data32.0, for: window)
-        } else if e.type == atoms["WL_SURFACE_SERIAL"] {
-            // xwayland_shell_v1: the serial Xwayland gives the window's surface (low, high).
-            guard let window = windows[e.window] else { return }
-            surfaceAssociation.surfaceSerialDidArrive(UInt64(e.data.data32.1) << 32 | UInt64(e.data.data32.0), for: window)
-        } else if e.type == atoms["_NET_ACTIVE_WINDOW"] {
-            // A request to activate goes through the focus rule, then the key-window policy (which
-            // may refuse it); an iconic window is shown again first.
-            guard let window = windows[e.window], !window.isOverrideRedirect, let model = window.window,
-                  !model.isClosed else { return }
-            guard allowsActivation(of: window, model: model, timestamp: e.data.data32.1) else {
-                if !window.demandsAttention, !model.isKeyWindow {
-                    window.demandsAttention = true
-                    writeState(of: window)
-                }
-                return
-            }
-            if window.isIconic, model.isHidden {
-                compositor.windows.show(model, makeKey: true)
-            } else if model.isVisible {
-                _ = compositor.windows.makeKey(model)
-            }
-        } else if e.type == atoms["_NET_WM_STATE"] {
-            guard let window = windows[e.window], !window.isOverrideRedirect else { return }
-            handleStateMessage(window, action: e.data.data32.0, first: e.data.data32.1, second: e.data.data32.2)
-        } else if e.type == atoms["_NET_WM_MOVERESIZE"] {
-            // x_root, y_root, direction, button, source: the direction is all Strata needs (the
-            // pointer's own position and held press are the truth).
-            guard let window = windows[e.window], !window.isOverrideRedirect else { return }
-            _ = window.beginMoveResize(direction: e.data.data32.2)
-        } else if e.type == atoms["WM_CHANGE_STATE"] {
-            // ICCCM iconify: IconicState (3) hides the window in the model (the model's
-            // notification unmaps it in X, `setIconic`).
-            guard e.data.data32.0 == 3, let window = windows[e.window], !window.isOverrideRedirect,
-                  let model = window.window, model.isVisible else { return }
-            compositor.windows.hide(model)
+    /// The client messages: Xwayland's surface association (from the X server only), and the
+    /// EWMH and ICCCM requests about a managed, non-override-redirect window (to the handler).
+    private func handleClientMessage(_ message: XClientMessage, window id: UInt32, isSynthetic: Bool) {
+        if message.isFromXServerOnly, isSynthetic {
+            let trusted = if case .surfaceSerial = message { xwayland.trustsSentSurfaceSerialsForTesting } else { false }
+            guard trusted else { return ignoreForgedAssociation(message, window: id) }
         }
-    }
-
-    /// `FocusRequestRule` for a `_NET_ACTIVE_WINDOW` about `window`, whose X client stands for the
-    /// requester (X has no privileged clients): honoured when no window is key, when the key
-    /// window is an X window of the same X client, or when the seat's latest press went to a
-    /// window of that X client and `timestamp` (the message's user time) is not older than it.
-    private func allowsActivation(of window: X11Window, model: Window, timestamp: UInt32) -> Bool {
-        let client = xClient(of: window.id)
-        let key = compositor.windows.keyWindow
-        let keyX11 = key?.content as? X11Window
-        let ownsKey = keyX11.map { $0.wm === self && xClient(of: $0.id) == client } ?? false
-        var hasLatestInput = false
-        if let press = compositor.seat.latestPress, let xwaylandClient = xwayland.client, press.client == xwaylandClient,
-           let surface = press.surface, let pressed = windows.values.first(where: { $0.surface === surface }),
-           xClient(of: pressed.id) == client {
-            hasLatestInput = FocusRequestRule.isXTimestamp(timestamp, notOlderThan: press.monotonicMilliseconds)
+        guard let window = windows[id] else { return }
+        switch message {
+        case .surfaceID(let surfaceID):
+            surfaceAssociation.surfaceIDDidArrive(surfaceID, for: window)
+        case .surfaceSerial(let serial):
+            surfaceAssociation.surfaceSerialDidArrive(serial, for: window)
+        case .activate(let timestamp):
+            guard !window.isOverrideRedirect else { return }
+            handler.activationRequest(window, timestamp: timestamp)
+        case .state(let request):
+            guard !window.isOverrideRedirect else { return }
+            handler.stateRequest(window, request)
+        case .moveResize(let direction):
+            guard !window.isOverrideRedirect else { return }
+            handler.moveResizeRequest(window, direction: direction)
+        case .iconify:
+            guard !window.isOverrideRedirect else { return }
+            handler.iconifyRequest(window)
         }
-        let facts = FocusRequestRule.Facts(hasKeyWindow: key != nil, requesterOwnsKeyWindow: ownsKey,
-                                           requesterIsPrivileged: false, requesterHasLatestInput: hasLatestInput)
-        return compositor.focusRequests.decide(facts, request: "_NET_ACTIVE_WINDOW", window: model,
-                                               requester: "the X client of window 0x\(String(window.id, radix: 16))")
-    }
-
-    /// A `_NET_WM_STATE` client message: action 0 removes, 1 adds, 2 toggles the one or two
-    /// states named (any other action is ignored; unknown atoms are ignored). Maximize needs both
-    /// directions; `_NET_WM_STATE_ABOVE` moves a normal-level window to the above level and back.
-    private func handleStateMessage(_ window: X11Window, action: UInt32, first: UInt32, second: UInt32) {
-        guard action <= 2 else { return }
-        func changed(_ value: Bool) -> Bool { action == 2 ? !value : action == 1 }
-        var vertical = window.maximizedVertically, horizontal = window.maximizedHorizontally
-        var fullscreen = window.wantsFullscreen, above = window.isAbove
-        // The same atom named twice changes once.
-        for atom in first == second ? [first] : [first, second] where atom != 0 {
-            if atom == atoms["_NET_WM_STATE_MAXIMIZED_VERT"] { vertical = changed(vertical) }
-            else if atom == atoms["_NET_WM_STATE_MAXIMIZED_HORZ"] { horizontal = changed(horizontal) }
-            else if atom == atoms["_NET_WM_STATE_FULLSCREEN"] { fullscreen = changed(fullscreen) }
-            else if atom == atoms["_NET_WM_STATE_ABOVE"] { above = changed(above) }
-        }
-        if above != window.isAbove { window.setAbove(above) }
-        window.setState(maximizedVertically: vertical, maximizedHorizontally: horizontal, fullscreen: fullscreen)
     }
 
     /// Writes the window's `_NET_WM_STATE` (what the XWM holds of it) at the end of the turn:
@@ -695,37 +645,6 @@ public final class XWM {
         guard let model = window.window, !model.isClosed else { return }
         window.frameGivenToModel = frame
         compositor.setFrame(model, frame)
-    }
-
-    /// A ConfigureRequest: an unmapped window gets what it asks (clamped); a managed one gets the
-    /// frame the placement policy decides for the requested origin and size (at most the work
-    /// area's, `constrainedSize`), sent back as a
-    /// configure (the model frame follows the surface's next commit).
-    private func handleConfigureRequest(_ e: xcb_configure_request_event_t) {
-        guard let window = windows[e.window] else { return }
-        let mask = UInt32(e.value_mask)
-        var x = window.x, y = window.y, width = window.width, height = window.height
-        if mask & UInt32(XCB_CONFIG_WINDOW_X.rawValue) != 0 { x = Int32(e.x) }
-        if mask & UInt32(XCB_CONFIG_WINDOW_Y.rawValue) != 0 { y = Int32(e.y) }
-        if mask & UInt32(XCB_CONFIG_WINDOW_WIDTH.rawValue) != 0 { width = Int32(e.width) }
-        if mask & UInt32(XCB_CONFIG_WINDOW_HEIGHT.rawValue) != 0 { height = Int32(e.height) }
-        width = min(max(width, 1), 8192)
-        height = min(max(height, 1), 8192)
-        if let fixed = window.fixedFrame, window.window?.isVisible == true {
-            // Maximized or fullscreen: the state's frame stays (told again, as ICCCM asks).
-            configure(window, to: fixed)
-            return
-        }
-        if let model = window.window, model.isVisible, let screen = model.screen {
-            let placement = compositor.windows.placement
-            let size = placement.constrainedSize(Size(width: Int(width), height: Int(height)), on: screen)
-            let frame = placement.initialFrame(for: model, size: size, requestedOrigin: Point(x: Double(x), y: Double(y)), on: screen)
-            configure(window, to: frame)
-            // The model takes the new origin now (the size follows the surface's next commit).
-            setModelFrame(of: window, Rect(x: frame.x, y: frame.y, width: model.frame.width, height: model.frame.height))
-        } else {
-            configure(window, to: Rect(x: Int(x), y: Int(y), width: Int(width), height: Int(height)))
-        }
     }
 
     /// Moves and sizes the X window to `frame` (clamped to X's 16-bit coordinates) and sends the
@@ -849,7 +768,7 @@ public final class XWM {
                                 atoms["WM_STATE"], 32, 2, &state)
             xcb_map_window(connection, window.id)
         } else {
-            window.propertiesDidChange()
+            handler.windowPropertiesDidChange(window)
         }
         if again { requestProperties(of: window) }
     }
@@ -883,7 +802,7 @@ public final class XWM {
             let pid = strata_xcb_res_pid(reply)
             guard pid > 0, let window = windows[id], window.pid == 0 else { return }
             window.pid = pid
-            window.propertiesDidChange()
+            handler.windowPropertiesDidChange(window)
         }
     }
 
@@ -1091,7 +1010,7 @@ public final class XWM {
         observer = nil
         let all = Array(windows.values)
         windows.removeAll()
-        for window in all { window.didDestroy() }
+        for window in all { handler.windowDidDestroy(window) }
         xcb_disconnect(connection)
     }
 }

@@ -1,0 +1,95 @@
+import StrataModel
+
+/// The XWM's handler: decides with the model what X events about managed windows do (the
+/// window shown or hidden, its frame from the placement policy, its states, whether it may
+/// become key). Beside `X11Window`, the window content it drives.
+final class X11WindowController: XWMHandler {
+    private unowned let wm: XWM
+    private var compositor: Compositor { wm.compositor }
+
+    init(wm: XWM) {
+        self.wm = wm
+    }
+
+    func windowDidMap(_ window: X11Window) { window.didMap() }
+    func windowDidUnmap(_ window: X11Window) { window.didUnmap() }
+    func windowDidDestroy(_ window: X11Window) { window.didDestroy() }
+    func windowPropertiesDidChange(_ window: X11Window) { window.propertiesDidChange() }
+    func windowDidConfigure(_ window: X11Window, to geometry: XGeometry) { window.didConfigure(geometry) }
+
+    /// An unmapped window gets what it asks; a maximized or fullscreen one keeps its state's
+    /// frame (told again, as ICCCM asks); a shown one gets the frame the placement policy
+    /// decides for the requested origin and size (at most the work area's, `constrainedSize`),
+    /// the model taking the origin now and the size at the surface's next commit.
+    func configureRequest(_ window: X11Window, asks geometry: XGeometry) -> Rect {
+        let requested = Rect(x: Int(geometry.x), y: Int(geometry.y), width: Int(geometry.width), height: Int(geometry.height))
+        if let fixed = window.fixedFrame, window.window?.isVisible == true { return fixed }
+        guard let model = window.window, model.isVisible, let screen = model.screen else { return requested }
+        let placement = compositor.windows.placement
+        let size = placement.constrainedSize(requested.size, on: screen)
+        let frame = placement.initialFrame(for: model, size: size, requestedOrigin: Point(x: Double(geometry.x), y: Double(geometry.y)),
+                                           on: screen)
+        wm.setModelFrame(of: window, Rect(x: frame.x, y: frame.y, width: model.frame.width, height: model.frame.height))
+        return frame
+    }
+
+    /// Maximize needs both directions; `_NET_WM_STATE_ABOVE` moves a normal-level window to the
+    /// above level and back.
+    func stateRequest(_ window: X11Window, _ request: NetWMStateRequest) {
+        let current = NetWMStates(maximizedVertically: window.maximizedVertically, maximizedHorizontally: window.maximizedHorizontally,
+                                  fullscreen: window.wantsFullscreen, above: window.isAbove)
+        let wanted = request.applied(to: current)
+        if wanted.above != window.isAbove { window.setAbove(wanted.above) }
+        window.setState(maximizedVertically: wanted.maximizedVertically, maximizedHorizontally: wanted.maximizedHorizontally,
+                        fullscreen: wanted.fullscreen)
+    }
+
+    /// Through the focus rule, then the key-window policy (which may refuse it); an iconic
+    /// window is shown again first. Refused: the window demands attention until it becomes key.
+    func activationRequest(_ window: X11Window, timestamp: UInt32) {
+        guard let model = window.window, !model.isClosed else { return }
+        guard allowsActivation(of: window, model: model, timestamp: timestamp) else {
+            if !window.demandsAttention, !model.isKeyWindow {
+                window.demandsAttention = true
+                wm.writeState(of: window)
+            }
+            return
+        }
+        if window.isIconic, model.isHidden {
+            compositor.windows.show(model, makeKey: true)
+        } else if model.isVisible {
+            _ = compositor.windows.makeKey(model)
+        }
+    }
+
+    /// Hidden in the model (the model's notification unmaps it in X, `XWM.setIconic`).
+    func iconifyRequest(_ window: X11Window) {
+        guard let model = window.window, model.isVisible else { return }
+        compositor.windows.hide(model)
+    }
+
+    func moveResizeRequest(_ window: X11Window, direction: UInt32) {
+        _ = window.beginMoveResize(direction: direction)
+    }
+
+    /// `FocusRequestRule` for a `_NET_ACTIVE_WINDOW` about `window`, whose X client stands for the
+    /// requester (X has no privileged clients): honoured when no window is key, when the key
+    /// window is an X window of the same X client, or when the seat's latest press went to a
+    /// window of that X client and `timestamp` (the message's user time) is not older than it.
+    private func allowsActivation(of window: X11Window, model: Window, timestamp: UInt32) -> Bool {
+        let client = wm.xClient(of: window.id)
+        let key = compositor.windows.keyWindow
+        let keyX11 = key?.content as? X11Window
+        let ownsKey = keyX11.map { $0.wm === wm && wm.xClient(of: $0.id) == client } ?? false
+        var hasLatestInput = false
+        if let press = compositor.seat.latestPress, let xwaylandClient = wm.xwayland.client, press.client == xwaylandClient,
+           let surface = press.surface, let pressed = wm.managedWindows.first(where: { $0.surface === surface }),
+           wm.xClient(of: pressed.id) == client {
+            hasLatestInput = FocusRequestRule.isXTimestamp(timestamp, notOlderThan: press.monotonicMilliseconds)
+        }
+        let facts = FocusRequestRule.Facts(hasKeyWindow: key != nil, requesterOwnsKeyWindow: ownsKey,
+                                           requesterIsPrivileged: false, requesterHasLatestInput: hasLatestInput)
+        return compositor.focusRequests.decide(facts, request: "_NET_ACTIVE_WINDOW", window: model,
+                                               requester: "the X client of window 0x\(String(window.id, radix: 16))")
+    }
+}
