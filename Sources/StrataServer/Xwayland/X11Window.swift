@@ -313,7 +313,7 @@ final class X11Window: WindowContent, SurfaceRole {
 
     /// Each show of an override-redirect window (menus are mapped again and again): at its X
     /// position, never key, directly above the window it belongs to at that window's level
-    /// (`XWM.parentOfOverrideRedirect`), or at the popup level when it belongs to none.
+    /// (`X11WindowController.parentOfOverrideRedirect`), or at the popup level when it belongs to none.
     private func showOverrideRedirect(_ window: Window, size: Size) {
         compositor.setFrame(window, Rect(x: Int(x), y: Int(y), width: size.width, height: size.height))
         compositor.windows.show(window, makeKey: false)
@@ -323,9 +323,9 @@ final class X11Window: WindowContent, SurfaceRole {
     /// Orders the shown override-redirect window above its parent, found again now.
     func orderAboveParent() {
         guard isOverrideRedirect, let window, window.isVisible else { return }
-        if let parent = wm.parentOfOverrideRedirect(self) {
+        if let parent = wm.controller.parentOfOverrideRedirect(self) {
             orderedAbove = parent
-            compositor.windows.order(window, above: wm.frontmostOverrideRedirect(above: parent, except: self) ?? parent)
+            compositor.windows.order(window, above: wm.controller.frontmostOverrideRedirect(above: parent, except: self) ?? parent)
         } else {
             orderedAbove = nil
             compositor.windows.setLevel(window, X11WindowType.popupLevel)

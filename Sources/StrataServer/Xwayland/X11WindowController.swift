@@ -72,6 +72,57 @@ final class X11WindowController: XWMHandler {
         _ = window.beginMoveResize(direction: direction)
     }
 
+    // MARK: Override-redirect windows, ordered with their parent
+
+    /// The window an override-redirect window belongs to: its `WM_TRANSIENT_FOR` when that is a
+    /// shown toplevel; else the key window when it is a toplevel of the same X client; else that
+    /// client's frontmost shown toplevel; else none.
+    func parentOfOverrideRedirect(_ popup: X11Window) -> Window? {
+        func shown(_ candidate: X11Window?) -> Window? {
+            guard let candidate, !candidate.isOverrideRedirect, candidate !== popup, let model = candidate.window,
+                  model.isVisible else { return nil }
+            return model
+        }
+        if popup.transientFor != 0, let parent = shown(wm.window(popup.transientFor)) { return parent }
+        let client = wm.xClient(of: popup.id)
+        func sameClient(_ model: Window) -> Bool {
+            guard let content = model.content as? X11Window, content.wm === wm else { return false }
+            return wm.xClient(of: content.id) == client && shown(content) != nil
+        }
+        if let key = compositor.windows.keyWindow, sameClient(key) { return key }
+        return compositor.windows.windows.last(where: sameClient)
+    }
+
+    /// The frontmost shown override-redirect window ordered above `parent` (other than
+    /// `except`): a submenu goes above the menu shown before it.
+    func frontmostOverrideRedirect(above parent: Window, except: X11Window) -> Window? {
+        compositor.windows.windows.last { model in
+            guard let content = model.content as? X11Window, content !== except, content.wm === wm,
+                  content.isOverrideRedirect, model.isVisible else { return false }
+            return content.orderedAbove === parent
+        }
+    }
+
+    /// A window changed its place in the stack: the override-redirect windows ordered above it
+    /// follow it, in their order.
+    func reorderOverrideRedirects(above parent: Window) {
+        guard !isReordering, let content = parent.content as? X11Window, content.wm === wm, !content.isOverrideRedirect else { return }
+        let popups = compositor.windows.windows.filter { model in
+            guard let popup = model.content as? X11Window, popup.wm === wm, popup.isOverrideRedirect, model.isVisible else { return false }
+            return popup.orderedAbove === parent
+        }
+        guard !popups.isEmpty else { return }
+        isReordering = true
+        var below = parent
+        for popup in popups {
+            compositor.windows.order(popup, above: below)
+            below = popup
+        }
+        isReordering = false
+    }
+    /// Set while the menus are reordered (their own stacking notifications change nothing).
+    private var isReordering = false
+
     /// `FocusRequestRule` for a `_NET_ACTIVE_WINDOW` about `window`, whose X client stands for the
     /// requester (X has no privileged clients): honoured when no window is key, when the key
     /// window is an X window of the same X client, or when the seat's latest press went to a

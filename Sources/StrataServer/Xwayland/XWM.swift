@@ -37,7 +37,8 @@ public final class XWM {
     /// Which of Xwayland's wl_surfaces shows which window.
     private(set) lazy var surfaceAssociation = XwaylandSurfaceAssociation(wm: self)
     /// Decides what X events about managed windows do in the model (`XWMHandler`).
-    private lazy var handler: XWMHandler = X11WindowController(wm: self)
+    private(set) lazy var controller = X11WindowController(wm: self)
+    private var handler: XWMHandler { controller }
     private var focused: UInt32 = 0
     private var observer: ObserverToken?
     private(set) var isShutDown = false
@@ -126,7 +127,6 @@ public final class XWM {
                           0, XCB_CW_EVENT_MASK.rawValue, &selectionMask)
         let wm = XWM(xwayland: xwayland, connection: connection, atoms: atoms, root: root, checkWindow: check,
                      selectionWindow: selectionWindow, xfixesEvent: xfixes.pointee.first_event)
-        wm.clientMask = ~setup.pointee.resource_id_mask
         strata_xcb_res_prefetch(connection)
         // Selections first: X clients are let in once WM_S0 is owned (advertise), and an owner
         // change after the XFixes selection is reported.
@@ -691,11 +691,11 @@ public final class XWM {
             }
             return
         case .windowDidChangeStacking(let id), .windowDidChangeLevel(let id, _, _):
-            if let model = compositor.windows.window(withID: id) { reorderOverrideRedirects(above: model) }
+            if let model = compositor.windows.window(withID: id) { controller.reorderOverrideRedirects(above: model) }
             return
         case .windowDidBecomeHidden(let id), .windowDidBecomeVisible(let id):
             if case .windowDidBecomeVisible = notification, let model = compositor.windows.window(withID: id) {
-                reorderOverrideRedirects(above: model)
+                controller.reorderOverrideRedirects(above: model)
             }
             guard let window = compositor.windows.window(withID: id)?.content as? X11Window, window.wm === self,
                   !window.isOverrideRedirect, !window.isHidingItself, let model = window.window else { return }
@@ -857,56 +857,6 @@ public final class XWM {
     /// Every managed X window.
     var managedWindows: Dictionary<UInt32, X11Window>.Values { windows.values }
 
-    /// The bits of an X id that name its client (the resource bits are the setup's mask).
-    private var clientMask: UInt32 = 0
-
-    /// The window an override-redirect window belongs to: its `WM_TRANSIENT_FOR` when that is a
-    /// shown toplevel; else the key window when it is a toplevel of the same X client; else that
-    /// client's frontmost shown toplevel; else none.
-    func parentOfOverrideRedirect(_ popup: X11Window) -> Window? {
-        func shown(_ candidate: X11Window?) -> Window? {
-            guard let candidate, !candidate.isOverrideRedirect, candidate !== popup, let model = candidate.window,
-                  model.isVisible else { return nil }
-            return model
-        }
-        if popup.transientFor != 0, let parent = shown(windows[popup.transientFor]) { return parent }
-        let client = popup.id & clientMask
-        func sameClient(_ model: Window) -> Bool {
-            guard let content = model.content as? X11Window, content.wm === self else { return false }
-            return content.id & clientMask == client && shown(content) != nil
-        }
-        if let key = compositor.windows.keyWindow, sameClient(key) { return key }
-        return compositor.windows.windows.last(where: sameClient)
-    }
-
-    /// The frontmost shown override-redirect window ordered above `parent` (other than
-    /// `except`): a submenu goes above the menu shown before it.
-    func frontmostOverrideRedirect(above parent: Window, except: X11Window) -> Window? {
-        compositor.windows.windows.last { model in
-            guard let content = model.content as? X11Window, content !== except, content.wm === self,
-                  content.isOverrideRedirect, model.isVisible else { return false }
-            return content.orderedAbove === parent
-        }
-    }
-
-    /// A window changed its place in the stack: the override-redirect windows ordered above it
-    /// follow it, in their order.
-    private func reorderOverrideRedirects(above parent: Window) {
-        guard !isReordering, let content = parent.content as? X11Window, content.wm === self, !content.isOverrideRedirect else { return }
-        let popups = compositor.windows.windows.filter { model in
-            guard let popup = model.content as? X11Window, popup.wm === self, popup.isOverrideRedirect, model.isVisible else { return false }
-            return popup.orderedAbove === parent
-        }
-        guard !popups.isEmpty else { return }
-        isReordering = true
-        var below = parent
-        for popup in popups {
-            compositor.windows.order(popup, above: below)
-            below = popup
-        }
-        isReordering = false
-    }
-    private var isReordering = false
 
     // MARK: Focus and close
 
