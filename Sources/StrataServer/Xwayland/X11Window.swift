@@ -7,7 +7,7 @@ import StrataModel
 /// never become key. Frames the model decides are sent back to X (`XWM.configure`).
 final class X11Window: WindowContent, SurfaceRole {
     let id: UInt32
-    unowned let wm: XWM
+    unowned let wm: any X11WindowHost
     let isOverrideRedirect: Bool
     /// The X geometry (root coordinates), as last configured or requested.
     var x: Int32, y: Int32, width: Int32, height: Int32
@@ -69,7 +69,7 @@ final class X11Window: WindowContent, SurfaceRole {
     /// Listed by `ext_foreign_toplevel_list_v1` unless override-redirect (menus, tooltips).
     var isToplevel: Bool { !isOverrideRedirect }
 
-    init(id: UInt32, wm: XWM, overrideRedirect: Bool, x: Int32, y: Int32, width: Int32, height: Int32) {
+    init(id: UInt32, wm: any X11WindowHost, overrideRedirect: Bool, x: Int32, y: Int32, width: Int32, height: Int32) {
         self.id = id
         self.wm = wm
         self.isOverrideRedirect = overrideRedirect

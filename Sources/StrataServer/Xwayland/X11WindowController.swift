@@ -4,10 +4,10 @@ import StrataModel
 /// window shown or hidden, its frame from the placement policy, its states, whether it may
 /// become key). Beside `X11Window`, the window content it drives.
 final class X11WindowController: XWMHandler {
-    private unowned let wm: XWM
+    private unowned let wm: any X11WindowHost
     private var compositor: Compositor { wm.compositor }
 
-    init(wm: XWM) {
+    init(wm: any X11WindowHost) {
         self.wm = wm
     }
 
@@ -133,7 +133,7 @@ final class X11WindowController: XWMHandler {
         let keyX11 = key?.content as? X11Window
         let ownsKey = keyX11.map { $0.wm === wm && wm.xClient(of: $0.id) == client } ?? false
         var hasLatestInput = false
-        if let press = compositor.seat.latestPress, let xwaylandClient = wm.xwayland.client, press.client == xwaylandClient,
+        if let press = compositor.seat.latestPress, let xwaylandClient = wm.xwaylandClient, press.client == xwaylandClient,
            let surface = press.surface, let pressed = wm.managedWindows.first(where: { $0.surface === surface }),
            wm.xClient(of: pressed.id) == client {
             hasLatestInput = FocusRequestRule.isXTimestamp(timestamp, notOlderThan: press.monotonicMilliseconds)

@@ -12,7 +12,7 @@ import StrataModel
 /// are managed (more are left unmapped, logged once per client), at most `maxWindows` of all;
 /// what the X clients make Xwayland's connection hold is bounded per X client
 /// (`xwaylandBudgetPassedHighWater`, XWM+Budget.swift).
-public final class XWM {
+public final class XWM: X11WindowHost {
     unowned let xwayland: Xwayland
     var compositor: Compositor { xwayland.compositor }
     let connection: OpaquePointer
@@ -630,23 +630,6 @@ public final class XWM {
         }
     }
 
-    /// Moves and sizes a shown window to `frame` (a state's frame): X is configured, the model
-    /// takes the origin now and the size at the surface's next commit.
-    func place(_ window: X11Window, at frame: Rect) {
-        configure(window, to: frame)
-        guard let model = window.window, !model.isClosed else { return }
-        setModelFrame(of: window, Rect(x: frame.x, y: frame.y, width: model.frame.width, height: model.frame.height))
-    }
-
-    /// Gives the model window a frame the X side decided (X has been told its geometry, or the
-    /// surface drew its size): remembered as the window's `frameGivenToModel`, so that the
-    /// model's notification of that frame configures nothing back (configure is idempotent).
-    func setModelFrame(of window: X11Window, _ frame: Rect) {
-        guard let model = window.window, !model.isClosed else { return }
-        window.frameGivenToModel = frame
-        compositor.setFrame(model, frame)
-    }
-
     /// Moves and sizes the X window to `frame` (clamped to X's 16-bit coordinates) and sends the
     /// synthetic ConfigureNotify ICCCM asks for, at the end of the turn (the latest frame of the
     /// turn: a flood of configure requests is one configure a turn).
@@ -855,7 +838,8 @@ public final class XWM {
 
     func window(_ id: UInt32) -> X11Window? { windows[id] }
     /// Every managed X window.
-    var managedWindows: Dictionary<UInt32, X11Window>.Values { windows.values }
+    var managedWindows: [X11Window] { Array(windows.values) }
+    var xwaylandClient: OpaquePointer? { xwayland.client }
 
 
     // MARK: Focus and close
