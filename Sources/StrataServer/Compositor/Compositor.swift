@@ -66,6 +66,9 @@ public final class Compositor {
     public var levelRules = LevelRules()
     /// Rootless Xwayland and its window manager, when X clients are offered (`docs/xwayland.md`).
     public weak var xwayland: Xwayland?
+    /// A surface without a role committed (before the scene hears of the commit): Xwayland's
+    /// window manager finds the surfaces its X windows name (`XwaylandSurfaceAssociation`).
+    let roleLessSurfaceDidCommit = Signal<Surface>()
     /// Who sees the privileged globals (`--allow-privileged`: everyone).
     public var clientPrivilege: ClientPrivilege = .startedByStrata
     /// Where the compositor's own messages go (strata: stderr), e.g. a focus request refused.
@@ -387,8 +390,8 @@ public final class Compositor {
     /// `offsetX`/`offsetY` (wl_surface.offset, or attach's dx/dy before v5) move a toplevel
     /// window by that much, as the new buffer's origin is that far from the old one's.
     func surfaceDidCommit(_ surface: Surface, offsetX: Int32, offsetY: Int32) {
-        // An Xwayland surface named by a WL_SURFACE_ID message read before the surface existed.
-        if let xwayland, surface.role == nil, surface.client == xwayland.client { xwayland.wm?.associatePendingSurfaces() }
+        // A surface that has no role yet may be one a role is waiting for (Xwayland's).
+        if surface.role == nil { roleLessSurfaceDidCommit.emit(surface) }
         if offsetX != 0 || offsetY != 0,
            let content = windows.windows.first(where: { $0.content?.rootSurface === surface })?.content {
             content.rootSurfaceDidCommitOffset(dx: offsetX, dy: offsetY)

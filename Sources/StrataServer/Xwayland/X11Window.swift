@@ -7,10 +7,14 @@ import StrataModel
 /// never become key. Frames the model decides are sent back to X (`XWM.configure`).
 final class X11Window: WindowContent, SurfaceRole {
     let id: UInt32
-    unowned let wm: XWM
+    unowned let wm: any X11WindowHost
     let isOverrideRedirect: Bool
     /// The X geometry (root coordinates), as last configured or requested.
     var x: Int32, y: Int32, width: Int32, height: Int32
+    /// The last frame the X side gave the model window (`XWM.setModelFrame`): the model's
+    /// notification of it is not configured back to X.
+    var frameGivenToModel: Rect?
+    var geometry: XGeometry { XGeometry(x: x, y: y, width: width, height: height) }
     /// The model window (made when the window maps; nil after it closed).
     private(set) var window: Window?
     private(set) weak var surface: Surface?
@@ -65,7 +69,7 @@ final class X11Window: WindowContent, SurfaceRole {
     /// Listed by `ext_foreign_toplevel_list_v1` unless override-redirect (menus, tooltips).
     var isToplevel: Bool { !isOverrideRedirect }
 
-    init(id: UInt32, wm: XWM, overrideRedirect: Bool, x: Int32, y: Int32, width: Int32, height: Int32) {
+    init(id: UInt32, wm: any X11WindowHost, overrideRedirect: Bool, x: Int32, y: Int32, width: Int32, height: Int32) {
         self.id = id
         self.wm = wm
         self.isOverrideRedirect = overrideRedirect
@@ -168,7 +172,7 @@ final class X11Window: WindowContent, SurfaceRole {
             var frame = window.frame
             frame.size = size
             // The surface's size is what X drew: not configured back to X.
-            wm.withoutConfiguringX { compositor.setFrame(window, frame) }
+            wm.setModelFrame(of: self, frame)
         }
     }
 
@@ -309,7 +313,7 @@ final class X11Window: WindowContent, SurfaceRole {
 
     /// Each show of an override-redirect window (menus are mapped again and again): at its X
     /// position, never key, directly above the window it belongs to at that window's level
-    /// (`XWM.parentOfOverrideRedirect`), or at the popup level when it belongs to none.
+    /// (`X11WindowController.parentOfOverrideRedirect`), or at the popup level when it belongs to none.
     private func showOverrideRedirect(_ window: Window, size: Size) {
         compositor.setFrame(window, Rect(x: Int(x), y: Int(y), width: size.width, height: size.height))
         compositor.windows.show(window, makeKey: false)
@@ -319,9 +323,9 @@ final class X11Window: WindowContent, SurfaceRole {
     /// Orders the shown override-redirect window above its parent, found again now.
     func orderAboveParent() {
         guard isOverrideRedirect, let window, window.isVisible else { return }
-        if let parent = wm.parentOfOverrideRedirect(self) {
+        if let parent = wm.controller.parentOfOverrideRedirect(self) {
             orderedAbove = parent
-            compositor.windows.order(window, above: wm.frontmostOverrideRedirect(above: parent, except: self) ?? parent)
+            compositor.windows.order(window, above: wm.controller.frontmostOverrideRedirect(above: parent, except: self) ?? parent)
         } else {
             orderedAbove = nil
             compositor.windows.setLevel(window, X11WindowType.popupLevel)
@@ -330,11 +334,11 @@ final class X11Window: WindowContent, SurfaceRole {
     }
 
     /// An override-redirect window moved or resized itself in X.
-    func didConfigure(x: Int32, y: Int32, width: Int32, height: Int32) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
+    func didConfigure(_ geometry: XGeometry) {
+        x = geometry.x
+        y = geometry.y
+        width = geometry.width
+        height = geometry.height
         guard isOverrideRedirect, let window, window.isVisible else { return }
         compositor.setFrame(window, Rect(x: Int(x), y: Int(y), width: window.frame.width, height: window.frame.height))
     }

@@ -31,5 +31,10 @@ struct XAtoms {
         }
     }
 
+    /// Atoms given (tests that decode events without an X server).
+    init(values: [String: xcb_atom_t]) {
+        self.values = values
+    }
+
     subscript(_ name: String) -> xcb_atom_t { values[name] ?? 0 }
 }

@@ -12,7 +12,7 @@ import StrataModel
 /// are managed (more are left unmapped, logged once per client), at most `maxWindows` of all;
 /// what the X clients make Xwayland's connection hold is bounded per X client
 /// (`xwaylandBudgetPassedHighWater`, XWM+Budget.swift).
-public final class XWM {
+public final class XWM: X11WindowHost {
     unowned let xwayland: Xwayland
     var compositor: Compositor { xwayland.compositor }
     let connection: OpaquePointer
@@ -34,15 +34,14 @@ public final class XWM {
     static let maxCreatedAtoms = 4096
     private var watcher: EventSource?
     private var windows: [UInt32: X11Window] = [:]
-    /// Windows whose WL_SURFACE_ID names a surface not found yet (looked for at Xwayland's
-    /// commits of surfaces without a role).
-    private var waitingForSurface: Set<UInt32> = []
+    /// Which of Xwayland's wl_surfaces shows which window.
+    private(set) lazy var surfaceAssociation = XwaylandSurfaceAssociation(wm: self)
+    /// Decides what X events about managed windows do in the model (`XWMHandler`).
+    private(set) lazy var controller = X11WindowController(wm: self)
+    private var handler: XWMHandler { controller }
     private var focused: UInt32 = 0
     private var observer: ObserverToken?
     private(set) var isShutDown = false
-    /// Set while the XWM itself moves a model window after a ConfigureRequest (X already has the
-    /// new geometry: the frame change is not sent back).
-    private var isMovingModel = false
 
     /// What `_NET_SUPPORTED` lists: the EWMH hints the XWM reads or answers.
     public static let supported = [
@@ -128,7 +127,6 @@ public final class XWM {
                           0, XCB_CW_EVENT_MASK.rawValue, &selectionMask)
         let wm = XWM(xwayland: xwayland, connection: connection, atoms: atoms, root: root, checkWindow: check,
                      selectionWindow: selectionWindow, xfixesEvent: xfixes.pointee.first_event)
-        wm.clientMask = ~setup.pointee.resource_id_mask
         strata_xcb_res_prefetch(connection)
         // Selections first: X clients are let in once WM_S0 is owned (advertise), and an owner
         // change after the XFixes selection is reported.
@@ -140,6 +138,7 @@ public final class XWM {
         wm.observer = xwayland.compositor.windows.notifications.addObserver { [weak wm] posted in
             wm?.modelDidPost(posted.notification)
         }
+        _ = wm.surfaceAssociation
         wm.flushAndReadSoon()
         return .success(wm)
     }
@@ -399,7 +398,8 @@ public final class XWM {
         let raw = UnsafeMutableRawPointer(event)
         let type = event.pointee.response_type & 0x7f
         // Sent by a client (SendEvent), not by the X server: owners' SelectionNotify events are
-        // such, but an owner change or a SelectionRequest never is (a forged one is ignored).
+        // such, but an owner change, a SelectionRequest or a PropertyNotify never is (a forged
+        // one is ignored).
         let isSynthetic = event.pointee.response_type & 0x80 != 0
         if type == xfixesEvent &+ UInt8(XCB_XFIXES_SELECTION_NOTIFY) {
             guard !isSynthetic else { return }
@@ -407,12 +407,6 @@ public final class XWM {
             selection(e.selection)?.ownerDidChange(to: e.owner, timestamp: e.selection_timestamp)
             return
         }
-        // What the X server reports about windows (creation, mapping, configuration, properties)
-        // is only ever taken from the server: a client can send any of these to the root
-        // (SendEvent with SubstructureRedirect), naming another client's window.
-        let serverOnly = [XCB_CREATE_NOTIFY, XCB_DESTROY_NOTIFY, XCB_MAP_REQUEST, XCB_MAP_NOTIFY, XCB_UNMAP_NOTIFY,
-                          XCB_CONFIGURE_REQUEST, XCB_CONFIGURE_NOTIFY, XCB_PROPERTY_NOTIFY]
-        if isSynthetic, serverOnly.contains(Int32(type)) { return }
         switch Int32(type) {
         case XCB_SELECTION_REQUEST:
             guard !isSynthetic else { return }
@@ -423,35 +417,54 @@ public final class XWM {
                 // WM_S0 or another selection the XWM holds without data: refused.
                 selections.first?.refuse(e)
             }
+            return
         case XCB_SELECTION_NOTIFY:
             let e = raw.assumingMemoryBound(to: xcb_selection_notify_event_t.self).pointee
             guard e.requestor == selectionWindow else { return }
             selection(e.selection)?.selectionNotify(e)
-        case XCB_CREATE_NOTIFY:
-            let e = raw.assumingMemoryBound(to: xcb_create_notify_event_t.self).pointee
-            guard e.parent == root, e.window != checkWindow, e.window != selectionWindow, windows[e.window] == nil,
-                  admitsWindow(of: xClient(of: e.window), window: e.window) else { return }
-            windowsByClient[xClient(of: e.window), default: 0] += 1
-            windows[e.window] = X11Window(id: e.window, wm: self, overrideRedirect: e.override_redirect != 0,
-                                          x: Int32(e.x), y: Int32(e.y), width: Int32(e.width), height: Int32(e.height))
-            var mask = XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue | XCB_EVENT_MASK_FOCUS_CHANGE.rawValue
-            xcb_change_window_attributes(connection, e.window, XCB_CW_EVENT_MASK.rawValue, &mask)
-        case XCB_DESTROY_NOTIFY:
+            return
+        case XCB_PROPERTY_NOTIFY where !isSynthetic:
+            let e = raw.assumingMemoryBound(to: xcb_property_notify_event_t.self).pointee
+            if e.window == selectionWindow {
+                for bridge in selections { bridge.selectionWindowPropertyDidChange(e) }
+                return
+            }
+            for bridge in selections { bridge.requestorPropertyDidChange(e) }
+        case XCB_DESTROY_NOTIFY where !isSynthetic:
             let e = raw.assumingMemoryBound(to: xcb_destroy_notify_event_t.self).pointee
             for bridge in selections { bridge.windowDidDestroy(e.window) }
-            guard let window = windows.removeValue(forKey: e.window) else { return }
-            let owner = xClient(of: e.window)
+        default:
+            break
+        }
+        // The window events, decoded (what the X server reports is taken from it only).
+        if let decoded = XWMEvent(UnsafeRawBufferPointer(start: raw, count: 32), atoms: atoms) { handle(decoded) }
+    }
+
+    /// A window event: the X side (the windows managed, their properties read, ICCCM's map)
+    /// here, the decisions through `handler`.
+    private func handle(_ event: XWMEvent) {
+        switch event {
+        case .create(let id, let parent, let overrideRedirect, let geometry):
+            guard parent == root, id != checkWindow, id != selectionWindow, windows[id] == nil,
+                  admitsWindow(of: xClient(of: id), window: id) else { return }
+            windowsByClient[xClient(of: id), default: 0] += 1
+            windows[id] = X11Window(id: id, wm: self, overrideRedirect: overrideRedirect, x: geometry.x, y: geometry.y,
+                                    width: geometry.width, height: geometry.height)
+            var mask = XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue | XCB_EVENT_MASK_FOCUS_CHANGE.rawValue
+            xcb_change_window_attributes(connection, id, XCB_CW_EVENT_MASK.rawValue, &mask)
+        case .destroy(let id):
+            guard let window = windows.removeValue(forKey: id) else { return }
+            let owner = xClient(of: id)
             if let count = windowsByClient[owner], count > 1 { windowsByClient[owner] = count - 1 } else {
                 windowsByClient[owner] = nil
                 loggedAtWindowCap.remove(owner)
             }
-            waitingForSurface.remove(e.window)
-            if focused == e.window { focused = 0 }
-            window.didDestroy()
+            surfaceAssociation.windowDidDestroy(id)
+            if focused == id { focused = 0 }
+            handler.windowDidDestroy(window)
             updateClientList()
-        case XCB_MAP_REQUEST:
-            let e = raw.assumingMemoryBound(to: xcb_map_request_event_t.self).pointee
-            guard let window = windows[e.window] else { return }
+        case .mapRequest(let id):
+            guard let window = windows[id] else { return }
             // The client maps its iconic window: Normal again (shown when it maps).
             if window.isIconic {
                 window.isIconic = false
@@ -463,40 +476,29 @@ public final class XWM {
             window.mapsWhenPropertiesArrive = true
             if readsInFlight[window.id] != nil { readsPredatingMap.insert(window.id) }
             requestProperties(of: window)
-        case XCB_MAP_NOTIFY:
-            let e = raw.assumingMemoryBound(to: xcb_map_notify_event_t.self).pointee
-            guard let window = windows[e.window] else { return }
+        case .mapNotify(let id):
+            guard let window = windows[id] else { return }
             if window.isOverrideRedirect { requestProperties(of: window) }
-            window.didMap()
+            handler.windowDidMap(window)
             updateClientList()
-        case XCB_UNMAP_NOTIFY:
-            let e = raw.assumingMemoryBound(to: xcb_unmap_notify_event_t.self).pointee
-            guard let window = windows[e.window] else { return }
-            window.didUnmap()
+        case .unmapNotify(let id):
+            guard let window = windows[id] else { return }
+            handler.windowDidUnmap(window)
             updateClientList()
-        case XCB_CONFIGURE_REQUEST:
-            handleConfigureRequest(raw.assumingMemoryBound(to: xcb_configure_request_event_t.self).pointee)
-        case XCB_CONFIGURE_NOTIFY:
-            let e = raw.assumingMemoryBound(to: xcb_configure_notify_event_t.self).pointee
-            windows[e.window]?.didConfigure(x: Int32(e.x), y: Int32(e.y), width: Int32(e.width), height: Int32(e.height))
-        case XCB_PROPERTY_NOTIFY:
-            let e = raw.assumingMemoryBound(to: xcb_property_notify_event_t.self).pointee
-            if e.window == selectionWindow {
-                for bridge in selections { bridge.selectionWindowPropertyDidChange(e) }
-                return
-            }
-            for bridge in selections { bridge.requestorPropertyDidChange(e) }
+        case .configureRequest(let request):
+            guard let window = windows[request.window] else { return }
+            configure(window, to: handler.configureRequest(window, asks: request.geometry(over: window.geometry)))
+        case .configureNotify(let id, let geometry):
+            guard let window = windows[id] else { return }
+            handler.windowDidConfigure(window, to: geometry)
+        case .propertyNotify(let id, let atom):
             // The properties the XWM reads (a client may set WM_PROTOCOLS or its class after
             // mapping, as Xt applications do).
-            let watched: [xcb_atom_t] = [XCB_ATOM_WM_NAME.rawValue, atoms["_NET_WM_NAME"], XCB_ATOM_WM_CLASS.rawValue,
-                                         atoms["_NET_WM_PID"], atoms["WM_PROTOCOLS"], XCB_ATOM_WM_HINTS.rawValue,
-                                         XCB_ATOM_WM_TRANSIENT_FOR.rawValue]
-            guard let window = windows[e.window], watched.contains(e.atom) else { return }
+            guard let window = windows[id],
+                  X11WindowProperties.Name.allCases.contains(where: { $0.isWatched && $0.atom(atoms) == atom }) else { return }
             requestProperties(of: window)
-        case XCB_CLIENT_MESSAGE:
-            handleClientMessage(raw.assumingMemoryBound(to: xcb_client_message_event_t.self).pointee, isSynthetic: isSynthetic)
-        default:
-            break
+        case .clientMessage(let id, let message, let isSynthetic):
+            handleClientMessage(message, window: id, isSynthetic: isSynthetic)
         }
     }
 
@@ -526,105 +528,40 @@ public final class XWM {
 
     /// A `WL_SURFACE_ID` or `WL_SURFACE_SERIAL` sent by an X client (SendEvent): only Xwayland
     /// may associate a window with its surface. Ignored, and logged once per X client.
-    private func ignoreForgedAssociation(_ e: xcb_client_message_event_t) {
-        let client = xClient(of: e.window)
+    private func ignoreForgedAssociation(_ message: XClientMessage, window: UInt32) {
+        let client = xClient(of: window)
         guard loggedForgers.count < Self.maxWindows, loggedForgers.insert(client).inserted else { return }
-        let name = e.type == atoms["WL_SURFACE_ID"] ? "WL_SURFACE_ID" : "WL_SURFACE_SERIAL"
-        xwayland.log("strata: Xwayland: ignored a \(name) message an X client sent (window 0x\(String(e.window, radix: 16))); "
+        let name = if case .surfaceID = message { "WL_SURFACE_ID" } else { "WL_SURFACE_SERIAL" }
+        xwayland.log("strata: Xwayland: ignored a \(name) message an X client sent (window 0x\(String(window, radix: 16))); "
             + "only the X server associates windows with surfaces (logged once per X client)")
     }
 
-    private func handleClientMessage(_ e: xcb_client_message_event_t, isSynthetic: Bool) {
-        let trusted = e.type == atoms["WL_SURFACE_SERIAL"] && xwayland.trustsSentSurfaceSerialsForTesting
-        if e.type == atoms["WL_SURFACE_ID"] || e.type == atoms["WL_SURFACE_SERIAL"], isSynthetic, !trusted {
-            ignoreForgedAssociation(e)
-        } else if e.type == atoms["WL_SURFACE_ID"] {
-            guard let window = windows[e.window] else { return }
-            window.pendingSurfaceID = e.data.data32.0
-            waitingForSurface.insert(window.id)
-            associatePendingSurfaces()
-        } else if e.type == atoms["WL_SURFACE_SERIAL"] {
-            // xwayland_shell_v1: the serial Xwayland gives the window's surface (low, high).
-            guard let window = windows[e.window] else { return }
-            let serial = UInt64(e.data.data32.1) << 32 | UInt64(e.data.data32.0)
-            guard serial != 0 else { return }
-            window.surfaceSerial = serial
-            if let waiting = shellSurfacesBySerial.removeValue(forKey: serial), let shellSurface = waiting.object,
-               let surface = waiting.surface, !surface.isDestroyed {
-                _ = window.associate(surface: surface, shellSurface: shellSurface)
-            }
-        } else if e.type == atoms["_NET_ACTIVE_WINDOW"] {
-            // A request to activate goes through the focus rule, then the key-window policy (which
-            // may refuse it); an iconic window is shown again first.
-            guard let window = windows[e.window], !window.isOverrideRedirect, let model = window.window,
-                  !model.isClosed else { return }
-            guard allowsActivation(of: window, model: model, timestamp: e.data.data32.1) else {
-                if !window.demandsAttention, !model.isKeyWindow {
-                    window.demandsAttention = true
-                    writeState(of: window)
-                }
-                return
-            }
-            if window.isIconic, model.isHidden {
-                compositor.windows.show(model, makeKey: true)
-            } else if model.isVisible {
-                _ = compositor.windows.makeKey(model)
-            }
-        } else if e.type == atoms["_NET_WM_STATE"] {
-            guard let window = windows[e.window], !window.isOverrideRedirect else { return }
-            handleStateMessage(window, action: e.data.data32.0, first: e.data.data32.1, second: e.data.data32.2)
-        } else if e.type == atoms["_NET_WM_MOVERESIZE"] {
-            // x_root, y_root, direction, button, source: the direction is all Strata needs (the
-            // pointer's own position and held press are the truth).
-            guard let window = windows[e.window], !window.isOverrideRedirect else { return }
-            _ = window.beginMoveResize(direction: e.data.data32.2)
-        } else if e.type == atoms["WM_CHANGE_STATE"] {
-            // ICCCM iconify: IconicState (3) minimizes the window in the model (hidden, its
-            // state kept; the model's notification unmaps it in X, `setIconic`).
-            guard e.data.data32.0 == 3, let window = windows[e.window], !window.isOverrideRedirect,
-                  let model = window.window, model.isVisible else { return }
-            compositor.windows.minimize(model)
+    /// The client messages: Xwayland's surface association (from the X server only), and the
+    /// EWMH and ICCCM requests about a managed, non-override-redirect window (to the handler).
+    private func handleClientMessage(_ message: XClientMessage, window id: UInt32, isSynthetic: Bool) {
+        if message.isFromXServerOnly, isSynthetic {
+            let trusted = if case .surfaceSerial = message { xwayland.trustsSentSurfaceSerialsForTesting } else { false }
+            guard trusted else { return ignoreForgedAssociation(message, window: id) }
         }
-    }
-
-    /// `FocusRequestRule` for a `_NET_ACTIVE_WINDOW` about `window`, whose X client stands for the
-    /// requester (X has no privileged clients): honoured when no window is key, when the key
-    /// window is an X window of the same X client, or when the seat's latest press went to a
-    /// window of that X client and `timestamp` (the message's user time) is not older than it.
-    private func allowsActivation(of window: X11Window, model: Window, timestamp: UInt32) -> Bool {
-        let client = xClient(of: window.id)
-        let key = compositor.windows.keyWindow
-        let keyX11 = key?.content as? X11Window
-        let ownsKey = keyX11.map { $0.wm === self && xClient(of: $0.id) == client } ?? false
-        var hasLatestInput = false
-        if let press = compositor.seat.latestPress, let xwaylandClient = xwayland.client, press.client == xwaylandClient,
-           let surface = press.surface, let pressed = windows.values.first(where: { $0.surface === surface }),
-           xClient(of: pressed.id) == client {
-            hasLatestInput = FocusRequestRule.isXTimestamp(timestamp, notOlderThan: press.monotonicMilliseconds)
+        guard let window = windows[id] else { return }
+        switch message {
+        case .surfaceID(let surfaceID):
+            surfaceAssociation.surfaceIDDidArrive(surfaceID, for: window)
+        case .surfaceSerial(let serial):
+            surfaceAssociation.surfaceSerialDidArrive(serial, for: window)
+        case .activate(let timestamp):
+            guard !window.isOverrideRedirect else { return }
+            handler.activationRequest(window, timestamp: timestamp)
+        case .state(let request):
+            guard !window.isOverrideRedirect else { return }
+            handler.stateRequest(window, request)
+        case .moveResize(let direction):
+            guard !window.isOverrideRedirect else { return }
+            handler.moveResizeRequest(window, direction: direction)
+        case .iconify:
+            guard !window.isOverrideRedirect else { return }
+            handler.iconifyRequest(window)
         }
-        let facts = FocusRequestRule.Facts(hasKeyWindow: key != nil, requesterOwnsKeyWindow: ownsKey,
-                                           requesterIsPrivileged: false, requesterHasLatestInput: hasLatestInput)
-        return compositor.focusRequests.decide(facts, request: "_NET_ACTIVE_WINDOW", window: model,
-                                               requester: "the X client of window 0x\(String(window.id, radix: 16))")
-    }
-
-    /// A `_NET_WM_STATE` client message: action 0 removes, 1 adds, 2 toggles the one or two
-    /// states named (any other action is ignored; unknown atoms are ignored). Maximize needs both
-    /// directions; `_NET_WM_STATE_ABOVE` moves a normal-level window to the above level and back.
-    private func handleStateMessage(_ window: X11Window, action: UInt32, first: UInt32, second: UInt32) {
-        guard action <= 2 else { return }
-        func changed(_ value: Bool) -> Bool { action == 2 ? !value : action == 1 }
-        var vertical = window.maximizedVertically, horizontal = window.maximizedHorizontally
-        var fullscreen = window.wantsFullscreen, above = window.isAbove
-        // The same atom named twice changes once.
-        for atom in first == second ? [first] : [first, second] where atom != 0 {
-            if atom == atoms["_NET_WM_STATE_MAXIMIZED_VERT"] { vertical = changed(vertical) }
-            else if atom == atoms["_NET_WM_STATE_MAXIMIZED_HORZ"] { horizontal = changed(horizontal) }
-            else if atom == atoms["_NET_WM_STATE_FULLSCREEN"] { fullscreen = changed(fullscreen) }
-            else if atom == atoms["_NET_WM_STATE_ABOVE"] { above = changed(above) }
-        }
-        if above != window.isAbove { window.setAbove(above) }
-        window.setState(maximizedVertically: vertical, maximizedHorizontally: horizontal, fullscreen: fullscreen)
     }
 
     /// Writes the window's `_NET_WM_STATE` (what the XWM holds of it) at the end of the turn:
@@ -681,95 +618,6 @@ public final class XWM {
         }
     }
 
-    /// Moves and sizes a shown window to `frame` (a state's frame): X is configured, the model
-    /// takes the origin now and the size at the surface's next commit.
-    func place(_ window: X11Window, at frame: Rect) {
-        configure(window, to: frame)
-        guard let model = window.window, !model.isClosed else { return }
-        withoutConfiguringX {
-            compositor.setFrame(model, Rect(x: frame.x, y: frame.y, width: model.frame.width, height: model.frame.height))
-        }
-    }
-
-    /// Runs `body` (model frame changes) without sending the frames to X.
-    func withoutConfiguringX(_ body: () -> Void) {
-        let was = isMovingModel
-        isMovingModel = true
-        body()
-        isMovingModel = was
-    }
-
-    /// Surfaces whose xwayland_shell_v1 serial came before the XWM saw its `WL_SURFACE_SERIAL`
-    /// (at most `maxWindows`: the oldest is dropped).
-    private struct WaitingShellSurface {
-        weak var object: XwaylandShellSurface?
-        weak var surface: Surface?
-    }
-    private var shellSurfacesBySerial: [UInt64: WaitingShellSurface] = [:]
-
-    /// An xwayland_surface_v1 committed `serial`: associated with the X window of that serial
-    /// now, or when its `WL_SURFACE_SERIAL` message comes.
-    func shellSurfaceDidCommit(_ object: XwaylandShellSurface, surface: Surface, serial: UInt64) {
-        if let window = windows.values.first(where: { $0.surfaceSerial == serial }) {
-            _ = window.associate(surface: surface, shellSurface: object)
-            return
-        }
-        if shellSurfacesBySerial.count >= Self.maxWindows {
-            shellSurfacesBySerial = shellSurfacesBySerial.filter { $0.value.object != nil && $0.value.surface?.isDestroyed == false }
-            if shellSurfacesBySerial.count >= Self.maxWindows, let first = shellSurfacesBySerial.keys.min() {
-                shellSurfacesBySerial.removeValue(forKey: first)
-            }
-        }
-        shellSurfacesBySerial[serial] = WaitingShellSurface(object: object, surface: surface)
-    }
-
-    /// Finds the surfaces named by WL_SURFACE_ID messages among Xwayland's (the message may come
-    /// before Xwayland's create_surface was read: then it is tried again at its next commit).
-    func associatePendingSurfaces() {
-        guard let client = xwayland.client else { return }
-        for xid in waitingForSurface {
-            guard let window = windows[xid] else {
-                waitingForSurface.remove(xid)
-                continue
-            }
-            guard let id = window.pendingSurfaceID, let surface = compositor.surface(of: client, id: id) else { continue }
-            if window.associate(surface: surface) || window.pendingSurfaceID == nil { waitingForSurface.remove(xid) }
-        }
-    }
-
-    /// A ConfigureRequest: an unmapped window gets what it asks (clamped); a managed one gets the
-    /// frame the placement policy decides for the requested origin and size (at most the work
-    /// area's, `constrainedSize`), sent back as a
-    /// configure (the model frame follows the surface's next commit).
-    private func handleConfigureRequest(_ e: xcb_configure_request_event_t) {
-        guard let window = windows[e.window] else { return }
-        let mask = UInt32(e.value_mask)
-        var x = window.x, y = window.y, width = window.width, height = window.height
-        if mask & UInt32(XCB_CONFIG_WINDOW_X.rawValue) != 0 { x = Int32(e.x) }
-        if mask & UInt32(XCB_CONFIG_WINDOW_Y.rawValue) != 0 { y = Int32(e.y) }
-        if mask & UInt32(XCB_CONFIG_WINDOW_WIDTH.rawValue) != 0 { width = Int32(e.width) }
-        if mask & UInt32(XCB_CONFIG_WINDOW_HEIGHT.rawValue) != 0 { height = Int32(e.height) }
-        width = min(max(width, 1), 8192)
-        height = min(max(height, 1), 8192)
-        if let fixed = window.fixedFrame, window.window?.isVisible == true {
-            // Maximized or fullscreen: the state's frame stays (told again, as ICCCM asks).
-            configure(window, to: fixed)
-            return
-        }
-        if let model = window.window, model.isVisible, let screen = model.screen {
-            let placement = compositor.windows.placement
-            let size = placement.constrainedSize(Size(width: Int(width), height: Int(height)), on: screen)
-            let frame = placement.initialFrame(for: model, size: size, requestedOrigin: Point(x: Double(x), y: Double(y)), on: screen)
-            configure(window, to: frame)
-            // The model takes the new origin now (the size follows the surface's next commit).
-            isMovingModel = true
-            compositor.setFrame(model, Rect(x: frame.x, y: frame.y, width: model.frame.width, height: model.frame.height))
-            isMovingModel = false
-        } else {
-            configure(window, to: Rect(x: Int(x), y: Int(y), width: Int(width), height: Int(height)))
-        }
-    }
-
     /// Moves and sizes the X window to `frame` (clamped to X's 16-bit coordinates) and sends the
     /// synthetic ConfigureNotify ICCCM asks for, at the end of the turn (the latest frame of the
     /// turn: a flood of configure requests is one configure a turn).
@@ -803,7 +651,8 @@ public final class XWM {
         }
     }
 
-    /// The model moved or resized a managed window (placement, `strata-ctl move`): X is told.
+    /// The model moved or resized a managed window (placement, `strata-ctl move`): X is told,
+    /// unless the frame is the one the X side gave it (`setModelFrame`) or X has it already.
     private func modelDidPost(_ notification: WindowServerNotification) {
         switch notification {
         case .windowDidBecomeKey(let id):
@@ -813,11 +662,11 @@ public final class XWM {
             }
             return
         case .windowDidChangeStacking(let id), .windowDidChangeLevel(let id, _, _):
-            if let model = compositor.windows.window(withID: id) { reorderOverrideRedirects(above: model) }
+            if let model = compositor.windows.window(withID: id) { controller.reorderOverrideRedirects(above: model) }
             return
         case .windowDidBecomeHidden(let id), .windowDidBecomeVisible(let id):
             if case .windowDidBecomeVisible = notification, let model = compositor.windows.window(withID: id) {
-                reorderOverrideRedirects(above: model)
+                controller.reorderOverrideRedirects(above: model)
             }
             guard let window = compositor.windows.window(withID: id)?.content as? X11Window, window.wm === self,
                   !window.isOverrideRedirect, !window.isHidingItself, let model = window.window else { return }
@@ -826,9 +675,13 @@ public final class XWM {
         default:
             break
         }
-        guard !isMovingModel, case .windowDidChangeFrame(let id, _, let to) = notification else { return }
+        guard case .windowDidChangeFrame(let id, _, let to) = notification else { return }
         guard let window = compositor.windows.window(withID: id)?.content as? X11Window, window.wm === self,
               !window.isOverrideRedirect else { return }
+        // The frame the X side gave the model comes from X: nothing to send back. Any other
+        // frame is the model's, and X is configured to it when X's geometry differs.
+        guard to != window.frameGivenToModel else { return }
+        window.frameGivenToModel = nil
         if Int(window.x) != to.x || Int(window.y) != to.y || Int(window.width) != to.width || Int(window.height) != to.height {
             configure(window, to: to)
         }
@@ -836,10 +689,11 @@ public final class XWM {
 
     // MARK: Properties
 
-    /// One window's property read: the values of its replies, as they come (in request order).
+    /// One window's property read: the values of its replies by property, as they come.
     private final class PropertyRead {
         let window: UInt32
-        var values: [[UInt8]] = []
+        var values: [X11WindowProperties.Name: XPropertyValue] = [:]
+        var repliesDue = X11WindowProperties.Name.allCases.count
         init(window: UInt32) { self.window = window }
     }
     /// Windows with a read in flight: a change meanwhile asks for one more read after it, not
@@ -857,16 +711,14 @@ public final class XWM {
             return
         }
         readsInFlight[window.id] = false
-        let names: [xcb_atom_t] = [XCB_ATOM_WM_NAME.rawValue, atoms["_NET_WM_NAME"], XCB_ATOM_WM_CLASS.rawValue,
-                                   atoms["_NET_WM_PID"], XCB_ATOM_WM_TRANSIENT_FOR.rawValue, atoms["WM_PROTOCOLS"],
-                                   XCB_ATOM_WM_HINTS.rawValue, atoms["_NET_WM_WINDOW_TYPE"], atoms["_NET_WM_STATE"]]
         let read = PropertyRead(window: window.id)
-        for (index, name) in names.enumerated() {
-            let cookie = xcb_get_property(connection, 0, window.id, name, XCB_ATOM_ANY.rawValue, 0, Self.maxPropertyWords)
-            let isLast = index == names.count - 1
+        for name in X11WindowProperties.Name.allCases {
+            let cookie = xcb_get_property(connection, 0, window.id, name.atom(atoms), XCB_ATOM_ANY.rawValue, 0,
+                                          Self.maxPropertyWords)
             replies.expect(cookie.sequence) { [weak self] reply in
-                read.values.append(XWM.value(of: reply))
-                if isLast { self?.propertiesDidArrive(read) }
+                if let value = XWM.propertyValue(of: reply) { read.values[name] = value }
+                read.repliesDue -= 1
+                if read.repliesDue == 0 { self?.propertiesDidArrive(read) }
             }
         }
     }
@@ -876,7 +728,7 @@ public final class XWM {
         let again = readsInFlight.removeValue(forKey: read.window) ?? false
         let predatesMap = readsPredatingMap.remove(read.window) != nil
         guard let window = windows[read.window] else { return }
-        apply(read.values, to: window)
+        apply(X11WindowProperties(read.values), to: window)
         // A read that was in flight at the MapRequest may predate properties the client set
         // just before mapping (its type, its state): the window maps after the read asked for
         // then (`again`), not on this one; one read later at most, whatever changes.
@@ -887,7 +739,7 @@ public final class XWM {
                                 atoms["WM_STATE"], 32, 2, &state)
             xcb_map_window(connection, window.id)
         } else {
-            window.propertiesDidChange()
+            handler.windowPropertiesDidChange(window)
         }
         if again { requestProperties(of: window) }
     }
@@ -921,71 +773,49 @@ public final class XWM {
             let pid = strata_xcb_res_pid(reply)
             guard pid > 0, let window = windows[id], window.pid == 0 else { return }
             window.pid = pid
-            window.propertiesDidChange()
+            handler.windowPropertiesDidChange(window)
         }
     }
 
-    /// A get_property reply's value (at most `maxPropertyWords` words), empty for none.
-    private static func value(of reply: UnsafeMutableRawPointer?) -> [UInt8] {
-        guard let reply else { return [] }
-        let typed = reply.assumingMemoryBound(to: xcb_get_property_reply_t.self)
-        let length = Int(xcb_get_property_value_length(typed))
-        guard length > 0, let value = xcb_get_property_value(typed) else { return [] }
-        return Array(UnsafeRawBufferPointer(start: value, count: min(length, Int(maxPropertyWords) * 4)))
+    /// A get_property reply's value (at most `maxPropertyWords` words), nil for none.
+    private static func propertyValue(of reply: UnsafeMutableRawPointer?) -> XPropertyValue? {
+        guard let reply else { return nil }
+        // xcb allocated the reply's 32 bytes and its `length` 4-byte units after them.
+        let units = Int(reply.assumingMemoryBound(to: xcb_get_property_reply_t.self).pointee.length)
+        let count = XPropertyValue.headerBytes + min(units * 4, XPropertyValue.maxBytes)
+        return XPropertyValue(reply: UnsafeRawBufferPointer(start: reply, count: count))
     }
 
     /// An X window's app id from its `WM_CLASS` (`instance\0class\0`): the class, or the
     /// instance when the class is empty or missing (docs/xwayland.md, "App ids"). Control
     /// commands compare app ids without regard to case, so `xterm` names the class `XTerm`.
     public static func appID(wmClass: [UInt8]) -> String {
-        let parts = wmClass.split(separator: 0, omittingEmptySubsequences: false)
-        let instance = parts.first.map { String(decoding: $0, as: UTF8.self) } ?? ""
-        let windowClass = parts.count > 1 ? String(decoding: parts[1], as: UTF8.self) : ""
-        return windowClass.isEmpty ? instance : windowClass
+        WMClass(bytes: wmClass).appID
     }
 
-    private func apply(_ values: [[UInt8]], to window: X11Window) {
-        let netName = String(decoding: values[1], as: UTF8.self)
-        window.title = netName.isEmpty ? String(decoding: values[0], as: UTF8.self) : netName
-        window.appID = Self.appID(wmClass: values[2])
-        let netPid = Self.words(values[3]).first.map { Int32(bitPattern: $0) } ?? 0
-        if netPid > 0 {
-            window.pid = netPid
+    private func apply(_ properties: X11WindowProperties, to window: X11Window) {
+        window.title = properties.title
+        window.appID = properties.appID
+        if let netPid = properties.netWMPid {
+            window.pid = netPid.pid
             window.pidFromXRes = false
         } else if window.pid == 0 || window.pidFromXRes == false {
             window.pid = 0
             window.pidFromXRes = true
             queryPid(of: window)
         }
-        window.transientFor = Self.words(values[4]).first ?? 0
-        let protocols = Self.words(values[5])
-        window.supportsDelete = protocols.contains(atoms["WM_DELETE_WINDOW"])
-        window.supportsTakeFocus = protocols.contains(atoms["WM_TAKE_FOCUS"])
-        // WM_HINTS: flags, input; InputHint = 1.
-        let hints = Self.words(values[6])
-        window.acceptsInput = hints.count >= 2 && hints[0] & 1 != 0 ? hints[1] != 0 : true
-        window.type = X11WindowType.from(atoms: Self.words(values[7])) { self.atoms[$0] }
-        let state = Self.words(values[8])
+        window.transientFor = properties.wmTransientFor?.window ?? 0
+        window.supportsDelete = properties.wmProtocols?.contains(atoms["WM_DELETE_WINDOW"]) ?? false
+        window.supportsTakeFocus = properties.wmProtocols?.contains(atoms["WM_TAKE_FOCUS"]) ?? false
+        window.acceptsInput = properties.wmHints?.acceptsInput ?? true
+        window.type = X11WindowType.from(atoms: properties.netWMWindowType?.atoms ?? []) { self.atoms[$0] }
+        let state = properties.netWMState ?? XAtomList.empty
         if !window.hasShownOnce {
             window.isAbove = state.contains(atoms["_NET_WM_STATE_ABOVE"])
             window.takeInitialState(maximizedVertically: state.contains(atoms["_NET_WM_STATE_MAXIMIZED_VERT"]),
                                     maximizedHorizontally: state.contains(atoms["_NET_WM_STATE_MAXIMIZED_HORZ"]),
                                     fullscreen: state.contains(atoms["_NET_WM_STATE_FULLSCREEN"]))
         }
-    }
-
-    private static func words(_ bytes: [UInt8]) -> [UInt32] {
-        var words: [UInt32] = []
-        var index = 0
-        while index + 4 <= bytes.count {
-            var word = UInt32(bytes[index])
-            word |= UInt32(bytes[index + 1]) << 8
-            word |= UInt32(bytes[index + 2]) << 16
-            word |= UInt32(bytes[index + 3]) << 24
-            words.append(word)
-            index += 4
-        }
-        return words
     }
 
     private func updateClientList() {
@@ -995,57 +825,10 @@ public final class XWM {
     }
 
     func window(_ id: UInt32) -> X11Window? { windows[id] }
+    /// Every managed X window.
+    var managedWindows: [X11Window] { Array(windows.values) }
+    var xwaylandClient: OpaquePointer? { xwayland.client }
 
-    /// The bits of an X id that name its client (the resource bits are the setup's mask).
-    private var clientMask: UInt32 = 0
-
-    /// The window an override-redirect window belongs to: its `WM_TRANSIENT_FOR` when that is a
-    /// shown toplevel; else the key window when it is a toplevel of the same X client; else that
-    /// client's frontmost shown toplevel; else none.
-    func parentOfOverrideRedirect(_ popup: X11Window) -> Window? {
-        func shown(_ candidate: X11Window?) -> Window? {
-            guard let candidate, !candidate.isOverrideRedirect, candidate !== popup, let model = candidate.window,
-                  model.isVisible else { return nil }
-            return model
-        }
-        if popup.transientFor != 0, let parent = shown(windows[popup.transientFor]) { return parent }
-        let client = popup.id & clientMask
-        func sameClient(_ model: Window) -> Bool {
-            guard let content = model.content as? X11Window, content.wm === self else { return false }
-            return content.id & clientMask == client && shown(content) != nil
-        }
-        if let key = compositor.windows.keyWindow, sameClient(key) { return key }
-        return compositor.windows.windows.last(where: sameClient)
-    }
-
-    /// The frontmost shown override-redirect window ordered above `parent` (other than
-    /// `except`): a submenu goes above the menu shown before it.
-    func frontmostOverrideRedirect(above parent: Window, except: X11Window) -> Window? {
-        compositor.windows.windows.last { model in
-            guard let content = model.content as? X11Window, content !== except, content.wm === self,
-                  content.isOverrideRedirect, model.isVisible else { return false }
-            return content.orderedAbove === parent
-        }
-    }
-
-    /// A window changed its place in the stack: the override-redirect windows ordered above it
-    /// follow it, in their order.
-    private func reorderOverrideRedirects(above parent: Window) {
-        guard !isReordering, let content = parent.content as? X11Window, content.wm === self, !content.isOverrideRedirect else { return }
-        let popups = compositor.windows.windows.filter { model in
-            guard let popup = model.content as? X11Window, popup.wm === self, popup.isOverrideRedirect, model.isVisible else { return false }
-            return popup.orderedAbove === parent
-        }
-        guard !popups.isEmpty else { return }
-        isReordering = true
-        var below = parent
-        for popup in popups {
-            compositor.windows.order(popup, above: below)
-            below = popup
-        }
-        isReordering = false
-    }
-    private var isReordering = false
 
     // MARK: Focus and close
 
@@ -1145,11 +928,12 @@ public final class XWM {
         pendingFocus = nil
         pendingIconic.removeAll()
         pendingCloses.removeAll()
+        surfaceAssociation.shutdown()
         if let observer { compositor.windows.notifications.removeObserver(observer) }
         observer = nil
         let all = Array(windows.values)
         windows.removeAll()
-        for window in all { window.didDestroy() }
+        for window in all { handler.windowDidDestroy(window) }
         xcb_disconnect(connection)
     }
 }

@@ -43,7 +43,7 @@ final class XwaylandShellSurface: ResourceObject, SurfaceRole {
         if let serial = pendingSerial {
             pendingSerial = nil
             committedSerial = serial
-            compositor.xwayland?.wm?.shellSurfaceDidCommit(self, surface: surface, serial: serial)
+            compositor.xwayland?.wm?.surfaceAssociation.shellSurfaceDidCommit(self, surface: surface, serial: serial)
         }
         window?.surfaceDidCommit(surface)
     }
