@@ -67,7 +67,7 @@ public final class TraceRecorder: TraceHooks {
         if let command { header["command"] = .array(command.map { .string($0) }) }
         // The header is written whatever the limit (it counts the lines after it).
         writer.appendHeader(encode(.header, header))
-        token = compositor.windows.notifications.addObserver { [unowned self] posted in
+        token = compositor.windows.notifications.addObserver(phase: .recording) { [unowned self] posted in
             self.modelDidPost(posted)
         }
         clientCreated = Listener { [unowned self] data in

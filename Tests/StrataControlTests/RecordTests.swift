@@ -62,7 +62,7 @@ import Testing
         let harness = try ControlHarness()
         let path = harness.directory + "/events.trace"
         var posted: [PostedNotification] = []
-        let token = harness.windows.notifications.addObserver { posted.append($0) }
+        let token = harness.windows.notifications.addObserver(phase: .recording) { posted.append($0) }
         defer { harness.windows.notifications.removeObserver(token) }
         let client = try harness.connect()
         #expect(try client.request(["command": "record", "action": "start", "path": .string(path)]).isOK)

@@ -121,7 +121,7 @@ import Testing
         // The first window mapped is the committing client's.
         let window = try #require(server.windows.windows.first { $0.frame.width == 50 })
         var order: [String] = []
-        let token = server.windows.notifications.addObserver { posted in
+        let token = server.windows.notifications.addObserver(phase: .recording) { posted in
             switch posted.notification {
             case .windowDidMoveToScreen, .screenDidDisconnect, .screenDidConnect: order.append(posted.notification.name)
             default: break

@@ -80,7 +80,7 @@ public final class Compositor {
     var globals: [Global] = []
     /// Globals removed from clients' view and destroyed a while later (screens unplugged).
     private var retiringGlobals: [Global] = []
-    /// The wire's reactions to the model's notifications (after the scene's damage).
+    /// The wire's reactions to the model's notifications (`ObserverPhase.wire`).
     private var modelFollower: ModelFollower?
     /// libwayland's wl_shm with the per-format stride check it lacks (`strata_add_shm_stride_check`).
     private var shmStrideCheck: OpaquePointer?
@@ -95,7 +95,6 @@ public final class Compositor {
         self.clock = clock
         self.windows = WindowManager(policy: policy)
         self.backend = backend
-        // The scene observes the model first: damage follows every change before others react.
         self.scene = Scene(display: display, windows: windows, backend: backend, clock: clock)
         guard wl_display_init_shm(display.display) == 0 else { throw .setup("wl_display_init_shm failed") }
         shmStrideCheck = strata_add_shm_stride_check(display.display)
@@ -169,8 +168,6 @@ public final class Compositor {
             globals.append(global)
         }
         modelFollower = ModelFollower(compositor: self)
-        // After the compositor's own observer: keyboard focus and `activated` are updated before
-        // the extension tells clients about key changes.
         guard let windowExtension = StrataWindowExtension(compositor: self) else { throw .setup("cannot create a global") }
         self.windowExtension = windowExtension
         if let global = windowExtension.global { globals.append(global) }

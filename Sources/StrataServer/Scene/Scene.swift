@@ -54,7 +54,7 @@ public final class Scene {
         self.clock = clock
         self.windows = windows
         self.backend = backend
-        observerToken = windows.notifications.addObserver { [unowned self] posted in
+        observerToken = windows.notifications.addObserver(phase: .scene) { [unowned self] posted in
             self.modelDidPost(posted.notification)
         }
     }

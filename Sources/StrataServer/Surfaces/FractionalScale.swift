@@ -21,7 +21,7 @@ public final class FractionalScaleManager {
     }
 
     func install() -> Global? {
-        observerToken = compositor.windows.notifications.addObserver { [unowned self] posted in
+        observerToken = compositor.windows.notifications.addObserver(phase: .wire) { [unowned self] posted in
             self.modelDidPost(posted.notification)
         }
         return Global(display: compositor.display, interface: strata_wp_fractional_scale_manager_v1_interface(), version: Self.version) { [unowned self] client, version, id in

@@ -34,7 +34,7 @@ public final class ImageCopyCapture: WindowImageObserver {
     deinit { scratch?.deallocate() }
 
     func install() -> Global? {
-        observerToken = compositor.windows.notifications.addObserver { [unowned self] posted in
+        observerToken = compositor.windows.notifications.addObserver(phase: .tools) { [unowned self] posted in
             self.modelDidPost(posted.notification)
         }
         return Global(display: compositor.display, interface: strata_ext_image_copy_capture_manager_v1_interface(), version: Self.version) { [unowned self] client, version, id in
