@@ -46,7 +46,7 @@ import Testing
         #expect(try client.request(["command": "record-video", "action": "pause"]).errorCode == "invalid_argument")
         #expect(try client.request(["command": "record-video", "action": "stop"]).errorCode == "failed")
         #expect(harness.control.video == nil)
-        #expect(harness.server.compositor.scene.frameObservers.isEmpty)
+        #expect(harness.server.compositor.scene.framePresented.isEmpty)
     }
 
     @Test func withoutFFmpegRecordVideoIsUnsupportedAndSaysWhy() throws {
@@ -81,7 +81,7 @@ import Testing
         #expect(stopped["frames"]?.intValue == 0)
         #expect(stopped["exit_status"]?.intValue == 128 + Int(SIGKILL))
         #expect(stopped["error"]?.stringValue?.contains("did not finish") == true)
-        #expect(harness.server.compositor.scene.frameObservers.isEmpty)
+        #expect(harness.server.compositor.scene.framePresented.isEmpty)
         #expect(try client.request(["command": "record-video", "action": "stop"]).errorCode == "failed")
     }
 

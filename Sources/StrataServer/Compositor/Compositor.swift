@@ -72,11 +72,6 @@ public final class Compositor {
     public var log: (String) -> Void = { _ in }
     /// Focus requests (make_key, `_NET_ACTIVE_WINDOW`) honoured and refused (`FocusRequestRule`).
     public private(set) lazy var focusRequests = FocusRequests(compositor: self)
-    /// A trace recorder's hooks (frames presented, input handled); nil while not recording.
-    public var traceHooks: TraceHooks? {
-        get { scene.traceHooks }
-        set { scene.traceHooks = newValue }
-    }
     var globals: [Global] = []
     /// Globals removed from clients' view and destroyed a while later (screens unplugged).
     private var retiringGlobals: [Global] = []
