@@ -119,7 +119,7 @@ public final class TraceRecorder {
         dragToken?.remove()
         // Each screen's picture as it is now (frames since the last hash were not hashed).
         if reason != "size_limit" {
-            for output in compositor.outputs {
+            for output in compositor.scene.outputs {
                 guard let state = hashers[output.screen.id] else { continue }
                 let hash = state.hasher.pictureHash(output.displayCanvas)
                 writeThumbnail(screen: output.screen.id, canvas: output.displayCanvas, hash: hash, final: true)

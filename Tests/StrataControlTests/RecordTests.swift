@@ -20,7 +20,7 @@ import Testing
         let client = try harness.connect()
         #expect(try client.request(["command": "record", "action": "start", "path": .string(path)])["path"]?.stringValue == path)
         harness.window("a")
-        harness.server.compositor.scene.damageAll(harness.server.compositor.outputs[0])
+        harness.server.compositor.scene.damageAll(harness.server.compositor.scene.outputs[0])
         harness.server.repaint()
         #expect(try client.request(["command": "hide", "window": "a"]).isOK)
         let stopped = try client.request(["command": "record", "action": "stop"])

@@ -66,7 +66,7 @@ import Testing
         let started = try start(client, harness.directory + "/a.mp4")
         #expect(started.isOK, "\(started)")
         #expect(started["width"]?.intValue == 640 && started["height"]?.intValue == 480)
-        let output = harness.server.compositor.outputs[0]
+        let output = harness.server.compositor.scene.outputs[0]
         // 20 painted frames, each a period apart: 1 first picture + 7 more fill the 8 waiting
         // places (640×480: 1.2 MB each, a pipe takes 64 KiB), the other 13 are dropped.
         for _ in 0..<20 {
@@ -91,7 +91,7 @@ import Testing
         let client = try harness.connect()
         let started = try start(client, harness.directory + "/a.webm")
         #expect(started.isOK, "\(started)")
-        let output = harness.server.compositor.outputs[0]
+        let output = harness.server.compositor.scene.outputs[0]
         for _ in 0..<5 {
             harness.server.compositor.scene.damageAll(output)
             #expect(try client.request(["command": "step"]).isOK)
@@ -112,7 +112,7 @@ import Testing
         let path = harness.directory + "/a.mp4"
         let client = try harness.connect()
         #expect(try client.request(["command": "record-video", "action": "start", "path": .string(path)]).isOK)
-        let output = harness.server.compositor.outputs[0]
+        let output = harness.server.compositor.scene.outputs[0]
         harness.window("a")
         var time = 0
         for _ in 0..<10 {

@@ -64,7 +64,7 @@ struct DragScene {
     let b: DragClient
     let server: TestServer
     var seat: Seat { server.compositor.seat }
-    var output: ScreenOutput { server.compositor.outputs[0] }
+    var output: ScreenOutput { server.compositor.scene.outputs[0] }
 
     init(version: UInt32 = 3, versionB: UInt32? = nil) throws {
         let server = try TestServer()

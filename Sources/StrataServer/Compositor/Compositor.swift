@@ -16,20 +16,14 @@ public final class Compositor {
     public let clock: Clock
     /// The frame path: screens' outputs, damage, drawing, frames, hit testing.
     public let scene: Scene
-    public var outputs: [ScreenOutput] { scene.outputs }
     public private(set) var screensCreated = 0
     /// The scale screens connect with (`strata --scale`); setting it also rescales the screens
     /// already connected. Normalized like `Screen.scale` (1 ... 8, steps of 1/120).
     public var defaultScreenScale: Double = 1 {
         didSet {
             defaultScreenScale = Screen.normalizedScale(defaultScreenScale) ?? oldValue
-            for output in outputs { windows.setScale(defaultScreenScale, for: output.screen) }
+            for output in scene.outputs { windows.setScale(defaultScreenScale, for: output.screen) }
         }
-    }
-    /// Colour of screen pixels no window covers.
-    public var backgroundARGB: UInt32 {
-        get { scene.backgroundARGB }
-        set { scene.backgroundARGB = newValue }
     }
     /// How strictly xdg_surface's initial configure handshake is enforced (strict: the spec).
     public var xdgHandshake: XdgHandshake = .strict
@@ -182,7 +176,7 @@ public final class Compositor {
         for global in globals where global.filter == nil && !global.isRemoved {
             list.append((global.interfaceName, global.version))
         }
-        for output in outputs {
+        for output in scene.outputs {
             if let global = output.global, !global.isRemoved { list.append((global.interfaceName, global.version)) }
         }
         return list
@@ -205,17 +199,10 @@ public final class Compositor {
         globals.remove(at: index).destroyNow()
     }
 
-    /// Takes the Wayland socket (`wayland-N`, or `name`).
-    public func addSocket(name: String? = nil) throws(ServerError) {
-        try display.addSocket(name: name)
-    }
-
-    public var socketName: String? { display.socketName }
-
     /// The socket of the processes Strata starts (`addPrivilegedSocket`), nil until then.
     public private(set) var privilegedSocket: PrivilegedSocket?
 
-    /// Opens the privileged socket beside the public one (`addSocket` first): the name Strata
+    /// Opens the privileged socket beside the public one (`display.addSocket` first): the name Strata
     /// gives the processes it starts as `WAYLAND_DISPLAY` (`PrivilegedSocket`).
     @discardableResult
     public func addPrivilegedSocket() throws(ServerError) -> PrivilegedSocket {
@@ -229,12 +216,6 @@ public final class Compositor {
         return socket
     }
 
-    /// One step of the event loop (see `Display.dispatch`).
-    @discardableResult
-    public func dispatch(timeout: Double? = 0) -> Int32 {
-        display.dispatch(timeout: timeout)
-    }
-
     /// Disconnects every client, stops the backend and destroys the display.
     public func shutdown() {
         display.assertOnLoop()
@@ -245,7 +226,7 @@ public final class Compositor {
         seat.primarySelection.stop()
         seat.idle.stop()
         backend.stop()
-        for output in outputs { output.global?.destroyNow() }
+        for output in scene.outputs { output.global?.destroyNow() }
         for global in globals + retiringGlobals { global.destroyNow() }
         globals.removeAll()
         retiringGlobals.removeAll()
@@ -289,7 +270,7 @@ public final class Compositor {
     /// Disconnects a screen: its windows move to the main screen (the model posts the moves),
     /// the wl_output global is removed now and destroyed later, its bindings turn inert.
     public func disconnectScreen(_ output: ScreenOutput) {
-        guard outputs.contains(where: { $0 === output }) else { return }
+        guard scene.outputs.contains(where: { $0 === output }) else { return }
         scene.remove(output)
         if let global = output.global {
             global.remove(eventLoop: display.eventLoop)
@@ -300,10 +281,6 @@ public final class Compositor {
         output.bindings.removeAll()
         windows.disconnectScreen(output.screen)
         scene.screenDidGo()
-    }
-
-    public func output(for id: ScreenID) -> ScreenOutput? {
-        scene.output(for: id)
     }
 
     // MARK: Windows
@@ -321,15 +298,9 @@ public final class Compositor {
         let bounded = windows.placement.constrainedSize(size, on: screen)
         var frame = windows.placement.initialFrame(for: window, size: bounded, requestedOrigin: nil, on: screen)
         frame.size = WindowPlacementPolicies.clampedSize(size)
-        setFrame(window, frame)
+        windows.setFrame(window, frame)
         windows.show(window, makeKey: makeKey)
         return bounded == frame.size ? nil : bounded
-    }
-
-    /// Changes a window's frame (the scene damages where it was and where it goes).
-    public func setFrame(_ window: Window, _ rect: Rect) {
-        guard rect != window.frame else { return }
-        windows.setFrame(window, rect)
     }
 
     // MARK: Levels

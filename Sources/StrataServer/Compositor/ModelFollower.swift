@@ -50,11 +50,11 @@ final class ModelFollower {
                 window.content?.screenDidChangeGeometry()
             }
             // (The scene, in an earlier phase, resized the output's canvas.)
-            if let output = compositor.output(for: id) {
+            if let output = compositor.scene.output(for: id) {
                 for binding in output.bindings { binding.sendState() }
             }
         case .screenDidMove(let id):
-            if let output = compositor.output(for: id) {
+            if let output = compositor.scene.output(for: id) {
                 for binding in output.bindings { binding.sendState() }
             }
         case .screenDidDisconnect(let id):

@@ -56,7 +56,7 @@ public final class FractionalScaleManager {
     /// The screen whose scale `surface` should draw at (see the type's description).
     func screen(for surface: Surface) -> Screen? {
         if let window = compositor.scene.window(showing: surface), let screen = window.screen { return screen }
-        if let placement = compositor.scene.lastPlacement(of: surface), let output = compositor.output(for: placement.screen) { return output.screen }
+        if let placement = compositor.scene.lastPlacement(of: surface), let output = compositor.scene.output(for: placement.screen) { return output.screen }
         return compositor.windows.mainScreen
     }
 

@@ -168,7 +168,7 @@ final class X11Window: WindowContent, SurfaceRole {
             var frame = window.frame
             frame.size = size
             // The surface's size is what X drew: not configured back to X.
-            wm.withoutConfiguringX { compositor.setFrame(window, frame) }
+            wm.withoutConfiguringX { compositor.windows.setFrame(window, frame) }
         }
     }
 
@@ -181,13 +181,13 @@ final class X11Window: WindowContent, SurfaceRole {
         if let screen = window.screen ?? compositor.windows.mainScreen {
             let requested: Point? = (x != 0 || y != 0) ? Point(x: Double(x), y: Double(y)) : nil
             let placement = compositor.windows.placement
-            compositor.setFrame(window, placement.initialFrame(
+            compositor.windows.setFrame(window, placement.initialFrame(
                 for: window, size: placement.constrainedSize(size, on: screen), requestedOrigin: requested, on: screen))
             // Mapped maximized or fullscreen: the state's frame, the placed one restored after.
             updateModelState(of: window)
             if isMaximized || wantsFullscreen {
                 compositor.windows.setRestoreFrame(window, window.frame)
-                if let frame = stateFrame(for: window) { compositor.setFrame(window, frame) }
+                if let frame = stateFrame(for: window) { compositor.windows.setFrame(window, frame) }
             }
         }
         compositor.windows.show(window, makeKey: type.canBecomeKey && acceptsInput || supportsTakeFocus)
@@ -311,7 +311,7 @@ final class X11Window: WindowContent, SurfaceRole {
     /// position, never key, directly above the window it belongs to at that window's level
     /// (`XWM.parentOfOverrideRedirect`), or at the popup level when it belongs to none.
     private func showOverrideRedirect(_ window: Window, size: Size) {
-        compositor.setFrame(window, Rect(x: Int(x), y: Int(y), width: size.width, height: size.height))
+        compositor.windows.setFrame(window, Rect(x: Int(x), y: Int(y), width: size.width, height: size.height))
         compositor.windows.show(window, makeKey: false)
         orderAboveParent()
     }
@@ -336,7 +336,7 @@ final class X11Window: WindowContent, SurfaceRole {
         self.width = width
         self.height = height
         guard isOverrideRedirect, let window, window.isVisible else { return }
-        compositor.setFrame(window, Rect(x: Int(x), y: Int(y), width: window.frame.width, height: window.frame.height))
+        compositor.windows.setFrame(window, Rect(x: Int(x), y: Int(y), width: window.frame.width, height: window.frame.height))
     }
 
     func propertiesDidChange() {

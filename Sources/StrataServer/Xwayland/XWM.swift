@@ -699,7 +699,7 @@ public final class XWM {
         configure(window, to: frame)
         guard let model = window.window, !model.isClosed else { return }
         withoutConfiguringX {
-            compositor.setFrame(model, Rect(x: frame.x, y: frame.y, width: model.frame.width, height: model.frame.height))
+            compositor.windows.setFrame(model, Rect(x: frame.x, y: frame.y, width: model.frame.width, height: model.frame.height))
         }
     }
 
@@ -775,7 +775,7 @@ public final class XWM {
             configure(window, to: frame)
             // The model takes the new origin now (the size follows the surface's next commit).
             isMovingModel = true
-            compositor.setFrame(model, Rect(x: frame.x, y: frame.y, width: model.frame.width, height: model.frame.height))
+            compositor.windows.setFrame(model, Rect(x: frame.x, y: frame.y, width: model.frame.width, height: model.frame.height))
             isMovingModel = false
         } else {
             configure(window, to: Rect(x: Int(x), y: Int(y), width: Int(width), height: Int(height)))
