@@ -312,19 +312,10 @@ public final class Compositor {
         windows.setLevel(window, level)
     }
 
-    /// A client named its window (xdg_toplevel.set_title, wl_shell_surface.set_title).
-    func setTitle(_ title: String, of window: Window) {
-        windows.setTitle(window, title)
-        foreignToplevels.windowDidChange(window)
-        toplevelList.windowDidChange(window)
-    }
-
     /// A client set its window's app id (xdg_toplevel.set_app_id, wl_shell_surface.set_class);
     /// before the first map the user's level rule follows it at once.
     func setAppID(_ appID: String, of window: Window, isMapped: Bool) {
         windows.setAppID(window, appID)
-        foreignToplevels.windowDidChange(window)
-        toplevelList.windowDidChange(window)
         if !isMapped { applyConfiguredLevel(to: window) }
     }
 

@@ -496,7 +496,7 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
             handle(resource, as: WlShellSurface.self) { shellSurface in
                 guard let title else { return }
                 shellSurface.title = String(cString: title)
-                if let window = shellSurface.window { shellSurface.compositor.setTitle(shellSurface.title, of: window) }
+                if let window = shellSurface.window { shellSurface.compositor.windows.setTitle(window, shellSurface.title) }
             }
         },
         set_class: { _, resource, appClass in

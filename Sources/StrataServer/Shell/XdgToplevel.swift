@@ -486,7 +486,7 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
         set_title: { _, resource, title in
             handle(resource, as: XdgToplevel.self) { toplevel in
                 guard let title, let window = toplevel.window else { return }
-                toplevel.compositor.setTitle(String(cString: title), of: window)
+                toplevel.compositor.windows.setTitle(window, String(cString: title))
             }
         },
         set_app_id: { _, resource, appID in

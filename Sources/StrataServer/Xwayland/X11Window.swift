@@ -345,7 +345,7 @@ final class X11Window: WindowContent, SurfaceRole {
         if isOverrideRedirect, transientFor != 0, orderedAbove?.content as? X11Window !== wm.window(transientFor) {
             orderAboveParent()
         }
-        if window.title != title { compositor.setTitle(title, of: window) }
+        if window.title != title { compositor.windows.setTitle(window, title) }
         if window.appID != appID { compositor.setAppID(appID, of: window, isMapped: wasShown) }
         if window.pid != pid { compositor.windows.setPID(window, pid) }
     }
