@@ -51,7 +51,7 @@ extension ControlCommands {
             picture = try capture.picture(of: window)
             reply["window"] = JSONValue(window.id.rawValue)
         } else {
-            guard let output = try request.optionalScreen(in: compositor) ?? compositor.outputs.first else {
+            guard let output = try request.optionalScreen(in: compositor) ?? compositor.scene.outputs.first else {
                 throw ControlError(.unknownScreen, "no screen is connected")
             }
             picture = try capture.picture(of: output, raw: try request.optionalBool("raw") ?? false)

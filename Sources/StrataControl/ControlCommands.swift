@@ -49,7 +49,7 @@ final class ControlCommands {
             "placement": .string(manager.placement.name),
             "clock": .string(compositor.clock.mode.rawValue),
         ]
-        if let name = compositor.socketName { reply["wayland_display"] = .string(name) }
+        if let name = compositor.display.socketName { reply["wayland_display"] = .string(name) }
         return reply
     }
 

@@ -135,7 +135,7 @@ struct ControlRequest {
     func screen(_ name: String = "screen", in compositor: Compositor) throws(ControlError) -> ScreenOutput {
         let v = try value(name)
         if let number = v.intValue ?? v.stringValue.flatMap({ UInt64($0) }).map({ Int(clamping: $0) }) {
-            guard number > 0, let output = compositor.output(for: ScreenID(UInt64(number))) else {
+            guard number > 0, let output = compositor.scene.output(for: ScreenID(UInt64(number))) else {
                 throw ControlError(.unknownScreen, "no connected screen has id \(number)")
             }
             return output
@@ -143,7 +143,7 @@ struct ControlRequest {
         guard let screenName = v.stringValue, !screenName.isEmpty else {
             throw ControlError(.invalidArgument, "\"\(name)\" must be a screen id or name, not \(v.typeName)")
         }
-        guard let output = compositor.outputs.first(where: { $0.screen.name == screenName }) else {
+        guard let output = compositor.scene.outputs.first(where: { $0.screen.name == screenName }) else {
             throw ControlError(.unknownScreen, "no connected screen is called \"\(screenName)\"")
         }
         return output

@@ -71,7 +71,7 @@ public final class ControlServer {
     /// The default path for `compositor`'s Wayland socket: `$XDG_RUNTIME_DIR/strata-<name>.sock`.
     public static func defaultPath(for compositor: Compositor) -> String? {
         guard let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !runtime.isEmpty,
-              let name = compositor.socketName else { return nil }
+              let name = compositor.display.socketName else { return nil }
         return (runtime.hasSuffix("/") ? runtime : runtime + "/") + ControlProtocol.socketFileName(waylandSocket: name)
     }
 

@@ -30,7 +30,7 @@ final class EventLog {
         self.capacity = max(1, capacity)
         floor = manager.notifications.lastSequence
         lastSequence = floor
-        token = manager.notifications.addObserver { [unowned self] posted in self.record(posted) }
+        token = manager.notifications.addObserver(phase: .recording) { [unowned self] posted in self.record(posted) }
     }
 
     func stop() {

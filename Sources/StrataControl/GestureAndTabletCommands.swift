@@ -92,7 +92,7 @@ extension ControlCommands {
         let phase = try request.string("phase")
         switch phase {
         case "in", "move", "motion":
-            let output = try request.optionalScreen(in: compositor) ?? seat.pointerPosition?.output ?? compositor.outputs.first
+            let output = try request.optionalScreen(in: compositor) ?? seat.pointerPosition?.output ?? compositor.scene.outputs.first
             guard let output else { throw ControlError(.unknownScreen, "no screen is connected") }
             let x = try request.double("x"), y = try request.double("y")
             guard Self.tabletCoordinates.contains(x), Self.tabletCoordinates.contains(y) else {

@@ -15,8 +15,8 @@ extension ControlCommands {
 
     private func inputScreen(_ request: ControlRequest) throws(ControlError) -> ScreenOutput {
         if let output = try request.optionalScreen(in: compositor) { return output }
-        if let output = seat.pointerPosition?.output, compositor.outputs.contains(where: { $0 === output }) { return output }
-        guard let main = compositor.outputs.first else { throw ControlError(.unknownScreen, "no screen is connected") }
+        if let output = seat.pointerPosition?.output, compositor.scene.outputs.contains(where: { $0 === output }) { return output }
+        guard let main = compositor.scene.outputs.first else { throw ControlError(.unknownScreen, "no screen is connected") }
         return main
     }
 

@@ -38,7 +38,7 @@ extension ControlCommands {
             guard !name.isEmpty, name.count <= 64, !name.contains(where: { $0.isWhitespace || $0.isNewline }) else {
                 throw ControlError(.invalidArgument, "a screen name is 1 to 64 characters without spaces")
             }
-            guard !compositor.outputs.contains(where: { $0.screen.name == name }) else {
+            guard !compositor.scene.outputs.contains(where: { $0.screen.name == name }) else {
                 throw ControlError(.invalidArgument, "a screen called \"\(name)\" is already connected")
             }
             guard UInt64(name) == nil else { throw ControlError(.invalidArgument, "a screen name cannot be a number (numbers are ids)") }
@@ -168,7 +168,7 @@ extension ControlCommands {
         if let problem = OutputPath.problemWritingFile(path) {
             throw ControlError(.failed, "cannot write the screenshot to \(path): \(problem)")
         }
-        guard let output = try request.optionalScreen(in: compositor) ?? compositor.outputs.first else {
+        guard let output = try request.optionalScreen(in: compositor) ?? compositor.scene.outputs.first else {
             throw ControlError(.unknownScreen, "no screen is connected")
         }
         let raw = try request.optionalBool("raw") ?? false

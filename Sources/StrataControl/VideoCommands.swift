@@ -23,7 +23,7 @@ extension ControlCommands {
             if let problem = OutputPath.problemWritingFile(path) {
                 throw ControlError(.invalidArgument, "cannot record video to \(path): \(problem)")
             }
-            guard let output = try request.optionalScreen(in: compositor) ?? compositor.outputs.first else {
+            guard let output = try request.optionalScreen(in: compositor) ?? compositor.scene.outputs.first else {
                 throw ControlError(.unknownScreen, "no screen is connected")
             }
             if let current = server.video, !current.isFinished {

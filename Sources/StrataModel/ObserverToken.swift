@@ -1,4 +1,4 @@
-/// What `WindowNotificationCenter.addObserver(_:)` returns: the observer's handle. Pass it to
+/// What `WindowNotificationCenter.addObserver(phase:_:)` returns: the observer's handle. Pass it to
 /// `removeObserver(_:)` or call `remove()`; removing twice is harmless.
 public final class ObserverToken: Hashable {
     let number: UInt64

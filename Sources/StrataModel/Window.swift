@@ -9,6 +9,9 @@ public final class Window {
     public internal(set) var level: WindowLevel
     /// Starts true; `show` clears it, `hide` sets it.
     public internal(set) var isHidden: Bool = true
+    /// Whether the window was ever shown: from then on its title, app id and pid changes are
+    /// posted even while it is hidden (a taskbar still lists a minimized or hidden window).
+    public internal(set) var wasEverShown = false
     /// Whether the window may ever become key. A window with `canBecomeKey == false` (a panel,
     /// a wallpaper) is never key under any policy.
     public internal(set) var canBecomeKey: Bool

@@ -271,6 +271,7 @@ public final class WindowManager {
         }
         if window.isHidden {
             window.isHidden = false
+            window.wasEverShown = true
             _ = raise(window)
             pending.append(.windowDidBecomeVisible(window.id))
             raiseModalChain(of: window)
@@ -521,32 +522,33 @@ public final class WindowManager {
         commit()
     }
 
-    /// Names `window` (`Window.title`). Posts `windowDidChangeTitle(window)` when it changes
-    /// while the window is shown (a hidden window's title is news with its `windowDidBecomeVisible`).
+    /// Names `window` (`Window.title`). Posts `windowDidChangeTitle(window)` when it changes once
+    /// the window was ever shown (`wasEverShown`: a taskbar still lists it while it is minimized or
+    /// hidden); before its first show the title is news with its `windowDidBecomeVisible`.
     public func setTitle(_ window: Window, _ title: String) {
         guard owns(window), window.title != title else { return }
         window.title = title
-        guard !window.isHidden else { return }
+        guard window.wasEverShown else { return }
         pending.append(.windowDidChangeTitle(window.id))
         commit()
     }
 
     /// Sets `window`'s application id (`Window.appID`). Posts `windowDidChangeAppID(window)` when
-    /// it changes while the window is shown, as `setTitle` does.
+    /// it changes once the window was ever shown, as `setTitle` does.
     public func setAppID(_ window: Window, _ appID: String) {
         guard owns(window), window.appID != appID else { return }
         window.appID = appID
-        guard !window.isHidden else { return }
+        guard window.wasEverShown else { return }
         pending.append(.windowDidChangeAppID(window.id))
         commit()
     }
 
     /// Sets `window`'s process id (`Window.pid`). Posts `windowDidChangePID(window)` when it
-    /// changes while the window is shown, as `setTitle` does.
+    /// changes once the window was ever shown, as `setTitle` does.
     public func setPID(_ window: Window, _ pid: Int32) {
         guard owns(window), window.pid != pid else { return }
         window.pid = pid
-        guard !window.isHidden else { return }
+        guard window.wasEverShown else { return }
         pending.append(.windowDidChangePID(window.id))
         commit()
     }

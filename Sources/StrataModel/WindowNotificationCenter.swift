@@ -2,6 +2,8 @@
 /// `WindowManager` that owns the centre.
 ///
 /// Delivery rules:
+/// - Each observer declares its phase (`ObserverPhase`): a notification reaches the observers
+///   phase by phase (scene, wire, tools, recording), and within a phase in registration order.
 /// - Sequence numbers start at 1 and increase by one per notification, in delivery order.
 /// - Notifications are delivered in the order posted. A notification posted while another is
 ///   being delivered (an observer called back into the manager) is queued and delivered after
@@ -12,6 +14,7 @@
 public final class WindowNotificationCenter {
     private struct Entry {
         let token: ObserverToken
+        let phase: ObserverPhase
         let block: (PostedNotification) -> Void
     }
 
@@ -29,12 +32,14 @@ public final class WindowNotificationCenter {
     /// How many observers are registered.
     public var observerCount: Int { entries.count }
 
-    /// Registers `block` for every notification posted from now on.
+    /// Registers `block` for every notification posted from now on, in `phase`: after every
+    /// observer of an earlier phase and every observer of `phase` registered before it.
     @discardableResult
-    public func addObserver(_ block: @escaping (PostedNotification) -> Void) -> ObserverToken {
+    public func addObserver(phase: ObserverPhase, _ block: @escaping (PostedNotification) -> Void) -> ObserverToken {
         let token = ObserverToken(number: nextObserverNumber, center: self)
         nextObserverNumber += 1
-        entries.append(Entry(token: token, block: block))
+        let index = entries.firstIndex { $0.phase > phase } ?? entries.endIndex
+        entries.insert(Entry(token: token, phase: phase, block: block), at: index)
         return token
     }
 

@@ -49,11 +49,11 @@ extension TraceRecorder {
         case "pointer-move", "pointer-button", "pointer-click", "pointer-scroll", "touch", "gesture", "tablet":
             add(seat?.pointerFocus.flatMap { scene.window(showing: $0) })
             if let x = request["x"]?.doubleValue, let y = request["y"]?.doubleValue, x.isFinite, y.isFinite, request["shown"] != true {
-                let output = screen(named: request["screen"]) ?? seat?.pointerPosition?.output ?? compositor.outputs.first
+                let output = screen(named: request["screen"]) ?? seat?.pointerPosition?.output ?? compositor.scene.outputs.first
                 if let output { add(scene.surface(at: x, y, on: output)?.window) }
             }
         case "screenshot":
-            let output = screen(named: request["screen"]) ?? compositor.outputs.first
+            let output = screen(named: request["screen"]) ?? compositor.scene.outputs.first
             for window in compositor.windows.windows.reversed() where !window.isHidden && window.screen === output?.screen {
                 add(window)
             }
@@ -65,8 +65,8 @@ extension TraceRecorder {
 
     private func screen(named value: JSONValue?) -> ScreenOutput? {
         guard let value else { return nil }
-        if let number = value.intValue { return compositor.outputs.first { $0.screen.id.rawValue == UInt64(clamping: number) } }
-        if let name = value.stringValue { return compositor.outputs.first { $0.screen.name == name || String($0.screen.id.rawValue) == name } }
+        if let number = value.intValue { return compositor.scene.outputs.first { $0.screen.id.rawValue == UInt64(clamping: number) } }
+        if let name = value.stringValue { return compositor.scene.outputs.first { $0.screen.name == name || String($0.screen.id.rawValue) == name } }
         return nil
     }
 

@@ -11,16 +11,21 @@ import StrataTrace
 /// line-delimited JSON in the schema of docs/experiments.md ("Traces", `TraceFormat`).
 ///
 /// It is one more observer of the model (every notification, as the EventLog encodes it, and
-/// the screen's state after screen events), the compositor's `TraceHooks` (each presented frame
-/// with its hash and damage, each input event the seat handled with its target window), a
+/// the screen's state after screen events), a listener of the scene's `framePresented` (each
+/// presented frame with its hash and damage) and the seat's `inputHandled` and `dragChanged` (each
+/// input event the seat handled with its target window, each step of a drag), a
 /// listener of client connections, and the control server tells it each command and reply.
 /// Lines are buffered (`TraceWriter`) and written in blocks to a regular file, up to a size
 /// limit; past it the recording stops with an `end` line saying so.
-public final class TraceRecorder: TraceHooks {
+public final class TraceRecorder {
     public let path: String
     unowned let compositor: Compositor
     let writer: TraceWriter
     private var token: ObserverToken?
+    /// Its listeners of the scene's and the seat's signals.
+    private var presentedToken: Signal<ScreenOutput>.Token?
+    private var inputToken: Signal<(input: InjectedInput, time: UInt32)>.Token?
+    private var dragToken: Signal<DragEvent>.Token?
     private var clientCreated: Listener?
     private var clients: [OpaquePointer: (number: Int, listener: Listener)] = [:]
     private var nextClientNumber = 1
@@ -68,7 +73,7 @@ public final class TraceRecorder: TraceHooks {
         if let command { header["command"] = .array(command.map { .string($0) }) }
         // The header is written whatever the limit (it counts the lines after it).
         writer.appendHeader(encode(.header, header))
-        token = compositor.windows.notifications.addObserver { [unowned self] posted in
+        token = compositor.windows.notifications.addObserver(phase: .recording) { [unowned self] posted in
             self.modelDidPost(posted)
         }
         clientCreated = Listener { [unowned self] data in
@@ -76,7 +81,11 @@ public final class TraceRecorder: TraceHooks {
             self.clientDidConnect(OpaquePointer(data))
         }
         clientCreated?.listen(toClientCreated: compositor.display.display)
-        compositor.traceHooks = self
+        presentedToken = compositor.scene.framePresented.observe { [unowned self] output in self.screenDidPresent(output) }
+        inputToken = compositor.seat.inputHandled.observe { [unowned self] handled in
+            self.seatDidHandle(handled.input, time: handled.time)
+        }
+        dragToken = compositor.seat.dragChanged.observe { [unowned self] event in self.dragDidChange(event) }
     }
 
     deinit { stop(reason: "stopped") }
@@ -106,10 +115,12 @@ public final class TraceRecorder: TraceHooks {
         clientCreated = nil
         for (_, entry) in clients { entry.listener.remove() }
         clients.removeAll()
-        if compositor.traceHooks === self { compositor.traceHooks = nil }
+        presentedToken?.remove()
+        inputToken?.remove()
+        dragToken?.remove()
         // Each screen's picture as it is now (frames since the last hash were not hashed).
         if reason != "size_limit" {
-            for output in compositor.outputs {
+            for output in compositor.scene.outputs {
                 guard let state = hashers[output.screen.id] else { continue }
                 let hash = state.hasher.pictureHash(output.displayCanvas)
                 writeThumbnail(screen: output.screen.id, canvas: output.displayCanvas, hash: hash, final: true)
@@ -343,7 +354,7 @@ public final class TraceRecorder: TraceHooks {
         write(.command, fields)
     }
 
-    // MARK: TraceHooks
+    // MARK: What the scene and the seat tell
 
     public func screenDidPresent(_ output: ScreenOutput) {
         let id = output.screen.id

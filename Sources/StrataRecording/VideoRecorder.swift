@@ -10,7 +10,7 @@ import StrataServer
 
 /// A video of one screen (`record-video`, docs/experiments.md "Video"): Strata starts ffmpeg with
 /// raw frames (`bgr0`, the canvas's x8r8g8b8 bytes) on its standard input and feeds it each frame
-/// the screen presents (a `FrameObserver` of the scene).
+/// the screen presents (a listener of the scene's `framePresented`).
 ///
 /// Constant frame rate, in the compositor's clock: video frame k shows what the screen showed at
 /// `start + k` refresh periods. A presented frame is queued once with a repeat count (the periods
@@ -19,12 +19,14 @@ import StrataServer
 /// virtual time. The pipe is non-blocking and written when the event loop says it takes more;
 /// at most `slotCount` frames wait (each one copy of the picture), and a frame presented while
 /// they are all waiting is dropped (counted, and reported at the stop).
-public final class VideoRecorder: FrameObserver {
+public final class VideoRecorder {
     public let path: String
     public let screen: ScreenID
     public let width: Int32
     public let height: Int32
     public let pid: pid_t
+    /// Its listener of the scene's `framePresented`, while it takes frames.
+    private var presentedToken: Signal<ScreenOutput>.Token?
     /// Frames written to ffmpeg (repeats included), presented frames dropped because ffmpeg was
     /// behind, and presented frames taken.
     public private(set) var framesWritten: UInt64 = 0
@@ -140,7 +142,8 @@ public final class VideoRecorder: FrameObserver {
         // `onFailure` first).
         take(canvas, at: 0)
         source?.update(.writable)
-        compositor.scene.frameObservers.append(self)
+        // The scene's signal holds the recorder until `removeObserver`.
+        presentedToken = compositor.scene.framePresented.observe { output in self.screenDidPresent(output) }
     }
 
     deinit {
@@ -288,7 +291,8 @@ public final class VideoRecorder: FrameObserver {
     }
 
     private func removeObserver() {
-        compositor.scene.frameObservers.removeAll { $0 === self }
+        presentedToken?.remove()
+        presentedToken = nil
     }
 
     /// Every 20 ms until ffmpeg exited or the deadline passed.

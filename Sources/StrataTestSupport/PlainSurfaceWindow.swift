@@ -46,7 +46,7 @@ extension Compositor {
         _ = surface.setRole(content)
         window.content = content
         scene.setAnchor(.window(window, x: 0, y: 0), of: surface)
-        setFrame(window, Rect(x: x, y: y, width: Int(surface.width), height: Int(surface.height)))
+        windows.setFrame(window, Rect(x: x, y: y, width: Int(surface.width), height: Int(surface.height)))
         windows.show(window, makeKey: makeKey)
         return window
     }

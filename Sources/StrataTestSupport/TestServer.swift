@@ -21,7 +21,7 @@ public final class TestServer {
                 clock: StrataServer.Clock.Mode = .realtime, keymapNames: KeymapNames = .standard) throws {
         backend = HeadlessBackend(screens: screens, modes: modes)
         compositor = try Compositor(backend: backend, policy: policy, clock: StrataServer.Clock(mode: clock), keymapNames: keymapNames)
-        compositor.backgroundARGB = TestServer.background
+        compositor.scene.backgroundARGB = TestServer.background
         // In-process clients are the test's own code, as they were when privilege followed the
         // process (they share Strata's pid): they see the privileged globals unless a test asks
         // for Strata's default (`.startedByStrata`) or `.nobody`.
@@ -52,7 +52,7 @@ public final class TestServer {
 
     /// One non-blocking step of the server loop.
     public func step(timeout: Double = 0) {
-        compositor.dispatch(timeout: timeout)
+        compositor.display.dispatch(timeout: timeout)
         alsoStep?()
     }
 
@@ -64,8 +64,8 @@ public final class TestServer {
     /// The pixel at (x, y) of screen `index` as 0xAARRGGBB, after repainting.
     public func pixel(x: Int32, y: Int32, screen index: Int = 0) -> UInt32? {
         repaint()
-        guard compositor.outputs.indices.contains(index) else { return nil }
-        return compositor.outputs[index].canvas.pixel(x: x, y: y)
+        guard compositor.scene.outputs.indices.contains(index) else { return nil }
+        return compositor.scene.outputs[index].canvas.pixel(x: x, y: y)
     }
 
     /// The socket made by `addSocket()`: real client processes connect with

@@ -63,7 +63,7 @@ public final class WireFuzzer {
         self.server = server
         self.screenScale = screenScale
         self.checksDescriptors = checksDescriptors
-        for output in server.compositor.outputs { server.windows.setScale(screenScale, for: output.screen) }
+        for output in server.compositor.scene.outputs { server.windows.setScale(screenScale, for: output.screen) }
         server.step()
         baseline = server.liveCounts
         if checksDescriptors {
@@ -255,7 +255,7 @@ private final class Program {
         client.roundtrip(limit: 20)
         server.repaint()
         // Screens back as they were, so the next input starts from the same server.
-        for output in server.compositor.outputs where output.screen.scale != screenScale {
+        for output in server.compositor.scene.outputs where output.screen.scale != screenScale {
             server.windows.setScale(screenScale, for: output.screen)
         }
     }
@@ -286,7 +286,7 @@ private final class Program {
         pump()
         let seat = server.compositor.seat!
         for scale in Self.scales + [screenScale] {
-            for output in server.compositor.outputs {
+            for output in server.compositor.scene.outputs {
                 server.windows.setScale(scale, for: output.screen)
                 for (x, y) in [(1.0, 1.0), (20, 20), (100, 80), (300, 200)] {
                     seat.pointerMotion(on: output, x: x, y: y, time: 1)
@@ -588,7 +588,7 @@ private final class Program {
 
     /// A screen's scale from 1, 1.5, 2, 3, 1.25 and 8 (reset after the input).
     func changeScreenScale() {
-        guard let output = input.pick(server.compositor.outputs), let scale = input.pick(Self.scales) else { return }
+        guard let output = input.pick(server.compositor.scene.outputs), let scale = input.pick(Self.scales) else { return }
         server.windows.setScale(scale, for: output.screen)
         if scale != scale.rounded(), !server.windows.windows.isEmpty { reached.insert(.fractionalScreen) }
         server.repaint()
@@ -603,7 +603,7 @@ private final class Program {
     /// Input from the seat, at a chosen place on a chosen screen.
     func inject() {
         let seat = server.compositor.seat!
-        guard let output = input.pick(server.compositor.outputs) else { return }
+        guard let output = input.pick(server.compositor.scene.outputs) else { return }
         let x = Double(Int(input.byte()) * 3 - 40), y = Double(Int(input.byte()) * 2 - 40)
         switch input.byte() % 6 {
         case 0: seat.pointerMotion(on: output, x: x, y: y, time: 1)

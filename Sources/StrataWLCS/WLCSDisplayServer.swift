@@ -92,7 +92,7 @@ final class WLCSDisplayServer {
             var frame = window.frame
             frame.x = x - Int(origin.x)
             frame.y = y - Int(origin.y)
-            compositor.setFrame(window, frame)
+            compositor.windows.setFrame(window, frame)
         }
     }
 
@@ -124,7 +124,7 @@ final class WLCSDisplayServer {
     /// outside every screen is clamped to the nearest one.
     func screenPoint(x: Double, y: Double, in compositor: Compositor) -> (output: ScreenOutput, x: Double, y: Double)? {
         var best: (output: ScreenOutput, x: Double, y: Double, distance: Double)?
-        for output in compositor.outputs {
+        for output in compositor.scene.outputs {
             let b = output.screen.bounds
             guard b.width > 0, b.height > 0 else { continue }
             let left = Double(b.x), top = Double(b.y)

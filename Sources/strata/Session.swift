@@ -134,7 +134,7 @@ final class Session {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-        for output in compositor.outputs {
+        for output in compositor.scene.outputs {
             Session.printError("strata: stats: screen \(output.screen.name) painted \(output.paintedFrames) frames \(output.frames) cpu \(Session.milliseconds(cpu))")
         }
     }

@@ -303,7 +303,7 @@ struct StrataCommand: ParsableCommand {
             if let placement = WindowPlacementPolicies.named(placement) { compositor.windows.placement = placement }
             compositor.defaultScreenScale = scale
             if let overscan {
-                for output in compositor.outputs {
+                for output in compositor.scene.outputs {
                     // Validated when parsed: cannot fail for a connected screen.
                     try? compositor.windows.setOverscan(overscan.percent, compensation: overscan.compensation, for: output.screen)
                 }
@@ -323,7 +323,7 @@ struct StrataCommand: ParsableCommand {
             compositor.cursor.isHidden = hideCursor
             compositor.seat.pointerBindingModifier = noPointerBindings ? nil : pointerBindingModifier
             do {
-                try compositor.addSocket(name: socket)
+                try compositor.display.addSocket(name: socket)
                 try compositor.addPrivilegedSocket()
                 session = try Session(compositor: compositor, screenshotDirectory: screenshot)
             } catch {
@@ -336,14 +336,14 @@ struct StrataCommand: ParsableCommand {
             Session.printError("strata: error: \(Self.words(for: error))")
             throw ExitCode(1)
         }
-        guard let socketName = session.compositor.socketName, let privilegedSocket = session.compositor.privilegedSocket else {
+        guard let socketName = session.compositor.display.socketName, let privilegedSocket = session.compositor.privilegedSocket else {
             session.abandon()
             throw ExitCode(1)
         }
         // The screens are known now: each one's picture file is checked too (a FIFO or a folder
         // in its place), before any client runs.
         if let screenshot {
-            for output in session.compositor.outputs {
+            for output in session.compositor.scene.outputs {
                 let path = (screenshot.hasSuffix("/") ? screenshot : screenshot + "/") + output.screen.name + ".png"
                 var info = stat()
                 if stat(path, &info) == 0, let problem = OutputPath.problemWritingFile(path) {

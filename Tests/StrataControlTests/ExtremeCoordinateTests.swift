@@ -46,7 +46,7 @@ import Testing
     private func placements(_ harness: ControlHarness) -> [(Int32, Int32)] {
         harness.server.repaint()
         var result: [(Int32, Int32)] = []
-        harness.server.compositor.scene.forEachVisibleSurface(on: harness.server.compositor.outputs[0]) { _, x, y in result.append((x, y)) }
+        harness.server.compositor.scene.forEachVisibleSurface(on: harness.server.compositor.scene.outputs[0]) { _, x, y in result.append((x, y)) }
         return result
     }
 

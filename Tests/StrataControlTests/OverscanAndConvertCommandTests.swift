@@ -36,11 +36,11 @@ import Testing
         }
         #expect(try client.request(["command": "screen-overscan", "screen": 1]).errorCode == "missing_argument")
         #expect(try client.request(["command": "screen-overscan", "screen": 9, "compensation": "scale"]).errorCode == "unknown_screen")
-        let screen = harness.server.compositor.outputs[0].screen
+        let screen = harness.server.compositor.scene.outputs[0].screen
         #expect(screen.overscan == 0 && screen.overscanCompensation == .scale)
         #expect(try client.request(["command": "screen-add", "overscan": 50]).errorCode == "invalid_argument")
         #expect(try client.request(["command": "screen-add", "overscan": 5, "compensation": "wide"]).errorCode == "invalid_argument")
-        #expect(harness.server.compositor.outputs.count == 1)
+        #expect(harness.server.compositor.scene.outputs.count == 1)
     }
 
     @Test func screenAddWithAnOverscanConnectsAnOverscanningScreen() throws {
@@ -65,7 +65,7 @@ import Testing
         let harness = try ControlHarness(screens: 2)
         let a = harness.window("a")   // 10,10 on screen 1 (640×480 at 0,0; screen 2 at 640,0)
         let b = harness.window("b")
-        let second = harness.server.compositor.outputs[1].screen
+        let second = harness.server.compositor.scene.outputs[1].screen
         #expect(harness.windows.move(b, to: second, origin: Point(x: 30, y: 40)))
         let client = try harness.connect()
         func text(_ fields: [String: JSONValue]) throws -> String? {

@@ -22,7 +22,7 @@ import Testing
         let client = try harness.connect()
         #expect(try client.request(["command": "record", "action": "start", "path": .string(path)])["path"]?.stringValue == path)
         harness.window("a")
-        harness.server.compositor.scene.damageAll(harness.server.compositor.outputs[0])
+        harness.server.compositor.scene.damageAll(harness.server.compositor.scene.outputs[0])
         harness.server.repaint()
         #expect(try client.request(["command": "hide", "window": "a"]).isOK)
         let stopped = try client.request(["command": "record", "action": "stop"])
@@ -64,7 +64,7 @@ import Testing
         let harness = try ControlHarness()
         let path = harness.directory + "/events.trace"
         var posted: [PostedNotification] = []
-        let token = harness.windows.notifications.addObserver { posted.append($0) }
+        let token = harness.windows.notifications.addObserver(phase: .recording) { posted.append($0) }
         defer { harness.windows.notifications.removeObserver(token) }
         let client = try harness.connect()
         #expect(try client.request(["command": "record", "action": "start", "path": .string(path)]).isOK)

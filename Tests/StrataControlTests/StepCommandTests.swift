@@ -17,10 +17,10 @@ import Testing
         #expect(one.isOK)
         #expect(one["frames"]?.intValue == 1)
         #expect(one["time_ns"]?.intValue == 16_666_667)
-        #expect(harness.server.compositor.outputs[0].frames == 0, "a headless screen paints when something needs it")
-        harness.server.compositor.scene.damageAll(harness.server.compositor.outputs[0])
+        #expect(harness.server.compositor.scene.outputs[0].frames == 0, "a headless screen paints when something needs it")
+        harness.server.compositor.scene.damageAll(harness.server.compositor.scene.outputs[0])
         _ = try harness.request(["command": "step", "frames": 1])
-        #expect(harness.server.compositor.outputs[0].frames == 1)
+        #expect(harness.server.compositor.scene.outputs[0].frames == 1)
         let three = try harness.request(["command": "step", "frames": 3])
         #expect(three["frames"]?.intValue == 3)
         let afterThree = 16_666_667 + 1 + 3 * 16_666_667

@@ -103,7 +103,7 @@ import Testing
         let painted = try window(harness, appID: "thumb.test", argb: 0xff00_8800)
         let path = harness.directory + "/thumbs.trace"
         #expect(try harness.request(["command": "record", "action": "start", "path": .string(path)]).isOK)
-        harness.server.compositor.scene.damageAll(harness.server.compositor.outputs[0])
+        harness.server.compositor.scene.damageAll(harness.server.compositor.scene.outputs[0])
         harness.server.repaint()
         _ = painted
         #expect(try harness.request(["command": "record", "action": "stop"]).isOK)

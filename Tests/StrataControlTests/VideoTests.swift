@@ -46,7 +46,7 @@ import Testing
         #expect(try client.request(["command": "record-video", "action": "pause"]).errorCode == "invalid_argument")
         #expect(try client.request(["command": "record-video", "action": "stop"]).errorCode == "failed")
         #expect(harness.control.video == nil)
-        #expect(harness.server.compositor.scene.frameObservers.isEmpty)
+        #expect(harness.server.compositor.scene.framePresented.isEmpty)
     }
 
     @Test func withoutFFmpegRecordVideoIsUnsupportedAndSaysWhy() throws {
@@ -66,7 +66,7 @@ import Testing
         let started = try start(client, harness.directory + "/a.mp4")
         #expect(started.isOK, "\(started)")
         #expect(started["width"]?.intValue == 640 && started["height"]?.intValue == 480)
-        let output = harness.server.compositor.outputs[0]
+        let output = harness.server.compositor.scene.outputs[0]
         // 20 painted frames, each a period apart: 1 first picture + 7 more fill the 8 waiting
         // places (640×480: 1.2 MB each, a pipe takes 64 KiB), the other 13 are dropped.
         for _ in 0..<20 {
@@ -81,7 +81,7 @@ import Testing
         #expect(stopped["frames"]?.intValue == 0)
         #expect(stopped["exit_status"]?.intValue == 128 + Int(SIGKILL))
         #expect(stopped["error"]?.stringValue?.contains("did not finish") == true)
-        #expect(harness.server.compositor.scene.frameObservers.isEmpty)
+        #expect(harness.server.compositor.scene.framePresented.isEmpty)
         #expect(try client.request(["command": "record-video", "action": "stop"]).errorCode == "failed")
     }
 
@@ -91,7 +91,7 @@ import Testing
         let client = try harness.connect()
         let started = try start(client, harness.directory + "/a.webm")
         #expect(started.isOK, "\(started)")
-        let output = harness.server.compositor.outputs[0]
+        let output = harness.server.compositor.scene.outputs[0]
         for _ in 0..<5 {
             harness.server.compositor.scene.damageAll(output)
             #expect(try client.request(["command": "step"]).isOK)
@@ -112,7 +112,7 @@ import Testing
         let path = harness.directory + "/a.mp4"
         let client = try harness.connect()
         #expect(try client.request(["command": "record-video", "action": "start", "path": .string(path)]).isOK)
-        let output = harness.server.compositor.outputs[0]
+        let output = harness.server.compositor.scene.outputs[0]
         harness.window("a")
         var time = 0
         for _ in 0..<10 {

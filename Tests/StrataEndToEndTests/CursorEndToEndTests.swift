@@ -99,7 +99,7 @@ import Testing
     @Test(.enabled(if: TestProcess.isInstalled("weston-confine"), "weston-confine is not installed (apt-get install weston)"))
     func westonConfineConfinesThePointerToItsWindowOnAClickAndReleasesItOnTheNext() throws {
         let server = try TestServer()
-        let output = try #require(server.compositor.outputs.first)
+        let output = try #require(server.compositor.scene.outputs.first)
         let process = try TestProcess(["weston-confine"], server: server)
         #expect(server.run(seconds: 20) { !Self.visibleWindows(server).isEmpty }, "no window; stderr: \(process.stderr)")
         server.run(seconds: 0.3)
@@ -147,7 +147,7 @@ import Testing
     /// the screen.
     func expectOwnCursor(_ command: [String], environment: [String: String] = [:]) throws {
         let server = try TestServer()
-        let output = try #require(server.compositor.outputs.first)
+        let output = try #require(server.compositor.scene.outputs.first)
         var env = ["GDK_BACKEND": "wayland", "NO_AT_BRIDGE": "1", "GTK_A11Y": "none"]
         for (name, value) in environment { env[name] = value }
         let process = try TestProcess(command, server: server, environment: env)

@@ -11,7 +11,7 @@ import Testing
                    "gtk3-demo (apt-get install gtk-3-examples) or dbus-run-session (dbus) is missing"))
     func gtk3GesturesDemoDrawsWhileAPinchIsInProgress() throws {
         let server = try TestServer()
-        let output = try #require(server.compositor.outputs.first)
+        let output = try #require(server.compositor.scene.outputs.first)
         let env = ["GDK_BACKEND": "wayland", "NO_AT_BRIDGE": "1", "GTK_A11Y": "none"]
         let process = try TestProcess(["dbus-run-session", "--", "gtk3-demo", "--run=gestures"], server: server, environment: env)
         func demo() -> Window? { server.windows.windows.first { $0.isVisible && $0.title == "Gestures" } }

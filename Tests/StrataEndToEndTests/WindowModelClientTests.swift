@@ -16,7 +16,7 @@ private let KEY_T: UInt32 = 20
     /// A 640×480 server and the first screen's output.
     static func makeServer(policy: String = "uikit") throws -> (TestServer, ScreenOutput) {
         let server = try TestServer(policy: KeyWindowPolicies.named(policy) ?? UIKitKeyWindowPolicy())
-        let output = try #require(server.compositor.outputs.first)
+        let output = try #require(server.compositor.scene.outputs.first)
         return (server, output)
     }
 

@@ -6,7 +6,7 @@ final class NotificationRecorder {
     private var token: ObserverToken?
 
     init(_ manager: WindowManager) {
-        token = manager.notifications.addObserver { [unowned self] in posted.append($0) }
+        token = manager.notifications.addObserver(phase: .recording) { [unowned self] in posted.append($0) }
     }
 
     /// The notifications recorded since the last `take()`, without sequence numbers; clears them.

@@ -19,7 +19,7 @@ import Testing
         #expect(manager.createWindow(screen: manager.screens[1]).screen === manager.screens[1])
     }
 
-    @Test func aTitleOrAppIDChangePostsOneNotificationOnlyWhenItChangesWhileShown() {
+    @Test func aTitleOrAppIDChangePostsOneNotificationOnlyWhenItChangesOnceShown() {
         let manager = makeManager()
         let window = manager.createWindow(appID: "a", title: "first")
         let recorder = NotificationRecorder(manager)
@@ -35,6 +35,17 @@ import Testing
         manager.setAppID(window, "b")
         #expect(recorder.take() == [.windowDidChangeTitle(window.id), .windowDidChangeAppID(window.id)])
         #expect((window.title, window.appID) == ("second", "b"))
+        // A minimized or hidden window is still listed by taskbars: its changes are posted.
+        manager.minimize(window)
+        _ = recorder.take()
+        manager.setTitle(window, "minimized")
+        manager.setAppID(window, "c")
+        #expect(recorder.take() == [.windowDidChangeTitle(window.id), .windowDidChangeAppID(window.id)])
+        manager.show(window, makeKey: false)
+        manager.hide(window)
+        _ = recorder.take()
+        manager.setTitle(window, "hidden")
+        #expect(recorder.take() == [.windowDidChangeTitle(window.id)])
         manager.close(window)
         _ = recorder.take()
         manager.setTitle(window, "closed")

@@ -25,7 +25,7 @@ extension ClientInNestedStrataTests {
         let backend = try WaylandBackend(displayName: weston.socketPath, modes: [ScreenMode(width: 320, height: 200)])
         let compositor = try Compositor(backend: backend)
         defer { compositor.shutdown() }
-        compositor.backgroundARGB = 0xff3c_b371
+        compositor.scene.backgroundARGB = 0xff3c_b371
         // The client reaches the nested Strata through an inherited socket (WAYLAND_SOCKET).
         var fds: [Int32] = [0, 0]
         #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0)
@@ -39,7 +39,7 @@ extension ClientInNestedStrataTests {
         close(fds[1])
         defer { client.stop() }
         #expect(step(compositor) { compositor.windows.windows.contains { $0.title == "inside" && !$0.isHidden } })
-        let output = try #require(compositor.outputs.first)
+        let output = try #require(compositor.scene.outputs.first)
         #expect(step(compositor) {
             let frame = compositor.windows.windows.first { $0.title == "inside" }?.frame
             return frame.map { output.canvas.pixel(x: Int32($0.x + 50), y: Int32($0.y + 40)) == 0xffc8_3232 } ?? false

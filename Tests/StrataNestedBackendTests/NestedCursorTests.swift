@@ -14,7 +14,7 @@ struct NestedCursorTests {
     /// A nesting whose parent pointer is at (20, 30) of the nested screen's window.
     func nestingWithPointerInside() throws -> (Nesting, Rect) {
         let nesting = try Nesting()
-        #expect(nesting.step { nesting.parentWindow("WL-1") != nil && nesting.backend.committedFrames(for: nesting.nested.outputs[0]) >= 1 })
+        #expect(nesting.step { nesting.parentWindow("WL-1") != nil && nesting.backend.committedFrames(for: nesting.nested.scene.outputs[0]) >= 1 })
         let frame = try #require(nesting.parentWindow("WL-1")).frame
         let seat: Seat = nesting.parent.compositor.seat
         seat.pointerMotion(on: nesting.parentOutput, x: Double(frame.x + 20), y: Double(frame.y + 30), time: 10)
@@ -43,7 +43,7 @@ struct NestedCursorTests {
         // The nested screen's own image has no cursor in it.
         nesting.nested.scene.repaintDamagedScreens()
         #expect(nesting.nested.cursor.rect == nil)
-        #expect(nesting.nested.outputs[0].canvas.pixel(x: 21, y: 31) == StrataParentTests.colour)
+        #expect(nesting.nested.scene.outputs[0].canvas.pixel(x: 21, y: 31) == StrataParentTests.colour)
     }
 
     @Test func theCursorIsSetAgainOnEveryEnter() throws {
@@ -80,7 +80,7 @@ struct NestedCursorTests {
         let (nesting, _) = try nestingWithPointerInside()
         let parentSeat: Seat = nesting.parent.compositor.seat
         #expect(nesting.step { nesting.nested.seat.pointerPosition != nil })
-        nesting.backend.pointerConstraintDidChange(locked: true, on: nesting.nested.outputs[0])
+        nesting.backend.pointerConstraintDidChange(locked: true, on: nesting.nested.scene.outputs[0])
         #expect(nesting.step { parentSeat.pointerConstraint?.locked == true }, "the parent's pointer is not locked")
         #expect(nesting.backend.parentPointerConstraint == true)
         let parentBefore = try #require(parentSeat.pointerPosition)
@@ -97,7 +97,7 @@ struct NestedCursorTests {
         let (nesting, frame) = try nestingWithPointerInside()
         let parentSeat: Seat = nesting.parent.compositor.seat
         #expect(nesting.step { nesting.nested.seat.pointerPosition != nil })
-        nesting.backend.pointerConstraintDidChange(locked: false, on: nesting.nested.outputs[0])
+        nesting.backend.pointerConstraintDidChange(locked: false, on: nesting.nested.scene.outputs[0])
         #expect(nesting.step { parentSeat.pointerConstraint?.locked == false })
         parentSeat.pointerMotion(on: nesting.parentOutput, x: 600, y: 470, time: 30)
         let p = try #require(parentSeat.pointerPosition)

@@ -37,7 +37,7 @@ struct NestedX11ClipboardTests {
 
         /// Gives Strata's window the X focus (as a window manager would).
         func focusStrata() throws {
-            let window = try #require(backend.window(for: nested.compositor.outputs[0]))
+            let window = try #require(backend.window(for: nested.compositor.scene.outputs[0]))
             xcb_set_input_focus(probe.connection, UInt8(XCB_INPUT_FOCUS_POINTER_ROOT.rawValue), window, 0)
             xcb_flush(probe.connection)
         }

@@ -247,7 +247,7 @@ func step(_ compositor: Compositor, seconds: Double = 20, until condition: () ->
     let deadline = Date().addingTimeInterval(seconds)
     while !condition() {
         if Date() > deadline { return false }
-        compositor.dispatch(timeout: 0.01)
+        compositor.display.dispatch(timeout: 0.01)
     }
     return true
 }
@@ -261,12 +261,12 @@ func settled<T>(_ compositor: Compositor, seconds: Double = 20, read: () throws 
         let value = try read()
         if let value, condition(value) { return value }
         if Date() > deadline { return value }
-        compositor.dispatch(timeout: 0.01)
+        compositor.display.dispatch(timeout: 0.01)
     }
 }
 
 /// Steps the loop for a while regardless (lets the parent catch up).
 func settle(_ compositor: Compositor, seconds: Double) {
     let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline { compositor.dispatch(timeout: 0.01) }
+    while Date() < deadline { compositor.display.dispatch(timeout: 0.01) }
 }

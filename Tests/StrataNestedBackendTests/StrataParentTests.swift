@@ -36,7 +36,7 @@ struct StrataParentTests {
             backend = try WaylandBackend(fd: parentEnd, screens: screens, modes: [ScreenMode(width: width, height: height)],
                                          whileWaiting: { parent.step() })
             nested = try Compositor(backend: backend)
-            nested.backgroundARGB = StrataParentTests.colour
+            nested.scene.backgroundARGB = StrataParentTests.colour
         }
 
         deinit { nested.shutdown() }
@@ -48,7 +48,7 @@ struct StrataParentTests {
             while !condition() {
                 if Date() > deadline { return false }
                 parent.step()
-                nested.dispatch(timeout: 0.002)
+                nested.display.dispatch(timeout: 0.002)
             }
             return true
         }
@@ -58,12 +58,12 @@ struct StrataParentTests {
             parent.windows.windows.first { $0.title == name && !$0.isHidden }
         }
 
-        var parentOutput: ScreenOutput { parent.compositor.outputs[0] }
+        var parentOutput: ScreenOutput { parent.compositor.scene.outputs[0] }
     }
 
     @Test func aNestedScreenIsAParentWindowTitledWithItsNameShowingTheCanvas() throws {
         let nesting = try Nesting()
-        #expect(nesting.step { nesting.parentWindow("WL-1") != nil && nesting.backend.committedFrames(for: nesting.nested.outputs[0]) >= 1 })
+        #expect(nesting.step { nesting.parentWindow("WL-1") != nil && nesting.backend.committedFrames(for: nesting.nested.scene.outputs[0]) >= 1 })
         let window = try #require(nesting.parentWindow("WL-1"))
         #expect(window.appID == "strata")
         #expect(window.frame.width == 320 && window.frame.height == 200)
@@ -111,9 +111,9 @@ struct StrataParentTests {
             if let window, hosted.parent.pixel(x: Int32(window.frame.x + 5), y: Int32(window.frame.y + 5)) == Self.colour { break }
         }
         let shown = try #require(window)
-        let nestedCanvas = hosted.nested.compositor.outputs[0].canvas
+        let nestedCanvas = hosted.nested.compositor.scene.outputs[0].canvas
         #expect(nestedCanvas.data[5 * Int(nestedCanvas.stride) / 4 + 5] == 0x003c_b371, "the nested canvas keeps the client's top byte")
-        let parentCanvas = hosted.parent.compositor.outputs[0].canvas
+        let parentCanvas = hosted.parent.compositor.scene.outputs[0].canvas
         let raw = parentCanvas.data[Int(shown.frame.y + 5) * Int(parentCanvas.stride) / 4 + Int(shown.frame.x + 5)]
         #expect(raw == Self.colour, "the parent's pixel is opaque: \(String(raw, radix: 16))")
         toplevel.destroyToplevel()
@@ -123,7 +123,7 @@ struct StrataParentTests {
         let nesting = try Nesting()
         let recorder = InputRecorder()
         nesting.backend.input = recorder
-        #expect(nesting.step { nesting.parentWindow("WL-1") != nil && nesting.backend.committedFrames(for: nesting.nested.outputs[0]) >= 1 })
+        #expect(nesting.step { nesting.parentWindow("WL-1") != nil && nesting.backend.committedFrames(for: nesting.nested.scene.outputs[0]) >= 1 })
         let frame = try #require(nesting.parentWindow("WL-1")).frame
         let seat = nesting.parent.compositor.seat!
         let x = Double(frame.x) + 10, y = Double(frame.y) + 20
@@ -166,22 +166,22 @@ struct StrataParentTests {
         var lastClosed = 0
         nesting.backend.onLastScreenClosed = { lastClosed += 1 }
         #expect(nesting.step { nesting.parentWindow("WL-1") != nil && nesting.parentWindow("WL-2") != nil })
-        let first = nesting.nested.outputs[0]
+        let first = nesting.nested.scene.outputs[0]
         try #require(nesting.parentWindow("WL-1")).content?.closeRequest()
-        #expect(nesting.step { nesting.nested.outputs.count == 1 })
+        #expect(nesting.step { nesting.nested.scene.outputs.count == 1 })
         #expect(!first.screen.isConnected)
         #expect(nesting.step { nesting.parent.windows.windows.filter { $0.title == "WL-1" }.isEmpty }, "the parent window is gone")
         #expect(lastClosed == 0)
         try #require(nesting.parentWindow("WL-2")).content?.closeRequest()
         #expect(nesting.step { lastClosed == 1 })
-        #expect(nesting.nested.outputs.isEmpty)
+        #expect(nesting.nested.scene.outputs.isEmpty)
     }
 
     @Test func aNestedScreenTakesTheParentOutputsScaleAndIsShownPixelForPixel() throws {
         let nesting = try Nesting(parentScale: 2)
         let recorder = InputRecorder()
         nesting.backend.input = recorder
-        let output = nesting.nested.outputs[0]
+        let output = nesting.nested.scene.outputs[0]
         // The window entered the parent's scale-2 output: the screen is scale 2, its mode twice
         // the window's size in the parent, which stays 320×200.
         #expect(nesting.step { output.screen.scale == 2 && nesting.backend.committedFrames(for: output) >= 1 })
@@ -206,7 +206,7 @@ struct StrataParentTests {
 
     @Test func fullscreenInTheParentBecomesTheNestedScreensMode() throws {
         let nesting = try Nesting()
-        let output = nesting.nested.outputs[0]
+        let output = nesting.nested.scene.outputs[0]
         #expect(nesting.step { nesting.backend.committedFrames(for: output) >= 1 })
         nesting.backend.setFullscreen(true, for: output)
         #expect(nesting.step { output.width == 640 && output.height == 480 })
@@ -219,19 +219,19 @@ struct StrataParentTests {
 
     @Test func framesWaitForTheParentsFrameCallbackAndDamageAccumulates() throws {
         let nesting = try Nesting()
-        let output = nesting.nested.outputs[0]
+        let output = nesting.nested.scene.outputs[0]
         #expect(nesting.step { nesting.parentWindow("WL-1") != nil && nesting.backend.committedFrames(for: output) >= 1 })
         let window = try #require(nesting.parentWindow("WL-1"))
         #expect(nesting.step { nesting.parent.pixel(x: Int32(window.frame.x + 5), y: Int32(window.frame.y + 5)) == Self.colour })
         // Without stepping the parent, its frame callback cannot come: repaints pile up as damage.
         let before = nesting.backend.committedFrames(for: output)
         for i in 0..<5 {
-            nesting.nested.backgroundARGB = 0xff00_0010 + UInt32(i)
+            nesting.nested.scene.backgroundARGB = 0xff00_0010 + UInt32(i)
             nesting.nested.scene.damageAll(output)
             nesting.nested.scene.repaint(output)
         }
         #expect(nesting.backend.committedFrames(for: output) <= before + 1)
-        nesting.nested.backgroundARGB = 0xffc8_3232
+        nesting.nested.scene.backgroundARGB = 0xffc8_3232
         nesting.nested.scene.damageAll(output)
         nesting.nested.scene.repaint(output)
         #expect(nesting.step { nesting.parent.pixel(x: Int32(window.frame.x + 5), y: Int32(window.frame.y + 5)) == 0xffc8_3232 })

@@ -22,7 +22,7 @@ struct WestonParentTests {
         let backend = try WaylandBackend(displayName: weston.socketPath, screens: screens,
                                          modes: [ScreenMode(width: width, height: height)])
         let compositor = try Compositor(backend: backend)
-        compositor.backgroundARGB = Self.colour
+        compositor.scene.backgroundARGB = Self.colour
         return (backend, compositor)
     }
 
@@ -30,7 +30,7 @@ struct WestonParentTests {
         let weston = try ParentWeston()
         let (backend, compositor) = try nested(in: weston)
         defer { compositor.shutdown() }
-        let output = try #require(compositor.outputs.first)
+        let output = try #require(compositor.scene.outputs.first)
         #expect(output.screen.name == "WL-1")
         #expect(step(compositor) { backend.isConfigured(output) && backend.committedFrames(for: output) >= 1 })
         #expect(output.width == 320 && output.height == 200, "Weston's desktop shell leaves the size to the client")
@@ -42,13 +42,13 @@ struct WestonParentTests {
         let weston = try ParentWeston()
         let (backend, compositor) = try nested(in: weston)
         defer { compositor.shutdown() }
-        let output = try #require(compositor.outputs.first)
+        let output = try #require(compositor.scene.outputs.first)
         #expect(step(compositor) { backend.committedFrames(for: output) >= 1 })
         settle(compositor, seconds: 0.2)
         let before = backend.committedFrames(for: output)
         // A new colour on a 50×40 corner only: the rest must keep the old colour in the parent,
         // which proves the frame went through the other (double-buffered) buffer's catch-up.
-        compositor.backgroundARGB = 0xffc8_3232
+        compositor.scene.backgroundARGB = 0xffc8_3232
         output.damage.addRect(x: 0, y: 0, width: 50, height: 40)
         compositor.scene.scheduleFrame(output)
         #expect(step(compositor) { backend.committedFrames(for: output) > before })
@@ -63,7 +63,7 @@ struct WestonParentTests {
         let weston = try ParentWeston(width: 640, height: 480)
         let (backend, compositor) = try nested(in: weston)
         defer { compositor.shutdown() }
-        let output = try #require(compositor.outputs.first)
+        let output = try #require(compositor.scene.outputs.first)
         #expect(step(compositor) { backend.committedFrames(for: output) >= 1 })
         backend.setFullscreen(true, for: output)
         #expect(step(compositor) { output.width == 640 && output.height == 480 })
@@ -79,8 +79,8 @@ struct WestonParentTests {
         let weston = try ParentWeston(width: 800, height: 600)
         let (backend, compositor) = try nested(in: weston, screens: 2, width: 200, height: 100)
         defer { compositor.shutdown() }
-        #expect(compositor.outputs.map(\.screen.name) == ["WL-1", "WL-2"])
-        #expect(step(compositor) { compositor.outputs.allSatisfy { backend.committedFrames(for: $0) >= 1 } })
+        #expect(compositor.scene.outputs.map(\.screen.name) == ["WL-1", "WL-2"])
+        #expect(step(compositor) { compositor.scene.outputs.allSatisfy { backend.committedFrames(for: $0) >= 1 } })
         let shot = try #require(try settled(compositor, read: weston.screenshot) { count(Self.colour, in: $0) >= 200 * 100 })
         // Weston may stack the two windows over each other; at least one whole window shows.
         #expect(count(Self.colour, in: shot) >= 200 * 100)
@@ -92,7 +92,7 @@ struct WestonParentTests {
         defer { compositor.shutdown() }
         var message: String?
         backend.onParentLost = { message = $0 }
-        let output = try #require(compositor.outputs.first)
+        let output = try #require(compositor.scene.outputs.first)
         #expect(step(compositor) { backend.committedFrames(for: output) >= 1 })
         weston.stop()
         #expect(step(compositor) { message != nil })

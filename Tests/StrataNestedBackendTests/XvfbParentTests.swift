@@ -124,7 +124,7 @@ struct XvfbParentTests {
         let backend = try X11Backend(displayName: xvfb.display, screens: screens, modes: [ScreenMode(width: width, height: height)],
                                      useSharedMemory: useSharedMemory)
         let compositor = try Compositor(backend: backend)
-        compositor.backgroundARGB = Self.colour
+        compositor.scene.backgroundARGB = Self.colour
         return (backend, compositor)
     }
 
@@ -139,7 +139,7 @@ struct XvfbParentTests {
         defer { compositor.shutdown() }
         #expect(backend.hasSharedMemory == useSharedMemory, "Xvfb has MIT-SHM")
         let probe = try X11Probe(display: xvfb.display)
-        let output = try #require(compositor.outputs.first)
+        let output = try #require(compositor.scene.outputs.first)
         let window = try window(backend, output)
         #expect(output.screen.name == "X11-1")
         #expect(probe.stringProperty(XCB_ATOM_WM_NAME.rawValue, of: window) == "X11-1")
@@ -156,12 +156,12 @@ struct XvfbParentTests {
         let (backend, compositor) = try nested(in: xvfb)
         defer { compositor.shutdown() }
         let probe = try X11Probe(display: xvfb.display)
-        let output = try #require(compositor.outputs.first)
+        let output = try #require(compositor.scene.outputs.first)
         let window = try window(backend, output)
         #expect(step(compositor) { backend.presentedFrames(for: output) >= 1 })
         settle(compositor, seconds: 0.1)
         let before = backend.presentedFrames(for: output)
-        compositor.backgroundARGB = 0xffc8_3232
+        compositor.scene.backgroundARGB = 0xffc8_3232
         output.damage.addRect(x: 10, y: 20, width: 30, height: 40)
         compositor.scene.scheduleFrame(output)
         #expect(step(compositor) { backend.presentedFrames(for: output) > before })
@@ -178,7 +178,7 @@ struct XvfbParentTests {
         let (backend, compositor) = try nested(in: xvfb)
         defer { compositor.shutdown() }
         let probe = try X11Probe(display: xvfb.display)
-        let output = try #require(compositor.outputs.first)
+        let output = try #require(compositor.scene.outputs.first)
         let window = try window(backend, output)
         #expect(step(compositor) { backend.presentedFrames(for: output) >= 1 })
         probe.resize(window, width: 500, height: 300)
@@ -197,7 +197,7 @@ struct XvfbParentTests {
         let recorder = InputRecorder()
         backend.input = recorder
         let probe = try X11Probe(display: xvfb.display)
-        let second = compositor.outputs[1]
+        let second = compositor.scene.outputs[1]
         let window = try window(backend, second)
         #expect(step(compositor) { backend.presentedFrames(for: second) >= 1 })
         _ = recorder.take()
@@ -231,7 +231,7 @@ struct XvfbParentTests {
         let recorder = InputRecorder()
         backend.input = recorder
         let probe = try X11Probe(display: xvfb.display)
-        let output = try #require(compositor.outputs.first)
+        let output = try #require(compositor.scene.outputs.first)
         let window = try window(backend, output)
         #expect(step(compositor) { backend.presentedFrames(for: output) >= 1 })
         _ = recorder.take()
@@ -255,16 +255,16 @@ struct XvfbParentTests {
         var lastClosed = 0
         backend.onLastScreenClosed = { lastClosed += 1 }
         let probe = try X11Probe(display: xvfb.display)
-        let first = compositor.outputs[0], second = compositor.outputs[1]
+        let first = compositor.scene.outputs[0], second = compositor.scene.outputs[1]
         let firstWindow = try window(backend, first), secondWindow = try window(backend, second)
         probe.deleteWindow(firstWindow)
-        #expect(step(compositor) { compositor.outputs.count == 1 })
-        #expect(compositor.outputs.first === second)
+        #expect(step(compositor) { compositor.scene.outputs.count == 1 })
+        #expect(compositor.scene.outputs.first === second)
         #expect(!first.screen.isConnected)
         #expect(lastClosed == 0)
         probe.deleteWindow(secondWindow)
         #expect(step(compositor) { lastClosed == 1 })
-        #expect(compositor.outputs.isEmpty)
+        #expect(compositor.scene.outputs.isEmpty)
         #expect(compositor.windows.screens.isEmpty)
     }
 
@@ -274,7 +274,7 @@ struct XvfbParentTests {
         defer { compositor.shutdown() }
         var message: String?
         backend.onParentLost = { message = $0 }
-        let output = try #require(compositor.outputs.first)
+        let output = try #require(compositor.scene.outputs.first)
         #expect(step(compositor) { backend.presentedFrames(for: output) >= 1 })
         xvfb.stop()
         #expect(step(compositor) { message != nil })

@@ -55,7 +55,7 @@ import Testing
     /// corner, and paints.
     static func prepare(_ server: TestServer, _ setup: Setup, client: TestClient) throws -> ScreenOutput {
         try setup.apply(to: server.windows)
-        let output = server.compositor.outputs[0]
+        let output = server.compositor.scene.outputs[0]
         server.compositor.seat.pointerMotion(on: output, x: 58.5, y: 38.5, time: 1)
         #expect(client.roundtrip())
         server.repaint()
@@ -127,7 +127,7 @@ import Testing
         let names = client.allGlobals.filter { $0.interface == "wl_output" }.map(\.name).sorted()
         let mirrorName = try #require(names.last)
         let wlOutput = try #require(client.bind(name: mirrorName, wl_output_interface_ptr(), version: 4))
-        let main = server.compositor.outputs[0], mirror = server.compositor.outputs[1]
+        let main = server.compositor.scene.outputs[0], mirror = server.compositor.scene.outputs[1]
         #expect(mirror.screen.isMirroring)
         server.compositor.seat.pointerMotion(on: main, x: 58.5, y: 38.5, time: 1)
         #expect(client.roundtrip())

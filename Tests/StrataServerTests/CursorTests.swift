@@ -19,7 +19,7 @@ import Testing
         let (client, seat) = try connectWithSeat(server)
         let window = try client.makeSurface(width: 100, height: 100, argb: grey)
         client.showPlainSurface(window, x: 0, y: 0)
-        server.compositor.seat.pointerMotion(on: server.compositor.outputs[0], x: 50, y: 50, time: 1)
+        server.compositor.seat.pointerMotion(on: server.compositor.scene.outputs[0], x: 50, y: 50, time: 1)
         client.roundtrip()
         let cursor = try client.makeSurface(width: 4, height: 4, argb: red)
         wl_pointer_set_cursor(seat.pointer, seat.pointerEnterSerial, cursor.surface, 1, 2)
@@ -47,7 +47,7 @@ import Testing
         let (client, seat, window, cursor) = try clientWithRedCursor(server)
         defer { withExtendedLifetime((seat, window, cursor)) {} }
         server.repaint()
-        let output = server.compositor.outputs[0]
+        let output = server.compositor.scene.outputs[0]
         let painted = output.paintedFrames
         server.compositor.seat.pointerMotion(on: output, x: 70, y: 50, time: 2)
         client.roundtrip()
@@ -135,7 +135,7 @@ import Testing
         let (client, seat, window, cursor) = try clientWithRedCursor(server)
         defer { withExtendedLifetime((seat, window)) {} }
         server.repaint()
-        let output = server.compositor.outputs[0]
+        let output = server.compositor.scene.outputs[0]
         let callback = try #require(TestFrameCallback(surface: cursor.surface))
         cursor.buffer.fill(0xff00_ff00)
         wl_surface_attach(cursor.surface, cursor.buffer.buffer, 0, 0)
@@ -168,7 +168,7 @@ import Testing
         defer { withExtendedLifetime(seat) {} }
         let window = try client.makeSurface(width: 100, height: 100, argb: grey)
         client.showPlainSurface(window, x: 0, y: 0)
-        server.compositor.seat.pointerMotion(on: server.compositor.outputs[0], x: 50, y: 50, time: 1)
+        server.compositor.seat.pointerMotion(on: server.compositor.scene.outputs[0], x: 50, y: 50, time: 1)
         client.roundtrip()
         let arrow = try #require(server.compositor.cursor.theme.defaultCursor)
         try expectImage(arrow, at: (50, 50), over: grey, in: server)
@@ -176,7 +176,7 @@ import Testing
 
     @Test func overTheBackgroundTheThemesArrowIsDrawnAndLeavesNoTrace() throws {
         let server = try TestServer()
-        let output = server.compositor.outputs[0]
+        let output = server.compositor.scene.outputs[0]
         server.repaint()
         #expect(server.compositor.cursor.rect == nil, "no cursor before the pointer has a position")
         server.compositor.seat.pointerMotion(on: output, x: 300, y: 200, time: 1)
@@ -194,7 +194,7 @@ import Testing
     @Test func aHiddenCursorIsNeverDrawn() throws {
         let server = try TestServer()
         server.compositor.cursor.isHidden = true
-        server.compositor.seat.pointerMotion(on: server.compositor.outputs[0], x: 300, y: 200, time: 1)
+        server.compositor.seat.pointerMotion(on: server.compositor.scene.outputs[0], x: 300, y: 200, time: 1)
         #expect(server.compositor.cursor.rect == nil)
         #expect(server.pixel(x: 300, y: 200) == TestServer.background)
         #expect(server.pixel(x: 302, y: 205) == TestServer.background)
@@ -226,7 +226,7 @@ import Testing
         let (client, seat) = try connectWithSeat(server)
         let window = try client.makeSurface(width: 200, height: 200, argb: grey)
         client.showPlainSurface(window, x: 0, y: 0)
-        server.compositor.seat.pointerMotion(on: server.compositor.outputs[0], x: pointer.0, y: pointer.1, time: 1)
+        server.compositor.seat.pointerMotion(on: server.compositor.scene.outputs[0], x: pointer.0, y: pointer.1, time: 1)
         client.roundtrip()
         let cursor = try client.makeSurface(width: 8, height: 8, argb: red)
         cursor.buffer.fill(x: 2, y: 4, width: 1, height: 1, 0xff00_00ff)
@@ -252,7 +252,7 @@ import Testing
         #expect(server.pixel(x: 107, y: 63) == grey && server.pixel(x: 106, y: 64) == grey)
         #expect(server.compositor.cursor.rect?.rect == Rect(x: 99, y: 56, width: 8, height: 8))
         // Moving it repaints both places: nothing of the old one stays.
-        let output = server.compositor.outputs[0]
+        let output = server.compositor.scene.outputs[0]
         server.compositor.seat.pointerMotion(on: output, x: 80, y: 70, time: 2)
         client.roundtrip()
         #expect(server.pixel(x: 160, y: 140) == 0xff00_00ff)
@@ -279,7 +279,7 @@ import Testing
             $0.setScale(2, for: $1)
         }
         defer { withExtendedLifetime((client, seat, window, cursor)) {} }
-        let output = server.compositor.outputs[0]
+        let output = server.compositor.scene.outputs[0]
         #expect(server.pixel(x: 101, y: 60) == 0xff00_00ff)
         // What a viewer sees (the screenshot) has it at the pointer's pixel too.
         let picture = try #require(output.shownImage())
@@ -302,7 +302,7 @@ import Testing
     @Test func onAScreenOfScale2TheThemesArrowIsDrawnAtTheScreensScaleWithItsHotspotAtThePointer() throws {
         let server = try TestServer()
         server.windows.setScale(2, for: server.windows.screens[0])
-        let output = server.compositor.outputs[0]
+        let output = server.compositor.scene.outputs[0]
         server.compositor.seat.pointerMotion(on: output, x: 100.5, y: 60.75, time: 1)
         server.repaint()
         let base = try #require(server.compositor.cursor.theme.defaultCursor)
@@ -333,7 +333,7 @@ import Testing
         let server = try TestServer()
         let (client, seat, window, cursor) = try scaledCursor(server, pointer: (50, 30)) { $0.setScale(1.5, for: $1) }
         defer { withExtendedLifetime((window, cursor)) {} }
-        let output = server.compositor.outputs[0]
+        let output = server.compositor.scene.outputs[0]
         for (hx, hy) in [(Int32.max, Int32.min), (Int32.min, Int32.max), (Int32.max, Int32.max)] {
             wl_pointer_set_cursor(seat.pointer, seat.pointerEnterSerial, cursor.surface, hx, hy)
             #expect(client.roundtrip())
@@ -379,7 +379,7 @@ import Testing
         let (client, seat) = try connectWithSeat(server)
         let window = try client.makeSurface(width: 100, height: 100)
         client.showPlainSurface(window, x: 0, y: 0)
-        server.compositor.seat.pointerMotion(on: server.compositor.outputs[0], x: 50, y: 50, time: 1)
+        server.compositor.seat.pointerMotion(on: server.compositor.scene.outputs[0], x: 50, y: 50, time: 1)
         client.roundtrip()
         let manager = try client.bind(wp_cursor_shape_manager_v1_interface_ptr(), version: 1)
         let device = wp_cursor_shape_manager_v1_get_pointer(manager, seat.pointer)

@@ -18,7 +18,7 @@ import Testing
         toplevel.commit()
         #expect(shell.client.roundtrip())
         server.repaint()
-        let output = try #require(server.compositor.outputs.first)
+        let output = try #require(server.compositor.scene.outputs.first)
         let painted = output.paintedFrames
 
         buffer.fill(x: 10, y: 20, width: 4, height: 3, Colour.blue)
@@ -36,7 +36,7 @@ import Testing
     @Test func aCommitOnOneScreenDoesNotRepaintTheOther() throws {
         let server = try TestServer(screens: 2)
         let shell = try TestXdgShell(client: try TestClient(server: server))
-        let first = server.compositor.outputs[0], second = server.compositor.outputs[1]
+        let first = server.compositor.scene.outputs[0], second = server.compositor.scene.outputs[1]
         // An empty second screen would mirror the first (and repaint with it): not this test.
         server.windows.setMirroring(false, for: second.screen)
         server.repaint()
@@ -53,7 +53,7 @@ import Testing
         let toplevel = try #require(shell.makeToplevel())
         #expect(toplevel.map(argb: Colour.green))
         server.repaint()
-        let output = try #require(server.compositor.outputs.first)
+        let output = try #require(server.compositor.scene.outputs.first)
         let painted = output.paintedFrames, frames = output.frames
         // The loop runs for a while with no commits: no frame fires at all.
         for _ in 0..<10 { server.step(timeout: 0.01) }
@@ -72,8 +72,8 @@ import Testing
         let windows = server.windows.windows
         #expect(windows.count == 2)
         if let a = windows.last, let b = windows.first {
-            server.compositor.setFrame(a, Rect(x: 0, y: 0, width: 200, height: 200))
-            server.compositor.setFrame(b, Rect(x: 10, y: 10, width: 50, height: 50))
+            server.compositor.windows.setFrame(a, Rect(x: 0, y: 0, width: 200, height: 200))
+            server.compositor.windows.setFrame(b, Rect(x: 10, y: 10, width: 50, height: 50))
         }
         #expect(server.pixel(x: 20, y: 20) == Colour.blue)
         #expect(server.pixel(x: 199, y: 199) == Colour.blue)
@@ -88,7 +88,7 @@ import Testing
         let toplevel = try #require(shell.makeToplevel())
         #expect(toplevel.map(width: 40, height: 40, argb: Colour.red))
         let window = try #require(server.windows.windows.last)
-        server.compositor.setFrame(window, Rect(x: 10, y: 10, width: 40, height: 40))
+        server.compositor.windows.setFrame(window, Rect(x: 10, y: 10, width: 40, height: 40))
         #expect(server.pixel(x: 12, y: 12) == Colour.red)
         toplevel.attach(shell.makeBuffer(width: 40, height: 40, argb: Colour.green))
         wl_surface_offset(toplevel.surface, 20, 30)

@@ -46,11 +46,15 @@ private let ask = WL_DATA_DEVICE_MANAGER_DND_ACTION_ASK.rawValue
 let copyOrMove = WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY.rawValue | WL_DATA_DEVICE_MANAGER_DND_ACTION_MOVE.rawValue
 
 /// What the trace is told of drags.
-final class DragTrace: TraceHooks {
+final class DragTrace {
     var events: [DragEvent] = []
-    func screenDidPresent(_ output: ScreenOutput) {}
-    func seatDidHandle(_ input: InjectedInput, time: UInt32) {}
-    func dragDidChange(_ event: DragEvent) { events.append(event) }
+    private var token: Signal<DragEvent>.Token?
+
+    init(_ seat: Seat) {
+        token = seat.dragChanged.observe { [unowned self] event in self.events.append(event) }
+    }
+
+    deinit { token?.remove() }
 }
 
 /// Two clients side by side (A at x 0, B at x 100) and the seat's injection API.
@@ -60,7 +64,7 @@ struct DragScene {
     let b: DragClient
     let server: TestServer
     var seat: Seat { server.compositor.seat }
-    var output: ScreenOutput { server.compositor.outputs[0] }
+    var output: ScreenOutput { server.compositor.scene.outputs[0] }
 
     init(version: UInt32 = 3, versionB: UInt32? = nil) throws {
         let server = try TestServer()
@@ -102,8 +106,7 @@ struct DragScene {
 @Suite struct DragAndDropTests {
     @Test func aPointerDragFromOneClientDropsOnAnotherAndFinishes() throws {
         let s = try DragScene()
-        let trace = DragTrace()
-        s.server.compositor.traceHooks = trace
+        let trace = DragTrace(s.seat)
         let source = try s.a.source("hello by drag")
         s.startDrag(source, serial: s.pressOnA())
         #expect(s.seat.drag != nil)
@@ -314,8 +317,7 @@ struct DragScene {
 
     @Test func touchCancelEndsATouchDrag() throws {
         let s = try DragScene()
-        let trace = DragTrace()
-        s.server.compositor.traceHooks = trace
+        let trace = DragTrace(s.seat)
         s.seat.touchDown(id: 1, on: s.output, x: 10, y: 10, time: 1)
         s.sync()
         let source = try s.a.source()
@@ -442,8 +444,7 @@ struct DragScene {
 
     @Test func aSourceDestroyedMidDragLeavesTheDestinationAndEndsTheDrag() throws {
         let s = try DragScene()
-        let trace = DragTrace()
-        s.server.compositor.traceHooks = trace
+        let trace = DragTrace(s.seat)
         let source = try s.a.source()
         s.startDrag(source, serial: s.pressOnA())
         s.motion(110, 10)

@@ -260,8 +260,8 @@ final class ExtremeValueProgram {
     private func setCursor() {
         guard let pointer, let cursorSurface,
               let window = server.windows.windows.last(where: { $0 !== bystander && $0.level == .normal }),
-              let output = server.compositor.outputs.first(where: { $0.screen === window.screen }) else { return }
-        server.compositor.setFrame(window, Rect(x: 200, y: 150, width: window.frame.width, height: window.frame.height))
+              let output = server.compositor.scene.outputs.first(where: { $0.screen === window.screen }) else { return }
+        server.compositor.windows.setFrame(window, Rect(x: 200, y: 150, width: window.frame.width, height: window.frame.height))
         client.clearEvents()
         server.compositor.seat.pointerMotion(on: output, x: 5, y: 5, time: 1)
         server.compositor.seat.pointerMotion(on: output, x: 202.5, y: 152.5, time: 2)
@@ -305,13 +305,13 @@ final class ExtremeValueProgram {
         let far = [Int.min, -Int(Int32.max), -1_000_000, -700, 0, 300, 1_000_000, Int(Int32.max), Int.max]
         let x = random.chance(0.5) ? random.pick(far)! : Int.random(in: -2000...2000, using: &random)
         let y = random.chance(0.5) ? random.pick(far)! : Int.random(in: -2000...2000, using: &random)
-        server.compositor.setFrame(window, Rect(x: x, y: y, width: window.frame.width, height: window.frame.height))
+        server.compositor.windows.setFrame(window, Rect(x: x, y: y, width: window.frame.width, height: window.frame.height))
     }
 
     /// Pointer and touch input at random and extreme places of every screen, then a repaint.
     func inputAndRepaint() {
         let seat = server.compositor.seat!
-        for output in server.compositor.outputs {
+        for output in server.compositor.scene.outputs {
             for _ in 0..<3 {
                 let places: [Double] = [0, 1, 33.5, 300, -1, 1e9, -1e9, 2147483647, -2147483648, 1e300, -.greatestFiniteMagnitude]
                 let x = random.chance(0.5) ? random.pick(places)! : Double.random(in: -100...700, using: &random)

@@ -58,7 +58,7 @@ import Testing
     /// ±`Coordinate.limit` with sides 0 … limit, every window frame likewise.
     private func expectClamped(_ server: TestServer, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
         let limit = Int(Coordinate.limit)
-        for output in server.compositor.outputs {
+        for output in server.compositor.scene.outputs {
             server.compositor.scene.forEachVisibleSurface(on: output) { surface, x, y in
                 #expect(abs(Int(x)) <= limit && abs(Int(y)) <= limit, "\(what): placed at \(x), \(y)", sourceLocation: sourceLocation)
                 #expect((0...limit).contains(Int(surface.width)) && (0...limit).contains(Int(surface.height)),
@@ -101,7 +101,7 @@ import Testing
             client.request(window.surface, "wl_surface.commit")
             #expect(client.roundtrip())
             if let model = server.windows.windows.last {
-                server.compositor.setFrame(model, Rect(x: 300, y: 200, width: model.frame.width, height: model.frame.height))
+                server.compositor.windows.setFrame(model, Rect(x: 300, y: 200, width: model.frame.width, height: model.frame.height))
             }
             /// A subsurface of `parent` at (x, y) showing a `width`×`height` buffer.
             func child(of parent: UInt32, x: Int32, y: Int32, width: Int32 = 8, height: Int32 = 8) -> (surface: UInt32, subsurface: UInt32) {
@@ -182,7 +182,7 @@ import Testing
             #expect(client.error == nil, "\(String(describing: client.error))")
             // Drawn, hit-tested and drawn again after a pointer walk over the scene.
             server.repaint()
-            let output = server.compositor.outputs[0]
+            let output = server.compositor.scene.outputs[0]
             for (x, y) in [(305.0, 205.0), (639.0, 479.0), (320.0, 220.0), (1e9, 1e9), (-1e9, 0)] {
                 server.compositor.seat.pointerMotion(on: output, x: x, y: y, time: 1)
             }

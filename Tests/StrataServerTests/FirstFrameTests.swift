@@ -8,7 +8,7 @@ import Testing
 @Suite struct FirstFrameTests {
     @Test func aHeadlessScreenPaintsNothingUntilAClientCommitsAndThenPaintsItAll() throws {
         let server = try TestServer(width: 200, height: 100)
-        let output = server.compositor.outputs[0]
+        let output = server.compositor.scene.outputs[0]
         for _ in 0..<5 { server.step(timeout: 0.02) }
         #expect(output.paintedFrames == 0)
         #expect(!output.isFrameScheduled)
@@ -29,7 +29,7 @@ import Testing
 
     @Test func aScreenshotOfAnUntouchedHeadlessScreenShowsTheBackground() throws {
         let server = try TestServer(width: 64, height: 48)
-        let output = server.compositor.outputs[0]
+        let output = server.compositor.scene.outputs[0]
         server.step(timeout: 0.02)
         #expect(output.paintedFrames == 0)
         // What a screenshot, `strata-ctl screenshot` and a screencopy do first.
@@ -45,7 +45,7 @@ import Testing
         let added = try #require(server.backend.addScreen(to: server.compositor, modes: [ScreenMode(width: 32, height: 32)]))
         server.step(timeout: 0.02)
         #expect(added.paintedFrames == 0)
-        #expect(server.compositor.outputs[0].paintedFrames == 0)
+        #expect(server.compositor.scene.outputs[0].paintedFrames == 0)
         // Painted when read: an empty external screen mirrors the main one, letterboxed.
         #expect(server.pixel(x: 16, y: 16, screen: 1) == TestServer.background)
         #expect(server.pixel(x: 16, y: 31, screen: 1) == 0xff00_0000)

@@ -105,8 +105,8 @@ import Testing
         let typing = try Self.party(server, appID: "typing", color: Colour.green)
         let clickedModel = try #require(server.windows.windows.first { $0.appID == "clicked" })
         let typingModel = try #require(server.windows.windows.first { $0.appID == "typing" })
-        server.compositor.setFrame(clickedModel, Rect(x: 0, y: 0, width: 100, height: 100))
-        server.compositor.setFrame(typingModel, Rect(x: 300, y: 0, width: 100, height: 100))
+        server.compositor.windows.setFrame(clickedModel, Rect(x: 0, y: 0, width: 100, height: 100))
+        server.compositor.windows.setFrame(typingModel, Rect(x: 300, y: 0, width: 100, height: 100))
         #expect(server.windows.keyWindow === typingModel)
         // A key press in the key window, then make_key from the other client: refused.
         server.compositor.seat.key(30, pressed: true, time: 1)
@@ -114,7 +114,7 @@ import Testing
         Self.makeKey(clicked, server)
         #expect(server.windows.keyWindow === typingModel)
         // The user clicks the other window (not made key by the policy): its make_key is honoured.
-        let output = server.compositor.outputs[0]
+        let output = server.compositor.scene.outputs[0]
         server.compositor.seat.pointerMotion(on: output, x: 50, y: 50, time: 3)
         server.compositor.seat.pointerButton(0x110, pressed: true, time: 4)
         server.compositor.seat.pointerButton(0x110, pressed: false, time: 5)

@@ -77,6 +77,11 @@ import Testing
         zwlr_foreign_toplevel_handle_v1_set_minimized(one.proxy)
         #expect(client.roundtrip())
         #expect(one.isMinimized && server.windows.windows.first { $0.title == "first" }?.isHidden == true)
+        // A minimized window's new title and app id still reach the taskbar (the model posts them).
+        xdg_toplevel_set_title(first.toplevel, "first, minimized")
+        xdg_toplevel_set_app_id(first.toplevel, "org.example.minimized")
+        #expect(client.roundtrip())
+        #expect(one.title == "first, minimized" && one.appID == "org.example.minimized")
         zwlr_foreign_toplevel_handle_v1_activate(one.proxy, seat)
         #expect(client.roundtrip())
         #expect(!one.isMinimized && one.isActivated)

@@ -84,7 +84,7 @@ import Testing
         #expect(scene.client.roundtrip())
         #expect(recorder.scales == [120, 240])
         // The screen the window is on goes: the window moves to the main screen, and so does its scale.
-        scene.server.compositor.disconnectScreen(scene.server.compositor.outputs[1])
+        scene.server.compositor.disconnectScreen(scene.server.compositor.scene.outputs[1])
         #expect(scene.client.roundtrip())
         #expect(recorder.scales == [120, 240, 120])
     }

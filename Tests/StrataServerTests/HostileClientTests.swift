@@ -370,7 +370,7 @@ private let invalidMethod = WL_DISPLAY_ERROR_INVALID_METHOD.rawValue
             client.roundtrip()
             // Draw, hit-test and type at the corners of every screen.
             harness.server.repaint()
-            for output in harness.server.compositor.outputs {
+            for output in harness.server.compositor.scene.outputs {
                 for (x, y) in [(0.0, 0.0), (639.0, 479.0), (-1e9, 1e9), (Double.greatestFiniteMagnitude, -1)] {
                     harness.server.compositor.seat.pointerMotion(on: output, x: x, y: y, time: 1)
                     harness.server.compositor.seat.pointerButton(0x110, pressed: true, time: 2)

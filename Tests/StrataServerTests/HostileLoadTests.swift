@@ -268,10 +268,10 @@ import Testing
                 client.send(WireMessage(object: outputManager, opcode: WireProtocol.opcode("zxdg_output_manager_v1.get_xdg_output"),
                                         [.newID(client.newID()), .object(outputIDs[step % outputIDs.count])]))
                 client.request(window.toplevel, "xdg_toplevel.set_fullscreen", .object(outputIDs[step % outputIDs.count]))
-                if step % 4 == 1, harness.server.compositor.outputs.count > 1 {
+                if step % 4 == 1, harness.server.compositor.scene.outputs.count > 1 {
                     // Unplug the screen the window is on, mid-stream.
-                    let output = harness.server.compositor.outputs.first { $0.screen.id == clientWindow.screen?.id }
-                        ?? harness.server.compositor.outputs.last!
+                    let output = harness.server.compositor.scene.outputs.first { $0.screen.id == clientWindow.screen?.id }
+                        ?? harness.server.compositor.scene.outputs.last!
                     harness.server.compositor.disconnectScreen(output)
                 }
                 client.pump(steps: 2)
@@ -283,7 +283,7 @@ import Testing
             }
             #expect(client.roundtrip())
             #expect(client.error == nil, "\(String(describing: client.error))")
-            #expect(harness.server.compositor.outputs.count == 1)
+            #expect(harness.server.compositor.scene.outputs.count == 1)
         }
         harness.expectUnharmed()
     }

@@ -408,7 +408,7 @@ import Testing
             client.request(window.surface, "wl_surface.commit")
             #expect(client.roundtrip())
             #expect(client.error == nil)
-            guard let rawWindow = harness.server.windows.windows.last, let output = harness.server.compositor.outputs.first else {
+            guard let rawWindow = harness.server.windows.windows.last, let output = harness.server.compositor.scene.outputs.first else {
                 Issue.record("the client's window is not shown")
                 return
             }

@@ -95,7 +95,7 @@ final class IdleClient {
         let idle = try IdleClient(server)
         let note = try idle.notification(100)
         let seat: Seat = server.compositor.seat
-        let output = try #require(server.compositor.outputs.first)
+        let output = try #require(server.compositor.scene.outputs.first)
         // The pointer and touch point need a position first (for the relative motion and the touch motion/up).
         seat.pointerMotion(on: output, x: 5, y: 5, time: 0)
         seat.touchDown(id: 1, on: output, x: 5, y: 5, time: 0)

@@ -182,7 +182,7 @@ import Testing
     @Test func theCursorIsInTheScreensImageOnlyWithPaintCursors() throws {
         let scene = try Scene()
         // The pointer at the window's bottom right corner: the theme's arrow over red and background.
-        scene.server.compositor.seat.pointerMotion(on: scene.server.compositor.outputs[0], x: 58, y: 38, time: 1)
+        scene.server.compositor.seat.pointerMotion(on: scene.server.compositor.scene.outputs[0], x: 58, y: 38, time: 1)
         #expect(scene.client.roundtrip())
         scene.server.repaint()
         let rect = try #require(scene.server.compositor.cursor.rect?.rect)
@@ -217,7 +217,7 @@ import Testing
         ext_image_copy_capture_frame_v1_destroy(first)
         let (second, two) = scene.capture(session, into: target.buffer)
         #expect(scene.client.roundtrip())
-        scene.server.compositor.disconnectScreen(scene.server.compositor.outputs[0])
+        scene.server.compositor.disconnectScreen(scene.server.compositor.scene.outputs[0])
         #expect(scene.client.wait { two.failed != nil })
         #expect(two.failed == Self.stopped && record.stopped)
         ext_image_copy_capture_frame_v1_destroy(second)
@@ -266,7 +266,7 @@ import Testing
         let cover = try #require(scene.shell.makeToplevel())
         #expect(cover.map(width: 100, height: 100, argb: Self.blue))
         let coverWindow = try #require(scene.server.windows.windows.last)
-        scene.server.compositor.setFrame(coverWindow, Rect(x: 30, y: 0, width: 100, height: 100))
+        scene.server.compositor.windows.setFrame(coverWindow, Rect(x: 30, y: 0, width: 100, height: 100))
         #expect(scene.server.pixel(x: 40, y: 10) == Self.blue)
         let (session, record, _) = try scene.toplevelSession(title: "red")
         #expect(scene.client.roundtrip())
@@ -281,7 +281,7 @@ import Testing
 
     @Test func aToplevelOnAScaledScreenIsCapturedAtTheScreensScale() throws {
         let scene = try Scene()
-        scene.server.windows.setScale(2, for: scene.server.compositor.outputs[0].screen)
+        scene.server.windows.setScale(2, for: scene.server.compositor.scene.outputs[0].screen)
         // Left half red, right half green, at buffer scale 1.
         let split = try #require(scene.shell.makeBuffer(width: 60, height: 40, argb: Self.red))
         split.fill(x: 30, y: 0, width: 30, height: 40, Self.green)

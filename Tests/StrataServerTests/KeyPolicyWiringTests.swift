@@ -42,7 +42,7 @@ import Testing
                 == .keyboardEnter(surface: idB, keys: []))
 
         // The pointer enters A (where B does not cover it).
-        let output = try #require(server.compositor.outputs.first)
+        let output = try #require(server.compositor.scene.outputs.first)
         server.compositor.seat.pointerMotion(on: output, x: 10, y: 10, time: 1)
         #expect(shell.client.roundtrip())
         let afterEnter = seat.takeEvents()

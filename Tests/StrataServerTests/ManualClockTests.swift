@@ -42,16 +42,16 @@ import Testing
         client.roundtrip()
         for _ in 0..<steps {
             server.compositor.clock.step(frames: 1)
-            result.presentedTimes.append(server.compositor.outputs[0].lastFrameNanoseconds)
+            result.presentedTimes.append(server.compositor.scene.outputs[0].lastFrameNanoseconds)
             // The callback arrives in this roundtrip; the redraw it causes reaches Strata in the next.
             client.roundtrip()
             client.roundtrip()
         }
-        let canvas = server.compositor.outputs[0].canvas
+        let canvas = server.compositor.scene.outputs[0].canvas
         for y in 0..<canvas.height {
             for x in 0..<canvas.width { result.pixels.append(canvas.pixel(x: x, y: y) ?? 0) }
         }
-        result.frames = server.compositor.outputs[0].frames
+        result.frames = server.compositor.scene.outputs[0].frames
         callback = nil
         return result
     }
@@ -68,15 +68,15 @@ import Testing
         _ = server.run(seconds: 0.1)
         client.roundtrip()
         #expect(!callback.isDone)
-        #expect(server.compositor.outputs[0].frames == 0)
+        #expect(server.compositor.scene.outputs[0].frames == 0)
         #expect(server.compositor.clock.nanoseconds == 0)
         let time = server.compositor.clock.step(frames: 1)
         client.roundtrip()
         #expect(time == 16_666_667, "one frame at 60 Hz")
         #expect(callback.isDone)
         #expect(callback.time == 16)
-        #expect(server.compositor.outputs[0].frames == 1)
-        #expect(server.compositor.outputs[0].canvas.pixel(x: 4, y: 4) == 0xffff_0000)
+        #expect(server.compositor.scene.outputs[0].frames == 1)
+        #expect(server.compositor.scene.outputs[0].canvas.pixel(x: 4, y: 4) == 0xffff_0000)
     }
 
     @Test func twoRunsOfTheSameClientGiveIdenticalTimesAndPixels() throws {
@@ -92,23 +92,23 @@ import Testing
         let server = try TestServer(width: 64, height: 48, clock: .manual)
         // A headless screen paints nothing until something needs it (docs/performance.md,
         // "Start-up"); the clock moves anyway.
-        #expect(!server.compositor.outputs[0].isFrameScheduled)
+        #expect(!server.compositor.scene.outputs[0].isFrameScheduled)
         // (Each expected time is a constant: Swift Testing's capture of `UInt64? == a + b` reads
         // past its operand under AddressSanitizer.)
         let period: UInt64 = 16_666_667
         let first = server.compositor.clock.step(frames: 1)
         #expect(first == period)
-        server.compositor.scene.damageAll(server.compositor.outputs[0])
+        server.compositor.scene.damageAll(server.compositor.scene.outputs[0])
         // The frame a damage asks for is due at once (a period has passed since the last one).
         let due = period + 1
         let second = server.compositor.clock.step(frames: 1)
         #expect(second == due)
-        #expect(server.compositor.outputs[0].frames == 1)
-        #expect(!server.compositor.outputs[0].isFrameScheduled)
+        #expect(server.compositor.scene.outputs[0].frames == 1)
+        #expect(!server.compositor.scene.outputs[0].isFrameScheduled)
         let time = server.compositor.clock.step(frames: 3)
         let afterThree = due + 3 * period
         #expect(time == afterThree)
-        #expect(server.compositor.outputs[0].frames == 1, "no frame without damage or callbacks")
+        #expect(server.compositor.scene.outputs[0].frames == 1, "no frame without damage or callbacks")
     }
 
     @Test func inputEventsCarryTheVirtualTime() throws {

@@ -134,7 +134,7 @@ import Testing
         #expect(scene.configure("HEADLESS-1") { zwlr_output_configuration_head_v1_set_mode($0, mode.proxy) } == "succeeded")
         let screen = scene.server.windows.screens[0]
         #expect(screen.currentMode == ScreenMode(width: 800, height: 600))
-        #expect(scene.server.compositor.outputs[0].width == 800)
+        #expect(scene.server.compositor.scene.outputs[0].width == 800)
         #expect(scene.client.roundtrip())
         #expect(scene.view.head("HEADLESS-1")?.currentMode?.width == 800)
         #expect(scene.view.serial != before)

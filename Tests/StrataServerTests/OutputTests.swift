@@ -51,7 +51,7 @@ import Testing
         #expect(records[1].sizes.first.map { $0 == (300, 200) } == true)
         #expect(records[0].names == ["HEADLESS-1"] && records[1].names == ["HEADLESS-2"])
         // Turning the second screen re-announces its logical size.
-        server.windows.setTransform(.rotated90, for: server.compositor.outputs[1].screen)
+        server.windows.setTransform(.rotated90, for: server.compositor.scene.outputs[1].screen)
         #expect(client.roundtrip())
         #expect(records[1].sizes.last.map { $0 == (200, 300) } == true)
         withExtendedLifetime(records) {}
@@ -62,12 +62,12 @@ import Testing
         let client = try TestClient(server: server)
         let second = try #require(client.allGlobals.filter { $0.interface == "wl_output" }.map(\.name).max())
         // The server unplugs the screen; the client has not read global_remove yet and binds it.
-        server.compositor.disconnectScreen(server.compositor.outputs[1])
+        server.compositor.disconnectScreen(server.compositor.scene.outputs[1])
         _ = client.bind(name: second, wl_output_interface_ptr(), version: 4)
         #expect(client.roundtrip())
         #expect(client.connectionError == 0)
         #expect(client.removedGlobals.contains(second))
-        #expect(server.compositor.outputs.count == 1)
+        #expect(server.compositor.scene.outputs.count == 1)
     }
 
     @Test func windowsOfAnUnpluggedScreenMoveToTheMainScreen() throws {
@@ -76,12 +76,12 @@ import Testing
         let toplevel = try #require(shell.makeToplevel())
         #expect(toplevel.map(width: 40, height: 40, argb: Colour.green))
         let window = try #require(server.windows.windows.last)
-        let second = server.compositor.outputs[1]
+        let second = server.compositor.scene.outputs[1]
         #expect(server.windows.move(window, to: second.screen, origin: Point(x: 5, y: 5)))
         #expect(shell.client.roundtrip())
         server.compositor.disconnectScreen(second)
         #expect(shell.client.roundtrip())
-        #expect(window.screen === server.compositor.outputs[0].screen)
+        #expect(window.screen === server.compositor.scene.outputs[0].screen)
         #expect(server.pixel(x: 10, y: 10) == Colour.green)
     }
 }
@@ -98,7 +98,7 @@ import Testing
         #expect(fullscreen.map(width: 100, height: 100, argb: Colour.blue))
         xdg_toplevel_set_fullscreen(fullscreen.toplevel, nil)
         #expect(shell.client.roundtrip())
-        let screen = server.compositor.outputs[0].screen
+        let screen = server.compositor.scene.outputs[0].screen
         try server.windows.setCustomMode(ScreenMode(width: 800, height: 600), for: screen)
         #expect(shell.client.roundtrip())
         let m = try #require(maximized.lastConfigure), f = try #require(fullscreen.lastConfigure)
@@ -121,7 +121,7 @@ import Testing
         // The first window mapped is the committing client's.
         let window = try #require(server.windows.windows.first { $0.frame.width == 50 })
         var order: [String] = []
-        let token = server.windows.notifications.addObserver { posted in
+        let token = server.windows.notifications.addObserver(phase: .recording) { posted in
             switch posted.notification {
             case .windowDidMoveToScreen, .screenDidDisconnect, .screenDidConnect: order.append(posted.notification.name)
             default: break
@@ -142,14 +142,14 @@ import Testing
         }
         for round in 0..<12 {
             // Put the window on the newest screen, then unplug that screen mid-stream.
-            if let newest = server.compositor.outputs.last, newest !== server.compositor.outputs.first {
+            if let newest = server.compositor.scene.outputs.last, newest !== server.compositor.scene.outputs.first {
                 _ = server.windows.move(window, to: newest.screen, origin: Point(x: 10, y: 10))
             }
             for frame in 0..<3 {
                 #expect(redraw(colours[(round + frame) % 3]))
                 server.step(timeout: 0.001)
             }
-            if round % 2 == 0, let last = server.compositor.outputs.last, server.compositor.outputs.count > 1 {
+            if round % 2 == 0, let last = server.compositor.scene.outputs.last, server.compositor.scene.outputs.count > 1 {
                 server.compositor.disconnectScreen(last)
             } else {
                 server.backend.addScreen(to: server.compositor)
@@ -167,8 +167,8 @@ import Testing
         server.repaint()
         // The window, wherever the moves left it, shows the last colour drawn, exactly.
         let last = colours[(11 + 2) % 3]
-        let output = try #require(server.compositor.outputs.first { $0.screen === window.screen })
-        let index = try #require(server.compositor.outputs.firstIndex { $0 === output })
+        let output = try #require(server.compositor.scene.outputs.first { $0.screen === window.screen })
+        let index = try #require(server.compositor.scene.outputs.firstIndex { $0 === output })
         let origin = window.frame
         // (Its top corners: the other client's newer 30×30 window may cover its lower right.)
         #expect(server.pixel(x: Int32(origin.x), y: Int32(origin.y), screen: index) == last)

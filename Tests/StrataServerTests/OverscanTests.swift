@@ -14,14 +14,14 @@ import Testing
         throws -> (TestServer, TestXdgShell, ScreenOutput)
     {
         let server = try TestServer(width: 200, height: 100)
-        let output = server.compositor.outputs[0]
+        let output = server.compositor.scene.outputs[0]
         try server.windows.setOverscan(overscan, compensation: compensation, for: output.screen)
         let shell = try TestXdgShell(client: try TestClient(server: server))
         let toplevel = try #require(shell.makeToplevel())
         let size = output.screen.bounds.size
         #expect(toplevel.map(width: Int32(size.width), height: Int32(size.height), argb: argb))
         let window = try #require(server.windows.windows.last)
-        server.compositor.setFrame(window, Rect(x: 0, y: 0, width: size.width, height: size.height))
+        server.compositor.windows.setFrame(window, Rect(x: 0, y: 0, width: size.width, height: size.height))
         server.repaint()
         return (server, shell, output)
     }
@@ -82,7 +82,7 @@ import Testing
 
     @Test func insetCompensationOnATurnedScreenPlacesTheTurnedPictureInTheSafeArea() throws {
         let server = try TestServer(width: 200, height: 100)
-        let output = server.compositor.outputs[0]
+        let output = server.compositor.scene.outputs[0]
         server.windows.setTransform(.rotated90, for: output.screen)
         try server.windows.setOverscan(10, compensation: .insetBounds, for: output.screen)
         #expect(output.screen.bounds.size == Size(width: 90, height: 180))
@@ -100,7 +100,7 @@ import Testing
         let toplevel = try #require(shell.makeToplevel())
         #expect(toplevel.map(width: 10, height: 10, argb: Colour.blue))
         let window = try #require(server.windows.windows.last)
-        server.compositor.setFrame(window, Rect(x: 20, y: 20, width: 10, height: 10))
+        server.compositor.windows.setFrame(window, Rect(x: 20, y: 20, width: 10, height: 10))
         server.repaint()
         let display = output.displayCanvas
         #expect(display.pixel(x: 35, y: 30) == Colour.blue)
@@ -158,7 +158,7 @@ import Testing
         zxdg_output_v1_add_listener(xdg, &OutputTests.xdgOutputListener, Unmanaged.passUnretained(record).toOpaque())
         #expect(client.roundtrip())
         #expect(record.sizes.last.map { $0 == (640, 480) } == true)
-        let screen = server.compositor.outputs[0].screen
+        let screen = server.compositor.scene.outputs[0].screen
         try server.windows.setOverscan(5, compensation: .insetBounds, for: screen)
         #expect(client.roundtrip())
         // 95 % of 640×480 is 608×456.
@@ -182,7 +182,7 @@ import Testing
         panel.setExclusiveZone(30)
         #expect(panel.map(argb: Colour.blue))
         #expect(panel.lastConfigure.map { ($0.width, $0.height) } ?? (0, 0) == (640, 30))
-        let screen = server.compositor.outputs[0].screen
+        let screen = server.compositor.scene.outputs[0].screen
         try server.windows.setOverscan(10, compensation: .insetBounds, for: screen)
         #expect(shell.client.roundtrip())
         // 576×432 bounds: the panel is as wide as them, at their bottom; the usable area is above it.
@@ -199,7 +199,7 @@ import Testing
         #expect(screen.usableArea == Rect(x: 0, y: 0, width: 576, height: 402))
         // On the display: the panel's bottom row is the safe area's (5 % of 480 = 24 pixels up).
         server.repaint()
-        let display = server.compositor.outputs[0].displayCanvas
+        let display = server.compositor.scene.outputs[0].displayCanvas
         #expect(display.pixel(x: 320, y: 455) == Colour.blue)
         #expect(display.pixel(x: 320, y: 456) == 0xff00_0000)
         #expect(display.pixel(x: 31, y: 440) == 0xff00_0000)
@@ -208,7 +208,7 @@ import Testing
 
     @Test func aNewWindowOnAnInsetScreenIsPlacedInsideTheSmallerBounds() throws {
         let server = try TestServer(width: 200, height: 100)
-        let screen = server.compositor.outputs[0].screen
+        let screen = server.compositor.scene.outputs[0].screen
         try server.windows.setOverscan(20, compensation: .insetBounds, for: screen)
         server.windows.placement = CenterPlacement()
         let shell = try TestXdgShell(client: try TestClient(server: server))
@@ -226,7 +226,7 @@ import Testing
     @Test func screencopyCopiesExactlyWhatTheOverscannedDimmedScreenShows() throws {
         let scene = try ScreencopyTests.makeScene(width: 200, height: 100)
         let server = scene.server
-        let output = server.compositor.outputs[0]
+        let output = server.compositor.scene.outputs[0]
         server.windows.setBrightness(0.5, for: output.screen)
         try server.windows.setOverscan(10, compensation: .scale, for: output.screen)
         server.repaint()
@@ -252,7 +252,7 @@ import Testing
 
     @Test func aRegionOfAnInsetScreenIsCopiedFromTheSafeArea() throws {
         let scene = try ScreencopyTests.makeScene(width: 200, height: 100)
-        let output = scene.server.compositor.outputs[0]
+        let output = scene.server.compositor.scene.outputs[0]
         try scene.server.windows.setOverscan(10, compensation: .insetBounds, for: output.screen)
         scene.server.repaint()
         // Logical (0, 0) is display pixel (10, 5): the region's buffer is its logical size.
@@ -272,14 +272,14 @@ import Testing
 
     @Test func aMirrorShowsTheMainScreensPictureAfterBrightnessAndOverscan() throws {
         let server = try TestServer(width: 200, height: 100)
-        let main = server.compositor.outputs[0]
+        let main = server.compositor.scene.outputs[0]
         let added = server.backend.addScreen(to: server.compositor, modes: [ScreenMode(width: 200, height: 100)])
         let mirror = try #require(added)
         let shell = try TestXdgShell(client: try TestClient(server: server))
         let toplevel = try #require(shell.makeToplevel())
         #expect(toplevel.map(width: 200, height: 100, argb: Colour.red))
         let window = try #require(server.windows.windows.last)
-        server.compositor.setFrame(window, Rect(x: 0, y: 0, width: 200, height: 100))
+        server.compositor.windows.setFrame(window, Rect(x: 0, y: 0, width: 200, height: 100))
         server.windows.setBrightness(0.5, for: main.screen)
         try server.windows.setOverscan(10, compensation: .scale, for: main.screen)
         server.repaint()
@@ -298,7 +298,7 @@ import Testing
 
     @Test func aMirrorOfATurnedMainScreenShowsItUpright() throws {
         let server = try TestServer(width: 200, height: 100)
-        let main = server.compositor.outputs[0]
+        let main = server.compositor.scene.outputs[0]
         let added = server.backend.addScreen(to: server.compositor, modes: [ScreenMode(width: 100, height: 200)])
         let mirror = try #require(added)
         server.windows.setTransform(.rotated90, for: main.screen)
@@ -307,7 +307,7 @@ import Testing
         // The main screen is 100×200 logical; a window on its top half.
         #expect(toplevel.map(width: 100, height: 100, argb: Colour.red))
         let window = try #require(server.windows.windows.last)
-        server.compositor.setFrame(window, Rect(x: 0, y: 0, width: 100, height: 100))
+        server.compositor.windows.setFrame(window, Rect(x: 0, y: 0, width: 100, height: 100))
         server.repaint()
         server.repaint()
         // The 100×200 mirror shows the upright picture 1:1: red on top, background below.

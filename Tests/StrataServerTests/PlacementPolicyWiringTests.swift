@@ -139,7 +139,7 @@ final class RecognisablePlacement: WindowPlacementPolicy {
         wl_shell_surface_set_toplevel(parent.shellSurface)
         #expect(parent.commit(width: 100, height: 100, argb: Colour.red))
         let parentWindow = try #require(server.windows.windows.first)
-        server.compositor.setFrame(parentWindow, Rect(x: 600, y: -20, width: 100, height: 100))
+        server.compositor.windows.setFrame(parentWindow, Rect(x: 600, y: -20, width: 100, height: 100))
         let limit = Int(Coordinate.limit)
         for (dx, dy) in [(Int32.max, Int32.min), (Int32.min, Int32.max)] {
             let transient = try #require(shells.makeShellSurface())

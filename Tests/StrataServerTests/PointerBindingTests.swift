@@ -38,7 +38,7 @@ import Testing
             seat.getPointer()
             seat.getKeyboard()
             input = server.compositor.seat
-            output = server.compositor.outputs[0]
+            output = server.compositor.scene.outputs[0]
             input.pointerMotion(on: output, x: 150, y: 150, time: 1)
             #expect(shell.client.roundtrip())
             _ = seat.takeEvents()

@@ -34,7 +34,7 @@ final class ConstraintRecord {
         let constraints: OpaquePointer
         let client: TestClient
         let server: TestServer
-        var output: ScreenOutput { server.compositor.outputs[0] }
+        var output: ScreenOutput { server.compositor.scene.outputs[0] }
 
         init(pointerAt point: (Double, Double) = (150, 150)) throws {
             let server = try TestServer()
@@ -45,7 +45,7 @@ final class ConstraintRecord {
             window = try client.makeSurface(width: 100, height: 100)
             client.showPlainSurface(window, x: 100, y: 100)
             constraints = try client.bind(zwp_pointer_constraints_v1_interface_ptr(), version: 1)
-            server.compositor.seat.pointerMotion(on: server.compositor.outputs[0], x: point.0, y: point.1, time: 1)
+            server.compositor.seat.pointerMotion(on: server.compositor.scene.outputs[0], x: point.0, y: point.1, time: 1)
             client.roundtrip()
             _ = seat.takeEvents()
         }

@@ -38,7 +38,7 @@ import Testing
         var input: Seat { server.compositor.seat }
 
         func pointAt(_ x: Double, _ y: Double) {
-            input.pointerMotion(on: server.compositor.outputs[0], x: x, y: y, time: 1)
+            input.pointerMotion(on: server.compositor.scene.outputs[0], x: x, y: y, time: 1)
             client.roundtrip()
         }
     }

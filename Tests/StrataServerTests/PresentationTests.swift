@@ -95,7 +95,7 @@ final class ClockRecord {
         #expect(time == frameTime)
         #expect(time == threeFrames)
         #expect(presented.refresh == 16_666_667, "60 Hz, to the nanosecond")
-        #expect(presented.sequence == UInt64(server.compositor.outputs[0].frames))
+        #expect(presented.sequence == UInt64(server.compositor.scene.outputs[0].frames))
         #expect(presented.flags == 0)
         #expect(record.syncOutputs == 1)
         #expect(!record.discarded)

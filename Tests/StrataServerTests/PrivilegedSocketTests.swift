@@ -101,7 +101,7 @@ import Testing
     /// The compositor's is named after its public socket: without one it is a setup error.
     @Test func theCompositorNeedsItsPublicSocketFirst() throws {
         let server = try TestServer()
-        #expect(server.compositor.socketName == nil)
+        #expect(server.compositor.display.socketName == nil)
         #expect(throws: ServerError.self) { try server.compositor.addPrivilegedSocket() }
         #expect(server.compositor.privilegedSocket == nil)
     }

@@ -60,7 +60,7 @@ final class RelativeRecord {
         let surface = try client.makeSurface(width: 50, height: 50)
         client.showPlainSurface(surface, x: 100, y: 100)
         let input: Seat = server.compositor.seat
-        let output = server.compositor.outputs[0]
+        let output = server.compositor.scene.outputs[0]
         input.pointerMotion(on: output, x: 110, y: 120, time: 1)
         input.pointerMotion(on: output, x: 112.5, y: 117, time: 2)
         client.roundtrip()
@@ -83,7 +83,7 @@ final class RelativeRecord {
         let surface = try client.makeSurface(width: 50, height: 50)
         client.showPlainSurface(surface, x: 100, y: 100)
         let input: Seat = server.compositor.seat
-        let output = server.compositor.outputs[0]
+        let output = server.compositor.scene.outputs[0]
         input.pointerMotion(on: output, x: 10, y: 10, time: 1)
         input.pointerMotion(on: output, x: 20, y: 20, time: 2)
         client.roundtrip()
@@ -99,7 +99,7 @@ final class RelativeRecord {
         let surface = try client.makeSurface(width: 50, height: 50)
         client.showPlainSurface(surface, x: 100, y: 100)
         let input: Seat = server.compositor.seat
-        let output = server.compositor.outputs[0]
+        let output = server.compositor.scene.outputs[0]
         input.pointerMotion(on: output, x: 110, y: 110, time: 1)
         zwp_relative_pointer_v1_destroy(relative)
         client.roundtrip()

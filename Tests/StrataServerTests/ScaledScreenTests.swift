@@ -24,7 +24,7 @@ import Testing
     /// A server whose one screen has `width`×`height` pixels at `scale`.
     static func scaledServer(width: Int, height: Int, scale: Double) throws -> (TestServer, TestClient, ScreenOutput) {
         let server = try TestServer(width: width, height: height)
-        let output = server.compositor.outputs[0]
+        let output = server.compositor.scene.outputs[0]
         server.windows.setScale(scale, for: output.screen)
         return (server, try TestClient(server: server), output)
     }
@@ -273,7 +273,7 @@ import Testing
 
     @Test func anExternalScreenMirrorsAScaledMainScreen() throws {
         let server = try TestServer(screens: 2, width: 200, height: 100)
-        let main = server.compositor.outputs[0], second = server.compositor.outputs[1]
+        let main = server.compositor.scene.outputs[0], second = server.compositor.scene.outputs[1]
         server.windows.setScale(2, for: main.screen)
         let client = try TestClient(server: server)
         let surface = try client.makeSurface(width: 100, height: 50, argb: Colour.red)

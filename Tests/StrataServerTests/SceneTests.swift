@@ -23,7 +23,7 @@ import Testing
 
     @Test func aFrameChangeInTheModelRepaintsTheOldAndTheNewPlace() throws {
         let (server, window, _, shell) = try paintedWindow()
-        let output = try #require(server.compositor.outputs.first)
+        let output = try #require(server.compositor.scene.outputs.first)
         // The model alone, as a policy or the control socket would: no damage call.
         server.windows.setFrame(window, Rect(x: 100, y: 0, width: 50, height: 50))
         #expect(output.isFrameScheduled)
@@ -36,7 +36,7 @@ import Testing
 
     @Test func aHiddenWindowsAreaIsRepaintedWithWhatIsBelow() throws {
         let (server, window, _, shell) = try paintedWindow()
-        let output = try #require(server.compositor.outputs.first)
+        let output = try #require(server.compositor.scene.outputs.first)
         server.windows.hide(window)
         #expect(output.isFrameScheduled)
         server.repaint()
@@ -51,7 +51,7 @@ import Testing
 
     @Test func aClosedWindowsAreaIsRepaintedThoughTheModelNoLongerKnowsIt() throws {
         let (server, window, toplevel, shell) = try paintedWindow()
-        let output = try #require(server.compositor.outputs.first)
+        let output = try #require(server.compositor.scene.outputs.first)
         toplevel.destroyToplevel()
         #expect(toplevel.client.roundtrip())
         #expect(window.isClosed)
@@ -79,7 +79,7 @@ import Testing
 
     @Test func surfacesArePlacedFromTheirWindowsFrameAndTheirAnchors() throws {
         let (server, window, _, shell) = try paintedWindow()
-        let output = try #require(server.compositor.outputs.first)
+        let output = try #require(server.compositor.scene.outputs.first)
         server.windows.setFrame(window, Rect(x: 70, y: 30, width: 50, height: 50))
         var placed: [(Int32, Int32)] = []
         server.compositor.scene.forEachVisibleSurface(on: output) { _, x, y in placed.append((x, y)) }

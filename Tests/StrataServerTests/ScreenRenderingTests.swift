@@ -14,7 +14,7 @@ import Testing
         let added = server.backend.addScreen(to: server.compositor, modes: [ScreenMode(width: second.0, height: second.1)])
         let secondOutput = try #require(added)
         let shell = try TestXdgShell(client: try TestClient(server: server))
-        return (server, shell, server.compositor.outputs[0], secondOutput)
+        return (server, shell, server.compositor.scene.outputs[0], secondOutput)
     }
 
     /// Maps a toplevel of one colour and puts it at (0, 0) of its screen.
@@ -22,7 +22,7 @@ import Testing
         let toplevel = try #require(shell.makeToplevel())
         #expect(toplevel.map(width: width, height: height, argb: argb))
         let window = try #require(server.windows.windows.last)
-        server.compositor.setFrame(window, Rect(x: 0, y: 0, width: Int(width), height: Int(height)))
+        server.compositor.windows.setFrame(window, Rect(x: 0, y: 0, width: Int(width), height: Int(height)))
         return (toplevel, window)
     }
 
@@ -77,7 +77,7 @@ import Testing
         let server = try TestServer(width: 100, height: 100)
         let shell = try TestXdgShell(client: try TestClient(server: server))
         _ = try showWindow(shell, server, width: 50, height: 50, argb: 0xffc0_8040)
-        let output = server.compositor.outputs[0]
+        let output = server.compositor.scene.outputs[0]
         server.windows.setBrightness(0.5, for: output.screen)
         server.repaint()
         let shown = try #require(output.presentation?.pixel(x: 10, y: 10))
@@ -110,7 +110,7 @@ import Testing
     func everyScreenTransformShowsEachLogicalPixelWhereTheTransformSays(transform: ScreenTransform) throws {
         let server = try TestServer(width: 40, height: 20)
         let shell = try TestXdgShell(client: try TestClient(server: server))
-        let output = server.compositor.outputs[0]
+        let output = server.compositor.scene.outputs[0]
         server.windows.setTransform(transform, for: output.screen)
         let lw = Int(output.width), lh = Int(output.height)
         #expect(transform.swapsAxes ? (lw, lh) == (20, 40) : (lw, lh) == (40, 20))
@@ -126,7 +126,7 @@ import Testing
         toplevel.commit()
         #expect(shell.client.roundtrip())
         let window = try #require(server.windows.windows.last)
-        server.compositor.setFrame(window, Rect(x: 0, y: 0, width: lw, height: lh))
+        server.compositor.windows.setFrame(window, Rect(x: 0, y: 0, width: lw, height: lh))
         server.repaint()
         let display = output.displayCanvas
         #expect(display.width == 40 && display.height == 20)
@@ -173,7 +173,7 @@ import Testing
         wl_output_add_listener(proxy, &Self.outputListener, Unmanaged.passUnretained(record).toOpaque())
         #expect(client.roundtrip())
         #expect(record.transforms == [0] && record.dones == 1)
-        let output = server.compositor.outputs[0]
+        let output = server.compositor.scene.outputs[0]
         server.windows.setTransform(.rotated90, for: output.screen)
         #expect(client.roundtrip())
         #expect(record.transforms == [0, 1] && record.dones == 2)

@@ -156,7 +156,7 @@ import Testing
         listen(frame2, second)
         zwlr_screencopy_frame_v1_copy_with_damage(frame2, target.buffer)
         #expect(scene.shell.client.roundtrip())
-        scene.server.compositor.disconnectScreen(scene.server.compositor.outputs[0])
+        scene.server.compositor.disconnectScreen(scene.server.compositor.scene.outputs[0])
         #expect(scene.shell.client.wait { second.failed })
     }
 

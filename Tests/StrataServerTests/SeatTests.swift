@@ -188,7 +188,7 @@ final class FakePopupGrab: PopupGrab {
         client.showPlainSurface(surface, x: 100, y: 100)
         _ = seat.takeEvents()
         let input: Seat = server.compositor.seat
-        let output = server.compositor.outputs[0]
+        let output = server.compositor.scene.outputs[0]
 
         input.pointerMotion(on: output, x: 110, y: 120, time: 1)
         client.roundtrip()
@@ -220,7 +220,7 @@ final class FakePopupGrab: PopupGrab {
         let s2 = try client.makeSurface(width: 100, height: 100)
         let w1 = try #require(client.showPlainSurface(s1, x: 0, y: 0))
         client.showPlainSurface(s2, x: 50, y: 50)
-        server.compositor.seat.pointerMotion(on: server.compositor.outputs[0], x: 75, y: 75, time: 1)
+        server.compositor.seat.pointerMotion(on: server.compositor.scene.outputs[0], x: 75, y: 75, time: 1)
         client.roundtrip()
         _ = seat.takeEvents()
 
@@ -237,7 +237,7 @@ final class FakePopupGrab: PopupGrab {
         client.showPlainSurface(below, x: 0, y: 0)
         client.showPlainSurface(above, x: 0, y: 0)
         _ = seat.takeEvents()
-        let input: Seat = server.compositor.seat, output = server.compositor.outputs[0]
+        let input: Seat = server.compositor.seat, output = server.compositor.scene.outputs[0]
 
         input.pointerMotion(on: output, x: 75, y: 75, time: 1)
         client.roundtrip()
@@ -253,7 +253,7 @@ final class FakePopupGrab: PopupGrab {
         let (client, seat) = try connectWithSeat(server)
         let surface = try client.makeSurface(width: 20, height: 20)
         client.showPlainSurface(surface, x: 0, y: 0)
-        server.compositor.seat.pointerMotion(on: server.compositor.outputs[0], x: 30, y: 30, time: 1)
+        server.compositor.seat.pointerMotion(on: server.compositor.scene.outputs[0], x: 30, y: 30, time: 1)
         client.roundtrip()
         _ = seat.takeEvents()
         let shm = try client.bind(wl_shm_interface_ptr())
@@ -273,7 +273,7 @@ final class FakePopupGrab: PopupGrab {
         let s2 = try client.makeSurface(width: 50, height: 50)
         client.showPlainSurface(s1, x: 0, y: 0)
         client.showPlainSurface(s2, x: 100, y: 0)
-        let input: Seat = server.compositor.seat, output = server.compositor.outputs[0]
+        let input: Seat = server.compositor.seat, output = server.compositor.scene.outputs[0]
         input.pointerMotion(on: output, x: 10, y: 10, time: 1)
         input.pointerButton(BTN_LEFT, pressed: true, time: 2)
         client.roundtrip()
@@ -301,7 +301,7 @@ final class FakePopupGrab: PopupGrab {
         let wb = try #require(b.showPlainSurface(sb, x: 100, y: 0))
         #expect(wb.isKeyWindow)
         let input: Seat = server.compositor.seat
-        input.pointerMotion(on: server.compositor.outputs[0], x: 10, y: 10, time: 1)
+        input.pointerMotion(on: server.compositor.scene.outputs[0], x: 10, y: 10, time: 1)
         a.roundtrip()
         _ = seatA.takeEvents()
 
@@ -323,7 +323,7 @@ final class FakePopupGrab: PopupGrab {
         let above = try client.makeSurface(width: 100, height: 100)
         client.showPlainSurface(below, x: 0, y: 0)
         client.showPlainSurface(above, x: 0, y: 0)
-        server.compositor.seat.pointerMotion(on: server.compositor.outputs[0], x: 5, y: 5, time: 1)
+        server.compositor.seat.pointerMotion(on: server.compositor.scene.outputs[0], x: 5, y: 5, time: 1)
         client.roundtrip()
         _ = seat.takeEvents()
 
@@ -342,7 +342,7 @@ final class FakePopupGrab: PopupGrab {
         let (client, seat) = try connectWithSeat(server)
         let surface = try client.makeSurface(width: 20, height: 20)
         client.showPlainSurface(surface, x: 0, y: 0)
-        server.compositor.seat.pointerMotion(on: server.compositor.outputs[0], x: 5, y: 5, time: 1)
+        server.compositor.seat.pointerMotion(on: server.compositor.scene.outputs[0], x: 5, y: 5, time: 1)
         client.roundtrip()
         wl_pointer_set_cursor(seat.pointer, seat.pointerEnterSerial, surface.surface, 0, 0)
         #expect(!client.roundtrip())
@@ -356,7 +356,7 @@ final class FakePopupGrab: PopupGrab {
         let window = try client.makeSurface(width: 20, height: 20)
         client.showPlainSurface(window, x: 0, y: 0)
         let cursor = try client.makeSurface(width: 8, height: 8)
-        server.compositor.seat.pointerMotion(on: server.compositor.outputs[0], x: 5, y: 5, time: 1)
+        server.compositor.seat.pointerMotion(on: server.compositor.scene.outputs[0], x: 5, y: 5, time: 1)
         client.roundtrip()
         wl_pointer_set_cursor(seat.pointer, seat.pointerEnterSerial, cursor.surface, 3, 4)
         #expect(client.roundtrip())
@@ -373,7 +373,7 @@ final class FakePopupGrab: PopupGrab {
         client.roundtrip()
         let surface = try client.makeSurface(width: 20, height: 20)
         client.showPlainSurface(surface, x: 0, y: 0)
-        server.compositor.seat.pointerMotion(on: server.compositor.outputs[0], x: 5, y: 5, time: 1)
+        server.compositor.seat.pointerMotion(on: server.compositor.scene.outputs[0], x: 5, y: 5, time: 1)
         client.roundtrip()
         #expect(first.takeEvents().contains(.pointerEnter(surface: surface.id, x: 5, y: 5)))
         #expect(second.takeEvents() == [.pointerEnter(surface: surface.id, x: 5, y: 5), .pointerFrame])
@@ -386,7 +386,7 @@ final class FakePopupGrab: PopupGrab {
         let (client, seat) = try connectWithSeat(server)
         let surface = try client.makeSurface(width: 50, height: 50)
         let window = try #require(client.showPlainSurface(surface, x: 100, y: 100))
-        let input: Seat = server.compositor.seat, output = server.compositor.outputs[0]
+        let input: Seat = server.compositor.seat, output = server.compositor.scene.outputs[0]
         input.pointerMotion(on: output, x: 110, y: 110, time: 1)
         input.pointerButton(BTN_LEFT, pressed: true, time: 2)
         client.roundtrip()
@@ -407,7 +407,7 @@ final class FakePopupGrab: PopupGrab {
         let (client, seat) = try connectWithSeat(server)
         let surface = try client.makeSurface(width: 50, height: 50)
         let window = try #require(client.showPlainSurface(surface, x: 100, y: 100))
-        let input: Seat = server.compositor.seat, output = server.compositor.outputs[0]
+        let input: Seat = server.compositor.seat, output = server.compositor.scene.outputs[0]
         input.pointerMotion(on: output, x: 140, y: 140, time: 1)
         input.pointerButton(BTN_LEFT, pressed: true, time: 2)
         input.pointerButton(BTN_LEFT, pressed: false, time: 3)
@@ -478,7 +478,7 @@ final class FakePopupGrab: PopupGrab {
         a.showPlainSurface(submenu, x: 30, y: 10, makeKey: false)
         let other = try b.makeSurface(width: 20, height: 20)
         b.showPlainSurface(other, x: 300, y: 10, makeKey: false)
-        let input: Seat = server.compositor.seat, output = server.compositor.outputs[0]
+        let input: Seat = server.compositor.seat, output = server.compositor.scene.outputs[0]
         input.pointerMotion(on: output, x: 50, y: 50, time: 1)
         input.pointerButton(BTN_LEFT, pressed: true, time: 2)
         input.pointerButton(BTN_LEFT, pressed: false, time: 3)
@@ -511,7 +511,7 @@ final class FakePopupGrab: PopupGrab {
         a.showPlainSurface(parent, x: 0, y: 0)
         let popup = try a.makeSurface(width: 20, height: 20)
         a.showPlainSurface(popup, x: 20, y: 20, makeKey: false)
-        let input: Seat = server.compositor.seat, output = server.compositor.outputs[0]
+        let input: Seat = server.compositor.seat, output = server.compositor.scene.outputs[0]
         input.pointerMotion(on: output, x: 50, y: 50, time: 1)
         input.pointerButton(BTN_LEFT, pressed: true, time: 2)
         input.pointerButton(BTN_LEFT, pressed: false, time: 3)
@@ -550,7 +550,7 @@ final class FakePopupGrab: PopupGrab {
         let surface = try client.makeSurface(width: 50, height: 50)
         let window = try #require(client.showPlainSurface(surface, x: 100, y: 100, makeKey: false))
         #expect(!window.isKeyWindow)
-        let input: Seat = server.compositor.seat, output = server.compositor.outputs[0]
+        let input: Seat = server.compositor.seat, output = server.compositor.scene.outputs[0]
         input.touchDown(id: 7, on: output, x: 110, y: 105, time: 1)
         input.touchMotion(id: 7, x: 200, y: 200, time: 2)
         input.touchUp(id: 7, time: 3)

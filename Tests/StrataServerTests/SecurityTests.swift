@@ -34,7 +34,7 @@ import Testing
             seat.key(key, pressed: true, time: 1)
             seat.key(key, pressed: false, time: 2)
         }
-        seat.pointerMotion(on: server.compositor.outputs[0], x: 10, y: 10, time: 3)
+        seat.pointerMotion(on: server.compositor.scene.outputs[0], x: 10, y: 10, time: 3)
         seat.pointerButton(BTN_LEFT, pressed: true, time: 4)
         seat.pointerButton(BTN_LEFT, pressed: false, time: 5)
         victim.roundtrip()
@@ -110,7 +110,7 @@ import Testing
         let sb = try b.makeSurface(width: 50, height: 50)
         b.showPlainSurface(sb, x: 100, y: 0)
         #expect(server.windows.keyWindow !== windowA)
-        server.compositor.seat.pointerMotion(on: server.compositor.outputs[0], x: 10, y: 10, time: 1)
+        server.compositor.seat.pointerMotion(on: server.compositor.scene.outputs[0], x: 10, y: 10, time: 1)
         server.compositor.seat.pointerButton(BTN_LEFT, pressed: true, time: 2)
         #expect(server.windows.keyWindow === windowA)
         // The seats' listeners point at them: keep them until the clients are done.

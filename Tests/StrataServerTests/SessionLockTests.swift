@@ -87,7 +87,7 @@ final class LockBystander {
         _ = lockerSeat.takeEvents()
 
         let seat: Seat = try #require(server.compositor.seat)
-        let output = try #require(server.compositor.outputs.first)
+        let output = try #require(server.compositor.scene.outputs.first)
         seat.pointerMotion(on: output, x: 50, y: 50, time: 1)
         seat.pointerButton(0x110, pressed: true, time: 2)
         seat.pointerButton(0x110, pressed: false, time: 3)
@@ -194,7 +194,7 @@ final class LockBystander {
         let first = try #require(server.compositor.surface(of: locker.client.serverClient, id: surfaces[0].id))
         let second = try #require(server.compositor.surface(of: locker.client.serverClient, id: surfaces[1].id))
         #expect(server.compositor.seat.keyboardFocus === first)
-        server.compositor.disconnectScreen(server.compositor.outputs[0])
+        server.compositor.disconnectScreen(server.compositor.scene.outputs[0])
         locker.client.roundtrip()
         #expect(server.compositor.seat.keyboardFocus === second)
         #expect(server.pixel(x: 5, y: 5, screen: 0) == Self.lockBlue)
@@ -405,7 +405,7 @@ final class LockBystander {
         let outputs = locker.bindOutputs()
         #expect(outputs.count == 2)
         locker.client.roundtrip()
-        server.compositor.disconnectScreen(server.compositor.outputs[1])
+        server.compositor.disconnectScreen(server.compositor.scene.outputs[1])
         for index in 0..<ClientBudget.maxLockSurfacesPerLock {
             let surface = try #require(locker.makeSurface())
             let lockSurface = try #require(locker.lockSurface(surface, output: outputs[1]))

@@ -31,7 +31,7 @@ import Testing
         }
 
         var input: Seat { server.compositor.seat }
-        var screen: ScreenID { server.compositor.outputs[0].screen.id }
+        var screen: ScreenID { server.compositor.scene.outputs[0].screen.id }
 
         @discardableResult
         func tool(_ event: TabletToolEvent, _ axes: TabletToolAxes = TabletToolAxes(), tool: TabletToolDescription = TabletTests.pen) -> [String] {

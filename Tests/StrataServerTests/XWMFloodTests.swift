@@ -182,7 +182,7 @@ struct XWMFloodTests {
         var stopped = true
         defer { if stopped { kill(pid, SIGCONT) } }
         func move(to x: Int) -> Double {
-            server.compositor.setFrame(model, Rect(x: x, y: 20, width: model.frame.width, height: model.frame.height))
+            server.compositor.windows.setFrame(model, Rect(x: x, y: 20, width: model.frame.width, height: model.frame.height))
             let start = Date()
             #expect(bystander.roundtrip())
             return Date().timeIntervalSince(start)

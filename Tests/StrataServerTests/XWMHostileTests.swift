@@ -145,9 +145,9 @@ struct XWMHostileTests {
         #expect(toplevel.map(argb: Colour.green))
         let wayland = try #require(server.windows.keyWindow)
         #expect(wayland !== xModel)
-        server.compositor.setFrame(wayland, Rect(x: 400, y: 300, width: 100, height: 100))
+        server.compositor.windows.setFrame(wayland, Rect(x: 400, y: 300, width: 100, height: 100))
         let frame = xModel.frame
-        server.compositor.seat.pointerMotion(on: server.compositor.outputs[0], x: Double(frame.x) + 5, y: Double(frame.y) + 5, time: 1)
+        server.compositor.seat.pointerMotion(on: server.compositor.scene.outputs[0], x: Double(frame.x) + 5, y: Double(frame.y) + 5, time: 1)
         server.compositor.seat.pointerButton(0x110, pressed: true, time: 2)
         server.compositor.seat.pointerButton(0x110, pressed: false, time: 3)
         var pressTime: UInt32?

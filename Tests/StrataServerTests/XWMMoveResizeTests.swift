@@ -56,7 +56,7 @@ struct XWMMoveResizeTests {
         xcb_flush(c)
         #expect(server.run(seconds: 20) { H.x11Windows(server).first?.isKeyWindow == true })
         let model = try #require(H.x11Windows(server).first)
-        try body(OneWindow(server: server, c: c, window: window, model: model, output: try #require(server.compositor.outputs.first),
+        try body(OneWindow(server: server, c: c, window: window, model: model, output: try #require(server.compositor.scene.outputs.first),
                            seat: try #require(server.compositor.seat), before: model.frame))
     }
 

@@ -43,7 +43,7 @@ struct XWMSelectionFloodTests {
         var moves = 0
         while !wm.isWaitingForWritable, moves < 20_000 {
             moves += 1
-            server.compositor.setFrame(model, Rect(x: moves % 300, y: 20, width: model.frame.width, height: model.frame.height))
+            server.compositor.windows.setFrame(model, Rect(x: moves % 300, y: 20, width: model.frame.width, height: model.frame.height))
             #expect(bystander.roundtrip())
         }
         #expect(wm.isWaitingForWritable, "the socket filled after \(moves) moves")

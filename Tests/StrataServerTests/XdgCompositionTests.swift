@@ -13,7 +13,7 @@ import Testing
         let toplevel = try #require(shell.makeToplevel())
         #expect(toplevel.map(argb: Colour.red))
         server.repaint()
-        let output = try #require(server.compositor.outputs.first)
+        let output = try #require(server.compositor.scene.outputs.first)
         let paintedBefore = output.paintedFrames
         var seenAtDone: (pixel: UInt32?, painted: Int)?
         let callback = try #require(TestFrameCallback(surface: toplevel.surface))
@@ -72,7 +72,7 @@ import Testing
         toplevel.commit()
         #expect(shell.client.wait(until: { callback.isDone }))
         #expect(first.released == 0 && second.released == 1)
-        server.compositor.outputs.first?.damage.addRect(x: 0, y: 0, width: 200, height: 200)
+        server.compositor.scene.outputs.first?.damage.addRect(x: 0, y: 0, width: 200, height: 200)
         server.repaint()
         #expect(server.pixel(x: 10, y: 10) == Colour.red)
     }
@@ -91,7 +91,7 @@ import Testing
         #expect(buffer?.released == 0)
         buffer = nil   // wl_buffer.destroy, wl_shm_pool.destroy, munmap
         #expect(shell.client.roundtrip())
-        server.compositor.outputs.first?.damage.addRect(x: 0, y: 0, width: 100, height: 100)
+        server.compositor.scene.outputs.first?.damage.addRect(x: 0, y: 0, width: 100, height: 100)
         server.repaint()
         #expect(server.pixel(x: 10, y: 10) == Colour.red)
         #expect(server.pixel(x: 59, y: 39) == Colour.red)
@@ -117,7 +117,7 @@ import Testing
         a.commit()
         #expect(shell.client.wait(until: { callback.isDone }))
         #expect(shared.released == 0, "the second surface still shows it")
-        server.compositor.outputs.first?.damage.addRect(x: 0, y: 0, width: 1920, height: 1080)
+        server.compositor.scene.outputs.first?.damage.addRect(x: 0, y: 0, width: 1920, height: 1080)
         server.repaint()
         let placed = try #require(server.compositor.windows.windows.last?.frame)
         #expect(server.pixel(x: Int32(placed.x) + 5, y: Int32(placed.y) + 5) == Colour.blue)
@@ -144,7 +144,7 @@ import Testing
         toplevel.commit()
         #expect(shell.client.roundtrip())
         #expect(ftruncate(fd, 0) == 0)
-        server.compositor.outputs.first?.damage.addRect(x: 0, y: 0, width: 100, height: 100)
+        server.compositor.scene.outputs.first?.damage.addRect(x: 0, y: 0, width: 100, height: 100)
         server.repaint()
         #expect(!shell.client.roundtrip())
         #expect(shell.client.protocolError?.code == WL_SHM_ERROR_INVALID_FD.rawValue)
@@ -182,7 +182,7 @@ import Testing
         #expect(shell.client.roundtrip())
         #expect(shell.client.protocolError == nil)
         // The shown buffer, read through the grown (possibly moved) mapping.
-        server.compositor.outputs.first?.damage.addRect(x: 0, y: 0, width: 40, height: 40)
+        server.compositor.scene.outputs.first?.damage.addRect(x: 0, y: 0, width: 40, height: 40)
         server.repaint()
         #expect(server.pixel(x: 5, y: 5) == Colour.red)
         wl_surface_attach(toplevel.surface, second, 0, 0)

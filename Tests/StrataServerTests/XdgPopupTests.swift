@@ -125,7 +125,7 @@ import Testing
         let popup = try #require(shell.makePopup(parent: parent.xdgSurface, positioner: positioner))
         #expect(popup.map(argb: Colour.blue))
         let window = try #require(server.windows.windows.first)
-        server.compositor.setFrame(window, Rect(x: 200, y: 100, width: 100, height: 100))
+        server.compositor.windows.setFrame(window, Rect(x: 200, y: 100, width: 100, height: 100))
         #expect(server.pixel(x: 55, y: 55) == Colour.background)
         #expect(server.pixel(x: 255, y: 155) == Colour.blue)
         #expect(server.pixel(x: 245, y: 145) == Colour.red)
@@ -150,7 +150,7 @@ import Testing
         #expect(reactive.lastConfigure?.x == 0 && reactive.lastConfigure?.y == 0)
         let (reactiveConfigures, fixedConfigures) = (reactive.configures.count, fixed.configures.count)
         let window = try #require(server.windows.windows.first)
-        server.compositor.setFrame(window, Rect(x: 200, y: 100, width: 100, height: 100))
+        server.compositor.windows.setFrame(window, Rect(x: 200, y: 100, width: 100, height: 100))
         #expect(shell.client.roundtrip())
         // Now the reactive one fits where its rules put it; no repositioned (it was not asked for).
         #expect(reactive.configures.count == reactiveConfigures + 1)
@@ -162,7 +162,7 @@ import Testing
         #expect(reactive.ackAndRedraw(argb: Colour.blue))
         #expect(server.pixel(x: 185, y: 85) == Colour.blue)
         // Moving again where nothing changes for it sends nothing.
-        server.compositor.setFrame(window, Rect(x: 250, y: 150, width: 100, height: 100))
+        server.compositor.windows.setFrame(window, Rect(x: 250, y: 150, width: 100, height: 100))
         #expect(shell.client.roundtrip())
         #expect(reactive.configures.count == reactiveConfigures + 1)
     }

@@ -234,7 +234,7 @@ import Testing
         let seat = try TestSeat(client: shell.client)
         seat.getPointer()
         #expect(shell.client.roundtrip())
-        let input: Seat = server.compositor.seat, output = server.compositor.outputs[0]
+        let input: Seat = server.compositor.seat, output = server.compositor.scene.outputs[0]
         input.pointerMotion(on: output, x: 105, y: 105, time: 1)
         input.pointerButton(BTN_LEFT, pressed: true, time: 2)
         #expect(shell.client.roundtrip())
@@ -273,7 +273,7 @@ import Testing
         let seat = try TestSeat(client: shell.client)
         seat.getPointer()
         #expect(shell.client.roundtrip())
-        let input: Seat = server.compositor.seat, output = server.compositor.outputs[0]
+        let input: Seat = server.compositor.seat, output = server.compositor.scene.outputs[0]
         input.pointerMotion(on: output, x: 140, y: 140, time: 1)
         input.pointerButton(BTN_LEFT, pressed: true, time: 2)
         #expect(shell.client.roundtrip())

@@ -6,10 +6,10 @@ import StrataRender
 /// ext_image_copy_capture_manager_v1 v1 (privileged) and what its sessions need from the rest
 /// of the compositor: which sessions read which screen or window, the model's screen changes
 /// (new buffer constraints; a gone screen stops its sessions), a toplevel's unmap (stops its
-/// sessions), and the scene's word that a window's pixels changed (`WindowImageObserver`, asked
-/// only while a toplevel session exists). Sessions per client are capped
+/// sessions), and the scene's word that a window's pixels changed (`Scene.windowImageChanged`,
+/// heard only while a toplevel session exists). Sessions per client are capped
 /// (`ClientBudget.maxCaptureSessionsPerClient`).
-public final class ImageCopyCapture: WindowImageObserver {
+public final class ImageCopyCapture {
     static let version: UInt32 = 1
     unowned let compositor: Compositor
     /// Live sessions of screens, and of windows by window.
@@ -18,6 +18,8 @@ public final class ImageCopyCapture: WindowImageObserver {
     /// Live sessions per client (the budget).
     private var sessionsPerClient: [OpaquePointer: Int] = [:]
     private var observerToken: ObserverToken?
+    /// Its listener of the scene's `windowImageChanged`, while a toplevel session exists.
+    private var imageToken: Signal<Window>.Token?
     /// The image a toplevel capture is composed in before it is copied into the client's buffer
     /// (libwayland lets a thread open one client's pool at a time: the window's buffers and the
     /// target cannot be open together). One for every session, grown to the largest window
@@ -34,7 +36,7 @@ public final class ImageCopyCapture: WindowImageObserver {
     deinit { scratch?.deallocate() }
 
     func install() -> Global? {
-        observerToken = compositor.windows.notifications.addObserver { [unowned self] posted in
+        observerToken = compositor.windows.notifications.addObserver(phase: .tools) { [unowned self] posted in
             self.modelDidPost(posted.notification)
         }
         return Global(display: compositor.display, interface: strata_ext_image_copy_capture_manager_v1_interface(), version: Self.version) { [unowned self] client, version, id in
@@ -45,7 +47,8 @@ public final class ImageCopyCapture: WindowImageObserver {
     func stop() {
         if let observerToken { compositor.windows.notifications.removeObserver(observerToken) }
         observerToken = nil
-        compositor.scene.windowImageObserver = nil
+        imageToken?.remove()
+        imageToken = nil
         releaseScratch()
     }
 
@@ -97,7 +100,9 @@ public final class ImageCopyCapture: WindowImageObserver {
             outputSessions.append(session)
         case .toplevel(let id, _):
             toplevelSessions[id, default: []].append(session)
-            compositor.scene.windowImageObserver = self
+            if imageToken == nil {
+                imageToken = compositor.scene.windowImageChanged.observe { [unowned self] window in self.windowImageDidChange(window) }
+            }
         case .nothing:
             break
         }
@@ -118,7 +123,8 @@ public final class ImageCopyCapture: WindowImageObserver {
             toplevelSessions[id]?.removeAll { $0 === session }
             if toplevelSessions[id]?.isEmpty == true { toplevelSessions[id] = nil }
             if toplevelSessions.isEmpty {
-                compositor.scene.windowImageObserver = nil
+                imageToken?.remove()
+                imageToken = nil
                 releaseScratch()
             }
         case .nothing:

@@ -11,7 +11,7 @@ import StrataRender
 /// announced size, or too narrow a stride (or destroyed before `capture`); `stopped` when the
 /// session stopped or went; `unknown` when the buffer dies while the frame waits or cannot be
 /// read.
-final class ImageCopyCaptureFrame: ResourceObject, ScreenCaptureWaiter {
+final class ImageCopyCaptureFrame: ResourceObject {
     let session: ImageCopyCaptureSession
     /// The attached buffer while it lives.
     private(set) var buffer: OpaquePointer?
@@ -21,6 +21,8 @@ final class ImageCopyCaptureFrame: ResourceObject, ScreenCaptureWaiter {
     private var finished = false
     /// Set by the session while the frame waits for its source to change.
     var isWaiting = false
+    /// While an output source's frame waits for a painted frame of its screen.
+    private var frameWait: ScreenFrameWait?
 
     enum Failure {
         case unknown, bufferConstraints, stopped
@@ -124,18 +126,30 @@ final class ImageCopyCaptureFrame: ResourceObject, ScreenCaptureWaiter {
         session.frameDidStopWaiting(self)
     }
 
-    // MARK: ScreenCaptureWaiter
+    // MARK: Waiting for a screen's frame
 
-    func outputDidPaint(_ output: ScreenOutput, damage: PixmanRegion) {
-        session.outputDidPaint(output, damage: damage, frame: self)
+    /// Waits for the next painted frame of `output` (an output source with nothing new), or for
+    /// the screen to go (the frame fails, the session stops).
+    func waitForPaint(of output: ScreenOutput, in scene: Scene) {
+        frameWait = ScreenFrameWait(scene: scene, output: output,
+                                    painted: { [weak self] output in
+                                        guard let self else { return }
+                                        self.session.outputDidPaint(output, damage: output.presentedDamage, frame: self)
+                                    },
+                                    going: { [weak self] in
+                                        guard let self else { return }
+                                        self.fail(.stopped)
+                                        self.session.stop()
+                                    })
     }
 
-    func outputWillGo() {
-        fail(.stopped)
-        session.stop()
+    func stopWaitingForPaint() {
+        frameWait?.cancel()
+        frameWait = nil
     }
 
     override func resourceDidDestroy() {
+        stopWaitingForPaint()
         stopWaiting()
         bufferListener?.remove()
         bufferListener = nil

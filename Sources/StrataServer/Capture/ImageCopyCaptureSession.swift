@@ -17,7 +17,7 @@ import StrataRender
 /// - A toplevel (`.toplevel`) is the window's surface trees drawn alone at the window's size
 ///   (`Scene.drawImage(of:into:scale:)`, at its screen's scale), transparent where it draws
 ///   nothing, never a cursor. The first capture is immediate; later ones wait until the window's
-///   pixels change (a commit in its trees, a model change: `WindowImageObserver`), then draw it
+///   pixels change (a commit in its trees, a model change: `Scene.windowImageChanged`), then draw it
 ///   all (all damaged).
 final class ImageCopyCaptureSession: ResourceObject {
     unowned let capture: ImageCopyCapture
@@ -133,7 +133,7 @@ final class ImageCopyCaptureSession: ResourceObject {
             guard let output else { return frame.fail(.stopped) }
             if hasCaptured, lastPaintedFrames >= output.paintedFrames {
                 wait(frame)
-                output.pendingCaptures.append(frame)
+                frame.waitForPaint(of: output, in: compositor.scene)
                 return
             }
             // What is damaged and not yet painted is painted first (as screencopy does).
@@ -156,7 +156,7 @@ final class ImageCopyCaptureSession: ResourceObject {
     /// A frame stops waiting (captured, failed, destroyed).
     func frameDidStopWaiting(_ frame: ImageCopyCaptureFrame) {
         if waitingFrame === frame { waitingFrame = nil }
-        output?.pendingCaptures.removeAll { $0 === frame }
+        frame.stopWaitingForPaint()
     }
 
     /// The screen painted a frame: a waiting frame copies it if it damaged anything.
@@ -168,10 +168,8 @@ final class ImageCopyCaptureSession: ResourceObject {
             let x1 = max(b.x1, 0), y1 = max(b.y1, 0), x2 = min(b.x2, canvas.width), y2 = min(b.y2, canvas.height)
             if x1 < x2, y1 < y2 { boxes.append(PixmanRegion.Box(x1: x1, y1: y1, x2: x2, y2: y2)) }
         }
-        guard !boxes.isEmpty else {
-            output.pendingCaptures.append(frame)
-            return
-        }
+        guard !boxes.isEmpty else { return }   // still waiting
+        frame.stopWaitingForPaint()
         frame.isWaiting = false
         waitingFrame = nil
         guard let size = currentSize, advertisedSize.map({ $0 == size }) == true,

@@ -61,7 +61,7 @@ final class ScreencopySession {
 
 /// zwlr_screencopy_frame_v1: one copy of `box` (displayCanvas pixels) of a screen, with the
 /// cursor only when the client asked for it (`overlay_cursor`; else `Scene.withoutCursor`).
-final class ScreencopyFrame: ResourceObject, ScreenCaptureWaiter {
+final class ScreencopyFrame: ResourceObject {
     unowned let compositor: Compositor
     let session: ScreencopySession
     private(set) weak var output: ScreenOutput?
@@ -72,6 +72,8 @@ final class ScreencopyFrame: ResourceObject, ScreenCaptureWaiter {
     /// The client's buffer while the frame waits for damage (released if the buffer dies).
     private var waitingBuffer: OpaquePointer?
     private var bufferListener: Listener?
+    /// While it waits for a painted frame of its screen.
+    private var frameWait: ScreenFrameWait?
 
     init?(compositor: Compositor, session: ScreencopySession, client: OpaquePointer, version: UInt32, id: UInt32,
           output: ScreenOutput?, box: PixmanRegion.Box?, overlayCursor: Bool) {
@@ -124,7 +126,9 @@ final class ScreencopyFrame: ResourceObject, ScreenCaptureWaiter {
             let listener = Listener { [unowned self] _ in self.fail() }
             listener?.listen(toResourceDestroy: buffer)
             bufferListener = listener
-            output.pendingCaptures.append(self)
+            frameWait = ScreenFrameWait(scene: compositor.scene, output: output,
+                                        painted: { [weak self] output in self?.outputDidPaint(output) },
+                                        going: { [weak self] in self?.fail() })
             return
         }
         if !output.damage.isEmpty { compositor.scene.repaint(output) }
@@ -132,17 +136,14 @@ final class ScreencopyFrame: ResourceObject, ScreenCaptureWaiter {
     }
 
     /// A painted frame of the screen this frame waits on: copies it if it damaged the region.
-    func outputDidPaint(_ output: ScreenOutput, damage: PixmanRegion) {
+    private func outputDidPaint(_ output: ScreenOutput) {
         guard !isDestroyed, let buffer = waitingBuffer else { return }
         var boxes: [PixmanRegion.Box] = []
-        damage.forEachBox { b in
+        output.presentedDamage.forEachBox { b in
             let x1 = max(b.x1, box.x1), y1 = max(b.y1, box.y1), x2 = min(b.x2, box.x2), y2 = min(b.y2, box.y2)
             if x1 < x2, y1 < y2 { boxes.append(PixmanRegion.Box(x1: x1, y1: y1, x2: x2, y2: y2)) }
         }
-        guard !boxes.isEmpty else {
-            output.pendingCaptures.append(self)
-            return
-        }
+        guard !boxes.isEmpty else { return }   // still waiting
         stopWaiting()
         finish(output, buffer: buffer, damage: boxes)
     }
@@ -169,13 +170,12 @@ final class ScreencopyFrame: ResourceObject, ScreenCaptureWaiter {
         zwlr_screencopy_frame_v1_send_failed(resource)
     }
 
-    func outputWillGo() { fail() }
-
     private func stopWaiting() {
         bufferListener?.remove()
         bufferListener = nil
         waitingBuffer = nil
-        output?.pendingCaptures.removeAll { $0 === self }
+        frameWait?.cancel()
+        frameWait = nil
     }
 
     override func resourceDidDestroy() { stopWaiting() }

@@ -16,20 +16,14 @@ public final class Compositor {
     public let clock: Clock
     /// The frame path: screens' outputs, damage, drawing, frames, hit testing.
     public let scene: Scene
-    public var outputs: [ScreenOutput] { scene.outputs }
     public private(set) var screensCreated = 0
     /// The scale screens connect with (`strata --scale`); setting it also rescales the screens
     /// already connected. Normalized like `Screen.scale` (1 ... 8, steps of 1/120).
     public var defaultScreenScale: Double = 1 {
         didSet {
             defaultScreenScale = Screen.normalizedScale(defaultScreenScale) ?? oldValue
-            for output in outputs { windows.setScale(defaultScreenScale, for: output.screen) }
+            for output in scene.outputs { windows.setScale(defaultScreenScale, for: output.screen) }
         }
-    }
-    /// Colour of screen pixels no window covers.
-    public var backgroundARGB: UInt32 {
-        get { scene.backgroundARGB }
-        set { scene.backgroundARGB = newValue }
     }
     /// How strictly xdg_surface's initial configure handshake is enforced (strict: the spec).
     public var xdgHandshake: XdgHandshake = .strict
@@ -75,15 +69,10 @@ public final class Compositor {
     public var log: (String) -> Void = { _ in }
     /// Focus requests (make_key, `_NET_ACTIVE_WINDOW`) honoured and refused (`FocusRequestRule`).
     public private(set) lazy var focusRequests = FocusRequests(compositor: self)
-    /// A trace recorder's hooks (frames presented, input handled); nil while not recording.
-    public var traceHooks: TraceHooks? {
-        get { scene.traceHooks }
-        set { scene.traceHooks = newValue }
-    }
     var globals: [Global] = []
     /// Globals removed from clients' view and destroyed a while later (screens unplugged).
     private var retiringGlobals: [Global] = []
-    /// The wire's reactions to the model's notifications (after the scene's damage).
+    /// The wire's reactions to the model's notifications (`ObserverPhase.wire`).
     private var modelToWireRelay: ModelToWireRelay?
     /// libwayland's wl_shm with the per-format stride check it lacks (`strata_add_shm_stride_check`).
     private var shmStrideCheck: OpaquePointer?
@@ -98,7 +87,6 @@ public final class Compositor {
         self.clock = clock
         self.windows = WindowManager(policy: policy)
         self.backend = backend
-        // The scene observes the model first: damage follows every change before others react.
         self.scene = Scene(display: display, windows: windows, backend: backend, clock: clock)
         guard wl_display_init_shm(display.display) == 0 else { throw .setup("wl_display_init_shm failed") }
         shmStrideCheck = strata_add_shm_stride_check(display.display)
@@ -172,8 +160,6 @@ public final class Compositor {
             globals.append(global)
         }
         modelToWireRelay = ModelToWireRelay(compositor: self)
-        // After the compositor's own observer: keyboard focus and `activated` are updated before
-        // the extension tells clients about key changes.
         guard let windowExtension = StrataWindowExtension(compositor: self) else { throw .setup("cannot create a global") }
         self.windowExtension = windowExtension
         if let global = windowExtension.global { globals.append(global) }
@@ -193,7 +179,7 @@ public final class Compositor {
         for global in globals where global.filter == nil && !global.isRemoved {
             list.append((global.interfaceName, global.version))
         }
-        for output in outputs {
+        for output in scene.outputs {
             if let global = output.global, !global.isRemoved { list.append((global.interfaceName, global.version)) }
         }
         return list
@@ -216,17 +202,10 @@ public final class Compositor {
         globals.remove(at: index).destroyNow()
     }
 
-    /// Takes the Wayland socket (`wayland-N`, or `name`).
-    public func addSocket(name: String? = nil) throws(ServerError) {
-        try display.addSocket(name: name)
-    }
-
-    public var socketName: String? { display.socketName }
-
     /// The socket of the processes Strata starts (`addPrivilegedSocket`), nil until then.
     public private(set) var privilegedSocket: PrivilegedSocket?
 
-    /// Opens the privileged socket beside the public one (`addSocket` first): the name Strata
+    /// Opens the privileged socket beside the public one (`display.addSocket` first): the name Strata
     /// gives the processes it starts as `WAYLAND_DISPLAY` (`PrivilegedSocket`).
     @discardableResult
     public func addPrivilegedSocket() throws(ServerError) -> PrivilegedSocket {
@@ -240,12 +219,6 @@ public final class Compositor {
         return socket
     }
 
-    /// One step of the event loop (see `Display.dispatch`).
-    @discardableResult
-    public func dispatch(timeout: Double? = 0) -> Int32 {
-        display.dispatch(timeout: timeout)
-    }
-
     /// Disconnects every client, stops the backend and destroys the display.
     public func shutdown() {
         display.assertOnLoop()
@@ -257,7 +230,7 @@ public final class Compositor {
         seat.idle.stop()
         seat.stop()
         backend.stop()
-        for output in outputs { output.global?.destroyNow() }
+        for output in scene.outputs { output.global?.destroyNow() }
         for global in globals + retiringGlobals { global.destroyNow() }
         globals.removeAll()
         retiringGlobals.removeAll()
@@ -301,7 +274,7 @@ public final class Compositor {
     /// Disconnects a screen: its windows move to the main screen (the model posts the moves),
     /// the wl_output global is removed now and destroyed later, its bindings turn inert.
     public func disconnectScreen(_ output: ScreenOutput) {
-        guard outputs.contains(where: { $0 === output }) else { return }
+        guard scene.outputs.contains(where: { $0 === output }) else { return }
         scene.remove(output)
         if let global = output.global {
             global.remove(eventLoop: display.eventLoop)
@@ -312,10 +285,6 @@ public final class Compositor {
         output.bindings.removeAll()
         windows.disconnectScreen(output.screen)
         scene.screenDidGo()
-    }
-
-    public func output(for id: ScreenID) -> ScreenOutput? {
-        scene.output(for: id)
     }
 
     // MARK: Windows
@@ -333,15 +302,9 @@ public final class Compositor {
         let bounded = windows.placement.constrainedSize(size, on: screen)
         var frame = windows.placement.initialFrame(for: window, size: bounded, requestedOrigin: nil, on: screen)
         frame.size = WindowPlacementPolicies.clampedSize(size)
-        setFrame(window, frame)
+        windows.setFrame(window, frame)
         windows.show(window, makeKey: makeKey)
         return bounded == frame.size ? nil : bounded
-    }
-
-    /// Changes a window's frame (the scene damages where it was and where it goes).
-    public func setFrame(_ window: Window, _ rect: Rect) {
-        guard rect != window.frame else { return }
-        windows.setFrame(window, rect)
     }
 
     // MARK: Levels
@@ -353,19 +316,10 @@ public final class Compositor {
         windows.setLevel(window, level)
     }
 
-    /// A client named its window (xdg_toplevel.set_title, wl_shell_surface.set_title).
-    func setTitle(_ title: String, of window: Window) {
-        windows.setTitle(window, title)
-        foreignToplevels.windowDidChange(window)
-        toplevelList.windowDidChange(window)
-    }
-
     /// A client set its window's app id (xdg_toplevel.set_app_id, wl_shell_surface.set_class);
     /// before the first map the user's level rule follows it at once.
     func setAppID(_ appID: String, of window: Window, isMapped: Bool) {
         windows.setAppID(window, appID)
-        foreignToplevels.windowDidChange(window)
-        toplevelList.windowDidChange(window)
         if !isMapped { applyConfiguredLevel(to: window) }
     }
 

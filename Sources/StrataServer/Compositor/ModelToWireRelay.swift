@@ -1,7 +1,7 @@
 import StrataModel
 
-/// The wire's side of the model's notifications, observed right after the scene (which damages
-/// first): key changes reach the window's content (xdg `activated`) and the seat's keyboard
+/// The wire's side of the model's notifications (phase `.wire`: after the scene has damaged,
+/// before the tools describe windows to other clients): key changes reach the window's content (xdg `activated`) and the seat's keyboard
 /// focus; window changes let the seat re-pick the pointer's surface; usable-area and geometry
 /// changes reach the contents (maximized windows follow) and the layer shell; screens' changes
 /// reach their wl_output bindings.
@@ -11,7 +11,7 @@ final class ModelToWireRelay {
 
     init(compositor: Compositor) {
         self.compositor = compositor
-        token = compositor.windows.notifications.addObserver { [unowned self] posted in
+        token = compositor.windows.notifications.addObserver(phase: .wire) { [unowned self] posted in
             self.modelDidPost(posted.notification)
         }
     }
@@ -49,12 +49,12 @@ final class ModelToWireRelay {
             for window in compositor.windows.windows where window.screen?.id == id {
                 window.content?.screenDidChangeGeometry()
             }
-            // (The scene, observing first, resized the output's canvas.)
-            if let output = compositor.output(for: id) {
+            // (The scene, in an earlier phase, resized the output's canvas.)
+            if let output = compositor.scene.output(for: id) {
                 for binding in output.bindings { binding.sendState() }
             }
         case .screenDidMove(let id):
-            if let output = compositor.output(for: id) {
+            if let output = compositor.scene.output(for: id) {
                 for binding in output.bindings { binding.sendState() }
             }
         case .screenDidDisconnect(let id):

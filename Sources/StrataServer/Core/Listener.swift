@@ -29,31 +29,3 @@ public final class Listener {
     public func listen(toClientCreated display: OpaquePointer) { strata_listener_add_to_client_created(raw, display) }
     public func listen(to signal: UnsafeMutablePointer<wl_signal>) { strata_listener_add_to_signal(raw, signal) }
 }
-
-/// A Swift signal with the same guarantee as wl_signal_emit_mutable: observers removed during
-/// emission are not called afterwards, observers added during emission wait for the next one.
-public final class Signal<Value> {
-    public final class Token {
-        fileprivate var block: ((Value) -> Void)?
-        fileprivate init(_ block: @escaping (Value) -> Void) { self.block = block }
-        public func remove() { block = nil }
-    }
-    private var tokens: [Token] = []
-
-    public init() {}
-
-    @discardableResult
-    public func observe(_ block: @escaping (Value) -> Void) -> Token {
-        let token = Token(block)
-        tokens.append(token)
-        return token
-    }
-
-    public func emit(_ value: Value) {
-        let current = tokens
-        for token in current {
-            token.block?(value)
-        }
-        tokens.removeAll { $0.block == nil }
-    }
-}

@@ -25,7 +25,7 @@ public final class ForeignToplevelList {
     }
 
     func install() -> Global? {
-        observerToken = compositor.windows.notifications.addObserver { [unowned self] posted in
+        observerToken = compositor.windows.notifications.addObserver(phase: .tools) { [unowned self] posted in
             self.modelDidPost(posted.notification)
         }
         return Global(display: compositor.display, interface: strata_ext_foreign_toplevel_list_v1_interface(), version: Self.version) { [unowned self] client, version, id in
@@ -67,6 +67,8 @@ public final class ForeignToplevelList {
             unlist(id)
         case .windowDidClose(let id):
             unlist(id)
+        case .windowDidChangeTitle(let id), .windowDidChangeAppID(let id):
+            if let window = compositor.windows.window(withID: id) { windowDidChange(window) }
         default:
             break
         }
@@ -80,7 +82,7 @@ public final class ForeignToplevelList {
     }
 
     /// The title or app id changed: every handle of the window sends it and `done`.
-    public func windowDidChange(_ window: Window) {
+    private func windowDidChange(_ window: Window) {
         guard identifier(of: window.id) != nil else { return }
         for binding in bindings { binding.handleObject(for: window.id)?.sendState(window) }
     }

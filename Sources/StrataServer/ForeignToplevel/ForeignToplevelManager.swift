@@ -24,7 +24,7 @@ public final class ForeignToplevelManager {
     }
 
     func install() -> Global? {
-        observerToken = compositor.windows.notifications.addObserver { [unowned self] posted in
+        observerToken = compositor.windows.notifications.addObserver(phase: .tools) { [unowned self] posted in
             self.modelDidPost(posted.notification)
         }
         return Global(display: compositor.display, interface: strata_zwlr_foreign_toplevel_manager_v1_interface(), version: Self.version) { [unowned self] client, version, id in
@@ -52,7 +52,8 @@ public final class ForeignToplevelManager {
                 windowDidChange(window)
             }
         case .windowDidBecomeHidden(let id), .windowDidBecomeKey(let id), .windowDidResignKey(let id),
-             .windowDidChangeMaximized(let id, _), .windowDidChangeFullscreen(let id, _):
+             .windowDidChangeMaximized(let id, _), .windowDidChangeFullscreen(let id, _), .windowDidChangeTitle(let id),
+             .windowDidChangeAppID(let id):
             if listed.contains(id), let window = compositor.windows.window(withID: id) { windowDidChange(window) }
         case .windowDidMoveToScreen(let id, let from, _):
             guard listed.contains(id), let window = compositor.windows.window(withID: id) else { return }
@@ -67,7 +68,7 @@ public final class ForeignToplevelManager {
     }
 
     /// Title, app id, or state changed: every handle of the window re-sends and ends with done.
-    public func windowDidChange(_ window: Window) {
+    private func windowDidChange(_ window: Window) {
         guard listed.contains(window.id) else { return }
         for binding in bindings { binding.handleObject(for: window.id)?.sendState(window) }
     }
@@ -222,7 +223,7 @@ final class ForeignToplevelHandle: ResourceObject {
 
     /// output_enter / output_leave for each of this client's wl_outputs of the screen.
     private func sendOutput(_ screen: ScreenID, enter: Bool) {
-        guard let output = manager.compositor.output(for: screen) else { return }
+        guard let output = manager.compositor.scene.output(for: screen) else { return }
         for binding in output.bindings where binding.client == client && !binding.isDestroyed {
             if enter {
                 zwlr_foreign_toplevel_handle_v1_send_output_enter(resource, binding.resource)

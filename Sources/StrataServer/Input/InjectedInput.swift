@@ -1,7 +1,7 @@
 import StrataModel
 
 /// One input event as it entered the seat's injection API (`Seat.pointerMotion`, `key`, …), for
-/// a trace recorder (`TraceHooks`). A value without references: telling it allocates nothing.
+/// a trace recorder (`Seat.inputHandled`). A value without references: telling it allocates nothing.
 public enum InjectedInput: Sendable, Equatable {
     case pointerMotion(screen: ScreenID, x: Double, y: Double)
     case pointerRelativeMotion(dx: Double, dy: Double)

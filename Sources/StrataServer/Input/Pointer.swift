@@ -162,7 +162,7 @@ final class Pointer {
             var moved = frame
             moved.x = frame.x + Self.clampedDelta(x - startX)
             moved.y = frame.y + Self.clampedDelta(y - startY)
-            seat.compositor.setFrame(window, moved)
+            seat.compositor.windows.setFrame(window, moved)
         case .resize(_, let edges, let startX, let startY, let frame, let resize):
             let size = Self.resizedSize(frame: frame, edges: edges, dx: x - startX, dy: y - startY)
             resize(size.width, size.height)

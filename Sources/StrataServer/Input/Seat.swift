@@ -28,6 +28,11 @@ public final class Seat {
     unowned let compositor: Compositor
     static let version: UInt32 = 8
     public let name = "seat0"
+    /// The seat handled an input event (its events were sent), with the event's milliseconds:
+    /// heard by a trace recorder.
+    public let inputHandled = Signal<(input: InjectedInput, time: UInt32)>()
+    /// A drag-and-drop session began, entered or left a surface, or ended: heard by a trace.
+    public let dragChanged = Signal<DragEvent>()
 
     var bindings: [SeatBinding] = []
     private(set) var pointer: Pointer!
@@ -272,7 +277,7 @@ public final class Seat {
         drag = newDrag
         // The input is the drag's now: the pointer's focus leaves, or the touch point goes quiet.
         if started.touchID == nil { pointer.beginDrag() } else { touch.beginDrag(id: started.touchID ?? 0) }
-        compositor.traceHooks?.dragDidChange(.started(touch: started.touchID, hasSource: source != nil, hasIcon: icon != nil))
+        dragChanged.emit(.started(touch: started.touchID, hasSource: source != nil, hasIcon: icon != nil))
         compositor.dragIcon.update()
         newDrag.motion(on: started.output, x: started.x, y: started.y, time: compositor.clock.milliseconds)
     }
@@ -295,7 +300,7 @@ public final class Seat {
         guard x.isFinite, y.isFinite else { return }
         idle.inputDidHappen()
         pointer.motion(on: output, x: x, y: y, time: time)
-        compositor.traceHooks?.seatDidHandle(.pointerMotion(screen: output.screen.id, x: x, y: y), time: time)
+        inputHandled.emit((.pointerMotion(screen: output.screen.id, x: x, y: y), time))
     }
 
     /// The pointer moved by (dx, dy) (a mouse's relative motion), staying on its screen. A locked
@@ -305,7 +310,7 @@ public final class Seat {
         guard dx.isFinite, dy.isFinite else { return }
         idle.inputDidHappen()
         pointer.relativeMotion(dx: dx, dy: dy, time: time)
-        compositor.traceHooks?.seatDidHandle(.pointerRelativeMotion(dx: dx, dy: dy), time: time)
+        inputHandled.emit((.pointerRelativeMotion(dx: dx, dy: dy), time))
     }
 
     /// Whether a pointer constraint is in effect (a lock or a confinement), and which.
@@ -318,7 +323,7 @@ public final class Seat {
     public func pointerButton(_ button: UInt32, pressed: Bool, time: UInt32) {
         idle.inputDidHappen()
         pointer.button(button, pressed: pressed, time: time)
-        compositor.traceHooks?.seatDidHandle(.pointerButton(button: button, pressed: pressed), time: time)
+        inputHandled.emit((.pointerButton(button: button, pressed: pressed), time))
     }
 
     /// Scrolling, in surface-local units (positive: down / right).
@@ -326,7 +331,7 @@ public final class Seat {
         guard vertical.isFinite, horizontal.isFinite else { return }
         idle.inputDidHappen()
         pointer.axis(vertical: vertical, horizontal: horizontal, time: time)
-        compositor.traceHooks?.seatDidHandle(.pointerAxis(vertical: vertical, horizontal: horizontal), time: time)
+        inputHandled.emit((.pointerAxis(vertical: vertical, horizontal: horizontal), time))
     }
 
     /// One frame of scrolling with its source, wheel steps and stops.
@@ -334,7 +339,7 @@ public final class Seat {
         guard scroll.vertical.isFinite, scroll.horizontal.isFinite else { return }
         idle.inputDidHappen()
         pointer.scroll(scroll, time: time)
-        compositor.traceHooks?.seatDidHandle(.pointerAxis(vertical: scroll.vertical, horizontal: scroll.horizontal), time: time)
+        inputHandled.emit((.pointerAxis(vertical: scroll.vertical, horizontal: scroll.horizontal), time))
     }
 
     /// Pointer input made in `body` (motion, buttons, scrolling) reaches clients as one group,
@@ -347,40 +352,40 @@ public final class Seat {
     public func key(_ keycode: UInt32, pressed: Bool, time: UInt32) {
         idle.inputDidHappen()
         keyboard.key(keycode, pressed: pressed, time: time)
-        compositor.traceHooks?.seatDidHandle(.key(keycode: keycode, pressed: pressed, virtualKeyboard: false), time: time)
+        inputHandled.emit((.key(keycode: keycode, pressed: pressed, virtualKeyboard: false), time))
     }
 
     /// A key from `client`'s virtual keyboard: the input method's own keys pass its grab.
     func key(_ keycode: UInt32, pressed: Bool, time: UInt32, virtualKeyboardOf client: OpaquePointer) {
         idle.inputDidHappen()
         keyboard.key(keycode, pressed: pressed, time: time, passesInputMethodGrab: client == textInputs.inputMethodClient)
-        compositor.traceHooks?.seatDidHandle(.key(keycode: keycode, pressed: pressed, virtualKeyboard: true), time: time)
+        inputHandled.emit((.key(keycode: keycode, pressed: pressed, virtualKeyboard: true), time))
     }
 
     public func touchDown(id: Int32, on output: ScreenOutput, x: Double, y: Double, time: UInt32) {
         guard x.isFinite, y.isFinite else { return }
         idle.inputDidHappen()
         touch.down(id: id, on: output, x: x, y: y, time: time)
-        compositor.traceHooks?.seatDidHandle(.touchDown(id: id, screen: output.screen.id, x: x, y: y), time: time)
+        inputHandled.emit((.touchDown(id: id, screen: output.screen.id, x: x, y: y), time))
     }
 
     public func touchMotion(id: Int32, x: Double, y: Double, time: UInt32) {
         guard x.isFinite, y.isFinite else { return }
         idle.inputDidHappen()
         touch.motion(id: id, x: x, y: y, time: time)
-        compositor.traceHooks?.seatDidHandle(.touchMotion(id: id, x: x, y: y), time: time)
+        inputHandled.emit((.touchMotion(id: id, x: x, y: y), time))
     }
 
     public func touchUp(id: Int32, time: UInt32) {
         idle.inputDidHappen()
         touch.up(id: id, time: time)
-        compositor.traceHooks?.seatDidHandle(.touchUp(id: id), time: time)
+        inputHandled.emit((.touchUp(id: id), time))
     }
 
     /// The compositor takes over every touch sequence: wl_touch.cancel to their clients.
     public func touchCancel() {
         touch.cancel()
-        compositor.traceHooks?.seatDidHandle(.touchCancel, time: compositor.clock.milliseconds)
+        inputHandled.emit((.touchCancel, compositor.clock.milliseconds))
     }
 
     /// A touchpad gesture begins with `fingers` fingers (clamped to 1…10), for the surface with
@@ -389,7 +394,7 @@ public final class Seat {
     public func pointerGestureBegin(_ kind: PointerGestureKind, fingers: UInt32, time: UInt32) {
         idle.inputDidHappen()
         gestures.begin(kind, fingers: fingers, time: time)
-        compositor.traceHooks?.seatDidHandle(.gestureBegin(kind: kind, fingers: fingers), time: time)
+        inputHandled.emit((.gestureBegin(kind: kind, fingers: fingers), time))
     }
 
     /// The gesture in progress moved: (dx, dy) since the last event, in surface units; a pinch's
@@ -400,7 +405,7 @@ public final class Seat {
         guard dx.isFinite, dy.isFinite, scale.isFinite, rotation.isFinite, let kind = gestures.activeKind else { return }
         idle.inputDidHappen()
         gestures.update(dx: dx, dy: dy, scale: scale, rotation: rotation, time: time)
-        compositor.traceHooks?.seatDidHandle(.gestureUpdate(kind: kind, dx: dx, dy: dy, scale: scale, rotation: rotation), time: time)
+        inputHandled.emit((.gestureUpdate(kind: kind, dx: dx, dy: dy, scale: scale, rotation: rotation), time))
     }
 
     /// The gesture in progress ends (`cancelled`: the client should undo what it did); nothing
@@ -409,7 +414,7 @@ public final class Seat {
         guard let kind = gestures.activeKind else { return }
         idle.inputDidHappen()
         gestures.end(cancelled: cancelled, time: time)
-        compositor.traceHooks?.seatDidHandle(.gestureEnd(kind: kind, cancelled: cancelled), time: time)
+        inputHandled.emit((.gestureEnd(kind: kind, cancelled: cancelled), time))
     }
 
     /// One frame of a tablet tool: `event` and the `axes` that changed. The tablet and the tool
@@ -422,7 +427,7 @@ public final class Seat {
         guard let found = tablets.tool(for: tool) else { return false }
         idle.inputDidHappen()
         found.handle(event, axes: axes, time: time)
-        compositor.traceHooks?.seatDidHandle(.tabletTool(tool: tool, event: event, axes: axes), time: time)
+        inputHandled.emit((.tabletTool(tool: tool, event: event, axes: axes), time))
         return true
     }
 

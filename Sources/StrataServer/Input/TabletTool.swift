@@ -63,7 +63,7 @@ final class TabletTool {
     func handle(_ event: TabletToolEvent, axes: TabletToolAxes, time: UInt32) {
         switch event {
         case .motion(let screen, let x, let y):
-            guard x.isFinite, y.isFinite, let output = seat.compositor.outputs.first(where: { $0.screen.id == screen }) else { return }
+            guard x.isFinite, y.isFinite, let output = seat.compositor.scene.outputs.first(where: { $0.screen.id == screen }) else { return }
             self.output = output
             self.x = x
             self.y = y

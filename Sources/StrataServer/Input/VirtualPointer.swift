@@ -183,7 +183,7 @@ final class VirtualPointer: ResourceObject {
 
     /// The pointer's position in the global layout (the first screen's origin before any motion).
     private func currentPosition() -> (x: Double, y: Double)? {
-        let current = compositor.seat.pointerPosition ?? compositor.outputs.first.map { ($0, 0.0, 0.0) }
+        let current = compositor.seat.pointerPosition ?? compositor.scene.outputs.first.map { ($0, 0.0, 0.0) }
         guard let (output, x, y) = current else { return nil }
         let origin = output.screen.bounds
         return (Double(origin.x) + x, Double(origin.y) + y)
@@ -193,8 +193,8 @@ final class VirtualPointer: ResourceObject {
         guard width > 0, height > 0 else { return nil }
         let area: Rect
         if let output { area = output.screen.bounds } else {
-            guard let first = compositor.outputs.first?.screen.bounds else { return nil }
-            area = compositor.outputs.dropFirst().reduce(first) { $0.union($1.screen.bounds) }
+            guard let first = compositor.scene.outputs.first?.screen.bounds else { return nil }
+            area = compositor.scene.outputs.dropFirst().reduce(first) { $0.union($1.screen.bounds) }
         }
         return (Double(area.x) + Double(area.width) * Double(min(x, width)) / Double(width),
                 Double(area.y) + Double(area.height) * Double(min(y, height)) / Double(height))
@@ -203,7 +203,7 @@ final class VirtualPointer: ResourceObject {
     /// Moves the pointer to a point of the global layout: onto the screen holding it, else clamped
     /// into the nearest screen.
     private func move(time: UInt32, globalX: Double, globalY: Double) {
-        let outputs = compositor.outputs
+        let outputs = compositor.scene.outputs
         func distance(_ b: Rect) -> Double {
             let cx = min(max(globalX, Double(b.x)), Double(b.x + b.width - 1))
             let cy = min(max(globalY, Double(b.y)), Double(b.y + b.height - 1))

@@ -19,7 +19,7 @@ public final class OutputManager {
     }
 
     func install() -> Global? {
-        observerToken = compositor.windows.notifications.addObserver { [unowned self] posted in
+        observerToken = compositor.windows.notifications.addObserver(phase: .tools) { [unowned self] posted in
             self.modelDidPost(posted.notification)
         }
         return Global(display: compositor.display, interface: strata_zwlr_output_manager_v1_interface(), version: Self.version) { [unowned self] client, version, id in

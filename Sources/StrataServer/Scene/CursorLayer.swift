@@ -162,7 +162,7 @@ public final class CursorLayer {
     func surfaceDidCommit(_ surface: Surface) {
         guard case .surface(let current, _, _) = compositor.seat.pointer.cursorImage(theme: theme), current === surface else { return }
         update(contentChanged: true)
-        if let drawn, !surface.frameCallbacks.isEmpty, let output = compositor.output(for: drawn.screen) {
+        if let drawn, !surface.frameCallbacks.isEmpty, let output = compositor.scene.output(for: drawn.screen) {
             compositor.scene.scheduleFrame(output)
         }
         if !compositor.backend.drawsCursor, !surface.frameCallbacks.isEmpty {
@@ -173,7 +173,7 @@ public final class CursorLayer {
     }
 
     private func damage(_ placement: Placement) {
-        guard let output = compositor.output(for: placement.screen) else { return }
+        guard let output = compositor.scene.output(for: placement.screen) else { return }
         output.damage.addRect(x: placement.damageX, y: placement.damageY, width: placement.damageWidth, height: placement.damageHeight)
         compositor.scene.scheduleFrame(output)
     }

@@ -47,13 +47,13 @@ final class DragIconLayer {
             if let next { damage(next) }
             drawn = next
         }
-        if let drawn, let surface, !surface.frameCallbacks.isEmpty, let output = compositor.output(for: drawn.screen) {
+        if let drawn, let surface, !surface.frameCallbacks.isEmpty, let output = compositor.scene.output(for: drawn.screen) {
             compositor.scene.scheduleFrame(output)
         }
     }
 
     private func damage(_ placement: Placement) {
-        guard let output = compositor.output(for: placement.screen) else { return }
+        guard let output = compositor.scene.output(for: placement.screen) else { return }
         output.damage.addRect(x: placement.x, y: placement.y, width: placement.width, height: placement.height)
         compositor.scene.scheduleFrame(output)
     }

@@ -20,13 +20,17 @@ public final class Scene {
     let backend: Backend
     /// Where frame times come from (realtime, or the manual virtual clock).
     let clock: Clock
-    /// A trace recorder's hooks (frames presented); nil while not recording.
-    weak var traceHooks: TraceHooks?
-    /// Who else reads each presented frame (video recordings); empty: a loop over nothing.
-    public var frameObservers: [FrameObserver] = []
-    /// Told when a window's own pixels may have changed, while toplevel captures wait for that
-    /// (nil otherwise: no cost per commit).
-    var windowImageObserver: (any WindowImageObserver)?
+    /// A screen presented a painted frame: `output.displayCanvas` holds it and
+    /// `output.presentedDamage` is what changed (emitted from the repaint, after the backend;
+    /// frames with no damage are not presented). Heard by a trace, a video recording and the
+    /// captures waiting for a frame; listeners must not block the loop.
+    public let framePresented = Signal<ScreenOutput>()
+    /// A window's own pixels may have changed: a commit anywhere in its surface trees (its popups
+    /// included), or a model change that damaged it (frame, visibility, screen). Heard by toplevel
+    /// captures; with nobody listening the scene does not look for the window.
+    public let windowImageChanged = Signal<Window>()
+    /// A screen is going (`remove`): captures waiting for its frames cannot happen.
+    public let outputWillGo = Signal<ScreenOutput>()
     /// The screens' outputs, the main screen's first.
     public internal(set) var outputs: [ScreenOutput] = []
     /// Colour of screen pixels no window covers.
@@ -54,7 +58,7 @@ public final class Scene {
         self.clock = clock
         self.windows = windows
         self.backend = backend
-        observerToken = windows.notifications.addObserver { [unowned self] posted in
+        observerToken = windows.notifications.addObserver(phase: .scene) { [unowned self] posted in
             self.modelDidPost(posted.notification)
         }
     }
@@ -97,7 +101,7 @@ public final class Scene {
         guard let index = outputs.firstIndex(where: { $0 === output }) else { return }
         outputs.remove(at: index)
         stopFrameClock(output)
-        output.failCaptures()
+        outputWillGo.emit(output)
     }
 
     /// After a screen went: the others are drawn again (windows moved to them, mirrors changed).
@@ -169,7 +173,7 @@ public final class Scene {
         refreshPlacement(of: surface, forceFull: false)
         surface.forEachChild { child, _ in damageTree(of: child) }
         releaseReplacedBuffersUnlessFrameComing()
-        if let windowImageObserver, let window = anchoredWindow(of: surface) { windowImageObserver.windowImageDidChange(window) }
+        if !windowImageChanged.isEmpty, let window = anchoredWindow(of: surface) { windowImageChanged.emit(window) }
     }
 
     /// A surface tree's place or order changed outside its commit and the model (a popup
@@ -177,7 +181,7 @@ public final class Scene {
     /// damages where it was and is now.
     func surfaceTreeDidChange(_ root: Surface) {
         damageTree(of: root)
-        if let windowImageObserver, let window = anchoredWindow(of: root) { windowImageObserver.windowImageDidChange(window) }
+        if !windowImageChanged.isEmpty, let window = anchoredWindow(of: root) { windowImageChanged.emit(window) }
     }
 
     /// Damages where a surface tree was and is now (moves, restacks, unmaps).
@@ -189,7 +193,7 @@ public final class Scene {
 
     private func damageWindow(_ window: Window) {
         window.forEachRootSurface { damageTree(of: $0) }
-        windowImageObserver?.windowImageDidChange(window)
+        windowImageChanged.emit(window)
     }
 
     // MARK: Placement
@@ -381,9 +385,7 @@ public final class Scene {
             output.paintedFrames += 1
             output.present()
             backend.present(output, damage: output.presentedDamage)
-            traceHooks?.screenDidPresent(output)
-            for observer in frameObservers { observer.screenDidPresent(output) }
-            output.completeCaptures()
+            framePresented.emit(output)
             if output === outputs.first { damageMirrors(of: output, damage: clip) }
             output.damage.clear()
             output.deviceDamage.clear()
@@ -486,7 +488,7 @@ public final class Scene {
     /// placed in the overscan safe area as the frame's), `body` copies, then they are drawn and
     /// presented again with it, so the shown image is as before, pixel for pixel. Nothing reaches
     /// the backend, and the frame's own state (its damage, draw list and presented damage) is
-    /// untouched: this may run inside a repaint (`ScreenOutput.completeCaptures`). A mirroring
+    /// untouched: this may run inside a repaint (a capture hearing `framePresented`). A mirroring
     /// screen shows the main screen's picture: the main screen's cursor pixels are redrawn, and
     /// the mirror whole. The cost is the capture's, never a frame's: nothing is redrawn when the
     /// cursor is not in the image (hidden, on another screen, shown by the backend).

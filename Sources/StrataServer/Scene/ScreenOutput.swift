@@ -59,9 +59,6 @@ public final class ScreenOutput {
     /// to check that only damaged regions are repainted.
     public internal(set) var lastPaintedArea = 0
     weak var compositor: Compositor?
-    /// Captures waiting for the next painted frame (screencopy's copy_with_damage, image copy
-    /// capture frames of an output source).
-    var pendingCaptures: [any ScreenCaptureWaiter] = []
 
     init?(screen: Screen, backendName: String) {
         let pixels = ScreenOutput.pixelSize(of: screen)
@@ -303,20 +300,6 @@ public final class ScreenOutput {
         return image
     }
 
-    /// After a painted frame: the waiting captures copy it, with `presentedDamage`.
-    func completeCaptures() {
-        guard !pendingCaptures.isEmpty else { return }
-        let waiting = pendingCaptures
-        pendingCaptures.removeAll()
-        for frame in waiting { frame.outputDidPaint(self, damage: presentedDamage) }
-    }
-
-    /// The screen is going: its waiting captures fail.
-    func failCaptures() {
-        let waiting = pendingCaptures
-        pendingCaptures.removeAll()
-        for frame in waiting { frame.outputWillGo() }
-    }
 }
 
 extension ScreenOutput {

@@ -14,7 +14,7 @@ import StrataModel
 /// the source `dnd_drop_performed`, otherwise the source is cancelled; the destination then gets
 /// `leave`, and a dropped offer stays live until `finish`. The icon surface (role
 /// `wl_data_device-icon`) is drawn by `DragIconLayer` at the point, moved by its
-/// wl_surface.offset. Each step is told to the trace (`TraceHooks.dragDidChange`).
+/// wl_surface.offset. Each step is told to the trace (`Seat.dragChanged`).
 final class Drag {
     unowned let seat: Seat
     /// The touch point that drives the drag; nil: the pointer.
@@ -114,7 +114,7 @@ final class Drag {
         if let source, source.dragState == .dragging { source.dragState = .none }
         seat.dragDidEnd(self)
         seat.compositor.dragIcon.update()
-        seat.compositor.traceHooks?.dragDidChange(.ended(end, action: action))
+        seat.dragChanged.emit(.ended(end, action: action))
     }
 
     // MARK: Told by the seat
@@ -177,13 +177,13 @@ final class Drag {
             focus = nil
             focusDevice = nil
             focusOffer = nil
-            if !isEnded { seat.compositor.traceHooks?.dragDidChange(.left) }
+            if !isEnded { seat.dragChanged.emit(.left) }
         }
         guard let surface, !isEnded else { return }
         // The surface is the drag's focus even when its client has no data device (it hears
         // nothing then), so motion over it does not look for one again.
         focus = surface
-        seat.compositor.traceHooks?.dragDidChange(.entered(window: window?.id))
+        seat.dragChanged.emit(.entered(window: window?.id))
         guard let device = seat.clipboard.dragDevice(of: surface.client) else { return }
         focusDevice = device
         var offer: DataOffer?

@@ -1,6 +1,6 @@
 import StrataModel
 
-/// A step of a drag-and-drop session, for a trace recorder (`TraceHooks.dragDidChange`).
+/// A step of a drag-and-drop session, for a trace recorder (`Seat.dragChanged`).
 public enum DragEvent: Sendable, Equatable {
     /// Why a drag ended.
     public enum End: String, Sendable {

@@ -85,7 +85,7 @@ final class LayerSurface: ResourceObject, SurfaceRole, WindowContent, PopupParen
 
     private func updateFrame() {
         guard let window, let surface, !window.isClosed else { return }
-        compositor.setFrame(window, Rect(x: box.x, y: box.y, width: Int(surface.width), height: Int(surface.height)))
+        compositor.windows.setFrame(window, Rect(x: box.x, y: box.y, width: Int(surface.width), height: Int(surface.height)))
     }
 
     private func sendConfigure(width: Int, height: Int) {

@@ -48,11 +48,11 @@ final class SessionLockSurface: ResourceObject, SurfaceRole {
 
     /// Whether the rules of the role apply: alive, on a screen that is still connected (an inert
     /// lock surface is never configured, and its commits are not checked).
-    private var isActive: Bool { isLive && screenID.flatMap { compositor.output(for: $0) } != nil }
+    private var isActive: Bool { isLive && screenID.flatMap { compositor.scene.output(for: $0) } != nil }
 
     /// Tells the client its screen's size (logical), unless the screen is gone.
     func sendConfigure() {
-        guard isLive, let screenID, let output = compositor.output(for: screenID) else { return }
+        guard isLive, let screenID, let output = compositor.scene.output(for: screenID) else { return }
         let width = UInt32(clamping: max(0, output.width)), height = UInt32(clamping: max(0, output.height))
         if let last = unacked.last, last.width == width, last.height == height { return }
         if unacked.isEmpty, let acked, acked == (width, height) { return }

@@ -28,7 +28,7 @@ public final class StrataWindowExtension {
         }
         guard let global else { return nil }
         _ = global
-        observer = compositor.windows.notifications.addObserver { [unowned self] posted in
+        observer = compositor.windows.notifications.addObserver(phase: .tools) { [unowned self] posted in
             self.modelDidPost(posted.notification)
         }
     }

@@ -300,12 +300,12 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
         let size = (width: Int(surface.width), height: Int(surface.height))
         switch mode {
         case .maximized, .fullscreen:
-            compositor.setFrame(window, frame(width: size.width, height: size.height))
+            compositor.windows.setFrame(window, frame(width: size.width, height: size.height))
             compositor.windows.show(window, makeKey: true)
         case .transient:
             var frame = window.frame
             frame.size = Size(width: size.width, height: size.height)
-            compositor.setFrame(window, frame)
+            compositor.windows.setFrame(window, frame)
             placeTransient(window)
             compositor.windows.show(window, makeKey: !showsWithoutKey)
             if let parentWindow = parentSurface.flatMap({ compositor.scene.window(showing: $0) }), parentWindow.isVisible {
@@ -313,7 +313,7 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
             }
         default:
             if wasPlaced {
-                compositor.setFrame(window, frame(width: size.width, height: size.height))
+                compositor.windows.setFrame(window, frame(width: size.width, height: size.height))
                 compositor.windows.show(window, makeKey: true)
             } else {
                 // Larger than the work area: the client is asked for the bounded size (once).
@@ -329,10 +329,10 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
     /// a position the client asks for, which the placement policy decides on.
     private func placeTransient(_ window: Window) {
         guard let parent = parentSurface, let p = parent.placement,
-              let screen = compositor.output(for: p.screen)?.screen else { return }
+              let screen = compositor.scene.output(for: p.screen)?.screen else { return }
         if window.screen !== screen { compositor.windows.move(window, to: screen) }
         let requested = Point(x: Double(Int(p.x) + offset.x), y: Double(Int(p.y) + offset.y))
-        compositor.setFrame(window, placement.initialFrame(for: window, size: window.frame.size, requestedOrigin: requested, on: screen))
+        compositor.windows.setFrame(window, placement.initialFrame(for: window, size: window.frame.size, requestedOrigin: requested, on: screen))
     }
 
     private func unmap() {
@@ -352,7 +352,7 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
 
     private func updateFrame() {
         guard let window, let surface, !window.isClosed else { return }
-        compositor.setFrame(window, frame(width: Int(surface.width), height: Int(surface.height)))
+        compositor.windows.setFrame(window, frame(width: Int(surface.width), height: Int(surface.height)))
     }
 
     // MARK: WindowContent
@@ -402,7 +402,7 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
     /// The surface's new buffer origin is that far from the old one's: the window moves with it.
     func rootSurfaceDidCommitOffset(dx: Int32, dy: Int32) {
         guard let window else { return }
-        compositor.setFrame(window, window.frame.offsetBy(dx: Int(dx), dy: Int(dy)))
+        compositor.windows.setFrame(window, window.frame.offsetBy(dx: Int(dx), dy: Int(dy)))
     }
 
     // MARK: Popup grab
@@ -496,7 +496,7 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
             handle(resource, as: WlShellSurface.self) { shellSurface in
                 guard let title else { return }
                 shellSurface.title = String(cString: title)
-                if let window = shellSurface.window { shellSurface.compositor.setTitle(shellSurface.title, of: window) }
+                if let window = shellSurface.window { shellSurface.compositor.windows.setTitle(window, shellSurface.title) }
             }
         },
         set_class: { _, resource, appClass in

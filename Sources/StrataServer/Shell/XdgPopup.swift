@@ -57,7 +57,7 @@ final class XdgPopup: ResourceObject, XdgRoleObject, PopupGrab {
     func computeRect() -> Rect {
         var bounds: Rect?
         if let parent, let parentSurface = parent.surface, let p = parentSurface.placement,
-           let screen = compositor.output(for: p.screen)?.screen {
+           let screen = compositor.scene.output(for: p.screen)?.screen {
             let area = compositor.windows.placement.workArea(of: screen)
             bounds = area.offsetBy(dx: -(Int(p.x) + parent.geometry.x), dy: -(Int(p.y) + parent.geometry.y))
         }

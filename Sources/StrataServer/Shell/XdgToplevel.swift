@@ -271,13 +271,13 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
         let geometry = xdgSurface.geometry
         var bounded: Size?
         if current.maximized || current.fullscreen {
-            compositor.setFrame(window, frame(for: geometry.size))
+            compositor.windows.setFrame(window, frame(for: geometry.size))
             compositor.windows.show(window, makeKey: makeKey)
         } else if wasPlaced {
             // Shown again after an unmap: where it was, like a UIWindow that stops being hidden.
             var frame = window.frame
             frame.size = geometry.size
-            compositor.setFrame(window, frame)
+            compositor.windows.setFrame(window, frame)
             compositor.windows.show(window, makeKey: makeKey)
         } else {
             bounded = compositor.placeAndShow(window, width: Int32(clamping: geometry.width), height: Int32(clamping: geometry.height),
@@ -349,7 +349,7 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
         }
         placedGeometryOrigin = (geometry.x, geometry.y)
         if committedState == .normal { compositor.windows.forgetRestoreFrame(window) }
-        compositor.setFrame(window, rect)
+        compositor.windows.setFrame(window, rect)
     }
 
     /// The surface hangs on the window's frame, less the window geometry's origin.
@@ -398,7 +398,7 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
     /// The surface's new buffer origin is that far from the old one's: the window moves with it.
     func rootSurfaceDidCommitOffset(dx: Int32, dy: Int32) {
         guard let window else { return }
-        compositor.setFrame(window, window.frame.offsetBy(dx: Int(dx), dy: Int(dy)))
+        compositor.windows.setFrame(window, window.frame.offsetBy(dx: Int(dx), dy: Int(dy)))
     }
 
     func closeRequest() {
@@ -486,7 +486,7 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
         set_title: { _, resource, title in
             handle(resource, as: XdgToplevel.self) { toplevel in
                 guard let title, let window = toplevel.window else { return }
-                toplevel.compositor.setTitle(String(cString: title), of: window)
+                toplevel.compositor.windows.setTitle(window, String(cString: title))
             }
         },
         set_app_id: { _, resource, appID in

@@ -21,7 +21,7 @@ public final class FractionalScaleManager {
     }
 
     func install() -> Global? {
-        observerToken = compositor.windows.notifications.addObserver { [unowned self] posted in
+        observerToken = compositor.windows.notifications.addObserver(phase: .wire) { [unowned self] posted in
             self.modelDidPost(posted.notification)
         }
         return Global(display: compositor.display, interface: strata_wp_fractional_scale_manager_v1_interface(), version: Self.version) { [unowned self] client, version, id in
@@ -56,7 +56,7 @@ public final class FractionalScaleManager {
     /// The screen whose scale `surface` should draw at (see the type's description).
     func screen(for surface: Surface) -> Screen? {
         if let window = compositor.scene.window(showing: surface), let screen = window.screen { return screen }
-        if let placement = compositor.scene.lastPlacement(of: surface), let output = compositor.output(for: placement.screen) { return output.screen }
+        if let placement = compositor.scene.lastPlacement(of: surface), let output = compositor.scene.output(for: placement.screen) { return output.screen }
         return compositor.windows.mainScreen
     }
 

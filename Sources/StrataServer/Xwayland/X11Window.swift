@@ -185,13 +185,13 @@ final class X11Window: WindowContent, SurfaceRole {
         if let screen = window.screen ?? compositor.windows.mainScreen {
             let requested: Point? = (x != 0 || y != 0) ? Point(x: Double(x), y: Double(y)) : nil
             let placement = compositor.windows.placement
-            compositor.setFrame(window, placement.initialFrame(
+            compositor.windows.setFrame(window, placement.initialFrame(
                 for: window, size: placement.constrainedSize(size, on: screen), requestedOrigin: requested, on: screen))
             // Mapped maximized or fullscreen: the state's frame, the placed one restored after.
             updateModelState(of: window)
             if isMaximized || wantsFullscreen {
                 compositor.windows.setRestoreFrame(window, window.frame)
-                if let frame = stateFrame(for: window) { compositor.setFrame(window, frame) }
+                if let frame = stateFrame(for: window) { compositor.windows.setFrame(window, frame) }
             }
         }
         compositor.windows.show(window, makeKey: type.canBecomeKey && acceptsInput || supportsTakeFocus)
@@ -315,7 +315,7 @@ final class X11Window: WindowContent, SurfaceRole {
     /// position, never key, directly above the window it belongs to at that window's level
     /// (`X11WindowController.parentOfOverrideRedirect`), or at the popup level when it belongs to none.
     private func showOverrideRedirect(_ window: Window, size: Size) {
-        compositor.setFrame(window, Rect(x: Int(x), y: Int(y), width: size.width, height: size.height))
+        compositor.windows.setFrame(window, Rect(x: Int(x), y: Int(y), width: size.width, height: size.height))
         compositor.windows.show(window, makeKey: false)
         orderAboveParent()
     }
@@ -340,7 +340,7 @@ final class X11Window: WindowContent, SurfaceRole {
         width = geometry.width
         height = geometry.height
         guard isOverrideRedirect, let window, window.isVisible else { return }
-        compositor.setFrame(window, Rect(x: Int(x), y: Int(y), width: window.frame.width, height: window.frame.height))
+        compositor.windows.setFrame(window, Rect(x: Int(x), y: Int(y), width: window.frame.width, height: window.frame.height))
     }
 
     func propertiesDidChange() {
@@ -349,7 +349,7 @@ final class X11Window: WindowContent, SurfaceRole {
         if isOverrideRedirect, transientFor != 0, orderedAbove?.content as? X11Window !== wm.window(transientFor) {
             orderAboveParent()
         }
-        if window.title != title { compositor.setTitle(title, of: window) }
+        if window.title != title { compositor.windows.setTitle(window, title) }
         if window.appID != appID { compositor.setAppID(appID, of: window, isMapped: wasShown) }
         if window.pid != pid { compositor.windows.setPID(window, pid) }
     }

@@ -31,7 +31,7 @@ extension X11WindowHost {
     func setModelFrame(of window: X11Window, _ frame: Rect) {
         guard let model = window.window, !model.isClosed else { return }
         window.frameGivenToModel = frame
-        compositor.setFrame(model, frame)
+        compositor.windows.setFrame(model, frame)
     }
 
     /// Moves and sizes a shown window to `frame` (a state's frame): X is configured, the model

@@ -135,7 +135,7 @@ public final class XWM: X11WindowHost {
         wm.watcher = EventSource(display: xwayland.compositor.display, fd: xcb_get_file_descriptor(connection)) { [weak wm] _ in
             wm?.pump()
         }
-        wm.observer = xwayland.compositor.windows.notifications.addObserver { [weak wm] posted in
+        wm.observer = xwayland.compositor.windows.notifications.addObserver(phase: .wire) { [weak wm] posted in
             wm?.modelDidPost(posted.notification)
         }
         _ = wm.surfaceAssociation

@@ -23,13 +23,13 @@ public final class CompositeScene {
     }
 
     public var compositor: Compositor { server.compositor }
-    public var output: ScreenOutput { server.compositor.outputs[0] }
+    public var output: ScreenOutput { server.compositor.scene.outputs[0] }
 
     /// `scale`: the screen's scale (its 1920×1080 pixels stay; the layout is in logical pixels).
     public init(layout: SceneLayout, clients clientCount: Int = 1, scale: Double = 1) throws {
         self.layout = layout
         server = try TestServer(width: Int(SceneLayout.screenWidth), height: Int(SceneLayout.screenHeight))
-        server.compositor.backgroundARGB = SceneLayout.background
+        server.compositor.scene.backgroundARGB = SceneLayout.background
         server.windows.setScale(scale, for: server.windows.screens[0])
         for _ in 0..<max(1, clientCount) {
             clients.append(try TestXdgShell(client: TestClient(server: server)))

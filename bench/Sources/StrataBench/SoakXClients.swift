@@ -106,7 +106,7 @@ final class SoakXClients {
         switch choice % 7 {
         case 0: server.windows.hide(window)
         case 1: server.windows.show(window, makeKey: pick % 2 == 0)
-        case 2: server.compositor.setFrame(window, Rect(x: x, y: y, width: 80 + x % 200, height: 60 + y % 150))
+        case 2: server.compositor.windows.setFrame(window, Rect(x: x, y: y, width: 80 + x % 200, height: 60 + y % 150))
         case 3: _ = server.windows.makeKey(window)
         case 4: server.windows.orderFront(window)
         case 5: server.windows.setLevel(window, pick % 3 == 0 ? .alert : .normal)
