@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import StrataRender
+import StrataTestSupport
 import Testing
 
 /// Drag and drop between two real GTK processes (two gtk3-demo or two gtk4-demo "Clipboard"
@@ -29,9 +30,9 @@ import Testing
 
     @Test(.enabled(if: StrataRun.isInstalled("gtk3-demo") && StrataRun.isInstalled("dbus-run-session"), "gtk3-demo or dbus-run-session is not installed"))
     func anImageDraggedFromOneGtk3ClientIsDroppedIntoAnother() async throws {
-        var template = Array("/tmp/strata-dnd-e2e-XXXXXX".utf8CString)
-        let dir = String(cString: try #require(mkdtemp(&template)))
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try ScratchFolder(prefix: "strata-dnd-e2e")
+        defer { withExtendedLifetime(scratch) {} }
+        let dir = scratch.path
         let trace = dir + "/drag.trace"
         let run = try StrataRun(["--size", "1280x720", "--hide-cursor", "--record", trace, "--record-protocol", "gtk3-demo"],
                                 environment: ["GDK_BACKEND": "wayland", "NO_AT_BRIDGE": "1", "GTK_A11Y": "none"])
@@ -144,9 +145,9 @@ extension DragAndDropEndToEndTests {
 
     @Test(.enabled(if: StrataRun.isInstalled("gtk4-demo") && StrataRun.isInstalled("dbus-run-session"), "gtk4-demo or dbus-run-session is not installed"))
     func textDraggedFromOneGtk4ClientIsDroppedIntoAnother() async throws {
-        var template = Array("/tmp/strata-dnd4-e2e-XXXXXX".utf8CString)
-        let dir = String(cString: try #require(mkdtemp(&template)))
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try ScratchFolder(prefix: "strata-dnd4-e2e")
+        defer { withExtendedLifetime(scratch) {} }
+        let dir = scratch.path
         let trace = dir + "/drag.trace"
         // GTK 4.8 draws with cairo when there is no GL (Strata offers none).
         let run = try StrataRun(["--size", "1280x720", "--hide-cursor", "--record", trace],

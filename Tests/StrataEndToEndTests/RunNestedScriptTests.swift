@@ -15,12 +15,11 @@ import Testing
     /// folder with a fake `swift`; `strataOnPath` and `strataBuilt` add a fake strata to `bin` and
     /// to `.build/release`.
     struct Checkout {
-        let root: String
+        private let folder: ScratchFolder
+        var root: String { folder.path }
 
         init(strataOnPath: Bool, strataBuilt: Bool) throws {
-            var template = Array("/tmp/strata-run-nested-XXXXXX".utf8CString)
-            guard let made = mkdtemp(&template) else { throw StrataRun.Failure("mkdtemp failed") }
-            root = String(cString: made)
+            folder = try ScratchFolder(prefix: "strata-run-nested")
             let files = FileManager.default
             try files.createDirectory(atPath: root + "/scripts", withIntermediateDirectories: true)
             try files.createDirectory(atPath: root + "/bin", withIntermediateDirectories: true)

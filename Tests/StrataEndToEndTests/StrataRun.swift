@@ -1,6 +1,8 @@
 import Foundation
 import Glibc
+import StrataProcess
 import StrataRender
+import StrataTestSupport
 import Testing
 
 /// One run of the built `strata` binary for an end-to-end test: a private XDG_RUNTIME_DIR
@@ -27,6 +29,7 @@ final class StrataRun {
 
     /// The temporary folder holding everything below; removed when the run is released.
     let root: String
+    private let folder: ScratchFolder
     let runtimeDirectory: String
     let screenshotDirectory: String
     let pid: pid_t
@@ -44,7 +47,8 @@ final class StrataRun {
          environment: [String: String?] = [:], openFileSoftLimit: Int? = nil,
          sourceLocation: SourceLocation = #_sourceLocation) throws {
         madeAt = sourceLocation
-        root = try StrataRun.makeTemporaryDirectory()
+        folder = try ScratchFolder(prefix: "strata-e2e")
+        root = folder.path
         runtimeDirectory = root + "/runtime"
         screenshotDirectory = root + "/screenshots"
         stdoutPath = root + "/stdout"
@@ -61,7 +65,18 @@ final class StrataRun {
         env["XDG_RUNTIME_DIR"] = runtimeDirectory
         for (name, value) in environment { env[name] = value }
 
-        pid = try StrataRun.spawn(argv, environment: env, stdout: stdoutPath, stderr: stderrPath)
+        // In a process group of its own, standard input from /dev/null, output into files,
+        // signals unblocked and at their defaults whatever the test thread's state.
+        var launch = ProcessLaunch(argv, environment: env)
+        launch.standardInput = .null
+        launch.standardOutput = .file(stdoutPath)
+        launch.standardError = .file(stderrPath)
+        launch.newProcessGroup = true
+        do {
+            pid = try launch.spawn()
+        } catch {
+            throw Failure("\(error.description) (run `swift build` first, or set STRATA_BINARY)")
+        }
     }
 
     deinit {
@@ -72,7 +87,6 @@ final class StrataRun {
             Issue.record("this strata run was never finished, so its exit status was never checked: call finish()",
                          sourceLocation: madeAt)
         }
-        try? FileManager.default.removeItem(atPath: root)
     }
 
     // MARK: While it runs
@@ -306,49 +320,6 @@ final class StrataRun {
             if Date() >= deadline { return nil }
             try? await Task.sleep(nanoseconds: 10_000_000)
         }
-    }
-
-    private static func makeTemporaryDirectory() throws -> String {
-        var template = Array("/tmp/strata-e2e-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw Failure("mkdtemp failed: \(String(cString: strerror(errno)))") }
-        return String(cString: made)
-    }
-
-    /// posix_spawn in a new process group, stdin from /dev/null, output into files, signals
-    /// unblocked and at their defaults whatever the test thread's state.
-    private static func spawn(_ argv: [String], environment: [String: String], stdout: String, stderr: String) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for number in [SIGCHLD, SIGINT, SIGTERM, SIGPIPE, SIGHUP] { sigaddset(&defaults, number) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-
-        let cArgv = argv.map { strdup($0) } + [nil]
-        let cEnv = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            cArgv.forEach { free($0) }
-            cEnv.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let error = posix_spawn(&pid, argv[0], &actions, &attributes, cArgv, cEnv)
-        guard error == 0 else {
-            throw Failure("cannot start \(argv[0]): \(String(cString: strerror(error))) (run `swift build` first, or set STRATA_BINARY)")
-        }
-        return pid
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import StrataRender
+import StrataTestSupport
 import Testing
 
 /// Text into real GTK 3 and GTK 4 clients (Debian's gtk3-demo and gtk4-demo, whose entries speak
@@ -58,9 +59,9 @@ import Testing
     func anInputMethodAndWtypeTypeIntoAGtkEntry(_ demo: Demo) async throws {
         let ctl = try #require(StrataRun.sibling("strata-ctl"))
         let im = try #require(StrataRun.sibling("strata-im-client"))
-        var template = Array("/tmp/strata-text-e2e-XXXXXX".utf8CString)
-        let dir = String(cString: try #require(mkdtemp(&template)))
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try ScratchFolder(prefix: "strata-text-e2e")
+        defer { withExtendedLifetime(scratch) {} }
+        let dir = scratch.path
         // A caret that does not blink keeps unchanged pixels unchanged.
         try FileManager.default.createDirectory(atPath: dir + "/config/\(demo.settings)", withIntermediateDirectories: true)
         try "[Settings]\ngtk-cursor-blink=false\n".write(toFile: dir + "/config/\(demo.settings)/settings.ini", atomically: true, encoding: .utf8)
