@@ -27,26 +27,25 @@ final class ConstraintRecord {
     /// A client with a 100×100 key window at (100, 100), the pointer at (150, 150) over it.
     /// (Properties are released in this order: the seat before its client, the client before
     /// its server.)
-    final class Scene {
+    final class ConstraintSetup {
         let record = ConstraintRecord()
-        let seat: TestSeat
         let window: TestSurface
         let constraints: OpaquePointer
-        let client: TestClient
-        let server: TestServer
-        var output: ScreenOutput { server.compositor.outputs[0] }
+        let fixture: ClientFixture
+        var seat: TestSeat { fixture.seat }
+        var client: TestClient { fixture.client }
+        var server: TestServer { fixture.server }
+        var output: ScreenOutput { fixture.output }
 
         init(pointerAt point: (Double, Double) = (150, 150)) throws {
-            let server = try TestServer()
-            self.server = server
-            let (client, seat) = try connectWithSeat(server)
-            self.client = client
-            self.seat = seat
-            window = try client.makeSurface(width: 100, height: 100)
-            client.showPlainSurface(window, x: 100, y: 100)
-            constraints = try client.bind(zwp_pointer_constraints_v1_interface_ptr(), version: 1)
-            server.compositor.seat.pointerMotion(on: server.compositor.outputs[0], x: point.0, y: point.1, time: 1)
-            client.roundtrip()
+            fixture = try ClientFixture()
+            let seat = fixture.seat
+            seat.getPointer()
+            seat.getKeyboard()
+            seat.getTouch()
+            window = try fixture.showSurface(width: 100, height: 100, x: 100, y: 100)
+            constraints = try fixture.client.bind(zwp_pointer_constraints_v1_interface_ptr(), version: 1)
+            fixture.pointAt(point.0, point.1)
             _ = seat.takeEvents()
         }
 
@@ -80,195 +79,195 @@ final class ConstraintRecord {
     }
 
     @Test func aLockOnTheFocusedKeySurfaceIsLockedAtOnce() throws {
-        let scene = try Scene()
-        _ = scene.lock()
-        scene.client.roundtrip()
-        #expect(scene.record.events == ["locked"])
-        #expect(scene.server.compositor.seat.pointerConstraint?.locked == true)
+        let setup = try ConstraintSetup()
+        _ = setup.lock()
+        setup.client.roundtrip()
+        #expect(setup.record.events == ["locked"])
+        #expect(setup.server.compositor.seat.pointerConstraint?.locked == true)
     }
 
     @Test func aLockedPointerStaysWhileRelativeMotionFlows() throws {
-        let scene = try Scene()
+        let setup = try ConstraintSetup()
         let relatives = RelativeRecord()
-        let manager = try scene.client.bind(zwp_relative_pointer_manager_v1_interface_ptr(), version: 1)
-        let relative = zwp_relative_pointer_manager_v1_get_relative_pointer(manager, scene.seat.pointer)
+        let manager = try setup.client.bind(zwp_relative_pointer_manager_v1_interface_ptr(), version: 1)
+        let relative = zwp_relative_pointer_manager_v1_get_relative_pointer(manager, setup.seat.pointer)
         zwp_relative_pointer_v1_add_listener(relative, &RelativePointerTests.listener, Unmanaged.passUnretained(relatives).toOpaque())
-        _ = scene.lock()
-        scene.client.roundtrip()
-        _ = scene.seat.takeEvents()
-        scene.move(toX: 160, y: 170)
-        scene.server.compositor.seat.pointerMotion(dx: 5, dy: -3, time: 3)
-        scene.client.roundtrip()
-        #expect(scene.position.map { $0 == (150, 150) } == true, "the pointer did not move")
-        #expect(!scene.seat.takeEvents().contains { if case .pointerMotion = $0 { return true } else { return false } })
+        _ = setup.lock()
+        setup.client.roundtrip()
+        _ = setup.seat.takeEvents()
+        setup.move(toX: 160, y: 170)
+        setup.server.compositor.seat.pointerMotion(dx: 5, dy: -3, time: 3)
+        setup.client.roundtrip()
+        #expect(setup.position.map { $0 == (150, 150) } == true, "the pointer did not move")
+        #expect(!setup.seat.takeEvents().contains { if case .pointerMotion = $0 { return true } else { return false } })
         #expect(relatives.motions.map { [$0.dx, $0.dy] } == [[10, 20], [5, -3]])
     }
 
     @Test func aVirtualPointersMotionUnderALockIsRelativeMotionOnly() throws {
-        let scene = try Scene()
+        let setup = try ConstraintSetup()
         let relatives = RelativeRecord()
-        let manager = try scene.client.bind(zwp_relative_pointer_manager_v1_interface_ptr(), version: 1)
-        let relative = zwp_relative_pointer_manager_v1_get_relative_pointer(manager, scene.seat.pointer)
+        let manager = try setup.client.bind(zwp_relative_pointer_manager_v1_interface_ptr(), version: 1)
+        let relative = zwp_relative_pointer_manager_v1_get_relative_pointer(manager, setup.seat.pointer)
         zwp_relative_pointer_v1_add_listener(relative, &RelativePointerTests.listener, Unmanaged.passUnretained(relatives).toOpaque())
-        _ = scene.lock()
-        scene.client.roundtrip()
-        let virtualManager = try scene.client.bind(zwlr_virtual_pointer_manager_v1_interface_ptr(), version: 2)
+        _ = setup.lock()
+        setup.client.roundtrip()
+        let virtualManager = try setup.client.bind(zwlr_virtual_pointer_manager_v1_interface_ptr(), version: 2)
         let pointer = zwlr_virtual_pointer_manager_v1_create_virtual_pointer(virtualManager, nil)
         for _ in 0..<3 {
             zwlr_virtual_pointer_v1_motion(pointer, 0, wl_fixed_from_double(4), wl_fixed_from_double(-2))
             zwlr_virtual_pointer_v1_frame(pointer)
         }
-        scene.client.roundtrip()
-        #expect(scene.position.map { $0 == (150, 150) } == true)
+        setup.client.roundtrip()
+        #expect(setup.position.map { $0 == (150, 150) } == true)
         #expect(relatives.motions.map { [$0.dx, $0.dy] } == [[4, -2], [4, -2], [4, -2]])
     }
 
     @Test func aConfinedPointerIsClampedToItsRegion() throws {
-        let scene = try Scene()
-        let region = try scene.region(10, 10, 50, 50)
-        _ = scene.confine(region: region)
-        scene.client.roundtrip()
-        #expect(scene.record.events == ["confined"])
-        _ = scene.seat.takeEvents()
-        scene.move(toX: 400, y: 400)
-        #expect(scene.position.map { $0 == (159, 159) } == true)
-        #expect(scene.seat.takeEvents().contains(.pointerMotion(x: 59, y: 59)))
-        scene.server.compositor.seat.pointerMotion(dx: -500, dy: 0, time: 3)
-        scene.client.roundtrip()
-        #expect(scene.position.map { $0 == (110, 159) } == true)
-        scene.move(toX: 130, y: 130)
-        #expect(scene.position.map { $0 == (130, 130) } == true, "inside the region the pointer moves freely")
+        let setup = try ConstraintSetup()
+        let region = try setup.region(10, 10, 50, 50)
+        _ = setup.confine(region: region)
+        setup.client.roundtrip()
+        #expect(setup.record.events == ["confined"])
+        _ = setup.seat.takeEvents()
+        setup.move(toX: 400, y: 400)
+        #expect(setup.position.map { $0 == (159, 159) } == true)
+        #expect(setup.seat.takeEvents().contains(.pointerMotion(x: 59, y: 59)))
+        setup.server.compositor.seat.pointerMotion(dx: -500, dy: 0, time: 3)
+        setup.client.roundtrip()
+        #expect(setup.position.map { $0 == (110, 159) } == true)
+        setup.move(toX: 130, y: 130)
+        #expect(setup.position.map { $0 == (130, 130) } == true, "inside the region the pointer moves freely")
     }
 
     @Test func aConfinedPointerDoesNotLeaveItsScreen() throws {
-        let scene = try Scene()
-        let second = try #require(scene.server.backend.addScreen(to: scene.server.compositor))
-        _ = scene.confine()
-        scene.client.roundtrip()
-        scene.server.compositor.seat.pointerMotion(on: second, x: 10, y: 10, time: 3)
-        scene.client.roundtrip()
-        let p = try #require(scene.server.compositor.seat.pointerPosition)
-        #expect(p.output === scene.output && p.x == 150 && p.y == 150)
+        let setup = try ConstraintSetup()
+        let second = try #require(setup.server.backend.addScreen(to: setup.server.compositor))
+        _ = setup.confine()
+        setup.client.roundtrip()
+        setup.server.compositor.seat.pointerMotion(on: second, x: 10, y: 10, time: 3)
+        setup.client.roundtrip()
+        let p = try #require(setup.server.compositor.seat.pointerPosition)
+        #expect(p.output === setup.output && p.x == 150 && p.y == 150)
     }
 
     @Test func aLockOnAnUnfocusedSurfaceWaitsUntilThePointerAndKeyComeToIt() throws {
-        let scene = try Scene(pointerAt: (20, 20))
-        _ = scene.lock()
-        scene.client.roundtrip()
-        #expect(scene.record.events.isEmpty)
-        scene.move(toX: 150, y: 150)
-        #expect(scene.record.events == ["locked"])
+        let setup = try ConstraintSetup(pointerAt: (20, 20))
+        _ = setup.lock()
+        setup.client.roundtrip()
+        #expect(setup.record.events.isEmpty)
+        setup.move(toX: 150, y: 150)
+        #expect(setup.record.events == ["locked"])
     }
 
     @Test func aOneShotLockEndsForGoodWhenItsWindowResignsKey() throws {
-        let scene = try Scene()
-        _ = scene.lock()
-        scene.client.roundtrip()
-        let other = try scene.client.makeSurface(width: 10, height: 10)
-        scene.client.showPlainSurface(other, x: 400, y: 400)
-        #expect(scene.record.events == ["locked", "unlocked"])
-        let focus = try #require(scene.server.compositor.seat.pointerFocus)
-        scene.server.windows.makeKey(try #require(scene.server.compositor.scene.window(showing: focus)))
-        scene.client.roundtrip()
-        #expect(scene.record.events == ["locked", "unlocked"], "a one-shot lock does not come back")
-        #expect(scene.server.compositor.seat.pointerConstraint == nil)
+        let setup = try ConstraintSetup()
+        _ = setup.lock()
+        setup.client.roundtrip()
+        let other = try setup.client.makeSurface(width: 10, height: 10)
+        setup.client.showPlainSurface(other, x: 400, y: 400)
+        #expect(setup.record.events == ["locked", "unlocked"])
+        let focus = try #require(setup.server.compositor.seat.pointerFocus)
+        setup.server.windows.makeKey(try #require(setup.server.compositor.scene.window(showing: focus)))
+        setup.client.roundtrip()
+        #expect(setup.record.events == ["locked", "unlocked"], "a one-shot lock does not come back")
+        #expect(setup.server.compositor.seat.pointerConstraint == nil)
     }
 
     @Test func aPersistentConfinementComesBackWhenItsWindowIsKeyAgain() throws {
-        let scene = try Scene()
-        _ = scene.confine(lifetime: ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT)
-        scene.client.roundtrip()
-        let other = try scene.client.makeSurface(width: 10, height: 10)
-        let otherWindow = try #require(scene.client.showPlainSurface(other, x: 400, y: 400))
-        #expect(scene.record.events == ["confined", "unconfined"])
-        let focus = try #require(scene.server.compositor.seat.pointerFocus)
-        let window = try #require(scene.server.compositor.scene.window(showing: focus))
-        scene.server.windows.makeKey(window)
-        scene.client.roundtrip()
-        #expect(scene.record.events == ["confined", "unconfined", "confined"])
-        scene.server.windows.makeKey(otherWindow)
-        scene.client.roundtrip()
-        #expect(scene.record.events == ["confined", "unconfined", "confined", "unconfined"])
+        let setup = try ConstraintSetup()
+        _ = setup.confine(lifetime: ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT)
+        setup.client.roundtrip()
+        let other = try setup.client.makeSurface(width: 10, height: 10)
+        let otherWindow = try #require(setup.client.showPlainSurface(other, x: 400, y: 400))
+        #expect(setup.record.events == ["confined", "unconfined"])
+        let focus = try #require(setup.server.compositor.seat.pointerFocus)
+        let window = try #require(setup.server.compositor.scene.window(showing: focus))
+        setup.server.windows.makeKey(window)
+        setup.client.roundtrip()
+        #expect(setup.record.events == ["confined", "unconfined", "confined"])
+        setup.server.windows.makeKey(otherWindow)
+        setup.client.roundtrip()
+        #expect(setup.record.events == ["confined", "unconfined", "confined", "unconfined"])
     }
 
     @Test func leavingTheSurfaceEndsTheConstraint() throws {
-        let scene = try Scene()
-        _ = scene.confine(region: try scene.region(0, 0, 100, 100), lifetime: ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT)
-        scene.client.roundtrip()
+        let setup = try ConstraintSetup()
+        _ = setup.confine(region: try setup.region(0, 0, 100, 100), lifetime: ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT)
+        setup.client.roundtrip()
         // Another window appears under the pointer without taking key: the focus leaves.
-        let other = try TestClient(server: scene.server)
+        let other = try TestClient(server: setup.server)
         let cover = try other.makeSurface(width: 50, height: 50)
         other.showPlainSurface(cover, x: 140, y: 140, makeKey: false)
-        scene.client.roundtrip()
-        #expect(scene.record.events == ["confined", "unconfined"])
+        setup.client.roundtrip()
+        #expect(setup.record.events == ["confined", "unconfined"])
     }
 
     @Test func aSecondConstraintOnOneSurfaceIsAnAlreadyConstrainedError() throws {
-        let scene = try Scene()
-        _ = scene.lock()
-        _ = scene.confine()
-        #expect(!scene.client.roundtrip())
-        #expect(scene.client.protocolError?.code == ZWP_POINTER_CONSTRAINTS_V1_ERROR_ALREADY_CONSTRAINED.rawValue)
-        #expect(scene.client.protocolError?.interface == "zwp_pointer_constraints_v1")
+        let setup = try ConstraintSetup()
+        _ = setup.lock()
+        _ = setup.confine()
+        #expect(!setup.client.roundtrip())
+        #expect(setup.client.protocolError?.code == ZWP_POINTER_CONSTRAINTS_V1_ERROR_ALREADY_CONSTRAINED.rawValue)
+        #expect(setup.client.protocolError?.interface == "zwp_pointer_constraints_v1")
     }
 
     @Test func aNewConstraintIsAllowedOnceTheOldOneIsDestroyed() throws {
-        let scene = try Scene()
-        let locked = scene.lock()
-        scene.client.roundtrip()
+        let setup = try ConstraintSetup()
+        let locked = setup.lock()
+        setup.client.roundtrip()
         zwp_locked_pointer_v1_destroy(locked)
-        _ = scene.confine()
-        #expect(scene.client.roundtrip())
-        #expect(scene.record.events == ["locked", "confined"])
+        _ = setup.confine()
+        #expect(setup.client.roundtrip())
+        #expect(setup.record.events == ["locked", "confined"])
     }
 
     @Test func anUnknownLifetimeIsAnError() throws {
-        let scene = try Scene()
-        _ = zwp_pointer_constraints_v1_lock_pointer(scene.constraints, scene.window.surface, scene.seat.pointer, nil, 7)
-        #expect(!scene.client.roundtrip())
+        let setup = try ConstraintSetup()
+        _ = zwp_pointer_constraints_v1_lock_pointer(setup.constraints, setup.window.surface, setup.seat.pointer, nil, 7)
+        #expect(!setup.client.roundtrip())
         // The protocol names no error for an unknown enum value: wl_display's invalid_method, on
         // the object that got the request.
-        #expect(scene.client.protocolError?.code == WL_DISPLAY_ERROR_INVALID_METHOD.rawValue)
-        #expect(scene.client.protocolError?.interface == "zwp_pointer_constraints_v1")
+        #expect(setup.client.protocolError?.code == WL_DISPLAY_ERROR_INVALID_METHOD.rawValue)
+        #expect(setup.client.protocolError?.interface == "zwp_pointer_constraints_v1")
     }
 
     @Test func theCursorPositionHintIsAppliedWhenTheLockEnds() throws {
-        let scene = try Scene()
-        let locked = scene.lock()
-        scene.client.roundtrip()
+        let setup = try ConstraintSetup()
+        let locked = setup.lock()
+        setup.client.roundtrip()
         zwp_locked_pointer_v1_set_cursor_position_hint(locked, wl_fixed_from_double(20), wl_fixed_from_double(30))
-        wl_surface_commit(scene.window.surface)
-        scene.client.roundtrip()
-        #expect(scene.position.map { $0 == (150, 150) } == true, "the hint waits for the end of the lock")
+        wl_surface_commit(setup.window.surface)
+        setup.client.roundtrip()
+        #expect(setup.position.map { $0 == (150, 150) } == true, "the hint waits for the end of the lock")
         zwp_locked_pointer_v1_destroy(locked)
-        scene.client.roundtrip()
-        #expect(scene.position.map { $0 == (120, 130) } == true)
+        setup.client.roundtrip()
+        #expect(setup.position.map { $0 == (120, 130) } == true)
     }
 
     @Test func aLockRegionAppliesWithTheSurfaceCommit() throws {
-        let scene = try Scene()
-        let locked = scene.lock(region: try scene.region(0, 0, 10, 10))
-        scene.client.roundtrip()
-        #expect(scene.record.events.isEmpty, "the pointer is outside the region")
+        let setup = try ConstraintSetup()
+        let locked = setup.lock(region: try setup.region(0, 0, 10, 10))
+        setup.client.roundtrip()
+        #expect(setup.record.events.isEmpty, "the pointer is outside the region")
         zwp_locked_pointer_v1_set_region(locked, nil)
-        scene.client.roundtrip()
-        #expect(scene.record.events.isEmpty, "set_region waits for the commit")
-        wl_surface_commit(scene.window.surface)
-        scene.client.roundtrip()
-        #expect(scene.record.events == ["locked"])
+        setup.client.roundtrip()
+        #expect(setup.record.events.isEmpty, "set_region waits for the commit")
+        wl_surface_commit(setup.window.surface)
+        setup.client.roundtrip()
+        #expect(setup.record.events == ["locked"])
     }
 
     @Test func objectsDestroyedInAnyOrderLeaveAnInertConstraint() throws {
-        let scene = try Scene()
-        let locked = scene.lock()
-        scene.client.roundtrip()
-        wl_surface_destroy(scene.window.surface)
-        scene.client.roundtrip()
+        let setup = try ConstraintSetup()
+        let locked = setup.lock()
+        setup.client.roundtrip()
+        wl_surface_destroy(setup.window.surface)
+        setup.client.roundtrip()
         zwp_locked_pointer_v1_set_cursor_position_hint(locked, 0, 0)
         zwp_locked_pointer_v1_set_region(locked, nil)
-        scene.move(toX: 10, y: 10)
+        setup.move(toX: 10, y: 10)
         zwp_locked_pointer_v1_destroy(locked)
-        #expect(scene.client.roundtrip())
-        #expect(scene.position.map { $0 == (10, 10) } == true)
+        #expect(setup.client.roundtrip())
+        #expect(setup.position.map { $0 == (10, 10) } == true)
     }
 }
