@@ -28,7 +28,7 @@ import Testing
         return (object?["windows"] as? [[String: Any]]) ?? []
     }
 
-    @Test(.enabled(if: StrataRun.isInstalled("gtk3-demo") && StrataRun.isInstalled("dbus-run-session"), "gtk3-demo or dbus-run-session is not installed"))
+    @Test(.enabled(if: StrataRun.isInstalled("gtk3-demo") && StrataRun.isInstalled("dbus-daemon"), "gtk3-demo or dbus-daemon is not installed"))
     func anImageDraggedFromOneGtk3ClientIsDroppedIntoAnother() async throws {
         let scratch = try ScratchFolder(prefix: "strata-dnd-e2e")
         defer { withExtendedLifetime(scratch) {} }
@@ -38,7 +38,7 @@ import Testing
                                 environment: ["GDK_BACKEND": "wayland", "NO_AT_BRIDGE": "1", "GTK_A11Y": "none"])
         _ = try #require(await run.socketName())
         for _ in 0..<2 {
-            #expect(try Ctl.ctl(run, ["exec", "--", "dbus-run-session", "--", "gtk3-demo", "--run=clipboard"]).status == 0)
+            #expect(try Ctl.ctl(run, ["exec", "--"] + StrataRun.dbusSession + ["gtk3-demo", "--run=clipboard"]).status == 0)
         }
         // Each gtk3-demo shows its main window and the Clipboard demo's.
         let clipboards = await StrataRun.poll(timeout: 30) { () -> [Int]? in
@@ -119,7 +119,7 @@ extension DragAndDropEndToEndTests {
     /// windows; hides the others and puts the two at (50, 50) and (600, 50). Their ids, in order.
     static func twoClipboardWindows(_ run: StrataRun, _ command: [String]) async throws -> [Int] {
         for _ in 0..<2 {
-            #expect(try Ctl.ctl(run, ["exec", "--", "dbus-run-session", "--"] + command).status == 0)
+            #expect(try Ctl.ctl(run, ["exec", "--"] + StrataRun.dbusSession + command).status == 0)
         }
         let clipboards = await StrataRun.poll(timeout: 30) { () -> [Int]? in
             let shown = (try? Self.windows(run))?.filter { $0["title"] as? String == "Clipboard" && $0["hidden"] as? Bool == false } ?? []
@@ -143,7 +143,7 @@ extension DragAndDropEndToEndTests {
         #expect(try Ctl.ctl(run, ["input", "pointer", "button", "left", "up"]).status == 0)
     }
 
-    @Test(.enabled(if: StrataRun.isInstalled("gtk4-demo") && StrataRun.isInstalled("dbus-run-session"), "gtk4-demo or dbus-run-session is not installed"))
+    @Test(.enabled(if: StrataRun.isInstalled("gtk4-demo") && StrataRun.isInstalled("dbus-daemon"), "gtk4-demo or dbus-daemon is not installed"))
     func textDraggedFromOneGtk4ClientIsDroppedIntoAnother() async throws {
         let scratch = try ScratchFolder(prefix: "strata-dnd4-e2e")
         defer { withExtendedLifetime(scratch) {} }

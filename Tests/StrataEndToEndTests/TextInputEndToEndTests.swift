@@ -84,7 +84,7 @@ import Testing
             wtype ' typed' && echo wtype-done
             changed $d/im.png $d/wtype.png && echo wtype-changed
             \(ctl) windows > $d/windows.txt
-            kill $demo
+            kill $demo && wait $demo; exit 0
             """
         let result = try await StrataRun.run(["--size", "640x480"], command: Self.shell(script), timeout: 90)
         let log = "stdout: \(result.stdout)\nstderr: \(result.stderr)\nim: \((try? String(contentsOfFile: dir + "/im.log", encoding: .utf8)) ?? "")"
