@@ -172,9 +172,10 @@ let package = Package(
             swiftSettings: cLayer + (Context.environment["STRATA_FUZZ"] != nil ? [.define("STRATA_NO_TESTING")] : [])),
         // SplitMix64 for the test targets' seeded random scenes and programs.
         .target(name: "StrataTestRandom"),
-        .testTarget(name: "StrataProcessTests", dependencies: ["StrataProcess"]),
+        .testTarget(name: "StrataProcessTests", dependencies: ["StrataProcess", "StrataTestSupport"]),
         .testTarget(name: "StrataModelTests", dependencies: ["StrataModel", "StrataTestRandom"]),
-        .testTarget(name: "StrataRenderTests", dependencies: ["StrataRender", "StrataModel", "CPixman", "StrataTestRandom"], swiftSettings: cLayer),
+        .testTarget(name: "StrataRenderTests", dependencies: ["StrataRender", "StrataModel", "CPixman", "StrataTestRandom", "StrataTestSupport"],
+                    swiftSettings: cLayer),
         .testTarget(name: "StrataServerTests", dependencies: ["StrataTestSupport", "StrataServer", "StrataTestRandom", "CXCB"], swiftSettings: cLayer),
         .testTarget(
             name: "StrataNestedBackendTests",

@@ -11,21 +11,19 @@ import StrataTestSupport
 final class ControlHarness {
     let server: TestServer
     let control: ControlServer
-    let directory: String
+    private let folder: ScratchFolder
+    var directory: String { folder.path }
     var logged: [String] = []
 
     init(screens: Int = 1, clock: StrataServer.Clock.Mode = .realtime, keymapNames: KeymapNames = .standard) throws {
         server = try TestServer(screens: screens, clock: clock, keymapNames: keymapNames)
-        var template = Array("/tmp/strata-ctl-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw ControlClientError("mkdtemp failed") }
-        directory = String(cString: made)
-        control = try ControlServer(compositor: server.compositor, path: directory + "/control.sock")
+        folder = try ScratchFolder(prefix: "strata-ctl")
+        control = try ControlServer(compositor: server.compositor, path: folder.path + "/control.sock")
         control.log = { [unowned self] line in logged.append(line) }
     }
 
     deinit {
         control.stop()
-        try? FileManager.default.removeItem(atPath: directory)
     }
 
     var windows: WindowManager { server.windows }

@@ -27,7 +27,8 @@ import Testing
                   let paste = try? String(contentsOfFile: pasteLog, encoding: .utf8) else { return nil }
             return (copy, paste)
         }
-        let result = await run.finish()
+        // wl-copy stays in the background to answer for its selection until another replaces it.
+        let result = await run.finish(mayOutlive: ["wl-copy"])
         let (copy, paste) = try #require(logs, "stdout: \(result.stdout) stderr: \(result.stderr)")
         #expect(result.stdout.contains("clipboard=[copied by wl-copy]"), "stdout: \(result.stdout)")
         #expect(result.stdout.contains("primary=[selected]"), "stdout: \(result.stdout)")

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import StrataRender
+import StrataTestSupport
 import Testing
 
 /// Drag and drop between two real GTK processes (two gtk3-demo or two gtk4-demo "Clipboard"
@@ -27,17 +28,17 @@ import Testing
         return (object?["windows"] as? [[String: Any]]) ?? []
     }
 
-    @Test(.enabled(if: StrataRun.isInstalled("gtk3-demo") && StrataRun.isInstalled("dbus-run-session"), "gtk3-demo or dbus-run-session is not installed"))
+    @Test(.enabled(if: StrataRun.isInstalled("gtk3-demo") && StrataRun.isInstalled("dbus-daemon"), "gtk3-demo or dbus-daemon is not installed"))
     func anImageDraggedFromOneGtk3ClientIsDroppedIntoAnother() async throws {
-        var template = Array("/tmp/strata-dnd-e2e-XXXXXX".utf8CString)
-        let dir = String(cString: try #require(mkdtemp(&template)))
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try ScratchFolder(prefix: "strata-dnd-e2e")
+        defer { withExtendedLifetime(scratch) {} }
+        let dir = scratch.path
         let trace = dir + "/drag.trace"
         let run = try StrataRun(["--size", "1280x720", "--hide-cursor", "--record", trace, "--record-protocol", "gtk3-demo"],
                                 environment: ["GDK_BACKEND": "wayland", "NO_AT_BRIDGE": "1", "GTK_A11Y": "none"])
         _ = try #require(await run.socketName())
         for _ in 0..<2 {
-            #expect(try Ctl.ctl(run, ["exec", "--", "dbus-run-session", "--", "gtk3-demo", "--run=clipboard"]).status == 0)
+            #expect(try Ctl.ctl(run, ["exec", "--"] + StrataRun.dbusSession + ["gtk3-demo", "--run=clipboard"]).status == 0)
         }
         // Each gtk3-demo shows its main window and the Clipboard demo's.
         let clipboards = await StrataRun.poll(timeout: 30) { () -> [Int]? in
@@ -118,7 +119,7 @@ extension DragAndDropEndToEndTests {
     /// windows; hides the others and puts the two at (50, 50) and (600, 50). Their ids, in order.
     static func twoClipboardWindows(_ run: StrataRun, _ command: [String]) async throws -> [Int] {
         for _ in 0..<2 {
-            #expect(try Ctl.ctl(run, ["exec", "--", "dbus-run-session", "--"] + command).status == 0)
+            #expect(try Ctl.ctl(run, ["exec", "--"] + StrataRun.dbusSession + command).status == 0)
         }
         let clipboards = await StrataRun.poll(timeout: 30) { () -> [Int]? in
             let shown = (try? Self.windows(run))?.filter { $0["title"] as? String == "Clipboard" && $0["hidden"] as? Bool == false } ?? []
@@ -142,11 +143,11 @@ extension DragAndDropEndToEndTests {
         #expect(try Ctl.ctl(run, ["input", "pointer", "button", "left", "up"]).status == 0)
     }
 
-    @Test(.enabled(if: StrataRun.isInstalled("gtk4-demo") && StrataRun.isInstalled("dbus-run-session"), "gtk4-demo or dbus-run-session is not installed"))
+    @Test(.enabled(if: StrataRun.isInstalled("gtk4-demo") && StrataRun.isInstalled("dbus-daemon"), "gtk4-demo or dbus-daemon is not installed"))
     func textDraggedFromOneGtk4ClientIsDroppedIntoAnother() async throws {
-        var template = Array("/tmp/strata-dnd4-e2e-XXXXXX".utf8CString)
-        let dir = String(cString: try #require(mkdtemp(&template)))
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try ScratchFolder(prefix: "strata-dnd4-e2e")
+        defer { withExtendedLifetime(scratch) {} }
+        let dir = scratch.path
         let trace = dir + "/drag.trace"
         // GTK 4.8 draws with cairo when there is no GL (Strata offers none).
         let run = try StrataRun(["--size", "1280x720", "--hide-cursor", "--record", trace],

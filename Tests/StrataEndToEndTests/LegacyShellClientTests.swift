@@ -6,12 +6,12 @@ import Testing
 /// Real clients on the legacy shells: the built `strata` with `--disable-global`, a real GTK 3
 /// client, the control socket's window tree and the exit screenshot.
 @Suite(.serialized) struct LegacyShellClientTests {
-    static let ready = ControlTests.ctl != nil && StrataRun.isInstalled("gtk3-demo") && StrataRun.isInstalled("dbus-run-session")
+    static let ready = ControlTests.ctl != nil && StrataRun.isInstalled("gtk3-demo") && StrataRun.isInstalled("dbus-daemon")
 
-    @Test(.enabled(if: ready, "gtk3-demo (apt-get install gtk-3-examples), dbus-run-session (dbus) or strata-ctl is missing"))
+    @Test(.enabled(if: ready, "gtk3-demo (apt-get install gtk-3-examples), dbus-daemon (dbus) or strata-ctl is missing"))
     func gtk3DemoRunsOnZxdgShellV6WhenXdgWmBaseIsDisabled() async throws {
         let run = try StrataRun(["--size", "640x480", "--disable-global", "xdg_wm_base"],
-                                command: ["dbus-run-session", "--", "gtk3-demo"], screenshots: true,
+                                command: StrataRun.dbusSession + ["gtk3-demo"], screenshots: true,
                                 environment: ["GDK_BACKEND": "wayland", "NO_AT_BRIDGE": "1", "GTK_A11Y": "none", "WAYLAND_DEBUG": "1"])
         let socket = try #require(await StrataRun.poll(timeout: 20) { () -> String? in
             run.stdout.split(separator: "\n").first { $0.hasPrefix("STRATA_SOCKET=") }.map { String($0.dropFirst("STRATA_SOCKET=".count)) }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import StrataRender
+import StrataTestSupport
 import Testing
 
 /// Middle-click paste between two real GTK 3 clients (gtk3-demo and gtk3-widget-factory, two
@@ -61,9 +62,9 @@ import Testing
                    && StrataRun.sibling("strata-ctl") != nil,
                    "gtk3-demo or gtk3-widget-factory is not installed (apt-get install gtk-3-examples)"))
     func middleClickPastesTheSelectionOfOneGtk3ClientIntoAnother() async throws {
-        var template = Array("/tmp/strata-primary-e2e-XXXXXX".utf8CString)
-        let dir = String(cString: try #require(mkdtemp(&template)))
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try ScratchFolder(prefix: "strata-primary-e2e")
+        defer { withExtendedLifetime(scratch) {} }
+        let dir = scratch.path
         // A caret that does not blink keeps unchanged pixels unchanged.
         try FileManager.default.createDirectory(atPath: dir + "/gtk-3.0", withIntermediateDirectories: true)
         try "[Settings]\ngtk-cursor-blink=false\n".write(toFile: dir + "/gtk-3.0/settings.ini", atomically: true, encoding: .utf8)

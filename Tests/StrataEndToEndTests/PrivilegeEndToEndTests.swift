@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import Testing
 
 /// Privilege follows the command's process tree, with the built binary and Debian's
@@ -99,9 +100,9 @@ struct PrivilegeEndToEndTests {
     /// exec'd shell to move its output into place.
     @Test func aClientStartedByStrataCtlExecIsPrivileged() async throws {
         let ctl = try #require(StrataRun.sibling("strata-ctl"))
-        var template = Array("/tmp/strata-priv-e2e-XXXXXX".utf8CString)
-        let dir = String(cString: try #require(mkdtemp(&template)))
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try ScratchFolder(prefix: "strata-priv-e2e")
+        defer { withExtendedLifetime(scratch) {} }
+        let dir = scratch.path
         let script = "\"$0\" exec -- sh -c 'wayland-info > \"$0.tmp\" && mv \"$0.tmp\" \"$0\"' \"$1\" >/dev/null; "
             + "i=0; while [ ! -f \"$1\" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done; test -f \"$1\""
         let result = try await StrataRun.run([], command: ["sh", "-c", script, ctl, dir + "/info"])
@@ -114,9 +115,9 @@ struct PrivilegeEndToEndTests {
     /// foot's shell, and what runs in it, are part of the command's tree: privileged too.
     @Test(.enabled(if: StrataRun.isInstalled("foot"), "foot is not installed (apt-get install foot)"))
     func whatATerminalStartsIsPrivilegedToo() async throws {
-        var template = Array("/tmp/strata-priv-e2e-XXXXXX".utf8CString)
-        let dir = String(cString: try #require(mkdtemp(&template)))
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try ScratchFolder(prefix: "strata-priv-e2e")
+        defer { withExtendedLifetime(scratch) {} }
+        let dir = scratch.path
         let info = dir + "/info"
         let result = try await StrataRun.run(
             ["--size", "640x480"], command: ["foot", "sh", "-c", "wayland-info > \"$0.tmp\"; echo $? >> \"$0.tmp\"; mv \"$0.tmp\" \"$0\"", info],

@@ -46,7 +46,7 @@ import Testing
             // text view's context menu (a right click): `--run=menus` would open two toplevels at
             // once, whose first commits come in either order (a model divergence by GTK's timing).
             Session(name: "gtk3-demo", clock: clock, experiment: """
-                exec -- sh -c 'XDG_CONFIG_HOME=@GTK_CONFIG@ NO_AT_BRIDGE=1 exec dbus-run-session -- gtk3-demo'
+                exec -- sh -c 'XDG_CONFIG_HOME=@GTK_CONFIG@ NO_AT_BRIDGE=1 exec @DBUS_SESSION@ gtk3-demo'
                 wait-window title:Application*
                 \(wait)
                 \(wait)
@@ -68,7 +68,7 @@ import Testing
 
     static var rounds: Int { ProcessInfo.processInfo.environment["STRATA_REPLAY_ROUNDS"].flatMap(Int.init).map { min(max($0, 1), 100) } ?? 2 }
 
-    static let clientsInstalled = ["foot", "gtk3-demo", "xterm", "Xwayland", "dbus-run-session"].allSatisfy(StrataRun.isInstalled)
+    static let clientsInstalled = ["foot", "gtk3-demo", "xterm", "Xwayland", "dbus-daemon"].allSatisfy(StrataRun.isInstalled)
 
     @Test(.enabled(if: clientsInstalled, "foot, gtk3-demo, xterm or Xwayland is not installed (scripts/install-deps.sh --test)"),
           arguments: all)
@@ -79,7 +79,9 @@ import Testing
         try FileManager.default.createDirectory(atPath: config + "/gtk-3.0", withIntermediateDirectories: true)
         try "[Settings]\ngtk-enable-animations=0\ngtk-cursor-blink=0\n".write(toFile: config + "/gtk-3.0/settings.ini", atomically: true, encoding: .utf8)
         let experiment = folder.path + "/session.strata", trace = folder.path + "/session.trace"
-        try session.experiment.replacingOccurrences(of: "@GTK_CONFIG@", with: config).write(toFile: experiment, atomically: true, encoding: .utf8)
+        let dbusSession = try StrataRun.writeDBusSession(in: folder.path)
+        try session.experiment.replacingOccurrences(of: "@GTK_CONFIG@", with: config).replacingOccurrences(of: "@DBUS_SESSION@", with: dbusSession)
+            .write(toFile: experiment, atomically: true, encoding: .utf8)
         let recorded = try await StrataRun.run(["--size", "1024x768", "--clock", session.clock, "--record", trace],
                                                command: [ctl, "run", experiment], environment: ["PATH": ControlTests.path], timeout: 120)
         try #require(recorded.stdout.contains("passed"), "\(session): the recording failed: \(recorded.stdout) \(recorded.stderr.suffix(2000))")

@@ -15,17 +15,19 @@ import Testing
     /// folder with a fake `swift`; `strataOnPath` and `strataBuilt` add a fake strata to `bin` and
     /// to `.build/release`.
     struct Checkout {
-        let root: String
+        private let folder: ScratchFolder
+        var root: String { folder.path }
 
         init(strataOnPath: Bool, strataBuilt: Bool) throws {
-            var template = Array("/tmp/strata-run-nested-XXXXXX".utf8CString)
-            guard let made = mkdtemp(&template) else { throw StrataRun.Failure("mkdtemp failed") }
-            root = String(cString: made)
+            folder = try ScratchFolder(prefix: "strata-run-nested")
             let files = FileManager.default
             try files.createDirectory(atPath: root + "/scripts", withIntermediateDirectories: true)
             try files.createDirectory(atPath: root + "/bin", withIntermediateDirectories: true)
-            try files.copyItem(atPath: RunNestedScriptTests.repository + "/run-nested.sh", toPath: root + "/run-nested.sh")
-            try files.copyItem(atPath: RunNestedScriptTests.repository + "/scripts/demo.sh", toPath: root + "/scripts/demo.sh")
+            // Copied through close-on-exec descriptors (`writeExecutable`): a copy another test's
+            // child inherited open for writing could not be run ("text file busy").
+            for script in ["run-nested.sh", "scripts/demo.sh"] {
+                try writeExecutable(root + "/" + script, String(contentsOfFile: RunNestedScriptTests.repository + "/" + script, encoding: .utf8))
+            }
             try Self.script(root + "/scripts/install-deps.sh", "echo \"fake install-deps $*\"")
             try Self.script(root + "/bin/swift", "echo \"fake swift $*\"; exit 9")
             if strataOnPath { try Self.script(root + "/bin/strata", "echo \"path strata: $*\"") }

@@ -1,13 +1,14 @@
 import Foundation
+import StrataTestSupport
 import Testing
 
 /// `--screenshot DIR` with a FIFO where a screen's PNG goes: Strata says so and exits 1 before
 /// its command runs (a FIFO written at the end would wait for a reader forever).
 @Suite struct ScreenshotPathEndToEndTests {
     @Test func aFifoInTheScreenshotDirectoryIsRefusedAndStrataExitsWithAnError() async throws {
-        var template = Array("/tmp/strata-shot-e2e-XXXXXX".utf8CString)
-        let dir = String(cString: try #require(mkdtemp(&template)))
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try ScratchFolder(prefix: "strata-shot-e2e")
+        defer { withExtendedLifetime(scratch) {} }
+        let dir = scratch.path
         let fifo = dir + "/HEADLESS-1.png"
         try #require(mkfifo(fifo, 0o600) == 0)
         let marker = dir + "/ran"

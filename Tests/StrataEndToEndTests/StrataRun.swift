@@ -1,6 +1,8 @@
 import Foundation
 import Glibc
+import StrataProcess
 import StrataRender
+import StrataTestSupport
 import Testing
 
 /// One run of the built `strata` binary for an end-to-end test: a private XDG_RUNTIME_DIR
@@ -15,7 +17,10 @@ import Testing
 /// within its deadline, with no sanitizer report or Swift runtime trap on standard error (the
 /// ASan build's end-to-end children exit non-zero on a report). A test that expects another
 /// ending says so (`finish(expecting: .failure)`). A run released unfinished fails its test: its
-/// exit status was never checked.
+/// exit status was never checked. A process of Strata's group still running when Strata has
+/// ended fails the test too (listed before the group is killed), unless the test names it
+/// (`finish(mayOutlive: ["sleep"])`): Strata stops its command, the clients it started and
+/// Xwayland before it exits.
 final class StrataRun {
     /// How a test expects Strata to end.
     enum ExpectedExit {
@@ -27,6 +32,7 @@ final class StrataRun {
 
     /// The temporary folder holding everything below; removed when the run is released.
     let root: String
+    private let folder: ScratchFolder
     let runtimeDirectory: String
     let screenshotDirectory: String
     let pid: pid_t
@@ -44,7 +50,8 @@ final class StrataRun {
          environment: [String: String?] = [:], openFileSoftLimit: Int? = nil,
          sourceLocation: SourceLocation = #_sourceLocation) throws {
         madeAt = sourceLocation
-        root = try StrataRun.makeTemporaryDirectory()
+        folder = try ScratchFolder(prefix: "strata-e2e")
+        root = folder.path
         runtimeDirectory = root + "/runtime"
         screenshotDirectory = root + "/screenshots"
         stdoutPath = root + "/stdout"
@@ -61,7 +68,18 @@ final class StrataRun {
         env["XDG_RUNTIME_DIR"] = runtimeDirectory
         for (name, value) in environment { env[name] = value }
 
-        pid = try StrataRun.spawn(argv, environment: env, stdout: stdoutPath, stderr: stderrPath)
+        // In a process group of its own, standard input from /dev/null, output into files,
+        // signals unblocked and at their defaults whatever the test thread's state.
+        var launch = ProcessLaunch(argv, environment: env)
+        launch.standardInput = .null
+        launch.standardOutput = .file(stdoutPath)
+        launch.standardError = .file(stderrPath)
+        launch.newProcessGroup = true
+        do {
+            pid = try launch.spawn()
+        } catch {
+            throw Failure("\(error.description) (run `swift build` first, or set STRATA_BINARY)")
+        }
     }
 
     deinit {
@@ -72,7 +90,6 @@ final class StrataRun {
             Issue.record("this strata run was never finished, so its exit status was never checked: call finish()",
                          sourceLocation: madeAt)
         }
-        try? FileManager.default.removeItem(atPath: root)
     }
 
     // MARK: While it runs
@@ -183,30 +200,39 @@ final class StrataRun {
     /// Waits for Strata to exit, at most `timeout` seconds; then kills its whole process
     /// group and reports `timedOut`. Collects output, screenshots and the runtime folder, and
     /// fails the test unless Strata ended as `expecting` says, in time, without a sanitizer
-    /// report or a runtime trap.
+    /// report or a runtime trap, and left no process of its group running but those named in
+    /// `mayOutlive` (the test's own background processes, by command name; /proc keeps its
+    /// first 15 characters).
     @discardableResult
-    func finish(timeout: Double = 20, expecting expected: ExpectedExit = .status(0),
+    func finish(timeout: Double = 20, expecting expected: ExpectedExit = .status(0), mayOutlive: Set<String> = [],
                 sourceLocation: SourceLocation = #_sourceLocation) async -> StrataResult {
         if let result { return result }
-        let result = await collect(timeout: timeout)
+        let result = await collect(timeout: timeout, mayOutlive: mayOutlive, sourceLocation: sourceLocation)
         result.check(expected, sourceLocation: sourceLocation)
         return result
     }
 
-    private func collect(timeout: Double) async -> StrataResult {
+    private func collect(timeout: Double, mayOutlive: Set<String>, sourceLocation: SourceLocation) async -> StrataResult {
         var rawStatus: Int32 = 0
         let ended: Bool = await StrataRun.poll(timeout: timeout) {
             waitpid(self.pid, &rawStatus, WNOHANG) == self.pid ? true : nil
         } ?? false
         // What of Strata's process group outlived it (its command's background children, an
-        // Xwayland, a client it did not stop), named before the group is killed. Not yet a
-        // failure of every run: dbus-run-session's dbus-daemon outlives the GTK tests' Strata.
+        // Xwayland, a client it did not stop): a failure unless the test named it, recorded
+        // before the group is killed.
         var outlived: [String] = []
         if !ended {
             kill(-pid, SIGKILL)
             waitpid(pid, &rawStatus, 0)
         } else {
             outlived = StrataRun.processes(inGroup: pid)
+            let unexpected = outlived.filter { entry in
+                let command = entry.drop { $0 != " " }.dropFirst()
+                return !mayOutlive.contains { $0.prefix(15) == command }
+            }
+            if !unexpected.isEmpty {
+                Issue.record("processes of Strata's group outlived it (pid command): \(unexpected)", sourceLocation: sourceLocation)
+            }
             kill(-pid, SIGKILL)  // anything Strata started and left behind
         }
         let signal = rawStatus & 0x7f
@@ -229,14 +255,57 @@ final class StrataRun {
         return result
     }
 
-    /// Runs Strata to its end: `StrataRun(…).finish(timeout:expecting:)`.
+    /// Runs Strata to its end: `StrataRun(…).finish(timeout:expecting:mayOutlive:)`.
     static func run(_ arguments: [String], command: [String] = [], screenshots: Bool = false,
                     environment: [String: String?] = [:], timeout: Double = 20, expecting expected: ExpectedExit = .status(0),
-                    sourceLocation: SourceLocation = #_sourceLocation) async throws -> StrataResult {
+                    mayOutlive: Set<String> = [], sourceLocation: SourceLocation = #_sourceLocation) async throws -> StrataResult {
         let run = try StrataRun(arguments, command: command, screenshots: screenshots, environment: environment,
                                 sourceLocation: sourceLocation)
-        return await run.finish(timeout: timeout, expecting: expected, sourceLocation: sourceLocation)
+        return await run.finish(timeout: timeout, expecting: expected, mayOutlive: mayOutlive, sourceLocation: sourceLocation)
     }
+
+    /// A GTK client's command on a session bus of its own, in place of `dbus-run-session --`:
+    /// `StrataRun.dbusSession + ["gtk3-demo"]` (`dbusSessionWords` in a shell script).
+    /// dbus-run-session ended by a signal (what Strata sends its command and the clients it
+    /// started when it exits) leaves its dbus-daemon running; this passes the signal to the
+    /// client, then stops the bus and waits for it, so nothing of it outlives Strata.
+    static let dbusSession = ["/bin/sh", "-c", dbusSessionScript, "strata-dbus-session"]
+
+    /// `dbusSession` quoted for a shell script.
+    static var dbusSessionWords: String {
+        "/bin/sh -c '" + dbusSessionScript.replacingOccurrences(of: "'", with: #"'\''"#) + "' strata-dbus-session"
+    }
+
+    /// `dbusSession` as an executable file in `folder` (for commands a test cannot quote, such
+    /// as an experiment's `exec` line); its path.
+    static func writeDBusSession(in folder: String) throws -> String {
+        let path = folder + "/dbus-session"
+        try writeExecutable(path, "#!/bin/sh\n" + dbusSessionScript + "\n")
+        return path
+    }
+
+    private static let dbusSessionScript = #"""
+        set -u
+        client= stop=
+        trap 'stop=1; [ -z "$client" ] || kill -TERM "$client" 2>/dev/null' TERM INT HUP
+        dir=$(mktemp -d /tmp/strata-bus-XXXXXX) || exit 1
+        mkfifo "$dir/address" || exit 1
+        dbus-daemon --session --nofork --nopidfile --print-address=3 3>"$dir/address" 2>/dev/null &
+        bus=$!
+        read -r DBUS_SESSION_BUS_ADDRESS < "$dir/address"
+        export DBUS_SESSION_BUS_ADDRESS
+        status=143
+        if [ -z "$stop" ]; then
+            "$@" &
+            client=$!
+            wait "$client"; status=$?
+            if [ -n "$stop" ]; then wait "$client"; status=$?; fi
+        fi
+        kill -TERM "$bus" 2>/dev/null
+        wait "$bus"
+        rm -rf "$dir"
+        exit "$status"
+        """#
 
     // MARK: Helpers
 
@@ -306,49 +375,6 @@ final class StrataRun {
             if Date() >= deadline { return nil }
             try? await Task.sleep(nanoseconds: 10_000_000)
         }
-    }
-
-    private static func makeTemporaryDirectory() throws -> String {
-        var template = Array("/tmp/strata-e2e-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw Failure("mkdtemp failed: \(String(cString: strerror(errno)))") }
-        return String(cString: made)
-    }
-
-    /// posix_spawn in a new process group, stdin from /dev/null, output into files, signals
-    /// unblocked and at their defaults whatever the test thread's state.
-    private static func spawn(_ argv: [String], environment: [String: String], stdout: String, stderr: String) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for number in [SIGCHLD, SIGINT, SIGTERM, SIGPIPE, SIGHUP] { sigaddset(&defaults, number) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-
-        let cArgv = argv.map { strdup($0) } + [nil]
-        let cEnv = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            cArgv.forEach { free($0) }
-            cEnv.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let error = posix_spawn(&pid, argv[0], &actions, &attributes, cArgv, cEnv)
-        guard error == 0 else {
-            throw Failure("cannot start \(argv[0]): \(String(cString: strerror(error))) (run `swift build` first, or set STRATA_BINARY)")
-        }
-        return pid
     }
 }
 

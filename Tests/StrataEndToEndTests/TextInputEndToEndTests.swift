@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import StrataRender
+import StrataTestSupport
 import Testing
 
 /// Text into real GTK 3 and GTK 4 clients (Debian's gtk3-demo and gtk4-demo, whose entries speak
@@ -58,9 +59,9 @@ import Testing
     func anInputMethodAndWtypeTypeIntoAGtkEntry(_ demo: Demo) async throws {
         let ctl = try #require(StrataRun.sibling("strata-ctl"))
         let im = try #require(StrataRun.sibling("strata-im-client"))
-        var template = Array("/tmp/strata-text-e2e-XXXXXX".utf8CString)
-        let dir = String(cString: try #require(mkdtemp(&template)))
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try ScratchFolder(prefix: "strata-text-e2e")
+        defer { withExtendedLifetime(scratch) {} }
+        let dir = scratch.path
         // A caret that does not blink keeps unchanged pixels unchanged.
         try FileManager.default.createDirectory(atPath: dir + "/config/\(demo.settings)", withIntermediateDirectories: true)
         try "[Settings]\ngtk-cursor-blink=false\n".write(toFile: dir + "/config/\(demo.settings)/settings.ini", atomically: true, encoding: .utf8)
@@ -83,7 +84,7 @@ import Testing
             wtype ' typed' && echo wtype-done
             changed $d/im.png $d/wtype.png && echo wtype-changed
             \(ctl) windows > $d/windows.txt
-            kill $demo
+            kill $demo && wait $demo; exit 0
             """
         let result = try await StrataRun.run(["--size", "640x480"], command: Self.shell(script), timeout: 90)
         let log = "stdout: \(result.stdout)\nstderr: \(result.stderr)\nim: \((try? String(contentsOfFile: dir + "/im.log", encoding: .utf8)) ?? "")"

@@ -7,7 +7,7 @@ import Testing
 /// and `maximize`, `fullscreen`, `restore`, `resize` answered by the clients themselves.
 @Suite(.serialized) struct WindowSelectorEndToEndTests {
     static let ctl = StrataRun.sibling("strata-ctl")
-    static let gtk = StrataRun.isInstalled("gtk3-demo") && StrataRun.isInstalled("dbus-run-session")
+    static let gtk = StrataRun.isInstalled("gtk3-demo") && StrataRun.isInstalled("dbus-daemon")
 
     /// The window `name` names now (its JSON object from `windows`), nil while none is visible.
     private static func window(_ session: ControlTests.Session, _ predicate: ([String: Any]) -> Bool) async throws -> [String: Any]? {
@@ -82,10 +82,10 @@ import Testing
     /// GTK 3's two windows share the app id `gtk3-demo`: `Gtk3-Demo` names both (an error listing
     /// them), `title:` one; once one is closed, `Gtk3-Demo` names the other, which is maximized
     /// to the work area and closed.
-    @Test(.enabled(if: ctl != nil && gtk, "strata-ctl, gtk3-demo or dbus-run-session is missing"))
+    @Test(.enabled(if: ctl != nil && gtk, "strata-ctl, gtk3-demo or dbus-daemon is missing"))
     func gtk3DemoIsNamedByItsAppIDInAnyCase() async throws {
         let session = try await ControlTests.Session.start(["--backend", "headless", "--size", "800x600"])
-        try await session.ctl("exec", "--", "sh", "-c", "NO_AT_BRIDGE=1 exec dbus-run-session -- gtk3-demo --run=button_box > /dev/null 2>&1")
+        try await session.ctl("exec", "--", "sh", "-c", "NO_AT_BRIDGE=1 exec \(StrataRun.dbusSessionWords) gtk3-demo --run=button_box > /dev/null 2>&1")
         _ = try #require(try await Self.waitFor(session) { $0["title"] as? String == "Button Boxes" }, "gtk3-demo never showed")
         #expect(try await session.windows().count { $0["app_id"] as? String == "gtk3-demo" } == 2)
         let ambiguous = try await session.ctl("raise", "Gtk3-Demo", expectStatus: 1)

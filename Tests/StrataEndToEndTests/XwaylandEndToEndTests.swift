@@ -141,13 +141,14 @@ struct XwaylandEndToEndTests {
         }
     }
 
-    /// GTK 3 on X11 (`GDK_BACKEND=x11 dbus-run-session -- gtk3-demo --run=menus`): the window maps and is key; F10
+    /// GTK 3 on X11 (`GDK_BACKEND=x11 gtk3-demo --run=menus` on a session bus of its own): the window maps and is key; F10
     /// opens its menu bar's first menu, an override-redirect window directly above the window at
     /// its level, not key.
-    @Test(.enabled(if: installed("gtk3-demo", "dbus-run-session"), "Xwayland or one of gtk3-demo, dbus-run-session is not installed"))
+    @Test(.enabled(if: installed("gtk3-demo", "dbus-daemon"), "Xwayland or one of gtk3-demo, dbus-daemon is not installed"))
     func aGtk3MenuOnX11OpensAboveItsWindowWithoutTakingKey() async throws {
         let run = try StrataRun(["--backend", "headless", "--size", "800x600"], command: ["sh", "-c", """
-            GDK_BACKEND=x11 dbus-run-session -- gtk3-demo --run=menus > /dev/null 2>&1 &
+            GDK_BACKEND=x11 \(StrataRun.dbusSessionWords) gtk3-demo --run=menus > /dev/null 2>&1 &
+            demo=$!
             until \(Self.ctl) windows | grep -q ' Menus '; do sleep 0.05; done
             \(Self.ctl) make-key "$(\(Self.ctl) windows | grep ' Menus ' | awk '{print $1}' | head -1)" > /dev/null
             until \(Self.ctl) windows | grep ' Menus ' | grep -q ' yes '; do sleep 0.05; done
@@ -155,6 +156,7 @@ struct XwaylandEndToEndTests {
             \(Self.ctl) input key F10
             until [ "$(\(Self.ctl) windows | grep -c ' x11')" -ge 3 ]; do sleep 0.05; done
             echo AFTER; \(Self.ctl) windows
+            kill $demo && wait $demo; exit 0
             """])
         let result = await run.finish(timeout: 60)
         let parts = result.stdout.split(separator: "AFTER")
@@ -172,10 +174,11 @@ struct XwaylandEndToEndTests {
 
     /// GTK 3 on X11 (`gtk3-demo --run=dialog`): the message dialog its focused button opens is
     /// transient for the demo's window (xprop), a dialog, in front and key.
-    @Test(.enabled(if: installed("gtk3-demo", "dbus-run-session", "xprop", "xwininfo"), "Xwayland or one of gtk3-demo, dbus-run-session, xprop, xwininfo is not installed"))
+    @Test(.enabled(if: installed("gtk3-demo", "dbus-daemon", "xprop", "xwininfo"), "Xwayland or one of gtk3-demo, dbus-daemon, xprop, xwininfo is not installed"))
     func aGtk3DialogOnX11IsTransientForItsWindowInFrontAndKey() async throws {
         let run = try StrataRun(["--backend", "headless", "--size", "800x600"], command: ["sh", "-c", """
-            GDK_BACKEND=x11 dbus-run-session -- gtk3-demo --run=dialog > /dev/null 2>&1 &
+            GDK_BACKEND=x11 \(StrataRun.dbusSessionWords) gtk3-demo --run=dialog > /dev/null 2>&1 &
+            demo=$!
             until \(Self.ctl) windows | grep -q ' Dialogs '; do sleep 0.05; done
             \(Self.ctl) make-key "$(\(Self.ctl) windows | grep ' Dialogs ' | awk '{print $1}' | head -1)" > /dev/null
             until \(Self.ctl) windows | grep ' Dialogs ' | grep -q ' yes '; do sleep 0.05; done
@@ -186,6 +189,7 @@ struct XwaylandEndToEndTests {
             for w in $(xprop -root _NET_CLIENT_LIST | cut -d'#' -f2 | tr -d ,); do
               xprop -id "$w" WM_TRANSIENT_FOR _NET_WM_WINDOW_TYPE | tr '\n' ' '; echo
             done
+            kill $demo && wait $demo; exit 0
             """])
         let result = await run.finish(timeout: 60)
         let parent = try #require(result.stdout.firstMatch(of: #/parent (0x[0-9a-f]+)/#)?.1, "\(result.stdout) \(result.stderr.suffix(1000))")
@@ -207,11 +211,11 @@ struct XwaylandEndToEndTests {
     /// the pointer has left the window (the move's reply names no window; GTK's own emulation of
     /// a move, without the hint, keeps the pointer on it), and the window follows the pointer's
     /// motion after GTK's drag threshold. The release ends the move.
-    @Test(.enabled(if: installed("gtk3-demo", "dbus-run-session"), "Xwayland or one of gtk3-demo, dbus-run-session is not installed"))
+    @Test(.enabled(if: installed("gtk3-demo", "dbus-daemon"), "Xwayland or one of gtk3-demo, dbus-daemon is not installed"))
     func aGtk3HeaderBarDraggedOnX11MovesTheWindowThroughTheWindowManager() async throws {
         let session = try await ControlTests.Session.start(["--backend", "headless", "--size", "800x600"])
         _ = try await session.ctl("exec", "--", "sh", "-c",
-                                  "GDK_BACKEND=x11 NO_AT_BRIDGE=1 exec dbus-run-session -- gtk3-demo --run=headerbar > /dev/null 2>&1")
+                                  "GDK_BACKEND=x11 NO_AT_BRIDGE=1 exec \(StrataRun.dbusSessionWords) gtk3-demo --run=headerbar > /dev/null 2>&1")
         func demo() async throws -> (id: Int, x: Int, y: Int, width: Int)? {
             guard let window = try await session.windows().first(where: { ($0["title"] as? String)?.hasPrefix("Welcome") == true
                       && $0["hidden"] as? Bool == false }),

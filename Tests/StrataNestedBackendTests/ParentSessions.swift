@@ -1,6 +1,7 @@
 import Foundation
 import StrataRender
 import StrataServer
+import StrataTestSupport
 
 /// Finds an executable on PATH.
 func executable(_ name: String) -> String? {
@@ -96,25 +97,20 @@ final class ChildProcess {
     }
 }
 
-/// A private directory for a parent session's sockets (removed by `remove()`).
-func makePrivateDirectory(_ prefix: String) throws -> String {
-    var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else { throw ParentSessionError.didNotStart("mkdtemp failed") }
-    return String(cString: made)
-}
-
 /// Debian's Weston 10 on its headless backend, with the pixman renderer (so it has pixels) and
 /// the debug protocols (so `weston-screenshooter` can read them), in a private runtime folder.
 final class ParentWeston {
     static var isInstalled: Bool { executable("weston") != nil && executable("weston-screenshooter") != nil }
     static let missingMessage = "weston is not installed (Debian: apt-get install weston): the Wayland-nested tests need it as the parent"
 
+    private let runtimeFolder: ScratchFolder
     let runtimeDirectory: String
     let socketPath: String
     private var process: ChildProcess!
 
     init(width: Int = 640, height: Int = 480, shell: String = "desktop-shell.so") throws {
-        runtimeDirectory = try makePrivateDirectory("strata-weston")
+        runtimeFolder = try ScratchFolder(prefix: "strata-weston")
+        runtimeDirectory = runtimeFolder.path
         socketPath = runtimeDirectory + "/parent-0"
         // No animations: a window fading in has not got its final colours yet.
         try "[core]\nidle-time=0\n[shell]\nanimation=none\nstartup-animation=none\nclose-animation=none\nfocus-animation=none\n"
@@ -178,7 +174,6 @@ final class ParentWeston {
 
     deinit {
         stop()
-        try? FileManager.default.removeItem(atPath: runtimeDirectory)
     }
 }
 

@@ -1,23 +1,19 @@
 import Foundation
 import Glibc
 import StrataProcess
+import StrataTestSupport
 import Testing
 
 /// `ProcessLaunch` and `ExitStatus` against real processes (/bin/sh).
 @Suite final class ProcessLaunchTests {
     /// The test's scratch directories, removed with the test.
-    private var scratches: [String] = []
+    private var scratches: [ScratchFolder] = []
 
-    deinit {
-        for directory in scratches { try? FileManager.default.removeItem(atPath: directory) }
-    }
-
-    /// A fresh directory for a test's files.
+    /// A fresh directory for a test's files, removed with the suite.
     private func scratch() throws -> String {
-        var template = Array("/tmp/strata-launch-XXXXXX".utf8CString)
-        let made = String(cString: try #require(mkdtemp(&template)))
-        scratches.append(made)
-        return made
+        let folder = try ScratchFolder(prefix: "strata-launch")
+        scratches.append(folder)
+        return folder.path
     }
 
     private func contents(_ path: String) -> String {

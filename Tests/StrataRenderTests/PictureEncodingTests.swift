@@ -1,5 +1,6 @@
 import Foundation
 import StrataRender
+import StrataTestSupport
 import Testing
 
 /// `PictureEncoding`: what a trace keeps of a picture (docs/experiments.md, "Pictures in a trace").
@@ -45,13 +46,8 @@ import Testing
 
     /// A file path in a fresh temporary folder, removed with it.
     final class ScratchPath {
-        let folder: String
-        var path: String { folder + "/picture.png" }
-        init() throws {
-            var template = Array("/tmp/strata-picture-XXXXXX".utf8CString)
-            guard let made = mkdtemp(&template) else { throw CocoaError(.fileWriteUnknown) }
-            folder = String(cString: made)
-        }
-        deinit { try? FileManager.default.removeItem(atPath: folder) }
+        let folder: ScratchFolder
+        var path: String { folder.path + "/picture.png" }
+        init() throws { folder = try ScratchFolder(prefix: "strata-picture") }
     }
 }

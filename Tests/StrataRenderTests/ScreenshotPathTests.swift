@@ -1,21 +1,20 @@
 import Foundation
 import StrataRender
+import StrataTestSupport
 import Testing
 
 /// A screenshot goes only into a regular file (new or existing, directly or through a symbolic
 /// link): a FIFO, a device, a socket or a directory is refused at once with a clear error, and
 /// nothing waits for a reader.
 @Suite final class ScreenshotPathTests {
-    let directory: String
+    let folder: ScratchFolder
+    var directory: String { folder.path }
     let canvas: Canvas
 
     init() throws {
-        var template = Array("/tmp/strata-shot-XXXXXX".utf8CString)
-        directory = String(cString: try #require(mkdtemp(&template)))
+        folder = try ScratchFolder(prefix: "strata-shot")
         canvas = try #require(Canvas(width: 4, height: 3))
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: directory) }
 
     func expectRefused(_ path: String, saying reason: String) {
         do {

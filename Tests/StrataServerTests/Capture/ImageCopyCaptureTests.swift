@@ -56,11 +56,11 @@ import Testing
     static let unknown = EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_UNKNOWN.rawValue
 
     /// A 320×200 screen with a red 60×40 window at its top left, and a client with the capture
-    /// globals (the records live as long as the scene). Released in declaration order: the
+    /// globals (the records live as long as the setup). Released in declaration order: the
     /// window before the connection it lives on.
-    final class Scene {
+    final class CaptureSetup {
         let toplevel: TestToplevel
-        let shell: TestXdgShell
+        let fixture: ClientFixture
         let manager: OpaquePointer
         let outputSources: OpaquePointer
         let toplevelSources: OpaquePointer
@@ -69,14 +69,14 @@ import Testing
         var frames: [FrameRecord] = []
         /// The toplevel lists' records (their handles' events come as long as the connection lives).
         var lists: [ForeignToplevelListTests.TopList] = []
-        var client: TestClient { shell.client }
-        var server: TestServer { shell.server }
+        var shell: TestXdgShell { fixture.shell }
+        var client: TestClient { fixture.client }
+        var server: TestServer { fixture.server }
 
         init() throws {
-            let server = try TestServer(width: 320, height: 200)
-            let client = try TestClient(server: server)
-            shell = try TestXdgShell(client: client)
-            toplevel = try #require(shell.makeToplevel())
+            fixture = try ClientFixture(width: 320, height: 200)
+            let client = fixture.client
+            toplevel = try #require(fixture.shell.makeToplevel())
             xdg_toplevel_set_title(toplevel.toplevel, "red")
             #expect(toplevel.map(width: 60, height: 40, argb: ImageCopyCaptureTests.red))
             manager = try client.bind(ext_image_copy_capture_manager_v1_interface_ptr(), version: 1)
@@ -129,25 +129,25 @@ import Testing
     // MARK: Screens
 
     @Test func anOutputSessionAnnouncesTheScreenSizeAndItsTwoFormats() throws {
-        let scene = try Scene()
-        let (_, record) = scene.outputSession()
-        #expect(scene.client.roundtrip())
+        let setup = try CaptureSetup()
+        let (_, record) = setup.outputSession()
+        #expect(setup.client.roundtrip())
         #expect(record.size.map { $0 == (320, 200) } == true)
         #expect(record.formats == [WL_SHM_FORMAT_XRGB8888.rawValue, WL_SHM_FORMAT_ARGB8888.rawValue])
         #expect(record.dones == 1 && !record.stopped)
     }
 
     @Test func anOutputCaptureCopiesTheScreenPixelForPixel() throws {
-        let scene = try Scene()
-        let (session, _) = scene.outputSession()
-        let target = try #require(scene.shell.makeBuffer(width: 320, height: 200, argb: 0))
-        let (frame, record) = scene.capture(session, into: target.buffer)
-        #expect(scene.client.wait { record.ready })
+        let setup = try CaptureSetup()
+        let (session, _) = setup.outputSession()
+        let target = try #require(setup.shell.makeBuffer(width: 320, height: 200, argb: 0))
+        let (frame, record) = setup.capture(session, into: target.buffer)
+        #expect(setup.client.wait { record.ready })
         #expect(record.failed == nil && record.transform == WL_OUTPUT_TRANSFORM_NORMAL.rawValue && record.presented)
         #expect(record.damage.count == 1 && record.damage[0] == (0, 0, 320, 200))
         var mismatches = 0
         for y in 0..<Int32(200) {
-            for x in 0..<Int32(320) where target.pixels[Int(y * 320 + x)] | 0xff00_0000 != scene.server.pixel(x: x, y: y) {
+            for x in 0..<Int32(320) where target.pixels[Int(y * 320 + x)] | 0xff00_0000 != setup.server.pixel(x: x, y: y) {
                 mismatches += 1
             }
         }
@@ -155,52 +155,52 @@ import Testing
         #expect(target.pixels[0] & 0xffffff == 0xff0000 && target.pixels[Int(39 * 320 + 59)] & 0xffffff == 0xff0000)
         #expect(target.pixels[Int(40 * 320 + 60)] | 0xff00_0000 == TestServer.background)
         ext_image_copy_capture_frame_v1_destroy(frame)
-        #expect(scene.client.roundtrip())
+        #expect(setup.client.roundtrip())
     }
 
     @Test func theSecondCaptureOfAnUnchangedScreenWaitsUntilSomethingChanges() throws {
-        let scene = try Scene()
-        let (session, _) = scene.outputSession()
-        let target = try #require(scene.shell.makeBuffer(width: 320, height: 200, argb: 0, hasAlpha: true))
-        let (first, one) = scene.capture(session, into: target.buffer)
-        #expect(scene.client.wait { one.ready })
+        let setup = try CaptureSetup()
+        let (session, _) = setup.outputSession()
+        let target = try #require(setup.shell.makeBuffer(width: 320, height: 200, argb: 0, hasAlpha: true))
+        let (first, one) = setup.capture(session, into: target.buffer)
+        #expect(setup.client.wait { one.ready })
         // An ARGB8888 buffer gets the screen opaque.
         #expect(target.pixels[0] == Self.red)
         ext_image_copy_capture_frame_v1_destroy(first)
-        let (_, two) = scene.capture(session, into: target.buffer)
-        #expect(scene.client.roundtrip())
-        scene.server.repaint()
-        #expect(scene.client.roundtrip())
+        let (_, two) = setup.capture(session, into: target.buffer)
+        #expect(setup.client.roundtrip())
+        setup.server.repaint()
+        #expect(setup.client.roundtrip())
         #expect(!two.ready && two.failed == nil)
-        #expect(scene.toplevel.ackAndRedraw(width: 60, height: 40, argb: Self.green))
-        scene.server.repaint()
-        #expect(scene.client.wait { two.ready })
+        #expect(setup.toplevel.ackAndRedraw(width: 60, height: 40, argb: Self.green))
+        setup.server.repaint()
+        #expect(setup.client.wait { two.ready })
         #expect(!two.damage.isEmpty && two.damage.allSatisfy { $0.0 >= 0 && $0.1 >= 0 && $0.0 + $0.2 <= 60 && $0.1 + $0.3 <= 40 })
         #expect(target.pixels[0] == Self.green)
     }
 
     @Test func theCursorIsInTheScreensImageOnlyWithPaintCursors() throws {
-        let scene = try Scene()
+        let setup = try CaptureSetup()
         // The pointer at the window's bottom right corner: the theme's arrow over red and background.
-        scene.server.compositor.seat.pointerMotion(on: scene.server.compositor.scene.outputs[0], x: 58, y: 38, time: 1)
-        #expect(scene.client.roundtrip())
-        scene.server.repaint()
-        let rect = try #require(scene.server.compositor.cursor.rect?.rect)
-        let source = ext_output_image_capture_source_manager_v1_create_source(scene.outputSources, scene.output)
-        let (plain, _) = scene.session(of: source)
-        let (painted, _) = scene.session(of: source, options: EXT_IMAGE_COPY_CAPTURE_MANAGER_V1_OPTIONS_PAINT_CURSORS.rawValue)
-        let without = try #require(scene.shell.makeBuffer(width: 320, height: 200, argb: 0, hasAlpha: true))
-        let with = try #require(scene.shell.makeBuffer(width: 320, height: 200, argb: 0, hasAlpha: true))
-        let (_, one) = scene.capture(plain, into: without.buffer)
-        let (_, two) = scene.capture(painted, into: with.buffer)
-        #expect(scene.client.wait { one.ready && two.ready })
+        setup.server.compositor.seat.pointerMotion(on: setup.server.compositor.scene.outputs[0], x: 58, y: 38, time: 1)
+        #expect(setup.client.roundtrip())
+        setup.server.repaint()
+        let rect = try #require(setup.server.compositor.cursor.rect?.rect)
+        let source = ext_output_image_capture_source_manager_v1_create_source(setup.outputSources, setup.output)
+        let (plain, _) = setup.session(of: source)
+        let (painted, _) = setup.session(of: source, options: EXT_IMAGE_COPY_CAPTURE_MANAGER_V1_OPTIONS_PAINT_CURSORS.rawValue)
+        let without = try #require(setup.shell.makeBuffer(width: 320, height: 200, argb: 0, hasAlpha: true))
+        let with = try #require(setup.shell.makeBuffer(width: 320, height: 200, argb: 0, hasAlpha: true))
+        let (_, one) = setup.capture(plain, into: without.buffer)
+        let (_, two) = setup.capture(painted, into: with.buffer)
+        #expect(setup.client.wait { one.ready && two.ready })
         var erased = 0, shown = 0, drawnOver = 0
         for y in Int32(rect.y)..<Int32(rect.maxY) {
             for x in Int32(rect.x)..<Int32(rect.maxX) where x < 320 && y < 200 {
                 let i = Int(y * 320 + x)
                 let under = x < 60 && y < 40 ? Self.red : TestServer.background
                 if without.pixels[i] != under { erased += 1 }
-                if with.pixels[i] != scene.server.pixel(x: x, y: y) { shown += 1 }
+                if with.pixels[i] != setup.server.pixel(x: x, y: y) { shown += 1 }
                 if with.pixels[i] != under { drawnOver += 1 }
             }
         }
@@ -209,25 +209,25 @@ import Testing
     }
 
     @Test func aScreenThatDisconnectsStopsItsSessionsAndFailsTheWaitingFrame() throws {
-        let scene = try Scene()
-        let (session, record) = scene.outputSession()
-        let target = try #require(scene.shell.makeBuffer(width: 320, height: 200, argb: 0))
-        let (first, one) = scene.capture(session, into: target.buffer)
-        #expect(scene.client.wait { one.ready })
+        let setup = try CaptureSetup()
+        let (session, record) = setup.outputSession()
+        let target = try #require(setup.shell.makeBuffer(width: 320, height: 200, argb: 0))
+        let (first, one) = setup.capture(session, into: target.buffer)
+        #expect(setup.client.wait { one.ready })
         ext_image_copy_capture_frame_v1_destroy(first)
-        let (second, two) = scene.capture(session, into: target.buffer)
-        #expect(scene.client.roundtrip())
-        scene.server.compositor.disconnectScreen(scene.server.compositor.scene.outputs[0])
-        #expect(scene.client.wait { two.failed != nil })
+        let (second, two) = setup.capture(session, into: target.buffer)
+        #expect(setup.client.roundtrip())
+        setup.server.compositor.disconnectScreen(setup.server.compositor.scene.outputs[0])
+        #expect(setup.client.wait { two.failed != nil })
         #expect(two.failed == Self.stopped && record.stopped)
         ext_image_copy_capture_frame_v1_destroy(second)
         // A new frame of the stopped session fails at once.
-        let (_, three) = scene.capture(session, into: target.buffer)
-        #expect(scene.client.roundtrip())
+        let (_, three) = setup.capture(session, into: target.buffer)
+        #expect(setup.client.roundtrip())
         #expect(three.failed == Self.stopped)
         // A source made from the gone screen's wl_output names nothing: its session stops at once.
-        let (_, late) = scene.outputSession()
-        #expect(scene.client.roundtrip())
+        let (_, late) = setup.outputSession()
+        #expect(setup.client.roundtrip())
         #expect(late.stopped && late.size == nil)
     }
 
@@ -261,40 +261,40 @@ import Testing
     // MARK: Windows
 
     @Test func aToplevelCaptureIsTheWindowAloneAtItsSizeNotTheScreensCrop() throws {
-        let scene = try Scene()
+        let setup = try CaptureSetup()
         // A blue window above the red one, covering its right half.
-        let cover = try #require(scene.shell.makeToplevel())
+        let cover = try #require(setup.shell.makeToplevel())
         #expect(cover.map(width: 100, height: 100, argb: Self.blue))
-        let coverWindow = try #require(scene.server.windows.windows.last)
-        scene.server.compositor.windows.setFrame(coverWindow, Rect(x: 30, y: 0, width: 100, height: 100))
-        #expect(scene.server.pixel(x: 40, y: 10) == Self.blue)
-        let (session, record, _) = try scene.toplevelSession(title: "red")
-        #expect(scene.client.roundtrip())
+        let coverWindow = try #require(setup.server.windows.windows.last)
+        setup.server.compositor.windows.setFrame(coverWindow, Rect(x: 30, y: 0, width: 100, height: 100))
+        #expect(setup.server.pixel(x: 40, y: 10) == Self.blue)
+        let (session, record, _) = try setup.toplevelSession(title: "red")
+        #expect(setup.client.roundtrip())
         #expect(record.size.map { $0 == (60, 40) } == true)
         #expect(record.formats == [WL_SHM_FORMAT_ARGB8888.rawValue, WL_SHM_FORMAT_XRGB8888.rawValue])
-        let target = try #require(scene.shell.makeBuffer(width: 60, height: 40, argb: 0, hasAlpha: true))
-        let (_, frame) = scene.capture(session, into: target.buffer)
-        #expect(scene.client.wait { frame.ready })
+        let target = try #require(setup.shell.makeBuffer(width: 60, height: 40, argb: 0, hasAlpha: true))
+        let (_, frame) = setup.capture(session, into: target.buffer)
+        #expect(setup.client.wait { frame.ready })
         #expect(frame.transform == WL_OUTPUT_TRANSFORM_NORMAL.rawValue && frame.damage.count == 1 && frame.damage[0] == (0, 0, 60, 40))
         #expect((0..<(60 * 40)).allSatisfy { target.pixels[$0] == Self.red })
     }
 
     @Test func aToplevelOnAScaledScreenIsCapturedAtTheScreensScale() throws {
-        let scene = try Scene()
-        scene.server.windows.setScale(2, for: scene.server.compositor.scene.outputs[0].screen)
+        let setup = try CaptureSetup()
+        setup.server.windows.setScale(2, for: setup.server.compositor.scene.outputs[0].screen)
         // Left half red, right half green, at buffer scale 1.
-        let split = try #require(scene.shell.makeBuffer(width: 60, height: 40, argb: Self.red))
+        let split = try #require(setup.shell.makeBuffer(width: 60, height: 40, argb: Self.red))
         split.fill(x: 30, y: 0, width: 30, height: 40, Self.green)
-        scene.toplevel.ack()
-        scene.toplevel.attach(split)
-        scene.toplevel.commit()
-        #expect(scene.client.roundtrip())
-        let (session, record, _) = try scene.toplevelSession(title: "red")
-        #expect(scene.client.roundtrip())
+        setup.toplevel.ack()
+        setup.toplevel.attach(split)
+        setup.toplevel.commit()
+        #expect(setup.client.roundtrip())
+        let (session, record, _) = try setup.toplevelSession(title: "red")
+        #expect(setup.client.roundtrip())
         #expect(record.size.map { $0 == (120, 80) } == true)
-        let target = try #require(scene.shell.makeBuffer(width: 120, height: 80, argb: 0))
-        let (_, frame) = scene.capture(session, into: target.buffer)
-        #expect(scene.client.wait { frame.ready })
+        let target = try #require(setup.shell.makeBuffer(width: 120, height: 80, argb: 0))
+        let (_, frame) = setup.capture(session, into: target.buffer)
+        #expect(setup.client.wait { frame.ready })
         var wrong = 0
         for y in 0..<80 {
             for x in 0..<120 where target.pixels[y * 120 + x] | 0xff00_0000 != (x < 60 ? Self.red : Self.green) { wrong += 1 }
@@ -303,148 +303,148 @@ import Testing
     }
 
     @Test func aToplevelCaptureWaitsForItsWindowNotForOthers() throws {
-        let scene = try Scene()
-        let other = try #require(scene.shell.makeToplevel())
+        let setup = try CaptureSetup()
+        let other = try #require(setup.shell.makeToplevel())
         #expect(other.map(width: 50, height: 50, argb: Self.blue))
-        let (session, _, _) = try scene.toplevelSession(title: "red")
-        let target = try #require(scene.shell.makeBuffer(width: 60, height: 40, argb: 0))
-        let (first, one) = scene.capture(session, into: target.buffer)
-        #expect(scene.client.wait { one.ready })
+        let (session, _, _) = try setup.toplevelSession(title: "red")
+        let target = try #require(setup.shell.makeBuffer(width: 60, height: 40, argb: 0))
+        let (first, one) = setup.capture(session, into: target.buffer)
+        #expect(setup.client.wait { one.ready })
         ext_image_copy_capture_frame_v1_destroy(first)
-        let (_, two) = scene.capture(session, into: target.buffer)
-        #expect(scene.client.roundtrip())
+        let (_, two) = setup.capture(session, into: target.buffer)
+        #expect(setup.client.roundtrip())
         #expect(other.ackAndRedraw(width: 50, height: 50, argb: Self.green))
-        scene.server.repaint()
-        #expect(scene.client.roundtrip())
+        setup.server.repaint()
+        #expect(setup.client.roundtrip())
         #expect(!two.ready && two.failed == nil)
-        #expect(scene.toplevel.ackAndRedraw(width: 60, height: 40, argb: Self.green))
-        #expect(scene.client.wait { two.ready })
+        #expect(setup.toplevel.ackAndRedraw(width: 60, height: 40, argb: Self.green))
+        #expect(setup.client.wait { two.ready })
         #expect((0..<(60 * 40)).allSatisfy { target.pixels[$0] | 0xff00_0000 == Self.green })
     }
 
     @Test func aMinimizedWindowIsStillCapturedAndATransparentOneStaysTransparent() throws {
-        let scene = try Scene()
-        let glass = try #require(scene.shell.makeToplevel())
+        let setup = try CaptureSetup()
+        let glass = try #require(setup.shell.makeToplevel())
         xdg_toplevel_set_title(glass.toplevel, "glass")
         #expect(glass.commitInitial())
         glass.ack()
-        let pane = try #require(scene.shell.makeBuffer(width: 20, height: 10, argb: 0, hasAlpha: true))
+        let pane = try #require(setup.shell.makeBuffer(width: 20, height: 10, argb: 0, hasAlpha: true))
         pane.fill(x: 0, y: 0, width: 10, height: 10, 0x8000_0080)
         glass.attach(pane)
         glass.commit()
-        #expect(scene.client.roundtrip())
-        let window = try #require(scene.server.windows.windows.first { $0.title == "glass" })
-        scene.server.windows.hide(window)
-        let (session, _, _) = try scene.toplevelSession(title: "glass")
-        let target = try #require(scene.shell.makeBuffer(width: 20, height: 10, argb: 0xffff_ffff, hasAlpha: true))
-        let (_, frame) = scene.capture(session, into: target.buffer)
-        #expect(scene.client.wait { frame.ready })
+        #expect(setup.client.roundtrip())
+        let window = try #require(setup.server.windows.windows.first { $0.title == "glass" })
+        setup.server.windows.hide(window)
+        let (session, _, _) = try setup.toplevelSession(title: "glass")
+        let target = try #require(setup.shell.makeBuffer(width: 20, height: 10, argb: 0xffff_ffff, hasAlpha: true))
+        let (_, frame) = setup.capture(session, into: target.buffer)
+        #expect(setup.client.wait { frame.ready })
         #expect(target.pixels[0] == 0x8000_0080 && target.pixels[15] == 0)
     }
 
     @Test func aWindowThatClosesStopsItsSessionAndFailsTheWaitingFrame() throws {
-        let scene = try Scene()
-        let (session, record, list) = try scene.toplevelSession(title: "red")
-        let target = try #require(scene.shell.makeBuffer(width: 60, height: 40, argb: 0))
-        let (first, one) = scene.capture(session, into: target.buffer)
-        #expect(scene.client.wait { one.ready })
+        let setup = try CaptureSetup()
+        let (session, record, list) = try setup.toplevelSession(title: "red")
+        let target = try #require(setup.shell.makeBuffer(width: 60, height: 40, argb: 0))
+        let (first, one) = setup.capture(session, into: target.buffer)
+        #expect(setup.client.wait { one.ready })
         ext_image_copy_capture_frame_v1_destroy(first)
-        let (_, two) = scene.capture(session, into: target.buffer)
-        #expect(scene.client.roundtrip())
-        scene.toplevel.destroyToplevel()
-        #expect(scene.client.roundtrip())
+        let (_, two) = setup.capture(session, into: target.buffer)
+        #expect(setup.client.roundtrip())
+        setup.toplevel.destroyToplevel()
+        #expect(setup.client.roundtrip())
         #expect(record.stopped && two.failed == Self.stopped)
         // A source of the closed handle names nothing.
         let closed = try #require(list.entry("red"))
         #expect(closed.closed)
-        let source = ext_foreign_toplevel_image_capture_source_manager_v1_create_source(scene.toplevelSources, closed.proxy)
-        let (_, late) = scene.session(of: source)
-        #expect(scene.client.roundtrip())
+        let source = ext_foreign_toplevel_image_capture_source_manager_v1_create_source(setup.toplevelSources, closed.proxy)
+        let (_, late) = setup.session(of: source)
+        #expect(setup.client.roundtrip())
         #expect(late.stopped && late.size == nil)
     }
 
     @Test func anUnmappingWindowStopsItsSessionWithoutABlankFrame() throws {
-        let scene = try Scene()
-        let (session, record, _) = try scene.toplevelSession(title: "red")
-        let target = try #require(scene.shell.makeBuffer(width: 60, height: 40, argb: 0))
-        let (first, one) = scene.capture(session, into: target.buffer)
-        #expect(scene.client.wait { one.ready })
+        let setup = try CaptureSetup()
+        let (session, record, _) = try setup.toplevelSession(title: "red")
+        let target = try #require(setup.shell.makeBuffer(width: 60, height: 40, argb: 0))
+        let (first, one) = setup.capture(session, into: target.buffer)
+        #expect(setup.client.wait { one.ready })
         ext_image_copy_capture_frame_v1_destroy(first)
-        let (_, two) = scene.capture(session, into: target.buffer)
-        #expect(scene.client.roundtrip())
-        #expect(scene.toplevel.unmap())
+        let (_, two) = setup.capture(session, into: target.buffer)
+        #expect(setup.client.roundtrip())
+        #expect(setup.toplevel.unmap())
         #expect(record.stopped && two.failed == Self.stopped && !two.ready)
         #expect((0..<(60 * 40)).allSatisfy { target.pixels[$0] | 0xff00_0000 == Self.red })
     }
 
     @Test func aResizedWindowAnnouncesItsNewSize() throws {
-        let scene = try Scene()
-        let (session, record, _) = try scene.toplevelSession(title: "red")
-        #expect(scene.client.roundtrip())
-        #expect(scene.toplevel.ackAndRedraw(width: 80, height: 30, argb: Self.red))
+        let setup = try CaptureSetup()
+        let (session, record, _) = try setup.toplevelSession(title: "red")
+        #expect(setup.client.roundtrip())
+        #expect(setup.toplevel.ackAndRedraw(width: 80, height: 30, argb: Self.red))
         #expect(record.size.map { $0 == (80, 30) } == true && record.dones == 2)
-        let old = try #require(scene.shell.makeBuffer(width: 60, height: 40, argb: 0))
-        let (_, frame) = scene.capture(session, into: old.buffer)
-        #expect(scene.client.roundtrip())
+        let old = try #require(setup.shell.makeBuffer(width: 60, height: 40, argb: 0))
+        let (_, frame) = setup.capture(session, into: old.buffer)
+        #expect(setup.client.roundtrip())
         #expect(frame.failed == Self.bufferConstraints)
     }
 
     // MARK: Bad buffers, errors, budgets, lifetimes
 
     @Test func aTooSmallBufferOrOneNotOfShmFailsWithBufferConstraints() throws {
-        let scene = try Scene()
-        let (session, _) = scene.outputSession()
-        let small = try #require(scene.shell.makeBuffer(width: 10, height: 10, argb: 0))
-        let (first, one) = scene.capture(session, into: small.buffer)
-        #expect(scene.client.roundtrip())
+        let setup = try CaptureSetup()
+        let (session, _) = setup.outputSession()
+        let small = try #require(setup.shell.makeBuffer(width: 10, height: 10, argb: 0))
+        let (first, one) = setup.capture(session, into: small.buffer)
+        #expect(setup.client.roundtrip())
         #expect(one.failed == Self.bufferConstraints)
         ext_image_copy_capture_frame_v1_destroy(first)
-        let pixels = try scene.client.bind(wp_single_pixel_buffer_manager_v1_interface_ptr(), version: 1)
+        let pixels = try setup.client.bind(wp_single_pixel_buffer_manager_v1_interface_ptr(), version: 1)
         let single = wp_single_pixel_buffer_manager_v1_create_u32_rgba_buffer(pixels, 0, 0, 0, 0xffff_ffff)
-        let (second, two) = scene.capture(session, into: single)
-        #expect(scene.client.roundtrip())
+        let (second, two) = setup.capture(session, into: single)
+        #expect(setup.client.roundtrip())
         #expect(two.failed == Self.bufferConstraints)
         ext_image_copy_capture_frame_v1_destroy(second)
         // Neither counted as a capture: the next good one is immediate.
-        let good = try #require(scene.shell.makeBuffer(width: 320, height: 200, argb: 0))
-        let (_, three) = scene.capture(session, into: good.buffer)
-        #expect(scene.client.wait { three.ready })
+        let good = try #require(setup.shell.makeBuffer(width: 320, height: 200, argb: 0))
+        let (_, three) = setup.capture(session, into: good.buffer)
+        #expect(setup.client.wait { three.ready })
         wl_buffer_destroy(single)
     }
 
     @Test func aBufferDestroyedWhileItsFrameWaitsFailsTheFrame() throws {
-        let scene = try Scene()
-        let (session, _) = scene.outputSession()
-        let target = try #require(scene.shell.makeBuffer(width: 320, height: 200, argb: 0))
-        let (first, one) = scene.capture(session, into: target.buffer)
-        #expect(scene.client.wait { one.ready })
+        let setup = try CaptureSetup()
+        let (session, _) = setup.outputSession()
+        let target = try #require(setup.shell.makeBuffer(width: 320, height: 200, argb: 0))
+        let (first, one) = setup.capture(session, into: target.buffer)
+        #expect(setup.client.wait { one.ready })
         ext_image_copy_capture_frame_v1_destroy(first)
-        var doomed = scene.shell.makeBuffer(width: 320, height: 200, argb: 0)
+        var doomed = setup.shell.makeBuffer(width: 320, height: 200, argb: 0)
         #expect(doomed != nil)
-        let (_, two) = scene.capture(session, into: doomed?.buffer)
-        #expect(scene.client.roundtrip())
+        let (_, two) = setup.capture(session, into: doomed?.buffer)
+        #expect(setup.client.roundtrip())
         doomed = nil
-        #expect(scene.client.roundtrip())
+        #expect(setup.client.roundtrip())
         #expect(two.failed == Self.unknown)
-        #expect(scene.toplevel.ackAndRedraw(width: 60, height: 40, argb: Self.green))
-        scene.server.repaint()
-        #expect(scene.client.roundtrip())
+        #expect(setup.toplevel.ackAndRedraw(width: 60, height: 40, argb: Self.green))
+        setup.server.repaint()
+        #expect(setup.client.roundtrip())
         #expect(!two.ready)
     }
 
-    /// Sends `body`'s requests on a fresh scene and returns the protocol error they caused.
-    static func error(_ body: (Scene, OpaquePointer?) throws -> Void) throws -> (code: UInt32, interface: String)? {
-        let scene = try Scene()
-        let (session, _) = scene.outputSession()
-        try body(scene, session)
-        #expect(!scene.client.roundtrip())
-        return scene.client.protocolError.map { ($0.code, $0.interface) }
+    /// Sends `body`'s requests on a fresh setup and returns the protocol error they caused.
+    static func error(_ body: (CaptureSetup, OpaquePointer?) throws -> Void) throws -> (code: UInt32, interface: String)? {
+        let setup = try CaptureSetup()
+        let (session, _) = setup.outputSession()
+        try body(setup, session)
+        #expect(!setup.client.roundtrip())
+        return setup.client.protocolError.map { ($0.code, $0.interface) }
     }
 
     @Test func theSpecsErrorsAreRaised() throws {
-        let invalidOption = try Self.error { scene, _ in
-            let source = ext_output_image_capture_source_manager_v1_create_source(scene.outputSources, scene.output)
-            _ = ext_image_copy_capture_manager_v1_create_session(scene.manager, source, 2)
+        let invalidOption = try Self.error { setup, _ in
+            let source = ext_output_image_capture_source_manager_v1_create_source(setup.outputSources, setup.output)
+            _ = ext_image_copy_capture_manager_v1_create_session(setup.manager, source, 2)
         }
         #expect(invalidOption?.code == EXT_IMAGE_COPY_CAPTURE_MANAGER_V1_ERROR_INVALID_OPTION.rawValue
                 && invalidOption?.interface == "ext_image_copy_capture_manager_v1")
@@ -466,9 +466,9 @@ import Testing
             #expect(badDamage?.code == EXT_IMAGE_COPY_CAPTURE_FRAME_V1_ERROR_INVALID_BUFFER_DAMAGE.rawValue)
         }
         for late in 0..<3 {
-            let alreadyCaptured = try Self.error { scene, session in
-                let buffer = try #require(scene.shell.makeBuffer(width: 320, height: 200, argb: 0))
-                let (frame, _) = scene.capture(session, into: buffer.buffer)
+            let alreadyCaptured = try Self.error { setup, session in
+                let buffer = try #require(setup.shell.makeBuffer(width: 320, height: 200, argb: 0))
+                let (frame, _) = setup.capture(session, into: buffer.buffer)
                 switch late {
                 case 0: ext_image_copy_capture_frame_v1_capture(frame)
                 case 1: ext_image_copy_capture_frame_v1_attach_buffer(frame, buffer.buffer)
@@ -477,11 +477,11 @@ import Testing
             }
             #expect(alreadyCaptured?.code == EXT_IMAGE_COPY_CAPTURE_FRAME_V1_ERROR_ALREADY_CAPTURED.rawValue)
         }
-        let duplicateSession = try Self.error { scene, _ in
-            let source = ext_output_image_capture_source_manager_v1_create_source(scene.outputSources, scene.output)
-            let seat = try scene.client.bind(wl_seat_interface_ptr(), version: 8)
+        let duplicateSession = try Self.error { setup, _ in
+            let source = ext_output_image_capture_source_manager_v1_create_source(setup.outputSources, setup.output)
+            let seat = try setup.client.bind(wl_seat_interface_ptr(), version: 8)
             let pointer = wl_seat_get_pointer(seat)
-            let cursor = ext_image_copy_capture_manager_v1_create_pointer_cursor_session(scene.manager, source, pointer)
+            let cursor = ext_image_copy_capture_manager_v1_create_pointer_cursor_session(setup.manager, source, pointer)
             _ = ext_image_copy_capture_cursor_session_v1_get_capture_session(cursor)
             _ = ext_image_copy_capture_cursor_session_v1_get_capture_session(cursor)
         }
@@ -490,44 +490,44 @@ import Testing
     }
 
     @Test func cursorSessionsAreNotOfferedTheirSessionStopsAtOnce() throws {
-        let scene = try Scene()
-        let source = ext_output_image_capture_source_manager_v1_create_source(scene.outputSources, scene.output)
-        let seat = try scene.client.bind(wl_seat_interface_ptr(), version: 8)
-        let cursor = ext_image_copy_capture_manager_v1_create_pointer_cursor_session(scene.manager, source, wl_seat_get_pointer(seat))
+        let setup = try CaptureSetup()
+        let source = ext_output_image_capture_source_manager_v1_create_source(setup.outputSources, setup.output)
+        let seat = try setup.client.bind(wl_seat_interface_ptr(), version: 8)
+        let cursor = ext_image_copy_capture_manager_v1_create_pointer_cursor_session(setup.manager, source, wl_seat_get_pointer(seat))
         let record = SessionRecord()
         let session = ext_image_copy_capture_cursor_session_v1_get_capture_session(cursor)
         ext_image_copy_capture_session_v1_add_listener(session, &Self.sessionListener, Unmanaged.passUnretained(record).toOpaque())
-        #expect(scene.client.roundtrip())
+        #expect(setup.client.roundtrip())
         #expect(record.stopped && record.size == nil)
     }
 
     @Test func tenThousandSessionsStopAtTheBudgetAndLeaveNothingBehind() throws {
-        let scene = try Scene()
-        let source = ext_output_image_capture_source_manager_v1_create_source(scene.outputSources, scene.output)
+        let setup = try CaptureSetup()
+        let source = ext_output_image_capture_source_manager_v1_create_source(setup.outputSources, setup.output)
         // Up to the cap, made and destroyed: the count is given back.
         for _ in 0..<2 {
             var made: [OpaquePointer?] = []
             for _ in 0..<ClientBudget.maxCaptureSessionsPerClient {
-                made.append(ext_image_copy_capture_manager_v1_create_session(scene.manager, source, 0))
+                made.append(ext_image_copy_capture_manager_v1_create_session(setup.manager, source, 0))
             }
-            #expect(scene.client.roundtrip())
-            #expect(scene.server.compositor.imageCopyCapture.sessionCount == ClientBudget.maxCaptureSessionsPerClient)
+            #expect(setup.client.roundtrip())
+            #expect(setup.server.compositor.imageCopyCapture.sessionCount == ClientBudget.maxCaptureSessionsPerClient)
             for session in made { ext_image_copy_capture_session_v1_destroy(session) }
-            #expect(scene.client.roundtrip())
-            #expect(scene.server.compositor.imageCopyCapture.sessionCount == 0)
+            #expect(setup.client.roundtrip())
+            #expect(setup.server.compositor.imageCopyCapture.sessionCount == 0)
         }
         // 10,000 without destroying: the one past the cap is no_memory.
         var sent = 0
         while sent < 10_000 {
-            for _ in 0..<100 { _ = ext_image_copy_capture_manager_v1_create_session(scene.manager, source, 0) }
+            for _ in 0..<100 { _ = ext_image_copy_capture_manager_v1_create_session(setup.manager, source, 0) }
             sent += 100
-            if !scene.client.roundtrip() { break }
+            if !setup.client.roundtrip() { break }
         }
         #expect(sent < 10_000)
         // wl_display.error no_memory: libwayland-client reports it as ENOMEM.
-        #expect(scene.client.connectionError == ENOMEM)
-        scene.server.step()
-        #expect(scene.server.compositor.imageCopyCapture.sessionCount == 0)
+        #expect(setup.client.connectionError == ENOMEM)
+        setup.server.step()
+        #expect(setup.server.compositor.imageCopyCapture.sessionCount == 0)
     }
 
     @Test func destroyingInAnyOrderLeavesNothingBehind() throws {

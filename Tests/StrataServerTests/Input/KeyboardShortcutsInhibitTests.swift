@@ -111,8 +111,6 @@ import Testing
             zwp_keyboard_shortcuts_inhibitor_v1_destroy(inhibitor.inhibitor)
             #expect(app.client.roundtrip())
         }
-        // Until the server has seen the client go: another test's posix_spawn child holds a copy of
-        // the client's socket until its exec, so the hang-up can come late under load.
-        #expect(server.run(seconds: 10) { server.liveCounts == baseline }, "\(server.liveCounts)")
+        server.expectLiveCounts(backAt: baseline)
     }
 }

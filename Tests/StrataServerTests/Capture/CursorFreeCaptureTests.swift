@@ -78,40 +78,40 @@ import Testing
 
     @Test(arguments: Setup.allCases)
     func anImageCopyCaptureWithoutPaintCursorsHasNoCursorOnAnyScreen(_ setup: Setup) throws {
-        let scene = try ImageCopyCaptureTests.Scene()
-        let output = try Self.prepare(scene.server, setup, client: scene.client)
+        let capture = try ImageCopyCaptureTests.CaptureSetup()
+        let output = try Self.prepare(capture.server, setup, client: capture.client)
         let width = output.displayCanvas.width, height = output.displayCanvas.height
         let before = Self.shown(output), painted = output.paintedFrames
-        let source = ext_output_image_capture_source_manager_v1_create_source(scene.outputSources, scene.output)
-        let (plain, _) = scene.session(of: source)
-        let (withCursors, _) = scene.session(of: source, options: EXT_IMAGE_COPY_CAPTURE_MANAGER_V1_OPTIONS_PAINT_CURSORS.rawValue)
-        let without = try #require(scene.shell.makeBuffer(width: width, height: height, argb: 0))
-        let with = try #require(scene.shell.makeBuffer(width: width, height: height, argb: 0))
-        let (_, one) = scene.capture(plain, into: without.buffer)
-        let (_, two) = scene.capture(withCursors, into: with.buffer)
-        #expect(scene.client.wait { one.ready && two.ready })
-        Self.check(scene.server, output, before: before, painted: painted, withCursor: Self.pixels(with),
+        let source = ext_output_image_capture_source_manager_v1_create_source(capture.outputSources, capture.output)
+        let (plain, _) = capture.session(of: source)
+        let (withCursors, _) = capture.session(of: source, options: EXT_IMAGE_COPY_CAPTURE_MANAGER_V1_OPTIONS_PAINT_CURSORS.rawValue)
+        let without = try #require(capture.shell.makeBuffer(width: width, height: height, argb: 0))
+        let with = try #require(capture.shell.makeBuffer(width: width, height: height, argb: 0))
+        let (_, one) = capture.capture(plain, into: without.buffer)
+        let (_, two) = capture.capture(withCursors, into: with.buffer)
+        #expect(capture.client.wait { one.ready && two.ready })
+        Self.check(capture.server, output, before: before, painted: painted, withCursor: Self.pixels(with),
                    withoutCursor: Self.pixels(without))
     }
 
     @Test(arguments: Setup.allCases)
     func aScreencopyFrameWithoutOverlayCursorHasNoCursorOnAnyScreen(_ setup: Setup) throws {
-        let scene = try ScreencopyTests.makeScene()
-        let output = try Self.prepare(scene.server, setup, client: scene.shell.client)
+        let capture = try ScreencopyTests.makeSetup()
+        let output = try Self.prepare(capture.server, setup, client: capture.shell.client)
         let width = output.displayCanvas.width, height = output.displayCanvas.height
         let before = Self.shown(output), painted = output.paintedFrames
-        let without = try #require(scene.shell.makeBuffer(width: width, height: height, argb: 0))
-        let with = try #require(scene.shell.makeBuffer(width: width, height: height, argb: 0))
+        let without = try #require(capture.shell.makeBuffer(width: width, height: height, argb: 0))
+        let with = try #require(capture.shell.makeBuffer(width: width, height: height, argb: 0))
         let one = ScreencopyTests.FrameRecord(), two = ScreencopyTests.FrameRecord()
-        let plain = zwlr_screencopy_manager_v1_capture_output(scene.manager, 0, scene.output)
-        let overlaid = zwlr_screencopy_manager_v1_capture_output(scene.manager, 1, scene.output)
+        let plain = zwlr_screencopy_manager_v1_capture_output(capture.manager, 0, capture.output)
+        let overlaid = zwlr_screencopy_manager_v1_capture_output(capture.manager, 1, capture.output)
         ScreencopyTests().listen(plain, one)
         ScreencopyTests().listen(overlaid, two)
-        #expect(scene.shell.client.roundtrip())
+        #expect(capture.shell.client.roundtrip())
         zwlr_screencopy_frame_v1_copy(plain, without.buffer)
         zwlr_screencopy_frame_v1_copy(overlaid, with.buffer)
-        #expect(scene.shell.client.wait { one.ready && two.ready })
-        Self.check(scene.server, output, before: before, painted: painted, withCursor: Self.pixels(with),
+        #expect(capture.shell.client.wait { one.ready && two.ready })
+        Self.check(capture.server, output, before: before, painted: painted, withCursor: Self.pixels(with),
                    withoutCursor: Self.pixels(without))
         zwlr_screencopy_frame_v1_destroy(plain)
         zwlr_screencopy_frame_v1_destroy(overlaid)
@@ -157,33 +157,33 @@ import Testing
     /// A capture waiting for the next frame copies it inside the repaint: the frame's own
     /// bookkeeping (the damage other waiting captures hear) stays as it was.
     @Test func aWaitingCaptureWithoutTheCursorLeavesTheFramesDamageToTheNextWaiter() throws {
-        let scene = try ImageCopyCaptureTests.Scene()
-        let output = try Self.prepare(scene.server, .turned, client: scene.client)
+        let capture = try ImageCopyCaptureTests.CaptureSetup()
+        let output = try Self.prepare(capture.server, .turned, client: capture.client)
         let width = output.displayCanvas.width, height = output.displayCanvas.height
-        let (plain, _) = scene.outputSession()
-        let without = try #require(scene.shell.makeBuffer(width: width, height: height, argb: 0))
-        let (first, one) = scene.capture(plain, into: without.buffer)
-        #expect(scene.client.wait { one.ready })
+        let (plain, _) = capture.outputSession()
+        let without = try #require(capture.shell.makeBuffer(width: width, height: height, argb: 0))
+        let (first, one) = capture.capture(plain, into: without.buffer)
+        #expect(capture.client.wait { one.ready })
         ext_image_copy_capture_frame_v1_destroy(first)
         // Both wait: the capture without the cursor first, a screencopy frame with damage after it.
-        let (_, two) = scene.capture(plain, into: without.buffer)
-        let manager = try scene.client.bind(zwlr_screencopy_manager_v1_interface_ptr(), version: 3)
+        let (_, two) = capture.capture(plain, into: without.buffer)
+        let manager = try capture.client.bind(zwlr_screencopy_manager_v1_interface_ptr(), version: 3)
         let copy = ScreencopyTests.FrameRecord()
-        let target = try #require(scene.shell.makeBuffer(width: width, height: height, argb: 0))
+        let target = try #require(capture.shell.makeBuffer(width: width, height: height, argb: 0))
         let primer = ScreencopyTests.FrameRecord()
-        let first2 = zwlr_screencopy_manager_v1_capture_output(manager, 1, scene.output)
+        let first2 = zwlr_screencopy_manager_v1_capture_output(manager, 1, capture.output)
         ScreencopyTests().listen(first2, primer)
         zwlr_screencopy_frame_v1_copy_with_damage(first2, target.buffer)
-        #expect(scene.client.wait { primer.ready })
-        let frame = zwlr_screencopy_manager_v1_capture_output(manager, 1, scene.output)
+        #expect(capture.client.wait { primer.ready })
+        let frame = zwlr_screencopy_manager_v1_capture_output(manager, 1, capture.output)
         ScreencopyTests().listen(frame, copy)
         zwlr_screencopy_frame_v1_copy_with_damage(frame, target.buffer)
-        #expect(scene.client.roundtrip())
+        #expect(capture.client.roundtrip())
         #expect(!two.ready && !copy.ready)
         // The window turns green: a 60×40 logical rectangle, turned into the display's pixels.
-        #expect(scene.toplevel.ackAndRedraw(width: 60, height: 40, argb: ImageCopyCaptureTests.green))
-        scene.server.repaint()
-        #expect(scene.client.wait { two.ready && copy.ready })
+        #expect(capture.toplevel.ackAndRedraw(width: 60, height: 40, argb: ImageCopyCaptureTests.green))
+        capture.server.repaint()
+        #expect(capture.client.wait { two.ready && copy.ready })
         let presented = two.damage.map { [UInt32($0.0), UInt32($0.1), UInt32($0.2), UInt32($0.3)] }
         #expect(copy.damage.map { [$0.0, $0.1, $0.2, $0.3] } == presented)
         #expect(!copy.damage.isEmpty)

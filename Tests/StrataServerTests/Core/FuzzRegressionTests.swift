@@ -8,7 +8,7 @@ import Testing
 /// random programs, each against a fresh server, which must survive and be back at its baseline.
 @Suite struct FuzzRegressionTests {
     static let fuzzDirectory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("fuzz")
 
     static func inputs(in folder: String) -> [String] {

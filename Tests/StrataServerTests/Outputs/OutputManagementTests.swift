@@ -79,12 +79,13 @@ import Testing
         failed: { data, _ in view(data).outcome = "failed" },
         cancelled: { data, _ in view(data).outcome = "cancelled" })
 
-    struct Scene {
+    struct OutputManagerSetup {
         let manager: OpaquePointer
         let view: View
-        let client: TestClient
-        /// Last: the server outlives the connection.
-        let server: TestServer
+        /// Last: the client's objects go before its connection and server.
+        let fixture: ClientFixture
+        var client: TestClient { fixture.client }
+        var server: TestServer { fixture.server }
         var context: UnsafeMutableRawPointer { Unmanaged.passUnretained(view).toOpaque() }
 
         /// A configuration against `serial` (default: the last one) with every head enabled and
@@ -105,143 +106,142 @@ import Testing
         }
     }
 
-    static func makeScene(screens: Int = 1) throws -> Scene {
+    static func makeSetup(screens: Int = 1) throws -> OutputManagerSetup {
         let modes = [ScreenMode(width: 640, height: 480), ScreenMode(width: 800, height: 600), ScreenMode(width: 320, height: 200, refreshMilliHz: 30000)]
-        let server = try TestServer(screens: screens, modes: modes)
-        let client = try TestClient(server: server)
-        let manager = try client.bind(zwlr_output_manager_v1_interface_ptr(), version: 2)
+        let fixture = try ClientFixture(screens: screens, modes: modes)
+        let manager = try fixture.client.bind(zwlr_output_manager_v1_interface_ptr(), version: 2)
         let view = View()
         zwlr_output_manager_v1_add_listener(manager, &managerListener, Unmanaged.passUnretained(view).toOpaque())
-        #expect(client.roundtrip())
-        return Scene(manager: manager, view: view, client: client, server: server)
+        #expect(fixture.client.roundtrip())
+        return OutputManagerSetup(manager: manager, view: view, fixture: fixture)
     }
 
     @Test func eachScreenIsAHeadWithItsModesAndState() throws {
-        let scene = try Self.makeScene(screens: 2)
-        #expect(scene.view.heads.map(\.name) == ["HEADLESS-1", "HEADLESS-2"])
-        let head = try #require(scene.view.head("HEADLESS-2"))
+        let setup = try Self.makeSetup(screens: 2)
+        #expect(setup.view.heads.map(\.name) == ["HEADLESS-1", "HEADLESS-2"])
+        let head = try #require(setup.view.head("HEADLESS-2"))
         #expect(head.modes.map { "\($0.width)x\($0.height)@\($0.refresh)" } == ["640x480@60000", "800x600@60000", "320x200@30000"])
         #expect(head.modes.map(\.preferred) == [true, false, false])
         #expect(head.enabled && head.currentMode?.width == 640)
         #expect(head.position == (640, 0) && head.transform == 0 && head.scale == 1)
-        #expect(scene.view.serial == scene.server.compositor.outputManager.serial && scene.view.dones == 1)
+        #expect(setup.view.serial == setup.server.compositor.outputManager.serial && setup.view.dones == 1)
     }
 
     @Test func applyingAModeChangesTheModelsScreen() throws {
-        let scene = try Self.makeScene()
-        let mode = try #require(scene.view.head("HEADLESS-1")?.mode(800, 600))
-        let before = scene.view.serial
-        #expect(scene.configure("HEADLESS-1") { zwlr_output_configuration_head_v1_set_mode($0, mode.proxy) } == "succeeded")
-        let screen = scene.server.windows.screens[0]
+        let setup = try Self.makeSetup()
+        let mode = try #require(setup.view.head("HEADLESS-1")?.mode(800, 600))
+        let before = setup.view.serial
+        #expect(setup.configure("HEADLESS-1") { zwlr_output_configuration_head_v1_set_mode($0, mode.proxy) } == "succeeded")
+        let screen = setup.server.windows.screens[0]
         #expect(screen.currentMode == ScreenMode(width: 800, height: 600))
-        #expect(scene.server.compositor.scene.outputs[0].width == 800)
-        #expect(scene.client.roundtrip())
-        #expect(scene.view.head("HEADLESS-1")?.currentMode?.width == 800)
-        #expect(scene.view.serial != before)
+        #expect(setup.server.compositor.scene.outputs[0].width == 800)
+        #expect(setup.client.roundtrip())
+        #expect(setup.view.head("HEADLESS-1")?.currentMode?.width == 800)
+        #expect(setup.view.serial != before)
     }
 
     @Test func testingAConfigurationChangesNothing() throws {
-        let scene = try Self.makeScene()
-        let mode = try #require(scene.view.head("HEADLESS-1")?.mode(320, 200))
-        #expect(scene.configure("HEADLESS-1", apply: false) { zwlr_output_configuration_head_v1_set_mode($0, mode.proxy) } == "succeeded")
-        #expect(scene.server.windows.screens[0].currentMode == ScreenMode(width: 640, height: 480))
+        let setup = try Self.makeSetup()
+        let mode = try #require(setup.view.head("HEADLESS-1")?.mode(320, 200))
+        #expect(setup.configure("HEADLESS-1", apply: false) { zwlr_output_configuration_head_v1_set_mode($0, mode.proxy) } == "succeeded")
+        #expect(setup.server.windows.screens[0].currentMode == ScreenMode(width: 640, height: 480))
     }
 
     @Test func positionTransformAndIntegerScaleAreApplied() throws {
-        let scene = try Self.makeScene()
-        #expect(scene.configure("HEADLESS-1") {
+        let setup = try Self.makeSetup()
+        #expect(setup.configure("HEADLESS-1") {
             zwlr_output_configuration_head_v1_set_position($0, 100, 50)
             zwlr_output_configuration_head_v1_set_transform($0, Int32(WL_OUTPUT_TRANSFORM_90.rawValue))
             zwlr_output_configuration_head_v1_set_scale($0, wl_fixed_from_int(2))
         } == "succeeded")
-        let screen = scene.server.windows.screens[0]
+        let screen = setup.server.windows.screens[0]
         #expect(screen.origin == Point(x: 100, y: 50) && screen.transform == .rotated90 && screen.scale == 2)
-        #expect(scene.client.roundtrip())
-        let head = try #require(scene.view.head("HEADLESS-1"))
+        #expect(setup.client.roundtrip())
+        let head = try #require(setup.view.head("HEADLESS-1"))
         #expect(head.position == (100, 50) && head.transform == 1 && head.scale == 2)
     }
 
     @Test func aFractionalScaleIsAppliedAndAnnouncedBack() throws {
-        let scene = try Self.makeScene()
-        #expect(scene.configure("HEADLESS-1") { zwlr_output_configuration_head_v1_set_scale($0, wl_fixed_from_double(1.5)) } == "succeeded")
-        let screen = scene.server.windows.screens[0]
+        let setup = try Self.makeSetup()
+        #expect(setup.configure("HEADLESS-1") { zwlr_output_configuration_head_v1_set_scale($0, wl_fixed_from_double(1.5)) } == "succeeded")
+        let screen = setup.server.windows.screens[0]
         #expect(screen.scale == 1.5)
         // 640×480 pixels at 1.5: a logical screen of 427×320 (rounded up to cover every pixel).
         #expect(screen.bounds.size == Size(width: 427, height: 320))
-        #expect(scene.client.roundtrip())
-        #expect(scene.view.head("HEADLESS-1")?.scale == 1.5)
+        #expect(setup.client.roundtrip())
+        #expect(setup.view.head("HEADLESS-1")?.scale == 1.5)
     }
 
     @Test func whatStrataCannotDoFailsAndChangesNothing() throws {
-        let scene = try Self.makeScene()
-        #expect(scene.configure("HEADLESS-1") { zwlr_output_configuration_head_v1_set_scale($0, wl_fixed_from_double(0.5)) } == "failed",
-                "\(String(describing: scene.client.protocolError))")
-        #expect(scene.configure("HEADLESS-1") { zwlr_output_configuration_head_v1_set_scale($0, wl_fixed_from_int(9)) } == "failed")
-        #expect(scene.configure("HEADLESS-1") { zwlr_output_configuration_head_v1_set_custom_mode($0, 1000, 700, 0) } == "failed")
+        let setup = try Self.makeSetup()
+        #expect(setup.configure("HEADLESS-1") { zwlr_output_configuration_head_v1_set_scale($0, wl_fixed_from_double(0.5)) } == "failed",
+                "\(String(describing: setup.client.protocolError))")
+        #expect(setup.configure("HEADLESS-1") { zwlr_output_configuration_head_v1_set_scale($0, wl_fixed_from_int(9)) } == "failed")
+        #expect(setup.configure("HEADLESS-1") { zwlr_output_configuration_head_v1_set_custom_mode($0, 1000, 700, 0) } == "failed")
         // Disabling a screen fails too.
-        scene.view.outcome = nil
-        let configuration = zwlr_output_manager_v1_create_configuration(scene.manager, scene.view.serial ?? 0)
-        zwlr_output_configuration_v1_add_listener(configuration, &Self.configurationListener, scene.context)
-        zwlr_output_configuration_v1_disable_head(configuration, scene.view.heads[0].proxy)
+        setup.view.outcome = nil
+        let configuration = zwlr_output_manager_v1_create_configuration(setup.manager, setup.view.serial ?? 0)
+        zwlr_output_configuration_v1_add_listener(configuration, &Self.configurationListener, setup.context)
+        zwlr_output_configuration_v1_disable_head(configuration, setup.view.heads[0].proxy)
         zwlr_output_configuration_v1_apply(configuration)
-        #expect(scene.client.wait { scene.view.outcome != nil } && scene.view.outcome == "failed")
-        let screen = scene.server.windows.screens[0]
+        #expect(setup.client.wait { setup.view.outcome != nil } && setup.view.outcome == "failed")
+        let screen = setup.server.windows.screens[0]
         #expect(screen.scale == 1 && screen.currentMode == ScreenMode(width: 640, height: 480))
     }
 
     @Test func aCustomModeTheScreenOffersIsApplied() throws {
-        let scene = try Self.makeScene()
-        #expect(scene.configure("HEADLESS-1") { zwlr_output_configuration_head_v1_set_custom_mode($0, 320, 200, 0) } == "succeeded")
-        #expect(scene.server.windows.screens[0].currentMode == ScreenMode(width: 320, height: 200, refreshMilliHz: 30000))
+        let setup = try Self.makeSetup()
+        #expect(setup.configure("HEADLESS-1") { zwlr_output_configuration_head_v1_set_custom_mode($0, 320, 200, 0) } == "succeeded")
+        #expect(setup.server.windows.screens[0].currentMode == ScreenMode(width: 320, height: 200, refreshMilliHz: 30000))
     }
 
     @Test func aConfigurationMadeBeforeAScreenChangeIsCancelled() throws {
-        let scene = try Self.makeScene()
-        let stale = try #require(scene.view.serial)
-        let screen = scene.server.windows.screens[0]
-        try scene.server.windows.setMode(ScreenMode(width: 800, height: 600), for: screen)
-        #expect(scene.configure(serial: stale, "HEADLESS-1") { zwlr_output_configuration_head_v1_set_position($0, 5, 5) } == "cancelled")
+        let setup = try Self.makeSetup()
+        let stale = try #require(setup.view.serial)
+        let screen = setup.server.windows.screens[0]
+        try setup.server.windows.setMode(ScreenMode(width: 800, height: 600), for: screen)
+        #expect(setup.configure(serial: stale, "HEADLESS-1") { zwlr_output_configuration_head_v1_set_position($0, 5, 5) } == "cancelled")
         #expect(screen.origin == .zero)
     }
 
     @Test func screensComingAndGoingAddAndFinishHeads() throws {
-        let scene = try Self.makeScene()
-        let output = try #require(scene.server.compositor.connectScreen(name: "EXTRA-1", modes: [ScreenMode(width: 300, height: 200)], backendName: "headless"))
-        #expect(scene.client.roundtrip())
-        #expect(scene.view.head("EXTRA-1")?.modes.first?.width == 300)
-        scene.server.compositor.disconnectScreen(output)
-        #expect(scene.client.roundtrip())
-        #expect(scene.view.head("EXTRA-1") == nil)
-        #expect(scene.view.heads.first { $0.name == "EXTRA-1" }.map { $0.finished && $0.modes.allSatisfy(\.finished) } == true)
+        let setup = try Self.makeSetup()
+        let output = try #require(setup.server.compositor.connectScreen(name: "EXTRA-1", modes: [ScreenMode(width: 300, height: 200)], backendName: "headless"))
+        #expect(setup.client.roundtrip())
+        #expect(setup.view.head("EXTRA-1")?.modes.first?.width == 300)
+        setup.server.compositor.disconnectScreen(output)
+        #expect(setup.client.roundtrip())
+        #expect(setup.view.head("EXTRA-1") == nil)
+        #expect(setup.view.heads.first { $0.name == "EXTRA-1" }.map { $0.finished && $0.modes.allSatisfy(\.finished) } == true)
     }
 
     @Test func configuringAHeadTwiceIsAnError() throws {
-        let scene = try Self.makeScene()
-        let configuration = zwlr_output_manager_v1_create_configuration(scene.manager, scene.view.serial ?? 0)
-        _ = zwlr_output_configuration_v1_enable_head(configuration, scene.view.heads[0].proxy)
-        zwlr_output_configuration_v1_disable_head(configuration, scene.view.heads[0].proxy)
-        #expect(!scene.client.roundtrip())
-        #expect(scene.client.protocolError?.code == ZWLR_OUTPUT_CONFIGURATION_V1_ERROR_ALREADY_CONFIGURED_HEAD.rawValue)
+        let setup = try Self.makeSetup()
+        let configuration = zwlr_output_manager_v1_create_configuration(setup.manager, setup.view.serial ?? 0)
+        _ = zwlr_output_configuration_v1_enable_head(configuration, setup.view.heads[0].proxy)
+        zwlr_output_configuration_v1_disable_head(configuration, setup.view.heads[0].proxy)
+        #expect(!setup.client.roundtrip())
+        #expect(setup.client.protocolError?.code == ZWLR_OUTPUT_CONFIGURATION_V1_ERROR_ALREADY_CONFIGURED_HEAD.rawValue)
     }
 
     @Test func settingAModeTwiceIsAnAlreadySetError() throws {
-        let scene = try Self.makeScene()
-        let mode = try #require(scene.view.heads.first?.modes.first)
-        let configuration = zwlr_output_manager_v1_create_configuration(scene.manager, scene.view.serial ?? 0)
-        let object = zwlr_output_configuration_v1_enable_head(configuration, scene.view.heads[0].proxy)
+        let setup = try Self.makeSetup()
+        let mode = try #require(setup.view.heads.first?.modes.first)
+        let configuration = zwlr_output_manager_v1_create_configuration(setup.manager, setup.view.serial ?? 0)
+        let object = zwlr_output_configuration_v1_enable_head(configuration, setup.view.heads[0].proxy)
         zwlr_output_configuration_head_v1_set_mode(object, mode.proxy)
         zwlr_output_configuration_head_v1_set_mode(object, mode.proxy)
-        #expect(!scene.client.roundtrip())
-        #expect(scene.client.protocolError?.code == ZWLR_OUTPUT_CONFIGURATION_HEAD_V1_ERROR_ALREADY_SET.rawValue)
+        #expect(!setup.client.roundtrip())
+        #expect(setup.client.protocolError?.code == ZWLR_OUTPUT_CONFIGURATION_HEAD_V1_ERROR_ALREADY_SET.rawValue)
     }
 
     @Test func anUnconfiguredHeadIsAnError() throws {
-        let scene = try Self.makeScene(screens: 2)
-        let configuration = zwlr_output_manager_v1_create_configuration(scene.manager, scene.view.serial ?? 0)
-        _ = zwlr_output_configuration_v1_enable_head(configuration, scene.view.heads[0].proxy)
+        let setup = try Self.makeSetup(screens: 2)
+        let configuration = zwlr_output_manager_v1_create_configuration(setup.manager, setup.view.serial ?? 0)
+        _ = zwlr_output_configuration_v1_enable_head(configuration, setup.view.heads[0].proxy)
         zwlr_output_configuration_v1_apply(configuration)
-        #expect(!scene.client.roundtrip())
-        #expect(scene.client.protocolError?.code == ZWLR_OUTPUT_CONFIGURATION_V1_ERROR_UNCONFIGURED_HEAD.rawValue)
+        #expect(!setup.client.roundtrip())
+        #expect(setup.client.protocolError?.code == ZWLR_OUTPUT_CONFIGURATION_V1_ERROR_UNCONFIGURED_HEAD.rawValue)
     }
 
     @Test func unprivilegedClientsDoNotSeeTheManager() throws {

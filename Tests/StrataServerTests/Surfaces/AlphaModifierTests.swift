@@ -86,8 +86,6 @@ import Testing
             wl_surface_destroy(surface.surface)
             #expect(client.roundtrip())
         }
-        // Until the server has seen the client go: another test's posix_spawn child holds a copy of
-        // the client's socket until its exec, so the hang-up can come late under load.
-        #expect(server.run(seconds: 10) { server.liveCounts == baseline }, "\(server.liveCounts)")
+        server.expectLiveCounts(backAt: baseline)
     }
 }

@@ -70,8 +70,6 @@ import Testing
             wp_content_type_v1_destroy(object)
             #expect(client.roundtrip())
         }
-        // Until the server has seen the client go: another test's posix_spawn child holds a copy of
-        // the client's socket until its exec, so the hang-up can come late under load.
-        #expect(server.run(seconds: 10) { server.liveCounts == baseline }, "\(server.liveCounts)")
+        server.expectLiveCounts(backAt: baseline)
     }
 }

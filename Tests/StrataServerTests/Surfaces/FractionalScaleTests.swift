@@ -17,157 +17,157 @@ import Testing
         Unmanaged<Recorder>.fromOpaque(data).takeUnretainedValue().scales.append(scale)
     })
 
-    struct Scene {
-        let server: TestServer
-        let shell: TestXdgShell
+    struct FractionalScaleSetup {
         let manager: OpaquePointer
-        var client: TestClient { shell.client }
+        let fixture: ClientFixture
+        var server: TestServer { fixture.server }
+        var shell: TestXdgShell { fixture.shell }
+        var client: TestClient { fixture.client }
     }
 
-    static func makeScene(screens: Int = 1) throws -> Scene {
-        let server = try TestServer(screens: screens, width: 600, height: 400)
-        let shell = try TestXdgShell(client: try TestClient(server: server))
-        let manager = try shell.client.bind(wp_fractional_scale_manager_v1_interface_ptr(), version: 1)
-        return Scene(server: server, shell: shell, manager: manager)
+    static func makeSetup(screens: Int = 1) throws -> FractionalScaleSetup {
+        let fixture = try ClientFixture(screens: screens, width: 600, height: 400)
+        let manager = try fixture.client.bind(wp_fractional_scale_manager_v1_interface_ptr(), version: 1)
+        return FractionalScaleSetup(manager: manager, fixture: fixture)
     }
 
     /// Gets a wp_fractional_scale_v1 for `surface`, recording its events into `recorder`.
-    static func fractionalScale(_ scene: Scene, _ surface: OpaquePointer, _ recorder: Recorder) throws -> OpaquePointer {
-        let object = try #require(wp_fractional_scale_manager_v1_get_fractional_scale(scene.manager, surface))
+    static func fractionalScale(_ setup: FractionalScaleSetup, _ surface: OpaquePointer, _ recorder: Recorder) throws -> OpaquePointer {
+        let object = try #require(wp_fractional_scale_manager_v1_get_fractional_scale(setup.manager, surface))
         wp_fractional_scale_v1_add_listener(object, &listener, Unmanaged.passUnretained(recorder).toOpaque())
         return object
     }
 
     @Test func thePreferredScaleIsSentAtCreationInUnitsOf120() throws {
-        let scene = try Self.makeScene()
-        scene.server.windows.setScale(1.5, for: scene.server.windows.screens[0])
-        let compositor = try scene.client.bind(wl_compositor_interface_ptr(), version: 5)
+        let setup = try Self.makeSetup()
+        setup.server.windows.setScale(1.5, for: setup.server.windows.screens[0])
+        let compositor = try setup.client.bind(wl_compositor_interface_ptr(), version: 5)
         let surface = try #require(wl_compositor_create_surface(compositor))
         let recorder = Recorder()
-        _ = try Self.fractionalScale(scene, surface, recorder)
-        #expect(scene.client.roundtrip())
+        _ = try Self.fractionalScale(setup, surface, recorder)
+        #expect(setup.client.roundtrip())
         // A surface with no window yet gets the main screen's scale.
         #expect(recorder.scales == [180])
     }
 
     @Test func thePreferredScaleFollowsTheScaleOfTheWindowsScreenAndOnlyItsChanges() throws {
-        let scene = try Self.makeScene()
-        let toplevel = try #require(scene.shell.makeToplevel())
+        let setup = try Self.makeSetup()
+        let toplevel = try #require(setup.shell.makeToplevel())
         let recorder = Recorder()
-        _ = try Self.fractionalScale(scene, toplevel.surface, recorder)
+        _ = try Self.fractionalScale(setup, toplevel.surface, recorder)
         #expect(toplevel.map(argb: Colour.red))
         #expect(recorder.scales == [120])
-        let screen = scene.server.windows.screens[0]
-        scene.server.windows.setScale(1.25, for: screen)
-        #expect(scene.client.roundtrip())
+        let screen = setup.server.windows.screens[0]
+        setup.server.windows.setScale(1.25, for: screen)
+        #expect(setup.client.roundtrip())
         #expect(recorder.scales == [120, 150])
-        scene.server.windows.setBrightness(0.5, for: screen)
-        scene.server.windows.setTransform(.rotated90, for: screen)
-        scene.server.windows.setScale(1.25, for: screen)
-        #expect(scene.client.roundtrip())
+        setup.server.windows.setBrightness(0.5, for: screen)
+        setup.server.windows.setTransform(.rotated90, for: screen)
+        setup.server.windows.setScale(1.25, for: screen)
+        #expect(setup.client.roundtrip())
         #expect(recorder.scales == [120, 150], "nothing that leaves the scale as it was is sent")
-        scene.server.windows.setScale(1.75, for: screen)
-        #expect(scene.client.roundtrip())
+        setup.server.windows.setScale(1.75, for: screen)
+        #expect(setup.client.roundtrip())
         #expect(recorder.scales == [120, 150, 210])
     }
 
     @Test func thePreferredScaleFollowsTheWindowToAnotherScreen() throws {
-        let scene = try Self.makeScene(screens: 2)
-        let windows = scene.server.windows
+        let setup = try Self.makeSetup(screens: 2)
+        let windows = setup.server.windows
         windows.setScale(2, for: windows.screens[1])
-        let toplevel = try #require(scene.shell.makeToplevel())
+        let toplevel = try #require(setup.shell.makeToplevel())
         let recorder = Recorder()
-        _ = try Self.fractionalScale(scene, toplevel.surface, recorder)
+        _ = try Self.fractionalScale(setup, toplevel.surface, recorder)
         #expect(toplevel.map(argb: Colour.red))
         let window = try #require(windows.windows.last)
         windows.move(window, to: windows.screens[1])
-        #expect(scene.client.roundtrip())
+        #expect(setup.client.roundtrip())
         #expect(recorder.scales == [120, 240])
         // The screen the window is on goes: the window moves to the main screen, and so does its scale.
-        scene.server.compositor.disconnectScreen(scene.server.compositor.scene.outputs[1])
-        #expect(scene.client.roundtrip())
+        setup.server.compositor.disconnectScreen(setup.server.compositor.scene.outputs[1])
+        #expect(setup.client.roundtrip())
         #expect(recorder.scales == [120, 240, 120])
     }
 
     @Test func aSubsurfaceGetsTheScaleOfItsWindowsScreen() throws {
-        let scene = try Self.makeScene(screens: 2)
-        let windows = scene.server.windows
+        let setup = try Self.makeSetup(screens: 2)
+        let windows = setup.server.windows
         windows.setScale(1.5, for: windows.screens[1])
-        let toplevel = try #require(scene.shell.makeToplevel())
+        let toplevel = try #require(setup.shell.makeToplevel())
         #expect(toplevel.map(argb: Colour.red))
-        let child = try #require(wl_compositor_create_surface(scene.shell.compositor))
-        _ = try #require(wl_subcompositor_get_subsurface(scene.shell.subcompositor, child, toplevel.surface))
+        let child = try #require(wl_compositor_create_surface(setup.shell.compositor))
+        _ = try #require(wl_subcompositor_get_subsurface(setup.shell.subcompositor, child, toplevel.surface))
         let recorder = Recorder()
-        _ = try Self.fractionalScale(scene, child, recorder)
-        #expect(scene.client.roundtrip())
+        _ = try Self.fractionalScale(setup, child, recorder)
+        #expect(setup.client.roundtrip())
         let window = try #require(windows.windows.last)
         windows.move(window, to: windows.screens[1])
-        #expect(scene.client.roundtrip())
+        #expect(setup.client.roundtrip())
         #expect(recorder.scales == [120, 180])
     }
 
     @Test func aSecondObjectForTheSameSurfaceIsAFractionalScaleExistsError() throws {
-        let scene = try Self.makeScene()
-        let surface = try #require(wl_compositor_create_surface(scene.shell.compositor))
-        _ = try Self.fractionalScale(scene, surface, Recorder())
-        _ = wp_fractional_scale_manager_v1_get_fractional_scale(scene.manager, surface)
-        expectXdgProtocolError(scene.client, code: WP_FRACTIONAL_SCALE_MANAGER_V1_ERROR_FRACTIONAL_SCALE_EXISTS.rawValue,
+        let setup = try Self.makeSetup()
+        let surface = try #require(wl_compositor_create_surface(setup.shell.compositor))
+        _ = try Self.fractionalScale(setup, surface, Recorder())
+        _ = wp_fractional_scale_manager_v1_get_fractional_scale(setup.manager, surface)
+        expectXdgProtocolError(setup.client, code: WP_FRACTIONAL_SCALE_MANAGER_V1_ERROR_FRACTIONAL_SCALE_EXISTS.rawValue,
                                interface: "wp_fractional_scale_manager_v1")
     }
 
     @Test func destroyingTheObjectStopsItsEventsAndLetsTheSurfaceHaveANewOne() throws {
-        let scene = try Self.makeScene()
-        let surface = try #require(wl_compositor_create_surface(scene.shell.compositor))
+        let setup = try Self.makeSetup()
+        let surface = try #require(wl_compositor_create_surface(setup.shell.compositor))
         let first = Recorder(), second = Recorder()
-        let object = try Self.fractionalScale(scene, surface, first)
-        #expect(scene.client.roundtrip())
+        let object = try Self.fractionalScale(setup, surface, first)
+        #expect(setup.client.roundtrip())
         wp_fractional_scale_v1_destroy(object)
-        _ = try Self.fractionalScale(scene, surface, second)
-        #expect(scene.client.roundtrip())
-        scene.server.windows.setScale(3, for: scene.server.windows.screens[0])
-        #expect(scene.client.roundtrip())
+        _ = try Self.fractionalScale(setup, surface, second)
+        #expect(setup.client.roundtrip())
+        setup.server.windows.setScale(3, for: setup.server.windows.screens[0])
+        #expect(setup.client.roundtrip())
         #expect(first.scales == [120])
         #expect(second.scales == [120, 360])
-        #expect(scene.server.compositor.fractionalScale.liveObjectCount == 1)
+        #expect(setup.server.compositor.fractionalScale.liveObjectCount == 1)
     }
 
     @Test func anObjectWhoseSurfaceIsDestroyedFirstIsInert() throws {
-        let scene = try Self.makeScene()
-        let toplevel = try #require(scene.shell.makeToplevel())
+        let setup = try Self.makeSetup()
+        let toplevel = try #require(setup.shell.makeToplevel())
         let recorder = Recorder()
-        let object = try Self.fractionalScale(scene, toplevel.surface, recorder)
+        let object = try Self.fractionalScale(setup, toplevel.surface, recorder)
         #expect(toplevel.map(argb: Colour.red))
         xdg_toplevel_destroy(toplevel.toplevel)
         xdg_surface_destroy(toplevel.xdgSurface)
         wl_surface_destroy(toplevel.surface)
-        #expect(scene.client.roundtrip())
-        scene.server.windows.setScale(2, for: scene.server.windows.screens[0])
-        #expect(scene.client.roundtrip())
+        #expect(setup.client.roundtrip())
+        setup.server.windows.setScale(2, for: setup.server.windows.screens[0])
+        #expect(setup.client.roundtrip())
         #expect(recorder.scales == [120])
         wp_fractional_scale_v1_destroy(object)
-        #expect(scene.client.roundtrip())
-        #expect(scene.client.protocolError == nil)
-        #expect(scene.server.compositor.fractionalScale.liveObjectCount == 0)
+        #expect(setup.client.roundtrip())
+        #expect(setup.client.protocolError == nil)
+        #expect(setup.server.compositor.fractionalScale.liveObjectCount == 0)
     }
 
     @Test func theManagerDestroyedFirstLeavesItsObjectsWorking() throws {
-        let scene = try Self.makeScene()
-        let surface = try #require(wl_compositor_create_surface(scene.shell.compositor))
+        let setup = try Self.makeSetup()
+        let surface = try #require(wl_compositor_create_surface(setup.shell.compositor))
         let recorder = Recorder()
-        _ = try Self.fractionalScale(scene, surface, recorder)
-        wp_fractional_scale_manager_v1_destroy(scene.manager)
-        #expect(scene.client.roundtrip())
-        scene.server.windows.setScale(1.5, for: scene.server.windows.screens[0])
-        #expect(scene.client.roundtrip())
+        _ = try Self.fractionalScale(setup, surface, recorder)
+        wp_fractional_scale_manager_v1_destroy(setup.manager)
+        #expect(setup.client.roundtrip())
+        setup.server.windows.setScale(1.5, for: setup.server.windows.screens[0])
+        #expect(setup.client.roundtrip())
         #expect(recorder.scales == [120, 180])
     }
 
     @Test func aClientThatDisconnectsLeavesNoObjectsBehind() throws {
-        let scene = try Self.makeScene()
-        scene.server.step()
-        let baseline = scene.server.liveCounts
+        let setup = try Self.makeSetup()
+        setup.server.step()
+        let baseline = setup.server.liveCounts
         do {
-            let client = try TestClient(server: scene.server)
+            let client = try TestClient(server: setup.server)
             let manager = try client.bind(wp_fractional_scale_manager_v1_interface_ptr(), version: 1)
             let compositor = try client.bind(wl_compositor_interface_ptr(), version: 5)
             for _ in 0..<3 {
@@ -175,12 +175,12 @@ import Testing
                 _ = wp_fractional_scale_manager_v1_get_fractional_scale(manager, surface)
             }
             #expect(client.roundtrip())
-            #expect(scene.server.compositor.fractionalScale.liveObjectCount == 3)
+            #expect(setup.server.compositor.fractionalScale.liveObjectCount == 3)
         }
-        for _ in 0..<5 { scene.server.step() }
-        scene.server.windows.setScale(2, for: scene.server.windows.screens[0])
-        #expect(scene.server.compositor.fractionalScale.liveObjectCount == 0)
-        #expect(scene.server.liveCounts == baseline)
+        for _ in 0..<5 { setup.server.step() }
+        setup.server.windows.setScale(2, for: setup.server.windows.screens[0])
+        #expect(setup.server.compositor.fractionalScale.liveObjectCount == 0)
+        #expect(setup.server.liveCounts == baseline)
     }
 }
 

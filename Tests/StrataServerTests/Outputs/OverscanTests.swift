@@ -224,19 +224,19 @@ import Testing
 /// too), a region maps into the safe area, a mirror shows the shown picture.
 @Suite struct OverscanCaptureTests {
     @Test func screencopyCopiesExactlyWhatTheOverscannedDimmedScreenShows() throws {
-        let scene = try ScreencopyTests.makeScene(width: 200, height: 100)
-        let server = scene.server
+        let setup = try ScreencopyTests.makeSetup(width: 200, height: 100)
+        let server = setup.server
         let output = server.compositor.scene.outputs[0]
         server.windows.setBrightness(0.5, for: output.screen)
         try server.windows.setOverscan(10, compensation: .scale, for: output.screen)
         server.repaint()
         let record = ScreencopyTests.FrameRecord()
-        let frame = zwlr_screencopy_manager_v1_capture_output(scene.manager, 0, scene.output)
+        let frame = zwlr_screencopy_manager_v1_capture_output(setup.manager, 0, setup.output)
         zwlr_screencopy_frame_v1_add_listener(frame, &ScreencopyTests.frameListener, Unmanaged.passUnretained(record).toOpaque())
-        #expect(scene.shell.client.roundtrip())
-        let target = try #require(scene.shell.makeBuffer(width: 200, height: 100, argb: 0))
+        #expect(setup.shell.client.roundtrip())
+        let target = try #require(setup.shell.makeBuffer(width: 200, height: 100, argb: 0))
         zwlr_screencopy_frame_v1_copy(frame, target.buffer)
-        #expect(scene.shell.client.wait { record.ready })
+        #expect(setup.shell.client.wait { record.ready })
         let display = output.displayCanvas
         var mismatches = 0
         for y in 0..<Int32(100) {
@@ -251,20 +251,20 @@ import Testing
     }
 
     @Test func aRegionOfAnInsetScreenIsCopiedFromTheSafeArea() throws {
-        let scene = try ScreencopyTests.makeScene(width: 200, height: 100)
-        let output = scene.server.compositor.scene.outputs[0]
-        try scene.server.windows.setOverscan(10, compensation: .insetBounds, for: output.screen)
-        scene.server.repaint()
+        let setup = try ScreencopyTests.makeSetup(width: 200, height: 100)
+        let output = setup.server.compositor.scene.outputs[0]
+        try setup.server.windows.setOverscan(10, compensation: .insetBounds, for: output.screen)
+        setup.server.repaint()
         // Logical (0, 0) is display pixel (10, 5): the region's buffer is its logical size.
         let record = ScreencopyTests.FrameRecord()
-        let frame = zwlr_screencopy_manager_v1_capture_output_region(scene.manager, 0, scene.output, 0, 0, 20, 10)
+        let frame = zwlr_screencopy_manager_v1_capture_output_region(setup.manager, 0, setup.output, 0, 0, 20, 10)
         zwlr_screencopy_frame_v1_add_listener(frame, &ScreencopyTests.frameListener, Unmanaged.passUnretained(record).toOpaque())
-        #expect(scene.shell.client.roundtrip())
+        #expect(setup.shell.client.roundtrip())
         let buffer = try #require(record.buffer)
         #expect(buffer.width == 20 && buffer.height == 10)
-        let target = try #require(scene.shell.makeBuffer(width: 20, height: 10, argb: 0))
+        let target = try #require(setup.shell.makeBuffer(width: 20, height: 10, argb: 0))
         zwlr_screencopy_frame_v1_copy(frame, target.buffer)
-        #expect(scene.shell.client.wait { record.ready })
+        #expect(setup.shell.client.wait { record.ready })
         // The window (red, 60×40 at the work area's top-left) fills the region: no border in it.
         #expect((0..<200).allSatisfy { target.pixels[$0] | 0xff00_0000 == 0xffff_0000 })
         zwlr_screencopy_frame_v1_destroy(frame)

@@ -12,7 +12,7 @@ import Testing
     /// The repository's `Sources/`, found from this file's path.
     static var sourcesDirectory: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources")
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources")
     }
 
     /// Whether a file (a path relative to `Sources/`) may name the shell classes: only the

@@ -6,7 +6,8 @@ import StrataServer
 import StrataTestSupport
 import Testing
 
-/// A client with a seat, a primary selection device and a window (so it can be made key).
+/// A client with a seat, a primary selection device (zwp_primary_selection_v1, or GTK 3's older
+/// gtk_primary_selection) and a window (so it can be made key).
 final class PrimaryClient {
     // Released in this order: the surface's buffer before the connection it was made on.
     let surface: TestSurface
@@ -15,13 +16,17 @@ final class PrimaryClient {
     let manager: OpaquePointer
     let seat: TestSeat
     let client: TestClient
+    var kind: PrimarySelectionProtocol { device.kind }
 
-    init(_ server: TestServer, x: Int) throws {
+    init(_ server: TestServer, x: Int, protocol kind: PrimarySelectionProtocol = .zwp) throws {
         let client = try TestClient(server: server)
         let seat = try TestSeat(client: client)
         seat.getKeyboard()
-        let manager = try client.bind(zwp_primary_selection_device_manager_v1_interface_ptr(), version: 1)
-        device = try TestPrimarySelectionDevice(manager: manager, seat: seat.seat)
+        let manager = switch kind {
+        case .zwp: try client.bind(zwp_primary_selection_device_manager_v1_interface_ptr(), version: 1)
+        case .gtk: try client.bind(gtk_primary_selection_device_manager_interface_ptr(), version: 1)
+        }
+        device = try TestPrimarySelectionDevice(manager: manager, seat: seat.seat, protocol: kind)
         let surface = try client.makeSurface(width: 40, height: 40)
         window = try #require(client.showPlainSurface(surface, x: x, y: 0))
         self.surface = surface
@@ -31,8 +36,11 @@ final class PrimaryClient {
     }
 
     func select(_ text: String, types: [String] = ["text/plain;charset=utf-8", "text/plain"]) throws -> TestPrimarySelectionSource {
-        let source = try TestPrimarySelectionSource(manager: manager, mimeTypes: types, payload: Array(text.utf8))
-        zwp_primary_selection_device_v1_set_selection(device.device, source.source, seat.lastSerial)
+        let source = try TestPrimarySelectionSource(manager: manager, mimeTypes: types, payload: Array(text.utf8), protocol: kind)
+        switch kind {
+        case .zwp: zwp_primary_selection_device_v1_set_selection(device.device, source.source, seat.lastSerial)
+        case .gtk: gtk_primary_selection_device_set_selection(device.device, source.source, seat.lastSerial)
+        }
         client.roundtrip()
         return source
     }
@@ -126,46 +134,15 @@ final class PrimaryClient {
     }
 }
 
-/// A client speaking GTK 3's older gtk_primary_selection, with a window.
-final class GtkPrimaryClient {
-    let surface: TestSurface
-    let window: Window
-    let device: TestGtkPrimarySelectionDevice
-    let manager: OpaquePointer
-    let seat: TestSeat
-    let client: TestClient
-
-    init(_ server: TestServer, x: Int) throws {
-        let client = try TestClient(server: server)
-        let seat = try TestSeat(client: client)
-        seat.getKeyboard()
-        let manager = try client.bind(gtk_primary_selection_device_manager_interface_ptr(), version: 1)
-        device = try TestGtkPrimarySelectionDevice(manager: manager, seat: seat.seat)
-        let surface = try client.makeSurface(width: 40, height: 40)
-        window = try #require(client.showPlainSurface(surface, x: x, y: 0))
-        self.surface = surface
-        self.manager = manager
-        self.seat = seat
-        self.client = client
-    }
-
-    func select(_ text: String) throws -> TestGtkPrimarySelectionSource {
-        let source = try TestGtkPrimarySelectionSource(manager: manager, mimeTypes: ["text/plain"], payload: Array(text.utf8))
-        gtk_primary_selection_device_set_selection(device.device, source.source, seat.lastSerial)
-        client.roundtrip()
-        return source
-    }
-}
-
 /// gtk_primary_selection: the same primary selection behind GTK 3's older protocol.
 @Suite struct GtkPrimarySelectionTests {
     @Test func textSelectedInAGtkClientIsPastedInAZwpClient() throws {
         let server = try TestServer()
-        let gtk = try GtkPrimaryClient(server, x: 0)
+        let gtk = try PrimaryClient(server, x: 0, protocol: .gtk)
         let zwp = try PrimaryClient(server, x: 100)
         gtk.window.makeKey()
         gtk.client.roundtrip()
-        let source = try gtk.select("from GTK 3")
+        let source = try gtk.select("from GTK 3", types: ["text/plain"])
         zwp.window.makeKey()
         zwp.client.roundtrip()
         #expect(zwp.device.selectionMimeTypes == ["text/plain"])
@@ -183,7 +160,7 @@ final class GtkPrimaryClient {
     @Test func textSelectedInAZwpClientIsPastedInAGtkClient() throws {
         let server = try TestServer()
         let zwp = try PrimaryClient(server, x: 0)
-        let gtk = try GtkPrimaryClient(server, x: 100)
+        let gtk = try PrimaryClient(server, x: 100, protocol: .gtk)
         zwp.window.makeKey()
         zwp.client.roundtrip()
         let source = try zwp.select("from GTK 4")
@@ -202,12 +179,12 @@ final class GtkPrimaryClient {
 
     @Test func oneClientWithBothDevicesGetsTheSelectionOnBoth() throws {
         let server = try TestServer()
-        let gtk = try GtkPrimaryClient(server, x: 0)
+        let gtk = try PrimaryClient(server, x: 0, protocol: .gtk)
         let zwpManager = try gtk.client.bind(zwp_primary_selection_device_manager_v1_interface_ptr(), version: 1)
         let zwpDevice = try TestPrimarySelectionDevice(manager: zwpManager, seat: gtk.seat.seat)
         gtk.client.roundtrip()
         // Kept alive: the source's listener data is the object.
-        let source = try gtk.select("both")
+        let source = try gtk.select("both", types: ["text/plain"])
         #expect(gtk.device.selectionMimeTypes == ["text/plain"])
         #expect(zwpDevice.selectionMimeTypes == ["text/plain"])
         withExtendedLifetime(source) {}
@@ -215,11 +192,11 @@ final class GtkPrimaryClient {
 
     @Test func aZwpSelectionReplacesAGtkOneAndCancelsItsSource() throws {
         let server = try TestServer()
-        let gtk = try GtkPrimaryClient(server, x: 0)
+        let gtk = try PrimaryClient(server, x: 0, protocol: .gtk)
         let zwp = try PrimaryClient(server, x: 100)
         gtk.window.makeKey()
         gtk.client.roundtrip()
-        let old = try gtk.select("old")
+        let old = try gtk.select("old", types: ["text/plain"])
         zwp.window.makeKey()
         zwp.client.roundtrip()
         let new = try zwp.select("new")   // kept alive: it answers `send`
@@ -238,9 +215,9 @@ final class GtkPrimaryClient {
 
     @Test func aGtkSelectionFromABackgroundClientIsRefused() throws {
         let server = try TestServer()
-        let gtk = try GtkPrimaryClient(server, x: 0)
+        let gtk = try PrimaryClient(server, x: 0, protocol: .gtk)
         let key = try PrimaryClient(server, x: 100)
-        let source = try TestGtkPrimarySelectionSource(manager: gtk.manager, mimeTypes: ["text/plain"], payload: [1])
+        let source = try TestPrimarySelectionSource(manager: gtk.manager, mimeTypes: ["text/plain"], payload: [1], protocol: .gtk)
         gtk_primary_selection_device_set_selection(gtk.device.device, source.source, 0)
         gtk.client.roundtrip()
         #expect(source.cancelled)

@@ -94,7 +94,7 @@ import Testing
     /// class (a new kind of window, X11's, needs no change there).
     @Test func theSceneNamesNoShellClass() throws {
         let scene = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/StrataServer/Scene")
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources/StrataServer/Scene")
         let files = try FileManager.default.contentsOfDirectory(atPath: scene.path).filter { $0.hasSuffix(".swift") }.sorted()
         #expect(files.contains("Scene.swift"))
         let shellClasses = ["XdgToplevel", "XdgPopup", "XdgSurface", "WlShellSurface", "LayerSurface", "InputPopupSurface",

@@ -44,11 +44,7 @@ final class HostileHarness {
     /// After the hostile client is gone: nothing leaked, the bystander is served and drawn.
     func expectUnharmed(_ what: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
         for _ in 0..<3 { server.step() }
-        // A disconnect can be seen late while another test's posix_spawn child holds a copy of
-        // the client's socket until its exec (late under load); a real leak stays.
-        _ = server.run(seconds: 10) { server.liveCounts == baseline }
-        #expect(server.liveCounts == baseline, "live ResourceObjects after: \(what?.description ?? "")",
-                sourceLocation: sourceLocation)
+        server.expectLiveCounts(backAt: baseline, after: what?.description, sourceLocation: sourceLocation)
         #expect(bystander.client.roundtrip(), "the bystander is still served", sourceLocation: sourceLocation)
         #expect(bystander.client.connectionError == 0, sourceLocation: sourceLocation)
         #expect(server.windows.windows.count == 1, "only the bystander's window is left", sourceLocation: sourceLocation)

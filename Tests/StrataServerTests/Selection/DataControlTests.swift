@@ -247,9 +247,7 @@ final class ControlClient {
             #expect(control.client.roundtrip())
             #expect(control.control.selection != nil && wlr.selection != nil)
         }
-        // Until the server has seen the client go: another test's posix_spawn child holds a copy of
-        // the client's socket until its exec, so the hang-up can come late under load.
-        #expect(server.run(seconds: 10) { server.liveCounts == baseline }, "\(server.liveCounts)")
+        server.expectLiveCounts(backAt: baseline)
         // The clipboard is untouched; the primary selection the client held is cleared.
         _ = try app.offer("after the watcher left")
         #expect(app.client.roundtrip())

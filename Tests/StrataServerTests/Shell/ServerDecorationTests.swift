@@ -61,7 +61,6 @@ import Testing
             for decoration in made { org_kde_kwin_server_decoration_release(decoration) }
             #expect(client.roundtrip())
         }
-        // Until the server has seen the client go (five bare steps missed it once, under load).
-        #expect(server.run(seconds: 5) { server.liveCounts == baseline }, "\(server.liveCounts)")
+        server.expectLiveCounts(backAt: baseline)
     }
 }

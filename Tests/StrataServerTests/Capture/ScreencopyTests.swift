@@ -32,23 +32,22 @@ import Testing
 
     /// A screen with a red window at its top left, a client with the manager and the output.
     /// Released in declaration order: the window before the connection it lives on.
-    struct Scene {
+    struct ScreencopySetup {
         let toplevel: TestToplevel
         let manager: OpaquePointer
         let output: OpaquePointer
-        let shell: TestXdgShell
-        var server: TestServer { shell.server }
+        let fixture: ClientFixture
+        var shell: TestXdgShell { fixture.shell }
+        var server: TestServer { fixture.server }
     }
 
-    static func makeScene(width: Int = 320, height: Int = 200) throws -> Scene {
-        let server = try TestServer(width: width, height: height)
-        let client = try TestClient(server: server)
-        let shell = try TestXdgShell(client: client)
-        let toplevel = try #require(shell.makeToplevel())
+    static func makeSetup(width: Int = 320, height: Int = 200) throws -> ScreencopySetup {
+        let fixture = try ClientFixture(width: width, height: height)
+        let toplevel = try #require(fixture.shell.makeToplevel())
         #expect(toplevel.map(width: 60, height: 40, argb: 0xffff_0000))
-        let manager = try client.bind(zwlr_screencopy_manager_v1_interface_ptr(), version: 3)
-        let output = try client.bind(wl_output_interface_ptr(), version: 4)
-        return Scene(toplevel: toplevel, manager: manager, output: output, shell: shell)
+        let manager = try fixture.client.bind(zwlr_screencopy_manager_v1_interface_ptr(), version: 3)
+        let output = try fixture.client.bind(wl_output_interface_ptr(), version: 4)
+        return ScreencopySetup(toplevel: toplevel, manager: manager, output: output, fixture: fixture)
     }
 
     func listen(_ frame: OpaquePointer?, _ record: FrameRecord) {
@@ -56,22 +55,22 @@ import Testing
     }
 
     @Test func aFrameCopiesTheWholeScreenAsStrataShowsIt() throws {
-        let scene = try Self.makeScene()
+        let setup = try Self.makeSetup()
         let record = FrameRecord()
-        let frame = zwlr_screencopy_manager_v1_capture_output(scene.manager, 0, scene.output)
+        let frame = zwlr_screencopy_manager_v1_capture_output(setup.manager, 0, setup.output)
         listen(frame, record)
-        #expect(scene.shell.client.roundtrip())
+        #expect(setup.shell.client.roundtrip())
         let buffer = try #require(record.buffer)
         #expect(buffer.format == WL_SHM_FORMAT_XRGB8888.rawValue && buffer.width == 320 && buffer.height == 200 && buffer.stride == 1280)
         #expect(record.bufferDone)
-        let target = try #require(scene.shell.makeBuffer(width: 320, height: 200, argb: 0))
+        let target = try #require(setup.shell.makeBuffer(width: 320, height: 200, argb: 0))
         zwlr_screencopy_frame_v1_copy(frame, target.buffer)
-        #expect(scene.shell.client.wait { record.ready })
+        #expect(setup.shell.client.wait { record.ready })
         #expect(record.flags == 0 && !record.failed)
-        scene.server.repaint()
+        setup.server.repaint()
         var mismatches = 0
         for y in 0..<Int32(200) {
-            for x in 0..<Int32(320) where target.pixels[Int(y * 320 + x)] | 0xff00_0000 != scene.server.pixel(x: x, y: y) {
+            for x in 0..<Int32(320) where target.pixels[Int(y * 320 + x)] | 0xff00_0000 != setup.server.pixel(x: x, y: y) {
                 mismatches += 1
             }
         }
@@ -81,83 +80,83 @@ import Testing
     }
 
     @Test func aRegionFrameIsClippedToTheScreen() throws {
-        let scene = try Self.makeScene()
+        let setup = try Self.makeSetup()
         let record = FrameRecord()
-        let frame = zwlr_screencopy_manager_v1_capture_output_region(scene.manager, 0, scene.output, 50, 30, 1000, 20)
+        let frame = zwlr_screencopy_manager_v1_capture_output_region(setup.manager, 0, setup.output, 50, 30, 1000, 20)
         listen(frame, record)
-        #expect(scene.shell.client.roundtrip())
+        #expect(setup.shell.client.roundtrip())
         #expect(record.buffer.map { $0.width == 270 && $0.height == 20 } == true)
-        let target = try #require(scene.shell.makeBuffer(width: 270, height: 20, argb: 0))
+        let target = try #require(setup.shell.makeBuffer(width: 270, height: 20, argb: 0))
         zwlr_screencopy_frame_v1_copy(frame, target.buffer)
-        #expect(scene.shell.client.wait { record.ready })
+        #expect(setup.shell.client.wait { record.ready })
         // The red window ends at x 60, y 40 (screen coordinates): frame (9, 9) is red, (10, 0) is not.
         #expect(target.pixels[9 * 270 + 9] & 0xffffff == 0xff0000)
         #expect(target.pixels[10] & 0xffffff != 0xff0000)
         let outside = FrameRecord()
-        listen(zwlr_screencopy_manager_v1_capture_output_region(scene.manager, 0, scene.output, 400, 0, 10, 10), outside)
-        #expect(scene.shell.client.roundtrip())
+        listen(zwlr_screencopy_manager_v1_capture_output_region(setup.manager, 0, setup.output, 400, 0, 10, 10), outside)
+        #expect(setup.shell.client.roundtrip())
         #expect(outside.failed && outside.buffer == nil)
     }
 
     @Test func aBufferOfTheWrongSizeIsAnInvalidBufferError() throws {
-        let scene = try Self.makeScene()
-        let frame = zwlr_screencopy_manager_v1_capture_output(scene.manager, 0, scene.output)
-        let target = try #require(scene.shell.makeBuffer(width: 10, height: 10, argb: 0))
+        let setup = try Self.makeSetup()
+        let frame = zwlr_screencopy_manager_v1_capture_output(setup.manager, 0, setup.output)
+        let target = try #require(setup.shell.makeBuffer(width: 10, height: 10, argb: 0))
         zwlr_screencopy_frame_v1_copy(frame, target.buffer)
-        #expect(!scene.shell.client.roundtrip())
-        #expect(scene.shell.client.protocolError?.code == ZWLR_SCREENCOPY_FRAME_V1_ERROR_INVALID_BUFFER.rawValue)
+        #expect(!setup.shell.client.roundtrip())
+        #expect(setup.shell.client.protocolError?.code == ZWLR_SCREENCOPY_FRAME_V1_ERROR_INVALID_BUFFER.rawValue)
     }
 
     @Test func aFrameCopiedTwiceIsAnAlreadyUsedError() throws {
-        let scene = try Self.makeScene()
-        let frame = zwlr_screencopy_manager_v1_capture_output(scene.manager, 0, scene.output)
-        let target = try #require(scene.shell.makeBuffer(width: 320, height: 200, argb: 0))
+        let setup = try Self.makeSetup()
+        let frame = zwlr_screencopy_manager_v1_capture_output(setup.manager, 0, setup.output)
+        let target = try #require(setup.shell.makeBuffer(width: 320, height: 200, argb: 0))
         zwlr_screencopy_frame_v1_copy(frame, target.buffer)
         zwlr_screencopy_frame_v1_copy(frame, target.buffer)
-        #expect(!scene.shell.client.roundtrip())
-        #expect(scene.shell.client.protocolError?.code == ZWLR_SCREENCOPY_FRAME_V1_ERROR_ALREADY_USED.rawValue)
+        #expect(!setup.shell.client.roundtrip())
+        #expect(setup.shell.client.protocolError?.code == ZWLR_SCREENCOPY_FRAME_V1_ERROR_ALREADY_USED.rawValue)
     }
 
     @Test func copyWithDamageWaitsForAFrameThatChangesTheRegion() throws {
-        let scene = try Self.makeScene()
-        let target = try #require(scene.shell.makeBuffer(width: 320, height: 200, argb: 0))
+        let setup = try Self.makeSetup()
+        let target = try #require(setup.shell.makeBuffer(width: 320, height: 200, argb: 0))
         // The manager's first copy is immediate and wholly damaged.
         let first = FrameRecord()
-        let frame1 = zwlr_screencopy_manager_v1_capture_output(scene.manager, 0, scene.output)
+        let frame1 = zwlr_screencopy_manager_v1_capture_output(setup.manager, 0, setup.output)
         listen(frame1, first)
         zwlr_screencopy_frame_v1_copy_with_damage(frame1, target.buffer)
-        #expect(scene.shell.client.wait { first.ready })
+        #expect(setup.shell.client.wait { first.ready })
         #expect(first.damage.count == 1 && first.damage[0] == (0, 0, 320, 200))
         // The second waits until the window shows something new.
         let second = FrameRecord()
-        let frame2 = zwlr_screencopy_manager_v1_capture_output(scene.manager, 0, scene.output)
+        let frame2 = zwlr_screencopy_manager_v1_capture_output(setup.manager, 0, setup.output)
         listen(frame2, second)
         zwlr_screencopy_frame_v1_copy_with_damage(frame2, target.buffer)
-        #expect(scene.shell.client.roundtrip())
-        scene.server.repaint()
-        #expect(scene.shell.client.roundtrip())
+        #expect(setup.shell.client.roundtrip())
+        setup.server.repaint()
+        #expect(setup.shell.client.roundtrip())
         #expect(!second.ready)
-        #expect(scene.toplevel.ackAndRedraw(width: 60, height: 40, argb: 0xff00_ff00))
-        scene.server.repaint()
-        #expect(scene.shell.client.wait { second.ready })
+        #expect(setup.toplevel.ackAndRedraw(width: 60, height: 40, argb: 0xff00_ff00))
+        setup.server.repaint()
+        #expect(setup.shell.client.wait { second.ready })
         #expect(!second.damage.isEmpty && second.damage.allSatisfy { $0.0 + $0.2 <= 60 && $0.1 + $0.3 <= 40 })
         #expect(target.pixels[0] & 0xffffff == 0x00ff00)
     }
 
     @Test func aFrameWaitingOnAScreenThatDisconnectsFails() throws {
-        let scene = try Self.makeScene()
-        let target = try #require(scene.shell.makeBuffer(width: 320, height: 200, argb: 0))
+        let setup = try Self.makeSetup()
+        let target = try #require(setup.shell.makeBuffer(width: 320, height: 200, argb: 0))
         let first = FrameRecord(), second = FrameRecord()
-        let frame1 = zwlr_screencopy_manager_v1_capture_output(scene.manager, 0, scene.output)
+        let frame1 = zwlr_screencopy_manager_v1_capture_output(setup.manager, 0, setup.output)
         listen(frame1, first)
         zwlr_screencopy_frame_v1_copy_with_damage(frame1, target.buffer)
-        #expect(scene.shell.client.wait { first.ready })
-        let frame2 = zwlr_screencopy_manager_v1_capture_output(scene.manager, 0, scene.output)
+        #expect(setup.shell.client.wait { first.ready })
+        let frame2 = zwlr_screencopy_manager_v1_capture_output(setup.manager, 0, setup.output)
         listen(frame2, second)
         zwlr_screencopy_frame_v1_copy_with_damage(frame2, target.buffer)
-        #expect(scene.shell.client.roundtrip())
-        scene.server.compositor.disconnectScreen(scene.server.compositor.scene.outputs[0])
-        #expect(scene.shell.client.wait { second.failed })
+        #expect(setup.shell.client.roundtrip())
+        setup.server.compositor.disconnectScreen(setup.server.compositor.scene.outputs[0])
+        #expect(setup.shell.client.wait { second.failed })
     }
 
     @Test func unprivilegedClientsDoNotSeeTheManager() throws {
