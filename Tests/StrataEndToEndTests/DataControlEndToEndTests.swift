@@ -28,7 +28,7 @@ import Testing
             return (copy, paste)
         }
         // wl-copy stays in the background to answer for its selection until another replaces it.
-        let result = await run.finish(mayOutlive: ["wl-copy"])
+        let result = await run.finish(mayOutlive: StrataRun.wlCopy)
         let (copy, paste) = try #require(logs, "stdout: \(result.stdout) stderr: \(result.stderr)")
         #expect(result.stdout.contains("clipboard=[copied by wl-copy]"), "stdout: \(result.stdout)")
         #expect(result.stdout.contains("primary=[selected]"), "stdout: \(result.stdout)")

@@ -47,7 +47,7 @@ import Testing
         let listing = try PrimarySelectionEndToEndTests.ctl(run, ["windows", "--json"]).output
         FileManager.default.createFile(atPath: d + "/go", contents: nil)
         // The script leaves its clients running, as a user's would: they end once Strata has gone.
-        let result = await run.finish(timeout: 60, mayOutlive: Set(Self.tenClients + ["dbus-run-session", "dbus-daemon", "wl-copy"]))
+        let result = await run.finish(timeout: 60, mayOutlive: Set(Self.tenClients + ["dbus-run-session", "dbus-daemon"]).union(StrataRun.wlCopy))
         #expect(came, "windows: \(listing)")
         #expect(result.status == 0, "stderr: \(result.stderr.suffix(3000))")
         Self.expectNoProtocolErrors(result.stderr)

@@ -255,6 +255,10 @@ final class StrataRun {
         return result
     }
 
+    /// wl-copy left serving the selection it set (until another replaces it or its server goes),
+    /// and the `rm` it forks to remove its temporary folder as it ends: a test's `mayOutlive`.
+    static let wlCopy: Set<String> = ["wl-copy", "rm"]
+
     /// Runs Strata to its end: `StrataRun(…).finish(timeout:expecting:mayOutlive:)`.
     static func run(_ arguments: [String], command: [String] = [], screenshots: Bool = false,
                     environment: [String: String?] = [:], timeout: Double = 20, expecting expected: ExpectedExit = .status(0),

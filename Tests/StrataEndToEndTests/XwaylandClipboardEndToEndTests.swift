@@ -10,7 +10,7 @@ import Testing
 struct XwaylandClipboardEndToEndTests {
     /// wl-copy and xclip stay in the background to answer for the selection they set, until
     /// another replaces it or their server goes: the scripts leave the last ones running.
-    static let selectionOwners: Set<String> = ["wl-copy", "xclip"]
+    static let selectionOwners: Set<String> = StrataRun.wlCopy.union(["xclip"])
 
     /// `settle CMD…`: runs CMD until it succeeds, at most 400 times 50 ms apart (what it waits
     /// for is an X client's or Strata's reaction, not a time). `pasted FILE SOURCE CMD…`: runs
