@@ -10,8 +10,11 @@ public struct XDisplaySockets {
     public let unixFD: Int32
     public let abstractFD: Int32
 
-    /// Display numbers tried, lowest first (as sway and weston do).
-    static let candidates = 0..<64
+    /// Display numbers tried, lowest first (as sway and weston do). 1,024, not weston's 32:
+    /// people start one Strata per test, a hundred at once, and each holds its display from its
+    /// start (Xwayland starts lazily on it); the first free one is found after as many failed
+    /// lock files as are taken (microseconds each).
+    public static let candidates = 0..<1024
 
     static func socketPath(_ number: Int) -> String { "/tmp/.X11-unix/X\(number)" }
     static func lockPath(_ number: Int) -> String { "/tmp/.X\(number)-lock" }

@@ -1,7 +1,7 @@
 /// Why Xwayland could not be offered or started (printed by `strata` on stderr; Strata carries
 /// on without X clients).
 public enum XwaylandError: Error, Equatable, CustomStringConvertible {
-    /// Every display number from :0 to :63 has a live lock file or a socket in use.
+    /// Every display number `XDisplaySockets.candidates` holds has a live lock file or a socket in use.
     case noFreeDisplay
     /// The display number asked for (`--x-display`) is in use (a live lock file or a socket).
     case displayTaken(Int)
@@ -12,8 +12,12 @@ public enum XwaylandError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .noFreeDisplay: return "no free X display number (:0 to :63 are taken)"
-        case .displayTaken(let number): return "X display :\(number) is in use (its lock file /tmp/.X\(number)-lock names a running process, or its socket is taken)"
+        case .noFreeDisplay:
+            return
+                "no free X display number (:\(XDisplaySockets.candidates.lowerBound) to :\(XDisplaySockets.candidates.upperBound - 1) are taken)"
+        case .displayTaken(let number):
+            return
+                "X display :\(number) is in use (its lock file /tmp/.X\(number)-lock names a running process, or its socket is taken)"
         case .cannotStart(let name, let reason): return "cannot start \(name): \(reason)"
         case .setup(let reason): return reason
         }

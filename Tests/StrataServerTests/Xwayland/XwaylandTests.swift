@@ -15,14 +15,17 @@ struct XwaylandTests {
     }
 
     /// A top-level X window with a white background (so Xwayland draws it).
-    private static func createWindow(_ c: OpaquePointer, x: Int16, y: Int16, width: UInt16, height: UInt16,
-                                     overrideRedirect: Bool = false) -> xcb_window_t {
+    private static func createWindow(
+        _ c: OpaquePointer, x: Int16, y: Int16, width: UInt16, height: UInt16,
+        overrideRedirect: Bool = false
+    ) -> xcb_window_t {
         let screen = xcb_setup_roots_iterator(xcb_get_setup(c)).data!
         let window = xcb_generate_id(c)
         var values: [UInt32] = [screen.pointee.white_pixel, overrideRedirect ? 1 : 0]
-        xcb_create_window(c, UInt8(XCB_COPY_FROM_PARENT), window, screen.pointee.root, x, y, width, height, 0,
-                          UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), screen.pointee.root_visual,
-                          XCB_CW_BACK_PIXEL.rawValue | XCB_CW_OVERRIDE_REDIRECT.rawValue, &values)
+        xcb_create_window(
+            c, UInt8(XCB_COPY_FROM_PARENT), window, screen.pointee.root, x, y, width, height, 0,
+            UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), screen.pointee.root_visual,
+            XCB_CW_BACK_PIXEL.rawValue | XCB_CW_OVERRIDE_REDIRECT.rawValue, &values)
         return window
     }
 
@@ -42,10 +45,13 @@ struct XwaylandTests {
         return reply.pointee.atom
     }
 
-    private static func set(_ c: OpaquePointer, _ window: xcb_window_t, _ property: xcb_atom_t, type: xcb_atom_t,
-                            format: UInt8, _ bytes: [UInt8]) {
-        xcb_change_property(c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, property, type, format,
-                            UInt32(bytes.count / Int(format / 8)), bytes)
+    private static func set(
+        _ c: OpaquePointer, _ window: xcb_window_t, _ property: xcb_atom_t, type: xcb_atom_t,
+        format: UInt8, _ bytes: [UInt8]
+    ) {
+        xcb_change_property(
+            c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, property, type, format,
+            UInt32(bytes.count / Int(format / 8)), bytes)
     }
 
     private static func x11Windows(_ server: TestServer) -> [Window] {
@@ -62,9 +68,14 @@ struct XwaylandTests {
         }
         defer { xcb_disconnect(c) }
         let window = Self.createWindow(c, x: 0, y: 0, width: 120, height: 90)
-        Self.set(c, window, XCB_ATOM_WM_CLASS.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8, Array("inst\0Klass\0".utf8))
-        Self.set(c, window, Self.atom(c, "_NET_WM_NAME"), type: Self.atom(c, "UTF8_STRING"), format: 8, Array("Hello X".utf8))
-        Self.set(c, window, Self.atom(c, "_NET_WM_PID"), type: XCB_ATOM_CARDINAL.rawValue, format: 32, [0x92, 0x10, 0, 0])
+        Self.set(
+            c, window, XCB_ATOM_WM_CLASS.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8,
+            Array("inst\0Klass\0".utf8))
+        Self.set(
+            c, window, Self.atom(c, "_NET_WM_NAME"), type: Self.atom(c, "UTF8_STRING"), format: 8, Array("Hello X".utf8)
+        )
+        Self.set(
+            c, window, Self.atom(c, "_NET_WM_PID"), type: XCB_ATOM_CARDINAL.rawValue, format: 32, [0x92, 0x10, 0, 0])
         xcb_map_window(c, window)
         xcb_flush(c)
         #expect(server.run(seconds: 20) { Self.x11Windows(server).first?.isVisible == true })
@@ -92,22 +103,35 @@ struct XwaylandTests {
         let window = Self.createWindow(c, x: -30000, y: 30000, width: 60, height: 40)
         // 200 kB titles (one invalid UTF-8), a class without NULs, a pid of 3 bytes, itself as
         // its transient parent, protocols and types of unknown atoms.
-        Self.set(c, window, XCB_ATOM_WM_NAME.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8, [UInt8](repeating: 0x41, count: 200_000))
-        Self.set(c, window, Self.atom(c, "_NET_WM_NAME"), type: Self.atom(c, "UTF8_STRING"), format: 8, [UInt8](repeating: 0xff, count: 200_000))
-        Self.set(c, window, XCB_ATOM_WM_CLASS.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8, [UInt8](repeating: 0x42, count: 100_000))
+        Self.set(
+            c, window, XCB_ATOM_WM_NAME.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8,
+            [UInt8](repeating: 0x41, count: 200_000))
+        Self.set(
+            c, window, Self.atom(c, "_NET_WM_NAME"), type: Self.atom(c, "UTF8_STRING"), format: 8,
+            [UInt8](repeating: 0xff, count: 200_000))
+        Self.set(
+            c, window, XCB_ATOM_WM_CLASS.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8,
+            [UInt8](repeating: 0x42, count: 100_000))
         Self.set(c, window, Self.atom(c, "_NET_WM_PID"), type: XCB_ATOM_CARDINAL.rawValue, format: 8, [1, 2, 3])
         let selfID = [UInt8(window & 0xff), UInt8(window >> 8 & 0xff), UInt8(window >> 16 & 0xff), UInt8(window >> 24)]
         Self.set(c, window, XCB_ATOM_WM_TRANSIENT_FOR.rawValue, type: XCB_ATOM_WINDOW.rawValue, format: 32, selfID)
-        Self.set(c, window, Self.atom(c, "WM_PROTOCOLS"), type: XCB_ATOM_ATOM.rawValue, format: 32, [UInt8](repeating: 0xee, count: 4000))
-        Self.set(c, window, Self.atom(c, "_NET_WM_WINDOW_TYPE"), type: XCB_ATOM_ATOM.rawValue, format: 32, [UInt8](repeating: 0x7f, count: 4000))
+        Self.set(
+            c, window, Self.atom(c, "WM_PROTOCOLS"), type: XCB_ATOM_ATOM.rawValue, format: 32,
+            [UInt8](repeating: 0xee, count: 4000))
+        Self.set(
+            c, window, Self.atom(c, "_NET_WM_WINDOW_TYPE"), type: XCB_ATOM_ATOM.rawValue, format: 32,
+            [UInt8](repeating: 0x7f, count: 4000))
         for _ in 0..<200 {
             xcb_map_window(c, window)
             xcb_unmap_window(c, window)
         }
         xcb_map_window(c, window)
         var absurd: [UInt32] = [UInt32(bitPattern: -32768), UInt32(bitPattern: -32768), 65535, 65535]
-        xcb_configure_window(c, window, UInt16(XCB_CONFIG_WINDOW_X.rawValue | XCB_CONFIG_WINDOW_Y.rawValue
-            | XCB_CONFIG_WINDOW_WIDTH.rawValue | XCB_CONFIG_WINDOW_HEIGHT.rawValue), &absurd)
+        xcb_configure_window(
+            c, window,
+            UInt16(
+                XCB_CONFIG_WINDOW_X.rawValue | XCB_CONFIG_WINDOW_Y.rawValue
+                    | XCB_CONFIG_WINDOW_WIDTH.rawValue | XCB_CONFIG_WINDOW_HEIGHT.rawValue), &absurd)
         xcb_flush(c)
         #expect(server.run(seconds: 30) { Self.x11Windows(server).first?.isVisible == true })
         let model = try #require(Self.x11Windows(server).first)
@@ -159,7 +183,9 @@ struct XwaylandTests {
         let path = Array("/tmp/.X11-unix/X\(xwayland.sockets.number)".utf8)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, byte) in path.enumerated() { raw[i] = byte } }
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         #expect(connected == 0)
         #expect(server.run(seconds: 30) { xwayland.wm != nil })
@@ -205,9 +231,12 @@ struct XwaylandTests {
         for (name, appID) in [("_NET_WM_WINDOW_TYPE_DOCK", "dock"), ("_NET_WM_WINDOW_TYPE_DIALOG", "dialog")] {
             let window = Self.createWindow(c, x: 0, y: 0, width: 40, height: 20)
             let atom = Self.atom(c, name)
-            Self.set(c, window, type, type: XCB_ATOM_ATOM.rawValue, format: 32,
-                     [UInt8(atom & 0xff), UInt8(atom >> 8 & 0xff), UInt8(atom >> 16 & 0xff), UInt8(atom >> 24)])
-            Self.set(c, window, XCB_ATOM_WM_CLASS.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8, Array("x\0\(appID)\0".utf8))
+            Self.set(
+                c, window, type, type: XCB_ATOM_ATOM.rawValue, format: 32,
+                [UInt8(atom & 0xff), UInt8(atom >> 8 & 0xff), UInt8(atom >> 16 & 0xff), UInt8(atom >> 24)])
+            Self.set(
+                c, window, XCB_ATOM_WM_CLASS.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8,
+                Array("x\0\(appID)\0".utf8))
             xcb_map_window(c, window)
         }
         xcb_flush(c)
@@ -232,8 +261,11 @@ struct XwaylandTests {
         #expect(server.run(seconds: 20) { Self.x11Windows(server).first?.isVisible == true })
         let model = try #require(Self.x11Windows(server).first)
         var values: [UInt32] = [300, 200, 120, 90]
-        xcb_configure_window(c, window, UInt16(XCB_CONFIG_WINDOW_X.rawValue | XCB_CONFIG_WINDOW_Y.rawValue
-            | XCB_CONFIG_WINDOW_WIDTH.rawValue | XCB_CONFIG_WINDOW_HEIGHT.rawValue), &values)
+        xcb_configure_window(
+            c, window,
+            UInt16(
+                XCB_CONFIG_WINDOW_X.rawValue | XCB_CONFIG_WINDOW_Y.rawValue
+                    | XCB_CONFIG_WINDOW_WIDTH.rawValue | XCB_CONFIG_WINDOW_HEIGHT.rawValue), &values)
         xcb_flush(c)
         #expect(server.run(seconds: 20) { model.frame == Rect(x: 300, y: 200, width: 120, height: 90) })
         // X has the same geometry.
@@ -252,10 +284,16 @@ struct XwaylandTests {
         let second = Self.createWindow(c, x: 100, y: 0, width: 60, height: 40)
         let protocols = Self.atom(c, "WM_PROTOCOLS")
         let takeFocus = Self.atom(c, "WM_TAKE_FOCUS")
-        Self.set(c, first, protocols, type: XCB_ATOM_ATOM.rawValue, format: 32,
-                 [UInt8(takeFocus & 0xff), UInt8(takeFocus >> 8 & 0xff), UInt8(takeFocus >> 16 & 0xff), UInt8(takeFocus >> 24)])
-        Self.set(c, first, XCB_ATOM_WM_CLASS.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8, Array("a\0first\0".utf8))
-        Self.set(c, second, XCB_ATOM_WM_CLASS.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8, Array("b\0second\0".utf8))
+        Self.set(
+            c, first, protocols, type: XCB_ATOM_ATOM.rawValue, format: 32,
+            [
+                UInt8(takeFocus & 0xff), UInt8(takeFocus >> 8 & 0xff), UInt8(takeFocus >> 16 & 0xff),
+                UInt8(takeFocus >> 24),
+            ])
+        Self.set(
+            c, first, XCB_ATOM_WM_CLASS.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8, Array("a\0first\0".utf8))
+        Self.set(
+            c, second, XCB_ATOM_WM_CLASS.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8, Array("b\0second\0".utf8))
         xcb_map_window(c, first)
         xcb_flush(c)
         #expect(server.run(seconds: 20) { Self.x11Windows(server).first?.isKeyWindow == true })
@@ -274,18 +312,26 @@ struct XwaylandTests {
         let firstModel = try #require(Self.x11Windows(server).first { $0.appID == "first" })
         #expect(server.windows.makeKey(firstModel))
         var gotTakeFocus = false
-        #expect(server.run(seconds: 20) {
-            while let event = xcb_poll_for_event(c) {
-                if event.pointee.response_type & 0x7f == XCB_CLIENT_MESSAGE {
-                    let message = UnsafeMutableRawPointer(event).assumingMemoryBound(to: xcb_client_message_event_t.self).pointee
-                    if message.window == first, message.type == protocols, message.data.data32.0 == takeFocus { gotTakeFocus = true }
+        #expect(
+            server.run(seconds: 20) {
+                while let event = xcb_poll_for_event(c) {
+                    if event.pointee.response_type & 0x7f == XCB_CLIENT_MESSAGE {
+                        let message = UnsafeMutableRawPointer(event).assumingMemoryBound(
+                            to: xcb_client_message_event_t.self
+                        ).pointee
+                        if message.window == first, message.type == protocols, message.data.data32.0 == takeFocus {
+                            gotTakeFocus = true
+                        }
+                    }
+                    free(event)
                 }
-                free(event)
-            }
-            return gotTakeFocus && focus() == first
-        })
-        let active = xcb_get_property_reply(c, xcb_get_property(c, 0, xcb_setup_roots_iterator(xcb_get_setup(c)).data!.pointee.root,
-                                                                 Self.atom(c, "_NET_ACTIVE_WINDOW"), XCB_ATOM_WINDOW.rawValue, 0, 1), nil)
+                return gotTakeFocus && focus() == first
+            })
+        let active = xcb_get_property_reply(
+            c,
+            xcb_get_property(
+                c, 0, xcb_setup_roots_iterator(xcb_get_setup(c)).data!.pointee.root,
+                Self.atom(c, "_NET_ACTIVE_WINDOW"), XCB_ATOM_WINDOW.rawValue, 0, 1), nil)
         defer { free(active) }
         let value = active.flatMap { xcb_get_property_value($0) }?.assumingMemoryBound(to: UInt32.self).pointee
         #expect(value == first)
@@ -299,7 +345,9 @@ struct XwaylandTests {
         let c = try #require(Self.connect(xwayland))
         defer { xcb_disconnect(c) }
         let window = Self.createWindow(c, x: 0, y: 0, width: 30, height: 30)
-        Self.set(c, window, XCB_ATOM_WM_CLASS.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8, Array("x\0Alerted\0".utf8))
+        Self.set(
+            c, window, XCB_ATOM_WM_CLASS.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8, Array("x\0Alerted\0".utf8)
+        )
         xcb_map_window(c, window)
         xcb_flush(c)
         #expect(server.run(seconds: 20) { Self.x11Windows(server).first?.isVisible == true })
@@ -321,16 +369,20 @@ struct XwaylandTests {
         // The client resizes (granted: X has the new size; a hidden surface gets no frame
         // callbacks, so Xwayland may hold its next buffer back).
         var values: [UInt32] = [70, 60]
-        xcb_configure_window(c, window, UInt16(XCB_CONFIG_WINDOW_WIDTH.rawValue | XCB_CONFIG_WINDOW_HEIGHT.rawValue), &values)
+        xcb_configure_window(
+            c, window, UInt16(XCB_CONFIG_WINDOW_WIDTH.rawValue | XCB_CONFIG_WINDOW_HEIGHT.rawValue), &values)
         xcb_flush(c)
-        #expect(server.run(seconds: 20) {
-            guard let reply = xcb_get_geometry_reply(c, xcb_get_geometry(c, window), nil) else { return false }
-            defer { free(reply) }
-            return reply.pointee.width == 70
-        })
+        #expect(
+            server.run(seconds: 20) {
+                guard let reply = xcb_get_geometry_reply(c, xcb_get_geometry(c, window), nil) else { return false }
+                defer { free(reply) }
+                return reply.pointee.width == 70
+            })
         // A barrier: a title set after the resize reaches the model only once the XWM has
         // handled what came before it (it handles an X client's events in order).
-        Self.set(c, window, Self.atom(c, "_NET_WM_NAME"), type: Self.atom(c, "UTF8_STRING"), format: 8, Array("after the resize".utf8))
+        Self.set(
+            c, window, Self.atom(c, "_NET_WM_NAME"), type: Self.atom(c, "UTF8_STRING"), format: 8,
+            Array("after the resize".utf8))
         xcb_flush(c)
         #expect(server.run(seconds: 20) { model.title == "after the resize" })
         #expect(model.isHidden)
@@ -350,8 +402,9 @@ struct XwaylandTests {
         defer { xcb_disconnect(c) }
         let window = Self.createWindow(c, x: 0, y: 0, width: 30, height: 30)
         let above = Self.atom(c, "_NET_WM_STATE_ABOVE")
-        Self.set(c, window, Self.atom(c, "_NET_WM_STATE"), type: XCB_ATOM_ATOM.rawValue, format: 32,
-                 [UInt8(above & 0xff), UInt8(above >> 8 & 0xff), UInt8(above >> 16 & 0xff), UInt8(above >> 24)])
+        Self.set(
+            c, window, Self.atom(c, "_NET_WM_STATE"), type: XCB_ATOM_ATOM.rawValue, format: 32,
+            [UInt8(above & 0xff), UInt8(above >> 8 & 0xff), UInt8(above >> 16 & 0xff), UInt8(above >> 24)])
         xcb_map_window(c, window)
         xcb_flush(c)
         #expect(server.run(seconds: 20) { Self.x11Windows(server).first?.isVisible == true })
@@ -370,10 +423,13 @@ struct XwaylandTests {
         let dialog = Self.createWindow(c, x: 0, y: 0, width: 20, height: 20)
         let other = Self.createWindow(c, x: 0, y: 0, width: 40, height: 40)
         for (window, name) in [(parent, "parent"), (dialog, "dialog"), (other, "other")] {
-            Self.set(c, window, XCB_ATOM_WM_CLASS.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8, Array("x\0\(name)\0".utf8))
+            Self.set(
+                c, window, XCB_ATOM_WM_CLASS.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8,
+                Array("x\0\(name)\0".utf8))
         }
-        Self.set(c, dialog, XCB_ATOM_WM_TRANSIENT_FOR.rawValue, type: XCB_ATOM_WINDOW.rawValue, format: 32,
-                 [UInt8(parent & 0xff), UInt8(parent >> 8 & 0xff), UInt8(parent >> 16 & 0xff), UInt8(parent >> 24)])
+        Self.set(
+            c, dialog, XCB_ATOM_WM_TRANSIENT_FOR.rawValue, type: XCB_ATOM_WINDOW.rawValue, format: 32,
+            [UInt8(parent & 0xff), UInt8(parent >> 8 & 0xff), UInt8(parent >> 16 & 0xff), UInt8(parent >> 24)])
         xcb_map_window(c, parent)
         xcb_map_window(c, dialog)
         xcb_flush(c)
@@ -397,8 +453,10 @@ struct XwaylandTests {
         defer { xcb_disconnect(c) }
         let first = Self.createWindow(c, x: 0, y: 0, width: 40, height: 40)
         let second = Self.createWindow(c, x: 50, y: 0, width: 40, height: 40)
-        Self.set(c, first, XCB_ATOM_WM_CLASS.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8, Array("x\0first\0".utf8))
-        Self.set(c, second, XCB_ATOM_WM_CLASS.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8, Array("x\0second\0".utf8))
+        Self.set(
+            c, first, XCB_ATOM_WM_CLASS.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8, Array("x\0first\0".utf8))
+        Self.set(
+            c, second, XCB_ATOM_WM_CLASS.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8, Array("x\0second\0".utf8))
         xcb_map_window(c, first)
         xcb_flush(c)
         #expect(server.run(seconds: 20) { server.windows.keyWindow?.appID == "first" })
@@ -410,16 +468,28 @@ struct XwaylandTests {
         event.format = 32
         event.window = first
         event.type = Self.atom(c, "_NET_ACTIVE_WINDOW")
-        event.data.data32.0 = 2 // source: a pager
+        event.data.data32.0 = 2  // source: a pager
         let root = xcb_setup_roots_iterator(xcb_get_setup(c)).data!.pointee.root
         withUnsafeBytes(of: &event) { bytes in
             _ = bytes.withMemoryRebound(to: CChar.self) { chars in
-                xcb_send_event(c, 0, root, XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT.rawValue | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY.rawValue,
-                               chars.baseAddress)
+                xcb_send_event(
+                    c, 0, root,
+                    XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT.rawValue | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY.rawValue,
+                    chars.baseAddress)
             }
         }
         xcb_flush(c)
         #expect(server.run(seconds: 20) { server.windows.keyWindow?.appID == "first" })
+    }
+
+    /// A hundred Strata at once (one per test, each holding its display from its start) each
+    /// get a display: numbers past weston's 32 and the 64 of before are taken.
+    @Test func aHundredDisplaysHeldAtOnceAreAllGiven() throws {
+        var held: [XDisplaySockets] = []
+        defer { for sockets in held { sockets.remove() } }
+        for _ in 0..<100 { held.append(try XDisplaySockets.open().get()) }
+        #expect(Set(held.map(\.number)).count == 100)
+        #expect(held.allSatisfy { XDisplaySockets.candidates.contains($0.number) })
     }
 
     @Test func aStaleLockFileIsTakenOverAndALiveOneIsSkipped() throws {
