@@ -15,18 +15,30 @@ let cLayer: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 // lookup, 14 % of the instructions of a frame and about 6 % of its CPU time (docs/performance.md).
 // Debug builds keep them, so the test suite, the ASan runs and WLCS (debug) trap on a violation;
 // so does the fuzzer's release build (STRATA_FUZZ), whose job is to find one.
-let framePath: [SwiftSetting] = Context.environment["STRATA_FUZZ"] != nil ? [] :
-    [.unsafeFlags(["-enforce-exclusivity=unchecked", "-Xfrontend", "-function-sections"], .when(configuration: .release))]
+let framePath: [SwiftSetting] =
+    Context.environment["STRATA_FUZZ"] != nil
+    ? []
+    : [
+        .unsafeFlags(
+            ["-enforce-exclusivity=unchecked", "-Xfrontend", "-function-sections"], .when(configuration: .release))
+    ]
 // The release `strata` puts the functions a frame runs next to each other (hot-path.order, made
 // by bench/hot-path-order.sh): a frame comes after 16 ms asleep, with caches and TLB cold, and its
 // code spread over 41 pages of the binary cost a page walk each; ordered, it takes 13. lld
 // places each function listed (its own section: -function-sections above, -ffunction-sections
 // for the C shim) in that order; names that no longer exist are skipped without a word.
 // About 3.5 % of a frame's CPU time (docs/performance.md, "Code layout and huge pages").
-let hotPathOrder: [LinkerSetting] = Context.environment["STRATA_FUZZ"] != nil ? [] :
-    [.unsafeFlags(["-use-ld=lld",
-                   "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/strata/hot-path.order",
-                   "-Xlinker", "--no-warn-symbol-ordering"], .when(configuration: .release))]
+let hotPathOrder: [LinkerSetting] =
+    Context.environment["STRATA_FUZZ"] != nil
+    ? []
+    : [
+        .unsafeFlags(
+            [
+                "-use-ld=lld",
+                "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/strata/hot-path.order",
+                "-Xlinker", "--no-warn-symbol-ordering",
+            ], .when(configuration: .release))
+    ]
 // The release executables carry the Swift standard library and FoundationEssentials inside
 // (`-static-stdlib`): a start then loads and binds eight fewer shared libraries (about 30 % less
 // CPU time from exec to the socket, docs/performance.md "Start-up"), and an installed copy runs
@@ -35,9 +47,13 @@ let hotPathOrder: [LinkerSetting] = Context.environment["STRATA_FUZZ"] != nil ? 
 // --static-swift-stdlib finds them through the compile), so they are named here, for lld, which
 // does not depend on the archives' order. `-z pack-relative-relocs` (RELR, glibc 2.36) packs the
 // executable's 42,000 relative relocations (1 MB of RELA) into 8 KB: about 0.8 ms less a start.
-let staticRelease: [LinkerSetting] = [.unsafeFlags(
-    ["-static-stdlib", "-use-ld=lld", "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-l_FoundationCShims",
-     "-Xlinker", "-lswiftSynchronization", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(configuration: .release))]
+let staticRelease: [LinkerSetting] = [
+    .unsafeFlags(
+        [
+            "-static-stdlib", "-use-ld=lld", "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-l_FoundationCShims",
+            "-Xlinker", "-lswiftSynchronization", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+        ], .when(configuration: .release))
+]
 
 let package = Package(
     name: "Strata",
@@ -57,7 +73,7 @@ let package = Package(
         .library(name: "StrataTestSupport", targets: ["StrataTestSupport"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
         .systemLibrary(name: "CWaylandServer", pkgConfig: "wayland-server", providers: apt("libwayland-dev")),
@@ -82,19 +98,27 @@ let package = Package(
         // wayland-scanner (libwayland-bin) at build time, through scripts/generate-protocols.sh.
         .plugin(name: "WaylandScanner", capability: .buildTool()),
         .target(name: "CStrataProtocolCode", plugins: ["WaylandScanner"]),
-        .target(name: "CStrataServerGlue", dependencies: ["CWaylandServer", "CStrataProtocolCode"],
-                cSettings: [.unsafeFlags(["-ffunction-sections"], .when(configuration: .release))],
-                plugins: ["WaylandScanner"]),
-        .target(name: "CStrataClientGlue", dependencies: ["CWaylandClient", "CStrataProtocolCode"], plugins: ["WaylandScanner"]),
+        .target(
+            name: "CStrataServerGlue", dependencies: ["CWaylandServer", "CStrataProtocolCode"],
+            cSettings: [.unsafeFlags(["-ffunction-sections"], .when(configuration: .release))],
+            plugins: ["WaylandScanner"]),
+        .target(
+            name: "CStrataClientGlue", dependencies: ["CWaylandClient", "CStrataProtocolCode"],
+            plugins: ["WaylandScanner"]),
 
         .target(name: "StrataModel", swiftSettings: framePath),
         // posix_spawn with a clean signal state, and exit statuses: every process Strata starts.
         .target(name: "StrataProcess"),
-        .target(name: "StrataRender", dependencies: ["CPixman", "CPNG", "CXcursor", "StrataModel"], swiftSettings: cLayer + framePath),
+        .target(
+            name: "StrataRender", dependencies: ["CPixman", "CPNG", "CXcursor", "StrataModel"],
+            swiftSettings: cLayer + framePath),
         .target(
             name: "StrataServer",
-            dependencies: ["CWaylandServer", "CStrataServerGlue", "CXKBCommon", "CPixman", "CXCB", "CDeferredLibraries", "StrataRender",
-                           "StrataModel", "StrataProcess"],
+            dependencies: [
+                "CWaylandServer", "CStrataServerGlue", "CXKBCommon", "CPixman", "CXCB", "CDeferredLibraries",
+                "StrataRender",
+                "StrataModel", "StrataProcess",
+            ],
             swiftSettings: cLayer + framePath),
         // The control socket: JSON types shared by server and CLI (pure Swift), the server on the
         // compositor's loop, and the `strata-ctl` command line.
@@ -105,13 +129,18 @@ let package = Package(
         .target(name: "StrataTrace", dependencies: ["StrataControlProtocol"]),
         .target(
             name: "StrataRecording",
-            dependencies: ["StrataTrace", "StrataControlProtocol", "StrataServer", "StrataModel", "StrataRender", "StrataProcess",
-                           "CWaylandServer", "CStrataServerGlue"],
+            dependencies: [
+                "StrataTrace", "StrataControlProtocol", "StrataServer", "StrataModel", "StrataRender", "StrataProcess",
+                "CWaylandServer", "CStrataServerGlue",
+            ],
             swiftSettings: cLayer),
         .target(
             name: "StrataControl",
-            dependencies: ["StrataControlProtocol", "StrataTrace", "StrataRecording", "StrataServer", "StrataModel", "StrataRender",
-                           "StrataProcess"],
+            dependencies: [
+                "StrataControlProtocol", "StrataTrace", "StrataRecording", "StrataServer", "StrataModel",
+                "StrataRender",
+                "StrataProcess",
+            ],
             swiftSettings: cLayer),
         .executableTarget(
             name: "strata-ctl",
@@ -123,7 +152,8 @@ let package = Package(
         .executableTarget(
             name: "strata",
             dependencies: [
-                "StrataServer", "StrataModel", "StrataControl", "StrataControlProtocol", "StrataTrace", "StrataRecording",
+                "StrataServer", "StrataModel", "StrataControl", "StrataControlProtocol", "StrataTrace",
+                "StrataRecording",
                 "StrataNestedBackends", "StrataProcess", "CWaylandServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -153,8 +183,10 @@ let package = Package(
         // StrataServer's Swift API.
         .target(
             name: "StrataNestedBackends",
-            dependencies: ["CWaylandClient", "CStrataClientGlue", "CXCB", "CXKBCommonX11", "CDeferredLibraries",
-                           "StrataServer", "StrataRender", "StrataModel"],
+            dependencies: [
+                "CWaylandClient", "CStrataClientGlue", "CXCB", "CXKBCommonX11", "CDeferredLibraries",
+                "StrataServer", "StrataRender", "StrataModel",
+            ],
             swiftSettings: cLayer),
 
         // WLCS (Debian `wlcs`): the C entry point and structs, and the Swift display server.
@@ -174,22 +206,36 @@ let package = Package(
         .target(name: "StrataTestRandom"),
         .testTarget(name: "StrataProcessTests", dependencies: ["StrataProcess", "StrataTestSupport"]),
         .testTarget(name: "StrataModelTests", dependencies: ["StrataModel", "StrataTestRandom"]),
-        .testTarget(name: "StrataRenderTests", dependencies: ["StrataRender", "StrataModel", "CPixman", "StrataTestRandom", "StrataTestSupport"],
-                    swiftSettings: cLayer),
-        .testTarget(name: "StrataServerTests", dependencies: ["StrataTestSupport", "StrataServer", "StrataTestRandom", "CXCB"], swiftSettings: cLayer),
+        .testTarget(
+            name: "StrataRenderTests",
+            dependencies: ["StrataRender", "StrataModel", "CPixman", "StrataTestRandom", "StrataTestSupport"],
+            swiftSettings: cLayer),
+        .testTarget(
+            name: "StrataServerTests", dependencies: ["StrataTestSupport", "StrataServer", "StrataTestRandom", "CXCB"],
+            swiftSettings: cLayer),
         .testTarget(
             name: "StrataNestedBackendTests",
-            dependencies: ["StrataNestedBackends", "StrataTestSupport", "StrataServer", "StrataRender", "CXCB", "CStrataClientGlue",
-                           "CWaylandClient"],
+            dependencies: [
+                "StrataNestedBackends", "StrataTestSupport", "StrataServer", "StrataRender", "CXCB",
+                "CStrataClientGlue",
+                "CWaylandClient",
+            ],
             swiftSettings: cLayer),
         .testTarget(
             name: "StrataControlTests",
-            dependencies: ["StrataControl", "StrataControlProtocol", "StrataTrace", "StrataRecording", "StrataTestSupport", "StrataServer", "CXKBCommon", "StrataTestRandom"],
+            dependencies: [
+                "StrataControl", "StrataControlProtocol", "StrataTrace", "StrataRecording", "StrataTestSupport",
+                "StrataServer", "CXKBCommon", "StrataTestRandom",
+            ],
             swiftSettings: cLayer),
         // The executables' command lines (strata's hand parse of common lines against swift-argument-parser's;
         // strata-ctl, docs/control.md and the python client against the table of control commands).
-        .testTarget(name: "StrataCommandLineTests", dependencies: ["strata", "strata-ctl", "StrataControlProtocol"], swiftSettings: cLayer),
-        .testTarget(name: "StrataEndToEndTests", dependencies: ["StrataTestSupport", "StrataRender", "StrataTestRandom"], swiftSettings: cLayer),
+        .testTarget(
+            name: "StrataCommandLineTests", dependencies: ["strata", "strata-ctl", "StrataControlProtocol"],
+            swiftSettings: cLayer),
+        .testTarget(
+            name: "StrataEndToEndTests", dependencies: ["StrataTestSupport", "StrataRender", "StrataTestRandom"],
+            swiftSettings: cLayer),
     ]
 )
 

@@ -4,10 +4,11 @@
 #   scripts/test.sh [extra `swift test` arguments, e.g. --filter StrataEndToEndTests]
 #
 # 1. installs the missing Debian packages (scripts/install-deps.sh --test; needs root if any are
-#    missing), 2. checks that the committed protocol glue matches protocols/*.xml, 3. builds
-#    everything including the tests, 4. runs every test (the Swift suites, then python/'s pytest, then the installed release), 5. fuzzes the request path for two
-#    minutes, 6. runs every test again under AddressSanitizer (+ LeakSanitizer for the binaries
-#    the end-to-end tests start), 7. runs the WLCS conformance gate. XDG_RUNTIME_DIR is set to a fresh
+#    missing), 2. checks that every Swift file is formatted (scripts/format.sh --check), 3. builds
+#    everything including the tests, 4. runs every test (the Swift suites, then python/'s pytest,
+#    then the installed release), 5. fuzzes the request path for two minutes, 6. runs every test
+#    again under AddressSanitizer (+ LeakSanitizer for the binaries the end-to-end tests start),
+#    7. runs the WLCS conformance gate. XDG_RUNTIME_DIR is set to a fresh
 #    private folder if it is not set (CI runs as root without a session). Exits non-zero on any
 #    failure, and with CI=true on any skipped test (CI installs every client the tests use).
 set -euo pipefail
@@ -24,6 +25,9 @@ if [ -z "${XDG_RUNTIME_DIR:-}" ]; then
   export XDG_RUNTIME_DIR
   trap 'rm -rf "$XDG_RUNTIME_DIR"' EXIT
 fi
+
+step "format (swift format, .swift-format)"
+scripts/format.sh --check
 
 # One build with the tests (a plain `swift build` followed by `swift test` would compile the
 # modules twice: tests build them with testing enabled).

@@ -25,14 +25,23 @@ struct WaylandScanner: BuildToolPlugin {
             outputs = names.map { out.appending(path: "\($0)-protocol.c") }
         case "CStrataServerGlue":
             mode = "server"
-            outputs = names.map { out.appending(path: "include/\($0)-server-protocol.h") }
-                + ["include/strata-interfaces.h", "include/module.modulemap", "server-protocols.c"].map { out.appending(path: $0) }
+            outputs =
+                names.map { out.appending(path: "include/\($0)-server-protocol.h") }
+                + ["include/strata-interfaces.h", "include/module.modulemap", "server-protocols.c"].map {
+                    out.appending(path: $0)
+                }
         case "CStrataClientGlue":
             mode = "client"
-            outputs = names.map { out.appending(path: "include/\($0)-client-protocol.h") }
-                + ["include/strata-client-protocols.h", "include/module.modulemap", "client-protocols.c"].map { out.appending(path: $0) }
+            outputs =
+                names.map { out.appending(path: "include/\($0)-client-protocol.h") }
+                + ["include/strata-client-protocols.h", "include/module.modulemap", "client-protocols.c"].map {
+                    out.appending(path: $0)
+                }
         default:
-            throw PluginError(description: "WaylandScanner generates for CStrataProtocolCode, CStrataServerGlue and CStrataClientGlue, not \(target.name)")
+            throw PluginError(
+                description:
+                    "WaylandScanner generates for CStrataProtocolCode, CStrataServerGlue and CStrataClientGlue, not \(target.name)"
+            )
         }
         return [
             .buildCommand(

@@ -18,9 +18,11 @@ extension ControlCommands {
         let window = try request.window(in: manager)
         let picture = try ImageCapture(compositor: compositor).picture(of: window)
         try Self.write(picture.pixels, to: path, what: "the screenshot")
-        return ["path": .string(path), "window": JSONValue(window.id.rawValue),
-                "width": JSONValue(picture.pixels.width), "height": JSONValue(picture.pixels.height),
-                "scale": JSONValue(compositor.scene.imageScale(of: window))]
+        return [
+            "path": .string(path), "window": JSONValue(window.id.rawValue),
+            "width": JSONValue(picture.pixels.width), "height": JSONValue(picture.pixels.height),
+            "scale": JSONValue(compositor.scene.imageScale(of: window)),
+        ]
     }
 
     /// `compare-screenshot`: see docs/control.md, "Golden screenshots".
@@ -45,7 +47,8 @@ extension ControlCommands {
         var reply: Reply = [:]
         if request.has("window") {
             if request.has("screen") || request.has("raw") {
-                throw ControlError(.invalidArgument, "compare-screenshot takes a window or a screen (with raw), not both")
+                throw ControlError(
+                    .invalidArgument, "compare-screenshot takes a window or a screen (with raw), not both")
             }
             let window = try request.window(in: manager)
             picture = try capture.picture(of: window)
@@ -74,7 +77,10 @@ extension ControlCommands {
 
         var info = stat()
         guard stat(baseline, &info) == 0 else {
-            throw ControlError(.failed, "there is no baseline \(baseline) (`update: true`, strata-ctl compare-screenshot --update, writes the current picture there)")
+            throw ControlError(
+                .failed,
+                "there is no baseline \(baseline) (`update: true`, strata-ctl compare-screenshot --update, writes the current picture there)"
+            )
         }
         let expected: PNGFile.Pixels
         do {
@@ -91,7 +97,8 @@ extension ControlCommands {
         var result: ImageComparison.Result?
         do {
             let compared = try comparison.compare(expected, current)
-            within = (maxDiff ?? (maxRatio == nil ? 0 : Int.max)) >= compared.differing && compared.share <= (maxRatio ?? 1)
+            within =
+                (maxDiff ?? (maxRatio == nil ? 0 : Int.max)) >= compared.differing && compared.share <= (maxRatio ?? 1)
             result = compared
             reply["differing"] = JSONValue(compared.differing)
             reply["compared"] = JSONValue(compared.compared)
@@ -125,7 +132,9 @@ extension ControlCommands {
     private static func rectangles(_ request: ControlRequest) throws(ControlError) -> [Rect] {
         guard request.has("masks") else { return [] }
         guard let items = request.arguments["masks"]?.arrayValue else {
-            throw ControlError(.invalidArgument, "\"masks\" must be an array of rectangles ({\"x\", \"y\", \"width\", \"height\"} or \"X,Y,WxH\")")
+            throw ControlError(
+                .invalidArgument,
+                "\"masks\" must be an array of rectangles ({\"x\", \"y\", \"width\", \"height\"} or \"X,Y,WxH\")")
         }
         guard items.count <= 4096 else { throw ControlError(.invalidArgument, "at most 4096 masks") }
         var rectangles: [Rect] = []
@@ -138,12 +147,19 @@ extension ControlCommands {
             } else if let text = item.stringValue {
                 let parts = text.split(separator: ",", omittingEmptySubsequences: false)
                 let size = parts.count == 3 ? parts[2].split(separator: "x", omittingEmptySubsequences: false) : []
-                if parts.count == 3, size.count == 2, let x = Int(parts[0]), let y = Int(parts[1]), let w = Int(size[0]), let h = Int(size[1]) {
+                if parts.count == 3, size.count == 2, let x = Int(parts[0]), let y = Int(parts[1]),
+                    let w = Int(size[0]), let h = Int(size[1])
+                {
                     values = [x, y, w, h]
                 }
             }
-            guard let values, abs(values[0]) <= limit, abs(values[1]) <= limit, (1...limit).contains(values[2]), (1...limit).contains(values[3]) else {
-                throw ControlError(.invalidArgument, "a mask is {\"x\", \"y\", \"width\", \"height\"} or \"X,Y,WxH\" (whole numbers, a size above 0), not \(item.stringValue.map { "\"\($0)\"" } ?? item.typeName)")
+            guard let values, abs(values[0]) <= limit, abs(values[1]) <= limit, (1...limit).contains(values[2]),
+                (1...limit).contains(values[3])
+            else {
+                throw ControlError(
+                    .invalidArgument,
+                    "a mask is {\"x\", \"y\", \"width\", \"height\"} or \"X,Y,WxH\" (whole numbers, a size above 0), not \(item.stringValue.map { "\"\($0)\"" } ?? item.typeName)"
+                )
             }
             rectangles.append(Rect(x: values[0], y: values[1], width: values[2], height: values[3]))
         }
@@ -157,13 +173,18 @@ extension ControlCommands {
         var chosen: [Window] = []
         if request.has("mask_windows") {
             guard let items = request.arguments["mask_windows"]?.arrayValue, items.count <= 256 else {
-                throw ControlError(.invalidArgument, "\"mask_windows\" must be an array of at most 256 window names (\(WindowSelector.forms))")
+                throw ControlError(
+                    .invalidArgument,
+                    "\"mask_windows\" must be an array of at most 256 window names (\(WindowSelector.forms))")
             }
             for item in items {
                 let selector = try WindowSelector(item, argument: "mask_windows")
                 let matching = shown.filter { selector.matches($0) }
                 guard !matching.isEmpty else {
-                    throw ControlError(.unknownWindow, "mask_windows: no shown window answers to \(selector); windows: \(WindowSelector.list(manager.windows))")
+                    throw ControlError(
+                        .unknownWindow,
+                        "mask_windows: no shown window answers to \(selector); windows: \(WindowSelector.list(manager.windows))"
+                    )
                 }
                 chosen += matching
             }
@@ -172,7 +193,10 @@ extension ControlCommands {
             var levels: [WindowLevel] = []
             for name in try request.stringArray("mask_levels") {
                 guard let level = WindowLevel(name: name) else {
-                    throw ControlError(.invalidArgument, "mask_levels: \"\(name)\" is not a level (\(WindowLevel.namedLevels.map(\.name).joined(separator: ", ")), or a number)")
+                    throw ControlError(
+                        .invalidArgument,
+                        "mask_levels: \"\(name)\" is not a level (\(WindowLevel.namedLevels.map(\.name).joined(separator: ", ")), or a number)"
+                    )
                 }
                 levels.append(level)
             }
@@ -199,7 +223,10 @@ extension ControlCommands {
     }
 
     private static func json(_ rect: Rect) -> JSONValue {
-        .object(["x": JSONValue(rect.x), "y": JSONValue(rect.y), "width": JSONValue(rect.width), "height": JSONValue(rect.height)])
+        .object([
+            "x": JSONValue(rect.x), "y": JSONValue(rect.y), "width": JSONValue(rect.width),
+            "height": JSONValue(rect.height),
+        ])
     }
 
     private static func rounded(_ milliseconds: Double) -> JSONValue {

@@ -27,7 +27,8 @@ final class ControlCommands {
     /// command's row (`ControlCommand.all`) names its handler (`ControlCommandHandler.all`).
     func run(_ request: ControlRequest, connection: ControlConnection) throws(ControlError) -> Reply? {
         guard let command = ControlCommand.named(request.command),
-              let handler = ControlCommandHandler.all[command.name] else {
+            let handler = ControlCommandHandler.all[command.name]
+        else {
             throw ControlError(.unknownCommand, "unknown command \"\(request.command)\"; `hello` lists the commands")
         }
         switch handler {
@@ -73,7 +74,10 @@ final class ControlCommands {
             throw ControlError(.invalidArgument, "timeout must be a number of seconds above 0 and at most 3600")
         }
         compositor.display.flushClients()
-        guard let waiter = SettleWaiter(server: server, connection: connection, id: request.id, frames: frames, timeout: timeout) else {
+        guard
+            let waiter = SettleWaiter(
+                server: server, connection: connection, id: request.id, frames: frames, timeout: timeout)
+        else {
             throw ControlError(.failed, "cannot add a timer to the event loop")
         }
         server.settleWaiters.append(waiter)
@@ -86,11 +90,15 @@ final class ControlCommands {
     func step(_ request: ControlRequest) throws(ControlError) -> Reply {
         let frames = try request.optionalInt("frames", in: 1...Self.maximumStep) ?? 1
         guard compositor.clock.isManual else {
-            throw ControlError(.unsupported, "step needs the manual clock (strata --clock manual); this Strata runs on the realtime clock")
+            throw ControlError(
+                .unsupported,
+                "step needs the manual clock (strata --clock manual); this Strata runs on the realtime clock")
         }
         let time = compositor.clock.step(frames: frames) ?? 0
         compositor.display.flushClients()
-        return ["frames": JSONValue(frames), "time_ns": JSONValue(time), "sequence": JSONValue(server.events.lastSequence)]
+        return [
+            "frames": JSONValue(frames), "time_ns": JSONValue(time), "sequence": JSONValue(server.events.lastSequence),
+        ]
     }
 
     /// The most frames one `step` advances (10 minutes at 60 Hz).
@@ -99,11 +107,15 @@ final class ControlCommands {
     func policy(_ request: ControlRequest) throws(ControlError) -> Reply {
         if let name = try request.optionalString("name") {
             guard let policy = KeyWindowPolicies.named(name) else {
-                throw ControlError(.invalidArgument, "unknown policy \"\(name)\"; use one of \(KeyWindowPolicies.allNames.joined(separator: ", "))")
+                throw ControlError(
+                    .invalidArgument,
+                    "unknown policy \"\(name)\"; use one of \(KeyWindowPolicies.allNames.joined(separator: ", "))")
             }
             manager.policy = policy
         }
-        return ["policy": .string(manager.policy.name), "available": .array(KeyWindowPolicies.allNames.map { .string($0) })]
+        return [
+            "policy": .string(manager.policy.name), "available": .array(KeyWindowPolicies.allNames.map { .string($0) }),
+        ]
     }
 
     /// `placement`: reads the window-placement policy, or switches it (windows already placed
@@ -112,7 +124,8 @@ final class ControlCommands {
         let names = WindowPlacementPolicies.allNames
         if let name = try request.optionalString("name") {
             guard let placement = WindowPlacementPolicies.named(name) else {
-                throw ControlError(.invalidArgument, "unknown placement \"\(name)\"; use one of \(names.joined(separator: ", "))")
+                throw ControlError(
+                    .invalidArgument, "unknown placement \"\(name)\"; use one of \(names.joined(separator: ", "))")
             }
             manager.placement = placement
         }
@@ -157,7 +170,9 @@ final class ControlCommands {
             let pid = try spawn(argv, directory)
             return ["pid": JSONValue(Int(pid))]
         } catch {
-            throw ControlError(.failed, "cannot start \(argv[0]): \((error as? ProcessLaunchError)?.reason ?? "the process could not be made")")
+            throw ControlError(
+                .failed,
+                "cannot start \(argv[0]): \((error as? ProcessLaunchError)?.reason ?? "the process could not be made")")
         }
     }
 }

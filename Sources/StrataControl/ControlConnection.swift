@@ -52,9 +52,13 @@ final class ControlConnection {
         self.peer = peer
         self.number = number
         self.server = server
-        guard let source = EventSource(display: server.compositor.display, fd: fd, events: .readable, handler: { [weak self] events in
-            self?.handle(events)
-        }) else {
+        guard
+            let source = EventSource(
+                display: server.compositor.display, fd: fd, events: .readable,
+                handler: { [weak self] events in
+                    self?.handle(events)
+                })
+        else {
             // deinit runs for a class initializer that fails after full initialization: the
             // caller keeps the descriptor (and closes it), so this object must not.
             isClosed = true
@@ -136,8 +140,12 @@ final class ControlConnection {
     }
 
     private func rejectLongLine() {
-        send(reply: ControlServer.errorReply(
-            id: .null, ControlError(.lineTooLong, "a request line is at most \(ControlProtocol.maximumLineLength) bytes; the line was discarded")))
+        send(
+            reply: ControlServer.errorReply(
+                id: .null,
+                ControlError(
+                    .lineTooLong,
+                    "a request line is at most \(ControlProtocol.maximumLineLength) bytes; the line was discarded")))
     }
 
     private func handleLine(_ bytes: [UInt8]) {
@@ -180,7 +188,9 @@ final class ControlConnection {
     private func enqueue(_ line: Data) {
         guard !isClosed else { return }
         if queuedBytes + line.count + 1 > server.maximumQueuedBytes {
-            server.log("control: connection \(number) does not read its replies or events (\(queuedBytes) bytes queued): dropped")
+            server.log(
+                "control: connection \(number) does not read its replies or events (\(queuedBytes) bytes queued): dropped"
+            )
             close()
             return
         }

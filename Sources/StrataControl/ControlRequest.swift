@@ -18,7 +18,8 @@ struct ControlRequest {
         let id = fields["id"] ?? .null
         switch id {
         case .null, .string: break
-        case .number: guard id.intValue != nil else { throw ControlError(.badRequest, "id must be an integer or a string") }
+        case .number:
+            guard id.intValue != nil else { throw ControlError(.badRequest, "id must be an integer or a string") }
         default: throw ControlError(.badRequest, "id must be an integer or a string, not \(id.typeName)")
         }
         self.id = id
@@ -58,7 +59,9 @@ struct ControlRequest {
 
     func string(_ name: String) throws(ControlError) -> String {
         let v = try value(name)
-        guard let s = v.stringValue else { throw ControlError(.invalidArgument, "\"\(name)\" must be a string, not \(v.typeName)") }
+        guard let s = v.stringValue else {
+            throw ControlError(.invalidArgument, "\"\(name)\" must be a string, not \(v.typeName)")
+        }
         return s
     }
 
@@ -84,12 +87,15 @@ struct ControlRequest {
             throw ControlError(.invalidArgument, "\"\(name)\" must be an integer, not \(v.typeName)")
         }
         guard range.contains(i) else {
-            throw ControlError(.invalidArgument, "\"\(name)\" must be between \(range.lowerBound) and \(range.upperBound)")
+            throw ControlError(
+                .invalidArgument, "\"\(name)\" must be between \(range.lowerBound) and \(range.upperBound)")
         }
         return i
     }
 
-    func optionalInt(_ name: String, in range: ClosedRange<Int> = Int(Int32.min)...Int(Int32.max)) throws(ControlError) -> Int? {
+    func optionalInt(_ name: String, in range: ClosedRange<Int> = Int(Int32.min)...Int(Int32.max)) throws(ControlError)
+        -> Int?
+    {
         has(name) ? try int(name, in: range) : nil
     }
 
@@ -100,7 +106,8 @@ struct ControlRequest {
         switch v.stringValue?.lowercased() {
         case "on", "true", "yes": return true
         case "off", "false", "no": return false
-        default: throw ControlError(.invalidArgument, "\"\(name)\" must be true or false (or on/off), not \(v.typeName)")
+        default:
+            throw ControlError(.invalidArgument, "\"\(name)\" must be true or false (or on/off), not \(v.typeName)")
         }
     }
 
@@ -116,7 +123,8 @@ struct ControlRequest {
         var strings: [String] = []
         for item in items {
             guard let s = item.stringValue else {
-                throw ControlError(.invalidArgument, "\"\(name)\" must be an array of strings; it holds \(item.typeName)")
+                throw ControlError(
+                    .invalidArgument, "\"\(name)\" must be an array of strings; it holds \(item.typeName)")
             }
             strings.append(s)
         }

@@ -71,7 +71,8 @@ public final class ControlServer {
     /// The default path for `compositor`'s Wayland socket: `$XDG_RUNTIME_DIR/strata-<name>.sock`.
     public static func defaultPath(for compositor: Compositor) -> String? {
         guard let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !runtime.isEmpty,
-              let name = compositor.display.socketName else { return nil }
+            let name = compositor.display.socketName
+        else { return nil }
         return (runtime.hasSuffix("/") ? runtime : runtime + "/") + ControlProtocol.socketFileName(waylandSocket: name)
     }
 
@@ -94,9 +95,13 @@ public final class ControlServer {
                 connection.send(eventLine: entry.line)
             }
         }
-        guard let source = EventSource(display: compositor.display, fd: listenFD, events: .readable, handler: { [unowned self] _ in
-            acceptConnections()
-        }) else {
+        guard
+            let source = EventSource(
+                display: compositor.display, fd: listenFD, events: .readable,
+                handler: { [unowned self] _ in
+                    acceptConnections()
+                })
+        else {
             Glibc.close(listenFD)
             unlink(path)
             events.stop()
@@ -112,7 +117,9 @@ public final class ControlServer {
         recorder?.stop(reason: "exit")
         // Strata is exiting: ffmpeg gets what waits and finishes the file, with the time a stop
         // gives it (5 s was too short for ffmpeg on a loaded machine: killed before its header).
-        for video in pendingVideos + (video.map { [$0] } ?? []) where !video.isFinished { video.finishNow(grace: videoStopGrace) }
+        for video in pendingVideos + (video.map { [$0] } ?? []) where !video.isFinished {
+            video.finishNow(grace: videoStopGrace)
+        }
         video = nil
         pendingVideos.removeAll()
         for waiter in settleWaiters { waiter.cancel() }
@@ -200,8 +207,9 @@ public final class ControlServer {
         // The recorder that was running (`record stop` ends it, `record start` begins one: the
         // command is in neither trace).
         if let recording, !recording.isStopped {
-            recording.recordCommand(request: parsed, reply: reply, connection: connection.number, peerPID: connection.peer.pid,
-                                    origin: connection.origin(in: recording), sequence: before, shown: shown)
+            recording.recordCommand(
+                request: parsed, reply: reply, connection: connection.number, peerPID: connection.peer.pid,
+                origin: connection.origin(in: recording), sequence: before, shown: shown)
         }
         return reply
     }

@@ -21,14 +21,18 @@ extension ControlCommands {
         var size: Size?
         if hasWidth {
             let limit = Int(Coordinate.limit)
-            guard let w = try request.optionalInt("width", in: 0...limit), let h = try request.optionalInt("height", in: 0...limit) else {
+            guard let w = try request.optionalInt("width", in: 0...limit),
+                let h = try request.optionalInt("height", in: 0...limit)
+            else {
                 throw ControlError(.invalidArgument, "width and height are whole numbers 0 ... \(limit)")
             }
             size = Size(width: w, height: h)
         }
         let targets = ["to", "to_screen", "from", "from_screen"].filter(request.has)
         guard targets.count <= 1 else {
-            throw ControlError(.invalidArgument, "give at most one of to, to_screen, from and from_screen (got \(targets.joined(separator: ", ")))")
+            throw ControlError(
+                .invalidArgument,
+                "give at most one of to, to_screen, from and from_screen (got \(targets.joined(separator: ", ")))")
         }
         let p = Point(x: x, y: y)
         let result: Point

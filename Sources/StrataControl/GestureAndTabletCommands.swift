@@ -15,10 +15,14 @@ extension ControlCommands {
     static let pinchScaleRange = 0.0...1_000.0
     static let pinchRotationRange = -360.0...360.0
 
-    private func number(_ request: ControlRequest, _ name: String, in range: ClosedRange<Double>) throws(ControlError) -> Double? {
+    private func number(_ request: ControlRequest, _ name: String, in range: ClosedRange<Double>) throws(ControlError)
+        -> Double?
+    {
         guard let value = try request.optionalDouble(name) else { return nil }
         guard range.contains(value) else {
-            throw ControlError(.invalidArgument, "\"\(name)\" must be between \(Self.describe(range.lowerBound)) and \(Self.describe(range.upperBound))")
+            throw ControlError(
+                .invalidArgument,
+                "\"\(name)\" must be between \(Self.describe(range.lowerBound)) and \(Self.describe(range.upperBound))")
         }
         return value
     }
@@ -41,7 +45,9 @@ extension ControlCommands {
             let fingers = try request.int("fingers", in: Self.gestureFingers)
             seat.pointerGestureBegin(kind, fingers: UInt32(fingers), time: time)
         case "update":
-            guard kind != .hold else { throw ControlError(.invalidArgument, "a hold gesture has no update: use begin and end") }
+            guard kind != .hold else {
+                throw ControlError(.invalidArgument, "a hold gesture has no update: use begin and end")
+            }
             guard seat.pointerGestureInProgress == kind else {
                 throw ControlError(.invalidArgument, "no \(kind.rawValue) gesture is in progress: begin one first")
             }
@@ -63,7 +69,8 @@ extension ControlCommands {
             let cancelled = phase == "cancel" || asked
             seat.pointerGestureEnd(cancelled: cancelled, time: time)
         case let other:
-            throw ControlError(.invalidArgument, "\"\(other)\" is not a gesture phase: use begin, update, end or cancel")
+            throw ControlError(
+                .invalidArgument, "\"\(other)\" is not a gesture phase: use begin, update, end or cancel")
         }
         var reply: Reply = ["in_progress": seat.pointerGestureInProgress.map { .string($0.rawValue) } ?? .null]
         if let surface = seat.pointerFocus, let window = compositor.scene.window(showing: surface) {
@@ -82,17 +89,24 @@ extension ControlCommands {
         var tool = TabletToolDescription()
         if let name = try request.optionalString("tool") {
             guard let type = TabletToolType(name: name) else {
-                throw ControlError(.invalidArgument, "\"\(name)\" is not a tablet tool: use \(TabletToolType.allCases.map(\.name).joined(separator: ", "))")
+                throw ControlError(
+                    .invalidArgument,
+                    "\"\(name)\" is not a tablet tool: use \(TabletToolType.allCases.map(\.name).joined(separator: ", "))"
+                )
             }
             tool = TabletToolDescription(type: type)
         }
-        if let serial = try request.optionalInt("serial", in: 0...Self.maximumToolSerial) { tool.serial = UInt64(serial) }
+        if let serial = try request.optionalInt("serial", in: 0...Self.maximumToolSerial) {
+            tool.serial = UInt64(serial)
+        }
         let axes = try tabletAxes(request, tool: tool)
         let event: TabletToolEvent
         let phase = try request.string("phase")
         switch phase {
         case "in", "move", "motion":
-            let output = try request.optionalScreen(in: compositor) ?? seat.pointerPosition?.output ?? compositor.scene.outputs.first
+            let output =
+                try request.optionalScreen(in: compositor) ?? seat.pointerPosition?.output
+                ?? compositor.scene.outputs.first
             guard let output else { throw ControlError(.unknownScreen, "no screen is connected") }
             let x = try request.double("x"), y = try request.double("y")
             guard Self.tabletCoordinates.contains(x), Self.tabletCoordinates.contains(y) else {
@@ -118,10 +132,13 @@ extension ControlCommands {
             try requireInProximity(tool, phase)
             event = .proximityOut
         default:
-            throw ControlError(.invalidArgument, "\"\(phase)\" is not a tablet phase: use in, move, down, up, button, axes or out")
+            throw ControlError(
+                .invalidArgument, "\"\(phase)\" is not a tablet phase: use in, move, down, up, button, axes or out")
         }
         guard seat.tabletAccepts(tool) else {
-            throw ControlError(.invalidArgument, "the tablet has \(Tablets.maximumTools) tools already; use one of them (tool and serial)")
+            throw ControlError(
+                .invalidArgument,
+                "the tablet has \(Tablets.maximumTools) tools already; use one of them (tool and serial)")
         }
         seat.tabletTool(tool, event, axes: axes, time: now)
         var reply: Reply = [:]
@@ -141,7 +158,10 @@ extension ControlCommands {
 
     private func requireInProximity(_ tool: TabletToolDescription, _ phase: String) throws(ControlError) {
         guard seat.tabletToolState(tool)?.inProximity == true else {
-            throw ControlError(.invalidArgument, "tablet \(phase): the \(tool.type.name) (serial \(tool.serial)) is not in proximity: move it in first (phase in, with x and y)")
+            throw ControlError(
+                .invalidArgument,
+                "tablet \(phase): the \(tool.type.name) (serial \(tool.serial)) is not in proximity: move it in first (phase in, with x and y)"
+            )
         }
     }
 
@@ -152,15 +172,22 @@ extension ControlCommands {
         case "stylus": return 0x14b
         case "stylus2": return 0x14c
         case "stylus3": return 0x149
-        case let other: throw ControlError(.invalidArgument, "\"\(other)\" is not a tablet button: use stylus, stylus2, stylus3 or an evdev code")
+        case let other:
+            throw ControlError(
+                .invalidArgument, "\"\(other)\" is not a tablet button: use stylus, stylus2, stylus3 or an evdev code")
         }
     }
 
-    private func tabletAxes(_ request: ControlRequest, tool: TabletToolDescription) throws(ControlError) -> TabletToolAxes {
+    private func tabletAxes(_ request: ControlRequest, tool: TabletToolDescription) throws(ControlError)
+        -> TabletToolAxes
+    {
         var axes = TabletToolAxes()
         func need(_ capability: TabletToolCapability, _ name: String) throws(ControlError) {
             guard request.has(name), !tool.capabilities.contains(capability) else { return }
-            throw ControlError(.invalidArgument, "a \(tool.type.name) has no \(capability.name) axis (it has \(tool.capabilities.map(\.name).joined(separator: ", ")))")
+            throw ControlError(
+                .invalidArgument,
+                "a \(tool.type.name) has no \(capability.name) axis (it has \(tool.capabilities.map(\.name).joined(separator: ", ")))"
+            )
         }
         try need(.pressure, "pressure")
         try need(.distance, "distance")

@@ -24,22 +24,33 @@ struct ImageCapture {
     /// image is not what anyone sees), a window that has not drawn yet, an image too large.
     func picture(of window: Window) throws(ControlError) -> Picture {
         guard !window.isHidden else {
-            throw ControlError(.failed, "window \(window.id.rawValue) (\(Self.describe(window))) is hidden: `show` it before taking its image")
+            throw ControlError(
+                .failed,
+                "window \(window.id.rawValue) (\(Self.describe(window))) is hidden: `show` it before taking its image")
         }
         guard window.rootSurface?.hasContent == true else {
-            throw ControlError(.failed, "window \(window.id.rawValue) (\(Self.describe(window))) has not drawn anything yet: wait for it (`settle`) first")
+            throw ControlError(
+                .failed,
+                "window \(window.id.rawValue) (\(Self.describe(window))) has not drawn anything yet: wait for it (`settle`) first"
+            )
         }
         let scene = compositor.scene
         let size = scene.imageSize(of: window)
         let width = Int(size.width), height = Int(size.height)
-        guard width <= PNGFile.maximumSide, height <= PNGFile.maximumSide, width * height <= PNGFile.maximumPixels else {
-            throw ControlError(.failed, "window \(window.id.rawValue)'s image would be \(width)x\(height), larger than the \(PNGFile.maximumSide)x\(PNGFile.maximumSide) (at most \(PNGFile.maximumPixels / 1_000_000) million pixels) written here")
+        guard width <= PNGFile.maximumSide, height <= PNGFile.maximumSide, width * height <= PNGFile.maximumPixels
+        else {
+            throw ControlError(
+                .failed,
+                "window \(window.id.rawValue)'s image would be \(width)x\(height), larger than the \(PNGFile.maximumSide)x\(PNGFile.maximumSide) (at most \(PNGFile.maximumPixels / 1_000_000) million pixels) written here"
+            )
         }
         var argb = [UInt32](repeating: 0, count: width * height)
         let drawn = argb.withUnsafeMutableBufferPointer { buffer -> Bool in
             guard let base = buffer.baseAddress,
-                  let canvas = Canvas(wrapping: UnsafeMutableRawPointer(base), width: size.width, height: size.height,
-                                      stride: size.width * 4, hasAlpha: false) else { return false }
+                let canvas = Canvas(
+                    wrapping: UnsafeMutableRawPointer(base), width: size.width, height: size.height,
+                    stride: size.width * 4, hasAlpha: false)
+            else { return false }
             scene.drawImage(of: window, into: canvas, scale: scene.imageScale(of: window))
             for index in 0..<buffer.count { buffer[index] |= 0xff00_0000 }
             return true
@@ -69,7 +80,9 @@ struct ImageCapture {
             scale = compositor.scene.imageScale(of: window)
         } else if let output = picture.output {
             guard picture.raw || (output.screen.transform == .normal && output.screen.overscan == 0) else {
-                throw ControlError(.unsupported, "masks by window or level on a turned or overscanned screen: use raw, or masks by rectangle")
+                throw ControlError(
+                    .unsupported,
+                    "masks by window or level on a turned or overscanned screen: use raw, or masks by rectangle")
             }
             origin = (output.screen.bounds.x, output.screen.bounds.y)
             scale = output.screen.scale
@@ -82,7 +95,9 @@ struct ImageCapture {
             let y1 = Double(other.frame.y - origin.y + other.frame.height) * scale
             let clamp = { (v: Double) in Int(max(-1e7, min(1e7, v.rounded(.down)))) }
             let left = clamp(x0), top = clamp(y0)
-            return Rect(x: left, y: top, width: max(0, clamp(x1.rounded(.up)) - left), height: max(0, clamp(y1.rounded(.up)) - top))
+            return Rect(
+                x: left, y: top, width: max(0, clamp(x1.rounded(.up)) - left),
+                height: max(0, clamp(y1.rounded(.up)) - top))
         }
     }
 

@@ -20,8 +20,9 @@ extension ControlCommands {
         let timeout = try request.optionalDouble("timeout") ?? 5
         guard timeout > 0 else { throw ControlError(.invalidArgument, "timeout must be a number of seconds above 0") }
         var check = ImageWaiter.Check(hash: hash)
-        check.comparison = ImageComparison(threshold: try request.optionalInt("threshold", in: 0...255) ?? 0,
-                                           masks: try Self.masks(request))
+        check.comparison = ImageComparison(
+            threshold: try request.optionalInt("threshold", in: 0...255) ?? 0,
+            masks: try Self.masks(request))
         if let text = request.arguments["max_diff"]?.stringValue, text.hasSuffix("%") {
             guard let value = Double(text.dropLast()), value.isFinite, (0...100).contains(value) else {
                 throw ControlError(.invalidArgument, "\"max_diff\" is a count of pixels or a share like \"0.5%\"")
@@ -53,8 +54,11 @@ extension ControlCommands {
             return reply
         }
         compositor.display.flushClients()
-        guard let waiter = ImageWaiter(server: server, connection: connection, id: request.id, window: window, check: check,
-                                       timeout: min(timeout, Self.maximumImageTimeout)) else {
+        guard
+            let waiter = ImageWaiter(
+                server: server, connection: connection, id: request.id, window: window, check: check,
+                timeout: min(timeout, Self.maximumImageTimeout))
+        else {
             throw ControlError(.failed, "cannot add a timer to the event loop")
         }
         server.imageWaiters.append(waiter)
@@ -70,8 +74,10 @@ extension ControlCommands {
         for text in texts {
             let parts = text.split(separator: ",", omittingEmptySubsequences: false)
             let size = parts.count == 3 ? parts[2].split(separator: "x", omittingEmptySubsequences: false) : []
-            guard parts.count == 3, size.count == 2, let x = Int(parts[0]), let y = Int(parts[1]), let w = Int(size[0]), let h = Int(size[1]),
-                  w > 0, h > 0, abs(x) <= 1 << 20, abs(y) <= 1 << 20, w <= 1 << 20, h <= 1 << 20 else {
+            guard parts.count == 3, size.count == 2, let x = Int(parts[0]), let y = Int(parts[1]), let w = Int(size[0]),
+                let h = Int(size[1]),
+                w > 0, h > 0, abs(x) <= 1 << 20, abs(y) <= 1 << 20, w <= 1 << 20, h <= 1 << 20
+            else {
                 throw ControlError(.invalidArgument, "a mask is X,Y,WxH (like 10,20,100x30), not \"\(text)\"")
             }
             rects.append(Rect(x: x, y: y, width: w, height: h))

@@ -42,7 +42,10 @@ final class ImageWaiter {
         case differs
     }
 
-    init?(server: ControlServer, connection: ControlConnection, id: JSONValue, window: Window, check: Check, timeout: Double) {
+    init?(
+        server: ControlServer, connection: ControlConnection, id: JSONValue, window: Window, check: Check,
+        timeout: Double
+    ) {
         self.server = server
         self.connection = connection
         self.id = id
@@ -53,7 +56,8 @@ final class ImageWaiter {
         let refresh = compositor.windows.screens.first?.currentMode?.refreshMilliHz ?? 60_000
         periodMilliseconds = Int32(max(1, min(1000, 1_000_000 / max(1, refresh))))
         lastSerial = compositor.scene.commitSerial
-        guard let timer = LoopTimer(eventLoop: compositor.display.eventLoop, fire: { [weak self] in self?.tick() }) else { return nil }
+        guard let timer = LoopTimer(eventLoop: compositor.display.eventLoop, fire: { [weak self] in self?.tick() })
+        else { return nil }
         self.timer = timer
         timer.schedule(milliseconds: periodMilliseconds)
     }
@@ -66,21 +70,26 @@ final class ImageWaiter {
     }
 
     /// Looks at the window now: the reply's fields when it shows the picture asked for.
-    static func look(at window: Window, in scene: Scene, check: Check, picture: inout Canvas?) -> (hash: String, differing: Int?, matches: Bool) {
+    static func look(at window: Window, in scene: Scene, check: Check, picture: inout Canvas?) -> (
+        hash: String, differing: Int?, matches: Bool
+    ) {
         guard let canvas = scene.windowPicture(of: window) else { return ("", nil, false) }
         picture = canvas
         let hash = PictureEncoding.hex(PictureEncoding.hash(of: canvas))
         if hash == check.hash { return (hash, 0, true) }
         guard let expected = check.expected,
-              let result = try? check.comparison.compare(expected, PNGFile.Pixels(opaque: canvas)) else { return (hash, nil, false) }
+            let result = try? check.comparison.compare(expected, PNGFile.Pixels(opaque: canvas))
+        else { return (hash, nil, false) }
         let within = check.share.map { result.share <= $0 } ?? (result.differing <= check.maximumDiffering)
         return (hash, result.differing, within)
     }
 
     /// The reply of a match.
     static func matchReply(id: JSONValue, window: Window, hash: String, differing: Int?, waited: Double) -> JSONValue {
-        var reply: [String: JSONValue] = ["id": id, "ok": true, "window": JSONValue(window.id.rawValue), "hash": .string(hash),
-                                          "waited_s": JSONValue(waited)]
+        var reply: [String: JSONValue] = [
+            "id": id, "ok": true, "window": JSONValue(window.id.rawValue), "hash": .string(hash),
+            "waited_s": JSONValue(waited),
+        ]
         if let differing { reply["differing"] = JSONValue(differing) }
         return .object(reply)
     }
@@ -101,15 +110,19 @@ final class ImageWaiter {
             lastHash = look.hash
             lastDiffering = look.differing
             if look.matches {
-                return finish(Self.matchReply(id: id, window: window, hash: look.hash, differing: look.differing, waited: waited))
+                return finish(
+                    Self.matchReply(id: id, window: window, hash: look.hash, differing: look.differing, waited: waited))
             }
         }
         if Clock.monotonicNanoseconds() >= deadline {
             if picture == nil { picture = scene.windowPicture(of: window) }
             let seconds = (waited * 10).rounded() / 10
-            let name = "window \(window.id.rawValue) (\(window.appID.isEmpty ? "no app id" : window.appID), \"\(window.title)\")"
+            let name =
+                "window \(window.id.rawValue) (\(window.appID.isEmpty ? "no app id" : window.appID), \"\(window.title)\")"
             let how = lastDiffering.map { ", \($0) pixels differ beyond the tolerance" } ?? ""
-            fail("\(name) showed other pixels (hash \(lastHash), not \(check.hash)\(how)) for \(seconds) s", picture: picture)
+            fail(
+                "\(name) showed other pixels (hash \(lastHash), not \(check.hash)\(how)) for \(seconds) s",
+                picture: picture)
         } else if let timer {
             timer.schedule(milliseconds: periodMilliseconds)
         }
@@ -117,7 +130,8 @@ final class ImageWaiter {
 
     private func fail(_ message: String, picture: Canvas?) {
         var reply: [String: JSONValue] = [
-            "id": id, "ok": false, "error": ["code": .string(ControlErrorCode.failed.rawValue), "message": .string(message)],
+            "id": id, "ok": false,
+            "error": ["code": .string(ControlErrorCode.failed.rawValue), "message": .string(message)],
             "window": JSONValue(window.id.rawValue), "app_id": .string(window.appID), "title": .string(window.title),
             "hash": .string(lastHash),
         ]

@@ -15,8 +15,12 @@ extension ControlCommands {
 
     private func inputScreen(_ request: ControlRequest) throws(ControlError) -> ScreenOutput {
         if let output = try request.optionalScreen(in: compositor) { return output }
-        if let output = seat.pointerPosition?.output, compositor.scene.outputs.contains(where: { $0 === output }) { return output }
-        guard let main = compositor.scene.outputs.first else { throw ControlError(.unknownScreen, "no screen is connected") }
+        if let output = seat.pointerPosition?.output, compositor.scene.outputs.contains(where: { $0 === output }) {
+            return output
+        }
+        guard let main = compositor.scene.outputs.first else {
+            throw ControlError(.unknownScreen, "no screen is connected")
+        }
         return main
     }
 
@@ -24,15 +28,21 @@ extension ControlCommands {
 
     private func coordinate(_ request: ControlRequest, _ name: String) throws(ControlError) -> Double {
         let value = try request.double(name)
-        guard Self.coordinateRange.contains(value) else { throw ControlError(.invalidArgument, "\"\(name)\" is out of range") }
+        guard Self.coordinateRange.contains(value) else {
+            throw ControlError(.invalidArgument, "\"\(name)\" is out of range")
+        }
         return value
     }
 
     private func pointerReply() -> Reply {
         guard let position = seat.pointerPosition else { return [:] }
-        var reply: Reply = ["screen": JSONValue(position.output.screen.id.rawValue), "x": JSONValue(position.x), "y": JSONValue(position.y)]
+        var reply: Reply = [
+            "screen": JSONValue(position.output.screen.id.rawValue), "x": JSONValue(position.x),
+            "y": JSONValue(position.y),
+        ]
         if let surface = seat.pointerFocus,
-           let window = manager.windows.first(where: { $0.content?.rootSurface === surface }) {
+            let window = manager.windows.first(where: { $0.content?.rootSurface === surface })
+        {
             reply["window"] = JSONValue(window.id.rawValue)
         }
         return reply
@@ -51,7 +61,10 @@ extension ControlCommands {
             // x, y are pixels of what the screen shows (a screenshot): through the overscan
             // placement and the scale to the screen's coordinates.
             guard let p = output.logicalPoint(atShownPixel: x, y) else {
-                throw ControlError(.invalidArgument, "(\(x), \(y)) is not a pixel of \(output.screen.name)'s picture (outside it, or on its overscan border)")
+                throw ControlError(
+                    .invalidArgument,
+                    "(\(x), \(y)) is not a pixel of \(output.screen.name)'s picture (outside it, or on its overscan border)"
+                )
             }
             (x, y) = (p.x, p.y)
         }
@@ -66,7 +79,9 @@ extension ControlCommands {
         case "left": return 0x110
         case "right": return 0x111
         case "middle": return 0x112
-        case let other: throw ControlError(.invalidArgument, "\"\(other)\" is not a button: use left, right, middle or an evdev code")
+        case let other:
+            throw ControlError(
+                .invalidArgument, "\"\(other)\" is not a button: use left, right, middle or an evdev code")
         }
     }
 
@@ -106,10 +121,14 @@ extension ControlCommands {
     func pointerScroll(_ request: ControlRequest) throws(ControlError) -> Reply {
         let smooth = try request.optionalBool("smooth") ?? false
         let dx = try request.optionalDouble("dx") ?? 0, dy = try request.optionalDouble("dy") ?? 0
-        guard dx != 0 || dy != 0 else { throw ControlError(.invalidArgument, "scrolling needs \"dx\" or \"dy\" other than 0") }
+        guard dx != 0 || dy != 0 else {
+            throw ControlError(.invalidArgument, "scrolling needs \"dx\" or \"dy\" other than 0")
+        }
         let time = now
         if smooth {
-            guard abs(dx) <= 10_000, abs(dy) <= 10_000 else { throw ControlError(.invalidArgument, "a smooth scroll is at most 10000 units an axis") }
+            guard abs(dx) <= 10_000, abs(dy) <= 10_000 else {
+                throw ControlError(.invalidArgument, "a smooth scroll is at most 10000 units an axis")
+            }
             var scroll = PointerScroll(vertical: dy, horizontal: dx)
             scroll.source = 1  // finger
             seat.pointerScroll(scroll, time: time)
@@ -119,7 +138,9 @@ extension ControlCommands {
             seat.pointerScroll(stop, time: time)
         } else {
             guard dx.rounded() == dx, dy.rounded() == dy, abs(dx) <= 100, abs(dy) <= 100 else {
-                throw ControlError(.invalidArgument, "wheel clicks are whole numbers from -100 to 100 (smooth scrolling takes any distance)")
+                throw ControlError(
+                    .invalidArgument,
+                    "wheel clicks are whole numbers from -100 to 100 (smooth scrolling takes any distance)")
             }
             var scroll = PointerScroll(vertical: dy * Self.wheelClickDistance, horizontal: dx * Self.wheelClickDistance)
             (scroll.verticalSteps, scroll.horizontalSteps) = (Int32(dy), Int32(dx))
@@ -138,7 +159,9 @@ extension ControlCommands {
     func key(_ request: ControlRequest) throws(ControlError) -> Reply {
         let time = now
         if let code = request.arguments["key"]?.intValue {
-            guard (1...0x2ff).contains(code) else { throw ControlError(.invalidArgument, "a key code is between 1 and 767") }
+            guard (1...0x2ff).contains(code) else {
+                throw ControlError(.invalidArgument, "a key code is between 1 and 767")
+            }
             if request.has("state") {
                 seat.key(UInt32(code), pressed: try Self.pressed(request), time: time)
             } else {
@@ -152,14 +175,16 @@ extension ControlCommands {
         if request.has("state") {
             let pressed = try Self.pressed(request)
             guard let stroke = seat.keyStrokeExtendingKeymap(forKeysym: chord.keysym) else {
-                throw ControlError(.invalidArgument, "the keysym \"\(chord.keyName)\" cannot be typed: the keymap has no room for it")
+                throw ControlError(
+                    .invalidArgument, "the keysym \"\(chord.keyName)\" cannot be typed: the keymap has no room for it")
             }
             let keys = chord.modifiers + [stroke.keycode]
             for key in pressed ? keys : keys.reversed() { seat.key(key, pressed: pressed, time: time) }
             return Self.strokeReply(stroke, chord: chord)
         }
         guard let stroke = seat.chord(modifiers: chord.modifiers, keysym: chord.keysym, time: time) else {
-            throw ControlError(.invalidArgument, "the keysym \"\(chord.keyName)\" cannot be typed: the keymap has no room for it")
+            throw ControlError(
+                .invalidArgument, "the keysym \"\(chord.keyName)\" cannot be typed: the keymap has no room for it")
         }
         return Self.strokeReply(stroke, chord: chord)
     }
@@ -167,8 +192,10 @@ extension ControlCommands {
     private static func strokeReply(_ stroke: KeyStroke, chord: KeyChord) -> Reply {
         var modifiers = chord.modifiers
         for key in stroke.modifiers where !modifiers.contains(key) { modifiers.append(key) }
-        return ["keycode": JSONValue(Int(stroke.keycode)), "shift": .bool(modifiers.contains(KeyStroke.leftShift)),
-                "modifiers": .array(modifiers.map { JSONValue(Int($0)) })]
+        return [
+            "keycode": JSONValue(Int(stroke.keycode)), "shift": .bool(modifiers.contains(KeyStroke.leftShift)),
+            "modifiers": .array(modifiers.map { JSONValue(Int($0)) }),
+        ]
     }
 
     /// The most characters one `type` takes.
@@ -186,7 +213,10 @@ extension ControlCommands {
         keysyms.reserveCapacity(text.unicodeScalars.count)
         for (index, scalar) in text.unicodeScalars.enumerated() {
             guard let keysym = Seat.keysym(for: scalar) else {
-                throw ControlError(.invalidArgument, "character \(index + 1) of \"text\" (U+\(String(scalar.value, radix: 16, uppercase: true))) is a control character or a non-character, which no key types; nothing was typed")
+                throw ControlError(
+                    .invalidArgument,
+                    "character \(index + 1) of \"text\" (U+\(String(scalar.value, radix: 16, uppercase: true))) is a control character or a non-character, which no key types; nothing was typed"
+                )
             }
             keysyms.append(keysym)
         }
@@ -196,7 +226,10 @@ extension ControlCommands {
         case .failure(.noKeymap):
             throw ControlError(.unsupported, "the seat has no keymap (no XKB data was found); nothing was typed")
         case .failure(.cannotType(let index, _)):
-            throw ControlError(.invalidArgument, "the keymap could not be extended for character \(index + 1) of \"text\"; the \(index) before it were typed")
+            throw ControlError(
+                .invalidArgument,
+                "the keymap could not be extended for character \(index + 1) of \"text\"; the \(index) before it were typed"
+            )
         }
     }
 
@@ -208,7 +241,8 @@ extension ControlCommands {
         switch try request.string("phase") {
         case "down":
             let output = try inputScreen(request)
-            seat.touchDown(id: id, on: output, x: try coordinate(request, "x"), y: try coordinate(request, "y"), time: time)
+            seat.touchDown(
+                id: id, on: output, x: try coordinate(request, "x"), y: try coordinate(request, "y"), time: time)
         case "move", "motion":
             seat.touchMotion(id: id, x: try coordinate(request, "x"), y: try coordinate(request, "y"), time: time)
         case "up":

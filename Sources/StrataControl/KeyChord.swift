@@ -19,7 +19,9 @@ struct KeyChord: Equatable {
     ]
 
     init(parsing text: String) throws(ControlError) {
-        guard !text.isEmpty, text.utf8.count <= 256 else { throw ControlError(.invalidArgument, "a key name is 1 to 256 bytes") }
+        guard !text.isEmpty, text.utf8.count <= 256 else {
+            throw ControlError(.invalidArgument, "a key name is 1 to 256 bytes")
+        }
         var parts = text.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
         // A trailing "+" is the plus key itself (ctrl++).
         if parts.count >= 2, parts[parts.count - 1].isEmpty, parts[parts.count - 2].isEmpty {
@@ -27,11 +29,15 @@ struct KeyChord: Equatable {
             parts.append("plus")
         }
         let name = parts.removeLast()
-        guard !name.isEmpty else { throw ControlError(.invalidArgument, "\"\(text)\" names no key after its modifiers") }
+        guard !name.isEmpty else {
+            throw ControlError(.invalidArgument, "\"\(text)\" names no key after its modifiers")
+        }
         var modifiers: [UInt32] = []
         for part in parts {
             guard let key = Self.modifierKeys[part.lowercased()] else {
-                throw ControlError(.invalidArgument, "\"\(part)\" is not a modifier: use ctrl, shift, alt, super (logo, meta) or altgr")
+                throw ControlError(
+                    .invalidArgument, "\"\(part)\" is not a modifier: use ctrl, shift, alt, super (logo, meta) or altgr"
+                )
             }
             if !modifiers.contains(key) { modifiers.append(key) }
         }
@@ -41,7 +47,10 @@ struct KeyChord: Equatable {
         } else if scalars.count == 1, let scalar = scalars.first, let keysym = Seat.keysym(for: scalar) {
             self.keysym = keysym
         } else {
-            throw ControlError(.invalidArgument, "\"\(name)\" is not a keysym name (a, Return, F1, at, EuroSign…; xkbcommon-keysyms.h without XKB_KEY_) nor one character")
+            throw ControlError(
+                .invalidArgument,
+                "\"\(name)\" is not a keysym name (a, Return, F1, at, EuroSign…; xkbcommon-keysyms.h without XKB_KEY_) nor one character"
+            )
         }
         self.modifiers = modifiers
         keyName = name

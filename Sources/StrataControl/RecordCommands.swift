@@ -11,12 +11,15 @@ extension ControlCommands {
         case "start":
             let path = try request.string("path")
             guard path.hasPrefix("/") else { throw ControlError(.invalidArgument, "\"path\" must be absolute") }
-            guard path.utf8.count < 4096, !path.contains("\0") else { throw ControlError(.invalidArgument, "\"path\" is not a usable file name") }
+            guard path.utf8.count < 4096, !path.contains("\0") else {
+                throw ControlError(.invalidArgument, "\"path\" is not a usable file name")
+            }
             if let current = server.recorder, !current.isStopped {
                 throw ControlError(.failed, "already recording to \(current.path); stop that first")
             }
-            let recorder = try TraceRecorder(compositor: compositor, path: path, command: server.sessionCommand, startedBy: "control",
-                                             started: server.startedProcesses)
+            let recorder = try TraceRecorder(
+                compositor: compositor, path: path, command: server.sessionCommand, startedBy: "control",
+                started: server.startedProcesses)
             recorder.onFailure = { [unowned server] reason in server.log("record: \(reason); the recording stopped") }
             server.recorder = recorder
             return ["path": .string(path)]
@@ -26,7 +29,9 @@ extension ControlCommands {
             }
             recorder.stop(reason: "stopped")
             server.recorder = nil
-            var reply: Reply = ["path": .string(recorder.path), "lines": JSONValue(recorder.lines), "bytes": JSONValue(recorder.bytes)]
+            var reply: Reply = [
+                "path": .string(recorder.path), "lines": JSONValue(recorder.lines), "bytes": JSONValue(recorder.bytes),
+            ]
             if let failure = recorder.failure { reply["error"] = .string(failure) }
             return reply
         case let other:

@@ -41,7 +41,9 @@ extension ControlCommands {
             guard !compositor.scene.outputs.contains(where: { $0.screen.name == name }) else {
                 throw ControlError(.invalidArgument, "a screen called \"\(name)\" is already connected")
             }
-            guard UInt64(name) == nil else { throw ControlError(.invalidArgument, "a screen name cannot be a number (numbers are ids)") }
+            guard UInt64(name) == nil else {
+                throw ControlError(.invalidArgument, "a screen name cannot be a number (numbers are ids)")
+            }
         }
         let overscan = try request.optionalDouble("overscan")
         if let overscan { try Self.checkOverscan(overscan) }
@@ -70,7 +72,10 @@ extension ControlCommands {
         let screen = output.screen
         guard let mode = screen.availableModes.first(where: spec.matches) else {
             let available = screen.availableModes.map(ModeSpec.text).joined(separator: ", ")
-            throw ControlError(.modeNotAvailable, "\(screen.name) has no mode \(spec.width)x\(spec.height)\(spec.refreshMilliHz.map { "@\(Double($0) / 1000)" } ?? ""); available: \(available)")
+            throw ControlError(
+                .modeNotAvailable,
+                "\(screen.name) has no mode \(spec.width)x\(spec.height)\(spec.refreshMilliHz.map { "@\(Double($0) / 1000)" } ?? ""); available: \(available)"
+            )
         }
         do {
             try manager.setMode(mode, for: screen)
@@ -106,7 +111,11 @@ extension ControlCommands {
     func screenTransform(_ request: ControlRequest) throws(ControlError) -> Reply {
         let output = try request.screen(in: compositor)
         let text: String
-        if let number = try? request.int("transform") { text = String(number) } else { text = try request.string("transform") }
+        if let number = try? request.int("transform") {
+            text = String(number)
+        } else {
+            text = try request.string("transform")
+        }
         guard let transform = ScreenTransform(rawValue: text) else {
             let names = ScreenTransform.allCases.map(\.rawValue).joined(separator: ", ")
             throw ControlError(.invalidArgument, "\"\(text)\" is not a transform: use \(names)")
@@ -143,14 +152,16 @@ extension ControlCommands {
 
     static func checkOverscan(_ percent: Double) throws(ControlError) {
         guard percent.isFinite, Screen.overscanRange.contains(percent) else {
-            throw ControlError(.invalidArgument, "overscan is a percentage between 0 and \(Int(Screen.overscanRange.upperBound))")
+            throw ControlError(
+                .invalidArgument, "overscan is a percentage between 0 and \(Int(Screen.overscanRange.upperBound))")
         }
     }
 
     static func compensation(_ text: String?) throws(ControlError) -> OverscanCompensation? {
         guard let text else { return nil }
         guard let value = OverscanCompensation(rawValue: text) else {
-            throw ControlError(.invalidArgument, "\"\(text)\" is not an overscan compensation: use scale, inset or none")
+            throw ControlError(
+                .invalidArgument, "\"\(text)\" is not an overscan compensation: use scale, inset or none")
         }
         return value
     }
@@ -181,12 +192,16 @@ extension ControlCommands {
         } catch {
             throw ControlError(.failed, error.description)
         }
-        return ["path": .string(path), "screen": JSONValue(output.screen.id.rawValue),
-                "width": JSONValue(Int(canvas.width)), "height": JSONValue(Int(canvas.height)), "raw": .bool(raw)]
+        return [
+            "path": .string(path), "screen": JSONValue(output.screen.id.rawValue),
+            "width": JSONValue(Int(canvas.width)), "height": JSONValue(Int(canvas.height)), "raw": .bool(raw),
+        ]
     }
 
     static func mode(_ text: String, argument: String) throws(ControlError) -> ModeSpec {
-        guard let spec = ModeSpec(text) else { throw ControlError(.invalidArgument, "\"\(argument)\": \(ModeSpec.requirement)") }
+        guard let spec = ModeSpec(text) else {
+            throw ControlError(.invalidArgument, "\"\(argument)\": \(ModeSpec.requirement)")
+        }
         return spec
     }
 }

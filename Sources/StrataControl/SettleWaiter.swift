@@ -34,7 +34,8 @@ final class SettleWaiter {
         deadline = started &+ UInt64(timeout * 1e9)
         countingCallbacks = !compositor.clock.isManual
         lastSerial = compositor.scene.commitSerial
-        guard let timer = LoopTimer(eventLoop: compositor.display.eventLoop, fire: { [weak self] in self?.tick() }) else { return nil }
+        guard let timer = LoopTimer(eventLoop: compositor.display.eventLoop, fire: { [weak self] in self?.tick() })
+        else { return nil }
         self.timer = timer
         timer.schedule(milliseconds: periodMilliseconds)
     }
@@ -58,19 +59,31 @@ final class SettleWaiter {
         }
         let waited = Double(Clock.monotonicNanoseconds() &- started) / 1e9
         if quietFrames >= frames {
-            finish(.object(["id": id, "ok": true, "frames": JSONValue(frames), "waited_s": JSONValue(waited),
-                            "sequence": JSONValue(server.events.lastSequence)]))
+            finish(
+                .object([
+                    "id": id, "ok": true, "frames": JSONValue(frames), "waited_s": JSONValue(waited),
+                    "sequence": JSONValue(server.events.lastSequence),
+                ]))
         } else if Clock.monotonicNanoseconds() >= deadline {
             let still = changing.isEmpty ? lastChanging : changing
             let names = still.map { "\($0.id.rawValue) \($0.appID.isEmpty ? "(no app id)" : $0.appID) \"\($0.title)\"" }
-            let message = "not settled after \((waited * 10).rounded() / 10) s: " + (names.isEmpty
-                ? "quiet for the last \(quietFrames) frames only, fewer than \(frames)"
-                : "still changing: " + names.joined(separator: "; "))
-            finish(.object(["id": id, "ok": false,
-                            "error": ["code": .string(ControlErrorCode.failed.rawValue), "message": .string(message)],
-                            "windows": .array(still.map { window in
-                                .object(["id": JSONValue(window.id.rawValue), "app_id": .string(window.appID), "title": .string(window.title)])
-                            })]))
+            let message =
+                "not settled after \((waited * 10).rounded() / 10) s: "
+                + (names.isEmpty
+                    ? "quiet for the last \(quietFrames) frames only, fewer than \(frames)"
+                    : "still changing: " + names.joined(separator: "; "))
+            finish(
+                .object([
+                    "id": id, "ok": false,
+                    "error": ["code": .string(ControlErrorCode.failed.rawValue), "message": .string(message)],
+                    "windows": .array(
+                        still.map { window in
+                            .object([
+                                "id": JSONValue(window.id.rawValue), "app_id": .string(window.appID),
+                                "title": .string(window.title),
+                            ])
+                        }),
+                ]))
         } else if let timer {
             timer.schedule(milliseconds: periodMilliseconds)
         }

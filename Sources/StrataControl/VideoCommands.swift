@@ -16,7 +16,9 @@ extension ControlCommands {
         case "start":
             let path = try request.string("path")
             guard path.hasPrefix("/") else { throw ControlError(.invalidArgument, "\"path\" must be absolute") }
-            guard path.utf8.count < 4096, !path.contains("\0") else { throw ControlError(.invalidArgument, "\"path\" is not a usable file name") }
+            guard path.utf8.count < 4096, !path.contains("\0") else {
+                throw ControlError(.invalidArgument, "\"path\" is not a usable file name")
+            }
             guard let codec = VideoRecorder.codecArguments(for: path) else {
                 throw ControlError(.invalidArgument, "\"path\" must end in .mp4 or .webm")
             }
@@ -30,18 +32,25 @@ extension ControlCommands {
                 throw ControlError(.failed, "already recording video to \(current.path); stop that first")
             }
             guard let encoder = server.videoEncoder ?? VideoRecorder.findEncoder() else {
-                throw ControlError(.unsupported, "record-video needs ffmpeg, and there is none on PATH (install Debian's ffmpeg: apt-get install ffmpeg; or set STRATA_FFMPEG)")
+                throw ControlError(
+                    .unsupported,
+                    "record-video needs ffmpeg, and there is none on PATH (install Debian's ffmpeg: apt-get install ffmpeg; or set STRATA_FFMPEG)"
+                )
             }
             guard access(encoder, X_OK) == 0 else {
                 throw ControlError(.unsupported, "record-video needs ffmpeg, and \(encoder) is not an executable")
             }
             // The picture as it is now is the first frame.
             compositor.scene.repaintDamagedScreens()
-            let video = try VideoRecorder(compositor: compositor, output: output, path: path, encoder: encoder, codec: codec)
+            let video = try VideoRecorder(
+                compositor: compositor, output: output, path: path, encoder: encoder, codec: codec)
             video.onFailure = { [unowned server] reason in server.log("record-video: \(reason); the video stopped") }
             server.video = video
-            return ["path": .string(path), "screen": JSONValue(output.screen.id.rawValue),
-                    "width": JSONValue(Int(video.width)), "height": JSONValue(Int(video.height)), "encoder": .string(encoder)]
+            return [
+                "path": .string(path), "screen": JSONValue(output.screen.id.rawValue),
+                "width": JSONValue(Int(video.width)), "height": JSONValue(Int(video.height)),
+                "encoder": .string(encoder),
+            ]
         case "stop":
             guard let video = server.video else { throw ControlError(.failed, "not recording video") }
             server.video = nil

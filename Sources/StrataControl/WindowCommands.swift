@@ -21,9 +21,13 @@ extension ControlCommands {
         guard manager.makeKey(window) else {
             if let modal = manager.modalBlocker(of: window) {
                 let outcome = modal.isKeyWindow ? "window \(modal.id.rawValue) is key instead" : "nothing changed"
-                throw ControlError(.invalidArgument, "window \(window.id.rawValue) cannot be key while its modal window \(modal.id.rawValue) is shown: \(outcome)")
+                throw ControlError(
+                    .invalidArgument,
+                    "window \(window.id.rawValue) cannot be key while its modal window \(modal.id.rawValue) is shown: \(outcome)"
+                )
             }
-            let why = window.isHidden ? "it is hidden" : !window.canBecomeKey ? "it cannot become key" : "it is on no screen"
+            let why =
+                window.isHidden ? "it is hidden" : !window.canBecomeKey ? "it cannot become key" : "it is on no screen"
             throw ControlError(.invalidArgument, "window \(window.id.rawValue) cannot be key: \(why)")
         }
         return try describe(window)
@@ -90,7 +94,9 @@ extension ControlCommands {
         let range = -Int(Coordinate.limit)...Int(Coordinate.limit)
         let x = try request.optionalInt("x", in: range)
         let y = try request.optionalInt("y", in: range)
-        guard (x == nil) == (y == nil) else { throw ControlError(.missingArgument, "move needs both \"x\" and \"y\", or neither") }
+        guard (x == nil) == (y == nil) else {
+            throw ControlError(.missingArgument, "move needs both \"x\" and \"y\", or neither")
+        }
         guard request.has("screen") || x != nil else {
             throw ControlError(.missingArgument, "move needs \"screen\", or \"x\" and \"y\", or both")
         }

@@ -15,7 +15,8 @@ extension ControlCommands {
         let (window, content) = try stateful(request, "maximized")
         content.handleMaximizeRequest(true)
         guard window.isMaximized else { throw Self.refusal(window, "maximized") }
-        return try describeState(window, target: window.screen.map { manager.placement.maximizedFrame(for: window, on: $0) })
+        return try describeState(
+            window, target: window.screen.map { manager.placement.maximizedFrame(for: window, on: $0) })
     }
 
     /// `fullscreen`, on `screen` when given (else the window's own).
@@ -24,7 +25,8 @@ extension ControlCommands {
         let screen = try request.optionalScreen(in: compositor)?.screen
         content.handleFullscreenRequest(true, on: screen)
         guard window.isFullscreen else { throw Self.refusal(window, "fullscreen") }
-        return try describeState(window, target: window.screen.map { manager.placement.fullscreenFrame(for: window, on: $0) })
+        return try describeState(
+            window, target: window.screen.map { manager.placement.fullscreenFrame(for: window, on: $0) })
     }
 
     /// `restore`: out of fullscreen and maximized, back to the frame before (a window in neither
@@ -45,7 +47,8 @@ extension ControlCommands {
     func resize(_ request: ControlRequest) throws(ControlError) -> Reply {
         let (window, content) = try stateful(request, "resized")
         let side = 1...Self.maximumRequestedSide
-        let width = try request.int("width", in: 1...Int(Int32.max)), height = try request.int("height", in: 1...Int(Int32.max))
+        let width = try request.int("width", in: 1...Int(Int32.max)),
+            height = try request.int("height", in: 1...Int(Int32.max))
         let size = Size(width: min(width, side.upperBound), height: min(height, side.upperBound))
         guard let asked = content.handleSizeRequest(size) else { throw Self.refusal(window, "resized") }
         var reply = try describeState(window, target: nil)
@@ -54,15 +57,19 @@ extension ControlCommands {
     }
 
     /// The window and its content, which must be an application's toplevel.
-    private func stateful(_ request: ControlRequest, _ state: String) throws(ControlError) -> (Window, any WindowContentHandle) {
+    private func stateful(_ request: ControlRequest, _ state: String) throws(ControlError) -> (
+        Window, any WindowContentHandle
+    ) {
         let window = try request.window(in: manager)
         guard let content = window.content, content.isToplevel else { throw Self.refusal(window, state) }
         return (window, content)
     }
 
     private static func refusal(_ window: Window, _ state: String) -> ControlError {
-        ControlError(.unsupported,
-                     "window \(window.id.rawValue) cannot be \(state) by Strata: only xdg toplevels and managed X11 windows can (not wl_shell surfaces, layer surfaces, menus or windows made without a client)")
+        ControlError(
+            .unsupported,
+            "window \(window.id.rawValue) cannot be \(state) by Strata: only xdg toplevels and managed X11 windows can (not wl_shell surfaces, layer surfaces, menus or windows made without a client)"
+        )
     }
 
     /// The window now (`window`, with `maximized` and `fullscreen` as asked of the client) and

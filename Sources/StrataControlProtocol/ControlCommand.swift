@@ -110,8 +110,10 @@ public struct ControlCommand: Sendable, Equatable {
         ControlCommand("screenshot", ["path", "screen?", "raw?", "window?"], replay: .issuedAgain),
         ControlCommand(
             "compare-screenshot",
-            ["baseline", "window?", "screen?", "raw?", "threshold?", "max_diff?", "max_diff_ratio?", "masks?",
-             "mask_windows?", "mask_levels?", "actual?", "diff?", "update?"],
+            [
+                "baseline", "window?", "screen?", "raw?", "threshold?", "max_diff?", "max_diff_ratio?", "masks?",
+                "mask_windows?", "mask_levels?", "actual?", "diff?", "update?",
+            ],
             replay: .readsOnly),
         // Input
         ControlCommand("pointer-move", ["x", "y", "screen?", "shown?"], replay: .issuedAgain),
@@ -126,8 +128,10 @@ public struct ControlCommand: Sendable, Equatable {
             replay: .issuedAgain),
         ControlCommand(
             "tablet",
-            ["phase", "x?", "y?", "screen?", "button?", "state?", "tool?", "serial?", "pressure?", "distance?",
-             "tilt_x?", "tilt_y?", "rotation?", "slider?", "wheel?", "wheel_clicks?"],
+            [
+                "phase", "x?", "y?", "screen?", "button?", "state?", "tool?", "serial?", "pressure?", "distance?",
+                "tilt_x?", "tilt_y?", "rotation?", "slider?", "wheel?", "wheel_clicks?",
+            ],
             replay: .issuedAgain),
     ]
 }

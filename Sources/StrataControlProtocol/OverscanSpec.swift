@@ -6,7 +6,8 @@ public struct OverscanSpec: Equatable, Sendable {
     public var percent: Double
     public var compensation: OverscanCompensation
 
-    public static let requirement = "an overscan is PERCENT[:scale|inset|none] with a percentage from 0 to \(Int(Screen.overscanRange.upperBound)), e.g. 5 or 5:inset"
+    public static let requirement =
+        "an overscan is PERCENT[:scale|inset|none] with a percentage from 0 to \(Int(Screen.overscanRange.upperBound)), e.g. 5 or 5:inset"
 
     public init(percent: Double, compensation: OverscanCompensation = .scale) {
         self.percent = percent
@@ -17,7 +18,8 @@ public struct OverscanSpec: Equatable, Sendable {
     public init?(_ text: String) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 1 || parts.count == 2, let percent = Double(parts[0]), percent.isFinite,
-              Screen.overscanRange.contains(percent) else { return nil }
+            Screen.overscanRange.contains(percent)
+        else { return nil }
         self.percent = percent
         if parts.count == 2 {
             guard let compensation = OverscanCompensation(rawValue: String(parts[1])) else { return nil }

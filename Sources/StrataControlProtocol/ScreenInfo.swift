@@ -32,9 +32,11 @@ public struct ScreenInfo: Codable, Sendable, Equatable {
         case overscanCompensation = "overscan_compensation"
     }
 
-    public init(id: UInt64, name: String, modes: [String], current: String?, preferred: String?, scale: Double,
-                transform: String, brightness: Double, mirroring: Bool, mirrorsWhenEmpty: Bool, main: Bool,
-                bounds: Rect, overscan: Double = 0, overscanCompensation: String = "scale") {
+    public init(
+        id: UInt64, name: String, modes: [String], current: String?, preferred: String?, scale: Double,
+        transform: String, brightness: Double, mirroring: Bool, mirrorsWhenEmpty: Bool, main: Bool,
+        bounds: Rect, overscan: Double = 0, overscanCompensation: String = "scale"
+    ) {
         self.id = id
         self.name = name
         self.modes = modes
@@ -89,7 +91,8 @@ public struct ModeSpec: Equatable, Sendable {
     public var refreshMilliHz: Int?
 
     public static let limit = 16384
-    public static let requirement = "a mode is WIDTHxHEIGHT or WIDTHxHEIGHT@HZ with sizes 1...\(limit), e.g. 1920x1080@60"
+    public static let requirement =
+        "a mode is WIDTHxHEIGHT or WIDTHxHEIGHT@HZ with sizes 1...\(limit), e.g. 1920x1080@60"
 
     public init(width: Int, height: Int, refreshMilliHz: Int? = nil) {
         self.width = width
@@ -103,7 +106,8 @@ public struct ModeSpec: Equatable, Sendable {
         guard parts.count == 1 || parts.count == 2 else { return nil }
         let size = parts[0].lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard size.count == 2, let w = Int(size[0]), let h = Int(size[1]),
-              (1...ModeSpec.limit).contains(w), (1...ModeSpec.limit).contains(h) else { return nil }
+            (1...ModeSpec.limit).contains(w), (1...ModeSpec.limit).contains(h)
+        else { return nil }
         width = w
         height = h
         if parts.count == 2 {

@@ -27,12 +27,15 @@ public struct WindowInfo: Codable, Sendable, Equatable {
     public var fullscreen: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case id, appID = "app_id", title, pid, level, order, key, hidden, screen, frame, kind, modal, parent, maximized, fullscreen
+        case id, appID = "app_id", title, pid, level, order, key, hidden, screen, frame, kind, modal, parent, maximized,
+            fullscreen
     }
 
-    public init(id: UInt64, appID: String, title: String, pid: Int32, level: String, order: Int, key: Bool,
-                hidden: Bool, screen: UInt64?, frame: Rect, kind: String? = nil, modal: Bool? = nil, parent: UInt64? = nil,
-                maximized: Bool? = nil, fullscreen: Bool? = nil) {
+    public init(
+        id: UInt64, appID: String, title: String, pid: Int32, level: String, order: Int, key: Bool,
+        hidden: Bool, screen: UInt64?, frame: Rect, kind: String? = nil, modal: Bool? = nil, parent: UInt64? = nil,
+        maximized: Bool? = nil, fullscreen: Bool? = nil
+    ) {
         self.id = id
         self.appID = appID
         self.title = title

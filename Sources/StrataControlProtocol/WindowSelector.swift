@@ -43,7 +43,9 @@ public enum WindowSelector: Equatable, Sendable, CustomStringConvertible {
             guard !appID.isEmpty else { throw ControlError(.invalidArgument, "\"app:\" needs an app id after it") }
             self = .appID(appID)
         } else {
-            guard !text.isEmpty else { throw ControlError(.invalidArgument, "an empty name names no window: use \(Self.forms)") }
+            guard !text.isEmpty else {
+                throw ControlError(.invalidArgument, "an empty name names no window: use \(Self.forms)")
+            }
             self = .appID(text)
         }
     }
@@ -97,11 +99,13 @@ public enum WindowSelector: Equatable, Sendable, CustomStringConvertible {
         if found.count == 1 { return found[0] }
         if found.isEmpty {
             let open = windows.isEmpty ? "no window is open" : "the open windows: \(Self.list(windows))"
-            let what = if case .id = self { "no open window has \(description)" } else { "no window has \(description)" }
+            let what =
+                if case .id = self { "no open window has \(description)" } else { "no window has \(description)" }
             throw ControlError(.unknownWindow, "\(what); \(open)")
         }
-        throw ControlError(.ambiguousWindow,
-                           "\(found.count) windows have \(description): \(Self.list(found)); name one by its id, title: or pid:")
+        throw ControlError(
+            .ambiguousWindow,
+            "\(found.count) windows have \(description): \(Self.list(found)); name one by its id, title: or pid:")
     }
 
     // MARK: Messages
@@ -139,8 +143,9 @@ public enum WindowSelector: Equatable, Sendable, CustomStringConvertible {
         let pieces = pattern.utf8.split(separator: UInt8(ascii: "*"), omittingEmptySubsequences: false).map(Array.init)
         let t = Array(text.utf8)
         guard let first = pieces.first, let last = pieces.last,
-              t.count >= first.count + last.count,
-              t.starts(with: first), t.suffix(last.count).elementsEqual(last) else { return false }
+            t.count >= first.count + last.count,
+            t.starts(with: first), t.suffix(last.count).elementsEqual(last)
+        else { return false }
         var position = first.count
         let end = t.count - last.count
         for piece in pieces.dropFirst().dropLast() where !piece.isEmpty {

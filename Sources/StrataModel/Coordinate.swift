@@ -68,7 +68,9 @@ public enum Coordinate {
     /// `v × factor` rounded by `rule` and clamped to ±`limit` (a logical coordinate on a scaled
     /// screen, a size times a buffer scale); NaN is 0.
     @inline(__always)
-    public static func scaled(_ v: Int32, by factor: Double, rounding rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero) -> Int32 {
+    public static func scaled(
+        _ v: Int32, by factor: Double, rounding rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero
+    ) -> Int32 {
         clamped((Double(v) * factor).rounded(rule))
     }
 
@@ -81,8 +83,9 @@ public enum Coordinate {
     /// A rectangle whose origin is clamped to ±`limit` and whose sides to 0 ... `limit` (a
     /// negative side becomes 0): the only frames the model holds.
     public static func clamped(_ rect: Rect) -> Rect {
-        Rect(x: clampedInt(rect.x), y: clampedInt(rect.y),
-             width: min(Int(limit), max(0, rect.width)), height: min(Int(limit), max(0, rect.height)))
+        Rect(
+            x: clampedInt(rect.x), y: clampedInt(rect.y),
+            width: min(Int(limit), max(0, rect.width)), height: min(Int(limit), max(0, rect.height)))
     }
 
     /// `v` as pixman's 16.16 fixed point (`pixman_fixed_t`), rounded, saturating at the ends of

@@ -21,8 +21,10 @@ public enum FocusRequestRule {
         public var requesterIsPrivileged: Bool
         public var requesterHasLatestInput: Bool
 
-        public init(hasKeyWindow: Bool, requesterOwnsKeyWindow: Bool, requesterIsPrivileged: Bool,
-                    requesterHasLatestInput: Bool) {
+        public init(
+            hasKeyWindow: Bool, requesterOwnsKeyWindow: Bool, requesterIsPrivileged: Bool,
+            requesterHasLatestInput: Bool
+        ) {
             self.hasKeyWindow = hasKeyWindow
             self.requesterOwnsKeyWindow = requesterOwnsKeyWindow
             self.requesterIsPrivileged = requesterIsPrivileged

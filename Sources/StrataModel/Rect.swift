@@ -63,8 +63,9 @@ public struct Rect: Hashable, Sendable, Codable {
         let right = min(maxX, other.maxX)
         let bottom = min(maxY, other.maxY)
         guard right > left, bottom > top else { return nil }
-        return Rect(x: left, y: top, width: Rect.saturatingDifference(right, left),
-                    height: Rect.saturatingDifference(bottom, top))
+        return Rect(
+            x: left, y: top, width: Rect.saturatingDifference(right, left),
+            height: Rect.saturatingDifference(bottom, top))
     }
 
     /// Whether the two rectangles overlap in a non-empty area.

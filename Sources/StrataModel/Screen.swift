@@ -93,8 +93,9 @@ public final class Screen {
         let pixels = pixelSize
         return Rect(
             origin: origin,
-            size: Size(width: Screen.logicalLength(pixels.width, scale: scale),
-                       height: Screen.logicalLength(pixels.height, scale: scale)))
+            size: Size(
+                width: Screen.logicalLength(pixels.width, scale: scale),
+                height: Screen.logicalLength(pixels.height, scale: scale)))
     }
 
     /// The size of the image the screen's windows are composed into, before it is turned for

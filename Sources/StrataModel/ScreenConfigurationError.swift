@@ -13,9 +13,11 @@ extension ScreenConfigurationError: CustomStringConvertible {
         switch self {
         case .screenNotConnected(let id): return "screen \(id.rawValue) is not connected"
         case .modeNotAvailable(let mode, let id):
-            return "screen \(id.rawValue) has no mode \(mode.size.width)x\(mode.size.height)@\(Double(mode.refreshMilliHz) / 1000)"
+            return
+                "screen \(id.rawValue) has no mode \(mode.size.width)x\(mode.size.height)@\(Double(mode.refreshMilliHz) / 1000)"
         case .overscanOutOfRange(let percent):
-            return "an overscan of \(percent)% is outside \(Int(Screen.overscanRange.lowerBound))...\(Int(Screen.overscanRange.upperBound))%"
+            return
+                "an overscan of \(percent)% is outside \(Int(Screen.overscanRange.lowerBound))...\(Int(Screen.overscanRange.upperBound))%"
         }
     }
 }

@@ -39,8 +39,10 @@ public final class WindowManager {
     private var nextScreenNumber: UInt64 = 1
     private var pending: [WindowServerNotification] = []
 
-    public init(policy: any KeyWindowPolicy = UIKitKeyWindowPolicy(),
-                placement: any WindowPlacementPolicy = CascadePlacement()) {
+    public init(
+        policy: any KeyWindowPolicy = UIKitKeyWindowPolicy(),
+        placement: any WindowPlacementPolicy = CascadePlacement()
+    ) {
         self.policy = policy
         self.placement = placement
     }
@@ -199,7 +201,9 @@ public final class WindowManager {
     /// bound) and how that is compensated for. Posts `screenDidChangeOverscan` when either
     /// changes. With `.insetBounds` the screen's bounds (and usable area) become the safe area;
     /// observers follow as for a mode change.
-    public func setOverscan(_ percent: Double, compensation: OverscanCompensation, for screen: Screen) throws(ScreenConfigurationError) {
+    public func setOverscan(_ percent: Double, compensation: OverscanCompensation, for screen: Screen)
+        throws(ScreenConfigurationError)
+    {
         guard owns(screen) else { throw .screenNotConnected(screen.id) }
         guard percent.isFinite, Screen.overscanRange.contains(percent) else { throw .overscanOutOfRange(percent) }
         guard screen.overscan != percent || screen.overscanCompensation != compensation else { return }
@@ -591,7 +595,9 @@ public final class WindowManager {
     /// when it has one (it is shown or minimized) and none is kept yet (a window maximized again
     /// before its client drew the restored frame keeps the frame from before).
     private func saveRestoreFrame(_ window: Window) {
-        guard window.state == .normal, window.restoreFrame == nil, !window.isHidden || window.isMinimized else { return }
+        guard window.state == .normal, window.restoreFrame == nil, !window.isHidden || window.isMinimized else {
+            return
+        }
         window.restoreFrame = window.frame
     }
 
@@ -670,7 +676,8 @@ public final class WindowManager {
     /// frame, else where the window is.
     public func frame(for window: Window, in state: WindowState, size: Size) -> Rect {
         if state != .normal, let screen = window.screen {
-            let placed = state == .maximized
+            let placed =
+                state == .maximized
                 ? placement.maximizedFrame(for: window, on: screen) : placement.fullscreenFrame(for: window, on: screen)
             return Rect(x: placed.x, y: placed.y, width: size.width, height: size.height)
         }
@@ -782,7 +789,9 @@ public final class WindowManager {
             changeKey(to: window)
             return
         }
-        guard policy.shouldRouteKey(to: modal, blocking: window, manager: self), !isKeyHeld(against: modal) else { return }
+        guard policy.shouldRouteKey(to: modal, blocking: window, manager: self), !isKeyHeld(against: modal) else {
+            return
+        }
         changeKey(to: modal)
     }
 

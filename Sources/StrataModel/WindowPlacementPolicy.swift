@@ -56,15 +56,17 @@ extension WindowPlacementPolicy {
     public func initialFrame(for window: Window, size: Size, requestedOrigin: Point?, on screen: Screen) -> Rect {
         let size = Self.clampedSize(size)
         let area = workArea(of: screen)
-        let frame = requestedOrigin.map { Coordinate.clamped(Rect(origin: $0, size: size)) }
+        let frame =
+            requestedOrigin.map { Coordinate.clamped(Rect(origin: $0, size: size)) }
             ?? Coordinate.clamped(placeNewWindow(window, size: size, in: area))
         return Coordinate.clamped(Self.keptInside(frame, area))
     }
 
     public func constrainedSize(_ size: Size, on screen: Screen) -> Size {
         let size = Self.clampedSize(size), area = workArea(of: screen)
-        return Size(width: area.width > 0 ? min(size.width, area.width) : size.width,
-                    height: area.height > 0 ? min(size.height, area.height) : size.height)
+        return Size(
+            width: area.width > 0 ? min(size.width, area.width) : size.width,
+            height: area.height > 0 ? min(size.height, area.height) : size.height)
     }
 
     /// `frame` moved into `area`: on each axis, inside it where the frame fits, at the area's

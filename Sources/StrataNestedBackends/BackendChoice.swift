@@ -21,34 +21,45 @@ public enum BackendChoice {
     /// `modes` (the first is preferred; nested screens open at that size). Nested backends
     /// connect to their parent here, so a missing or refusing parent is reported before the
     /// compositor starts.
-    public static func make(name: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
-                            screens: Int = 1, modes: [ScreenMode]) throws(NestedBackendError) -> Backend {
+    public static func make(
+        name: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+        screens: Int = 1, modes: [ScreenMode]
+    ) throws(NestedBackendError) -> Backend {
         let chosen = name ?? automaticName(environment: environment)
         switch chosen {
         case "headless":
             return HeadlessBackend(screens: screens, modes: modes)
         case "wayland":
-            let context = name == nil ? "nested in the Wayland session (WAYLAND_DISPLAY is set; --backend chooses another)"
-                                      : "--backend wayland"
+            let context =
+                name == nil
+                ? "nested in the Wayland session (WAYLAND_DISPLAY is set; --backend chooses another)"
+                : "--backend wayland"
             guard let parent = environment["WAYLAND_DISPLAY"], !parent.isEmpty else {
-                throw NestedBackendError(context: context, reason: .notInSession,
-                                         message: "WAYLAND_DISPLAY is not set: there is no parent Wayland session to connect to")
+                throw NestedBackendError(
+                    context: context, reason: .notInSession,
+                    message: "WAYLAND_DISPLAY is not set: there is no parent Wayland session to connect to")
             }
             try requireLibraries(of: ["wl_display_connect"], context: context)
             return try WaylandBackend(displayName: parent, screens: screens, modes: modes, context: context)
         case "x11":
-            let context = name == nil ? "nested in the X11 session (DISPLAY is set; --backend chooses another)" : "--backend x11"
+            let context =
+                name == nil ? "nested in the X11 session (DISPLAY is set; --backend chooses another)" : "--backend x11"
             guard let parent = environment["DISPLAY"], !parent.isEmpty else {
-                throw NestedBackendError(context: context, reason: .notInSession,
-                                         message: "DISPLAY is not set: there is no parent X11 session to connect to")
+                throw NestedBackendError(
+                    context: context, reason: .notInSession,
+                    message: "DISPLAY is not set: there is no parent X11 session to connect to")
             }
-            try requireLibraries(of: ["xcb_connect", "xcb_shm_attach", "xcb_xkb_per_client_flags", "xkb_x11_setup_xkb_extension",
-                                            "xcb_xfixes_query_version"],
-                                 context: context)
+            try requireLibraries(
+                of: [
+                    "xcb_connect", "xcb_shm_attach", "xcb_xkb_per_client_flags", "xkb_x11_setup_xkb_extension",
+                    "xcb_xfixes_query_version",
+                ],
+                context: context)
             return try X11Backend(displayName: parent, screens: screens, modes: modes, context: context)
         default:
-            throw NestedBackendError(context: "--backend \(chosen)", reason: .unknownBackend,
-                                     message: "unknown backend; use one of \(names.joined(separator: ", "))")
+            throw NestedBackendError(
+                context: "--backend \(chosen)", reason: .unknownBackend,
+                message: "unknown backend; use one of \(names.joined(separator: ", "))")
         }
     }
 
@@ -58,8 +69,9 @@ public enum BackendChoice {
         for function in functions {
             var error: UnsafePointer<CChar>?
             guard strata_deferred_open(function, &error) == 0 else { continue }
-            throw NestedBackendError(context: context, reason: .cannotConnect,
-                                     message: "cannot load the library of \(function): \(error.map { String(cString: $0) } ?? "not found")")
+            throw NestedBackendError(
+                context: context, reason: .cannotConnect,
+                message: "cannot load the library of \(function): \(error.map { String(cString: $0) } ?? "not found")")
         }
     }
 }

@@ -13,8 +13,9 @@ extension Compositor {
         guard width > 0, height > 0, width != output.canvas.width || height != output.canvas.height else { return }
         let refresh = output.screen.currentMode?.refreshMilliHz ?? 60000
         do {
-            try windows.setCustomMode(ScreenMode(width: Int(width), height: Int(height), refreshMilliHz: refresh),
-                                      for: output.screen)
+            try windows.setCustomMode(
+                ScreenMode(width: Int(width), height: Int(height), refreshMilliHz: refresh),
+                for: output.screen)
         } catch {
             return
         }

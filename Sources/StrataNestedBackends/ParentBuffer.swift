@@ -36,7 +36,8 @@ final class ParentBuffer {
         let fd = strata_client_memfd("strata-nested-buffer")
         guard fd >= 0 else { return nil }
         guard ftruncate(fd, off_t(size)) == 0, let map = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0),
-              map != MAP_FAILED else {
+            map != MAP_FAILED
+        else {
             close(fd)
             return nil
         }
@@ -45,7 +46,8 @@ final class ParentBuffer {
             close(fd)
             return nil
         }
-        guard let buffer = wl_shm_pool_create_buffer(pool, 0, width, height, width * 4, WL_SHM_FORMAT_XRGB8888.rawValue) else {
+        guard let buffer = wl_shm_pool_create_buffer(pool, 0, width, height, width * 4, WL_SHM_FORMAT_XRGB8888.rawValue)
+        else {
             wl_shm_pool_destroy(pool)
             munmap(map, size)
             close(fd)

@@ -33,7 +33,8 @@ final class ParentCursor {
         guard fd >= 0 else { return false }
         defer { close(fd) }
         guard ftruncate(fd, off_t(size)) == 0,
-              let map = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), map != MAP_FAILED else { return false }
+            let map = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), map != MAP_FAILED
+        else { return false }
         pixels.withUnsafeBytes { bytes in
             if let base = bytes.baseAddress { map.copyMemory(from: base, byteCount: size) }
         }

@@ -130,24 +130,27 @@ final class ParentSeat {
             seat.pointerEnterSerial = serial
             seat.latestSerial = serial
             let scale = 1 / screen.parentToLogical
-            seat.input?.pointerMotion(on: screen.output, x: wl_fixed_to_double(x) / scale, y: wl_fixed_to_double(y) / scale,
-                                      time: Compositor.nestedNowMilliseconds)
+            seat.input?.pointerMotion(
+                on: screen.output, x: wl_fixed_to_double(x) / scale, y: wl_fixed_to_double(y) / scale,
+                time: Compositor.nestedNowMilliseconds)
             // Each enter needs the cursor set again.
             seat.backend.parentPointerDidEnter()
         }
         l.leave = { data, _, _, _ in
             guard let seat = from(data) else { return }
             seat.pointerScreen = nil
-            seat.pointerEnterSerial = nil   // the cursor is set again on the next enter
+            seat.pointerEnterSerial = nil  // the cursor is set again on the next enter
         }
         l.motion = { data, _, time, x, y in
             guard let seat = from(data), let screen = seat.pointerScreen else { return }
             let scale = 1 / screen.parentToLogical
-            seat.input?.pointerMotion(on: screen.output, x: wl_fixed_to_double(x) / scale, y: wl_fixed_to_double(y) / scale, time: time)
+            seat.input?.pointerMotion(
+                on: screen.output, x: wl_fixed_to_double(x) / scale, y: wl_fixed_to_double(y) / scale, time: time)
         }
         l.button = { data, _, serial, time, button, state in
             from(data)?.latestSerial = serial
-            from(data)?.input?.pointerButton(button, pressed: state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue, time: time)
+            from(data)?.input?.pointerButton(
+                button, pressed: state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue, time: time)
         }
         l.axis = { data, _, time, axis, value in
             let amount = wl_fixed_to_double(value)
@@ -169,7 +172,8 @@ final class ParentSeat {
         var l = wl_keyboard_listener()
         l.keymap = { data, _, format, fd, size in
             defer { close(fd) }
-            guard let seat = from(data), format == WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue, size > 0, size < 16 << 20 else { return }
+            guard let seat = from(data), format == WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue, size > 0, size < 16 << 20
+            else { return }
             // Read, not mapped: a file shrunk under a mapping makes reading past its end a
             // SIGBUS in Strata (the virtual keyboard reads for the same reason).
             var bytes = [UInt8](repeating: 0, count: Int(size))
@@ -195,7 +199,7 @@ final class ParentSeat {
             if pressed {
                 seat.pressedKeys.insert(key)
             } else if seat.pressedKeys.remove(key) == nil {
-                return   // a release of a key pressed before Strata had the focus
+                return  // a release of a key pressed before Strata had the focus
             }
             seat.input?.key(key, pressed: pressed, time: time)
         }
@@ -211,7 +215,9 @@ final class ParentSeat {
             seat.latestSerial = serial
             let scale = 1 / screen.parentToLogical
             seat.touchPoints[id] = scale
-            seat.input?.touchDown(id: id, on: screen.output, x: wl_fixed_to_double(x) / scale, y: wl_fixed_to_double(y) / scale, time: time)
+            seat.input?.touchDown(
+                id: id, on: screen.output, x: wl_fixed_to_double(x) / scale, y: wl_fixed_to_double(y) / scale,
+                time: time)
         }
         l.up = { data, _, _, time, id in
             guard let seat = from(data), seat.touchPoints.removeValue(forKey: id) != nil else { return }
@@ -219,7 +225,8 @@ final class ParentSeat {
         }
         l.motion = { data, _, time, id, x, y in
             guard let seat = from(data), let scale = seat.touchPoints[id] else { return }
-            seat.input?.touchMotion(id: id, x: wl_fixed_to_double(x) / scale, y: wl_fixed_to_double(y) / scale, time: time)
+            seat.input?.touchMotion(
+                id: id, x: wl_fixed_to_double(x) / scale, y: wl_fixed_to_double(y) / scale, time: time)
         }
         l.frame = { _, _ in }
         l.cancel = { data, _ in from(data)?.releaseTouches(time: Compositor.nestedNowMilliseconds) }

@@ -40,7 +40,9 @@ final class ParentSelection {
     /// destroyed at once); beyond, one of them is dropped.
     static let maximumAnnounced = 8
 
-    init?(backend: WaylandBackend, kind: Seat.SelectionKind, manager: OpaquePointer, seat: OpaquePointer, marker: String) {
+    init?(
+        backend: WaylandBackend, kind: Seat.SelectionKind, manager: OpaquePointer, seat: OpaquePointer, marker: String
+    ) {
         self.backend = backend
         self.kind = kind
         self.manager = manager
@@ -80,7 +82,11 @@ final class ParentSelection {
         if let device {
             switch kind {
             case .clipboard:
-                if wl_proxy_get_version(device) >= 2 { wl_data_device_release(device) } else { wl_data_device_destroy(device) }
+                if wl_proxy_get_version(device) >= 2 {
+                    wl_data_device_release(device)
+                } else {
+                    wl_data_device_destroy(device)
+                }
             case .primary:
                 zwp_primary_selection_device_v1_destroy(device)
             }

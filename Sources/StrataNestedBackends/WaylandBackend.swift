@@ -71,7 +71,8 @@ public final class WaylandBackend: Backend {
     /// The clipboard and the primary selection passed to and from the parent (docs/nested.md).
     private var selections: [ParentSelection] = []
     /// The MIME type marking the parent sources this Strata made (unique per backend).
-    private let selectionMarker = "application/x-strata-nested-selection;id=\(String(UInt64.random(in: 1...UInt64.max), radix: 16))"
+    private let selectionMarker =
+        "application/x-strata-nested-selection;id=\(String(UInt64.random(in: 1...UInt64.max), radix: 16))"
     /// The parent's outputs, for their scales.
     private(set) var parentOutputs: [ParentOutput] = []
     private var source: EventSource?
@@ -87,34 +88,44 @@ public final class WaylandBackend: Backend {
     /// Connects to the parent compositor `displayName` (a name in XDG_RUNTIME_DIR or a path) and
     /// checks it offers what Strata needs. Afterwards the process's WAYLAND_DISPLAY, if it still
     /// names the parent, is unset: Strata's children must never reach the parent by accident.
-    public convenience init(displayName: String, screens: Int = 1, modes: [ScreenMode] = [ScreenMode(width: 1280, height: 720)],
-                            context: String = "--backend wayland", timeout: Double = 5) throws(NestedBackendError) {
+    public convenience init(
+        displayName: String, screens: Int = 1, modes: [ScreenMode] = [ScreenMode(width: 1280, height: 720)],
+        context: String = "--backend wayland", timeout: Double = 5
+    ) throws(NestedBackendError) {
         guard let display = wl_display_connect(displayName) else {
             let why = String(cString: strerror(errno))
-            throw NestedBackendError(context: context, reason: .cannotConnect,
-                                     message: "cannot connect to the parent compositor at WAYLAND_DISPLAY=\(displayName): \(why)")
+            throw NestedBackendError(
+                context: context, reason: .cannotConnect,
+                message: "cannot connect to the parent compositor at WAYLAND_DISPLAY=\(displayName): \(why)")
         }
         if let current = getenv("WAYLAND_DISPLAY"), String(cString: current) == displayName {
             unsetenv("WAYLAND_DISPLAY")
         }
-        try self.init(connectedDisplay: display, parentName: "WAYLAND_DISPLAY=\(displayName)", screens: screens, modes: modes,
-                      context: context, timeout: timeout, whileWaiting: nil)
+        try self.init(
+            connectedDisplay: display, parentName: "WAYLAND_DISPLAY=\(displayName)", screens: screens, modes: modes,
+            context: context, timeout: timeout, whileWaiting: nil)
     }
 
     /// Uses an already connected socket to the parent (tests: one end of a socketpair whose other
     /// end is a client of an in-process parent, which `whileWaiting` steps).
-    public convenience init(fd: Int32, screens: Int = 1, modes: [ScreenMode] = [ScreenMode(width: 1280, height: 720)],
-                            timeout: Double = 5, whileWaiting: (() -> Void)? = nil) throws(NestedBackendError) {
+    public convenience init(
+        fd: Int32, screens: Int = 1, modes: [ScreenMode] = [ScreenMode(width: 1280, height: 720)],
+        timeout: Double = 5, whileWaiting: (() -> Void)? = nil
+    ) throws(NestedBackendError) {
         guard let display = wl_display_connect_to_fd(fd) else {
-            throw NestedBackendError(context: "--backend wayland", reason: .cannotConnect,
-                                     message: "cannot use fd \(fd) as a connection to the parent compositor")
+            throw NestedBackendError(
+                context: "--backend wayland", reason: .cannotConnect,
+                message: "cannot use fd \(fd) as a connection to the parent compositor")
         }
-        try self.init(connectedDisplay: display, parentName: "fd \(fd)", screens: screens, modes: modes,
-                      context: "--backend wayland", timeout: timeout, whileWaiting: whileWaiting)
+        try self.init(
+            connectedDisplay: display, parentName: "fd \(fd)", screens: screens, modes: modes,
+            context: "--backend wayland", timeout: timeout, whileWaiting: whileWaiting)
     }
 
-    private init(connectedDisplay: OpaquePointer, parentName: String, screens: Int, modes: [ScreenMode], context: String,
-                 timeout: Double, whileWaiting: (() -> Void)?) throws(NestedBackendError) {
+    private init(
+        connectedDisplay: OpaquePointer, parentName: String, screens: Int, modes: [ScreenMode], context: String,
+        timeout: Double, whileWaiting: (() -> Void)?
+    ) throws(NestedBackendError) {
         self.display = connectedDisplay
         self.parentName = parentName
         self.screenCount = max(1, screens)
@@ -129,13 +140,18 @@ public final class WaylandBackend: Backend {
             throw error
         }
         func lacks(_ what: String) -> NestedBackendError {
-            NestedBackendError(context: context, reason: .parentLacks,
-                               message: "the parent compositor at \(parentName) does not offer \(what)")
+            NestedBackendError(
+                context: context, reason: .parentLacks,
+                message: "the parent compositor at \(parentName) does not offer \(what)")
         }
         var missing: NestedBackendError?
-        if wlCompositor == nil { missing = lacks("wl_compositor") }
-        else if shm == nil { missing = lacks("wl_shm") }
-        else if wmBase == nil { missing = lacks("xdg_wm_base (xdg-shell), which nested screens are windows of") }
+        if wlCompositor == nil {
+            missing = lacks("wl_compositor")
+        } else if shm == nil {
+            missing = lacks("wl_shm")
+        } else if wmBase == nil {
+            missing = lacks("xdg_wm_base (xdg-shell), which nested screens are windows of")
+        }
         if let missing {
             teardown()
             throw missing
@@ -148,9 +164,13 @@ public final class WaylandBackend: Backend {
 
     public func start(_ compositor: Compositor) throws(ServerError) {
         self.compositor = compositor
-        guard let source = EventSource(display: compositor.display, fd: wl_display_get_fd(display), events: .readable, handler: { [unowned self] events in
-            self.parentEvents(events)
-        }) else { throw .setup("cannot watch the connection to the parent compositor") }
+        guard
+            let source = EventSource(
+                display: compositor.display, fd: wl_display_get_fd(display), events: .readable,
+                handler: { [unowned self] events in
+                    self.parentEvents(events)
+                })
+        else { throw .setup("cannot watch the connection to the parent compositor") }
         self.source = source
         for _ in 0..<screenCount {
             addScreen()
@@ -163,9 +183,13 @@ public final class WaylandBackend: Backend {
     /// The parent's wl_data_device and primary selection device, where the parent offers them.
     private func setUpSelections() {
         guard selections.isEmpty, let compositor, let seat = parentSeat?.seat else { return }
-        for (kind, manager) in [(Seat.SelectionKind.clipboard, dataDeviceManager), (.primary, primarySelectionManager)] {
-            guard let manager, let selection = ParentSelection(backend: self, kind: kind, manager: manager, seat: seat,
-                                                               marker: selectionMarker) else { continue }
+        for (kind, manager) in [(Seat.SelectionKind.clipboard, dataDeviceManager), (.primary, primarySelectionManager)]
+        {
+            guard let manager,
+                let selection = ParentSelection(
+                    backend: self, kind: kind, manager: manager, seat: seat,
+                    marker: selectionMarker)
+            else { continue }
             selections.append(selection)
             selection.start(seat: compositor.seat)
         }
@@ -192,9 +216,13 @@ public final class WaylandBackend: Backend {
     public func addScreen(modes: [ScreenMode]? = nil) -> ScreenOutput? {
         guard let compositor, let wlCompositor, let wmBase, isConnected else { return nil }
         let index = compositor.screensCreated + 1
-        guard let output = compositor.connectScreen(name: "WL-\(index)", modes: modes ?? self.modes, backendName: name) else { return nil }
-        guard let screen = WaylandScreen(backend: self, output: output, compositor: wlCompositor, wmBase: wmBase,
-                                         decorationManager: decorationManager) else {
+        guard let output = compositor.connectScreen(name: "WL-\(index)", modes: modes ?? self.modes, backendName: name)
+        else { return nil }
+        guard
+            let screen = WaylandScreen(
+                backend: self, output: output, compositor: wlCompositor, wmBase: wmBase,
+                decorationManager: decorationManager)
+        else {
             compositor.disconnectScreen(output)
             return nil
         }
@@ -266,7 +294,11 @@ public final class WaylandBackend: Backend {
     /// The parent-side window of a screen (tests, and asking the parent for fullscreen).
     public func setFullscreen(_ fullscreen: Bool, for output: ScreenOutput) {
         guard isConnected, let screen = screen(for: output) else { return }
-        if fullscreen { xdg_toplevel_set_fullscreen(screen.toplevel, nil) } else { xdg_toplevel_unset_fullscreen(screen.toplevel) }
+        if fullscreen {
+            xdg_toplevel_set_fullscreen(screen.toplevel, nil)
+        } else {
+            xdg_toplevel_unset_fullscreen(screen.toplevel)
+        }
         flush()
     }
 
@@ -315,14 +347,16 @@ public final class WaylandBackend: Backend {
     /// Sets the parent's cursor to Strata's (while the parent's pointer is over a screen).
     private func applyCursor() {
         guard isConnected, let seat = parentSeat, let pointer = seat.pointer, let serial = seat.pointerEnterSerial,
-              let wlCompositor, let shm else { return }
+            let wlCompositor, let shm
+        else { return }
         var shown: (pixels: [UInt32], width: Int32, height: Int32, hx: Int32, hy: Int32)?
         switch cursorImage {
         case .image(let cursor)?:
             shown = (cursor.pixels, cursor.width, cursor.height, cursor.hotspotX, cursor.hotspotY)
         case .surface(let surface, let hx, let hy)?:
             if ParentCursor.forwards(width: surface.texture.width, height: surface.texture.height),
-               let pixels = surface.texture.copyPixels() {
+                let pixels = surface.texture.copyPixels()
+            {
                 shown = (pixels, surface.texture.width, surface.texture.height, hx, hy)
             }
         case nil:
@@ -330,7 +364,9 @@ public final class WaylandBackend: Backend {
         }
         if let shown {
             if parentCursor == nil { parentCursor = ParentCursor(compositor: wlCompositor) }
-            if let parentCursor, parentCursor.show(pixels: shown.pixels, width: shown.width, height: shown.height, shm: shm) {
+            if let parentCursor,
+                parentCursor.show(pixels: shown.pixels, width: shown.width, height: shown.height, shm: shm)
+            {
                 wl_pointer_set_cursor(pointer, serial, parentCursor.surface, shown.hx, shown.hy)
             }
         } else {
@@ -342,18 +378,23 @@ public final class WaylandBackend: Backend {
     public func pointerConstraintDidChange(locked: Bool?, on output: ScreenOutput?) {
         releaseParentConstraint()
         guard isConnected, let locked, let output, let screen = screen(for: output), let parentConstraints,
-              let pointer = parentSeat?.pointer else { return }
+            let pointer = parentSeat?.pointer
+        else { return }
         // Persistent: the parent may end it while its focus is elsewhere and bring it back.
         let lifetime = ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT.rawValue
         if locked {
             if parentRelative == nil, let parentRelativeManager,
-               let relative = zwp_relative_pointer_manager_v1_get_relative_pointer(parentRelativeManager, pointer) {
-                zwp_relative_pointer_v1_add_listener(relative, &Self.relativeListener, Unmanaged.passUnretained(self).toOpaque())
+                let relative = zwp_relative_pointer_manager_v1_get_relative_pointer(parentRelativeManager, pointer)
+            {
+                zwp_relative_pointer_v1_add_listener(
+                    relative, &Self.relativeListener, Unmanaged.passUnretained(self).toOpaque())
                 parentRelative = relative
             }
-            parentConstraint = zwp_pointer_constraints_v1_lock_pointer(parentConstraints, screen.surface, pointer, nil, lifetime)
+            parentConstraint = zwp_pointer_constraints_v1_lock_pointer(
+                parentConstraints, screen.surface, pointer, nil, lifetime)
         } else {
-            parentConstraint = zwp_pointer_constraints_v1_confine_pointer(parentConstraints, screen.surface, pointer, nil, lifetime)
+            parentConstraint = zwp_pointer_constraints_v1_confine_pointer(
+                parentConstraints, screen.surface, pointer, nil, lifetime)
         }
         parentConstraintIsLock = locked
         flush()
@@ -365,7 +406,11 @@ public final class WaylandBackend: Backend {
 
     private func releaseParentConstraint() {
         guard let constraint = parentConstraint else { return }
-        if parentConstraintIsLock { zwp_locked_pointer_v1_destroy(constraint) } else { zwp_confined_pointer_v1_destroy(constraint) }
+        if parentConstraintIsLock {
+            zwp_locked_pointer_v1_destroy(constraint)
+        } else {
+            zwp_confined_pointer_v1_destroy(constraint)
+        }
         parentConstraint = nil
         flush()
     }
@@ -380,7 +425,9 @@ public final class WaylandBackend: Backend {
 
     private static var relativeListener = zwp_relative_pointer_v1_listener(
         relative_motion: { data, _, hi, lo, dx, dy, _, _ in
-            guard let backend = backend(data), backend.parentConstraint != nil, backend.parentConstraintIsLock else { return }
+            guard let backend = backend(data), backend.parentConstraint != nil, backend.parentConstraintIsLock else {
+                return
+            }
             let milliseconds = UInt32(truncatingIfNeeded: (UInt64(hi) << 32 | UInt64(lo)) / 1000)
             backend.input?.pointerMotion(dx: wl_fixed_to_double(dx), dy: wl_fixed_to_double(dy), time: milliseconds)
         })
@@ -422,7 +469,9 @@ public final class WaylandBackend: Backend {
     private func roundtrip(timeout: Double, context: String) throws(NestedBackendError) {
         var done = false
         guard let callback = wl_display_sync(display) else {
-            throw NestedBackendError(context: context, reason: .cannotConnect, message: "cannot talk to the parent compositor at \(parentName)")
+            throw NestedBackendError(
+                context: context, reason: .cannotConnect,
+                message: "cannot talk to the parent compositor at \(parentName)")
         }
         let box = DoneBox { done = true }
         wl_callback_add_listener(callback, &WaylandBackend.syncListener, Unmanaged.passUnretained(box).toOpaque())
@@ -433,22 +482,26 @@ public final class WaylandBackend: Backend {
         let deadline = Date().addingTimeInterval(timeout)
         while !done {
             guard wl_display_flush(display) >= 0 || errno == EAGAIN,
-                  wl_display_dispatch_pending(display) >= 0 else {
-                throw NestedBackendError(context: context, reason: .cannotConnect,
-                                         message: "the parent compositor at \(parentName) broke the connection: \(describeError())")
+                wl_display_dispatch_pending(display) >= 0
+            else {
+                throw NestedBackendError(
+                    context: context, reason: .cannotConnect,
+                    message: "the parent compositor at \(parentName) broke the connection: \(describeError())")
             }
             if done { break }
             guard Date() < deadline else {
-                throw NestedBackendError(context: context, reason: .timeout,
-                                         message: "the parent compositor at \(parentName) did not answer within \(timeout) s")
+                throw NestedBackendError(
+                    context: context, reason: .timeout,
+                    message: "the parent compositor at \(parentName) did not answer within \(timeout) s")
             }
             whileWaiting?()
             while wl_display_prepare_read(display) != 0 { _ = wl_display_dispatch_pending(display) }
             var pfd = pollfd(fd: wl_display_get_fd(display), events: Int16(POLLIN), revents: 0)
             if poll(&pfd, 1, whileWaiting == nil ? 50 : 1) > 0 {
                 guard wl_display_read_events(display) >= 0 else {
-                    throw NestedBackendError(context: context, reason: .cannotConnect,
-                                             message: "the parent compositor at \(parentName) broke the connection: \(describeError())")
+                    throw NestedBackendError(
+                        context: context, reason: .cannotConnect,
+                        message: "the parent compositor at \(parentName) broke the connection: \(describeError())")
                 }
             } else {
                 wl_display_cancel_read(display)

@@ -50,8 +50,10 @@ final class WaylandScreen {
     /// At most this many buffers: two alternate, a third when the parent holds both.
     private static let maximumBuffers = 3
 
-    init?(backend: WaylandBackend, output: ScreenOutput, compositor wlCompositor: OpaquePointer,
-          wmBase: OpaquePointer, decorationManager: OpaquePointer?) {
+    init?(
+        backend: WaylandBackend, output: ScreenOutput, compositor wlCompositor: OpaquePointer,
+        wmBase: OpaquePointer, decorationManager: OpaquePointer?
+    ) {
         guard let surface = wl_compositor_create_surface(wlCompositor) else { return nil }
         guard let xdgSurface = xdg_wm_base_get_xdg_surface(wmBase, surface) else {
             wl_surface_destroy(surface)
@@ -77,7 +79,9 @@ final class WaylandScreen {
         xdg_toplevel_add_listener(toplevel, &WaylandScreen.toplevelListener, me)
         xdg_toplevel_set_title(toplevel, output.screen.name)
         xdg_toplevel_set_app_id(toplevel, "strata")
-        if let decorationManager, let decoration = zxdg_decoration_manager_v1_get_toplevel_decoration(decorationManager, toplevel) {
+        if let decorationManager,
+            let decoration = zxdg_decoration_manager_v1_get_toplevel_decoration(decorationManager, toplevel)
+        {
             self.decoration = decoration
             zxdg_toplevel_decoration_v1_set_mode(decoration, ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE.rawValue)
         }
@@ -103,19 +107,22 @@ final class WaylandScreen {
     /// surface is not configured yet, or every buffer is held by the parent.
     func commitIfReady() {
         guard !isClosed, isConfigured, frameCallback == nil, !pendingDamage.isEmpty, backend.isConnected,
-              let shm = backend.shm else { return }
+            let shm = backend.shm
+        else { return }
         let canvas = output.canvas
         for buffer in buffers where buffer.width != canvas.width || buffer.height != canvas.height {
             buffer.retire()
         }
         buffers.removeAll { $0.width != canvas.width || $0.height != canvas.height }
         var chosen = buffers.first { !$0.isBusy }
-        if chosen == nil, buffers.count < Self.maximumBuffers, let fresh = ParentBuffer(shm: shm, width: canvas.width, height: canvas.height) {
+        if chosen == nil, buffers.count < Self.maximumBuffers,
+            let fresh = ParentBuffer(shm: shm, width: canvas.width, height: canvas.height)
+        {
             fresh.didRelease = { [unowned self] in self.commitIfReady() }
             buffers.append(fresh)
             chosen = fresh
         }
-        guard let buffer = chosen else { return }   // a release will call back
+        guard let buffer = chosen else { return }  // a release will call back
         // A canvas the scale does not divide (clamped sizes) is committed at scale 1.
         let scale = canvas.width % bufferScale == 0 && canvas.height % bufferScale == 0 ? bufferScale : 1
         if scale != committedScale, wl_proxy_get_version(surface) >= 3 {
@@ -191,9 +198,11 @@ final class WaylandScreen {
     private func resize(width: Int32, height: Int32) {
         parentWidth = width
         parentHeight = height
-        let w = width.multipliedReportingOverflow(by: bufferScale), h = height.multipliedReportingOverflow(by: bufferScale)
-        backend.screen(self, wasResizedToWidth: w.overflow ? width : w.partialValue,
-                       height: h.overflow ? height : h.partialValue)
+        let w = width.multipliedReportingOverflow(by: bufferScale),
+            h = height.multipliedReportingOverflow(by: bufferScale)
+        backend.screen(
+            self, wasResizedToWidth: w.overflow ? width : w.partialValue,
+            height: h.overflow ? height : h.partialValue)
     }
 
     /// Recomputes the buffer scale from the outputs the window is on; when it changes, the

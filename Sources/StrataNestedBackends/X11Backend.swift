@@ -88,25 +88,30 @@ public final class X11Backend: Backend {
     /// canvas can be put into as it is (24-bit TrueColor, 32 bits per pixel, RGB masks
     /// ff0000/ff00/ff, little-endian images). `useSharedMemory: false` sends frames with plain
     /// xcb_put_image even when MIT-SHM is there (tests; STRATA_X11_NO_SHM=1 does the same).
-    public init(displayName: String, screens: Int = 1, modes: [ScreenMode] = [ScreenMode(width: 1280, height: 720)],
-                context: String = "--backend x11", useSharedMemory: Bool = true) throws(NestedBackendError) {
+    public init(
+        displayName: String, screens: Int = 1, modes: [ScreenMode] = [ScreenMode(width: 1280, height: 720)],
+        context: String = "--backend x11", useSharedMemory: Bool = true
+    ) throws(NestedBackendError) {
         let parent = "DISPLAY=\(displayName)"
         parentName = parent
         screenCount = max(1, screens)
         self.modes = modes.isEmpty ? [ScreenMode(width: 1280, height: 720)] : modes
         var screenNumber: Int32 = 0
         guard let c = xcb_connect(displayName, &screenNumber) else {
-            throw NestedBackendError(context: context, reason: .cannotConnect, message: "cannot connect to the X server at \(parent)")
+            throw NestedBackendError(
+                context: context, reason: .cannotConnect, message: "cannot connect to the X server at \(parent)")
         }
         let code = xcb_connection_has_error(c)
         guard code == 0 else {
             xcb_disconnect(c)
-            throw NestedBackendError(context: context, reason: .cannotConnect,
-                                     message: "cannot connect to the X server at \(parent): \(X11Backend.describe(connectionError: code))")
+            throw NestedBackendError(
+                context: context, reason: .cannotConnect,
+                message: "cannot connect to the X server at \(parent): \(X11Backend.describe(connectionError: code))")
         }
         func fail(_ message: String) -> NestedBackendError {
             xcb_disconnect(c)
-            return NestedBackendError(context: context, reason: .parentLacks, message: "the X server at \(parent) \(message)")
+            return NestedBackendError(
+                context: context, reason: .parentLacks, message: "the X server at \(parent) \(message)")
         }
         let setup = xcb_get_setup(c)
         var roots = xcb_setup_roots_iterator(setup)
@@ -114,8 +119,10 @@ public final class X11Backend: Backend {
         guard roots.rem > 0, let screenPointer = roots.data else { throw fail("has no screen \(screenNumber)") }
         let screen = screenPointer.pointee
         guard setup?.pointee.image_byte_order == UInt8(XCB_IMAGE_ORDER_LSB_FIRST.rawValue),
-              X11Backend.hasDirectVisual(setup: setup, screen: screenPointer) else {
-            throw fail("has no 24-bit TrueColor root visual with 32-bit pixels (needed to show Strata's canvas as it is)")
+            X11Backend.hasDirectVisual(setup: setup, screen: screenPointer)
+        else {
+            throw fail(
+                "has no 24-bit TrueColor root visual with 32-bit pixels (needed to show Strata's canvas as it is)")
         }
         connection = c
         root = screen.root
@@ -126,7 +133,8 @@ public final class X11Backend: Backend {
         var shmEvent: UInt8 = 0
         var shm = false
         if let ext = xcb_get_extension_data(c, strata_xcb_shm_id()), ext.pointee.present != 0,
-           let reply = xcb_shm_query_version_reply(c, xcb_shm_query_version(c), nil) {
+            let reply = xcb_shm_query_version_reply(c, xcb_shm_query_version(c), nil)
+        {
             free(reply)
             shm = true
             shmEvent = ext.pointee.first_event
@@ -142,8 +150,11 @@ public final class X11Backend: Backend {
 
     public func start(_ compositor: Compositor) throws(ServerError) {
         self.compositor = compositor
-        guard let source = EventSource(display: compositor.display, fd: xcb_get_file_descriptor(connection), events: .readable,
-                                       handler: { [unowned self] events in self.parentEvents(events) }) else {
+        guard
+            let source = EventSource(
+                display: compositor.display, fd: xcb_get_file_descriptor(connection), events: .readable,
+                handler: { [unowned self] events in self.parentEvents(events) })
+        else {
             throw .setup("cannot watch the connection to the X server at \(parentName)")
         }
         self.source = source
@@ -157,14 +168,18 @@ public final class X11Backend: Backend {
 
     /// CLIPBOARD and PRIMARY (`X11Selection`), when the X server has XFixes.
     private func startSelections(_ seat: Seat) {
-        guard let xfixes = xcb_get_extension_data(connection, strata_xcb_xfixes_id()), xfixes.pointee.present != 0 else { return }
+        guard let xfixes = xcb_get_extension_data(connection, strata_xcb_xfixes_id()), xfixes.pointee.present != 0
+        else { return }
         xfixesFirstEvent = xfixes.pointee.first_event
         xcb_discard_reply(connection, xcb_xfixes_query_version(connection, 5, 0).sequence)
         selectionWindow = xcb_generate_id(connection)
-        xcb_create_window(connection, 0, selectionWindow, root, -1, -1, 1, 1, 0, UInt16(XCB_WINDOW_CLASS_INPUT_ONLY.rawValue),
-                          0, 0, nil)
-        for (kind, atom, property) in [(Seat.SelectionKind.clipboard, atoms.clipboard, atoms.strataClipboard),
-                                       (.primary, XCB_ATOM_PRIMARY.rawValue, atoms.strataPrimary)] {
+        xcb_create_window(
+            connection, 0, selectionWindow, root, -1, -1, 1, 1, 0, UInt16(XCB_WINDOW_CLASS_INPUT_ONLY.rawValue),
+            0, 0, nil)
+        for (kind, atom, property) in [
+            (Seat.SelectionKind.clipboard, atoms.clipboard, atoms.strataClipboard),
+            (.primary, XCB_ATOM_PRIMARY.rawValue, atoms.strataPrimary),
+        ] {
             let selection = X11Selection(backend: self, kind: kind, atom: atom, property: property)
             selections.append(selection)
             selection.start(seat: seat)
@@ -202,7 +217,8 @@ public final class X11Backend: Backend {
     public func addScreen(modes: [ScreenMode]? = nil) -> ScreenOutput? {
         guard let compositor, isConnected else { return nil }
         let index = compositor.screensCreated + 1
-        guard let output = compositor.connectScreen(name: "X11-\(index)", modes: modes ?? self.modes, backendName: name) else {
+        guard let output = compositor.connectScreen(name: "X11-\(index)", modes: modes ?? self.modes, backendName: name)
+        else {
             return nil
         }
         screens.append(X11Screen(backend: self, output: output))
@@ -271,7 +287,7 @@ public final class X11Backend: Backend {
         if xcb_connection_has_error(connection) != 0 {
             connectionLost(X11Backend.describe(connectionError: xcb_connection_has_error(connection)))
         } else if !handlingEvents {
-            handleEvents(readingSocket: false)   // replies read while waiting may have queued events
+            handleEvents(readingSocket: false)  // replies read while waiting may have queued events
         }
     }
 
@@ -310,7 +326,8 @@ public final class X11Backend: Backend {
                 if let next = xcb_poll_for_event(connection) {
                     let press = UnsafeRawPointer(next).load(as: xcb_key_press_event_t.self)
                     if next.pointee.response_type & 0x7f == UInt8(XCB_KEY_PRESS), press.detail == release.detail,
-                       press.time == release.time {
+                        press.time == release.time
+                    {
                         free(next)
                         continue
                     }
@@ -333,7 +350,7 @@ public final class X11Backend: Backend {
             let pressed = Int32(type) == XCB_KEY_PRESS
             latestTime = e.time
             if pressed {
-                guard pressedKeys.insert(key).inserted else { return }   // a repeat
+                guard pressedKeys.insert(key).inserted else { return }  // a repeat
             } else if pressedKeys.remove(key) == nil {
                 return
             }
@@ -344,7 +361,9 @@ public final class X11Backend: Backend {
             let pressed = Int32(type) == XCB_BUTTON_PRESS
             latestTime = e.time
             pointerScreen = screen
-            input?.pointerMotion(on: screen.output, x: Double(e.event_x) / screen.output.scale, y: Double(e.event_y) / screen.output.scale, time: e.time)
+            input?.pointerMotion(
+                on: screen.output, x: Double(e.event_x) / screen.output.scale,
+                y: Double(e.event_y) / screen.output.scale, time: e.time)
             switch e.detail {
             case 4, 5, 6, 7:
                 // Wheel clicks arrive as press+release; scroll once, on the press, 10 units a
@@ -364,12 +383,16 @@ public final class X11Backend: Backend {
             let e = raw.load(as: xcb_motion_notify_event_t.self)
             guard let screen = screen(for: e.event) else { return }
             pointerScreen = screen
-            input?.pointerMotion(on: screen.output, x: Double(e.event_x) / screen.output.scale, y: Double(e.event_y) / screen.output.scale, time: e.time)
+            input?.pointerMotion(
+                on: screen.output, x: Double(e.event_x) / screen.output.scale,
+                y: Double(e.event_y) / screen.output.scale, time: e.time)
         case XCB_ENTER_NOTIFY:
             let e = raw.load(as: xcb_enter_notify_event_t.self)
             guard let screen = screen(for: e.event) else { return }
             pointerScreen = screen
-            input?.pointerMotion(on: screen.output, x: Double(e.event_x) / screen.output.scale, y: Double(e.event_y) / screen.output.scale, time: e.time)
+            input?.pointerMotion(
+                on: screen.output, x: Double(e.event_x) / screen.output.scale,
+                y: Double(e.event_y) / screen.output.scale, time: e.time)
         case XCB_FOCUS_OUT:
             let e = raw.load(as: xcb_focus_out_event_t.self)
             if screen(for: e.event) != nil, e.detail != UInt8(XCB_NOTIFY_DETAIL_INFERIOR.rawValue) { hasFocus = false }
@@ -402,7 +425,8 @@ public final class X11Backend: Backend {
         case XCB_CLIENT_MESSAGE:
             let e = raw.load(as: xcb_client_message_event_t.self)
             guard e.type == atoms.wmProtocols, e.format == 32, e.data.data32.0 == atoms.wmDeleteWindow,
-                  let screen = screen(for: e.window) else { return }
+                let screen = screen(for: e.window)
+            else { return }
             close(screen)
         default:
             if xfixesFirstEvent != 0, type == xfixesFirstEvent &+ UInt8(XCB_XFIXES_SELECTION_NOTIFY) {
@@ -452,17 +476,19 @@ public final class X11Backend: Backend {
     /// X button numbers to evdev codes: 1 left, 2 middle, 3 right, 8 back (side), 9 forward (extra).
     static func evdevButton(_ detail: UInt8) -> UInt32? {
         switch detail {
-        case 1: return 0x110   // BTN_LEFT
-        case 2: return 0x112   // BTN_MIDDLE
-        case 3: return 0x111   // BTN_RIGHT
-        case 8: return 0x113   // BTN_SIDE
-        case 9: return 0x114   // BTN_EXTRA
+        case 1: return 0x110  // BTN_LEFT
+        case 2: return 0x112  // BTN_MIDDLE
+        case 3: return 0x111  // BTN_RIGHT
+        case 8: return 0x113  // BTN_SIDE
+        case 9: return 0x114  // BTN_EXTRA
         default: return nil
         }
     }
 
     /// `screen` must point into the setup: its depths and visuals follow it in memory.
-    private static func hasDirectVisual(setup: UnsafePointer<xcb_setup_t>?, screen screenPointer: UnsafeMutablePointer<xcb_screen_t>) -> Bool {
+    private static func hasDirectVisual(
+        setup: UnsafePointer<xcb_setup_t>?, screen screenPointer: UnsafeMutablePointer<xcb_screen_t>
+    ) -> Bool {
         let screen = screenPointer.pointee
         var formats = xcb_setup_pixmap_formats_iterator(setup)
         var bitsPerPixel: UInt8 = 0
@@ -497,8 +523,11 @@ public final class X11Backend: Backend {
             defer { free(r) }
             return r.pointee.atom
         }
-        let cookies = ["WM_PROTOCOLS", "WM_DELETE_WINDOW", "_NET_WM_NAME", "UTF8_STRING", "_XKB_RULES_NAMES", "CLIPBOARD", "TARGETS",
-                       "TEXT", "text/plain", "text/plain;charset=utf-8", "INCR", "_STRATA_CLIPBOARD", "_STRATA_PRIMARY"].map(intern)
+        let cookies = [
+            "WM_PROTOCOLS", "WM_DELETE_WINDOW", "_NET_WM_NAME", "UTF8_STRING", "_XKB_RULES_NAMES", "CLIPBOARD",
+            "TARGETS",
+            "TEXT", "text/plain", "text/plain;charset=utf-8", "INCR", "_STRATA_CLIPBOARD", "_STRATA_PRIMARY",
+        ].map(intern)
         var atoms = Atoms()
         atoms.wmProtocols = reply(cookies[0])
         atoms.wmDeleteWindow = reply(cookies[1])
@@ -520,27 +549,40 @@ public final class X11Backend: Backend {
     /// into XKB_DEFAULT_RULES/MODEL/LAYOUT/VARIANT/OPTIONS where those are not set (the seat
     /// takes `parentKeymap`; its own names never come from these variables).
     private func adoptParentKeyboardLayout() {
-        if let reply = xcb_get_property_reply(connection, xcb_get_property(connection, 0, root, atoms.xkbRulesNames,
-                                                                            XCB_ATOM_STRING.rawValue, 0, 1024), nil) {
+        if let reply = xcb_get_property_reply(
+            connection,
+            xcb_get_property(
+                connection, 0, root, atoms.xkbRulesNames,
+                XCB_ATOM_STRING.rawValue, 0, 1024), nil)
+        {
             defer { free(reply) }
             let length = Int(xcb_get_property_value_length(reply))
             if length > 0, let value = xcb_get_property_value(reply) {
                 let bytes = UnsafeRawBufferPointer(start: value, count: length)
-                let fields = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
-                let names = ["XKB_DEFAULT_RULES", "XKB_DEFAULT_MODEL", "XKB_DEFAULT_LAYOUT", "XKB_DEFAULT_VARIANT", "XKB_DEFAULT_OPTIONS"]
+                let fields = bytes.split(separator: 0, omittingEmptySubsequences: false).map {
+                    String(decoding: $0, as: UTF8.self)
+                }
+                let names = [
+                    "XKB_DEFAULT_RULES", "XKB_DEFAULT_MODEL", "XKB_DEFAULT_LAYOUT", "XKB_DEFAULT_VARIANT",
+                    "XKB_DEFAULT_OPTIONS",
+                ]
                 for (name, value) in zip(names, fields) where !value.isEmpty {
                     setenv(name, value, 0)
                 }
             }
         }
         var major: UInt16 = 0, minor: UInt16 = 0, baseEvent: UInt8 = 0, baseError: UInt8 = 0
-        guard xkb_x11_setup_xkb_extension(connection, UInt16(XKB_X11_MIN_MAJOR_XKB_VERSION), UInt16(XKB_X11_MIN_MINOR_XKB_VERSION),
-                                          XKB_X11_SETUP_XKB_EXTENSION_NO_FLAGS, &major, &minor, &baseEvent, &baseError) == 1 else { return }
+        guard
+            xkb_x11_setup_xkb_extension(
+                connection, UInt16(XKB_X11_MIN_MAJOR_XKB_VERSION), UInt16(XKB_X11_MIN_MINOR_XKB_VERSION),
+                XKB_X11_SETUP_XKB_EXTENSION_NO_FLAGS, &major, &minor, &baseEvent, &baseError) == 1
+        else { return }
         detectableAutorepeat = Self.askForDetectableAutorepeat(connection)
         let device = xkb_x11_get_core_keyboard_device_id(connection)
         guard device >= 0, let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else { return }
         defer { xkb_context_unref(context) }
-        guard let keymap = xkb_x11_keymap_new_from_device(context, connection, device, XKB_KEYMAP_COMPILE_NO_FLAGS) else { return }
+        guard let keymap = xkb_x11_keymap_new_from_device(context, connection, device, XKB_KEYMAP_COMPILE_NO_FLAGS)
+        else { return }
         defer { xkb_keymap_unref(keymap) }
         if let text = xkb_keymap_get_as_string(keymap, XKB_KEYMAP_FORMAT_TEXT_V1) {
             parentKeymap = String(cString: text)

@@ -38,7 +38,8 @@ final class X11Screen {
         self.output = output
         window = xcb_generate_id(c)
         gc = xcb_generate_id(c)
-        let events: UInt32 = XCB_EVENT_MASK_EXPOSURE.rawValue | XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue
+        let events: UInt32 =
+            XCB_EVENT_MASK_EXPOSURE.rawValue | XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue
             | XCB_EVENT_MASK_KEY_PRESS.rawValue | XCB_EVENT_MASK_KEY_RELEASE.rawValue
             | XCB_EVENT_MASK_BUTTON_PRESS.rawValue | XCB_EVENT_MASK_BUTTON_RELEASE.rawValue
             | XCB_EVENT_MASK_POINTER_MOTION.rawValue | XCB_EVENT_MASK_ENTER_WINDOW.rawValue
@@ -49,22 +50,27 @@ final class X11Screen {
         xcb_create_pixmap(c, 1, blank, backend.root, 1, 1)
         xcb_create_cursor(c, cursor, blank, blank, 0, 0, 0, 0, 0, 0, 0, 0)
         xcb_free_pixmap(c, blank)
-        let values: [UInt32] = [0, events, cursor]   // back pixel black, event mask, cursor (in bit order)
-        xcb_create_window(c, backend.depth, window, backend.root, 0, 0, UInt16(clamping: output.canvas.width),
-                          UInt16(clamping: output.canvas.height), 0, UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), backend.visual,
-                          XCB_CW_BACK_PIXEL.rawValue | XCB_CW_EVENT_MASK.rawValue | XCB_CW_CURSOR.rawValue, values)
+        let values: [UInt32] = [0, events, cursor]  // back pixel black, event mask, cursor (in bit order)
+        xcb_create_window(
+            c, backend.depth, window, backend.root, 0, 0, UInt16(clamping: output.canvas.width),
+            UInt16(clamping: output.canvas.height), 0, UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), backend.visual,
+            XCB_CW_BACK_PIXEL.rawValue | XCB_CW_EVENT_MASK.rawValue | XCB_CW_CURSOR.rawValue, values)
         xcb_free_cursor(c, cursor)
         let name = Array(output.screen.name.utf8)
-        xcb_change_property(c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, XCB_ATOM_WM_NAME.rawValue,
-                            XCB_ATOM_STRING.rawValue, 8, UInt32(name.count), name)
-        xcb_change_property(c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, backend.atoms.netWMName,
-                            backend.atoms.utf8String, 8, UInt32(name.count), name)
+        xcb_change_property(
+            c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, XCB_ATOM_WM_NAME.rawValue,
+            XCB_ATOM_STRING.rawValue, 8, UInt32(name.count), name)
+        xcb_change_property(
+            c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, backend.atoms.netWMName,
+            backend.atoms.utf8String, 8, UInt32(name.count), name)
         let windowClass = Array("strata\0Strata\0".utf8)
-        xcb_change_property(c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, XCB_ATOM_WM_CLASS.rawValue,
-                            XCB_ATOM_STRING.rawValue, 8, UInt32(windowClass.count), windowClass)
+        xcb_change_property(
+            c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, XCB_ATOM_WM_CLASS.rawValue,
+            XCB_ATOM_STRING.rawValue, 8, UInt32(windowClass.count), windowClass)
         var protocols = [backend.atoms.wmDeleteWindow]
-        xcb_change_property(c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, backend.atoms.wmProtocols,
-                            XCB_ATOM_ATOM.rawValue, 32, 1, &protocols)
+        xcb_change_property(
+            c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, backend.atoms.wmProtocols,
+            XCB_ATOM_ATOM.rawValue, 32, 1, &protocols)
         xcb_create_gc(c, gc, window, 0, nil)
         xcb_map_window(c, window)
         pendingDamage.addRect(x: 0, y: 0, width: output.canvas.width, height: output.canvas.height)
@@ -110,9 +116,10 @@ final class X11Screen {
                     .copyMemory(from: source + y * sourceStride + Int(box.x1) * 4, byteCount: Int(box.width) * 4)
             }
             let last = index == boxes.count - 1
-            xcb_shm_put_image(backend.connection, window, gc, UInt16(segment.width), UInt16(segment.height),
-                              UInt16(box.x1), UInt16(box.y1), UInt16(box.width), UInt16(box.height), Int16(box.x1), Int16(box.y1),
-                              backend.depth, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), last ? 1 : 0, segment.id, 0)
+            xcb_shm_put_image(
+                backend.connection, window, gc, UInt16(segment.width), UInt16(segment.height),
+                UInt16(box.x1), UInt16(box.y1), UInt16(box.width), UInt16(box.height), Int16(box.x1), Int16(box.y1),
+                backend.depth, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), last ? 1 : 0, segment.id, 0)
         }
         waitingForCompletion = true
     }
@@ -135,9 +142,10 @@ final class X11Screen {
                         chunk.append(contentsOf: UnsafeBufferPointer(start: start, count: width))
                     }
                     chunk.withUnsafeBytes { bytes in
-                        _ = xcb_put_image(backend.connection, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), window, gc,
-                                          UInt16(width), UInt16(rows), Int16(x), Int16(y), 0, backend.depth,
-                                          UInt32(bytes.count), bytes.bindMemory(to: UInt8.self).baseAddress)
+                        _ = xcb_put_image(
+                            backend.connection, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), window, gc,
+                            UInt16(width), UInt16(rows), Int16(x), Int16(y), 0, backend.depth,
+                            UInt32(bytes.count), bytes.bindMemory(to: UInt8.self).baseAddress)
                     }
                     y += rows
                 }
@@ -165,7 +173,7 @@ final class X11Screen {
         let id = xcb_generate_id(backend.connection)
         let cookie = xcb_shm_attach_checked(backend.connection, id, UInt32(shmID), 0)
         let error = xcb_request_check(backend.connection, cookie)
-        shmctl(shmID, IPC_RMID, nil)   // freed once both sides detach
+        shmctl(shmID, IPC_RMID, nil)  // freed once both sides detach
         if let error {
             free(error)
             shmdt(address)

@@ -56,7 +56,8 @@ final class X11Selection {
     private var window: xcb_window_t { backend.selectionWindow }
 
     func start(seat: Seat) {
-        let mask = XCB_XFIXES_SELECTION_EVENT_MASK_SET_SELECTION_OWNER.rawValue
+        let mask =
+            XCB_XFIXES_SELECTION_EVENT_MASK_SET_SELECTION_OWNER.rawValue
             | XCB_XFIXES_SELECTION_EVENT_MASK_SELECTION_WINDOW_DESTROY.rawValue
             | XCB_XFIXES_SELECTION_EVENT_MASK_SELECTION_CLIENT_CLOSE.rawValue
         xcb_xfixes_select_selection_input(connection, window, atom, mask)
@@ -80,13 +81,15 @@ final class X11Selection {
     /// Strata's text types, best first, and the X targets that carry them.
     static let textTypes = ["text/plain;charset=utf-8", "text/plain", "UTF8_STRING", "STRING", "TEXT"]
 
-    private var textTargets: [xcb_atom_t] { [atoms.utf8String, XCB_ATOM_STRING.rawValue, atoms.text, atoms.textPlainUTF8, atoms.textPlain] }
+    private var textTargets: [xcb_atom_t] {
+        [atoms.utf8String, XCB_ATOM_STRING.rawValue, atoms.text, atoms.textPlainUTF8, atoms.textPlain]
+    }
 
     // MARK: X → Strata
 
     /// XFixes: the X selection's owner changed.
     func ownerDidChange(to newOwner: xcb_window_t) {
-        guard newOwner != window else { return }   // Strata's own
+        guard newOwner != window else { return }  // Strata's own
         owner = newOwner
         ownerGeneration &+= 1
         targetsAsked = false
@@ -120,8 +123,12 @@ final class X11Selection {
             let generation = ownerGeneration
             readProperty(words: 1024) { [weak self] type, format, bytes in
                 // A reply for an owner that changed meanwhile is dropped.
-                guard let self, generation == self.ownerGeneration, let bytes, type == XCB_ATOM_ATOM.rawValue, format == 32 else { return }
-                let targets = bytes.withUnsafeBytes { raw in (0..<(raw.count / 4)).map { raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self) } }
+                guard let self, generation == self.ownerGeneration, let bytes, type == XCB_ATOM_ATOM.rawValue,
+                    format == 32
+                else { return }
+                let targets = bytes.withUnsafeBytes { raw in
+                    (0..<(raw.count / 4)).map { raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self) }
+                }
                 self.ownerHasTargets(targets)
             }
             return
@@ -147,16 +154,22 @@ final class X11Selection {
 
     private func ownerHasTargets(_ targets: [xcb_atom_t]) {
         let hasUTF8 = targets.contains(atoms.utf8String) || targets.contains(atoms.textPlainUTF8)
-        let hasText = hasUTF8 || targets.contains(XCB_ATOM_STRING.rawValue) || targets.contains(atoms.text) || targets.contains(atoms.textPlain)
+        let hasText =
+            hasUTF8 || targets.contains(XCB_ATOM_STRING.rawValue) || targets.contains(atoms.text)
+            || targets.contains(atoms.textPlain)
         guard hasText, let seat = backend.seat else { return }
         let types = hasUTF8 ? Self.textTypes : ["text/plain", "STRING", "TEXT"]
-        let source = CompositorSelectionSource(mimeTypes: types) { [weak self] type, fd in self?.receive(type, fd: fd, utf8: hasUTF8) }
+        let source = CompositorSelectionSource(mimeTypes: types) { [weak self] type, fd in
+            self?.receive(type, fd: fd, utf8: hasUTF8)
+        }
         inbound = source
         seat.setCompositorSelection(source, kind)
     }
 
     private func receive(_ type: String, fd: Int32, utf8: Bool) {
-        guard receives.count < Self.maximumTransfers, let incoming = Incoming(backend: backend, fd: fd, maximumBytes: maximumBytes) else { return }
+        guard receives.count < Self.maximumTransfers,
+            let incoming = Incoming(backend: backend, fd: fd, maximumBytes: maximumBytes)
+        else { return }
         incoming.target = utf8 ? atoms.utf8String : XCB_ATOM_STRING.rawValue
         receives.append(incoming)
         convertNext()
@@ -183,7 +196,9 @@ final class X11Selection {
             let r = reply.assumingMemoryBound(to: xcb_get_property_reply_t.self)
             let length = Int(xcb_get_property_value_length(r))
             // More than asked for: refused (the rest stays unread).
-            guard r.pointee.bytes_after == 0, let value = xcb_get_property_value(r) else { return done(r.pointee.type, r.pointee.format, nil) }
+            guard r.pointee.bytes_after == 0, let value = xcb_get_property_value(r) else {
+                return done(r.pointee.type, r.pointee.format, nil)
+            }
             done(r.pointee.type, r.pointee.format, Array(UnsafeRawBufferPointer(start: value, count: length)))
         }
         backend.flush()
@@ -221,12 +236,15 @@ final class X11Selection {
         guard let outbound, outbound.isCurrent else { return refuse(e) }
         if e.target == atoms.targets {
             var targets = [atoms.targets] + textTargets
-            xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, property, XCB_ATOM_ATOM.rawValue, 32,
-                                UInt32(targets.count), &targets)
+            xcb_change_property(
+                connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, property, XCB_ATOM_ATOM.rawValue, 32,
+                UInt32(targets.count), &targets)
             return notify(e, property: property)
         }
         let utf8 = [atoms.utf8String, atoms.text, atoms.textPlainUTF8].contains(e.target)
-        guard utf8 || [XCB_ATOM_STRING.rawValue, atoms.textPlain].contains(e.target), requests.count < Self.maximumTransfers else {
+        guard utf8 || [XCB_ATOM_STRING.rawValue, atoms.textPlain].contains(e.target),
+            requests.count < Self.maximumTransfers
+        else {
             return refuse(e)
         }
         let order = utf8 ? Self.textTypes : ["text/plain", "STRING", "TEXT", "text/plain;charset=utf-8", "UTF8_STRING"]
@@ -237,14 +255,19 @@ final class X11Selection {
         outbound.receive(type, fd: fds[1])
         Glibc.close(fds[1])
         let replyType = e.target == atoms.text ? atoms.utf8String : e.target
-        guard let outgoing = Outgoing(backend: backend, fd: fds[0], maximumBytes: maximumBytes, done: { [weak self] outgoing, bytes in
-            guard let self else { return }
-            self.requests.removeAll { $0 === outgoing }
-            guard var bytes else { return self.refuse(e) }
-            xcb_change_property(self.connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, property, replyType, 8,
-                                UInt32(bytes.count), &bytes)
-            self.notify(e, property: property)
-        }) else {
+        guard
+            let outgoing = Outgoing(
+                backend: backend, fd: fds[0], maximumBytes: maximumBytes,
+                done: { [weak self] outgoing, bytes in
+                    guard let self else { return }
+                    self.requests.removeAll { $0 === outgoing }
+                    guard var bytes else { return self.refuse(e) }
+                    xcb_change_property(
+                        self.connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, property, replyType, 8,
+                        UInt32(bytes.count), &bytes)
+                    self.notify(e, property: property)
+                })
+        else {
             Glibc.close(fds[0])
             return refuse(e)
         }
@@ -265,7 +288,9 @@ final class X11Selection {
             var bytes = [UInt8](repeating: 0, count: 32)
             for i in 0..<min(32, raw.count) { bytes[i] = raw[i] }
             bytes.withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) { _ = xcb_send_event(connection, 0, e.requestor, 0, $0.baseAddress) }
+                buffer.withMemoryRebound(to: CChar.self) {
+                    _ = xcb_send_event(connection, 0, e.requestor, 0, $0.baseAddress)
+                }
             }
         }
         backend.flush()
@@ -361,7 +386,9 @@ final class X11Selection {
                     pending.removeFirst(n)
                 } else if n < 0, errno == EAGAIN || errno == EINTR {
                     if source == nil, let display = backend?.display {
-                        source = EventSource(display: display, fd: fd, events: .writable) { [weak self] _ in self?.flushPending() }
+                        source = EventSource(display: display, fd: fd, events: .writable) { [weak self] _ in
+                            self?.flushPending()
+                        }
                         if source == nil { return end() }
                     }
                     return

@@ -55,8 +55,10 @@ public struct ProcessLaunch {
         for (number, stream) in [(Int32(0), standardInput), (1, standardOutput), (2, standardError)] {
             switch stream {
             case .inherit: break
-            case .null: posix_spawn_file_actions_addopen(&actions, number, "/dev/null", number == 0 ? O_RDONLY : O_WRONLY, 0)
-            case .file(let path): posix_spawn_file_actions_addopen(&actions, number, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            case .null:
+                posix_spawn_file_actions_addopen(&actions, number, "/dev/null", number == 0 ? O_RDONLY : O_WRONLY, 0)
+            case .file(let path):
+                posix_spawn_file_actions_addopen(&actions, number, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             case .descriptor(let fd): posix_spawn_file_actions_adddup2(&actions, fd, number)
             }
         }
@@ -100,7 +102,8 @@ public struct ProcessLaunch {
 
     /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29+), which the Glibc module does not
     /// import; looked up at run time.
-    private typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, UnsafePointer<CChar>?) -> Int32
+    private typealias AddChdir =
+        @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, UnsafePointer<CChar>?) -> Int32
     private static let addChdir: AddChdir? = {
         guard let symbol = dlsym(nil, "posix_spawn_file_actions_addchdir_np") else { return nil }
         return unsafeBitCast(symbol, to: AddChdir.self)

@@ -81,8 +81,9 @@ struct ProcessAncestry {
         let fields = line[(close + 1)...].split(separator: UInt8(ascii: " "))
         // fields[0] is the state (field 3): the parent is field 4, the start time field 22.
         guard fields.count > 19,
-              let parent = Int32(String(decoding: fields[1], as: UTF8.self)),
-              let start = UInt64(String(decoding: fields[19], as: UTF8.self)) else { return nil }
+            let parent = Int32(String(decoding: fields[1], as: UTF8.self)),
+            let start = UInt64(String(decoding: fields[19], as: UTF8.self))
+        else { return nil }
         return Status(parent: parent, startTime: start)
     }
 }

@@ -33,8 +33,10 @@ final class ProtocolLog {
     private var states: [OpaquePointer: ClientState] = [:]
 
     /// `write` gets the client and the line's fields (it adds the client's number and writes).
-    init(display: Display, windows: WindowManager, selectors: [String], maximumPerClient: Int,
-         write: @escaping (OpaquePointer, [String: JSONValue]) -> Void) {
+    init(
+        display: Display, windows: WindowManager, selectors: [String], maximumPerClient: Int,
+        write: @escaping (OpaquePointer, [String: JSONValue]) -> Void
+    ) {
         self.display = display
         self.windows = windows
         var pids: Set<Int32> = [], appIDs: Set<String> = []
@@ -52,15 +54,17 @@ final class ProtocolLog {
         let box = Box()
         box.owner = self
         self.box = box
-        logger = wl_display_add_protocol_logger(display.display, { data, direction, message in
-            guard let data, let message else { return }
-            guard let owner = Unmanaged<Box>.fromOpaque(data).takeUnretainedValue().owner else { return }
-            withExtendedLifetime(owner) {
-                owner.isLogging = true
-                owner.log(direction, message.pointee)
-                owner.isLogging = false
-            }
-        }, Unmanaged.passRetained(box).toOpaque())
+        logger = wl_display_add_protocol_logger(
+            display.display,
+            { data, direction, message in
+                guard let data, let message else { return }
+                guard let owner = Unmanaged<Box>.fromOpaque(data).takeUnretainedValue().owner else { return }
+                withExtendedLifetime(owner) {
+                    owner.isLogging = true
+                    owner.log(direction, message.pointee)
+                    owner.isLogging = false
+                }
+            }, Unmanaged.passRetained(box).toOpaque())
     }
 
     /// What the logger's user data points at: libwayland walks its loggers while it calls one,
@@ -86,12 +90,15 @@ final class ProtocolLog {
             return
         }
         let pair = Unmanaged.passRetained(LoggerToDestroy(logger: logger, box: box)).toOpaque()
-        if wl_event_loop_add_idle(display.eventLoop, { data in
-            guard let data else { return }
-            let pending = Unmanaged<LoggerToDestroy>.fromOpaque(data).takeRetainedValue()
-            wl_protocol_logger_destroy(pending.logger)
-            Unmanaged.passUnretained(pending.box).release()
-        }, pair) == nil {
+        if wl_event_loop_add_idle(
+            display.eventLoop,
+            { data in
+                guard let data else { return }
+                let pending = Unmanaged<LoggerToDestroy>.fromOpaque(data).takeRetainedValue()
+                wl_protocol_logger_destroy(pending.logger)
+                Unmanaged.passUnretained(pending.box).release()
+            }, pair) == nil
+        {
             Unmanaged<LoggerToDestroy>.fromOpaque(pair).release()
             wl_protocol_logger_destroy(logger)
             Unmanaged.passUnretained(box).release()
@@ -135,11 +142,13 @@ final class ProtocolLog {
         }
         let interface = wl_resource_get_class(resource).map { String(cString: $0) } ?? "?"
         let name = message.message.flatMap { $0.pointee.name }.map { String(cString: $0) } ?? "?"
-        write(client, [
-            "direction": .string(direction == WL_PROTOCOL_LOGGER_REQUEST ? "request" : "event"),
-            "interface": .string(interface), "object": JSONValue(Int(wl_resource_get_id(resource))),
-            "message": .string(name),
-        ])
+        write(
+            client,
+            [
+                "direction": .string(direction == WL_PROTOCOL_LOGGER_REQUEST ? "request" : "event"),
+                "interface": .string(interface), "object": JSONValue(Int(wl_resource_get_id(resource))),
+                "message": .string(name),
+            ])
     }
 
     private func matches(_ client: OpaquePointer) -> Bool {

@@ -8,7 +8,8 @@ final class TraceLineBuffer {
     static let capacity = 4096
     /// Past the line: where a number's digits are made.
     private static let scratch = 24
-    private let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: TraceLineBuffer.capacity + TraceLineBuffer.scratch)
+    private let bytes = UnsafeMutablePointer<UInt8>.allocate(
+        capacity: TraceLineBuffer.capacity + TraceLineBuffer.scratch)
     /// "00", "01", … "99", one after the other.
     private let pairs: UnsafeMutablePointer<UInt8> = {
         let pairs = UnsafeMutablePointer<UInt8>.allocate(capacity: 200)

@@ -23,7 +23,9 @@ extension TraceRecorder {
 
     /// `shown` for a control request about to run (nil for a command that touches no window).
     package func shownBefore(_ request: JSONValue) -> JSONValue? {
-        guard !isStopped, let name = request["command"]?.stringValue, Self.commandsWithPictures.contains(name) else { return nil }
+        guard !isStopped, let name = request["command"]?.stringValue, Self.commandsWithPictures.contains(name) else {
+            return nil
+        }
         let windows = windowsTouched(by: name, request)
         return windows.isEmpty ? nil : shown(of: windows)
     }
@@ -36,10 +38,13 @@ extension TraceRecorder {
         var windows: [Window] = []
         func add(_ window: Window?) {
             guard let window, !window.isClosed, !windows.contains(where: { $0 === window }),
-                  windows.count < Self.maximumShownWindows else { return }
+                windows.count < Self.maximumShownWindows
+            else { return }
             windows.append(window)
         }
-        if let selector = request["window"], let window = try? WindowSelector(selector, argument: "window").resolve(in: compositor.windows.windows) {
+        if let selector = request["window"],
+            let window = try? WindowSelector(selector, argument: "window").resolve(in: compositor.windows.windows)
+        {
             add(window)
         }
         let seat = compositor.seat
@@ -48,13 +53,17 @@ extension TraceRecorder {
             add(seat?.keyboardFocus.flatMap { scene.window(showing: $0) } ?? compositor.windows.keyWindow)
         case "pointer-move", "pointer-button", "pointer-click", "pointer-scroll", "touch", "gesture", "tablet":
             add(seat?.pointerFocus.flatMap { scene.window(showing: $0) })
-            if let x = request["x"]?.doubleValue, let y = request["y"]?.doubleValue, x.isFinite, y.isFinite, request["shown"] != true {
-                let output = screen(named: request["screen"]) ?? seat?.pointerPosition?.output ?? compositor.scene.outputs.first
+            if let x = request["x"]?.doubleValue, let y = request["y"]?.doubleValue, x.isFinite, y.isFinite,
+                request["shown"] != true
+            {
+                let output =
+                    screen(named: request["screen"]) ?? seat?.pointerPosition?.output ?? compositor.scene.outputs.first
                 if let output { add(scene.surface(at: x, y, on: output)?.window) }
             }
         case "screenshot":
             let output = screen(named: request["screen"]) ?? compositor.scene.outputs.first
-            for window in compositor.windows.windows.reversed() where !window.isHidden && window.screen === output?.screen {
+            for window in compositor.windows.windows.reversed()
+            where !window.isHidden && window.screen === output?.screen {
                 add(window)
             }
         default:
@@ -65,8 +74,12 @@ extension TraceRecorder {
 
     private func screen(named value: JSONValue?) -> ScreenOutput? {
         guard let value else { return nil }
-        if let number = value.intValue { return compositor.scene.outputs.first { $0.screen.id.rawValue == UInt64(clamping: number) } }
-        if let name = value.stringValue { return compositor.scene.outputs.first { $0.screen.name == name || String($0.screen.id.rawValue) == name } }
+        if let number = value.intValue {
+            return compositor.scene.outputs.first { $0.screen.id.rawValue == UInt64(clamping: number) }
+        }
+        if let name = value.stringValue {
+            return compositor.scene.outputs.first { $0.screen.name == name || String($0.screen.id.rawValue) == name }
+        }
         return nil
     }
 
@@ -90,8 +103,10 @@ extension TraceRecorder {
         guard !images.isExhausted else { return }
         let text = PictureEncoding.hex(hash)
         guard !images.hasWritten(.thumbnail, text),
-              let small = PictureEncoding.thumbnail(of: canvas, maximumWidth: TraceImages.thumbnailSide,
-                                                    maximumHeight: TraceImages.thumbnailSide) else { return }
+            let small = PictureEncoding.thumbnail(
+                of: canvas, maximumWidth: TraceImages.thumbnailSide,
+                maximumHeight: TraceImages.thumbnailSide)
+        else { return }
         writeImage(.thumbnail, hash: text, canvas: small)
     }
 
@@ -104,7 +119,8 @@ extension TraceRecorder {
     /// One `image` line, written by hand (a base64 PNG needs no escaping), unless this (kind,
     /// hash) was written or the budget is spent.
     private func writeImage(_ kind: TraceImages.Kind, hash: String, canvas: Canvas) {
-        guard !isStopped, !images.isExhausted, !images.hasWritten(kind, hash), let png = PictureEncoding.png(of: canvas) else { return }
+        guard !isStopped, !images.isExhausted, !images.hasWritten(kind, hash), let png = PictureEncoding.png(of: canvas)
+        else { return }
         let base64 = Data(png).base64EncodedString()
         var line = "{\"type\":\"image\",\"kind\":\"\(kind.rawValue)\",\"hash\":\"\(hash)\",\"width\":\(canvas.width),"
         line += "\"height\":\(canvas.height),\"sequence\":\(sequence),\"time_ns\":\(time),\"png\":\"\(base64)\"}"
@@ -112,7 +128,10 @@ extension TraceRecorder {
         let fits = writer.bytes + line.utf8.count + 64 * 1024 <= writer.maximumBytes
         guard fits, images.admit(kind, hash, bytes: line.utf8.count) else {
             images.isExhausted = true
-            writeLine(Array("{\"type\":\"image\",\"budget_reached\":true,\"budget\":\(images.budget),\"sequence\":\(sequence),\"time_ns\":\(time)}".utf8))
+            writeLine(
+                Array(
+                    "{\"type\":\"image\",\"budget_reached\":true,\"budget\":\(images.budget),\"sequence\":\(sequence),\"time_ns\":\(time)}"
+                        .utf8))
             return
         }
         writeLine(Array(line.utf8))

@@ -51,9 +51,11 @@ public final class TraceRecorder {
     /// Starts recording into `path` (a regular file, created or truncated). `command`: the argv
     /// Strata was started with, if any; `startedBy`: `command-line` or `control`; `started`: the
     /// processes Strata started before (the command's and each `exec`'s pid, `ControlServer`).
-    public init(compositor: Compositor, path: String, maximumBytes: Int = TraceRecorder.defaultMaximumBytes,
-                command: [String]? = nil, startedBy: String = "command-line",
-                started: [Int32: TraceOrigin] = [:]) throws(ControlError) {
+    public init(
+        compositor: Compositor, path: String, maximumBytes: Int = TraceRecorder.defaultMaximumBytes,
+        command: [String]? = nil, startedBy: String = "command-line",
+        started: [Int32: TraceOrigin] = [:]
+    ) throws(ControlError) {
         self.compositor = compositor
         self.path = path
         for (pid, origin) in started { ancestry.add(pid, as: origin) }
@@ -81,7 +83,9 @@ public final class TraceRecorder {
             self.clientDidConnect(OpaquePointer(data))
         }
         clientCreated?.listen(toClientCreated: compositor.display.display)
-        presentedToken = compositor.scene.framePresented.observe { [unowned self] output in self.screenDidPresent(output) }
+        presentedToken = compositor.scene.framePresented.observe { [unowned self] output in
+            self.screenDidPresent(output)
+        }
         inputToken = compositor.seat.inputHandled.observe { [unowned self] handled in
             self.seatDidHandle(handled.input, time: handled.time)
         }
@@ -171,10 +175,11 @@ public final class TraceRecorder {
         if Self.changesTheStack(posted.notification) { writeWindowsIfChanged() }
         switch posted.notification {
         case .screenDidConnect(let id), .screenModeDidChange(let id), .screenDidChangeTransform(let id),
-             .screenDidChangeScale(let id), .screenDidChangeBrightness(let id), .screenDidMove(let id),
-             .screenDidChangeMirroring(let id, _), .screenDidChangeUsableArea(let id), .screenDidChangeOverscan(let id):
+            .screenDidChangeScale(let id), .screenDidChangeBrightness(let id), .screenDidMove(let id),
+            .screenDidChangeMirroring(let id, _), .screenDidChangeUsableArea(let id), .screenDidChangeOverscan(let id):
             if let screen = compositor.windows.screens.first(where: { $0.id == id }),
-               let info = try? JSONValue(encoding: ScreenInfo(screen)) {
+                let info = try? JSONValue(encoding: ScreenInfo(screen))
+            {
                 write(.screen, ["screen": info])
             }
         case .screenDidDisconnect(let id):
@@ -195,8 +200,9 @@ public final class TraceRecorder {
         let line = handLine
         line.removeAll()
         switch notification {
-        case .windowDidOpen(let id), .windowDidClose(let id), .windowDidBecomeVisible(let id), .windowDidBecomeHidden(let id),
-             .windowDidBecomeKey(let id), .windowDidResignKey(let id), .windowDidChangeStacking(let id):
+        case .windowDidOpen(let id), .windowDidClose(let id), .windowDidBecomeVisible(let id),
+            .windowDidBecomeHidden(let id),
+            .windowDidBecomeKey(let id), .windowDidResignKey(let id), .windowDidChangeStacking(let id):
             appendEventHead(notification.name, to: line)
             if case .windowDidOpen = notification {
                 // Whose window it is (its client's pid; an X window's from the XWM, 0 while unknown).
@@ -213,8 +219,8 @@ public final class TraceRecorder {
             line.append(UInt8(ascii: "}"))
             writeLine(line.line)
         case .screenDidConnect(let id), .screenDidDisconnect(let id), .screenModeDidChange(let id),
-             .screenDidChangeTransform(let id), .screenDidChangeScale(let id), .screenDidChangeBrightness(let id),
-             .screenDidChangeOverscan(let id), .screenDidMove(let id), .screenDidChangeUsableArea(let id):
+            .screenDidChangeTransform(let id), .screenDidChangeScale(let id), .screenDidChangeBrightness(let id),
+            .screenDidChangeOverscan(let id), .screenDidMove(let id), .screenDidChangeUsableArea(let id):
             appendEventHead(notification.name, to: line)
             line.append(",\"screen\":")
             line.append(Int64(clamping: id.rawValue))
@@ -235,7 +241,7 @@ public final class TraceRecorder {
 
     private func appendEventHead(_ name: String, to line: TraceLineBuffer) {
         line.append("{\"name\":\"")
-        line.append(ascii: name)   // a Swift identifier: nothing to escape
+        line.append(ascii: name)  // a Swift identifier: nothing to escape
         line.append(UInt8(ascii: "\""))
     }
 
@@ -257,7 +263,7 @@ public final class TraceRecorder {
     private static func changesTheStack(_ notification: WindowServerNotification) -> Bool {
         switch notification {
         case .windowDidOpen, .windowDidClose, .windowDidBecomeVisible, .windowDidBecomeHidden, .windowDidBecomeKey,
-             .windowDidResignKey, .windowDidChangeLevel, .windowDidChangeStacking, .windowDidMoveToScreen:
+            .windowDidResignKey, .windowDidChangeLevel, .windowDidChangeStacking, .windowDidMoveToScreen:
             return true
         default:
             return false
@@ -316,8 +322,12 @@ public final class TraceRecorder {
     /// of `origin` from now on.
     public func processDidStart(pid: Int32, command: [String], origin: TraceOrigin = .exec) {
         ancestry.add(pid, as: origin)
-        write(.client, ["event": "start", "pid": JSONValue(Int(pid)), "command": .array(command.map { .string($0) }),
-                        "origin": .string(origin.rawValue)])
+        write(
+            .client,
+            [
+                "event": "start", "pid": JSONValue(Int(pid)), "command": .array(command.map { .string($0) }),
+                "origin": .string(origin.rawValue),
+            ])
     }
 
     /// Where the process `pid` came from (`command`, `exec`, `outside`…): the control server asks
@@ -330,8 +340,10 @@ public final class TraceRecorder {
     /// `strata --record-protocol`): a `protocol` line each, at most `maximumPerClient` a client.
     public func logProtocol(of selectors: [String], maximumPerClient: Int = 100_000) {
         guard !selectors.isEmpty, !isStopped else { return }
-        protocolLog = ProtocolLog(display: compositor.display, windows: compositor.windows, selectors: selectors,
-                                  maximumPerClient: maximumPerClient) { [unowned self] client, fields in
+        protocolLog = ProtocolLog(
+            display: compositor.display, windows: compositor.windows, selectors: selectors,
+            maximumPerClient: maximumPerClient
+        ) { [unowned self] client, fields in
             var fields = fields
             if let number = clients[client]?.number { fields["client"] = JSONValue(number) }
             write(.protocolMessage, fields)
@@ -343,8 +355,10 @@ public final class TraceRecorder {
     /// A control request (as parsed) and its reply; `sequence`: the model's before it ran;
     /// `origin`: where its connection's peer came from; `shown`: what the windows the command
     /// acts on showed before it ran (`shownBefore`).
-    package func recordCommand(request: JSONValue, reply: JSONValue?, connection: Int, peerPID: Int32, origin: TraceOrigin,
-                       sequence before: UInt64, shown: JSONValue? = nil) {
+    package func recordCommand(
+        request: JSONValue, reply: JSONValue?, connection: Int, peerPID: Int32, origin: TraceOrigin,
+        sequence before: UInt64, shown: JSONValue? = nil
+    ) {
         var fields: [String: JSONValue] = [
             "request": request, "reply": reply ?? .null, "connection": JSONValue(connection),
             "peer_pid": JSONValue(Int(peerPID)), "origin": .string(origin.rawValue), "sequence": JSONValue(before),
@@ -360,7 +374,7 @@ public final class TraceRecorder {
         let id = output.screen.id
         let state: ScreenHashing
         if let last = lastHashing, last.id == id {
-            state = last   // the usual case: one screen, no dictionary lookup a frame
+            state = last  // the usual case: one screen, no dictionary lookup a frame
         } else if let existing = hashers[id] {
             state = existing
         } else {
@@ -376,7 +390,9 @@ public final class TraceRecorder {
         // the end); under the manual clock every frame.
         let now = compositor.clock.nanoseconds, sequence = self.sequence
         var hash: UInt64?
-        if compositor.clock.isManual || sequence != state.sequence || now &- state.time >= Self.hashInterval || state.time == 0 {
+        if compositor.clock.isManual || sequence != state.sequence || now &- state.time >= Self.hashInterval
+            || state.time == 0
+        {
             hash = state.hasher.pictureHash(canvas)
             state.time = max(1, now)
             state.sequence = sequence
@@ -404,7 +420,8 @@ public final class TraceRecorder {
     static let hashInterval: UInt64 = 2_000_000_000
 
     /// One `frame` line, written by hand (one a frame: no dictionary).
-    private func writeFrame(screen id: ScreenID, frame: Int, hash: UInt64?, damage: PixmanRegion?, final: Bool = false) {
+    private func writeFrame(screen id: ScreenID, frame: Int, hash: UInt64?, damage: PixmanRegion?, final: Bool = false)
+    {
         // Bytes into a block kept between frames: no string is made, nothing is allocated.
         let line = handLine
         line.removeAll()

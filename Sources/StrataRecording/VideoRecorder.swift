@@ -71,11 +71,16 @@ public final class VideoRecorder {
     package static func codecArguments(for path: String) -> [String]? {
         let lower = path.lowercased()
         if lower.hasSuffix(".mp4") {
-            return ["-vf", "crop=trunc(iw/2)*2:trunc(ih/2)*2", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"]
+            return [
+                "-vf", "crop=trunc(iw/2)*2:trunc(ih/2)*2", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt",
+                "yuv420p",
+            ]
         }
         if lower.hasSuffix(".webm") {
-            return ["-vf", "crop=trunc(iw/2)*2:trunc(ih/2)*2", "-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8",
-                    "-b:v", "4M", "-pix_fmt", "yuv420p"]
+            return [
+                "-vf", "crop=trunc(iw/2)*2:trunc(ih/2)*2", "-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8",
+                "-b:v", "4M", "-pix_fmt", "yuv420p",
+            ]
         }
         return nil
     }
@@ -95,7 +100,9 @@ public final class VideoRecorder {
 
     /// Starts ffmpeg (`encoder`) writing `path` and takes `output`'s current picture as the
     /// first frame.
-    package init(compositor: Compositor, output: ScreenOutput, path: String, encoder: String, codec: [String]) throws(ControlError) {
+    package init(compositor: Compositor, output: ScreenOutput, path: String, encoder: String, codec: [String])
+        throws(ControlError)
+    {
         self.compositor = compositor
         self.path = path
         screen = output.screen.id
@@ -106,9 +113,14 @@ public final class VideoRecorder {
         frameBytes = Int(width) * Int(height) * 4
         guard frameBytes > 0 else { throw ControlError(.failed, "the screen has no picture") }
         var ends: [Int32] = [-1, -1]
-        guard strata_pipe_cloexec(&ends) == 0 else { throw ControlError(.failed, "cannot make a pipe: \(String(cString: strerror(errno)))") }
-        let arguments = [encoder, "-hide_banner", "-loglevel", "error", "-nostdin", "-y",
-                         "-f", "rawvideo", "-pix_fmt", "bgr0", "-s", "\(width)x\(height)", "-r", "\(milliHz)/1000", "-i", "-"]
+        guard strata_pipe_cloexec(&ends) == 0 else {
+            throw ControlError(.failed, "cannot make a pipe: \(String(cString: strerror(errno)))")
+        }
+        let arguments =
+            [
+                encoder, "-hide_banner", "-loglevel", "error", "-nostdin", "-y",
+                "-f", "rawvideo", "-pix_fmt", "bgr0", "-s", "\(width)x\(height)", "-r", "\(milliHz)/1000", "-i", "-",
+            ]
             + codec + [path]
         // ffmpeg's standard input is the pipe, its output /dev/null, its errors Strata's.
         var launch = ProcessLaunch(arguments)
@@ -135,9 +147,11 @@ public final class VideoRecorder {
             freeSlots.append(slotCount - 1 - index)
         }
         queue.reserveCapacity(slotCount)
-        source = EventSource(display: compositor.display, fd: fd, events: [], handler: { [unowned self] events in
-            self.pipeDidSignal(events)
-        })
+        source = EventSource(
+            display: compositor.display, fd: fd, events: [],
+            handler: { [unowned self] events in
+                self.pipeDidSignal(events)
+            })
         // The first picture is written when the loop finds room in the pipe (the caller sets
         // `onFailure` first).
         take(canvas, at: 0)
@@ -217,7 +231,9 @@ public final class VideoRecorder {
                 if n < 0 {
                     if errno == EINTR { continue }
                     if errno == EAGAIN { break }
-                    fail(errno == EPIPE ? "ffmpeg stopped reading" : "cannot write to ffmpeg: \(String(cString: strerror(errno)))")
+                    fail(
+                        errno == EPIPE
+                            ? "ffmpeg stopped reading" : "cannot write to ffmpeg: \(String(cString: strerror(errno)))")
                     return
                 }
                 offset += n
@@ -230,7 +246,7 @@ public final class VideoRecorder {
                 freeSlots.append(first.slot)
                 queue.removeFirst()
             } else {
-                break   // the newest frame stays until the next one says how long it showed
+                break  // the newest frame stays until the next one says how long it showed
             }
         }
         if isStopping && queue.isEmpty {
@@ -260,7 +276,8 @@ public final class VideoRecorder {
         stopGrace = grace
         removeObserver()
         if failure == nil, let last = queue.indices.last {
-            queue[last].count = max(queue[last].written, max(1, frameIndex(compositor.clock.nanoseconds) &- queue[last].index))
+            queue[last].count = max(
+                queue[last].written, max(1, frameIndex(compositor.clock.nanoseconds) &- queue[last].index))
         }
         deadline = Clock.monotonicNanoseconds() &+ UInt64(max(0, grace) * 1e9)
         startPolling()
@@ -298,11 +315,13 @@ public final class VideoRecorder {
     /// Every 20 ms until ffmpeg exited or the deadline passed.
     private func startPolling() {
         guard timer == nil else { return }
-        timer = wl_event_loop_add_timer(compositor.display.eventLoop, { data in
-            guard let data else { return 0 }
-            Unmanaged<VideoRecorder>.fromOpaque(data).takeUnretainedValue().poll()
-            return 0
-        }, Unmanaged.passUnretained(self).toOpaque())
+        timer = wl_event_loop_add_timer(
+            compositor.display.eventLoop,
+            { data in
+                guard let data else { return 0 }
+                Unmanaged<VideoRecorder>.fromOpaque(data).takeUnretainedValue().poll()
+                return 0
+            }, Unmanaged.passUnretained(self).toOpaque())
         if let timer { wl_event_source_timer_update(timer, 20) }
     }
 
@@ -348,7 +367,8 @@ public final class VideoRecorder {
     package func finishNow(grace: Double) {
         removeObserver()
         if !isStopping, failure == nil, let last = queue.indices.last {
-            queue[last].count = max(queue[last].written, max(1, frameIndex(compositor.clock.nanoseconds) &- queue[last].index))
+            queue[last].count = max(
+                queue[last].written, max(1, frameIndex(compositor.clock.nanoseconds) &- queue[last].index))
         }
         isStopping = true
         let end = Clock.monotonicNanoseconds() &+ UInt64(max(0, grace) * 1e9)

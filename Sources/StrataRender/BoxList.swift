@@ -118,7 +118,9 @@ public final class BoxList {
         clear()
         var count: Int32 = 0
         guard let rects = pixman_region32_rectangles(region.raw, &count) else { return }
-        for i in 0..<Int(count) where rects[i].x1 < rects[i].x2 && rects[i].y1 < rects[i].y2 { current.pointee.append(rects[i]) }
+        for i in 0..<Int(count) where rects[i].x1 < rects[i].x2 && rects[i].y1 < rects[i].y2 {
+            current.pointee.append(rects[i])
+        }
     }
 
     /// Makes this list the boxes of `region` clipped to a rectangle.
@@ -169,8 +171,10 @@ public final class BoxList {
     /// Removes the boxes of `region` that lie inside the rectangle `clip` (both in the region's
     /// coordinates), each mapped by `map` to this list's coordinates first (a surface's opaque
     /// region: clipped to the surface's size, then placed on the screen). No region is built.
-    public func subtract(_ region: PixmanRegion, clippedTo clipX: Int32, _ clipY: Int32, _ clipWidth: Int32, _ clipHeight: Int32,
-                         mappedBy map: (Box) -> (x: Int32, y: Int32, width: Int32, height: Int32)) {
+    public func subtract(
+        _ region: PixmanRegion, clippedTo clipX: Int32, _ clipY: Int32, _ clipWidth: Int32, _ clipHeight: Int32,
+        mappedBy map: (Box) -> (x: Int32, y: Int32, width: Int32, height: Int32)
+    ) {
         guard let clip = Self.box(x: clipX, y: clipY, width: clipWidth, height: clipHeight) else { return }
         var count: Int32 = 0
         guard let rects = pixman_region32_rectangles(region.raw, &count) else { return }

@@ -40,13 +40,13 @@ public struct BufferTransform: Equatable, Sendable {
     /// Returns (m00, m01, m10, m11, cx, cy).
     private func matrix(surfaceWidth sw: Int32, surfaceHeight sh: Int32) -> (Int32, Int32, Int32, Int32, Int32, Int32) {
         switch transform {
-        case 1: return (0, 1, -1, 0, 0, sw)        // 90:          bx = sy,      by = sw - sx
-        case 2: return (-1, 0, 0, -1, sw, sh)      // 180:         bx = sw - sx, by = sh - sy
-        case 3: return (0, -1, 1, 0, sh, 0)        // 270:         bx = sh - sy, by = sx
-        case 4: return (-1, 0, 0, 1, sw, 0)        // flipped:     bx = sw - sx, by = sy
-        case 5: return (0, 1, 1, 0, 0, 0)          // flipped 90:  bx = sy,      by = sx
-        case 6: return (1, 0, 0, -1, 0, sh)        // flipped 180: bx = sx,      by = sh - sy
-        case 7: return (0, -1, -1, 0, sh, sw)      // flipped 270: bx = sh - sy, by = sw - sx
+        case 1: return (0, 1, -1, 0, 0, sw)  // 90:          bx = sy,      by = sw - sx
+        case 2: return (-1, 0, 0, -1, sw, sh)  // 180:         bx = sw - sx, by = sh - sy
+        case 3: return (0, -1, 1, 0, sh, 0)  // 270:         bx = sh - sy, by = sx
+        case 4: return (-1, 0, 0, 1, sw, 0)  // flipped:     bx = sw - sx, by = sy
+        case 5: return (0, 1, 1, 0, 0, 0)  // flipped 90:  bx = sy,      by = sx
+        case 6: return (1, 0, 0, -1, 0, sh)  // flipped 180: bx = sx,      by = sh - sy
+        case 7: return (0, -1, -1, 0, sh, sw)  // flipped 270: bx = sh - sy, by = sw - sx
         default: return (1, 0, 0, 1, 0, 0)
         }
     }
@@ -67,7 +67,9 @@ public struct BufferTransform: Equatable, Sendable {
 
     /// Maps a rectangle of buffer pixels to the surface rectangle it covers (rounded outwards),
     /// computed wide and clamped to ±`Coordinate.limit` (damage_buffer edges may be anything).
-    public func surfaceBox(fromBuffer box: PixmanRegion.Box, surfaceWidth sw: Int32, surfaceHeight sh: Int32) -> PixmanRegion.Box {
+    public func surfaceBox(fromBuffer box: PixmanRegion.Box, surfaceWidth sw: Int32, surfaceHeight sh: Int32)
+        -> PixmanRegion.Box
+    {
         let (a, b, c, d, cx, cy) = matrix(surfaceWidth: sw, surfaceHeight: sh)
         let scale = Int(self.scale)
         // s = Mᵀ · (b/scale - c); M is orthogonal with ±1 entries.

@@ -15,7 +15,9 @@ public final class Canvas {
     private var memory: PixelMemory?
 
     public init?(width: Int32, height: Int32) {
-        guard width > 0, height > 0, let (image, memory) = Self.makeImage(width: width, height: height) else { return nil }
+        guard width > 0, height > 0, let (image, memory) = Self.makeImage(width: width, height: height) else {
+            return nil
+        }
         self.image = image
         self.memory = memory
         self.width = width
@@ -27,8 +29,10 @@ public final class Canvas {
     /// stride pixman refuses.
     public init?(wrapping data: UnsafeMutableRawPointer, width: Int32, height: Int32, stride: Int32, hasAlpha: Bool) {
         guard width > 0, height > 0, stride >= 4, stride % 4 == 0, Int64(stride) >= Int64(width) * 4,
-              let image = pixman_image_create_bits(hasAlpha ? PIXMAN_a8r8g8b8 : PIXMAN_x8r8g8b8, width, height,
-                                                   data.assumingMemoryBound(to: UInt32.self), stride) else { return nil }
+            let image = pixman_image_create_bits(
+                hasAlpha ? PIXMAN_a8r8g8b8 : PIXMAN_x8r8g8b8, width, height,
+                data.assumingMemoryBound(to: UInt32.self), stride)
+        else { return nil }
         self.image = image
         self.memory = nil
         self.width = width
@@ -42,8 +46,10 @@ public final class Canvas {
     private static func makeImage(width: Int32, height: Int32) -> (OpaquePointer, PixelMemory?)? {
         let (stride, overflow) = width.multipliedReportingOverflow(by: 4)
         if !overflow, let memory = PixelMemory(bytes: Int(stride) * Int(height)),
-           let image = pixman_image_create_bits(PIXMAN_x8r8g8b8, width, height,
-                                                memory.base.assumingMemoryBound(to: UInt32.self), stride) {
+            let image = pixman_image_create_bits(
+                PIXMAN_x8r8g8b8, width, height,
+                memory.base.assumingMemoryBound(to: UInt32.self), stride)
+        {
             return (image, memory)
         }
         guard let image = pixman_image_create_bits(PIXMAN_x8r8g8b8, width, height, nil, 0) else { return nil }
@@ -96,47 +102,60 @@ public final class Canvas {
     /// integer enlargement such as a scale-1 buffer on a scale-2 screen), bilinear otherwise.
     /// With `region`, only its boxes are drawn, one composite per box (copying a region of several
     /// boxes into the image's clip allocates; a composite per box does not).
-    public func draw(_ texture: SurfaceTexture, x: Int32, y: Int32, surfaceWidth: Int32, surfaceHeight: Int32,
-                     transform: BufferTransform, viewport: Viewport? = nil, width: Int32? = nil, height: Int32? = nil,
-                     in region: PixmanRegion? = nil, mask: SolidMask? = nil) {
+    public func draw(
+        _ texture: SurfaceTexture, x: Int32, y: Int32, surfaceWidth: Int32, surfaceHeight: Int32,
+        transform: BufferTransform, viewport: Viewport? = nil, width: Int32? = nil, height: Int32? = nil,
+        in region: PixmanRegion? = nil, mask: SolidMask? = nil
+    ) {
         guard surfaceWidth > 0, surfaceHeight > 0 else { return }
         guard let region else {
-            draw(texture, x: x, y: y, surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight, transform: transform,
-                 viewport: viewport, width: width, height: height, boxes: nil, mask: mask)
+            draw(
+                texture, x: x, y: y, surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight, transform: transform,
+                viewport: viewport, width: width, height: height, boxes: nil, mask: mask)
             return
         }
         var count: Int32 = 0
         guard let rects = pixman_region32_rectangles(region.raw, &count), count > 0 else { return }
-        draw(texture, x: x, y: y, surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight, transform: transform,
-             viewport: viewport, width: width, height: height, boxes: UnsafeBufferPointer(start: rects, count: Int(count)), mask: mask)
+        draw(
+            texture, x: x, y: y, surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight, transform: transform,
+            viewport: viewport, width: width, height: height,
+            boxes: UnsafeBufferPointer(start: rects, count: Int(count)), mask: mask)
     }
 
     /// `draw(_:x:y:surfaceWidth:surfaceHeight:transform:viewport:width:height:in:)` inside the
     /// boxes of a `BoxList` (the frame's occlusion pass), one composite per box.
-    public func draw(_ texture: SurfaceTexture, x: Int32, y: Int32, surfaceWidth: Int32, surfaceHeight: Int32,
-                     transform: BufferTransform, viewport: Viewport? = nil, width: Int32? = nil, height: Int32? = nil,
-                     in boxes: BoxList, mask: SolidMask? = nil) {
+    public func draw(
+        _ texture: SurfaceTexture, x: Int32, y: Int32, surfaceWidth: Int32, surfaceHeight: Int32,
+        transform: BufferTransform, viewport: Viewport? = nil, width: Int32? = nil, height: Int32? = nil,
+        in boxes: BoxList, mask: SolidMask? = nil
+    ) {
         guard surfaceWidth > 0, surfaceHeight > 0, !boxes.isEmpty else { return }
         boxes.withBoxes { buffer in
-            draw(texture, x: x, y: y, surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight, transform: transform,
-                 viewport: viewport, width: width, height: height, boxes: buffer, mask: mask)
+            draw(
+                texture, x: x, y: y, surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight, transform: transform,
+                viewport: viewport, width: width, height: height, boxes: buffer, mask: mask)
         }
     }
 
     /// Draws inside `boxes` (disjoint; nil: everywhere), the alpha multiplied by `mask`'s.
-    private func draw(_ texture: SurfaceTexture, x: Int32, y: Int32, surfaceWidth: Int32, surfaceHeight: Int32,
-                      transform: BufferTransform, viewport: Viewport?, width: Int32?, height: Int32?,
-                      boxes: UnsafeBufferPointer<pixman_box32_t>?, mask: SolidMask?) {
+    private func draw(
+        _ texture: SurfaceTexture, x: Int32, y: Int32, surfaceWidth: Int32, surfaceHeight: Int32,
+        transform: BufferTransform, viewport: Viewport?, width: Int32?, height: Int32?,
+        boxes: UnsafeBufferPointer<pixman_box32_t>?, mask: SolidMask?
+    ) {
         // A borrowed texture (a client's shm buffer) is read inside its access bracket.
         texture.withImage { source in
-            compose(source, texture: texture, x: x, y: y, surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight,
-                    transform: transform, viewport: viewport, width: width, height: height, in: boxes, mask: mask)
+            compose(
+                source, texture: texture, x: x, y: y, surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight,
+                transform: transform, viewport: viewport, width: width, height: height, in: boxes, mask: mask)
         }
     }
 
-    private func compose(_ source: OpaquePointer, texture: SurfaceTexture, x: Int32, y: Int32,
-                         surfaceWidth: Int32, surfaceHeight: Int32, transform: BufferTransform, viewport: Viewport?,
-                         width: Int32?, height: Int32?, in boxes: UnsafeBufferPointer<pixman_box32_t>?, mask: SolidMask?) {
+    private func compose(
+        _ source: OpaquePointer, texture: SurfaceTexture, x: Int32, y: Int32,
+        surfaceWidth: Int32, surfaceHeight: Int32, transform: BufferTransform, viewport: Viewport?,
+        width: Int32?, height: Int32?, in boxes: UnsafeBufferPointer<pixman_box32_t>?, mask: SolidMask?
+    ) {
         let drawWidth = width ?? surfaceWidth, drawHeight = height ?? surfaceHeight
         guard drawWidth > 0, drawHeight > 0 else { return }
         let viewport = viewport.flatMap { $0.isEmpty ? nil : $0 }
@@ -152,13 +171,15 @@ public final class Canvas {
             var toContent = pixman_f_transform()
             pixman_f_transform_init_identity(&toContent)
             if let viewport {
-                var fixedContent = viewport.pixmanTransform(surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight,
-                                                            contentWidth: content.width, contentHeight: content.height)
+                var fixedContent = viewport.pixmanTransform(
+                    surfaceWidth: surfaceWidth, surfaceHeight: surfaceHeight,
+                    contentWidth: content.width, contentHeight: content.height)
                 pixman_f_transform_from_pixman_transform(&toContent, &fixedContent)
             }
             var toSurface = pixman_f_transform()
-            pixman_f_transform_init_scale(&toSurface, Double(surfaceWidth) / Double(drawWidth),
-                                          Double(surfaceHeight) / Double(drawHeight))
+            pixman_f_transform_init_scale(
+                &toSurface, Double(surfaceWidth) / Double(drawWidth),
+                Double(surfaceHeight) / Double(drawHeight))
             var surfaceToBuffer = pixman_f_transform(), combined = pixman_f_transform()
             pixman_f_transform_multiply(&surfaceToBuffer, &toBuffer, &toContent)
             pixman_f_transform_multiply(&combined, &surfaceToBuffer, &toSurface)
@@ -169,7 +190,8 @@ public final class Canvas {
             if !Self.isWholePixelEnlargement(
                 drawWidth: drawWidth, drawHeight: drawHeight, bufferScale: transform.scale,
                 sourceX: crop?.x ?? 0, sourceY: crop?.y ?? 0,
-                sourceWidth: crop?.width ?? Double(content.width), sourceHeight: crop?.height ?? Double(content.height)) {
+                sourceWidth: crop?.width ?? Double(content.width), sourceHeight: crop?.height ?? Double(content.height))
+            {
                 filter = PIXMAN_FILTER_BILINEAR
             }
             // Samples just outside the buffer (bilinear reach, rounding) repeat its edge.
@@ -194,21 +216,26 @@ public final class Canvas {
             // Wide: the caller's x and size are clamped (`Coordinate`), but this is pixman's edge.
             let x2 = min(b.x2, Coordinate.sum(x, drawWidth)), y2 = min(b.y2, Coordinate.sum(y, drawHeight))
             guard x2 > x1, y2 > y1 else { continue }
-            pixman_image_composite32(op, source, maskImage, image, Coordinate.difference(x1, x), Coordinate.difference(y1, y),
-                                     0, 0, x1, y1, x2 - x1, y2 - y1)
+            pixman_image_composite32(
+                op, source, maskImage, image, Coordinate.difference(x1, x), Coordinate.difference(y1, y),
+                0, 0, x1, y1, x2 - x1, y2 - y1)
         }
     }
 
     /// Whether drawing a buffer's source rectangle (surface units, `bufferScale` buffer pixels
     /// each) at drawWidth×drawHeight canvas pixels shows every buffer pixel as a whole block of
     /// canvas pixels (1:1 or an integer enlargement): then nearest sampling is exact.
-    public static func isWholePixelEnlargement(drawWidth: Int32, drawHeight: Int32, bufferScale: Int32,
-                                               sourceX: Double, sourceY: Double,
-                                               sourceWidth: Double, sourceHeight: Double) -> Bool {
+    public static func isWholePixelEnlargement(
+        drawWidth: Int32, drawHeight: Int32, bufferScale: Int32,
+        sourceX: Double, sourceY: Double,
+        sourceWidth: Double, sourceHeight: Double
+    ) -> Bool {
         let b = Double(bufferScale)
         let spanX = sourceWidth * b, spanY = sourceHeight * b
         func whole(_ v: Double) -> Bool { v.isFinite && v == v.rounded() }
-        guard whole(spanX), whole(spanY), whole(sourceX * b), whole(sourceY * b), spanX >= 1, spanY >= 1, spanX <= Double(Int32.max), spanY <= Double(Int32.max) else { return false }
+        guard whole(spanX), whole(spanY), whole(sourceX * b), whole(sourceY * b), spanX >= 1, spanY >= 1,
+            spanX <= Double(Int32.max), spanY <= Double(Int32.max)
+        else { return false }
         return Int64(drawWidth) % Int64(spanX) == 0 && Int64(drawHeight) % Int64(spanY) == 0
     }
 
@@ -245,7 +272,8 @@ public final class Canvas {
             pixman_image_set_transform(source.image, nil)
         }
         pixman_image_set_filter(source.image, smooth ? PIXMAN_FILTER_BILINEAR : PIXMAN_FILTER_NEAREST, nil, 0)
-        pixman_image_composite32(blend ? PIXMAN_OP_OVER : PIXMAN_OP_SRC, source.image, nil, image, 0, 0, 0, 0, 0, 0, width, height)
+        pixman_image_composite32(
+            blend ? PIXMAN_OP_OVER : PIXMAN_OP_SRC, source.image, nil, image, 0, 0, 0, 0, 0, 0, width, height)
         pixman_image_set_transform(source.image, nil)
     }
 

@@ -11,7 +11,9 @@ public final class CursorImage {
 
     /// Nil when the size is empty or the pixels do not fill it.
     public init?(width: Int32, height: Int32, hotspotX: Int32, hotspotY: Int32, pixels: [UInt32]) {
-        guard width > 0, height > 0, width <= 1024, height <= 1024, pixels.count == Int(width) * Int(height) else { return nil }
+        guard width > 0, height > 0, width <= 1024, height <= 1024, pixels.count == Int(width) * Int(height) else {
+            return nil
+        }
         self.width = width
         self.height = height
         self.hotspotX = max(0, min(hotspotX, width - 1))
@@ -20,7 +22,8 @@ public final class CursorImage {
         var copy = pixels
         let ok = copy.withUnsafeMutableBytes { raw -> Bool in
             guard let base = raw.baseAddress else { return false }
-            return texture.update(from: base, stride: width * 4, width: width, height: height, hasAlpha: true, damage: nil)
+            return texture.update(
+                from: base, stride: width * 4, width: width, height: height, hasAlpha: true, damage: nil)
         }
         guard ok else { return nil }
     }

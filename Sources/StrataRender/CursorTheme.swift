@@ -39,7 +39,9 @@ public final class CursorTheme {
         if let image = image(named: "default") { return image }
         if !loggedFallback {
             loggedFallback = true
-            let bytes = Array("strata: no Xcursor theme with a default cursor (theme \(themeName ?? "default"), size \(size)); using a built-in arrow\n".utf8)
+            let bytes = Array(
+                "strata: no Xcursor theme with a default cursor (theme \(themeName ?? "default"), size \(size)); using a built-in arrow\n"
+                    .utf8)
             bytes.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
         }
         return fallback
@@ -67,10 +69,13 @@ public final class CursorTheme {
             defer { strata_xcursor_image_destroy(raw) }
             let image = raw.pointee
             let count = Int(image.width) * Int(image.height)
-            guard image.width > 0, image.height > 0, image.width <= 1024, image.height <= 1024, let data = image.pixels else { continue }
+            guard image.width > 0, image.height > 0, image.width <= 1024, image.height <= 1024, let data = image.pixels
+            else { continue }
             let pixels = Array(UnsafeBufferPointer(start: data, count: count))
-            if let cursor = CursorImage(width: Int32(image.width), height: Int32(image.height),
-                                        hotspotX: Int32(image.xhot), hotspotY: Int32(image.yhot), pixels: pixels) {
+            if let cursor = CursorImage(
+                width: Int32(image.width), height: Int32(image.height),
+                hotspotX: Int32(image.xhot), hotspotY: Int32(image.yhot), pixels: pixels)
+            {
                 return cursor
             }
         }

@@ -30,7 +30,9 @@ public final class FrameHasher {
     /// bytes masked), interleaved so that the multiplications do not wait for each other, folded
     /// at the end; an odd last pixel goes into the first lane.
     @inline(__always)
-    static func hashTile(_ data: UnsafeMutablePointer<UInt32>, rowPixels: Int, x0: Int, x1: Int, y0: Int, y1: Int) -> UInt64 {
+    static func hashTile(_ data: UnsafeMutablePointer<UInt32>, rowPixels: Int, x0: Int, x1: Int, y0: Int, y1: Int)
+        -> UInt64
+    {
         let mask: UInt64 = 0x00ff_ffff_00ff_ffff
         var h0 = offsetBasis, h1 = offsetBasis ^ 1, h2 = offsetBasis ^ 2, h3 = offsetBasis ^ 3
         let words = (x1 - x0) / 2

@@ -77,7 +77,10 @@ public struct ImageComparison {
                             // Without a diff picture to draw, a row whose bytes are all the same
                             // has nothing to count (the usual case of a passing comparison).
                             if !drawing, let ra = pa.baseAddress, let rb = pb.baseAddress,
-                               memcmp(ra + row, rb + row, width * 4) == 0 { continue }
+                                memcmp(ra + row, rb + row, width * 4) == 0
+                            {
+                                continue
+                            }
                             for x in 0..<width {
                                 let index = row + x
                                 let p = pa[index], q = pb[index]
@@ -87,7 +90,8 @@ public struct ImageComparison {
                                 }
                                 var same = (p ^ q) & 0xffffff == 0
                                 if !same, limit > 0 {
-                                    let dr = Self.distance(p >> 16, q >> 16), dg = Self.distance(p >> 8, q >> 8), db = Self.distance(p, q)
+                                    let dr = Self.distance(p >> 16, q >> 16), dg = Self.distance(p >> 8, q >> 8),
+                                        db = Self.distance(p, q)
                                     same = dr <= limit && dg <= limit && db <= limit
                                 }
                                 if same {
@@ -110,8 +114,9 @@ public struct ImageComparison {
             }
         }
         let bounds = maxX < 0 ? nil : Rect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
-        return Result(differing: differing, compared: width * height - maskedCount, bounds: bounds,
-                      diff: drawingDiff ? PNGFile.Pixels(width: width, height: height, argb: out) : nil)
+        return Result(
+            differing: differing, compared: width * height - maskedCount, bounds: bounds,
+            diff: drawingDiff ? PNGFile.Pixels(width: width, height: height, argb: out) : nil)
     }
 
     @inline(__always)

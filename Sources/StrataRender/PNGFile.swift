@@ -16,7 +16,9 @@ public enum PNGFile {
 
     /// Writes 0xAARRGGBB pixels (native-endian words: B, G, R, A bytes) as an RGBA PNG into
     /// `path`, which must be a regular file or not exist (`openRegularFile`).
-    public static func write(path: String, pixels: UnsafePointer<UInt32>, width: Int32, height: Int32, stride: Int32) throws(Failure) {
+    public static func write(path: String, pixels: UnsafePointer<UInt32>, width: Int32, height: Int32, stride: Int32)
+        throws(Failure)
+    {
         let fd = try openRegularFile(path)
         guard let file = fdopen(fd, "wb") else {
             let why = String(cString: strerror(errno))
@@ -59,7 +61,8 @@ public enum PNGFile {
         let fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             let code = errno
-            throw .write(path, code == ENXIO ? "not a regular file (a FIFO or device)" : String(cString: strerror(code)))
+            throw .write(
+                path, code == ENXIO ? "not a regular file (a FIFO or device)" : String(cString: strerror(code)))
         }
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             let mode = info.st_mode
@@ -103,7 +106,9 @@ public enum PNGFile {
         pixels.argb.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
             do {
-                try write(path: path, pixels: base, width: Int32(pixels.width), height: Int32(pixels.height), stride: Int32(pixels.width * 4))
+                try write(
+                    path: path, pixels: base, width: Int32(pixels.width), height: Int32(pixels.height),
+                    stride: Int32(pixels.width * 4))
             } catch let error as Failure {
                 failure = error
             } catch {
@@ -170,7 +175,10 @@ public enum PNGFile {
         // Untrusted files: the header's size is checked before any pixel memory is taken.
         guard width <= maximumSide, height <= maximumSide, width * height <= maximumPixels else {
             png_image_free(&image)
-            throw .read(path, "\(width)x\(height) is larger than the \(maximumSide)x\(maximumSide) (at most \(maximumPixels / 1_000_000) million pixels) read here")
+            throw .read(
+                path,
+                "\(width)x\(height) is larger than the \(maximumSide)x\(maximumSide) (at most \(maximumPixels / 1_000_000) million pixels) read here"
+            )
         }
         // Not cleared first: libpng writes every pixel (or fails, and the array is dropped).
         var ok: Int32 = 0

@@ -24,8 +24,9 @@ final class PixelMemory {
         let size = rounded & ~(huge - 1)
         let (mapped, overflow2) = size.addingReportingOverflow(huge)
         guard !overflow, !overflow2,
-              let raw = mmap(nil, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-              raw != MAP_FAILED else { return nil }
+            let raw = mmap(nil, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+            raw != MAP_FAILED
+        else { return nil }
         let start = Int(bitPattern: raw)
         let aligned = (start + huge - 1) & ~(huge - 1)
         if aligned > start { munmap(raw, aligned - start) }

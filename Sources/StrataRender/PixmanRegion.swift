@@ -26,7 +26,9 @@ public final class PixmanRegion {
     public static let infiniteExtent: Int32 = Coordinate.limit
     public func setInfinite() {
         clear()
-        addRect(x: -Self.infiniteExtent, y: -Self.infiniteExtent, width: 2 * Self.infiniteExtent, height: 2 * Self.infiniteExtent)
+        addRect(
+            x: -Self.infiniteExtent, y: -Self.infiniteExtent, width: 2 * Self.infiniteExtent,
+            height: 2 * Self.infiniteExtent)
     }
 
     public func clear() {
@@ -44,7 +46,9 @@ public final class PixmanRegion {
     /// rectangle a region is given goes through here: wl_region.add/subtract and damage carry
     /// any Int32 a client sends.
     @inline(__always)
-    public static func clampedRect(x: Int32, y: Int32, width: Int32, height: Int32) -> (x: Int32, y: Int32, width: UInt32, height: UInt32)? {
+    public static func clampedRect(x: Int32, y: Int32, width: Int32, height: Int32) -> (
+        x: Int32, y: Int32, width: UInt32, height: UInt32
+    )? {
         guard width > 0, height > 0 else { return nil }
         let x1 = Coordinate.clamped(x), y1 = Coordinate.clamped(y)
         let x2 = Coordinate.sum(x, width), y2 = Coordinate.sum(y, height)

@@ -64,8 +64,10 @@ public final class SurfaceTexture {
     /// `width`×`height` pixels, 32 bits each, `stride` bytes a row. A new size or format copies all.
     /// Returns false when pixman cannot allocate or wrap the buffer.
     @discardableResult
-    public func update(from data: UnsafeMutableRawPointer, stride: Int32, width: Int32, height: Int32,
-                       hasAlpha: Bool, damage: PixmanRegion?) -> Bool {
+    public func update(
+        from data: UnsafeMutableRawPointer, stride: Int32, width: Int32, height: Int32,
+        hasAlpha: Bool, damage: PixmanRegion?
+    ) -> Bool {
         guard width > 0, height > 0, Int(stride) >= Int(width) * 4 else { return false }
         if memory != nil { clear() }
         let format = hasAlpha ? PIXMAN_a8r8g8b8 : PIXMAN_x8r8g8b8
@@ -79,7 +81,8 @@ public final class SurfaceTexture {
             full = true
         }
         guard let image,
-              let source = pixman_image_create_bits(format, width, height, data.assumingMemoryBound(to: UInt32.self), stride)
+            let source = pixman_image_create_bits(
+                format, width, height, data.assumingMemoryBound(to: UInt32.self), stride)
         else { return false }
         defer { pixman_image_unref(source) }
         pixman_image_set_transform(image, nil)
@@ -121,7 +124,8 @@ public final class SurfaceTexture {
         return withImage { image -> [UInt32]? in
             let stride = Int(pixman_image_get_stride(image)) / 4
             guard let data = pixman_image_get_data(image),
-                  Int(pixman_image_get_width(image)) >= width, Int(pixman_image_get_height(image)) >= height else { return nil }
+                Int(pixman_image_get_width(image)) >= width, Int(pixman_image_get_height(image)) >= height
+            else { return nil }
             var pixels: [UInt32] = []
             pixels.reserveCapacity(width * height)
             for y in 0..<height {

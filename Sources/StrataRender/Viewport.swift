@@ -38,8 +38,9 @@ public struct Viewport: Equatable, Sendable {
         if let destination { return destination }
         if let source {
             guard source.width == source.width.rounded(), source.height == source.height.rounded() else { return nil }
-            return Size(width: Coordinate.size(Int(Coordinate.clamped(source.width))),
-                        height: Coordinate.size(Int(Coordinate.clamped(source.height))))
+            return Size(
+                width: Coordinate.size(Int(Coordinate.clamped(source.width))),
+                height: Coordinate.size(Int(Coordinate.clamped(source.height))))
         }
         return Size(width: width, height: height)
     }
@@ -53,8 +54,10 @@ public struct Viewport: Equatable, Sendable {
     /// The pixman transform from the surface's (destination) coordinates to the content's
     /// (surface coordinates before the viewport) for a surface of `surfaceWidth`×`surfaceHeight`
     /// showing content of `contentWidth`×`contentHeight`.
-    public func pixmanTransform(surfaceWidth: Int32, surfaceHeight: Int32,
-                                contentWidth: Int32, contentHeight: Int32) -> pixman_transform_t {
+    public func pixmanTransform(
+        surfaceWidth: Int32, surfaceHeight: Int32,
+        contentWidth: Int32, contentHeight: Int32
+    ) -> pixman_transform_t {
         let src = source ?? Source(x: 0, y: 0, width: Double(contentWidth), height: Double(contentHeight))
         // A source past 32,768 (wl_fixed reaches 2^23) or a tiny destination leaves pixman's
         // 16.16 range: the entries saturate (`Coordinate.fixed`) rather than trap.

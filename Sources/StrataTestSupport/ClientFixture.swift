@@ -33,7 +33,9 @@ public final class ClientFixture {
     public var output: ScreenOutput { server.compositor.scene.outputs[0] }
 
     /// A `width`×`height` surface of `argb` shown at (`x`, `y`) without a shell role.
-    public func showSurface(width: Int32, height: Int32, argb: UInt32 = 0xff80_8080, x: Int, y: Int) throws -> TestSurface {
+    public func showSurface(width: Int32, height: Int32, argb: UInt32 = 0xff80_8080, x: Int, y: Int) throws
+        -> TestSurface
+    {
         let surface = try client.makeSurface(width: width, height: height, argb: argb)
         client.showPlainSurface(surface, x: x, y: y)
         return surface

@@ -40,7 +40,9 @@ public struct OpenDescriptors: Equatable, Sendable {
 
     /// The descriptors open here and not in `other` (by number and target), by number.
     public func subtracting(_ other: OpenDescriptors) -> [(fd: Int32, target: String)] {
-        targets.filter { other.targets[$0.key] != $0.value }.sorted { $0.key < $1.key }.map { (fd: $0.key, target: $0.value) }
+        targets.filter { other.targets[$0.key] != $0.value }.sorted { $0.key < $1.key }.map {
+            (fd: $0.key, target: $0.value)
+        }
     }
 
     /// "12 → pipe:[81234], 13 → anon_inode:[timerfd]".

@@ -38,8 +38,10 @@ extension Compositor {
     /// wl_client) as a window at (x, y) of the main screen, sized like the surface. Returns nil
     /// when there is no such surface or it already has a role.
     @discardableResult
-    public func showPlainSurface(client: OpaquePointer, surfaceID: UInt32, x: Int, y: Int,
-                                 level: WindowLevel = .normal, makeKey: Bool = true) -> Window? {
+    public func showPlainSurface(
+        client: OpaquePointer, surfaceID: UInt32, x: Int, y: Int,
+        level: WindowLevel = .normal, makeKey: Bool = true
+    ) -> Window? {
         guard let surface = surface(of: client, id: surfaceID), surface.roleName == nil else { return nil }
         let window = windows.createWindow(pid: surface.clientPid, level: level)
         let content = PlainSurfaceWindow(surface: surface, window: window, compositor: self)

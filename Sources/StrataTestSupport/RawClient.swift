@@ -183,9 +183,12 @@ public final class RawClient {
         if registryID == nil { getRegistry() }
         guard let registryID, let global = globals.first(where: { $0.interface == interface }) else { return nil }
         let id = newID()
-        send(WireMessage(object: registryID, opcode: 0, [
-            .uint(global.name), .string(interface), .uint(version ?? global.version), .newID(id),
-        ]))
+        send(
+            WireMessage(
+                object: registryID, opcode: 0,
+                [
+                    .uint(global.name), .string(interface), .uint(version ?? global.version), .newID(id),
+                ]))
         return id
     }
 
@@ -247,8 +250,9 @@ public final class RawClient {
             let size = Int(sizeAndOpcode >> 16)
             guard size >= 8 else { isDisconnected = true; break }
             guard input.count - start >= size else { break }
-            let event = WireEvent(object: object, opcode: UInt16(truncatingIfNeeded: sizeAndOpcode),
-                                  body: Array(input[(start + 8)..<(start + size)]))
+            let event = WireEvent(
+                object: object, opcode: UInt16(truncatingIfNeeded: sizeAndOpcode),
+                body: Array(input[(start + 8)..<(start + size)]))
             note(event)
             start += size
         }
@@ -284,16 +288,19 @@ public final class RawClient {
 extension RawClient {
     /// A wl_shm pool of `poolSize` bytes (a memfd of `fileSize` bytes, default the same) and one
     /// buffer in it; the fd is closed after sending. Returns (pool, buffer) ids.
-    public func makeBuffer(shm: UInt32, width: Int32, height: Int32, stride: Int32? = nil, offset: Int32 = 0,
-                           format: UInt32 = 0, poolSize: Int32? = nil, fileSize: Int? = nil) -> (pool: UInt32, buffer: UInt32) {
+    public func makeBuffer(
+        shm: UInt32, width: Int32, height: Int32, stride: Int32? = nil, offset: Int32 = 0,
+        format: UInt32 = 0, poolSize: Int32? = nil, fileSize: Int? = nil
+    ) -> (pool: UInt32, buffer: UInt32) {
         let stride = stride ?? width &* 4
         let size = poolSize ?? max(1, stride &* height)
         let fd = strata_client_memfd("strata-raw-buffer")
         _ = ftruncate(fd, off_t(fileSize ?? Int(max(size, 0))))
         let pool = newID(), buffer = newID()
         request(shm, "wl_shm.create_pool", .newID(pool), .fd(fd), .int(size))
-        request(pool, "wl_shm_pool.create_buffer", .newID(buffer), .int(offset), .int(width), .int(height),
-                .int(stride), .uint(format))
+        request(
+            pool, "wl_shm_pool.create_buffer", .newID(buffer), .int(offset), .int(width), .int(height),
+            .int(stride), .uint(format))
         close(fd)
         return (pool, buffer)
     }

@@ -24,7 +24,8 @@ public final class TestBuffer {
         let fd = strata_client_memfd("strata-test-buffer")
         guard fd >= 0 else { return nil }
         guard ftruncate(fd, off_t(size)) == 0,
-              let map = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), map != MAP_FAILED else {
+            let map = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), map != MAP_FAILED
+        else {
             close(fd)
             return nil
         }

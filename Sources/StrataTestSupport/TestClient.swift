@@ -3,7 +3,7 @@ import CWaylandClient
 import Foundation
 import StrataServer
 #if canImport(Testing) && !STRATA_NO_TESTING
-import Testing
+    import Testing
 #endif
 
 /// A real libwayland client connected to a `TestServer` through a socket pair. Every wait
@@ -45,8 +45,10 @@ public final class TestClient {
     /// A connection that dies of a protocol error (or any error) fails the test when the client
     /// is released, unless the test looked at `protocolError` or `connectionError`, or set
     /// `expectsFailure`: a negative assertion after a surprise disconnect cannot pass vacuously.
-    public init(server: TestServer, origin: ClientOrigin = .socket, fileID: String = #fileID, filePath: String = #filePath,
-                line: Int = #line, column: Int = #column) throws {
+    public init(
+        server: TestServer, origin: ClientOrigin = .socket, fileID: String = #fileID, filePath: String = #filePath,
+        line: Int = #line, column: Int = #column
+    ) throws {
         self.server = server
         self.madeAt = (fileID, filePath, line, column)
         var fds: [Int32] = [0, 0]
@@ -66,8 +68,10 @@ public final class TestClient {
     /// Connects through `fd`, a socket already connected to one of the server's listening
     /// sockets (a security context's): one server step accepts it, and the client accepted last
     /// is this one's server side.
-    public init(server: TestServer, connectedSocket fd: Int32, fileID: String = #fileID, filePath: String = #filePath,
-                line: Int = #line, column: Int = #column) throws {
+    public init(
+        server: TestServer, connectedSocket fd: Int32, fileID: String = #fileID, filePath: String = #filePath,
+        line: Int = #line, column: Int = #column
+    ) throws {
         self.server = server
         self.madeAt = (fileID, filePath, line, column)
         server.step()
@@ -101,8 +105,9 @@ public final class TestClient {
     deinit {
         let error = wl_display_get_error(display)
         if error != 0, !failureObserved {
-            TestClient.reportUnexpected("the connection failed (\(describeFailure(error))) and the test never checked it; "
-                                        + "assert on `protocolError`/`connectionError` or set `expectsFailure`", at: madeAt)
+            TestClient.reportUnexpected(
+                "the connection failed (\(describeFailure(error))) and the test never checked it; "
+                    + "assert on `protocolError`/`connectionError` or set `expectsFailure`", at: madeAt)
         }
         if let registry { wl_registry_destroy(registry) }
         wl_display_disconnect(display)
@@ -127,14 +132,18 @@ public final class TestClient {
     }
 
     /// Records a test failure (or, outside a test run, prints it).
-    static func reportUnexpected(_ message: String,
-                                 at location: (fileID: String, filePath: String, line: Int, column: Int)) {
+    static func reportUnexpected(
+        _ message: String,
+        at location: (fileID: String, filePath: String, line: Int, column: Int)
+    ) {
         #if canImport(Testing) && !STRATA_NO_TESTING
-        Issue.record(Comment(rawValue: "TestClient: " + message),
-                     sourceLocation: SourceLocation(fileID: location.fileID, filePath: location.filePath,
-                                                    line: location.line, column: location.column))
+            Issue.record(
+                Comment(rawValue: "TestClient: " + message),
+                sourceLocation: SourceLocation(
+                    fileID: location.fileID, filePath: location.filePath,
+                    line: location.line, column: location.column))
         #else
-        FileHandle.standardError.write(Data("TestClient: \(message)\n".utf8))
+            FileHandle.standardError.write(Data("TestClient: \(message)\n".utf8))
         #endif
     }
 
@@ -158,7 +167,9 @@ public final class TestClient {
         let name = String(cString: interface.pointee.name)
         guard let global = globals[name] else { throw Failure.missingGlobal(name) }
         let v = min(version ?? global.version, global.version)
-        guard let proxy = wl_registry_bind(registry, global.name, interface, v) else { throw Failure.missingGlobal(name) }
+        guard let proxy = wl_registry_bind(registry, global.name, interface, v) else {
+            throw Failure.missingGlobal(name)
+        }
         return OpaquePointer(proxy)
     }
 

@@ -70,7 +70,7 @@ public final class TestDataControl {
         case .wlr: zwlr_data_control_offer_v1_receive(offer, mimeType, fds[1])
         case .ext: ext_data_control_offer_v1_receive(offer, mimeType, fds[1])
         }
-        close(fds[1])   // libwayland sent a duplicate
+        close(fds[1])  // libwayland sent a duplicate
         return fds[0]
     }
 
@@ -83,8 +83,12 @@ public final class TestDataControl {
         offerTypes[offer] = []
         wl_proxy_set_user_data(offer, Unmanaged.passUnretained(self).toOpaque())
         switch flavor {
-        case .wlr: zwlr_data_control_offer_v1_add_listener(offer, &Self.wlrOfferListener, Unmanaged.passUnretained(self).toOpaque())
-        case .ext: ext_data_control_offer_v1_add_listener(offer, &Self.extOfferListener, Unmanaged.passUnretained(self).toOpaque())
+        case .wlr:
+            zwlr_data_control_offer_v1_add_listener(
+                offer, &Self.wlrOfferListener, Unmanaged.passUnretained(self).toOpaque())
+        case .ext:
+            ext_data_control_offer_v1_add_listener(
+                offer, &Self.extOfferListener, Unmanaged.passUnretained(self).toOpaque())
         }
     }
 
@@ -127,13 +131,15 @@ public final class TestDataControl {
     private static var wlrOfferListener = zwlr_data_control_offer_v1_listener(
         offer: { data, offer, mimeType in
             guard let data, let offer, let mimeType else { return }
-            Unmanaged<TestDataControl>.fromOpaque(data).takeUnretainedValue().offerTypes[offer, default: []].append(String(cString: mimeType))
+            Unmanaged<TestDataControl>.fromOpaque(data).takeUnretainedValue().offerTypes[offer, default: []].append(
+                String(cString: mimeType))
         })
 
     private static var extOfferListener = ext_data_control_offer_v1_listener(
         offer: { data, offer, mimeType in
             guard let data, let offer, let mimeType else { return }
-            Unmanaged<TestDataControl>.fromOpaque(data).takeUnretainedValue().offerTypes[offer, default: []].append(String(cString: mimeType))
+            Unmanaged<TestDataControl>.fromOpaque(data).takeUnretainedValue().offerTypes[offer, default: []].append(
+                String(cString: mimeType))
         })
 }
 
@@ -198,7 +204,7 @@ public final class TestDataControlSource {
     private func send(_ mimeType: UnsafePointer<CChar>?, fd: Int32) {
         sendRequests.append(mimeType.map { String(cString: $0) } ?? "")
         if holdsFDs {
-            heldFDs.append(fcntl(fd, F_DUPFD_CLOEXEC, 0))   // not inherited by processes other tests start
+            heldFDs.append(fcntl(fd, F_DUPFD_CLOEXEC, 0))  // not inherited by processes other tests start
             return
         }
         payload.withUnsafeBytes { bytes in

@@ -80,7 +80,7 @@ public final class TestDataDevice {
         guard strata_client_pipe(&fds) == 0 else { return nil }
         _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
         wl_data_offer_receive(selection, mimeType, fds[1])
-        close(fds[1])   // libwayland sent a duplicate
+        close(fds[1])  // libwayland sent a duplicate
         return fds[0]
     }
 
@@ -98,11 +98,15 @@ public final class TestDataDevice {
             guard let device = from(data) else { return }
             device.enterSerial = serial
             if let offer { device.dragOffer = offer }
-            device.dragEvents.append(.enter(surface: surface.map { wl_proxy_get_id($0) } ?? 0, x: wl_fixed_to_double(x),
-                                            y: wl_fixed_to_double(y), hasOffer: offer != nil))
+            device.dragEvents.append(
+                .enter(
+                    surface: surface.map { wl_proxy_get_id($0) } ?? 0, x: wl_fixed_to_double(x),
+                    y: wl_fixed_to_double(y), hasOffer: offer != nil))
         },
         leave: { data, _ in from(data)?.dragEvents.append(.leave) },
-        motion: { data, _, _, x, y in from(data)?.dragEvents.append(.motion(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y))) },
+        motion: { data, _, _, x, y in
+            from(data)?.dragEvents.append(.motion(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
+        },
         drop: { data, _ in from(data)?.dragEvents.append(.drop) },
         selection: { data, _, offer in
             guard let device = from(data) else { return }

@@ -7,8 +7,11 @@ public final class TestIdleNotification {
     public private(set) var events: [String] = []
 
     /// get_idle_notification (or get_input_idle_notification, `inputOnly`) on `notifier`.
-    public init(notifier: OpaquePointer, seat: OpaquePointer, timeoutMilliseconds: UInt32, inputOnly: Bool = false) throws {
-        let made = inputOnly
+    public init(notifier: OpaquePointer, seat: OpaquePointer, timeoutMilliseconds: UInt32, inputOnly: Bool = false)
+        throws
+    {
+        let made =
+            inputOnly
             ? ext_idle_notifier_v1_get_input_idle_notification(notifier, timeoutMilliseconds, seat)
             : ext_idle_notifier_v1_get_idle_notification(notifier, timeoutMilliseconds, seat)
         guard let made else { throw TestClient.Failure.connect("get_idle_notification failed") }

@@ -25,7 +25,11 @@ public final class TestImported {
 
     /// set_parent_of: the imported toplevel becomes the parent of `surface`'s toplevel.
     public func setParent(of surface: OpaquePointer) {
-        if isVersion1 { zxdg_imported_v1_set_parent_of(object, surface) } else { zxdg_imported_v2_set_parent_of(object, surface) }
+        if isVersion1 {
+            zxdg_imported_v1_set_parent_of(object, surface)
+        } else {
+            zxdg_imported_v2_set_parent_of(object, surface)
+        }
     }
 
     public func destroy() {

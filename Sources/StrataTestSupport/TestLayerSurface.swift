@@ -23,8 +23,9 @@ public final class TestLayerSurface {
     /// layer: 0 background, 1 bottom, 2 top, 3 overlay.
     public init?(shell: TestXdgShell, layer: UInt32, namespace: String = "test", output: OpaquePointer? = nil) {
         guard let layerShell = try? shell.client.bind(zwlr_layer_shell_v1_interface_ptr()),
-              let surface = wl_compositor_create_surface(shell.compositor),
-              let layerSurface = zwlr_layer_shell_v1_get_layer_surface(layerShell, surface, output, layer, namespace) else { return nil }
+            let surface = wl_compositor_create_surface(shell.compositor),
+            let layerSurface = zwlr_layer_shell_v1_get_layer_surface(layerShell, surface, output, layer, namespace)
+        else { return nil }
         self.shell = shell
         self.layerShell = layerShell
         self.surface = surface
@@ -39,13 +40,17 @@ public final class TestLayerSurface {
     public var client: TestClient { shell.client }
     public var lastConfigure: Configure? { configures.last }
 
-    public func setSize(_ width: UInt32, _ height: UInt32) { zwlr_layer_surface_v1_set_size(layerSurface, width, height) }
+    public func setSize(_ width: UInt32, _ height: UInt32) {
+        zwlr_layer_surface_v1_set_size(layerSurface, width, height)
+    }
     public func setAnchor(_ anchor: UInt32) { zwlr_layer_surface_v1_set_anchor(layerSurface, anchor) }
     public func setExclusiveZone(_ zone: Int32) { zwlr_layer_surface_v1_set_exclusive_zone(layerSurface, zone) }
     public func setMargin(top: Int32 = 0, right: Int32 = 0, bottom: Int32 = 0, left: Int32 = 0) {
         zwlr_layer_surface_v1_set_margin(layerSurface, top, right, bottom, left)
     }
-    public func setKeyboardInteractivity(_ value: UInt32) { zwlr_layer_surface_v1_set_keyboard_interactivity(layerSurface, value) }
+    public func setKeyboardInteractivity(_ value: UInt32) {
+        zwlr_layer_surface_v1_set_keyboard_interactivity(layerSurface, value)
+    }
 
     public func destroyLayerSurface() {
         guard !isLayerSurfaceDestroyed else { return }

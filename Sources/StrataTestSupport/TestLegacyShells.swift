@@ -34,8 +34,10 @@ public final class TestLegacyShells {
     }
 
     /// A complete zxdg_positioner_v6.
-    public func makeV6Positioner(width: Int32, height: Int32, anchorRect: (x: Int32, y: Int32, width: Int32, height: Int32),
-                                 anchor: UInt32 = 0, gravity: UInt32 = 0) -> OpaquePointer? {
+    public func makeV6Positioner(
+        width: Int32, height: Int32, anchorRect: (x: Int32, y: Int32, width: Int32, height: Int32),
+        anchor: UInt32 = 0, gravity: UInt32 = 0
+    ) -> OpaquePointer? {
         guard let positioner = zxdg_shell_v6_create_positioner(v6Shell) else { return nil }
         zxdg_positioner_v6_set_size(positioner, width, height)
         zxdg_positioner_v6_set_anchor_rect(positioner, anchorRect.x, anchorRect.y, anchorRect.width, anchorRect.height)
@@ -71,7 +73,8 @@ public final class TestV6Surface {
 
     init?(shells: TestLegacyShells, parent: OpaquePointer?, positioner: OpaquePointer?) {
         guard let surface = wl_compositor_create_surface(shells.xdg.compositor),
-              let xdgSurface = zxdg_shell_v6_get_xdg_surface(shells.v6Shell, surface) else { return nil }
+            let xdgSurface = zxdg_shell_v6_get_xdg_surface(shells.v6Shell, surface)
+        else { return nil }
         let role: OpaquePointer?
         if let parent, let positioner {
             role = zxdg_surface_v6_get_popup(xdgSurface, parent, positioner)
@@ -184,7 +187,8 @@ public final class TestShellSurface {
 
     init?(shells: TestLegacyShells) {
         guard let surface = wl_compositor_create_surface(shells.xdg.compositor),
-              let shellSurface = wl_shell_get_shell_surface(shells.wlShell, surface) else { return nil }
+            let shellSurface = wl_shell_get_shell_surface(shells.wlShell, surface)
+        else { return nil }
         self.shells = shells
         self.surface = surface
         self.shellSurface = shellSurface

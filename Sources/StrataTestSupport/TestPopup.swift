@@ -28,8 +28,9 @@ public final class TestPopup {
 
     init?(shell: TestXdgShell, parent: OpaquePointer?, positioner: OpaquePointer) {
         guard let surface = wl_compositor_create_surface(shell.compositor),
-              let xdgSurface = xdg_wm_base_get_xdg_surface(shell.wmBase, surface),
-              let popup = xdg_surface_get_popup(xdgSurface, parent, positioner) else { return nil }
+            let xdgSurface = xdg_wm_base_get_xdg_surface(shell.wmBase, surface),
+            let popup = xdg_surface_get_popup(xdgSurface, parent, positioner)
+        else { return nil }
         self.shell = shell
         self.surface = surface
         self.xdgSurface = xdgSurface
@@ -104,7 +105,8 @@ public final class TestPopup {
     @discardableResult
     public func ackAndRedraw(argb: UInt32) -> Bool {
         guard let configure = lastConfigure, configure.width > 0, configure.height > 0,
-              let buffer = shell.makeBuffer(width: configure.width, height: configure.height, argb: argb) else { return false }
+            let buffer = shell.makeBuffer(width: configure.width, height: configure.height, argb: argb)
+        else { return false }
         ack(configure.serial)
         attach(buffer)
         commit()

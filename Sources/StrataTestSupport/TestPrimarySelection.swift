@@ -19,10 +19,11 @@ public final class TestPrimarySelectionDevice {
     public private(set) var selectionEvents = 0
 
     public init(manager: OpaquePointer, seat: OpaquePointer, protocol kind: PrimarySelectionProtocol = .zwp) throws {
-        let made = switch kind {
-        case .zwp: zwp_primary_selection_device_manager_v1_get_device(manager, seat)
-        case .gtk: gtk_primary_selection_device_manager_get_device(manager, seat)
-        }
+        let made =
+            switch kind {
+            case .zwp: zwp_primary_selection_device_manager_v1_get_device(manager, seat)
+            case .gtk: gtk_primary_selection_device_manager_get_device(manager, seat)
+            }
         guard let device = made else { throw TestClient.Failure.connect("get_device failed") }
         self.device = device
         self.kind = kind
@@ -45,7 +46,7 @@ public final class TestPrimarySelectionDevice {
         case .zwp: zwp_primary_selection_offer_v1_receive(selection, mimeType, fds[1])
         case .gtk: gtk_primary_selection_offer_receive(selection, mimeType, fds[1])
         }
-        close(fds[1])   // libwayland sent a duplicate
+        close(fds[1])  // libwayland sent a duplicate
         return fds[0]
     }
 
@@ -98,11 +99,14 @@ public final class TestPrimarySelectionSource {
     public private(set) var cancelled = false
     public private(set) var sendRequests: [String] = []
 
-    public init(manager: OpaquePointer, mimeTypes: [String], payload: [UInt8], protocol kind: PrimarySelectionProtocol = .zwp) throws {
-        let made = switch kind {
-        case .zwp: zwp_primary_selection_device_manager_v1_create_source(manager)
-        case .gtk: gtk_primary_selection_device_manager_create_source(manager)
-        }
+    public init(
+        manager: OpaquePointer, mimeTypes: [String], payload: [UInt8], protocol kind: PrimarySelectionProtocol = .zwp
+    ) throws {
+        let made =
+            switch kind {
+            case .zwp: zwp_primary_selection_device_manager_v1_create_source(manager)
+            case .gtk: gtk_primary_selection_device_manager_create_source(manager)
+            }
         guard let source = made else { throw TestClient.Failure.connect("create_source failed") }
         self.source = source
         self.payload = payload

@@ -134,19 +134,28 @@ public final class TestSeat {
             seat.events.append(.pointerEnter(surface: id(surface), x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
         },
         leave: { data, _, _, surface in from(data)?.events.append(.pointerLeave(surface: id(surface))) },
-        motion: { data, _, _, x, y in from(data)?.events.append(.pointerMotion(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y))) },
+        motion: { data, _, _, x, y in
+            from(data)?.events.append(.pointerMotion(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
+        },
         button: { data, _, serial, _, button, state in
             guard let seat = from(data) else { return }
             seat.lastSerial = serial
             if state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue { seat.lastPressSerial = serial }
-            seat.events.append(.pointerButton(button: button, pressed: state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue))
+            seat.events.append(
+                .pointerButton(button: button, pressed: state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue))
         },
-        axis: { data, _, _, axis, value in from(data)?.events.append(.pointerAxis(axis: axis, value: wl_fixed_to_double(value))) },
+        axis: { data, _, _, axis, value in
+            from(data)?.events.append(.pointerAxis(axis: axis, value: wl_fixed_to_double(value)))
+        },
         frame: { data, _ in from(data)?.events.append(.pointerFrame) },
         axis_source: { data, _, source in from(data)?.events.append(.pointerAxisSource(source)) },
         axis_stop: { data, _, _, axis in from(data)?.events.append(.pointerAxisStop(axis: axis)) },
-        axis_discrete: { data, _, axis, discrete in from(data)?.events.append(.pointerAxisDiscrete(axis: axis, discrete: discrete)) },
-        axis_value120: { data, _, axis, value in from(data)?.events.append(.pointerAxisValue120(axis: axis, value120: value)) })
+        axis_discrete: { data, _, axis, discrete in
+            from(data)?.events.append(.pointerAxisDiscrete(axis: axis, discrete: discrete))
+        },
+        axis_value120: { data, _, axis, value in
+            from(data)?.events.append(.pointerAxisValue120(axis: axis, value120: value))
+        })
 
     private static var keyboardListener = wl_keyboard_listener(
         keymap: { data, _, format, fd, size in
@@ -194,7 +203,8 @@ public final class TestSeat {
             guard let seat = from(data) else { return }
             seat.lastSerial = serial
             seat.lastPressSerial = serial
-            seat.events.append(.touchDown(surface: id(surface), id: touchID, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
+            seat.events.append(
+                .touchDown(surface: id(surface), id: touchID, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
         },
         up: { data, _, serial, _, touchID in
             guard let seat = from(data) else { return }

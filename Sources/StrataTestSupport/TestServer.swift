@@ -10,18 +10,24 @@ public final class TestServer {
     public let compositor: Compositor
     public let backend: HeadlessBackend
 
-    public convenience init(screens: Int = 1, width: Int = 640, height: Int = 480, policy: KeyWindowPolicy = UIKitKeyWindowPolicy(),
-                            clock: StrataServer.Clock.Mode = .realtime, keymapNames: KeymapNames = .standard) throws {
-        try self.init(screens: screens, modes: [ScreenMode(width: width, height: height)], policy: policy, clock: clock,
-                      keymapNames: keymapNames)
+    public convenience init(
+        screens: Int = 1, width: Int = 640, height: Int = 480, policy: KeyWindowPolicy = UIKitKeyWindowPolicy(),
+        clock: StrataServer.Clock.Mode = .realtime, keymapNames: KeymapNames = .standard
+    ) throws {
+        try self.init(
+            screens: screens, modes: [ScreenMode(width: width, height: height)], policy: policy, clock: clock,
+            keymapNames: keymapNames)
     }
 
     /// Headless screens offering `modes` (the first preferred), on the realtime clock or a
     /// manual one (`compositor.clock.step(frames:)`), with the keymap `keymapNames` give.
-    public init(screens: Int = 1, modes: [ScreenMode], policy: KeyWindowPolicy = UIKitKeyWindowPolicy(),
-                clock: StrataServer.Clock.Mode = .realtime, keymapNames: KeymapNames = .standard) throws {
+    public init(
+        screens: Int = 1, modes: [ScreenMode], policy: KeyWindowPolicy = UIKitKeyWindowPolicy(),
+        clock: StrataServer.Clock.Mode = .realtime, keymapNames: KeymapNames = .standard
+    ) throws {
         backend = HeadlessBackend(screens: screens, modes: modes)
-        compositor = try Compositor(backend: backend, policy: policy, clock: StrataServer.Clock(mode: clock), keymapNames: keymapNames)
+        compositor = try Compositor(
+            backend: backend, policy: policy, clock: StrataServer.Clock(mode: clock), keymapNames: keymapNames)
         compositor.scene.backgroundARGB = TestServer.background
         // In-process clients are the test's own code, as they were when privilege followed the
         // process (they share Strata's pid): they see the privileged globals unless a test asks
@@ -97,7 +103,9 @@ public final class TestServer {
             for (i, byte) in bytes.enumerated() { raw[i] = byte }
         }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard bound == 0, listen(fd, 16) == 0 else {
             close(fd)
@@ -146,11 +154,14 @@ public final class TestServer {
     /// clients the test let go hang up, and freed what they had), for `seconds` at most, and
     /// records an issue naming the counts if they are not. Under load the hang-up comes late:
     /// another test's posix_spawn child holds a copy of a client's socket until its exec.
-    public func expectLiveCounts(backAt baseline: ResourceObject.LiveCounts, seconds: Double = 10, after what: String? = nil,
-                                 sourceLocation: SourceLocation = #_sourceLocation) {
+    public func expectLiveCounts(
+        backAt baseline: ResourceObject.LiveCounts, seconds: Double = 10, after what: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let back = run(seconds: seconds) { liveCounts == baseline }
-        #expect(back, "live ResourceObjects \(liveCounts), expected \(baseline)\(what.map { " after \($0)" } ?? "")",
-                sourceLocation: sourceLocation)
+        #expect(
+            back, "live ResourceObjects \(liveCounts), expected \(baseline)\(what.map { " after \($0)" } ?? "")",
+            sourceLocation: sourceLocation)
     }
 
     deinit {

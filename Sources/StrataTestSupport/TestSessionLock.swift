@@ -21,7 +21,9 @@ public final class TestSessionLock {
         let manager = try client.bind(ext_session_lock_manager_v1_interface_ptr(), version: 1)
         compositor = try client.bind(wl_compositor_interface_ptr(), version: 5)
         shm = try client.bind(wl_shm_interface_ptr())
-        guard let made = ext_session_lock_manager_v1_lock(manager) else { throw TestClient.Failure.connect("lock failed") }
+        guard let made = ext_session_lock_manager_v1_lock(manager) else {
+            throw TestClient.Failure.connect("lock failed")
+        }
         lock = made
         ext_session_lock_v1_add_listener(made, &Self.listener, Unmanaged.passUnretained(self).toOpaque())
     }
@@ -68,8 +70,12 @@ public final class TestSessionLock {
     public func destroy() { ext_session_lock_v1_destroy(lock) }
 
     private static var listener = ext_session_lock_v1_listener(
-        locked: { data, _ in data.map { Unmanaged<TestSessionLock>.fromOpaque($0).takeUnretainedValue() }?.events.append("locked") },
-        finished: { data, _ in data.map { Unmanaged<TestSessionLock>.fromOpaque($0).takeUnretainedValue() }?.events.append("finished") })
+        locked: { data, _ in
+            data.map { Unmanaged<TestSessionLock>.fromOpaque($0).takeUnretainedValue() }?.events.append("locked")
+        },
+        finished: { data, _ in
+            data.map { Unmanaged<TestSessionLock>.fromOpaque($0).takeUnretainedValue() }?.events.append("finished")
+        })
 }
 
 /// A test client's ext_session_lock_surface_v1 and its wl_surface, recording configures.
@@ -105,7 +111,9 @@ public final class TestLockSurface {
     /// Attaches a `width`×`height` buffer of `argb` and commits.
     @discardableResult
     public func draw(width: Int32, height: Int32, argb: UInt32) -> Bool {
-        guard let owner, let buffer = TestBuffer(shm: shm, width: width, height: height, argb: argb) else { return false }
+        guard let owner, let buffer = TestBuffer(shm: shm, width: width, height: height, argb: argb) else {
+            return false
+        }
         owner.buffers.append(buffer)
         wl_surface_attach(surface, buffer.buffer, 0, 0)
         wl_surface_damage_buffer(surface, 0, 0, width, height)

@@ -7,9 +7,12 @@ public final class TestShortcutsInhibitor {
     public private(set) var events: [String] = []
 
     public init?(manager: OpaquePointer, surface: OpaquePointer, seat: OpaquePointer) {
-        guard let made = zwp_keyboard_shortcuts_inhibit_manager_v1_inhibit_shortcuts(manager, surface, seat) else { return nil }
+        guard let made = zwp_keyboard_shortcuts_inhibit_manager_v1_inhibit_shortcuts(manager, surface, seat) else {
+            return nil
+        }
         inhibitor = made
-        zwp_keyboard_shortcuts_inhibitor_v1_add_listener(made, &Self.listener, Unmanaged.passUnretained(self).toOpaque())
+        zwp_keyboard_shortcuts_inhibitor_v1_add_listener(
+            made, &Self.listener, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// The events since the last call; clears them.
@@ -36,13 +39,15 @@ public final class TestServerDecorations {
 
     public init(client: TestClient) throws {
         manager = try client.bind(org_kde_kwin_server_decoration_manager_interface_ptr(), version: 1)
-        org_kde_kwin_server_decoration_manager_add_listener(manager, &Self.managerListener, Unmanaged.passUnretained(self).toOpaque())
+        org_kde_kwin_server_decoration_manager_add_listener(
+            manager, &Self.managerListener, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// create on `surface`; its mode events are recorded in `modes`.
     public func create(surface: OpaquePointer) -> OpaquePointer? {
         guard let made = org_kde_kwin_server_decoration_manager_create(manager, surface) else { return nil }
-        org_kde_kwin_server_decoration_add_listener(made, &Self.decorationListener, Unmanaged.passUnretained(self).toOpaque())
+        org_kde_kwin_server_decoration_add_listener(
+            made, &Self.decorationListener, Unmanaged.passUnretained(self).toOpaque())
         return made
     }
 

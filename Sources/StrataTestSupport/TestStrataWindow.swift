@@ -30,7 +30,8 @@ public final class TestWindowManager {
         },
         screen_disconnected: { data, _, id in
             guard let data else { return }
-            Unmanaged<TestWindowManager>.fromOpaque(data).takeUnretainedValue().screenEvents.append("disconnected \(id)")
+            Unmanaged<TestWindowManager>.fromOpaque(data).takeUnretainedValue().screenEvents.append(
+                "disconnected \(id)")
         })
 }
 

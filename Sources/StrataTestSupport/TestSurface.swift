@@ -10,23 +10,29 @@ extension TestClient {
     /// TEST SCAFFOLDING (see the server's `PlainSurfaceWindow`): shows a committed surface as a
     /// window at (x, y) of the main screen without xdg-shell. Returns the model's window.
     @discardableResult
-    public func showPlainSurface(_ surface: TestSurface, x: Int, y: Int, level: WindowLevel = .normal,
-                                 makeKey: Bool = true) -> Window? {
+    public func showPlainSurface(
+        _ surface: TestSurface, x: Int, y: Int, level: WindowLevel = .normal,
+        makeKey: Bool = true
+    ) -> Window? {
         roundtrip()
-        let window = server.compositor.showPlainSurface(client: serverClient, surfaceID: surface.id, x: x, y: y,
-                                                        level: level, makeKey: makeKey)
+        let window = server.compositor.showPlainSurface(
+            client: serverClient, surfaceID: surface.id, x: x, y: y,
+            level: level, makeKey: makeKey)
         roundtrip()
         return window
     }
 
     /// A new surface with a `width`×`height` buffer of one colour attached and committed
     /// (and, if `inputRegion` is given, that input region).
-    public func makeSurface(width: Int32, height: Int32, argb: UInt32 = 0xff80_8080,
-                            inputRegion: (x: Int32, y: Int32, width: Int32, height: Int32)? = nil) throws -> TestSurface {
+    public func makeSurface(
+        width: Int32, height: Int32, argb: UInt32 = 0xff80_8080,
+        inputRegion: (x: Int32, y: Int32, width: Int32, height: Int32)? = nil
+    ) throws -> TestSurface {
         let compositor = try bind(wl_compositor_interface_ptr(), version: 5)
         let shm = try bind(wl_shm_interface_ptr())
         guard let surface = wl_compositor_create_surface(compositor),
-              let buffer = TestBuffer(shm: shm, width: width, height: height, argb: argb) else {
+            let buffer = TestBuffer(shm: shm, width: width, height: height, argb: argb)
+        else {
             throw Failure.connect("cannot make a surface")
         }
         if let inputRegion, let region = wl_compositor_create_region(compositor) {

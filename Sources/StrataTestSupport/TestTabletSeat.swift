@@ -60,8 +60,12 @@ public final class TestTabletSeat {
 
     private static var toolListener = zwp_tablet_tool_v2_listener(
         type: { data, _, type in from(data)?.events.append("tool.type(0x\(String(type, radix: 16)))") },
-        hardware_serial: { data, _, hi, lo in from(data)?.events.append("tool.hardware_serial(\(UInt64(hi) << 32 | UInt64(lo)))") },
-        hardware_id_wacom: { data, _, hi, lo in from(data)?.events.append("tool.hardware_id_wacom(\(UInt64(hi) << 32 | UInt64(lo)))") },
+        hardware_serial: { data, _, hi, lo in
+            from(data)?.events.append("tool.hardware_serial(\(UInt64(hi) << 32 | UInt64(lo)))")
+        },
+        hardware_id_wacom: { data, _, hi, lo in
+            from(data)?.events.append("tool.hardware_id_wacom(\(UInt64(hi) << 32 | UInt64(lo)))")
+        },
         capability: { data, _, capability in from(data)?.events.append("tool.capability(\(capability))") },
         done: { data, _ in from(data)?.events.append("tool.done") },
         removed: { data, _ in from(data)?.events.append("tool.removed") },

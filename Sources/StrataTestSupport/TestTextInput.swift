@@ -132,10 +132,12 @@ public final class TestInputMethod {
         activate: { data, _ in from(data)?.events.append(.activate) },
         deactivate: { data, _ in from(data)?.events.append(.deactivate) },
         surrounding_text: { data, _, text, cursor, anchor in
-            from(data)?.events.append(.surroundingText(text.map { String(cString: $0) } ?? "", cursor: cursor, anchor: anchor))
+            from(data)?.events.append(
+                .surroundingText(text.map { String(cString: $0) } ?? "", cursor: cursor, anchor: anchor))
         },
         text_change_cause: { data, _, cause in from(data)?.events.append(.textChangeCause(cause)) },
-        content_type: { data, _, hint, purpose in from(data)?.events.append(.contentType(hint: hint, purpose: purpose)) },
+        content_type: { data, _, hint, purpose in from(data)?.events.append(.contentType(hint: hint, purpose: purpose))
+        },
         done: { data, _ in
             guard let im = from(data) else { return }
             im.doneCount += 1
@@ -197,6 +199,7 @@ public final class TestInputPopupSurface {
     private static var listener = zwp_input_popup_surface_v2_listener(
         text_input_rectangle: { data, _, x, y, width, height in
             guard let data else { return }
-            Unmanaged<TestInputPopupSurface>.fromOpaque(data).takeUnretainedValue().rectangles.append((x, y, width, height))
+            Unmanaged<TestInputPopupSurface>.fromOpaque(data).takeUnretainedValue().rectangles.append(
+                (x, y, width, height))
         })
 }

@@ -33,8 +33,9 @@ public final class TestToplevel {
 
     init?(shell: TestXdgShell) {
         guard let surface = wl_compositor_create_surface(shell.compositor),
-              let xdgSurface = xdg_wm_base_get_xdg_surface(shell.wmBase, surface),
-              let toplevel = xdg_surface_get_toplevel(xdgSurface) else { return nil }
+            let xdgSurface = xdg_wm_base_get_xdg_surface(shell.wmBase, surface),
+            let toplevel = xdg_surface_get_toplevel(xdgSurface)
+        else { return nil }
         self.shell = shell
         self.surface = surface
         self.xdgSurface = xdgSurface

@@ -22,7 +22,9 @@ public final class TestXdgForeign {
 
     /// Exports `surface`; its handle arrives with the next roundtrip.
     public func export(_ surface: OpaquePointer) -> TestExported? {
-        let object = isVersion1 ? zxdg_exporter_v1_export(exporter, surface) : zxdg_exporter_v2_export_toplevel(exporter, surface)
+        let object =
+            isVersion1
+            ? zxdg_exporter_v1_export(exporter, surface) : zxdg_exporter_v2_export_toplevel(exporter, surface)
         return object.map { TestExported(object: $0, isVersion1: isVersion1) }
     }
 

@@ -45,10 +45,12 @@ public final class TestXdgShell {
     }
 
     /// A complete positioner (anchor and gravity: xdg_positioner enum values; constraints: bits).
-    public func makePositioner(width: Int32, height: Int32, anchorRect: (x: Int32, y: Int32, width: Int32, height: Int32),
-                               anchor: xdg_positioner_anchor = XDG_POSITIONER_ANCHOR_NONE,
-                               gravity: xdg_positioner_gravity = XDG_POSITIONER_GRAVITY_NONE,
-                               constraints: UInt32 = 0, offset: (x: Int32, y: Int32) = (0, 0)) -> OpaquePointer? {
+    public func makePositioner(
+        width: Int32, height: Int32, anchorRect: (x: Int32, y: Int32, width: Int32, height: Int32),
+        anchor: xdg_positioner_anchor = XDG_POSITIONER_ANCHOR_NONE,
+        gravity: xdg_positioner_gravity = XDG_POSITIONER_GRAVITY_NONE,
+        constraints: UInt32 = 0, offset: (x: Int32, y: Int32) = (0, 0)
+    ) -> OpaquePointer? {
         guard let positioner = xdg_wm_base_create_positioner(wmBase) else { return nil }
         xdg_positioner_set_size(positioner, width, height)
         xdg_positioner_set_anchor_rect(positioner, anchorRect.x, anchorRect.y, anchorRect.width, anchorRect.height)

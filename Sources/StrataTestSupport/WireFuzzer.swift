@@ -217,10 +217,14 @@ private final class Program {
     var fds: [Int32] = []
     var serials: [UInt32] = [1]
 
-    static let ints: [Int32] = [0, 1, -1, 2, 3, 8, 10, 16, 64, 100, 255, 256, 1000, 4096, -4096, 65535,
-                                Int32.max, Int32.min, Int32.max - 1, Int32.min + 1, 1 << 24, -(1 << 24)]
+    static let ints: [Int32] = [
+        0, 1, -1, 2, 3, 8, 10, 16, 64, 100, 255, 256, 1000, 4096, -4096, 65535,
+        Int32.max, Int32.min, Int32.max - 1, Int32.min + 1, 1 << 24, -(1 << 24),
+    ]
     static let sizes: [Int] = [0, 16, 256, 4096, 16384, 65536, 1 << 20]
-    static let strings: [String?] = [nil, "", "a", "strata", "wl_surface", String(repeating: "x", count: 300), "\u{1F600}"]
+    static let strings: [String?] = [
+        nil, "", "a", "strata", "wl_surface", String(repeating: "x", count: 300), "\u{1F600}",
+    ]
 
     let screenScale: Double
     var reached: Set<WireFuzzer.Milestone> = []
@@ -279,8 +283,9 @@ private final class Program {
                 send(seat, WireProtocol.opcode(request), [.newID(client.newID())])
             }
             if let notifier = find("ext_idle_notifier_v1") {
-                send(notifier, WireProtocol.opcode("ext_idle_notifier_v1.get_idle_notification"),
-                     [.newID(client.newID()), .uint(1000), .object(seat)])
+                send(
+                    notifier, WireProtocol.opcode("ext_idle_notifier_v1.get_idle_notification"),
+                    [.newID(client.newID()), .uint(1000), .object(seat)])
             }
         }
         pump()
@@ -334,7 +339,8 @@ private final class Program {
 
     func bind() {
         guard let registry = client.registryID, let global = input.pick(client.globals),
-              let interface = WireProtocol.interfaces[global.interface] else { return }
+            let interface = WireProtocol.interfaces[global.interface]
+        else { return }
         let version = 1 + UInt32(input.byte()) % global.version
         let id = client.newID()
         send(registry, 0, [.uint(global.name), .string(global.interface), .uint(version), .newID(id)])
@@ -401,7 +407,9 @@ private final class Program {
         let find = { (name: String) in self.order.first { self.isObject($0, named: name) } }
         guard let compositor = find("wl_compositor"), let wmBase = find("xdg_wm_base"), let shm = find("wl_shm") else {
             for name in ["wl_compositor", "xdg_wm_base", "wl_shm"] where find(name) == nil {
-                guard let registry = client.registryID, let global = client.globals.first(where: { $0.interface == name }) else { continue }
+                guard let registry = client.registryID,
+                    let global = client.globals.first(where: { $0.interface == name })
+                else { continue }
                 let id = client.newID()
                 send(registry, 0, [.uint(global.name), .string(name), .uint(global.version), .newID(id)])
                 remember(id, WireProtocol.interfaces[name], version: global.version)
@@ -427,7 +435,9 @@ private final class Program {
         let pool = client.newID(), buffer = client.newID()
         send(shm, WireProtocol.opcode("wl_shm.create_pool"), [.newID(pool), .fd(fd), .int(width * height * 4)])
         remember(pool, WireProtocol.interfaces["wl_shm_pool"], version: 1)
-        send(pool, WireProtocol.opcode("wl_shm_pool.create_buffer"), [.newID(buffer), .int(0), .int(width), .int(height), .int(width * 4), .uint(UInt32(input.byte() & 1))])
+        send(
+            pool, WireProtocol.opcode("wl_shm_pool.create_buffer"),
+            [.newID(buffer), .int(0), .int(width), .int(height), .int(width * 4), .uint(UInt32(input.byte() & 1))])
         remember(buffer, WireProtocol.interfaces["wl_buffer"], version: 1)
         send(surface, WireProtocol.opcode("wl_surface.attach"), [.object(buffer), .int(0), .int(0)])
         send(surface, WireProtocol.opcode("wl_surface.damage_buffer"), [.int(0), .int(0), .int(width), .int(height)])
@@ -441,7 +451,9 @@ private final class Program {
     /// Surfaces that have a buffer attached and committed by a shortcut (parents for trees).
     var contentSurfaces: [UInt32] = []
     static let scales: [Double] = [1, 1.5, 2, 3, 1.25, 8]
-    static let bufferSizes: [(Int32, Int32)] = [(1, 1), (32768, 1), (65535, 1), (1, 65535), (32768, 8), (4096, 64), (3, 5)]
+    static let bufferSizes: [(Int32, Int32)] = [
+        (1, 1), (32768, 1), (65535, 1), (1, 65535), (32768, 8), (4096, 64), (3, 5),
+    ]
     static let bufferScales: [Int32] = [1, 2, 3, 7, 120, Int32.max]
 
     /// The op after the 19 plain ones: a repaint, or one step of a state hostile clients reach
@@ -465,7 +477,8 @@ private final class Program {
         var all = true
         for name in names where find(name) == nil {
             all = false
-            guard let registry = client.registryID, let global = client.globals.first(where: { $0.interface == name }) else { continue }
+            guard let registry = client.registryID, let global = client.globals.first(where: { $0.interface == name })
+            else { continue }
             let id = client.newID()
             send(registry, 0, [.uint(global.name), .string(name), .uint(global.version), .newID(id)])
             remember(id, WireProtocol.interfaces[name], version: global.version)
@@ -490,8 +503,9 @@ private final class Program {
         let pool = client.newID(), buffer = client.newID()
         send(shm, WireProtocol.opcode("wl_shm.create_pool"), [.newID(pool), .fd(fd), .int(Int32(bytes))])
         remember(pool, WireProtocol.interfaces["wl_shm_pool"], version: 1)
-        send(pool, WireProtocol.opcode("wl_shm_pool.create_buffer"),
-             [.newID(buffer), .int(0), .int(width), .int(height), .int(width * 4), .uint(UInt32(input.byte() & 1))])
+        send(
+            pool, WireProtocol.opcode("wl_shm_pool.create_buffer"),
+            [.newID(buffer), .int(0), .int(width), .int(height), .int(width * 4), .uint(UInt32(input.byte() & 1))])
         remember(buffer, WireProtocol.interfaces["wl_buffer"], version: 1)
         return buffer
     }
@@ -500,7 +514,9 @@ private final class Program {
         if let buffer = buffer(width: width, height: height) {
             send(surface, WireProtocol.opcode("wl_surface.attach"), [.object(buffer), .int(0), .int(0)])
         }
-        send(surface, WireProtocol.opcode("wl_surface.damage_buffer"), [.int(int()), .int(int()), .int(int()), .int(int())])
+        send(
+            surface, WireProtocol.opcode("wl_surface.damage_buffer"),
+            [.int(int()), .int(int()), .int(int()), .int(int())])
         send(surface, WireProtocol.opcode("wl_surface.damage"), [.int(int()), .int(int()), .int(int()), .int(int())])
         send(surface, WireProtocol.opcode("wl_surface.commit"), [])
     }
@@ -509,7 +525,8 @@ private final class Program {
     /// surface with content, at positions from the edge values, synchronized or not, committed.
     func subsurfaceTree() {
         guard need(["wl_compositor", "wl_subcompositor", "wl_shm"]), let root = contentSurface(),
-              let compositor = find("wl_compositor"), let subcompositor = find("wl_subcompositor") else { return }
+            let compositor = find("wl_compositor"), let subcompositor = find("wl_subcompositor")
+        else { return }
         let count = 1 + Int(input.byte() % 12)
         let chain = input.byte() & 1 == 0
         var parent = root
@@ -518,7 +535,9 @@ private final class Program {
             let surface = client.newID(), subsurface = client.newID()
             send(compositor, WireProtocol.opcode("wl_compositor.create_surface"), [.newID(surface)])
             remember(surface, WireProtocol.interfaces["wl_surface"], version: objects[compositor]?.version ?? 1)
-            send(subcompositor, WireProtocol.opcode("wl_subcompositor.get_subsurface"), [.newID(subsurface), .object(surface), .object(parent)])
+            send(
+                subcompositor, WireProtocol.opcode("wl_subcompositor.get_subsurface"),
+                [.newID(subsurface), .object(surface), .object(parent)])
             remember(subsurface, WireProtocol.interfaces["wl_subsurface"], version: 1)
             let (x, y) = (int(), int())
             send(subsurface, WireProtocol.opcode("wl_subsurface.set_position"), [.int(x), .int(y)])
@@ -540,7 +559,8 @@ private final class Program {
 
     /// A buffer at the size limits on a surface with content, with a buffer transform and scale.
     func extremeBuffer() {
-        guard need(["wl_compositor", "wl_shm"]), let surface = contentSurface(), let size = input.pick(Self.bufferSizes) else { return }
+        guard need(["wl_compositor", "wl_shm"]), let surface = contentSurface(), let size = input.pick(Self.bufferSizes)
+        else { return }
         let transform = Int32(input.byte() % 8)
         send(surface, WireProtocol.opcode("wl_surface.set_buffer_transform"), [.int(transform)])
         if let scale = input.pick(Self.bufferScales), (objects[surface]?.version ?? 1) >= 3 {
@@ -554,7 +574,8 @@ private final class Program {
     /// wp_viewport source and destination from the edge values (fixed-point too) on a surface with content.
     func viewport() {
         guard need(["wl_compositor", "wl_shm", "wp_viewporter"]), let surface = contentSurface(),
-              let viewporter = find("wp_viewporter") else { return }
+            let viewporter = find("wp_viewporter")
+        else { return }
         let viewport = client.newID()
         send(viewporter, WireProtocol.opcode("wp_viewporter.get_viewport"), [.newID(viewport), .object(surface)])
         remember(viewport, WireProtocol.interfaces["wp_viewport"], version: 1)
@@ -588,7 +609,9 @@ private final class Program {
 
     /// A screen's scale from 1, 1.5, 2, 3, 1.25 and 8 (reset after the input).
     func changeScreenScale() {
-        guard let output = input.pick(server.compositor.scene.outputs), let scale = input.pick(Self.scales) else { return }
+        guard let output = input.pick(server.compositor.scene.outputs), let scale = input.pick(Self.scales) else {
+            return
+        }
         server.windows.setScale(scale, for: output.screen)
         if scale != scale.rounded(), !server.windows.windows.isEmpty { reached.insert(.fractionalScreen) }
         server.repaint()
@@ -635,7 +658,7 @@ private final class Program {
 
     func object(of type: UnsafePointer<wl_interface>?, nullable: Bool) -> UInt32 {
         let choice = input.byte()
-        if choice == 0xff { return input.word() % 64 } // any id, live or not
+        if choice == 0xff { return input.word() % 64 }  // any id, live or not
         if choice == 0xfe || (nullable && choice < 16) { return 0 }
         let matching = type.map { type in order.filter { isObject($0, named: type.pointee.name) } } ?? []
         if !matching.isEmpty, choice < 0xf0 { return matching[Int(choice) % matching.count] }
@@ -675,7 +698,9 @@ private final class Program {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sa_family_t>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.bind(fd, $0, socklen_t(MemoryLayout<sa_family_t>.size))
+            }
         }
         _ = listen(fd, 4)
         return fd

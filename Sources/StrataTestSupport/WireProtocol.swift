@@ -88,7 +88,8 @@ public enum WireProtocol {
         }
         let parts = request.split(separator: ".")
         guard parts.count == 2, let interface = interfaces[String(parts[0])],
-              let index = requests(of: interface).firstIndex(where: { $0.name == parts[1] }) else {
+            let index = requests(of: interface).firstIndex(where: { $0.name == parts[1] })
+        else {
             preconditionFailure("no request \(request)")
         }
         return UInt16(index)

@@ -43,7 +43,9 @@ public struct ReplayDriver: Sendable {
         let header = trace.header["command"]?.arrayValue?.compactMap(\.stringValue) ?? []
         let command = header.isEmpty ? nil : header
         var details: [String] = []
-        func origin(_ line: JSONValue) -> TraceOrigin? { line["origin"]?.stringValue.flatMap(TraceOrigin.init(rawValue:)) }
+        func origin(_ line: JSONValue) -> TraceOrigin? {
+            line["origin"]?.stringValue.flatMap(TraceOrigin.init(rawValue:))
+        }
         func name(_ index: Int) -> String { "line \(index + 1) (\(TraceFile.describe(trace.lines[index])))" }
         func said(_ origin: TraceOrigin?) -> String { origin.map { "origin \($0.rawValue)" } ?? "no origin" }
 
@@ -68,23 +70,28 @@ public struct ReplayDriver: Sendable {
             reason = "the trace has no command: its requests drive"
         } else if let first = makers.first(where: { $0.origin == .command }) {
             kind = .command
-            reason = "the command's tree made a client or window of its own, line \(first.index + 1): "
+            reason =
+                "the command's tree made a client or window of its own, line \(first.index + 1): "
                 + "\(TraceFile.describe(trace.lines[first.index])); the command drives, and the requests its tree sent are not replayed"
         } else if let first = makers.first(where: { $0.origin != .exec && $0.origin != .outside }) {
-            throw Undecided(description: "cannot tell whether the command or its requests drive the replay: \(name(first.index)) has "
-                + "\(said(first.origin)) (a trace of an older Strata, or a process gone before it was seen); "
-                + "pass --driver command or --driver requests")
+            throw Undecided(
+                description:
+                    "cannot tell whether the command or its requests drive the replay: \(name(first.index)) has "
+                    + "\(said(first.origin)) (a trace of an older Strata, or a process gone before it was seen); "
+                    + "pass --driver command or --driver requests")
         } else {
             kind = .requests
             let windows = makers.filter { trace.lines[$0.index]["type"] == "event" }.count
             func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
-            reason = "the command's tree made no client and no window of its own (\(count(makers.count - windows, "client")) and "
+            reason =
+                "the command's tree made no client and no window of its own (\(count(makers.count - windows, "client")) and "
                 + "\(count(windows, "window")) came from exec'd processes or outside): its requests drive, the command is not run"
         }
 
         var skipped: Set<Int> = []
         for (index, line) in trace.lines.enumerated() where line["type"] == "command" {
-            guard let request = line["request"]?["command"]?.stringValue, TraceFormat.replayedCommands.contains(request) else { continue }
+            guard let request = line["request"]?["command"]?.stringValue, TraceFormat.replayedCommands.contains(request)
+            else { continue }
             let from = origin(line)
             details.append("\(name(index)): \(said(from))")
             switch from {
@@ -93,9 +100,11 @@ public struct ReplayDriver: Sendable {
             case .command?, .outside?: break
             default:
                 guard forced == nil else { break }
-                throw Undecided(description: "cannot tell whether \(name(index)) is sent again by a process the replay runs: "
-                    + "it has \(said(from)) (a trace of an older Strata, or a peer gone before it was seen); "
-                    + (command == nil ? "pass --driver requests to replay it" : "pass --driver command or --driver requests"))
+                throw Undecided(
+                    description: "cannot tell whether \(name(index)) is sent again by a process the replay runs: "
+                        + "it has \(said(from)) (a trace of an older Strata, or a peer gone before it was seen); "
+                        + (command == nil
+                            ? "pass --driver requests to replay it" : "pass --driver command or --driver requests"))
             }
         }
         self.kind = kind

@@ -37,33 +37,43 @@ public enum TraceDiff {
     /// hash differently are the same within a tolerance (the realtime clock's final check;
     /// `strata-ctl replay --threshold`). `everyPicture`: compare each screen's sequence of
     /// distinct pictures, not only the last.
-    public static func firstDivergence(recorded: TraceFile, replay: TraceFile, everyPicture: Bool = false,
-                                       acceptsLastPicture: (Int, JSONValue, JSONValue) -> Bool = { _, _, _ in false }) -> TraceDivergence? {
+    public static func firstDivergence(
+        recorded: TraceFile, replay: TraceFile, everyPicture: Bool = false,
+        acceptsLastPicture: (Int, JSONValue, JSONValue) -> Bool = { _, _, _ in false }
+    ) -> TraceDivergence? {
         let floor = recorded.header["sequence"]?.intValue ?? 0
         let recordedEvents = events(of: recorded, after: floor)
         let replayEvents = events(of: replay, after: floor)
-        let replayBySequence = Dictionary(replayEvents.map { ($0.sequence, $0) }, uniquingKeysWith: { first, _ in first })
+        let replayBySequence = Dictionary(
+            replayEvents.map { ($0.sequence, $0) }, uniquingKeysWith: { first, _ in first })
         for event in recordedEvents {
             guard let other = replayBySequence[event.sequence] else {
                 return TraceDivergence(
                     kind: kind(of: event.line), recordedIndex: event.index, replayIndex: replayEvents.last?.index,
-                    message: "the replay has no event #\(event.sequence); the recording has \(TraceFile.describe(event.line))"
-                        + (replayEvents.last.map { " (the replay's last: \(TraceFile.describe($0.line)))" } ?? " (the replay has no events)"))
+                    message:
+                        "the replay has no event #\(event.sequence); the recording has \(TraceFile.describe(event.line))"
+                        + (replayEvents.last.map { " (the replay's last: \(TraceFile.describe($0.line)))" }
+                            ?? " (the replay has no events)"))
             }
             if comparable(event.line) != comparable(other.line) {
                 return TraceDivergence(
                     kind: kind(of: event.line), recordedIndex: event.index, replayIndex: other.index,
-                    message: "event #\(event.sequence): recorded \(TraceFile.describe(event.line)), replayed \(TraceFile.describe(other.line))")
+                    message:
+                        "event #\(event.sequence): recorded \(TraceFile.describe(event.line)), replayed \(TraceFile.describe(other.line))"
+                )
             }
         }
         let lastRecorded = recordedEvents.last?.sequence ?? floor
         if let extra = replayEvents.first(where: { $0.sequence > lastRecorded }) {
             return TraceDivergence(
                 kind: kind(of: extra.line), recordedIndex: recordedEvents.last?.index, replayIndex: extra.index,
-                message: "the replay goes on with \(TraceFile.describe(extra.line)) after the recording's last event #\(lastRecorded)")
+                message:
+                    "the replay goes on with \(TraceFile.describe(extra.line)) after the recording's last event #\(lastRecorded)"
+            )
         }
-        return frameDivergence(recorded: recorded, replay: replay, everyFrame: everyPicture,
-                                manual: recorded.clock == "manual", acceptsLastPicture: acceptsLastPicture)
+        return frameDivergence(
+            recorded: recorded, replay: replay, everyFrame: everyPicture,
+            manual: recorded.clock == "manual", acceptsLastPicture: acceptsLastPicture)
     }
 
     private struct Event {
@@ -103,14 +113,17 @@ public enum TraceDiff {
         }
     }
 
-    private static func frameDivergence(recorded: TraceFile, replay: TraceFile, everyFrame: Bool, manual: Bool,
-                                          acceptsLastPicture: (Int, JSONValue, JSONValue) -> Bool) -> TraceDivergence? {
+    private static func frameDivergence(
+        recorded: TraceFile, replay: TraceFile, everyFrame: Bool, manual: Bool,
+        acceptsLastPicture: (Int, JSONValue, JSONValue) -> Bool
+    ) -> TraceDivergence? {
         let recordedFrames = framesByScreen(recorded), replayFrames = framesByScreen(replay)
         // Under the realtime clock a screen that was unplugged has no settled last picture (under
         // the manual clock it was unplugged between two steps, after what they painted).
-        let unplugged = Set(recorded.lines(ofType: .event).compactMap { entry in
-            entry.line["name"] == "screenDidDisconnect" ? entry.line["screen"]?.intValue : nil
-        })
+        let unplugged = Set(
+            recorded.lines(ofType: .event).compactMap { entry in
+                entry.line["name"] == "screenDidDisconnect" ? entry.line["screen"]?.intValue : nil
+            })
         for screen in recordedFrames.keys.sorted() where everyFrame || manual || !unplugged.contains(screen) {
             let mine = distinct(recordedFrames[screen] ?? []), theirs = distinct(replayFrames[screen] ?? [])
             if everyFrame {
@@ -118,31 +131,40 @@ public enum TraceDiff {
                     guard offset < theirs.count else {
                         return TraceDivergence(
                             kind: "frame-hash", recordedIndex: frame.index, replayIndex: theirs.last?.index,
-                            message: "screen \(screen) showed \(theirs.count) pictures in the replay, \(mine.count) in the recording; the first missing: \(TraceFile.describe(frame.line))")
+                            message:
+                                "screen \(screen) showed \(theirs.count) pictures in the replay, \(mine.count) in the recording; the first missing: \(TraceFile.describe(frame.line))"
+                        )
                     }
                     let other = theirs[offset]
                     if frame.line["hash"] != other.line["hash"] {
                         return TraceDivergence(
                             kind: "frame-hash", recordedIndex: frame.index, replayIndex: other.index,
-                            message: "screen \(screen), picture \(offset + 1): recorded hash \(frame.line["hash"]?.stringValue ?? "?") at #\(frame.line["sequence"]?.intValue ?? 0), replayed \(other.line["hash"]?.stringValue ?? "?") at #\(other.line["sequence"]?.intValue ?? 0)")
+                            message:
+                                "screen \(screen), picture \(offset + 1): recorded hash \(frame.line["hash"]?.stringValue ?? "?") at #\(frame.line["sequence"]?.intValue ?? 0), replayed \(other.line["hash"]?.stringValue ?? "?") at #\(other.line["sequence"]?.intValue ?? 0)"
+                        )
                     }
                 }
                 if theirs.count > mine.count {
                     return TraceDivergence(
                         kind: "frame-hash", recordedIndex: mine.last?.index, replayIndex: theirs[mine.count].index,
-                        message: "screen \(screen) showed \(theirs.count) pictures in the replay, \(mine.count) in the recording")
+                        message:
+                            "screen \(screen) showed \(theirs.count) pictures in the replay, \(mine.count) in the recording"
+                    )
                 }
             } else if let last = recordedFrames[screen]?.last {
                 // The last frame line itself (the `final` one, whose picture a trace keeps), not
                 // the first of its repeats.
                 guard let other = replayFrames[screen]?.last else {
-                    return TraceDivergence(kind: "frame-hash", recordedIndex: last.index, replayIndex: nil,
-                                           message: "screen \(screen) presented no frame in the replay")
+                    return TraceDivergence(
+                        kind: "frame-hash", recordedIndex: last.index, replayIndex: nil,
+                        message: "screen \(screen) presented no frame in the replay")
                 }
                 if last.line["hash"] != other.line["hash"], !acceptsLastPicture(screen, last.line, other.line) {
                     return TraceDivergence(
                         kind: "frame-hash", recordedIndex: last.index, replayIndex: other.index,
-                        message: "screen \(screen)'s last picture: recorded hash \(last.line["hash"]?.stringValue ?? "?"), replayed \(other.line["hash"]?.stringValue ?? "?")")
+                        message:
+                            "screen \(screen)'s last picture: recorded hash \(last.line["hash"]?.stringValue ?? "?"), replayed \(other.line["hash"]?.stringValue ?? "?")"
+                    )
                 }
             }
         }
@@ -176,7 +198,9 @@ public enum TraceDiff {
             let line = trace.lines[i]
             switch line["type"]?.stringValue {
             case "frame", "windows", "screen", "image": return i == index
-            case "command": return i == index || TraceFormat.replayedCommands.contains(line["request"]?["command"]?.stringValue ?? "")
+            case "command":
+                return i == index
+                    || TraceFormat.replayedCommands.contains(line["request"]?["command"]?.stringValue ?? "")
             default: return true
             }
         }

@@ -29,7 +29,9 @@ public struct TraceFile: Sendable {
             throw Failure("cannot read \(path): \(String(cString: strerror(errno)))")
         }
         guard info.st_mode & S_IFMT == S_IFREG else { throw Failure("cannot read \(path): not a regular file") }
-        guard Int(info.st_size) <= Self.maximumBytes else { throw Failure("\(path) is larger than \(Self.maximumBytes) bytes") }
+        guard Int(info.st_size) <= Self.maximumBytes else {
+            throw Failure("\(path) is larger than \(Self.maximumBytes) bytes")
+        }
         guard let bytes = FileContents.bytes(path, limit: Self.maximumBytes) else {
             throw Failure("cannot read \(path): \(String(cString: strerror(errno)))")
         }
@@ -57,11 +59,15 @@ public struct TraceFile: Sendable {
             }
             if parsed.isEmpty {
                 guard type == TraceFormat.LineType.header.rawValue else {
-                    throw Failure("\(name):\(number): a trace starts with its header line, not \"\(type)\": not a Strata trace")
+                    throw Failure(
+                        "\(name):\(number): a trace starts with its header line, not \"\(type)\": not a Strata trace")
                 }
-                guard let version = value["version"]?.intValue else { throw Failure("\(name):\(number): the header has no version") }
+                guard let version = value["version"]?.intValue else {
+                    throw Failure("\(name):\(number): the header has no version")
+                }
                 guard version == TraceFormat.version else {
-                    throw Failure("\(name): trace version \(version); this strata-ctl reads version \(TraceFormat.version)")
+                    throw Failure(
+                        "\(name): trace version \(version); this strata-ctl reads version \(TraceFormat.version)")
                 }
             }
             parsed.append(value)
@@ -89,15 +95,21 @@ public struct TraceFile: Sendable {
                 .sorted { $0.key < $1.key }.map { "\($0.key)=\(text($0.value))" }
             // A reply sent later (`settle`, `events --follow`) is not in the line: null.
             let reply = line["reply"]
-            let outcome = reply == nil || reply == .null ? "(replied later)"
+            let outcome =
+                reply == nil || reply == .null
+                ? "(replied later)"
                 : reply?["ok"] == true ? "ok" : "error \(reply?["error"]?["code"]?.stringValue ?? "?")"
-            return ([sequence, "command", request?["command"]?.stringValue ?? "?"] + arguments).joined(separator: " ") + " → " + outcome
+            return ([sequence, "command", request?["command"]?.stringValue ?? "?"] + arguments).joined(separator: " ")
+                + " → " + outcome
         case "input":
-            let fields = (line.objectValue ?? [:]).filter { !["sequence", "input", "type", "time_ns", "time_ms"].contains($0.key) }
-                .sorted { $0.key < $1.key }.map { "\($0.key)=\(text($0.value))" }
+            let fields = (line.objectValue ?? [:]).filter {
+                !["sequence", "input", "type", "time_ns", "time_ms"].contains($0.key)
+            }
+            .sorted { $0.key < $1.key }.map { "\($0.key)=\(text($0.value))" }
             return ([sequence, "input", line["input"]?.stringValue ?? "?"] + fields).joined(separator: " ")
         case "frame":
-            return "\(sequence) frame screen=\(line["screen"]?.intValue ?? 0) n=\(line["frame"]?.intValue ?? 0) hash=\(line["hash"]?.stringValue ?? "?")"
+            return
+                "\(sequence) frame screen=\(line["screen"]?.intValue ?? 0) n=\(line["frame"]?.intValue ?? 0) hash=\(line["hash"]?.stringValue ?? "?")"
         case "client":
             let fields = (line.objectValue ?? [:]).filter { !["sequence", "type", "time_ns"].contains($0.key) }
                 .sorted { $0.key < $1.key }.map { "\($0.key)=\(text($0.value))" }
@@ -113,7 +125,8 @@ public struct TraceFile: Sendable {
         case .number: return value.intValue.map(String.init) ?? "\(value.doubleValue ?? 0)"
         case .bool(let b): return b ? "true" : "false"
         case .object(let o) where o["x"] != nil && o["width"] != nil:
-            return "\(o["x"]?.intValue ?? 0),\(o["y"]?.intValue ?? 0),\(o["width"]?.intValue ?? 0)x\(o["height"]?.intValue ?? 0)"
+            return
+                "\(o["x"]?.intValue ?? 0),\(o["y"]?.intValue ?? 0),\(o["width"]?.intValue ?? 0)x\(o["height"]?.intValue ?? 0)"
         case .array(let items): return items.map(text).joined(separator: " ")
         default: return String(decoding: value.encodedLine(), as: UTF8.self)
         }

@@ -27,18 +27,27 @@ public enum TraceReport {
             case "image":
                 // Screen thumbnails only (a window's full picture is for the replay), each field
                 // checked: the page puts `png` into a data: URL only as base64 of a PNG.
-                guard line["kind"] == "thumbnail", let hash = line["hash"]?.stringValue, let png = line["png"]?.stringValue,
-                      isBase64PNG(png) else { continue }
-                fields = ["type": "image", "kind": "thumbnail", "hash": .string(hash), "png": .string(png),
-                          "width": line["width"] ?? .null, "height": line["height"] ?? .null]
+                guard line["kind"] == "thumbnail", let hash = line["hash"]?.stringValue,
+                    let png = line["png"]?.stringValue,
+                    isBase64PNG(png)
+                else { continue }
+                fields = [
+                    "type": "image", "kind": "thumbnail", "hash": .string(hash), "png": .string(png),
+                    "width": line["width"] ?? .null, "height": line["height"] ?? .null,
+                ]
             case "command":
                 let name = line["request"]?["command"]?.stringValue ?? ""
                 guard TraceFormat.replayedCommands.contains(name) else { continue }
-                fields = ["type": "command", "sequence": line["sequence"] ?? .null, "time_ns": line["time_ns"] ?? .null,
-                          "text": .string(TraceFile.describe(line))]
+                fields = [
+                    "type": "command", "sequence": line["sequence"] ?? .null, "time_ns": line["time_ns"] ?? .null,
+                    "text": .string(TraceFile.describe(line)),
+                ]
             case "input", "client":
-                fields = ["type": line["type"] ?? .null, "sequence": line["sequence"] ?? .null, "time_ns": line["time_ns"] ?? .null,
-                          "text": .string(TraceFile.describe(line))]
+                fields = [
+                    "type": line["type"] ?? .null, "sequence": line["sequence"] ?? .null,
+                    "time_ns": line["time_ns"] ?? .null,
+                    "text": .string(TraceFile.describe(line)),
+                ]
             default:
                 continue
             }
@@ -57,8 +66,9 @@ public enum TraceReport {
         for byte in bytes {
             switch byte {
             case UInt8(ascii: "="): padding += 1
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "+"), UInt8(ascii: "/"):
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "+"), UInt8(ascii: "/"):
                 if padding > 0 { return false }
             default: return false
             }
@@ -102,7 +112,9 @@ public enum TraceReport {
     /// what diverged and the page opens at that point of the timeline, marked.
     /// `pictures`: PNGs shown with the divergence (the recorded picture, the replayed one, their
     /// diff), each with its label.
-    public static func html(for trace: TraceFile, divergence: TraceDivergence? = nil, pictures: [(label: String, png: Data)] = []) -> String {
+    public static func html(
+        for trace: TraceFile, divergence: TraceDivergence? = nil, pictures: [(label: String, png: Data)] = []
+    ) -> String {
         let title = escapeHTML("Strata trace: " + trace.name)
         var marked: JSONValue = .null
         if let divergence {
@@ -110,8 +122,10 @@ public enum TraceReport {
                 let base64 = picture.png.base64EncodedString()
                 return isBase64PNG(base64) ? ["label": .string(picture.label), "png": .string(base64)] : nil
             }
-            marked = ["kind": .string(divergence.kind), "message": .string(divergence.message),
-                      "line": divergence.recordedIndex.map { JSONValue($0) } ?? .null, "pictures": .array(embedded)]
+            marked = [
+                "kind": .string(divergence.kind), "message": .string(divergence.message),
+                "line": divergence.recordedIndex.map { JSONValue($0) } ?? .null, "pictures": .array(embedded),
+            ]
         }
         return """
             <!DOCTYPE html>

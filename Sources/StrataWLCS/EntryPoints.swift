@@ -15,7 +15,9 @@ private func retain(_ object: AnyObject) -> UnsafeMutableRawPointer {
 private func fixed(_ value: Int32) -> Double { Double(value) / 256 }
 
 @_cdecl("strata_wlcs_swift_create")
-func strataWLCSCreate(_ cServer: OpaquePointer, _ argc: Int32, _ argv: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> UnsafeMutableRawPointer {
+func strataWLCSCreate(_ cServer: OpaquePointer, _ argc: Int32, _ argv: UnsafeMutablePointer<UnsafePointer<CChar>?>?)
+    -> UnsafeMutableRawPointer
+{
     retain(WLCSDisplayServer(cServer: cServer))
 }
 
@@ -42,8 +44,11 @@ func strataWLCSCreateClientSocket(_ handle: UnsafeMutableRawPointer?) -> Int32 {
 }
 
 @_cdecl("strata_wlcs_swift_position_window")
-func strataWLCSPositionWindow(_ handle: UnsafeMutableRawPointer?, _ clientFD: Int32, _ surfaceID: UInt32, _ x: Int32, _ y: Int32) {
-    object(handle, as: WLCSDisplayServer.self)?.positionWindow(clientFD: clientFD, surfaceID: surfaceID, x: Int(x), y: Int(y))
+func strataWLCSPositionWindow(
+    _ handle: UnsafeMutableRawPointer?, _ clientFD: Int32, _ surfaceID: UInt32, _ x: Int32, _ y: Int32
+) {
+    object(handle, as: WLCSDisplayServer.self)?.positionWindow(
+        clientFD: clientFD, surfaceID: surfaceID, x: Int(x), y: Int(y))
 }
 
 @_cdecl("strata_wlcs_swift_create_pointer")

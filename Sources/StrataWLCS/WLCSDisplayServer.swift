@@ -36,12 +36,14 @@ final class WLCSDisplayServer {
     init(cServer: OpaquePointer) {
         self.cServer = cServer
         let box = Unmanaged.passRetained(self).toOpaque()
-        let result = pthread_create(&thread, nil, { argument in
-            guard let argument else { return nil }
-            let server = Unmanaged<WLCSDisplayServer>.fromOpaque(argument).takeRetainedValue()
-            server.threadMain()
-            return nil
-        }, box)
+        let result = pthread_create(
+            &thread, nil,
+            { argument in
+                guard let argument else { return nil }
+                let server = Unmanaged<WLCSDisplayServer>.fromOpaque(argument).takeRetainedValue()
+                server.threadMain()
+                return nil
+            }, box)
         if result == 0 {
             hasThread = true
             ready.wait()
@@ -80,13 +82,16 @@ final class WLCSDisplayServer {
     func positionWindow(clientFD: Int32, surfaceID: UInt32, x: Int, y: Int) {
         _ = perform { compositor in
             guard let client = self.clients[clientFD]?.client,
-                  let surface = compositor.surface(of: client, id: surfaceID),
-                  let window = compositor.scene.window(showing: surface) else {
+                let surface = compositor.surface(of: client, id: surfaceID),
+                let window = compositor.scene.window(showing: surface)
+            else {
                 Self.log("position_window_absolute: no window shows surface \(surfaceID)")
                 return
             }
             let point = Point(x: Double(x), y: Double(y))
-            let screen = compositor.windows.screens.first { $0.bounds.contains(point) } ?? window.screen ?? compositor.windows.mainScreen
+            let screen =
+                compositor.windows.screens.first { $0.bounds.contains(point) } ?? window.screen
+                ?? compositor.windows.mainScreen
             if let screen, screen !== window.screen { compositor.windows.move(window, to: screen) }
             let origin = window.screen?.origin ?? .zero
             var frame = window.frame
@@ -199,7 +204,9 @@ final class WLCSDisplayServer {
 
     private func createClient(on compositor: Compositor) -> Int32 {
         var fds: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else { return -1 }
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
+            return -1
+        }
         // WLCS hands the other end to its test client, as Strata hands WAYLAND_SOCKET to a process
         // it starts: a connection Strata made, privileged (WLCS tests the input method and
         // virtual input protocols).

@@ -27,15 +27,15 @@ struct Options {
 
 func usage() -> Never {
     let text = """
-    usage: strata-color-client [--size WxH] [--color AARRGGBB|RRGGBB] [--inner AARRGGBB|RRGGBB]
-                               [--frames N] [--seconds S] [--title T] [--app-id ID]
-                               [--level normal|alert|statusBar|N] [--no-key]
-                               [--buffer-scale N | --fractional]
-    Maps one toplevel of one colour; with --inner, the middle half is the second colour. Draws N
-    frames (paced by frame callbacks), then stays S more seconds, then exits. --level and --no-key
-    go through strata_window_v1 (set_level, set_show_without_key) and print its events.
+        usage: strata-color-client [--size WxH] [--color AARRGGBB|RRGGBB] [--inner AARRGGBB|RRGGBB]
+                                   [--frames N] [--seconds S] [--title T] [--app-id ID]
+                                   [--level normal|alert|statusBar|N] [--no-key]
+                                   [--buffer-scale N | --fractional]
+        Maps one toplevel of one colour; with --inner, the middle half is the second colour. Draws N
+        frames (paced by frame callbacks), then stays S more seconds, then exits. --level and --no-key
+        go through strata_window_v1 (set_level, set_show_without_key) and print its events.
 
-    """
+        """
     FileHandle.standardError.write(Data(text.utf8))
     exit(2)
 }
@@ -98,7 +98,8 @@ final class App {
     var waitingForFrame = false
     var closed = false
     var activated = false
-    var buffers: [(buffer: OpaquePointer, pixels: UnsafeMutablePointer<UInt32>, busy: Bool, width: Int32, height: Int32)] = []
+    var buffers:
+        [(buffer: OpaquePointer, pixels: UnsafeMutablePointer<UInt32>, busy: Bool, width: Int32, height: Int32)] = []
     var viewporter: OpaquePointer?
     var fractionalManager: OpaquePointer?
     var viewport: OpaquePointer?
@@ -130,10 +131,11 @@ final class App {
         let size = Int(width) * Int(height) * 4
         let fd = strata_client_memfd("strata-color-client")
         guard fd >= 0, ftruncate(fd, off_t(size)) == 0,
-              let map = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), map != MAP_FAILED,
-              let pool = wl_shm_create_pool(shm, fd, Int32(size)),
-              let buffer = wl_shm_pool_create_buffer(pool, 0, width, height, width * 4,
-                                                      WL_SHM_FORMAT_ARGB8888.rawValue)
+            let map = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), map != MAP_FAILED,
+            let pool = wl_shm_create_pool(shm, fd, Int32(size)),
+            let buffer = wl_shm_pool_create_buffer(
+                pool, 0, width, height, width * 4,
+                WL_SHM_FORMAT_ARGB8888.rawValue)
         else { return nil }
         wl_shm_pool_destroy(pool)
         close(fd)
@@ -147,7 +149,8 @@ final class App {
         }
         buffers.append((buffer, pixels, false, width, height))
         let index = buffers.count - 1
-        wl_buffer_add_listener(buffer, &App.bufferListener, Unmanaged.passRetained(BufferTag(app: self, index: index)).toOpaque())
+        wl_buffer_add_listener(
+            buffer, &App.bufferListener, Unmanaged.passRetained(BufferTag(app: self, index: index)).toOpaque())
         return index
     }
 
@@ -165,7 +168,8 @@ final class App {
 
     func draw() {
         let size = bufferSize
-        let index = buffers.firstIndex { !$0.busy && $0.width == size.width && $0.height == size.height } ?? makeBuffer()
+        let index =
+            buffers.firstIndex { !$0.busy && $0.width == size.width && $0.height == size.height } ?? makeBuffer()
         guard let index else {
             say("error: cannot allocate a buffer")
             exit(1)
@@ -196,15 +200,20 @@ final class App {
             guard let data, let interface else { return }
             let app = Unmanaged<App>.fromOpaque(data).takeUnretainedValue()
             switch String(cString: interface) {
-            case "wl_compositor": app.compositor = OpaquePointer(wl_registry_bind(registry, name, wl_compositor_interface_ptr(), min(version, 4)))
+            case "wl_compositor":
+                app.compositor = OpaquePointer(
+                    wl_registry_bind(registry, name, wl_compositor_interface_ptr(), min(version, 4)))
             case "wl_shm": app.shm = OpaquePointer(wl_registry_bind(registry, name, wl_shm_interface_ptr(), 1))
-            case "xdg_wm_base": app.wmBase = OpaquePointer(wl_registry_bind(registry, name, xdg_wm_base_interface_ptr(), 1))
+            case "xdg_wm_base":
+                app.wmBase = OpaquePointer(wl_registry_bind(registry, name, xdg_wm_base_interface_ptr(), 1))
             case "wp_viewporter":
                 app.viewporter = OpaquePointer(wl_registry_bind(registry, name, wp_viewporter_interface_ptr(), 1))
             case "wp_fractional_scale_manager_v1":
-                app.fractionalManager = OpaquePointer(wl_registry_bind(registry, name, wp_fractional_scale_manager_v1_interface_ptr(), 1))
+                app.fractionalManager = OpaquePointer(
+                    wl_registry_bind(registry, name, wp_fractional_scale_manager_v1_interface_ptr(), 1))
             case "strata_window_manager_v1":
-                app.windowManager = OpaquePointer(wl_registry_bind(registry, name, strata_window_manager_v1_interface_ptr(), 1))
+                app.windowManager = OpaquePointer(
+                    wl_registry_bind(registry, name, strata_window_manager_v1_interface_ptr(), 1))
             default: break
             }
         },

@@ -8,26 +8,45 @@ import StrataRender
 struct CompareCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compare",
-        abstract: "Compare two PNG pictures with a per-channel threshold, a tolerated count or share of differing pixels, and masks.",
+        abstract:
+            "Compare two PNG pictures with a per-channel threshold, a tolerated count or share of differing pixels, and masks.",
         discussion: """
             Prints how many pixels differ and their bounding box. Exits 0 when within tolerance, 1 when not, \
             2 on bad input (an unreadable PNG, pictures of different sizes, a PNG over \(PNGFile.maximumSide)x\(PNGFile.maximumSide)).
             """)
     @Argument(help: "The expected picture (PNG).") var expected: String
     @Argument(help: "The actual picture (PNG).") var actual: String
-    @Option(help: ArgumentHelp("Per-channel difference (0...255) up to which pixels count as the same (default 0).", valueName: "T"))
+    @Option(
+        help: ArgumentHelp(
+            "Per-channel difference (0...255) up to which pixels count as the same (default 0).", valueName: "T"))
     var threshold: Int = 0
-    @Option(name: .customLong("max-diff"), help: ArgumentHelp("Differing pixels tolerated: a count N, or a share P% of the compared pixels (default 0).", valueName: "N|P%"))
+    @Option(
+        name: .customLong("max-diff"),
+        help: ArgumentHelp(
+            "Differing pixels tolerated: a count N, or a share P% of the compared pixels (default 0).",
+            valueName: "N|P%"))
     var maxDiff: String = "0"
-    @Option(parsing: .upToNextOption, help: ArgumentHelp("Rectangles left out of the comparison, X,Y,WxH each.", valueName: "X,Y,WxH"))
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp("Rectangles left out of the comparison, X,Y,WxH each.", valueName: "X,Y,WxH"))
     var mask: [String] = []
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write the diff picture here (differing pixels red over the dimmed expected picture).", valueName: "diff.png"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "Write the diff picture here (differing pixels red over the dimmed expected picture).",
+            valueName: "diff.png"))
     var output: String?
-    @Option(name: .customLong("mask-window"), parsing: .upToNextOption,
-            help: ArgumentHelp("Windows of the running Strata left out by their frame (an app id, title:TEXT, pid:N or an id; the main screen's coordinates).", valueName: "W"))
+    @Option(
+        name: .customLong("mask-window"), parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "Windows of the running Strata left out by their frame (an app id, title:TEXT, pid:N or an id; the main screen's coordinates).",
+            valueName: "W"))
     var maskWindow: [String] = []
-    @Option(name: .customLong("mask-level"), parsing: .upToNextOption,
-            help: ArgumentHelp("Every shown window of these levels (normal, alert, …, or a number) of the running Strata left out by its frame.", valueName: "LEVEL"))
+    @Option(
+        name: .customLong("mask-level"), parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "Every shown window of these levels (normal, alert, …, or a number) of the running Strata left out by its frame.",
+            valueName: "LEVEL"))
     var maskLevel: [String] = []
     /// --socket, --timeout (for --mask-window and --mask-level) and --json (the result as one JSON object).
     @OptionGroup var options: ConnectionOptions
@@ -52,13 +71,18 @@ struct CompareCommand: ParsableCommand {
         guard parts.count == 3, let x = Int(parts[0]), let y = Int(parts[1]) else { return nil }
         let size = parts[2].split(separator: "x", omittingEmptySubsequences: false)
         guard size.count == 2, let width = Int(size[0]), let height = Int(size[1]), width > 0, height > 0,
-              abs(x) <= 1 << 20, abs(y) <= 1 << 20, width <= 1 << 20, height <= 1 << 20 else { return nil }
+            abs(x) <= 1 << 20, abs(y) <= 1 << 20, width <= 1 << 20, height <= 1 << 20
+        else { return nil }
         return Rect(x: x, y: y, width: width, height: height)
     }
 
     func validate() throws {
-        guard (0...255).contains(threshold) else { throw ValidationError("--threshold takes a per-channel difference between 0 and 255") }
-        guard Self.parseTolerance(maxDiff) != nil else { throw ValidationError("--max-diff takes a count of pixels (like 10) or a share (like 0.5%)") }
+        guard (0...255).contains(threshold) else {
+            throw ValidationError("--threshold takes a per-channel difference between 0 and 255")
+        }
+        guard Self.parseTolerance(maxDiff) != nil else {
+            throw ValidationError("--max-diff takes a count of pixels (like 10) or a share (like 0.5%)")
+        }
         for text in maskWindow {
             do {
                 _ = try WindowSelector(text)
@@ -115,11 +139,16 @@ struct CompareCommand: ParsableCommand {
         let box = result.bounds.map { "\($0.x),\($0.y),\($0.width)x\($0.height)" }
         if json {
             let boxJSON = box.map { "\"\($0)\"" } ?? "null"
-            let times = "\"decode_ms\":\((decoded - started).rounded()),\"compare_ms\":\(((compared - decoded) * 10).rounded() / 10)"
-            print("{\"match\":\(within),\"differing\":\(result.differing),\"compared\":\(result.compared),\"bounds\":\(boxJSON),\(times)}")
+            let times =
+                "\"decode_ms\":\((decoded - started).rounded()),\"compare_ms\":\(((compared - decoded) * 10).rounded() / 10)"
+            print(
+                "{\"match\":\(within),\"differing\":\(result.differing),\"compared\":\(result.compared),\"bounds\":\(boxJSON),\(times)}"
+            )
         } else {
             let percent = (result.share * 10000).rounded() / 100
-            print("\(within ? "match" : "differ"): \(result.differing) of \(result.compared) pixels differ (\(percent)%)" + (box.map { ", within \($0)" } ?? ""))
+            print(
+                "\(within ? "match" : "differ"): \(result.differing) of \(result.compared) pixels differ (\(percent)%)"
+                    + (box.map { ", within \($0)" } ?? ""))
         }
         if !within { throw ExitCode(1) }
     }
@@ -134,7 +163,10 @@ struct CompareCommand: ParsableCommand {
             let selector = try WindowSelector(text)
             let matching = windows.filter { selector.matches($0) }
             guard !matching.isEmpty else {
-                throw ControlError(.unknownWindow, "--mask-window \(text): no shown window answers to \(selector); windows: \(WindowSelector.list(windows))")
+                throw ControlError(
+                    .unknownWindow,
+                    "--mask-window \(text): no shown window answers to \(selector); windows: \(WindowSelector.list(windows))"
+                )
             }
             chosen += matching
         }

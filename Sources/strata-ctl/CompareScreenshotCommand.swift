@@ -14,31 +14,51 @@ struct CompareScreenshotCommand: RequestCommand {
             """)
     @OptionGroup var options: ConnectionOptions
     @Argument(help: "The baseline picture (PNG).") var baseline: String
-    @Option(help: ArgumentHelp("The window (an id, title:TEXT, pid:N or an app id); its own image.", valueName: "W")) var window: String?
-    @Option(help: ArgumentHelp("The screen (id or name; default: the main one) when no --window.", valueName: "S")) var screen: String?
+    @Option(help: ArgumentHelp("The window (an id, title:TEXT, pid:N or an app id); its own image.", valueName: "W"))
+    var window: String?
+    @Option(help: ArgumentHelp("The screen (id or name; default: the main one) when no --window.", valueName: "S"))
+    var screen: String?
     @Flag(help: "A screen's composed canvas instead of what it shows.") var raw = false
-    @Option(help: ArgumentHelp("Per-channel difference (0...255) up to which pixels count as the same (default 0).", valueName: "T"))
+    @Option(
+        help: ArgumentHelp(
+            "Per-channel difference (0...255) up to which pixels count as the same (default 0).", valueName: "T"))
     var threshold: Int = 0
-    @Option(name: .customLong("max-diff"), help: ArgumentHelp("Differing pixels tolerated: a count N, or a share P% of the compared pixels (default 0).", valueName: "N|P%"))
+    @Option(
+        name: .customLong("max-diff"),
+        help: ArgumentHelp(
+            "Differing pixels tolerated: a count N, or a share P% of the compared pixels (default 0).",
+            valueName: "N|P%"))
     var maxDiff: String = "0"
-    @Option(parsing: .upToNextOption, help: ArgumentHelp("Rectangles of the picture left out, X,Y,WxH each.", valueName: "X,Y,WxH"))
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp("Rectangles of the picture left out, X,Y,WxH each.", valueName: "X,Y,WxH"))
     var mask: [String] = []
-    @Option(name: .customLong("mask-window"), parsing: .upToNextOption, help: ArgumentHelp("Shown windows left out by their frame.", valueName: "W"))
+    @Option(
+        name: .customLong("mask-window"), parsing: .upToNextOption,
+        help: ArgumentHelp("Shown windows left out by their frame.", valueName: "W"))
     var maskWindow: [String] = []
-    @Option(name: .customLong("mask-level"), parsing: .upToNextOption, help: ArgumentHelp("Every shown window of these levels left out by its frame.", valueName: "LEVEL"))
+    @Option(
+        name: .customLong("mask-level"), parsing: .upToNextOption,
+        help: ArgumentHelp("Every shown window of these levels left out by its frame.", valueName: "LEVEL"))
     var maskLevel: [String] = []
-    @Option(help: ArgumentHelp("Where the current picture is written when it differs.", valueName: "actual.png")) var actual: String?
-    @Option(help: ArgumentHelp("Where the diff picture is written when it differs.", valueName: "diff.png")) var diff: String?
+    @Option(help: ArgumentHelp("Where the current picture is written when it differs.", valueName: "actual.png"))
+    var actual: String?
+    @Option(help: ArgumentHelp("Where the diff picture is written when it differs.", valueName: "diff.png")) var diff:
+        String?
     @Flag(help: "Write the current picture as the baseline (and exit 0).") var update = false
 
     var replyTimeout: Double? { 60 }
 
     func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
-        guard (0...255).contains(threshold) else { throw ValidationError("--threshold takes a per-channel difference between 0 and 255") }
+        guard (0...255).contains(threshold) else {
+            throw ValidationError("--threshold takes a per-channel difference between 0 and 255")
+        }
         guard let tolerance = CompareCommand.parseTolerance(maxDiff) else {
             throw ValidationError("--max-diff takes a count of pixels (like 10) or a share (like 0.5%)")
         }
-        guard window == nil || (screen == nil && !raw) else { throw ValidationError("--window and --screen/--raw do not go together") }
+        guard window == nil || (screen == nil && !raw) else {
+            throw ValidationError("--window and --screen/--raw do not go together")
+        }
         var arguments: [String: JSONValue] = ["baseline": .string(absolutePath(baseline))]
         if let window { arguments["window"] = reference(window) }
         if let screen { arguments["screen"] = reference(screen) }
@@ -73,7 +93,9 @@ struct CompareScreenshotCommand: RequestCommand {
             let percent = ((reply["share"]?.doubleValue ?? 0) * 10000).rounded() / 100
             line = "\(verdict): \(differing) of \(compared) pixels differ (\(percent)%)"
         }
-        if let b = reply["bounds"], let x = b["x"]?.intValue, let y = b["y"]?.intValue, let w = b["width"]?.intValue, let h = b["height"]?.intValue {
+        if let b = reply["bounds"], let x = b["x"]?.intValue, let y = b["y"]?.intValue, let w = b["width"]?.intValue,
+            let h = b["height"]?.intValue
+        {
             line += ", within \(x),\(y),\(w)x\(h)"
         }
         for name in ["actual", "diff"] {

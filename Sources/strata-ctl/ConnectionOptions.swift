@@ -7,8 +7,10 @@ import StrataTrace
 
 /// Options every command takes: where the socket is, JSON output, how long to wait.
 struct ConnectionOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "The control socket (default: $STRATA_SOCKET, else the strata-*.sock in $XDG_RUNTIME_DIR).", valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "The control socket (default: $STRATA_SOCKET, else the strata-*.sock in $XDG_RUNTIME_DIR).",
+            valueName: "path"))
     var socket: String?
 
     @Flag(help: "Print the server's JSON replies instead of a table.")
@@ -25,7 +27,8 @@ struct ConnectionOptions: ParsableArguments {
         let environment = ProcessInfo.processInfo.environment
         if let path = environment[ControlProtocol.environmentVariable], !path.isEmpty { return path }
         guard let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else {
-            throw CommandFailure("no Strata to talk to: neither STRATA_SOCKET nor XDG_RUNTIME_DIR is set. \(Self.howToStart)")
+            throw CommandFailure(
+                "no Strata to talk to: neither STRATA_SOCKET nor XDG_RUNTIME_DIR is set. \(Self.howToStart)")
         }
         if let display = environment["WAYLAND_DISPLAY"], !display.isEmpty, !display.contains("/") {
             let path = runtime + "/" + ControlProtocol.socketFileName(waylandSocket: display)
@@ -34,14 +37,20 @@ struct ConnectionOptions: ParsableArguments {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: runtime)) ?? [])
             .filter { $0.hasPrefix("strata-") && $0.hasSuffix(".sock") }.sorted()
         guard names.count == 1, let name = names.first else {
-            if names.isEmpty { throw CommandFailure("no Strata is running: no control socket (strata-*.sock) in \(runtime). \(Self.howToStart)") }
-            throw CommandFailure("several Strata sessions run (\(names.joined(separator: ", "))): choose one with --socket or STRATA_SOCKET")
+            if names.isEmpty {
+                throw CommandFailure(
+                    "no Strata is running: no control socket (strata-*.sock) in \(runtime). \(Self.howToStart)")
+            }
+            throw CommandFailure(
+                "several Strata sessions run (\(names.joined(separator: ", "))): choose one with --socket or STRATA_SOCKET"
+            )
         }
         return runtime + "/" + name
     }
 
     /// How to get a Strata to talk to, for the failures above.
-    static let howToStart = "Start one with a command, `strata -- COMMAND` (its clients, strata-ctl among them, find it), or in the background with `strata &`; or name a running one's control socket with STRATA_SOCKET or --socket."
+    static let howToStart =
+        "Start one with a command, `strata -- COMMAND` (its clients, strata-ctl among them, find it), or in the background with `strata &`; or name a running one's control socket with STRATA_SOCKET or --socket."
 
     func connect() throws -> ControlClient {
         let path = try socketPath()
@@ -140,7 +149,8 @@ enum Output {
         case let error as ShellWords.SyntaxError: return error.description
         case let error as TraceFile.Failure: return error.description
         case let error as ProcessLaunchError: return error.description
-        case is DecodingError: return "Strata's reply is not what this strata-ctl expects (are strata and strata-ctl of the same version?)"
+        case is DecodingError:
+            return "Strata's reply is not what this strata-ctl expects (are strata and strata-ctl of the same version?)"
         default: return "an unexpected error (\(type(of: error)))"
         }
     }

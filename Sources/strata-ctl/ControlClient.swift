@@ -37,12 +37,16 @@ final class ControlClient {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard result == 0 else {
             let why = String(cString: strerror(errno))
             close(fd)
-            throw Failure(description: "cannot connect to Strata's control socket \(path): \(why); is Strata running?", isConnectFailure: true)
+            throw Failure(
+                description: "cannot connect to Strata's control socket \(path): \(why); is Strata running?",
+                isConnectFailure: true)
         }
         self.fd = fd
     }
@@ -114,7 +118,8 @@ final class ControlClient {
                 let line = Data(buffer[..<newline])
                 buffer.removeSubrange(...newline)
                 guard let value = try? JSONValue.parse(line) else {
-                    throw Failure(description: "Strata sent a line that is not JSON: \(String(decoding: line, as: UTF8.self))")
+                    throw Failure(
+                        description: "Strata sent a line that is not JSON: \(String(decoding: line, as: UTF8.self))")
                 }
                 return value
             }

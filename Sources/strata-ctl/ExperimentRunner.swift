@@ -83,20 +83,26 @@ final class ExperimentRunner {
     private func command(_ words: [String]) throws {
         let names = StrataCtl.configuration.subcommands.map { $0._commandName }
         guard names.contains(words[0]) else {
-            throw Mismatch("unknown command \(words[0]): use a strata-ctl command (\(names.joined(separator: ", "))), expect, wait-window or sleep")
+            throw Mismatch(
+                "unknown command \(words[0]): use a strata-ctl command (\(names.joined(separator: ", "))), expect, wait-window or sleep"
+            )
         }
         let parsed: ParsableCommand
         do {
             parsed = try StrataCtl.parseAsRoot(words)
         } catch {
-            throw Mismatch("not a strata-ctl command: \(words.joined(separator: " ")) (\(StrataCtl.message(for: error)))")
+            throw Mismatch(
+                "not a strata-ctl command: \(words.joined(separator: " ")) (\(StrataCtl.message(for: error)))")
         }
         if let compare = parsed as? CompareCommand {
             // Runs here, on the files; a difference beyond the tolerance fails the line.
             do {
                 try compare.run()
             } catch let exit as ExitCode {
-                throw Mismatch(exit.rawValue == 1 ? "compare: the pictures differ beyond the tolerance" : "compare: bad input (see the message above)")
+                throw Mismatch(
+                    exit.rawValue == 1
+                        ? "compare: the pictures differ beyond the tolerance"
+                        : "compare: bad input (see the message above)")
             }
             commandsRun += 1
             return
@@ -134,24 +140,34 @@ final class ExperimentRunner {
     /// `wait-window WINDOW [SECONDS]`: until a visible window answers to WINDOW (an id,
     /// `title:`, `pid:` or an app id in any case: `WindowSelector`).
     private func waitWindow(_ words: [String]) throws {
-        guard words.count == 1 || words.count == 2 else { throw Mismatch("wait-window takes a window (an app id, title:TEXT, pid:N or an id) and optionally a timeout in seconds") }
+        guard words.count == 1 || words.count == 2 else {
+            throw Mismatch(
+                "wait-window takes a window (an app id, title:TEXT, pid:N or an id) and optionally a timeout in seconds"
+            )
+        }
         let selector = try WindowSelector(words[0])
         var limit = max(timeout, 10)
         if words.count == 2 {
-            guard let seconds = Double(words[1]), seconds > 0 else { throw Mismatch("wait-window's timeout is a number of seconds") }
+            guard let seconds = Double(words[1]), seconds > 0 else {
+                throw Mismatch("wait-window's timeout is a number of seconds")
+            }
             limit = seconds
         }
         try eventually(limit: limit) {
             let list = try windows()
             if list.contains(where: { selector.matches($0) && !$0.hidden }) { return nil }
-            return "no visible window with \(selector) appeared within \(Self.seconds(limit)); windows: \(Self.describe(list))"
+            return
+                "no visible window with \(selector) appeared within \(Self.seconds(limit)); windows: \(Self.describe(list))"
         }
     }
 
     // MARK: Expectations
 
     private func expect(_ words: [String]) throws {
-        guard let kind = words.first else { throw Mismatch("expect needs what to expect: key, stacking, event, hidden, visible, screen, level, closed, point") }
+        guard let kind = words.first else {
+            throw Mismatch(
+                "expect needs what to expect: key, stacking, event, hidden, visible, screen, level, closed, point")
+        }
         let arguments = Array(words.dropFirst())
         func need(_ count: Int, _ usage: String) throws {
             guard arguments.count == count else { throw Mismatch("usage: expect \(kind) \(usage)") }
@@ -164,7 +180,9 @@ final class ExperimentRunner {
             guard arguments.count >= 2 else { throw Mismatch("usage: expect stacking WINDOW WINDOW… (front to back)") }
             try expectStacking(arguments)
         case "event":
-            guard arguments.count == 1 || arguments.count == 2 else { throw Mismatch("usage: expect event NAME [WINDOW|SCREEN]") }
+            guard arguments.count == 1 || arguments.count == 2 else {
+                throw Mismatch("usage: expect event NAME [WINDOW|SCREEN]")
+            }
             try expectEvent(arguments[0], arguments.count == 2 ? arguments[1] : nil)
         case "hidden", "visible":
             try need(1, "WINDOW")
@@ -172,8 +190,12 @@ final class ExperimentRunner {
             try eventually {
                 let list = try windows()
                 let window = try resolve(arguments[0], in: list)
-                guard let info = list.first(where: { $0.id == window }) else { return "window \(window) is closed, not \(kind)" }
-                return info.hidden == wantHidden ? nil : "expected window \(Self.name(info)) to be \(kind), but it is \(info.hidden ? "hidden" : "visible")"
+                guard let info = list.first(where: { $0.id == window }) else {
+                    return "window \(window) is closed, not \(kind)"
+                }
+                return info.hidden == wantHidden
+                    ? nil
+                    : "expected window \(Self.name(info)) to be \(kind), but it is \(info.hidden ? "hidden" : "visible")"
             }
         case "screen":
             try need(2, "WINDOW SCREEN")
@@ -183,7 +205,8 @@ final class ExperimentRunner {
                 let screen = try resolveScreen(arguments[1])
                 guard let info = list.first(where: { $0.id == window }) else { return "window \(window) is closed" }
                 if info.screen == screen { return nil }
-                return "expected window \(Self.name(info)) on screen \(screen) (\(arguments[1])), but it is on \(info.screen.map { "screen \($0)" } ?? "no screen")"
+                return
+                    "expected window \(Self.name(info)) on screen \(screen) (\(arguments[1])), but it is on \(info.screen.map { "screen \($0)" } ?? "no screen")"
             }
         case "level":
             try need(2, "WINDOW LEVEL")
@@ -191,11 +214,13 @@ final class ExperimentRunner {
                 let list = try windows()
                 let window = try resolve(arguments[0], in: list)
                 guard let info = list.first(where: { $0.id == window }) else { return "window \(window) is closed" }
-                return info.level == arguments[1] ? nil : "expected window \(Self.name(info)) at level \(arguments[1]), but it is at \(info.level)"
+                return info.level == arguments[1]
+                    ? nil : "expected window \(Self.name(info)) at level \(arguments[1]), but it is at \(info.level)"
             }
         case "point":
             guard arguments.count >= 3 else {
-                throw Mismatch("usage: expect point WINDOW X,Y[,WxH] [--to W | --to-screen S | --from W | --from-screen S] RESULT")
+                throw Mismatch(
+                    "usage: expect point WINDOW X,Y[,WxH] [--to W | --to-screen S | --from W | --from-screen S] RESULT")
             }
             try expectPoint(arguments)
         case "closed":
@@ -207,7 +232,9 @@ final class ExperimentRunner {
                 return "expected window \(Self.name(info)) to be closed, but it is open"
             }
         default:
-            throw Mismatch("unknown expectation \"\(kind)\": use key, stacking, event, hidden, visible, screen, level, closed or point")
+            throw Mismatch(
+                "unknown expectation \"\(kind)\": use key, stacking, event, hidden, visible, screen, level, closed or point"
+            )
         }
         expectationsMet += 1
     }
@@ -231,7 +258,9 @@ final class ExperimentRunner {
         let reply = try client.call(name, fields)
         let text = reply["text"]?.stringValue ?? "?"
         guard let actual = ConvertOperand(text), actual == expected else {
-            throw Mismatch("expected \(words.joined(separator: " ")) to give \(arguments[arguments.count - 1]), but it gives \(text)")
+            throw Mismatch(
+                "expected \(words.joined(separator: " ")) to give \(arguments[arguments.count - 1]), but it gives \(text)"
+            )
         }
     }
 
@@ -245,7 +274,8 @@ final class ExperimentRunner {
             let wanted = try resolve(reference, in: list)
             if key?.id == wanted { return nil }
             let wantedName = list.first { $0.id == wanted }.map(Self.name) ?? "\(wanted) (closed)"
-            return "expected window \(wantedName) to be key, but \(key.map { "window \(Self.name($0)) is key" } ?? "no window is key")"
+            return
+                "expected window \(wantedName) to be key, but \(key.map { "window \(Self.name($0)) is key" } ?? "no window is key")"
         }
     }
 
@@ -255,12 +285,15 @@ final class ExperimentRunner {
             var positions: [(String, Int)] = []
             for reference in references {
                 let id = try resolve(reference, in: list)
-                guard let info = list.first(where: { $0.id == id }) else { return "window \(reference) (\(id)) is closed" }
+                guard let info = list.first(where: { $0.id == id }) else {
+                    return "window \(reference) (\(id)) is closed"
+                }
                 positions.append((Self.name(info), info.order))
             }
             if zip(positions, positions.dropFirst()).allSatisfy({ $0.1 < $1.1 }) { return nil }
             let actual = positions.sorted { $0.1 < $1.1 }.map(\.0).joined(separator: ", ")
-            return "expected front to back: \(positions.map(\.0).joined(separator: ", ")); actual: \(actual) (whole stack, front to back: \(Self.describe(list)))"
+            return
+                "expected front to back: \(positions.map(\.0).joined(separator: ", ")); actual: \(actual) (whole stack, front to back: \(Self.describe(list)))"
         }
     }
 
@@ -277,12 +310,15 @@ final class ExperimentRunner {
             }
             let reply = try client.call("events", ["since": JSONValue(start), "follow": false])
             if reply["truncated"]?.boolValue == true {
-                throw Mismatch("more than \(ControlProtocol.eventHistory) events happened since #\(start): the ones to search are lost")
+                throw Mismatch(
+                    "more than \(ControlProtocol.eventHistory) events happened since #\(start): the ones to search are lost"
+                )
             }
             let events = reply["events"]?.arrayValue ?? []
             let key = isWindowEvent ? "window" : "screen"
             if let match = events.first(where: { event in
-                event["name"]?.stringValue == name && (subject == nil || event[key]?.intValue.map(UInt64.init) == subject)
+                event["name"]?.stringValue == name
+                    && (subject == nil || event[key]?.intValue.map(UInt64.init) == subject)
             }), let sequence = match["sequence"]?.intValue {
                 eventCursor = UInt64(sequence)
                 return nil
@@ -346,7 +382,9 @@ final class ExperimentRunner {
     }
 
     static func describe(_ list: [WindowInfo]) -> String {
-        list.isEmpty ? "none" : list.map { name($0) + ($0.hidden ? " hidden" : "") + ($0.key ? " key" : "") }.joined(separator: ", ")
+        list.isEmpty
+            ? "none"
+            : list.map { name($0) + ($0.hidden ? " hidden" : "") + ($0.key ? " key" : "") }.joined(separator: ", ")
     }
 
     static func seconds(_ value: Double) -> String {
@@ -360,7 +398,8 @@ struct RunCommand: ParsableCommand {
         commandName: "run", abstract: "Run an experiment file: strata-ctl commands, expect lines, wait-window.",
         discussion: "Exits 0 when every line passed, 1 at the first failure (FILE:LINE: expected … actual …).")
     @OptionGroup var options: ConnectionOptions
-    @Option(help: ArgumentHelp("Seconds an expect line waits for its condition.", valueName: "seconds")) var expectTimeout = 5.0
+    @Option(help: ArgumentHelp("Seconds an expect line waits for its condition.", valueName: "seconds"))
+    var expectTimeout = 5.0
     @Flag(help: "Print each line before running it.") var verbose = false
     @Argument(help: "The experiment file (- reads standard input).") var file: String
 
@@ -383,7 +422,8 @@ struct RunCommand: ParsableCommand {
         }
         let text = String(decoding: bytes, as: UTF8.self)
         try Output.guarded {
-            let runner = ExperimentRunner(client: try options.connect(), fileName: file, timeout: expectTimeout, verbose: verbose)
+            let runner = ExperimentRunner(
+                client: try options.connect(), fileName: file, timeout: expectTimeout, verbose: verbose)
             do throws(ExperimentRunner.LineFailure) {
                 try runner.run(text)
             } catch {

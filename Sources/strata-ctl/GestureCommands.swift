@@ -6,14 +6,18 @@ import StrataControlProtocol
 /// at the begin.
 enum GestureCommands {
     /// The request for `kind`'s `phase` with its words (begin: FINGERS; update: DX DY).
-    static func request(kind: String, phase: String, values: [String], scale: Double?, rotation: Double?,
-                        cancel: Bool) throws -> (command: String, arguments: [String: JSONValue]) {
+    static func request(
+        kind: String, phase: String, values: [String], scale: Double?, rotation: Double?,
+        cancel: Bool
+    ) throws -> (command: String, arguments: [String: JSONValue]) {
         var arguments: [String: JSONValue] = ["kind": .string(kind), "phase": .string(phase)]
         func numbers(_ count: Int, _ usage: String) throws -> [Double] {
             guard values.count == count else { throw ValidationError("\(kind) \(phase) takes \(usage)") }
             var parsed: [Double] = []
             for value in values {
-                guard let number = Double(value), number.isFinite else { throw ValidationError("\"\(value)\" is not a finite number") }
+                guard let number = Double(value), number.isFinite else {
+                    throw ValidationError("\"\(value)\" is not a finite number")
+                }
                 parsed.append(number)
             }
             return parsed
@@ -56,22 +60,28 @@ enum GestureCommands {
         @Argument(parsing: .allUnrecognized, help: "FINGERS (begin) or DX DY (update).") var values: [String] = []
         @Flag(help: "The end cancels the gesture (the client undoes it).") var cancel = false
         func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
-            try GestureCommands.request(kind: "swipe", phase: phase, values: values, scale: nil, rotation: nil, cancel: cancel)
+            try GestureCommands.request(
+                kind: "swipe", phase: phase, values: values, scale: nil, rotation: nil, cancel: cancel)
         }
     }
 
     struct Pinch: RequestCommand {
         static let configuration = CommandConfiguration(
-            abstract: "A touchpad pinch: begin FINGERS, update DX DY [--scale S] [--rotation DEG], end [--cancel] or cancel.",
-            usage: "strata-ctl input pinch begin FINGERS | update DX DY [--scale S] [--rotation DEG] | end [--cancel] | cancel")
+            abstract:
+                "A touchpad pinch: begin FINGERS, update DX DY [--scale S] [--rotation DEG], end [--cancel] or cancel.",
+            usage:
+                "strata-ctl input pinch begin FINGERS | update DX DY [--scale S] [--rotation DEG] | end [--cancel] | cancel"
+        )
         @OptionGroup var options: ConnectionOptions
         @Argument(help: "begin, update, end or cancel") var phase: String
         @Argument(parsing: .allUnrecognized, help: "FINGERS (begin) or DX DY (update).") var values: [String] = []
         @Option(help: "The scale since the begin (1: unchanged; 0 to 1000).") var scale: Double?
-        @Option(parsing: .unconditional, help: "Degrees clockwise since the last event (-360 to 360).") var rotation: Double?
+        @Option(parsing: .unconditional, help: "Degrees clockwise since the last event (-360 to 360).") var rotation:
+            Double?
         @Flag(help: "The end cancels the gesture (the client undoes it).") var cancel = false
         func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
-            try GestureCommands.request(kind: "pinch", phase: phase, values: values, scale: scale, rotation: rotation, cancel: cancel)
+            try GestureCommands.request(
+                kind: "pinch", phase: phase, values: values, scale: scale, rotation: rotation, cancel: cancel)
         }
     }
 
@@ -84,7 +94,8 @@ enum GestureCommands {
         @Argument(parsing: .allUnrecognized, help: "FINGERS (begin).") var values: [String] = []
         @Flag(help: "The end cancels the gesture.") var cancel = false
         func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
-            try GestureCommands.request(kind: "hold", phase: phase, values: values, scale: nil, rotation: nil, cancel: cancel)
+            try GestureCommands.request(
+                kind: "hold", phase: phase, values: values, scale: nil, rotation: nil, cancel: cancel)
         }
     }
 }

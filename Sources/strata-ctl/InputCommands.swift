@@ -6,8 +6,11 @@ import StrataControlProtocol
 struct InputCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "input", abstract: "Inject pointer, keyboard, touch, touchpad gesture and tablet input.",
-        subcommands: [Pointer.self, Pointer.Click.self, Scroll.self, Key.self, TypeText.self, Touch.self, GestureCommands.Swipe.self, GestureCommands.Pinch.self,
-                      GestureCommands.Hold.self, TabletCommand.self])
+        subcommands: [
+            Pointer.self, Pointer.Click.self, Scroll.self, Key.self, TypeText.self, Touch.self,
+            GestureCommands.Swipe.self, GestureCommands.Pinch.self,
+            GestureCommands.Hold.self, TabletCommand.self,
+        ])
 
     struct Pointer: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -16,10 +19,13 @@ struct InputCommand: ParsableCommand {
         struct Move: RequestCommand {
             static let configuration = CommandConfiguration(abstract: "Move the pointer to X Y of a screen.")
             @OptionGroup var options: ConnectionOptions
-            @Option(help: ArgumentHelp("The screen (default: the pointer's, else the main one).", valueName: "screen")) var screen: String?
+            @Option(help: ArgumentHelp("The screen (default: the pointer's, else the main one).", valueName: "screen"))
+            var screen: String?
             @Argument(help: "X in the screen's coordinates.") var x: Double
             @Argument(help: "Y in the screen's coordinates.") var y: Double
-            @Flag(help: "X and Y are pixels of what the screen shows (its screenshot), mapped through overscan and scale.")
+            @Flag(
+                help: "X and Y are pixels of what the screen shows (its screenshot), mapped through overscan and scale."
+            )
             var shown = false
             func makeRequest() -> (command: String, arguments: [String: JSONValue]) {
                 var arguments: [String: JSONValue] = ["x": JSONValue(x), "y": JSONValue(y)]
@@ -45,12 +51,20 @@ struct InputCommand: ParsableCommand {
                 abstract: "Press and release a button (default: left), at X Y of a screen when given.",
                 usage: "strata-ctl input click [X Y] [BUTTON] [--screen S] [--shown]")
             @OptionGroup var options: ConnectionOptions
-            @Option(help: ArgumentHelp("The screen of X Y (default: the pointer's, else the main one).", valueName: "screen")) var screen: String?
-            @Flag(help: "X and Y are pixels of what the screen shows (its screenshot), mapped through overscan and scale.")
+            @Option(
+                help: ArgumentHelp(
+                    "The screen of X Y (default: the pointer's, else the main one).", valueName: "screen")) var screen:
+                String?
+            @Flag(
+                help: "X and Y are pixels of what the screen shows (its screenshot), mapped through overscan and scale."
+            )
             var shown = false
             // Unrecognized: a negative coordinate is a value, not an option.
-            @Argument(parsing: .allUnrecognized,
-                      help: "[X Y] [BUTTON]: the point to move to first (the screen's coordinates), and left, right, middle or an evdev code.")
+            @Argument(
+                parsing: .allUnrecognized,
+                help:
+                    "[X Y] [BUTTON]: the point to move to first (the screen's coordinates), and left, right, middle or an evdev code."
+            )
             var words: [String] = []
 
             func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
@@ -64,7 +78,9 @@ struct InputCommand: ParsableCommand {
                 } else if screen != nil || shown {
                     throw ValidationError("--screen and --shown go with X Y")
                 }
-                guard rest.count <= 1 else { throw ValidationError("click takes [X Y] [BUTTON]: \(words.joined(separator: " ")) is more") }
+                guard rest.count <= 1 else {
+                    throw ValidationError("click takes [X Y] [BUTTON]: \(words.joined(separator: " ")) is more")
+                }
                 arguments["button"] = reference(rest.first ?? "left")
                 if shown { arguments["shown"] = .bool(true) }
                 if let screen { arguments["screen"] = reference(screen) }
@@ -84,11 +100,14 @@ struct InputCommand: ParsableCommand {
         @OptionGroup var options: ConnectionOptions
         @Flag(help: "DX and DY are surface units of a smooth (finger) scroll, not wheel clicks.") var smooth = false
         // Unrecognized: a negative number (-3, scrolling up) is a value, not an option.
-        @Argument(parsing: .allUnrecognized, help: "DX DY: horizontal (positive: right) and vertical (positive: down), clicks or units.")
+        @Argument(
+            parsing: .allUnrecognized,
+            help: "DX DY: horizontal (positive: right) and vertical (positive: down), clicks or units.")
         var values: [String] = []
 
         func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
-            guard values.count == 2, let dx = Double(values[0]), let dy = Double(values[1]), dx.isFinite, dy.isFinite else {
+            guard values.count == 2, let dx = Double(values[0]), let dy = Double(values[1]), dx.isFinite, dy.isFinite
+            else {
                 throw ValidationError("scroll takes DX DY, two numbers (wheel clicks, or units with --smooth)")
             }
             var arguments: [String: JSONValue] = ["dx": JSONValue(dx), "dy": JSONValue(dy)]
@@ -145,9 +164,12 @@ struct InputCommand: ParsableCommand {
 
     struct Touch: RequestCommand {
         static let configuration = CommandConfiguration(
-            abstract: "A touch point goes down, moves or goes up.", usage: "strata-ctl input touch down|move|up ID [X Y]")
+            abstract: "A touch point goes down, moves or goes up.",
+            usage: "strata-ctl input touch down|move|up ID [X Y]")
         @OptionGroup var options: ConnectionOptions
-        @Option(help: ArgumentHelp("The screen for down (default: the pointer's, else the main one).", valueName: "screen")) var screen: String?
+        @Option(
+            help: ArgumentHelp("The screen for down (default: the pointer's, else the main one).", valueName: "screen"))
+        var screen: String?
         @Argument(help: "down, move or up") var phase: String
         @Argument(help: "The touch point's id.") var id: Int
         @Argument(help: "X in the screen's coordinates (down, move).") var x: Double?

@@ -14,7 +14,9 @@ struct RecordCommand: RequestCommand {
     func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
         switch action {
         case "start":
-            guard let file, !file.isEmpty else { throw ValidationError("record start needs a file: strata-ctl record start FILE") }
+            guard let file, !file.isEmpty else {
+                throw ValidationError("record start needs a file: strata-ctl record start FILE")
+            }
             return ("record", ["action": "start", "path": .string(ReplayCommand.absolute(file))])
         case "stop":
             return ("record", ["action": "stop"])

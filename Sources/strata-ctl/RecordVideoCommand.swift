@@ -11,8 +11,10 @@ struct RecordVideoCommand: RequestCommand {
         usage: "strata-ctl record-video [SCREEN] -o FILE.mp4|FILE.webm [--wait] | strata-ctl record-video stop")
     @OptionGroup var options: ConnectionOptions
     @Argument(help: "The screen (id or name; default: the main one), or `stop`.") var screen: String?
-    @Option(name: .shortAndLong, help: "The video file: .mp4 (H.264) or .webm (VP8); made absolute.") var output: String?
-    @Flag(name: .shortAndLong, help: "Record until Ctrl-C (SIGINT or SIGTERM), then stop and wait for the file.") var wait = false
+    @Option(name: .shortAndLong, help: "The video file: .mp4 (H.264) or .webm (VP8); made absolute.") var output:
+        String?
+    @Flag(name: .shortAndLong, help: "Record until Ctrl-C (SIGINT or SIGTERM), then stop and wait for the file.")
+    var wait = false
 
     func run() throws {
         let (command, arguments) = try makeRequest()
@@ -48,7 +50,8 @@ struct RecordVideoCommand: RequestCommand {
     func render(_ reply: JSONValue) -> String? {
         let path = reply["path"]?.stringValue ?? "?"
         guard let frames = reply["frames"]?.intValue else {
-            return "\(path): recording screen \(reply["screen"]?.intValue ?? 0), \(reply["width"]?.intValue ?? 0)x\(reply["height"]?.intValue ?? 0)"
+            return
+                "\(path): recording screen \(reply["screen"]?.intValue ?? 0), \(reply["width"]?.intValue ?? 0)x\(reply["height"]?.intValue ?? 0)"
         }
         var text = "\(path): \(frames) frames, \(reply["dropped"]?.intValue ?? 0) dropped"
         if let error = reply["error"]?.stringValue { text += " (\(error))" }

@@ -8,7 +8,10 @@ import StrataTrace
 extension ReplayCommand {
     /// Prints the divergence, keeps the replay's trace and the three pictures (recorded,
     /// replayed, diff) beside it, and writes the report page (`--report`) with them.
-    func reportPixels(_ divergence: ReplayPictures.Divergence, trace: TraceFile, replayPath: String, kept: String, lastPictures: [String]) {
+    func reportPixels(
+        _ divergence: ReplayPictures.Divergence, trace: TraceFile, replayPath: String, kept: String,
+        lastPictures: [String]
+    ) {
         var report = ["\(file): the replay diverged (pixels): \(divergence.message)", "recorded (\(file)):"]
         report += TraceDiff.context(of: trace, around: divergence.lineIndex)
         if keep == nil {
@@ -17,9 +20,12 @@ extension ReplayCommand {
         }
         report.append("replayed: \(kept)")
         var embedded: [(label: String, png: Data)] = []
-        for (label, path) in [("recorded", divergence.recorded), ("replayed", divergence.replayed), ("diff", divergence.diff)] {
+        for (label, path) in [
+            ("recorded", divergence.recorded), ("replayed", divergence.replayed), ("diff", divergence.diff),
+        ] {
             guard let path else {
-                report.append("the \(label) picture: none" + (label == "recorded" ? " (the trace has no image of it)" : ""))
+                report.append(
+                    "the \(label) picture: none" + (label == "recorded" ? " (the trace has no image of it)" : ""))
                 continue
             }
             let name = path.split(separator: "/").last.map(String.init) ?? "\(label).png"
@@ -32,8 +38,11 @@ extension ReplayCommand {
         }
         for picture in lastPictures { report.append("the replay's last picture: \(picture)") }
         if let page = self.report {
-            let marked = TraceDivergence(kind: "pixels", recordedIndex: divergence.lineIndex, replayIndex: nil, message: divergence.message)
-            if let problem = OutputPath.write(TraceReport.html(for: trace, divergence: marked, pictures: embedded), to: page) {
+            let marked = TraceDivergence(
+                kind: "pixels", recordedIndex: divergence.lineIndex, replayIndex: nil, message: divergence.message)
+            if let problem = OutputPath.write(
+                TraceReport.html(for: trace, divergence: marked, pictures: embedded), to: page)
+            {
                 report.append("strata-ctl: error: cannot write the report: \(problem)")
             } else {
                 report.append("report: \(page)")
@@ -54,13 +63,16 @@ extension ReplayCommand {
     /// The recorded last picture of `screen` (its `screen` image line, by the final frame's hash)
     /// written into `directory`, and the replay's (`last-<name>.png`, `saveLastPictures`); nil
     /// when either is missing.
-    static func lastPictures(of screen: Int, recordedFrame: JSONValue, trace: TraceFile, pictures: ReplayPictures,
-                             directory: String) -> (recorded: String, replayed: String)? {
+    static func lastPictures(
+        of screen: Int, recordedFrame: JSONValue, trace: TraceFile, pictures: ReplayPictures,
+        directory: String
+    ) -> (recorded: String, replayed: String)? {
         let name = screenName(screen, in: trace)
         let replayed = "\(directory)/last-\(name).png"
         guard recordedFrame["final"] == true, let hash = recordedFrame["hash"]?.stringValue,
-              let index = pictures.images["screen:\(hash)"], let data = ReplaySession.pngData(trace.lines[index]),
-              FileManager.default.fileExists(atPath: replayed) else { return nil }
+            let index = pictures.images["screen:\(hash)"], let data = ReplaySession.pngData(trace.lines[index]),
+            FileManager.default.fileExists(atPath: replayed)
+        else { return nil }
         let recorded = "\(directory)/recorded-last-\(name).png"
         guard FileManager.default.createFile(atPath: recorded, contents: data) else { return nil }
         return (recorded, replayed)
@@ -68,11 +80,15 @@ extension ReplayCommand {
 
     /// Whether a screen's last pictures that hash differently are the same within `--threshold`,
     /// `--mask` and `--max-diff` (only when one of them is given).
-    static func lastPicturesMatch(screen: Int, recordedFrame: JSONValue, trace: TraceFile, pictures: ReplayPictures, directory: String) -> Bool {
+    static func lastPicturesMatch(
+        screen: Int, recordedFrame: JSONValue, trace: TraceFile, pictures: ReplayPictures, directory: String
+    ) -> Bool {
         guard pictures.isTolerant,
-              let paths = lastPictures(of: screen, recordedFrame: recordedFrame, trace: trace, pictures: pictures, directory: directory),
-              let a = try? PNGFile.read(path: paths.recorded), let b = try? PNGFile.read(path: paths.replayed),
-              let result = try? ImageComparison(threshold: pictures.threshold, masks: pictures.masks).compare(a, b) else { return false }
+            let paths = lastPictures(
+                of: screen, recordedFrame: recordedFrame, trace: trace, pictures: pictures, directory: directory),
+            let a = try? PNGFile.read(path: paths.recorded), let b = try? PNGFile.read(path: paths.replayed),
+            let result = try? ImageComparison(threshold: pictures.threshold, masks: pictures.masks).compare(a, b)
+        else { return false }
         switch CompareCommand.parseTolerance(pictures.maximumDiffering) ?? .count(0) {
         case .count(let count): return result.differing <= count
         case .share(let share): return result.share <= share
@@ -82,12 +98,16 @@ extension ReplayCommand {
     /// For a divergence of a screen's last picture: the recorded one and the diff kept beside
     /// the replay's trace (`<kept>.<screen>.recorded.png`, `.diff.png`); the report's lines and
     /// the pictures for the page.
-    static func keepLastPictureDiff(_ divergence: TraceDivergence, trace: TraceFile, pictures: ReplayPictures, directory: String,
-                                    kept: String) -> (lines: [String], pictures: [(label: String, png: Data)]) {
+    static func keepLastPictureDiff(
+        _ divergence: TraceDivergence, trace: TraceFile, pictures: ReplayPictures, directory: String,
+        kept: String
+    ) -> (lines: [String], pictures: [(label: String, png: Data)]) {
         guard divergence.kind == "frame-hash", let index = divergence.recordedIndex, index < trace.lines.count,
-              let screen = trace.lines[index]["screen"]?.intValue,
-              let paths = lastPictures(of: screen, recordedFrame: trace.lines[index], trace: trace, pictures: pictures, directory: directory),
-              let a = try? PNGFile.read(path: paths.recorded), let b = try? PNGFile.read(path: paths.replayed) else { return ([], []) }
+            let screen = trace.lines[index]["screen"]?.intValue,
+            let paths = lastPictures(
+                of: screen, recordedFrame: trace.lines[index], trace: trace, pictures: pictures, directory: directory),
+            let a = try? PNGFile.read(path: paths.recorded), let b = try? PNGFile.read(path: paths.replayed)
+        else { return ([], []) }
         let name = screenName(screen, in: trace)
         var lines: [String] = [], embedded: [(label: String, png: Data)] = []
         let recordedCopy = "\(kept).\(name).recorded.png", diffPath = "\(kept).\(name).diff.png"
@@ -98,10 +118,14 @@ extension ReplayCommand {
         for (label, path) in [("recorded", paths.recorded), ("replayed", paths.replayed)] {
             if let data = FileContents.bytes(path, limit: 1 << 30).map { Data($0) } { embedded.append((label, data)) }
         }
-        if let result = try? ImageComparison(threshold: pictures.threshold, masks: pictures.masks).compare(a, b, drawingDiff: true),
-           let diff = result.diff, (try? PNGFile.write(path: diffPath, pixels: diff)) != nil {
+        if let result = try? ImageComparison(threshold: pictures.threshold, masks: pictures.masks).compare(
+            a, b, drawingDiff: true),
+            let diff = result.diff, (try? PNGFile.write(path: diffPath, pixels: diff)) != nil
+        {
             lines.append("their diff (\(result.differing) of \(result.compared) pixels differ): \(diffPath)")
-            if let data = FileContents.bytes(diffPath, limit: 1 << 30).map { Data($0) } { embedded.append(("diff", data)) }
+            if let data = FileContents.bytes(diffPath, limit: 1 << 30).map { Data($0) } {
+                embedded.append(("diff", data))
+            }
         }
         return (lines, embedded)
     }

@@ -48,28 +48,61 @@ struct ReplayCommand: ParsableCommand {
             together at most 64 Mpx.
             """)
     @Argument(help: "The trace to replay.") var file: String
-    @Option(help: ArgumentHelp("The strata to run (default: the one next to strata-ctl, else strata on PATH).", valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "The strata to run (default: the one next to strata-ctl, else strata on PATH).", valueName: "path"))
     var strata: String?
-    @Option(help: ArgumentHelp("Keep the replay's trace here (default: FILE.replay, written only on divergence, with the replay's last picture of each screen as FILE.replay.<screen>.png).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Keep the replay's trace here (default: FILE.replay, written only on divergence, with the replay's last picture of each screen as FILE.replay.<screen>.png).",
+            valueName: "file"))
     var keep: String?
-    @Option(help: ArgumentHelp("Seconds to wait for the replay to reach a recorded point of the model's sequence (after one is missed, a divergence, nothing waits).", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds to wait for the replay to reach a recorded point of the model's sequence (after one is missed, a divergence, nothing waits).",
+            valueName: "seconds"))
     var timeout = 10.0
-    @Option(help: ArgumentHelp("On a divergence, write the recorded trace's report (strata-ctl report) with the divergence marked here.", valueName: "file.html"))
+    @Option(
+        help: ArgumentHelp(
+            "On a divergence, write the recorded trace's report (strata-ctl report) with the divergence marked here.",
+            valueName: "file.html"))
     var report: String?
-    @Option(name: .customLong("image-timeout"), help: ArgumentHelp("Seconds a window gets to show the picture it showed when a step was recorded, before the step (at most 25).", valueName: "seconds"))
+    @Option(
+        name: .customLong("image-timeout"),
+        help: ArgumentHelp(
+            "Seconds a window gets to show the picture it showed when a step was recorded, before the step (at most 25).",
+            valueName: "seconds"))
     var imageTimeout = 5.0
-    @Option(help: ArgumentHelp("Per-channel difference (0-255) up to which a window's picture counts as the recorded one.", valueName: "N"))
+    @Option(
+        help: ArgumentHelp(
+            "Per-channel difference (0-255) up to which a window's picture counts as the recorded one.", valueName: "N")
+    )
     var threshold = 0
-    @Option(name: .customLong("max-diff"), help: ArgumentHelp("Differing pixels a window's picture may have: a count N, or a share P% (default 0).", valueName: "N|P%"))
+    @Option(
+        name: .customLong("max-diff"),
+        help: ArgumentHelp(
+            "Differing pixels a window's picture may have: a count N, or a share P% (default 0).", valueName: "N|P%"))
     var maxDiff = "0"
-    @Option(help: ArgumentHelp("A rectangle of the window's picture left out of the check (repeatable).", valueName: "X,Y,WxH"))
+    @Option(
+        help: ArgumentHelp(
+            "A rectangle of the window's picture left out of the check (repeatable).", valueName: "X,Y,WxH"))
     var mask: [String] = []
-    @Flag(name: .customLong("every-picture"), help: "Compare each screen's sequence of distinct pictures, not only its last (for clients that draw the same at every step, as Strata's own test clients do; a real client's pictures between two steps depend on when it read its input).")
+    @Flag(
+        name: .customLong("every-picture"),
+        help:
+            "Compare each screen's sequence of distinct pictures, not only its last (for clients that draw the same at every step, as Strata's own test clients do; a real client's pictures between two steps depend on when it read its input)."
+    )
     var everyPicture = false
     @Flag(help: "Print each replayed command and input.") var verbose = false
-    @Flag(help: "Run the programs the trace names (its header's command and recorded execs) even when they are not Strata's own clients.")
+    @Flag(
+        help:
+            "Run the programs the trace names (its header's command and recorded execs) even when they are not Strata's own clients."
+    )
     var runCommands = false
-    @Option(help: ArgumentHelp("What drives the replay when the trace cannot tell: the recorded command (run again; its own requests are not replayed) or the recorded requests (the command is not run).", valueName: "command|requests"))
+    @Option(
+        help: ArgumentHelp(
+            "What drives the replay when the trace cannot tell: the recorded command (run again; its own requests are not replayed) or the recorded requests (the command is not run).",
+            valueName: "command|requests"))
     var driver: ReplayDriver.Kind?
 
     /// Pixels of all the replay's screens together (each screen is a buffer of 4 bytes a pixel):
@@ -85,12 +118,18 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func validate() throws {
-        guard (0...255).contains(threshold) else { throw ValidationError("--threshold takes a per-channel difference between 0 and 255") }
-        guard CompareCommand.parseTolerance(maxDiff) != nil else { throw ValidationError("--max-diff takes a count of pixels (like 10) or a share (like 0.5%)") }
+        guard (0...255).contains(threshold) else {
+            throw ValidationError("--threshold takes a per-channel difference between 0 and 255")
+        }
+        guard CompareCommand.parseTolerance(maxDiff) != nil else {
+            throw ValidationError("--max-diff takes a count of pixels (like 10) or a share (like 0.5%)")
+        }
         for text in mask where CompareCommand.parseMask(text) == nil {
             throw ValidationError("--mask takes X,Y,WxH (like 10,20,100x30), not \"\(text)\"")
         }
-        guard imageTimeout.isFinite, imageTimeout > 0 else { throw ValidationError("--image-timeout takes a number of seconds above 0") }
+        guard imageTimeout.isFinite, imageTimeout > 0 else {
+            throw ValidationError("--image-timeout takes a number of seconds above 0")
+        }
     }
 
     func run() throws {
@@ -122,17 +161,22 @@ struct ReplayCommand: ParsableCommand {
             Output.printError("strata-ctl: error: \(file): \(error)")
             throw ExitCode(2)
         }
-        Output.printError("\(file): driven by the recorded \(chosen.kind == .command ? "command" : "requests"): \(chosen.reason)")
+        Output.printError(
+            "\(file): driven by the recorded \(chosen.kind == .command ? "command" : "requests"): \(chosen.reason)")
         if verbose { for line in chosen.details { Output.printError("replay: \(line)") } }
-        let programs = ReplayPrograms(trace: trace, driver: chosen, toolDirectory: Self.toolDirectory(),
-                                      currentDirectory: FileManager.default.currentDirectoryPath)
+        let programs = ReplayPrograms(
+            trace: trace, driver: chosen, toolDirectory: Self.toolDirectory(),
+            currentDirectory: FileManager.default.currentDirectoryPath)
         if !runCommands, !programs.onlyOwnClients {
-            Output.printError((["strata-ctl: error: \(file) would run programs that are not Strata's own clients:"] + programs.listing
-                + ["pass --run-commands to replay it with them, if you trust the trace"]).joined(separator: "\n"))
+            Output.printError(
+                (["strata-ctl: error: \(file) would run programs that are not Strata's own clients:"] + programs.listing
+                    + ["pass --run-commands to replay it with them, if you trust the trace"]).joined(separator: "\n"))
             throw ExitCode(2)
         }
         if !trace.isComplete {
-            Output.printError("strata-ctl: warning: \(file) has no end line (Strata was stopped without finishing it); replaying what it has")
+            Output.printError(
+                "strata-ctl: warning: \(file) has no end line (Strata was stopped without finishing it); replaying what it has"
+            )
         }
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -141,9 +185,10 @@ struct ReplayCommand: ParsableCommand {
         let runsAsRecorded = runCommands
         let program: ([String]) -> [String] = { argv in runsAsRecorded ? argv : programs.resolved(argv) }
         do {
-            session = try ReplaySession(strata: strata ?? Self.defaultStrata(), arguments: arguments + ["--record", replayPath],
-                                        directory: directory, timeout: timeout, verbose: verbose,
-                                        program: program)
+            session = try ReplaySession(
+                strata: strata ?? Self.defaultStrata(), arguments: arguments + ["--record", replayPath],
+                directory: directory, timeout: timeout, verbose: verbose,
+                program: program)
         } catch {
             Output.printError("strata-ctl: error: cannot start Strata for the replay: \(error)")
             throw ExitCode(2)
@@ -182,8 +227,10 @@ struct ReplayCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let pictureOptions = session.pictures
-        let firstDivergence = TraceDiff.firstDivergence(recorded: trace, replay: replay, everyPicture: everyPicture) { screen, recorded, _ in
-            Self.lastPicturesMatch(screen: screen, recordedFrame: recorded, trace: trace, pictures: pictureOptions, directory: directory)
+        let firstDivergence = TraceDiff.firstDivergence(recorded: trace, replay: replay, everyPicture: everyPicture) {
+            screen, recorded, _ in
+            Self.lastPicturesMatch(
+                screen: screen, recordedFrame: recorded, trace: trace, pictures: pictureOptions, directory: directory)
         }
         if let pixels = session.pictures.divergence, pixels.lineIndex < firstDivergence?.recordedIndex ?? Int.max {
             reportPixels(pixels, trace: trace, replayPath: replayPath, kept: kept, lastPictures: keepPictures())
@@ -198,7 +245,9 @@ struct ReplayCommand: ParsableCommand {
             print("\(file): the replay matches (\(events) events, \(frames) frames recorded; \(trace.clock) clock)")
             return
         }
-        var report = ["\(file): the replay diverged (\(divergence.kind)): \(divergence.message)", "recorded (\(file)):"]
+        var report = [
+            "\(file): the replay diverged (\(divergence.kind)): \(divergence.message)", "recorded (\(file)):",
+        ]
         report += TraceDiff.context(of: trace, around: divergence.recordedIndex)
         if let missed = session.missedPoint { report.insert("the replay stopped early: \(missed)", at: 1) }
         if keep == nil {
@@ -208,10 +257,13 @@ struct ReplayCommand: ParsableCommand {
         report.append("replayed (\(kept)):")
         report += TraceDiff.context(of: replay, around: divergence.replayIndex)
         for picture in keepPictures() { report.append("the replay's last picture: \(picture)") }
-        let lastDiff = Self.keepLastPictureDiff(divergence, trace: trace, pictures: session.pictures, directory: directory, kept: kept)
+        let lastDiff = Self.keepLastPictureDiff(
+            divergence, trace: trace, pictures: session.pictures, directory: directory, kept: kept)
         report += lastDiff.lines
         if let page = self.report {
-            if let problem = OutputPath.write(TraceReport.html(for: trace, divergence: divergence, pictures: lastDiff.pictures), to: page) {
+            if let problem = OutputPath.write(
+                TraceReport.html(for: trace, divergence: divergence, pictures: lastDiff.pictures), to: page)
+            {
                 report.append("strata-ctl: error: cannot write the report: \(problem)")
             } else {
                 report.append("report: \(page)")
@@ -223,7 +275,9 @@ struct ReplayCommand: ParsableCommand {
 
     /// A replay whose Strata failed (crashed, exited non-zero, printed an error): said with its
     /// standard error kept beside the replay's trace as `<kept>.strata.err`.
-    func reportStrataFailure(_ problem: String, stoppedBy failure: String?, session: ReplaySession, replayPath: String, kept: String) {
+    func reportStrataFailure(
+        _ problem: String, stoppedBy failure: String?, session: ReplaySession, replayPath: String, kept: String
+    ) {
         var report = ["\(file): the replay's Strata failed: \(problem)"]
         if let failure { report.append("the replay stopped at: \(failure)") }
         if keep == nil, FileManager.default.fileExists(atPath: replayPath) {
@@ -248,31 +302,44 @@ struct ReplayCommand: ParsableCommand {
     static func strataArguments(for trace: TraceFile) throws -> [String] {
         let header = trace.header
         let screens = header["screens"]?.arrayValue ?? []
-        guard (1...16).contains(screens.count) else { throw BadTrace("the header names \(screens.count) screens (1...16 replay)") }
+        guard (1...16).contains(screens.count) else {
+            throw BadTrace("the header names \(screens.count) screens (1...16 replay)")
+        }
         var arguments = ["--backend", "headless", "--screens", String(screens.count)]
         // strata's default size when the header names none.
         var size = (width: 1280, height: 720)
         if let current = screens[0]["current"]?.stringValue {
-            guard let mode = ModeText(current) else { throw BadTrace("the first screen's mode \(current) is not WxH@Hz") }
+            guard let mode = ModeText(current) else {
+                throw BadTrace("the first screen's mode \(current) is not WxH@Hz")
+            }
             try checkSide(mode, current)
-            guard mode.hz.isFinite, mode.hz > 0, mode.hz <= 1000 else { throw BadTrace("the first screen's refresh rate in \(current) is not 1...1000 Hz") }
+            guard mode.hz.isFinite, mode.hz > 0, mode.hz <= 1000 else {
+                throw BadTrace("the first screen's refresh rate in \(current) is not 1...1000 Hz")
+            }
             size = (mode.width, mode.height)
             arguments += ["--size", "\(mode.width)x\(mode.height)", "--refresh", String(mode.hz)]
             var seen: Set<String> = ["\(mode.width)x\(mode.height)"]
             for other in screens[0]["modes"]?.arrayValue ?? [] {
-                guard let text = other.stringValue, let extra = ModeText(text), seen.insert("\(extra.width)x\(extra.height)").inserted else { continue }
+                guard let text = other.stringValue, let extra = ModeText(text),
+                    seen.insert("\(extra.width)x\(extra.height)").inserted
+                else { continue }
                 try checkSide(extra, text)
-                guard seen.count <= maxModes + 1 else { throw BadTrace("the first screen names more than \(maxModes) modes") }
+                guard seen.count <= maxModes + 1 else {
+                    throw BadTrace("the first screen names more than \(maxModes) modes")
+                }
                 arguments += ["--mode", "\(extra.width)x\(extra.height)"]
             }
         }
         let pixels = size.width * size.height * screens.count
         guard pixels <= maxTotalPixels else {
-            throw BadTrace("\(screens.count) screens of \(size.width)x\(size.height) are \(pixels / (1024 * 1024)) Mpx, past the replay's cap of "
-                + "\(maxTotalPixels / (1024 * 1024)) Mpx for all screens together")
+            throw BadTrace(
+                "\(screens.count) screens of \(size.width)x\(size.height) are \(pixels / (1024 * 1024)) Mpx, past the replay's cap of "
+                    + "\(maxTotalPixels / (1024 * 1024)) Mpx for all screens together")
         }
         if let scale = screens[0]["scale"]?.doubleValue, scale != 1 { arguments += ["--scale", String(scale)] }
-        guard let policy = header["policy"]?.stringValue, !policy.isEmpty, !policy.hasPrefix("-") else { throw BadTrace("the header has no policy") }
+        guard let policy = header["policy"]?.stringValue, !policy.isEmpty, !policy.hasPrefix("-") else {
+            throw BadTrace("the header has no policy")
+        }
         arguments += ["--policy", policy]
         guard ["realtime", "manual"].contains(trace.clock) else { throw BadTrace("unknown clock \(trace.clock)") }
         arguments += ["--clock", trace.clock]
@@ -282,7 +349,8 @@ struct ReplayCommand: ParsableCommand {
     /// A mode's sides within what `strata --size` accepts.
     static func checkSide(_ mode: ModeText, _ text: String) throws {
         guard mode.width <= maxScreenSide, mode.height <= maxScreenSide else {
-            throw BadTrace("the screen mode \(text) is larger than \(maxScreenSide)x\(maxScreenSide) (what strata --size accepts)")
+            throw BadTrace(
+                "the screen mode \(text) is larger than \(maxScreenSide)x\(maxScreenSide) (what strata --size accepts)")
         }
     }
 
@@ -303,8 +371,10 @@ struct ReplayCommand: ParsableCommand {
 
     /// The directory of the running strata-ctl.
     static func toolDirectory() -> String {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let directory = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let directory = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(
+            separator: "/")
         return directory.isEmpty ? "." : directory
     }
 

@@ -44,7 +44,9 @@ struct ReplayPrograms {
         let name = argv0.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? argv0
         guard Self.ownClients.contains(name) else { return nil }
         let sibling = toolDirectory + "/" + name
-        guard argv0 == name || argv0 == sibling, FileManager.default.isExecutableFile(atPath: sibling) else { return nil }
+        guard argv0 == name || argv0 == sibling, FileManager.default.isExecutableFile(atPath: sibling) else {
+            return nil
+        }
         return sibling
     }
 
@@ -68,12 +70,16 @@ struct ReplayPrograms {
 
     /// A word as a shell would need it, so the listing shows exactly what would run.
     static func quoted(_ word: String) -> String {
-        let plain = !word.isEmpty && word.unicodeScalars.allSatisfy {
-            ($0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil)) || "-_./=:@%+,".unicodeScalars.contains($0)
-        }
+        let plain =
+            !word.isEmpty
+            && word.unicodeScalars.allSatisfy {
+                ($0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil))
+                    || "-_./=:@%+,".unicodeScalars.contains($0)
+            }
         guard !plain else { return word }
         // Control characters shown, never sent to the terminal.
-        let shown = String(String.UnicodeScalarView(word.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? "?" : $0 }))
+        let shown = String(
+            String.UnicodeScalarView(word.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? "?" : $0 }))
         return "'" + shown.replacing("'", with: "'\\''") + "'"
     }
 }

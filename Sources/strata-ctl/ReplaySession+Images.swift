@@ -25,7 +25,8 @@ extension ReplaySession {
         if pictures.divergence == nil, missedPoint == nil, let shown = line["shown"]?.arrayValue {
             for entry in shown.prefix(16) {
                 guard let window = entry["window"]?.intValue, window > 0, let hash = entry["hash"]?.stringValue,
-                      PictureEncoding.isHash(hash) else { continue }
+                    PictureEncoding.isHash(hash)
+                else { continue }
                 if !waitForPicture(window: window, hash: hash, line: line, index: index, trace: trace) { break }
             }
         }
@@ -59,7 +60,8 @@ extension ReplaySession {
         var message: String
         if let reply, reply["error"]?["code"] == "failed", let shownHash = reply["hash"]?.stringValue {
             let appID = reply["app_id"]?.stringValue ?? "", title = reply["title"]?.stringValue ?? ""
-            message = "window \(window) (\(appID.isEmpty ? "no app id" : appID), \"\(title)\") showed other pixels before step \(step)"
+            message =
+                "window \(window) (\(appID.isEmpty ? "no app id" : appID), \"\(title)\") showed other pixels before step \(step)"
                 + " (hash \(shownHash), recorded \(hash); waited \(pictures.timeout) s)"
         } else {
             let why = reply?["error"]?["message"]?.stringValue ?? "no reply from the replay's Strata"
@@ -69,15 +71,18 @@ extension ReplaySession {
         let replayedPath = stem + ".replayed.png"
         if FileManager.default.fileExists(atPath: replayedPath) { divergence.replayed = replayedPath }
         if let recordedPath, let replayed = divergence.replayed,
-           let a = try? PNGFile.read(path: recordedPath), let b = try? PNGFile.read(path: replayed) {
+            let a = try? PNGFile.read(path: recordedPath), let b = try? PNGFile.read(path: replayed)
+        {
             let comparison = ImageComparison(threshold: pictures.threshold, masks: pictures.masks)
             if let result = try? comparison.compare(a, b, drawingDiff: true), let diff = result.diff,
-               (try? PNGFile.write(path: stem + ".diff.png", pixels: diff)) != nil {
+                (try? PNGFile.write(path: stem + ".diff.png", pixels: diff)) != nil
+            {
                 divergence.diff = stem + ".diff.png"
                 let box = result.bounds.map { ", within \($0.x),\($0.y),\($0.width)x\($0.height)" } ?? ""
                 divergence.message += ": \(result.differing) of \(result.compared) pixels differ\(box)"
             } else if a.width != b.width || a.height != b.height {
-                divergence.message += ": the pictures differ in size (\(a.width)x\(a.height) recorded, \(b.width)x\(b.height) replayed)"
+                divergence.message +=
+                    ": the pictures differ in size (\(a.width)x\(a.height) recorded, \(b.width)x\(b.height) replayed)"
             }
         }
         pictures.divergence = divergence
@@ -88,9 +93,10 @@ extension ReplaySession {
     /// most 16384×16384; nil for anything else.
     static func pngData(_ line: JSONValue) -> Data? {
         guard let text = line["png"]?.stringValue, text.utf8.count <= 512 * 1024 * 1024,
-              let width = line["width"]?.intValue, let height = line["height"]?.intValue,
-              (1...PNGFile.maximumSide).contains(width), (1...PNGFile.maximumSide).contains(height),
-              let data = Data(base64Encoded: text), data.starts(with: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) else { return nil }
+            let width = line["width"]?.intValue, let height = line["height"]?.intValue,
+            (1...PNGFile.maximumSide).contains(width), (1...PNGFile.maximumSide).contains(height),
+            let data = Data(base64Encoded: text), data.starts(with: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+        else { return nil }
         return data
     }
 }

@@ -30,24 +30,29 @@ final class ReplaySession {
         var description: String
     }
 
-    init(strata: String, arguments: [String], directory: String, timeout: Double, verbose: Bool,
-         program: @escaping ([String]) -> [String]) throws {
+    init(
+        strata: String, arguments: [String], directory: String, timeout: Double, verbose: Bool,
+        program: @escaping ([String]) -> [String]
+    ) throws {
         self.program = program
         self.directory = directory
         self.timeout = timeout
         self.verbose = verbose
         var environment = ProcessInfo.processInfo.environment
-        for name in ["WAYLAND_DISPLAY", "WAYLAND_SOCKET", "DISPLAY", ControlProtocol.environmentVariable] { environment[name] = nil }
+        for name in ["WAYLAND_DISPLAY", "WAYLAND_SOCKET", "DISPLAY", ControlProtocol.environmentVariable] {
+            environment[name] = nil
+        }
         if (environment["XDG_RUNTIME_DIR"] ?? "").isEmpty { environment["XDG_RUNTIME_DIR"] = directory }
         // strata's standard output and error go to files in the replay's directory (nothing it
         // or its clients print can block them on a full pipe); the output names the control socket.
         let outputPath = directory + "/strata.out"
         errorPath = directory + "/strata.err"
         do {
-            process = try SpawnedProcess(path: strata.contains("/") ? strata : Self.which(strata) ?? strata,
-                                         arguments: arguments + ["--socket", "strata-replay-\(getpid())"],
-                                         environment: environment, standardOutput: outputPath,
-                                         standardError: errorPath)
+            process = try SpawnedProcess(
+                path: strata.contains("/") ? strata : Self.which(strata) ?? strata,
+                arguments: arguments + ["--socket", "strata-replay-\(getpid())"],
+                environment: environment, standardOutput: outputPath,
+                standardError: errorPath)
         } catch {
             throw StartFailure(description: Output.words(for: error))
         }
@@ -64,8 +69,9 @@ final class ReplaySession {
             let status = process.wait()
             let errors = FileContents.text(errorPath) ?? ""
             let tail = errors.split(separator: "\n").suffix(5).joined(separator: "\n")
-            throw StartFailure(description: "strata ended (status \(status)) before its control socket was ready"
-                + (tail.isEmpty ? "" : "; its standard error ends:\n\(tail)"))
+            throw StartFailure(
+                description: "strata ended (status \(status)) before its control socket was ready"
+                    + (tail.isEmpty ? "" : "; its standard error ends:\n\(tail)"))
         }
         do {
             client = try ControlClient(path: socket, timeout: 30)
@@ -94,7 +100,9 @@ final class ReplaySession {
         for screen in screens {
             guard let name = screen["name"]?.stringValue, !name.isEmpty, !name.contains("/") else { continue }
             let path = "\(directory)/last-\(name).png"
-            if let reply = try? client.request("screenshot", ["path": .string(path), "screen": .string(name)]), reply["ok"] == true {
+            if let reply = try? client.request("screenshot", ["path": .string(path), "screen": .string(name)]),
+                reply["ok"] == true
+            {
                 written.append(path)
             }
         }
@@ -125,7 +133,9 @@ final class ReplaySession {
     @discardableResult
     private func reach(_ sequence: Int, line: Int, last: Int) -> Bool {
         if sequence > last {
-            if missedPoint == nil { missedPoint = "line \(line + 1) waits for sequence \(sequence), past the recording's last (\(last))" }
+            if missedPoint == nil {
+                missedPoint = "line \(line + 1) waits for sequence \(sequence), past the recording's last (\(last))"
+            }
             return false
         }
         let deadline = ControlClient.now() + (missedPoint == nil ? timeout : 0)
@@ -134,7 +144,8 @@ final class ReplaySession {
             if current >= sequence { return true }
             if ControlClient.now() >= deadline {
                 if missedPoint == nil {
-                    missedPoint = "the replay did not reach sequence \(sequence) of line \(line + 1) within \(timeout) s (it is at \(current))"
+                    missedPoint =
+                        "the replay did not reach sequence \(sequence) of line \(line + 1) within \(timeout) s (it is at \(current))"
                 }
                 return false
             }
@@ -149,23 +160,32 @@ final class ReplaySession {
         let header = trace.header
         let headless = header["backend"]?.stringValue == "headless"
         if let command = driver.command {
-            _ = try? client.request("exec", ["argv": .array(program(command).map { .string($0) }),
-                                             "cwd": .string(FileManager.default.currentDirectoryPath)])
+            _ = try? client.request(
+                "exec",
+                [
+                    "argv": .array(program(command).map { .string($0) }),
+                    "cwd": .string(FileManager.default.currentDirectoryPath),
+                ])
         }
         // The recording's model's last sequence number: its last event's.
         pictures.index(trace)
-        let last = trace.lines.compactMap { $0["type"] == "event" || $0["type"] == "header" ? $0["sequence"]?.intValue : nil }.max() ?? 0
+        let last =
+            trace.lines.compactMap { $0["type"] == "event" || $0["type"] == "header" ? $0["sequence"]?.intValue : nil }
+            .max() ?? 0
         for (index, line) in trace.lines.enumerated() {
             switch line["type"]?.stringValue {
             case "command":
                 guard let request = line["request"], let name = request["command"]?.stringValue,
-                      TraceFormat.replayedCommands.contains(name), driver.replays(line: index) else { continue }
+                    TraceFormat.replayedCommands.contains(name), driver.replays(line: index)
+                else { continue }
                 reach(line["sequence"]?.intValue ?? 0, line: index, last: last)
                 prepareStep(line, index: index, trace: trace)
                 var arguments = request.objectValue ?? [:]
                 arguments["id"] = nil
                 arguments["command"] = nil
-                if let problem = screenBudgetProblem(name, arguments) { return "\(TraceFile.describe(line)): \(problem)" }
+                if let problem = screenBudgetProblem(name, arguments) {
+                    return "\(TraceFile.describe(line)): \(problem)"
+                }
                 if name == "exec", let argv = arguments["argv"]?.arrayValue?.compactMap(\.stringValue) {
                     arguments["argv"] = .array(program(argv).map { .string($0) })
                 }
@@ -183,16 +203,19 @@ final class ReplaySession {
                 do {
                     reply = try client.request(name, arguments)
                 } catch {
-                    return "\(TraceFile.describe(line)): no reply from the replay's Strata (\(Output.words(for: error)))"
+                    return
+                        "\(TraceFile.describe(line)): no reply from the replay's Strata (\(Output.words(for: error)))"
                 }
                 if line["reply"]?["ok"] == true, reply["ok"] != true {
-                    return "\(TraceFile.describe(line)) succeeded in the recording and failed in the replay: \(reply["error"]?["message"]?.stringValue ?? "?")"
+                    return
+                        "\(TraceFile.describe(line)) succeeded in the recording and failed in the replay: \(reply["error"]?["message"]?.stringValue ?? "?")"
                 }
             case "input":
                 // Input a command made is replayed by the command; a client's virtual devices
                 // (all other input of a headless session) by the client itself.
                 guard line["during_command"] != true, line["virtual"] != true, !headless,
-                      let (name, arguments) = Self.request(forInput: line) else { continue }
+                    let (name, arguments) = Self.request(forInput: line)
+                else { continue }
                 reach(line["sequence"]?.intValue ?? 0, line: index, last: last)
                 prepareStep(line, index: index, trace: trace)
                 if verbose { Output.printError("replay: \(TraceFile.describe(line))") }
@@ -218,22 +241,29 @@ final class ReplaySession {
     private func screenBudgetProblem(_ name: String, _ arguments: [String: JSONValue]) -> String? {
         guard name == "screen-add" || name == "screen-mode" else { return nil }
         let screens = (try? client.request("screens"))?["screens"]?.arrayValue ?? []
-        var sizes = [arguments["size"], arguments["mode"]].compactMap { $0?.stringValue } + (arguments["modes"]?.arrayValue ?? []).compactMap(\.stringValue)
+        var sizes =
+            [arguments["size"], arguments["mode"]].compactMap { $0?.stringValue }
+            + (arguments["modes"]?.arrayValue ?? []).compactMap(\.stringValue)
         if sizes.isEmpty { sizes = ["1280x720"] }
         var largest = 0
         for text in sizes {
             guard let mode = ReplayCommand.ModeText(text) else { continue }
             guard mode.width <= ReplayCommand.maxScreenSide, mode.height <= ReplayCommand.maxScreenSide else {
-                return "the screen mode \(text) is larger than \(ReplayCommand.maxScreenSide)x\(ReplayCommand.maxScreenSide); not replayed"
+                return
+                    "the screen mode \(text) is larger than \(ReplayCommand.maxScreenSide)x\(ReplayCommand.maxScreenSide); not replayed"
             }
             largest = max(largest, mode.width * mode.height)
         }
-        if name == "screen-add", screens.count >= 16 { return "a 17th screen; the replay's cap is 16 screens; not replayed" }
+        if name == "screen-add", screens.count >= 16 {
+            return "a 17th screen; the replay's cap is 16 screens; not replayed"
+        }
         let total = screens.reduce(largest) { sum, screen in
-            sum + (screen["current"]?.stringValue.flatMap(ReplayCommand.ModeText.init).map { $0.width * $0.height } ?? 0)
+            sum
+                + (screen["current"]?.stringValue.flatMap(ReplayCommand.ModeText.init).map { $0.width * $0.height } ?? 0)
         }
         guard total <= ReplayCommand.maxTotalPixels else {
-            return "the replay's screens would pass its cap of \(ReplayCommand.maxTotalPixels / (1024 * 1024)) Mpx for all screens together; not replayed"
+            return
+                "the replay's screens would pass its cap of \(ReplayCommand.maxTotalPixels / (1024 * 1024)) Mpx for all screens together; not replayed"
         }
         return nil
     }
@@ -256,7 +286,9 @@ final class ReplaySession {
         case "touch-cancel": arguments["phase"] = "cancel"
         case "gesture-begin", "gesture-update", "gesture-end":
             arguments = [:]
-            for key in ["kind", "fingers", "dx", "dy", "cancelled"] { if let value = line[key] { arguments[key] = value } }
+            for key in ["kind", "fingers", "dx", "dy", "cancelled"] {
+                if let value = line[key] { arguments[key] = value }
+            }
             if line["kind"] == "pinch" {
                 for key in ["scale", "rotation"] { if let value = line[key] { arguments[key] = value } }
             }
@@ -265,8 +297,10 @@ final class ReplaySession {
             return ("gesture", arguments)
         case "tablet-tool":
             arguments = [:]
-            for key in ["phase", "tool", "serial", "screen", "x", "y", "button", "state", "pressure", "distance", "tilt_x",
-                        "tilt_y", "rotation", "slider", "wheel", "wheel_clicks"] {
+            for key in [
+                "phase", "tool", "serial", "screen", "x", "y", "button", "state", "pressure", "distance", "tilt_x",
+                "tilt_y", "rotation", "slider", "wheel", "wheel_clicks",
+            ] {
                 if let value = line[key] { arguments[key] = value }
             }
             return ("tablet", arguments)

@@ -10,9 +10,11 @@ struct ReplayStrataEnding {
 
     /// What only a failure prints on Strata's standard error (its clients' go there too): Strata's
     /// own errors, a client's protocol error, a Swift trap, a sanitizer report.
-    static let failureMarkers = ["strata: error", "protocol error", "Fatal error:", "runtime error:", "ERROR: AddressSanitizer",
-                                 "ERROR: LeakSanitizer", "SUMMARY: UndefinedBehaviorSanitizer", "Segmentation fault",
-                                 "Illegal instruction"]
+    static let failureMarkers = [
+        "strata: error", "protocol error", "Fatal error:", "runtime error:", "ERROR: AddressSanitizer",
+        "ERROR: LeakSanitizer", "SUMMARY: UndefinedBehaviorSanitizer", "Segmentation fault",
+        "Illegal instruction",
+    ]
 
     /// The lines of standard error with a failure marker.
     var failureLines: [String] {
@@ -34,7 +36,8 @@ struct ReplayStrataEnding {
         }
         let lines = failureLines
         if let first = lines.first {
-            reasons.append("its standard error has \(lines.count) error line\(lines.count == 1 ? "" : "s"), the first: \(first)")
+            reasons.append(
+                "its standard error has \(lines.count) error line\(lines.count == 1 ? "" : "s"), the first: \(first)")
         }
         return reasons.isEmpty ? nil : reasons.joined(separator: "; ")
     }

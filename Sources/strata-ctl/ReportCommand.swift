@@ -8,7 +8,8 @@ import StrataTrace
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Write a trace as one self-contained HTML page: exploded stacks by level, a timeline to scrub, thumbnails where pictures changed.",
+        abstract:
+            "Write a trace as one self-contained HTML page: exploded stacks by level, a timeline to scrub, thumbnails where pictures changed.",
         discussion: """
             The trace is untrusted input: report runs nothing, and the page shows every value of the trace \
             as text, with a Content-Security-Policy that allows only its own script and style (no fetch). \

@@ -21,21 +21,26 @@ struct ScreensCommand: RequestCommand {
 struct ScreenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "screen", abstract: "Add, remove and configure screens.",
-        subcommands: [Add.self, Remove.self, Mode.self, Brightness.self, Transform.self, Scale.self, Mirror.self, Overscan.self])
+        subcommands: [
+            Add.self, Remove.self, Mode.self, Brightness.self, Transform.self, Scale.self, Mirror.self, Overscan.self,
+        ])
 
     struct Add: RequestCommand {
         static let configuration = CommandConfiguration(
             abstract: "Connect a new (headless) screen; prints its id.")
         @OptionGroup var options: ConnectionOptions
-        @Option(help: ArgumentHelp("Its preferred mode (default: the size Strata was started with).", valueName: "WxH[@Hz]"))
+        @Option(
+            help: ArgumentHelp("Its preferred mode (default: the size Strata was started with).", valueName: "WxH[@Hz]")
+        )
         var size: String?
         @Option(help: ArgumentHelp("Another mode it offers; repeatable.", valueName: "WxH[@Hz]"))
         var mode: [String] = []
         @Option(help: ArgumentHelp("Its name (default: HEADLESS-n).", valueName: "name"))
         var name: String?
-        @Option(help: ArgumentHelp(
-            "It overscans: the display crops PERCENT of each side's length (0...20); compensated by scaling the picture into the safe area (default), insetting the screen's bounds, or not at all.",
-            valueName: "PERCENT[:scale|inset|none]"))
+        @Option(
+            help: ArgumentHelp(
+                "It overscans: the display crops PERCENT of each side's length (0...20); compensated by scaling the picture into the safe area (default), insetting the screen's bounds, or not at all.",
+                valueName: "PERCENT[:scale|inset|none]"))
         var overscan: String?
 
         func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
@@ -47,7 +52,9 @@ struct ScreenCommand: ParsableCommand {
             if !mode.isEmpty { arguments["modes"] = .array(mode.map { .string($0) }) }
             if let name { arguments["name"] = .string(name) }
             if let overscan {
-                guard let spec = OverscanSpec(overscan) else { throw ValidationError("'\(overscan)': \(OverscanSpec.requirement)") }
+                guard let spec = OverscanSpec(overscan) else {
+                    throw ValidationError("'\(overscan)': \(OverscanSpec.requirement)")
+                }
                 arguments["overscan"] = JSONValue(spec.percent)
                 arguments["compensation"] = .string(spec.compensation.rawValue)
             }
@@ -62,7 +69,9 @@ struct ScreenCommand: ParsableCommand {
             abstract: "Disconnect a screen; its windows move to the main screen.")
         @OptionGroup var options: ConnectionOptions
         @Argument(help: "The screen: its id or name.") var screen: String
-        func makeRequest() -> (command: String, arguments: [String: JSONValue]) { ("screen-remove", ["screen": reference(screen)]) }
+        func makeRequest() -> (command: String, arguments: [String: JSONValue]) {
+            ("screen-remove", ["screen": reference(screen)])
+        }
     }
 
     struct Mode: RequestCommand {
@@ -70,7 +79,8 @@ struct ScreenCommand: ParsableCommand {
             abstract: "Switch a screen to one of its modes.")
         @OptionGroup var options: ConnectionOptions
         @Argument(help: "The screen: its id or name.") var screen: String
-        @Argument(help: ArgumentHelp("One of the screen's modes (`strata-ctl screens`).", valueName: "WxH[@Hz]")) var mode: String
+        @Argument(help: ArgumentHelp("One of the screen's modes (`strata-ctl screens`).", valueName: "WxH[@Hz]"))
+        var mode: String
         func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
             guard ModeSpec(mode) != nil else { throw ValidationError("'\(mode)': \(ModeSpec.requirement)") }
             return ("screen-mode", ["screen": reference(screen), "mode": .string(mode)])
@@ -84,7 +94,9 @@ struct ScreenCommand: ParsableCommand {
         @Argument(help: "The screen: its id or name.") var screen: String
         @Argument(help: "0 ... 1") var value: Double
         func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
-            guard value.isFinite, (0...1).contains(value) else { throw ValidationError("brightness is between 0 and 1") }
+            guard value.isFinite, (0...1).contains(value) else {
+                throw ValidationError("brightness is between 0 and 1")
+            }
             return ("screen-brightness", ["screen": reference(screen), "value": JSONValue(value)])
         }
     }
@@ -128,11 +140,16 @@ struct ScreenCommand: ParsableCommand {
 extension ScreenCommand {
     struct Overscan: RequestCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Set how a screen's overscan is compensated: scale (shrink the picture into the safe area), inset (shrink the screen's bounds) or none.")
+            abstract:
+                "Set how a screen's overscan is compensated: scale (shrink the picture into the safe area), inset (shrink the screen's bounds) or none."
+        )
         @OptionGroup var options: ConnectionOptions
         @Argument(help: "The screen: its id or name.") var screen: String
         @Argument(help: "scale, inset or none") var compensation: String
-        @Option(help: ArgumentHelp("How much of each side's length the display crops, 0...20 (default: the screen's current overscan).", valueName: "P"))
+        @Option(
+            help: ArgumentHelp(
+                "How much of each side's length the display crops, 0...20 (default: the screen's current overscan).",
+                valueName: "P"))
         var percent: Double?
         func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
             guard OverscanCompensation(rawValue: compensation) != nil else {
@@ -141,7 +158,8 @@ extension ScreenCommand {
             var arguments: [String: JSONValue] = ["screen": reference(screen), "compensation": .string(compensation)]
             if let percent {
                 guard percent.isFinite, Screen.overscanRange.contains(percent) else {
-                    throw ValidationError("overscan is a percentage between 0 and \(Int(Screen.overscanRange.upperBound))")
+                    throw ValidationError(
+                        "overscan is a percentage between 0 and \(Int(Screen.overscanRange.upperBound))")
                 }
                 arguments["percent"] = JSONValue(percent)
             }
@@ -157,9 +175,15 @@ struct ScreenshotCommand: RequestCommand {
     @OptionGroup var options: ConnectionOptions
     @Argument(help: "The screen: its id or name.") var screen: String?
     @Option(name: .shortAndLong, help: ArgumentHelp("The PNG file to write.", valueName: "file.png")) var output: String
-    @Flag(help: "Write the composed canvas (upright, full brightness, without the overscan border) instead of what the screen shows.")
+    @Flag(
+        help:
+            "Write the composed canvas (upright, full brightness, without the overscan border) instead of what the screen shows."
+    )
     var raw = false
-    @Option(help: ArgumentHelp("Write this window's own image instead (an id, title:TEXT, pid:N or an app id): its surfaces and popups alone, whatever covers it, wherever it is.", valueName: "W"))
+    @Option(
+        help: ArgumentHelp(
+            "Write this window's own image instead (an id, title:TEXT, pid:N or an app id): its surfaces and popups alone, whatever covers it, wherever it is.",
+            valueName: "W"))
     var window: String?
 
     func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {

@@ -12,7 +12,8 @@ struct VersionCommand: RequestCommand {
         let version = reply["protocol"]?.intValue.map(String.init) ?? "?"
         let display = reply["wayland_display"]?.stringValue ?? "?"
         let pid = reply["pid"]?.intValue.map(String.init) ?? "?"
-        return "strata control protocol \(version) (client \(ControlProtocol.version)), WAYLAND_DISPLAY=\(display), pid \(pid)"
+        return
+            "strata control protocol \(version) (client \(ControlProtocol.version)), WAYLAND_DISPLAY=\(display), pid \(pid)"
     }
 }
 
@@ -25,15 +26,21 @@ struct SyncCommand: RequestCommand {
 
 struct ExecCommand: RequestCommand {
     static let configuration = CommandConfiguration(
-        commandName: "exec", abstract: "Start a client inside Strata in the command's environment (WAYLAND_DISPLAY: the privileged socket, for it and everything it starts; STRATA_SOCKET; DISPLAY); prints its pid.",
+        commandName: "exec",
+        abstract:
+            "Start a client inside Strata in the command's environment (WAYLAND_DISPLAY: the privileged socket, for it and everything it starts; STRATA_SOCKET; DISPLAY); prints its pid.",
         usage: "strata-ctl exec -- command [args...]")
     @OptionGroup var options: ConnectionOptions
-    @Argument(parsing: .captureForPassthrough, help: "The command and its arguments, after --.") var command: [String] = []
+    @Argument(parsing: .captureForPassthrough, help: "The command and its arguments, after --.") var command: [String] =
+        []
 
     func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
         let argv = command.first == "--" ? Array(command.dropFirst()) : command
         guard !argv.isEmpty else { throw ValidationError("exec needs a command: strata-ctl exec -- command args...") }
-        return ("exec", ["argv": .array(argv.map { .string($0) }), "cwd": .string(FileManager.default.currentDirectoryPath)])
+        return (
+            "exec",
+            ["argv": .array(argv.map { .string($0) }), "cwd": .string(FileManager.default.currentDirectoryPath)]
+        )
     }
 
     func render(_ reply: JSONValue) -> String? { reply["pid"]?.intValue.map(String.init) }
@@ -92,7 +99,8 @@ struct EventsCommand: ParsableCommand {
         case .number: return value.intValue.map(String.init) ?? "\(value.doubleValue ?? 0)"
         case .bool(let b): return b ? "true" : "false"
         case .object(let o) where o["x"] != nil && o["width"] != nil:
-            return "\(o["x"]?.intValue ?? 0),\(o["y"]?.intValue ?? 0),\(o["width"]?.intValue ?? 0)x\(o["height"]?.intValue ?? 0)"
+            return
+                "\(o["x"]?.intValue ?? 0),\(o["y"]?.intValue ?? 0),\(o["width"]?.intValue ?? 0)x\(o["height"]?.intValue ?? 0)"
         default: return String(decoding: value.encodedLine(), as: UTF8.self)
         }
     }

@@ -7,8 +7,10 @@ final class SpawnedProcess {
     let pid: pid_t
     private(set) var exitStatus: Int32?
 
-    init(path: String, arguments: [String], environment: [String: String], standardOutput: String,
-         standardError: String) throws(ProcessLaunchError) {
+    init(
+        path: String, arguments: [String], environment: [String: String], standardOutput: String,
+        standardError: String
+    ) throws(ProcessLaunchError) {
         var launch = ProcessLaunch([path] + arguments, environment: environment)
         launch.standardOutput = .file(standardOutput)
         launch.standardError = .file(standardError)

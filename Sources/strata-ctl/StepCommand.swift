@@ -5,18 +5,28 @@ import StrataControlProtocol
 struct StepCommand: RequestCommand {
     static let configuration = CommandConfiguration(
         commandName: "step",
-        abstract: "Advance Strata's manual clock by N frames (default 1): repaints, frame callbacks and presentation feedback happen now.",
-        discussion: "Only under `strata --clock manual`; the realtime clock answers with an error. Prints the frames stepped and the virtual time in nanoseconds.")
+        abstract:
+            "Advance Strata's manual clock by N frames (default 1): repaints, frame callbacks and presentation feedback happen now.",
+        discussion:
+            "Only under `strata --clock manual`; the realtime clock answers with an error. Prints the frames stepped and the virtual time in nanoseconds."
+    )
     @OptionGroup var options: ConnectionOptions
     @Argument(help: ArgumentHelp("How many frames (1...36000).", valueName: "N")) var frames: Int = 1
-    @Option(help: ArgumentHelp("Step N frames one at a time and settle after each (clients answered that frame's callbacks and stopped committing; see `settle`).", valueName: "N")) var settle: Int?
+    @Option(
+        help: ArgumentHelp(
+            "Step N frames one at a time and settle after each (clients answered that frame's callbacks and stopped committing; see `settle`).",
+            valueName: "N")) var settle: Int?
     /// With --settle: how long each settle may take (`--timeout`, the connection options').
     var timeout: Double { options.timeout }
 
     func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
-        guard (1...36_000).contains(frames) else { throw ValidationError("step takes a number of frames between 1 and 36000") }
+        guard (1...36_000).contains(frames) else {
+            throw ValidationError("step takes a number of frames between 1 and 36000")
+        }
         if let settle {
-            guard (1...36_000).contains(settle) else { throw ValidationError("step --settle takes a number of frames between 1 and 36000") }
+            guard (1...36_000).contains(settle) else {
+                throw ValidationError("step --settle takes a number of frames between 1 and 36000")
+            }
             _ = try SettleCommand.request(frames: 2, timeout: timeout)
         }
         return ("step", ["frames": JSONValue(frames)])
@@ -30,7 +40,11 @@ struct StepCommand: RequestCommand {
         try Output.guarded {
             let time = try stepSettling(settle, client: try options.connect())
             if options.json {
-                print(String(decoding: JSONValue.object(["ok": true, "frames": JSONValue(settle), "time_ns": JSONValue(time)]).encodedLine(), as: UTF8.self))
+                print(
+                    String(
+                        decoding: JSONValue.object([
+                            "ok": true, "frames": JSONValue(settle), "time_ns": JSONValue(time),
+                        ]).encodedLine(), as: UTF8.self))
             } else {
                 print("\(settle) frames, settled after each, time \(time) ns")
             }
@@ -55,7 +69,9 @@ struct StepCommand: RequestCommand {
 
     private static func check(_ reply: JSONValue) throws {
         guard reply["ok"]?.boolValue == true else {
-            throw CommandFailure("\(reply["error"]?["message"]?.stringValue ?? "failed") (\(reply["error"]?["code"]?.stringValue ?? "failed"))")
+            throw CommandFailure(
+                "\(reply["error"]?["message"]?.stringValue ?? "failed") (\(reply["error"]?["code"]?.stringValue ?? "failed"))"
+            )
         }
     }
 

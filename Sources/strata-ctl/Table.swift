@@ -22,7 +22,10 @@ struct Table {
     }
 
     static func windows(_ windows: [WindowInfo]) -> String {
-        var table = Table(header: ["ID", "APP_ID", "TITLE", "PID", "LEVEL", "ORDER", "KEY", "HIDDEN", "SCREEN", "FRAME", "KIND", "MODAL", "PARENT"])
+        var table = Table(header: [
+            "ID", "APP_ID", "TITLE", "PID", "LEVEL", "ORDER", "KEY", "HIDDEN", "SCREEN", "FRAME", "KIND", "MODAL",
+            "PARENT",
+        ])
         for w in windows {
             table.rows.append([
                 String(w.id), w.appID.isEmpty ? "-" : w.appID, w.title.isEmpty ? "-" : w.title, String(w.pid), w.level,
@@ -39,11 +42,15 @@ struct Table {
     }
 
     static func screens(_ screens: [ScreenInfo]) -> String {
-        var table = Table(header: ["ID", "NAME", "CURRENT", "MODES", "SCALE", "TRANSFORM", "BRIGHTNESS", "OVERSCAN", "MIRRORING", "MAIN", "BOUNDS"])
+        var table = Table(header: [
+            "ID", "NAME", "CURRENT", "MODES", "SCALE", "TRANSFORM", "BRIGHTNESS", "OVERSCAN", "MIRRORING", "MAIN",
+            "BOUNDS",
+        ])
         for s in screens {
             table.rows.append([
                 String(s.id), s.name, s.current ?? "-", s.modes.joined(separator: ","), scaleText(s.scale), s.transform,
-                String(s.brightness), overscanText(s), s.mirroring ? "yes" : (s.mirrorsWhenEmpty ? "no" : "off"), s.main ? "yes" : "no",
+                String(s.brightness), overscanText(s), s.mirroring ? "yes" : (s.mirrorsWhenEmpty ? "no" : "off"),
+                s.main ? "yes" : "no",
                 rect(s.bounds),
             ])
         }

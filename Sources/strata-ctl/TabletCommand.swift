@@ -6,7 +6,8 @@ struct TabletCommand: RequestCommand {
     static let configuration = CommandConfiguration(
         commandName: "tablet",
         abstract: "A tablet tool comes in, moves, touches, presses a button or goes out.",
-        usage: "strata-ctl input tablet in|move X Y | down | up | button BUTTON down|up | axes | out [--tool T] [--serial N] [axes]",
+        usage:
+            "strata-ctl input tablet in|move X Y | down | up | button BUTTON down|up | axes | out [--tool T] [--serial N] [axes]",
         discussion: """
             The first `in` (or `move`) brings the tool into proximity over the surface under X Y \
             (a screen's coordinates). Axes go with any phase: --pressure and --distance (0 to 1), \
@@ -20,14 +21,19 @@ struct TabletCommand: RequestCommand {
     @Argument(parsing: .allUnrecognized, help: "X Y (in, move) or BUTTON STATE (button).") var values: [String] = []
     @Option(help: "pen, eraser, brush, pencil, airbrush, finger, mouse or lens (default pen).") var tool: String?
     @Option(parsing: .unconditional, help: "The tool's hardware serial (default 1).") var serial: Int?
-    @Option(help: ArgumentHelp("The screen for in and move (default: the pointer's, else the main one).", valueName: "screen")) var screen: String?
+    @Option(
+        help: ArgumentHelp(
+            "The screen for in and move (default: the pointer's, else the main one).", valueName: "screen")) var screen:
+        String?
     @Option(help: "0 to 1.") var pressure: Double?
     @Option(help: "0 (touching) to 1.") var distance: Double?
-    @Option(parsing: .unconditional, help: ArgumentHelp("Degrees on the X and Y axes, -90 to 90.", valueName: "x,y")) var tilt: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Degrees on the X and Y axes, -90 to 90.", valueName: "x,y"))
+    var tilt: String?
     @Option(help: "Degrees clockwise, 0 to 360.") var rotation: Double?
     @Option(parsing: .unconditional, help: "-1 to 1.") var slider: Double?
     @Option(parsing: .unconditional, help: "The wheel's turn in degrees.") var wheel: Double?
-    @Option(name: .customLong("wheel-clicks"), parsing: .unconditional, help: "The wheel's turn in clicks.") var wheelClicks: Int?
+    @Option(name: .customLong("wheel-clicks"), parsing: .unconditional, help: "The wheel's turn in clicks.")
+    var wheelClicks: Int?
 
     func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
         var arguments: [String: JSONValue] = ["phase": .string(phase)]
@@ -41,7 +47,8 @@ struct TabletCommand: RequestCommand {
             if let screen { arguments["screen"] = reference(screen) }
         case "button":
             guard values.count == 2, ["down", "up"].contains(values[1]) else {
-                throw ValidationError("tablet button takes a button (stylus, stylus2, stylus3 or an evdev code) and down or up")
+                throw ValidationError(
+                    "tablet button takes a button (stylus, stylus2, stylus3 or an evdev code) and down or up")
             }
             arguments["button"] = reference(values[0])
             arguments["state"] = .string(values[1])
@@ -50,7 +57,9 @@ struct TabletCommand: RequestCommand {
         default:
             throw ValidationError("the phase is in, move, down, up, button, axes or out")
         }
-        if screen != nil, phase != "in", phase != "move" { throw ValidationError("--screen belongs to tablet in and move") }
+        if screen != nil, phase != "in", phase != "move" {
+            throw ValidationError("--screen belongs to tablet in and move")
+        }
         if let tool { arguments["tool"] = .string(tool) }
         if let serial {
             guard serial >= 0 else { throw ValidationError("--serial is 0 or more") }

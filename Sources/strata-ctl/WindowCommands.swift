@@ -26,13 +26,14 @@ struct WindowsCommand: RequestCommand {
     }
 }
 
-
 struct MakeKeyCommand: RequestCommand {
     static let configuration = CommandConfiguration(
         commandName: "make-key", abstract: "Make a window the key window (UIWindow.makeKey()).")
     @OptionGroup var options: ConnectionOptions
     @Argument(help: windowHelp) var window: String
-    func makeRequest() -> (command: String, arguments: [String: JSONValue]) { ("make-key", ["window": reference(window)]) }
+    func makeRequest() -> (command: String, arguments: [String: JSONValue]) {
+        ("make-key", ["window": reference(window)])
+    }
 }
 
 struct RaiseCommand: RequestCommand {
@@ -53,7 +54,8 @@ struct LowerCommand: RequestCommand {
 
 struct SetLevelCommand: RequestCommand {
     static let configuration = CommandConfiguration(
-        commandName: "set-level", abstract: "Move a window to a level: background, bottom, normal, alert, statusBar or a number.")
+        commandName: "set-level",
+        abstract: "Move a window to a level: background, bottom, normal, alert, statusBar or a number.")
     @OptionGroup var options: ConnectionOptions
     @Argument(help: windowHelp) var window: String
     @Argument(help: "A level name or a number (1500 is between alert and statusBar).") var level: String
@@ -88,7 +90,8 @@ struct MoveCommand: RequestCommand {
     @Argument(help: windowHelp) var window: String
     @Option(help: ArgumentHelp("The screen: its id or name (default: the window's own screen).", valueName: "screen"))
     var screen: String?
-    @Option(help: ArgumentHelp("The window's new origin in the screen's coordinates.", valueName: "X,Y")) var to: String?
+    @Option(help: ArgumentHelp("The window's new origin in the screen's coordinates.", valueName: "X,Y")) var to:
+        String?
 
     func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
         guard screen != nil || to != nil else { throw ValidationError("move needs --screen, --to, or both") }
@@ -121,7 +124,8 @@ struct CloseCommand: RequestCommand {
 
 struct PolicyCommand: RequestCommand {
     static let configuration = CommandConfiguration(
-        commandName: "policy", abstract: "Print the key-window policy, or set it (uikit, click-to-focus, focus-follows-pointer, explicit).")
+        commandName: "policy",
+        abstract: "Print the key-window policy, or set it (uikit, click-to-focus, focus-follows-pointer, explicit).")
     @OptionGroup var options: ConnectionOptions
     @Argument(help: "The policy to use from now on.") var name: String?
     func makeRequest() -> (command: String, arguments: [String: JSONValue]) {
@@ -145,20 +149,32 @@ struct ConvertCommand: RequestCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
         abstract: "Convert a point X,Y or rectangle X,Y,WxH from a window's coordinates (UIWindow.convert(_:to:)).",
-        discussion: "Without an option the result is in the window's screen's coordinates. --to and --to-screen convert into another window's or a screen's coordinates; --from and --from-screen read the point in another window's or a screen's coordinates and give it in the window's.")
+        discussion:
+            "Without an option the result is in the window's screen's coordinates. --to and --to-screen convert into another window's or a screen's coordinates; --from and --from-screen read the point in another window's or a screen's coordinates and give it in the window's."
+    )
     @OptionGroup var options: ConnectionOptions
     @Argument(help: windowHelp) var window: String
     @Argument(help: ArgumentHelp("The point or rectangle.", valueName: "X,Y[,WxH]")) var operand: String
     @Option(help: ArgumentHelp("Into this window's coordinates.", valueName: "window")) var to: String?
-    @Option(name: .customLong("to-screen"), help: ArgumentHelp("Into this screen's coordinates.", valueName: "screen")) var toScreen: String?
-    @Option(help: ArgumentHelp("From this window's coordinates (convert(_:from:)).", valueName: "window")) var from: String?
-    @Option(name: .customLong("from-screen"), help: ArgumentHelp("From this screen's coordinates.", valueName: "screen")) var fromScreen: String?
+    @Option(name: .customLong("to-screen"), help: ArgumentHelp("Into this screen's coordinates.", valueName: "screen"))
+    var toScreen: String?
+    @Option(help: ArgumentHelp("From this window's coordinates (convert(_:from:)).", valueName: "window")) var from:
+        String?
+    @Option(
+        name: .customLong("from-screen"), help: ArgumentHelp("From this screen's coordinates.", valueName: "screen"))
+    var fromScreen: String?
 
     func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
-        guard let parsed = ConvertOperand(operand) else { throw ValidationError("'\(operand)': \(ConvertOperand.requirement)") }
-        let targets: [(String, String?)] = [("to", to), ("to_screen", toScreen), ("from", from), ("from_screen", fromScreen)]
+        guard let parsed = ConvertOperand(operand) else {
+            throw ValidationError("'\(operand)': \(ConvertOperand.requirement)")
+        }
+        let targets: [(String, String?)] = [
+            ("to", to), ("to_screen", toScreen), ("from", from), ("from_screen", fromScreen),
+        ]
         let given = targets.filter { $0.1 != nil }
-        guard given.count <= 1 else { throw ValidationError("give at most one of --to, --to-screen, --from and --from-screen") }
+        guard given.count <= 1 else {
+            throw ValidationError("give at most one of --to, --to-screen, --from and --from-screen")
+        }
         var arguments = parsed.arguments
         arguments["window"] = reference(window)
         if let (key, value) = given.first, let value { arguments[key] = reference(value) }

@@ -9,11 +9,15 @@ import StrataModel
 struct MaximizeCommand: RequestCommand {
     static let configuration = CommandConfiguration(
         commandName: "maximize", abstract: "Ask a window's client to maximize it (the work area).",
-        discussion: "The client gets the same configure as for its own maximize request; its frame becomes the work area once it has drawn that size.")
+        discussion:
+            "The client gets the same configure as for its own maximize request; its frame becomes the work area once it has drawn that size."
+    )
     @OptionGroup var options: ConnectionOptions
     @Argument(help: windowHelp) var window: String
     @Option(help: waitHelp, transform: WindowStateWait.seconds) var wait: Double?
-    func makeRequest() -> (command: String, arguments: [String: JSONValue]) { ("maximize", ["window": reference(window)]) }
+    func makeRequest() -> (command: String, arguments: [String: JSONValue]) {
+        ("maximize", ["window": reference(window)])
+    }
     func render(_ reply: JSONValue) -> String? { WindowStateText.render(reply) }
     func run() throws { try WindowStateWait.run(self, wait: wait) }
 }
@@ -40,14 +44,18 @@ struct RestoreCommand: RequestCommand {
         commandName: "restore", abstract: "Ask a window's client to leave fullscreen and maximized (the frame before).")
     @OptionGroup var options: ConnectionOptions
     @Argument(help: windowHelp) var window: String
-    func makeRequest() -> (command: String, arguments: [String: JSONValue]) { ("restore", ["window": reference(window)]) }
+    func makeRequest() -> (command: String, arguments: [String: JSONValue]) {
+        ("restore", ["window": reference(window)])
+    }
     func render(_ reply: JSONValue) -> String? { WindowStateText.render(reply) }
 }
 
 struct ResizeCommand: RequestCommand {
     static let configuration = CommandConfiguration(
         commandName: "resize", abstract: "Ask a window's client for a size (out of maximized and fullscreen).",
-        discussion: "The client gets a configure with the size (each side at most 16384, and within the client's own minimum and maximum size: the size asked is printed). A Wayland client may still choose another size; the frame follows what it draws. An X11 window is resized.")
+        discussion:
+            "The client gets a configure with the size (each side at most 16384, and within the client's own minimum and maximum size: the size asked is printed). A Wayland client may still choose another size; the frame follows what it draws. An X11 window is resized."
+    )
     @OptionGroup var options: ConnectionOptions
     @Argument(help: windowHelp) var window: String
     @Argument(help: ArgumentHelp("The size in pixels.", valueName: "WIDTHxHEIGHT")) var size: String
@@ -57,7 +65,8 @@ struct ResizeCommand: RequestCommand {
     func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
         let parts = size.split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0,
-              width <= Int(Int32.max), height <= Int(Int32.max) else {
+            width <= Int(Int32.max), height <= Int(Int32.max)
+        else {
             throw ValidationError("'\(size)': the size is WIDTHxHEIGHT in whole pixels above 0, e.g. 800x600")
         }
         return ("resize", ["window": reference(window), "width": JSONValue(width), "height": JSONValue(height)])
@@ -96,7 +105,9 @@ enum WindowStateWait {
             }
             let target = try? reply["target"]?.decode(Rect.self)
             let size = reply["requested"].flatMap { requested in
-                requested["width"]?.intValue.flatMap { w in requested["height"]?.intValue.map { Size(width: w, height: $0) } }
+                requested["width"]?.intValue.flatMap { w in
+                    requested["height"]?.intValue.map { Size(width: w, height: $0) }
+                }
             }
             func reached(_ info: WindowInfo) -> Bool {
                 if let target { return info.frame == target }
@@ -114,13 +125,21 @@ enum WindowStateWait {
                 if reached(now) { break }
                 if ControlClient.now() >= deadline {
                     let f = now.frame
-                    let wanted = target.map { "\($0.x),\($0.y) \($0.width)x\($0.height)" } ?? size.map { "\($0.width)x\($0.height)" } ?? "the new state"
-                    throw CommandFailure("window \(before.id)'s client did not draw \(wanted) within \(wait) s: its frame is \(f.x),\(f.y) \(f.width)x\(f.height) (clients may choose their own size)")
+                    let wanted =
+                        target.map { "\($0.x),\($0.y) \($0.width)x\($0.height)" } ?? size.map {
+                            "\($0.width)x\($0.height)"
+                        } ?? "the new state"
+                    throw CommandFailure(
+                        "window \(before.id)'s client did not draw \(wanted) within \(wait) s: its frame is \(f.x),\(f.y) \(f.width)x\(f.height) (clients may choose their own size)"
+                    )
                 }
                 usleep(20_000)
             }
             if command.options.json {
-                print(String(decoding: JSONValue.object(["window": (try? JSONValue(encoding: now)) ?? .null]).encodedLine(), as: UTF8.self))
+                print(
+                    String(
+                        decoding: JSONValue.object(["window": (try? JSONValue(encoding: now)) ?? .null]).encodedLine(),
+                        as: UTF8.self))
             } else {
                 let f = now.frame
                 print("window \(now.id): frame \(f.x),\(f.y) \(f.width)x\(f.height)")
@@ -141,7 +160,9 @@ enum WindowStateText {
         if let width = reply["requested"]?["width"]?.intValue, let height = reply["requested"]?["height"]?.intValue {
             text += "; asked for \(width)x\(height)"
         }
-        if reply["changed"]?.boolValue == false { return text + "; neither maximized nor fullscreen: nothing to restore" }
+        if reply["changed"]?.boolValue == false {
+            return text + "; neither maximized nor fullscreen: nothing to restore"
+        }
         return text + " (the client draws the new state in its own time)"
     }
 }

@@ -15,12 +15,14 @@ struct Options {
 }
 
 func usage() -> Never {
-    FileHandle.standardError.write(Data("""
-    usage: strata-im-client [--seconds S] [--preedit TEXT] TEXT…
-    Commits each TEXT into the active text field (waiting at most S seconds for one); --preedit
-    sets a pre-edit string after the last commit.
+    FileHandle.standardError.write(
+        Data(
+            """
+            usage: strata-im-client [--seconds S] [--preedit TEXT] TEXT…
+            Commits each TEXT into the active text field (waiting at most S seconds for one); --preedit
+            sets a pre-edit string after the last commit.
 
-    """.utf8))
+            """.utf8))
     exit(2)
 }
 
@@ -63,7 +65,8 @@ var registryListener = wl_registry_listener(
         case "wl_seat":
             state.seat = wl_registry_bind(registry, name, wl_seat_interface_ptr(), 1).map(OpaquePointer.init)
         case "zwp_input_method_manager_v2":
-            state.manager = wl_registry_bind(registry, name, zwp_input_method_manager_v2_interface_ptr(), 1).map(OpaquePointer.init)
+            state.manager = wl_registry_bind(registry, name, zwp_input_method_manager_v2_interface_ptr(), 1).map(
+                OpaquePointer.init)
         default: break
         }
     },
@@ -77,8 +80,12 @@ guard let manager = state.manager, let seat = state.seat else {
 }
 
 var listener = zwp_input_method_v2_listener(
-    activate: { _, _ in state.pendingActive = true; print("activate") },
-    deactivate: { _, _ in state.pendingActive = false; print("deactivate") },
+    activate: { _, _ in
+        state.pendingActive = true; print("activate")
+    },
+    deactivate: { _, _ in
+        state.pendingActive = false; print("deactivate")
+    },
     surrounding_text: { _, _, text, cursor, anchor in
         print("surrounding_text \(text.map { String(cString: $0) } ?? "") \(cursor) \(anchor)")
     },
@@ -89,7 +96,9 @@ var listener = zwp_input_method_v2_listener(
         state.active = state.pendingActive
         print("done")
     },
-    unavailable: { _, _ in state.unavailable = true; print("unavailable") })
+    unavailable: { _, _ in
+        state.unavailable = true; print("unavailable")
+    })
 guard let inputMethod = zwp_input_method_manager_v2_get_input_method(manager, seat) else { exit(1) }
 zwp_input_method_v2_add_listener(inputMethod, &listener, nil)
 

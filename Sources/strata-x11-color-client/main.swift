@@ -27,19 +27,19 @@ struct Options {
 
 func usage() -> Never {
     let text = """
-    usage: strata-x11-color-client [--size WxH] [--position X,Y] [--color RRGGBB] [--seconds S]
-                                   [--title T] [--class C] [--type normal|dialog|utility|dock|
-                                   notification|desktop|menu|tooltip] [--above] [--override-redirect]
-                                   [--cursor-color RRGGBB] [--pixmaps N]
-    Maps one X window filled with one colour (its background pixel: the X server draws it) on
-    $DISPLAY; --class is WM_CLASS's class (Strata's app id), --type _NET_WM_WINDOW_TYPE, --above
-    sets _NET_WM_STATE_ABOVE before mapping. Prints `mapped` once mapped; exits after S seconds
-    or at WM_DELETE_WINDOW. --cursor-color: the window's cursor is a 16×16 square of that colour,
-    its hotspot at the top-left corner. --pixmaps N: N depth-24 pixmaps of 32×32 (at most
-    100000) are made, each filled, and kept until the client exits; `pixmaps N` is printed once
-    the X server has them all, before the window maps.
+        usage: strata-x11-color-client [--size WxH] [--position X,Y] [--color RRGGBB] [--seconds S]
+                                       [--title T] [--class C] [--type normal|dialog|utility|dock|
+                                       notification|desktop|menu|tooltip] [--above] [--override-redirect]
+                                       [--cursor-color RRGGBB] [--pixmaps N]
+        Maps one X window filled with one colour (its background pixel: the X server draws it) on
+        $DISPLAY; --class is WM_CLASS's class (Strata's app id), --type _NET_WM_WINDOW_TYPE, --above
+        sets _NET_WM_STATE_ABOVE before mapping. Prints `mapped` once mapped; exits after S seconds
+        or at WM_DELETE_WINDOW. --cursor-color: the window's cursor is a 16×16 square of that colour,
+        its hotspot at the top-left corner. --pixmaps N: N depth-24 pixmaps of 32×32 (at most
+        100000) are made, each filled, and kept until the client exits; `pixmaps N` is printed once
+        the X server has them all, before the window maps.
 
-    """
+        """
     fputs(text, stderr)
     exit(2)
 }
@@ -97,16 +97,19 @@ guard let c = xcb_connect(nil, nil), xcb_connection_has_error(c) == 0 else {
 guard let screen = xcb_setup_roots_iterator(xcb_get_setup(c)).data else { exit(1) }
 
 func atom(_ name: String) -> xcb_atom_t {
-    guard let reply = xcb_intern_atom_reply(c, xcb_intern_atom(c, 0, UInt16(name.utf8.count), name), nil) else { return 0 }
+    guard let reply = xcb_intern_atom_reply(c, xcb_intern_atom(c, 0, UInt16(name.utf8.count), name), nil) else {
+        return 0
+    }
     defer { free(reply) }
     return reply.pointee.atom
 }
 
 let window = xcb_generate_id(c)
 var values: [UInt32] = [options.color, options.overrideRedirect ? 1 : 0, XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue]
-xcb_create_window(c, UInt8(XCB_COPY_FROM_PARENT), window, screen.pointee.root, options.x, options.y, options.width,
-                  options.height, 0, UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), screen.pointee.root_visual,
-                  XCB_CW_BACK_PIXEL.rawValue | XCB_CW_OVERRIDE_REDIRECT.rawValue | XCB_CW_EVENT_MASK.rawValue, &values)
+xcb_create_window(
+    c, UInt8(XCB_COPY_FROM_PARENT), window, screen.pointee.root, options.x, options.y, options.width,
+    options.height, 0, UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), screen.pointee.root_visual,
+    XCB_CW_BACK_PIXEL.rawValue | XCB_CW_OVERRIDE_REDIRECT.rawValue | XCB_CW_EVENT_MASK.rawValue, &values)
 
 // The cursor: a core cursor whose source and mask are all set (the foreground colour everywhere).
 if let color = options.cursorColor {
@@ -150,8 +153,9 @@ if options.pixmaps > 0 {
 }
 
 func setProperty(_ property: xcb_atom_t, type: xcb_atom_t, format: UInt8, _ bytes: [UInt8]) {
-    xcb_change_property(c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, property, type, format,
-                        UInt32(bytes.count / Int(format / 8)), bytes)
+    xcb_change_property(
+        c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, property, type, format,
+        UInt32(bytes.count / Int(format / 8)), bytes)
 }
 func words(_ values: [UInt32]) -> [UInt8] {
     values.flatMap { [UInt8($0 & 0xff), UInt8($0 >> 8 & 0xff), UInt8($0 >> 16 & 0xff), UInt8($0 >> 24)] }
@@ -159,8 +163,9 @@ func words(_ values: [UInt32]) -> [UInt8] {
 
 let deleteWindow = atom("WM_DELETE_WINDOW")
 let protocols = atom("WM_PROTOCOLS")
-setProperty(XCB_ATOM_WM_CLASS.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8,
-            Array("strata-x11-color-client\0\(options.wmClass)\0".utf8))
+setProperty(
+    XCB_ATOM_WM_CLASS.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8,
+    Array("strata-x11-color-client\0\(options.wmClass)\0".utf8))
 setProperty(XCB_ATOM_WM_NAME.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8, Array(options.title.utf8))
 setProperty(atom("_NET_WM_NAME"), type: atom("UTF8_STRING"), format: 8, Array(options.title.utf8))
 setProperty(atom("_NET_WM_PID"), type: XCB_ATOM_CARDINAL.rawValue, format: 32, words([UInt32(getpid())]))
@@ -187,7 +192,8 @@ while true {
             print("mapped")
             fflush(stdout)
         case XCB_CLIENT_MESSAGE:
-            let message = UnsafeMutableRawPointer(event).assumingMemoryBound(to: xcb_client_message_event_t.self).pointee
+            let message = UnsafeMutableRawPointer(event).assumingMemoryBound(to: xcb_client_message_event_t.self)
+                .pointee
             if message.type == protocols, message.data.data32.0 == deleteWindow {
                 print("closed")
                 exit(0)

@@ -12,7 +12,8 @@ final class ChildProcess {
 
     /// Starts `arguments` (looked up in PATH) with `environment`, every signal at its default
     /// disposition and none blocked, in `workingDirectory` (nil: Strata's).
-    init(arguments: [String], environment: [String: String], workingDirectory: String? = nil) throws(ProcessLaunchError) {
+    init(arguments: [String], environment: [String: String], workingDirectory: String? = nil) throws(ProcessLaunchError)
+    {
         var launch = ProcessLaunch(arguments, environment: environment)
         launch.workingDirectory = workingDirectory
         pid = try launch.spawn()

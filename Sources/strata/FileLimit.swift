@@ -28,7 +28,8 @@ enum FileLimit {
     }
 
     /// glibc's `prlimit` (a GNU extension the Glibc module does not import); looked up at run time.
-    private typealias Prlimit = @convention(c) (pid_t, Int32, UnsafePointer<rlimit>?, UnsafeMutablePointer<rlimit>?) -> Int32
+    private typealias Prlimit =
+        @convention(c) (pid_t, Int32, UnsafePointer<rlimit>?, UnsafeMutablePointer<rlimit>?) -> Int32
     private static let prlimit: Prlimit? = {
         guard let symbol = dlsym(nil, "prlimit") else { return nil }
         return unsafeBitCast(symbol, to: Prlimit.self)

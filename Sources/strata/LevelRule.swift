@@ -6,7 +6,8 @@ struct LevelRule: Equatable {
     var appID: String
     var level: WindowLevel
 
-    static let requirement = "level rules are APPID=LEVEL, where LEVEL is "
+    static let requirement =
+        "level rules are APPID=LEVEL, where LEVEL is "
         + WindowLevel.namedLevels.map(\.name).joined(separator: ", ") + " or a number"
 
     /// Parses `org.example.app=alert` or `org.example.app=1500`.

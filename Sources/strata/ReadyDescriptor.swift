@@ -19,7 +19,9 @@ enum ReadyDescriptor {
             written = -1
         }
         if written != bytes.count {
-            Session.printError("strata: --ready-fd \(fd): cannot write the ready lines (\(written < 0 ? "the descriptor is not writable now" : "short write"))")
+            Session.printError(
+                "strata: --ready-fd \(fd): cannot write the ready lines (\(written < 0 ? "the descriptor is not writable now" : "short write"))"
+            )
         }
         close(fd)
     }

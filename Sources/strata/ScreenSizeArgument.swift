@@ -12,7 +12,7 @@ struct ScreenSizeArgument: Equatable {
     static func parse(_ text: String) throws -> ScreenSizeArgument {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
-              (1...limit).contains(width), (1...limit).contains(height)
+            (1...limit).contains(width), (1...limit).contains(height)
         else { throw ValidationError(requirement) }
         return ScreenSizeArgument(width: width, height: height)
     }

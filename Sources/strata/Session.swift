@@ -43,11 +43,13 @@ final class Session {
         self.compositor = compositor
         self.screenshotDirectory = screenshotDirectory
         for number in HandledSignals.numbers {
-            let source = wl_event_loop_add_signal(compositor.display.eventLoop, number, { number, data in
-                guard let data else { return 0 }
-                Unmanaged<Session>.fromOpaque(data).takeUnretainedValue().handle(signal: number)
-                return 0
-            }, Unmanaged.passUnretained(self).toOpaque())
+            let source = wl_event_loop_add_signal(
+                compositor.display.eventLoop, number,
+                { number, data in
+                    guard let data else { return 0 }
+                    Unmanaged<Session>.fromOpaque(data).takeUnretainedValue().handle(signal: number)
+                    return 0
+                }, Unmanaged.passUnretained(self).toOpaque())
             guard let source else {
                 removeSignalSources()
                 throw .setup("cannot watch signal \(number) on the event loop")
@@ -63,8 +65,11 @@ final class Session {
 
     /// Starts a client for the control socket's `exec`, in the same environment as the command;
     /// returns its pid.
-    func startClient(command: [String], environment: [String: String], workingDirectory: String?) throws(ProcessLaunchError) -> pid_t {
-        let client = try startProcess(command, environment: environment, workingDirectory: workingDirectory, origin: .exec)
+    func startClient(command: [String], environment: [String: String], workingDirectory: String?)
+        throws(ProcessLaunchError) -> pid_t
+    {
+        let client = try startProcess(
+            command, environment: environment, workingDirectory: workingDirectory, origin: .exec)
         clients.append(client)
         return client.pid
     }
@@ -73,8 +78,10 @@ final class Session {
     /// Wayland client of the process's tree connects there on a connection of its own
     /// (docs/reliability.md, "Trust model"). Nothing is inherited but the standard streams.
     /// `origin`: `command` for the session's command, `exec` for the others (traces' `origin`).
-    private func startProcess(_ command: [String], environment: [String: String],
-                              workingDirectory: String?, origin: TraceOrigin) throws(ProcessLaunchError) -> ChildProcess {
+    private func startProcess(
+        _ command: [String], environment: [String: String],
+        workingDirectory: String?, origin: TraceOrigin
+    ) throws(ProcessLaunchError) -> ChildProcess {
         let process = try ChildProcess(arguments: command, environment: environment, workingDirectory: workingDirectory)
         if let control {
             control.processDidStart(pid: process.pid, command: command, origin: origin)
@@ -133,9 +140,13 @@ final class Session {
     private func printStats() {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
-        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        let cpu =
+            Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(
+                usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
         for output in compositor.scene.outputs {
-            Session.printError("strata: stats: screen \(output.screen.name) painted \(output.paintedFrames) frames \(output.frames) cpu \(Session.milliseconds(cpu))")
+            Session.printError(
+                "strata: stats: screen \(output.screen.name) painted \(output.paintedFrames) frames \(output.frames) cpu \(Session.milliseconds(cpu))"
+            )
         }
     }
 

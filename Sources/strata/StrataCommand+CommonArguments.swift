@@ -166,7 +166,9 @@ extension StrataCommand {
                 guard let text = value(), let number = plainInteger(text) else { return nil }
                 command.xDisplay = number
             case "ready-fd":
-                guard let text = value(), let number = plainInteger(text), let fd = Int32(exactly: number) else { return nil }
+                guard let text = value(), let number = plainInteger(text), let fd = Int32(exactly: number) else {
+                    return nil
+                }
                 command.readyFD = fd
             case "disable-global":
                 guard let text = value() else { return nil }
@@ -197,7 +199,9 @@ extension StrataCommand {
 
     /// Decimal digits only (1 to 18 of them), as `Int(_:)` reads them.
     private static func plainInteger(_ text: String) -> Int? {
-        guard (1...18).contains(text.utf8.count), text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        guard (1...18).contains(text.utf8.count), text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            return nil
+        }
         return Int(text)
     }
 
@@ -205,8 +209,9 @@ extension StrataCommand {
     private static func plainDecimal(_ text: String) -> Double? {
         let utf8 = text.utf8
         guard (1...30).contains(utf8.count), utf8.contains(where: { (0x30...0x39).contains($0) }),
-              utf8.allSatisfy({ (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") }),
-              utf8.filter({ $0 == UInt8(ascii: ".") }).count <= 1 else { return nil }
+            utf8.allSatisfy({ (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") }),
+            utf8.filter({ $0 == UInt8(ascii: ".") }).count <= 1
+        else { return nil }
         return Double(text)
     }
 }

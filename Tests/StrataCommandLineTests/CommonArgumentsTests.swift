@@ -16,14 +16,18 @@ import Testing
         [],
         ["--backend", "headless"],
         ["--backend=headless", "--size", "640x480", "--", "weston-simple-shm"],
-        ["--backend", "auto", "--socket", "wayland-9", "--screens", "3", "--size", "1920X1080", "--refresh", "59.94",
-         "--scale", "1.5", "--mode", "800x600", "--mode=1024x768", "--overscan", "5:inset", "--screenshot", "/tmp/shots",
-         "--policy", "click-to-focus", "--placement", "center", "--level", "org.example.app=alert", "--level=b=1500",
-         "--clock", "manual", "--record", "/tmp/run.trace", "--record-limit", "65536", "--record-protocol", "123",
-         "--record-protocol", "org.example.app", "--client-side-decorations", "--no-control", "--allow-privileged",
-         "--hide-cursor", "--xwayland", "off", "--allow-levels", "a,b", "--allow-levels", " c ", "--disable-global",
-         "xdg_wm_base", "--disable-global=zxdg_shell_v6", "--keyboard-layout", "de", "--keyboard-variant", "nodeadkeys",
-         "--keyboard-options", "ctrl:nocaps,compose:ralt", "--keyboard-model", "pc104"],
+        [
+            "--backend", "auto", "--socket", "wayland-9", "--screens", "3", "--size", "1920X1080", "--refresh", "59.94",
+            "--scale", "1.5", "--mode", "800x600", "--mode=1024x768", "--overscan", "5:inset", "--screenshot",
+            "/tmp/shots",
+            "--policy", "click-to-focus", "--placement", "center", "--level", "org.example.app=alert", "--level=b=1500",
+            "--clock", "manual", "--record", "/tmp/run.trace", "--record-limit", "65536", "--record-protocol", "123",
+            "--record-protocol", "org.example.app", "--client-side-decorations", "--no-control", "--allow-privileged",
+            "--hide-cursor", "--xwayland", "off", "--allow-levels", "a,b", "--allow-levels", " c ", "--disable-global",
+            "xdg_wm_base", "--disable-global=zxdg_shell_v6", "--keyboard-layout", "de", "--keyboard-variant",
+            "nodeadkeys",
+            "--keyboard-options", "ctrl:nocaps,compose:ralt", "--keyboard-model", "pc104",
+        ],
         ["--keyboard-layout=us,de", "--keyboard-options=grp:alt_shift_toggle"],
         ["--", "sh", "-c", "echo --backend x11 -- more"],
         ["--refresh", "1000", "--scale", "8", "--screens", "16", "--overscan", "0"],
@@ -36,7 +40,8 @@ import Testing
     @Test(arguments: commonLines)
     func aCommonLineParsesAsSwiftArgumentParserParsesIt(arguments: [String]) throws {
         let full = try StrataCommand.parse(arguments)
-        let fast = try #require(StrataCommand.parseCommonArguments(arguments), "\(arguments) left to swift-argument-parser")
+        let fast = try #require(
+            StrataCommand.parseCommonArguments(arguments), "\(arguments) left to swift-argument-parser")
         #expect(Self.options(of: fast) == Self.options(of: full))
     }
 
@@ -53,7 +58,8 @@ import Testing
     static let otherLines: [[String]] = [
         ["--help"], ["-h"], ["help"], ["--version"], ["--generate-completion-script", "bash"],
         ["--experimental-dump-help"], ["--no-such-option"], ["-x"], ["---backend", "headless"], ["command"],
-        ["--backend"], ["--backend", "drm"], ["--backend", "--", "x"], ["--backend", "headless", "--backend", "headless"],
+        ["--backend"], ["--backend", "drm"], ["--backend", "--", "x"],
+        ["--backend", "headless", "--backend", "headless"],
         ["--socket", ""], ["--socket="], ["--socket", "-s"], ["--socket", "a/b"],
         ["--screens", "+2"], ["--screens", "-2"], ["--screens", "0x2"], ["--screens", "2.0"], ["--screens", "17"],
         ["--screens", "99999999999999999999"],
@@ -64,9 +70,12 @@ import Testing
         ["--record", ""], ["--record-limit", "100"], ["--record-protocol", "1"],
         ["--hide-cursor=yes"], ["--no-control", "--no-control"], ["--hide-cursor", "extra"],
         ["--pointer-binding-modifier", "meta"], ["--pointer-binding-modifier", "Super"], ["--no-pointer-bindings=1"],
-        ["--keyboard-layout", ""], ["--keyboard-layout", "de", "--keyboard-layout", "us"], ["--keyboard-layout", "d e"],
-        ["--x-display", "-1"], ["--x-display", "40000"], ["--x-display", "3", "--xwayland", "off"], ["--ready-fd", "-3"],
-        ["--ready-fd", "99999999999"], ["--keyboard-variant", "a\"b"], ["--keyboard-model="], ["--keyboard-options", String(repeating: "x", count: 256)],
+        ["--keyboard-layout", ""], ["--keyboard-layout", "de", "--keyboard-layout", "us"],
+        ["--keyboard-layout", "d e"],
+        ["--x-display", "-1"], ["--x-display", "40000"], ["--x-display", "3", "--xwayland", "off"],
+        ["--ready-fd", "-3"],
+        ["--ready-fd", "99999999999"], ["--keyboard-variant", "a\"b"], ["--keyboard-model="],
+        ["--keyboard-options", String(repeating: "x", count: 256)],
     ]
 
     @Test(arguments: otherLines)

@@ -61,8 +61,9 @@ import Testing
             }
             let spans = Set(Self.codeSpans(cells[1]))
             for argument in command.argumentNames {
-                #expect(spans.contains(argument) || spans.contains(argument + "?"),
-                        "docs/control.md: \(command.name)'s argument \(argument) is not documented")
+                #expect(
+                    spans.contains(argument) || spans.contains(argument + "?"),
+                    "docs/control.md: \(command.name)'s argument \(argument) is not documented")
             }
         }
     }
@@ -104,7 +105,8 @@ import Testing
         let file = Self.root.appendingPathComponent("python/src/strata_testing/control.py")
         let text = try String(contentsOf: file, encoding: .utf8)
         guard let start = text.range(of: "\nCOMMANDS = ("),
-              let end = text.range(of: "\n)", range: start.upperBound..<text.endIndex) else {
+            let end = text.range(of: "\n)", range: start.upperBound..<text.endIndex)
+        else {
             Issue.record("python/src/strata_testing/control.py has no COMMANDS tuple")
             return
         }

@@ -64,7 +64,9 @@ import Testing
         let window = try #require(client.showPlainSurface(surface, x: 0, y: 0))
         let output = try #require(harness.server.compositor.scene.outputs.first)
         #expect(harness.server.pixel(x: 10, y: 10) == 0xffff_0000)
-        let reply = try harness.request(["command": "move", "window": JSONValue(window.id.rawValue), "screen": 1, "x": 100, "y": 0])
+        let reply = try harness.request([
+            "command": "move", "window": JSONValue(window.id.rawValue), "screen": 1, "x": 100, "y": 0,
+        ])
         #expect(reply.isOK, "\(reply)")
         // The scene saw the model's frame change: both places are damaged, a frame is coming.
         #expect(output.isFrameScheduled)
@@ -135,7 +137,9 @@ import Testing
     @Test func screenCommandsChangeTheModel() throws {
         let harness = try ControlHarness()
         let client = try harness.connect()
-        let added = try client.request(["command": "screen-add", "size": "800x600", "modes": ["1024x768@30"], "name": "EXT"])
+        let added = try client.request([
+            "command": "screen-add", "size": "800x600", "modes": ["1024x768@30"], "name": "EXT",
+        ])
         let info = try #require(try added["screen"]?.decode(ScreenInfo.self))
         #expect(info.name == "EXT" && info.modes == ["800x600@60", "1024x768@30"] && info.current == "800x600@60")
         #expect(harness.server.compositor.scene.outputs.count == 2)
@@ -152,7 +156,9 @@ import Testing
         #expect(try client.request(["command": "screen-transform", "screen": "EXT", "transform": 180]).isOK)
         #expect(screen.transform == .rotated180)
         #expect(screen.isMirroring)
-        #expect(try client.request(["command": "screen-mirror", "screen": "EXT", "enabled": false])["screen"]?["mirroring"] == false)
+        #expect(
+            try client.request(["command": "screen-mirror", "screen": "EXT", "enabled": false])["screen"]?["mirroring"]
+                == false)
         #expect(!screen.mirrorsWhenEmpty)
         #expect(try client.request(["command": "screen-remove", "screen": "EXT"])["removed"]?.intValue == 2)
         #expect(!screen.isConnected && harness.server.compositor.scene.outputs.count == 1)
@@ -186,7 +192,9 @@ import Testing
         try #require(mkfifo(fifo, 0o600) == 0)
         let reply = try harness.request(["command": "screenshot", "path": .string(fifo)])
         #expect(reply.errorCode == "failed")
-        #expect(reply["error"]?["message"]?.stringValue == "cannot write the screenshot to \(fifo): \(fifo) is a FIFO, not a regular file")
+        #expect(
+            reply["error"]?["message"]?.stringValue
+                == "cannot write the screenshot to \(fifo): \(fifo) is a FIFO, not a regular file")
         #expect(try harness.request(["command": "sync"]).isOK)
         let path = harness.directory + "/after.png"
         #expect(try harness.request(["command": "screenshot", "path": .string(path)])["width"]?.intValue == 640)
@@ -267,8 +275,11 @@ import Testing
             return nil
         }
         // a, Return, KEY_A down/up, then Shift+h, i, Shift+1.
-        #expect(keys == ["30+", "30-", "28+", "28-", "30+", "30-",
-                         "42+", "35+", "35-", "42-", "23+", "23-", "42+", "2+", "2-", "42-"])
+        #expect(
+            keys == [
+                "30+", "30-", "28+", "28-", "30+", "30-",
+                "42+", "35+", "35-", "42-", "23+", "23-", "42+", "2+", "2-", "42-",
+            ])
     }
 
     @Test func touchGoesDownMovesAndUpOnTheWindowUnderIt() throws {
@@ -284,6 +295,9 @@ import Testing
         #expect(try harness.request(["command": "touch", "phase": "up", "touch_id": 3]).isOK)
         wayland.roundtrip()
         let events = seat.takeEvents().filter { $0 != .touchFrame }
-        #expect(events == [.touchDown(surface: surface.id, id: 3, x: 5, y: 6), .touchMotion(id: 3, x: 7, y: 8), .touchUp(id: 3)])
+        #expect(
+            events == [
+                .touchDown(surface: surface.id, id: 3, x: 5, y: 6), .touchMotion(id: 3, x: 7, y: 8), .touchUp(id: 3),
+            ])
     }
 }

@@ -20,7 +20,9 @@ import Testing
         try #require(fstat(fd, &before) == 0)
         var made = true
         let closes = Descriptors.recordingCloses {
-            made = ControlConnection(fd: fd, peer: UnixSocket.PeerCredentials(), number: 1_000, server: harness.control) != nil
+            made =
+                ControlConnection(fd: fd, peer: UnixSocket.PeerCredentials(), number: 1_000, server: harness.control)
+                != nil
         }
         #expect(!made)
         #expect(closes.closed.isEmpty, "the failed connection closed \(closes.closed)")
@@ -36,8 +38,9 @@ import Testing
         try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0)
         defer { close(pair[1]) }
         let closes = Descriptors.recordingCloses {
-            let connection = ControlConnection(fd: pair[0], peer: UnixSocket.PeerCredentials(), number: 1_000,
-                                               server: harness.control)
+            let connection = ControlConnection(
+                fd: pair[0], peer: UnixSocket.PeerCredentials(), number: 1_000,
+                server: harness.control)
             #expect(connection != nil)
             connection?.close()
             connection?.close()

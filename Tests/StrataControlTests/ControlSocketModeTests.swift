@@ -39,14 +39,17 @@ import Testing
         }
         watcher.stop()
         #expect(watcher.reads > 0)
-        #expect(watcher.seen.isEmpty, "the umask changed to \(watcher.seen.map { String($0, radix: 8) }) while sockets were made")
+        #expect(
+            watcher.seen.isEmpty,
+            "the umask changed to \(watcher.seen.map { String($0, radix: 8) }) while sockets were made")
     }
 
     /// The `Umask:` line of /proc/self/status (octal).
     static func processUmask() -> UInt32? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
-              let value = line.split(separator: "\t").last else { return nil }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+            let value = line.split(separator: "\t").last
+        else { return nil }
         return UInt32(value.trimmingCharacters(in: .whitespaces), radix: 8)
     }
 

@@ -46,7 +46,8 @@ import Testing
         #expect(try control.request(["command": "pointer-move", "x": 10, "y": 10]).isOK)
         #expect(try control.request(["command": "pointer-button", "button": "left", "state": "down"]).isOK)
         a.client.roundtrip()
-        let source = try TestDataSource(manager: a.manager, mimeTypes: ["text/plain"], payload: Array("by control".utf8))
+        let source = try TestDataSource(
+            manager: a.manager, mimeTypes: ["text/plain"], payload: Array("by control".utf8))
         wl_data_source_set_actions(source.source, WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY.rawValue)
         wl_data_device_start_drag(a.device.device, source.source, a.surface.surface, nil, a.seat.lastPressSerial)
         a.client.roundtrip()
@@ -56,12 +57,16 @@ import Testing
         b.client.roundtrip()
         let offer = try #require(b.device.dragOffer)
         wl_data_offer_accept(offer, b.device.enterSerial, "text/plain")
-        wl_data_offer_set_actions(offer, WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY.rawValue, WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY.rawValue)
+        wl_data_offer_set_actions(
+            offer, WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY.rawValue, WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY.rawValue)
         b.client.roundtrip()
         #expect(try control.request(["command": "pointer-button", "button": "left", "state": "up"]).isOK)
         b.client.roundtrip()
         a.client.roundtrip()
-        #expect(b.device.takeDragEvents().suffix(4) == [.enter(surface: b.surface.id, x: 20, y: 10, hasOffer: true), .action(1), .drop, .leave])
+        #expect(
+            b.device.takeDragEvents().suffix(4) == [
+                .enter(surface: b.surface.id, x: 20, y: 10, hasOffer: true), .action(1), .drop, .leave,
+            ])
         #expect(source.dragEvents == ["target(text/plain)", "action(1)", "dnd_drop_performed"])
         #expect(try control.request(["command": "record", "action": "stop"]).isOK)
 
@@ -98,8 +103,11 @@ import Testing
         #expect(try control.request(["command": "touch", "phase": "up", "touch_id": 7]).isOK)
         b.client.roundtrip()
         a.client.roundtrip()
-        #expect(b.device.takeDragEvents() == [.sourceActions(2), .enter(surface: b.surface.id, x: 20, y: 20, hasOffer: true),
-                                             .action(2), .drop, .leave])
+        #expect(
+            b.device.takeDragEvents() == [
+                .sourceActions(2), .enter(surface: b.surface.id, x: 20, y: 20, hasOffer: true),
+                .action(2), .drop, .leave,
+            ])
         #expect(source.dragEvents == ["target(text/plain)", "action(2)", "dnd_drop_performed"])
     }
 }

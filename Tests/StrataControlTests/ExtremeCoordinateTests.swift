@@ -15,7 +15,10 @@ import Testing
     private func windowWithAFarSubsurface(_ harness: ControlHarness) throws -> (Window, RawClient) {
         let client = try RawClient(server: harness.server)
         client.getRegistry()
-        let core = (client.bind("wl_compositor")!, client.bind("wl_subcompositor")!, client.bind("wl_shm")!, client.bind("xdg_wm_base")!)
+        let core = (
+            client.bind("wl_compositor")!, client.bind("wl_subcompositor")!, client.bind("wl_shm")!,
+            client.bind("xdg_wm_base")!
+        )
         let surface = client.newID(), xdgSurface = client.newID(), toplevel = client.newID()
         client.request(core.0, "wl_compositor.create_surface", .newID(surface))
         client.request(core.3, "xdg_wm_base.get_xdg_surface", .newID(xdgSurface), .object(surface))
@@ -46,7 +49,9 @@ import Testing
     private func placements(_ harness: ControlHarness) -> [(Int32, Int32)] {
         harness.server.repaint()
         var result: [(Int32, Int32)] = []
-        harness.server.compositor.scene.forEachVisibleSurface(on: harness.server.compositor.scene.outputs[0]) { _, x, y in result.append((x, y)) }
+        harness.server.compositor.scene.forEachVisibleSurface(on: harness.server.compositor.scene.outputs[0]) {
+            _, x, y in result.append((x, y))
+        }
         return result
     }
 
@@ -54,8 +59,10 @@ import Testing
         let harness = try ControlHarness()
         let (window, client) = try windowWithAFarSubsurface(harness)
         let limit = Int(Coordinate.limit)
-        let reply = try harness.request(["command": "move", "window": JSONValue(window.id.rawValue), "screen": 1,
-                                         "x": JSONValue(limit), "y": JSONValue(-limit)])
+        let reply = try harness.request([
+            "command": "move", "window": JSONValue(window.id.rawValue), "screen": 1,
+            "x": JSONValue(limit), "y": JSONValue(-limit),
+        ])
         #expect(reply.isOK, "\(reply)")
         #expect(window.frame.x == limit && window.frame.y == -limit)
         // The window at the limit; its subsurface at the clamped sums (limit + Int32.max - 5, and
@@ -72,8 +79,10 @@ import Testing
         let harness = try ControlHarness()
         let (window, client) = try windowWithAFarSubsurface(harness)
         let before = window.frame
-        let reply = try harness.request(["command": "move", "window": JSONValue(window.id.rawValue), "screen": 1,
-                                         "x": .number(x), "y": 0])
+        let reply = try harness.request([
+            "command": "move", "window": JSONValue(window.id.rawValue), "screen": 1,
+            "x": .number(x), "y": 0,
+        ])
         #expect(reply.errorCode == "invalid_argument", "\(reply)")
         #expect(window.frame == before)
         #expect(placements(harness).count == 2)

@@ -8,12 +8,13 @@ import Testing
 /// Input injected through the control socket (`strata-ctl input …`) is input for the idle
 /// notifications (ext_idle_notifier_v1): it resumes them.
 @Suite struct IdleControlTests {
-    @Test(arguments: [
-        ["command": "pointer-move", "x": 5, "y": 5],
-        ["command": "pointer-button", "button": "left", "state": "down"],
-        ["command": "key", "key": "a"],
-        ["command": "touch", "phase": "down", "touch_id": 1, "x": 3, "y": 3],
-    ] as [[String: JSONValue]])
+    @Test(
+        arguments: [
+            ["command": "pointer-move", "x": 5, "y": 5],
+            ["command": "pointer-button", "button": "left", "state": "down"],
+            ["command": "key", "key": "a"],
+            ["command": "touch", "phase": "down", "touch_id": 1, "x": 3, "y": 3],
+        ] as [[String: JSONValue]])
     func injectedInputResumesIdleNotifications(_ request: [String: JSONValue]) throws {
         let harness = try ControlHarness()
         let client = try TestClient(server: harness.server)

@@ -36,7 +36,10 @@ import Testing
         let reply = try harness.request(["command": "make-key", "window": "document"])
         #expect(reply.errorCode == "invalid_argument")
         let message = reply["error"]?["message"]?.stringValue ?? ""
-        #expect(message == "window \(document.id.rawValue) cannot be key while its modal window \(dialog.id.rawValue) is shown: window \(dialog.id.rawValue) is key instead")
+        #expect(
+            message
+                == "window \(document.id.rawValue) cannot be key while its modal window \(dialog.id.rawValue) is shown: window \(dialog.id.rawValue) is key instead"
+        )
         #expect(dialog.isKeyWindow)
     }
 }

@@ -18,9 +18,11 @@ import Testing
         let folder = try ScratchFolder()
         let dir = folder.path
         #expect(OutputPath.problemWritingFile(dir) == "\(dir) is a directory, not a file")
-        #expect(OutputPath.problemWritingFile(dir + "/missing/x.trace") == "the directory \(dir)/missing does not exist")
+        #expect(
+            OutputPath.problemWritingFile(dir + "/missing/x.trace") == "the directory \(dir)/missing does not exist")
         FileManager.default.createFile(atPath: dir + "/plain", contents: Data())
-        #expect(OutputPath.problemWritingFile(dir + "/plain/x.trace") == "\(dir)/plain is a regular file, not a directory")
+        #expect(
+            OutputPath.problemWritingFile(dir + "/plain/x.trace") == "\(dir)/plain is a regular file, not a directory")
         #expect(mkfifo(dir + "/fifo", 0o600) == 0)
         #expect(OutputPath.problemWritingFile(dir + "/fifo") == "\(dir)/fifo is a FIFO, not a regular file")
         #expect(OutputPath.problemWritingFile("") == "the file name is empty")
@@ -33,8 +35,11 @@ import Testing
         #expect(OutputPath.problemWritingInto(directory: dir) == nil)
         #expect(OutputPath.problemWritingInto(directory: dir + "/a/b/c") == nil)
         FileManager.default.createFile(atPath: dir + "/f", contents: Data())
-        #expect(OutputPath.problemWritingInto(directory: dir + "/f") == "\(dir)/f exists and is a regular file, not a directory")
-        #expect(OutputPath.problemWritingInto(directory: dir + "/f/shots") == "\(dir)/f is a regular file, not a directory")
+        #expect(
+            OutputPath.problemWritingInto(directory: dir + "/f")
+                == "\(dir)/f exists and is a regular file, not a directory")
+        #expect(
+            OutputPath.problemWritingInto(directory: dir + "/f/shots") == "\(dir)/f is a regular file, not a directory")
         #expect(OutputPath.problemWritingInto(directory: "") == "the directory name is empty")
         #expect(OutputPath.makeDirectories(dir + "/a/b/c") == nil)
         var info = stat()

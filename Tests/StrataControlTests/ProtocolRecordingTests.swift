@@ -13,7 +13,9 @@ import Testing
 @Suite struct ProtocolRecordingTests {
     func protocolLines(_ path: String) throws -> [JSONValue] {
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        return try text.split(separator: "\n").map { try JSONValue.parse(Data($0.utf8)) }.filter { $0["type"] == "protocol" }
+        return try text.split(separator: "\n").map { try JSONValue.parse(Data($0.utf8)) }.filter {
+            $0["type"] == "protocol"
+        }
     }
 
     @Test func aChosenClientsMessagesAreInTheTraceUpToItsLimit() throws {
@@ -31,7 +33,10 @@ import Testing
         #expect(lines.first?["interface"] == "wl_display")
         #expect(lines.first?["object"]?.intValue == 1)
         #expect(lines.first?["message"] == "get_registry")
-        #expect(lines.contains { $0["direction"] == "event" && $0["interface"] == "wl_registry" && $0["message"] == "global" })
+        #expect(
+            lines.contains {
+                $0["direction"] == "event" && $0["interface"] == "wl_registry" && $0["message"] == "global"
+            })
         #expect(lines.last?["truncated"] == true)
         #expect(lines.last?["limit"]?.intValue == 6)
         #expect(lines.allSatisfy { $0["client"]?.intValue == 1 })

@@ -67,20 +67,34 @@ import Testing
         harness.window("a")
         let client = try harness.connect()
         #expect(try client.request(["command": "set-level", "window": 1]).errorCode == "missing_argument")
-        #expect(try client.request(["command": "set-level", "window": 1, "level": "sky"]).errorCode == "invalid_argument")
-        #expect(try client.request(["command": "set-level", "window": [1], "level": "alert"]).errorCode == "invalid_argument")
+        #expect(
+            try client.request(["command": "set-level", "window": 1, "level": "sky"]).errorCode == "invalid_argument")
+        #expect(
+            try client.request(["command": "set-level", "window": [1], "level": "alert"]).errorCode
+                == "invalid_argument")
         #expect(try client.request(["command": "pointer-move", "x": "left", "y": 3]).errorCode == "invalid_argument")
         #expect(try client.request(["command": "pointer-move", "x": 1e300, "y": 3]).errorCode == "invalid_argument")
-        #expect(try client.request(["command": "screen-brightness", "screen": 1, "value": 2]).errorCode == "invalid_argument")
-        #expect(try client.request(["command": "screen-mode", "screen": 1, "mode": "big"]).errorCode == "invalid_argument")
-        #expect(try client.request(["command": "screen-mode", "screen": 1, "mode": "100x100"]).errorCode == "mode_not_available")
-        #expect(try client.request(["command": "screen-transform", "screen": 1, "transform": "45"]).errorCode == "invalid_argument")
-        #expect(try client.request(["command": "screen-mirror", "screen": 1, "enabled": "maybe"]).errorCode == "invalid_argument")
-        #expect(try client.request(["command": "move", "window": 1, "screen": 1, "x": 5]).errorCode == "missing_argument")
+        #expect(
+            try client.request(["command": "screen-brightness", "screen": 1, "value": 2]).errorCode
+                == "invalid_argument")
+        #expect(
+            try client.request(["command": "screen-mode", "screen": 1, "mode": "big"]).errorCode == "invalid_argument")
+        #expect(
+            try client.request(["command": "screen-mode", "screen": 1, "mode": "100x100"]).errorCode
+                == "mode_not_available")
+        #expect(
+            try client.request(["command": "screen-transform", "screen": 1, "transform": "45"]).errorCode
+                == "invalid_argument")
+        #expect(
+            try client.request(["command": "screen-mirror", "screen": 1, "enabled": "maybe"]).errorCode
+                == "invalid_argument")
+        #expect(
+            try client.request(["command": "move", "window": 1, "screen": 1, "x": 5]).errorCode == "missing_argument")
         #expect(try client.request(["command": "exec", "argv": "ls"]).errorCode == "invalid_argument")
         #expect(try client.request(["command": "exec", "argv": []]).errorCode == "invalid_argument")
         #expect(try client.request(["command": "screenshot", "path": "relative.png"]).errorCode == "invalid_argument")
-        #expect(try client.request(["command": "touch", "phase": "hover", "touch_id": 1]).errorCode == "invalid_argument")
+        #expect(
+            try client.request(["command": "touch", "phase": "hover", "touch_id": 1]).errorCode == "invalid_argument")
         #expect(try client.request(["command": "key", "key": "NoSuchKeysym"]).errorCode == "invalid_argument")
         #expect(try client.request(["command": "type", "text": "bell \u{7}"]).errorCode == "invalid_argument")
         #expect(try client.request(["command": "pointer-scroll", "dy": 0.5]).errorCode == "invalid_argument")
@@ -92,7 +106,9 @@ import Testing
     @Test func oversizeLineIsRejectedAndDiscardedUpToItsNewline() throws {
         let harness = try ControlHarness()
         let client = try harness.connect()
-        let huge = "{\"id\": 1, \"command\": \"hello\", \"pad\": \"" + String(repeating: "x", count: ControlProtocol.maximumLineLength + 10) + "\"}\n"
+        let huge =
+            "{\"id\": 1, \"command\": \"hello\", \"pad\": \""
+            + String(repeating: "x", count: ControlProtocol.maximumLineLength + 10) + "\"}\n"
         client.send(huge + "{\"id\": 2, \"command\": \"sync\"}\n")
         let replies = client.lines(2)
         #expect(replies.count == 2)
@@ -104,7 +120,9 @@ import Testing
         let harness = try ControlHarness()
         let client = try harness.connect()
         // The last request has no newline: end of file ends it.
-        client.send("{\"id\": 1, \"command\": \"hello\"}\n{\"id\": 2, \"command\": \"screens\"}\n{\"id\": 3, \"command\": \"sync\"}")
+        client.send(
+            "{\"id\": 1, \"command\": \"hello\"}\n{\"id\": 2, \"command\": \"screens\"}\n{\"id\": 3, \"command\": \"sync\"}"
+        )
         client.shutdownWriting()
         let replies = client.lines(3)
         #expect(replies.map { $0["id"]?.intValue } == [1, 2, 3])
@@ -155,7 +173,10 @@ import Testing
         let reply = try client.request(["command": "events", "since": JSONValue(start)])
         #expect(reply["following"] == true)
         let replayed = client.lines(4)
-        #expect(replayed.map { $0["name"]?.stringValue } == ["windowDidOpen", "windowDidChangeFrame", "windowDidBecomeVisible", "windowDidBecomeKey"])
+        #expect(
+            replayed.map { $0["name"]?.stringValue } == [
+                "windowDidOpen", "windowDidChangeFrame", "windowDidBecomeVisible", "windowDidBecomeKey",
+            ])
         harness.windows.hide(a)
         let live = client.lines(2)
         #expect(live.compactMap { $0["name"]?.stringValue } == ["windowDidResignKey", "windowDidBecomeHidden"])

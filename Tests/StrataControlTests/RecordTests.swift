@@ -20,7 +20,9 @@ import Testing
         let harness = try ControlHarness()
         let path = harness.directory + "/session.trace"
         let client = try harness.connect()
-        #expect(try client.request(["command": "record", "action": "start", "path": .string(path)])["path"]?.stringValue == path)
+        #expect(
+            try client.request(["command": "record", "action": "start", "path": .string(path)])["path"]?.stringValue
+                == path)
         harness.window("a")
         harness.server.compositor.scene.damageAll(harness.server.compositor.scene.outputs[0])
         harness.server.repaint()
@@ -37,8 +39,11 @@ import Testing
         #expect(lines.last?["type"] == "end")
         #expect(lines.last?["reason"] == "stopped")
         let events = lines.filter { $0["type"] == "event" }.compactMap { $0["name"]?.stringValue }
-        #expect(events == ["windowDidOpen", "windowDidChangeFrame", "windowDidBecomeVisible", "windowDidBecomeKey",
-                           "windowDidResignKey", "windowDidBecomeHidden"])
+        #expect(
+            events == [
+                "windowDidOpen", "windowDidChangeFrame", "windowDidBecomeVisible", "windowDidBecomeKey",
+                "windowDidResignKey", "windowDidBecomeHidden",
+            ])
         let snapshots = lines.filter { $0["type"] == "windows" }
         #expect(snapshots.count == 3, "after the open, the show (visible and key: one line) and the hide")
         #expect(snapshots.last?["windows"]?.arrayValue?.first?["hidden"] == true)
@@ -47,7 +52,8 @@ import Testing
         #expect(commands.count == 1, "the record commands themselves are not in the trace")
         #expect(commands.first?["request"]?["command"] == "hide")
         #expect(commands.first?["reply"]?["ok"] == true)
-        #expect(commands.first?["sequence"]?.intValue == 5, "the model's sequence before the command ran (1: the screen)")
+        #expect(
+            commands.first?["sequence"]?.intValue == 5, "the model's sequence before the command ran (1: the screen)")
         let frames = lines.filter { $0["type"] == "frame" && $0["final"] == nil }
         #expect(frames.count == 1)
         let final = lines.filter { $0["type"] == "frame" && $0["final"] == true }
@@ -95,7 +101,9 @@ import Testing
         #expect(try client.request(["command": "record", "action": "stop"]).isOK)
         let inputs = try traceLines(path).filter { $0["type"] == "input" }
         #expect(inputs.map { $0["input"]?.stringValue ?? "" } == ["pointer-motion", "key"])
-        #expect(inputs.first?["x"]?.intValue == 20 && inputs.first?["y"]?.intValue == 30 && inputs.first?["screen"]?.intValue == 1)
+        #expect(
+            inputs.first?["x"]?.intValue == 20 && inputs.first?["y"]?.intValue == 30
+                && inputs.first?["screen"]?.intValue == 1)
         #expect(inputs.last?["keycode"]?.intValue == 30 && inputs.last?["state"] == "down")
         #expect(inputs.allSatisfy { $0["during_command"] == true })
     }
@@ -103,11 +111,15 @@ import Testing
     @Test func recordRefusesBadArgumentsWithClearErrors() throws {
         let harness = try ControlHarness()
         #expect(try harness.request(["command": "record", "action": "start"]).errorCode == "missing_argument")
-        #expect(try harness.request(["command": "record", "action": "start", "path": "relative.trace"]).errorCode == "invalid_argument")
+        #expect(
+            try harness.request(["command": "record", "action": "start", "path": "relative.trace"]).errorCode
+                == "invalid_argument")
         #expect(try harness.request(["command": "record", "action": "pause"]).errorCode == "invalid_argument")
         #expect(try harness.request(["command": "record", "action": 3]).errorCode == "invalid_argument")
         #expect(try harness.request(["command": "record", "action": "stop"]).errorCode == "failed")
-        #expect(try harness.request(["command": "record", "action": "start", "path": "/nonexistent-dir/x.trace"]).errorCode == "failed")
+        #expect(
+            try harness.request(["command": "record", "action": "start", "path": "/nonexistent-dir/x.trace"]).errorCode
+                == "failed")
         let path = harness.directory + "/one.trace"
         #expect(try harness.request(["command": "record", "action": "start", "path": .string(path)]).isOK)
         let twice = try harness.request(["command": "record", "action": "start", "path": .string(path + "2")])

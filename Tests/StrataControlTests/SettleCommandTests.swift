@@ -25,7 +25,8 @@ import Testing
         }
     }
 
-    private func mappedWindow(_ harness: ControlHarness, appID: String, title: String) throws -> (TestClient, Animation) {
+    private func mappedWindow(_ harness: ControlHarness, appID: String, title: String) throws -> (TestClient, Animation)
+    {
         let client = try TestClient(server: harness.server)
         let shell = try TestXdgShell(client: client)
         let toplevel = try #require(shell.makeToplevel())
@@ -36,9 +37,15 @@ import Testing
     }
 
     /// Sends `settle` and steps the client (and through it the server) until the reply comes.
-    private func settle(_ harness: ControlHarness, _ client: TestClient, frames: Int = 2, timeout: Double) throws -> JSONValue? {
+    private func settle(_ harness: ControlHarness, _ client: TestClient, frames: Int = 2, timeout: Double) throws
+        -> JSONValue?
+    {
         let raw = try harness.connect()
-        raw.send(String(decoding: JSONValue.object(["id": 1, "command": "settle", "frames": JSONValue(frames), "timeout": JSONValue(timeout)]).encodedLine(), as: UTF8.self) + "\n")
+        raw.send(
+            String(
+                decoding: JSONValue.object([
+                    "id": 1, "command": "settle", "frames": JSONValue(frames), "timeout": JSONValue(timeout),
+                ]).encodedLine(), as: UTF8.self) + "\n")
         var reply: JSONValue?
         client.wait(seconds: timeout + 10) {
             reply = raw.pollLine()

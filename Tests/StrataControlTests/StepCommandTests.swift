@@ -17,7 +17,8 @@ import Testing
         #expect(one.isOK)
         #expect(one["frames"]?.intValue == 1)
         #expect(one["time_ns"]?.intValue == 16_666_667)
-        #expect(harness.server.compositor.scene.outputs[0].frames == 0, "a headless screen paints when something needs it")
+        #expect(
+            harness.server.compositor.scene.outputs[0].frames == 0, "a headless screen paints when something needs it")
         harness.server.compositor.scene.damageAll(harness.server.compositor.scene.outputs[0])
         _ = try harness.request(["command": "step", "frames": 1])
         #expect(harness.server.compositor.scene.outputs[0].frames == 1)
@@ -27,7 +28,9 @@ import Testing
         #expect(three["time_ns"]?.intValue == afterThree)
     }
 
-    @Test(arguments: [JSONValue(0), JSONValue(-1), JSONValue(36_001), "many", JSONValue(1.5), JSONValue(true), ["frames"]])
+    @Test(arguments: [
+        JSONValue(0), JSONValue(-1), JSONValue(36_001), "many", JSONValue(1.5), JSONValue(true), ["frames"],
+    ])
     func stepWithABadFrameCountIsAnInvalidArgument(frames: JSONValue) throws {
         let harness = try ControlHarness(clock: .manual)
         let reply = try harness.request(["command": "step", "frames": frames])

@@ -19,16 +19,23 @@ import Testing
     }
 
     @Test func eventsThatDifferOnlyInTimeMatch() throws {
-        let a = try trace(clock: "realtime", [event(1, "windowDidOpen", window: 1), event(2, "windowDidBecomeKey", window: 1)])
-        let b = try trace(clock: "realtime", [#"{"type":"event","name":"windowDidOpen","sequence":1,"window":1,"time_ns":5}"#,
-                                             #"{"type":"event","name":"windowDidBecomeKey","sequence":2,"window":1,"time_ns":9}"#])
+        let a = try trace(
+            clock: "realtime", [event(1, "windowDidOpen", window: 1), event(2, "windowDidBecomeKey", window: 1)])
+        let b = try trace(
+            clock: "realtime",
+            [
+                #"{"type":"event","name":"windowDidOpen","sequence":1,"window":1,"time_ns":5}"#,
+                #"{"type":"event","name":"windowDidBecomeKey","sequence":2,"window":1,"time_ns":9}"#,
+            ])
         #expect(TraceDiff.firstDivergence(recorded: a, replay: b) == nil)
     }
 
     /// The replay starts a recorded command with `exec`: its windows' origin differs, nothing else.
     @Test func aWindowsOriginIsNotADivergence() throws {
-        let a = try trace(clock: "realtime", [#"{"type":"event","name":"windowDidOpen","origin":"command","sequence":1,"window":1}"#])
-        let b = try trace(clock: "realtime", [#"{"type":"event","name":"windowDidOpen","origin":"exec","sequence":1,"window":1}"#])
+        let a = try trace(
+            clock: "realtime", [#"{"type":"event","name":"windowDidOpen","origin":"command","sequence":1,"window":1}"#])
+        let b = try trace(
+            clock: "realtime", [#"{"type":"event","name":"windowDidOpen","origin":"exec","sequence":1,"window":1}"#])
         #expect(TraceDiff.firstDivergence(recorded: a, replay: b) == nil)
     }
 
@@ -37,23 +44,30 @@ import Testing
         let b = try trace(clock: "realtime", [event(1, "windowDidBecomeKey", window: 2)])
         let divergence = try #require(TraceDiff.firstDivergence(recorded: a, replay: b))
         #expect(divergence.kind == "key")
-        #expect(divergence.message == "event #1: recorded #1 windowDidBecomeKey window=1, replayed #1 windowDidBecomeKey window=2")
+        #expect(
+            divergence.message
+                == "event #1: recorded #1 windowDidBecomeKey window=1, replayed #1 windowDidBecomeKey window=2")
         #expect(divergence.recordedIndex == 1 && divergence.replayIndex == 1)
     }
 
     @Test func aMissingAndAnExtraEventAreDivergences() throws {
-        let two = try trace(clock: "realtime", [event(1, "windowDidOpen", window: 1), event(2, "windowDidBecomeHidden", window: 1)])
+        let two = try trace(
+            clock: "realtime", [event(1, "windowDidOpen", window: 1), event(2, "windowDidBecomeHidden", window: 1)])
         let one = try trace(clock: "realtime", [event(1, "windowDidOpen", window: 1)])
         #expect(TraceDiff.firstDivergence(recorded: two, replay: one)?.kind == "visibility")
-        #expect(TraceDiff.firstDivergence(recorded: one, replay: two)?.message.contains("the replay goes on with #2 windowDidBecomeHidden") == true)
+        #expect(
+            TraceDiff.firstDivergence(recorded: one, replay: two)?.message.contains(
+                "the replay goes on with #2 windowDidBecomeHidden") == true)
     }
 
     @Test func theManualClockComparesEveryDistinctPictureInOrder() throws {
         let recorded = try trace(clock: "manual", [frame(1, "aa"), frame(1, "bb"), frame(1, "bb"), frame(1, "cc")])
-        let sameRepeatedOtherwise = try trace(clock: "manual", [frame(1, "aa"), frame(1, "aa"), frame(1, "bb"), frame(1, "cc")])
+        let sameRepeatedOtherwise = try trace(
+            clock: "manual", [frame(1, "aa"), frame(1, "aa"), frame(1, "bb"), frame(1, "cc")])
         let skipped = try trace(clock: "manual", [frame(1, "aa"), frame(1, "cc")])
         #expect(TraceDiff.firstDivergence(recorded: recorded, replay: sameRepeatedOtherwise, everyPicture: true) == nil)
-        let divergence = try #require(TraceDiff.firstDivergence(recorded: recorded, replay: skipped, everyPicture: true))
+        let divergence = try #require(
+            TraceDiff.firstDivergence(recorded: recorded, replay: skipped, everyPicture: true))
         #expect(divergence.kind == "frame-hash")
         #expect(divergence.message.hasPrefix("screen 1, picture 2: recorded hash bb"))
     }
@@ -65,16 +79,30 @@ import Testing
         let halfwayOther = try trace(clock: "manual", [frame(1, "aa"), frame(1, "b2"), frame(1, "cc")])
         let lastOther = try trace(clock: "manual", [frame(1, "aa"), frame(1, "bb"), frame(1, "dd")])
         #expect(TraceDiff.firstDivergence(recorded: recorded, replay: halfwayOther) == nil)
-        #expect(TraceDiff.firstDivergence(recorded: recorded, replay: lastOther)?.message == "screen 1's last picture: recorded hash cc, replayed dd")
+        #expect(
+            TraceDiff.firstDivergence(recorded: recorded, replay: lastOther)?.message
+                == "screen 1's last picture: recorded hash cc, replayed dd")
     }
 
     @Test func theRealtimeClockComparesTheLastPictureOfScreensStillConnected() throws {
-        let recorded = try trace(clock: "realtime", [frame(1, "aa"), frame(2, "xx"), frame(1, "bb"),
-                                                     #"{"type":"event","name":"screenDidDisconnect","sequence":1,"screen":2}"#])
-        let replayed = try trace(clock: "realtime", [frame(1, "bb"), frame(2, "yy"),
-                                                     #"{"type":"event","name":"screenDidDisconnect","sequence":1,"screen":2}"#])
+        let recorded = try trace(
+            clock: "realtime",
+            [
+                frame(1, "aa"), frame(2, "xx"), frame(1, "bb"),
+                #"{"type":"event","name":"screenDidDisconnect","sequence":1,"screen":2}"#,
+            ])
+        let replayed = try trace(
+            clock: "realtime",
+            [
+                frame(1, "bb"), frame(2, "yy"),
+                #"{"type":"event","name":"screenDidDisconnect","sequence":1,"screen":2}"#,
+            ])
         #expect(TraceDiff.firstDivergence(recorded: recorded, replay: replayed) == nil, "screen 2 was unplugged")
-        let otherLast = try trace(clock: "realtime", [frame(1, "aa"), #"{"type":"event","name":"screenDidDisconnect","sequence":1,"screen":2}"#])
-        #expect(TraceDiff.firstDivergence(recorded: recorded, replay: otherLast)?.message == "screen 1's last picture: recorded hash bb, replayed aa")
+        let otherLast = try trace(
+            clock: "realtime",
+            [frame(1, "aa"), #"{"type":"event","name":"screenDidDisconnect","sequence":1,"screen":2}"#])
+        #expect(
+            TraceDiff.firstDivergence(recorded: recorded, replay: otherLast)?.message
+                == "screen 1's last picture: recorded hash bb, replayed aa")
     }
 }

@@ -44,7 +44,9 @@ import Testing
         while command.isRunning || stranger.isRunning, Date() < deadline { harness.server.step(timeout: 0.01) }
         #expect(!command.isRunning && !stranger.isRunning)
         recorder.stop()
-        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { try JSONValue.parse(Data($0.utf8)) }
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {
+            try JSONValue.parse(Data($0.utf8))
+        }
         let requests = lines.filter { $0["type"] == "command" }
         let fromCommand = try #require(requests.first { $0["request"]?["command"] == "windows" })
         let fromStranger = try #require(requests.first { $0["request"]?["command"] == "screens" })
@@ -58,8 +60,10 @@ import Testing
 
     /// A made-up process table: 10 ← 20 ← 30 (command root 10), 40 ← 50 (exec root 40), 60 ← 1.
     static let table: [Int32: ProcessAncestry.Status] = [
-        10: .init(parent: 5, startTime: 100), 20: .init(parent: 10, startTime: 101), 30: .init(parent: 20, startTime: 102),
-        40: .init(parent: 5, startTime: 103), 50: .init(parent: 40, startTime: 104), 60: .init(parent: 1, startTime: 105),
+        10: .init(parent: 5, startTime: 100), 20: .init(parent: 10, startTime: 101),
+        30: .init(parent: 20, startTime: 102),
+        40: .init(parent: 5, startTime: 103), 50: .init(parent: 40, startTime: 104),
+        60: .init(parent: 1, startTime: 105),
         5: .init(parent: 1, startTime: 1),
     ]
 
@@ -67,7 +71,7 @@ import Testing
         var ancestry = ProcessAncestry { Self.table[$0] }
         ancestry.add(10, as: .command)
         ancestry.add(40, as: .exec)
-        ancestry.add(77, as: .exec)   // gone already: no root
+        ancestry.add(77, as: .exec)  // gone already: no root
         #expect(ancestry.roots.count == 2)
         #expect(ancestry.origin(of: 30, strata: 5) == .command)
         #expect(ancestry.origin(of: 10, strata: 5) == .command)
@@ -82,7 +86,7 @@ import Testing
         var table = Self.table
         var ancestry = ProcessAncestry { table[$0] }
         ancestry.add(10, as: .command)
-        table[10] = .init(parent: 5, startTime: 999)   // 10 ended; another process has its pid
+        table[10] = .init(parent: 5, startTime: 999)  // 10 ended; another process has its pid
         let reused = ancestry
         #expect(reused.origin(of: 30, strata: 5) == .outside)
         // 1000 ← 1001 ← … ← 1100: longer than the walk.
@@ -95,7 +99,8 @@ import Testing
     }
 
     @Test func procStatIsReadAfterTheLastParenthesis() {
-        let line = "1234 (a) b (c)) S 77 1234 1234 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 555 12345 10 18446744073709551615\n"
+        let line =
+            "1234 (a) b (c)) S 77 1234 1234 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 555 12345 10 18446744073709551615\n"
         #expect(ProcessAncestry.parse(ArraySlice(line.utf8)) == .init(parent: 77, startTime: 555))
         #expect(ProcessAncestry.parse(ArraySlice("1234 (x".utf8)) == nil)
         #expect(ProcessAncestry.readStatus(getpid())?.parent == getppid())

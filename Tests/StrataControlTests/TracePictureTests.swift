@@ -38,7 +38,9 @@ import Testing
     }
 
     private func lines(_ path: String) throws -> [JSONValue] {
-        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { try JSONValue.parse(Data($0.utf8)) }
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {
+            try JSONValue.parse(Data($0.utf8))
+        }
     }
 
     /// The hash of a 100×100 picture of one colour, as the recorder and wait-image compute it.
@@ -67,8 +69,12 @@ import Testing
         #expect(shown.count == 1)
         #expect(shown.first?["hash"]?.stringValue == expected)
         #expect(shown.first?["window"]?.intValue == Int(harness.windows.windows[0].id.rawValue))
-        #expect(commands.first { $0.element["request"]?["command"] == "make-key" }?.element["shown"]?.arrayValue?.first?["hash"]?.stringValue == expected)
-        #expect(commands.first { $0.element["request"]?["command"] == "windows" }?.element["shown"] == nil, "a read-only command has no pictures")
+        #expect(
+            commands.first { $0.element["request"]?["command"] == "make-key" }?.element["shown"]?.arrayValue?.first?[
+                "hash"]?.stringValue == expected)
+        #expect(
+            commands.first { $0.element["request"]?["command"] == "windows" }?.element["shown"] == nil,
+            "a read-only command has no pictures")
         let images = trace.enumerated().filter { $0.element["type"] == "image" && $0.element["kind"] == "window" }
         #expect(images.count == 1, "one image line per picture, however many steps name it")
         let image = try #require(images.first)
@@ -94,7 +100,9 @@ import Testing
         #expect(try harness.request(["command": "record", "action": "stop"]).isOK)
         let inputs = try lines(path).filter { $0["type"] == "input" && $0["input"] == "key" }
         #expect(inputs.count == 2)
-        #expect(inputs.first?["shown"]?.arrayValue?.first?["hash"]?.stringValue == (try hash(ofSolid: 0xff22_4466)), "\(inputs)")
+        #expect(
+            inputs.first?["shown"]?.arrayValue?.first?["hash"]?.stringValue == (try hash(ofSolid: 0xff22_4466)),
+            "\(inputs)")
         #expect(inputs.last?["shown"] == nil, "a release is not a step a replay waits before")
     }
 
@@ -110,7 +118,8 @@ import Testing
         let trace = try lines(path)
         let frame = try #require(trace.firstIndex { $0["type"] == "frame" && $0["hash"] != nil })
         let hash = try #require(trace[frame]["hash"]?.stringValue)
-        let thumbnail = try #require(trace.firstIndex { $0["type"] == "image" && $0["kind"] == "thumbnail" && $0["hash"]?.stringValue == hash })
+        let thumbnail = try #require(
+            trace.firstIndex { $0["type"] == "image" && $0["kind"] == "thumbnail" && $0["hash"]?.stringValue == hash })
         #expect(thumbnail < frame)
         #expect((trace[thumbnail]["width"]?.intValue ?? 0) <= 320 && (trace[thumbnail]["height"]?.intValue ?? 0) <= 320)
         #expect(TraceReport.isBase64PNG(trace[thumbnail]["png"]?.stringValue ?? ""))
@@ -130,13 +139,19 @@ import Testing
         let trace = try lines(path)
         #expect(!trace.contains { $0["type"] == "image" && $0["png"] != nil })
         #expect(trace.filter { $0["type"] == "image" && $0["budget_reached"] == true }.count == 1)
-        let hashes = trace.filter { $0["type"] == "command" && $0["request"]?["command"] == "raise" }.compactMap { $0["shown"]?.arrayValue?.first?["hash"]?.stringValue }
-        #expect(hashes == [try hash(ofSolid: 0xff99_0000), try hash(ofSolid: 0xff00_0099)], "the hashes go on past the budget")
+        let hashes = trace.filter { $0["type"] == "command" && $0["request"]?["command"] == "raise" }.compactMap {
+            $0["shown"]?.arrayValue?.first?["hash"]?.stringValue
+        }
+        #expect(
+            hashes == [try hash(ofSolid: 0xff99_0000), try hash(ofSolid: 0xff00_0099)],
+            "the hashes go on past the budget")
     }
 
     /// Sends `wait-image` and steps the client (and the server) until the reply comes.
-    private func waitImage(_ harness: ControlHarness, _ client: TestClient, _ fields: [String: JSONValue],
-                           meanwhile: (() -> Void)? = nil) throws -> JSONValue? {
+    private func waitImage(
+        _ harness: ControlHarness, _ client: TestClient, _ fields: [String: JSONValue],
+        meanwhile: (() -> Void)? = nil
+    ) throws -> JSONValue? {
         let raw = try harness.connect()
         var request = fields
         request["command"] = "wait-image"
@@ -156,15 +171,18 @@ import Testing
     @Test func waitImageMatchesAtOnceOrAfterALaterCommit() throws {
         let harness = try ControlHarness()
         let painted = try window(harness, appID: "wait.test", argb: 0xff11_2233)
-        let now = try #require(try waitImage(harness, painted.client, ["window": "wait.test", "hash": .string(try hash(ofSolid: 0xff11_2233))]))
+        let now = try #require(
+            try waitImage(
+                harness, painted.client, ["window": "wait.test", "hash": .string(try hash(ofSolid: 0xff11_2233))]))
         #expect(now.isOK, "\(now)")
         #expect(now["waited_s"]?.doubleValue == 0)
         let later = try hash(ofSolid: 0xff44_5566)
         var painted2 = false
-        let reply = try #require(try waitImage(harness, painted.client, ["window": "wait.test", "hash": .string(later), "timeout": 10]) {
-            painted.paint(0xff44_5566)
-            painted2 = true
-        })
+        let reply = try #require(
+            try waitImage(harness, painted.client, ["window": "wait.test", "hash": .string(later), "timeout": 10]) {
+                painted.paint(0xff44_5566)
+                painted2 = true
+            })
         #expect(painted2, "the reply waited for the commit")
         #expect(reply.isOK, "\(reply)")
         #expect(reply["hash"]?.stringValue == later)
@@ -174,8 +192,13 @@ import Testing
         let harness = try ControlHarness()
         let painted = try window(harness, appID: "late.test", argb: 0xff77_0077)
         let output = harness.directory + "/shown.png"
-        let reply = try #require(try waitImage(harness, painted.client, ["window": "late.test", "hash": "0123456789abcdef",
-                                                                          "timeout": 0.3, "output": .string(output)]))
+        let reply = try #require(
+            try waitImage(
+                harness, painted.client,
+                [
+                    "window": "late.test", "hash": "0123456789abcdef",
+                    "timeout": 0.3, "output": .string(output),
+                ]))
         #expect(reply.errorCode == "failed")
         let message = reply["error"]?["message"]?.stringValue ?? ""
         #expect(message.contains("late.test") && message.contains("other pixels"), "\(message)")
@@ -187,13 +210,25 @@ import Testing
         let harness = try ControlHarness()
         let painted = try window(harness, appID: "near.test", argb: 0xff80_8080)
         let expected = harness.directory + "/expected.png"
-        try PNGFile.write(path: expected, pixels: PNGFile.Pixels(width: 100, height: 100, argb: [UInt32](repeating: 0xff82_8082, count: 10_000)))
-        let far = try #require(try waitImage(harness, painted.client, ["window": "near.test", "hash": "0123456789abcdef", "timeout": 0.2,
-                                                                        "expected": .string(expected), "threshold": 1]))
+        try PNGFile.write(
+            path: expected,
+            pixels: PNGFile.Pixels(width: 100, height: 100, argb: [UInt32](repeating: 0xff82_8082, count: 10_000)))
+        let far = try #require(
+            try waitImage(
+                harness, painted.client,
+                [
+                    "window": "near.test", "hash": "0123456789abcdef", "timeout": 0.2,
+                    "expected": .string(expected), "threshold": 1,
+                ]))
         #expect(far.errorCode == "failed")
         #expect(far["differing"]?.intValue == 10_000)
-        let near = try #require(try waitImage(harness, painted.client, ["window": "near.test", "hash": "0123456789abcdef", "timeout": 5,
-                                                                         "expected": .string(expected), "threshold": 2]))
+        let near = try #require(
+            try waitImage(
+                harness, painted.client,
+                [
+                    "window": "near.test", "hash": "0123456789abcdef", "timeout": 5,
+                    "expected": .string(expected), "threshold": 2,
+                ]))
         #expect(near.isOK, "\(near)")
         #expect(near["differing"]?.intValue == 0)
     }
@@ -202,22 +237,35 @@ import Testing
         let harness = try ControlHarness()
         let painted = try window(harness, appID: "bad.test", argb: 0xff12_3456)
         let good = try hash(ofSolid: 0xff12_3456)
-        #expect(try harness.request(["command": "wait-image", "window": "nobody", "hash": .string(good)]).errorCode == "unknown_window")
+        #expect(
+            try harness.request(["command": "wait-image", "window": "nobody", "hash": .string(good)]).errorCode
+                == "unknown_window")
         #expect(try harness.request(["command": "wait-image", "window": "bad.test"]).errorCode == "missing_argument")
         for hash: JSONValue in ["xyz", "\"><script>alert(1)</script>", "0123456789ABCDEF", 12, "0123456789abcdef0"] {
-            #expect(try harness.request(["command": "wait-image", "window": "bad.test", "hash": hash]).errorCode == "invalid_argument")
+            #expect(
+                try harness.request(["command": "wait-image", "window": "bad.test", "hash": hash]).errorCode
+                    == "invalid_argument")
         }
         for timeout: JSONValue in [-1, 0, "never"] {
-            #expect(try harness.request(["command": "wait-image", "window": "bad.test", "hash": .string(good), "timeout": timeout]).errorCode == "invalid_argument")
+            #expect(
+                try harness.request([
+                    "command": "wait-image", "window": "bad.test", "hash": .string(good), "timeout": timeout,
+                ]).errorCode == "invalid_argument")
         }
-        for (name, value): (String, JSONValue) in [("expected", "relative.png"), ("expected", "/nonexistent/x.png"), ("expected", "/dev/zero"),
-                                                     ("output", "relative.png"), ("output", "/nonexistent/dir/x.png"),
-                                                     ("masks", ["1,2"]), ("masks", "0,0,1x1"), ("threshold", 300), ("max_diff", "200%")] {
-            #expect(try harness.request(["command": "wait-image", "window": "bad.test", "hash": .string(good), name: value]).errorCode == "invalid_argument",
-                    "\(name) \(value)")
+        for (name, value): (String, JSONValue) in [
+            ("expected", "relative.png"), ("expected", "/nonexistent/x.png"), ("expected", "/dev/zero"),
+            ("output", "relative.png"), ("output", "/nonexistent/dir/x.png"),
+            ("masks", ["1,2"]), ("masks", "0,0,1x1"), ("threshold", 300), ("max_diff", "200%"),
+        ] {
+            #expect(
+                try harness.request(["command": "wait-image", "window": "bad.test", "hash": .string(good), name: value])
+                    .errorCode == "invalid_argument",
+                "\(name) \(value)")
         }
         // A huge timeout is cut to the longest one; a match still answers at once.
-        let huge = try harness.request(["command": "wait-image", "window": "bad.test", "hash": .string(good), "timeout": 1e300])
+        let huge = try harness.request([
+            "command": "wait-image", "window": "bad.test", "hash": .string(good), "timeout": 1e300,
+        ])
         #expect(huge.isOK, "\(huge)")
         _ = painted
     }

@@ -25,7 +25,8 @@ enum TypedTextDecoder {
                 guard let text = texts.popFirst() else { return nil }
                 if let state { xkb_state_unref(state) }
                 if let keymap { xkb_keymap_unref(keymap) }
-                keymap = xkb_keymap_new_from_string(context, text, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS)
+                keymap = xkb_keymap_new_from_string(
+                    context, text, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS)
                 state = keymap.flatMap { xkb_state_new($0) }
                 guard state != nil else { return nil }
             case .modifiers(let depressed, let latched, let locked, let group):

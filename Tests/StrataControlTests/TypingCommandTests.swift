@@ -74,7 +74,9 @@ import Testing
         #expect(Self.keymapCount(seat) == before + 1)
         #expect(TypedTextDecoder.text(of: seat) == text + "😀€")
         // The extra keys are in X's keycode range (Xwayland follows wl_keyboard.keymap).
-        let presses = seat.takeEvents().compactMap { event -> UInt32? in if case .key(let key, true) = event { return key } else { return nil } }
+        let presses = seat.takeEvents().compactMap { event -> UInt32? in
+            if case .key(let key, true) = event { return key } else { return nil }
+        }
         #expect(presses.allSatisfy { $0 + 8 <= 255 }, "\(presses)")
     }
 
@@ -102,7 +104,9 @@ import Testing
         if decoded != text {
             let a = Array(decoded.unicodeScalars), b = Array(text.unicodeScalars)
             let first = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
-            Issue.record("decoded \(a.count) of \(b.count); first difference at \(first): \(first < a.count ? String(a[first].value, radix: 16) : "-") for \(first < b.count ? String(b[first].value, radix: 16) : "-")")
+            Issue.record(
+                "decoded \(a.count) of \(b.count); first difference at \(first): \(first < a.count ? String(a[first].value, radix: 16) : "-") for \(first < b.count ? String(b[first].value, radix: 16) : "-")"
+            )
         }
         // Each extension binds up to 128 keysyms (fewer when the keymap has fewer spare keys):
         // the keymap was replaced a bounded number of times, and stays small.
@@ -127,7 +131,9 @@ import Testing
         let long = try harness.request(["command": "type", "text": .string(String(scalars))])
         #expect(long["ok"] == false, "\(long)")
         // NUL, other control characters, non-characters: refused, naming the character.
-        let nonCharacters = [0xffff, 0xfdd0, 0x1fffe].compactMap { Unicode.Scalar(UInt32($0)).map { "ok" + String($0) } }
+        let nonCharacters = [0xffff, 0xfdd0, 0x1fffe].compactMap {
+            Unicode.Scalar(UInt32($0)).map { "ok" + String($0) }
+        }
         for text in ["a\u{0}b", "x\u{7}", "\u{85}"] + nonCharacters {
             let reply = try harness.request(["command": "type", "text": .string(text)])
             #expect(reply["ok"] == false)
@@ -135,7 +141,9 @@ import Testing
         }
         // Bytes that are not UTF-8 on the socket: an error reply, and the connection goes on.
         let client = try harness.connect()
-        client.send([UInt8]("{\"id\":1,\"command\":\"type\",\"text\":\"".utf8) + [0xff, 0xfe, 0xc0, 0x80, 0xed, 0xa0, 0x80] + [UInt8]("\"}\n".utf8))
+        client.send(
+            [UInt8]("{\"id\":1,\"command\":\"type\",\"text\":\"".utf8) + [0xff, 0xfe, 0xc0, 0x80, 0xed, 0xa0, 0x80]
+                + [UInt8]("\"}\n".utf8))
         let replies = client.lines(1)
         #expect(replies.first?["ok"] == false, "\(replies)")
         wayland.roundtrip()
@@ -194,16 +202,26 @@ import Testing
         _ = seat.takeEvents()
         #expect(try harness.request(["command": "pointer-scroll", "dx": 0, "dy": 2]).isOK)
         wayland.roundtrip()
-        #expect(seat.takeEvents() == [.pointerAxisSource(0), .pointerAxisValue120(axis: 0, value120: 240), .pointerAxis(axis: 0, value: 30),
-                                      .pointerFrame])
+        #expect(
+            seat.takeEvents() == [
+                .pointerAxisSource(0), .pointerAxisValue120(axis: 0, value120: 240), .pointerAxis(axis: 0, value: 30),
+                .pointerFrame,
+            ])
         #expect(try harness.request(["command": "pointer-scroll", "dx": -1, "dy": 0]).isOK)
         wayland.roundtrip()
-        #expect(seat.takeEvents() == [.pointerAxisSource(0), .pointerAxisValue120(axis: 1, value120: -120), .pointerAxis(axis: 1, value: -15),
-                                      .pointerFrame])
+        #expect(
+            seat.takeEvents() == [
+                .pointerAxisSource(0), .pointerAxisValue120(axis: 1, value120: -120), .pointerAxis(axis: 1, value: -15),
+                .pointerFrame,
+            ])
         #expect(try harness.request(["command": "pointer-scroll", "dx": 2.5, "dy": -7.25, "smooth": true]).isOK)
         wayland.roundtrip()
-        #expect(seat.takeEvents() == [.pointerAxisSource(1), .pointerAxis(axis: 0, value: -7.25), .pointerAxis(axis: 1, value: 2.5), .pointerFrame,
-                                      .pointerAxisSource(1), .pointerAxisStop(axis: 0), .pointerAxisStop(axis: 1), .pointerFrame])
+        #expect(
+            seat.takeEvents() == [
+                .pointerAxisSource(1), .pointerAxis(axis: 0, value: -7.25), .pointerAxis(axis: 1, value: 2.5),
+                .pointerFrame,
+                .pointerAxisSource(1), .pointerAxisStop(axis: 0), .pointerAxisStop(axis: 1), .pointerFrame,
+            ])
         for bad: [String: JSONValue] in [["dx": 0, "dy": 0], ["dy": 1.5], ["dy": 1000], ["dx": 1e9, "smooth": true]] {
             var request = bad
             request["command"] = "pointer-scroll"
@@ -219,11 +237,17 @@ import Testing
         #expect(reply["x"]?.doubleValue == 130 && reply["y"]?.doubleValue == 70, "\(reply)")
         wayland.roundtrip()
         let events = seat.takeEvents().filter { $0 != .pointerFrame }
-        #expect(events == [.pointerEnter(surface: surface.id, x: 30, y: 20), .pointerButton(button: 0x111, pressed: true),
-                           .pointerButton(button: 0x111, pressed: false)])
+        #expect(
+            events == [
+                .pointerEnter(surface: surface.id, x: 30, y: 20), .pointerButton(button: 0x111, pressed: true),
+                .pointerButton(button: 0x111, pressed: false),
+            ])
         // Without a point: where the pointer is.
         #expect(try harness.request(["command": "pointer-click"]).isOK)
         wayland.roundtrip()
-        #expect(seat.takeEvents().filter { $0 != .pointerFrame } == [.pointerButton(button: 0x110, pressed: true), .pointerButton(button: 0x110, pressed: false)])
+        #expect(
+            seat.takeEvents().filter { $0 != .pointerFrame } == [
+                .pointerButton(button: 0x110, pressed: true), .pointerButton(button: 0x110, pressed: false),
+            ])
     }
 }

@@ -35,13 +35,27 @@ import Testing
         harness.control.videoEncoder = try script(harness, "ffmpeg", "exit 0")
         let client = try harness.connect()
         let base = harness.directory
-        #expect(try client.request(["command": "record-video", "action": "start", "path": .string(base + "/a.mp4"), "screen": 99]).errorCode == "unknown_screen")
-        #expect(try client.request(["command": "record-video", "action": "start", "path": .string(base + "/a.mp4"), "screen": "NOPE-1"]).errorCode == "unknown_screen")
-        #expect(try client.request(["command": "record-video", "action": "start", "path": "a.mp4"]).errorCode == "invalid_argument")
-        #expect(try client.request(["command": "record-video", "action": "start", "path": .string(base + "/a.avi")]).errorCode == "invalid_argument")
-        #expect(try client.request(["command": "record-video", "action": "start", "path": .string(base + "/none/a.webm")]).errorCode == "invalid_argument")
+        #expect(
+            try client.request([
+                "command": "record-video", "action": "start", "path": .string(base + "/a.mp4"), "screen": 99,
+            ]).errorCode == "unknown_screen")
+        #expect(
+            try client.request([
+                "command": "record-video", "action": "start", "path": .string(base + "/a.mp4"), "screen": "NOPE-1",
+            ]).errorCode == "unknown_screen")
+        #expect(
+            try client.request(["command": "record-video", "action": "start", "path": "a.mp4"]).errorCode
+                == "invalid_argument")
+        #expect(
+            try client.request(["command": "record-video", "action": "start", "path": .string(base + "/a.avi")])
+                .errorCode == "invalid_argument")
+        #expect(
+            try client.request(["command": "record-video", "action": "start", "path": .string(base + "/none/a.webm")])
+                .errorCode == "invalid_argument")
         try FileManager.default.createDirectory(atPath: base + "/d.mp4", withIntermediateDirectories: false)
-        #expect(try client.request(["command": "record-video", "action": "start", "path": .string(base + "/d.mp4")]).errorCode == "invalid_argument")
+        #expect(
+            try client.request(["command": "record-video", "action": "start", "path": .string(base + "/d.mp4")])
+                .errorCode == "invalid_argument")
         #expect(try client.request(["command": "record-video", "action": "start"]).errorCode == "missing_argument")
         #expect(try client.request(["command": "record-video", "action": "pause"]).errorCode == "invalid_argument")
         #expect(try client.request(["command": "record-video", "action": "stop"]).errorCode == "failed")
@@ -52,7 +66,9 @@ import Testing
     @Test func withoutFFmpegRecordVideoIsUnsupportedAndSaysWhy() throws {
         let harness = try ControlHarness()
         harness.control.videoEncoder = harness.directory + "/no-such-ffmpeg"
-        let reply = try harness.request(["command": "record-video", "action": "start", "path": .string(harness.directory + "/a.mp4")])
+        let reply = try harness.request([
+            "command": "record-video", "action": "start", "path": .string(harness.directory + "/a.mp4"),
+        ])
         #expect(reply.errorCode == "unsupported")
         #expect(reply["error"]?["message"]?.stringValue?.contains("ffmpeg") == true)
         #expect(harness.control.video == nil)

@@ -42,7 +42,9 @@ import Testing
             #expect(level["window"]?["id"]?.intValue.map(UInt64.init) == window.id.rawValue, "set-level \(name)")
             let moved = try client.request(["command": "move", "window": name, "x": 20, "y": 30])
             #expect(moved["window"]?["id"]?.intValue.map(UInt64.init) == window.id.rawValue, "move \(name)")
-            let converted = try client.request(["command": "convert", "window": name, "x": 1, "y": 2, "to": "title:~ (sh)"])
+            let converted = try client.request([
+                "command": "convert", "window": name, "x": 1, "y": 2, "to": "title:~ (sh)",
+            ])
             #expect(converted.isOK, "convert \(name): \(converted)")
         }
         // close of a window without a client closes it at once.
@@ -56,8 +58,12 @@ import Testing
             let reply = try harness.request(["command": "raise", "window": name])
             #expect(reply.errorCode == "ambiguous_window", "\(name): \(reply)")
             let message = reply["error"]?["message"]?.stringValue ?? ""
-            #expect(message.contains("id \(demo1.id.rawValue) (app \"Gtk3-demo\", title \"GTK+ Code Demos\", pid 70)"), "\(message)")
-            #expect(message.contains("id \(demo2.id.rawValue) (app \"Gtk3-demo\", title \"Button Boxes\", pid 70)"), "\(message)")
+            #expect(
+                message.contains("id \(demo1.id.rawValue) (app \"Gtk3-demo\", title \"GTK+ Code Demos\", pid 70)"),
+                "\(message)")
+            #expect(
+                message.contains("id \(demo2.id.rawValue) (app \"Gtk3-demo\", title \"Button Boxes\", pid 70)"),
+                "\(message)")
         }
     }
 
@@ -67,7 +73,9 @@ import Testing
             let reply = try harness.request(["command": "make-key", "window": name])
             #expect(reply.errorCode == "unknown_window", "\(name): \(reply)")
             let message = reply["error"]?["message"]?.stringValue ?? ""
-            #expect(message.contains("the open windows: id \(foot.id.rawValue) (app \"foot\", title \"~ (sh)\", pid 31)"), "\(message)")
+            #expect(
+                message.contains("the open windows: id \(foot.id.rawValue) (app \"foot\", title \"~ (sh)\", pid 31)"),
+                "\(message)")
         }
         let malformed = try harness.request(["command": "make-key", "window": "pid:abc"])
         #expect(malformed.errorCode == "invalid_argument")

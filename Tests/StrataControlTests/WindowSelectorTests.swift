@@ -7,8 +7,9 @@ import Testing
 /// candidates an error lists.
 @Suite struct WindowSelectorTests {
     static func info(_ id: UInt64, _ appID: String, _ title: String, pid: Int32 = 100) -> WindowInfo {
-        WindowInfo(id: id, appID: appID, title: title, pid: pid, level: "normal", order: 0, key: false, hidden: false,
-                   screen: 1, frame: Rect(x: 0, y: 0, width: 10, height: 10))
+        WindowInfo(
+            id: id, appID: appID, title: title, pid: pid, level: "normal", order: 0, key: false, hidden: false,
+            screen: 1, frame: Rect(x: 0, y: 0, width: 10, height: 10))
     }
 
     static let desk = [
@@ -109,8 +110,12 @@ import Testing
                 Issue.record("\(name) named one window")
             } catch {
                 #expect(error.code == .ambiguousWindow)
-                #expect(error.message.contains("id 7 (app \"gtk3-demo\", title \"GTK+ Code Demos\", pid 70)"), "\(error.message)")
-                #expect(error.message.contains("id 8 (app \"gtk3-demo\", title \"Button Boxes\", pid 70)"), "\(error.message)")
+                #expect(
+                    error.message.contains("id 7 (app \"gtk3-demo\", title \"GTK+ Code Demos\", pid 70)"),
+                    "\(error.message)")
+                #expect(
+                    error.message.contains("id 8 (app \"gtk3-demo\", title \"Button Boxes\", pid 70)"),
+                    "\(error.message)")
                 #expect(error.message.contains("name one by its id"), "\(error.message)")
             }
         }
@@ -122,7 +127,9 @@ import Testing
             Issue.record("found a window")
         } catch {
             #expect(error.code == .unknownWindow)
-            #expect(error.message.hasPrefix("no window has title \"Nothing\"; the open windows: id 3 (app \"foot\""), "\(error.message)")
+            #expect(
+                error.message.hasPrefix("no window has title \"Nothing\"; the open windows: id 3 (app \"foot\""),
+                "\(error.message)")
             #expect(error.message.contains("id 9 (app \"firefox\", title \"Strata — Mozilla Firefox\", pid 90)"))
         }
         do {
@@ -139,7 +146,8 @@ import Testing
         do {
             _ = try WindowSelector("same").resolve(in: many)
         } catch {
-            #expect(error.message.contains("id 20 (app \"same\", title \"w20\", pid 100), and 10 more"), "\(error.message)")
+            #expect(
+                error.message.contains("id 20 (app \"same\", title \"w20\", pid 100), and 10 more"), "\(error.message)")
             #expect(!error.message.contains("id 21 "))
         }
     }

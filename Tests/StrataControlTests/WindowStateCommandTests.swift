@@ -86,7 +86,9 @@ import Testing
         // The client's maximum size bounds the request; the reply says what was asked.
         xdg_toplevel_set_max_size(toplevel.toplevel, 250, 150)
         #expect(toplevel.ackAndRedraw(argb: Self.red))
-        let clamped = try harness.request(["command": "resize", "window": "states.test", "width": 999999, "height": 100])
+        let clamped = try harness.request([
+            "command": "resize", "window": "states.test", "width": 999999, "height": 100,
+        ])
         #expect(clamped["requested"]?["width"]?.intValue == 250 && clamped["requested"]?["height"]?.intValue == 100)
         #expect(toplevel.client.roundtrip())
         #expect(toplevel.lastConfigure?.width == 250 && toplevel.lastConfigure?.height == 100)
@@ -106,15 +108,21 @@ import Testing
     @Test func badSizesAndWindowsWithoutAClientAreRefusedInWords() throws {
         let (harness, toplevel, _) = try Self.mapped()
         defer { withExtendedLifetime(toplevel) {} }
-        #expect(try harness.request(["command": "resize", "window": "states.test", "width": 0, "height": 10]).errorCode == "invalid_argument")
-        #expect(try harness.request(["command": "resize", "window": "states.test", "width": 10]).errorCode == "missing_argument")
+        #expect(
+            try harness.request(["command": "resize", "window": "states.test", "width": 0, "height": 10]).errorCode
+                == "invalid_argument")
+        #expect(
+            try harness.request(["command": "resize", "window": "states.test", "width": 10]).errorCode
+                == "missing_argument")
         harness.window("bare")
         for command: JSONValue in ["maximize", "fullscreen", "restore"] {
             let reply = try harness.request(["command": command, "window": "bare"])
             #expect(reply.errorCode == "unsupported", "\(command): \(reply)")
             #expect(reply["error"]?["message"]?.stringValue?.contains("cannot be") == true)
         }
-        #expect(try harness.request(["command": "resize", "window": "bare", "width": 10, "height": 10]).errorCode == "unsupported")
+        #expect(
+            try harness.request(["command": "resize", "window": "bare", "width": 10, "height": 10]).errorCode
+                == "unsupported")
     }
 
     @Test func theStateCommandsAreRecordedInATrace() throws {
@@ -123,14 +131,22 @@ import Testing
         let path = harness.directory + "/states.trace"
         let client = try harness.connect()
         #expect(try client.request(["command": "record", "action": "start", "path": .string(path)]).isOK)
-        for (command, extra) in [("maximize", [:]), ("fullscreen", [:]), ("restore", [:]), ("resize", ["width": JSONValue(200), "height": JSONValue(100)])] as [(String, [String: JSONValue])] {
-            #expect(try client.request(extra.merging(["command": .string(command), "window": "states.test"]) { $1 }).isOK, "\(command)")
+        for (command, extra) in [
+            ("maximize", [:]), ("fullscreen", [:]), ("restore", [:]),
+            ("resize", ["width": JSONValue(200), "height": JSONValue(100)]),
+        ] as [(String, [String: JSONValue])] {
+            #expect(
+                try client.request(extra.merging(["command": .string(command), "window": "states.test"]) { $1 }).isOK,
+                "\(command)")
         }
         #expect(try client.request(["command": "record", "action": "stop"]).isOK)
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let commands = try text.split(separator: "\n").map { try JSONValue.parse(Data($0.utf8)) }
             .filter { $0["type"] == "command" }
-        #expect(commands.compactMap { $0["request"]?["command"]?.stringValue } == ["maximize", "fullscreen", "restore", "resize"])
+        #expect(
+            commands.compactMap { $0["request"]?["command"]?.stringValue } == [
+                "maximize", "fullscreen", "restore", "resize",
+            ])
         #expect(commands.allSatisfy { $0["reply"]?["ok"] == true })
     }
 

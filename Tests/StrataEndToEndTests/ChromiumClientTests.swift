@@ -29,15 +29,21 @@ import Testing
         let folder = session.run.root
         try Self.page.write(toFile: folder + "/page.html", atomically: false, encoding: .utf8)
         // --test-type: no "unsupported flag" bar above the page for --no-sandbox (the tests run as root).
-        _ = try await session.ctl("exec", "--", "sh", "-c", """
+        _ = try await session.ctl(
+            "exec", "--", "sh", "-c",
+            """
             HOME='\(folder)' exec '\(chromium)' --ozone-platform=wayland --no-sandbox --test-type --disable-gpu \
               --disable-dev-shm-usage --no-first-run --user-data-dir='\(folder)/chromium' --app='file://\(folder)/page.html' \
               > '\(folder)/chromium.log' 2>&1
             """)
         func page() async throws -> (id: Int, title: String, x: Int, y: Int)? {
-            guard let window = try await session.windows().first(where: { ($0["app_id"] as? String)?.hasPrefix("chrome-") == true }),
-                  let id = window["id"] as? Int, let title = window["title"] as? String,
-                  let frame = window["frame"] as? [String: Any], let x = frame["x"] as? Int, let y = frame["y"] as? Int else { return nil }
+            guard
+                let window = try await session.windows().first(where: {
+                    ($0["app_id"] as? String)?.hasPrefix("chrome-") == true
+                }),
+                let id = window["id"] as? Int, let title = window["title"] as? String,
+                let frame = window["frame"] as? [String: Any], let x = frame["x"] as? Int, let y = frame["y"] as? Int
+            else { return nil }
             return (id, title, x, y)
         }
         func waitForTitle(_ title: String) async throws -> Bool {

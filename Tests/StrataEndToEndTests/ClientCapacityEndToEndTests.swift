@@ -14,7 +14,8 @@ import Testing
     /// The soft and hard "Max open files" of a process.
     static func openFileLimits(of pid: pid_t) -> (soft: String, hard: String)? {
         guard let limits = try? String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8),
-              let line = limits.split(separator: "\n").first(where: { $0.hasPrefix("Max open files") }) else { return nil }
+            let line = limits.split(separator: "\n").first(where: { $0.hasPrefix("Max open files") })
+        else { return nil }
         let fields = line.split(separator: " ", omittingEmptySubsequences: true)
         guard fields.count >= 5 else { return nil }
         return (String(fields[3]), String(fields[4]))
@@ -25,13 +26,17 @@ import Testing
         let name = try #require(await run.socketName())
         let limits = try #require(Self.openFileLimits(of: run.pid))
         #expect(limits.soft == limits.hard, "strata's open-file limit: \(limits)")
-        #expect((Int(limits.soft) ?? Int.max) > Self.clients + 64 || limits.soft == "unlimited", "strata's open-file limit: \(limits)")
+        #expect(
+            (Int(limits.soft) ?? Int.max) > Self.clients + 64 || limits.soft == "unlimited",
+            "strata's open-file limit: \(limits)")
 
         var sockets: [WireSocket] = []
         for _ in 0..<Self.clients {
             let socket = try WireSocket(runtime: run.runtimeDirectory, name: name)
             // get_registry(2), sync(3)
-            socket.write(WireMessage(object: 1, opcode: 1, [.newID(2)]).bytes + WireMessage(object: 1, opcode: 0, [.newID(3)]).bytes)
+            socket.write(
+                WireMessage(object: 1, opcode: 1, [.newID(2)]).bytes
+                    + WireMessage(object: 1, opcode: 0, [.newID(3)]).bytes)
             sockets.append(socket)
         }
         var answered = 0

@@ -3,7 +3,9 @@ import Testing
 
 /// Debian's real clients under Strata.
 @Suite struct ClientTests {
-    @Test(.enabled(if: StrataRun.isInstalled("wayland-info"), "wayland-info is not installed (apt-get install wayland-utils)"))
+    @Test(
+        .enabled(
+            if: StrataRun.isInstalled("wayland-info"), "wayland-info is not installed (apt-get install wayland-utils)"))
     func waylandInfoListsTheGlobalsAtTheirVersions() async throws {
         let result = try await StrataRun.run([], command: ["wayland-info"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
@@ -37,7 +39,8 @@ import Testing
             "ext_output_image_capture_source_manager_v1": 1, "ext_foreign_toplevel_image_capture_source_manager_v1": 1,
         ]
         for (interface, version) in expected {
-            #expect(versions[interface] == version, "\(interface): \(versions[interface].map(String.init) ?? "missing")")
+            #expect(
+                versions[interface] == version, "\(interface): \(versions[interface].map(String.init) ?? "missing")")
         }
     }
 }

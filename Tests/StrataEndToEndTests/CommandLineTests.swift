@@ -5,8 +5,10 @@ import Testing
     @Test func helpListsEveryOption() async throws {
         let result = try await StrataRun.run(["--help"])
         #expect(result.status == 0)
-        for option in ["--backend", "--socket", "--screens", "--size", "--refresh", "--screenshot",
-                       "--policy", "--placement", "--level", "--allow-levels", "--help", "<command>"] {
+        for option in [
+            "--backend", "--socket", "--screens", "--size", "--refresh", "--screenshot",
+            "--policy", "--placement", "--level", "--allow-levels", "--help", "<command>",
+        ] {
             #expect(result.stdout.contains(option), "--help does not mention \(option)")
         }
         #expect(result.stdout.contains("strata [options] [-- command args…]"))
@@ -49,9 +51,12 @@ import Testing
 
     @Test func goodOptionsAreAccepted() async throws {
         let result = try await StrataRun.run(
-            ["--backend", "headless", "--screens", "3", "--size", "800x600", "--refresh", "30",
-             "--policy", "click-to-focus", "--placement", "center", "--level", "org.example.panel=statusBar", "--level", "bar=1500",
-             "--allow-levels", "org.example.a,org.example.b"],
+            [
+                "--backend", "headless", "--screens", "3", "--size", "800x600", "--refresh", "30",
+                "--policy", "click-to-focus", "--placement", "center", "--level", "org.example.panel=statusBar",
+                "--level", "bar=1500",
+                "--allow-levels", "org.example.a,org.example.b",
+            ],
             command: ["true"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
     }

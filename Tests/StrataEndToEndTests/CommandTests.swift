@@ -37,17 +37,23 @@ import Testing
         // The privileged socket beside the public one: the public name, a dash, 16 hex digits.
         let line = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("child WAYLAND_DISPLAY=") })
         let child = line.dropFirst("child WAYLAND_DISPLAY=".count)
-        #expect(child.hasPrefix(name + "-") && child.count == name.count + 17
+        #expect(
+            child.hasPrefix(name + "-") && child.count == name.count + 17
                 && child.suffix(16).allSatisfy(\.isHexDigit), "stdout: \(result.stdout)")
         #expect(result.stdout.contains("socket exists\n"))
         // Neither the parent's WAYLAND_SOCKET nor one of Strata's: nothing a child could inherit by mistake.
         #expect(result.stdout.contains("child WAYLAND_SOCKET=unset\n"), "stdout: \(result.stdout)")
-        #expect(result.runtimeDirectoryContents.isEmpty, "socket or lock left behind: \(result.runtimeDirectoryContents)")
+        #expect(
+            result.runtimeDirectoryContents.isEmpty, "socket or lock left behind: \(result.runtimeDirectoryContents)")
     }
 
     @Test func socketOptionNamesTheSocket() async throws {
         let result = try await StrataRun.run(
-            ["--socket", "strata-test"], command: ["sh", "-c", "[ -S \"$XDG_RUNTIME_DIR/strata-test\" ] && [ -S \"$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY\" ] && case $WAYLAND_DISPLAY in strata-test-*) ;; *) exit 1 ;; esac"])
+            ["--socket", "strata-test"],
+            command: [
+                "sh", "-c",
+                "[ -S \"$XDG_RUNTIME_DIR/strata-test\" ] && [ -S \"$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY\" ] && case $WAYLAND_DISPLAY in strata-test-*) ;; *) exit 1 ;; esac",
+            ])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.socketName == "strata-test")
         #expect(result.runtimeDirectoryContents.isEmpty)
@@ -61,15 +67,17 @@ import Testing
     }
 
     @Test func missingRuntimeDirectoryIsAClearError() async throws {
-        let result = try await StrataRun.run([], command: ["true"], environment: ["XDG_RUNTIME_DIR": nil], expecting: .failure)
+        let result = try await StrataRun.run(
+            [], command: ["true"], environment: ["XDG_RUNTIME_DIR": nil], expecting: .failure)
         #expect(result.status != 0)
         #expect(result.stderr.contains("XDG_RUNTIME_DIR is not set"), "stderr: \(result.stderr)")
         #expect(result.socketName == nil)
     }
 
     @Test func unwritableRuntimeDirectoryIsAClearError() async throws {
-        let result = try await StrataRun.run([], command: ["true"], environment: ["XDG_RUNTIME_DIR": "/proc/strata-does-not-exist"],
-                                            expecting: .failure)
+        let result = try await StrataRun.run(
+            [], command: ["true"], environment: ["XDG_RUNTIME_DIR": "/proc/strata-does-not-exist"],
+            expecting: .failure)
         #expect(result.status != 0)
         #expect(result.stderr.contains("is not a writable directory"), "stderr: \(result.stderr)")
     }

@@ -6,7 +6,9 @@ import Testing
 
 /// `strata-ctl compare` as a user runs it: exit 0 within tolerance, 1 beyond, 2 on bad input.
 @Suite struct CompareCommandLineTests {
-    private func write(_ folder: String, _ name: String, width: Int, height: Int, change: ((inout [UInt32]) -> Void)? = nil) throws -> String {
+    private func write(
+        _ folder: String, _ name: String, width: Int, height: Int, change: ((inout [UInt32]) -> Void)? = nil
+    ) throws -> String {
         var argb = [UInt32](repeating: 0xff33_6699, count: width * height)
         change?(&argb)
         let path = folder + "/" + name
@@ -15,7 +17,8 @@ import Testing
     }
 
     private func compare(_ arguments: [String], in folder: String) async throws -> ProcessResult {
-        try await ProcessResult.run([try #require(ControlTests.ctl), "compare"] + arguments, environment: [:], directory: folder)
+        try await ProcessResult.run(
+            [try #require(ControlTests.ctl), "compare"] + arguments, environment: [:], directory: folder)
     }
 
     @Test func compareExitsByTheToleranceAndWritesTheDiff() async throws {
@@ -29,7 +32,9 @@ import Testing
         #expect(same.stdout.contains("match: 0 of 3072 pixels differ"), "\(same.stdout)")
         let differ = try await compare([a, b, "-o", folder.path + "/diff.png"], in: folder.path)
         #expect(differ.status == 1, "\(differ.ending)")
-        #expect(differ.stdout.contains("20 of 3072 pixels differ") && differ.stdout.contains("within 20,10,5x4"), "\(differ.stdout)")
+        #expect(
+            differ.stdout.contains("20 of 3072 pixels differ") && differ.stdout.contains("within 20,10,5x4"),
+            "\(differ.stdout)")
         let diff = try PNGFile.read(path: folder.path + "/diff.png")
         #expect(diff.at(20, 10) & 0xffffff == 0xff0000)
         #expect(try await compare([a, b, "--max-diff", "20"], in: folder.path).status == 0)

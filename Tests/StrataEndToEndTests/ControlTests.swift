@@ -25,29 +25,37 @@ import Testing
 
         static func start(_ arguments: [String] = ["--size", "640x480"]) async throws -> Session {
             let run = try StrataRun(arguments, environment: ["PATH": ControlTests.path])
-            let socket = try #require(await StrataRun.poll(timeout: 20) { () -> String? in
-                for line in run.stdout.split(separator: "\n") where line.hasPrefix("STRATA_SOCKET=") {
-                    return String(line.dropFirst("STRATA_SOCKET=".count))
-                }
-                return nil
-            }, "no STRATA_SOCKET line: \(run.stderr)")
+            let socket = try #require(
+                await StrataRun.poll(timeout: 20) { () -> String? in
+                    for line in run.stdout.split(separator: "\n") where line.hasPrefix("STRATA_SOCKET=") {
+                        return String(line.dropFirst("STRATA_SOCKET=".count))
+                    }
+                    return nil
+                }, "no STRATA_SOCKET line: \(run.stderr)")
             return Session(run: run, socket: socket)
         }
 
         /// Runs `strata-ctl arguments…` against this Strata.
         @discardableResult
-        func ctl(_ arguments: String..., expectStatus: Int32? = 0, sourceLocation: SourceLocation = #_sourceLocation) async throws -> ProcessResult {
+        func ctl(_ arguments: String..., expectStatus: Int32? = 0, sourceLocation: SourceLocation = #_sourceLocation)
+            async throws -> ProcessResult
+        {
             try await ctl(arguments, expectStatus: expectStatus, sourceLocation: sourceLocation)
         }
 
         /// Runs `strata-ctl arguments…` against this Strata.
         @discardableResult
-        func ctl(_ arguments: [String], expectStatus: Int32? = 0, sourceLocation: SourceLocation = #_sourceLocation) async throws -> ProcessResult {
-            let result = try await ProcessResult.run([try #require(ControlTests.ctl)] + arguments,
-                                                     environment: ["STRATA_SOCKET": socket, "PATH": ControlTests.path],
-                                                     directory: run.root)
+        func ctl(_ arguments: [String], expectStatus: Int32? = 0, sourceLocation: SourceLocation = #_sourceLocation)
+            async throws -> ProcessResult
+        {
+            let result = try await ProcessResult.run(
+                [try #require(ControlTests.ctl)] + arguments,
+                environment: ["STRATA_SOCKET": socket, "PATH": ControlTests.path],
+                directory: run.root)
             if let expectStatus {
-                #expect(result.status == expectStatus, "strata-ctl \(arguments.joined(separator: " ")): \(result.stderr)", sourceLocation: sourceLocation)
+                #expect(
+                    result.status == expectStatus, "strata-ctl \(arguments.joined(separator: " ")): \(result.stderr)",
+                    sourceLocation: sourceLocation)
             }
             return result
         }
@@ -61,8 +69,11 @@ import Testing
 
         func waitForWindow(_ appID: String) async throws -> Int {
             for _ in 0..<200 {
-                if let window = try await windows().first(where: { $0["app_id"] as? String == appID && $0["hidden"] as? Bool == false }),
-                   let id = window["id"] as? Int {
+                if let window = try await windows().first(where: {
+                    $0["app_id"] as? String == appID && $0["hidden"] as? Bool == false
+                }),
+                    let id = window["id"] as? Int
+                {
                     return id
                 }
                 try await Task.sleep(nanoseconds: 50_000_000)
@@ -78,18 +89,23 @@ import Testing
 
     @Test func strataPrintsAPrivateControlSocketAndRemovesItAtExit() async throws {
         let session = try await Session.start()
-        #expect(session.socket == session.run.runtimeDirectory + "/strata-wayland-0.sock" || session.socket.hasSuffix(".sock"))
+        #expect(
+            session.socket == session.run.runtimeDirectory + "/strata-wayland-0.sock"
+                || session.socket.hasSuffix(".sock"))
         var info = stat()
         #expect(stat(session.socket, &info) == 0)
         #expect(info.st_mode & 0o777 == 0o600)
         let result = await session.stop()
         #expect(result.status == 0)
-        #expect(!result.runtimeDirectoryContents.contains { $0.hasSuffix(".sock") }, "\(result.runtimeDirectoryContents)")
+        #expect(
+            !result.runtimeDirectoryContents.contains { $0.hasSuffix(".sock") }, "\(result.runtimeDirectoryContents)")
     }
 
     /// The socket's mode keeps other users out; the uid check (SO_PEERCRED) is the second lock:
     /// with the mode opened up on purpose, a peer with another uid is still refused.
-    @Test(.enabled(if: getuid() == 0 && ctl != nil && StrataRun.isInstalled("setpriv"), "needs root, setpriv and strata-ctl"))
+    @Test(
+        .enabled(
+            if: getuid() == 0 && ctl != nil && StrataRun.isInstalled("setpriv"), "needs root, setpriv and strata-ctl"))
     func peersWithAnotherUidAreRefused() async throws {
         let session = try await Session.start()
         chmod(session.run.root, 0o755)
@@ -98,7 +114,10 @@ import Testing
         let ctl = try #require(Self.ctl)
         chmod(ctl, 0o755)
         let result = try await ProcessResult.run(
-            ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", ctl, "version", "--socket", session.socket],
+            [
+                "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", ctl, "version", "--socket",
+                session.socket,
+            ],
             environment: [:], directory: "/")
         #expect(result.status != 0)
         #expect(result.stderr.contains("strata-ctl: error:"), "\(result.stderr)")
@@ -108,7 +127,8 @@ import Testing
     }
 
     @Test func theCommandSeesStrataSocket() async throws {
-        let result = try await StrataRun.run([], command: ["sh", "-c", "test -S \"$STRATA_SOCKET\" && echo ok:$STRATA_SOCKET"])
+        let result = try await StrataRun.run(
+            [], command: ["sh", "-c", "test -S \"$STRATA_SOCKET\" && echo ok:$STRATA_SOCKET"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("ok:/"))
     }
@@ -122,9 +142,12 @@ import Testing
     @Test func placementIsChosenOnTheCommandLineAndSwitchedFromStrataCtl() async throws {
         let session = try await Session.start(["--size", "640x480", "--placement", "center"])
         #expect(try await session.ctl("placement").stdout == "center\n")
-        try await session.ctl("exec", "--", "strata-color-client", "--app-id", "e2e.centred", "--size", "100x80", "--color", "ff0000", "--seconds", "600")
+        try await session.ctl(
+            "exec", "--", "strata-color-client", "--app-id", "e2e.centred", "--size", "100x80", "--color", "ff0000",
+            "--seconds", "600")
         let id = try await session.waitForWindow("e2e.centred")
-        let frame = try #require(try await session.windows().first { $0["id"] as? Int == id }?["frame"] as? [String: Any])
+        let frame = try #require(
+            try await session.windows().first { $0["id"] as? Int == id }?["frame"] as? [String: Any])
         let width = try #require(frame["width"] as? Int), height = try #require(frame["height"] as? Int)
         #expect(frame["x"] as? Int == (640 - width) / 2 && frame["y"] as? Int == (480 - height) / 2, "\(frame)")
         try await session.ctl("placement", "top-left")
@@ -138,10 +161,15 @@ import Testing
     @Test(.enabled(if: ready, "strata-ctl or strata-color-client is not built"))
     func everyWindowCommandWorksFromTheCommandLine() async throws {
         let session = try await Session.start()
-        let pidText = try await session.ctl("exec", "--", "strata-color-client", "--app-id", "e2e.first", "--size", "100x80", "--color", "ff0000", "--seconds", "600").stdout
+        let pidText = try await session.ctl(
+            "exec", "--", "strata-color-client", "--app-id", "e2e.first", "--size", "100x80", "--color", "ff0000",
+            "--seconds", "600"
+        ).stdout
         #expect(Int(pidText.trimmingCharacters(in: .whitespacesAndNewlines)) != nil)
         let first = try await session.waitForWindow("e2e.first")
-        try await session.ctl("exec", "--", "strata-color-client", "--app-id", "e2e.second", "--size", "100x80", "--color", "00ff00", "--seconds", "600")
+        try await session.ctl(
+            "exec", "--", "strata-color-client", "--app-id", "e2e.second", "--size", "100x80", "--color", "00ff00",
+            "--seconds", "600")
         let second = try await session.waitForWindow("e2e.second")
 
         let table = try await session.ctl("windows").stdout
@@ -195,14 +223,17 @@ import Testing
     @Test(.enabled(if: ctl != nil, "strata-ctl is not built"))
     func everyScreenAndInputCommandWorksFromTheCommandLine() async throws {
         let session = try await Session.start()
-        let id = try await session.ctl("screen", "add", "--size", "800x600", "--mode", "1024x768@30", "--name", "EXT").stdout
+        let id = try await session.ctl("screen", "add", "--size", "800x600", "--mode", "1024x768@30", "--name", "EXT")
+            .stdout
         #expect(id == "2\n")
         try await session.ctl("screen", "mode", "EXT", "1024x768@30")
         try await session.ctl("screen", "brightness", "EXT", "0.5")
         try await session.ctl("screen", "transform", "2", "flipped-90")
         try await session.ctl("screen", "mirror", "EXT", "off")
         let screens = try await session.ctl("screens").stdout
-        #expect(screens.contains("EXT") && screens.contains("1024x768@30") && screens.contains("flipped-90") && screens.contains("0.5"))
+        #expect(
+            screens.contains("EXT") && screens.contains("1024x768@30") && screens.contains("flipped-90")
+                && screens.contains("0.5"))
         let json = try await session.ctl("screens", "--json").stdout
         #expect(json.contains("\"mirrors_when_empty\":false"))
         try await session.ctl("screen", "mode", "EXT", "640x480", expectStatus: 1)
@@ -235,7 +266,8 @@ import Testing
         #expect(events.contains("screenDidDisconnect screen=2"))
         let marker = session.run.root + "/exec-ran"
         try await session.ctl("exec", "--", "touch", marker)
-        #expect(await StrataRun.poll(timeout: 20) { FileManager.default.fileExists(atPath: marker) ? true : nil } == true)
+        #expect(
+            await StrataRun.poll(timeout: 20) { FileManager.default.fileExists(atPath: marker) ? true : nil } == true)
         #expect(await session.stop().status == 0)
     }
 
@@ -245,8 +277,9 @@ import Testing
         let ctl = try #require(Self.ctl)
         // `--since 0` replays what happened before the subscription took (events of a fresh
         // Strata start with its control socket), so no wait for the subscriber decides the outcome.
-        async let streamed = ProcessResult.run([ctl, "events", "--json", "--since", "0", "--count", "3"],
-                                               environment: ["STRATA_SOCKET": session.socket], directory: session.run.root)
+        async let streamed = ProcessResult.run(
+            [ctl, "events", "--json", "--since", "0", "--count", "3"],
+            environment: ["STRATA_SOCKET": session.socket], directory: session.run.root)
         try await session.ctl("screen", "add", "--name", "LIVE")
         try await session.ctl("screen", "remove", "LIVE")
         let result = try await streamed
@@ -272,8 +305,9 @@ import Testing
     @Test(.enabled(if: ready, "strata-ctl or strata-color-client is not built"), arguments: exampleFiles)
     func exampleExperimentPasses(_ file: String) async throws {
         let ctl = try #require(Self.ctl)
-        let result = try await StrataRun.run(["--size", "1280x720"], command: [ctl, "run", Self.examples + "/" + file],
-                                             environment: ["PATH": Self.path], timeout: 60)
+        let result = try await StrataRun.run(
+            ["--size", "1280x720"], command: [ctl, "run", Self.examples + "/" + file],
+            environment: ["PATH": Self.path], timeout: 60)
         #expect(result.status == 0, "\(file): \(result.stderr)")
         #expect(result.stdout.contains("passed"))
     }
@@ -284,18 +318,22 @@ import Testing
         let run = try StrataRun([], environment: ["PATH": Self.path])
         let file = run.root + "/failing.strata"
         try """
-            # a window, then a wrong expectation
-            exec -- strata-color-client --app-id e2e.only --seconds 600
-            wait-window e2e.only
+        # a window, then a wrong expectation
+        exec -- strata-color-client --app-id e2e.only --seconds 600
+        wait-window e2e.only
 
-            expect key none
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+        expect key none
+        """.write(toFile: file, atomically: true, encoding: .utf8)
         _ = await run.socketName()
-        let socket = try #require(await StrataRun.poll(timeout: 20) {
-            run.stdout.split(separator: "\n").first { $0.hasPrefix("STRATA_SOCKET=") }.map { String($0.dropFirst(14)) }
-        })
-        let result = try await ProcessResult.run([ctl, "run", "--expect-timeout", "0.5", file],
-                                                 environment: ["STRATA_SOCKET": socket], directory: run.root)
+        let socket = try #require(
+            await StrataRun.poll(timeout: 20) {
+                run.stdout.split(separator: "\n").first { $0.hasPrefix("STRATA_SOCKET=") }.map {
+                    String($0.dropFirst(14))
+                }
+            })
+        let result = try await ProcessResult.run(
+            [ctl, "run", "--expect-timeout", "0.5", file],
+            environment: ["STRATA_SOCKET": socket], directory: run.root)
         #expect(result.status == 1)
         #expect(result.stderr.contains("failing.strata:5: expected no key window, but window"), "\(result.stderr)")
         run.send(SIGTERM)
@@ -315,7 +353,8 @@ import Testing
         try await session.ctl("move", id, "--screen", "1", "--to", "200,150")
         func frame() async throws -> (x: Int, y: Int, width: Int, height: Int)? {
             guard let window = try await session.windows().first(where: { $0["app_id"] as? String == appID }),
-                  let f = window["frame"] as? [String: Int], let x = f["x"], let y = f["y"], let w = f["width"], let h = f["height"]
+                let f = window["frame"] as? [String: Int], let x = f["x"], let y = f["y"], let w = f["width"],
+                let h = f["height"]
             else { return nil }
             return (x, y, w, h)
         }
@@ -328,14 +367,19 @@ import Testing
         var during: (x: Int, y: Int, width: Int, height: Int)?
         for _ in 0..<100 where during == nil {
             try await session.ctl("input", "pointer", "move", "161", "121")
-            if let now = try await frame(), now.width != before.width || now.height != before.height { during = now }
-            else { try await Task.sleep(nanoseconds: 50_000_000) }
+            if let now = try await frame(), now.width != before.width || now.height != before.height {
+                during = now
+            } else {
+                try await Task.sleep(nanoseconds: 50_000_000)
+            }
         }
         try await session.ctl("input", "pointer", "button", "left", "up")
         let resized = try #require(during, "the terminal never resized: \(session.run.stderr)")
         #expect(resized.width > before.width && resized.height > before.height)
-        #expect(resized.x + resized.width == before.x + before.width && resized.y + resized.height == before.y + before.height,
-                "before \(before), after \(resized)")
+        #expect(
+            resized.x + resized.width == before.x + before.width
+                && resized.y + resized.height == before.y + before.height,
+            "before \(before), after \(resized)")
         #expect(resized.x < before.x && resized.y < before.y)
         _ = await session.stop()
     }
@@ -360,11 +404,14 @@ struct ProcessResult {
     /// Whether process `pid` has exited and waits to be reaped (state Z in /proc/PID/stat).
     static func isZombie(_ pid: Int32) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return false }
+            let close = stat.lastIndex(of: ")")
+        else { return false }
         return stat[close...].dropFirst().drop(while: { $0 == " " }).first == "Z"
     }
 
-    static func run(_ argv: [String], environment: [String: String], directory: String, timeout: Double = 30) async throws -> ProcessResult {
+    static func run(_ argv: [String], environment: [String: String], directory: String, timeout: Double = 30)
+        async throws -> ProcessResult
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: argv[0])
         process.arguments = Array(argv.dropFirst())
@@ -387,7 +434,8 @@ struct ProcessResult {
         // back for many seconds after the process ended: a zombie counts as ended too, and its
         // status is then waited for.
         let pid = process.processIdentifier
-        let ended = await StrataRun.poll(timeout: timeout) { !process.isRunning || Self.isZombie(pid) ? true : nil } ?? false
+        let ended =
+            await StrataRun.poll(timeout: timeout) { !process.isRunning || Self.isZombie(pid) ? true : nil } ?? false
         if !ended {
             process.terminate()
         }

@@ -12,7 +12,9 @@ import Testing
 
     /// Every fully opaque pixel of the theme's arrow at the pointer (hotspot there), every fully
     /// transparent one the background; returns how many opaque pixels matched.
-    static func matchArrow(_ image: PNGFile.Pixels, _ arrow: CursorImage, at point: (Int, Int)) -> (matched: Int, opaque: Int, mismatches: [String]) {
+    static func matchArrow(_ image: PNGFile.Pixels, _ arrow: CursorImage, at point: (Int, Int)) -> (
+        matched: Int, opaque: Int, mismatches: [String]
+    ) {
         var matched = 0, opaque = 0
         var mismatches: [String] = []
         for y in 0..<Int(arrow.height) {
@@ -23,7 +25,11 @@ import Testing
                 let shown = image.argb[sy * image.width + sx]
                 if p >> 24 == 0xff {
                     opaque += 1
-                    if shown == p { matched += 1 } else { mismatches.append("(\(sx),\(sy)) \(String(shown, radix: 16)) ≠ \(String(p, radix: 16))") }
+                    if shown == p {
+                        matched += 1
+                    } else {
+                        mismatches.append("(\(sx),\(sy)) \(String(shown, radix: 16)) ≠ \(String(p, radix: 16))")
+                    }
                 } else if p == 0, shown != background {
                     mismatches.append("(\(sx),\(sy)) \(String(shown, radix: 16)) should be the background")
                 }
@@ -32,7 +38,10 @@ import Testing
         return (matched, opaque, mismatches)
     }
 
-    @Test(.enabled(if: ControlTests.ctl != nil && themeArrow != nil, "strata-ctl is not built or no Xcursor theme is installed (adwaita-icon-theme)"))
+    @Test(
+        .enabled(
+            if: ControlTests.ctl != nil && themeArrow != nil,
+            "strata-ctl is not built or no Xcursor theme is installed (adwaita-icon-theme)"))
     func theThemesArrowAppearsInAHeadlessScreenshotWhenThePointerIsOverTheBackground() async throws {
         let arrow = try #require(Self.themeArrow)
         let session = try await ControlTests.Session.start(["--size", "640x480"])
@@ -58,17 +67,26 @@ import Testing
         let empty = NSTemporaryDirectory() + "strata-no-cursors-\(getpid())"
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: empty) }
-        let run = try StrataRun(["--size", "320x240"], environment: ["PATH": ControlTests.path, "XCURSOR_PATH": empty,
-                                                                     "XCURSOR_THEME": nil])
-        let socket = try #require(await StrataRun.poll(timeout: 20) { () -> String? in
-            run.stdout.split(separator: "\n").first { $0.hasPrefix("STRATA_SOCKET=") }.map { String($0.dropFirst("STRATA_SOCKET=".count)) }
-        }, "no STRATA_SOCKET line: \(run.stderr)")
+        let run = try StrataRun(
+            ["--size", "320x240"],
+            environment: [
+                "PATH": ControlTests.path, "XCURSOR_PATH": empty,
+                "XCURSOR_THEME": nil,
+            ])
+        let socket = try #require(
+            await StrataRun.poll(timeout: 20) { () -> String? in
+                run.stdout.split(separator: "\n").first { $0.hasPrefix("STRATA_SOCKET=") }.map {
+                    String($0.dropFirst("STRATA_SOCKET=".count))
+                }
+            }, "no STRATA_SOCKET line: \(run.stderr)")
         let session = ControlTests.Session(run: run, socket: socket)
         try await session.ctl("input", "pointer", "move", "100", "80")
         try await session.ctl("screenshot", "-o", "shot.png")
         let shot = try PNGFile.read(path: run.root + "/shot.png")
         let match = Self.matchArrow(shot, arrow, at: (100, 80))
-        #expect(match.opaque > 20 && match.matched == match.opaque && match.mismatches.isEmpty, "\(match.mismatches.prefix(10))")
+        #expect(
+            match.opaque > 20 && match.matched == match.opaque && match.mismatches.isEmpty,
+            "\(match.mismatches.prefix(10))")
         #expect(run.stderr.contains("using a built-in arrow"), "stderr: \(run.stderr)")
         #expect(await session.stop().status == 0)
     }
@@ -96,32 +114,42 @@ import Testing
         server.run(seconds: 0.05)
     }
 
-    @Test(.enabled(if: TestProcess.isInstalled("weston-confine"), "weston-confine is not installed (apt-get install weston)"))
+    @Test(
+        .enabled(
+            if: TestProcess.isInstalled("weston-confine"), "weston-confine is not installed (apt-get install weston)"))
     func westonConfineConfinesThePointerToItsWindowOnAClickAndReleasesItOnTheNext() throws {
         let server = try TestServer()
         let output = try #require(server.compositor.scene.outputs.first)
         let process = try TestProcess(["weston-confine"], server: server)
-        #expect(server.run(seconds: 20) { !Self.visibleWindows(server).isEmpty }, "no window; stderr: \(process.stderr)")
+        #expect(
+            server.run(seconds: 20) { !Self.visibleWindows(server).isEmpty }, "no window; stderr: \(process.stderr)")
         server.run(seconds: 0.3)
         let window = try #require(Self.visibleWindows(server).first)
         let frame = window.frame
         let seat: Seat = server.compositor.seat
-        seat.pointerMotion(on: output, x: Double(frame.x + frame.width / 2), y: Double(frame.y + frame.height / 2), time: 10)
+        seat.pointerMotion(
+            on: output, x: Double(frame.x + frame.width / 2), y: Double(frame.y + frame.height / 2), time: 10)
         server.run(seconds: 0.1)
         #expect(seat.pointerConstraint == nil)
         Self.click(server)
-        #expect(server.run(seconds: 20) { seat.pointerConstraint != nil }, "not confined after a click; stderr: \(process.stderr)")
+        #expect(
+            server.run(seconds: 20) { seat.pointerConstraint != nil },
+            "not confined after a click; stderr: \(process.stderr)")
         #expect(seat.pointerConstraint?.locked == false)
         // Pushed far to the top left, the pointer stops inside the window.
         seat.pointerMotion(on: output, x: 0, y: 0, time: 20)
         server.run(seconds: 0.1)
         let confined = try #require(seat.pointerPosition)
-        #expect(confined.x >= Double(frame.x) && confined.y >= Double(frame.y), "at (\(confined.x), \(confined.y)), frame \(frame)")
+        #expect(
+            confined.x >= Double(frame.x) && confined.y >= Double(frame.y),
+            "at (\(confined.x), \(confined.y)), frame \(frame)")
         #expect(confined.x < Double(frame.x + frame.width) && confined.y < Double(frame.y + frame.height))
         seat.pointerMotion(dx: 10_000, dy: 10_000, time: 21)
         server.run(seconds: 0.1)
         let far = try #require(seat.pointerPosition)
-        #expect(far.x < Double(frame.x + frame.width) && far.y < Double(frame.y + frame.height), "at (\(far.x), \(far.y)), frame \(frame)")
+        #expect(
+            far.x < Double(frame.x + frame.width) && far.y < Double(frame.y + frame.height),
+            "at (\(far.x), \(far.y)), frame \(frame)")
         // The next click releases it: the pointer goes where it is pushed.
         Self.click(server)
         #expect(server.run(seconds: 20) { seat.pointerConstraint == nil }, "still confined after the second click")
@@ -130,14 +158,18 @@ import Testing
         #expect(seat.pointerPosition.map { $0.x == 2 && $0.y == 3 } == true)
     }
 
-    @Test(.enabled(if: TestProcess.isInstalled("gtk3-demo") && TestProcess.isInstalled("dbus-run-session"),
-                   "gtk3-demo (apt-get install gtk-3-examples) or dbus-run-session (dbus) is missing"))
+    @Test(
+        .enabled(
+            if: TestProcess.isInstalled("gtk3-demo") && TestProcess.isInstalled("dbus-run-session"),
+            "gtk3-demo (apt-get install gtk-3-examples) or dbus-run-session (dbus) is missing"))
     func gtk3DemoShowsAVisibleCursorOfItsOwn() throws {
         try expectOwnCursor(["dbus-run-session", "--", "gtk3-demo", "--run=menus"])
     }
 
-    @Test(.enabled(if: TestProcess.isInstalled("gtk4-demo") && TestProcess.isInstalled("dbus-run-session"),
-                   "gtk4-demo (apt-get install gtk-4-examples) or dbus-run-session (dbus) is missing"))
+    @Test(
+        .enabled(
+            if: TestProcess.isInstalled("gtk4-demo") && TestProcess.isInstalled("dbus-run-session"),
+            "gtk4-demo (apt-get install gtk-4-examples) or dbus-run-session (dbus) is missing"))
     func gtk4DemoShowsAVisibleCursorOfItsOwn() throws {
         // GTK 4.8 draws with cairo when there is no GL (Strata offers none).
         try expectOwnCursor(["dbus-run-session", "--", "gtk4-demo"], environment: ["GSK_RENDERER": "cairo"])
@@ -151,7 +183,9 @@ import Testing
         var env = ["GDK_BACKEND": "wayland", "NO_AT_BRIDGE": "1", "GTK_A11Y": "none"]
         for (name, value) in environment { env[name] = value }
         let process = try TestProcess(command, server: server, environment: env)
-        #expect(server.run(seconds: 20) { !Self.visibleWindows(server).isEmpty }, "no gtk window; stderr: \(process.stderr)")
+        #expect(
+            server.run(seconds: 20) { !Self.visibleWindows(server).isEmpty }, "no gtk window; stderr: \(process.stderr)"
+        )
         server.run(seconds: 0.5)
         let window = try #require(Self.visibleWindows(server).last)
         let point = (x: window.frame.x + window.frame.width / 2, y: window.frame.y + window.frame.height / 2)
@@ -167,10 +201,14 @@ import Testing
         #expect(rect.width > 0 && rect.height > 0)
         // The cursor's pixels are on the screen: some differ from what the window shows without it.
         var withCursor: [UInt32] = []
-        for y in rect.y..<rect.maxY { for x in rect.x..<rect.maxX { withCursor.append(server.pixel(x: Int32(x), y: Int32(y)) ?? 0) } }
+        for y in rect.y..<rect.maxY {
+            for x in rect.x..<rect.maxX { withCursor.append(server.pixel(x: Int32(x), y: Int32(y)) ?? 0) }
+        }
         server.compositor.cursor.isHidden = true
         var without: [UInt32] = []
-        for y in rect.y..<rect.maxY { for x in rect.x..<rect.maxX { without.append(server.pixel(x: Int32(x), y: Int32(y)) ?? 0) } }
+        for y in rect.y..<rect.maxY {
+            for x in rect.x..<rect.maxX { without.append(server.pixel(x: Int32(x), y: Int32(y)) ?? 0) }
+        }
         #expect(withCursor != without, "the cursor changed no pixel")
     }
 }

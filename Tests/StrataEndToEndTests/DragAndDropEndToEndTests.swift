@@ -18,7 +18,9 @@ import Testing
 
     /// Pixels of the warning sign's orange (the dragged image).
     static func orange(_ pixels: [UInt32]) -> Int {
-        pixels.filter { ($0 >> 16) & 0xff > 0xd0 && ($0 >> 8) & 0xff > 0x70 && ($0 >> 8) & 0xff < 0xd0 && $0 & 0xff < 0x60 }.count
+        pixels.filter {
+            ($0 >> 16) & 0xff > 0xd0 && ($0 >> 8) & 0xff > 0x70 && ($0 >> 8) & 0xff < 0xd0 && $0 & 0xff < 0x60
+        }.count
     }
 
     /// The windows as `strata-ctl windows --json` lists them.
@@ -28,21 +30,29 @@ import Testing
         return (object?["windows"] as? [[String: Any]]) ?? []
     }
 
-    @Test(.enabled(if: StrataRun.isInstalled("gtk3-demo") && StrataRun.isInstalled("dbus-daemon"), "gtk3-demo or dbus-daemon is not installed"))
+    @Test(
+        .enabled(
+            if: StrataRun.isInstalled("gtk3-demo") && StrataRun.isInstalled("dbus-daemon"),
+            "gtk3-demo or dbus-daemon is not installed"))
     func anImageDraggedFromOneGtk3ClientIsDroppedIntoAnother() async throws {
         let scratch = try ScratchFolder(prefix: "strata-dnd-e2e")
         defer { withExtendedLifetime(scratch) {} }
         let dir = scratch.path
         let trace = dir + "/drag.trace"
-        let run = try StrataRun(["--size", "1280x720", "--hide-cursor", "--record", trace, "--record-protocol", "gtk3-demo"],
-                                environment: ["GDK_BACKEND": "wayland", "NO_AT_BRIDGE": "1", "GTK_A11Y": "none"])
+        let run = try StrataRun(
+            ["--size", "1280x720", "--hide-cursor", "--record", trace, "--record-protocol", "gtk3-demo"],
+            environment: ["GDK_BACKEND": "wayland", "NO_AT_BRIDGE": "1", "GTK_A11Y": "none"])
         _ = try #require(await run.socketName())
         for _ in 0..<2 {
-            #expect(try Ctl.ctl(run, ["exec", "--"] + StrataRun.dbusSession + ["gtk3-demo", "--run=clipboard"]).status == 0)
+            #expect(
+                try Ctl.ctl(run, ["exec", "--"] + StrataRun.dbusSession + ["gtk3-demo", "--run=clipboard"]).status == 0)
         }
         // Each gtk3-demo shows its main window and the Clipboard demo's.
         let clipboards = await StrataRun.poll(timeout: 30) { () -> [Int]? in
-            let shown = (try? Self.windows(run))?.filter { $0["title"] as? String == "Clipboard" && $0["hidden"] as? Bool == false } ?? []
+            let shown =
+                (try? Self.windows(run))?.filter {
+                    $0["title"] as? String == "Clipboard" && $0["hidden"] as? Bool == false
+                } ?? []
             let ids = shown.compactMap { $0["id"] as? Int }.sorted()
             return ids.count == 2 ? ids : nil
         }
@@ -58,8 +68,9 @@ import Testing
         // warning sign, the target the right window's stop sign.
         let target = (644, 238, 24, 24)
         let settled = try #require(try await Ctl.settled(run, (0, 0, 1280, 720)), "the screen never settled")
-        #expect(Self.red(Ctl.region(try #require(try Ctl.screenshot(run)), target)) > 50,
-                "no stop sign where the target should be")
+        #expect(
+            Self.red(Ctl.region(try #require(try Ctl.screenshot(run)), target)) > 50,
+            "no stop sign where the target should be")
         _ = settled
 
         // A press on the warning sign, motions past GTK's drag threshold and over to the target.
@@ -96,12 +107,16 @@ import Testing
         #expect(drags[safe: 1]?["window"] as? Int == ids[0] && drags[safe: 3]?["window"] as? Int == ids[1])
         #expect(drags.last?["reason"] as? String == "dropped" && drags.last?["action"] as? String == "copy")
         let messages = lines.filter { $0["type"] as? String == "protocol" }.compactMap { line -> String? in
-            guard let interface = line["interface"] as? String, let message = line["message"] as? String else { return nil }
+            guard let interface = line["interface"] as? String, let message = line["message"] as? String else {
+                return nil
+            }
             return interface + "." + message
         }
-        for expected in ["wl_data_device.start_drag", "wl_data_offer.accept", "wl_data_offer.set_actions", "wl_data_device.drop",
-                         "wl_data_offer.receive", "wl_data_source.dnd_drop_performed", "wl_data_offer.finish",
-                         "wl_data_source.dnd_finished"] {
+        for expected in [
+            "wl_data_device.start_drag", "wl_data_offer.accept", "wl_data_offer.set_actions", "wl_data_device.drop",
+            "wl_data_offer.receive", "wl_data_source.dnd_drop_performed", "wl_data_offer.finish",
+            "wl_data_source.dnd_finished",
+        ] {
             #expect(messages.contains(expected), "no \(expected) in the protocol lines")
         }
     }
@@ -122,7 +137,10 @@ extension DragAndDropEndToEndTests {
             #expect(try Ctl.ctl(run, ["exec", "--"] + StrataRun.dbusSession + command).status == 0)
         }
         let clipboards = await StrataRun.poll(timeout: 30) { () -> [Int]? in
-            let shown = (try? Self.windows(run))?.filter { $0["title"] as? String == "Clipboard" && $0["hidden"] as? Bool == false } ?? []
+            let shown =
+                (try? Self.windows(run))?.filter {
+                    $0["title"] as? String == "Clipboard" && $0["hidden"] as? Bool == false
+                } ?? []
             let ids = shown.compactMap { $0["id"] as? Int }.sorted()
             return ids.count == 2 ? ids : nil
         }
@@ -143,15 +161,19 @@ extension DragAndDropEndToEndTests {
         #expect(try Ctl.ctl(run, ["input", "pointer", "button", "left", "up"]).status == 0)
     }
 
-    @Test(.enabled(if: StrataRun.isInstalled("gtk4-demo") && StrataRun.isInstalled("dbus-daemon"), "gtk4-demo or dbus-daemon is not installed"))
+    @Test(
+        .enabled(
+            if: StrataRun.isInstalled("gtk4-demo") && StrataRun.isInstalled("dbus-daemon"),
+            "gtk4-demo or dbus-daemon is not installed"))
     func textDraggedFromOneGtk4ClientIsDroppedIntoAnother() async throws {
         let scratch = try ScratchFolder(prefix: "strata-dnd4-e2e")
         defer { withExtendedLifetime(scratch) {} }
         let dir = scratch.path
         let trace = dir + "/drag.trace"
         // GTK 4.8 draws with cairo when there is no GL (Strata offers none).
-        let run = try StrataRun(["--size", "1280x720", "--hide-cursor", "--record", trace],
-                                environment: ["GDK_BACKEND": "wayland", "NO_AT_BRIDGE": "1", "GTK_A11Y": "none", "GSK_RENDERER": "cairo"])
+        let run = try StrataRun(
+            ["--size", "1280x720", "--hide-cursor", "--record", trace],
+            environment: ["GDK_BACKEND": "wayland", "NO_AT_BRIDGE": "1", "GTK_A11Y": "none", "GSK_RENDERER": "cairo"])
         _ = try #require(await run.socketName())
         let ids = try await Self.twoClipboardWindows(run, ["gtk4-demo", "--run=clipboard"])
         // The right window's drop area (right of its Paste button) is empty before the drop.

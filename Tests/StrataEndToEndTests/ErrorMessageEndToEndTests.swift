@@ -12,11 +12,15 @@ import Testing
 
     /// What a raw Swift error description looks like (`CocoaError(_nsError: …, rawValue: 516)`,
     /// `POSIXError(_nsError: …)`, `Optional("…")`, a struct's `Failure(description: …)`).
-    static let rawPatterns = ["Error(", "rawValue:", "CocoaError", "POSIXError(", "Optional(", "_code", "NSCocoaErrorDomain"]
+    static let rawPatterns = [
+        "Error(", "rawValue:", "CocoaError", "POSIXError(", "Optional(", "_code", "NSCocoaErrorDomain",
+    ]
 
     static func expectInWords(_ text: String, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
         for pattern in rawPatterns {
-            #expect(!text.contains(pattern), "\(what) printed a raw Swift error (\(pattern)): \(text)", sourceLocation: sourceLocation)
+            #expect(
+                !text.contains(pattern), "\(what) printed a raw Swift error (\(pattern)): \(text)",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -30,13 +34,20 @@ import Testing
         FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
         let cases: [([String], String)] = [
             (["--screenshot", file], "--screenshot \(file): \(file) exists and is a regular file, not a directory"),
-            (["--screenshot", file + "/shots"], "--screenshot \(file)/shots: \(file) is a regular file, not a directory"),
+            (
+                ["--screenshot", file + "/shots"],
+                "--screenshot \(file)/shots: \(file) is a regular file, not a directory"
+            ),
             (["--record", folder.path], "--record \(folder.path): \(folder.path) is a directory, not a file"),
-            (["--record", folder.path + "/missing/x.trace"], "--record \(folder.path)/missing/x.trace: the directory \(folder.path)/missing does not exist"),
+            (
+                ["--record", folder.path + "/missing/x.trace"],
+                "--record \(folder.path)/missing/x.trace: the directory \(folder.path)/missing does not exist"
+            ),
             (["--record", "/dev/null"], "--record /dev/null: /dev/null is a character device, not a regular file"),
         ]
         for (arguments, message) in cases {
-            let result = try await StrataRun.run(["--backend", "headless"] + arguments, command: ["touch", marker], expecting: .status(1))
+            let result = try await StrataRun.run(
+                ["--backend", "headless"] + arguments, command: ["touch", marker], expecting: .status(1))
             #expect(result.stderr.contains("strata: error: \(message)"), "\(arguments): \(result.stderr)")
             #expect(!FileManager.default.fileExists(atPath: marker), "\(arguments): the command ran")
             #expect(!result.stdout.contains("WAYLAND_DISPLAY="), "\(arguments): Strata started")
@@ -58,7 +69,8 @@ import Testing
             ["--disable-global", "no_such_global"], ["--socket", "a/b"], ["--level", "nolevel"], ["--overscan", "90"],
         ]
         for arguments in cases {
-            let result = try await StrataRun.run(["--backend", "headless"] + arguments, command: ["true"], expecting: .failure)
+            let result = try await StrataRun.run(
+                ["--backend", "headless"] + arguments, command: ["true"], expecting: .failure)
             #expect(result.stderr.contains("rror"), "\(arguments): \(result.stderr)")
             Self.expectInWords(result.stderr + result.stdout, "strata \(arguments)")
         }
@@ -66,8 +78,11 @@ import Testing
 
     /// A command that cannot start (127) and a parent session that is not there (1).
     @Test func strataStartErrorsAreInWords() async throws {
-        let missing = try await StrataRun.run(["--backend", "headless"], command: ["/nonexistent/command"], expecting: .status(127))
-        #expect(missing.stderr.contains("strata: error: cannot start '/nonexistent/command': No such file or directory"), "\(missing.stderr)")
+        let missing = try await StrataRun.run(
+            ["--backend", "headless"], command: ["/nonexistent/command"], expecting: .status(127))
+        #expect(
+            missing.stderr.contains("strata: error: cannot start '/nonexistent/command': No such file or directory"),
+            "\(missing.stderr)")
         Self.expectInWords(missing.stderr, "strata -- /nonexistent/command")
         for backend in ["wayland", "x11"] {
             let result = try await StrataRun.run(["--backend", backend], command: ["true"], expecting: .status(1))
@@ -90,7 +105,8 @@ import Testing
         ]
         for environment in environments {
             for arguments in [["windows"], ["close", "foot"], ["run", "-"], ["events"]] {
-                let result = try await ProcessResult.run([ctl] + arguments, environment: environment, directory: folder.path)
+                let result = try await ProcessResult.run(
+                    [ctl] + arguments, environment: environment, directory: folder.path)
                 #expect(result.status == 1, "\(environment) \(arguments): \(result.ending): \(result.stderr)")
                 #expect(result.stderr.contains("strata -- COMMAND"), "\(environment) \(arguments): \(result.stderr)")
                 #expect(result.stderr.contains("STRATA_SOCKET"), "\(result.stderr)")
@@ -108,11 +124,13 @@ import Testing
         let cases: [([String], String)] = [
             (["move", "1"], "strata-ctl move "), (["step", "0"], "strata-ctl step "),
             (["record-video"], "strata-ctl record-video "), (["resize", "1", "100"], "strata-ctl resize "),
-            (["record", "start"], "strata-ctl record "), (["screen", "brightness", "1", "7"], "strata-ctl screen brightness "),
+            (["record", "start"], "strata-ctl record "),
+            (["screen", "brightness", "1", "7"], "strata-ctl screen brightness "),
             (["input", "touch", "hover", "1"], "strata-ctl input touch "), (["exec"], "strata-ctl exec "),
         ]
         for (arguments, usage) in cases {
-            let result = try await ProcessResult.run([ctl] + arguments, environment: ["XDG_RUNTIME_DIR": folder.path], directory: folder.path)
+            let result = try await ProcessResult.run(
+                [ctl] + arguments, environment: ["XDG_RUNTIME_DIR": folder.path], directory: folder.path)
             #expect(result.status == 64, "\(arguments): \(result.ending): \(result.stderr)")
             #expect(result.stderr.contains("Usage: \(usage)"), "\(arguments): \(result.stderr)")
             #expect(!result.stderr.contains("strata-ctl <subcommand>"), "\(arguments): \(result.stderr)")
@@ -133,7 +151,8 @@ import Testing
             (["run", "missing.strata"], 1, "cannot read missing.strata"),
         ]
         for (arguments, status, message) in cases {
-            let result = try await ProcessResult.run([ctl] + arguments, environment: ["XDG_RUNTIME_DIR": folder.path], directory: folder.path)
+            let result = try await ProcessResult.run(
+                [ctl] + arguments, environment: ["XDG_RUNTIME_DIR": folder.path], directory: folder.path)
             #expect(result.status == status, "\(arguments): \(result.ending): \(result.stderr)")
             #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
             Self.expectInWords(result.stderr + result.stdout, "strata-ctl \(arguments)")
@@ -151,13 +170,19 @@ import Testing
         let experiment = root + "/bad.strata"
         try "close title:no-such-window\n".write(toFile: experiment, atomically: true, encoding: .utf8)
         let cases: [([String], String)] = [
-            (["close", "title:no-such-window"], "no window has title \"no-such-window\"; no window is open (unknown_window)"),
+            (
+                ["close", "title:no-such-window"],
+                "no window has title \"no-such-window\"; no window is open (unknown_window)"
+            ),
             (["make-key", "pid:abc"], "pid: takes a process id"),
             (["raise", "999"], "no open window has id 999"),
             (["maximize", "nothing"], "no window has app id \"nothing\""),
             (["record", "start", root], "cannot record to \(root): \(root) is a directory, not a file"),
             (["record", "start", "/nonexistent/x.trace"], "the directory /nonexistent does not exist"),
-            (["record-video", "-o", "/nonexistent/x.mp4"], "cannot record video to /nonexistent/x.mp4: the directory /nonexistent does not exist"),
+            (
+                ["record-video", "-o", "/nonexistent/x.mp4"],
+                "cannot record video to /nonexistent/x.mp4: the directory /nonexistent does not exist"
+            ),
             (["record-video", "-o", root + "/a-file/x.webm"], "\(root)/a-file is a regular file, not a directory"),
             (["screenshot", "-o", "/nonexistent/x.png"], "cannot write the screenshot to /nonexistent/x.png"),
             (["screenshot", "-o", root], "\(root) is a directory, not a file"),

@@ -11,21 +11,27 @@ struct FocusStealingEndToEndTests {
 
     @Test(.enabled(if: ready, "needs xterm, foot, xdotool and xprop (apt-get install xterm foot xdotool x11-utils)"))
     func xdotoolActivatingABackgroundXtermWhileFootIsKeyIsRefused() async throws {
-        let run = try StrataRun(["--backend", "headless", "--size", "800x600"], command: ["sh", "-c", """
-            xterm -class Stealer -title stealer &
-            until \(Self.ctl) windows | grep -q ' stealer '; do sleep 0.05; done
-            foot --app-id=typing --title=typing &
-            until \(Self.ctl) windows | grep ' typing ' | grep -q ' yes '; do sleep 0.05; done
-            w=$(xdotool search --classname xterm | head -1)
-            xdotool windowactivate "$w" 2>/dev/null
-            until xprop -id "$w" _NET_WM_STATE | grep -q _NET_WM_STATE_DEMANDS_ATTENTION; do sleep 0.05; done
-            echo AFTER; \(Self.ctl) windows
-            """])
+        let run = try StrataRun(
+            ["--backend", "headless", "--size", "800x600"],
+            command: [
+                "sh", "-c",
+                """
+                xterm -class Stealer -title stealer &
+                until \(Self.ctl) windows | grep -q ' stealer '; do sleep 0.05; done
+                foot --app-id=typing --title=typing &
+                until \(Self.ctl) windows | grep ' typing ' | grep -q ' yes '; do sleep 0.05; done
+                w=$(xdotool search --classname xterm | head -1)
+                xdotool windowactivate "$w" 2>/dev/null
+                until xprop -id "$w" _NET_WM_STATE | grep -q _NET_WM_STATE_DEMANDS_ATTENTION; do sleep 0.05; done
+                echo AFTER; \(Self.ctl) windows
+                """,
+            ])
         // The script leaves its two clients running: they end once Strata has gone.
         let result = await run.finish(timeout: 60, mayOutlive: ["xterm", "foot"])
         let after = result.stdout.split(separator: "AFTER").last.map(String.init) ?? ""
-        #expect(after.split(separator: "\n").contains { $0.contains(" typing ") && $0.contains(" yes ") },
-                "\(result.stdout) \(result.stderr.suffix(1000))")
+        #expect(
+            after.split(separator: "\n").contains { $0.contains(" typing ") && $0.contains(" yes ") },
+            "\(result.stdout) \(result.stderr.suffix(1000))")
         #expect(!after.split(separator: "\n").contains { $0.contains(" stealer ") && $0.contains(" yes ") })
         #expect(result.stderr.contains("focus request refused: _NET_ACTIVE_WINDOW"), "\(result.stderr.suffix(1000))")
     }

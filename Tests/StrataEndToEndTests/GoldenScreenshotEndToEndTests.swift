@@ -7,22 +7,28 @@ import Testing
 /// `strata-ctl screenshot --window` and `strata-ctl compare-screenshot` with the built binaries and
 /// real clients: a covered window's own pixels, and the golden check against a baseline.
 @Suite struct GoldenScreenshotEndToEndTests {
-    private func frame(_ session: ControlTests.Session, _ appID: String) async throws -> (x: Int, y: Int, width: Int, height: Int) {
+    private func frame(_ session: ControlTests.Session, _ appID: String) async throws -> (
+        x: Int, y: Int, width: Int, height: Int
+    ) {
         let window = try #require(try await session.windows().first { $0["app_id"] as? String == appID })
         let frame = try #require(window["frame"] as? [String: Any])
-        return (try #require(frame["x"] as? Int), try #require(frame["y"] as? Int),
-                try #require(frame["width"] as? Int), try #require(frame["height"] as? Int))
+        return (
+            try #require(frame["x"] as? Int), try #require(frame["y"] as? Int),
+            try #require(frame["width"] as? Int), try #require(frame["height"] as? Int)
+        )
     }
 
     @Test(.enabled(if: ControlTests.ready, "strata-ctl or strata-color-client is not built"))
     func aCoveredColourWindowsScreenshotIsExactlyItsOwnPixels() async throws {
         let session = try await ControlTests.Session.start()
         let folder = try ScratchFolder()
-        try await session.ctl("exec", "--", "strata-color-client", "--app-id", "e2e.below", "--size", "200x160",
-                              "--color", "ff0000", "--inner", "00ff00", "--seconds", "600")
+        try await session.ctl(
+            "exec", "--", "strata-color-client", "--app-id", "e2e.below", "--size", "200x160",
+            "--color", "ff0000", "--inner", "00ff00", "--seconds", "600")
         _ = try await session.waitForWindow("e2e.below")
-        try await session.ctl("exec", "--", "strata-color-client", "--app-id", "e2e.cover", "--size", "300x300",
-                              "--color", "0000ff", "--seconds", "600")
+        try await session.ctl(
+            "exec", "--", "strata-color-client", "--app-id", "e2e.cover", "--size", "300x300",
+            "--color", "0000ff", "--seconds", "600")
         _ = try await session.waitForWindow("e2e.cover")
         try await session.ctl("move", "e2e.below", "--to", "20,20")
         try await session.ctl("move", "e2e.cover", "--to", "0,0")
@@ -49,21 +55,29 @@ import Testing
         let baseline = folder.path + "/baseline.png"
         let missing = try await session.ctl("compare-screenshot", baseline, "--window", "e2e.below", expectStatus: 2)
         #expect(missing.stderr.contains("there is no baseline"), "\(missing.stderr)")
-        #expect(try await session.ctl("compare-screenshot", baseline, "--window", "e2e.below", "--update").stdout.hasPrefix("updated"))
-        #expect(try await session.ctl("compare-screenshot", baseline, "--window", "e2e.below").stdout.hasPrefix("match: 0 of 32000"))
+        #expect(
+            try await session.ctl("compare-screenshot", baseline, "--window", "e2e.below", "--update").stdout.hasPrefix(
+                "updated"))
+        #expect(
+            try await session.ctl("compare-screenshot", baseline, "--window", "e2e.below").stdout.hasPrefix(
+                "match: 0 of 32000"))
         try await session.ctl("move", "e2e.cover", "--to", "100,100")
         try await session.ctl("compare-screenshot", baseline, "--window", "e2e.below")
 
         // Another window of the same name and size, of another inner colour: it differs.
         try await session.ctl("close", "e2e.below")
-        try await session.ctl("exec", "--", "strata-color-client", "--app-id", "e2e.below", "--size", "200x160",
-                              "--color", "ff0000", "--inner", "ffff00", "--seconds", "600")
+        try await session.ctl(
+            "exec", "--", "strata-color-client", "--app-id", "e2e.below", "--size", "200x160",
+            "--color", "ff0000", "--inner", "ffff00", "--seconds", "600")
         _ = try await session.waitForWindow("e2e.below")
         try await session.ctl("settle")
         let actual = folder.path + "/actual.png", diff = folder.path + "/diff.png"
-        let differs = try await session.ctl("compare-screenshot", baseline, "--window", "e2e.below", "--actual", actual, "--diff", diff,
-                                            expectStatus: 1)
-        #expect(differs.stdout.hasPrefix("differ: 8000 of 32000 pixels differ (25.0%), within 50,40,100x80"), "\(differs.stdout)")
+        let differs = try await session.ctl(
+            "compare-screenshot", baseline, "--window", "e2e.below", "--actual", actual, "--diff", diff,
+            expectStatus: 1)
+        #expect(
+            differs.stdout.hasPrefix("differ: 8000 of 32000 pixels differ (25.0%), within 50,40,100x80"),
+            "\(differs.stdout)")
         #expect(try PNGFile.read(path: actual).at(100, 80) == 0xffff_ff00)
         #expect(try PNGFile.read(path: diff).at(100, 80) == 0xffff_0000)
         try await session.ctl("compare-screenshot", baseline, "--window", "e2e.below", "--mask", "50,40,100x80")
@@ -79,32 +93,40 @@ import Testing
         let folder = try ScratchFolder()
         let file = folder.path + "/golden.strata"
         try """
-            exec -- strata-color-client --app-id e2e.golden --color ff0000 --size 100x80 --seconds 600
-            wait-window e2e.golden
-            settle
-            compare-screenshot \(folder.path)/golden.png --window e2e.golden --update
-            compare-screenshot \(folder.path)/golden.png --window e2e.golden
-            compare-screenshot \(folder.path)/golden.png --window e2e.golden --mask 0,0,10x10 --max-diff 0
-            compare-screenshot \(folder.path)/golden.png
+        exec -- strata-color-client --app-id e2e.golden --color ff0000 --size 100x80 --seconds 600
+        wait-window e2e.golden
+        settle
+        compare-screenshot \(folder.path)/golden.png --window e2e.golden --update
+        compare-screenshot \(folder.path)/golden.png --window e2e.golden
+        compare-screenshot \(folder.path)/golden.png --window e2e.golden --mask 0,0,10x10 --max-diff 0
+        compare-screenshot \(folder.path)/golden.png
 
-            """.write(toFile: file, atomically: true, encoding: .utf8)
-        let result = try await StrataRun.run(["--size", "320x240"], command: ["strata-ctl", "run", file],
-                                             environment: ["PATH": ControlTests.path], expecting: .status(1))
-        #expect(result.stderr.contains("golden.strata:7: compare-screenshot: differ: the pictures differ in size: 100x80 and 320x240"),
-                "\(result.stderr)")
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let result = try await StrataRun.run(
+            ["--size", "320x240"], command: ["strata-ctl", "run", file],
+            environment: ["PATH": ControlTests.path], expecting: .status(1))
+        #expect(
+            result.stderr.contains(
+                "golden.strata:7: compare-screenshot: differ: the pictures differ in size: 100x80 and 320x240"),
+            "\(result.stderr)")
     }
 
     /// foot under a colour window: its image is what the screen shows where nothing covers it, and
     /// not the cover's colour where the cover is.
-    @Test(.enabled(if: ControlTests.ready && StrataRun.isInstalled("foot"), "foot, strata-ctl or strata-color-client is missing"))
+    @Test(
+        .enabled(
+            if: ControlTests.ready && StrataRun.isInstalled("foot"),
+            "foot, strata-ctl or strata-color-client is missing"))
     func aCoveredFootsScreenshotIsItsOwnPixels() async throws {
         let session = try await ControlTests.Session.start()
         let folder = try ScratchFolder()
-        try await session.ctl("exec", "--", "foot", "--app-id", "e2e.foot", "sh", "-c", "printf 'golden pixels\\n'; exec sleep 600")
+        try await session.ctl(
+            "exec", "--", "foot", "--app-id", "e2e.foot", "sh", "-c", "printf 'golden pixels\\n'; exec sleep 600")
         _ = try await session.waitForWindow("e2e.foot")
         try await session.ctl("move", "e2e.foot", "--to", "10,10")
-        try await session.ctl("exec", "--", "strata-color-client", "--app-id", "e2e.cover", "--size", "120x80",
-                              "--color", "ff00ff", "--seconds", "600")
+        try await session.ctl(
+            "exec", "--", "strata-color-client", "--app-id", "e2e.cover", "--size", "120x80",
+            "--color", "ff00ff", "--seconds", "600")
         _ = try await session.waitForWindow("e2e.cover")
         try await session.ctl("move", "e2e.cover", "--to", "40,40")
         try await session.ctl("settle", "--frames", "3", "--timeout", "20")

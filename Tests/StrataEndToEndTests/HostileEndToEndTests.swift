@@ -46,7 +46,7 @@ import Testing
             var bytes = WireMessage(object: 1, opcode: 1, [.newID(2)]).bytes
             bytes += WireMessage(object: 2, opcode: 0, [.uint(2), .string("wl_compositor"), .uint(4), .newID(3)]).bytes
             bytes += WireMessage(object: 3, opcode: 0, [.newID(4)]).bytes
-            bytes += WireMessage(object: 4, opcode: 6).bytes // wl_surface.commit
+            bytes += WireMessage(object: 4, opcode: 6).bytes  // wl_surface.commit
             if cycle % 3 == 0 { bytes = Array(bytes.prefix(bytes.count - 5)) }
             socket.write(bytes)
         }
@@ -77,7 +77,9 @@ final class WireSocket {
             raw.copyBytes(from: path.prefix(raw.count - 1).map { UInt8(bitPattern: $0) })
         }
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard connected == 0 else {
             close(fd)
@@ -118,4 +120,3 @@ final class WireSocket {
         return false
     }
 }
-

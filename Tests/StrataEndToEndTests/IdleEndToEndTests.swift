@@ -5,12 +5,17 @@ import Testing
 /// was idle for the timeout, and its resume command when input comes (here injected with
 /// `strata-ctl input`).
 @Suite struct IdleEndToEndTests {
-    @Test(.enabled(if: StrataRun.isInstalled("swayidle") && StrataRun.sibling("strata-ctl") != nil,
-                   "swayidle is not installed (apt-get install swayidle) or strata-ctl is not built"))
+    @Test(
+        .enabled(
+            if: StrataRun.isInstalled("swayidle") && StrataRun.sibling("strata-ctl") != nil,
+            "swayidle is not installed (apt-get install swayidle) or strata-ctl is not built"))
     func swayidleRunsItsTimeoutAndResumeCommands() async throws {
-        let run = try StrataRun(["--size", "320x200"], command: [
-            "swayidle", "-w", "timeout", "1", "touch \"$XDG_RUNTIME_DIR/idled\"", "resume", "touch \"$XDG_RUNTIME_DIR/resumed\"",
-        ])
+        let run = try StrataRun(
+            ["--size", "320x200"],
+            command: [
+                "swayidle", "-w", "timeout", "1", "touch \"$XDG_RUNTIME_DIR/idled\"", "resume",
+                "touch \"$XDG_RUNTIME_DIR/resumed\"",
+            ])
         _ = try #require(await run.socketName())
         let idled = await StrataRun.poll(timeout: 20) { run.runtimeFileExists("idled") ? true : nil }
         #expect(idled == true, "swayidle never ran its timeout command; stderr: \(run.stderr)")

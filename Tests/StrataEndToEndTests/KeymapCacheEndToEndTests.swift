@@ -7,7 +7,10 @@ import Testing
 @Suite struct KeymapCacheEndToEndTests {
     /// The size in the wl_keyboard.keymap event wayland-info receives (`keymap(1, fd 4, 64434)`
     /// in its WAYLAND_DEBUG log), printed by the command Strata starts.
-    static let command = ["sh", "-c", "WAYLAND_DEBUG=1 wayland-info 2>&1 >/dev/null | sed -n 's/.*wl_keyboard@[0-9]*\\.keymap(1, fd [0-9]*, \\([0-9]*\\)).*/keymap size \\1/p'"]
+    static let command = [
+        "sh", "-c",
+        "WAYLAND_DEBUG=1 wayland-info 2>&1 >/dev/null | sed -n 's/.*wl_keyboard@[0-9]*\\.keymap(1, fd [0-9]*, \\([0-9]*\\)).*/keymap size \\1/p'",
+    ]
 
     static func keymapSize(in stdout: String) -> Int? {
         stdout.split(separator: "\n").compactMap { line in
@@ -15,9 +18,13 @@ import Testing
         }.first
     }
 
-    @Test(.enabled(if: StrataRun.isInstalled("wayland-info"), "wayland-info is not installed (apt-get install wayland-utils)"))
+    @Test(
+        .enabled(
+            if: StrataRun.isInstalled("wayland-info"), "wayland-info is not installed (apt-get install wayland-utils)"))
     func aCacheFileWhoseTextWasAlteredIsReplacedByTheKeymapOfTheNames() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("strata-keymap-e2e-\(UUID().uuidString)").path
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "strata-keymap-e2e-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
         // Every XKB variable pinned: the X11 backend's tests, in this process, set XKB_DEFAULT_*
@@ -47,7 +54,8 @@ import Testing
         // keymap is compiled when the key needs it).
         let ctl = try #require(StrataRun.sibling("strata-ctl"))
         let typing = Self.command[2] + "; \"$0\" input type 'hello, World'"
-        let second = try await StrataRun.run(["--backend", "headless"], command: ["sh", "-c", typing, ctl], environment: environment)
+        let second = try await StrataRun.run(
+            ["--backend", "headless"], command: ["sh", "-c", typing, ctl], environment: environment)
         #expect(second.status == 0, "stderr: \(second.stderr)")
         #expect(Self.keymapSize(in: second.stdout) == size)
 
@@ -60,7 +68,9 @@ import Testing
         #expect(Self.keymapSize(in: third.stdout) == size)
         let rewritten = try String(contentsOfFile: path, encoding: .utf8)
         let listing = ((try? FileManager.default.contentsOfDirectory(atPath: root + "/strata")) ?? []).sorted()
-        #expect(rewritten == stored, """
+        #expect(
+            rewritten == stored,
+            """
             the file was not written anew: \(listing); its first lines \(rewritten.split(separator: "\n").prefix(2)); \
             stderr: \(third.stderr)
             """)

@@ -5,11 +5,14 @@ import Testing
 /// `strata --overscan` for the start-up screens, and strata-ctl's checks on overscan and convert
 /// arguments before anything is sent.
 @Suite struct OverscanEndToEndTests {
-    @Test(arguments: [("10", 0xff00_0000 as UInt32, "scale"), ("10:inset", 0xff00_0000, "inset"), ("10:none", 0xff20_2428, "none")])
+    @Test(arguments: [
+        ("10", 0xff00_0000 as UInt32, "scale"), ("10:inset", 0xff00_0000, "inset"), ("10:none", 0xff20_2428, "none"),
+    ])
     func startUpScreensOverscanAsTheOptionSays(option: String, corner: UInt32, compensation: String) async throws {
         let ctl = try #require(StrataRun.sibling("strata-ctl"))
-        let result = try await StrataRun.run(["--size", "200x100", "--overscan", option],
-                                             command: [ctl, "screens", "--json"], screenshots: true)
+        let result = try await StrataRun.run(
+            ["--size", "200x100", "--overscan", option],
+            command: [ctl, "screens", "--json"], screenshots: true)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("\"overscan\":10"), "\(result.stdout)")
         #expect(result.stdout.contains("\"overscan_compensation\":\"\(compensation)\""), "\(result.stdout)")
@@ -27,11 +30,15 @@ import Testing
             (["screen", "add", "--overscan", "5:tall"], "'5:tall': an overscan is PERCENT[:scale|inset|none]"),
             (["convert", "1", "10"], "'10': a point is X,Y and a rectangle X,Y,WxH"),
             (["convert", "1", "1,2,3"], "'1,2,3': a point is X,Y and a rectangle X,Y,WxH"),
-            (["convert", "1", "1,2", "--to", "2", "--to-screen", "1"], "give at most one of --to, --to-screen, --from and --from-screen"),
+            (
+                ["convert", "1", "1,2", "--to", "2", "--to-screen", "1"],
+                "give at most one of --to, --to-screen, --from and --from-screen"
+            ),
         ]
         for (arguments, message) in cases {
             // No Strata runs: validation happens before strata-ctl looks for a socket.
-            let result = try await ProcessResult.run([ctl] + arguments, environment: ["STRATA_SOCKET": "/nonexistent"], directory: "/")
+            let result = try await ProcessResult.run(
+                [ctl] + arguments, environment: ["STRATA_SOCKET": "/nonexistent"], directory: "/")
             #expect(result.status == 64, "\(arguments): \(result.status) \(result.stderr)")
             #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
         }

@@ -58,18 +58,23 @@ import Testing
         return nil
     }
 
-    @Test(.enabled(if: StrataRun.isInstalled("gtk3-demo") && StrataRun.isInstalled("gtk3-widget-factory")
-                   && StrataRun.sibling("strata-ctl") != nil,
-                   "gtk3-demo or gtk3-widget-factory is not installed (apt-get install gtk-3-examples)"))
+    @Test(
+        .enabled(
+            if: StrataRun.isInstalled("gtk3-demo") && StrataRun.isInstalled("gtk3-widget-factory")
+                && StrataRun.sibling("strata-ctl") != nil,
+            "gtk3-demo or gtk3-widget-factory is not installed (apt-get install gtk-3-examples)"))
     func middleClickPastesTheSelectionOfOneGtk3ClientIntoAnother() async throws {
         let scratch = try ScratchFolder(prefix: "strata-primary-e2e")
         defer { withExtendedLifetime(scratch) {} }
         let dir = scratch.path
         // A caret that does not blink keeps unchanged pixels unchanged.
         try FileManager.default.createDirectory(atPath: dir + "/gtk-3.0", withIntermediateDirectories: true)
-        try "[Settings]\ngtk-cursor-blink=false\n".write(toFile: dir + "/gtk-3.0/settings.ini", atomically: true, encoding: .utf8)
-        let run = try StrataRun(["--size", "1024x600", "--hide-cursor"], command: ["/bin/sh", "-c", "gtk3-demo --run=entry_buffer & exec sleep 120"],
-                                environment: ["GDK_BACKEND": "wayland", "XDG_CONFIG_HOME": dir, "NO_AT_BRIDGE": "1"])
+        try "[Settings]\ngtk-cursor-blink=false\n".write(
+            toFile: dir + "/gtk-3.0/settings.ini", atomically: true, encoding: .utf8)
+        let run = try StrataRun(
+            ["--size", "1024x600", "--hide-cursor"],
+            command: ["/bin/sh", "-c", "gtk3-demo --run=entry_buffer & exec sleep 120"],
+            environment: ["GDK_BACKEND": "wayland", "XDG_CONFIG_HOME": dir, "NO_AT_BRIDGE": "1"])
         _ = try #require(await run.socketName())
         func windows() -> String { (try? Self.ctl(run, ["windows"]).output) ?? "" }
 

@@ -6,7 +6,9 @@ import Testing
 /// wayland-info: every Wayland client of the command and of `strata-ctl exec`, at any depth,
 /// connects on the privileged socket their WAYLAND_DISPLAY names; a client from outside, or one
 /// pointed at the public socket, does not (docs/reliability.md, "Trust model").
-@Suite(.enabled(if: StrataRun.isInstalled("wayland-info"), "wayland-info is not installed (apt-get install wayland-utils)"))
+@Suite(
+    .enabled(if: StrataRun.isInstalled("wayland-info"), "wayland-info is not installed (apt-get install wayland-utils)")
+)
 struct PrivilegeEndToEndTests {
     static let privileged: Set<String> = [
         "zwlr_screencopy_manager_v1", "zwlr_output_manager_v1", "zwp_virtual_keyboard_manager_v1",
@@ -57,14 +59,18 @@ struct PrivilegeEndToEndTests {
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(process.terminationStatus == 0)
         let seen = Self.interfaces(in: output)
-        #expect(seen.contains("wl_compositor") && seen.contains("wp_security_context_manager_v1"), "wayland-info saw \(seen.sorted())")
-        #expect(seen.isDisjoint(with: Self.privileged), "wayland-info saw \(seen.intersection(Self.privileged).sorted())")
+        #expect(
+            seen.contains("wl_compositor") && seen.contains("wp_security_context_manager_v1"),
+            "wayland-info saw \(seen.sorted())")
+        #expect(
+            seen.isDisjoint(with: Self.privileged), "wayland-info saw \(seen.intersection(Self.privileged).sorted())")
     }
 
     /// Any number of clients in one script, one after the other and side by side: each has a
     /// connection of its own on the privileged socket (no client finds another's).
     @Test func inAScriptEveryClientIsPrivileged() async throws {
-        let script = "wayland-info; echo ---; wayland-info & wayland-info > \"$XDG_RUNTIME_DIR/third\"; wait; echo ---; cat \"$XDG_RUNTIME_DIR/third\"; rm \"$XDG_RUNTIME_DIR/third\""
+        let script =
+            "wayland-info; echo ---; wayland-info & wayland-info > \"$XDG_RUNTIME_DIR/third\"; wait; echo ---; cat \"$XDG_RUNTIME_DIR/third\"; rm \"$XDG_RUNTIME_DIR/third\""
         let result = try await StrataRun.run([], command: ["sh", "-c", script])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let parts = result.stdout.components(separatedBy: "---\n")
@@ -78,10 +84,13 @@ struct PrivilegeEndToEndTests {
 
     /// The command can still start an ordinary client: one pointed at the public socket.
     @Test func aClientOfTheCommandPointedAtThePublicSocketIsOrdinary() async throws {
-        let result = try await StrataRun.run(["--socket", "strata-public"], command: ["sh", "-c", "WAYLAND_DISPLAY=strata-public wayland-info"])
+        let result = try await StrataRun.run(
+            ["--socket", "strata-public"], command: ["sh", "-c", "WAYLAND_DISPLAY=strata-public wayland-info"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let seen = Self.interfaces(in: result.stdout)
-        #expect(seen.contains("wl_compositor") && seen.isDisjoint(with: Self.privileged), "wayland-info saw \(seen.sorted())")
+        #expect(
+            seen.contains("wl_compositor") && seen.isDisjoint(with: Self.privileged),
+            "wayland-info saw \(seen.sorted())")
     }
 
     /// A WAYLAND_SOCKET that Strata's own parent left set reaches no client: the command's
@@ -103,7 +112,8 @@ struct PrivilegeEndToEndTests {
         let scratch = try ScratchFolder(prefix: "strata-priv-e2e")
         defer { withExtendedLifetime(scratch) {} }
         let dir = scratch.path
-        let script = "\"$0\" exec -- sh -c 'wayland-info > \"$0.tmp\" && mv \"$0.tmp\" \"$0\"' \"$1\" >/dev/null; "
+        let script =
+            "\"$0\" exec -- sh -c 'wayland-info > \"$0.tmp\" && mv \"$0.tmp\" \"$0\"' \"$1\" >/dev/null; "
             + "i=0; while [ ! -f \"$1\" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done; test -f \"$1\""
         let result = try await StrataRun.run([], command: ["sh", "-c", script, ctl, dir + "/info"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
@@ -120,7 +130,10 @@ struct PrivilegeEndToEndTests {
         let dir = scratch.path
         let info = dir + "/info"
         let result = try await StrataRun.run(
-            ["--size", "640x480"], command: ["foot", "sh", "-c", "wayland-info > \"$0.tmp\"; echo $? >> \"$0.tmp\"; mv \"$0.tmp\" \"$0\"", info],
+            ["--size", "640x480"],
+            command: [
+                "foot", "sh", "-c", "wayland-info > \"$0.tmp\"; echo $? >> \"$0.tmp\"; mv \"$0.tmp\" \"$0\"", info,
+            ],
             timeout: 60)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let output = (try? String(contentsOfFile: info, encoding: .utf8)) ?? ""

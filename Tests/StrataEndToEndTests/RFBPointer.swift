@@ -16,7 +16,9 @@ final class RFBPointer {
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         self.fd = fd
         guard connected == 0, handshake() else { return nil }
@@ -43,11 +45,12 @@ final class RFBPointer {
 
     private func handshake() -> Bool {
         guard let version = read(12), version.starts(with: Array("RFB 003.".utf8)),
-              write(Array("RFB 003.008\n".utf8)),
-              let count = read(1), count[0] > 0, let types = read(Int(count[0])), types.contains(1),
-              write([1]), let result = read(4), Self.u32(result) == 0,
-              write([1]),  // ClientInit: shared
-              let header = read(24), read(Self.u32(Array(header[20..<24]))) != nil else { return false }
+            write(Array("RFB 003.008\n".utf8)),
+            let count = read(1), count[0] > 0, let types = read(Int(count[0])), types.contains(1),
+            write([1]), let result = read(4), Self.u32(result) == 0,
+            write([1]),  // ClientInit: shared
+            let header = read(24), read(Self.u32(Array(header[20..<24]))) != nil
+        else { return false }
         return true
     }
 

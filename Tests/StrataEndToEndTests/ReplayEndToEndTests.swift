@@ -12,18 +12,22 @@ import Testing
     static func folder() throws -> ScratchFolder { try ScratchFolder(prefix: "strata-replay-e2e") }
 
     /// Records `experiment` run as Strata's command into `trace`.
-    func record(_ experiment: String, into trace: String, arguments: [String] = ["--size", "1280x720"],
-                screenshots: Bool = false) async throws -> StrataResult {
+    func record(
+        _ experiment: String, into trace: String, arguments: [String] = ["--size", "1280x720"],
+        screenshots: Bool = false
+    ) async throws -> StrataResult {
         let ctl = try #require(ControlTests.ctl)
         _ = try #require(ControlTests.colorClient)
-        return try await StrataRun.run(arguments + ["--record", trace], command: [ctl, "run", experiment], screenshots: screenshots,
-                                       environment: ["PATH": ControlTests.path], timeout: 60)
+        return try await StrataRun.run(
+            arguments + ["--record", trace], command: [ctl, "run", experiment], screenshots: screenshots,
+            environment: ["PATH": ControlTests.path], timeout: 60)
     }
 
     func replay(_ trace: String, in folder: ScratchFolder, extra: [String] = []) async throws -> ProcessResult {
         let ctl = try #require(ControlTests.ctl)
-        return try await ProcessResult.run([ctl, "replay", trace, "--strata", StrataRun.binaryPath] + extra,
-                                           environment: ["PATH": ControlTests.path], directory: folder.path, timeout: 90)
+        return try await ProcessResult.run(
+            [ctl, "replay", trace, "--strata", StrataRun.binaryPath] + extra,
+            environment: ["PATH": ControlTests.path], directory: folder.path, timeout: 90)
     }
 
     @Test(arguments: ControlTests.exampleFiles)
@@ -55,11 +59,13 @@ import Testing
             let recordedCopy = "\(keep)/\(name).recorded.\(file)"
             mine.argb.withUnsafeBufferPointer { pixels in
                 guard let base = pixels.baseAddress else { return }
-                try? PNGFile.write(path: recordedCopy, pixels: base, width: Int32(mine.width), height: Int32(mine.height),
-                                   stride: Int32(mine.width * 4))
+                try? PNGFile.write(
+                    path: recordedCopy, pixels: base, width: Int32(mine.width), height: Int32(mine.height),
+                    stride: Int32(mine.width * 4))
             }
             guard mine.width == theirs.width, mine.height == theirs.height else {
-                lines.append("\(file): recorded \(mine.width)×\(mine.height), replayed \(theirs.width)×\(theirs.height)")
+                lines.append(
+                    "\(file): recorded \(mine.width)×\(mine.height), replayed \(theirs.width)×\(theirs.height)")
                 continue
             }
             var count = 0, minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
@@ -71,8 +77,11 @@ import Testing
                     if samples.count < 4 { samples.append("(\(x),\(y)) \(hex(mine.at(x, y)))→\(hex(theirs.at(x, y)))") }
                 }
             }
-            lines.append(count == 0 ? "\(file): the last pictures are the same"
-                : "\(file): \(count) pixels differ within x \(minX)…\(maxX), y \(minY)…\(maxY), e.g. \(samples.joined(separator: ", ")); both in \(keep)")
+            lines.append(
+                count == 0
+                    ? "\(file): the last pictures are the same"
+                    : "\(file): \(count) pixels differ within x \(minX)…\(maxX), y \(minY)…\(maxY), e.g. \(samples.joined(separator: ", ")); both in \(keep)"
+            )
         }
         return lines.joined(separator: "\n")
     }
@@ -99,8 +108,9 @@ import Testing
         for run in 1...2 {
             let trace = folder.path + "/manual-\(run).trace"
             let ctl = try #require(ControlTests.ctl)
-            let strata = try StrataRun(["--size", "640x480", "--clock", "manual", "--hide-cursor", "--record", trace],
-                                       command: [ctl, "run", experiment], screenshots: true, environment: ["PATH": ControlTests.path])
+            let strata = try StrataRun(
+                ["--size", "640x480", "--clock", "manual", "--hide-cursor", "--record", trace],
+                command: [ctl, "run", experiment], screenshots: true, environment: ["PATH": ControlTests.path])
             let result = await strata.finish(timeout: 60)
             #expect(result.stdout.contains("passed"), "\(result.stderr)")
             pictures.append(try Data(contentsOf: URL(fileURLWithPath: strata.screenshotDirectory + "/HEADLESS-1.png")))
@@ -127,25 +137,43 @@ import Testing
         let page = folder.path + "/divergence.html"
         let result = try await replay(changed, in: folder, extra: ["--timeout", "2", "--report", page])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("the replay diverged (key): event #13: recorded #13 windowDidBecomeKey window=1, replayed #13 windowDidChangeLevel"),
-                "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "the replay diverged (key): event #13: recorded #13 windowDidBecomeKey window=1, replayed #13 windowDidChangeLevel"
+            ),
+            "\(result.stderr)")
         #expect(result.stderr.contains("> #13 windowDidBecomeKey window=1"), "the recorded events around it")
         #expect(FileManager.default.fileExists(atPath: changed + ".replay"), "the replay's trace is kept")
         let html = try String(contentsOfFile: page, encoding: .utf8)
-        #expect(html.contains(#"<script id="divergence-data" type="application/json">{"kind":"key","line":"#), "the report marks the divergence")
+        #expect(
+            html.contains(#"<script id="divergence-data" type="application/json">{"kind":"key","line":"#),
+            "the report marks the divergence")
     }
 
     @Test func badTracesAreRefusedWithStatusTwoAndAClearError() async throws {
         let folder = try Self.folder()
-        let header = #"{"type":"header","version":1,"clock":"realtime","policy":"uikit","screens":[{"current":"640x480@60"}],"sequence":0,"time_ns":0}"#
+        let header =
+            #"{"type":"header","version":1,"clock":"realtime","policy":"uikit","screens":[{"current":"640x480@60"}],"sequence":0,"time_ns":0}"#
         let cases: [(name: String, text: String?, message: String)] = [
             ("missing.trace", nil, "cannot read"),
             ("empty.trace", "", "is empty: not a Strata trace"),
             ("garbage.trace", "hello\n", "garbage.trace:1: not a JSON line"),
-            ("headless.trace", #"{"type":"event","name":"windowDidOpen"}"# + "\n", "a trace starts with its header line"),
-            ("future.trace", header.replacingOccurrences(of: "\"version\":1", with: "\"version\":99") + "\n", "trace version 99; this strata-ctl reads version 1"),
-            ("truncated.trace", header + "\n" + #"{"type":"event","na"#, "truncated.trace:2: not a JSON line (the trace is truncated)"),
-            ("noscreens.trace", header.replacingOccurrences(of: #"[{"current":"640x480@60"}]"#, with: "[]") + "\n", "the header names 0 screens"),
+            (
+                "headless.trace", #"{"type":"event","name":"windowDidOpen"}"# + "\n",
+                "a trace starts with its header line"
+            ),
+            (
+                "future.trace", header.replacingOccurrences(of: "\"version\":1", with: "\"version\":99") + "\n",
+                "trace version 99; this strata-ctl reads version 1"
+            ),
+            (
+                "truncated.trace", header + "\n" + #"{"type":"event","na"#,
+                "truncated.trace:2: not a JSON line (the trace is truncated)"
+            ),
+            (
+                "noscreens.trace", header.replacingOccurrences(of: #"[{"current":"640x480@60"}]"#, with: "[]") + "\n",
+                "the header names 0 screens"
+            ),
         ]
         for entry in cases {
             let path = folder.path + "/" + entry.name

@@ -8,7 +8,9 @@ import Testing
 /// (its DOM afterwards shows the stacks and the timeline, its console has no error) and takes a
 /// screenshot that shows the windows.
 @Suite(.serialized) struct ReportEndToEndTests {
-    static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
 
     /// One chromium run, with a profile of its own. Chromium ends early (killed by SIGTRAP, its
     /// zygote's pipe broken) when its profile folder is made under a umask of 0177, which is why
@@ -16,9 +18,13 @@ import Testing
     func chromiumRun(_ arguments: [String], in folder: String) async throws -> ProcessResult {
         let chromium = try #require(Self.chromium, "Debian's chromium is needed (apt-get install chromium)")
         let profile = try ReplayEndToEndTests.folder()
-        let argv = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
-                    "--enable-logging=stderr", "--v=0", "--user-data-dir=\(profile.path)"] + arguments
-        let result = try await ProcessResult.run(argv, environment: ["HOME": profile.path], directory: folder, timeout: 90)
+        let argv =
+            [
+                chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
+                "--enable-logging=stderr", "--v=0", "--user-data-dir=\(profile.path)",
+            ] + arguments
+        let result = try await ProcessResult.run(
+            argv, environment: ["HOME": profile.path], directory: folder, timeout: 90)
         withExtendedLifetime(profile) {}
         return result
     }
@@ -28,11 +34,13 @@ import Testing
         let ctl = try #require(ControlTests.ctl)
         let folder = try ReplayEndToEndTests.folder()
         let trace = folder.path + "/alert.trace", page = folder.path + "/report.html"
-        let recorded = try await StrataRun.run(["--size", "1280x720", "--record", trace],
-                                               command: [ctl, "run", ControlTests.examples + "/alert-above-key-window.strata"],
-                                               environment: ["PATH": ControlTests.path], timeout: 60)
+        let recorded = try await StrataRun.run(
+            ["--size", "1280x720", "--record", trace],
+            command: [ctl, "run", ControlTests.examples + "/alert-above-key-window.strata"],
+            environment: ["PATH": ControlTests.path], timeout: 60)
         #expect(recorded.stdout.contains("passed"), "\(recorded.stderr)")
-        let made = try await ProcessResult.run([ctl, "report", trace, "-o", page], environment: [:], directory: folder.path)
+        let made = try await ProcessResult.run(
+            [ctl, "report", trace, "-o", page], environment: [:], directory: folder.path)
         #expect(made.status == 0, "\(made.stderr)")
         let html = try String(contentsOfFile: page, encoding: .utf8)
         #expect(!html.contains("http://") || html.contains("http://www.w3.org/2000/svg"), "no network")
@@ -46,14 +54,19 @@ import Testing
         #expect(dom.stdout.contains("level alert") && dom.stdout.contains("level normal"))
         #expect(dom.stdout.components(separatedBy: "class=\"point ").count - 1 >= 15, "the timeline's points")
         #expect(dom.stdout.contains("windowDidChangeLevel window 2 → alert"))
-        #expect(dom.stdout.components(separatedBy: "class=\"thumb").count - 1 >= 2, "thumbnails where the picture changed")
-        #expect(dom.stdout.components(separatedBy: #"src="data:image/png;base64,iVBORw0KGgo"#).count - 1 >= 2,
-                "the thumbnails are the recorded pictures (the trace's image lines)")
-        #expect(!dom.stderr.contains("Uncaught") && !dom.stderr.contains(":ERROR:CONSOLE"), "the page's script has no errors: \(dom.stderr)")
+        #expect(
+            dom.stdout.components(separatedBy: "class=\"thumb").count - 1 >= 2, "thumbnails where the picture changed")
+        #expect(
+            dom.stdout.components(separatedBy: #"src="data:image/png;base64,iVBORw0KGgo"#).count - 1 >= 2,
+            "the thumbnails are the recorded pictures (the trace's image lines)")
+        #expect(
+            !dom.stderr.contains("Uncaught") && !dom.stderr.contains(":ERROR:CONSOLE"),
+            "the page's script has no errors: \(dom.stderr)")
 
         // The screenshot shows them: the key window's gold outline, the screens' dark thumbnails.
         let shot = folder.path + "/report.png"
-        let result = try await chromiumRun(["--window-size=1400,1000", "--screenshot=\(shot)", "file://" + page], in: folder.path)
+        let result = try await chromiumRun(
+            ["--window-size=1400,1000", "--screenshot=\(shot)", "file://" + page], in: folder.path)
         #expect(result.status == 0, "chromium \(result.ending): \(result.stderr)")
         let pixels = try PNGFile.read(path: shot)
         #expect(pixels.width == 1400 && pixels.height == 1000)
@@ -67,7 +80,8 @@ import Testing
         let ctl = try #require(ControlTests.ctl)
         let folder = try ReplayEndToEndTests.folder()
         try "not a trace\n".write(toFile: folder.path + "/bad.trace", atomically: true, encoding: .utf8)
-        let result = try await ProcessResult.run([ctl, "report", "bad.trace", "-o", "out.html"], environment: [:], directory: folder.path)
+        let result = try await ProcessResult.run(
+            [ctl, "report", "bad.trace", "-o", "out.html"], environment: [:], directory: folder.path)
         #expect(result.status == 2)
         #expect(result.stderr.contains("bad.trace:1: not a JSON line"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/out.html"))

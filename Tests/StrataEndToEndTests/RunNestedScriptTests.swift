@@ -26,7 +26,9 @@ import Testing
             // Copied through close-on-exec descriptors (`writeExecutable`): a copy another test's
             // child inherited open for writing could not be run ("text file busy").
             for script in ["run-nested.sh", "scripts/demo.sh"] {
-                try writeExecutable(root + "/" + script, String(contentsOfFile: RunNestedScriptTests.repository + "/" + script, encoding: .utf8))
+                try writeExecutable(
+                    root + "/" + script,
+                    String(contentsOfFile: RunNestedScriptTests.repository + "/" + script, encoding: .utf8))
             }
             try Self.script(root + "/scripts/install-deps.sh", "echo \"fake install-deps $*\"")
             try Self.script(root + "/bin/swift", "echo \"fake swift $*\"; exit 9")
@@ -46,7 +48,8 @@ import Testing
         func run(_ arguments: [String], session: Bool = true) async throws -> ProcessResult {
             var environment = ["PATH": root + "/bin:/usr/bin:/bin", "STRATA_DEMO_SECONDS": "0"]
             if session { environment["WAYLAND_DISPLAY"] = "wayland-fake" }
-            return try await ProcessResult.run([root + "/run-nested.sh"] + arguments, environment: environment, directory: root)
+            return try await ProcessResult.run(
+                [root + "/run-nested.sh"] + arguments, environment: environment, directory: root)
         }
 
         func remove() { try? FileManager.default.removeItem(atPath: root) }
@@ -59,7 +62,8 @@ import Testing
         #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
         #expect(result.stdout.contains("path strata: --size 800x600 -- weston-simple-shm"), "\(result.stdout)")
         #expect(result.stdout.contains("run-nested: running \(checkout.root)/bin/strata"))
-        #expect(!result.stdout.contains("fake swift") && !result.stdout.contains("fake install-deps"), "\(result.stdout)")
+        #expect(
+            !result.stdout.contains("fake swift") && !result.stdout.contains("fake install-deps"), "\(result.stdout)")
     }
 
     @Test func withoutOneOnPathTheCheckoutsReleaseBuildRuns() async throws {
@@ -68,11 +72,14 @@ import Testing
         let result = try await checkout.run(["--", "weston-simple-shm"])
         #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
         #expect(result.stdout.contains("built strata: -- weston-simple-shm"), "\(result.stdout)")
-        #expect(!result.stdout.contains("fake swift") && !result.stdout.contains("fake install-deps"), "\(result.stdout)")
+        #expect(
+            !result.stdout.contains("fake swift") && !result.stdout.contains("fake install-deps"), "\(result.stdout)")
     }
 
     @Test func withNeitherOrWithBuildItInstallsAndBuilds() async throws {
-        for (onPath, arguments) in [(false, ["--", "weston-simple-shm"]), (true, ["--build", "--", "weston-simple-shm"])] {
+        for (onPath, arguments) in [
+            (false, ["--", "weston-simple-shm"]), (true, ["--build", "--", "weston-simple-shm"]),
+        ] {
             let checkout = try Checkout(strataOnPath: onPath, strataBuilt: false)
             defer { checkout.remove() }
             let result = try await checkout.run(arguments)
@@ -88,7 +95,10 @@ import Testing
         defer { checkout.remove() }
         let result = try await checkout.run(["--", "weston-simple-shm"], session: false)
         #expect(result.stdout.contains("run-nested: no desktop session"), "\(result.stdout)")
-        #expect(result.stdout.contains("path strata: --backend headless --screenshot screenshots -- weston-simple-shm"), "\(result.stdout)")
-        #expect(!result.stdout.contains("fake swift") && !result.stdout.contains("fake install-deps"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains("path strata: --backend headless --screenshot screenshots -- weston-simple-shm"),
+            "\(result.stdout)")
+        #expect(
+            !result.stdout.contains("fake swift") && !result.stdout.contains("fake install-deps"), "\(result.stdout)")
     }
 }

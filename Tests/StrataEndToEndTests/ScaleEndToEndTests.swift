@@ -11,7 +11,8 @@ import Testing
     /// Runs `command` under `strata --size 640x480 --scale S` until `ready` holds for the
     /// output, then stops Strata and returns the screenshot and the output.
     static func screenshot(scale: String, of command: [String], ready: @escaping (String) -> Bool) async throws
-        -> (image: PNGFile.Pixels, output: String) {
+        -> (image: PNGFile.Pixels, output: String)
+    {
         let run = try StrataRun(["--size", "640x480", "--scale", scale], command: command, screenshots: true)
         _ = try #require(await run.socketName())
         let seen = await StrataRun.poll(timeout: 15) { ready(run.stdout) ? true : nil }
@@ -25,29 +26,38 @@ import Testing
     }
 
     /// Every pixel of the 640×480 screenshot: red in `window`, blue in `inner`, else background.
-    static func expectWindow(_ image: PNGFile.Pixels, window: (Int, Int), inner: (x: Range<Int>, y: Range<Int>),
-                             sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectWindow(
+        _ image: PNGFile.Pixels, window: (Int, Int), inner: (x: Range<Int>, y: Range<Int>),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         for y in 0..<480 {
             for x in 0..<640 {
                 let inWindow = x < window.0 && y < window.1
-                let expected: UInt32 = inWindow && inner.x.contains(x) && inner.y.contains(y) ? 0xff00_00ff
+                let expected: UInt32 =
+                    inWindow && inner.x.contains(x) && inner.y.contains(y)
+                    ? 0xff00_00ff
                     : inWindow ? 0xffff_0000 : background
                 if image.at(x, y) != expected {
-                    Issue.record("pixel (\(x), \(y)) is \(String(image.at(x, y), radix: 16)), expected \(String(expected, radix: 16))",
-                                 sourceLocation: sourceLocation)
+                    Issue.record(
+                        "pixel (\(x), \(y)) is \(String(image.at(x, y), radix: 16)), expected \(String(expected, radix: 16))",
+                        sourceLocation: sourceLocation)
                     return
                 }
             }
         }
     }
 
-    @Test(.enabled(if: colorClient != nil, "strata-color-client is not built"),
-          arguments: [["--buffer-scale", "2"], []])
+    @Test(
+        .enabled(if: colorClient != nil, "strata-color-client is not built"),
+        arguments: [["--buffer-scale", "2"], []])
     func aColorClientOnAScale2ScreenIsPixelExactWithBufferScale2OrDoubled(bufferScale: [String]) async throws {
         let client = try #require(Self.colorClient)
         let (image, _) = try await Self.screenshot(
             scale: "2",
-            of: [client, "--size", "100x80", "--color", "ff0000", "--inner", "0000ff", "--frames", "3", "--seconds", "600"] + bufferScale,
+            of: [
+                client, "--size", "100x80", "--color", "ff0000", "--inner", "0000ff", "--frames", "3", "--seconds",
+                "600",
+            ] + bufferScale,
             ready: { $0.contains("frame 3") })
         // The 100×80 logical window is 200×160 pixels; its inner half is 50..<150 × 40..<120 either
         // way (drawn 1:1 from a 200×160 buffer, or each pixel of a 100×80 buffer doubled).
@@ -59,16 +69,23 @@ import Testing
         let client = try #require(Self.colorClient)
         let (image, output) = try await Self.screenshot(
             scale: "1.5",
-            of: [client, "--size", "100x80", "--color", "ff0000", "--inner", "0000ff", "--frames", "3", "--seconds", "600", "--fractional"],
+            of: [
+                client, "--size", "100x80", "--color", "ff0000", "--inner", "0000ff", "--frames", "3", "--seconds",
+                "600", "--fractional",
+            ],
             ready: { $0.contains("frame 3") })
         #expect(output.contains("preferred_scale 180"))
         // A 150×120 buffer behind a 100×80 viewport: 150×120 pixels, the inner part 37..<113 × 30..<90.
         Self.expectWindow(image, window: (150, 120), inner: (37..<113, 30..<90))
     }
 
-    @Test(.enabled(if: StrataRun.isInstalled("weston-simple-shm"), "weston-simple-shm is not installed (apt-get install weston)"))
+    @Test(
+        .enabled(
+            if: StrataRun.isInstalled("weston-simple-shm"),
+            "weston-simple-shm is not installed (apt-get install weston)"))
     func westonSimpleShmIsDoubledOnAScale2Screen() async throws {
-        let run = try StrataRun(["--size", "640x480", "--scale", "2"], command: ["weston-simple-shm"], screenshots: true)
+        let run = try StrataRun(
+            ["--size", "640x480", "--scale", "2"], command: ["weston-simple-shm"], screenshots: true)
         _ = try #require(await run.socketName())
         // Debian's demo clients say nothing when they are up: wait until the screen shows its
         // window drawn (what is checked below).
@@ -101,10 +118,12 @@ import Testing
 
     @Test(.enabled(if: StrataRun.isInstalled("foot"), "foot is not installed (apt-get install foot)"))
     func footDrawsAtBufferScale2OnAScale2Screen() async throws {
-        let run = try StrataRun(["--size", "640x480", "--scale", "2"], command: [
-            "foot", "-o", "colors.background=336699", "-o", "colors.foreground=ffffff",
-            "sh", "-c", "printf 'Strata at scale 2: WWWW MMMM gggg'; sleep 600",
-        ], screenshots: true)
+        let run = try StrataRun(
+            ["--size", "640x480", "--scale", "2"],
+            command: [
+                "foot", "-o", "colors.background=336699", "-o", "colors.foreground=ffffff",
+                "sh", "-c", "printf 'Strata at scale 2: WWWW MMMM gggg'; sleep 600",
+            ], screenshots: true)
         _ = try #require(await run.socketName())
         // Shown (its first buffer on screen), then until the text is drawn (white glyph pixels
         // on the terminal's background).

@@ -12,14 +12,16 @@ import Testing
         let directory = NSTemporaryDirectory() + "strata-agree-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let script = "\(client) --size 100x80 --color ff0000 --inner 0000ff --frames 3 --seconds 600 & "
+        let script =
+            "\(client) --size 100x80 --color ff0000 --inner 0000ff --frames 3 --seconds 600 & "
             + "echo 'wait-window org.strata.ColorClient 30' | \"$0\" run - >/dev/null && "
             + "\"$0\" screen brightness HEADLESS-1 0.5 >/dev/null && \"$0\" screen transform HEADLESS-1 90 >/dev/null && "
             + "\"$0\" screen overscan HEADLESS-1 scale --percent 10 >/dev/null && "
             + "\"$0\" screenshot -o \(directory)/ctl.png >/dev/null && \"$0\" screenshot --raw -o \(directory)/raw.png >/dev/null && "
             + "grim \(directory)/grim.png && echo shots-done || echo shots-failed"
-        let run = try StrataRun(["--size", "320x200"], command: ["/bin/sh", "-c", script, try #require(StrataRun.sibling("strata-ctl"))],
-                                screenshots: true)
+        let run = try StrataRun(
+            ["--size", "320x200"], command: ["/bin/sh", "-c", script, try #require(StrataRun.sibling("strata-ctl"))],
+            screenshots: true)
         _ = try #require(await run.socketName())
         let finished = await StrataRun.poll(timeout: 30) { run.stdout.contains("shots-") ? true : nil }
         #expect(finished == true && run.stdout.contains("shots-done"), "stdout: \(run.stdout) stderr: \(run.stderr)")

@@ -12,11 +12,13 @@ import Testing
         let fifo = dir + "/HEADLESS-1.png"
         try #require(mkfifo(fifo, 0o600) == 0)
         let marker = dir + "/ran"
-        let result = try await StrataRun.run(["--size", "320x200", "--screenshot", dir], command: ["touch", marker], expecting: .status(1))
+        let result = try await StrataRun.run(
+            ["--size", "320x200", "--screenshot", dir], command: ["touch", marker], expecting: .status(1))
         #expect(!result.timedOut)
         #expect(result.status == 1, "stderr: \(result.stderr)")
-        #expect(result.stderr.contains("strata: error: --screenshot \(dir): \(fifo) is a FIFO, not a regular file"),
-                "stderr: \(result.stderr)")
+        #expect(
+            result.stderr.contains("strata: error: --screenshot \(dir): \(fifo) is a FIFO, not a regular file"),
+            "stderr: \(result.stderr)")
         // Refused at the start: the command never ran.
         #expect(!FileManager.default.fileExists(atPath: marker))
     }

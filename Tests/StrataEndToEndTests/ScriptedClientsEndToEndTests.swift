@@ -13,8 +13,11 @@ import Testing
         "weston-simple-shm", "weston-flower", "weston-simple-damage", "weston-clickdot", "weston-eventdemo",
         "foot", "gtk3-demo", "gtk4-demo", "xterm", "xclock",
     ]
-    static let ready = tenClients.allSatisfy(StrataRun.isInstalled) && ["grim", "wl-copy", "wl-paste", "dbus-run-session"]
-        .allSatisfy(StrataRun.isInstalled) && StrataRun.sibling("strata-ctl") != nil
+    static let ready =
+        tenClients.allSatisfy(StrataRun.isInstalled)
+        && ["grim", "wl-copy", "wl-paste", "dbus-run-session"]
+            .allSatisfy(StrataRun.isInstalled)
+        && StrataRun.sibling("strata-ctl") != nil
 
     /// What a failed run left: strata's stderr, for the messages of clients that shared a
     /// connection (`not a valid new object id`) or hit a protocol error.
@@ -41,13 +44,15 @@ import Testing
             printf 'from the script' | wl-copy || exit 5
             wl-paste -n > "$d/paste" || exit 6
             """
-        let run = try StrataRun(["--size", "1280x720", "--hide-cursor"], command: ["sh", "-c", script, "sh", d],
-                                environment: ["NO_AT_BRIDGE": "1", "GTK_A11Y": "none", "GDK_BACKEND": "wayland"])
+        let run = try StrataRun(
+            ["--size", "1280x720", "--hide-cursor"], command: ["sh", "-c", script, "sh", d],
+            environment: ["NO_AT_BRIDGE": "1", "GTK_A11Y": "none", "GDK_BACKEND": "wayland"])
         let came = await run.waitForVisibleWindows(10, timeout: 120)
         let listing = try PrimarySelectionEndToEndTests.ctl(run, ["windows", "--json"]).output
         FileManager.default.createFile(atPath: d + "/go", contents: nil)
         // The script leaves its clients running, as a user's would: they end once Strata has gone.
-        let result = await run.finish(timeout: 60, mayOutlive: Set(Self.tenClients + ["dbus-run-session", "dbus-daemon"]).union(StrataRun.wlCopy))
+        let result = await run.finish(
+            timeout: 60, mayOutlive: Set(Self.tenClients + ["dbus-run-session", "dbus-daemon"]).union(StrataRun.wlCopy))
         #expect(came, "windows: \(listing)")
         #expect(result.status == 0, "stderr: \(result.stderr.suffix(3000))")
         Self.expectNoProtocolErrors(result.stderr)
@@ -104,7 +109,8 @@ import Testing
             two_clients(tmp_path, ["xterm"], ["weston-clickdot"])
         """#
 
-    static let pytestReady = ["python3", "foot", "xterm", "grim", "weston-simple-shm", "weston-flower"].allSatisfy(StrataRun.isInstalled)
+    static let pytestReady =
+        ["python3", "foot", "xterm", "grim", "weston-simple-shm", "weston-flower"].allSatisfy(StrataRun.isInstalled)
         && StrataRun.sibling("strata-ctl") != nil
 
     /// The environment a script under Strata needs to find strata-ctl (beside strata).
@@ -124,7 +130,11 @@ import Testing
         var environment = Self.pathWithStrataCtl
         environment["PYTHONDONTWRITEBYTECODE"] = "1"
         let result = try await StrataRun.run(
-            ["--hide-cursor"], command: ["python3", "-m", "pytest", "-q", "-p", "no:cacheprovider", "--basetemp", folder.path + "/tmp", folder.path],
+            ["--hide-cursor"],
+            command: [
+                "python3", "-m", "pytest", "-q", "-p", "no:cacheprovider", "--basetemp", folder.path + "/tmp",
+                folder.path,
+            ],
             environment: environment, timeout: 180)
         #expect(result.status == 0, "stdout: \(result.stdout.suffix(3000)) stderr: \(result.stderr.suffix(2000))")
         #expect(result.stdout.contains("3 passed"), "stdout: \(result.stdout.suffix(3000))")
@@ -139,15 +149,21 @@ import Testing
         let run = try StrataRun(["--hide-cursor"], environment: Self.pathWithStrataCtl)
         _ = await run.socketName()
         // The exec'd shell runs pytest and leaves its output and status, the last one by a rename.
-        let script = "python3 -m pytest -q -p no:cacheprovider --basetemp \"$0/tmp\" \"$0\" > \"$0/out\" 2>&1; echo $? > \"$0/status.tmp\"; mv \"$0/status.tmp\" \"$0/status\""
-        let exec = try PrimarySelectionEndToEndTests.ctl(run, ["exec", "--", "env", "PYTHONDONTWRITEBYTECODE=1", "sh", "-c", script, d])
-        let finished = await StrataRun.poll(timeout: 180) { FileManager.default.fileExists(atPath: d + "/status") ? true : nil } ?? false
+        let script =
+            "python3 -m pytest -q -p no:cacheprovider --basetemp \"$0/tmp\" \"$0\" > \"$0/out\" 2>&1; echo $? > \"$0/status.tmp\"; mv \"$0/status.tmp\" \"$0/status\""
+        let exec = try PrimarySelectionEndToEndTests.ctl(
+            run, ["exec", "--", "env", "PYTHONDONTWRITEBYTECODE=1", "sh", "-c", script, d])
+        let finished =
+            await StrataRun.poll(timeout: 180) { FileManager.default.fileExists(atPath: d + "/status") ? true : nil }
+            ?? false
         run.send(SIGTERM)
         let result = await run.finish()
         #expect(exec.status == 0, "exec: \(exec.output)")
         let output = (try? String(contentsOfFile: d + "/out", encoding: .utf8)) ?? ""
         #expect(finished, "pytest's output: \(output.suffix(3000))")
-        #expect((try? String(contentsOfFile: d + "/status", encoding: .utf8)) == "0\n", "pytest's output: \(output.suffix(3000))")
+        #expect(
+            (try? String(contentsOfFile: d + "/status", encoding: .utf8)) == "0\n",
+            "pytest's output: \(output.suffix(3000))")
         #expect(output.contains("3 passed"), "pytest's output: \(output.suffix(3000))")
         Self.expectNoProtocolErrors(result.stderr)
     }

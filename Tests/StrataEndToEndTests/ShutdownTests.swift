@@ -19,16 +19,18 @@ import Testing
         #expect(result.screenshots.keys.sorted() == ["HEADLESS-1.png", "HEADLESS-2.png"])
         for (file, image) in result.screenshots {
             #expect(image.width == 320 && image.height == 200, "\(file) is \(image.width)x\(image.height)")
-            #expect(image.argb.allSatisfy { $0 == RealClientTests.background }, "an empty screen is all background, opaque")
+            #expect(
+                image.argb.allSatisfy { $0 == RealClientTests.background }, "an empty screen is all background, opaque")
             #expect(result.stderr.contains("strata: screenshot \(run.screenshotDirectory)/\(file)"))
         }
     }
 
     @Test func signalWhileCommandRunsEndsTheCommandToo() async throws {
         let run = try StrataRun([], command: ["sh", "-c", "echo \"pid $$\"; exec sleep 60"])
-        let childPID = try #require(await StrataRun.poll(timeout: 20) { () -> pid_t? in
-            run.stdout.split(separator: "\n").first { $0.hasPrefix("pid ") }.flatMap { pid_t($0.dropFirst(4)) }
-        })
+        let childPID = try #require(
+            await StrataRun.poll(timeout: 20) { () -> pid_t? in
+                run.stdout.split(separator: "\n").first { $0.hasPrefix("pid ") }.flatMap { pid_t($0.dropFirst(4)) }
+            })
         run.send(SIGTERM)
         let result = await run.finish(timeout: 20)
         #expect(!result.timedOut)
@@ -44,7 +46,8 @@ import Testing
     @Test func aProcessOfTheGroupThatOutlivesStrataIsNamed() async throws {
         let run = try StrataRun([], command: ["sh", "-c", "sleep 600 & echo \"sleep $!\""])
         let result: StrataResult? = await run.finish(timeout: 20, mayOutlive: ["sleep"])
-        let pid = try #require(run.stdout.split(separator: "\n").first { $0.hasPrefix("sleep ") }.map { $0.dropFirst(6) })
+        let pid = try #require(
+            run.stdout.split(separator: "\n").first { $0.hasPrefix("sleep ") }.map { $0.dropFirst(6) })
         #expect(result?.outlivingProcesses == ["\(pid) sleep"], "\(String(describing: result?.outlivingProcesses))")
     }
 

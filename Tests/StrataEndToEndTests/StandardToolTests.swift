@@ -17,9 +17,12 @@ import Testing
         let out = NSTemporaryDirectory() + "strata-grim-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).png"
         defer { unlink(out) }
         // grim and the color client each connect on their own connection to the privileged socket.
-        let script = "\(client) --size 100x80 --color ff0000 --inner 0000ff --frames 3 --seconds 600 & "
+        let script =
+            "\(client) --size 100x80 --color ff0000 --inner 0000ff --frames 3 --seconds 600 & "
             + "echo 'wait-window org.strata.ColorClient 30' | \"$0\" run - >/dev/null; grim \(out) && echo grim-done || echo grim-failed"
-        let run = try StrataRun(["--size", "640x480"], command: ["/bin/sh", "-c", script, try #require(StrataRun.sibling("strata-ctl"))], screenshots: true)
+        let run = try StrataRun(
+            ["--size", "640x480"], command: ["/bin/sh", "-c", script, try #require(StrataRun.sibling("strata-ctl"))],
+            screenshots: true)
         _ = try #require(await run.socketName())
         let finished = await StrataRun.poll(timeout: 20) { run.stdout.contains("grim-") ? true : nil }
         #expect(finished == true && run.stdout.contains("grim-done"), "stdout: \(run.stdout) stderr: \(run.stderr)")
@@ -46,7 +49,8 @@ import Testing
             } else {
                 // Refused because the global is hidden from it, not for any other reason.
                 #expect(status == 1, "grim exited \(status): \(stderr)")
-                #expect(stderr.contains("compositor doesn't support wlr-screencopy-unstable-v1"), "grim said: \(stderr)")
+                #expect(
+                    stderr.contains("compositor doesn't support wlr-screencopy-unstable-v1"), "grim said: \(stderr)")
                 #expect(!FileManager.default.fileExists(atPath: out))
             }
             run.send(SIGTERM)
@@ -75,19 +79,25 @@ import Testing
     @Test(.enabled(if: StrataRun.isInstalled("wlr-randr"), "wlr-randr is not installed (apt-get install wlr-randr)"))
     func wlrRandrListsTheScreensModesAndSwitchesOne() async throws {
         // Three privileged clients in one script, each on its own connection (no --allow-privileged).
-        let script = "wlr-randr; echo ---; wlr-randr --output HEADLESS-1 --mode 800x600 && echo mode-set; echo ---; wlr-randr"
-        let result = try await StrataRun.run(["--size", "640x480", "--mode", "800x600", "--screens", "2"],
-                                             command: Self.shell(script), screenshots: true)
+        let script =
+            "wlr-randr; echo ---; wlr-randr --output HEADLESS-1 --mode 800x600 && echo mode-set; echo ---; wlr-randr"
+        let result = try await StrataRun.run(
+            ["--size", "640x480", "--mode", "800x600", "--screens", "2"],
+            command: Self.shell(script), screenshots: true)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let parts = result.stdout.components(separatedBy: "---\n")
         try #require(parts.count == 3, "stdout: \(result.stdout)")
         #expect(parts[0].contains("HEADLESS-1") && parts[0].contains("HEADLESS-2"))
-        #expect(parts[0].contains("640x480 px, 60.000000 Hz (preferred, current)") && parts[0].contains("800x600 px, 60.000000 Hz"),
-                "wlr-randr: \(parts[0])")
+        #expect(
+            parts[0].contains("640x480 px, 60.000000 Hz (preferred, current)")
+                && parts[0].contains("800x600 px, 60.000000 Hz"),
+            "wlr-randr: \(parts[0])")
         #expect(parts[1].contains("mode-set"), "stderr: \(result.stderr)")
         // wlr-randr lists the newest head first: HEADLESS-1's part is the one after its name.
         let after = parts[2].components(separatedBy: "HEADLESS-1 \"").last ?? ""
-        #expect(after.contains("800x600 px, 60.000000 Hz (current)") && !after.contains("HEADLESS-2"), "wlr-randr: \(parts[2])")
+        #expect(
+            after.contains("800x600 px, 60.000000 Hz (current)") && !after.contains("HEADLESS-2"),
+            "wlr-randr: \(parts[2])")
         #expect(parts[2].components(separatedBy: "(preferred, current)").count == 2, "HEADLESS-2 keeps its mode")
         #expect(result.screenshots["HEADLESS-1.png"].map { $0.width == 800 && $0.height == 600 } == true)
         #expect(result.screenshots["HEADLESS-2.png"].map { $0.width == 640 && $0.height == 480 } == true)
@@ -96,8 +106,10 @@ import Testing
     /// wayvnc (a zwlr_virtual_pointer_v1 client, started by Strata) turns a VNC viewer's wheel step
     /// into axis_discrete + axis + axis_source + frame; weston-eventdemo (wl_pointer before v8) logs the
     /// step and the value inside one frame. Before virtual pointer frames, the step was lost.
-    @Test(.enabled(if: StrataRun.isInstalled("wayvnc") && StrataRun.isInstalled("weston-eventdemo"),
-                   "wayvnc or weston-eventdemo is not installed (apt-get install wayvnc weston)"))
+    @Test(
+        .enabled(
+            if: StrataRun.isInstalled("wayvnc") && StrataRun.isInstalled("weston-eventdemo"),
+            "wayvnc or weston-eventdemo is not installed (apt-get install wayvnc weston)"))
     func wayvncWheelStepReachesTheWindowAsOneDiscreteScroll() async throws {
         let port = UInt16.random(in: 20000...60000)
         let script = "stdbuf -oL weston-eventdemo --log-axis & wayvnc 127.0.0.1 \(port) & wait"
@@ -117,19 +129,24 @@ import Testing
         let lines = result.stdout.split(separator: "\n").map(String.init)
         let step = try #require(lines.firstIndex { $0.contains("axis discrete") }, "stdout: \(result.stdout)")
         #expect(lines[step] == "axis discrete axis: 0 value: 1", "stdout: \(result.stdout)")
-        #expect(lines.count > step + 2 && lines[step + 1].hasSuffix("axis: vertical, value: 15.000000") && lines[step + 2] == "pointer frame",
-                "stdout: \(result.stdout)")
+        #expect(
+            lines.count > step + 2 && lines[step + 1].hasSuffix("axis: vertical, value: 15.000000")
+                && lines[step + 2] == "pointer frame",
+            "stdout: \(result.stdout)")
     }
 
-    @Test(.enabled(if: StrataRun.isInstalled("wtype") && StrataRun.isInstalled("weston-eventdemo"),
-                   "wtype or weston-eventdemo is not installed (apt-get install wtype weston)"))
+    @Test(
+        .enabled(
+            if: StrataRun.isInstalled("wtype") && StrataRun.isInstalled("weston-eventdemo"),
+            "wtype or weston-eventdemo is not installed (apt-get install wtype weston)"))
     func wtypeTypesIntoTheKeyWindow() async throws {
         // weston-eventdemo logs every key it gets; stdbuf keeps its lines from a SIGTERM'd buffer.
         // wtype runs once eventdemo's window is visible (an experiment's wait-window; it is key from
         // then on, and its keyboard enter is on the socket before any key wtype makes); the test
         // stops Strata once eventdemo logged all five presses, so no sleep decides the outcome.
         let ctl = try #require(StrataRun.sibling("strata-ctl"))
-        let script = "stdbuf -oL weston-eventdemo --log-key & "
+        let script =
+            "stdbuf -oL weston-eventdemo --log-key & "
             + "echo 'wait-window org.freedesktop.weston.eventdemo 30' | \"$0\" run - >/dev/null && wtype 'Hi!' && echo wtype-done; wait"
         let run = try StrataRun(["--size", "640x480"], command: ["/bin/sh", "-c", script, ctl])
         _ = try #require(await run.socketName())

@@ -46,9 +46,11 @@ final class StrataRun {
     /// overridden, and the parent's WAYLAND_DISPLAY, WAYLAND_SOCKET and DISPLAY are removed.
     /// `openFileSoftLimit`: strata starts with this soft open-file limit (set by a shell that then
     /// execs strata, so `pid` is strata's), not this process's.
-    init(_ arguments: [String], command: [String] = [], screenshots: Bool = false,
-         environment: [String: String?] = [:], openFileSoftLimit: Int? = nil,
-         sourceLocation: SourceLocation = #_sourceLocation) throws {
+    init(
+        _ arguments: [String], command: [String] = [], screenshots: Bool = false,
+        environment: [String: String?] = [:], openFileSoftLimit: Int? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         madeAt = sourceLocation
         folder = try ScratchFolder(prefix: "strata-e2e")
         root = folder.path
@@ -61,7 +63,9 @@ final class StrataRun {
         var argv = [StrataRun.binaryPath] + arguments
         if screenshots { argv += ["--screenshot", screenshotDirectory] }
         if !command.isEmpty { argv += ["--"] + command }
-        if let openFileSoftLimit { argv = ["/bin/sh", "-c", "ulimit -Sn \(openFileSoftLimit) && exec \"$0\" \"$@\""] + argv }
+        if let openFileSoftLimit {
+            argv = ["/bin/sh", "-c", "ulimit -Sn \(openFileSoftLimit) && exec \"$0\" \"$@\""] + argv
+        }
 
         var env = StrataRun.childEnvironment
         for name in ["WAYLAND_DISPLAY", "WAYLAND_SOCKET", "DISPLAY"] { env[name] = nil }
@@ -87,8 +91,9 @@ final class StrataRun {
             kill(-pid, SIGKILL)
             var status: Int32 = 0
             waitpid(pid, &status, 0)
-            Issue.record("this strata run was never finished, so its exit status was never checked: call finish()",
-                         sourceLocation: madeAt)
+            Issue.record(
+                "this strata run was never finished, so its exit status was never checked: call finish()",
+                sourceLocation: madeAt)
         }
     }
 
@@ -137,12 +142,18 @@ final class StrataRun {
         let data = out.fileHandleForReading.readDataToEndOfFile()
         let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        let said = "strata-ctl windows --json: status \(process.terminationStatus), " +
-            "stdout \(String(decoding: data.prefix(2000), as: UTF8.self)), stderr \(errors.suffix(500))"
+        let said =
+            "strata-ctl windows --json: status \(process.terminationStatus), "
+            + "stdout \(String(decoding: data.prefix(2000), as: UTF8.self)), stderr \(errors.suffix(500))"
         guard process.terminationStatus == 0,
-              let object = try? JSONSerialization.jsonObject(with: data) else { return (nil, said) }
+            let object = try? JSONSerialization.jsonObject(with: data)
+        else { return (nil, said) }
         let windows = (object as? [[String: Any]]) ?? ((object as? [String: Any])?["windows"] as? [[String: Any]]) ?? []
-        return (windows.filter { ($0["hidden"] as? Bool) == false }.map { ($0["appID"] as? String) ?? ($0["app_id"] as? String) ?? "" }, said)
+        return (
+            windows.filter { ($0["hidden"] as? Bool) == false }.map {
+                ($0["appID"] as? String) ?? ($0["app_id"] as? String) ?? ""
+            }, said
+        )
     }
 
     /// What the main screen shows now, through `strata-ctl screenshot` (nil while the control
@@ -178,19 +189,22 @@ final class StrataRun {
     /// On a timeout the last answer and the end of Strata's standard error are printed.
     func waitForVisibleWindows(_ count: Int = 1, timeout: Double = 60) async -> Bool {
         var last = ""
-        let came = await StrataRun.poll(timeout: timeout) { () -> Bool? in
-            let (visible, said) = self.windowList()
-            last = said
-            return (visible?.count ?? 0) >= count ? true : nil
-        } ?? false
+        let came =
+            await StrataRun.poll(timeout: timeout) { () -> Bool? in
+                let (visible, said) = self.windowList()
+                last = said
+                return (visible?.count ?? 0) >= count ? true : nil
+            } ?? false
         if !came {
             let stderr = self.stderr
-            FileHandle.standardError.write(Data("""
-                waitForVisibleWindows(\(count)) timed out after \(timeout) s (\(madeAt.fileID):\(madeAt.line)); \
-                the last answer: \(last)
-                strata's stderr (end): \(stderr.suffix(3000))
+            FileHandle.standardError.write(
+                Data(
+                    """
+                    waitForVisibleWindows(\(count)) timed out after \(timeout) s (\(madeAt.fileID):\(madeAt.line)); \
+                    the last answer: \(last)
+                    strata's stderr (end): \(stderr.suffix(3000))
 
-                """.utf8))
+                    """.utf8))
         }
         return came
     }
@@ -204,19 +218,23 @@ final class StrataRun {
     /// `mayOutlive` (the test's own background processes, by command name; /proc keeps its
     /// first 15 characters).
     @discardableResult
-    func finish(timeout: Double = 20, expecting expected: ExpectedExit = .status(0), mayOutlive: Set<String> = [],
-                sourceLocation: SourceLocation = #_sourceLocation) async -> StrataResult {
+    func finish(
+        timeout: Double = 20, expecting expected: ExpectedExit = .status(0), mayOutlive: Set<String> = [],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> StrataResult {
         if let result { return result }
         let result = await collect(timeout: timeout, mayOutlive: mayOutlive, sourceLocation: sourceLocation)
         result.check(expected, sourceLocation: sourceLocation)
         return result
     }
 
-    private func collect(timeout: Double, mayOutlive: Set<String>, sourceLocation: SourceLocation) async -> StrataResult {
+    private func collect(timeout: Double, mayOutlive: Set<String>, sourceLocation: SourceLocation) async -> StrataResult
+    {
         var rawStatus: Int32 = 0
-        let ended: Bool = await StrataRun.poll(timeout: timeout) {
-            waitpid(self.pid, &rawStatus, WNOHANG) == self.pid ? true : nil
-        } ?? false
+        let ended: Bool =
+            await StrataRun.poll(timeout: timeout) {
+                waitpid(self.pid, &rawStatus, WNOHANG) == self.pid ? true : nil
+            } ?? false
         // What of Strata's process group outlived it (its command's background children, an
         // Xwayland, a client it did not stop): a failure unless the test named it, recorded
         // before the group is killed.
@@ -231,7 +249,9 @@ final class StrataRun {
                 return !mayOutlive.contains { $0.prefix(15) == command }
             }
             if !unexpected.isEmpty {
-                Issue.record("processes of Strata's group outlived it (pid command): \(unexpected)", sourceLocation: sourceLocation)
+                Issue.record(
+                    "processes of Strata's group outlived it (pid command): \(unexpected)",
+                    sourceLocation: sourceLocation)
             }
             kill(-pid, SIGKILL)  // anything Strata started and left behind
         }
@@ -250,7 +270,8 @@ final class StrataRun {
         let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: runtimeDirectory)) ?? []
         let result = StrataResult(
             status: status, timedOut: !ended, stdout: stdout, stderr: stderr, screenshots: screenshots,
-            screenshotErrors: screenshotErrors, runtimeDirectoryContents: leftovers.sorted(), outlivingProcesses: outlived)
+            screenshotErrors: screenshotErrors, runtimeDirectoryContents: leftovers.sorted(),
+            outlivingProcesses: outlived)
         self.result = result
         return result
     }
@@ -260,12 +281,16 @@ final class StrataRun {
     static let wlCopy: Set<String> = ["wl-copy", "rm"]
 
     /// Runs Strata to its end: `StrataRun(…).finish(timeout:expecting:mayOutlive:)`.
-    static func run(_ arguments: [String], command: [String] = [], screenshots: Bool = false,
-                    environment: [String: String?] = [:], timeout: Double = 20, expecting expected: ExpectedExit = .status(0),
-                    mayOutlive: Set<String> = [], sourceLocation: SourceLocation = #_sourceLocation) async throws -> StrataResult {
-        let run = try StrataRun(arguments, command: command, screenshots: screenshots, environment: environment,
-                                sourceLocation: sourceLocation)
-        return await run.finish(timeout: timeout, expecting: expected, mayOutlive: mayOutlive, sourceLocation: sourceLocation)
+    static func run(
+        _ arguments: [String], command: [String] = [], screenshots: Bool = false,
+        environment: [String: String?] = [:], timeout: Double = 20, expecting expected: ExpectedExit = .status(0),
+        mayOutlive: Set<String> = [], sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> StrataResult {
+        let run = try StrataRun(
+            arguments, command: command, screenshots: screenshots, environment: environment,
+            sourceLocation: sourceLocation)
+        return await run.finish(
+            timeout: timeout, expecting: expected, mayOutlive: mayOutlive, sourceLocation: sourceLocation)
     }
 
     /// A GTK client's command on a session bus of its own, in place of `dbus-run-session --`:
@@ -317,8 +342,10 @@ final class StrataRun {
     static func processes(inGroup group: pid_t) -> [String] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap { entry -> String? in
-            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { return nil }
+            guard let pid = pid_t(entry),
+                let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
+            else { return nil }
             let comm = stat[stat.index(after: open)..<close]
             // After the command name: state, ppid, pgrp.
             let fields = stat[stat.index(after: close)...].split(separator: " ")
@@ -400,13 +427,16 @@ struct StrataResult {
     var socketName: String? { StrataResult.socketName(in: stdout) }
 
     /// Lines on standard error that only a sanitizer report or a runtime trap prints.
-    static let crashMarkers = ["ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "SUMMARY: AddressSanitizer",
-                               "SUMMARY: UndefinedBehaviorSanitizer", "runtime error:", "Fatal error:",
-                               "Illegal instruction", "Segmentation fault"]
+    static let crashMarkers = [
+        "ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "SUMMARY: AddressSanitizer",
+        "SUMMARY: UndefinedBehaviorSanitizer", "runtime error:", "Fatal error:",
+        "Illegal instruction", "Segmentation fault",
+    ]
 
     /// The first line of a sanitizer report or trap on standard error, if any.
     var crashReport: String? {
-        stderr.split(separator: "\n").first { line in StrataResult.crashMarkers.contains { line.contains($0) } }.map(String.init)
+        stderr.split(separator: "\n").first { line in StrataResult.crashMarkers.contains { line.contains($0) } }.map(
+            String.init)
     }
 
     /// Records a test failure unless the run ended as `expected`.
@@ -417,14 +447,19 @@ struct StrataResult {
             return
         }
         if let crashReport {
-            Issue.record("strata reported a crash or sanitizer error: \(crashReport); stderr: \(tail)", sourceLocation: sourceLocation)
+            Issue.record(
+                "strata reported a crash or sanitizer error: \(crashReport); stderr: \(tail)",
+                sourceLocation: sourceLocation)
         }
         switch expected {
         case .status(let wanted) where status != wanted:
-            Issue.record("strata exited with status \(status), expected \(wanted); stderr: \(tail)", sourceLocation: sourceLocation)
+            Issue.record(
+                "strata exited with status \(status), expected \(wanted); stderr: \(tail)",
+                sourceLocation: sourceLocation)
         case .failure where !(1...127).contains(status):
-            Issue.record("strata exited with status \(status), expected a clean failure (1-127); stderr: \(tail)",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "strata exited with status \(status), expected a clean failure (1-127); stderr: \(tail)",
+                sourceLocation: sourceLocation)
         default:
             break
         }

@@ -31,7 +31,8 @@ import Testing
         env["STRATA"] = StrataRun.binaryPath
         env["STRATA_BINARY"] = StrataRun.binaryPath
         env["STRATA_RUN"] = script
-        env["PATH"] = (StrataRun.binaryPath as NSString).deletingLastPathComponent + ":" + (env["PATH"] ?? "/usr/bin:/bin")
+        env["PATH"] =
+            (StrataRun.binaryPath as NSString).deletingLastPathComponent + ":" + (env["PATH"] ?? "/usr/bin:/bin")
         process.environment = env
         process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
         let out = folder.path + "/stdout", err = folder.path + "/stderr"
@@ -41,9 +42,10 @@ import Testing
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
         try process.run()
         process.waitUntilExit()
-        return Outcome(status: process.terminationStatus,
-                       stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
-                       stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
+        return Outcome(
+            status: process.terminationStatus,
+            stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
     }
 
     static let xReady = ["xdpyinfo", "wayland-info", "Xwayland"].allSatisfy(StrataRun.isInstalled)
@@ -59,14 +61,17 @@ import Testing
     @Test(.enabled(if: xReady, "xdpyinfo (x11-utils), wayland-info or Xwayland is missing"))
     func xvfbRunsScreenOptionSizesTheScreenForX11AndWayland() throws {
         let folder = try ScratchFolder(prefix: "strata-run")
-        let line = "\"$STRATA_RUN\" -a -s '-screen 0 800x600x24 -dpi 96 -nolisten tcp' sh -c "
+        let line =
+            "\"$STRATA_RUN\" -a -s '-screen 0 800x600x24 -dpi 96 -nolisten tcp' sh -c "
             + "'xdpyinfo | grep dimensions; wayland-info | grep -c zwlr_screencopy_manager_v1; strata-ctl screens --json'"
         let outcome = try Self.shell(line, in: folder)
         #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
         #expect(outcome.stdout.contains("dimensions:    800x600 pixels"), "stdout: \(outcome.stdout)")
         // The command's Wayland clients are privileged, as under `strata --`.
         #expect(outcome.stdout.contains("\n1\n"), "stdout: \(outcome.stdout)")
-        #expect(outcome.stdout.contains("\"width\":800") || outcome.stdout.contains("\"width\" : 800"), "stdout: \(outcome.stdout)")
+        #expect(
+            outcome.stdout.contains("\"width\":800") || outcome.stdout.contains("\"width\" : 800"),
+            "stdout: \(outcome.stdout)")
         #expect(outcome.stderr.isEmpty, "stderr: \(outcome.stderr)")
     }
 
@@ -75,7 +80,8 @@ import Testing
         let folder = try ScratchFolder(prefix: "strata-run")
         // A display number of its own per run (tests run in parallel).
         let number = 200 + Int(getpid() % 500)
-        let line = "\"$STRATA_RUN\" -n \(number) -e errors.txt -f auth -w 5 sh -c 'echo \"$DISPLAY $XAUTHORITY\"; xdpyinfo >/dev/null && echo x-ok'"
+        let line =
+            "\"$STRATA_RUN\" -n \(number) -e errors.txt -f auth -w 5 sh -c 'echo \"$DISPLAY $XAUTHORITY\"; xdpyinfo >/dev/null && echo x-ok'"
         let outcome = try Self.shell(line, in: folder)
         #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
         #expect(outcome.stdout == ":\(number) auth\nx-ok\n", "stdout: \(outcome.stdout)")
@@ -112,7 +118,10 @@ import Testing
         let folder = try ScratchFolder(prefix: "strata-run")
         let outcome = try Self.shell("\"$STRATA_RUN\" --help", in: folder)
         #expect(outcome.status == 0)
-        for option in ["--auto-servernum", "--server-num", "--server-args", "--error-file", "--auth-file", "--wait", "--listen-tcp"] {
+        for option in [
+            "--auto-servernum", "--server-num", "--server-args", "--error-file", "--auth-file", "--wait",
+            "--listen-tcp",
+        ] {
             #expect(outcome.stdout.contains(option), "help: \(outcome.stdout)")
         }
     }
@@ -121,7 +130,9 @@ import Testing
     /// before the command starts (so the command can read them), then closed.
     @Test func readyFDNamesTheSocketAndTheXDisplay() throws {
         let folder = try ScratchFolder(prefix: "strata-ready")
-        let outcome = try Self.shell("\"$STRATA\" --backend headless --ready-fd 5 -- sh -c 'cat ready; echo \"$WAYLAND_DISPLAY\"' 5>ready", in: folder)
+        let outcome = try Self.shell(
+            "\"$STRATA\" --backend headless --ready-fd 5 -- sh -c 'cat ready; echo \"$WAYLAND_DISPLAY\"' 5>ready",
+            in: folder)
         #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
         let socket = try #require(lines.first { $0.hasPrefix("WAYLAND_DISPLAY=") }?.dropFirst("WAYLAND_DISPLAY=".count))

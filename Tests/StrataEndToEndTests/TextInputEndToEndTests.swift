@@ -13,7 +13,9 @@ import Testing
 
     /// The part of `after` that differs from `before`, as (minX, minY, maxX, maxY), or nil.
     static func changedBox(_ before: PNGFile.Pixels, _ after: PNGFile.Pixels) -> (Int, Int, Int, Int)? {
-        guard before.width == after.width, before.height == after.height else { return (0, 0, after.width, after.height) }
+        guard before.width == after.width, before.height == after.height else {
+            return (0, 0, after.width, after.height)
+        }
         var box: (Int, Int, Int, Int)?
         for y in 0..<after.height {
             for x in 0..<after.width where before.at(x, y) != after.at(x, y) {
@@ -53,9 +55,11 @@ import Testing
         Demo(program: "gtk4-demo", run: "entry_undo", title: "Undo and Redo", settings: "gtk-4.0"),
     ]
 
-    @Test(.enabled(if: StrataRun.isInstalled("wtype") && demos.allSatisfy { StrataRun.isInstalled($0.program) },
-                   "wtype or the GTK demos are not installed (apt-get install wtype gtk-3-examples gtk-4-examples)"),
-          arguments: demos)
+    @Test(
+        .enabled(
+            if: StrataRun.isInstalled("wtype") && demos.allSatisfy { StrataRun.isInstalled($0.program) },
+            "wtype or the GTK demos are not installed (apt-get install wtype gtk-3-examples gtk-4-examples)"),
+        arguments: demos)
     func anInputMethodAndWtypeTypeIntoAGtkEntry(_ demo: Demo) async throws {
         let ctl = try #require(StrataRun.sibling("strata-ctl"))
         let im = try #require(StrataRun.sibling("strata-im-client"))
@@ -63,8 +67,10 @@ import Testing
         defer { withExtendedLifetime(scratch) {} }
         let dir = scratch.path
         // A caret that does not blink keeps unchanged pixels unchanged.
-        try FileManager.default.createDirectory(atPath: dir + "/config/\(demo.settings)", withIntermediateDirectories: true)
-        try "[Settings]\ngtk-cursor-blink=false\n".write(toFile: dir + "/config/\(demo.settings)/settings.ini", atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(
+            atPath: dir + "/config/\(demo.settings)", withIntermediateDirectories: true)
+        try "[Settings]\ngtk-cursor-blink=false\n".write(
+            toFile: dir + "/config/\(demo.settings)/settings.ini", atomically: true, encoding: .utf8)
 
         // snap FILE; settle FILE (screenshots until two in a row match); changed BEFORE FILE
         // (screenshots until one differs from BEFORE). Each waits at most 10 s.
@@ -87,7 +93,8 @@ import Testing
             kill $demo && wait $demo; exit 0
             """
         let result = try await StrataRun.run(["--size", "640x480"], command: Self.shell(script), timeout: 90)
-        let log = "stdout: \(result.stdout)\nstderr: \(result.stderr)\nim: \((try? String(contentsOfFile: dir + "/im.log", encoding: .utf8)) ?? "")"
+        let log =
+            "stdout: \(result.stdout)\nstderr: \(result.stderr)\nim: \((try? String(contentsOfFile: dir + "/im.log", encoding: .utf8)) ?? "")"
         for step in ["settled", "im-done", "im-changed", "wtype-done", "wtype-changed"] {
             #expect(result.stdout.contains(step), "\(step) missing; \(log)")
         }
@@ -103,8 +110,9 @@ import Testing
         let afterWtype = try PNGFile.read(path: dir + "/wtype.png")
         for (name, from, to) in [("input method", before, afterIM), ("wtype", afterIM, afterWtype)] {
             let box = try #require(Self.changedBox(from, to), "\(name): no pixel changed")
-            #expect(box.0 >= frame.x && box.1 >= frame.y && box.2 < frame.x + frame.width && box.3 < frame.y + frame.height,
-                    "\(name) changed \(box), outside the \(demo.title) window \(frame)")
+            #expect(
+                box.0 >= frame.x && box.1 >= frame.y && box.2 < frame.x + frame.width && box.3 < frame.y + frame.height,
+                "\(name) changed \(box), outside the \(demo.title) window \(frame)")
         }
     }
 }

@@ -7,7 +7,10 @@ import Testing
 @Suite struct VideoEndToEndTests {
     static let hasFFmpeg = StrataRun.isInstalled("ffmpeg") && StrataRun.isInstalled("ffprobe")
 
-    @Test(.enabled(if: hasFFmpeg && StrataRun.isInstalled("weston-simple-shm"), "weston-simple-shm, ffmpeg or ffprobe is not installed"))
+    @Test(
+        .enabled(
+            if: hasFFmpeg && StrataRun.isInstalled("weston-simple-shm"),
+            "weston-simple-shm, ffmpeg or ffprobe is not installed"))
     func aHeadlessRecordingOfWestonSimpleShmIsAnMP4OfTheScreenWithFrames() async throws {
         let session = try await ControlTests.Session.start(["--size", "640x480", "--clock", "manual"])
         let video = session.run.root + "/shm.mp4"
@@ -22,14 +25,18 @@ import Testing
         #expect(reply["exit_status"] as? Int == 0, "\(reply)")
         #expect(reply["error"] == nil, "\(reply)")
         let probe = try await ProcessResult.run(
-            ["/usr/bin/ffprobe", "-v", "error", "-select_streams", "v:0", "-count_frames",
-             "-show_entries", "stream=codec_name,width,height,nb_read_frames", "-of", "default=noprint_wrappers=1", video],
+            [
+                "/usr/bin/ffprobe", "-v", "error", "-select_streams", "v:0", "-count_frames",
+                "-show_entries", "stream=codec_name,width,height,nb_read_frames", "-of", "default=noprint_wrappers=1",
+                video,
+            ],
             environment: [:], directory: session.run.root)
         #expect(probe.status == 0, "\(probe.stderr)")
-        let fields = Dictionary(probe.stdout.split(separator: "\n").compactMap { line -> (String, String)? in
-            let parts = line.split(separator: "=", maxSplits: 1)
-            return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
-        }, uniquingKeysWith: { $1 })
+        let fields = Dictionary(
+            probe.stdout.split(separator: "\n").compactMap { line -> (String, String)? in
+                let parts = line.split(separator: "=", maxSplits: 1)
+                return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
+            }, uniquingKeysWith: { $1 })
         #expect(fields["codec_name"] == "h264")
         #expect(fields["width"] == "640" && fields["height"] == "480")
         let frames = Int(fields["nb_read_frames"] ?? "") ?? 0
@@ -47,8 +54,10 @@ import Testing
         session.run.send(SIGTERM)
         await session.run.finish()
         let probe = try await ProcessResult.run(
-            ["/usr/bin/ffprobe", "-v", "error", "-select_streams", "v:0", "-count_frames",
-             "-show_entries", "stream=codec_name,nb_read_frames", "-of", "default=noprint_wrappers=1", video],
+            [
+                "/usr/bin/ffprobe", "-v", "error", "-select_streams", "v:0", "-count_frames",
+                "-show_entries", "stream=codec_name,nb_read_frames", "-of", "default=noprint_wrappers=1", video,
+            ],
             environment: [:], directory: "/")
         #expect(probe.status == 0, "\(probe.stderr)")
         #expect(probe.stdout.contains("codec_name=vp8"), "\(probe.stdout)")
@@ -83,15 +92,18 @@ import Testing
 
     @Test func withoutFFmpegOnPathRecordVideoFailsWithAClearError() async throws {
         let run = try StrataRun(["--size", "320x240"], environment: ["PATH": "/nonexistent", "STRATA_FFMPEG": nil])
-        let socket = try #require(await StrataRun.poll(timeout: 20) { () -> String? in
-            run.stdout.split(separator: "\n").first { $0.hasPrefix("STRATA_SOCKET=") }.map { String($0.dropFirst("STRATA_SOCKET=".count)) }
-        }, "no STRATA_SOCKET line: \(run.stderr)")
-        let result = try await ProcessResult.run([try #require(ControlTests.ctl), "record-video", "-o", run.root + "/a.webm"],
-                                                 environment: ["STRATA_SOCKET": socket], directory: run.root)
+        let socket = try #require(
+            await StrataRun.poll(timeout: 20) { () -> String? in
+                run.stdout.split(separator: "\n").first { $0.hasPrefix("STRATA_SOCKET=") }.map {
+                    String($0.dropFirst("STRATA_SOCKET=".count))
+                }
+            }, "no STRATA_SOCKET line: \(run.stderr)")
+        let result = try await ProcessResult.run(
+            [try #require(ControlTests.ctl), "record-video", "-o", run.root + "/a.webm"],
+            environment: ["STRATA_SOCKET": socket], directory: run.root)
         #expect(result.status != 0)
         #expect(result.stderr.contains("needs ffmpeg") && result.stderr.contains("(unsupported)"), "\(result.stderr)")
         run.send(SIGTERM)
         await run.finish()
     }
 }
-

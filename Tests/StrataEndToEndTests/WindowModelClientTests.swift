@@ -49,16 +49,22 @@ private let KEY_T: UInt32 = 20
         return result
     }
 
-    @Test(.enabled(if: TestProcess.isInstalled("weston-eventdemo") && TestProcess.isInstalled("stdbuf"),
-                   "weston-eventdemo (apt-get install weston) or stdbuf (coreutils) is missing"))
+    @Test(
+        .enabled(
+            if: TestProcess.isInstalled("weston-eventdemo") && TestProcess.isInstalled("stdbuf"),
+            "weston-eventdemo (apt-get install weston) or stdbuf (coreutils) is missing"))
     func westonEventdemoGetsPointerAndKeyboardEvents() throws {
         let (server, output) = try Self.makeServer()
-        let process = try TestProcess(["stdbuf", "-oL", "weston-eventdemo", "--log-focus", "--log-motion", "--log-button", "--log-key"],
-                                      server: server)
-        #expect(server.run(seconds: 20) { !Self.visibleWindows(server).isEmpty }, "no window; stderr: \(process.stderr)")
+        let process = try TestProcess(
+            ["stdbuf", "-oL", "weston-eventdemo", "--log-focus", "--log-motion", "--log-button", "--log-key"],
+            server: server)
+        #expect(
+            server.run(seconds: 20) { !Self.visibleWindows(server).isEmpty }, "no window; stderr: \(process.stderr)")
         let window = try #require(Self.visibleWindows(server).first)
         #expect(window.isKeyWindow, "the new window is key under uikit")
-        let centre = (x: Double(window.frame.x + window.frame.width / 2), y: Double(window.frame.y + window.frame.height / 2))
+        let centre = (
+            x: Double(window.frame.x + window.frame.width / 2), y: Double(window.frame.y + window.frame.height / 2)
+        )
         server.compositor.seat.pointerMotion(on: output, x: centre.x, y: centre.y, time: 10)
         server.run(seconds: 0.1)
         server.compositor.seat.pointerMotion(on: output, x: centre.x + 5, y: centre.y + 5, time: 11)
@@ -78,11 +84,15 @@ private let KEY_T: UInt32 = 20
         #expect(log.contains("motion time: 11"))
     }
 
-    @Test(.enabled(if: TestProcess.isInstalled("weston-clickdot"), "weston-clickdot is not installed (apt-get install weston)"))
+    @Test(
+        .enabled(
+            if: TestProcess.isInstalled("weston-clickdot"), "weston-clickdot is not installed (apt-get install weston)")
+    )
     func westonClickdotDrawsWhereItWasClicked() throws {
         let (server, output) = try Self.makeServer()
         let process = try TestProcess(["weston-clickdot"], server: server)
-        #expect(server.run(seconds: 20) { !Self.visibleWindows(server).isEmpty }, "no window; stderr: \(process.stderr)")
+        #expect(
+            server.run(seconds: 20) { !Self.visibleWindows(server).isEmpty }, "no window; stderr: \(process.stderr)")
         server.run(seconds: 0.5)
         let window = try #require(Self.visibleWindows(server).first)
         let point = (x: window.frame.x + window.frame.width / 3, y: window.frame.y + window.frame.height / 2)
@@ -95,19 +105,27 @@ private let KEY_T: UInt32 = 20
             changed = zip(before, after).filter { $0 != $1 }.count
             return changed > 20
         }
-        #expect(changed > 20, "clickdot drew nothing around the click (\(changed) pixels changed); stderr: \(process.stderr)")
+        #expect(
+            changed > 20,
+            "clickdot drew nothing around the click (\(changed) pixels changed); stderr: \(process.stderr)")
     }
 
-    @Test(.enabled(if: TestProcess.isInstalled("weston-stacking"), "weston-stacking is not installed (apt-get install weston)"))
+    @Test(
+        .enabled(
+            if: TestProcess.isInstalled("weston-stacking"), "weston-stacking is not installed (apt-get install weston)")
+    )
     func westonStackingKeepsItsTransientWindowAboveTheParent() throws {
         let (server, output) = try Self.makeServer()
         let process = try TestProcess(["weston-stacking"], server: server)
-        #expect(server.run(seconds: 20) { !Self.visibleWindows(server).isEmpty }, "no window; stderr: \(process.stderr)")
+        #expect(
+            server.run(seconds: 20) { !Self.visibleWindows(server).isEmpty }, "no window; stderr: \(process.stderr)")
         server.run(seconds: 0.3)
         let parent = try #require(Self.visibleWindows(server).first)
         #expect(parent.isKeyWindow)
-        Self.type(server, key: KEY_T)   // (t)ransient window
-        #expect(server.run(seconds: 20) { Self.visibleWindows(server).count == 2 }, "no transient window; stdout: \(process.stdout)")
+        Self.type(server, key: KEY_T)  // (t)ransient window
+        #expect(
+            server.run(seconds: 20) { Self.visibleWindows(server).count == 2 },
+            "no transient window; stdout: \(process.stdout)")
         let child = try #require(Self.visibleWindows(server).first { $0 !== parent })
         #expect(Self.visibleWindows(server).last === child, "the transient maps above its parent")
         // Key goes back to the parent (a click on a part the child does not cover): the child stays above.
@@ -121,18 +139,25 @@ private let KEY_T: UInt32 = 20
     func closingTheKeyWindowPassesKeyAsThePolicySays(policy: String) throws {
         let color = try #require(StrataRun.sibling("strata-color-client"), "build strata-color-client first")
         let (server, _) = try Self.makeServer(policy: policy)
-        let first = try TestProcess([color, "--app-id", "org.example.First", "--frames", "1", "--seconds", "30"], server: server)
+        let first = try TestProcess(
+            [color, "--app-id", "org.example.First", "--frames", "1", "--seconds", "30"], server: server)
         #expect(server.run(seconds: 20) { first.stdout.contains("frame 1") }, "stderr: \(first.stderr)")
-        let second = try TestProcess([color, "--app-id", "org.example.Second", "--frames", "2", "--seconds", "0.3"], server: server)
-        #expect(server.run(seconds: 20) { second.hasExited }, "the second client should draw and exit; stdout: \(second.stdout)")
+        let second = try TestProcess(
+            [color, "--app-id", "org.example.Second", "--frames", "2", "--seconds", "0.3"], server: server)
+        #expect(
+            server.run(seconds: 20) { second.hasExited },
+            "the second client should draw and exit; stdout: \(second.stdout)")
         // Until the server has seen the second go and the first has printed the configures that
         // follow (a fixed 0.3 s was too short under load): one more under uikit, which passes key back.
         func firstActivations() -> [Bool] {
-            first.stdout.split(separator: "\n").filter { $0.hasPrefix("configure") }.map { $0.hasSuffix("activated=true") }
+            first.stdout.split(separator: "\n").filter { $0.hasPrefix("configure") }.map {
+                $0.hasSuffix("activated=true")
+            }
         }
         let expected = policy == "explicit" ? 3 : 4
-        #expect(server.run(seconds: 20) { server.windows.windows.count == 1 && firstActivations().count >= expected },
-                "\(first.stdout)")
+        #expect(
+            server.run(seconds: 20) { server.windows.windows.count == 1 && firstActivations().count >= expected },
+            "\(first.stdout)")
         let activations = firstActivations()
         #expect(second.stdout.contains("activated=true"), "the second window was key while it lived")
         if policy == "explicit" {
@@ -151,17 +176,21 @@ private let KEY_T: UInt32 = 20
     /// makes an xdg_popup, shown above the window, whose opaque pixels are on the screen; Escape
     /// closes it. (Clicking 58 pixels down in server mode lands on the demo's "Flip" button,
     /// which turns the menu bar vertical: the demo's own layout, no compositor fault.)
-    @Test(.enabled(if: TestProcess.isInstalled("gtk3-demo") && TestProcess.isInstalled("dbus-run-session"),
-                   "gtk3-demo (apt-get install gtk-3-examples) or dbus-run-session (dbus) is missing"),
-          arguments: [DecorationMode.serverSide, .clientSide])
+    @Test(
+        .enabled(
+            if: TestProcess.isInstalled("gtk3-demo") && TestProcess.isInstalled("dbus-run-session"),
+            "gtk3-demo (apt-get install gtk-3-examples) or dbus-run-session (dbus) is missing"),
+        arguments: [DecorationMode.serverSide, .clientSide])
     func gtk3DemoOpensAMenuPopupOnAClick(decorations: DecorationMode) throws {
         let (server, output) = try Self.makeServer()
         server.compositor.decorationMode = decorations
-        let process = try TestProcess(["dbus-run-session", "--", "gtk3-demo", "--run=menus"], server: server,
-                                      environment: ["GDK_BACKEND": "wayland", "NO_AT_BRIDGE": "1", "GTK_A11Y": "none"])
+        let process = try TestProcess(
+            ["dbus-run-session", "--", "gtk3-demo", "--run=menus"], server: server,
+            environment: ["GDK_BACKEND": "wayland", "NO_AT_BRIDGE": "1", "GTK_A11Y": "none"])
         let menus = { Self.visibleWindows(server).first { $0.title == "Menus" } }
-        #expect(server.run(seconds: 20) { menus().map { Self.rootSurfaces(of: $0).first?.hasContent == true } ?? false },
-                "no Menus window; stderr: \(process.stderr)")
+        #expect(
+            server.run(seconds: 20) { menus().map { Self.rootSurfaces(of: $0).first?.hasContent == true } ?? false },
+            "no Menus window; stderr: \(process.stderr)")
         server.run(seconds: 1)
         let window = try #require(menus())
         let toplevel = try #require(Self.rootSurfaces(of: window).first)
@@ -184,14 +213,19 @@ private let KEY_T: UInt32 = 20
         let hit = try #require(server.compositor.scene.surface(at: fooX, fooY, on: output))
         #expect(hit.surface === toplevel && hit.window === window)
         Self.click(server, output, x: fooX, y: fooY)
-        #expect(server.run(seconds: 20) { Self.rootSurfaces(of: window).count == 2 && Self.rootSurfaces(of: window)[1].hasContent },
-                "no popup after clicking foo; stderr: \(process.stderr)")
+        #expect(
+            server.run(seconds: 20) {
+                Self.rootSurfaces(of: window).count == 2 && Self.rootSurfaces(of: window)[1].hasContent
+            },
+            "no popup after clicking foo; stderr: \(process.stderr)")
         server.run(seconds: 0.5)
         let popup = try #require(Self.rootSurfaces(of: window).dropFirst().first)
         let at = try #require(popup.placement)
         if let dir = ProcessInfo.processInfo.environment["STRATA_DEBUG_SHOTS"] {
             _ = try? server.compositor.scene.writeScreenshots(to: "\(dir)/\(decorations)")
-            print("DEBUG window frame=\(window.frame) surface=\(place) \(toplevel.width)x\(toplevel.height) popup=\(at) \(popup.width)x\(popup.height)")
+            print(
+                "DEBUG window frame=\(window.frame) surface=\(place) \(toplevel.width)x\(toplevel.height) popup=\(at) \(popup.width)x\(popup.height)"
+            )
         }
         // Above: the popup's centre is the popup, not the window under it.
         let centre = (x: Double(at.x) + Double(popup.width) / 2, y: Double(at.y) + Double(popup.height) / 2)
@@ -215,10 +249,13 @@ private let KEY_T: UInt32 = 20
             }
         }
         server.compositor.cursor.isHidden = false
-        #expect(opaque > Int(popup.width) * Int(popup.height) / 2 && same == opaque, "\(same) of \(opaque) opaque popup pixels shown")
+        #expect(
+            opaque > Int(popup.width) * Int(popup.height) / 2 && same == opaque,
+            "\(same) of \(opaque) opaque popup pixels shown")
         // Escape closes the menu: the popup goes.
         Self.type(server, key: 1)
-        #expect(server.run(seconds: 20) { Self.rootSurfaces(of: window).count == 1 }, "the menu did not close on Escape")
+        #expect(
+            server.run(seconds: 20) { Self.rootSurfaces(of: window).count == 1 }, "the menu did not close on Escape")
     }
 
     /// A window's root surfaces: its own, then its shown popups.
@@ -228,12 +265,17 @@ private let KEY_T: UInt32 = 20
         return surfaces
     }
 
-    @Test(.enabled(if: TestProcess.isInstalled("gtk-layer-demo"), "gtk-layer-demo is not installed (apt-get install gtk-layer-shell-examples)"))
+    @Test(
+        .enabled(
+            if: TestProcess.isInstalled("gtk-layer-demo"),
+            "gtk-layer-demo is not installed (apt-get install gtk-layer-shell-examples)"))
     func gtkLayerDemoShowsALayerSurfaceAboveNormalWindows() throws {
         let (server, output) = try Self.makeServer()
-        let process = try TestProcess(["gtk-layer-demo"], server: server, environment: ["GDK_BACKEND": "wayland", "NO_AT_BRIDGE": "1"])
-        #expect(server.run(seconds: 20) { Self.visibleWindows(server).contains { $0.level > .normal } },
-                "no layer surface above normal; stderr: \(process.stderr)")
+        let process = try TestProcess(
+            ["gtk-layer-demo"], server: server, environment: ["GDK_BACKEND": "wayland", "NO_AT_BRIDGE": "1"])
+        #expect(
+            server.run(seconds: 20) { Self.visibleWindows(server).contains { $0.level > .normal } },
+            "no layer surface above normal; stderr: \(process.stderr)")
         server.run(seconds: 0.5)
         let layer = try #require(Self.visibleWindows(server).first { $0.level > .normal })
         #expect(layer.level == .statusBar, "gtk-layer-demo starts on the top layer")

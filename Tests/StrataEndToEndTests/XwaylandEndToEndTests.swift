@@ -15,22 +15,27 @@ struct XwaylandEndToEndTests {
 
     @Test(.enabled(if: installed("xterm"), "Xwayland or one of xterm is not installed"))
     func textTypedThroughStrataCtlReachesAnXtermStartedAsTheCommand() async throws {
-        let run = try StrataRun(["--backend", "headless"], command: ["sh", "-c", """
-            dir=$(mktemp -d); out=$dir/typed
-            xterm -e sh -c "read line; echo \\"\\$line\\" > $out" &
-            until \(Self.ctl) windows | grep -q ' x11'; do sleep 0.05; done
-            until \(Self.ctl) windows | grep ' x11' | grep -q ' no  '; do sleep 0.05; done
-            \(Self.ctl) windows --json
-            \(Self.ctl) input type 'typed into X
-            '
-            until [ -s "$out" ]; do sleep 0.05; done
-            echo "typed=$(cat "$out")"
-            echo "display=$DISPLAY"
-            \(Self.ctl) exec -- sh -c 'echo "exec display=$DISPLAY" > '"$out.exec"
-            until [ -s "$out.exec" ]; do sleep 0.05; done
-            cat "$out.exec"
-            rm -rf "$dir"
-            """])
+        let run = try StrataRun(
+            ["--backend", "headless"],
+            command: [
+                "sh", "-c",
+                """
+                dir=$(mktemp -d); out=$dir/typed
+                xterm -e sh -c "read line; echo \\"\\$line\\" > $out" &
+                until \(Self.ctl) windows | grep -q ' x11'; do sleep 0.05; done
+                until \(Self.ctl) windows | grep ' x11' | grep -q ' no  '; do sleep 0.05; done
+                \(Self.ctl) windows --json
+                \(Self.ctl) input type 'typed into X
+                '
+                until [ -s "$out" ]; do sleep 0.05; done
+                echo "typed=$(cat "$out")"
+                echo "display=$DISPLAY"
+                \(Self.ctl) exec -- sh -c 'echo "exec display=$DISPLAY" > '"$out.exec"
+                until [ -s "$out.exec" ]; do sleep 0.05; done
+                cat "$out.exec"
+                rm -rf "$dir"
+                """,
+            ])
         let result = await run.finish(timeout: 60)
         #expect(result.stdout.contains("typed=typed into X"))
         #expect(result.stdout.contains("\"kind\":\"x11\"") || result.stdout.contains("\"kind\" : \"x11\""))
@@ -41,33 +46,44 @@ struct XwaylandEndToEndTests {
     }
 
     @Test func xwaylandOffGivesTheCommandNoDisplay() async throws {
-        let result = try await StrataRun.run(["--backend", "headless", "--xwayland", "off"],
-                                             command: ["sh", "-c", "echo \"display=[${DISPLAY-unset}]\""])
+        let result = try await StrataRun.run(
+            ["--backend", "headless", "--xwayland", "off"],
+            command: ["sh", "-c", "echo \"display=[${DISPLAY-unset}]\""])
         #expect(result.stdout.contains("display=[unset]"))
         #expect(!result.stdout.split(separator: "\n").contains { $0.hasPrefix("DISPLAY=") })
     }
 
-    @Test(.enabled(if: StrataRun.isInstalled("wayland-info"), "wayland-info is not installed (apt-get install wayland-utils)"))
+    @Test(
+        .enabled(
+            if: StrataRun.isInstalled("wayland-info"), "wayland-info is not installed (apt-get install wayland-utils)"))
     func aMissingXwaylandIsAClearMessageAndWaylandClientsStillWork() async throws {
         let result = try await StrataRun.run(
             ["--backend", "headless", "--xwayland", "eager"],
             command: ["sh", "-c", "wayland-info | grep -c wl_compositor"],
             environment: ["STRATA_XWAYLAND": "/nonexistent/Xwayland"])
-        #expect(result.stderr.contains("strata: Xwayland: cannot start /nonexistent/Xwayland: No such file or directory"))
+        #expect(
+            result.stderr.contains("strata: Xwayland: cannot start /nonexistent/Xwayland: No such file or directory"))
         #expect(result.stdout.contains("1"))
     }
 
-    @Test(.enabled(if: installed("xlogo", "xprop", "xwininfo"), "Xwayland or one of xlogo, xprop, xwininfo is not installed"))
+    @Test(
+        .enabled(
+            if: installed("xlogo", "xprop", "xwininfo"), "Xwayland or one of xlogo, xprop, xwininfo is not installed"))
     func xlogoIsOnTheScreenshotAndXpropAndXwininfoShowWhatTheWindowManagerSet() async throws {
-        let run = try StrataRun(["--backend", "headless", "--size", "640x480"], command: ["sh", "-c", """
-            xlogo -geometry 100x100 &
-            until \(Self.ctl) windows | grep ' x11' | grep -q ' no  '; do sleep 0.05; done
-            xprop -root _NET_SUPPORTING_WM_CHECK _NET_ACTIVE_WINDOW _NET_CLIENT_LIST
-            check=$(xprop -root _NET_SUPPORTING_WM_CHECK | awk '{print $NF}')
-            xprop -id "$check" _NET_WM_NAME
-            xwininfo -name xlogo | grep -E 'Absolute|Width|Height|Map State'
-            xprop -name xlogo WM_STATE | head -2
-            """], screenshots: true)
+        let run = try StrataRun(
+            ["--backend", "headless", "--size", "640x480"],
+            command: [
+                "sh", "-c",
+                """
+                xlogo -geometry 100x100 &
+                until \(Self.ctl) windows | grep ' x11' | grep -q ' no  '; do sleep 0.05; done
+                xprop -root _NET_SUPPORTING_WM_CHECK _NET_ACTIVE_WINDOW _NET_CLIENT_LIST
+                check=$(xprop -root _NET_SUPPORTING_WM_CHECK | awk '{print $NF}')
+                xprop -id "$check" _NET_WM_NAME
+                xwininfo -name xlogo | grep -E 'Absolute|Width|Height|Map State'
+                xprop -name xlogo WM_STATE | head -2
+                """,
+            ], screenshots: true)
         let result = await run.finish(timeout: 60)
         #expect(result.stdout.contains("_NET_SUPPORTING_WM_CHECK(WINDOW): window id # 0x"))
         #expect(result.stdout.contains("_NET_WM_NAME(UTF8_STRING) = \"Strata\""))
@@ -82,7 +98,8 @@ struct XwaylandEndToEndTests {
         #expect(Int32(lock.trimmingCharacters(in: .whitespacesAndNewlines)) != run.pid)
         // The window is placed where the model says, and X knows it: its absolute position is
         // the model frame's origin; the screenshot shows xlogo's white there.
-        let image = try #require(result.screenshots["HEADLESS-1.png"], "no screenshot; stderr: \(result.stderr.suffix(2000))")
+        let image = try #require(
+            result.screenshots["HEADLESS-1.png"], "no screenshot; stderr: \(result.stderr.suffix(2000))")
         let x = Int(result.stdout.firstMatch(of: #/Absolute upper-left X:\s+(-?\d+)/#)?.1 ?? "") ?? -1
         let y = Int(result.stdout.firstMatch(of: #/Absolute upper-left Y:\s+(-?\d+)/#)?.1 ?? "") ?? -1
         let width = Int(result.stdout.firstMatch(of: #/Width: (\d+)/#)?.1 ?? "") ?? 0
@@ -106,12 +123,14 @@ struct XwaylandEndToEndTests {
         let path = folder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("examples/x11-and-wayland-levels.strata").path
-        let run = try StrataRun(["--backend", "headless", "--size", "640x480"], command: [ctl, "run", example],
-                                screenshots: true, environment: ["PATH": path])
+        let run = try StrataRun(
+            ["--backend", "headless", "--size", "640x480"], command: [ctl, "run", example],
+            screenshots: true, environment: ["PATH": path])
         let result = await run.finish(timeout: 90)
         #expect(result.status == 0, "\(result.stderr.suffix(2000))")
         #expect(result.stdout.contains("passed (12 commands, 7 expectations)"))
-        let image = try #require(result.screenshots["HEADLESS-1.png"], "no screenshot; stderr: \(result.stderr.suffix(2000))")
+        let image = try #require(
+            result.screenshots["HEADLESS-1.png"], "no screenshot; stderr: \(result.stderr.suffix(2000))")
         let blue: UInt32 = 0xff20_40c0, green: UInt32 = 0xff20_c040, red: UInt32 = 0xffc0_2020
         let yellow: UInt32 = 0xffe0_e020, magenta: UInt32 = 0xffc0_20c0
         // XNormal (100,100 200×200) raised over wl.front (150,150 200×200), both under XAbove
@@ -134,7 +153,9 @@ struct XwaylandEndToEndTests {
     /// The `strata-ctl windows` rows of X windows: (title, order, key, level).
     private static func rows(_ text: Substring) -> [(title: String, order: Int, key: Bool, level: String)] {
         text.split(separator: "\n").compactMap { line in
-            let columns = line.split(separator: "  ", omittingEmptySubsequences: true).map { $0.trimmingCharacters(in: .whitespaces) }
+            let columns = line.split(separator: "  ", omittingEmptySubsequences: true).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
             // ID, APP_ID, TITLE, PID, LEVEL, ORDER, KEY, HIDDEN, SCREEN, FRAME, KIND, MODAL, PARENT
             guard columns.count == 13, columns[10] == "x11", let order = Int(columns[5]) else { return nil }
             return (columns[2], order, columns[6] == "yes", columns[4])
@@ -144,20 +165,27 @@ struct XwaylandEndToEndTests {
     /// GTK 3 on X11 (`GDK_BACKEND=x11 gtk3-demo --run=menus` on a session bus of its own): the window maps and is key; F10
     /// opens its menu bar's first menu, an override-redirect window directly above the window at
     /// its level, not key.
-    @Test(.enabled(if: installed("gtk3-demo", "dbus-daemon"), "Xwayland or one of gtk3-demo, dbus-daemon is not installed"))
+    @Test(
+        .enabled(
+            if: installed("gtk3-demo", "dbus-daemon"), "Xwayland or one of gtk3-demo, dbus-daemon is not installed"))
     func aGtk3MenuOnX11OpensAboveItsWindowWithoutTakingKey() async throws {
-        let run = try StrataRun(["--backend", "headless", "--size", "800x600"], command: ["sh", "-c", """
-            GDK_BACKEND=x11 \(StrataRun.dbusSessionWords) gtk3-demo --run=menus > /dev/null 2>&1 &
-            demo=$!
-            until \(Self.ctl) windows | grep -q ' Menus '; do sleep 0.05; done
-            \(Self.ctl) make-key "$(\(Self.ctl) windows | grep ' Menus ' | awk '{print $1}' | head -1)" > /dev/null
-            until \(Self.ctl) windows | grep ' Menus ' | grep -q ' yes '; do sleep 0.05; done
-            echo BEFORE; \(Self.ctl) windows
-            \(Self.ctl) input key F10
-            until [ "$(\(Self.ctl) windows | grep -c ' x11')" -ge 3 ]; do sleep 0.05; done
-            echo AFTER; \(Self.ctl) windows
-            kill $demo && wait $demo; exit 0
-            """])
+        let run = try StrataRun(
+            ["--backend", "headless", "--size", "800x600"],
+            command: [
+                "sh", "-c",
+                """
+                GDK_BACKEND=x11 \(StrataRun.dbusSessionWords) gtk3-demo --run=menus > /dev/null 2>&1 &
+                demo=$!
+                until \(Self.ctl) windows | grep -q ' Menus '; do sleep 0.05; done
+                \(Self.ctl) make-key "$(\(Self.ctl) windows | grep ' Menus ' | awk '{print $1}' | head -1)" > /dev/null
+                until \(Self.ctl) windows | grep ' Menus ' | grep -q ' yes '; do sleep 0.05; done
+                echo BEFORE; \(Self.ctl) windows
+                \(Self.ctl) input key F10
+                until [ "$(\(Self.ctl) windows | grep -c ' x11')" -ge 3 ]; do sleep 0.05; done
+                echo AFTER; \(Self.ctl) windows
+                kill $demo && wait $demo; exit 0
+                """,
+            ])
         let result = await run.finish(timeout: 60)
         let parts = result.stdout.split(separator: "AFTER")
         #expect(parts.count == 2, "\(result.stdout) \(result.stderr.suffix(1000))")
@@ -174,31 +202,43 @@ struct XwaylandEndToEndTests {
 
     /// GTK 3 on X11 (`gtk3-demo --run=dialog`): the message dialog its focused button opens is
     /// transient for the demo's window (xprop), a dialog, in front and key.
-    @Test(.enabled(if: installed("gtk3-demo", "dbus-daemon", "xprop", "xwininfo"), "Xwayland or one of gtk3-demo, dbus-daemon, xprop, xwininfo is not installed"))
+    @Test(
+        .enabled(
+            if: installed("gtk3-demo", "dbus-daemon", "xprop", "xwininfo"),
+            "Xwayland or one of gtk3-demo, dbus-daemon, xprop, xwininfo is not installed"))
     func aGtk3DialogOnX11IsTransientForItsWindowInFrontAndKey() async throws {
-        let run = try StrataRun(["--backend", "headless", "--size", "800x600"], command: ["sh", "-c", """
-            GDK_BACKEND=x11 \(StrataRun.dbusSessionWords) gtk3-demo --run=dialog > /dev/null 2>&1 &
-            demo=$!
-            until \(Self.ctl) windows | grep -q ' Dialogs '; do sleep 0.05; done
-            \(Self.ctl) make-key "$(\(Self.ctl) windows | grep ' Dialogs ' | awk '{print $1}' | head -1)" > /dev/null
-            until \(Self.ctl) windows | grep ' Dialogs ' | grep -q ' yes '; do sleep 0.05; done
-            echo "parent $(xwininfo -name 'Dialogs and Message Boxes' | grep 'Window id' | awk '{print $4}')"
-            \(Self.ctl) input key space
-            until [ "$(\(Self.ctl) windows | grep -c ' x11')" -ge 3 ]; do sleep 0.05; done
-            echo AFTER; \(Self.ctl) windows
-            for w in $(xprop -root _NET_CLIENT_LIST | cut -d'#' -f2 | tr -d ,); do
-              xprop -id "$w" WM_TRANSIENT_FOR _NET_WM_WINDOW_TYPE | tr '\n' ' '; echo
-            done
-            kill $demo && wait $demo; exit 0
-            """])
+        let run = try StrataRun(
+            ["--backend", "headless", "--size", "800x600"],
+            command: [
+                "sh", "-c",
+                """
+                GDK_BACKEND=x11 \(StrataRun.dbusSessionWords) gtk3-demo --run=dialog > /dev/null 2>&1 &
+                demo=$!
+                until \(Self.ctl) windows | grep -q ' Dialogs '; do sleep 0.05; done
+                \(Self.ctl) make-key "$(\(Self.ctl) windows | grep ' Dialogs ' | awk '{print $1}' | head -1)" > /dev/null
+                until \(Self.ctl) windows | grep ' Dialogs ' | grep -q ' yes '; do sleep 0.05; done
+                echo "parent $(xwininfo -name 'Dialogs and Message Boxes' | grep 'Window id' | awk '{print $4}')"
+                \(Self.ctl) input key space
+                until [ "$(\(Self.ctl) windows | grep -c ' x11')" -ge 3 ]; do sleep 0.05; done
+                echo AFTER; \(Self.ctl) windows
+                for w in $(xprop -root _NET_CLIENT_LIST | cut -d'#' -f2 | tr -d ,); do
+                  xprop -id "$w" WM_TRANSIENT_FOR _NET_WM_WINDOW_TYPE | tr '\n' ' '; echo
+                done
+                kill $demo && wait $demo; exit 0
+                """,
+            ])
         let result = await run.finish(timeout: 60)
-        let parent = try #require(result.stdout.firstMatch(of: #/parent (0x[0-9a-f]+)/#)?.1, "\(result.stdout) \(result.stderr.suffix(1000))")
+        let parent = try #require(
+            result.stdout.firstMatch(of: #/parent (0x[0-9a-f]+)/#)?.1, "\(result.stdout) \(result.stderr.suffix(1000))")
         let parentNumber = UInt32(parent.dropFirst(2), radix: 16) ?? 0
         // xprop prints the transient parent as "window id # 0x…".
-        #expect(result.stdout.split(separator: "\n").contains { line in
-            guard let id = line.firstMatch(of: #/WM_TRANSIENT_FOR\(WINDOW\): window id # 0x([0-9a-f]+)/#)?.1 else { return false }
-            return UInt32(id, radix: 16) == parentNumber && line.contains("_NET_WM_WINDOW_TYPE_DIALOG")
-        }, "\(result.stdout)")
+        #expect(
+            result.stdout.split(separator: "\n").contains { line in
+                guard let id = line.firstMatch(of: #/WM_TRANSIENT_FOR\(WINDOW\): window id # 0x([0-9a-f]+)/#)?.1 else {
+                    return false
+                }
+                return UInt32(id, radix: 16) == parentNumber && line.contains("_NET_WM_WINDOW_TYPE_DIALOG")
+            }, "\(result.stdout)")
         let after = Self.rows(result.stdout.split(separator: "AFTER").last ?? "")
         let dialog = try #require(after.first { $0.order == 0 })
         #expect(dialog.key)
@@ -211,16 +251,24 @@ struct XwaylandEndToEndTests {
     /// the pointer has left the window (the move's reply names no window; GTK's own emulation of
     /// a move, without the hint, keeps the pointer on it), and the window follows the pointer's
     /// motion after GTK's drag threshold. The release ends the move.
-    @Test(.enabled(if: installed("gtk3-demo", "dbus-daemon"), "Xwayland or one of gtk3-demo, dbus-daemon is not installed"))
+    @Test(
+        .enabled(
+            if: installed("gtk3-demo", "dbus-daemon"), "Xwayland or one of gtk3-demo, dbus-daemon is not installed"))
     func aGtk3HeaderBarDraggedOnX11MovesTheWindowThroughTheWindowManager() async throws {
         let session = try await ControlTests.Session.start(["--backend", "headless", "--size", "800x600"])
-        _ = try await session.ctl("exec", "--", "sh", "-c",
-                                  "GDK_BACKEND=x11 NO_AT_BRIDGE=1 exec \(StrataRun.dbusSessionWords) gtk3-demo --run=headerbar > /dev/null 2>&1")
+        _ = try await session.ctl(
+            "exec", "--", "sh", "-c",
+            "GDK_BACKEND=x11 NO_AT_BRIDGE=1 exec \(StrataRun.dbusSessionWords) gtk3-demo --run=headerbar > /dev/null 2>&1"
+        )
         func demo() async throws -> (id: Int, x: Int, y: Int, width: Int)? {
-            guard let window = try await session.windows().first(where: { ($0["title"] as? String)?.hasPrefix("Welcome") == true
-                      && $0["hidden"] as? Bool == false }),
-                  let id = window["id"] as? Int, let frame = window["frame"] as? [String: Any],
-                  let x = frame["x"] as? Int, let y = frame["y"] as? Int, let width = frame["width"] as? Int else { return nil }
+            guard
+                let window = try await session.windows().first(where: {
+                    ($0["title"] as? String)?.hasPrefix("Welcome") == true
+                        && $0["hidden"] as? Bool == false
+                }),
+                let id = window["id"] as? Int, let frame = window["frame"] as? [String: Any],
+                let x = frame["x"] as? Int, let y = frame["y"] as? Int, let width = frame["width"] as? Int
+            else { return nil }
             return (id, x, y, width)
         }
         var found: (id: Int, x: Int, y: Int, width: Int)?
@@ -238,11 +286,14 @@ struct XwaylandEndToEndTests {
         // Until the XWM has begun it, the pointer is still on the window.
         var reply = ""
         for _ in 0..<200 {
-            reply = try await session.ctl("input", "pointer", "move", "--json", String(startX + 10), String(startY + 5)).stdout
+            reply = try await session.ctl("input", "pointer", "move", "--json", String(startX + 10), String(startY + 5))
+                .stdout
             if !reply.contains("\"window\"") { break }
             try await Task.sleep(nanoseconds: 50_000_000)
         }
-        #expect(!reply.contains("\"window\""), "the pointer is still on the window: no move by the window manager: \(reply)")
+        #expect(
+            !reply.contains("\"window\""), "the pointer is still on the window: no move by the window manager: \(reply)"
+        )
         // The move began where the pointer was: the window follows the motion from there.
         _ = try await session.ctl("input", "pointer", "move", String(startX + 100), String(startY + 50))
         let after = try #require(try await demo())
@@ -260,11 +311,14 @@ struct XwaylandEndToEndTests {
     @Test(.enabled(if: installed(), "Xwayland is not installed (apt-get install xwayland)"))
     func theCursorAnXClientSetsIsDrawnAtThePointer() async throws {
         let session = try await ControlTests.Session.start(["--backend", "headless", "--size", "320x240"])
-        _ = try await session.ctl("exec", "--", "strata-x11-color-client", "--class", "XCursor", "--size", "200x150",
-                                  "--color", "2040c0", "--cursor-color", "ff0000", "--seconds", "60")
+        _ = try await session.ctl(
+            "exec", "--", "strata-x11-color-client", "--class", "XCursor", "--size", "200x150",
+            "--color", "2040c0", "--cursor-color", "ff0000", "--seconds", "60")
         var shown = false
         for _ in 0..<400 where !shown {
-            shown = try await session.ctl("windows").stdout.split(separator: "\n").contains { $0.contains("XCursor") && $0.contains(" no  ") }
+            shown = try await session.ctl("windows").stdout.split(separator: "\n").contains {
+                $0.contains("XCursor") && $0.contains(" no  ")
+            }
         }
         #expect(shown)
         _ = try await session.ctl("move", "XCursor", "--to", "0,0")
@@ -281,26 +335,33 @@ struct XwaylandEndToEndTests {
         }
         let image = try #require(shot, "the X cursor never showed")
         for (x, y) in [(50, 50), (65, 50), (50, 65), (65, 65), (57, 57)] { #expect(image.at(x, y) == red, "\(x),\(y)") }
-        for (x, y) in [(49, 50), (66, 50), (50, 49), (50, 66), (100, 100)] { #expect(image.at(x, y) == blue, "\(x),\(y)") }
+        for (x, y) in [(49, 50), (66, 50), (50, 49), (50, 66), (100, 100)] {
+            #expect(image.at(x, y) == blue, "\(x),\(y)")
+        }
         #expect(await session.stop().status == 0)
     }
 
     @Test(.enabled(if: installed("xlogo", "pgrep"), "Xwayland or one of xlogo, pgrep is not installed"))
     func anXwaylandThatDiesIsReportedAndStartsAgainAtTheNextXConnection() async throws {
-        let run = try StrataRun(["--backend", "headless"], command: ["sh", "-c", """
-            xlogo &
-            until \(Self.ctl) windows | grep ' x11' | grep -q ' no  '; do sleep 0.05; done
-            xwayland=$(pgrep -P $PPID -x Xwayland)
-            kill -9 "$xwayland"
-            until ! \(Self.ctl) windows | grep -q ' x11'; do sleep 0.05; done
-            echo "windows after the crash: $(\(Self.ctl) windows | grep -c ' x11')"
-            xlogo & logo=$!
-            until \(Self.ctl) windows | grep ' x11' | grep -q ' no  '; do sleep 0.05; done
-            echo "restarted: $(pgrep -P $PPID -x Xwayland | grep -vc "^$xwayland$")"
-            \(Self.ctl) close XLogo
-            wait $logo
-            echo "xlogo closed with status $?"
-            """])
+        let run = try StrataRun(
+            ["--backend", "headless"],
+            command: [
+                "sh", "-c",
+                """
+                xlogo &
+                until \(Self.ctl) windows | grep ' x11' | grep -q ' no  '; do sleep 0.05; done
+                xwayland=$(pgrep -P $PPID -x Xwayland)
+                kill -9 "$xwayland"
+                until ! \(Self.ctl) windows | grep -q ' x11'; do sleep 0.05; done
+                echo "windows after the crash: $(\(Self.ctl) windows | grep -c ' x11')"
+                xlogo & logo=$!
+                until \(Self.ctl) windows | grep ' x11' | grep -q ' no  '; do sleep 0.05; done
+                echo "restarted: $(pgrep -P $PPID -x Xwayland | grep -vc "^$xwayland$")"
+                \(Self.ctl) close XLogo
+                wait $logo
+                echo "xlogo closed with status $?"
+                """,
+            ])
         let result = await run.finish(timeout: 60)
         #expect(result.stderr.contains("was killed by signal 9; it starts again at the next X connection"))
         #expect(result.stdout.contains("windows after the crash: 0"))

@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func scaledCoordinatesRoundAndClamp() {
-        #expect(Coordinate.scaled(3, by: 1.5) == 5)      // 4.5 rounds away from zero
+        #expect(Coordinate.scaled(3, by: 1.5) == 5)  // 4.5 rounds away from zero
         #expect(Coordinate.scaled(-3, by: 1.5) == -5)
         #expect(Coordinate.scaled(3, by: 1.5, rounding: .down) == 4)
         #expect(Coordinate.scaled(Int32.max, by: 8) == limit)
@@ -86,7 +86,11 @@ import Testing
         #expect(wide.maxX == Int.max)
         #expect(wide.intersection(Rect(x: 12, y: 0, width: 5, height: 5)) == Rect(x: 12, y: 0, width: 5, height: 1))
         let far = Rect(x: Int.min, y: 0, width: Int.max, height: 1)
-        #expect(far.intersection(Rect(x: Int.min, y: 0, width: 10, height: 1)) == Rect(x: Int.min, y: 0, width: 10, height: 1))
-        #expect(Rect(x: Int.min, y: 0, width: 1, height: 1).intersection(Rect(x: Int.max - 1, y: 0, width: 1, height: 1)) == nil)
+        #expect(
+            far.intersection(Rect(x: Int.min, y: 0, width: 10, height: 1))
+                == Rect(x: Int.min, y: 0, width: 10, height: 1))
+        #expect(
+            Rect(x: Int.min, y: 0, width: 1, height: 1).intersection(Rect(x: Int.max - 1, y: 0, width: 1, height: 1))
+                == nil)
     }
 }

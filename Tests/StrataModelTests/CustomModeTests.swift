@@ -51,7 +51,8 @@ import Testing
         let manager = makeManager(screens: 2)
         let screen = manager.screens[0]
         let recorder = NotificationRecorder(manager)
-        #expect(throws: ScreenConfigurationError.modeNotAvailable(ScreenMode(width: 0, height: 10), screen: screen.id)) {
+        #expect(throws: ScreenConfigurationError.modeNotAvailable(ScreenMode(width: 0, height: 10), screen: screen.id))
+        {
             try manager.setCustomMode(ScreenMode(width: 0, height: 10), for: screen)
         }
         let gone = manager.screens[1]

@@ -6,14 +6,19 @@ import Testing
 @Suite struct FocusRequestRuleTests {
     @Test func aRequestIsRefusedOnlyWhenAWindowIsKeyAndNoOtherFactHolds() {
         for bits in 0..<16 {
-            let facts = FocusRequestRule.Facts(hasKeyWindow: bits & 1 != 0, requesterOwnsKeyWindow: bits & 2 != 0,
-                                               requesterIsPrivileged: bits & 4 != 0, requesterHasLatestInput: bits & 8 != 0)
-            let refused = facts.hasKeyWindow && !facts.requesterOwnsKeyWindow && !facts.requesterIsPrivileged
+            let facts = FocusRequestRule.Facts(
+                hasKeyWindow: bits & 1 != 0, requesterOwnsKeyWindow: bits & 2 != 0,
+                requesterIsPrivileged: bits & 4 != 0, requesterHasLatestInput: bits & 8 != 0)
+            let refused =
+                facts.hasKeyWindow && !facts.requesterOwnsKeyWindow && !facts.requesterIsPrivileged
                 && !facts.requesterHasLatestInput
             #expect(FocusRequestRule.decide(facts).isHonoured == !refused, "\(facts)")
         }
-        #expect(FocusRequestRule.decide(.init(hasKeyWindow: false, requesterOwnsKeyWindow: false, requesterIsPrivileged: false,
-                                              requesterHasLatestInput: false)) == .noKeyWindow)
+        #expect(
+            FocusRequestRule.decide(
+                .init(
+                    hasKeyWindow: false, requesterOwnsKeyWindow: false, requesterIsPrivileged: false,
+                    requesterHasLatestInput: false)) == .noKeyWindow)
     }
 
     @Test func anXTimestampCountsWhenNotOlderThanThePressAcrossTheWrap() {

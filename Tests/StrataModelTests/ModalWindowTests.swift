@@ -47,7 +47,10 @@ import Testing
 
         manager.show(dialog, makeKey: false)
         #expect(dialog.isKeyWindow)
-        #expect(recorder.take() == [.windowDidBecomeVisible(dialog.id), .windowDidResignKey(parent.id), .windowDidBecomeKey(dialog.id)])
+        #expect(
+            recorder.take() == [
+                .windowDidBecomeVisible(dialog.id), .windowDidResignKey(parent.id), .windowDidBecomeKey(dialog.id),
+            ])
     }
 
     @Test func makingAShownChildModalTakesKeyFromItsParentAfterTheModalNotification() {
@@ -59,7 +62,10 @@ import Testing
         let recorder = NotificationRecorder(manager)
 
         manager.setModal(child, true)
-        #expect(recorder.take() == [.windowDidChangeModal(child.id, true), .windowDidResignKey(parent.id), .windowDidBecomeKey(child.id)])
+        #expect(
+            recorder.take() == [
+                .windowDidChangeModal(child.id, true), .windowDidResignKey(parent.id), .windowDidBecomeKey(child.id),
+            ])
         manager.setModal(child, true)
         #expect(recorder.take() == [])
         manager.setModal(child, false)
@@ -221,9 +227,11 @@ import Testing
         let recorder = NotificationRecorder(manager)
         manager.orderFront(parent)
         #expect(manager.stackingIDs == [other.id, parent.id, dialog.id, inner.id])
-        #expect(recorder.take() == [
-            .windowDidChangeStacking(parent.id), .windowDidChangeStacking(dialog.id), .windowDidChangeStacking(inner.id),
-        ])
+        #expect(
+            recorder.take() == [
+                .windowDidChangeStacking(parent.id), .windowDidChangeStacking(dialog.id),
+                .windowDidChangeStacking(inner.id),
+            ])
         manager.hide(parent)
         manager.orderFront(other)
         manager.show(parent, makeKey: false)
@@ -242,10 +250,11 @@ import Testing
         manager.pointerDidClick(parent)
         #expect(manager.stackingIDs == [other.id, parent.id, dialog.id])
         #expect(dialog.isKeyWindow)
-        #expect(recorder.take() == [
-            .windowDidChangeStacking(parent.id), .windowDidChangeStacking(dialog.id),
-            .windowDidResignKey(other.id), .windowDidBecomeKey(dialog.id),
-        ])
+        #expect(
+            recorder.take() == [
+                .windowDidChangeStacking(parent.id), .windowDidChangeStacking(dialog.id),
+                .windowDidResignKey(other.id), .windowDidBecomeKey(dialog.id),
+            ])
     }
 }
 

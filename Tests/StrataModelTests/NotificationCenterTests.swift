@@ -89,7 +89,8 @@ import Testing
             manager.notifications.addObserver(phase: phase) { _ in calls.append("\(phase) 2") }
         }
         manager.createWindow()
-        #expect(calls == ["scene 1", "scene 2", "wire 1", "wire 2", "tools 1", "tools 2", "recording 1", "recording 2"])
+        #expect(
+            calls == ["scene 1", "scene 2", "wire 1", "wire 2", "tools 1", "tools 2", "recording 1", "recording 2"])
     }
 
     @Test func anObserverAddedDuringDeliveryToAnEarlierPhaseStartsWithTheNextNotification() {

@@ -71,7 +71,9 @@ import Testing
         let manager = WindowManager()
         let screen = manager.connectScreen(name: "A", modes: [mode720])
         let recorder = NotificationRecorder(manager)
-        #expect(throws: ScreenConfigurationError.self) { try manager.setOverscan(percent, compensation: .insetBounds, for: screen) }
+        #expect(throws: ScreenConfigurationError.self) {
+            try manager.setOverscan(percent, compensation: .insetBounds, for: screen)
+        }
         #expect(screen.overscan == 0)
         #expect(screen.overscanCompensation == .scale)
         #expect(recorder.take() == [])

@@ -102,7 +102,10 @@ import Testing
         manager.show(window, makeKey: true)
         #expect(manager.move(window, to: manager.screens[1]))
         // (The second screen stops mirroring: a window is on it.)
-        #expect(recorder.takeNames() == ["windowDidBecomeHidden", "windowDidBecomeVisible", "windowDidMoveToScreen", "screenDidChangeMirroring"])
+        #expect(
+            recorder.takeNames() == [
+                "windowDidBecomeHidden", "windowDidBecomeVisible", "windowDidMoveToScreen", "screenDidChangeMirroring",
+            ])
         #expect(manager.keyWindow == nil)
     }
 }

@@ -17,10 +17,13 @@ import Testing
 
     static let workArea = Rect(x: 50, y: 30, width: 1870, height: 1050)
 
-    static func place(_ policy: any WindowPlacementPolicy, _ manager: WindowManager, on screen: Screen,
-                      width: Int, height: Int, requestedOrigin: Point? = nil) -> Rect {
+    static func place(
+        _ policy: any WindowPlacementPolicy, _ manager: WindowManager, on screen: Screen,
+        width: Int, height: Int, requestedOrigin: Point? = nil
+    ) -> Rect {
         let window = manager.createWindow(screen: screen)
-        return policy.initialFrame(for: window, size: Size(width: width, height: height), requestedOrigin: requestedOrigin, on: screen)
+        return policy.initialFrame(
+            for: window, size: Size(width: width, height: height), requestedOrigin: requestedOrigin, on: screen)
     }
 
     @Test func theRegistryMakesEveryBuiltInByItsNameAndNothingElse() {
@@ -62,7 +65,9 @@ import Testing
         let policy = CascadePlacement()
         _ = Self.place(policy, manager, on: screen, width: 10, height: 10)
         // Second step (32): 1850 + 32 does not fit in 1870, 1000 + 32 fits in 1050.
-        #expect(Self.place(policy, manager, on: screen, width: 1850, height: 1000) == Rect(x: 50, y: 62, width: 1850, height: 1000))
+        #expect(
+            Self.place(policy, manager, on: screen, width: 1850, height: 1000)
+                == Rect(x: 50, y: 62, width: 1850, height: 1000))
     }
 
     @Test func topLeftPlacesEveryNewWindowAtTheWorkAreaCorner() {
@@ -70,7 +75,9 @@ import Testing
         let screen = Self.screenWithPanels(manager)
         let policy = TopLeftPlacement()
         for _ in 0..<3 {
-            #expect(Self.place(policy, manager, on: screen, width: 300, height: 200) == Rect(x: 50, y: 30, width: 300, height: 200))
+            #expect(
+                Self.place(policy, manager, on: screen, width: 300, height: 200)
+                    == Rect(x: 50, y: 30, width: 300, height: 200))
         }
     }
 
@@ -79,21 +86,31 @@ import Testing
         let screen = Self.screenWithPanels(manager)
         let policy = CenterPlacement()
         // (1870 - 301) / 2 = 784 (rounded down), (1050 - 200) / 2 = 425.
-        #expect(Self.place(policy, manager, on: screen, width: 301, height: 200) == Rect(x: 50 + 784, y: 30 + 425, width: 301, height: 200))
-        #expect(Self.place(policy, manager, on: screen, width: 301, height: 200) == Rect(x: 834, y: 455, width: 301, height: 200))
+        #expect(
+            Self.place(policy, manager, on: screen, width: 301, height: 200)
+                == Rect(x: 50 + 784, y: 30 + 425, width: 301, height: 200))
+        #expect(
+            Self.place(policy, manager, on: screen, width: 301, height: 200)
+                == Rect(x: 834, y: 455, width: 301, height: 200))
     }
 
     @Test func centerStartsAWindowLargerThanTheWorkAreaAtItsEdge() {
         let manager = makeManager()
         let screen = Self.screenWithPanels(manager)
-        #expect(Self.place(CenterPlacement(), manager, on: screen, width: 4000, height: 500) == Rect(x: 50, y: 30 + 275, width: 4000, height: 500))
+        #expect(
+            Self.place(CenterPlacement(), manager, on: screen, width: 4000, height: 500)
+                == Rect(x: 50, y: 30 + 275, width: 4000, height: 500))
     }
 
     @Test func placementOnAnotherScreenIsInThatScreensCoordinates() {
         let manager = makeManager(screens: 2)
         let screen = Self.screenWithPanels(manager, second: true)
-        #expect(Self.place(TopLeftPlacement(), manager, on: screen, width: 100, height: 100) == Rect(x: 50, y: 30, width: 100, height: 100))
-        #expect(Self.place(CenterPlacement(), manager, on: screen, width: 70, height: 50) == Rect(x: 50 + 900, y: 30 + 500, width: 70, height: 50))
+        #expect(
+            Self.place(TopLeftPlacement(), manager, on: screen, width: 100, height: 100)
+                == Rect(x: 50, y: 30, width: 100, height: 100))
+        #expect(
+            Self.place(CenterPlacement(), manager, on: screen, width: 70, height: 50)
+                == Rect(x: 50 + 900, y: 30 + 500, width: 70, height: 50))
     }
 
     @Test func everyPolicyHonoursARequestedPositionInsideTheWorkArea() {
@@ -101,7 +118,8 @@ import Testing
         let screen = Self.screenWithPanels(manager)
         for name in WindowPlacementPolicies.allNames {
             let policy = WindowPlacementPolicies.named(name)!
-            let frame = Self.place(policy, manager, on: screen, width: 300, height: 200, requestedOrigin: Point(x: 70, y: 90))
+            let frame = Self.place(
+                policy, manager, on: screen, width: 300, height: 200, requestedOrigin: Point(x: 70, y: 90))
             #expect(frame == Rect(x: 70, y: 90, width: 300, height: 200), "\(name)")
         }
     }
@@ -112,10 +130,13 @@ import Testing
         for name in WindowPlacementPolicies.allNames {
             let policy = WindowPlacementPolicies.named(name)!
             // Under the panels (top-left), and past the far edges (bottom-right).
-            #expect(Self.place(policy, manager, on: screen, width: 300, height: 200, requestedOrigin: Point(x: 7, y: -9))
-                == Rect(x: 50, y: 30, width: 300, height: 200), "\(name)")
-            #expect(Self.place(policy, manager, on: screen, width: 300, height: 200, requestedOrigin: Point(x: 1800, y: 1000))
-                == Rect(x: 1920 - 300, y: 1080 - 200, width: 300, height: 200), "\(name)")
+            #expect(
+                Self.place(policy, manager, on: screen, width: 300, height: 200, requestedOrigin: Point(x: 7, y: -9))
+                    == Rect(x: 50, y: 30, width: 300, height: 200), "\(name)")
+            #expect(
+                Self.place(
+                    policy, manager, on: screen, width: 300, height: 200, requestedOrigin: Point(x: 1800, y: 1000))
+                    == Rect(x: 1920 - 300, y: 1080 - 200, width: 300, height: 200), "\(name)")
         }
     }
 
@@ -124,7 +145,8 @@ import Testing
         let screen = Self.screenWithPanels(manager)
         for name in WindowPlacementPolicies.allNames {
             let policy = WindowPlacementPolicies.named(name)!
-            let tall = Self.place(policy, manager, on: screen, width: 300, height: 1200, requestedOrigin: Point(x: 100, y: 400))
+            let tall = Self.place(
+                policy, manager, on: screen, width: 300, height: 1200, requestedOrigin: Point(x: 100, y: 400))
             #expect(tall == Rect(x: 100, y: 30, width: 300, height: 1200), "\(name)")
             let wide = Self.place(policy, manager, on: screen, width: 2500, height: 100)
             #expect(wide.x == 50 && wide.width == 2500, "\(name)")
@@ -137,18 +159,29 @@ import Testing
             let policy = WindowPlacementPolicies.named(name)!
             let manager = makeManager()
             let screen = Self.screenWithPanels(manager)
-            #expect(policy.constrainedSize(Size(width: 300, height: 200), on: screen) == Size(width: 300, height: 200), "\(name)")
-            #expect(policy.constrainedSize(Size(width: 702, height: 746), on: screen) == Size(width: 702, height: 746), "\(name)")
+            #expect(
+                policy.constrainedSize(Size(width: 300, height: 200), on: screen) == Size(width: 300, height: 200),
+                "\(name)")
+            #expect(
+                policy.constrainedSize(Size(width: 702, height: 746), on: screen) == Size(width: 702, height: 746),
+                "\(name)")
             // gtk3-demo's Button Boxes, 702×746, on a 720-high screen less a 30-pixel panel.
             try manager.setMode(mode720, for: screen)
             manager.setUsableArea(Rect(x: 0, y: 30, width: 1280, height: 690), for: screen)
-            #expect(policy.constrainedSize(Size(width: 702, height: 746), on: screen) == Size(width: 702, height: 690), "\(name)")
-            #expect(policy.constrainedSize(Size(width: 5000, height: 5000), on: screen) == Size(width: 1280, height: 690), "\(name)")
-            #expect(policy.constrainedSize(Size(width: Int.max, height: Int.min), on: screen) == Size(width: 1280, height: 0), "\(name)")
+            #expect(
+                policy.constrainedSize(Size(width: 702, height: 746), on: screen) == Size(width: 702, height: 690),
+                "\(name)")
+            #expect(
+                policy.constrainedSize(Size(width: 5000, height: 5000), on: screen) == Size(width: 1280, height: 690),
+                "\(name)")
+            #expect(
+                policy.constrainedSize(Size(width: Int.max, height: Int.min), on: screen)
+                    == Size(width: 1280, height: 0), "\(name)")
             // Placed at the constrained size: inside the work area, whatever the policy.
-            let frame = policy.initialFrame(for: manager.createWindow(screen: screen),
-                                            size: policy.constrainedSize(Size(width: 702, height: 746), on: screen),
-                                            requestedOrigin: nil, on: screen)
+            let frame = policy.initialFrame(
+                for: manager.createWindow(screen: screen),
+                size: policy.constrainedSize(Size(width: 702, height: 746), on: screen),
+                requestedOrigin: nil, on: screen)
             #expect(frame.x >= 0 && frame.maxX <= 1280 && frame.y == 30 && frame.maxY == 720, "\(name): \(frame)")
         }
     }
@@ -168,7 +201,8 @@ import Testing
         let screen = Self.screenWithPanels(manager)
         let window = manager.createWindow(screen: screen)
         manager.setUsableArea(nil, for: screen)
-        #expect(CascadePlacement().maximizedFrame(for: window, on: screen) == Rect(x: 0, y: 0, width: 1920, height: 1080))
+        #expect(
+            CascadePlacement().maximizedFrame(for: window, on: screen) == Rect(x: 0, y: 0, width: 1920, height: 1080))
     }
 
     @Test func fullscreenCoversTheWholeScreenPanelsIncluded() {
@@ -178,7 +212,9 @@ import Testing
         for name in WindowPlacementPolicies.allNames {
             let policy = WindowPlacementPolicies.named(name)!
             let window = manager.createWindow(screen: screen)
-            #expect(policy.fullscreenFrame(for: window, on: screen) == Rect(x: 0, y: 0, width: 1280, height: 720), "\(name)")
+            #expect(
+                policy.fullscreenFrame(for: window, on: screen) == Rect(x: 0, y: 0, width: 1280, height: 720), "\(name)"
+            )
         }
     }
 
@@ -188,7 +224,9 @@ import Testing
             let policy = WindowPlacementPolicies.named(name)!
             let window = manager.createWindow()
             let saved = Rect(x: 64, y: 96, width: 300, height: 200)
-            #expect(policy.restoredFrame(for: window, saved: saved, size: Size(width: 310, height: 190)) == Rect(x: 64, y: 96, width: 310, height: 190), "\(name)")
+            #expect(
+                policy.restoredFrame(for: window, saved: saved, size: Size(width: 310, height: 190))
+                    == Rect(x: 64, y: 96, width: 310, height: 190), "\(name)")
         }
     }
 
@@ -204,13 +242,16 @@ import Testing
             let negative = Self.place(policy, manager, on: screen, width: Int.min, height: -5)
             #expect(negative.width == 0 && negative.height == 0, "\(name)")
             // Far positions come back inside the work area.
-            let far = Self.place(policy, manager, on: screen, width: 10, height: 10, requestedOrigin: Point(x: 1e300, y: -1e300))
+            let far = Self.place(
+                policy, manager, on: screen, width: 10, height: 10, requestedOrigin: Point(x: 1e300, y: -1e300))
             #expect(far == Rect(x: 1910, y: 30, width: 10, height: 10), "\(name)")
-            let nan = Self.place(policy, manager, on: screen, width: 10, height: 10, requestedOrigin: Point(x: .nan, y: .infinity))
+            let nan = Self.place(
+                policy, manager, on: screen, width: 10, height: 10, requestedOrigin: Point(x: .nan, y: .infinity))
             #expect(nan == Rect(x: 50, y: 1070, width: 10, height: 10), "\(name)")
             let window = manager.createWindow(screen: screen)
-            let restored = policy.restoredFrame(for: window, saved: Rect(x: Int.max, y: Int.min, width: 1, height: 1),
-                                                size: Size(width: Int.max, height: Int.min))
+            let restored = policy.restoredFrame(
+                for: window, saved: Rect(x: Int.max, y: Int.min, width: 1, height: 1),
+                size: Size(width: Int.max, height: Int.min))
             #expect(restored == Rect(x: limit, y: -limit, width: limit, height: 0), "\(name)")
         }
     }
@@ -221,6 +262,8 @@ import Testing
         let first = manager.shownWindow(frame: Rect(x: 5, y: 6, width: 10, height: 10))
         manager.placement = CenterPlacement()
         #expect(first.frame == Rect(x: 5, y: 6, width: 10, height: 10))
-        #expect(Self.place(manager.placement, manager, on: screen, width: 20, height: 40) == Rect(x: 950, y: 520, width: 20, height: 40))
+        #expect(
+            Self.place(manager.placement, manager, on: screen, width: 20, height: 40)
+                == Rect(x: 950, y: 520, width: 20, height: 40))
     }
 }

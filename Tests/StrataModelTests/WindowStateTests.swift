@@ -50,15 +50,16 @@ import Testing
         #expect(window.restoreFrame == nil)
         #expect(manager.configuredSize(of: window) == nil)
 
-        #expect(recorder.take() == [
-            .windowDidChangeMaximized(window.id, true),
-            .windowDidChangeFrame(window.id, from: Self.normalFrame, to: maximized),
-            .windowDidChangeFullscreen(window.id, true),
-            .windowDidChangeFrame(window.id, from: maximized, to: fullscreen),
-            .windowDidChangeFullscreen(window.id, false),
-            .windowDidChangeMaximized(window.id, false),
-            .windowDidChangeFrame(window.id, from: fullscreen, to: Self.normalFrame),
-        ])
+        #expect(
+            recorder.take() == [
+                .windowDidChangeMaximized(window.id, true),
+                .windowDidChangeFrame(window.id, from: Self.normalFrame, to: maximized),
+                .windowDidChangeFullscreen(window.id, true),
+                .windowDidChangeFrame(window.id, from: maximized, to: fullscreen),
+                .windowDidChangeFullscreen(window.id, false),
+                .windowDidChangeMaximized(window.id, false),
+                .windowDidChangeFrame(window.id, from: fullscreen, to: Self.normalFrame),
+            ])
     }
 
     @Test func settingTheSameStatePostsNothingAndARemaximizeKeepsTheFirstRestoreFrame() {
@@ -70,9 +71,11 @@ import Testing
         manager.setMaximized(window, false)
         manager.setMaximized(window, true)
         #expect(window.restoreFrame == Self.normalFrame)
-        #expect(recorder.takeNames() == [
-            "windowDidChangeMaximized", "windowDidChangeFrame", "windowDidChangeMaximized", "windowDidChangeMaximized",
-        ])
+        #expect(
+            recorder.takeNames() == [
+                "windowDidChangeMaximized", "windowDidChangeFrame", "windowDidChangeMaximized",
+                "windowDidChangeMaximized",
+            ])
         manager.forgetRestoreFrame(window)
         #expect(window.restoreFrame == Self.normalFrame, "only a normal window forgets its restore frame")
     }
@@ -83,7 +86,9 @@ import Testing
         manager.setMaximized(window, true)
         #expect(window.state == .maximized)
         #expect(window.restoreFrame == nil)
-        #expect(manager.frame(for: window, in: .normal, size: Size(width: 300, height: 200)) == Rect(x: 0, y: 0, width: 300, height: 200))
+        #expect(
+            manager.frame(for: window, in: .normal, size: Size(width: 300, height: 200))
+                == Rect(x: 0, y: 0, width: 300, height: 200))
     }
 
     @Test func fullscreenOnAnotherScreenMovesTheWindowThere() {
@@ -93,11 +98,12 @@ import Testing
         manager.setFullscreen(window, true, on: manager.screens[1])
         #expect(window.screen === manager.screens[1])
         #expect(manager.placedFrame(of: window) == Rect(x: 0, y: 0, width: 1920, height: 1080))
-        #expect(recorder.take() == [
-            .windowDidMoveToScreen(window.id, from: manager.screens[0].id, to: manager.screens[1].id),
-            .windowDidChangeFullscreen(window.id, true),
-            .screenDidChangeMirroring(manager.screens[1].id, false),
-        ])
+        #expect(
+            recorder.take() == [
+                .windowDidMoveToScreen(window.id, from: manager.screens[0].id, to: manager.screens[1].id),
+                .windowDidChangeFullscreen(window.id, true),
+                .screenDidChangeMirroring(manager.screens[1].id, false),
+            ])
     }
 
     @Test func aScreenChangeWhileMaximizedRePlacesIt() throws {
@@ -111,7 +117,9 @@ import Testing
         try manager.setMode(mode720, for: screen)
         manager.setUsableArea(nil, for: screen)
         #expect(manager.placedFrame(of: window) == Rect(x: 0, y: 0, width: 1280, height: 720))
-        #expect(manager.frame(for: window, in: .maximized, size: Size(width: 1280, height: 720)) == Rect(x: 0, y: 0, width: 1280, height: 720))
+        #expect(
+            manager.frame(for: window, in: .maximized, size: Size(width: 1280, height: 720))
+                == Rect(x: 0, y: 0, width: 1280, height: 720))
         #expect(recorder.takeNames().first == "windowDidChangeMaximized")
     }
 
@@ -125,20 +133,22 @@ import Testing
         manager.minimize(window)
         #expect(window.isMinimized && window.isHidden)
         #expect(window.state == .maximized)
-        #expect(recorder.take() == [
-            .windowDidChangeMinimized(window.id, true), .windowDidResignKey(window.id),
-            .windowDidBecomeHidden(window.id), .windowDidBecomeKey(other.id),
-        ])
+        #expect(
+            recorder.take() == [
+                .windowDidChangeMinimized(window.id, true), .windowDidResignKey(window.id),
+                .windowDidBecomeHidden(window.id), .windowDidBecomeKey(other.id),
+            ])
         manager.minimize(window)
         #expect(recorder.take().isEmpty)
 
         manager.show(window)
         #expect(!window.isMinimized && window.isVisible)
         #expect(window.state == .maximized)
-        #expect(recorder.take() == [
-            .windowDidChangeMinimized(window.id, false), .windowDidBecomeVisible(window.id),
-            .windowDidResignKey(other.id), .windowDidBecomeKey(window.id),
-        ])
+        #expect(
+            recorder.take() == [
+                .windowDidChangeMinimized(window.id, false), .windowDidBecomeVisible(window.id),
+                .windowDidResignKey(other.id), .windowDidBecomeKey(window.id),
+            ])
     }
 
     @Test func aMinimizedWindowSavesItsRestoreFrameAndResetForgetsEverything() {
@@ -149,10 +159,11 @@ import Testing
         _ = recorder.take()
         manager.resetState(window)
         #expect(window.state == .normal && !window.isMinimized && window.restoreFrame == nil)
-        #expect(recorder.take() == [
-            .windowDidChangeMinimized(window.id, false),
-            .windowDidChangeFullscreen(window.id, false),
-        ])
+        #expect(
+            recorder.take() == [
+                .windowDidChangeMinimized(window.id, false),
+                .windowDidChangeFullscreen(window.id, false),
+            ])
         manager.resetState(window)
         #expect(recorder.take().isEmpty)
     }
@@ -165,9 +176,10 @@ import Testing
         manager.setPID(window, 4242)
         manager.setPID(window, 4242)
         #expect(window.title == "Files" && window.appID == "org.example.Files" && window.pid == 4242)
-        #expect(recorder.take() == [
-            .windowDidChangeTitle(window.id), .windowDidChangeAppID(window.id), .windowDidChangePID(window.id),
-        ])
+        #expect(
+            recorder.take() == [
+                .windowDidChangeTitle(window.id), .windowDidChangeAppID(window.id), .windowDidChangePID(window.id),
+            ])
         let hidden = manager.createWindow()
         _ = recorder.take()
         manager.setPID(hidden, 7)

@@ -23,7 +23,9 @@ final class InputRecorder: NestedInput {
     func pointerMotion(on output: ScreenOutput, x: Double, y: Double, time: UInt32) {
         events.append(.motion(screen: output.screen.name, x: x, y: y))
     }
-    func pointerButton(_ button: UInt32, pressed: Bool, time: UInt32) { events.append(.button(button, pressed: pressed)) }
+    func pointerButton(_ button: UInt32, pressed: Bool, time: UInt32) {
+        events.append(.button(button, pressed: pressed))
+    }
     func pointerAxis(vertical: Double, horizontal: Double, time: UInt32) {
         events.append(.axis(vertical: vertical, horizontal: horizontal))
     }

@@ -28,7 +28,8 @@ struct NestedClipboardTests {
             let parent = try TestServer(width: 640, height: 480)
             let parentEnd = try StrataParentTests.connection(to: parent)
             self.parent = parent
-            backend = try WaylandBackend(fd: parentEnd, modes: [ScreenMode(width: 320, height: 200)], whileWaiting: { parent.step() })
+            backend = try WaylandBackend(
+                fd: parentEnd, modes: [ScreenMode(width: 320, height: 200)], whileWaiting: { parent.step() })
             nested = TestServer(hosting: try Compositor(backend: backend), alsoStep: { parent.step() })
             parentClient = try TestClient(server: parent)
             nestedClient = try TestClient(server: nested)
@@ -81,14 +82,17 @@ struct NestedClipboardTests {
         let payload = Array((primary ? "middle-click text from the parent" : "copied in the parent").utf8)
         let source = try sides.parentControl.makeSource(mimeTypes: Self.text, payload: payload)
         sides.parentControl.set(source, primary: primary)
-        #expect(sides.step {
-            (primary ? sides.nestedControl.primarySelectionMimeTypes : sides.nestedControl.selectionMimeTypes) == Self.text
-        })
+        #expect(
+            sides.step {
+                (primary ? sides.nestedControl.primarySelectionMimeTypes : sides.nestedControl.selectionMimeTypes)
+                    == Self.text
+            })
         let fd = try #require(sides.nestedControl.receive("text/plain", primary: primary))
         #expect(sides.readAll(fd) == payload)
         #expect(source.sendRequests == ["text/plain"])
         // The other selection is untouched.
-        #expect((primary ? sides.nestedControl.selectionMimeTypes : sides.nestedControl.primarySelectionMimeTypes).isEmpty)
+        #expect(
+            (primary ? sides.nestedControl.selectionMimeTypes : sides.nestedControl.primarySelectionMimeTypes).isEmpty)
         // Strata holds the parent's selection and offers nothing back to it.
         #expect(!sides.backend.offersSelectionToParent(primary ? .primary : .clipboard))
     }
@@ -113,7 +117,10 @@ struct NestedClipboardTests {
         // stays the selection inside.
         sides.step(seconds: 0.1) { false }
         #expect(!source.cancelled)
-        #expect((primary ? sides.nestedControl.primarySelectionMimeTypes : sides.nestedControl.selectionMimeTypes) == ["text/plain", "text/html"])
+        #expect(
+            (primary ? sides.nestedControl.primarySelectionMimeTypes : sides.nestedControl.selectionMimeTypes) == [
+                "text/plain", "text/html",
+            ])
         #expect(sides.backend.offersSelectionToParent(primary ? .primary : .clipboard))
     }
 
@@ -156,18 +163,23 @@ struct NestedClipboardTests {
 
     /// Debian's wl-clipboard on both sides (it uses data control, so no window is needed):
     /// wl-copy inside, wl-paste in the parent; then the parent's primary selection pasted inside.
-    @Test(.enabled(if: executable("wl-copy") != nil && executable("wl-paste") != nil, "wl-clipboard is not installed (apt-get install wl-clipboard)"))
+    @Test(
+        .enabled(
+            if: executable("wl-copy") != nil && executable("wl-paste") != nil,
+            "wl-clipboard is not installed (apt-get install wl-clipboard)"))
     func wlCopyInsideIsPastedInTheParentAndTheParentsPrimaryInside() throws {
         let sides = try Sides()
         #expect(sides.waitForParentFocus())
-        let copy = try TestProcess(["wl-copy", "--foreground", "copied inside the nested Strata"], server: sides.nested)
+        let copy = try TestProcess(
+            ["wl-copy", "--foreground", "copied inside the nested Strata"], server: sides.nested)
         #expect(sides.step(seconds: 20) { sides.backend.offersSelectionToParent(.clipboard) })
         let paste = try TestProcess(["wl-paste", "--no-newline"], server: sides.parent)
         #expect(sides.step(seconds: 20) { paste.hasExited })
         #expect(paste.stdout == "copied inside the nested Strata", "wl-paste: \(paste.stderr)")
         copy.kill()
 
-        let select = try TestProcess(["wl-copy", "--foreground", "--primary", "selected in the parent"], server: sides.parent)
+        let select = try TestProcess(
+            ["wl-copy", "--foreground", "--primary", "selected in the parent"], server: sides.parent)
         #expect(sides.step(seconds: 20) { !sides.nestedControl.primarySelectionMimeTypes.isEmpty })
         let middle = try TestProcess(["wl-paste", "--primary", "--no-newline"], server: sides.nested)
         #expect(sides.step(seconds: 20) { middle.hasExited })

@@ -14,7 +14,11 @@ struct NestedCursorTests {
     /// A nesting whose parent pointer is at (20, 30) of the nested screen's window.
     func nestingWithPointerInside() throws -> (Nesting, Rect) {
         let nesting = try Nesting()
-        #expect(nesting.step { nesting.parentWindow("WL-1") != nil && nesting.backend.committedFrames(for: nesting.nested.scene.outputs[0]) >= 1 })
+        #expect(
+            nesting.step {
+                nesting.parentWindow("WL-1") != nil
+                    && nesting.backend.committedFrames(for: nesting.nested.scene.outputs[0]) >= 1
+            })
         let frame = try #require(nesting.parentWindow("WL-1")).frame
         let seat: Seat = nesting.parent.compositor.seat
         seat.pointerMotion(on: nesting.parentOutput, x: Double(frame.x + 20), y: Double(frame.y + 30), time: 10)
@@ -23,8 +27,9 @@ struct NestedCursorTests {
 
     @Test func theNestedCursorIsTheParentsCursorAndNotDrawnIntoTheScreen() throws {
         let (nesting, frame) = try nestingWithPointerInside()
-        #expect(nesting.step { nesting.parent.compositor.seat.cursor?.surface?.hasContent == true },
-                "the parent got no cursor surface from the nested Strata")
+        #expect(
+            nesting.step { nesting.parent.compositor.seat.cursor?.surface?.hasContent == true },
+            "the parent got no cursor surface from the nested Strata")
         let arrow = try #require(nesting.nested.cursor.theme.defaultCursor)
         let cursor = try #require(nesting.parent.compositor.seat.cursor)
         #expect(cursor.hotspotX == arrow.hotspotX && cursor.hotspotY == arrow.hotspotY)
@@ -85,8 +90,9 @@ struct NestedCursorTests {
         #expect(nesting.backend.parentPointerConstraint == true)
         let parentBefore = try #require(parentSeat.pointerPosition)
         parentSeat.pointerMotion(dx: 7, dy: 3, time: 20)
-        #expect(nesting.step { nesting.nested.seat.pointerPosition.map { $0.x == 27 && $0.y == 33 } == true },
-                "the parent's relative motion did not reach the nested seat")
+        #expect(
+            nesting.step { nesting.nested.seat.pointerPosition.map { $0.x == 27 && $0.y == 33 } == true },
+            "the parent's relative motion did not reach the nested seat")
         #expect(parentSeat.pointerPosition.map { $0.x == parentBefore.x && $0.y == parentBefore.y } == true)
         nesting.backend.pointerConstraintDidChange(locked: nil, on: nil)
         #expect(nesting.step { parentSeat.pointerConstraint == nil })

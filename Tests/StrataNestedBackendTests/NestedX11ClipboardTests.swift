@@ -8,8 +8,11 @@ import Testing
 
 /// CLIPBOARD and PRIMARY between a parent Xvfb and a nested Strata (X11 backend): xclip on the
 /// X side, a data-control client inside (hosted by a `TestServer`).
-@Suite(.serialized, .timeLimit(.minutes(1)),
-       .enabled(if: ParentXvfb.isInstalled && executable("xclip") != nil, "Xvfb or xclip is not installed (apt-get install xvfb xclip)"))
+@Suite(
+    .serialized, .timeLimit(.minutes(1)),
+    .enabled(
+        if: ParentXvfb.isInstalled && executable("xclip") != nil,
+        "Xvfb or xclip is not installed (apt-get install xvfb xclip)"))
 struct NestedX11ClipboardTests {
     final class Sides {
         // Released in this order: the client before its server, Strata before the X server.
@@ -43,7 +46,7 @@ struct NestedX11ClipboardTests {
         }
 
         func focusRoot() {
-            xcb_set_input_focus(probe.connection, UInt8(XCB_INPUT_FOCUS_POINTER_ROOT.rawValue), 1, 0)   // PointerRoot
+            xcb_set_input_focus(probe.connection, UInt8(XCB_INPUT_FOCUS_POINTER_ROOT.rawValue), 1, 0)  // PointerRoot
             xcb_flush(probe.connection)
         }
 
@@ -74,9 +77,10 @@ struct NestedX11ClipboardTests {
         try text.write(toFile: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: file) }
         let xclip = try sides.xclip(["-quiet", "-selection", primary ? "primary" : "clipboard", "-i", file])
-        #expect(sides.step {
-            (primary ? sides.control.primarySelectionMimeTypes : sides.control.selectionMimeTypes) == Self.textTypes
-        })
+        #expect(
+            sides.step {
+                (primary ? sides.control.primarySelectionMimeTypes : sides.control.selectionMimeTypes) == Self.textTypes
+            })
         let fd = try #require(sides.control.receive("text/plain;charset=utf-8", primary: primary))
         #expect(sides.readAll(fd).map { String(decoding: $0, as: UTF8.self) } == text)
         xclip.kill()
@@ -113,7 +117,8 @@ struct NestedX11ClipboardTests {
         }
         let targets = try sides.xclip(["-selection", primary ? "primary" : "clipboard", "-o", "-t", "TARGETS"])
         #expect(sides.step { targets.hasExited })
-        #expect(targets.stdout.split(separator: "\n").map(String.init)
+        #expect(
+            targets.stdout.split(separator: "\n").map(String.init)
                 == ["TARGETS", "UTF8_STRING", "STRING", "TEXT", "text/plain;charset=utf-8", "text/plain"])
         // The X selection is Strata's own: nothing comes back inside.
         #expect(!source.cancelled)
@@ -160,13 +165,15 @@ struct NestedX11ClipboardTests {
                 var property = e.property
                 if e.target == targets {
                     var list = targetList
-                    xcb_change_property(c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, e.property, XCB_ATOM_ATOM.rawValue, 32,
-                                        UInt32(list.count), &list)
+                    xcb_change_property(
+                        c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, e.property, XCB_ATOM_ATOM.rawValue, 32,
+                        UInt32(list.count), &list)
                 } else if textAnswer == "incr" {
                     var size: UInt32 = 1 << 20
-                    xcb_change_property(c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, e.property, incr, 32, 1, &size)
+                    xcb_change_property(
+                        c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, e.property, incr, 32, 1, &size)
                 } else {
-                    property = 0   // refused
+                    property = 0  // refused
                 }
                 answered.append(e.target)
                 var n = xcb_selection_notify_event_t()
@@ -183,7 +190,10 @@ struct NestedX11ClipboardTests {
         xcb_set_selection_owner(c, owner, clipboard, 0)
         xcb_flush(c)
         let many = [xcb_atom_t](repeating: utf8, count: 5000)
-        #expect(sides.step { serve(targetList: many, textAnswer: "refuse"); return answered == [targets] })
+        #expect(
+            sides.step {
+                serve(targetList: many, textAnswer: "refuse"); return answered == [targets]
+            })
         sides.client.roundtrip()
         #expect(sides.control.selectionMimeTypes.isEmpty)
         let eventsBefore = sides.control.selectionEvents
@@ -193,19 +203,23 @@ struct NestedX11ClipboardTests {
         xcb_set_selection_owner(c, 0, clipboard, 0)
         xcb_set_selection_owner(c, owner, clipboard, 0)
         xcb_flush(c)
-        #expect(sides.step { serve(targetList: [targets, utf8], textAnswer: "incr"); return !sides.control.selectionMimeTypes.isEmpty })
+        #expect(
+            sides.step {
+                serve(targetList: [targets, utf8], textAnswer: "incr"); return !sides.control.selectionMimeTypes.isEmpty
+            })
         // One selection event: the long list was never taken in (nor cleared).
         #expect(sides.control.selectionEvents == eventsBefore + 1)
         for answer in ["incr", "refuse"] {
             let fd = try #require(sides.control.receive("text/plain"))
             defer { close(fd) }
             var bytes: [UInt8] = []
-            #expect(sides.step {
-                serve(targetList: [targets, utf8], textAnswer: answer)
-                let (more, eof) = readAvailable(fd)
-                bytes += more
-                return eof
-            }, "the reader's pipe is closed after the \(answer) answer")
+            #expect(
+                sides.step {
+                    serve(targetList: [targets, utf8], textAnswer: answer)
+                    let (more, eof) = readAvailable(fd)
+                    bytes += more
+                    return eof
+                }, "the reader's pipe is closed after the \(answer) answer")
             #expect(bytes.isEmpty)
         }
         #expect(answered == [targets, utf8, utf8])

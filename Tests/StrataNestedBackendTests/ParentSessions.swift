@@ -31,8 +31,10 @@ final class ChildProcess {
 
     /// `inheriting`: close-on-exec descriptors the child keeps at the same numbers (the flag is
     /// cleared in the child only, so processes other tests start do not get them).
-    init(_ path: String, _ arguments: [String], environment: [String: String], directory: String? = nil,
-         inheriting: [Int32] = []) throws {
+    init(
+        _ path: String, _ arguments: [String], environment: [String: String], directory: String? = nil,
+        inheriting: [Int32] = []
+    ) throws {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -64,7 +66,9 @@ final class ChildProcess {
         }
         var pid: pid_t = 0
         let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-        guard result == 0 else { throw ParentSessionError.didNotStart("cannot start \(path): \(String(cString: strerror(result)))") }
+        guard result == 0 else {
+            throw ParentSessionError.didNotStart("cannot start \(path): \(String(cString: strerror(result)))")
+        }
         self.pid = pid
     }
 
@@ -101,7 +105,8 @@ final class ChildProcess {
 /// the debug protocols (so `weston-screenshooter` can read them), in a private runtime folder.
 final class ParentWeston {
     static var isInstalled: Bool { executable("weston") != nil && executable("weston-screenshooter") != nil }
-    static let missingMessage = "weston is not installed (Debian: apt-get install weston): the Wayland-nested tests need it as the parent"
+    static let missingMessage =
+        "weston is not installed (Debian: apt-get install weston): the Wayland-nested tests need it as the parent"
 
     private let runtimeFolder: ScratchFolder
     let runtimeDirectory: String
@@ -113,20 +118,26 @@ final class ParentWeston {
         runtimeDirectory = runtimeFolder.path
         socketPath = runtimeDirectory + "/parent-0"
         // No animations: a window fading in has not got its final colours yet.
-        try "[core]\nidle-time=0\n[shell]\nanimation=none\nstartup-animation=none\nclose-animation=none\nfocus-animation=none\n"
+        try
+            "[core]\nidle-time=0\n[shell]\nanimation=none\nstartup-animation=none\nclose-animation=none\nfocus-animation=none\n"
             .write(toFile: runtimeDirectory + "/weston.ini", atomically: true, encoding: .utf8)
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_RUNTIME_DIR"] = runtimeDirectory
         environment.removeValue(forKey: "WAYLAND_DISPLAY")
         environment.removeValue(forKey: "DISPLAY")
         guard let weston = executable("weston") else { throw ParentSessionError.didNotStart(Self.missingMessage) }
-        process = try ChildProcess(weston, [
-            "--backend=headless-backend.so", "--socket=parent-0", "--width=\(width)", "--height=\(height)",
-            "--idle-time=0", "--use-pixman", "--debug", "--config=\(runtimeDirectory)/weston.ini", "--shell=\(shell)",
-            "--log=\(runtimeDirectory)/weston.log",
-        ], environment: environment, directory: runtimeDirectory)
+        process = try ChildProcess(
+            weston,
+            [
+                "--backend=headless-backend.so", "--socket=parent-0", "--width=\(width)", "--height=\(height)",
+                "--idle-time=0", "--use-pixman", "--debug", "--config=\(runtimeDirectory)/weston.ini",
+                "--shell=\(shell)",
+                "--log=\(runtimeDirectory)/weston.log",
+            ], environment: environment, directory: runtimeDirectory)
         let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: socketPath) || !FileManager.default.fileExists(atPath: socketPath + ".lock") {
+        while !FileManager.default.fileExists(atPath: socketPath)
+            || !FileManager.default.fileExists(atPath: socketPath + ".lock")
+        {
             guard process.isRunning, Date() < deadline else {
                 stop()
                 throw ParentSessionError.didNotStart("weston did not start: \(log)")
@@ -162,7 +173,11 @@ final class ParentWeston {
             shooter.stop()
             throw ParentSessionError.didNotStart("weston-screenshooter did not finish")
         }
-        guard let name = try FileManager.default.contentsOfDirectory(atPath: directory).first(where: { $0.hasSuffix(".png") }) else {
+        guard
+            let name = try FileManager.default.contentsOfDirectory(atPath: directory).first(where: {
+                $0.hasSuffix(".png")
+            })
+        else {
             throw ParentSessionError.didNotStart("weston-screenshooter wrote no screenshot")
         }
         return try PNGFile.read(path: directory + "/" + name)
@@ -180,7 +195,8 @@ final class ParentWeston {
 /// Debian's Xvfb on a free display number, 24-bit.
 final class ParentXvfb {
     static var isInstalled: Bool { executable("Xvfb") != nil }
-    static let missingMessage = "Xvfb is not installed (Debian: apt-get install xvfb): the X11-nested tests need it as the parent"
+    static let missingMessage =
+        "Xvfb is not installed (Debian: apt-get install xvfb): the X11-nested tests need it as the parent"
 
     let display: String
     private var process: ChildProcess!
@@ -194,9 +210,11 @@ final class ParentXvfb {
     private static func reserveNumber() -> Int? {
         lock.lock()
         defer { lock.unlock() }
-        for candidate in (100 + Int(getpid() % 50) * 4)..<400 where !taken.contains(candidate)
+        for candidate in (100 + Int(getpid() % 50) * 4)..<400
+        where !taken.contains(candidate)
             && !FileManager.default.fileExists(atPath: "/tmp/.X\(candidate)-lock")
-            && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(candidate)") {
+            && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(candidate)")
+        {
             taken.insert(candidate)
             return candidate
         }
@@ -210,10 +228,13 @@ final class ParentXvfb {
         for _ in 0..<5 {
             guard let number = Self.reserveNumber() else { break }
             let display = ":\(number)"
-            let process = try ChildProcess(xvfb, [display, "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"],
-                                           environment: ProcessInfo.processInfo.environment)
+            let process = try ChildProcess(
+                xvfb, [display, "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"],
+                environment: ProcessInfo.processInfo.environment)
             let deadline = Date().addingTimeInterval(10)
-            while process.isRunning, Date() < deadline, !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
+            while process.isRunning, Date() < deadline,
+                !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
+            {
                 usleep(20_000)
             }
             usleep(100_000)
@@ -250,7 +271,9 @@ func step(_ compositor: Compositor, seconds: Double = 20, until condition: () ->
 /// What `read` gives once `condition` holds for it, stepping the nested compositor between reads
 /// (`seconds` at most; then the last read, for the test's exact checks to report). The parent
 /// shows a frame in its own time: a fixed wait before reading its pixels was too short under load.
-func settled<T>(_ compositor: Compositor, seconds: Double = 20, read: () throws -> T?, until condition: (T) -> Bool) rethrows -> T? {
+func settled<T>(_ compositor: Compositor, seconds: Double = 20, read: () throws -> T?, until condition: (T) -> Bool)
+    rethrows -> T?
+{
     let deadline = Date().addingTimeInterval(seconds)
     while true {
         let value = try read()

@@ -17,7 +17,8 @@ struct StrataParentTests {
     static func connection(to parent: TestServer) throws -> Int32 {
         var fds: [Int32] = [0, 0]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0,
-              parent.compositor.display.createClient(fd: fds[0]) != nil else {
+            parent.compositor.display.createClient(fd: fds[0]) != nil
+        else {
             throw ParentSessionError.didNotStart("no socket pair to the parent Strata")
         }
         return fds[1]
@@ -33,8 +34,9 @@ struct StrataParentTests {
             parent.windows.setScale(parentScale, for: parent.windows.screens[0])
             let parentEnd = try StrataParentTests.connection(to: parent)
             self.parent = parent
-            backend = try WaylandBackend(fd: parentEnd, screens: screens, modes: [ScreenMode(width: width, height: height)],
-                                         whileWaiting: { parent.step() })
+            backend = try WaylandBackend(
+                fd: parentEnd, screens: screens, modes: [ScreenMode(width: width, height: height)],
+                whileWaiting: { parent.step() })
             nested = try Compositor(backend: backend)
             nested.scene.backgroundARGB = StrataParentTests.colour
         }
@@ -63,7 +65,11 @@ struct StrataParentTests {
 
     @Test func aNestedScreenIsAParentWindowTitledWithItsNameShowingTheCanvas() throws {
         let nesting = try Nesting()
-        #expect(nesting.step { nesting.parentWindow("WL-1") != nil && nesting.backend.committedFrames(for: nesting.nested.scene.outputs[0]) >= 1 })
+        #expect(
+            nesting.step {
+                nesting.parentWindow("WL-1") != nil
+                    && nesting.backend.committedFrames(for: nesting.nested.scene.outputs[0]) >= 1
+            })
         let window = try #require(nesting.parentWindow("WL-1"))
         #expect(window.appID == "strata")
         #expect(window.frame.width == 320 && window.frame.height == 200)
@@ -90,7 +96,8 @@ struct StrataParentTests {
             let parent = try TestServer(width: 640, height: 480)
             let parentEnd = try StrataParentTests.connection(to: parent)
             self.parent = parent
-            backend = try WaylandBackend(fd: parentEnd, modes: [ScreenMode(width: 320, height: 200)], whileWaiting: { parent.step() })
+            backend = try WaylandBackend(
+                fd: parentEnd, modes: [ScreenMode(width: 320, height: 200)], whileWaiting: { parent.step() })
             nested = TestServer(hosting: try Compositor(backend: backend), alsoStep: { parent.step() })
             client = try TestClient(server: nested)
             shell = try TestXdgShell(client: client)
@@ -108,11 +115,17 @@ struct StrataParentTests {
             hosted.nested.step(timeout: 0.001)
             hosted.client.step()
             window = hosted.parent.windows.windows.first { $0.title == "WL-1" && !$0.isHidden }
-            if let window, hosted.parent.pixel(x: Int32(window.frame.x + 5), y: Int32(window.frame.y + 5)) == Self.colour { break }
+            if let window,
+                hosted.parent.pixel(x: Int32(window.frame.x + 5), y: Int32(window.frame.y + 5)) == Self.colour
+            {
+                break
+            }
         }
         let shown = try #require(window)
         let nestedCanvas = hosted.nested.compositor.scene.outputs[0].canvas
-        #expect(nestedCanvas.data[5 * Int(nestedCanvas.stride) / 4 + 5] == 0x003c_b371, "the nested canvas keeps the client's top byte")
+        #expect(
+            nestedCanvas.data[5 * Int(nestedCanvas.stride) / 4 + 5] == 0x003c_b371,
+            "the nested canvas keeps the client's top byte")
         let parentCanvas = hosted.parent.compositor.scene.outputs[0].canvas
         let raw = parentCanvas.data[Int(shown.frame.y + 5) * Int(parentCanvas.stride) / 4 + Int(shown.frame.x + 5)]
         #expect(raw == Self.colour, "the parent's pixel is opaque: \(String(raw, radix: 16))")
@@ -123,7 +136,11 @@ struct StrataParentTests {
         let nesting = try Nesting()
         let recorder = InputRecorder()
         nesting.backend.input = recorder
-        #expect(nesting.step { nesting.parentWindow("WL-1") != nil && nesting.backend.committedFrames(for: nesting.nested.scene.outputs[0]) >= 1 })
+        #expect(
+            nesting.step {
+                nesting.parentWindow("WL-1") != nil
+                    && nesting.backend.committedFrames(for: nesting.nested.scene.outputs[0]) >= 1
+            })
         let frame = try #require(nesting.parentWindow("WL-1")).frame
         let seat = nesting.parent.compositor.seat!
         let x = Double(frame.x) + 10, y = Double(frame.y) + 20
@@ -138,12 +155,13 @@ struct StrataParentTests {
         seat.touchMotion(id: 4, x: x + 2, y: y + 2, time: 18)
         seat.touchUp(id: 4, time: 19)
         #expect(nesting.step { recorder.events.contains(.touchUp(4)) })
-        #expect(recorder.take() == [
-            .motion(screen: "WL-1", x: 10, y: 20), .motion(screen: "WL-1", x: 15, y: 21),
-            .button(0x110, pressed: true), .button(0x110, pressed: false), .axis(vertical: 15, horizontal: 0),
-            .key(30, pressed: true), .key(30, pressed: false),
-            .touchDown(4, screen: "WL-1", x: 10, y: 20), .touchMotion(4, x: 12, y: 22), .touchUp(4),
-        ])
+        #expect(
+            recorder.take() == [
+                .motion(screen: "WL-1", x: 10, y: 20), .motion(screen: "WL-1", x: 15, y: 21),
+                .button(0x110, pressed: true), .button(0x110, pressed: false), .axis(vertical: 15, horizontal: 0),
+                .key(30, pressed: true), .key(30, pressed: false),
+                .touchDown(4, screen: "WL-1", x: 10, y: 20), .touchMotion(4, x: 12, y: 22), .touchUp(4),
+            ])
         #expect(nesting.backend.parentKeymap?.contains("xkb_keymap") == true)
         // The parent's keymap is handed to the nested seat (here: the recorder standing in for it).
         #expect(recorder.keymaps.last == nesting.backend.parentKeymap)
@@ -170,7 +188,9 @@ struct StrataParentTests {
         try #require(nesting.parentWindow("WL-1")).content?.closeRequest()
         #expect(nesting.step { nesting.nested.scene.outputs.count == 1 })
         #expect(!first.screen.isConnected)
-        #expect(nesting.step { nesting.parent.windows.windows.filter { $0.title == "WL-1" }.isEmpty }, "the parent window is gone")
+        #expect(
+            nesting.step { nesting.parent.windows.windows.filter { $0.title == "WL-1" }.isEmpty },
+            "the parent window is gone")
         #expect(lastClosed == 0)
         try #require(nesting.parentWindow("WL-2")).content?.closeRequest()
         #expect(nesting.step { lastClosed == 1 })
@@ -196,7 +216,8 @@ struct StrataParentTests {
         #expect(nesting.parent.pixel(x: x0 + 100, y: y0 + 400) == TestServer.background)
         // Input: the parent's surface coordinates are the nested screen's logical ones.
         let seat = nesting.parent.compositor.seat!
-        seat.pointerMotion(on: nesting.parentOutput, x: Double(window.frame.x) + 10.5, y: Double(window.frame.y) + 20, time: 1)
+        seat.pointerMotion(
+            on: nesting.parentOutput, x: Double(window.frame.x) + 10.5, y: Double(window.frame.y) + 20, time: 1)
         #expect(nesting.step { !recorder.events.isEmpty })
         #expect(recorder.take() == [.motion(screen: "WL-1", x: 10.5, y: 20)])
         // The parent's output goes back to scale 1: so does the nested screen.
@@ -211,8 +232,15 @@ struct StrataParentTests {
         nesting.backend.setFullscreen(true, for: output)
         #expect(nesting.step { output.width == 640 && output.height == 480 })
         let frames = nesting.backend.committedFrames(for: output)
-        #expect(nesting.step { nesting.backend.committedFrames(for: output) > frames || nesting.parent.pixel(x: 639, y: 479) == Self.colour })
-        #expect(nesting.step { nesting.parent.pixel(x: 639, y: 479) == Self.colour && nesting.parent.pixel(x: 0, y: 0) == Self.colour })
+        #expect(
+            nesting.step {
+                nesting.backend.committedFrames(for: output) > frames
+                    || nesting.parent.pixel(x: 639, y: 479) == Self.colour
+            })
+        #expect(
+            nesting.step {
+                nesting.parent.pixel(x: 639, y: 479) == Self.colour && nesting.parent.pixel(x: 0, y: 0) == Self.colour
+            })
         nesting.backend.setFullscreen(false, for: output)
         #expect(nesting.step { output.width == 320 && output.height == 200 })
     }
@@ -220,9 +248,13 @@ struct StrataParentTests {
     @Test func framesWaitForTheParentsFrameCallbackAndDamageAccumulates() throws {
         let nesting = try Nesting()
         let output = nesting.nested.scene.outputs[0]
-        #expect(nesting.step { nesting.parentWindow("WL-1") != nil && nesting.backend.committedFrames(for: output) >= 1 })
+        #expect(
+            nesting.step { nesting.parentWindow("WL-1") != nil && nesting.backend.committedFrames(for: output) >= 1 })
         let window = try #require(nesting.parentWindow("WL-1"))
-        #expect(nesting.step { nesting.parent.pixel(x: Int32(window.frame.x + 5), y: Int32(window.frame.y + 5)) == Self.colour })
+        #expect(
+            nesting.step {
+                nesting.parent.pixel(x: Int32(window.frame.x + 5), y: Int32(window.frame.y + 5)) == Self.colour
+            })
         // Without stepping the parent, its frame callback cannot come: repaints pile up as damage.
         let before = nesting.backend.committedFrames(for: output)
         for i in 0..<5 {
@@ -234,7 +266,12 @@ struct StrataParentTests {
         nesting.nested.scene.backgroundARGB = 0xffc8_3232
         nesting.nested.scene.damageAll(output)
         nesting.nested.scene.repaint(output)
-        #expect(nesting.step { nesting.parent.pixel(x: Int32(window.frame.x + 5), y: Int32(window.frame.y + 5)) == 0xffc8_3232 })
-        #expect(nesting.backend.committedFrames(for: output) <= before + 3, "one frame per parent frame callback, not one per repaint")
+        #expect(
+            nesting.step {
+                nesting.parent.pixel(x: Int32(window.frame.x + 5), y: Int32(window.frame.y + 5)) == 0xffc8_3232
+            })
+        #expect(
+            nesting.backend.committedFrames(for: output) <= before + 3,
+            "one frame per parent frame callback, not one per repaint")
     }
 }

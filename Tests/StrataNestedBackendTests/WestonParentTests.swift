@@ -8,7 +8,9 @@ import Testing
 /// Strata nested in Debian's Weston (headless, pixman): the parent's own screenshots show what
 /// reached it. Weston's headless backend has no input devices, so input is tested under Xvfb
 /// and with Strata as the parent (StrataParentTests).
-@Suite(.serialized, .timeLimit(.minutes(1)), .enabled(if: ParentWeston.isInstalled, Comment(rawValue: ParentWeston.missingMessage)))
+@Suite(
+    .serialized, .timeLimit(.minutes(1)),
+    .enabled(if: ParentWeston.isInstalled, Comment(rawValue: ParentWeston.missingMessage)))
 struct WestonParentTests {
     static let colour: UInt32 = 0xff3c_b371
 
@@ -18,9 +20,11 @@ struct WestonParentTests {
     }
 
     func nested(in weston: ParentWeston, screens: Int = 1, width: Int = 320, height: Int = 200) throws
-        -> (WaylandBackend, Compositor) {
-        let backend = try WaylandBackend(displayName: weston.socketPath, screens: screens,
-                                         modes: [ScreenMode(width: width, height: height)])
+        -> (WaylandBackend, Compositor)
+    {
+        let backend = try WaylandBackend(
+            displayName: weston.socketPath, screens: screens,
+            modes: [ScreenMode(width: width, height: height)])
         let compositor = try Compositor(backend: backend)
         compositor.scene.backgroundARGB = Self.colour
         return (backend, compositor)
@@ -34,7 +38,8 @@ struct WestonParentTests {
         #expect(output.screen.name == "WL-1")
         #expect(step(compositor) { backend.isConfigured(output) && backend.committedFrames(for: output) >= 1 })
         #expect(output.width == 320 && output.height == 200, "Weston's desktop shell leaves the size to the client")
-        let shot = try #require(try settled(compositor, read: weston.screenshot) { count(Self.colour, in: $0) == 320 * 200 })
+        let shot = try #require(
+            try settled(compositor, read: weston.screenshot) { count(Self.colour, in: $0) == 320 * 200 })
         #expect(count(Self.colour, in: shot) == 320 * 200, "the whole canvas, and nothing else, has the colour")
     }
 
@@ -52,9 +57,10 @@ struct WestonParentTests {
         output.damage.addRect(x: 0, y: 0, width: 50, height: 40)
         compositor.scene.scheduleFrame(output)
         #expect(step(compositor) { backend.committedFrames(for: output) > before })
-        let shot = try #require(try settled(compositor, read: weston.screenshot) {
-            count(0xffc8_3232, in: $0) == 50 * 40 && count(Self.colour, in: $0) == 320 * 200 - 50 * 40
-        })
+        let shot = try #require(
+            try settled(compositor, read: weston.screenshot) {
+                count(0xffc8_3232, in: $0) == 50 * 40 && count(Self.colour, in: $0) == 320 * 200 - 50 * 40
+            })
         #expect(count(0xffc8_3232, in: shot) == 50 * 40)
         #expect(count(Self.colour, in: shot) == 320 * 200 - 50 * 40)
     }
@@ -68,8 +74,10 @@ struct WestonParentTests {
         backend.setFullscreen(true, for: output)
         #expect(step(compositor) { output.width == 640 && output.height == 480 })
         #expect(output.screen.currentMode == ScreenMode(width: 640, height: 480))
-        #expect(output.screen.availableModes == [ScreenMode(width: 320, height: 200), ScreenMode(width: 640, height: 480)])
-        let shot = try #require(try settled(compositor, read: weston.screenshot) { count(Self.colour, in: $0) == 640 * 480 })
+        #expect(
+            output.screen.availableModes == [ScreenMode(width: 320, height: 200), ScreenMode(width: 640, height: 480)])
+        let shot = try #require(
+            try settled(compositor, read: weston.screenshot) { count(Self.colour, in: $0) == 640 * 480 })
         #expect(count(Self.colour, in: shot) == 640 * 480)
         backend.setFullscreen(false, for: output)
         #expect(step(compositor) { output.width == 320 && output.height == 200 }, "Weston restores the size it had")
@@ -81,7 +89,8 @@ struct WestonParentTests {
         defer { compositor.shutdown() }
         #expect(compositor.scene.outputs.map(\.screen.name) == ["WL-1", "WL-2"])
         #expect(step(compositor) { compositor.scene.outputs.allSatisfy { backend.committedFrames(for: $0) >= 1 } })
-        let shot = try #require(try settled(compositor, read: weston.screenshot) { count(Self.colour, in: $0) >= 200 * 100 })
+        let shot = try #require(
+            try settled(compositor, read: weston.screenshot) { count(Self.colour, in: $0) >= 200 * 100 })
         // Weston may stack the two windows over each other; at least one whole window shows.
         #expect(count(Self.colour, in: shot) >= 200 * 100)
     }
@@ -96,7 +105,9 @@ struct WestonParentTests {
         #expect(step(compositor) { backend.committedFrames(for: output) >= 1 })
         weston.stop()
         #expect(step(compositor) { message != nil })
-        #expect(message?.hasPrefix("lost the connection to the parent compositor (WAYLAND_DISPLAY=\(weston.socketPath)): ") == true)
+        #expect(
+            message?.hasPrefix("lost the connection to the parent compositor (WAYLAND_DISPLAY=\(weston.socketPath)): ")
+                == true)
         #expect(backend.failure == message)
         // Repaints after the loss are ignored, not crashes.
         compositor.scene.damageAll(output)
@@ -107,8 +118,9 @@ struct WestonParentTests {
         let weston = try ParentWeston()
         setenv("WAYLAND_DISPLAY", weston.socketPath, 1)
         defer { unsetenv("WAYLAND_DISPLAY") }
-        let backend = try BackendChoice.make(name: nil, environment: ProcessInfo.processInfo.environment, screens: 1,
-                                             modes: [ScreenMode(width: 100, height: 100)])
+        let backend = try BackendChoice.make(
+            name: nil, environment: ProcessInfo.processInfo.environment, screens: 1,
+            modes: [ScreenMode(width: 100, height: 100)])
         #expect(backend is WaylandBackend)
         #expect(getenv("WAYLAND_DISPLAY") == nil)
         let compositor = try Compositor(backend: backend)

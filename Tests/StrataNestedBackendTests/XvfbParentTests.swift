@@ -21,7 +21,8 @@ final class X11Probe {
 
     /// The window's pixels (0xRRGGBB), row by row.
     func pixels(of window: UInt32, width: Int, height: Int) -> [UInt32]? {
-        let cookie = xcb_get_image(connection, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), window, 0, 0, UInt16(width), UInt16(height), ~0)
+        let cookie = xcb_get_image(
+            connection, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), window, 0, 0, UInt16(width), UInt16(height), ~0)
         guard let reply = xcb_get_image_reply(connection, cookie, nil) else { return nil }
         defer { free(reply) }
         let length = Int(xcb_get_image_data_length(reply))
@@ -41,7 +42,10 @@ final class X11Probe {
     }
 
     func atom(_ name: String) -> xcb_atom_t {
-        guard let reply = xcb_intern_atom_reply(connection, xcb_intern_atom(connection, 0, UInt16(name.utf8.count), name), nil) else {
+        guard
+            let reply = xcb_intern_atom_reply(
+                connection, xcb_intern_atom(connection, 0, UInt16(name.utf8.count), name), nil)
+        else {
             return 0
         }
         defer { free(reply) }
@@ -50,7 +54,8 @@ final class X11Probe {
 
     func resize(_ window: UInt32, width: UInt32, height: UInt32) {
         let values = [width, height]
-        xcb_configure_window(connection, window, UInt16(XCB_CONFIG_WINDOW_WIDTH.rawValue | XCB_CONFIG_WINDOW_HEIGHT.rawValue), values)
+        xcb_configure_window(
+            connection, window, UInt16(XCB_CONFIG_WINDOW_WIDTH.rawValue | XCB_CONFIG_WINDOW_HEIGHT.rawValue), values)
         xcb_flush(connection)
     }
 
@@ -77,7 +82,9 @@ final class X11Probe {
         e.event_x = x
         e.event_y = y
         e.same_screen = 1
-        send(e, to: window, mask: pressed ? XCB_EVENT_MASK_BUTTON_PRESS.rawValue : XCB_EVENT_MASK_BUTTON_RELEASE.rawValue)
+        send(
+            e, to: window, mask: pressed ? XCB_EVENT_MASK_BUTTON_PRESS.rawValue : XCB_EVENT_MASK_BUTTON_RELEASE.rawValue
+        )
     }
 
     func motion(x: Int16, y: Int16, window: UInt32) {
@@ -98,7 +105,9 @@ final class X11Probe {
         e.time = time
         e.event = window
         e.same_screen = 1
-        send(e, to: window, mask: pressed ? XCB_EVENT_MASK_KEY_PRESS.rawValue : XCB_EVENT_MASK_KEY_RELEASE.rawValue, flush: flush)
+        send(
+            e, to: window, mask: pressed ? XCB_EVENT_MASK_KEY_PRESS.rawValue : XCB_EVENT_MASK_KEY_RELEASE.rawValue,
+            flush: flush)
     }
 
     /// What a window manager sends when the user closes the window.
@@ -109,20 +118,26 @@ final class X11Probe {
         e.window = window
         e.type = atom("WM_PROTOCOLS")
         e.data.data32.0 = atom("WM_DELETE_WINDOW")
-        e.data.data32.1 = 0   // CurrentTime
+        e.data.data32.1 = 0  // CurrentTime
         send(e, to: window, mask: 0)
     }
 }
 
 /// Strata nested in Debian's Xvfb: pixels read back from the X windows, input sent to them.
-@Suite(.serialized, .timeLimit(.minutes(1)), .enabled(if: ParentXvfb.isInstalled, Comment(rawValue: ParentXvfb.missingMessage)))
+@Suite(
+    .serialized, .timeLimit(.minutes(1)),
+    .enabled(if: ParentXvfb.isInstalled, Comment(rawValue: ParentXvfb.missingMessage)))
 struct XvfbParentTests {
     static let colour: UInt32 = 0xff3c_b371
 
-    func nested(in xvfb: ParentXvfb, screens: Int = 1, width: Int = 320, height: Int = 200, useSharedMemory: Bool = true) throws
-        -> (X11Backend, Compositor) {
-        let backend = try X11Backend(displayName: xvfb.display, screens: screens, modes: [ScreenMode(width: width, height: height)],
-                                     useSharedMemory: useSharedMemory)
+    func nested(
+        in xvfb: ParentXvfb, screens: Int = 1, width: Int = 320, height: Int = 200, useSharedMemory: Bool = true
+    ) throws
+        -> (X11Backend, Compositor)
+    {
+        let backend = try X11Backend(
+            displayName: xvfb.display, screens: screens, modes: [ScreenMode(width: width, height: height)],
+            useSharedMemory: useSharedMemory)
         let compositor = try Compositor(backend: backend)
         compositor.scene.backgroundARGB = Self.colour
         return (backend, compositor)
@@ -145,9 +160,10 @@ struct XvfbParentTests {
         #expect(probe.stringProperty(XCB_ATOM_WM_NAME.rawValue, of: window) == "X11-1")
         #expect(probe.stringProperty(probe.atom("WM_CLASS"), of: window) == "strata\0Strata\0")
         #expect(step(compositor) { backend.presentedFrames(for: output) >= 1 })
-        let pixels = try #require(settled(compositor, read: { probe.pixels(of: window, width: 320, height: 200) }) {
-            $0.allSatisfy { $0 == Self.colour & 0xffffff }
-        })
+        let pixels = try #require(
+            settled(compositor, read: { probe.pixels(of: window, width: 320, height: 200) }) {
+                $0.allSatisfy { $0 == Self.colour & 0xffffff }
+            })
         #expect(pixels.allSatisfy { $0 == Self.colour & 0xffffff })
     }
 
@@ -165,9 +181,11 @@ struct XvfbParentTests {
         output.damage.addRect(x: 10, y: 20, width: 30, height: 40)
         compositor.scene.scheduleFrame(output)
         #expect(step(compositor) { backend.presentedFrames(for: output) > before })
-        let pixels = try #require(settled(compositor, read: { probe.pixels(of: window, width: 320, height: 200) }) {
-            $0.filter { $0 == 0xc8_3232 }.count == 30 * 40 && $0.filter { $0 == Self.colour & 0xffffff }.count == 320 * 200 - 30 * 40
-        })
+        let pixels = try #require(
+            settled(compositor, read: { probe.pixels(of: window, width: 320, height: 200) }) {
+                $0.filter { $0 == 0xc8_3232 }.count == 30 * 40
+                    && $0.filter { $0 == Self.colour & 0xffffff }.count == 320 * 200 - 30 * 40
+            })
         #expect(pixels.filter { $0 == 0xc8_3232 }.count == 30 * 40)
         #expect(pixels[25 * 320 + 15] == 0xc8_3232)
         #expect(pixels.filter { $0 == Self.colour & 0xffffff }.count == 320 * 200 - 30 * 40)
@@ -184,9 +202,10 @@ struct XvfbParentTests {
         probe.resize(window, width: 500, height: 300)
         #expect(step(compositor) { output.width == 500 && output.height == 300 })
         #expect(output.screen.currentMode == ScreenMode(width: 500, height: 300))
-        let pixels = try #require(settled(compositor, read: { probe.pixels(of: window, width: 500, height: 300) }) {
-            $0.allSatisfy { $0 == Self.colour & 0xffffff }
-        })
+        let pixels = try #require(
+            settled(compositor, read: { probe.pixels(of: window, width: 500, height: 300) }) {
+                $0.allSatisfy { $0 == Self.colour & 0xffffff }
+            })
         #expect(pixels.allSatisfy { $0 == Self.colour & 0xffffff })
     }
 
@@ -207,18 +226,19 @@ struct XvfbParentTests {
         probe.button(3, pressed: true, x: 11, y: 21, window: window)
         probe.button(4, pressed: true, x: 11, y: 21, window: window)
         probe.button(4, pressed: false, x: 11, y: 21, window: window)
-        probe.key(38, pressed: true, window: window)    // X keycode 38 = evdev 30 (KEY_A)
+        probe.key(38, pressed: true, window: window)  // X keycode 38 = evdev 30 (KEY_A)
         probe.key(38, pressed: false, time: 1100, window: window)
         #expect(step(compositor) { recorder.events.count >= 12 })
-        #expect(recorder.take() == [
-            .motion(screen: "X11-2", x: 7, y: 9),
-            .motion(screen: "X11-2", x: 10, y: 20), .button(0x110, pressed: true),
-            .motion(screen: "X11-2", x: 10, y: 20), .button(0x110, pressed: false),
-            .motion(screen: "X11-2", x: 11, y: 21), .button(0x111, pressed: true),
-            .motion(screen: "X11-2", x: 11, y: 21), .axis(vertical: -10, horizontal: 0),
-            .motion(screen: "X11-2", x: 11, y: 21),
-            .key(30, pressed: true), .key(30, pressed: false),
-        ])
+        #expect(
+            recorder.take() == [
+                .motion(screen: "X11-2", x: 7, y: 9),
+                .motion(screen: "X11-2", x: 10, y: 20), .button(0x110, pressed: true),
+                .motion(screen: "X11-2", x: 10, y: 20), .button(0x110, pressed: false),
+                .motion(screen: "X11-2", x: 11, y: 21), .button(0x111, pressed: true),
+                .motion(screen: "X11-2", x: 11, y: 21), .axis(vertical: -10, horizontal: 0),
+                .motion(screen: "X11-2", x: 11, y: 21),
+                .key(30, pressed: true), .key(30, pressed: false),
+            ])
     }
 
     /// Xvfb grants XKB's detectable autorepeat: a held key comes as presses and one release (no

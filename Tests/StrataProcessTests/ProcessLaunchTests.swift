@@ -66,14 +66,16 @@ import Testing
         #expect(throws: ProcessLaunchError(command: "strata-no-such-program", code: ENOENT)) {
             try ProcessLaunch(["strata-no-such-program"]).spawn()
         }
-        #expect(ProcessLaunchError(command: "x", code: ENOENT).description == "cannot start 'x': No such file or directory")
+        #expect(
+            ProcessLaunchError(command: "x", code: ENOENT).description == "cannot start 'x': No such file or directory")
         #expect(throws: ProcessLaunchError(command: "", code: ENOENT)) { try ProcessLaunch([]).spawn() }
     }
 
     @Test func theEnvironmentWorkingDirectoryAndStreamsAreTheOnesAskedFor() throws {
         let directory = try scratch()
-        var launch = ProcessLaunch(["/bin/sh", "-c", "echo \"$STRATA_PROBE $(pwd)\"; echo oops >&2"],
-                                   environment: ["STRATA_PROBE": "probe", "PATH": "/usr/bin:/bin"])
+        var launch = ProcessLaunch(
+            ["/bin/sh", "-c", "echo \"$STRATA_PROBE $(pwd)\"; echo oops >&2"],
+            environment: ["STRATA_PROBE": "probe", "PATH": "/usr/bin:/bin"])
         launch.workingDirectory = directory
         launch.standardOutput = .file(directory + "/out")
         launch.standardError = .file(directory + "/err")
@@ -95,7 +97,9 @@ import Testing
         #expect(pipe(&closed) == 0)
         for fd in kept + closed { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         defer { for fd in kept + closed { close(fd) } }
-        var launch = ProcessLaunch(["sh", "-c", "echo kept > /proc/$$/fd/\(kept[1]) && ! test -e /proc/$$/fd/\(closed[1])"])
+        var launch = ProcessLaunch([
+            "sh", "-c", "echo kept > /proc/$$/fd/\(kept[1]) && ! test -e /proc/$$/fd/\(closed[1])",
+        ])
         launch.inheritedDescriptors = [kept[1]]
         #expect(ExitStatus.wait(try launch.spawn()) == 0)
         var buffer = [UInt8](repeating: 0, count: 16)

@@ -11,11 +11,17 @@ private typealias Rect = (x: Int32, y: Int32, width: Int32, height: Int32)
 /// A random rectangle around a 64×48 area; sometimes of zero or negative size, sometimes huge.
 private func randomRect(_ g: inout SeededGenerator) -> Rect {
     switch Int.random(in: 0..<20, using: &g) {
-    case 0: return (Int32.random(in: -8...70, using: &g), Int32.random(in: -8...60, using: &g), Int32.random(in: -6...0, using: &g), Int32.random(in: -6...20, using: &g))
+    case 0:
+        return (
+            Int32.random(in: -8...70, using: &g), Int32.random(in: -8...60, using: &g),
+            Int32.random(in: -6...0, using: &g), Int32.random(in: -6...20, using: &g)
+        )
     case 1: return (-10, -10, 200, 200)
     default:
-        return (Int32.random(in: -8...64, using: &g), Int32.random(in: -8...48, using: &g),
-                Int32.random(in: 1...40, using: &g), Int32.random(in: 1...30, using: &g))
+        return (
+            Int32.random(in: -8...64, using: &g), Int32.random(in: -8...48, using: &g),
+            Int32.random(in: 1...40, using: &g), Int32.random(in: 1...30, using: &g)
+        )
     }
 }
 
@@ -26,8 +32,10 @@ private func boxes(of list: BoxList) -> [BoxList.Box] {
 
 /// Checks that `list` covers exactly the pixels of `region` (every pixel of the grid, the area
 /// and the bounding box), and that its boxes are non-empty, disjoint and inside its extents.
-private func expectSamePixels(_ list: BoxList, _ region: PixmanRegion, _ context: String,
-                              sourceLocation: SourceLocation = #_sourceLocation) {
+private func expectSamePixels(
+    _ list: BoxList, _ region: PixmanRegion, _ context: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
     #expect(list.area == region.area, "area, \(context)", sourceLocation: sourceLocation)
     #expect(list.isEmpty == region.isEmpty, "emptiness, \(context)", sourceLocation: sourceLocation)
     var mismatches = 0
@@ -39,14 +47,20 @@ private func expectSamePixels(_ list: BoxList, _ region: PixmanRegion, _ context
     #expect(all.count == list.count, sourceLocation: sourceLocation)
     let e = list.extents
     if region.isEmpty {
-        #expect(e.x1 == 0 && e.y1 == 0 && e.x2 == 0 && e.y2 == 0, "extents of an empty list, \(context)", sourceLocation: sourceLocation)
+        #expect(
+            e.x1 == 0 && e.y1 == 0 && e.x2 == 0 && e.y2 == 0, "extents of an empty list, \(context)",
+            sourceLocation: sourceLocation)
     } else {
         let r = region.extents
-        #expect(e.x1 == r.x1 && e.y1 == r.y1 && e.x2 == r.x2 && e.y2 == r.y2, "extents, \(context)", sourceLocation: sourceLocation)
+        #expect(
+            e.x1 == r.x1 && e.y1 == r.y1 && e.x2 == r.x2 && e.y2 == r.y2, "extents, \(context)",
+            sourceLocation: sourceLocation)
     }
     for (i, a) in all.enumerated() {
         #expect(a.x1 < a.x2 && a.y1 < a.y2, "an empty box, \(context)", sourceLocation: sourceLocation)
-        #expect(a.x1 >= e.x1 && a.y1 >= e.y1 && a.x2 <= e.x2 && a.y2 <= e.y2, "a box outside the extents, \(context)", sourceLocation: sourceLocation)
+        #expect(
+            a.x1 >= e.x1 && a.y1 >= e.y1 && a.x2 <= e.x2 && a.y2 <= e.y2, "a box outside the extents, \(context)",
+            sourceLocation: sourceLocation)
         for b in all[(i + 1)...] {
             let overlaps = a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2
             #expect(!overlaps, "overlapping boxes, \(context)", sourceLocation: sourceLocation)
@@ -112,7 +126,8 @@ private func expectSamePixels(_ list: BoxList, _ region: PixmanRegion, _ context
                     }
                 }
                 region.subtract(placed)
-                expectSamePixels(list, region, context + ", opaque region \(opaque.boxes) at (\(dx), \(dy)) ×\(k) within \(w)×\(h)")
+                expectSamePixels(
+                    list, region, context + ", opaque region \(opaque.boxes) at (\(dx), \(dy)) ×\(k) within \(w)×\(h)")
             default:
                 list.subtract(x: r.x, y: r.y, width: r.width, height: r.height)
                 region.subtractRect(x: r.x, y: r.y, width: r.width, height: r.height)
@@ -175,7 +190,9 @@ private func expectSamePixels(_ list: BoxList, _ region: PixmanRegion, _ context
     @Test func rectanglesThatOnlyTouchTheBoxesChangeNothing() {
         let list = BoxList()
         list.set(PixmanRegion(x: 10, y: 10, width: 10, height: 10))
-        for r in [(0, 10, 10, 10), (20, 10, 5, 10), (10, 0, 10, 10), (10, 20, 10, 3), (20, 20, 4, 4), (0, 0, 10, 10)] as [Rect] {
+        for r in [(0, 10, 10, 10), (20, 10, 5, 10), (10, 0, 10, 10), (10, 20, 10, 3), (20, 20, 4, 4), (0, 0, 10, 10)]
+            as [Rect]
+        {
             list.subtract(x: r.x, y: r.y, width: r.width, height: r.height)
             #expect(list.area == 100 && list.count == 1, "subtracting \(r)")
             #expect(!list.extentsIntersect(x: r.x, y: r.y, width: r.width, height: r.height), "extents test with \(r)")
@@ -193,7 +210,9 @@ private func expectSamePixels(_ list: BoxList, _ region: PixmanRegion, _ context
         #expect(list.count == 4)
         #expect(list.area == 100 - 6)
         #expect(!list.contains(x: 3, y: 4) && !list.contains(x: 4, y: 6))
-        #expect(list.contains(x: 2, y: 4) && list.contains(x: 5, y: 6) && list.contains(x: 3, y: 3) && list.contains(x: 4, y: 7))
+        #expect(
+            list.contains(x: 2, y: 4) && list.contains(x: 5, y: 6) && list.contains(x: 3, y: 3)
+                && list.contains(x: 4, y: 7))
         let e = list.extents
         #expect(e.x1 == 0 && e.y1 == 0 && e.x2 == 10 && e.y2 == 10)
         // A cut through the whole middle: the bands above and below, extents unchanged.
@@ -232,7 +251,9 @@ private func expectSamePixels(_ list: BoxList, _ region: PixmanRegion, _ context
         canvas.fill(argb: 0xff12_3456, in: list)
         for y in 0..<Int32(12) {
             for x in 0..<Int32(16) {
-                #expect(canvas.pixel(x: x, y: y) == (region.contains(x: x, y: y) ? 0xff12_3456 : 0xff00_0000), "pixel (\(x), \(y))")
+                #expect(
+                    canvas.pixel(x: x, y: y) == (region.contains(x: x, y: y) ? 0xff12_3456 : 0xff00_0000),
+                    "pixel (\(x), \(y))")
             }
         }
     }

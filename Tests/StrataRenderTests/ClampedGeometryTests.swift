@@ -44,24 +44,28 @@ import Testing
     }
 
     @Test func viewportSourcesPast32768AndTinyDestinationsSaturate() {
-        let far = Viewport(source: .init(x: 40000, y: 0, width: 25535, height: 0.5), destination: .init(width: 1, height: 1))
+        let far = Viewport(
+            source: .init(x: 40000, y: 0, width: 25535, height: 0.5), destination: .init(width: 1, height: 1))
         let m = far.pixmanTransform(surfaceWidth: 1, surfaceHeight: 1, contentWidth: 65535, contentHeight: 1)
-        #expect(m.matrix.0.2 == Int32.max)      // 40,000 is past 16.16: saturated
+        #expect(m.matrix.0.2 == Int32.max)  // 40,000 is past 16.16: saturated
         #expect(m.matrix.0.0 == 25535 * 65536)  // below it: exact
-        #expect(m.matrix.1.1 == 32768)          // 0.5 exactly
-        let wider = Viewport(source: .init(x: 0, y: 0, width: 40000, height: 1), destination: .init(width: 1, height: 1))
-        #expect(wider.pixmanTransform(surfaceWidth: 1, surfaceHeight: 1, contentWidth: 65535, contentHeight: 1).matrix.0.0 == Int32.max)
+        #expect(m.matrix.1.1 == 32768)  // 0.5 exactly
+        let wider = Viewport(
+            source: .init(x: 0, y: 0, width: 40000, height: 1), destination: .init(width: 1, height: 1))
+        #expect(
+            wider.pixmanTransform(surfaceWidth: 1, surfaceHeight: 1, contentWidth: 65535, contentHeight: 1).matrix.0.0
+                == Int32.max)
         let huge = Viewport(destination: .init(width: .max, height: .max))
         #expect(huge.surfaceSize(contentWidth: 1, contentHeight: 1) == .init(width: .max, height: .max))
         let t = huge.pixmanTransform(surfaceWidth: .max, surfaceHeight: .max, contentWidth: 1, contentHeight: 1)
-        #expect(t.matrix.0.0 == 0 && t.matrix.1.1 == 0)   // below 1/65536: rounds to 0, no trap
+        #expect(t.matrix.0.0 == 0 && t.matrix.1.1 == 0)  // below 1/65536: rounds to 0, no trap
         let wholeFarSource = Viewport(source: .init(x: 0, y: 0, width: 8_388_607, height: 1))
         #expect(wholeFarSource.surfaceSize(contentWidth: 1, contentHeight: 1) == .init(width: 8_388_607, height: 1))
     }
 
     @Test func regionRectanglesAtTheInt32EdgesAreClampedToTheLimit() {
         let region = PixmanRegion()
-        region.addRect(x: .max, y: .max, width: .max, height: .max)      // wholly past the limit
+        region.addRect(x: .max, y: .max, width: .max, height: .max)  // wholly past the limit
         #expect(region.isEmpty)
         region.addRect(x: .min, y: .min, width: .max, height: .max)
         #expect(region.extents == PixmanRegion.Box(x1: -limit, y1: -limit, x2: -1, y2: -1))
@@ -83,13 +87,16 @@ import Testing
         canvas.fill(argb: 0xff00_0000)
         let region = PixmanRegion(x: 0, y: 0, width: 16, height: 16)
         for (x, y) in [(limit, limit), (-limit, -limit), (Int32.max, Int32.min), (Int32.min, 0)] {
-            canvas.draw(texture, x: x, y: y, surfaceWidth: 4, surfaceHeight: 4, transform: BufferTransform(transform: 3, scale: 1),
-                        in: region)
+            canvas.draw(
+                texture, x: x, y: y, surfaceWidth: 4, surfaceHeight: 4,
+                transform: BufferTransform(transform: 3, scale: 1),
+                in: region)
         }
         #expect(canvas.pixel(x: 0, y: 0) == 0xff00_0000)
         // A surface whose size is the limit, starting just left of the canvas, covers it.
-        canvas.draw(texture, x: -8, y: -8, surfaceWidth: limit, surfaceHeight: limit, transform: .identity,
-                    viewport: Viewport(destination: .init(width: limit, height: limit)), in: region)
+        canvas.draw(
+            texture, x: -8, y: -8, surfaceWidth: limit, surfaceHeight: limit, transform: .identity,
+            viewport: Viewport(destination: .init(width: limit, height: limit)), in: region)
         #expect(canvas.pixel(x: 15, y: 15) == 0xffff_0000)
         #expect(canvas.pixel(x: 0, y: 0) == 0xffff_0000)
     }

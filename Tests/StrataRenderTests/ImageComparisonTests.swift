@@ -40,7 +40,9 @@ import Testing
         let skipping = try comparison.compare(picture(40, 30), b)
         let drawing = try comparison.compare(picture(40, 30), b, drawingDiff: true)
         #expect(skipping.differing > 0)
-        #expect(skipping.differing == drawing.differing && skipping.compared == drawing.compared && skipping.bounds == drawing.bounds)
+        #expect(
+            skipping.differing == drawing.differing && skipping.compared == drawing.compared
+                && skipping.bounds == drawing.bounds)
     }
 
     @Test func alphaIsIgnored() throws {
@@ -50,7 +52,8 @@ import Testing
     @Test func masksLeavePixelsOutAndAreClippedToThePicture() throws {
         var b = picture(10, 10)
         for index in b.argb.indices where index % 10 < 5 { b.argb[index] = 0xffff_ffff }
-        let masked = try ImageComparison(masks: [.init(x: -5, y: -5, width: 10, height: 100)]).compare(picture(10, 10), b)
+        let masked = try ImageComparison(masks: [.init(x: -5, y: -5, width: 10, height: 100)]).compare(
+            picture(10, 10), b)
         #expect(masked.differing == 0)
         #expect(masked.compared == 50)
         let half = try ImageComparison(masks: [.init(x: 0, y: 0, width: 5, height: 5)]).compare(picture(10, 10), b)
@@ -60,7 +63,8 @@ import Testing
     @Test func theDiffPictureShowsDifferingPixelsRedOverTheDimmedOriginal() throws {
         var b = picture(4, 4, 0xff80_8080)
         b.argb[5] = 0xff00_0000
-        let result = try ImageComparison(masks: [.init(x: 3, y: 3, width: 1, height: 1)]).compare(picture(4, 4, 0xff80_8080), b, drawingDiff: true)
+        let result = try ImageComparison(masks: [.init(x: 3, y: 3, width: 1, height: 1)]).compare(
+            picture(4, 4, 0xff80_8080), b, drawingDiff: true)
         let diff = try #require(result.diff)
         #expect(diff.at(1, 1) == 0xffff_0000)
         #expect(diff.at(0, 0) == 0xff20_2020, "dimmed to a quarter")
@@ -68,7 +72,10 @@ import Testing
     }
 
     @Test func differentSizesAreAClearError() {
-        #expect(throws: ImageComparison.Failure.sizesDiffer(4, 4, 4, 5)) { try ImageComparison().compare(picture(4, 4), picture(4, 5)) }
-        #expect(ImageComparison.Failure.sizesDiffer(4, 4, 4, 5).description == "the pictures differ in size: 4x4 and 4x5")
+        #expect(throws: ImageComparison.Failure.sizesDiffer(4, 4, 4, 5)) {
+            try ImageComparison().compare(picture(4, 4), picture(4, 5))
+        }
+        #expect(
+            ImageComparison.Failure.sizesDiffer(4, 4, 4, 5).description == "the pictures differ in size: 4x4 and 4x5")
     }
 }

@@ -8,7 +8,7 @@ import Testing
     @Test func aPNGReadsBackAsTheSamePixels() throws {
         let canvas = try #require(Canvas(width: 33, height: 17))
         canvas.fill(argb: 0xff20_4060)
-        canvas.data[5 * Int(canvas.stride) / 4 + 7] = 0x00ff_ee00   // an undefined top byte: written opaque
+        canvas.data[5 * Int(canvas.stride) / 4 + 7] = 0x00ff_ee00  // an undefined top byte: written opaque
         let png = try #require(PictureEncoding.png(of: canvas))
         #expect(png.starts(with: [0x89, 0x50, 0x4e, 0x47]))
         let folder = try ScratchPath()

@@ -8,10 +8,10 @@ import Testing
     @Test func memoryIsAlignedZeroedAndWholeHugePages() throws {
         let memory = try #require(PixelMemory(bytes: 1920 * 1080 * 4))
         #expect(Int(bitPattern: memory.base) % PixelMemory.hugePageSize == 0)
-        #expect(memory.size == 4 * PixelMemory.hugePageSize)   // 8,294,400 bytes round up to 8 MiB
+        #expect(memory.size == 4 * PixelMemory.hugePageSize)  // 8,294,400 bytes round up to 8 MiB
         let words = memory.base.assumingMemoryBound(to: UInt32.self)
         #expect(words[0] == 0 && words[memory.size / 4 - 1] == 0)
-        words[memory.size / 4 - 1] = 0xdead_beef   // the last word is ours to write
+        words[memory.size / 4 - 1] = 0xdead_beef  // the last word is ours to write
         #expect(PixelMemory(bytes: 1)?.size == PixelMemory.hugePageSize)
     }
 

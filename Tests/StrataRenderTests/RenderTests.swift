@@ -30,7 +30,8 @@ private func expectedBufferPixel(transform: Int32, sx: Int, sy: Int, sw: Int, sh
         let texture = SurfaceTexture()
         let bw: Int32 = 3, bh: Int32 = 2
         pixels.withUnsafeMutableBytes { raw in
-            _ = texture.update(from: raw.baseAddress!, stride: bw * 4, width: bw, height: bh, hasAlpha: false, damage: nil)
+            _ = texture.update(
+                from: raw.baseAddress!, stride: bw * 4, width: bw, height: bh, hasAlpha: false, damage: nil)
         }
         let t = BufferTransform(transform: transform, scale: 1)
         let (sw, sh) = t.surfaceSize(bufferWidth: bw, bufferHeight: bh)
@@ -40,8 +41,9 @@ private func expectedBufferPixel(transform: Int32, sx: Int, sy: Int, sw: Int, sh
         for sy in 0..<Int(sh) {
             for sx in 0..<Int(sw) {
                 let (bx, by) = expectedBufferPixel(transform: transform, sx: sx, sy: sy, sw: Int(sw), sh: Int(sh))
-                #expect(canvas.pixel(x: Int32(sx) + 1, y: Int32(sy) + 1) == pixels[by * Int(bw) + bx],
-                        "transform \(transform) surface (\(sx),\(sy))")
+                #expect(
+                    canvas.pixel(x: Int32(sx) + 1, y: Int32(sy) + 1) == pixels[by * Int(bw) + bx],
+                    "transform \(transform) surface (\(sx),\(sy))")
             }
         }
         #expect(canvas.pixel(x: 0, y: 0) == 0xff00_0000)
@@ -88,7 +90,7 @@ private func expectedBufferPixel(transform: Int32, sx: Int, sy: Int, sw: Int, sh
     }
 
     @Test func translucentPixelsBlendOverWhatIsBelow() throws {
-        var pixels: [UInt32] = [0x8000_0080]   // premultiplied: half-transparent blue at half
+        var pixels: [UInt32] = [0x8000_0080]  // premultiplied: half-transparent blue at half
         let texture = SurfaceTexture()
         pixels.withUnsafeMutableBytes { raw in
             _ = texture.update(from: raw.baseAddress!, stride: 4, width: 1, height: 1, hasAlpha: true, damage: nil)
@@ -108,8 +110,9 @@ private func expectedBufferPixel(transform: Int32, sx: Int, sy: Int, sw: Int, sh
             _ = texture.update(from: raw.baseAddress!, stride: 8, width: 2, height: 2, hasAlpha: false, damage: nil)
         }
         second.withUnsafeMutableBytes { raw in
-            _ = texture.update(from: raw.baseAddress!, stride: 8, width: 2, height: 2, hasAlpha: false,
-                               damage: PixmanRegion(x: 1, y: 1, width: 1, height: 1))
+            _ = texture.update(
+                from: raw.baseAddress!, stride: 8, width: 2, height: 2, hasAlpha: false,
+                damage: PixmanRegion(x: 1, y: 1, width: 1, height: 1))
         }
         let canvas = try #require(Canvas(width: 2, height: 2))
         canvas.draw(texture, x: 0, y: 0, surfaceWidth: 2, surfaceHeight: 2, transform: .identity)

@@ -29,7 +29,8 @@ enum StrataFuzz {
         if descriptors {
             guard let baseline = fuzzer.descriptorBaseline else { fail("strata-fuzz: cannot read /proc/self/fd") }
             let all = baseline.targets.sorted { $0.key < $1.key }.map { (fd: $0.key, target: $0.value) }
-            FileHandle.standardError.write(Data("strata-fuzz: descriptor baseline: \(OpenDescriptors.describe(all))\n".utf8))
+            FileHandle.standardError.write(
+                Data("strata-fuzz: descriptor baseline: \(OpenDescriptors.describe(all))\n".utf8))
         }
         return fuzzer
     }()

@@ -25,6 +25,7 @@ public final class HeadlessBackend: Backend {
     @discardableResult
     public func addScreen(to compositor: Compositor, name: String? = nil, modes: [ScreenMode]? = nil) -> ScreenOutput? {
         let index = compositor.screensCreated + 1
-        return compositor.connectScreen(name: name ?? "HEADLESS-\(index)", modes: modes ?? self.modes, backendName: "headless")
+        return compositor.connectScreen(
+            name: name ?? "HEADLESS-\(index)", modes: modes ?? self.modes, backendName: "headless")
     }
 }

@@ -66,10 +66,14 @@ final class ShmBuffer: TextureMemory {
         stride = wl_shm_buffer_get_stride(shm)
         self.hasAlpha = hasAlpha
         // The listener's owner is a retained reference, given back when the buffer dies.
-        guard let listener = strata_buffer_listener_create(Unmanaged.passRetained(self).toOpaque(), { owner, _ in
-            guard let owner else { return }
-            Unmanaged<ShmBuffer>.fromOpaque(owner).takeRetainedValue().resourceWillDestroy()
-        }) else {
+        guard
+            let listener = strata_buffer_listener_create(
+                Unmanaged.passRetained(self).toOpaque(),
+                { owner, _ in
+                    guard let owner else { return }
+                    Unmanaged<ShmBuffer>.fromOpaque(owner).takeRetainedValue().resourceWillDestroy()
+                })
+        else {
             Unmanaged.passUnretained(self).release()
             return nil
         }
@@ -106,7 +110,7 @@ final class ShmBuffer: TextureMemory {
     var hasValidLayout: Bool { width > 0 && height > 0 && Int(stride) >= Int(width) * 4 }
 
     func beginRead() -> OpaquePointer? {
-        guard let shm else { return image }   // the copy kept when the buffer died
+        guard let shm else { return image }  // the copy kept when the buffer died
         wl_shm_buffer_begin_access(shm)
         let data = wl_shm_buffer_get_data(shm)
         if data != wrapped || image == nil { rewrap(data) }
@@ -123,8 +127,9 @@ final class ShmBuffer: TextureMemory {
         image = nil
         wrapped = nil
         guard let data, hasValidLayout else { return }
-        image = pixman_image_create_bits(hasAlpha ? PIXMAN_a8r8g8b8 : PIXMAN_x8r8g8b8, width, height,
-                                         data.assumingMemoryBound(to: UInt32.self), stride)
+        image = pixman_image_create_bits(
+            hasAlpha ? PIXMAN_a8r8g8b8 : PIXMAN_x8r8g8b8, width, height,
+            data.assumingMemoryBound(to: UInt32.self), stride)
         wrapped = image == nil ? nil : data
     }
 
@@ -148,7 +153,8 @@ final class ShmBuffer: TextureMemory {
     /// Charges a copy of the pixels to the client of `resource`: false past its budget.
     private func chargeCopy(of resource: OpaquePointer) -> Bool {
         let bytes = UInt64(width) * UInt64(height) * 4
-        guard let charge = BudgetCharge(client: wl_resource_get_client(resource), kind: STRATA_CHARGE_COPIED_BYTES) else {
+        guard let charge = BudgetCharge(client: wl_resource_get_client(resource), kind: STRATA_CHARGE_COPIED_BYTES)
+        else {
             return false
         }
         guard charge.add(bytes, limit: ClientBudget.maxCopiedBytesPerClient) else { return false }
@@ -163,7 +169,8 @@ final class ShmBuffer: TextureMemory {
     /// are copied and served from now on; then it forgets the client's buffer.
     private func resourceWillDestroy() {
         if holders > 0, hasValidLayout, let shm, let resource, chargeCopy(of: resource),
-           let copy = pixman_image_create_bits(hasAlpha ? PIXMAN_a8r8g8b8 : PIXMAN_x8r8g8b8, width, height, nil, 0) {
+            let copy = pixman_image_create_bits(hasAlpha ? PIXMAN_a8r8g8b8 : PIXMAN_x8r8g8b8, width, height, nil, 0)
+        {
             wl_shm_buffer_begin_access(shm)
             if let data = wl_shm_buffer_get_data(shm), data != wrapped || image == nil { rewrap(data) }
             if let image {

@@ -18,8 +18,10 @@ struct CaptureBuffer {
     init?(_ buffer: OpaquePointer?, width: Int32, height: Int32) {
         guard let buffer, let shm = wl_shm_buffer_get(buffer) else { return nil }
         let format = wl_shm_buffer_get_format(shm)
-        guard Self.formats.contains(format), wl_shm_buffer_get_width(shm) == width, wl_shm_buffer_get_height(shm) == height,
-              Int64(wl_shm_buffer_get_stride(shm)) >= Int64(width) * 4 else { return nil }
+        guard Self.formats.contains(format), wl_shm_buffer_get_width(shm) == width,
+            wl_shm_buffer_get_height(shm) == height,
+            Int64(wl_shm_buffer_get_stride(shm)) >= Int64(width) * 4
+        else { return nil }
         self.shm = shm
         self.format = format
     }
@@ -31,7 +33,8 @@ struct CaptureBuffer {
     /// be read.
     func copy(_ canvas: Canvas, box: PixmanRegion.Box) -> Bool {
         guard box.x1 >= 0, box.y1 >= 0, box.x2 <= canvas.width, box.y2 <= canvas.height,
-              box.width <= wl_shm_buffer_get_width(shm), box.height <= wl_shm_buffer_get_height(shm) else { return false }
+            box.width <= wl_shm_buffer_get_width(shm), box.height <= wl_shm_buffer_get_height(shm)
+        else { return false }
         wl_shm_buffer_begin_access(shm)
         defer { wl_shm_buffer_end_access(shm) }
         guard let destination = wl_shm_buffer_get_data(shm) else { return false }
@@ -55,10 +58,13 @@ struct CaptureBuffer {
     /// Copies a `width`×`height` image of 32-bit pixels (`stride` bytes a row) into the buffer
     /// at (`x`, `y`), as it is (a window's image, alpha included) or made `opaque` (x8r8g8b8
     /// pixels into an ARGB8888 buffer). False when it does not fit or the buffer cannot be read.
-    func copy(pixels: UnsafeRawPointer, width: Int32, height: Int32, stride: Int, x: Int32 = 0, y: Int32 = 0,
-              opaque: Bool = false) -> Bool {
+    func copy(
+        pixels: UnsafeRawPointer, width: Int32, height: Int32, stride: Int, x: Int32 = 0, y: Int32 = 0,
+        opaque: Bool = false
+    ) -> Bool {
         guard x >= 0, y >= 0, Int64(x) + Int64(width) <= Int64(wl_shm_buffer_get_width(shm)),
-              Int64(y) + Int64(height) <= Int64(wl_shm_buffer_get_height(shm)) else { return false }
+            Int64(y) + Int64(height) <= Int64(wl_shm_buffer_get_height(shm))
+        else { return false }
         wl_shm_buffer_begin_access(shm)
         defer { wl_shm_buffer_end_access(shm) }
         guard let destination = wl_shm_buffer_get_data(shm) else { return false }

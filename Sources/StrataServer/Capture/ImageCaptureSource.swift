@@ -17,8 +17,9 @@ final class ImageCaptureSource: ResourceObject {
 
     init?(target: Target, client: OpaquePointer, id: UInt32) {
         self.target = target
-        super.init(client: client, interface: strata_ext_image_capture_source_v1_interface(), version: 1, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_ext_image_capture_source_v1_interface(), version: 1, id: id,
+            implementation: Self.implementation)
     }
 
     static let implementation = makeImplementation(ext_image_capture_source_v1_interface(destroy: destroyRequest))
@@ -36,43 +37,54 @@ final class ImageCaptureSourceManager: ResourceObject {
             _ = ImageCaptureSourceManager(compositor: compositor, kind: kind, client: client, version: version, id: id)
         }
         if kind == .output {
-            return Global(display: compositor.display, interface: strata_ext_output_image_capture_source_manager_v1_interface(),
-                          version: 1, bind: bind)
+            return Global(
+                display: compositor.display, interface: strata_ext_output_image_capture_source_manager_v1_interface(),
+                version: 1, bind: bind)
         }
-        return Global(display: compositor.display, interface: strata_ext_foreign_toplevel_image_capture_source_manager_v1_interface(),
-                      version: 1, bind: bind)
+        return Global(
+            display: compositor.display,
+            interface: strata_ext_foreign_toplevel_image_capture_source_manager_v1_interface(),
+            version: 1, bind: bind)
     }
 
     init?(compositor: Compositor, kind: Kind, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.compositor = compositor
         if kind == .output {
-            super.init(client: client, interface: strata_ext_output_image_capture_source_manager_v1_interface(), version: version,
-                       id: id, implementation: Self.outputImplementation)
+            super.init(
+                client: client, interface: strata_ext_output_image_capture_source_manager_v1_interface(),
+                version: version,
+                id: id, implementation: Self.outputImplementation)
         } else {
-            super.init(client: client, interface: strata_ext_foreign_toplevel_image_capture_source_manager_v1_interface(),
-                       version: version, id: id, implementation: Self.toplevelImplementation)
+            super.init(
+                client: client, interface: strata_ext_foreign_toplevel_image_capture_source_manager_v1_interface(),
+                version: version, id: id, implementation: Self.toplevelImplementation)
         }
     }
 
-    static let outputImplementation = makeImplementation(ext_output_image_capture_source_manager_v1_interface(
-        create_source: { _, resource, id, output in
-            handle(resource, as: ImageCaptureSourceManager.self) { manager in
-                let screen = ResourceObject.from(output, as: OutputBinding.self)?.output?.screen.id
-                _ = ImageCaptureSource(target: screen.map { .output($0) } ?? .nothing, client: manager.client, id: id)
-            }
-        },
-        destroy: destroyRequest))
-
-    static let toplevelImplementation = makeImplementation(ext_foreign_toplevel_image_capture_source_manager_v1_interface(
-        create_source: { _, resource, id, toplevelHandle in
-            handle(resource, as: ImageCaptureSourceManager.self) { manager in
-                var target = ImageCaptureSource.Target.nothing
-                if let handle = ResourceObject.from(toplevelHandle, as: ForeignToplevelListHandle.self), handle.window != nil,
-                   let identifier = manager.compositor.toplevelList.identifier(of: handle.windowID) {
-                    target = .toplevel(handle.windowID, identifier: identifier)
+    static let outputImplementation = makeImplementation(
+        ext_output_image_capture_source_manager_v1_interface(
+            create_source: { _, resource, id, output in
+                handle(resource, as: ImageCaptureSourceManager.self) { manager in
+                    let screen = ResourceObject.from(output, as: OutputBinding.self)?.output?.screen.id
+                    _ = ImageCaptureSource(
+                        target: screen.map { .output($0) } ?? .nothing, client: manager.client, id: id)
                 }
-                _ = ImageCaptureSource(target: target, client: manager.client, id: id)
-            }
-        },
-        destroy: destroyRequest))
+            },
+            destroy: destroyRequest))
+
+    static let toplevelImplementation = makeImplementation(
+        ext_foreign_toplevel_image_capture_source_manager_v1_interface(
+            create_source: { _, resource, id, toplevelHandle in
+                handle(resource, as: ImageCaptureSourceManager.self) { manager in
+                    var target = ImageCaptureSource.Target.nothing
+                    if let handle = ResourceObject.from(toplevelHandle, as: ForeignToplevelListHandle.self),
+                        handle.window != nil,
+                        let identifier = manager.compositor.toplevelList.identifier(of: handle.windowID)
+                    {
+                        target = .toplevel(handle.windowID, identifier: identifier)
+                    }
+                    _ = ImageCaptureSource(target: target, client: manager.client, id: id)
+                }
+            },
+            destroy: destroyRequest))
 }

@@ -39,7 +39,10 @@ public final class ImageCopyCapture {
         observerToken = compositor.windows.notifications.addObserver(phase: .tools) { [unowned self] posted in
             self.modelDidPost(posted.notification)
         }
-        return Global(display: compositor.display, interface: strata_ext_image_copy_capture_manager_v1_interface(), version: Self.version) { [unowned self] client, version, id in
+        return Global(
+            display: compositor.display, interface: strata_ext_image_copy_capture_manager_v1_interface(),
+            version: Self.version
+        ) { [unowned self] client, version, id in
             _ = ImageCopyCaptureManager(capture: self, client: client, version: version, id: id)
         }
     }
@@ -75,8 +78,11 @@ public final class ImageCopyCapture {
         let scene = compositor.scene
         let size = scene.imageSize(of: window)
         let stride = Int(size.width) * 4, bytes = stride * Int(size.height)
-        guard let scratch = scratch(bytes: bytes), let canvas = Canvas(wrapping: scratch, width: size.width, height: size.height,
-                                                stride: Int32(stride), hasAlpha: target.hasAlpha) else { return false }
+        guard let scratch = scratch(bytes: bytes),
+            let canvas = Canvas(
+                wrapping: scratch, width: size.width, height: size.height,
+                stride: Int32(stride), hasAlpha: target.hasAlpha)
+        else { return false }
         scene.drawImage(of: window, into: canvas, scale: scene.imageScale(of: window))
         return target.copy(pixels: scratch, width: size.width, height: size.height, stride: stride)
     }
@@ -101,7 +107,9 @@ public final class ImageCopyCapture {
         case .toplevel(let id, _):
             toplevelSessions[id, default: []].append(session)
             if imageToken == nil {
-                imageToken = compositor.scene.windowImageChanged.observe { [unowned self] window in self.windowImageDidChange(window) }
+                imageToken = compositor.scene.windowImageChanged.observe { [unowned self] window in
+                    self.windowImageDidChange(window)
+                }
             }
         case .nothing:
             break
@@ -142,7 +150,8 @@ public final class ImageCopyCapture {
 
     func windowImageDidChange(_ window: Window) {
         // A window unmapping (its surface without a buffer) is not drawn: its sessions stop next.
-        guard !window.isClosed, window.rootSurface?.hasContent == true, let sessions = toplevelSessions[window.id] else { return }
+        guard !window.isClosed, window.rootSurface?.hasContent == true, let sessions = toplevelSessions[window.id]
+        else { return }
         for session in sessions { session.sourceDidChange() }
     }
 
@@ -151,7 +160,7 @@ public final class ImageCopyCapture {
         case .screenDidDisconnect(let id):
             for session in outputSessions where session.screenID == id { session.stop() }
         case .screenModeDidChange(let id), .screenDidChangeTransform(let id), .screenDidChangeScale(let id),
-             .screenDidChangeOverscan(let id):
+            .screenDidChangeOverscan(let id):
             for session in outputSessions where session.screenID == id { session.updateConstraints() }
         default:
             break
@@ -165,42 +174,48 @@ final class ImageCopyCaptureManager: ResourceObject {
 
     init?(capture: ImageCopyCapture, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.capture = capture
-        super.init(client: client, interface: strata_ext_image_copy_capture_manager_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_ext_image_copy_capture_manager_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
-    static let implementation = makeImplementation(ext_image_copy_capture_manager_v1_interface(
-        create_session: { _, resource, id, source, options in
-            handle(resource, as: ImageCopyCaptureManager.self) { manager in
-                let known = EXT_IMAGE_COPY_CAPTURE_MANAGER_V1_OPTIONS_PAINT_CURSORS.rawValue
-                guard options & ~known == 0 else {
-                    throw ProtocolError(code: EXT_IMAGE_COPY_CAPTURE_MANAGER_V1_ERROR_INVALID_OPTION.rawValue,
-                                        "unknown options \(options)")
+    static let implementation = makeImplementation(
+        ext_image_copy_capture_manager_v1_interface(
+            create_session: { _, resource, id, source, options in
+                handle(resource, as: ImageCopyCaptureManager.self) { manager in
+                    let known = EXT_IMAGE_COPY_CAPTURE_MANAGER_V1_OPTIONS_PAINT_CURSORS.rawValue
+                    guard options & ~known == 0 else {
+                        throw ProtocolError(
+                            code: EXT_IMAGE_COPY_CAPTURE_MANAGER_V1_ERROR_INVALID_OPTION.rawValue,
+                            "unknown options \(options)")
+                    }
+                    try manager.createSession(id: id, source: source, paintCursors: options & known != 0)
                 }
-                try manager.createSession(id: id, source: source, paintCursors: options & known != 0)
-            }
-        },
-        create_pointer_cursor_session: { _, resource, id, _, _ in
-            handle(resource, as: ImageCopyCaptureManager.self) { manager in
-                _ = ImageCopyCaptureCursorSession(manager: manager, id: id)
-            }
-        },
-        destroy: destroyRequest))
+            },
+            create_pointer_cursor_session: { _, resource, id, _, _ in
+                handle(resource, as: ImageCopyCaptureManager.self) { manager in
+                    _ = ImageCopyCaptureCursorSession(manager: manager, id: id)
+                }
+            },
+            destroy: destroyRequest))
 
     func createSession(id: UInt32, source: OpaquePointer?, paintCursors: Bool) throws(ProtocolError) {
         guard capture.admitSession(of: client) else {
-            throw .noMemory("more than \(ClientBudget.maxCaptureSessionsPerClient) image copy capture sessions", client: client)
+            throw .noMemory(
+                "more than \(ClientBudget.maxCaptureSessionsPerClient) image copy capture sessions", client: client)
         }
         let target = ResourceObject.from(source, as: ImageCaptureSource.self)?.target ?? .nothing
-        guard let session = ImageCopyCaptureSession(capture: capture, source: target, paintCursors: paintCursors,
-                                                    client: client, version: version, id: id) else {
+        guard
+            let session = ImageCopyCaptureSession(
+                capture: capture, source: target, paintCursors: paintCursors,
+                client: client, version: version, id: id)
+        else {
             capture.refundSession(of: client)
             return
         }
         session.start()
     }
 }
-
 
 /// ext_image_copy_capture_cursor_session_v1: not offered. The object exists (the request has no
 /// way to refuse), never sends enter or position, and its capture session is stopped at once.
@@ -210,29 +225,36 @@ final class ImageCopyCaptureCursorSession: ResourceObject {
 
     init?(manager: ImageCopyCaptureManager, id: UInt32) {
         capture = manager.capture
-        super.init(client: manager.client, interface: strata_ext_image_copy_capture_cursor_session_v1_interface(),
-                   version: manager.version, id: id, implementation: Self.implementation)
+        super.init(
+            client: manager.client, interface: strata_ext_image_copy_capture_cursor_session_v1_interface(),
+            version: manager.version, id: id, implementation: Self.implementation)
     }
 
-    static let implementation = makeImplementation(ext_image_copy_capture_cursor_session_v1_interface(
-        destroy: destroyRequest,
-        get_capture_session: { _, resource, id in
-            handle(resource, as: ImageCopyCaptureCursorSession.self) { cursor in
-                guard !cursor.gaveSession else {
-                    throw ProtocolError(code: EXT_IMAGE_COPY_CAPTURE_CURSOR_SESSION_V1_ERROR_DUPLICATE_SESSION.rawValue,
-                                        "get_capture_session was already sent")
+    static let implementation = makeImplementation(
+        ext_image_copy_capture_cursor_session_v1_interface(
+            destroy: destroyRequest,
+            get_capture_session: { _, resource, id in
+                handle(resource, as: ImageCopyCaptureCursorSession.self) { cursor in
+                    guard !cursor.gaveSession else {
+                        throw ProtocolError(
+                            code: EXT_IMAGE_COPY_CAPTURE_CURSOR_SESSION_V1_ERROR_DUPLICATE_SESSION.rawValue,
+                            "get_capture_session was already sent")
+                    }
+                    cursor.gaveSession = true
+                    guard cursor.capture.admitSession(of: cursor.client) else {
+                        throw ProtocolError.noMemory(
+                            "more than \(ClientBudget.maxCaptureSessionsPerClient) image copy capture sessions",
+                            client: cursor.client)
+                    }
+                    guard
+                        let session = ImageCopyCaptureSession(
+                            capture: cursor.capture, source: .nothing, paintCursors: false,
+                            client: cursor.client, version: cursor.version, id: id)
+                    else {
+                        cursor.capture.refundSession(of: cursor.client)
+                        return
+                    }
+                    session.start()
                 }
-                cursor.gaveSession = true
-                guard cursor.capture.admitSession(of: cursor.client) else {
-                    throw ProtocolError.noMemory("more than \(ClientBudget.maxCaptureSessionsPerClient) image copy capture sessions",
-                                                 client: cursor.client)
-                }
-                guard let session = ImageCopyCaptureSession(capture: cursor.capture, source: .nothing, paintCursors: false,
-                                                            client: cursor.client, version: cursor.version, id: id) else {
-                    cursor.capture.refundSession(of: cursor.client)
-                    return
-                }
-                session.start()
-            }
-        }))
+            }))
 }

@@ -38,38 +38,45 @@ final class ImageCopyCaptureFrame: ResourceObject {
 
     init?(session: ImageCopyCaptureSession, id: UInt32) {
         self.session = session
-        super.init(client: session.client, interface: strata_ext_image_copy_capture_frame_v1_interface(), version: session.version,
-                   id: id, implementation: Self.implementation)
+        super.init(
+            client: session.client, interface: strata_ext_image_copy_capture_frame_v1_interface(),
+            version: session.version,
+            id: id, implementation: Self.implementation)
     }
 
-    static let implementation = makeImplementation(ext_image_copy_capture_frame_v1_interface(
-        destroy: destroyRequest,
-        attach_buffer: { _, resource, buffer in
-            handle(resource, as: ImageCopyCaptureFrame.self) { frame in try frame.attach(buffer) }
-        },
-        damage_buffer: { _, resource, x, y, width, height in
-            handle(resource, as: ImageCopyCaptureFrame.self) { frame in
-                try frame.checkNotCaptured("damage_buffer")
-                guard x >= 0, y >= 0, width > 0, height > 0 else {
-                    throw ProtocolError(code: EXT_IMAGE_COPY_CAPTURE_FRAME_V1_ERROR_INVALID_BUFFER_DAMAGE.rawValue,
-                                        "damage \(x),\(y) \(width)x\(height): negative origin or empty size")
+    static let implementation = makeImplementation(
+        ext_image_copy_capture_frame_v1_interface(
+            destroy: destroyRequest,
+            attach_buffer: { _, resource, buffer in
+                handle(resource, as: ImageCopyCaptureFrame.self) { frame in try frame.attach(buffer) }
+            },
+            damage_buffer: { _, resource, x, y, width, height in
+                handle(resource, as: ImageCopyCaptureFrame.self) { frame in
+                    try frame.checkNotCaptured("damage_buffer")
+                    guard x >= 0, y >= 0, width > 0, height > 0 else {
+                        throw ProtocolError(
+                            code: EXT_IMAGE_COPY_CAPTURE_FRAME_V1_ERROR_INVALID_BUFFER_DAMAGE.rawValue,
+                            "damage \(x),\(y) \(width)x\(height): negative origin or empty size")
+                    }
                 }
-            }
-        },
-        capture: { _, resource in
-            handle(resource, as: ImageCopyCaptureFrame.self) { frame in
-                try frame.checkNotCaptured("capture")
-                guard frame.attached else {
-                    throw ProtocolError(code: EXT_IMAGE_COPY_CAPTURE_FRAME_V1_ERROR_NO_BUFFER.rawValue, "capture without attach_buffer")
+            },
+            capture: { _, resource in
+                handle(resource, as: ImageCopyCaptureFrame.self) { frame in
+                    try frame.checkNotCaptured("capture")
+                    guard frame.attached else {
+                        throw ProtocolError(
+                            code: EXT_IMAGE_COPY_CAPTURE_FRAME_V1_ERROR_NO_BUFFER.rawValue,
+                            "capture without attach_buffer")
+                    }
+                    frame.captured = true
+                    frame.session.capture(frame)
                 }
-                frame.captured = true
-                frame.session.capture(frame)
-            }
-        }))
+            }))
 
     private func checkNotCaptured(_ request: String) throws(ProtocolError) {
         guard !captured else {
-            throw ProtocolError(code: EXT_IMAGE_COPY_CAPTURE_FRAME_V1_ERROR_ALREADY_CAPTURED.rawValue, "\(request) after capture")
+            throw ProtocolError(
+                code: EXT_IMAGE_COPY_CAPTURE_FRAME_V1_ERROR_ALREADY_CAPTURED.rawValue, "\(request) after capture")
         }
     }
 
@@ -101,8 +108,9 @@ final class ImageCopyCaptureFrame: ResourceObject {
         ext_image_copy_capture_frame_v1_send_transform(resource, transform)
         for b in damage { ext_image_copy_capture_frame_v1_send_damage(resource, b.x1, b.y1, b.width, b.height) }
         let now = session.compositor.clock.secondsAndNanoseconds
-        ext_image_copy_capture_frame_v1_send_presentation_time(resource, UInt32(now.seconds >> 32), UInt32(truncatingIfNeeded: now.seconds),
-                                                               now.nanoseconds)
+        ext_image_copy_capture_frame_v1_send_presentation_time(
+            resource, UInt32(now.seconds >> 32), UInt32(truncatingIfNeeded: now.seconds),
+            now.nanoseconds)
         ext_image_copy_capture_frame_v1_send_ready(resource)
     }
 
@@ -131,16 +139,17 @@ final class ImageCopyCaptureFrame: ResourceObject {
     /// Waits for the next painted frame of `output` (an output source with nothing new), or for
     /// the screen to go (the frame fails, the session stops).
     func waitForPaint(of output: ScreenOutput, in scene: Scene) {
-        frameWait = ScreenFrameWait(scene: scene, output: output,
-                                    painted: { [weak self] output in
-                                        guard let self else { return }
-                                        self.session.outputDidPaint(output, damage: output.presentedDamage, frame: self)
-                                    },
-                                    going: { [weak self] in
-                                        guard let self else { return }
-                                        self.fail(.stopped)
-                                        self.session.stop()
-                                    })
+        frameWait = ScreenFrameWait(
+            scene: scene, output: output,
+            painted: { [weak self] output in
+                guard let self else { return }
+                self.session.outputDidPaint(output, damage: output.presentedDamage, frame: self)
+            },
+            going: { [weak self] in
+                guard let self else { return }
+                self.fail(.stopped)
+                self.session.stop()
+            })
     }
 
     func stopWaitingForPaint() {

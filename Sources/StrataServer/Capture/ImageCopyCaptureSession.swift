@@ -37,28 +37,33 @@ final class ImageCopyCaptureSession: ResourceObject {
     weak var frame: ImageCopyCaptureFrame?
     private var waitingFrame: ImageCopyCaptureFrame?
 
-    init?(capture: ImageCopyCapture, source: ImageCaptureSource.Target, paintCursors: Bool,
-          client: OpaquePointer, version: UInt32, id: UInt32) {
+    init?(
+        capture: ImageCopyCapture, source: ImageCaptureSource.Target, paintCursors: Bool,
+        client: OpaquePointer, version: UInt32, id: UInt32
+    ) {
         self.capture = capture
         self.source = source
         self.paintCursors = paintCursors
-        super.init(client: client, interface: strata_ext_image_copy_capture_session_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_ext_image_copy_capture_session_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
-    static let implementation = makeImplementation(ext_image_copy_capture_session_v1_interface(
-        create_frame: { _, resource, id in
-            handle(resource, as: ImageCopyCaptureSession.self) { session in
-                if let frame = session.frame, !frame.isDestroyed {
-                    throw ProtocolError(code: EXT_IMAGE_COPY_CAPTURE_SESSION_V1_ERROR_DUPLICATE_FRAME.rawValue,
-                                        "create_frame before the previous frame was destroyed")
+    static let implementation = makeImplementation(
+        ext_image_copy_capture_session_v1_interface(
+            create_frame: { _, resource, id in
+                handle(resource, as: ImageCopyCaptureSession.self) { session in
+                    if let frame = session.frame, !frame.isDestroyed {
+                        throw ProtocolError(
+                            code: EXT_IMAGE_COPY_CAPTURE_SESSION_V1_ERROR_DUPLICATE_FRAME.rawValue,
+                            "create_frame before the previous frame was destroyed")
+                    }
+                    // Held by its resource until destroyed (the session's reference is weak).
+                    let frame = ImageCopyCaptureFrame(session: session, id: id)
+                    session.frame = frame
                 }
-                // Held by its resource until destroyed (the session's reference is weak).
-                let frame = ImageCopyCaptureFrame(session: session, id: id)
-                session.frame = frame
-            }
-        },
-        destroy: destroyRequest))
+            },
+            destroy: destroyRequest))
 
     var compositor: Compositor { capture.compositor }
 
@@ -72,7 +77,8 @@ final class ImageCopyCaptureSession: ResourceObject {
     /// The captured window, while it keeps the mapping the source was made for.
     private var window: Window? {
         guard case .toplevel(let id, let identifier) = source, compositor.toplevelList.identifier(of: id) == identifier,
-              let window = compositor.windows.window(withID: id), !window.isClosed else { return nil }
+            let window = compositor.windows.window(withID: id), !window.isClosed
+        else { return nil }
         return window
     }
 
@@ -168,12 +174,13 @@ final class ImageCopyCaptureSession: ResourceObject {
             let x1 = max(b.x1, 0), y1 = max(b.y1, 0), x2 = min(b.x2, canvas.width), y2 = min(b.y2, canvas.height)
             if x1 < x2, y1 < y2 { boxes.append(PixmanRegion.Box(x1: x1, y1: y1, x2: x2, y2: y2)) }
         }
-        guard !boxes.isEmpty else { return }   // still waiting
+        guard !boxes.isEmpty else { return }  // still waiting
         frame.stopWaitingForPaint()
         frame.isWaiting = false
         waitingFrame = nil
         guard let size = currentSize, advertisedSize.map({ $0 == size }) == true,
-              let target = CaptureBuffer(frame.buffer, width: size.width, height: size.height) else {
+            let target = CaptureBuffer(frame.buffer, width: size.width, height: size.height)
+        else {
             updateConstraints()
             return frame.fail(.bufferConstraints)
         }
@@ -190,10 +197,14 @@ final class ImageCopyCaptureSession: ResourceObject {
         capture(frame)
     }
 
-    private func copy(_ output: ScreenOutput, into target: CaptureBuffer, frame: ImageCopyCaptureFrame, damage: [PixmanRegion.Box]?) {
+    private func copy(
+        _ output: ScreenOutput, into target: CaptureBuffer, frame: ImageCopyCaptureFrame, damage: [PixmanRegion.Box]?
+    ) {
         let canvas = output.displayCanvas
         let whole = PixmanRegion.Box(x1: 0, y1: 0, x2: canvas.width, y2: canvas.height)
-        let copied = paintCursors ? target.copy(canvas, box: whole)
+        let copied =
+            paintCursors
+            ? target.copy(canvas, box: whole)
             : compositor.scene.withoutCursor(on: output) { target.copy(canvas, box: whole) }
         guard copied else {
             return frame.fail(.unknown)
@@ -208,8 +219,9 @@ final class ImageCopyCaptureSession: ResourceObject {
         hasCaptured = true
         sourceChanged = false
         let size = compositor.scene.imageSize(of: window)
-        frame.ready(transform: WL_OUTPUT_TRANSFORM_NORMAL.rawValue,
-                    damage: [PixmanRegion.Box(x1: 0, y1: 0, x2: size.width, y2: size.height)])
+        frame.ready(
+            transform: WL_OUTPUT_TRANSFORM_NORMAL.rawValue,
+            damage: [PixmanRegion.Box(x1: 0, y1: 0, x2: size.width, y2: size.height)])
     }
 
     override func resourceDidDestroy() {

@@ -11,7 +11,8 @@ enum ScreencopyManager {
     static let version: UInt32 = 3
 
     static func install(on compositor: Compositor) -> Global? {
-        Global(display: compositor.display, interface: strata_zwlr_screencopy_manager_v1_interface(), version: version) { [unowned compositor] client, version, id in
+        Global(display: compositor.display, interface: strata_zwlr_screencopy_manager_v1_interface(), version: version)
+        { [unowned compositor] client, version, id in
             _ = ScreencopyManagerBinding(compositor: compositor, client: client, version: version, id: id)
         }
     }
@@ -25,31 +26,38 @@ final class ScreencopyManagerBinding: ResourceObject {
 
     init?(compositor: Compositor, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.compositor = compositor
-        super.init(client: client, interface: strata_zwlr_screencopy_manager_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_zwlr_screencopy_manager_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
-    static let implementation = makeImplementation(zwlr_screencopy_manager_v1_interface(
-        capture_output: { _, resource, id, overlayCursor, output in
-            handle(resource, as: ScreencopyManagerBinding.self) { manager in
-                manager.capture(id: id, output: output, region: nil, overlayCursor: overlayCursor != 0)
-            }
-        },
-        capture_output_region: { _, resource, id, overlayCursor, output, x, y, width, height in
-            handle(resource, as: ScreencopyManagerBinding.self) { manager in
-                manager.capture(id: id, output: output, region: Rect(x: Int(x), y: Int(y), width: Int(width), height: Int(height)),
-                                overlayCursor: overlayCursor != 0)
-            }
-        },
-        destroy: destroyRequest))
+    static let implementation = makeImplementation(
+        zwlr_screencopy_manager_v1_interface(
+            capture_output: { _, resource, id, overlayCursor, output in
+                handle(resource, as: ScreencopyManagerBinding.self) { manager in
+                    manager.capture(id: id, output: output, region: nil, overlayCursor: overlayCursor != 0)
+                }
+            },
+            capture_output_region: { _, resource, id, overlayCursor, output, x, y, width, height in
+                handle(resource, as: ScreencopyManagerBinding.self) { manager in
+                    manager.capture(
+                        id: id, output: output,
+                        region: Rect(x: Int(x), y: Int(y), width: Int(width), height: Int(height)),
+                        overlayCursor: overlayCursor != 0)
+                }
+            },
+            destroy: destroyRequest))
 
     /// Makes the frame and tells its buffer parameters; a frame of a gone screen, or of a region
     /// outside it, fails at once.
     private func capture(id: UInt32, output: OpaquePointer?, region: Rect?, overlayCursor: Bool) {
         let screenOutput = ResourceObject.from(output, as: OutputBinding.self)?.output
         let box = screenOutput.flatMap { $0.displayBox(ofLogical: region) }
-        guard let frame = ScreencopyFrame(compositor: compositor, session: session, client: client, version: version, id: id,
-                                          output: box == nil ? nil : screenOutput, box: box, overlayCursor: overlayCursor) else { return }
+        guard
+            let frame = ScreencopyFrame(
+                compositor: compositor, session: session, client: client, version: version, id: id,
+                output: box == nil ? nil : screenOutput, box: box, overlayCursor: overlayCursor)
+        else { return }
         frame.sendBufferParameters()
     }
 }
@@ -75,25 +83,29 @@ final class ScreencopyFrame: ResourceObject {
     /// While it waits for a painted frame of its screen.
     private var frameWait: ScreenFrameWait?
 
-    init?(compositor: Compositor, session: ScreencopySession, client: OpaquePointer, version: UInt32, id: UInt32,
-          output: ScreenOutput?, box: PixmanRegion.Box?, overlayCursor: Bool) {
+    init?(
+        compositor: Compositor, session: ScreencopySession, client: OpaquePointer, version: UInt32, id: UInt32,
+        output: ScreenOutput?, box: PixmanRegion.Box?, overlayCursor: Bool
+    ) {
         self.compositor = compositor
         self.overlayCursor = overlayCursor
         self.session = session
         self.output = output
         self.box = box ?? PixmanRegion.Box(x1: 0, y1: 0, x2: 0, y2: 0)
-        super.init(client: client, interface: strata_zwlr_screencopy_frame_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_zwlr_screencopy_frame_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
-    static let implementation = makeImplementation(zwlr_screencopy_frame_v1_interface(
-        copy: { _, resource, buffer in
-            handle(resource, as: ScreencopyFrame.self) { frame in try frame.copyRequest(buffer, withDamage: false) }
-        },
-        destroy: destroyRequest,
-        copy_with_damage: { _, resource, buffer in
-            handle(resource, as: ScreencopyFrame.self) { frame in try frame.copyRequest(buffer, withDamage: true) }
-        }))
+    static let implementation = makeImplementation(
+        zwlr_screencopy_frame_v1_interface(
+            copy: { _, resource, buffer in
+                handle(resource, as: ScreencopyFrame.self) { frame in try frame.copyRequest(buffer, withDamage: false) }
+            },
+            destroy: destroyRequest,
+            copy_with_damage: { _, resource, buffer in
+                handle(resource, as: ScreencopyFrame.self) { frame in try frame.copyRequest(buffer, withDamage: true) }
+            }))
 
     static let format = WL_SHM_FORMAT_XRGB8888.rawValue
     var stride: UInt32 { UInt32(box.width) * 4 }
@@ -109,14 +121,16 @@ final class ScreencopyFrame: ResourceObject {
 
     private func copyRequest(_ buffer: OpaquePointer?, withDamage: Bool) throws {
         guard !used else {
-            throw ProtocolError(code: ZWLR_SCREENCOPY_FRAME_V1_ERROR_ALREADY_USED.rawValue, "the frame was already copied")
+            throw ProtocolError(
+                code: ZWLR_SCREENCOPY_FRAME_V1_ERROR_ALREADY_USED.rawValue, "the frame was already copied")
         }
         guard let buffer, wl_shm_buffer_get(buffer) != nil else {
             throw ProtocolError(code: ZWLR_SCREENCOPY_FRAME_V1_ERROR_INVALID_BUFFER.rawValue, "not a wl_shm buffer")
         }
         guard CaptureBuffer(buffer, width: box.width, height: box.height) != nil else {
-            throw ProtocolError(code: ZWLR_SCREENCOPY_FRAME_V1_ERROR_INVALID_BUFFER.rawValue,
-                                "the buffer does not match the frame's buffer event (\(box.width)x\(box.height), stride \(stride))")
+            throw ProtocolError(
+                code: ZWLR_SCREENCOPY_FRAME_V1_ERROR_INVALID_BUFFER.rawValue,
+                "the buffer does not match the frame's buffer event (\(box.width)x\(box.height), stride \(stride))")
         }
         used = true
         guard let output else { return fail() }
@@ -126,9 +140,10 @@ final class ScreencopyFrame: ResourceObject {
             let listener = Listener { [unowned self] _ in self.fail() }
             listener?.listen(toResourceDestroy: buffer)
             bufferListener = listener
-            frameWait = ScreenFrameWait(scene: compositor.scene, output: output,
-                                        painted: { [weak self] output in self?.outputDidPaint(output) },
-                                        going: { [weak self] in self?.fail() })
+            frameWait = ScreenFrameWait(
+                scene: compositor.scene, output: output,
+                painted: { [weak self] output in self?.outputDidPaint(output) },
+                going: { [weak self] in self?.fail() })
             return
         }
         if !output.damage.isEmpty { compositor.scene.repaint(output) }
@@ -143,7 +158,7 @@ final class ScreencopyFrame: ResourceObject {
             let x1 = max(b.x1, box.x1), y1 = max(b.y1, box.y1), x2 = min(b.x2, box.x2), y2 = min(b.y2, box.y2)
             if x1 < x2, y1 < y2 { boxes.append(PixmanRegion.Box(x1: x1, y1: y1, x2: x2, y2: y2)) }
         }
-        guard !boxes.isEmpty else { return }   // still waiting
+        guard !boxes.isEmpty else { return }  // still waiting
         stopWaiting()
         finish(output, buffer: buffer, damage: boxes)
     }
@@ -151,16 +166,20 @@ final class ScreencopyFrame: ResourceObject {
     private func finish(_ output: ScreenOutput, buffer: OpaquePointer, damage: [PixmanRegion.Box]?) {
         guard let target = CaptureBuffer(buffer, width: box.width, height: box.height) else { return fail() }
         let box = self.box, canvas = output.displayCanvas
-        let copied = overlayCursor ? target.copy(canvas, box: box)
+        let copied =
+            overlayCursor
+            ? target.copy(canvas, box: box)
             : compositor.scene.withoutCursor(on: output) { target.copy(canvas, box: box) }
         guard copied else { return fail() }
         session.lastCopied[output.screen.id] = output.paintedFrames
         for b in damage ?? [] {
-            zwlr_screencopy_frame_v1_send_damage(resource, UInt32(b.x1 - box.x1), UInt32(b.y1 - box.y1), UInt32(b.width), UInt32(b.height))
+            zwlr_screencopy_frame_v1_send_damage(
+                resource, UInt32(b.x1 - box.x1), UInt32(b.y1 - box.y1), UInt32(b.width), UInt32(b.height))
         }
         zwlr_screencopy_frame_v1_send_flags(resource, 0)
         let now = output.compositor?.clock.secondsAndNanoseconds ?? (seconds: 0, nanoseconds: 0)
-        zwlr_screencopy_frame_v1_send_ready(resource, UInt32(now.seconds >> 32), UInt32(truncatingIfNeeded: now.seconds), now.nanoseconds)
+        zwlr_screencopy_frame_v1_send_ready(
+            resource, UInt32(now.seconds >> 32), UInt32(truncatingIfNeeded: now.seconds), now.nanoseconds)
     }
 
     /// The copy cannot happen (the screen or the buffer is gone, or the region is empty).

@@ -81,8 +81,10 @@ public final class Compositor {
 
     /// `keymapNames`: the seat's keymap (`us` by default); when they do not compile, the seat
     /// has no keymap (`Seat.hasKeymap`; `KeymapNames.compileProblem` says why).
-    public init(backend: Backend, policy: KeyWindowPolicy = UIKitKeyWindowPolicy(), clock: Clock = Clock(),
-                keymapNames: KeymapNames = .standard) throws(ServerError) {
+    public init(
+        backend: Backend, policy: KeyWindowPolicy = UIKitKeyWindowPolicy(), clock: Clock = Clock(),
+        keymapNames: KeymapNames = .standard
+    ) throws(ServerError) {
         self.display = try Display()
         self.clock = clock
         self.windows = WindowManager(policy: policy)
@@ -108,59 +110,62 @@ public final class Compositor {
         fractionalScale = FractionalScaleManager(compositor: self)
         securityContexts = SecurityContextManager(compositor: self)
         xdgForeign = XdgForeign(compositor: self)
-        let installed: [Global?] = [
-            CompositorGlobal.install(on: self),
-            Subcompositor.install(on: self),
-            seat.install(),
-            XdgShell.install(on: self),
-            XdgShellV6.install(on: self),
-            WlShell.install(on: self),
-            DataDeviceManager.install(on: self),
-            XdgOutputManager.install(on: self),
-            Viewporter.install(on: self),
-            SinglePixelBufferManager.install(on: self),
-            Presentation.install(on: self),
-            DecorationManager.install(on: self),
-            PrimarySelectionDeviceManager.install(on: self),
-            PrimarySelectionDeviceManager.install(on: self, flavor: .gtk),
-            TextInputManager.install(on: self),
-            RelativePointerManager.install(on: self),
-            PointerConstraints.install(on: self),
-            CursorShapeManager.install(on: self),
-            PointerGestures.install(on: self),
-            TabletManager.install(on: self),
-            layerShell.install(),
-            privileged(ScreencopyManager.install(on: self)),
-            privileged(outputManager.install()),
-            privileged(VirtualKeyboardManager.install(on: self)),
-            privileged(VirtualPointerManager.install(on: self)),
-            privileged(foreignToplevels.install()),
-            privileged(toplevelList.install()),
-            privileged(imageCopyCapture.install()),
-            privileged(ImageCaptureSourceManager.install(on: self, kind: .output)),
-            privileged(ImageCaptureSourceManager.install(on: self, kind: .toplevel)),
-            privileged(InputMethodManager.install(on: self)),
-            privileged(DataControlManager.install(on: self, flavor: .wlr)),
-            privileged(DataControlManager.install(on: self, flavor: .ext)),
-            IdleNotifier.install(on: self),
-            IdleInhibitManager.install(on: self),
-            SessionLockManager.install(on: self),
-            KeyboardShortcutsInhibitManager.install(on: self),
-            ContentTypeManager.install(on: self),
-            AlphaModifier.install(on: self),
-            XwaylandShell.install(on: self),
-            ServerDecorationManager.install(on: self),
-            activation.install(),
-            fractionalScale.install(),
-            securityContexts.install(),
-            XdgDialogManager.install(on: self),
-        ] + xdgForeign.install(.v2) + xdgForeign.install(.v1)
+        let installed: [Global?] =
+            [
+                CompositorGlobal.install(on: self),
+                Subcompositor.install(on: self),
+                seat.install(),
+                XdgShell.install(on: self),
+                XdgShellV6.install(on: self),
+                WlShell.install(on: self),
+                DataDeviceManager.install(on: self),
+                XdgOutputManager.install(on: self),
+                Viewporter.install(on: self),
+                SinglePixelBufferManager.install(on: self),
+                Presentation.install(on: self),
+                DecorationManager.install(on: self),
+                PrimarySelectionDeviceManager.install(on: self),
+                PrimarySelectionDeviceManager.install(on: self, flavor: .gtk),
+                TextInputManager.install(on: self),
+                RelativePointerManager.install(on: self),
+                PointerConstraints.install(on: self),
+                CursorShapeManager.install(on: self),
+                PointerGestures.install(on: self),
+                TabletManager.install(on: self),
+                layerShell.install(),
+                privileged(ScreencopyManager.install(on: self)),
+                privileged(outputManager.install()),
+                privileged(VirtualKeyboardManager.install(on: self)),
+                privileged(VirtualPointerManager.install(on: self)),
+                privileged(foreignToplevels.install()),
+                privileged(toplevelList.install()),
+                privileged(imageCopyCapture.install()),
+                privileged(ImageCaptureSourceManager.install(on: self, kind: .output)),
+                privileged(ImageCaptureSourceManager.install(on: self, kind: .toplevel)),
+                privileged(InputMethodManager.install(on: self)),
+                privileged(DataControlManager.install(on: self, flavor: .wlr)),
+                privileged(DataControlManager.install(on: self, flavor: .ext)),
+                IdleNotifier.install(on: self),
+                IdleInhibitManager.install(on: self),
+                SessionLockManager.install(on: self),
+                KeyboardShortcutsInhibitManager.install(on: self),
+                ContentTypeManager.install(on: self),
+                AlphaModifier.install(on: self),
+                XwaylandShell.install(on: self),
+                ServerDecorationManager.install(on: self),
+                activation.install(),
+                fractionalScale.install(),
+                securityContexts.install(),
+                XdgDialogManager.install(on: self),
+            ] + xdgForeign.install(.v2) + xdgForeign.install(.v1)
         for global in installed {
             guard let global else { throw .setup("cannot create a global") }
             globals.append(global)
         }
         modelToWireRelay = ModelToWireRelay(compositor: self)
-        guard let windowExtension = StrataWindowExtension(compositor: self) else { throw .setup("cannot create a global") }
+        guard let windowExtension = StrataWindowExtension(compositor: self) else {
+            throw .setup("cannot create a global")
+        }
         self.windowExtension = windowExtension
         if let global = windowExtension.global { globals.append(global) }
         try backend.start(self)
@@ -197,7 +202,9 @@ public final class Compositor {
     /// `disableableGlobalNames`.
     public func disableGlobal(named name: String) throws(ServerError) {
         guard let index = globals.firstIndex(where: { $0.interfaceName == name && !$0.isRemoved }) else {
-            throw .setup("unknown global '\(name)' for --disable-global: use one of \(disableableGlobalNames.sorted().joined(separator: ", "))")
+            throw .setup(
+                "unknown global '\(name)' for --disable-global: use one of \(disableableGlobalNames.sorted().joined(separator: ", "))"
+            )
         }
         globals.remove(at: index).destroyNow()
     }
@@ -211,7 +218,8 @@ public final class Compositor {
     public func addPrivilegedSocket() throws(ServerError) -> PrivilegedSocket {
         if let privilegedSocket { return privilegedSocket }
         guard let publicName = display.socketName,
-              let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !runtime.isEmpty else {
+            let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !runtime.isEmpty
+        else {
             throw .setup("the privileged socket needs the public socket and XDG_RUNTIME_DIR first")
         }
         let socket = try PrivilegedSocket(display: display, runtimeDirectory: runtime, publicName: publicName)
@@ -260,8 +268,11 @@ public final class Compositor {
             return nil
         }
         screensCreated += 1
-        output.global = Global(display: display, interface: strata_wl_output_interface(), version: OutputBinding.version) { [weak output] client, version, id in
-            guard let output, let binding = OutputBinding(output: output, client: client, version: version, id: id) else { return }
+        output.global = Global(
+            display: display, interface: strata_wl_output_interface(), version: OutputBinding.version
+        ) { [weak output] client, version, id in
+            guard let output, let binding = OutputBinding(output: output, client: client, version: version, id: id)
+            else { return }
             output.bindings.append(binding)
             binding.sendState()
             output.compositor?.seat.outputDidBind(binding)
@@ -347,7 +358,8 @@ public final class Compositor {
         // A surface that has no role yet may be one a role is waiting for (Xwayland's).
         if surface.role == nil { roleLessSurfaceDidCommit.emit(surface) }
         if offsetX != 0 || offsetY != 0,
-           let content = windows.windows.first(where: { $0.content?.rootSurface === surface })?.content {
+            let content = windows.windows.first(where: { $0.content?.rootSurface === surface })?.content
+        {
             content.rootSurfaceDidCommitOffset(dx: offsetX, dy: offsetY)
         }
         scene.surfaceDidCommit(surface)
@@ -365,7 +377,8 @@ public final class Compositor {
     public func surface(of client: OpaquePointer, id: UInt32) -> Surface? {
         // Only a wl_surface resource holds a Surface (shm pools and buffers hold C data).
         guard let resource = wl_client_get_object(client, id),
-              wl_resource_instance_of(resource, strata_wl_surface_interface(), Surface.implementation) != 0 else { return nil }
+            wl_resource_instance_of(resource, strata_wl_surface_interface(), Surface.implementation) != 0
+        else { return nil }
         return ResourceObject.from(resource, as: Surface.self)
     }
 }

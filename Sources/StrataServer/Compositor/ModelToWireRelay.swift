@@ -43,7 +43,7 @@ final class ModelToWireRelay {
                 window.content?.screenDidChangeUsableArea()
             }
         case .screenModeDidChange(let id), .screenDidChangeTransform(let id), .screenDidChangeScale(let id),
-             .screenDidChangeOverscan(let id):
+            .screenDidChangeOverscan(let id):
             compositor.layerShell.arrange(screen: id)
             compositor.lockScreen.screenDidChangeGeometry(id)
             for window in compositor.windows.windows where window.screen?.id == id {

@@ -122,10 +122,12 @@ public struct ClientBudget {
         }
 
         /// An ordinary client's caps.
-        public static let client = Limits(objects: maxObjects, surfaces: maxSurfaces, pools: maxPools, poolBytes: maxPoolBytes)
+        public static let client = Limits(
+            objects: maxObjects, surfaces: maxSurfaces, pools: maxPools, poolBytes: maxPoolBytes)
         /// Xwayland's: `xwaylandMultiple` times an ordinary client's.
-        public static let xwayland = Limits(objects: maxObjects * xwaylandMultiple, surfaces: maxSurfaces * xwaylandMultiple,
-                                            pools: maxPools * xwaylandMultiple, poolBytes: maxPoolBytes * UInt64(xwaylandMultiple))
+        public static let xwayland = Limits(
+            objects: maxObjects * xwaylandMultiple, surfaces: maxSurfaces * xwaylandMultiple,
+            pools: maxPools * xwaylandMultiple, poolBytes: maxPoolBytes * UInt64(xwaylandMultiple))
 
         /// The high-water marks of these caps: half of each.
         public var highWater: Limits {
@@ -133,14 +135,17 @@ public struct ClientBudget {
         }
 
         var c: strata_budget_limits {
-            strata_budget_limits(max_resources: objects, max_surfaces: surfaces, max_pools: pools, max_pool_bytes: poolBytes)
+            strata_budget_limits(
+                max_resources: objects, max_surfaces: surfaces, max_pools: pools, max_pool_bytes: poolBytes)
         }
     }
 
     /// Gives this client (Xwayland) `limits` and calls `notify` whenever a count grows past its
     /// high-water mark (right after the request that grew it: `notify` must not destroy
     /// resources). `data` is passed to `notify` and must live as long as the client.
-    func setLimits(_ limits: Limits, notify: @convention(c) (UnsafeMutableRawPointer?) -> Void, data: UnsafeMutableRawPointer) {
+    func setLimits(
+        _ limits: Limits, notify: @convention(c) (UnsafeMutableRawPointer?) -> Void, data: UnsafeMutableRawPointer
+    ) {
         strata_client_budget_set_limits(pointer, limits.c, limits.highWater.c, notify, data)
     }
 

@@ -77,7 +77,9 @@ public final class Clock {
             // A tick may start or stop other clocks (or this one): walk a copy.
             let tickers = manualTickers
             for ticker in tickers {
-                guard let clock = ticker.value, let due = clock.manualDeadline, due <= virtualNanoseconds else { continue }
+                guard let clock = ticker.value, let due = clock.manualDeadline, due <= virtualNanoseconds else {
+                    continue
+                }
                 clock.manualTick(now: virtualNanoseconds)
             }
         }

@@ -24,12 +24,14 @@ public final class Display {
         self.eventLoop = loop
         Display.installLogHandler()
         // One display-wide filter asks each Global's own `filter` (nil: everyone sees it).
-        wl_display_set_global_filter(display, { client, global, data in
-            guard let client, let global, let data else { return true }
-            let me = Unmanaged<Display>.fromOpaque(data).takeUnretainedValue()
-            guard let filter = me.filteredGlobals[global]?.filter else { return true }
-            return filter(client)
-        }, Unmanaged.passUnretained(self).toOpaque())
+        wl_display_set_global_filter(
+            display,
+            { client, global, data in
+                guard let client, let global, let data else { return true }
+                let me = Unmanaged<Display>.fromOpaque(data).takeUnretainedValue()
+                guard let filter = me.filteredGlobals[global]?.filter else { return true }
+                return filter(client)
+            }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Globals that hide from some clients, by their wl_global (see `Global.filter`).
@@ -51,7 +53,9 @@ public final class Display {
         if let name {
             guard !name.isEmpty, !name.contains("/") else { throw .setup("invalid socket name '\(name)'") }
             guard wl_display_add_socket(display, name) == 0 else {
-                throw .setup("cannot use socket '\(name)' in \(runtime): \(String(cString: strerror(errno))) (is another compositor using it?)")
+                throw .setup(
+                    "cannot use socket '\(name)' in \(runtime): \(String(cString: strerror(errno))) (is another compositor using it?)"
+                )
             }
             socketName = name
         } else {
@@ -79,12 +83,14 @@ public final class Display {
         // The listener first: a client that cannot be marked is not made at all (unmarked, a
         // sandboxed client would be an ordinary one).
         var made: OpaquePointer?
-        guard let listener = Listener({ [weak self] _ in
-            if let made {
-                self?.origins[made] = nil
-                StartedProcessIDs.remove(made)
-            }
-        }), let client = wl_client_create(display, fd) else { return nil }
+        guard
+            let listener = Listener({ [weak self] _ in
+                if let made {
+                    self?.origins[made] = nil
+                    StartedProcessIDs.remove(made)
+                }
+            }), let client = wl_client_create(display, fd)
+        else { return nil }
         made = client
         listener.listen(toClientDestroy: client)
         origins[client] = (origin, listener)
@@ -110,7 +116,9 @@ public final class Display {
     /// The client connected last (tests find the server side of a connection that the loop
     /// accepted on a listening socket).
     public var newestClient: OpaquePointer? {
-        guard let list = wl_display_get_client_list(display), let last = list.pointee.prev, last != list else { return nil }
+        guard let list = wl_display_get_client_list(display), let last = list.pointee.prev, last != list else {
+            return nil
+        }
         return wl_client_from_link(last)
     }
 
@@ -175,7 +183,9 @@ public final class Display {
     }
 
     public func assertOnLoop(file: StaticString = #fileID, line: UInt = #line) {
-        assert(pthread_equal(owningThread, pthread_self()) != 0, "libwayland called off the event-loop thread", file: file, line: line)
+        assert(
+            pthread_equal(owningThread, pthread_self()) != 0, "libwayland called off the event-loop thread", file: file,
+            line: line)
     }
 
     nonisolated(unsafe) public static var logHandler: ((String) -> Void)? = { line in

@@ -31,13 +31,17 @@ public final class EventSource {
         self.events = events
         self.handler = handler
         let me = Unmanaged.passUnretained(self).toOpaque()
-        guard let source = wl_event_loop_add_fd(display.eventLoop, fd, events.rawValue, { _, mask, data in
-            guard let data else { return 0 }
-            let source = Unmanaged<EventSource>.fromOpaque(data).takeUnretainedValue()
-            // Keep the source alive through the handler, which may drop its owner's reference.
-            withExtendedLifetime(source) { source.handler(Events(rawValue: mask)) }
-            return 0
-        }, me) else { return nil }
+        guard
+            let source = wl_event_loop_add_fd(
+                display.eventLoop, fd, events.rawValue,
+                { _, mask, data in
+                    guard let data else { return 0 }
+                    let source = Unmanaged<EventSource>.fromOpaque(data).takeUnretainedValue()
+                    // Keep the source alive through the handler, which may drop its owner's reference.
+                    withExtendedLifetime(source) { source.handler(Events(rawValue: mask)) }
+                    return 0
+                }, me)
+        else { return nil }
         self.source = source
     }
 

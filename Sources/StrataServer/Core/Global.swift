@@ -25,10 +25,14 @@ public final class Global {
         self.version = version
         self.interfaceName = String(cString: interface.pointee.name)
         let retained = Unmanaged.passRetained(self)
-        guard let global = wl_global_create(display.display, interface, Int32(version), retained.toOpaque(), { client, data, version, id in
-            guard let client, let data else { return }
-            Unmanaged<Global>.fromOpaque(data).takeUnretainedValue().bind(client, version, id)
-        }) else {
+        guard
+            let global = wl_global_create(
+                display.display, interface, Int32(version), retained.toOpaque(),
+                { client, data, version, id in
+                    guard let client, let data else { return }
+                    Unmanaged<Global>.fromOpaque(data).takeUnretainedValue().bind(client, version, id)
+                })
+        else {
             retained.release()
             return nil
         }
@@ -42,11 +46,13 @@ public final class Global {
     public func remove(eventLoop: OpaquePointer, delay: Double = 5) {
         guard let global, pendingSource == nil else { return }
         wl_global_remove(global)
-        let source = wl_event_loop_add_timer(eventLoop, { data in
-            guard let data else { return 0 }
-            Unmanaged<Global>.fromOpaque(data).takeUnretainedValue().destroyNow()
-            return 0
-        }, Unmanaged.passUnretained(self).toOpaque())
+        let source = wl_event_loop_add_timer(
+            eventLoop,
+            { data in
+                guard let data else { return 0 }
+                Unmanaged<Global>.fromOpaque(data).takeUnretainedValue().destroyNow()
+                return 0
+            }, Unmanaged.passUnretained(self).toOpaque())
         if let source {
             wl_event_source_timer_update(source, Int32(delay * 1000))
             pendingSource = source

@@ -10,10 +10,14 @@ public final class Listener {
 
     public init?(_ callback: @escaping (UnsafeMutableRawPointer?) -> Void) {
         self.callback = callback
-        guard let raw = strata_listener_create(nil, { owner, data in
-            guard let owner else { return }
-            Unmanaged<Listener>.fromOpaque(owner).takeUnretainedValue().callback(data)
-        }) else { return nil }
+        guard
+            let raw = strata_listener_create(
+                nil,
+                { owner, data in
+                    guard let owner else { return }
+                    Unmanaged<Listener>.fromOpaque(owner).takeUnretainedValue().callback(data)
+                })
+        else { return nil }
         self.raw = raw
         raw.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
     }

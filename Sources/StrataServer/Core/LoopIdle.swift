@@ -22,12 +22,14 @@ public final class LoopIdle {
     /// Runs `run` on the loop's next idle turn (once, however often it is scheduled before).
     public func schedule() {
         guard source == nil else { return }
-        source = wl_event_loop_add_idle(eventLoop, { data in
-            guard let data else { return }
-            let idle = Unmanaged<LoopIdle>.fromOpaque(data).takeUnretainedValue()
-            idle.source = nil  // libwayland removes a source once it has run
-            idle.run()
-        }, Unmanaged.passUnretained(self).toOpaque())
+        source = wl_event_loop_add_idle(
+            eventLoop,
+            { data in
+                guard let data else { return }
+                let idle = Unmanaged<LoopIdle>.fromOpaque(data).takeUnretainedValue()
+                idle.source = nil  // libwayland removes a source once it has run
+                idle.run()
+            }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     public func cancel() {

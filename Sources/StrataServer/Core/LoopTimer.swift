@@ -9,11 +9,13 @@ public final class LoopTimer {
     /// nil when the loop refuses a timer.
     public init?(eventLoop: OpaquePointer, fire: @escaping () -> Void) {
         self.fire = fire
-        source = wl_event_loop_add_timer(eventLoop, { data in
-            guard let data else { return 0 }
-            Unmanaged<LoopTimer>.fromOpaque(data).takeUnretainedValue().fire()
-            return 0
-        }, Unmanaged.passUnretained(self).toOpaque())
+        source = wl_event_loop_add_timer(
+            eventLoop,
+            { data in
+                guard let data else { return 0 }
+                Unmanaged<LoopTimer>.fromOpaque(data).takeUnretainedValue().fire()
+                return 0
+            }, Unmanaged.passUnretained(self).toOpaque())
         if source == nil { return nil }
     }
 

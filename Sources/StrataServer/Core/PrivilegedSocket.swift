@@ -50,9 +50,13 @@ public final class PrivilegedSocket {
             self.name = name
             self.path = path
             self.fd = listening
-            guard let source = EventSource(display: display, fd: listening, events: .readable, handler: { [weak self] _ in
-                self?.acceptConnections()
-            }) else {
+            guard
+                let source = EventSource(
+                    display: display, fd: listening, events: .readable,
+                    handler: { [weak self] _ in
+                        self?.acceptConnections()
+                    })
+            else {
                 // Whether or not deinit runs for an initializer that throws once every property
                 // is set, it must find nothing left to close.
                 self.fd = -1
@@ -63,7 +67,9 @@ public final class PrivilegedSocket {
             self.source = source
             return
         }
-        throw .setup("cannot open a privileged Wayland socket in \(runtimeDirectory): \(lastFailure.isEmpty ? "every name drawn was taken" : lastFailure)")
+        throw .setup(
+            "cannot open a privileged Wayland socket in \(runtimeDirectory): \(lastFailure.isEmpty ? "every name drawn was taken" : lastFailure)"
+        )
     }
 
     deinit { close() }
@@ -74,7 +80,8 @@ public final class PrivilegedSocket {
             guard fd >= 0, let connection = UnixSocket.accept(fd) else { return }
             // libwayland expects a blocking-mode socket it makes non-blocking itself; either works.
             guard let peer = UnixSocket.peerCredentials(connection), peer.uid == uid,
-                  display.createClient(fd: connection, origin: .startedByStrata) != nil else {
+                display.createClient(fd: connection, origin: .startedByStrata) != nil
+            else {
                 Descriptors.close(connection)
                 refused += 1
                 continue

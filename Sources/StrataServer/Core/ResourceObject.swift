@@ -24,9 +24,11 @@ open class ResourceObject {
     /// request: see `strata_wl_surface_dispatch`). `sibling`, an object of the same client, lends
     /// its live counts: objects made every frame (frame callbacks, presentation feedback) then
     /// skip the lookup of their display's counts, a lock and a hash.
-    public init?(client: OpaquePointer, interface: UnsafePointer<wl_interface>, version: UInt32, id: UInt32,
-                 implementation: UnsafeRawPointer?, dispatcher: wl_dispatcher_func_t? = nil,
-                 countedWith sibling: ResourceObject? = nil) {
+    public init?(
+        client: OpaquePointer, interface: UnsafePointer<wl_interface>, version: UInt32, id: UInt32,
+        implementation: UnsafeRawPointer?, dispatcher: wl_dispatcher_func_t? = nil,
+        countedWith sibling: ResourceObject? = nil
+    ) {
         guard let resource = wl_resource_create(client, interface, Int32(version), id) else {
             wl_client_post_no_memory(client)
             return nil
@@ -97,7 +99,9 @@ extension ResourceObject {
         /// Live Swift objects per class name (what leaked, when a count is off).
         var byType: [String: Int] = [:]
         public init(resources: Int = 0, objects: Int = 0) { self.resources = resources; self.objects = objects }
-        public static func == (a: LiveCounts, b: LiveCounts) -> Bool { a.resources == b.resources && a.objects == b.objects }
+        public static func == (a: LiveCounts, b: LiveCounts) -> Bool {
+            a.resources == b.resources && a.objects == b.objects
+        }
         public var description: String {
             let types = byType.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", ")
             return "\(resources) resources, \(objects) objects (\(types))"

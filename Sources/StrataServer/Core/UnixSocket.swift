@@ -22,7 +22,8 @@ public enum UnixSocket {
         guard path.utf8.count < pathCapacity else {
             throw Failure(message: "the socket path \(path) is longer than \(pathCapacity - 1) bytes")
         }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(
+            AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure("socket") }
         unlink(path)
         var address = makeAddress(path)
@@ -76,7 +77,8 @@ public enum UnixSocket {
         var credentials = PeerCredentials()
         var length = socklen_t(MemoryLayout<PeerCredentials>.size)
         guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0,
-              Int(length) == MemoryLayout<PeerCredentials>.size else { return nil }
+            Int(length) == MemoryLayout<PeerCredentials>.size
+        else { return nil }
         return credentials
     }
 

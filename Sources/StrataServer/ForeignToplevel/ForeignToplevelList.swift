@@ -28,8 +28,13 @@ public final class ForeignToplevelList {
         observerToken = compositor.windows.notifications.addObserver(phase: .tools) { [unowned self] posted in
             self.modelDidPost(posted.notification)
         }
-        return Global(display: compositor.display, interface: strata_ext_foreign_toplevel_list_v1_interface(), version: Self.version) { [unowned self] client, version, id in
-            guard let binding = ForeignToplevelListBinding(list: self, client: client, version: version, id: id) else { return }
+        return Global(
+            display: compositor.display, interface: strata_ext_foreign_toplevel_list_v1_interface(),
+            version: Self.version
+        ) { [unowned self] client, version, id in
+            guard let binding = ForeignToplevelListBinding(list: self, client: client, version: version, id: id) else {
+                return
+            }
             self.bindings.append(binding)
             for id in self.listed {
                 if let window = self.compositor.windows.window(withID: id), let identifier = self.identifiers[id] {
@@ -53,7 +58,8 @@ public final class ForeignToplevelList {
         switch notification {
         case .windowDidBecomeVisible(let id):
             guard identifier(of: id) == nil, let window = compositor.windows.window(withID: id),
-                  let content = window.content, content.isToplevel else { return }
+                let content = window.content, content.isToplevel
+            else { return }
             mappings &+= 1
             let identifier = "strata-" + String(mappings, radix: 16)
             listed.append(id)
@@ -63,7 +69,8 @@ public final class ForeignToplevelList {
             // Hidden with content to show: minimized, still mapped. Without (the content
             // unmapped, or its surface lost its buffer: wl_shell's unmap): unmapped.
             guard identifier(of: id) != nil, let window = compositor.windows.window(withID: id),
-                  window.content?.hasContentToShow != true || window.rootSurface?.hasContent != true else { return }
+                window.content?.hasContentToShow != true || window.rootSurface?.hasContent != true
+            else { return }
             unlist(id)
         case .windowDidClose(let id):
             unlist(id)
@@ -96,19 +103,21 @@ final class ForeignToplevelListBinding: ResourceObject {
 
     init?(list: ForeignToplevelList, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.list = list
-        super.init(client: client, interface: strata_ext_foreign_toplevel_list_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_ext_foreign_toplevel_list_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
-    static let implementation = makeImplementation(ext_foreign_toplevel_list_v1_interface(
-        stop: { _, resource in
-            handle(resource, as: ForeignToplevelListBinding.self) { binding in
-                guard !binding.stopped else { return }
-                binding.stopped = true
-                ext_foreign_toplevel_list_v1_send_finished(binding.resource)
-            }
-        },
-        destroy: destroyRequest))
+    static let implementation = makeImplementation(
+        ext_foreign_toplevel_list_v1_interface(
+            stop: { _, resource in
+                handle(resource, as: ForeignToplevelListBinding.self) { binding in
+                    guard !binding.stopped else { return }
+                    binding.stopped = true
+                    ext_foreign_toplevel_list_v1_send_finished(binding.resource)
+                }
+            },
+            destroy: destroyRequest))
 
     func handleObject(for id: WindowID) -> ForeignToplevelListHandle? {
         handles[id].flatMap { $0.isDestroyed ? nil : $0 }
@@ -116,7 +125,8 @@ final class ForeignToplevelListBinding: ResourceObject {
 
     func announce(_ window: Window, identifier: String) {
         guard !stopped, !isDestroyed,
-              let handle = ForeignToplevelListHandle(list: list, client: client, version: version, windowID: window.id) else { return }
+            let handle = ForeignToplevelListHandle(list: list, client: client, version: version, windowID: window.id)
+        else { return }
         handles[window.id] = handle
         ext_foreign_toplevel_list_v1_send_toplevel(resource, handle.resource)
         ext_foreign_toplevel_handle_v1_send_identifier(handle.resource, identifier)
@@ -144,8 +154,9 @@ final class ForeignToplevelListHandle: ResourceObject {
     init?(list: ForeignToplevelList, client: OpaquePointer, version: UInt32, windowID: WindowID) {
         self.list = list
         self.windowID = windowID
-        super.init(client: client, interface: strata_ext_foreign_toplevel_handle_v1_interface(), version: version, id: 0,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_ext_foreign_toplevel_handle_v1_interface(), version: version, id: 0,
+            implementation: Self.implementation)
     }
 
     static let implementation = makeImplementation(ext_foreign_toplevel_handle_v1_interface(destroy: destroyRequest))

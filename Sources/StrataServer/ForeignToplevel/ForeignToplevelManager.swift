@@ -27,8 +27,12 @@ public final class ForeignToplevelManager {
         observerToken = compositor.windows.notifications.addObserver(phase: .tools) { [unowned self] posted in
             self.modelDidPost(posted.notification)
         }
-        return Global(display: compositor.display, interface: strata_zwlr_foreign_toplevel_manager_v1_interface(), version: Self.version) { [unowned self] client, version, id in
-            guard let binding = ForeignToplevelManagerBinding(manager: self, client: client, version: version, id: id) else { return }
+        return Global(
+            display: compositor.display, interface: strata_zwlr_foreign_toplevel_manager_v1_interface(),
+            version: Self.version
+        ) { [unowned self] client, version, id in
+            guard let binding = ForeignToplevelManagerBinding(manager: self, client: client, version: version, id: id)
+            else { return }
             self.bindings.append(binding)
             for windowID in self.listed {
                 if let window = self.compositor.windows.window(withID: windowID) { binding.announce(window) }
@@ -52,8 +56,8 @@ public final class ForeignToplevelManager {
                 windowDidChange(window)
             }
         case .windowDidBecomeHidden(let id), .windowDidBecomeKey(let id), .windowDidResignKey(let id),
-             .windowDidChangeMaximized(let id, _), .windowDidChangeFullscreen(let id, _), .windowDidChangeTitle(let id),
-             .windowDidChangeAppID(let id):
+            .windowDidChangeMaximized(let id, _), .windowDidChangeFullscreen(let id, _), .windowDidChangeTitle(let id),
+            .windowDidChangeAppID(let id):
             if listed.contains(id), let window = compositor.windows.window(withID: id) { windowDidChange(window) }
         case .windowDidMoveToScreen(let id, let from, _):
             guard listed.contains(id), let window = compositor.windows.window(withID: id) else { return }
@@ -81,19 +85,21 @@ final class ForeignToplevelManagerBinding: ResourceObject {
 
     init?(manager: ForeignToplevelManager, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.manager = manager
-        super.init(client: client, interface: strata_zwlr_foreign_toplevel_manager_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_zwlr_foreign_toplevel_manager_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
-    static let implementation = makeImplementation(zwlr_foreign_toplevel_manager_v1_interface(
-        stop: { _, resource in
-            handle(resource, as: ForeignToplevelManagerBinding.self) { binding in
-                guard !binding.stopped else { return }
-                binding.stopped = true
-                zwlr_foreign_toplevel_manager_v1_send_finished(binding.resource)
-                binding.destroyResource()
-            }
-        }))
+    static let implementation = makeImplementation(
+        zwlr_foreign_toplevel_manager_v1_interface(
+            stop: { _, resource in
+                handle(resource, as: ForeignToplevelManagerBinding.self) { binding in
+                    guard !binding.stopped else { return }
+                    binding.stopped = true
+                    zwlr_foreign_toplevel_manager_v1_send_finished(binding.resource)
+                    binding.destroyResource()
+                }
+            }))
 
     func handleObject(for id: WindowID) -> ForeignToplevelHandle? {
         handles[id].flatMap { $0.isDestroyed ? nil : $0 }
@@ -101,7 +107,8 @@ final class ForeignToplevelManagerBinding: ResourceObject {
 
     func announce(_ window: Window) {
         guard !stopped, !isDestroyed,
-              let handle = ForeignToplevelHandle(manager: manager, client: client, version: version, windowID: window.id) else { return }
+            let handle = ForeignToplevelHandle(manager: manager, client: client, version: version, windowID: window.id)
+        else { return }
         handles[window.id] = handle
         zwlr_foreign_toplevel_manager_v1_send_toplevel(resource, handle.resource)
         handle.sendState(window)
@@ -127,8 +134,9 @@ final class ForeignToplevelHandle: ResourceObject {
     init?(manager: ForeignToplevelManager, client: OpaquePointer, version: UInt32, windowID: WindowID) {
         self.manager = manager
         self.windowID = windowID
-        super.init(client: client, interface: strata_zwlr_foreign_toplevel_handle_v1_interface(), version: version, id: 0,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_zwlr_foreign_toplevel_handle_v1_interface(), version: version, id: 0,
+            implementation: Self.implementation)
     }
 
     private var window: Window? { isClosed ? nil : manager.compositor.windows.window(withID: windowID) }
@@ -145,56 +153,59 @@ final class ForeignToplevelHandle: ResourceObject {
         manager.compositor.windows.show(window, makeKey: true)
     }
 
-    static let implementation = makeImplementation(zwlr_foreign_toplevel_handle_v1_interface(
-        set_maximized: { _, resource in
-            handle(resource, as: ForeignToplevelHandle.self) { handle in
-                handle.unminimize()
-                handle.content?.handleMaximizeRequest(true)
-            }
-        },
-        unset_maximized: { _, resource in
-            handle(resource, as: ForeignToplevelHandle.self) { $0.content?.handleMaximizeRequest(false) }
-        },
-        set_minimized: { _, resource in
-            handle(resource, as: ForeignToplevelHandle.self) { handle in
-                guard let window = handle.window else { return }
-                handle.manager.compositor.windows.hide(window)
-            }
-        },
-        unset_minimized: { _, resource in
-            handle(resource, as: ForeignToplevelHandle.self) { $0.unminimize() }
-        },
-        activate: { _, resource, _ in
-            handle(resource, as: ForeignToplevelHandle.self) { handle in
-                guard let window = handle.window, handle.content != nil else { return }
-                let windows = handle.manager.compositor.windows
-                if window.isHidden { windows.show(window, makeKey: true) } else { windows.orderFront(window) }
-                if !window.isKeyWindow { _ = windows.makeKey(window) }
-            }
-        },
-        close: { _, resource in
-            handle(resource, as: ForeignToplevelHandle.self) { handle in
-                handle.window?.content?.closeRequest()
-            }
-        },
-        set_rectangle: { _, resource, _, _, _, width, height in
-            handle(resource, as: ForeignToplevelHandle.self) { _ in
-                guard width >= 0, height >= 0 else {
-                    throw ProtocolError(code: ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_ERROR_INVALID_RECTANGLE.rawValue, "the rectangle has a negative size")
+    static let implementation = makeImplementation(
+        zwlr_foreign_toplevel_handle_v1_interface(
+            set_maximized: { _, resource in
+                handle(resource, as: ForeignToplevelHandle.self) { handle in
+                    handle.unminimize()
+                    handle.content?.handleMaximizeRequest(true)
                 }
-            }
-        },
-        destroy: destroyRequest,
-        set_fullscreen: { _, resource, output in
-            handle(resource, as: ForeignToplevelHandle.self) { handle in
-                let screen = output.flatMap { ResourceObject.from($0, as: OutputBinding.self) }?.output?.screen
-                handle.unminimize()
-                handle.content?.handleFullscreenRequest(true, on: screen)
-            }
-        },
-        unset_fullscreen: { _, resource in
-            handle(resource, as: ForeignToplevelHandle.self) { $0.content?.handleFullscreenRequest(false, on: nil) }
-        }))
+            },
+            unset_maximized: { _, resource in
+                handle(resource, as: ForeignToplevelHandle.self) { $0.content?.handleMaximizeRequest(false) }
+            },
+            set_minimized: { _, resource in
+                handle(resource, as: ForeignToplevelHandle.self) { handle in
+                    guard let window = handle.window else { return }
+                    handle.manager.compositor.windows.hide(window)
+                }
+            },
+            unset_minimized: { _, resource in
+                handle(resource, as: ForeignToplevelHandle.self) { $0.unminimize() }
+            },
+            activate: { _, resource, _ in
+                handle(resource, as: ForeignToplevelHandle.self) { handle in
+                    guard let window = handle.window, handle.content != nil else { return }
+                    let windows = handle.manager.compositor.windows
+                    if window.isHidden { windows.show(window, makeKey: true) } else { windows.orderFront(window) }
+                    if !window.isKeyWindow { _ = windows.makeKey(window) }
+                }
+            },
+            close: { _, resource in
+                handle(resource, as: ForeignToplevelHandle.self) { handle in
+                    handle.window?.content?.closeRequest()
+                }
+            },
+            set_rectangle: { _, resource, _, _, _, width, height in
+                handle(resource, as: ForeignToplevelHandle.self) { _ in
+                    guard width >= 0, height >= 0 else {
+                        throw ProtocolError(
+                            code: ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_ERROR_INVALID_RECTANGLE.rawValue,
+                            "the rectangle has a negative size")
+                    }
+                }
+            },
+            destroy: destroyRequest,
+            set_fullscreen: { _, resource, output in
+                handle(resource, as: ForeignToplevelHandle.self) { handle in
+                    let screen = output.flatMap { ResourceObject.from($0, as: OutputBinding.self) }?.output?.screen
+                    handle.unminimize()
+                    handle.content?.handleFullscreenRequest(true, on: screen)
+                }
+            },
+            unset_fullscreen: { _, resource in
+                handle(resource, as: ForeignToplevelHandle.self) { $0.content?.handleFullscreenRequest(false, on: nil) }
+            }))
 
     /// Title, app id, the screen entered (after leaving `leaving`), the states, then done.
     func sendState(_ window: Window, leaving: ScreenID? = nil) {

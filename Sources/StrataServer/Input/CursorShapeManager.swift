@@ -22,7 +22,8 @@ public enum CursorShapeManager {
     }
 
     static func install(on compositor: Compositor) -> Global? {
-        Global(display: compositor.display, interface: strata_wp_cursor_shape_manager_v1_interface(), version: version) { client, version, id in
+        Global(display: compositor.display, interface: strata_wp_cursor_shape_manager_v1_interface(), version: version)
+        { client, version, id in
             _ = CursorShapeManagerBinding(client: client, version: version, id: id)
         }
     }
@@ -30,26 +31,28 @@ public enum CursorShapeManager {
 
 final class CursorShapeManagerBinding: ResourceObject {
     init?(client: OpaquePointer, version: UInt32, id: UInt32) {
-        super.init(client: client, interface: strata_wp_cursor_shape_manager_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_wp_cursor_shape_manager_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
-    static let implementation = makeImplementation(wp_cursor_shape_manager_v1_interface(
-        destroy: destroyRequest,
-        get_pointer: { client, resource, id, pointerResource in
-            handle(resource, as: CursorShapeManagerBinding.self) { manager in
-                guard let client else { return }
-                // A wl_pointer already released gets an inert device.
-                let binding = ResourceObject.from(pointerResource, as: PointerBinding.self)
-                _ = CursorShapeDevice(client: client, version: manager.version, id: id, binding: binding)
-            }
-        },
-        get_tablet_tool_v2: { client, resource, id, _ in
-            handle(resource, as: CursorShapeManagerBinding.self) { manager in
-                guard let client else { return }
-                _ = CursorShapeDevice(client: client, version: manager.version, id: id, binding: nil)
-            }
-        }))
+    static let implementation = makeImplementation(
+        wp_cursor_shape_manager_v1_interface(
+            destroy: destroyRequest,
+            get_pointer: { client, resource, id, pointerResource in
+                handle(resource, as: CursorShapeManagerBinding.self) { manager in
+                    guard let client else { return }
+                    // A wl_pointer already released gets an inert device.
+                    let binding = ResourceObject.from(pointerResource, as: PointerBinding.self)
+                    _ = CursorShapeDevice(client: client, version: manager.version, id: id, binding: binding)
+                }
+            },
+            get_tablet_tool_v2: { client, resource, id, _ in
+                handle(resource, as: CursorShapeManagerBinding.self) { manager in
+                    guard let client else { return }
+                    _ = CursorShapeDevice(client: client, version: manager.version, id: id, binding: nil)
+                }
+            }))
 }
 
 /// wp_cursor_shape_device_v1: set_shape for one wl_pointer (inert when it has none).
@@ -58,22 +61,27 @@ final class CursorShapeDevice: ResourceObject {
 
     init?(client: OpaquePointer, version: UInt32, id: UInt32, binding: PointerBinding?) {
         self.binding = binding
-        super.init(client: client, interface: strata_wp_cursor_shape_device_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_wp_cursor_shape_device_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
     func handleSetShapeRequest(serial: UInt32, shape: UInt32) throws(ProtocolError) {
         guard let name = CursorShapeManager.name(ofShape: shape) else {
-            throw ProtocolError(code: WP_CURSOR_SHAPE_DEVICE_V1_ERROR_INVALID_SHAPE.rawValue,
-                                "shape \(shape) is not a wp_cursor_shape_device_v1.shape")
+            throw ProtocolError(
+                code: WP_CURSOR_SHAPE_DEVICE_V1_ERROR_INVALID_SHAPE.rawValue,
+                "shape \(shape) is not a wp_cursor_shape_device_v1.shape")
         }
         guard let binding, !binding.isDestroyed else { return }
         binding.pointer.setCursorShape(name, client: client, serial: serial)
     }
 
-    static let implementation = makeImplementation(wp_cursor_shape_device_v1_interface(
-        destroy: destroyRequest,
-        set_shape: { _, resource, serial, shape in
-            handle(resource, as: CursorShapeDevice.self) { try $0.handleSetShapeRequest(serial: serial, shape: shape) }
-        }))
+    static let implementation = makeImplementation(
+        wp_cursor_shape_device_v1_interface(
+            destroy: destroyRequest,
+            set_shape: { _, resource, serial, shape in
+                handle(resource, as: CursorShapeDevice.self) {
+                    try $0.handleSetShapeRequest(serial: serial, shape: shape)
+                }
+            }))
 }

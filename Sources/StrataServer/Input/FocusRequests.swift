@@ -47,8 +47,9 @@ public final class FocusRequests {
         if logged.count >= Self.maxLoggedRequesters { logged.removeAll() }
         let key = compositor.windows.keyWindow.map { "\($0.id)" } ?? "none"
         let more = entry.suppressed > 0 ? " (and \(entry.suppressed) more from it not logged)" : ""
-        compositor.log("strata: focus request refused: \(request) for \(window.id) (\(window.appID)) from \(requester): "
-            + "not the key window's client (\(key)), not privileged, and not the client of the latest input\(more)")
+        compositor.log(
+            "strata: focus request refused: \(request) for \(window.id) (\(window.appID)) from \(requester): "
+                + "not the key window's client (\(key)), not privileged, and not the client of the latest input\(more)")
         logged[requester] = LogEntry(last: now, suppressed: 0)
         return false
     }

@@ -12,21 +12,30 @@ final class IdleInhibitor: ResourceObject {
     /// Its place in the tracker's list.
     var index: Int?
 
-    static func make(tracker: IdleTracker, surface: Surface, client: OpaquePointer, version: UInt32, id: UInt32) throws(ProtocolError) {
+    static func make(tracker: IdleTracker, surface: Surface, client: OpaquePointer, version: UInt32, id: UInt32)
+        throws(ProtocolError)
+    {
         let charge = BudgetCharge(client: client, kind: STRATA_CHARGE_IDLE_INHIBITORS)
         if let charge, !charge.add(1, limit: ClientBudget.maxIdleInhibitorsPerClient) {
             throw .noMemory("more than \(ClientBudget.maxIdleInhibitorsPerClient) idle inhibitors", client: client)
         }
-        guard let inhibitor = IdleInhibitor(tracker: tracker, surface: surface, charge: charge, client: client, version: version, id: id) else { return }
+        guard
+            let inhibitor = IdleInhibitor(
+                tracker: tracker, surface: surface, charge: charge, client: client, version: version, id: id)
+        else { return }
         tracker.add(inhibitor)
     }
 
-    private init?(tracker: IdleTracker, surface: Surface, charge: BudgetCharge?, client: OpaquePointer, version: UInt32, id: UInt32) {
+    private init?(
+        tracker: IdleTracker, surface: Surface, charge: BudgetCharge?, client: OpaquePointer, version: UInt32,
+        id: UInt32
+    ) {
         self.tracker = tracker
         self.surface = surface
         self.charge = charge
-        super.init(client: client, interface: strata_zwp_idle_inhibitor_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_zwp_idle_inhibitor_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
     override func resourceDidDestroy() {

@@ -16,27 +16,36 @@ final class IdleNotification: ResourceObject {
     var index: Int?
 
     /// A new notification, or a no_memory error past the client's cap.
-    static func make(tracker: IdleTracker, timeoutMilliseconds: UInt32, respectsInhibitors: Bool,
-                     client: OpaquePointer, version: UInt32, id: UInt32) throws(ProtocolError) {
+    static func make(
+        tracker: IdleTracker, timeoutMilliseconds: UInt32, respectsInhibitors: Bool,
+        client: OpaquePointer, version: UInt32, id: UInt32
+    ) throws(ProtocolError) {
         let charge = BudgetCharge(client: client, kind: STRATA_CHARGE_IDLE_NOTIFICATIONS)
         if let charge, !charge.add(1, limit: ClientBudget.maxIdleNotificationsPerClient) {
-            throw .noMemory("more than \(ClientBudget.maxIdleNotificationsPerClient) idle notifications", client: client)
+            throw .noMemory(
+                "more than \(ClientBudget.maxIdleNotificationsPerClient) idle notifications", client: client)
         }
-        guard let notification = IdleNotification(tracker: tracker, timeoutMilliseconds: timeoutMilliseconds,
-                                                  respectsInhibitors: respectsInhibitors, charge: charge,
-                                                  client: client, version: version, id: id) else { return }
+        guard
+            let notification = IdleNotification(
+                tracker: tracker, timeoutMilliseconds: timeoutMilliseconds,
+                respectsInhibitors: respectsInhibitors, charge: charge,
+                client: client, version: version, id: id)
+        else { return }
         tracker.add(notification)
     }
 
-    private init?(tracker: IdleTracker, timeoutMilliseconds: UInt32, respectsInhibitors: Bool, charge: BudgetCharge?,
-                  client: OpaquePointer, version: UInt32, id: UInt32) {
+    private init?(
+        tracker: IdleTracker, timeoutMilliseconds: UInt32, respectsInhibitors: Bool, charge: BudgetCharge?,
+        client: OpaquePointer, version: UInt32, id: UInt32
+    ) {
         self.tracker = tracker
         // A uint of milliseconds: at most about 49.7 days, 4.3e15 ns.
         timeoutNanoseconds = UInt64(timeoutMilliseconds) * 1_000_000
         self.respectsInhibitors = respectsInhibitors
         self.charge = charge
-        super.init(client: client, interface: strata_ext_idle_notification_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_ext_idle_notification_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
     override func resourceDidDestroy() {

@@ -85,7 +85,9 @@ public final class IdleTracker {
     }
 
     func remove(_ notification: IdleNotification) {
-        guard let index = notification.index, index < notifications.count, notifications[index] === notification else { return }
+        guard let index = notification.index, index < notifications.count, notifications[index] === notification else {
+            return
+        }
         if notification.isIdle { idleCount -= 1 }
         let last = notifications.removeLast()
         if last !== notification {

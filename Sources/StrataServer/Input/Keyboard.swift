@@ -149,7 +149,9 @@ extension Keyboard {
     /// pressed into a grab that ended goes nowhere.
     private func sendToInputMethodGrab(_ keycode: UInt32, pressed: Bool, time: UInt32, modifiersChanged: Bool) {
         if pressed { grabbedKeys.insert(keycode) } else { grabbedKeys.remove(keycode) }
-        guard let grab = pressed ? seat.textInputs.keyboardGrab : seat.textInputs.inputMethod?.keyboardGrab else { return }
+        guard let grab = pressed ? seat.textInputs.keyboardGrab : seat.textInputs.inputMethod?.keyboardGrab else {
+            return
+        }
         let state = pressed ? WL_KEYBOARD_KEY_STATE_PRESSED.rawValue : WL_KEYBOARD_KEY_STATE_RELEASED.rawValue
         grab.sendKey(serial: seat.nextSerial(), time: time, key: keycode, state: state)
         if modifiersChanged { grab.sendModifiers(serial: seat.nextSerial()) }
@@ -162,8 +164,9 @@ final class KeyboardBinding: ResourceObject {
 
     init?(keyboard: Keyboard, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.keyboard = keyboard
-        super.init(client: client, interface: strata_wl_keyboard_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_wl_keyboard_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
     override func resourceDidDestroy() {

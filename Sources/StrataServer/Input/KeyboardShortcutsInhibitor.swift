@@ -9,8 +9,9 @@ final class KeyboardShortcutsInhibitor: ResourceObject {
 
     init?(surface: Surface, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.surface = surface
-        super.init(client: client, interface: strata_zwp_keyboard_shortcuts_inhibitor_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_zwp_keyboard_shortcuts_inhibitor_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
     func setActive(_ active: Bool) {
@@ -28,5 +29,6 @@ final class KeyboardShortcutsInhibitor: ResourceObject {
         if let surface, surface.shortcutsInhibitor === self { surface.shortcutsInhibitor = nil }
     }
 
-    static let implementation = makeImplementation(zwp_keyboard_shortcuts_inhibitor_v1_interface(destroy: destroyRequest))
+    static let implementation = makeImplementation(
+        zwp_keyboard_shortcuts_inhibitor_v1_interface(destroy: destroyRequest))
 }

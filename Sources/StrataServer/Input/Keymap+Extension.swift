@@ -55,12 +55,17 @@ extension Keymap {
             symbols += "\tkey <\(name)> { [ 0x\(String(keysym, radix: 16)) ] };\n"
             bound[keysym] = spare.keycode
         }
-        guard let text = Self.inserting(names, intoSection: "xkb_keycodes", of: base)
-                .flatMap({ Self.inserting(symbols, intoSection: "xkb_symbols", of: $0) }) else { return false }
+        guard
+            let text = Self.inserting(names, intoSection: "xkb_keycodes", of: base)
+                .flatMap({ Self.inserting(symbols, intoSection: "xkb_symbols", of: $0) })
+        else { return false }
         // The text must compile and give its keysyms, or every client would lose its keymap.
         guard let context = Self.newContext() else { return false }
         defer { xkb_context_unref(context) }
-        guard let check = xkb_keymap_new_from_string(context, text, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS) else { return false }
+        guard
+            let check = xkb_keymap_new_from_string(
+                context, text, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS)
+        else { return false }
         let complete = bound.allSatisfy { keysym, keycode in
             var syms: UnsafePointer<xkb_keysym_t>?
             return xkb_keymap_key_get_syms_by_level(check, keycode, 0, 0, &syms) == 1 && syms?[0] == keysym
@@ -78,7 +83,9 @@ extension Keymap {
         // The keymap text has no NUL (xkbcommon wrote it; a cached one with a NUL is refused).
         let offset: Int? = text.withCString { base in
             ("\n" + section + " ").withCString { header -> Int? in
-                guard let found = strstr(base, header), let brace = strchr(found, Int32(UInt8(ascii: "{"))) else { return nil }
+                guard let found = strstr(base, header), let brace = strchr(found, Int32(UInt8(ascii: "{"))) else {
+                    return nil
+                }
                 return base.distance(to: brace) + 1
             }
         }

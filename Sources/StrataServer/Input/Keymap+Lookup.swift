@@ -69,7 +69,8 @@ extension Keymap {
         let now = modifiers
         let active = now.depressed | now.latched | now.locked
         let modifierKeys = modifierKeyTable(compiled)
-        let low = xkb_keymap_min_keycode(keymap), high = anyKeycode ? xkb_keymap_max_keycode(keymap) : min(xkb_keymap_max_keycode(keymap), 255)
+        let low = xkb_keymap_min_keycode(keymap),
+            high = anyKeycode ? xkb_keymap_max_keycode(keymap) : min(xkb_keymap_max_keycode(keymap), 255)
         guard low >= 8, low <= high else { return nil }
         defer { _ = xkb_state_update_mask(scratch, 0, 0, 0, 0, 0, 0) }
         var best: KeyStroke?
@@ -87,7 +88,8 @@ extension Keymap {
                 let maskCount = xkb_keymap_key_get_mods_for_level(keymap, keycode, layout, level, &masks, masks.count)
                 // Each mask, and each with Shift too: with Caps Lock locked, Shift gives the
                 // first level of a letter back (Shift+Lock, which the type does not list).
-                let candidates = masks.prefix(maskCount) + (shift.map { bit in masks.prefix(maskCount).map { $0 | bit } } ?? [])
+                let candidates =
+                    masks.prefix(maskCount) + (shift.map { bit in masks.prefix(maskCount).map { $0 | bit } } ?? [])
                 for mask in candidates {
                     let missing = mask & ~active
                     var keys: [UInt32] = []
@@ -101,7 +103,8 @@ extension Keymap {
                     }
                     guard pressable, best.map({ keys.count < $0.modifiers.count }) ?? true else { continue }
                     // With those keys held too, does the key give exactly this keysym?
-                    _ = xkb_state_update_mask(scratch, now.depressed | missing, now.latched, now.locked, 0, 0, now.group)
+                    _ = xkb_state_update_mask(
+                        scratch, now.depressed | missing, now.latched, now.locked, 0, 0, now.group)
                     guard xkb_state_key_get_one_sym(scratch, keycode) == keysym else { continue }
                     let stroke = KeyStroke(keycode: keycode - 8, modifiers: keys)
                     if keys.isEmpty { return stroke }

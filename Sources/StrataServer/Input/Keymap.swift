@@ -60,7 +60,8 @@ final class Keymap {
                 names.layout.withCString { layout in
                     names.variant.withCString { variant in
                         names.options.withCString { options in
-                            var rmlvo = xkb_rule_names(rules: rules, model: model, layout: layout, variant: variant, options: options)
+                            var rmlvo = xkb_rule_names(
+                                rules: rules, model: model, layout: layout, variant: variant, options: options)
                             return xkb_keymap_new_from_names(context, &rmlvo, XKB_KEYMAP_COMPILE_NO_FLAGS)
                         }
                     }
@@ -91,7 +92,9 @@ final class Keymap {
     }
 
     /// The compiled keymap's text, memfd and states; everything released when one fails.
-    private static func finish(context: OpaquePointer, keymap: OpaquePointer?) -> (compiled: Compiled, text: String, fd: (Int32, UInt32))? {
+    private static func finish(context: OpaquePointer, keymap: OpaquePointer?) -> (
+        compiled: Compiled, text: String, fd: (Int32, UInt32)
+    )? {
         guard let keymap else {
             xkb_context_unref(context)
             return nil
@@ -156,7 +159,8 @@ final class Keymap {
 
     /// The base keymap's text (without its NUL), read back from its memfd.
     func baseText() -> String? {
-        guard baseSize > 1, let map = mmap(nil, Int(baseSize), PROT_READ, MAP_PRIVATE, baseFD, 0), map != MAP_FAILED else { return nil }
+        guard baseSize > 1, let map = mmap(nil, Int(baseSize), PROT_READ, MAP_PRIVATE, baseFD, 0), map != MAP_FAILED
+        else { return nil }
         defer { munmap(map, Int(baseSize)) }
         return String(decoding: UnsafeRawBufferPointer(start: map, count: Int(baseSize) - 1), as: UTF8.self)
     }
@@ -166,11 +170,15 @@ final class Keymap {
         if let compiled { return compiled }
         guard !compileFailed else { return nil }
         compileFailed = true
-        guard baseSize > 1, let map = mmap(nil, Int(baseSize), PROT_READ, MAP_PRIVATE, baseFD, 0), map != MAP_FAILED else { return nil }
+        guard baseSize > 1, let map = mmap(nil, Int(baseSize), PROT_READ, MAP_PRIVATE, baseFD, 0), map != MAP_FAILED
+        else { return nil }
         defer { munmap(map, Int(baseSize)) }
         guard let context = Self.newContext() else { return nil }
-        guard let keymap = xkb_keymap_new_from_buffer(context, map.assumingMemoryBound(to: CChar.self), Int(baseSize) - 1,
-                                                      XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS) else {
+        guard
+            let keymap = xkb_keymap_new_from_buffer(
+                context, map.assumingMemoryBound(to: CChar.self), Int(baseSize) - 1,
+                XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS)
+        else {
             xkb_context_unref(context)
             return nil
         }
@@ -199,10 +207,11 @@ final class Keymap {
     /// All zero until a key is fed (a fresh state's), which needs no compiled keymap.
     var modifiers: Modifiers {
         guard let state = compiled?.state else { return Modifiers(depressed: 0, latched: 0, locked: 0, group: 0) }
-        return Modifiers(depressed: xkb_state_serialize_mods(state, XKB_STATE_MODS_DEPRESSED),
-                  latched: xkb_state_serialize_mods(state, XKB_STATE_MODS_LATCHED),
-                  locked: xkb_state_serialize_mods(state, XKB_STATE_MODS_LOCKED),
-                  group: xkb_state_serialize_layout(state, XKB_STATE_LAYOUT_EFFECTIVE))
+        return Modifiers(
+            depressed: xkb_state_serialize_mods(state, XKB_STATE_MODS_DEPRESSED),
+            latched: xkb_state_serialize_mods(state, XKB_STATE_MODS_LATCHED),
+            locked: xkb_state_serialize_mods(state, XKB_STATE_MODS_LOCKED),
+            group: xkb_state_serialize_layout(state, XKB_STATE_LAYOUT_EFFECTIVE))
     }
 }
 

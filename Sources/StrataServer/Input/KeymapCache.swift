@@ -31,8 +31,10 @@ public struct KeymapCache: Sendable {
     /// The cache for this process's environment.
     public static var standard: KeymapCache {
         var environment: [String: String] = [:]
-        for name in ["XDG_CACHE_HOME", "XDG_CONFIG_HOME", "HOME", "XKB_CONFIG_ROOT", "XKB_CONFIG_EXTRA_PATH",
-                     "STRATA_KEYMAP_CACHE"] {
+        for name in [
+            "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "HOME", "XKB_CONFIG_ROOT", "XKB_CONFIG_EXTRA_PATH",
+            "STRATA_KEYMAP_CACHE",
+        ] {
             if let value = getenv(name) { environment[name] = String(cString: value) }
         }
         return KeymapCache(environment: environment)
@@ -75,7 +77,8 @@ public struct KeymapCache: Sendable {
         for folder in ["", "/rules", "/keycodes", "/types", "/compat", "/symbols"] {
             var status = stat()
             guard stat(root + folder, &status) == 0 else { return nil }
-            key += " \(folder.isEmpty ? "." : folder)=\(status.st_ino):\(status.st_ctim.tv_sec).\(status.st_ctim.tv_nsec)"
+            key +=
+                " \(folder.isEmpty ? "." : folder)=\(status.st_ino):\(status.st_ctim.tv_sec).\(status.st_ctim.tv_nsec)"
         }
         guard !key.utf8.contains(UInt8(ascii: "\n")) else { return nil }
         return key
@@ -112,7 +115,8 @@ public struct KeymapCache: Sendable {
         defer { close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0,
-              status.st_size <= Self.maximumSize else { return nil }
+            status.st_size <= Self.maximumSize
+        else { return nil }
         let size = Int(status.st_size)
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
             count = 0
@@ -125,10 +129,13 @@ public struct KeymapCache: Sendable {
             }
         }
         guard bytes.count == size, let newline = bytes.firstIndex(of: UInt8(ascii: "\n")),
-              bytes[..<newline].elementsEqual(key.utf8),
-              let second = bytes[(newline + 1)...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+            bytes[..<newline].elementsEqual(key.utf8),
+            let second = bytes[(newline + 1)...].firstIndex(of: UInt8(ascii: "\n"))
+        else { return nil }
         let text = bytes[(second + 1)...]
-        guard !text.isEmpty, !text.contains(0), bytes[(newline + 1)..<second].elementsEqual(Self.checksumLine(text).utf8) else {
+        guard !text.isEmpty, !text.contains(0),
+            bytes[(newline + 1)..<second].elementsEqual(Self.checksumLine(text).utf8)
+        else {
             return nil
         }
         return String(decoding: text, as: UTF8.self)
@@ -138,7 +145,8 @@ public struct KeymapCache: Sendable {
     @discardableResult
     public func store(_ text: String) -> Bool {
         guard let directory, let path, let key, !text.isEmpty,
-              key.utf8.count + 32 + text.utf8.count <= Self.maximumSize else { return false }
+            key.utf8.count + 32 + text.utf8.count <= Self.maximumSize
+        else { return false }
         if let slash = directory.utf8.lastIndex(of: UInt8(ascii: "/")), slash != directory.utf8.startIndex {
             _ = mkdir(String(directory[..<slash]), 0o700)
         }

@@ -10,7 +10,10 @@ public struct KeymapNames: Equatable, Sendable {
     public var variant: String
     public var options: String
 
-    public init(rules: String = "evdev", model: String = "pc105", layout: String = "us", variant: String = "", options: String = "") {
+    public init(
+        rules: String = "evdev", model: String = "pc105", layout: String = "us", variant: String = "",
+        options: String = ""
+    ) {
         self.rules = rules
         self.model = model
         self.layout = layout
@@ -24,15 +27,21 @@ public struct KeymapNames: Equatable, Sendable {
     /// Names XKB can take: 1 to 255 bytes of printable ASCII without quotes or spaces (an empty
     /// variant or options is no variant, no options); nil when they are, else what is wrong.
     public var problem: String? {
-        for (label, value, mayBeEmpty) in [("keyboard-model", model, false), ("keyboard-layout", layout, false),
-                                           ("keyboard-variant", variant, true), ("keyboard-options", options, true)] {
+        for (label, value, mayBeEmpty) in [
+            ("keyboard-model", model, false), ("keyboard-layout", layout, false),
+            ("keyboard-variant", variant, true), ("keyboard-options", options, true),
+        ] {
             if value.isEmpty {
                 if !mayBeEmpty { return "\(label) must not be empty" }
                 continue
             }
             guard value.utf8.count <= 255,
-                  value.utf8.allSatisfy({ (0x21...0x7e).contains($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else {
-                return "\(label) '\(value)' is not an XKB name (printable ASCII without spaces or quotes, at most 255 bytes)"
+                value.utf8.allSatisfy({
+                    (0x21...0x7e).contains($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
+                })
+            else {
+                return
+                    "\(label) '\(value)' is not an XKB name (printable ASCII without spaces or quotes, at most 255 bytes)"
             }
         }
         return nil
@@ -51,12 +60,16 @@ extension KeymapNames {
         if Keymap(names: self, cache: KeymapCache(environment: ["STRATA_KEYMAP_CACHE": "0"])) != nil { return nil }
         let layoutAlone = KeymapNames(rules: rules, model: model, layout: layout)
         if Keymap(names: layoutAlone, cache: KeymapCache(environment: ["STRATA_KEYMAP_CACHE": "0"])) == nil {
-            return "unknown keyboard layout '\(layout)' (see the layouts in /usr/share/X11/xkb/rules/evdev.lst, or localectl list-x11-keymap-layouts)"
+            return
+                "unknown keyboard layout '\(layout)' (see the layouts in /usr/share/X11/xkb/rules/evdev.lst, or localectl list-x11-keymap-layouts)"
         }
         var withVariant = layoutAlone
         withVariant.variant = variant
-        if !variant.isEmpty, Keymap(names: withVariant, cache: KeymapCache(environment: ["STRATA_KEYMAP_CACHE": "0"])) == nil {
-            return "unknown variant '\(variant)' of keyboard layout '\(layout)' (localectl list-x11-keymap-variants \(layout) lists them)"
+        if !variant.isEmpty,
+            Keymap(names: withVariant, cache: KeymapCache(environment: ["STRATA_KEYMAP_CACHE": "0"])) == nil
+        {
+            return
+                "unknown variant '\(variant)' of keyboard layout '\(layout)' (localectl list-x11-keymap-variants \(layout) lists them)"
         }
         return "the keyboard model '\(model)' and options '\(options)' give no keymap with layout '\(layout)'"
     }

@@ -64,8 +64,9 @@ final class Pointer {
         /// A button is held: the focus stays where the press went.
         case implicit
         case move(window: Window, startX: Double, startY: Double, frame: Rect)
-        case resize(window: Window, edges: UInt32, startX: Double, startY: Double, frame: Rect,
-                    resize: (Int32, Int32) -> Void)
+        case resize(
+            window: Window, edges: UInt32, startX: Double, startY: Double, frame: Rect,
+            resize: (Int32, Int32) -> Void)
         /// A drag and drop (`Seat.drag`): nobody has the focus, motion moves the drag, the last
         /// release drops.
         case drag
@@ -80,8 +81,9 @@ final class Pointer {
         bindings.append(binding)
         // A client that has the focus and makes another wl_pointer gets an enter on it.
         if let focus, !focus.isDestroyed, focus.client == client, let local = localPoint(in: focus) {
-            wl_pointer_send_enter(binding.resource, enterSerial, focus.resource,
-                                  wl_fixed_from_double(local.x), wl_fixed_from_double(local.y))
+            wl_pointer_send_enter(
+                binding.resource, enterSerial, focus.resource,
+                wl_fixed_from_double(local.x), wl_fixed_from_double(local.y))
             if version >= 5 { wl_pointer_send_frame(binding.resource) }
         }
     }
@@ -205,7 +207,9 @@ final class Pointer {
             // precedes the button, as in weston).
             if let window = focusWindow { seat.compositor.windows.pointerDidClick(window) }
             guard !focus.isDestroyed else { return }
-            send(to: focus.client) { wl_pointer_send_button($0.resource, serial, time, button, WL_POINTER_BUTTON_STATE_PRESSED.rawValue) }
+            send(to: focus.client) {
+                wl_pointer_send_button($0.resource, serial, time, button, WL_POINTER_BUTTON_STATE_PRESSED.rawValue)
+            }
         } else {
             if swallowedButtons.remove(button) != nil { return }
             guard let index = pressedButtons.firstIndex(of: button) else { return }
@@ -223,8 +227,12 @@ final class Pointer {
             default:
                 if let focus, !focus.isDestroyed {
                     let serial = seat.nextSerial()
-                    seat.recordInputSerial(serial, kind: .release, client: focus.client, surface: focus, window: focusWindow)
-                    send(to: focus.client) { wl_pointer_send_button($0.resource, serial, time, button, WL_POINTER_BUTTON_STATE_RELEASED.rawValue) }
+                    seat.recordInputSerial(
+                        serial, kind: .release, client: focus.client, surface: focus, window: focusWindow)
+                    send(to: focus.client) {
+                        wl_pointer_send_button(
+                            $0.resource, serial, time, button, WL_POINTER_BUTTON_STATE_RELEASED.rawValue)
+                    }
                 }
                 if pressedButtons.isEmpty { grab = .none }
             }
@@ -253,13 +261,15 @@ final class Pointer {
         send(to: focus.client) { binding in
             let version = binding.version
             if version >= 5, let source = scroll.source,
-               source != WL_POINTER_AXIS_SOURCE_WHEEL_TILT.rawValue || version >= 6 {
+                source != WL_POINTER_AXIS_SOURCE_WHEEL_TILT.rawValue || version >= 6
+            {
                 wl_pointer_send_axis_source(binding.resource, source)
             }
             for (axis, value, steps, stop) in axes {
                 if value != 0 {
                     if steps != 0, version >= 8 {
-                        wl_pointer_send_axis_value120(binding.resource, axis.rawValue, steps.multipliedReportingOverflow(by: 120).partialValue)
+                        wl_pointer_send_axis_value120(
+                            binding.resource, axis.rawValue, steps.multipliedReportingOverflow(by: 120).partialValue)
                     } else if steps != 0, version >= 5 {
                         wl_pointer_send_axis_discrete(binding.resource, axis.rawValue, steps)
                     }
@@ -347,7 +357,8 @@ final class Pointer {
         }
         var hit: (surface: Surface, window: Window, x: Double, y: Double)?
         if let output, let found = seat.compositor.scene.surface(at: x, y, on: output),
-           !found.surface.isDestroyed, seat.acceptsPointerFocus(found.surface.client) {
+            !found.surface.isDestroyed, seat.acceptsPointerFocus(found.surface.client)
+        {
             hit = found
         }
         return setFocus(hit?.surface, window: hit?.window, x: hit?.x ?? 0, y: hit?.y ?? 0)
@@ -367,7 +378,8 @@ final class Pointer {
             enterSerial = seat.nextSerial()
             let serial = enterSerial
             send(to: surface.client) {
-                wl_pointer_send_enter($0.resource, serial, surface.resource, wl_fixed_from_double(x), wl_fixed_from_double(y))
+                wl_pointer_send_enter(
+                    $0.resource, serial, surface.resource, wl_fixed_from_double(x), wl_fixed_from_double(y))
             }
         }
         // Each enter starts with the default cursor until the client sets one.
@@ -430,10 +442,13 @@ final class Pointer {
     /// Where a drag quoting `serial` from `client` on `origin` starts: the pointer's position,
     /// when `serial` is a press of the implicit grab under way and the grab's surface is `origin`
     /// or one of its subsurfaces; nil otherwise.
-    func dragStart(serial: UInt32, client: OpaquePointer, origin: Surface) -> (output: ScreenOutput, x: Double, y: Double)? {
+    func dragStart(serial: UInt32, client: OpaquePointer, origin: Surface) -> (
+        output: ScreenOutput, x: Double, y: Double
+    )? {
         guard case .implicit = grab, !pressedButtons.isEmpty, grabPressSerials.contains(serial),
-              let focus, !focus.isDestroyed, focus.client == client, Drag.isOrigin(origin, of: focus),
-              let output else { return nil }
+            let focus, !focus.isDestroyed, focus.client == client, Drag.isOrigin(origin, of: focus),
+            let output
+        else { return nil }
         return (output, x, y)
     }
 
@@ -472,7 +487,8 @@ final class Pointer {
         return true
     }
 
-    func beginResize(_ window: Window, edges: UInt32, serial: UInt32, resize: @escaping (Int32, Int32) -> Void) -> Bool {
+    func beginResize(_ window: Window, edges: UInt32, serial: UInt32, resize: @escaping (Int32, Int32) -> Void) -> Bool
+    {
         guard case .implicit = grab, !pressedButtons.isEmpty, grabPressSerials.contains(serial) else { return false }
         _ = setFocus(nil, window: nil, x: 0, y: 0)
         grab = .resize(window: window, edges: edges, startX: x, startY: y, frame: window.frame, resize: resize)
@@ -492,7 +508,8 @@ final class Pointer {
     /// may become key). False: not a binding, the press goes on as usual.
     private func beginBinding(_ button: UInt32) -> Bool {
         guard let window = focusWindow, let focus, !focus.isDestroyed,
-              let action = seat.pointerBinding(for: button, on: window, edges: Self.nearestEdges(of: window.frame, x: x, y: y))
+            let action = seat.pointerBinding(
+                for: button, on: window, edges: Self.nearestEdges(of: window.frame, x: x, y: y))
         else { return false }
         pressedButtons.append(button)
         _ = setFocus(nil, window: nil, x: 0, y: 0)
@@ -558,8 +575,9 @@ final class Pointer {
     func cursorSurfaceDidCommit(_ surface: Surface, offsetX: Int32, offsetY: Int32) {
         guard case .surface(let current, let hx, let hy) = cursorRequest, current === surface else { return }
         if offsetX != 0 || offsetY != 0 {
-            cursorRequest = .surface(surface, hotspotX: Coordinate.difference(hx, offsetX),
-                                     hotspotY: Coordinate.difference(hy, offsetY))
+            cursorRequest = .surface(
+                surface, hotspotX: Coordinate.difference(hx, offsetX),
+                hotspotY: Coordinate.difference(hy, offsetY))
         }
         seat.compositor.cursor.surfaceDidCommit(surface)
     }
@@ -572,7 +590,8 @@ final class Pointer {
     func updateConstraint() {
         var wanted: PointerConstraint?
         if let focus, !focus.isDestroyed, let window = focusWindow, window === seat.compositor.windows.keyWindow,
-           let local = localPoint(in: focus) {
+            let local = localPoint(in: focus)
+        {
             wanted = constraints.first { $0.surface === focus && $0.canActivate && $0.contains(x: local.x, y: local.y) }
             // An active constraint stays while its surface is focused and key (the pointer may
             // sit on the region's edge).
@@ -588,7 +607,8 @@ final class Pointer {
             activeConstraint = wanted
             wanted.activate()
         }
-        seat.compositor.backend.pointerConstraintDidChange(locked: wanted.map { $0.kind == .lock }, on: wanted == nil ? nil : output)
+        seat.compositor.backend.pointerConstraintDidChange(
+            locked: wanted.map { $0.kind == .lock }, on: wanted == nil ? nil : output)
         flushFrames()
     }
 
@@ -596,7 +616,8 @@ final class Pointer {
     func constraintDidChange(_ constraint: PointerConstraint) {
         updateConstraint()
         guard constraint === activeConstraint, constraint.kind == .confine, let focus, let output,
-              let p = focus.placement, p.screen == output.screen.id else { return }
+            let p = focus.placement, p.screen == output.screen.id
+        else { return }
         // A smaller region pulls the pointer inside it.
         let local = constraint.clamp(x: x - Double(p.x), y: y - Double(p.y))
         let nx = local.x + Double(p.x), ny = local.y + Double(p.y)
@@ -621,8 +642,10 @@ final class Pointer {
 
     /// A lock ends: the pointer goes where the client hinted (surface-local), as weston does.
     private func applyHint(of constraint: PointerConstraint) {
-        guard constraint.kind == .lock, let hint = constraint.hint, let surface = constraint.surface, !surface.isDestroyed,
-              let output, let p = surface.placement, p.screen == output.screen.id else { return }
+        guard constraint.kind == .lock, let hint = constraint.hint, let surface = constraint.surface,
+            !surface.isDestroyed,
+            let output, let p = surface.placement, p.screen == output.screen.id
+        else { return }
         let nx = Double(p.x) + hint.x, ny = Double(p.y) + hint.y
         guard nx >= 0, ny >= 0, nx < Double(output.width), ny < Double(output.height) else { return }
         x = nx
@@ -642,8 +665,9 @@ final class PointerBinding: ResourceObject {
 
     init?(pointer: Pointer, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.pointer = pointer
-        super.init(client: client, interface: strata_wl_pointer_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_wl_pointer_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
     override func resourceDidDestroy() {
@@ -652,13 +676,18 @@ final class PointerBinding: ResourceObject {
         cursorRole = nil
     }
 
-    static let implementation = makeImplementation(wl_pointer_interface(
-        set_cursor: { _, resource, serial, surface, x, y in
-            handle(resource, as: PointerBinding.self) { try $0.handleSetCursorRequest(serial: serial, surface: surface, hotspotX: x, hotspotY: y) }
-        },
-        release: destroyRequest))
+    static let implementation = makeImplementation(
+        wl_pointer_interface(
+            set_cursor: { _, resource, serial, surface, x, y in
+                handle(resource, as: PointerBinding.self) {
+                    try $0.handleSetCursorRequest(serial: serial, surface: surface, hotspotX: x, hotspotY: y)
+                }
+            },
+            release: destroyRequest))
 
-    func handleSetCursorRequest(serial: UInt32, surface surfaceResource: OpaquePointer?, hotspotX: Int32, hotspotY: Int32) throws(ProtocolError) {
+    func handleSetCursorRequest(
+        serial: UInt32, surface surfaceResource: OpaquePointer?, hotspotX: Int32, hotspotY: Int32
+    ) throws(ProtocolError) {
         var surface: Surface?
         if let surfaceResource {
             guard let s = ResourceObject.from(surfaceResource, as: Surface.self) else { return }
@@ -667,8 +696,10 @@ final class PointerBinding: ResourceObject {
             } else {
                 let role = CursorRole(pointer: pointer)
                 guard s.setRole(role) else {
-                    throw ProtocolError(code: WL_POINTER_ERROR_ROLE.rawValue,
-                                        "set_cursor: wl_surface@\(wl_resource_get_id(surfaceResource)) already has the role \(s.roleName ?? "?")")
+                    throw ProtocolError(
+                        code: WL_POINTER_ERROR_ROLE.rawValue,
+                        "set_cursor: wl_surface@\(wl_resource_get_id(surfaceResource)) already has the role \(s.roleName ?? "?")"
+                    )
                 }
                 cursorRole = role
             }

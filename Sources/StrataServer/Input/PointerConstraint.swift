@@ -28,8 +28,10 @@ final class PointerConstraint: ResourceObject {
     /// The region the pointer may be in: surface bounds ∩ input region ∩ constraint region.
     private let effective = PixmanRegion()
 
-    init?(kind: Kind, client: OpaquePointer, version: UInt32, id: UInt32, pointer: Pointer, surface: Surface?,
-          region: PixmanRegion?, persistent: Bool) {
+    init?(
+        kind: Kind, client: OpaquePointer, version: UInt32, id: UInt32, pointer: Pointer, surface: Surface?,
+        region: PixmanRegion?, persistent: Bool
+    ) {
         self.kind = kind
         self.pointer = pointer
         self.surface = surface
@@ -39,10 +41,12 @@ final class PointerConstraint: ResourceObject {
             copy.set(region)
             self.region = copy
         }
-        super.init(client: client,
-                   interface: kind == .lock ? strata_zwp_locked_pointer_v1_interface() : strata_zwp_confined_pointer_v1_interface(),
-                   version: version, id: id,
-                   implementation: kind == .lock ? Self.lockedImplementation : Self.confinedImplementation)
+        super.init(
+            client: client,
+            interface: kind == .lock
+                ? strata_zwp_locked_pointer_v1_interface() : strata_zwp_confined_pointer_v1_interface(),
+            version: version, id: id,
+            implementation: kind == .lock ? Self.lockedImplementation : Self.confinedImplementation)
     }
 
     override func resourceDidDestroy() {
@@ -56,7 +60,11 @@ final class PointerConstraint: ResourceObject {
     func activate() {
         guard !isActive, !isDestroyed else { return }
         isActive = true
-        if kind == .lock { zwp_locked_pointer_v1_send_locked(resource) } else { zwp_confined_pointer_v1_send_confined(resource) }
+        if kind == .lock {
+            zwp_locked_pointer_v1_send_locked(resource)
+        } else {
+            zwp_confined_pointer_v1_send_confined(resource)
+        }
     }
 
     func deactivate() {
@@ -64,7 +72,11 @@ final class PointerConstraint: ResourceObject {
         isActive = false
         if !persistent { isSpent = true }
         guard !isDestroyed else { return }
-        if kind == .lock { zwp_locked_pointer_v1_send_unlocked(resource) } else { zwp_confined_pointer_v1_send_unconfined(resource) }
+        if kind == .lock {
+            zwp_locked_pointer_v1_send_unlocked(resource)
+        } else {
+            zwp_confined_pointer_v1_send_unconfined(resource)
+        }
     }
 
     /// The surface died first: the constraint is inert from now on.
@@ -135,22 +147,24 @@ final class PointerConstraint: ResourceObject {
         hasPendingRegion = true
     }
 
-    static let lockedImplementation = makeImplementation(zwp_locked_pointer_v1_interface(
-        destroy: destroyRequest,
-        set_cursor_position_hint: { _, resource, x, y in
-            handle(resource, as: PointerConstraint.self) { constraint in
-                let hx = wl_fixed_to_double(x), hy = wl_fixed_to_double(y)
-                guard hx.isFinite, hy.isFinite else { return }
-                constraint.pendingHint = (hx, hy)
-            }
-        },
-        set_region: { _, resource, region in
-            handle(resource, as: PointerConstraint.self) { $0.handleSetRegionRequest(region) }
-        }))
+    static let lockedImplementation = makeImplementation(
+        zwp_locked_pointer_v1_interface(
+            destroy: destroyRequest,
+            set_cursor_position_hint: { _, resource, x, y in
+                handle(resource, as: PointerConstraint.self) { constraint in
+                    let hx = wl_fixed_to_double(x), hy = wl_fixed_to_double(y)
+                    guard hx.isFinite, hy.isFinite else { return }
+                    constraint.pendingHint = (hx, hy)
+                }
+            },
+            set_region: { _, resource, region in
+                handle(resource, as: PointerConstraint.self) { $0.handleSetRegionRequest(region) }
+            }))
 
-    static let confinedImplementation = makeImplementation(zwp_confined_pointer_v1_interface(
-        destroy: destroyRequest,
-        set_region: { _, resource, region in
-            handle(resource, as: PointerConstraint.self) { $0.handleSetRegionRequest(region) }
-        }))
+    static let confinedImplementation = makeImplementation(
+        zwp_confined_pointer_v1_interface(
+            destroy: destroyRequest,
+            set_region: { _, resource, region in
+                handle(resource, as: PointerConstraint.self) { $0.handleSetRegionRequest(region) }
+            }))
 }

@@ -21,9 +21,12 @@ final class PointerGesture: ResourceObject {
         let interface: UnsafePointer<wl_interface>!
         let implementation: UnsafeRawPointer
         switch kind {
-        case .swipe: (interface, implementation) = (strata_zwp_pointer_gesture_swipe_v1_interface(), Self.swipeImplementation)
-        case .pinch: (interface, implementation) = (strata_zwp_pointer_gesture_pinch_v1_interface(), Self.pinchImplementation)
-        case .hold: (interface, implementation) = (strata_zwp_pointer_gesture_hold_v1_interface(), Self.holdImplementation)
+        case .swipe:
+            (interface, implementation) = (strata_zwp_pointer_gesture_swipe_v1_interface(), Self.swipeImplementation)
+        case .pinch:
+            (interface, implementation) = (strata_zwp_pointer_gesture_pinch_v1_interface(), Self.pinchImplementation)
+        case .hold:
+            (interface, implementation) = (strata_zwp_pointer_gesture_hold_v1_interface(), Self.holdImplementation)
         }
         super.init(client: client, interface: interface, version: version, id: id, implementation: implementation)
     }

@@ -45,7 +45,8 @@ final class PointerGestureTracker {
 
     func remove(_ gesture: PointerGesture) {
         guard var list = gesturesByClient[gesture.client], gesture.slot >= 0, gesture.slot < list.count,
-              list[gesture.slot] === gesture else { return }
+            list[gesture.slot] === gesture
+        else { return }
         let last = list.removeLast()
         if last !== gesture {
             list[gesture.slot] = last
@@ -80,7 +81,8 @@ final class PointerGestureTracker {
     /// since the last event. Numbers beyond wl_fixed's range saturate; a scale below 0 is 0.
     func update(dx: Double, dy: Double, scale: Double, rotation: Double, time: UInt32) {
         guard let active, active.kind != .hold, let client = active.client,
-              let surface = active.surface, !surface.isDestroyed else { return }
+            let surface = active.surface, !surface.isDestroyed
+        else { return }
         let fx = WireFixed.clamped(dx), fy = WireFixed.clamped(dy)
         let fscale = WireFixed.clamped(max(scale, 0)), frotation = WireFixed.clamped(rotation)
         for gesture in gesturesByClient[client] ?? [] where gesture.isInGesture && gesture.isLive {

@@ -19,6 +19,7 @@ public struct PointerScroll: Equatable {
 
     /// Whether the frame carries anything to send.
     public var isEmpty: Bool {
-        vertical == 0 && horizontal == 0 && verticalSteps == 0 && horizontalSteps == 0 && !verticalStop && !horizontalStop
+        vertical == 0 && horizontal == 0 && verticalSteps == 0 && horizontalSteps == 0 && !verticalStop
+            && !horizontalStop
     }
 }

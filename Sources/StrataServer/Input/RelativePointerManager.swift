@@ -9,7 +9,9 @@ enum RelativePointerManager {
     static let version: UInt32 = 1
 
     static func install(on compositor: Compositor) -> Global? {
-        Global(display: compositor.display, interface: strata_zwp_relative_pointer_manager_v1_interface(), version: version) { client, version, id in
+        Global(
+            display: compositor.display, interface: strata_zwp_relative_pointer_manager_v1_interface(), version: version
+        ) { client, version, id in
             _ = RelativePointerManagerBinding(client: client, version: version, id: id)
         }
     }
@@ -17,21 +19,26 @@ enum RelativePointerManager {
 
 final class RelativePointerManagerBinding: ResourceObject {
     init?(client: OpaquePointer, version: UInt32, id: UInt32) {
-        super.init(client: client, interface: strata_zwp_relative_pointer_manager_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_zwp_relative_pointer_manager_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
-    static let implementation = makeImplementation(zwp_relative_pointer_manager_v1_interface(
-        destroy: destroyRequest,
-        get_relative_pointer: { client, resource, id, pointerResource in
-            handle(resource, as: RelativePointerManagerBinding.self) { manager in
-                guard let client else { return }
-                // A wl_pointer that is already gone still gets an (inert) relative pointer.
-                let binding = ResourceObject.from(pointerResource, as: PointerBinding.self)
-                guard let relative = RelativePointer(client: client, version: manager.version, id: id, binding: binding) else { return }
-                binding?.pointer.relativePointers.append(relative)
-            }
-        }))
+    static let implementation = makeImplementation(
+        zwp_relative_pointer_manager_v1_interface(
+            destroy: destroyRequest,
+            get_relative_pointer: { client, resource, id, pointerResource in
+                handle(resource, as: RelativePointerManagerBinding.self) { manager in
+                    guard let client else { return }
+                    // A wl_pointer that is already gone still gets an (inert) relative pointer.
+                    let binding = ResourceObject.from(pointerResource, as: PointerBinding.self)
+                    guard
+                        let relative = RelativePointer(
+                            client: client, version: manager.version, id: id, binding: binding)
+                    else { return }
+                    binding?.pointer.relativePointers.append(relative)
+                }
+            }))
 }
 
 /// zwp_relative_pointer_v1: the relative motion of one wl_pointer, while its client has the
@@ -45,8 +52,9 @@ final class RelativePointer: ResourceObject {
     init?(client: OpaquePointer, version: UInt32, id: UInt32, binding: PointerBinding?) {
         self.binding = binding
         pointer = binding?.pointer
-        super.init(client: client, interface: strata_zwp_relative_pointer_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_zwp_relative_pointer_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
     override func resourceDidDestroy() {
@@ -56,8 +64,9 @@ final class RelativePointer: ResourceObject {
     func sendMotion(microseconds: UInt64, dx: Double, dy: Double) {
         guard !isDestroyed, let binding, !binding.isDestroyed else { return }
         let fx = wl_fixed_from_double(dx), fy = wl_fixed_from_double(dy)
-        zwp_relative_pointer_v1_send_relative_motion(resource, UInt32(truncatingIfNeeded: microseconds >> 32),
-                                                     UInt32(truncatingIfNeeded: microseconds), fx, fy, fx, fy)
+        zwp_relative_pointer_v1_send_relative_motion(
+            resource, UInt32(truncatingIfNeeded: microseconds >> 32),
+            UInt32(truncatingIfNeeded: microseconds), fx, fy, fx, fy)
     }
 
     static let implementation = makeImplementation(zwp_relative_pointer_v1_interface(destroy: destroyRequest))

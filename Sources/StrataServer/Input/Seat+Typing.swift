@@ -72,10 +72,13 @@ extension Seat {
         guard keysym != 0 else { return nil }
         if let stroke = keymap.keyStroke(for: keysym) { return stroke }
         let capacity = keymap.extensionCapacity
-        guard capacity > 0, let compiled = keymap.compile() else { return keymap.keyStroke(for: keysym, anyKeycode: true) }
+        guard capacity > 0, let compiled = keymap.compile() else {
+            return keymap.keyStroke(for: keysym, anyKeycode: true)
+        }
         var wanted: [UInt32] = [keysym]
         var considered: Set<UInt32> = [keysym]
-        for next in keysyms[(index + 1)...] where wanted.count < capacity && next != 0 && considered.insert(next).inserted {
+        for next in keysyms[(index + 1)...]
+        where wanted.count < capacity && next != 0 && considered.insert(next).inserted {
             if keymap.baseKeyStroke(for: next, compiled) == nil { wanted.append(next) }
         }
         guard keymap.extend(with: wanted) else { return keymap.keyStroke(for: keysym, anyKeycode: true) }
@@ -87,7 +90,8 @@ extension Seat {
     /// releases all in reverse order. Keys already held stay as they are.
     private func press(_ stroke: KeyStroke, holding: [UInt32], time: UInt32) {
         var modifiers: [UInt32] = []
-        for key in holding + stroke.modifiers where key != stroke.keycode && !modifiers.contains(key) && !keyboard.pressedKeys.contains(key) {
+        for key in holding + stroke.modifiers
+        where key != stroke.keycode && !modifiers.contains(key) && !keyboard.pressedKeys.contains(key) {
             modifiers.append(key)
         }
         for key in modifiers { self.key(key, pressed: true, time: time) }

@@ -82,7 +82,8 @@ public final class Seat {
     }
 
     func install() -> Global? {
-        Global(display: compositor.display, interface: strata_wl_seat_interface(), version: Self.version) { [unowned self] client, version, id in
+        Global(display: compositor.display, interface: strata_wl_seat_interface(), version: Self.version) {
+            [unowned self] client, version, id in
             guard let binding = SeatBinding(seat: self, client: client, version: version, id: id) else { return }
             self.bindings.append(binding)
             binding.sendState()
@@ -194,7 +195,9 @@ public final class Seat {
     /// outer grab caused.
     public func beginPopupGrab(_ grab: PopupGrab, serial: UInt32) -> Bool {
         let continuesGrab = popupGrabs.last?.client == grab.client
-        guard !compositor.windows.isLocked, continuesGrab || isValidInputSerial(serial, client: grab.client) else { return false }
+        guard !compositor.windows.isLocked, continuesGrab || isValidInputSerial(serial, client: grab.client) else {
+            return false
+        }
         if let top = popupGrabs.last, top.client != grab.client {
             dismissPopupGrabs()
         }
@@ -224,8 +227,10 @@ public final class Seat {
     /// Interactive resize (xdg_toplevel.resize), edges as xdg_toplevel.resize_edge. `resize` is
     /// called with the new size on each motion and with (0, 0) when the button is released (the
     /// resize ended); the window's origin is left to the caller
-    public func beginInteractiveResize(_ window: Window, edges: UInt32, serial: UInt32, client: OpaquePointer,
-                                       resize: @escaping (_ width: Int32, _ height: Int32) -> Void) -> Bool {
+    public func beginInteractiveResize(
+        _ window: Window, edges: UInt32, serial: UInt32, client: OpaquePointer,
+        resize: @escaping (_ width: Int32, _ height: Int32) -> Void
+    ) -> Bool {
         guard edges != 0, edges & ~0xf == 0, isPressSerial(serial, client: client, window: window) else { return false }
         return pointer.beginResize(window, edges: edges, serial: serial, resize: resize)
     }
@@ -236,9 +241,10 @@ public final class Seat {
     /// press goes to the client). Never during a popup grab or while the session is locked.
     func pointerBinding(for button: UInt32, on window: Window, edges: UInt32) -> Pointer.BindingAction? {
         guard let modifier = pointerBindingModifier, button == Self.leftButton || button == Self.rightButton,
-              popupGrabs.isEmpty, !compositor.windows.isLocked, window.isVisible,
-              let content = window.content, content.isToplevel, !window.isMaximized, !window.isFullscreen,
-              keyboard.keymap?.isModifierHeld(named: modifier.xkbName) == true else { return nil }
+            popupGrabs.isEmpty, !compositor.windows.isLocked, window.isVisible,
+            let content = window.content, content.isToplevel, !window.isMaximized, !window.isFullscreen,
+            keyboard.keymap?.isModifierHeld(named: modifier.xkbName) == true
+        else { return nil }
         if button == Self.leftButton { return .move }
         return content.interactiveResize(edges: edges).map { .resize(edges: edges, $0) }
     }
@@ -250,7 +256,9 @@ public final class Seat {
     /// held): an X client's `_NET_WM_MOVERESIZE` names no Wayland serial, the press Xwayland's
     /// client holds on the window stands for it.
     func heldPointerPressSerial(client: OpaquePointer, window: Window) -> UInt32? {
-        guard let serial = pointer.heldPressSerial, isPressSerial(serial, client: client, window: window) else { return nil }
+        guard let serial = pointer.heldPressSerial, isPressSerial(serial, client: client, window: window) else {
+            return nil
+        }
         return serial
     }
 
@@ -272,8 +280,9 @@ public final class Seat {
         }
         if let old = lastDragSource, old !== source, old.version < 3 { old.cancel() }
         lastDragSource = source
-        let newDrag = Drag(seat: self, touchID: started.touchID, client: client, source: source, origin: origin, icon: icon,
-                           output: started.output, x: started.x, y: started.y)
+        let newDrag = Drag(
+            seat: self, touchID: started.touchID, client: client, source: source, origin: origin, icon: icon,
+            output: started.output, x: started.x, y: started.y)
         drag = newDrag
         // The input is the drag's now: the pointer's focus leaves, or the touch point goes quiet.
         if started.touchID == nil { pointer.beginDrag() } else { touch.beginDrag(id: started.touchID ?? 0) }
@@ -358,7 +367,8 @@ public final class Seat {
     /// A key from `client`'s virtual keyboard: the input method's own keys pass its grab.
     func key(_ keycode: UInt32, pressed: Bool, time: UInt32, virtualKeyboardOf client: OpaquePointer) {
         idle.inputDidHappen()
-        keyboard.key(keycode, pressed: pressed, time: time, passesInputMethodGrab: client == textInputs.inputMethodClient)
+        keyboard.key(
+            keycode, pressed: pressed, time: time, passesInputMethodGrab: client == textInputs.inputMethodClient)
         inputHandled.emit((.key(keycode: keycode, pressed: pressed, virtualKeyboard: true), time))
     }
 
@@ -402,7 +412,9 @@ public final class Seat {
     /// event. Ignored for a hold, without a gesture in progress, or when a number is not finite; the rest
     /// saturate at wl_fixed's range (a scale below 0 is 0).
     public func pointerGestureUpdate(dx: Double, dy: Double, scale: Double = 1, rotation: Double = 0, time: UInt32) {
-        guard dx.isFinite, dy.isFinite, scale.isFinite, rotation.isFinite, let kind = gestures.activeKind else { return }
+        guard dx.isFinite, dy.isFinite, scale.isFinite, rotation.isFinite, let kind = gestures.activeKind else {
+            return
+        }
         idle.inputDidHappen()
         gestures.update(dx: dx, dy: dy, scale: scale, rotation: rotation, time: time)
         inputHandled.emit((.gestureUpdate(kind: kind, dx: dx, dy: dy, scale: scale, rotation: rotation), time))
@@ -421,8 +433,10 @@ public final class Seat {
     /// appear at their first use; false (nothing done) when the tool would be one more than
     /// `Tablets.maximumTools`.
     @discardableResult
-    public func tabletTool(_ tool: TabletToolDescription, _ event: TabletToolEvent, axes: TabletToolAxes = TabletToolAxes(),
-                           time: UInt32) -> Bool {
+    public func tabletTool(
+        _ tool: TabletToolDescription, _ event: TabletToolEvent, axes: TabletToolAxes = TabletToolAxes(),
+        time: UInt32
+    ) -> Bool {
         if case .motion(_, let x, let y) = event, !x.isFinite || !y.isFinite { return true }
         guard let found = tablets.tool(for: tool) else { return false }
         idle.inputDidHappen()
@@ -447,8 +461,14 @@ public final class Seat {
     public var pointerGestureInProgress: PointerGestureKind? { gestures.activeKind }
     /// A tablet tool's state: the surface it is over, whether its tip is down, its held buttons;
     /// nil when no tool of that type and serial has been used.
-    public func tabletToolState(_ tool: TabletToolDescription) -> (focus: Surface?, inProximity: Bool, down: Bool, buttons: [UInt32])? {
-        guard let found = tablets.tools.first(where: { $0.description.type == tool.type && $0.description.serial == tool.serial }) else { return nil }
+    public func tabletToolState(_ tool: TabletToolDescription) -> (
+        focus: Surface?, inProximity: Bool, down: Bool, buttons: [UInt32]
+    )? {
+        guard
+            let found = tablets.tools.first(where: {
+                $0.description.type == tool.type && $0.description.serial == tool.serial
+            })
+        else { return nil }
         return (found.focus, found.isInProximity, found.isDown, found.pressedButtons)
     }
     /// Whether input for `tool` would be taken (it exists, or the tablet has room for it).
@@ -579,12 +599,15 @@ public final class Seat {
     }
 
     /// Remembers a press serial sent to `client`, so grabs and moves can be checked against it.
-    func recordInputSerial(_ serial: UInt32, kind: InputSerial.Kind, client: OpaquePointer, surface: Surface?, window: Window?) {
+    func recordInputSerial(
+        _ serial: UInt32, kind: InputSerial.Kind, client: OpaquePointer, surface: Surface?, window: Window?
+    ) {
         if kind != .release {
             var now = timespec()
             clock_gettime(CLOCK_MONOTONIC, &now)
             let milliseconds = UInt64(now.tv_sec) &* 1000 &+ UInt64(now.tv_nsec / 1_000_000)
-            latestPress = LatestPress(client: client, surface: surface, monotonicMilliseconds: UInt32(truncatingIfNeeded: milliseconds))
+            latestPress = LatestPress(
+                client: client, surface: surface, monotonicMilliseconds: UInt32(truncatingIfNeeded: milliseconds))
         }
         var ring = inputSerials[client] ?? []
         ring.append(InputSerial(serial: serial, kind: kind, surface: surface, window: window))
@@ -605,7 +628,8 @@ public final class Seat {
     /// (serials are only ever sent through those), so a later client at the same address
     /// cannot inherit them.
     func forgetClientIfUnused(_ client: OpaquePointer) {
-        let used = bindings.contains { $0.client == client } || pointer.bindings.contains { $0.client == client }
+        let used =
+            bindings.contains { $0.client == client } || pointer.bindings.contains { $0.client == client }
             || keyboard.bindings.contains { $0.client == client } || touch.bindings.contains { $0.client == client }
         if !used {
             inputSerials[client] = nil

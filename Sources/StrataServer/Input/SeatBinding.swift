@@ -8,11 +8,13 @@ final class SeatBinding: ResourceObject {
 
     init?(seat: Seat, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.seat = seat
-        super.init(client: client, interface: strata_wl_seat_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_wl_seat_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
-    static let capabilities = WL_SEAT_CAPABILITY_POINTER.rawValue | WL_SEAT_CAPABILITY_KEYBOARD.rawValue
+    static let capabilities =
+        WL_SEAT_CAPABILITY_POINTER.rawValue | WL_SEAT_CAPABILITY_KEYBOARD.rawValue
         | WL_SEAT_CAPABILITY_TOUCH.rawValue
 
     func sendState() {
@@ -25,15 +27,22 @@ final class SeatBinding: ResourceObject {
         seat.forgetClientIfUnused(client)
     }
 
-    static let implementation = makeImplementation(wl_seat_interface(
-        get_pointer: { _, resource, id in
-            handle(resource, as: SeatBinding.self) { $0.seat.pointer.createBinding(client: $0.client, version: $0.version, id: id) }
-        },
-        get_keyboard: { _, resource, id in
-            handle(resource, as: SeatBinding.self) { $0.seat.keyboard.createBinding(client: $0.client, version: $0.version, id: id) }
-        },
-        get_touch: { _, resource, id in
-            handle(resource, as: SeatBinding.self) { $0.seat.touch.createBinding(client: $0.client, version: $0.version, id: id) }
-        },
-        release: destroyRequest))
+    static let implementation = makeImplementation(
+        wl_seat_interface(
+            get_pointer: { _, resource, id in
+                handle(resource, as: SeatBinding.self) {
+                    $0.seat.pointer.createBinding(client: $0.client, version: $0.version, id: id)
+                }
+            },
+            get_keyboard: { _, resource, id in
+                handle(resource, as: SeatBinding.self) {
+                    $0.seat.keyboard.createBinding(client: $0.client, version: $0.version, id: id)
+                }
+            },
+            get_touch: { _, resource, id in
+                handle(resource, as: SeatBinding.self) {
+                    $0.seat.touch.createBinding(client: $0.client, version: $0.version, id: id)
+                }
+            },
+            release: destroyRequest))
 }

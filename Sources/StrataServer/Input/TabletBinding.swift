@@ -6,8 +6,9 @@ import CWaylandServer
 /// proximity_in.
 final class TabletBinding: ResourceObject {
     init?(client: OpaquePointer, version: UInt32) {
-        super.init(client: client, interface: strata_zwp_tablet_v2_interface(), version: version, id: 0,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_zwp_tablet_v2_interface(), version: version, id: 0,
+            implementation: Self.implementation)
     }
 
     static let implementation = makeImplementation(zwp_tablet_v2_interface(destroy: destroyRequest))

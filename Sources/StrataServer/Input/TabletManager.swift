@@ -8,7 +8,8 @@ enum TabletManager {
     static let version: UInt32 = 1
 
     static func install(on compositor: Compositor) -> Global? {
-        Global(display: compositor.display, interface: strata_zwp_tablet_manager_v2_interface(), version: version) { [unowned compositor] client, version, id in
+        Global(display: compositor.display, interface: strata_zwp_tablet_manager_v2_interface(), version: version) {
+            [unowned compositor] client, version, id in
             _ = TabletManagerBinding(seat: compositor.seat, client: client, version: version, id: id)
         }
     }
@@ -20,8 +21,9 @@ final class TabletManagerBinding: ResourceObject {
 
     init?(seat: Seat, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.seat = seat
-        super.init(client: client, interface: strata_zwp_tablet_manager_v2_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_zwp_tablet_manager_v2_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
     /// get_tablet_seat: the seat's tablets and tools are announced at once on the new object.
@@ -31,13 +33,16 @@ final class TabletManagerBinding: ResourceObject {
         guard tablets.hasRoom(for: client) else {
             throw .noMemory("more than \(ClientBudget.maxTabletSeatsPerClient) tablet seats", client: client)
         }
-        guard let tabletSeat = TabletSeatBinding(tablets: tablets, client: client, version: version, id: id) else { return }
+        guard let tabletSeat = TabletSeatBinding(tablets: tablets, client: client, version: version, id: id) else {
+            return
+        }
         tablets.add(tabletSeat)
     }
 
-    static let implementation = makeImplementation(zwp_tablet_manager_v2_interface(
-        get_tablet_seat: { _, resource, id, _ in
-            handle(resource, as: TabletManagerBinding.self) { try $0.handleGetTabletSeatRequest(id: id) }
-        },
-        destroy: destroyRequest))
+    static let implementation = makeImplementation(
+        zwp_tablet_manager_v2_interface(
+            get_tablet_seat: { _, resource, id, _ in
+                handle(resource, as: TabletManagerBinding.self) { try $0.handleGetTabletSeatRequest(id: id) }
+            },
+            destroy: destroyRequest))
 }

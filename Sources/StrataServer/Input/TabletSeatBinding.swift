@@ -12,8 +12,9 @@ final class TabletSeatBinding: ResourceObject {
 
     init?(tablets: Tablets, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.tablets = tablets
-        super.init(client: client, interface: strata_zwp_tablet_seat_v2_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_zwp_tablet_seat_v2_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
     override func resourceDidDestroy() {
@@ -32,11 +33,13 @@ final class TabletSeatBinding: ResourceObject {
 
     /// tool_added, then the tool's type, hardware serial, capabilities and done.
     func announceTool(_ tool: TabletTool) {
-        guard !isDestroyed, let made = TabletToolBinding(tool: tool, tablet: tablet, client: client, version: version) else { return }
+        guard !isDestroyed, let made = TabletToolBinding(tool: tool, tablet: tablet, client: client, version: version)
+        else { return }
         zwp_tablet_seat_v2_send_tool_added(resource, made.resource)
         let d = tool.description
         zwp_tablet_tool_v2_send_type(made.resource, d.type.rawValue)
-        zwp_tablet_tool_v2_send_hardware_serial(made.resource, UInt32(truncatingIfNeeded: d.serial >> 32), UInt32(truncatingIfNeeded: d.serial))
+        zwp_tablet_tool_v2_send_hardware_serial(
+            made.resource, UInt32(truncatingIfNeeded: d.serial >> 32), UInt32(truncatingIfNeeded: d.serial))
         for capability in d.capabilities { zwp_tablet_tool_v2_send_capability(made.resource, capability.rawValue) }
         zwp_tablet_tool_v2_send_done(made.resource)
         tool.add(made)

@@ -63,7 +63,9 @@ final class TabletTool {
     func handle(_ event: TabletToolEvent, axes: TabletToolAxes, time: UInt32) {
         switch event {
         case .motion(let screen, let x, let y):
-            guard x.isFinite, y.isFinite, let output = seat.compositor.scene.outputs.first(where: { $0.screen.id == screen }) else { return }
+            guard x.isFinite, y.isFinite,
+                let output = seat.compositor.scene.outputs.first(where: { $0.screen.id == screen })
+            else { return }
             self.output = output
             self.x = x
             self.y = y
@@ -159,7 +161,9 @@ final class TabletTool {
     private func sendButton(_ button: UInt32, pressed: Bool) {
         guard let focus, !focus.isDestroyed, hasListeners(focus.client) else { return }
         let serial = seat.nextSerial()
-        if pressed { seat.recordInputSerial(serial, kind: .tablet, client: focus.client, surface: focus, window: focusWindow) }
+        if pressed {
+            seat.recordInputSerial(serial, kind: .tablet, client: focus.client, surface: focus, window: focusWindow)
+        }
         let state = pressed ? ZWP_TABLET_TOOL_V2_BUTTON_STATE_PRESSED : ZWP_TABLET_TOOL_V2_BUTTON_STATE_RELEASED
         send { zwp_tablet_tool_v2_send_button($0.resource, serial, button, state.rawValue) }
     }
@@ -193,7 +197,8 @@ final class TabletTool {
             send { zwp_tablet_tool_v2_send_slider($0.resource, value) }
         }
         if has.contains(.wheel), axes.wheelDegrees?.isFinite == true || axes.wheelClicks != 0 {
-            let degrees = WireFixed.clamped(min(max(axes.wheelDegrees.flatMap { $0.isFinite ? $0 : nil } ?? 0, -360), 360))
+            let degrees = WireFixed.clamped(
+                min(max(axes.wheelDegrees.flatMap { $0.isFinite ? $0 : nil } ?? 0, -360), 360))
             let clicks = min(max(axes.wheelClicks, -1000), 1000)
             send { zwp_tablet_tool_v2_send_wheel($0.resource, degrees, clicks) }
         }
@@ -214,7 +219,8 @@ final class TabletTool {
             return setFocus(found.surface, window: nil, time: time)
         }
         guard let found = seat.compositor.scene.surface(at: x, y, on: output), !found.surface.isDestroyed,
-              seat.acceptsPointerFocus(found.surface.client) else { return setFocus(nil, window: nil, time: time) }
+            seat.acceptsPointerFocus(found.surface.client)
+        else { return setFocus(nil, window: nil, time: time) }
         setFocus(found.surface, window: found.window, time: time)
     }
 
@@ -268,8 +274,10 @@ final class TabletTool {
 
     /// zwp_tablet_tool_v2.set_cursor: honoured when the tool is over a surface of the client and
     /// the serial is that of the last proximity_in (else ignored, as for wl_pointer).
-    func setCursor(from binding: TabletToolBinding, serial: UInt32, surface: Surface?, hotspotX: Int32, hotspotY: Int32) {
+    func setCursor(from binding: TabletToolBinding, serial: UInt32, surface: Surface?, hotspotX: Int32, hotspotY: Int32)
+    {
         guard let focus, focus.client == binding.client, serial == proximitySerial else { return }
-        cursorRequest = surface.map { .surface(ObjectIdentifier($0), hotspotX: hotspotX, hotspotY: hotspotY) } ?? .hidden
+        cursorRequest =
+            surface.map { .surface(ObjectIdentifier($0), hotspotX: hotspotX, hotspotY: hotspotY) } ?? .hidden
     }
 }

@@ -17,8 +17,10 @@ public struct TabletToolAxes: Sendable, Equatable {
     public var wheelDegrees: Double?
     public var wheelClicks: Int32 = 0
 
-    public init(pressure: Double? = nil, distance: Double? = nil, tiltX: Double? = nil, tiltY: Double? = nil,
-                rotation: Double? = nil, slider: Double? = nil, wheelDegrees: Double? = nil, wheelClicks: Int32 = 0) {
+    public init(
+        pressure: Double? = nil, distance: Double? = nil, tiltX: Double? = nil, tiltY: Double? = nil,
+        rotation: Double? = nil, slider: Double? = nil, wheelDegrees: Double? = nil, wheelClicks: Int32 = 0
+    ) {
         self.pressure = pressure
         self.distance = distance
         self.tiltX = tiltX

@@ -17,8 +17,9 @@ final class TabletToolBinding: ResourceObject {
     init?(tool: TabletTool, tablet: TabletBinding?, client: OpaquePointer, version: UInt32) {
         self.tool = tool
         self.tablet = tablet
-        super.init(client: client, interface: strata_zwp_tablet_tool_v2_interface(), version: version, id: 0,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_zwp_tablet_tool_v2_interface(), version: version, id: 0,
+            implementation: Self.implementation)
     }
 
     override func resourceDidDestroy() {
@@ -32,7 +33,9 @@ final class TabletToolBinding: ResourceObject {
         return !tablet.isDestroyed
     }
 
-    func handleSetCursorRequest(serial: UInt32, surface surfaceResource: OpaquePointer?, hotspotX: Int32, hotspotY: Int32) throws(ProtocolError) {
+    func handleSetCursorRequest(
+        serial: UInt32, surface surfaceResource: OpaquePointer?, hotspotX: Int32, hotspotY: Int32
+    ) throws(ProtocolError) {
         var surface: Surface?
         if let surfaceResource {
             guard let s = ResourceObject.from(surfaceResource, as: Surface.self) else { return }
@@ -41,8 +44,10 @@ final class TabletToolBinding: ResourceObject {
             } else {
                 let role = TabletCursorRole()
                 guard s.setRole(role) else {
-                    throw ProtocolError(code: ZWP_TABLET_TOOL_V2_ERROR_ROLE.rawValue,
-                                        "set_cursor: wl_surface@\(wl_resource_get_id(surfaceResource)) already has the role \(s.roleName ?? "?")")
+                    throw ProtocolError(
+                        code: ZWP_TABLET_TOOL_V2_ERROR_ROLE.rawValue,
+                        "set_cursor: wl_surface@\(wl_resource_get_id(surfaceResource)) already has the role \(s.roleName ?? "?")"
+                    )
                 }
                 cursorRole = role
             }
@@ -51,9 +56,12 @@ final class TabletToolBinding: ResourceObject {
         tool?.setCursor(from: self, serial: serial, surface: surface, hotspotX: hotspotX, hotspotY: hotspotY)
     }
 
-    static let implementation = makeImplementation(zwp_tablet_tool_v2_interface(
-        set_cursor: { _, resource, serial, surface, x, y in
-            handle(resource, as: TabletToolBinding.self) { try $0.handleSetCursorRequest(serial: serial, surface: surface, hotspotX: x, hotspotY: y) }
-        },
-        destroy: destroyRequest))
+    static let implementation = makeImplementation(
+        zwp_tablet_tool_v2_interface(
+            set_cursor: { _, resource, serial, surface, x, y in
+                handle(resource, as: TabletToolBinding.self) {
+                    try $0.handleSetCursorRequest(serial: serial, surface: surface, hotspotX: x, hotspotY: y)
+                }
+            },
+            destroy: destroyRequest))
 }

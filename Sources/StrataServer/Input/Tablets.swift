@@ -40,7 +40,8 @@ public final class Tablets {
 
     func remove(_ tabletSeat: TabletSeatBinding) {
         guard var list = seatsByClient[tabletSeat.client], tabletSeat.slot >= 0, tabletSeat.slot < list.count,
-              list[tabletSeat.slot] === tabletSeat else { return }
+            list[tabletSeat.slot] === tabletSeat
+        else { return }
         let last = list.removeLast()
         if last !== tabletSeat {
             list[tabletSeat.slot] = last
@@ -55,7 +56,9 @@ public final class Tablets {
     /// The tool of that type and serial, made (and announced) at its first use; nil when the
     /// tablet already has `maximumTools`.
     func tool(for description: TabletToolDescription) -> TabletTool? {
-        if let found = tools.first(where: { $0.description.type == description.type && $0.description.serial == description.serial }) {
+        if let found = tools.first(where: {
+            $0.description.type == description.type && $0.description.serial == description.serial
+        }) {
             return found
         }
         guard tools.count < Self.maximumTools else { return nil }
@@ -66,9 +69,14 @@ public final class Tablets {
             }
         }
         var capabilities: [TabletToolCapability] = []
-        for capability in description.capabilities where !capabilities.contains(capability) { capabilities.append(capability) }
-        let tool = TabletTool(tablets: self, description: TabletToolDescription(type: description.type, serial: description.serial,
-                                                                               capabilities: capabilities))
+        for capability in description.capabilities where !capabilities.contains(capability) {
+            capabilities.append(capability)
+        }
+        let tool = TabletTool(
+            tablets: self,
+            description: TabletToolDescription(
+                type: description.type, serial: description.serial,
+                capabilities: capabilities))
         tools.append(tool)
         for list in seatsByClient.values {
             for tabletSeat in list { tabletSeat.announceTool(tool) }

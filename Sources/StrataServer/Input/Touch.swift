@@ -36,13 +36,17 @@ final class Touch {
         guard points[id] == nil else { return }
         if seat.compositor.windows.isLocked {
             // Only lock surfaces take touches while the session is locked (no window to offer).
-            guard let hit = seat.compositor.scene.lockSurface(at: x, y, on: output), !hit.surface.isDestroyed else { return }
+            guard let hit = seat.compositor.scene.lockSurface(at: x, y, on: output), !hit.surface.isDestroyed else {
+                return
+            }
             let surface = hit.surface
             points[id] = TouchPoint(surface: surface, output: output, x: x, y: y, local: (hit.x, hit.y))
             let serial = seat.nextSerial()
             seat.recordInputSerial(serial, kind: .touch, client: surface.client, surface: surface, window: nil)
             send(to: surface.client) {
-                wl_touch_send_down($0.resource, serial, time, surface.resource, id, wl_fixed_from_double(hit.x), wl_fixed_from_double(hit.y))
+                wl_touch_send_down(
+                    $0.resource, serial, time, surface.resource, id, wl_fixed_from_double(hit.x),
+                    wl_fixed_from_double(hit.y))
             }
             return
         }
@@ -61,7 +65,9 @@ final class Touch {
         seat.compositor.windows.pointerDidClick(hit.window)
         guard !surface.isDestroyed else { return }
         send(to: surface.client) {
-            wl_touch_send_down($0.resource, serial, time, surface.resource, id, wl_fixed_from_double(hit.x), wl_fixed_from_double(hit.y))
+            wl_touch_send_down(
+                $0.resource, serial, time, surface.resource, id, wl_fixed_from_double(hit.x),
+                wl_fixed_from_double(hit.y))
         }
     }
 
@@ -69,17 +75,22 @@ final class Touch {
         if let point = points[id], point.isDrag {
             points[id]?.x = x
             points[id]?.y = y
-            if let output = point.output, let drag = seat.drag, drag.touchID == id { drag.motion(on: output, x: x, y: y, time: time) }
+            if let output = point.output, let drag = seat.drag, drag.touchID == id {
+                drag.motion(on: output, x: x, y: y, time: time)
+            }
             return
         }
         guard var point = points[id], let surface = point.surface, !surface.isDestroyed,
-              let p = surface.placement, let output = point.output, p.screen == output.screen.id else { return }
+            let p = surface.placement, let output = point.output, p.screen == output.screen.id
+        else { return }
         let lx = x - Double(p.x), ly = y - Double(p.y)
         point.x = x
         point.y = y
         point.local = (lx, ly)
         points[id] = point
-        send(to: surface.client) { wl_touch_send_motion($0.resource, time, id, wl_fixed_from_double(lx), wl_fixed_from_double(ly)) }
+        send(to: surface.client) {
+            wl_touch_send_motion($0.resource, time, id, wl_fixed_from_double(lx), wl_fixed_from_double(ly))
+        }
     }
 
     /// Surfaces moved (a window, or a subsurface at its parent's commit): a touch point held
@@ -89,12 +100,15 @@ final class Touch {
         guard !points.isEmpty else { return }
         for (id, point) in points {
             guard !point.isDrag, let surface = point.surface, !surface.isDestroyed, let p = surface.placement,
-                  let output = point.output, p.screen == output.screen.id else { continue }
+                let output = point.output, p.screen == output.screen.id
+            else { continue }
             let lx = point.x - Double(p.x), ly = point.y - Double(p.y)
             guard (lx, ly) != point.local else { continue }
             points[id]?.local = (lx, ly)
             let time = seat.compositor.clock.milliseconds
-            send(to: surface.client) { wl_touch_send_motion($0.resource, time, id, wl_fixed_from_double(lx), wl_fixed_from_double(ly)) }
+            send(to: surface.client) {
+                wl_touch_send_motion($0.resource, time, id, wl_fixed_from_double(lx), wl_fixed_from_double(ly))
+            }
         }
     }
 
@@ -104,7 +118,9 @@ final class Touch {
             if let drag = seat.drag, drag.touchID == id { drag.drop() }
             return
         }
-        guard let point = points.removeValue(forKey: id), let surface = point.surface, !surface.isDestroyed else { return }
+        guard let point = points.removeValue(forKey: id), let surface = point.surface, !surface.isDestroyed else {
+            return
+        }
         let serial = seat.nextSerial()
         send(to: surface.client) { wl_touch_send_up($0.resource, serial, time, id) }
     }
@@ -142,10 +158,13 @@ final class Touch {
 
     /// Where a drag quoting `serial` from `client` on `origin` starts: the touch point whose down
     /// had that serial, still held on `origin` or one of its subsurfaces.
-    func dragStart(serial: UInt32, client: OpaquePointer, origin: Surface) -> (id: Int32, output: ScreenOutput, x: Double, y: Double)? {
+    func dragStart(serial: UInt32, client: OpaquePointer, origin: Surface) -> (
+        id: Int32, output: ScreenOutput, x: Double, y: Double
+    )? {
         for (id, point) in points where point.serial == serial && !point.isDrag {
             guard let surface = point.surface, !surface.isDestroyed, surface.client == client,
-                  Drag.isOrigin(origin, of: surface), let output = point.output else { return nil }
+                Drag.isOrigin(origin, of: surface), let output = point.output
+            else { return nil }
             return (id, output, point.x, point.y)
         }
         return nil
@@ -174,8 +193,9 @@ final class TouchBinding: ResourceObject {
 
     init?(touch: Touch, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.touch = touch
-        super.init(client: client, interface: strata_wl_touch_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_wl_touch_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
     override func resourceDidDestroy() {

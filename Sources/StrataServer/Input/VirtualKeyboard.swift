@@ -16,7 +16,9 @@ enum VirtualKeyboardManager {
     static let version: UInt32 = 1
 
     static func install(on compositor: Compositor) -> Global? {
-        Global(display: compositor.display, interface: strata_zwp_virtual_keyboard_manager_v1_interface(), version: version) { [unowned compositor] client, version, id in
+        Global(
+            display: compositor.display, interface: strata_zwp_virtual_keyboard_manager_v1_interface(), version: version
+        ) { [unowned compositor] client, version, id in
             _ = VirtualKeyboardManagerBinding(compositor: compositor, client: client, version: version, id: id)
         }
     }
@@ -27,16 +29,19 @@ final class VirtualKeyboardManagerBinding: ResourceObject {
 
     init?(compositor: Compositor, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.compositor = compositor
-        super.init(client: client, interface: strata_zwp_virtual_keyboard_manager_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_zwp_virtual_keyboard_manager_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
-    static let implementation = makeImplementation(zwp_virtual_keyboard_manager_v1_interface(
-        create_virtual_keyboard: { _, resource, _, id in
-            handle(resource, as: VirtualKeyboardManagerBinding.self) { manager in
-                _ = VirtualKeyboard(compositor: manager.compositor, client: manager.client, version: manager.version, id: id)
-            }
-        }))
+    static let implementation = makeImplementation(
+        zwp_virtual_keyboard_manager_v1_interface(
+            create_virtual_keyboard: { _, resource, _, id in
+                handle(resource, as: VirtualKeyboardManagerBinding.self) { manager in
+                    _ = VirtualKeyboard(
+                        compositor: manager.compositor, client: manager.client, version: manager.version, id: id)
+                }
+            }))
 }
 
 /// zwp_virtual_keyboard_v1: one client keyboard; keys still held when it dies are released.
@@ -49,8 +54,9 @@ final class VirtualKeyboard: ResourceObject {
 
     init?(compositor: Compositor, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.compositor = compositor
-        super.init(client: client, interface: strata_zwp_virtual_keyboard_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_zwp_virtual_keyboard_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
     deinit {
@@ -58,20 +64,25 @@ final class VirtualKeyboard: ResourceObject {
         if let context { xkb_context_unref(context) }
     }
 
-    static let implementation = makeImplementation(zwp_virtual_keyboard_v1_interface(
-        keymap: { _, resource, format, fd, size in
-            defer { Descriptors.close(fd) }
-            handle(resource, as: VirtualKeyboard.self) { keyboard in try keyboard.keymapRequest(format: format, fd: fd, size: size) }
-        },
-        key: { _, resource, time, key, state in
-            handle(resource, as: VirtualKeyboard.self) { keyboard in try keyboard.keyRequest(key, pressed: state != 0, time: time) }
-        },
-        modifiers: { _, resource, _, _, _, _ in
-            handle(resource, as: VirtualKeyboard.self) { keyboard in
-                guard keyboard.keymap != nil else { throw VirtualKeyboard.noKeymap }
-            }
-        },
-        destroy: destroyRequest))
+    static let implementation = makeImplementation(
+        zwp_virtual_keyboard_v1_interface(
+            keymap: { _, resource, format, fd, size in
+                defer { Descriptors.close(fd) }
+                handle(resource, as: VirtualKeyboard.self) { keyboard in
+                    try keyboard.keymapRequest(format: format, fd: fd, size: size)
+                }
+            },
+            key: { _, resource, time, key, state in
+                handle(resource, as: VirtualKeyboard.self) { keyboard in
+                    try keyboard.keyRequest(key, pressed: state != 0, time: time)
+                }
+            },
+            modifiers: { _, resource, _, _, _, _ in
+                handle(resource, as: VirtualKeyboard.self) { keyboard in
+                    guard keyboard.keymap != nil else { throw VirtualKeyboard.noKeymap }
+                }
+            },
+            destroy: destroyRequest))
 
     static let noKeymap = ProtocolError(code: ZWP_VIRTUAL_KEYBOARD_V1_ERROR_NO_KEYMAP.rawValue, "no keymap was set")
 
@@ -100,7 +111,10 @@ final class VirtualKeyboard: ResourceObject {
         guard filled > 0 else { throw ProtocolError.invalidMethod("cannot read the keymap") }
         if context == nil { context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) }
         let length = strnlen(text, filled)
-        guard let context, let compiled = xkb_keymap_new_from_buffer(context, text, length, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS) else {
+        guard let context,
+            let compiled = xkb_keymap_new_from_buffer(
+                context, text, length, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS)
+        else {
             throw ProtocolError.invalidMethod("the keymap does not compile")
         }
         if let keymap { xkb_keymap_unref(keymap) }
@@ -113,7 +127,9 @@ final class VirtualKeyboard: ResourceObject {
         if !pressed {
             guard let stroke = held.removeValue(forKey: key) else { return }
             seat.key(stroke.keycode, pressed: false, time: time, virtualKeyboardOf: client)
-            for modifier in stroke.modifiers.reversed() { seat.key(modifier, pressed: false, time: time, virtualKeyboardOf: client) }
+            for modifier in stroke.modifiers.reversed() {
+                seat.key(modifier, pressed: false, time: time, virtualKeyboardOf: client)
+            }
             return
         }
         guard held[key] == nil else { return }

@@ -14,7 +14,9 @@ public enum VirtualPointerManager {
     public static let maximumPendingEvents = 1024
 
     static func install(on compositor: Compositor) -> Global? {
-        Global(display: compositor.display, interface: strata_zwlr_virtual_pointer_manager_v1_interface(), version: version) { [unowned compositor] client, version, id in
+        Global(
+            display: compositor.display, interface: strata_zwlr_virtual_pointer_manager_v1_interface(), version: version
+        ) { [unowned compositor] client, version, id in
             _ = VirtualPointerManagerBinding(compositor: compositor, client: client, version: version, id: id)
         }
     }
@@ -25,23 +27,29 @@ final class VirtualPointerManagerBinding: ResourceObject {
 
     init?(compositor: Compositor, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.compositor = compositor
-        super.init(client: client, interface: strata_zwlr_virtual_pointer_manager_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_zwlr_virtual_pointer_manager_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
-    static let implementation = makeImplementation(zwlr_virtual_pointer_manager_v1_interface(
-        create_virtual_pointer: { _, resource, _, id in
-            handle(resource, as: VirtualPointerManagerBinding.self) { manager in
-                _ = VirtualPointer(compositor: manager.compositor, client: manager.client, version: manager.version, id: id, output: nil)
-            }
-        },
-        destroy: destroyRequest,
-        create_virtual_pointer_with_output: { _, resource, _, output, id in
-            handle(resource, as: VirtualPointerManagerBinding.self) { manager in
-                let screen = ResourceObject.from(output, as: OutputBinding.self)?.output
-                _ = VirtualPointer(compositor: manager.compositor, client: manager.client, version: manager.version, id: id, output: screen)
-            }
-        }))
+    static let implementation = makeImplementation(
+        zwlr_virtual_pointer_manager_v1_interface(
+            create_virtual_pointer: { _, resource, _, id in
+                handle(resource, as: VirtualPointerManagerBinding.self) { manager in
+                    _ = VirtualPointer(
+                        compositor: manager.compositor, client: manager.client, version: manager.version, id: id,
+                        output: nil)
+                }
+            },
+            destroy: destroyRequest,
+            create_virtual_pointer_with_output: { _, resource, _, output, id in
+                handle(resource, as: VirtualPointerManagerBinding.self) { manager in
+                    let screen = ResourceObject.from(output, as: OutputBinding.self)?.output
+                    _ = VirtualPointer(
+                        compositor: manager.compositor, client: manager.client, version: manager.version, id: id,
+                        output: screen)
+                }
+            }))
 }
 
 final class VirtualPointer: ResourceObject {
@@ -65,62 +73,75 @@ final class VirtualPointer: ResourceObject {
     init?(compositor: Compositor, client: OpaquePointer, version: UInt32, id: UInt32, output: ScreenOutput?) {
         self.compositor = compositor
         self.output = output
-        super.init(client: client, interface: strata_zwlr_virtual_pointer_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_zwlr_virtual_pointer_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
     private static func checkAxis(_ axis: UInt32) throws(ProtocolError) {
         guard axis <= WL_POINTER_AXIS_HORIZONTAL_SCROLL.rawValue else {
-            throw ProtocolError(code: ZWLR_VIRTUAL_POINTER_V1_ERROR_INVALID_AXIS.rawValue, "axis \(axis) is not a wl_pointer.axis")
+            throw ProtocolError(
+                code: ZWLR_VIRTUAL_POINTER_V1_ERROR_INVALID_AXIS.rawValue, "axis \(axis) is not a wl_pointer.axis")
         }
     }
 
-    static let implementation = makeImplementation(zwlr_virtual_pointer_v1_interface(
-        motion: { _, resource, time, dx, dy in
-            handle(resource, as: VirtualPointer.self) { pointer in
-                pointer.enqueue(.motion(dx: wl_fixed_to_double(dx), dy: wl_fixed_to_double(dy)), time: time)
-            }
-        },
-        motion_absolute: { _, resource, time, x, y, width, height in
-            handle(resource, as: VirtualPointer.self) { pointer in
-                pointer.enqueue(.absolute(x: x, y: y, width: width, height: height), time: time)
-            }
-        },
-        button: { _, resource, time, button, state in
-            handle(resource, as: VirtualPointer.self) { pointer in pointer.enqueue(.button(button, pressed: state != 0), time: time) }
-        },
-        axis: { _, resource, time, axis, value in
-            handle(resource, as: VirtualPointer.self) { pointer throws(ProtocolError) in
-                try checkAxis(axis)
-                pointer.enqueue(.axis(vertical: axis == WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue, value: wl_fixed_to_double(value), steps: 0),
-                                time: time)
-            }
-        },
-        frame: { _, resource in
-            handle(resource, as: VirtualPointer.self) { $0.injectPending() }
-        },
-        axis_source: { _, resource, source in
-            handle(resource, as: VirtualPointer.self) { pointer throws(ProtocolError) in
-                guard source <= WL_POINTER_AXIS_SOURCE_WHEEL_TILT.rawValue else {
-                    throw ProtocolError(code: ZWLR_VIRTUAL_POINTER_V1_ERROR_INVALID_AXIS_SOURCE.rawValue, "axis source \(source) is not a wl_pointer.axis_source")
+    static let implementation = makeImplementation(
+        zwlr_virtual_pointer_v1_interface(
+            motion: { _, resource, time, dx, dy in
+                handle(resource, as: VirtualPointer.self) { pointer in
+                    pointer.enqueue(.motion(dx: wl_fixed_to_double(dx), dy: wl_fixed_to_double(dy)), time: time)
                 }
-                pointer.enqueue(.source(source), time: nil)
-            }
-        },
-        axis_stop: { _, resource, time, axis in
-            handle(resource, as: VirtualPointer.self) { pointer throws(ProtocolError) in
-                try checkAxis(axis)
-                pointer.enqueue(.stop(vertical: axis == WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue), time: time)
-            }
-        },
-        axis_discrete: { _, resource, time, axis, value, discrete in
-            handle(resource, as: VirtualPointer.self) { pointer throws(ProtocolError) in
-                try checkAxis(axis)
-                pointer.enqueue(.axis(vertical: axis == WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue, value: wl_fixed_to_double(value), steps: discrete),
-                                time: time)
-            }
-        },
-        destroy: destroyRequest))
+            },
+            motion_absolute: { _, resource, time, x, y, width, height in
+                handle(resource, as: VirtualPointer.self) { pointer in
+                    pointer.enqueue(.absolute(x: x, y: y, width: width, height: height), time: time)
+                }
+            },
+            button: { _, resource, time, button, state in
+                handle(resource, as: VirtualPointer.self) { pointer in
+                    pointer.enqueue(.button(button, pressed: state != 0), time: time)
+                }
+            },
+            axis: { _, resource, time, axis, value in
+                handle(resource, as: VirtualPointer.self) { pointer throws(ProtocolError) in
+                    try checkAxis(axis)
+                    pointer.enqueue(
+                        .axis(
+                            vertical: axis == WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue,
+                            value: wl_fixed_to_double(value), steps: 0),
+                        time: time)
+                }
+            },
+            frame: { _, resource in
+                handle(resource, as: VirtualPointer.self) { $0.injectPending() }
+            },
+            axis_source: { _, resource, source in
+                handle(resource, as: VirtualPointer.self) { pointer throws(ProtocolError) in
+                    guard source <= WL_POINTER_AXIS_SOURCE_WHEEL_TILT.rawValue else {
+                        throw ProtocolError(
+                            code: ZWLR_VIRTUAL_POINTER_V1_ERROR_INVALID_AXIS_SOURCE.rawValue,
+                            "axis source \(source) is not a wl_pointer.axis_source")
+                    }
+                    pointer.enqueue(.source(source), time: nil)
+                }
+            },
+            axis_stop: { _, resource, time, axis in
+                handle(resource, as: VirtualPointer.self) { pointer throws(ProtocolError) in
+                    try checkAxis(axis)
+                    pointer.enqueue(.stop(vertical: axis == WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue), time: time)
+                }
+            },
+            axis_discrete: { _, resource, time, axis, value, discrete in
+                handle(resource, as: VirtualPointer.self) { pointer throws(ProtocolError) in
+                    try checkAxis(axis)
+                    pointer.enqueue(
+                        .axis(
+                            vertical: axis == WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue,
+                            value: wl_fixed_to_double(value), steps: discrete),
+                        time: time)
+                }
+            },
+            destroy: destroyRequest))
 
     private func enqueue(_ event: Event, time: UInt32?) {
         pending.append(event)
@@ -192,12 +213,16 @@ final class VirtualPointer: ResourceObject {
     private func absolutePoint(x: UInt32, y: UInt32, width: UInt32, height: UInt32) -> (x: Double, y: Double)? {
         guard width > 0, height > 0 else { return nil }
         let area: Rect
-        if let output { area = output.screen.bounds } else {
+        if let output {
+            area = output.screen.bounds
+        } else {
             guard let first = compositor.scene.outputs.first?.screen.bounds else { return nil }
             area = compositor.scene.outputs.dropFirst().reduce(first) { $0.union($1.screen.bounds) }
         }
-        return (Double(area.x) + Double(area.width) * Double(min(x, width)) / Double(width),
-                Double(area.y) + Double(area.height) * Double(min(y, height)) / Double(height))
+        return (
+            Double(area.x) + Double(area.width) * Double(min(x, width)) / Double(width),
+            Double(area.y) + Double(area.height) * Double(min(y, height)) / Double(height)
+        )
     }
 
     /// Moves the pointer to a point of the global layout: onto the screen holding it, else clamped
@@ -217,7 +242,9 @@ final class VirtualPointer: ResourceObject {
     }
 
     private func button(_ button: UInt32, pressed isPressed: Bool, time: UInt32) {
-        if isPressed { guard pressed.insert(button).inserted else { return } } else {
+        if isPressed {
+            guard pressed.insert(button).inserted else { return }
+        } else {
             guard pressed.remove(button) != nil else { return }
         }
         compositor.seat.pointerButton(button, pressed: isPressed, time: time)

@@ -27,7 +27,8 @@ public final class XdgActivation {
     }
 
     func install() -> Global? {
-        Global(display: compositor.display, interface: strata_xdg_activation_v1_interface(), version: Self.version) { [unowned self] client, version, id in
+        Global(display: compositor.display, interface: strata_xdg_activation_v1_interface(), version: Self.version) {
+            [unowned self] client, version, id in
             _ = XdgActivationBinding(activation: self, client: client, version: version, id: id)
         }
     }
@@ -43,12 +44,17 @@ public final class XdgActivation {
 
     func activate(token: String, surface: Surface?) {
         guard let issued = granted.removeValue(forKey: token), Date().timeIntervalSince(issued) < lifetime,
-              let surface, let window = window(of: surface) else {
+            let surface, let window = window(of: surface)
+        else {
             refusals += 1
             return
         }
         activations += 1
-        if window.isHidden { compositor.windows.show(window, makeKey: true) } else { _ = compositor.windows.makeKey(window) }
+        if window.isHidden {
+            compositor.windows.show(window, makeKey: true)
+        } else {
+            _ = compositor.windows.makeKey(window)
+        }
     }
 
     func window(of surface: Surface) -> Window? {
@@ -68,24 +74,28 @@ final class XdgActivationBinding: ResourceObject {
 
     init?(activation: XdgActivation, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.activation = activation
-        super.init(client: client, interface: strata_xdg_activation_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_xdg_activation_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
-    static let implementation = makeImplementation(xdg_activation_v1_interface(
-        destroy: destroyRequest,
-        get_activation_token: { client, resource, id in
-            handle(resource, as: XdgActivationBinding.self) { binding in
-                guard let client else { return }
-                _ = XdgActivationToken(activation: binding.activation, client: client, version: binding.version, id: id)
-            }
-        },
-        activate: { _, resource, token, surface in
-            handle(resource, as: XdgActivationBinding.self) { binding in
-                guard let token else { return }
-                binding.activation.activate(token: String(cString: token), surface: ResourceObject.from(surface, as: Surface.self))
-            }
-        }))
+    static let implementation = makeImplementation(
+        xdg_activation_v1_interface(
+            destroy: destroyRequest,
+            get_activation_token: { client, resource, id in
+                handle(resource, as: XdgActivationBinding.self) { binding in
+                    guard let client else { return }
+                    _ = XdgActivationToken(
+                        activation: binding.activation, client: client, version: binding.version, id: id)
+                }
+            },
+            activate: { _, resource, token, surface in
+                handle(resource, as: XdgActivationBinding.self) { binding in
+                    guard let token else { return }
+                    binding.activation.activate(
+                        token: String(cString: token), surface: ResourceObject.from(surface, as: Surface.self))
+                }
+            }))
 }
 
 final class XdgActivationToken: ResourceObject {
@@ -96,41 +106,45 @@ final class XdgActivationToken: ResourceObject {
 
     init?(activation: XdgActivation, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.activation = activation
-        super.init(client: client, interface: strata_xdg_activation_token_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_xdg_activation_token_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
-    static let implementation = makeImplementation(xdg_activation_token_v1_interface(
-        set_serial: { _, resource, serial, _ in
-            handle(resource, as: XdgActivationToken.self) { token in
-                try token.checkUncommitted()
-                token.serial = serial
-            }
-        },
-        set_app_id: { _, resource, _ in
-            handle(resource, as: XdgActivationToken.self) { token in try token.checkUncommitted() }
-        },
-        set_surface: { _, resource, surface in
-            handle(resource, as: XdgActivationToken.self) { token in
-                try token.checkUncommitted()
-                token.surface = ResourceObject.from(surface, as: Surface.self)
-            }
-        },
-        commit: { _, resource in
-            handle(resource, as: XdgActivationToken.self) { token in
-                try token.checkUncommitted()
-                token.committed = true
-                let seat = token.activation.compositor.seat!
-                let grant = token.serial.map { seat.isValidInputSerial($0, client: token.client) } == true
-                    && token.activation.clientOwnsKeyWindow(token.client, surface: token.surface)
-                xdg_activation_token_v1_send_done(token.resource, token.activation.issue(grant: grant))
-            }
-        },
-        destroy: destroyRequest))
+    static let implementation = makeImplementation(
+        xdg_activation_token_v1_interface(
+            set_serial: { _, resource, serial, _ in
+                handle(resource, as: XdgActivationToken.self) { token in
+                    try token.checkUncommitted()
+                    token.serial = serial
+                }
+            },
+            set_app_id: { _, resource, _ in
+                handle(resource, as: XdgActivationToken.self) { token in try token.checkUncommitted() }
+            },
+            set_surface: { _, resource, surface in
+                handle(resource, as: XdgActivationToken.self) { token in
+                    try token.checkUncommitted()
+                    token.surface = ResourceObject.from(surface, as: Surface.self)
+                }
+            },
+            commit: { _, resource in
+                handle(resource, as: XdgActivationToken.self) { token in
+                    try token.checkUncommitted()
+                    token.committed = true
+                    let seat = token.activation.compositor.seat!
+                    let grant =
+                        token.serial.map { seat.isValidInputSerial($0, client: token.client) } == true
+                        && token.activation.clientOwnsKeyWindow(token.client, surface: token.surface)
+                    xdg_activation_token_v1_send_done(token.resource, token.activation.issue(grant: grant))
+                }
+            },
+            destroy: destroyRequest))
 
     private func checkUncommitted() throws {
         guard !committed else {
-            throw ProtocolError(code: XDG_ACTIVATION_TOKEN_V1_ERROR_ALREADY_USED.rawValue, "the token was already committed")
+            throw ProtocolError(
+                code: XDG_ACTIVATION_TOKEN_V1_ERROR_ALREADY_USED.rawValue, "the token was already committed")
         }
     }
 }

@@ -11,8 +11,9 @@ final class OutputBinding: ResourceObject {
 
     init?(output: ScreenOutput, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.output = output
-        super.init(client: client, interface: strata_wl_output_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_wl_output_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
     static let version: UInt32 = 4
@@ -31,20 +32,23 @@ final class OutputBinding: ResourceObject {
         guard let output, !isDestroyed else { return }
         let screen = output.screen
         let mode = screen.currentMode ?? ScreenMode(width: 0, height: 0)
-        wl_output_send_geometry(resource, Int32(clamping: Int(screen.origin.x)), Int32(clamping: Int(screen.origin.y)),
-                                Int32(clamping: mode.size.width * 254 / 960), Int32(clamping: mode.size.height * 254 / 960),
-                                Int32(WL_OUTPUT_SUBPIXEL_UNKNOWN.rawValue), "Strata", output.backendName,
-                                screen.transform.waylandValue)
+        wl_output_send_geometry(
+            resource, Int32(clamping: Int(screen.origin.x)), Int32(clamping: Int(screen.origin.y)),
+            Int32(clamping: mode.size.width * 254 / 960), Int32(clamping: mode.size.height * 254 / 960),
+            Int32(WL_OUTPUT_SUBPIXEL_UNKNOWN.rawValue), "Strata", output.backendName,
+            screen.transform.waylandValue)
         for m in screen.availableModes {
             var flags: UInt32 = 0
             if m == screen.currentMode { flags |= WL_OUTPUT_MODE_CURRENT.rawValue }
             if m == screen.preferredMode { flags |= WL_OUTPUT_MODE_PREFERRED.rawValue }
-            wl_output_send_mode(resource, flags, Int32(clamping: m.size.width), Int32(clamping: m.size.height),
-                                Int32(clamping: m.refreshMilliHz))
+            wl_output_send_mode(
+                resource, flags, Int32(clamping: m.size.width), Int32(clamping: m.size.height),
+                Int32(clamping: m.refreshMilliHz))
         }
         if let current = screen.currentMode, !screen.availableModes.contains(current) {
-            wl_output_send_mode(resource, WL_OUTPUT_MODE_CURRENT.rawValue, Int32(clamping: current.size.width),
-                                Int32(clamping: current.size.height), Int32(clamping: current.refreshMilliHz))
+            wl_output_send_mode(
+                resource, WL_OUTPUT_MODE_CURRENT.rawValue, Int32(clamping: current.size.width),
+                Int32(clamping: current.size.height), Int32(clamping: current.refreshMilliHz))
         }
         if version >= 2 { wl_output_send_scale(resource, Int32(clamping: screen.integerScale)) }
         if version >= 4 {

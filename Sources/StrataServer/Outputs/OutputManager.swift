@@ -22,8 +22,12 @@ public final class OutputManager {
         observerToken = compositor.windows.notifications.addObserver(phase: .tools) { [unowned self] posted in
             self.modelDidPost(posted.notification)
         }
-        return Global(display: compositor.display, interface: strata_zwlr_output_manager_v1_interface(), version: Self.version) { [unowned self] client, version, id in
-            guard let binding = OutputManagerBinding(manager: self, client: client, version: version, id: id) else { return }
+        return Global(
+            display: compositor.display, interface: strata_zwlr_output_manager_v1_interface(), version: Self.version
+        ) { [unowned self] client, version, id in
+            guard let binding = OutputManagerBinding(manager: self, client: client, version: version, id: id) else {
+                return
+            }
             self.bindings.append(binding)
             binding.sendAll()
         }
@@ -37,7 +41,7 @@ public final class OutputManager {
     private func modelDidPost(_ notification: WindowServerNotification) {
         switch notification {
         case .screenDidConnect, .screenDidDisconnect, .screenModeDidChange, .screenDidChangeTransform,
-             .screenDidChangeScale, .screenDidChangeOverscan, .screenDidMove:
+            .screenDidChangeScale, .screenDidChangeOverscan, .screenDidMove:
             serial &+= 1
             if serial == 0 { serial = 1 }
             for binding in bindings { binding.update() }
@@ -49,7 +53,7 @@ public final class OutputManager {
     /// Checks a configuration against the model; applies it when `apply`. Returns whether it
     /// succeeded (nothing is changed when it fails).
     func configure(_ heads: [OutputConfigurationHead], disabled: [Screen], apply: Bool) -> Bool {
-        guard disabled.isEmpty else { return false } // Strata's screens cannot be switched off.
+        guard disabled.isEmpty else { return false }  // Strata's screens cannot be switched off.
         for head in heads {
             guard let screen = head.screen, screen.isConnected else { return false }
             if let mode = head.mode, !screen.availableModes.contains(mode) { return false }
@@ -78,20 +82,23 @@ final class OutputManagerBinding: ResourceObject {
 
     init?(manager: OutputManager, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.manager = manager
-        super.init(client: client, interface: strata_zwlr_output_manager_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_zwlr_output_manager_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
-    static let implementation = makeImplementation(zwlr_output_manager_v1_interface(
-        create_configuration: { client, resource, id, serial in
-            handle(resource, as: OutputManagerBinding.self) { binding in
-                guard let client else { return }
-                _ = OutputConfiguration(binding: binding, client: client, version: binding.version, id: id, serial: serial)
-            }
-        },
-        stop: { _, resource in
-            handle(resource, as: OutputManagerBinding.self) { binding in binding.stop() }
-        }))
+    static let implementation = makeImplementation(
+        zwlr_output_manager_v1_interface(
+            create_configuration: { client, resource, id, serial in
+                handle(resource, as: OutputManagerBinding.self) { binding in
+                    guard let client else { return }
+                    _ = OutputConfiguration(
+                        binding: binding, client: client, version: binding.version, id: id, serial: serial)
+                }
+            },
+            stop: { _, resource in
+                handle(resource, as: OutputManagerBinding.self) { binding in binding.stop() }
+            }))
 
     func sendAll() {
         for screen in manager.compositor.windows.screens { addHead(for: screen) }
@@ -144,8 +151,9 @@ final class OutputHead: ResourceObject {
     init?(binding: OutputManagerBinding, screen: Screen) {
         self.screen = screen
         // Created by the server: new_id 0, announced with zwlr_output_manager_v1.head.
-        super.init(client: binding.client, interface: strata_zwlr_output_head_v1_interface(), version: binding.version, id: 0,
-                   implementation: nil)
+        super.init(
+            client: binding.client, interface: strata_zwlr_output_head_v1_interface(), version: binding.version, id: 0,
+            implementation: nil)
     }
 
     func sendDescription() {
@@ -165,7 +173,8 @@ final class OutputHead: ResourceObject {
             guard let object = OutputModeObject(head: self) else { continue }
             modes.append((mode, object))
             zwlr_output_head_v1_send_mode(resource, object.resource)
-            zwlr_output_mode_v1_send_size(object.resource, Int32(clamping: mode.size.width), Int32(clamping: mode.size.height))
+            zwlr_output_mode_v1_send_size(
+                object.resource, Int32(clamping: mode.size.width), Int32(clamping: mode.size.height))
             zwlr_output_mode_v1_send_refresh(object.resource, Int32(clamping: mode.refreshMilliHz))
             if mode == screen.preferredMode { zwlr_output_mode_v1_send_preferred(object.resource) }
         }
@@ -173,7 +182,8 @@ final class OutputHead: ResourceObject {
         if let current = screen.currentMode, let object = modes.first(where: { $0.mode == current })?.resource {
             zwlr_output_head_v1_send_current_mode(resource, object.resource)
         }
-        zwlr_output_head_v1_send_position(resource, Int32(clamping: Int(screen.origin.x)), Int32(clamping: Int(screen.origin.y)))
+        zwlr_output_head_v1_send_position(
+            resource, Int32(clamping: Int(screen.origin.x)), Int32(clamping: Int(screen.origin.y)))
         zwlr_output_head_v1_send_transform(resource, screen.transform.waylandValue)
         zwlr_output_head_v1_send_scale(resource, wl_fixed_from_double(screen.scale))
     }
@@ -199,7 +209,8 @@ final class OutputModeObject: ResourceObject {
 
     init?(head: OutputHead) {
         self.head = head
-        super.init(client: head.client, interface: strata_zwlr_output_mode_v1_interface(), version: head.version, id: 0,
-                   implementation: nil)
+        super.init(
+            client: head.client, interface: strata_zwlr_output_mode_v1_interface(), version: head.version, id: 0,
+            implementation: nil)
     }
 }

@@ -7,7 +7,8 @@ enum XdgOutputManager {
     static let version: UInt32 = 3
 
     static func install(on compositor: Compositor) -> Global? {
-        Global(display: compositor.display, interface: strata_zxdg_output_manager_v1_interface(), version: version) { client, version, id in
+        Global(display: compositor.display, interface: strata_zxdg_output_manager_v1_interface(), version: version) {
+            client, version, id in
             _ = XdgOutputManagerBinding(client: client, version: version, id: id)
         }
     }
@@ -15,21 +16,24 @@ enum XdgOutputManager {
 
 final class XdgOutputManagerBinding: ResourceObject {
     init?(client: OpaquePointer, version: UInt32, id: UInt32) {
-        super.init(client: client, interface: strata_zxdg_output_manager_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_zxdg_output_manager_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
-    static let implementation = makeImplementation(zxdg_output_manager_v1_interface(
-        destroy: destroyRequest,
-        get_xdg_output: { client, resource, id, output in
-            handle(resource, as: XdgOutputManagerBinding.self) { manager in
-                guard let client else { return }
-                // An output whose screen is gone still gets an (inert) xdg_output.
-                let binding = ResourceObject.from(output, as: OutputBinding.self)
-                guard let xdgOutput = XdgOutput(client: client, version: manager.version, id: id, output: binding) else { return }
-                xdgOutput.sendState()
-            }
-        }))
+    static let implementation = makeImplementation(
+        zxdg_output_manager_v1_interface(
+            destroy: destroyRequest,
+            get_xdg_output: { client, resource, id, output in
+                handle(resource, as: XdgOutputManagerBinding.self) { manager in
+                    guard let client else { return }
+                    // An output whose screen is gone still gets an (inert) xdg_output.
+                    let binding = ResourceObject.from(output, as: OutputBinding.self)
+                    guard let xdgOutput = XdgOutput(client: client, version: manager.version, id: id, output: binding)
+                    else { return }
+                    xdgOutput.sendState()
+                }
+            }))
 }
 
 /// zxdg_output_v1 for one wl_output binding; inert once its screen is gone.
@@ -38,8 +42,9 @@ final class XdgOutput: ResourceObject {
 
     init?(client: OpaquePointer, version: UInt32, id: UInt32, output: OutputBinding?) {
         self.output = output
-        super.init(client: client, interface: strata_zxdg_output_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_zxdg_output_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
         output?.xdgOutputs.append(Weak(self))
     }
 

@@ -51,11 +51,16 @@ public final class CursorLayer {
 
         /// `inCanvasPixels`: the size and hotspot are canvas pixels already (a theme image at the
         /// screen's scale), else logical (scaled here).
-        init(on output: ScreenOutput, pointX: Double, pointY: Double, width: Int32, height: Int32, hotspotX: Int32, hotspotY: Int32,
-             inCanvasPixels: Bool = false) {
+        init(
+            on output: ScreenOutput, pointX: Double, pointY: Double, width: Int32, height: Int32, hotspotX: Int32,
+            hotspotY: Int32,
+            inCanvasPixels: Bool = false
+        ) {
             screen = output.screen.id
             let scale = output.scale
-            func device(_ v: Int32) -> Int32 { output.isUnscaled || inCanvasPixels ? Coordinate.clamped(v) : Coordinate.scaled(v, by: scale) }
+            func device(_ v: Int32) -> Int32 {
+                output.isUnscaled || inCanvasPixels ? Coordinate.clamped(v) : Coordinate.scaled(v, by: scale)
+            }
             let px = CursorLayer.pixel(output.isUnscaled ? pointX : pointX * scale)
             let py = CursorLayer.pixel(output.isUnscaled ? pointY : pointY * scale)
             x = Coordinate.difference(px, device(hotspotX))
@@ -70,7 +75,9 @@ public final class CursorLayer {
             let y1 = Coordinate.clamped((Double(y) / scale).rounded(.down))
             let x2 = Coordinate.clamped((Double(Coordinate.sum(x, self.width)) / scale).rounded(.up))
             let y2 = Coordinate.clamped((Double(Coordinate.sum(y, self.height)) / scale).rounded(.up))
-            (damageX, damageY, damageWidth, damageHeight) = (x1, y1, Coordinate.difference(x2, x1), Coordinate.difference(y2, y1))
+            (damageX, damageY, damageWidth, damageHeight) = (
+                x1, y1, Coordinate.difference(x2, x1), Coordinate.difference(y2, y1)
+            )
         }
     }
     private var drawn: Placement?
@@ -110,25 +117,30 @@ public final class CursorLayer {
         if !isHidden, !backendShows, let shown = wanted, let position = compositor.seat.pointerPosition {
             let output = position.output
             if case .image(let base) = shown, !output.isUnscaled, let theme = scaledTheme(for: output.scale),
-               case .image(let sharp)? = compositor.seat.pointer.cursorImage(theme: theme),
-               sharp.width > base.width, sharp.height > base.height {
+                case .image(let sharp)? = compositor.seat.pointer.cursorImage(theme: theme),
+                sharp.width > base.width, sharp.height > base.height
+            {
                 // The theme's image at the screen's scale, drawn 1:1 in canvas pixels.
                 wanted = .image(sharp)
                 content = ObjectIdentifier(sharp)
-                next = Placement(on: output, pointX: position.x, pointY: position.y, width: sharp.width, height: sharp.height,
-                                 hotspotX: sharp.hotspotX, hotspotY: sharp.hotspotY, inCanvasPixels: true)
+                next = Placement(
+                    on: output, pointX: position.x, pointY: position.y, width: sharp.width, height: sharp.height,
+                    hotspotX: sharp.hotspotX, hotspotY: sharp.hotspotY, inCanvasPixels: true)
             } else {
                 switch shown {
                 case .surface(let surface, let hx, let hy):
                     if surface.hasContent, !surface.isDestroyed {
                         content = ObjectIdentifier(surface)
-                        next = Placement(on: output, pointX: position.x, pointY: position.y,
-                                         width: surface.width, height: surface.height, hotspotX: hx, hotspotY: hy)
+                        next = Placement(
+                            on: output, pointX: position.x, pointY: position.y,
+                            width: surface.width, height: surface.height, hotspotX: hx, hotspotY: hy)
                     }
                 case .image(let cursor):
                     content = ObjectIdentifier(cursor)
-                    next = Placement(on: output, pointX: position.x, pointY: position.y,
-                                     width: cursor.width, height: cursor.height, hotspotX: cursor.hotspotX, hotspotY: cursor.hotspotY)
+                    next = Placement(
+                        on: output, pointX: position.x, pointY: position.y,
+                        width: cursor.width, height: cursor.height, hotspotX: cursor.hotspotX, hotspotY: cursor.hotspotY
+                    )
                 }
             }
         }
@@ -160,7 +172,8 @@ public final class CursorLayer {
 
     /// A cursor surface committed: its pixels, size or hotspot changed.
     func surfaceDidCommit(_ surface: Surface) {
-        guard case .surface(let current, _, _) = compositor.seat.pointer.cursorImage(theme: theme), current === surface else { return }
+        guard case .surface(let current, _, _) = compositor.seat.pointer.cursorImage(theme: theme), current === surface
+        else { return }
         update(contentChanged: true)
         if let drawn, !surface.frameCallbacks.isEmpty, let output = compositor.scene.output(for: drawn.screen) {
             compositor.scene.scheduleFrame(output)
@@ -174,7 +187,8 @@ public final class CursorLayer {
 
     private func damage(_ placement: Placement) {
         guard let output = compositor.scene.output(for: placement.screen) else { return }
-        output.damage.addRect(x: placement.damageX, y: placement.damageY, width: placement.damageWidth, height: placement.damageHeight)
+        output.damage.addRect(
+            x: placement.damageX, y: placement.damageY, width: placement.damageWidth, height: placement.damageHeight)
         compositor.scene.scheduleFrame(output)
     }
 
@@ -185,12 +199,14 @@ public final class CursorLayer {
         guard clip.extentsIntersect(x: drawn.x, y: drawn.y, width: drawn.width, height: drawn.height) else { return }
         switch image {
         case .surface(let surface, _, _):
-            output.canvas.draw(surface.texture, x: drawn.x, y: drawn.y, surfaceWidth: surface.width, surfaceHeight: surface.height,
-                               transform: surface.bufferTransform, viewport: surface.viewport,
-                               width: drawn.width, height: drawn.height, in: clip)
+            output.canvas.draw(
+                surface.texture, x: drawn.x, y: drawn.y, surfaceWidth: surface.width, surfaceHeight: surface.height,
+                transform: surface.bufferTransform, viewport: surface.viewport,
+                width: drawn.width, height: drawn.height, in: clip)
         case .image(let cursor):
-            output.canvas.draw(cursor.texture, x: drawn.x, y: drawn.y, surfaceWidth: cursor.width, surfaceHeight: cursor.height,
-                               transform: .identity, width: drawn.width, height: drawn.height, in: clip)
+            output.canvas.draw(
+                cursor.texture, x: drawn.x, y: drawn.y, surfaceWidth: cursor.width, surfaceHeight: cursor.height,
+                transform: .identity, width: drawn.width, height: drawn.height, in: clip)
         }
     }
 
@@ -198,7 +214,8 @@ public final class CursorLayer {
     /// callbacks done.
     func frameDidComplete(on output: ScreenOutput, timeMilliseconds time: UInt32) {
         guard let drawn, drawn.screen == output.screen.id, case .surface(let surface, _, _) = image,
-              !surface.frameCallbacks.isEmpty else { return }
+            !surface.frameCallbacks.isEmpty
+        else { return }
         for callback in surface.frameCallbacks { callback.done(timeMilliseconds: time) }
         surface.frameCallbacks.removeAll(keepingCapacity: true)
     }

@@ -36,10 +36,11 @@ final class DragIconLayer {
         var next: Placement?
         let drag = compositor.seat.drag
         if let drag, let icon = drag.icon, !icon.isDestroyed, icon.hasContent, let output = drag.output {
-            next = Placement(screen: output.screen.id,
-                             x: Coordinate.sum(CursorLayer.pixel(drag.x), drag.iconOffset.x),
-                             y: Coordinate.sum(CursorLayer.pixel(drag.y), drag.iconOffset.y),
-                             width: icon.width, height: icon.height)
+            next = Placement(
+                screen: output.screen.id,
+                x: Coordinate.sum(CursorLayer.pixel(drag.x), drag.iconOffset.x),
+                y: Coordinate.sum(CursorLayer.pixel(drag.y), drag.iconOffset.y),
+                width: icon.width, height: icon.height)
         }
         surface = next == nil ? nil : drag?.icon
         if next != drawn || (contentChanged && next != nil) {
@@ -47,7 +48,9 @@ final class DragIconLayer {
             if let next { damage(next) }
             drawn = next
         }
-        if let drawn, let surface, !surface.frameCallbacks.isEmpty, let output = compositor.scene.output(for: drawn.screen) {
+        if let drawn, let surface, !surface.frameCallbacks.isEmpty,
+            let output = compositor.scene.output(for: drawn.screen)
+        {
             compositor.scene.scheduleFrame(output)
         }
     }
@@ -63,9 +66,12 @@ final class DragIconLayer {
     func draw(on output: ScreenOutput, clip: PixmanRegion) {
         guard let drawn, drawn.screen == output.screen.id, let surface, !surface.isDestroyed else { return }
         let r = output.deviceRect(x: drawn.x, y: drawn.y, width: drawn.width, height: drawn.height)
-        guard r.width > 0, r.height > 0, clip.extentsIntersect(x: r.x, y: r.y, width: r.width, height: r.height) else { return }
-        output.canvas.draw(surface.texture, x: r.x, y: r.y, surfaceWidth: surface.width, surfaceHeight: surface.height,
-                           transform: surface.bufferTransform, viewport: surface.viewport, width: r.width, height: r.height, in: clip)
+        guard r.width > 0, r.height > 0, clip.extentsIntersect(x: r.x, y: r.y, width: r.width, height: r.height) else {
+            return
+        }
+        output.canvas.draw(
+            surface.texture, x: r.x, y: r.y, surfaceWidth: surface.width, surfaceHeight: surface.height,
+            transform: surface.bufferTransform, viewport: surface.viewport, width: r.width, height: r.height, in: clip)
     }
 
     /// A frame of `output` completed at `time`: the icon shown there gets its frame callbacks done.

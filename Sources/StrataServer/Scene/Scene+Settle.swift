@@ -11,7 +11,9 @@ public extension Scene {
             guard !window.isHidden, !window.isClosed else { return false }
             var changing = false
             window.forEachRootSurface { root in
-                if !changing { changing = Self.treeIsChanging(root, after: serial, countingCallbacks: countingCallbacks) }
+                if !changing {
+                    changing = Self.treeIsChanging(root, after: serial, countingCallbacks: countingCallbacks)
+                }
             }
             return changing
         }

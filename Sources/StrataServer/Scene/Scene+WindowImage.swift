@@ -33,9 +33,10 @@ extension Scene {
                 let x1 = device(x), y1 = device(y)
                 let x2 = device(Coordinate.sum(x, surface.width)), y2 = device(Coordinate.sum(y, surface.height))
                 guard x2 > x1, y2 > y1, x2 > 0, y2 > 0, x1 < canvas.width, y1 < canvas.height else { return }
-                canvas.draw(surface.texture, x: x1, y: y1, surfaceWidth: surface.width, surfaceHeight: surface.height,
-                            transform: surface.bufferTransform, viewport: surface.viewport, width: x2 - x1, height: y2 - y1,
-                            mask: surface.render.alphaMask)
+                canvas.draw(
+                    surface.texture, x: x1, y: y1, surfaceWidth: surface.width, surfaceHeight: surface.height,
+                    transform: surface.bufferTransform, viewport: surface.viewport, width: x2 - x1, height: y2 - y1,
+                    mask: surface.render.alphaMask)
             }
         }
     }
@@ -50,8 +51,10 @@ extension Scene {
             return (Coordinate.clamped(render.anchorX), Coordinate.clamped(render.anchorY))
         case .surface:
             // Recursion as deep as the chain: bounded like `placement(of:)`'s.
-            guard depth < 4 * (TreeLimits.maxSubsurfaceDepth + TreeLimits.maxPopupDepth), let parent = render.anchorSurface,
-                  parent.hasContent, let p = offset(of: parent, in: window, depth: depth + 1) else { return nil }
+            guard depth < 4 * (TreeLimits.maxSubsurfaceDepth + TreeLimits.maxPopupDepth),
+                let parent = render.anchorSurface,
+                parent.hasContent, let p = offset(of: parent, in: window, depth: depth + 1)
+            else { return nil }
             return (Coordinate.clamped(Int(p.x) + render.anchorX), Coordinate.clamped(Int(p.y) + render.anchorY))
         case .none, .screen:
             return nil

@@ -15,7 +15,8 @@ public extension Scene {
     func windowPicture(of window: Window) -> Canvas? {
         let size = imageSize(of: window)
         guard Int(size.width) * Int(size.height) <= Self.maximumWindowPicturePixels,
-              let canvas = Canvas(width: size.width, height: size.height) else { return nil }
+            let canvas = Canvas(width: size.width, height: size.height)
+        else { return nil }
         drawImage(of: window, into: canvas, scale: imageScale(of: window))
         return canvas
     }

@@ -128,10 +128,10 @@ public final class Scene {
         case .windowDidClose(let id):
             if let window = openWindows.removeValue(forKey: id) { damageWindow(window) }
         case .windowDidBecomeVisible(let id), .windowDidBecomeHidden(let id), .windowDidChangeLevel(let id, _, _),
-             .windowDidChangeStacking(let id), .windowDidMoveToScreen(let id, _, _), .windowDidChangeFrame(let id, _, _):
+            .windowDidChangeStacking(let id), .windowDidMoveToScreen(let id, _, _), .windowDidChangeFrame(let id, _, _):
             if let window = openWindows[id] { damageWindow(window) }
         case .screenModeDidChange(let id), .screenDidChangeTransform(let id), .screenDidChangeScale(let id),
-             .screenDidChangeOverscan(let id):
+            .screenDidChangeOverscan(let id):
             if let output = output(for: id) {
                 output.updateGeometry()
                 damageAll(output)
@@ -260,13 +260,16 @@ public final class Scene {
         case .none:
             return nil
         case .window:
-            guard let window = render.anchorWindow, !window.isHidden, !window.isClosed, let screen = window.screen else { return nil }
-            return SurfacePlacement(screen: screen.id, x: Coordinate.clamped(window.frame.x + render.anchorX),
-                                    y: Coordinate.clamped(window.frame.y + render.anchorY))
+            guard let window = render.anchorWindow, !window.isHidden, !window.isClosed, let screen = window.screen
+            else { return nil }
+            return SurfacePlacement(
+                screen: screen.id, x: Coordinate.clamped(window.frame.x + render.anchorX),
+                y: Coordinate.clamped(window.frame.y + render.anchorY))
         case .surface:
             // Recursion as deep as the chain: at most `maxAnchorDepth`.
             guard depth < Self.maxAnchorDepth, let parent = render.anchorSurface, parent.hasContent,
-                  var p = placement(of: parent, depth: depth + 1) else { return nil }
+                var p = placement(of: parent, depth: depth + 1)
+            else { return nil }
             p.x = Coordinate.clamped(Int(p.x) + render.anchorX)
             p.y = Coordinate.clamped(Int(p.y) + render.anchorY)
             return p
@@ -290,7 +293,8 @@ public final class Scene {
             scheduleFrame(output)
         }
         if now?.screen != last?.screen {
-            seat.surfaceDidChangeScreen(surface, from: last.flatMap { output(for: $0.screen) }, to: now.flatMap { output(for: $0.screen) })
+            seat.surfaceDidChangeScreen(
+                surface, from: last.flatMap { output(for: $0.screen) }, to: now.flatMap { output(for: $0.screen) })
             surface.fractionalScaleObject?.update()
         }
         surface.damage.clear()
@@ -298,7 +302,8 @@ public final class Scene {
         render.lastWidth = surface.width
         render.lastHeight = surface.height
         if let now, !surface.frameCallbacks.isEmpty || !surface.presentationFeedbacks.isEmpty,
-           let output = output(for: now.screen) {
+            let output = output(for: now.screen)
+        {
             scheduleFrame(output)
         }
     }
@@ -344,11 +349,12 @@ public final class Scene {
         guard !output.frameScheduled, let frameClock = output.frameClock else { return }
         output.frameScheduled = true
         let period = output.refreshPeriodNanoseconds
-        guard frameClock.periodNanoseconds != period else { return }   // ticking already
+        guard frameClock.periodNanoseconds != period else { return }  // ticking already
         // The first tick a period after the last frame (at once when that has passed).
         let next = output.lastFrameNanoseconds + period
         let now = clock.nanoseconds
-        frameClock.start(afterNanoseconds: next > now ? min(next - now, period) : 1, periodNanoseconds: period, now: now)
+        frameClock.start(
+            afterNanoseconds: next > now ? min(next - now, period) : 1, periodNanoseconds: period, now: now)
     }
 
     /// Repaints the damaged part of a screen, presents it, and completes the frame callbacks of
@@ -411,10 +417,12 @@ public final class Scene {
         var frame: PresentationFeedback.Frame?
         for item in drawList where !item.surface.presentationFeedbacks.isEmpty {
             let surface = item.surface
-            let f = frame ?? PresentationFeedback.Frame(
-                seconds: time / 1_000_000_000, nanoseconds: UInt32(time % 1_000_000_000),
-                refreshNanoseconds: UInt32(clamping: output.refreshPeriodNanoseconds),
-                sequence: UInt64(output.frames), flags: 0)
+            let f =
+                frame
+                ?? PresentationFeedback.Frame(
+                    seconds: time / 1_000_000_000, nanoseconds: UInt32(time % 1_000_000_000),
+                    refreshNanoseconds: UInt32(clamping: output.refreshPeriodNanoseconds),
+                    sequence: UInt64(output.frames), flags: 0)
             frame = f
             for feedback in surface.presentationFeedbacks { feedback.presented(f, outputs: output.bindings) }
             surface.presentationFeedbacks.removeAll(keepingCapacity: true)
@@ -441,7 +449,9 @@ public final class Scene {
             let surface = item.surface, width = surface.width, height = surface.height
             let visible = surface.render.drawClip
             let r = output.deviceRect(x: item.x, y: item.y, width: width, height: height)
-            guard r.width > 0, r.height > 0, uncovered.extentsIntersect(x: r.x, y: r.y, width: r.width, height: r.height) else {
+            guard r.width > 0, r.height > 0,
+                uncovered.extentsIntersect(x: r.x, y: r.y, width: r.width, height: r.height)
+            else {
                 visible.clear()
                 continue
             }
@@ -455,8 +465,9 @@ public final class Scene {
                 // The opaque region's boxes inside the surface, placed on the canvas (through the
                 // same edges as the surface on a scaled screen).
                 uncovered.subtract(surface.opaqueRegion, clippedTo: 0, 0, width, height) { b in
-                    output.deviceRect(x: Coordinate.sum(item.x, b.x1), y: Coordinate.sum(item.y, b.y1),
-                                      width: b.x2 - b.x1, height: b.y2 - b.y1)
+                    output.deviceRect(
+                        x: Coordinate.sum(item.x, b.x1), y: Coordinate.sum(item.y, b.y1),
+                        width: b.x2 - b.x1, height: b.y2 - b.y1)
                 }
             }
         }
@@ -471,9 +482,10 @@ public final class Scene {
         for item in list where !item.surface.render.drawClip.isEmpty {
             let surface = item.surface
             let r = output.deviceRect(x: item.x, y: item.y, width: surface.width, height: surface.height)
-            canvas.draw(surface.texture, x: r.x, y: r.y, surfaceWidth: surface.width, surfaceHeight: surface.height,
-                        transform: surface.bufferTransform, viewport: surface.viewport, width: r.width, height: r.height,
-                        in: surface.render.drawClip, mask: surface.render.alphaMask)
+            canvas.draw(
+                surface.texture, x: r.x, y: r.y, surfaceWidth: surface.width, surfaceHeight: surface.height,
+                transform: surface.bufferTransform, viewport: surface.viewport, width: r.width, height: r.height,
+                in: surface.render.drawClip, mask: surface.render.alphaMask)
         }
         // A drag's icon, then the cursor layer, above everything.
         dragIcon.draw(on: output, clip: clip)
@@ -495,10 +507,13 @@ public final class Scene {
     func withoutCursor<Result>(on output: ScreenOutput, _ body: () -> Result) -> Result {
         let main = outputs.first
         let mirror = !windows.isLocked && main !== output && output.screen.isMirroring
-        guard let shown = mirror ? main : output, let (screen, rect) = cursor.rect, screen == shown.screen.id else { return body() }
+        guard let shown = mirror ? main : output, let (screen, rect) = cursor.rect, screen == shown.screen.id else {
+            return body()
+        }
         let canvas = shown.canvas
         let x1 = max(0, Coordinate.clamped(rect.x)), y1 = max(0, Coordinate.clamped(rect.y))
-        let x2 = min(canvas.width, Coordinate.clamped(rect.maxX)), y2 = min(canvas.height, Coordinate.clamped(rect.maxY))
+        let x2 = min(canvas.width, Coordinate.clamped(rect.maxX)),
+            y2 = min(canvas.height, Coordinate.clamped(rect.maxY))
         guard x1 < x2, y1 < y2 else { return body() }
         cursorArea.clear()
         cursorArea.addRect(x: x1, y: y1, width: x2 - x1, height: y2 - y1)
@@ -534,7 +549,9 @@ public final class Scene {
     /// screen shows, after brightness and overscan, upright, as every capture path does).
     private func mirrorPlacement(of output: ScreenOutput, main: ScreenOutput) -> (scale: Double, x: Double, y: Double) {
         let to = output.canvas
-        let from = main.displayCanvas === main.canvas ? Size(width: Int(main.canvas.width), height: Int(main.canvas.height))
+        let from =
+            main.displayCanvas === main.canvas
+            ? Size(width: Int(main.canvas.width), height: Int(main.canvas.height))
             : main.screen.fullPixelSize
         let fw = Double(max(1, from.width)), fh = Double(max(1, from.height))
         let scale = min(Double(to.width) / fw, Double(to.height) / fh)
@@ -605,7 +622,9 @@ public final class Scene {
     /// While the session is locked: only the screen's lock surface (with its subsurfaces).
     public func forEachVisibleSurface(on output: ScreenOutput, _ body: (Surface, Int32, Int32) -> Void) {
         if windows.isLocked {
-            if let root = lockScreen.shownSurface(on: output.screen.id), let p = placement(of: root), p.screen == output.screen.id {
+            if let root = lockScreen.shownSurface(on: output.screen.id), let p = placement(of: root),
+                p.screen == output.screen.id
+            {
                 root.forEachSurface(x: p.x, y: p.y, body)
             }
             return
@@ -645,14 +664,17 @@ public final class Scene {
     /// The topmost surface under a point of a screen (screen coordinates), and the point in that
     /// surface's coordinates. Popups are above their window; levels and order as the model says.
     /// Nil while the session is locked (`lockSurface(at:_:on:)` answers then).
-    public func surface(at x: Double, _ y: Double, on output: ScreenOutput) -> (surface: Surface, window: Window, x: Double, y: Double)? {
+    public func surface(at x: Double, _ y: Double, on output: ScreenOutput) -> (
+        surface: Surface, window: Window, x: Double, y: Double
+    )? {
         guard !windows.isLocked else { return nil }
         for window in windows.windows.reversed() where !window.isHidden && window.screen === output.screen {
             var hit: (Surface, Double, Double)?
             window.forEachRootSurface { root in
                 guard let p = placement(of: root), p.screen == output.screen.id,
-                      let h = root.surface(atX: x - Double(p.x), y: y - Double(p.y)) else { return }
-                hit = h   // later roots are above earlier ones
+                    let h = root.surface(atX: x - Double(p.x), y: y - Double(p.y))
+                else { return }
+                hit = h  // later roots are above earlier ones
             }
             if let hit { return (hit.0, window, hit.1, hit.2) }
         }
@@ -661,10 +683,13 @@ public final class Scene {
 
     /// While the session is locked: the surface of the screen's lock surface tree under a point
     /// (screen coordinates), and the point in that surface's coordinates. Nil while unlocked.
-    public func lockSurface(at x: Double, _ y: Double, on output: ScreenOutput) -> (surface: Surface, x: Double, y: Double)? {
+    public func lockSurface(at x: Double, _ y: Double, on output: ScreenOutput) -> (
+        surface: Surface, x: Double, y: Double
+    )? {
         guard windows.isLocked, let root = lockScreen.shownSurface(on: output.screen.id),
-              let p = placement(of: root), p.screen == output.screen.id,
-              let hit = root.surface(atX: x - Double(p.x), y: y - Double(p.y)) else { return nil }
+            let p = placement(of: root), p.screen == output.screen.id,
+            let hit = root.surface(atX: x - Double(p.x), y: y - Double(p.y))
+        else { return nil }
         return (hit.0, hit.1, hit.2)
     }
 

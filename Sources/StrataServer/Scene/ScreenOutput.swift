@@ -114,7 +114,9 @@ public final class ScreenOutput {
     /// A logical rectangle's canvas pixels (edges through `device`, so adjacent rectangles meet),
     /// clamped to ±`Coordinate.limit` at every scale.
     @inline(__always)
-    func deviceRect(x: Int32, y: Int32, width: Int32, height: Int32) -> (x: Int32, y: Int32, width: Int32, height: Int32) {
+    func deviceRect(x: Int32, y: Int32, width: Int32, height: Int32) -> (
+        x: Int32, y: Int32, width: Int32, height: Int32
+    ) {
         guard !isUnscaled else { return (x, y, width, height) }
         // Edges computed wide and clamped, so the sides are differences of clamped edges.
         let x1 = device(x), y1 = device(y)
@@ -168,19 +170,26 @@ public final class ScreenOutput {
         let safe = screen.overscanSafeArea
         return PresentationGeometry(
             width: presentation.width, height: presentation.height, safe: safe, transform: screen.transform,
-            kx: Double(canvas.width) / Double(max(1, safe.width)), ky: Double(canvas.height) / Double(max(1, safe.height)))
+            kx: Double(canvas.width) / Double(max(1, safe.width)),
+            ky: Double(canvas.height) / Double(max(1, safe.height)))
     }
 
     /// A box of canvas pixels as the box of upright picture pixels it is shown in (rounded
     /// outwards; for damage, one more pixel on each side when the picture is scaled: the
     /// filter's reach), clipped to the safe area.
-    private static func pictureBox(ofCanvas box: PixmanRegion.Box, _ g: PresentationGeometry, filterReach: Bool = true) -> PixmanRegion.Box? {
+    private static func pictureBox(ofCanvas box: PixmanRegion.Box, _ g: PresentationGeometry, filterReach: Bool = true)
+        -> PixmanRegion.Box?
+    {
         let grow: Double = !filterReach || (g.kx == 1 && g.ky == 1) ? 0 : 1
         let ox = Double(g.safe.x), oy = Double(g.safe.y)
-        let x1 = max(Int32(clamping: g.safe.x), Int32(clamping: Int64((Double(box.x1) / g.kx + ox - grow).rounded(.down))))
-        let y1 = max(Int32(clamping: g.safe.y), Int32(clamping: Int64((Double(box.y1) / g.ky + oy - grow).rounded(.down))))
-        let x2 = min(Int32(clamping: g.safe.maxX), Int32(clamping: Int64((Double(box.x2) / g.kx + ox + grow).rounded(.up))))
-        let y2 = min(Int32(clamping: g.safe.maxY), Int32(clamping: Int64((Double(box.y2) / g.ky + oy + grow).rounded(.up))))
+        let x1 = max(
+            Int32(clamping: g.safe.x), Int32(clamping: Int64((Double(box.x1) / g.kx + ox - grow).rounded(.down))))
+        let y1 = max(
+            Int32(clamping: g.safe.y), Int32(clamping: Int64((Double(box.y1) / g.ky + oy - grow).rounded(.down))))
+        let x2 = min(
+            Int32(clamping: g.safe.maxX), Int32(clamping: Int64((Double(box.x2) / g.kx + ox + grow).rounded(.up))))
+        let y2 = min(
+            Int32(clamping: g.safe.maxY), Int32(clamping: Int64((Double(box.y2) / g.ky + oy + grow).rounded(.up))))
         guard x1 < x2, y1 < y2 else { return nil }
         return PixmanRegion.Box(x1: x1, y1: y1, x2: x2, y2: y2)
     }
@@ -254,7 +263,8 @@ public final class ScreenOutput {
         } else {
             canvasDamage.forEachBox { box in
                 guard let picture = placed ? Self.pictureBox(ofCanvas: box, geometry) : box else { return }
-                let b = turn.surfaceBox(fromBuffer: picture, surfaceWidth: presentation.width, surfaceHeight: presentation.height)
+                let b = turn.surfaceBox(
+                    fromBuffer: picture, surfaceWidth: presentation.width, surfaceHeight: presentation.height)
                 turnedDamage.addRect(x: b.x1, y: b.y1, width: b.width, height: b.height)
             }
         }
@@ -264,9 +274,17 @@ public final class ScreenOutput {
         presentation.setClip(turnedDamage)
         if placed {
             let ox = Coordinate.fixed(Double(geometry.safe.x)), oy = Coordinate.fixed(Double(geometry.safe.y))
-            func times(_ v: pixman_fixed_t, _ k: Double) -> pixman_fixed_t { pixman_fixed_t(clamping: Int64((Double(v) * k).rounded())) }
-            t.matrix.0 = (times(t.matrix.0.0, geometry.kx), times(t.matrix.0.1, geometry.kx), times(t.matrix.0.2 &- ox, geometry.kx))
-            t.matrix.1 = (times(t.matrix.1.0, geometry.ky), times(t.matrix.1.1, geometry.ky), times(t.matrix.1.2 &- oy, geometry.ky))
+            func times(_ v: pixman_fixed_t, _ k: Double) -> pixman_fixed_t {
+                pixman_fixed_t(clamping: Int64((Double(v) * k).rounded()))
+            }
+            t.matrix.0 = (
+                times(t.matrix.0.0, geometry.kx), times(t.matrix.0.1, geometry.kx),
+                times(t.matrix.0.2 &- ox, geometry.kx)
+            )
+            t.matrix.1 = (
+                times(t.matrix.1.0, geometry.ky), times(t.matrix.1.1, geometry.ky),
+                times(t.matrix.1.2 &- oy, geometry.ky)
+            )
             presentation.fill(argb: 0xff00_0000)
             presentation.draw(canvas, transform: t, smooth: geometry.kx != 1 || geometry.ky != 1, blend: true)
         } else {
@@ -283,7 +301,8 @@ public final class ScreenOutput {
         guard display !== canvas else { return Canvas.scaling(1, offsetX: 0, offsetY: 0) }
         let up = screen.fullPixelSize
         return BufferTransform(transform: screen.transform.waylandValue, scale: 1)
-            .pixmanTransform(surfaceWidth: Int32(clamping: max(1, up.width)), surfaceHeight: Int32(clamping: max(1, up.height)))
+            .pixmanTransform(
+                surfaceWidth: Int32(clamping: max(1, up.width)), surfaceHeight: Int32(clamping: max(1, up.height)))
     }
 
     /// What the screen shows, upright: `displayCanvas` (after brightness and overscan) turned
@@ -295,7 +314,8 @@ public final class ScreenOutput {
         let display = displayCanvas
         guard screen.transform != .normal, display !== canvas else { return display }
         let up = screen.fullPixelSize
-        guard let image = Canvas(width: Int32(clamping: max(1, up.width)), height: Int32(clamping: max(1, up.height))) else { return nil }
+        guard let image = Canvas(width: Int32(clamping: max(1, up.width)), height: Int32(clamping: max(1, up.height)))
+        else { return nil }
         image.draw(display, transform: uprightToDisplay, smooth: false, blend: false)
         return image
     }
@@ -322,7 +342,8 @@ extension ScreenOutput {
             let safe = screen.overscanSafeArea
             let g = PresentationGeometry(
                 width: display.width, height: display.height, safe: safe, transform: screen.transform,
-                kx: Double(canvas.width) / Double(max(1, safe.width)), ky: Double(canvas.height) / Double(max(1, safe.height)))
+                kx: Double(canvas.width) / Double(max(1, safe.width)),
+                ky: Double(canvas.height) / Double(max(1, safe.height)))
             guard let picture = Self.pictureBox(ofCanvas: box, g, filterReach: false) else { return nil }
             box = picture
         }

@@ -29,11 +29,15 @@ public final class SecurityContextListener {
         self.closeFD = closeFD
         // Readable counts too: a peer that closed a socket reads as end of file, and a level-
         // triggered readable event left unread would wake the loop forever.
-        guard let source = EventSource(display: manager.compositor.display, fd: closeFD, events: .readable, handler: { [weak self] _ in
-            guard let self, !self.isStopped else { return }
-            self.stop()
-            self.manager.listenerDidStop(self)
-        }) else {
+        guard
+            let source = EventSource(
+                display: manager.compositor.display, fd: closeFD, events: .readable,
+                handler: { [weak self] _ in
+                    guard let self, !self.isStopped else { return }
+                    self.stop()
+                    self.manager.listenerDidStop(self)
+                })
+        else {
             // deinit runs for a failed class initializer: it must not close what the caller keeps.
             isStopped = true
             return nil
@@ -50,7 +54,8 @@ public final class SecurityContextListener {
         // The sandbox gave the socket away ("closing remains the only valid operation"): Strata
         // makes it non-blocking, so an accept never waits.
         _ = fcntl(listenFD, F_SETFL, fcntl(listenFD, F_GETFL) | O_NONBLOCK)
-        listenSource = EventSource(display: manager.compositor.display, fd: listenFD, events: .readable) { [weak self] events in
+        listenSource = EventSource(display: manager.compositor.display, fd: listenFD, events: .readable) {
+            [weak self] events in
             self?.acceptConnections(events)
         }
         if listenSource == nil {

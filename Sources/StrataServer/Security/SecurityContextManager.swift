@@ -48,8 +48,10 @@ public final class SecurityContextManager {
     }
 
     func install() -> Global? {
-        let global = Global(display: compositor.display, interface: strata_wp_security_context_manager_v1_interface(),
-                            version: Self.version) { [unowned self] client, version, id in
+        let global = Global(
+            display: compositor.display, interface: strata_wp_security_context_manager_v1_interface(),
+            version: Self.version
+        ) { [unowned self] client, version, id in
             _ = SecurityContextManagerBinding(manager: self, client: client, version: version, id: id)
         }
         global?.filter = { [unowned self] client in !self.compositor.display.origin(of: client).isSandboxed }
@@ -73,26 +75,35 @@ public final class SecurityContextManager {
         }
         let client = binding.client
         guard !compositor.display.origin(of: client).isSandboxed else {
-            throw ProtocolError(code: WP_SECURITY_CONTEXT_MANAGER_V1_ERROR_NESTED.rawValue,
-                                "a sandboxed client cannot make a security context")
+            throw ProtocolError(
+                code: WP_SECURITY_CONTEXT_MANAGER_V1_ERROR_NESTED.rawValue,
+                "a sandboxed client cannot make a security context")
         }
         guard listenerCount(of: client) < Self.maxListenersPerClient else {
-            throw ProtocolError.noMemory("per-client limit: more than \(Self.maxListenersPerClient) security contexts", client: client)
+            throw ProtocolError.noMemory(
+                "per-client limit: more than \(Self.maxListenersPerClient) security contexts", client: client)
         }
         if listeners.count >= Self.maxListeners, let oldest = listeners.first(where: { $0.creator == nil }) {
             end(oldest)
         }
         guard listeners.count < Self.maxListeners else {
-            throw ProtocolError.noMemory("more than \(Self.maxListeners) security contexts of connected clients in all", client: client)
+            throw ProtocolError.noMemory(
+                "more than \(Self.maxListeners) security contexts of connected clients in all", client: client)
         }
         if let why = Self.listeningSocketProblem(listenFD) {
-            throw ProtocolError(code: WP_SECURITY_CONTEXT_MANAGER_V1_ERROR_INVALID_LISTEN_FD.rawValue, "listen_fd \(why)")
+            throw ProtocolError(
+                code: WP_SECURITY_CONTEXT_MANAGER_V1_ERROR_INVALID_LISTEN_FD.rawValue, "listen_fd \(why)")
         }
-        guard let context = SecurityContext(manager: self, client: client, version: binding.version, id: id) else { return }
-        guard let listener = SecurityContextListener(manager: self, creator: client, listenFD: listenFD, closeFD: closeFD) else {
+        guard let context = SecurityContext(manager: self, client: client, version: binding.version, id: id) else {
+            return
+        }
+        guard
+            let listener = SecurityContextListener(manager: self, creator: client, listenFD: listenFD, closeFD: closeFD)
+        else {
             context.destroyResource()
-            throw ProtocolError(code: WP_SECURITY_CONTEXT_MANAGER_V1_ERROR_INVALID_LISTEN_FD.rawValue,
-                                "close_fd cannot be watched for its hangup")
+            throw ProtocolError(
+                code: WP_SECURITY_CONTEXT_MANAGER_V1_ERROR_INVALID_LISTEN_FD.rawValue,
+                "close_fd cannot be watched for its hangup")
         }
         owned = false
         context.listener = listener
@@ -121,7 +132,8 @@ public final class SecurityContextManager {
     }
 
     private func watchCreator(_ client: OpaquePointer) {
-        guard creators[client] == nil, let watcher = Listener({ [weak self] _ in self?.creatorDidDisconnect(client) }) else { return }
+        guard creators[client] == nil, let watcher = Listener({ [weak self] _ in self?.creatorDidDisconnect(client) })
+        else { return }
         watcher.listen(toClientDestroy: client)
         creators[client] = watcher
     }

@@ -8,21 +8,23 @@ final class SecurityContextManagerBinding: ResourceObject {
 
     init?(manager: SecurityContextManager, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.manager = manager
-        super.init(client: client, interface: strata_wp_security_context_manager_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_wp_security_context_manager_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
-    static let implementation = makeImplementation(wp_security_context_manager_v1_interface(
-        destroy: destroyRequest,
-        create_listener: { _, resource, id, listenFD, closeFD in
-            var handled = false
-            handle(resource, as: SecurityContextManagerBinding.self) { binding in
-                handled = true
-                try binding.manager.createListener(binding: binding, id: id, listenFD: listenFD, closeFD: closeFD)
-            }
-            if !handled {
-                Descriptors.close(listenFD)
-                Descriptors.close(closeFD)
-            }
-        }))
+    static let implementation = makeImplementation(
+        wp_security_context_manager_v1_interface(
+            destroy: destroyRequest,
+            create_listener: { _, resource, id, listenFD, closeFD in
+                var handled = false
+                handle(resource, as: SecurityContextManagerBinding.self) { binding in
+                    handled = true
+                    try binding.manager.createListener(binding: binding, id: id, listenFD: listenFD, closeFD: closeFD)
+                }
+                if !handled {
+                    Descriptors.close(listenFD)
+                    Descriptors.close(closeFD)
+                }
+            }))
 }

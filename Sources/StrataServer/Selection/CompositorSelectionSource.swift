@@ -20,7 +20,8 @@ public final class CompositorSelectionSource: SelectionSource {
         var kept: [String] = []
         var seen: Set<String> = []
         var bytes = 0
-        for type in mimeTypes where !type.isEmpty && type.utf8.count <= ClientBudget.maxMimeTypeLength && !type.utf8.contains(0) {
+        for type in mimeTypes
+        where !type.isEmpty && type.utf8.count <= ClientBudget.maxMimeTypeLength && !type.utf8.contains(0) {
             guard kept.count < ClientBudget.maxMimeTypesPerSource else { break }
             let cost = type.utf8.count + 16
             guard bytes + cost <= ClientBudget.maxMimeBytesPerSource else { break }

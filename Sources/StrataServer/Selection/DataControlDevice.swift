@@ -16,23 +16,32 @@ final class DataControlDevice: ResourceObject, SelectionWatcher {
     private var speaksPrimary: Bool { flavor.hasPrimarySelection(version: version) }
 
     /// A new device of `client`, charged to its budget (`ClientBudget.maxSelectionWatchersPerClient`).
-    static func make(seat: Seat, flavor: DataControlFlavor, client: OpaquePointer, version: UInt32, id: UInt32) throws(ProtocolError) {
+    static func make(seat: Seat, flavor: DataControlFlavor, client: OpaquePointer, version: UInt32, id: UInt32)
+        throws(ProtocolError)
+    {
         let charge = BudgetCharge(client: client, kind: STRATA_CHARGE_SELECTION_WATCHERS)
         if let charge, !charge.add(1, limit: ClientBudget.maxSelectionWatchersPerClient) {
-            throw .noMemory("more than \(ClientBudget.maxSelectionWatchersPerClient) data control devices", client: client)
+            throw .noMemory(
+                "more than \(ClientBudget.maxSelectionWatchersPerClient) data control devices", client: client)
         }
-        guard let device = DataControlDevice(seat: seat, flavor: flavor, charge: charge, client: client, version: version, id: id) else { return }
+        guard
+            let device = DataControlDevice(
+                seat: seat, flavor: flavor, charge: charge, client: client, version: version, id: id)
+        else { return }
         // The first selection (and primary selection) events go out at once.
         seat.clipboard.watcherDidAppear(device)
         if device.speaksPrimary { seat.primarySelection.watcherDidAppear(device) }
     }
 
-    private init?(seat: Seat, flavor: DataControlFlavor, charge: BudgetCharge?, client: OpaquePointer, version: UInt32, id: UInt32) {
+    private init?(
+        seat: Seat, flavor: DataControlFlavor, charge: BudgetCharge?, client: OpaquePointer, version: UInt32, id: UInt32
+    ) {
         self.seat = seat
         self.flavor = flavor
         self.charge = charge
-        super.init(client: client, interface: flavor.deviceInterface, version: version, id: id,
-                   implementation: flavor == .wlr ? Self.wlrImplementation : Self.extImplementation)
+        super.init(
+            client: client, interface: flavor.deviceInterface, version: version, id: id,
+            implementation: flavor == .wlr ? Self.wlrImplementation : Self.extImplementation)
     }
 
     override func resourceDidDestroy() {
@@ -61,7 +70,8 @@ final class DataControlDevice: ResourceObject, SelectionWatcher {
         guard !isDestroyed else { return }
         var offer: DataControlOffer?
         if let source, source.isLive,
-            let made = DataControlOffer(source: source, selection: selection, flavor: flavor, client: client, version: version)
+            let made = DataControlOffer(
+                source: source, selection: selection, flavor: flavor, client: client, version: version)
         {
             flavor.sendDataOffer(device: resource, offer: made.resource)
             for type in source.mimeTypes { flavor.sendOffer(offer: made.resource, mimeType: type) }
@@ -86,16 +96,20 @@ final class DataControlDevice: ResourceObject, SelectionWatcher {
         selection.setFromControl(source)
     }
 
-    private static let setSelection: @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?) -> Void = { _, resource, source in
+    private static let setSelection: @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?) -> Void = {
+        _, resource, source in
         handle(resource, as: DataControlDevice.self) { try $0.handleSetSelectionRequest(source, primary: false) }
     }
 
-    private static let setPrimarySelection: @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?) -> Void = { _, resource, source in
+    private static let setPrimarySelection: @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?) -> Void = {
+        _, resource, source in
         handle(resource, as: DataControlDevice.self) { try $0.handleSetSelectionRequest(source, primary: true) }
     }
 
-    static let wlrImplementation = makeImplementation(zwlr_data_control_device_v1_interface(
-        set_selection: setSelection, destroy: destroyRequest, set_primary_selection: setPrimarySelection))
-    static let extImplementation = makeImplementation(ext_data_control_device_v1_interface(
-        set_selection: setSelection, destroy: destroyRequest, set_primary_selection: setPrimarySelection))
+    static let wlrImplementation = makeImplementation(
+        zwlr_data_control_device_v1_interface(
+            set_selection: setSelection, destroy: destroyRequest, set_primary_selection: setPrimarySelection))
+    static let extImplementation = makeImplementation(
+        ext_data_control_device_v1_interface(
+            set_selection: setSelection, destroy: destroyRequest, set_primary_selection: setPrimarySelection))
 }

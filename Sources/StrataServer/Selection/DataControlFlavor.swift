@@ -45,11 +45,15 @@ enum DataControlFlavor {
 
     /// The device's used_source error and the source's invalid_offer error (the same numbers).
     var usedSourceError: UInt32 {
-        self == .wlr ? ZWLR_DATA_CONTROL_DEVICE_V1_ERROR_USED_SOURCE.rawValue : EXT_DATA_CONTROL_DEVICE_V1_ERROR_USED_SOURCE.rawValue
+        self == .wlr
+            ? ZWLR_DATA_CONTROL_DEVICE_V1_ERROR_USED_SOURCE.rawValue
+            : EXT_DATA_CONTROL_DEVICE_V1_ERROR_USED_SOURCE.rawValue
     }
 
     var invalidOfferError: UInt32 {
-        self == .wlr ? ZWLR_DATA_CONTROL_SOURCE_V1_ERROR_INVALID_OFFER.rawValue : EXT_DATA_CONTROL_SOURCE_V1_ERROR_INVALID_OFFER.rawValue
+        self == .wlr
+            ? ZWLR_DATA_CONTROL_SOURCE_V1_ERROR_INVALID_OFFER.rawValue
+            : EXT_DATA_CONTROL_SOURCE_V1_ERROR_INVALID_OFFER.rawValue
     }
 
     // MARK: Events

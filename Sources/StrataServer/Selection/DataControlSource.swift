@@ -17,8 +17,9 @@ final class DataControlSource: ResourceObject, SelectionSource {
     init?(flavor: DataControlFlavor, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.flavor = flavor
         offered = MimeTypeList(client: client)
-        super.init(client: client, interface: flavor.sourceInterface, version: version, id: id,
-                   implementation: flavor == .wlr ? Self.wlrImplementation : Self.extImplementation)
+        super.init(
+            client: client, interface: flavor.sourceInterface, version: version, id: id,
+            implementation: flavor == .wlr ? Self.wlrImplementation : Self.extImplementation)
     }
 
     override func resourceDidDestroy() {
@@ -46,18 +47,22 @@ final class DataControlSource: ResourceObject, SelectionSource {
         flavor.sendSend(source: resource, mimeType: mimeType, fd: fd)
     }
 
-    private static let offer: @convention(c) (OpaquePointer?, OpaquePointer?, UnsafePointer<CChar>?) -> Void = { _, resource, mimeType in
+    private static let offer: @convention(c) (OpaquePointer?, OpaquePointer?, UnsafePointer<CChar>?) -> Void = {
+        _, resource, mimeType in
         handle(resource, as: DataControlSource.self) { source throws(ProtocolError) in
             guard !source.isUsed else {
-                throw ProtocolError(code: source.flavor.invalidOfferError, "offer after the source was set as a selection")
+                throw ProtocolError(
+                    code: source.flavor.invalidOfferError, "offer after the source was set as a selection")
             }
             guard let mimeType else { return }
             try source.offered.add(mimeType, client: source.client)
         }
     }
 
-    static let wlrImplementation = makeImplementation(zwlr_data_control_source_v1_interface(
-        offer: offer, destroy: destroyRequest))
-    static let extImplementation = makeImplementation(ext_data_control_source_v1_interface(
-        offer: offer, destroy: destroyRequest))
+    static let wlrImplementation = makeImplementation(
+        zwlr_data_control_source_v1_interface(
+            offer: offer, destroy: destroyRequest))
+    static let extImplementation = makeImplementation(
+        ext_data_control_source_v1_interface(
+            offer: offer, destroy: destroyRequest))
 }

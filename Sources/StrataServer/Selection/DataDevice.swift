@@ -10,8 +10,9 @@ final class DataDevice: ResourceObject, SelectionDevice {
 
     init?(seat: Seat, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.seat = seat
-        super.init(client: client, interface: strata_wl_data_device_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_wl_data_device_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
     override func resourceDidDestroy() {
@@ -29,22 +30,28 @@ final class DataDevice: ResourceObject, SelectionDevice {
         }
     }
 
-    static let implementation = makeImplementation(wl_data_device_interface(
-        start_drag: { _, resource, source, origin, icon, serial in
-            handle(resource, as: DataDevice.self) { try $0.handleStartDragRequest(source: source, origin: origin, icon: icon, serial: serial) }
-        },
-        set_selection: { _, resource, source, serial in
-            handle(resource, as: DataDevice.self) { try $0.handleSetSelectionRequest(source: source, serial: serial) }
-        },
-        release: destroyRequest))
+    static let implementation = makeImplementation(
+        wl_data_device_interface(
+            start_drag: { _, resource, source, origin, icon, serial in
+                handle(resource, as: DataDevice.self) {
+                    try $0.handleStartDragRequest(source: source, origin: origin, icon: icon, serial: serial)
+                }
+            },
+            set_selection: { _, resource, source, serial in
+                handle(resource, as: DataDevice.self) {
+                    try $0.handleSetSelectionRequest(source: source, serial: serial)
+                }
+            },
+            release: destroyRequest))
 
     func handleSetSelectionRequest(source sourceResource: OpaquePointer?, serial: UInt32) throws(ProtocolError) {
         let source = ResourceObject.from(sourceResource, as: DataSource.self)
         if let source {
             try Self.use(source)
             guard source.dndActions == nil else {
-                throw ProtocolError(on: source.resource, code: WL_DATA_SOURCE_ERROR_INVALID_SOURCE.rawValue,
-                                    "a drag-and-drop source (set_actions) cannot be the selection")
+                throw ProtocolError(
+                    on: source.resource, code: WL_DATA_SOURCE_ERROR_INVALID_SOURCE.rawValue,
+                    "a drag-and-drop source (set_actions) cannot be the selection")
             }
         }
         seat.clipboard.set(source, client: client, serial: serial)
@@ -53,11 +60,15 @@ final class DataDevice: ResourceObject, SelectionDevice {
     /// start_drag: the icon gets its role (another role: the role error), the source is used
     /// (used before: used_source), then the seat begins the drag if the serial is the press of
     /// the implicit grab on `origin`, or refuses it by cancelling the source.
-    func handleStartDragRequest(source sourceResource: OpaquePointer?, origin: OpaquePointer?, icon: OpaquePointer?, serial: UInt32) throws(ProtocolError) {
+    func handleStartDragRequest(
+        source sourceResource: OpaquePointer?, origin: OpaquePointer?, icon: OpaquePointer?, serial: UInt32
+    ) throws(ProtocolError) {
         let iconSurface = ResourceObject.from(icon, as: Surface.self)
         if let iconSurface, let role = iconSurface.roleName, role != DragIconRole.roleName {
-            throw ProtocolError(code: WL_DATA_DEVICE_ERROR_ROLE.rawValue,
-                                "start_drag: the icon wl_surface@\(wl_resource_get_id(iconSurface.resource)) already has the role \(role)")
+            throw ProtocolError(
+                code: WL_DATA_DEVICE_ERROR_ROLE.rawValue,
+                "start_drag: the icon wl_surface@\(wl_resource_get_id(iconSurface.resource)) already has the role \(role)"
+            )
         }
         let source = ResourceObject.from(sourceResource, as: DataSource.self)
         if let source { try Self.use(source) }
@@ -81,8 +92,9 @@ final class DataDevice: ResourceObject, SelectionDevice {
     /// Marks a source used; a second use is the device's used_source error.
     private static func use(_ source: DataSource) throws(ProtocolError) {
         guard !source.isUsed else {
-            throw ProtocolError(code: usedSourceError,
-                                "wl_data_source@\(wl_resource_get_id(source.resource)) was already used")
+            throw ProtocolError(
+                code: usedSourceError,
+                "wl_data_source@\(wl_resource_get_id(source.resource)) was already used")
         }
         source.isUsed = true
     }

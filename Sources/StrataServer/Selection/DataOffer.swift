@@ -29,7 +29,10 @@ final class DataOffer: ResourceObject {
     /// Makes an offer for `source` on `device`'s client, announces it (data_offer) and its mime
     /// types (offer). The caller then sends selection.
     static func announce(_ source: SelectionSource, on device: DataDevice) -> DataOffer? {
-        guard let offer = DataOffer(source: source, dragSource: nil, seat: device.seat, client: device.client, version: device.version) else { return nil }
+        guard
+            let offer = DataOffer(
+                source: source, dragSource: nil, seat: device.seat, client: device.client, version: device.version)
+        else { return nil }
         wl_data_device_send_data_offer(device.resource, offer.resource)
         for type in source.mimeTypes {
             wl_data_offer_send_offer(offer.resource, type)
@@ -40,7 +43,10 @@ final class DataOffer: ResourceObject {
     /// Makes a drag's offer on `device`'s client: data_offer, offer(mime)…, source_actions (v3).
     /// The caller then sends enter and chooses the action.
     static func announceDrag(_ source: DataSource, on device: DataDevice) -> DataOffer? {
-        guard let offer = DataOffer(source: nil, dragSource: source, seat: device.seat, client: device.client, version: device.version) else { return nil }
+        guard
+            let offer = DataOffer(
+                source: nil, dragSource: source, seat: device.seat, client: device.client, version: device.version)
+        else { return nil }
         wl_data_device_send_data_offer(device.resource, offer.resource)
         for type in source.mimeTypes {
             wl_data_offer_send_offer(offer.resource, type)
@@ -50,14 +56,16 @@ final class DataOffer: ResourceObject {
         return offer
     }
 
-    private init?(source: SelectionSource?, dragSource: DataSource?, seat: Seat, client: OpaquePointer, version: UInt32) {
+    private init?(source: SelectionSource?, dragSource: DataSource?, seat: Seat, client: OpaquePointer, version: UInt32)
+    {
         self.source = source
         self.dragSource = dragSource
         isDragAndDrop = dragSource != nil
         self.seat = seat
         // id 0: a server-created object.
-        super.init(client: client, interface: strata_wl_data_offer_interface(), version: version, id: 0,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_wl_data_offer_interface(), version: version, id: 0,
+            implementation: Self.implementation)
     }
 
     override func resourceDidDestroy() {
@@ -105,7 +113,9 @@ final class DataOffer: ResourceObject {
     /// The drop: whether the destination accepted a type and an action; if so the offer stays
     /// live for the transfer.
     func dropWillHappen() -> Bool {
-        guard let source = liveDragSource, source.acceptedMimeType != nil, source.currentAction != 0 else { return false }
+        guard let source = liveDragSource, source.acceptedMimeType != nil, source.currentAction != 0 else {
+            return false
+        }
         isDropped = true
         dropAction = source.currentAction
         return true
@@ -117,44 +127,47 @@ final class DataOffer: ResourceObject {
         source.destinationDidLeave()
     }
 
-    static let implementation = makeImplementation(wl_data_offer_interface(
-        accept: { _, resource, _, mimeType in
-            handle(resource, as: DataOffer.self) { offer in
-                guard offer.isDragAndDrop, !offer.isFinished, let source = offer.liveDragSource else { return }
-                source.destinationDidAccept(mimeType.map { String(cString: $0) })
-            }
-        },
-        receive: { _, resource, mimeType, fd in
-            guard ResourceObject.from(resource, as: DataOffer.self) != nil else {
-                Descriptors.close(fd)
-                return
-            }
-            handle(resource, as: DataOffer.self) { offer in
-                defer { Descriptors.close(fd) }
-                guard let mimeType else { return }
-                if offer.isDragAndDrop {
-                    guard !offer.isFinished, let source = offer.liveDragSource else { return }
-                    source.send(mimeType: String(cString: mimeType), fd: fd)
-                } else if let source = offer.source, offer.seat.clipboard.isCurrent(source) {
-                    source.send(mimeType: String(cString: mimeType), fd: fd)
+    static let implementation = makeImplementation(
+        wl_data_offer_interface(
+            accept: { _, resource, _, mimeType in
+                handle(resource, as: DataOffer.self) { offer in
+                    guard offer.isDragAndDrop, !offer.isFinished, let source = offer.liveDragSource else { return }
+                    source.destinationDidAccept(mimeType.map { String(cString: $0) })
                 }
-            }
-        },
-        destroy: destroyRequest,
-        finish: { _, resource in
-            handle(resource, as: DataOffer.self) { try $0.handleFinishRequest() }
-        },
-        set_actions: { _, resource, actions, preferred in
-            handle(resource, as: DataOffer.self) { try $0.handleSetActionsRequest(actions, preferred: preferred) }
-        }))
+            },
+            receive: { _, resource, mimeType, fd in
+                guard ResourceObject.from(resource, as: DataOffer.self) != nil else {
+                    Descriptors.close(fd)
+                    return
+                }
+                handle(resource, as: DataOffer.self) { offer in
+                    defer { Descriptors.close(fd) }
+                    guard let mimeType else { return }
+                    if offer.isDragAndDrop {
+                        guard !offer.isFinished, let source = offer.liveDragSource else { return }
+                        source.send(mimeType: String(cString: mimeType), fd: fd)
+                    } else if let source = offer.source, offer.seat.clipboard.isCurrent(source) {
+                        source.send(mimeType: String(cString: mimeType), fd: fd)
+                    }
+                }
+            },
+            destroy: destroyRequest,
+            finish: { _, resource in
+                handle(resource, as: DataOffer.self) { try $0.handleFinishRequest() }
+            },
+            set_actions: { _, resource, actions, preferred in
+                handle(resource, as: DataOffer.self) { try $0.handleSetActionsRequest(actions, preferred: preferred) }
+            }))
 
     func handleFinishRequest() throws(ProtocolError) {
         guard isDragAndDrop else {
-            throw ProtocolError(code: WL_DATA_OFFER_ERROR_INVALID_FINISH.rawValue, "finish on a selection offer (not drag-and-drop)")
+            throw ProtocolError(
+                code: WL_DATA_OFFER_ERROR_INVALID_FINISH.rawValue, "finish on a selection offer (not drag-and-drop)")
         }
         guard isDropped, !isFinished else {
-            throw ProtocolError(code: WL_DATA_OFFER_ERROR_INVALID_FINISH.rawValue,
-                                isFinished ? "finish sent twice" : "finish before the drop")
+            throw ProtocolError(
+                code: WL_DATA_OFFER_ERROR_INVALID_FINISH.rawValue,
+                isFinished ? "finish sent twice" : "finish before the drop")
         }
         guard let source = liveDragSource else {
             // The source went away: nothing left to tell.
@@ -166,8 +179,10 @@ final class DataOffer: ResourceObject {
         }
         let none = UInt32(0), ask = WL_DATA_DEVICE_MANAGER_DND_ACTION_ASK.rawValue
         guard source.currentAction != none, source.currentAction != ask else {
-            throw ProtocolError(code: WL_DATA_OFFER_ERROR_INVALID_OFFER.rawValue,
-                                "finish with the action \(source.currentAction == none ? "none" : "ask") (an ask must be settled with set_actions first)")
+            throw ProtocolError(
+                code: WL_DATA_OFFER_ERROR_INVALID_OFFER.rawValue,
+                "finish with the action \(source.currentAction == none ? "none" : "ask") (an ask must be settled with set_actions first)"
+            )
         }
         isFinished = true
         source.dragDidFinish()
@@ -175,14 +190,21 @@ final class DataOffer: ResourceObject {
 
     func handleSetActionsRequest(_ actions: UInt32, preferred: UInt32) throws(ProtocolError) {
         guard isDragAndDrop else {
-            throw ProtocolError(code: WL_DATA_OFFER_ERROR_INVALID_OFFER.rawValue, "set_actions on a selection offer (not drag-and-drop)")
+            throw ProtocolError(
+                code: WL_DATA_OFFER_ERROR_INVALID_OFFER.rawValue, "set_actions on a selection offer (not drag-and-drop)"
+            )
         }
         guard actions & ~DataSource.allActions == 0 else {
-            throw ProtocolError(code: WL_DATA_OFFER_ERROR_INVALID_ACTION_MASK.rawValue, "set_actions: \(actions) is not a mask of dnd_action values")
+            throw ProtocolError(
+                code: WL_DATA_OFFER_ERROR_INVALID_ACTION_MASK.rawValue,
+                "set_actions: \(actions) is not a mask of dnd_action values")
         }
-        guard preferred & ~DataSource.allActions == 0, preferred.nonzeroBitCount <= 1, preferred == 0 || preferred & actions != 0 else {
-            throw ProtocolError(code: WL_DATA_OFFER_ERROR_INVALID_ACTION.rawValue,
-                                "set_actions: the preferred action \(preferred) is not one action of the mask \(actions)")
+        guard preferred & ~DataSource.allActions == 0, preferred.nonzeroBitCount <= 1,
+            preferred == 0 || preferred & actions != 0
+        else {
+            throw ProtocolError(
+                code: WL_DATA_OFFER_ERROR_INVALID_ACTION.rawValue,
+                "set_actions: the preferred action \(preferred) is not one action of the mask \(actions)")
         }
         guard !isFinished else {
             throw ProtocolError(code: WL_DATA_OFFER_ERROR_INVALID_OFFER.rawValue, "set_actions after finish")

@@ -35,14 +35,16 @@ final class DataSource: ResourceObject, SelectionSource {
         version >= 3 ? (dndActions ?? 0) : WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY.rawValue
     }
 
-    static let allActions = WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY.rawValue | WL_DATA_DEVICE_MANAGER_DND_ACTION_MOVE.rawValue
+    static let allActions =
+        WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY.rawValue | WL_DATA_DEVICE_MANAGER_DND_ACTION_MOVE.rawValue
         | WL_DATA_DEVICE_MANAGER_DND_ACTION_ASK.rawValue
 
     init?(seat: Seat, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.seat = seat
         offered = MimeTypeList(client: client)
-        super.init(client: client, interface: strata_wl_data_source_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_wl_data_source_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
     override func resourceDidDestroy() {
@@ -136,25 +138,29 @@ final class DataSource: ResourceObject, SelectionSource {
         cancel()
     }
 
-    static let implementation = makeImplementation(wl_data_source_interface(
-        offer: { _, resource, mimeType in
-            handle(resource, as: DataSource.self) { source throws(ProtocolError) in
-                guard let mimeType else { return }
-                try source.offered.add(mimeType, client: source.client)
-            }
-        },
-        destroy: destroyRequest,
-        set_actions: { _, resource, actions in
-            handle(resource, as: DataSource.self) { try $0.handleSetActionsRequest(actions) }
-        }))
+    static let implementation = makeImplementation(
+        wl_data_source_interface(
+            offer: { _, resource, mimeType in
+                handle(resource, as: DataSource.self) { source throws(ProtocolError) in
+                    guard let mimeType else { return }
+                    try source.offered.add(mimeType, client: source.client)
+                }
+            },
+            destroy: destroyRequest,
+            set_actions: { _, resource, actions in
+                handle(resource, as: DataSource.self) { try $0.handleSetActionsRequest(actions) }
+            }))
 
     func handleSetActionsRequest(_ actions: UInt32) throws(ProtocolError) {
         guard actions & ~Self.allActions == 0 else {
-            throw ProtocolError(code: WL_DATA_SOURCE_ERROR_INVALID_ACTION_MASK.rawValue, "set_actions: \(actions) is not a mask of dnd_action values")
+            throw ProtocolError(
+                code: WL_DATA_SOURCE_ERROR_INVALID_ACTION_MASK.rawValue,
+                "set_actions: \(actions) is not a mask of dnd_action values")
         }
         guard dndActions == nil, !isUsed else {
-            throw ProtocolError(code: WL_DATA_SOURCE_ERROR_INVALID_SOURCE.rawValue,
-                                "set_actions must be sent once, before the source is used for drag-and-drop")
+            throw ProtocolError(
+                code: WL_DATA_SOURCE_ERROR_INVALID_SOURCE.rawValue,
+                "set_actions must be sent once, before the source is used for drag-and-drop")
         }
         dndActions = actions
     }

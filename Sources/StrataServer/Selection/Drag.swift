@@ -41,8 +41,10 @@ final class Drag {
     private weak var focusOffer: DataOffer?
     private(set) var isEnded = false
 
-    init(seat: Seat, touchID: Int32?, client: OpaquePointer, source: DataSource?, origin: Surface, icon: Surface?,
-         output: ScreenOutput, x: Double, y: Double) {
+    init(
+        seat: Seat, touchID: Int32?, client: OpaquePointer, source: DataSource?, origin: Surface, icon: Surface?,
+        output: ScreenOutput, x: Double, y: Double
+    ) {
         self.seat = seat
         self.touchID = touchID
         self.client = client
@@ -67,7 +69,8 @@ final class Drag {
         self.y = y
         seat.compositor.dragIcon.update()
         if !updateFocus(), let device = focusDevice, !device.isDestroyed, let local = localPoint() {
-            wl_data_device_send_motion(device.resource, time, wl_fixed_from_double(local.x), wl_fixed_from_double(local.y))
+            wl_data_device_send_motion(
+                device.resource, time, wl_fixed_from_double(local.x), wl_fixed_from_double(local.y))
         }
     }
 
@@ -162,7 +165,8 @@ final class Drag {
     private func updateFocus() -> Bool {
         var hit: (surface: Surface, window: Window, x: Double, y: Double)?
         if let output, let found = seat.compositor.scene.surface(at: x, y, on: output), !found.surface.isDestroyed,
-           seat.acceptsPointerFocus(found.surface.client), hasSource || found.surface.client == client {
+            seat.acceptsPointerFocus(found.surface.client), hasSource || found.surface.client == client
+        {
             hit = found
         }
         guard hit?.surface !== focus else { return false }
@@ -191,8 +195,9 @@ final class Drag {
             offer = DataOffer.announceDrag(source, on: device)
             focusOffer = offer
         }
-        wl_data_device_send_enter(device.resource, seat.nextSerial(), surface.resource,
-                                  wl_fixed_from_double(x), wl_fixed_from_double(y), offer?.resource)
+        wl_data_device_send_enter(
+            device.resource, seat.nextSerial(), surface.resource,
+            wl_fixed_from_double(x), wl_fixed_from_double(y), offer?.resource)
         offer?.chooseAction()
     }
 

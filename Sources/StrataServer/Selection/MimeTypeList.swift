@@ -34,10 +34,14 @@ final class MimeTypeList {
         }
         let cost = Self.cost(ofLength: length)
         guard bytes + cost <= ClientBudget.maxMimeBytesPerSource else {
-            throw .noMemory("MIME types of one source longer than \(ClientBudget.maxMimeBytesPerSource) bytes in all", client: client)
+            throw .noMemory(
+                "MIME types of one source longer than \(ClientBudget.maxMimeBytesPerSource) bytes in all",
+                client: client)
         }
         if let charge, !charge.add(UInt64(cost), limit: ClientBudget.maxMimeBytesPerClient) {
-            throw .noMemory("MIME types of the client's sources longer than \(ClientBudget.maxMimeBytesPerClient) bytes in all", client: client)
+            throw .noMemory(
+                "MIME types of the client's sources longer than \(ClientBudget.maxMimeBytesPerClient) bytes in all",
+                client: client)
         }
         bytes += cost
         known.insert(type)

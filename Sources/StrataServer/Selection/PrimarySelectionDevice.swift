@@ -10,8 +10,9 @@ final class PrimarySelectionDevice: ResourceObject, SelectionDevice {
     init?(selection: Selection, flavor: PrimarySelectionFlavor, client: OpaquePointer, id: UInt32) {
         self.selection = selection
         self.flavor = flavor
-        super.init(client: client, interface: flavor.deviceInterface, version: 1, id: id,
-                   implementation: flavor == .zwp ? Self.zwpImplementation : Self.gtkImplementation)
+        super.init(
+            client: client, interface: flavor.deviceInterface, version: 1, id: id,
+            implementation: flavor == .zwp ? Self.zwpImplementation : Self.gtkImplementation)
     }
 
     override func resourceDidDestroy() {
@@ -28,7 +29,8 @@ final class PrimarySelectionDevice: ResourceObject, SelectionDevice {
         }
     }
 
-    private static let setSelection: @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?, UInt32) -> Void = { _, resource, source, serial in
+    private static let setSelection: @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?, UInt32) -> Void = {
+        _, resource, source, serial in
         handle(resource, as: PrimarySelectionDevice.self) { device in
             // The argument is typed by the device's flavor: libwayland has checked the interface.
             let source = ResourceObject.from(source, as: PrimarySelectionSource.self)
@@ -36,8 +38,10 @@ final class PrimarySelectionDevice: ResourceObject, SelectionDevice {
         }
     }
 
-    static let zwpImplementation = makeImplementation(zwp_primary_selection_device_v1_interface(
-        set_selection: setSelection, destroy: destroyRequest))
-    static let gtkImplementation = makeImplementation(gtk_primary_selection_device_interface(
-        set_selection: setSelection, destroy: destroyRequest))
+    static let zwpImplementation = makeImplementation(
+        zwp_primary_selection_device_v1_interface(
+            set_selection: setSelection, destroy: destroyRequest))
+    static let gtkImplementation = makeImplementation(
+        gtk_primary_selection_device_interface(
+            set_selection: setSelection, destroy: destroyRequest))
 }

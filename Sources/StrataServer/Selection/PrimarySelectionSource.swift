@@ -15,8 +15,9 @@ final class PrimarySelectionSource: ResourceObject, SelectionSource {
         self.selection = selection
         self.flavor = flavor
         offered = MimeTypeList(client: client)
-        super.init(client: client, interface: flavor.sourceInterface, version: 1, id: id,
-                   implementation: flavor == .zwp ? Self.zwpImplementation : Self.gtkImplementation)
+        super.init(
+            client: client, interface: flavor.sourceInterface, version: 1, id: id,
+            implementation: flavor == .zwp ? Self.zwpImplementation : Self.gtkImplementation)
     }
 
     override func resourceDidDestroy() {
@@ -36,15 +37,18 @@ final class PrimarySelectionSource: ResourceObject, SelectionSource {
         flavor.sendSend(source: resource, mimeType: mimeType, fd: fd)
     }
 
-    private static let offer: @convention(c) (OpaquePointer?, OpaquePointer?, UnsafePointer<CChar>?) -> Void = { _, resource, mimeType in
+    private static let offer: @convention(c) (OpaquePointer?, OpaquePointer?, UnsafePointer<CChar>?) -> Void = {
+        _, resource, mimeType in
         handle(resource, as: PrimarySelectionSource.self) { source throws(ProtocolError) in
             guard let mimeType else { return }
             try source.offered.add(mimeType, client: source.client)
         }
     }
 
-    static let zwpImplementation = makeImplementation(zwp_primary_selection_source_v1_interface(
-        offer: offer, destroy: destroyRequest))
-    static let gtkImplementation = makeImplementation(gtk_primary_selection_source_interface(
-        offer: offer, destroy: destroyRequest))
+    static let zwpImplementation = makeImplementation(
+        zwp_primary_selection_source_v1_interface(
+            offer: offer, destroy: destroyRequest))
+    static let gtkImplementation = makeImplementation(
+        gtk_primary_selection_source_interface(
+            offer: offer, destroy: destroyRequest))
 }

@@ -26,7 +26,9 @@ extension Seat {
 
     /// Calls `handler` with the `kind` selection now and on every change of it, until the
     /// returned observer is cancelled.
-    public func observeSelection(_ kind: SelectionKind, _ handler: @escaping (SelectionObserver.Contents?) -> Void) -> SelectionObserver {
+    public func observeSelection(_ kind: SelectionKind, _ handler: @escaping (SelectionObserver.Contents?) -> Void)
+        -> SelectionObserver
+    {
         let selection = selection(kind)
         let observer = SelectionObserver(selection: selection, handler: handler)
         selection.watcherDidAppear(observer)

@@ -94,7 +94,8 @@ final class Selection {
         guard force || client != sentToClient else { return }
         sentToClient = client
         guard let client else { return sender.cancel() }
-        sender.send(to: { [unowned self] in seat.keyboardFocus?.client == client ? client : nil }) { [unowned self] client in
+        sender.send(to: { [unowned self] in seat.keyboardFocus?.client == client ? client : nil }) {
+            [unowned self] client in
             for device in devices where device.client == client {
                 device.sendSelection(source)
             }

@@ -48,7 +48,9 @@ public final class SelectionObserver: SelectionWatcher {
 
     func selectionDidChange(_ selection: Selection) {
         guard let source = selection.source, source.isLive else { return handler(nil) }
-        handler(Contents(mimeTypes: source.mimeTypes, compositorSource: source as? CompositorSelectionSource,
-                         selection: selection, source: source))
+        handler(
+            Contents(
+                mimeTypes: source.mimeTypes, compositorSource: source as? CompositorSelectionSource,
+                selection: selection, source: source))
     }
 }

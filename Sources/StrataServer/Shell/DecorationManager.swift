@@ -21,7 +21,8 @@ enum DecorationManager {
     static let version: UInt32 = 1
 
     static func install(on compositor: Compositor) -> Global? {
-        Global(display: compositor.display, interface: strata_zxdg_decoration_manager_v1_interface(), version: version) { [unowned compositor] client, version, id in
+        Global(display: compositor.display, interface: strata_zxdg_decoration_manager_v1_interface(), version: version)
+        { [unowned compositor] client, version, id in
             _ = DecorationManagerBinding(compositor: compositor, client: client, version: version, id: id)
         }
     }
@@ -32,33 +33,42 @@ final class DecorationManagerBinding: ResourceObject {
 
     init?(compositor: Compositor, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.compositor = compositor
-        super.init(client: client, interface: strata_zxdg_decoration_manager_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_zxdg_decoration_manager_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
-    func handleGetToplevelDecorationRequest(id: UInt32, toplevel toplevelResource: OpaquePointer?) throws(ProtocolError) {
+    func handleGetToplevelDecorationRequest(id: UInt32, toplevel toplevelResource: OpaquePointer?) throws(ProtocolError)
+    {
         guard let toplevel = ResourceObject.from(toplevelResource, as: XdgToplevel.self) else { return }
         guard toplevel.decoration == nil else {
-            throw ProtocolError(code: ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ALREADY_CONSTRUCTED.rawValue,
-                                "the xdg_toplevel already has a zxdg_toplevel_decoration_v1")
+            throw ProtocolError(
+                code: ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ALREADY_CONSTRUCTED.rawValue,
+                "the xdg_toplevel already has a zxdg_toplevel_decoration_v1")
         }
         if let surface = toplevel.xdgSurface?.surface,
-           surface.hasContent || (surface.pending.bufferChanged && surface.pending.buffer.resource != nil) {
-            throw ProtocolError(code: ZXDG_TOPLEVEL_DECORATION_V1_ERROR_UNCONFIGURED_BUFFER.rawValue,
-                                "the xdg_toplevel's surface already has a buffer")
+            surface.hasContent || (surface.pending.bufferChanged && surface.pending.buffer.resource != nil)
+        {
+            throw ProtocolError(
+                code: ZXDG_TOPLEVEL_DECORATION_V1_ERROR_UNCONFIGURED_BUFFER.rawValue,
+                "the xdg_toplevel's surface already has a buffer")
         }
         // The resource holds the object; the toplevel only points at it.
-        let decoration = ToplevelDecoration(client: client, version: version, id: id, toplevel: toplevel,
-                                            mode: compositor.decorationMode)
+        let decoration = ToplevelDecoration(
+            client: client, version: version, id: id, toplevel: toplevel,
+            mode: compositor.decorationMode)
         toplevel.decoration = decoration
-        toplevel.sendConfigure()   // after the initial configure; before it, that one carries the mode
+        toplevel.sendConfigure()  // after the initial configure; before it, that one carries the mode
     }
 
-    static let implementation = makeImplementation(zxdg_decoration_manager_v1_interface(
-        destroy: destroyRequest,
-        get_toplevel_decoration: { _, resource, id, toplevel in
-            handle(resource, as: DecorationManagerBinding.self) { try $0.handleGetToplevelDecorationRequest(id: id, toplevel: toplevel) }
-        }))
+    static let implementation = makeImplementation(
+        zxdg_decoration_manager_v1_interface(
+            destroy: destroyRequest,
+            get_toplevel_decoration: { _, resource, id, toplevel in
+                handle(resource, as: DecorationManagerBinding.self) {
+                    try $0.handleGetToplevelDecorationRequest(id: id, toplevel: toplevel)
+                }
+            }))
 }
 
 /// zxdg_toplevel_decoration_v1: tells the client the compositor's mode in the toplevel's next
@@ -73,8 +83,9 @@ final class ToplevelDecoration: ResourceObject {
     init?(client: OpaquePointer, version: UInt32, id: UInt32, toplevel: XdgToplevel, mode: DecorationMode) {
         self.toplevel = toplevel
         self.mode = mode
-        super.init(client: client, interface: strata_zxdg_toplevel_decoration_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_zxdg_toplevel_decoration_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
     /// Called by the toplevel's configure sequence, before xdg_surface.configure.
@@ -93,12 +104,13 @@ final class ToplevelDecoration: ResourceObject {
         if let toplevel, toplevel.decoration === self { toplevel.decoration = nil }
     }
 
-    static let implementation = makeImplementation(zxdg_toplevel_decoration_v1_interface(
-        destroy: destroyRequest,
-        set_mode: { _, resource, _ in
-            handle(resource, as: ToplevelDecoration.self) { $0.handleModeRequest() }
-        },
-        unset_mode: { _, resource in
-            handle(resource, as: ToplevelDecoration.self) { $0.handleModeRequest() }
-        }))
+    static let implementation = makeImplementation(
+        zxdg_toplevel_decoration_v1_interface(
+            destroy: destroyRequest,
+            set_mode: { _, resource, _ in
+                handle(resource, as: ToplevelDecoration.self) { $0.handleModeRequest() }
+            },
+            unset_mode: { _, resource in
+                handle(resource, as: ToplevelDecoration.self) { $0.handleModeRequest() }
+            }))
 }

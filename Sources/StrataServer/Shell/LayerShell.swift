@@ -31,7 +31,8 @@ public final class LayerShell {
     }
 
     func install() -> Global? {
-        Global(display: compositor.display, interface: strata_zwlr_layer_shell_v1_interface(), version: Self.version) { [unowned self] client, version, id in
+        Global(display: compositor.display, interface: strata_zwlr_layer_shell_v1_interface(), version: Self.version) {
+            [unowned self] client, version, id in
             _ = LayerShellBinding(shell: self, client: client, version: version, id: id)
         }
     }

@@ -38,19 +38,23 @@ final class LayerSurface: ResourceObject, SurfaceRole, WindowContent, PopupParen
     private(set) var box = Rect.zero
     private var surfaceDestroyed: Signal<Surface>.Token?
 
-    init?(shell: LayerShell, surface: Surface, screen: Screen?, layer: UInt32, namespace: String,
-          client: OpaquePointer, version: UInt32, id: UInt32) {
+    init?(
+        shell: LayerShell, surface: Surface, screen: Screen?, layer: UInt32, namespace: String,
+        client: OpaquePointer, version: UInt32, id: UInt32
+    ) {
         self.shell = shell
         self.surface = surface
         self.namespace = namespace
         self.screenID = screen?.id
         pending = LayerSurfaceState(layer: layer)
         current = pending
-        super.init(client: client, interface: strata_zwlr_layer_surface_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_zwlr_layer_surface_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
         _ = surface.setRole(self)
         let window = shell.compositor.windows.createWindow(
-            appID: "", title: namespace, pid: clientPid, level: LayerShell.level(ofLayer: layer), canBecomeKey: false, screen: screen)
+            appID: "", title: namespace, pid: clientPid, level: LayerShell.level(ofLayer: layer), canBecomeKey: false,
+            screen: screen)
         window.content = self
         self.window = window
         surfaceDestroyed = surface.didDestroy.observe { [weak self] _ in self?.tearDown() }
@@ -85,7 +89,8 @@ final class LayerSurface: ResourceObject, SurfaceRole, WindowContent, PopupParen
 
     private func updateFrame() {
         guard let window, let surface, !window.isClosed else { return }
-        compositor.windows.setFrame(window, Rect(x: box.x, y: box.y, width: Int(surface.width), height: Int(surface.height)))
+        compositor.windows.setFrame(
+            window, Rect(x: box.x, y: box.y, width: Int(surface.width), height: Int(surface.height)))
     }
 
     private func sendConfigure(width: Int, height: Int) {
@@ -94,7 +99,8 @@ final class LayerSurface: ResourceObject, SurfaceRole, WindowContent, PopupParen
         sentSize = (width, height)
         unackedSerials.append((serial, width, height))
         if unackedSerials.count > 64 { unackedSerials.removeFirst(unackedSerials.count - 64) }
-        zwlr_layer_surface_v1_send_configure(resource, serial, UInt32(clamping: max(0, width)), UInt32(clamping: max(0, height)))
+        zwlr_layer_surface_v1_send_configure(
+            resource, serial, UInt32(clamping: max(0, width)), UInt32(clamping: max(0, height)))
     }
 
     private func rearrange() {
@@ -106,8 +112,12 @@ final class LayerSurface: ResourceObject, SurfaceRole, WindowContent, PopupParen
     func surfaceWillCommit(_ surface: Surface) throws(ProtocolError) {
         guard !isDestroyed, !isClosed else { return }
         if let message = pending.sizeError { throw error(ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SIZE, message) }
-        if !isConfigured, compositor.xdgHandshake == .strict, surface.pending.bufferChanged, surface.pending.buffer.resource != nil {
-            throw error(ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SURFACE_STATE, "buffer committed before the first configure was acknowledged")
+        if !isConfigured, compositor.xdgHandshake == .strict, surface.pending.bufferChanged,
+            surface.pending.buffer.resource != nil
+        {
+            throw error(
+                ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SURFACE_STATE,
+                "buffer committed before the first configure was acknowledged")
         }
     }
 
@@ -117,7 +127,8 @@ final class LayerSurface: ResourceObject, SurfaceRole, WindowContent, PopupParen
         current = pending
         if old.layer != current.layer { compositor.windows.setLevel(window, LayerShell.level(ofLayer: current.layer)) }
         if old.keyboardInteractivity != current.keyboardInteractivity || !isInitialCommitDone {
-            compositor.windows.setCanBecomeKey(window, current.keyboardInteractivity != ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_NONE.rawValue)
+            compositor.windows.setCanBecomeKey(
+                window, current.keyboardInteractivity != ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_NONE.rawValue)
         }
         // `exclusive` on the top or overlay layer holds key: a shown surface takes it now (also
         // when the interactivity or layer just changed), and no other window takes it away.
@@ -230,7 +241,9 @@ final class LayerSurface: ResourceObject, SurfaceRole, WindowContent, PopupParen
     func handleAckConfigureRequest(serial: UInt32) throws(ProtocolError) {
         guard !isClosed else { return }
         guard let index = unackedSerials.firstIndex(where: { $0.serial == serial }) else {
-            throw error(ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SURFACE_STATE, "ack_configure(\(serial)): no such configure is waiting for an ack")
+            throw error(
+                ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SURFACE_STATE,
+                "ack_configure(\(serial)): no such configure is waiting for an ack")
         }
         unackedSerials.removeFirst(index + 1)
         isConfigured = true
@@ -241,53 +254,64 @@ final class LayerSurface: ResourceObject, SurfaceRole, WindowContent, PopupParen
         _ = popup.adoptParent(self)
     }
 
-    static let implementation = makeImplementation(zwlr_layer_surface_v1_interface(
-        set_size: { _, resource, width, height in
-            handle(resource, as: LayerSurface.self) { surface in
-                surface.pending.width = width
-                surface.pending.height = height
-            }
-        },
-        set_anchor: { _, resource, anchor in
-            handle(resource, as: LayerSurface.self) { surface throws(ProtocolError) in
-                guard anchor <= 15 else { throw surface.error(ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_ANCHOR, "anchor \(anchor) is not a bitfield of the four edges") }
-                surface.pending.anchor = anchor
-            }
-        },
-        set_exclusive_zone: { _, resource, zone in
-            handle(resource, as: LayerSurface.self) { $0.pending.exclusiveZone = zone }
-        },
-        set_margin: { _, resource, top, right, bottom, left in
-            handle(resource, as: LayerSurface.self) { surface in
-                surface.pending.marginTop = top
-                surface.pending.marginRight = right
-                surface.pending.marginBottom = bottom
-                surface.pending.marginLeft = left
-            }
-        },
-        set_keyboard_interactivity: { _, resource, value in
-            handle(resource, as: LayerSurface.self) { surface throws(ProtocolError) in
-                let limit = surface.version >= 4 ? ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_ON_DEMAND.rawValue
-                                                 : ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_EXCLUSIVE.rawValue
-                guard value <= limit else {
-                    throw surface.error(ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_KEYBOARD_INTERACTIVITY, "keyboard interactivity \(value) is not valid in version \(surface.version)")
+    static let implementation = makeImplementation(
+        zwlr_layer_surface_v1_interface(
+            set_size: { _, resource, width, height in
+                handle(resource, as: LayerSurface.self) { surface in
+                    surface.pending.width = width
+                    surface.pending.height = height
                 }
-                surface.pending.keyboardInteractivity = value
-            }
-        },
-        get_popup: { _, resource, popup in
-            handle(resource, as: LayerSurface.self) { $0.handleGetPopupRequest(popup) }
-        },
-        ack_configure: { _, resource, serial in
-            handle(resource, as: LayerSurface.self) { try $0.handleAckConfigureRequest(serial: serial) }
-        },
-        destroy: destroyRequest,
-        set_layer: { _, resource, layer in
-            handle(resource, as: LayerSurface.self) { surface throws(ProtocolError) in
-                guard layer <= ZWLR_LAYER_SHELL_V1_LAYER_OVERLAY.rawValue else {
-                    throw ProtocolError(code: ZWLR_LAYER_SHELL_V1_ERROR_INVALID_LAYER.rawValue, "layer \(layer) is not a zwlr_layer_shell_v1.layer")
+            },
+            set_anchor: { _, resource, anchor in
+                handle(resource, as: LayerSurface.self) { surface throws(ProtocolError) in
+                    guard anchor <= 15 else {
+                        throw surface.error(
+                            ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_ANCHOR,
+                            "anchor \(anchor) is not a bitfield of the four edges")
+                    }
+                    surface.pending.anchor = anchor
                 }
-                surface.pending.layer = layer
-            }
-        }))
+            },
+            set_exclusive_zone: { _, resource, zone in
+                handle(resource, as: LayerSurface.self) { $0.pending.exclusiveZone = zone }
+            },
+            set_margin: { _, resource, top, right, bottom, left in
+                handle(resource, as: LayerSurface.self) { surface in
+                    surface.pending.marginTop = top
+                    surface.pending.marginRight = right
+                    surface.pending.marginBottom = bottom
+                    surface.pending.marginLeft = left
+                }
+            },
+            set_keyboard_interactivity: { _, resource, value in
+                handle(resource, as: LayerSurface.self) { surface throws(ProtocolError) in
+                    let limit =
+                        surface.version >= 4
+                        ? ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_ON_DEMAND.rawValue
+                        : ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_EXCLUSIVE.rawValue
+                    guard value <= limit else {
+                        throw surface.error(
+                            ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_KEYBOARD_INTERACTIVITY,
+                            "keyboard interactivity \(value) is not valid in version \(surface.version)")
+                    }
+                    surface.pending.keyboardInteractivity = value
+                }
+            },
+            get_popup: { _, resource, popup in
+                handle(resource, as: LayerSurface.self) { $0.handleGetPopupRequest(popup) }
+            },
+            ack_configure: { _, resource, serial in
+                handle(resource, as: LayerSurface.self) { try $0.handleAckConfigureRequest(serial: serial) }
+            },
+            destroy: destroyRequest,
+            set_layer: { _, resource, layer in
+                handle(resource, as: LayerSurface.self) { surface throws(ProtocolError) in
+                    guard layer <= ZWLR_LAYER_SHELL_V1_LAYER_OVERLAY.rawValue else {
+                        throw ProtocolError(
+                            code: ZWLR_LAYER_SHELL_V1_ERROR_INVALID_LAYER.rawValue,
+                            "layer \(layer) is not a zwlr_layer_shell_v1.layer")
+                    }
+                    surface.pending.layer = layer
+                }
+            }))
 }

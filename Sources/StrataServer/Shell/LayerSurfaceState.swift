@@ -45,15 +45,19 @@ struct LayerSurfaceState: Equatable {
     /// The surface's rectangle inside `bounds` (screen coordinates): centred on its anchors, a
     /// zero size stretched between them, moved inward by the margins of the anchored edges.
     func box(in bounds: Rect) -> Rect {
-        let (x, w) = Self.place(size: Int(width), from: bounds.x, length: bounds.width, anchor: anchor,
-                                low: Self.left, high: Self.right, marginLow: Int(marginLeft), marginHigh: Int(marginRight))
-        let (y, h) = Self.place(size: Int(height), from: bounds.y, length: bounds.height, anchor: anchor,
-                                low: Self.top, high: Self.bottom, marginLow: Int(marginTop), marginHigh: Int(marginBottom))
+        let (x, w) = Self.place(
+            size: Int(width), from: bounds.x, length: bounds.width, anchor: anchor,
+            low: Self.left, high: Self.right, marginLow: Int(marginLeft), marginHigh: Int(marginRight))
+        let (y, h) = Self.place(
+            size: Int(height), from: bounds.y, length: bounds.height, anchor: anchor,
+            low: Self.top, high: Self.bottom, marginLow: Int(marginTop), marginHigh: Int(marginBottom))
         return Rect(x: x, y: y, width: max(0, w), height: max(0, h))
     }
 
-    private static func place(size: Int, from origin: Int, length: Int, anchor: UInt32, low: UInt32, high: UInt32,
-                              marginLow: Int, marginHigh: Int) -> (Int, Int) {
+    private static func place(
+        size: Int, from origin: Int, length: Int, anchor: UInt32, low: UInt32, high: UInt32,
+        marginLow: Int, marginHigh: Int
+    ) -> (Int, Int) {
         let both = anchor & (low | high) == (low | high)
         var position: Int, extent = size
         if both, size == 0 {

@@ -55,8 +55,9 @@ public final class LockScreen {
     /// The lock surface `screen` shows: the holder's, mapped. Nil while unlocked.
     func shownSurface(on screen: ScreenID) -> Surface? {
         guard isLocked, let holder, !holder.isDestroyed,
-              let lockSurface = holder.lockSurface(on: screen), lockSurface.isMapped,
-              let surface = lockSurface.surface, !surface.isDestroyed else { return nil }
+            let lockSurface = holder.lockSurface(on: screen), lockSurface.isMapped,
+            let surface = lockSurface.surface, !surface.isDestroyed
+        else { return nil }
         return surface
     }
 

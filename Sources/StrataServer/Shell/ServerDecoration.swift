@@ -13,8 +13,9 @@ final class ServerDecoration: ResourceObject {
     init?(manager: ServerDecorationManager, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.manager = manager
         mode = manager.mode
-        super.init(client: client, interface: strata_org_kde_kwin_server_decoration_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_org_kde_kwin_server_decoration_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
     func sendMode() {
@@ -22,12 +23,15 @@ final class ServerDecoration: ResourceObject {
         org_kde_kwin_server_decoration_send_mode(resource, mode)
     }
 
-    static let implementation = makeImplementation(org_kde_kwin_server_decoration_interface(
-        release: destroyRequest,
-        request_mode: { _, resource, requested in
-            handle(resource, as: ServerDecoration.self) { decoration in
-                if requested <= ORG_KDE_KWIN_SERVER_DECORATION_MANAGER_MODE_SERVER.rawValue { decoration.mode = requested }
-                decoration.sendMode()
-            }
-        }))
+    static let implementation = makeImplementation(
+        org_kde_kwin_server_decoration_interface(
+            release: destroyRequest,
+            request_mode: { _, resource, requested in
+                handle(resource, as: ServerDecoration.self) { decoration in
+                    if requested <= ORG_KDE_KWIN_SERVER_DECORATION_MANAGER_MODE_SERVER.rawValue {
+                        decoration.mode = requested
+                    }
+                    decoration.sendMode()
+                }
+            }))
 }

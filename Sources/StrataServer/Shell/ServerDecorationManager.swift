@@ -10,16 +10,23 @@ final class ServerDecorationManager: ResourceObject {
     private unowned let compositor: Compositor
 
     static func install(on compositor: Compositor) -> Global? {
-        Global(display: compositor.display, interface: strata_org_kde_kwin_server_decoration_manager_interface(), version: version) { [unowned compositor] client, version, id in
-            guard let manager = ServerDecorationManager(compositor: compositor, client: client, version: version, id: id) else { return }
+        Global(
+            display: compositor.display, interface: strata_org_kde_kwin_server_decoration_manager_interface(),
+            version: version
+        ) { [unowned compositor] client, version, id in
+            guard
+                let manager = ServerDecorationManager(compositor: compositor, client: client, version: version, id: id)
+            else { return }
             org_kde_kwin_server_decoration_manager_send_default_mode(manager.resource, manager.mode)
         }
     }
 
     init?(compositor: Compositor, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.compositor = compositor
-        super.init(client: client, interface: strata_org_kde_kwin_server_decoration_manager_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_org_kde_kwin_server_decoration_manager_interface(), version: version,
+            id: id,
+            implementation: Self.implementation)
     }
 
     /// The protocol's mode for the compositor's decoration mode (Server 2, Client 1).
@@ -29,11 +36,15 @@ final class ServerDecorationManager: ResourceObject {
             : ORG_KDE_KWIN_SERVER_DECORATION_MANAGER_MODE_CLIENT.rawValue
     }
 
-    static let implementation = makeImplementation(org_kde_kwin_server_decoration_manager_interface(
-        create: { _, resource, id, _ in
-            handle(resource, as: ServerDecorationManager.self) { manager in
-                guard let decoration = ServerDecoration(manager: manager, client: manager.client, version: manager.version, id: id) else { return }
-                decoration.sendMode()
-            }
-        }))
+    static let implementation = makeImplementation(
+        org_kde_kwin_server_decoration_manager_interface(
+            create: { _, resource, id, _ in
+                handle(resource, as: ServerDecorationManager.self) { manager in
+                    guard
+                        let decoration = ServerDecoration(
+                            manager: manager, client: manager.client, version: manager.version, id: id)
+                    else { return }
+                    decoration.sendMode()
+                }
+            }))
 }

@@ -18,8 +18,9 @@ final class SessionLock: ResourceObject {
 
     init?(lockScreen: LockScreen, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.lockScreen = lockScreen
-        super.init(client: client, interface: strata_ext_session_lock_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_ext_session_lock_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
     /// Sends `locked` or `finished`, as the lock screen decides.
@@ -76,36 +77,47 @@ final class SessionLock: ResourceObject {
 
     func handleGetLockSurfaceRequest(id: UInt32, surface: Surface, output: OpaquePointer?) throws(ProtocolError) {
         if surface.role != nil || surface.roleName != nil {
-            throw error(EXT_SESSION_LOCK_V1_ERROR_ROLE, "wl_surface@\(wl_resource_get_id(surface.resource)) already has the role \(surface.roleName ?? "?")")
+            throw error(
+                EXT_SESSION_LOCK_V1_ERROR_ROLE,
+                "wl_surface@\(wl_resource_get_id(surface.resource)) already has the role \(surface.roleName ?? "?")")
         }
         if surface.hasContent || (surface.pending.bufferChanged && surface.pending.buffer.resource != nil) {
-            throw error(EXT_SESSION_LOCK_V1_ERROR_ALREADY_CONSTRUCTED, "the wl_surface already has a buffer attached or committed")
+            throw error(
+                EXT_SESSION_LOCK_V1_ERROR_ALREADY_CONSTRUCTED,
+                "the wl_surface already has a buffer attached or committed")
         }
         if lockSurfaces.count >= ClientBudget.maxLockSurfacesPerLock {
-            throw .noMemory("more than \(ClientBudget.maxLockSurfacesPerLock) lock surfaces on one lock", client: client)
+            throw .noMemory(
+                "more than \(ClientBudget.maxLockSurfacesPerLock) lock surfaces on one lock", client: client)
         }
         // An output whose screen is gone makes an inert lock surface: never configured or shown.
         let screen = ResourceObject.from(output, as: OutputBinding.self)?.output?.screen
         if let screen, lockSurface(on: screen.id) != nil {
-            throw error(EXT_SESSION_LOCK_V1_ERROR_DUPLICATE_OUTPUT, "screen \(screen.name) already has a lock surface of this lock")
+            throw error(
+                EXT_SESSION_LOCK_V1_ERROR_DUPLICATE_OUTPUT,
+                "screen \(screen.name) already has a lock surface of this lock")
         }
-        guard let lockSurface = SessionLockSurface(lock: self, lockScreen: lockScreen, surface: surface, screenID: screen?.id,
-                                                   client: client, version: version, id: id) else { return }
+        guard
+            let lockSurface = SessionLockSurface(
+                lock: self, lockScreen: lockScreen, surface: surface, screenID: screen?.id,
+                client: client, version: version, id: id)
+        else { return }
         lockSurfaces.append(lockSurface)
         lockSurface.sendConfigure()
     }
 
-    static let implementation = makeImplementation(ext_session_lock_v1_interface(
-        destroy: { _, resource in
-            handle(resource, as: SessionLock.self) { try $0.handleDestroyRequest() }
-        },
-        get_lock_surface: { _, resource, id, surface, output in
-            handle(resource, as: SessionLock.self) { lock throws(ProtocolError) in
-                guard let surface = ResourceObject.from(surface, as: Surface.self) else { return }
-                try lock.handleGetLockSurfaceRequest(id: id, surface: surface, output: output)
-            }
-        },
-        unlock_and_destroy: { _, resource in
-            handle(resource, as: SessionLock.self) { try $0.handleUnlockAndDestroyRequest() }
-        }))
+    static let implementation = makeImplementation(
+        ext_session_lock_v1_interface(
+            destroy: { _, resource in
+                handle(resource, as: SessionLock.self) { try $0.handleDestroyRequest() }
+            },
+            get_lock_surface: { _, resource, id, surface, output in
+                handle(resource, as: SessionLock.self) { lock throws(ProtocolError) in
+                    guard let surface = ResourceObject.from(surface, as: Surface.self) else { return }
+                    try lock.handleGetLockSurfaceRequest(id: id, surface: surface, output: output)
+                }
+            },
+            unlock_and_destroy: { _, resource in
+                handle(resource, as: SessionLock.self) { try $0.handleUnlockAndDestroyRequest() }
+            }))
 }

@@ -26,14 +26,17 @@ final class SessionLockSurface: ResourceObject, SurfaceRole {
     private var isAnchored = false
     private var surfaceDestroyed: Signal<Surface>.Token?
 
-    init?(lock: SessionLock, lockScreen: LockScreen, surface: Surface, screenID: ScreenID?,
-          client: OpaquePointer, version: UInt32, id: UInt32) {
+    init?(
+        lock: SessionLock, lockScreen: LockScreen, surface: Surface, screenID: ScreenID?,
+        client: OpaquePointer, version: UInt32, id: UInt32
+    ) {
         self.lock = lock
         self.lockScreen = lockScreen
         self.surface = surface
         self.screenID = screenID
-        super.init(client: client, interface: strata_ext_session_lock_surface_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_ext_session_lock_surface_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
         _ = surface.setRole(self)
         surfaceDestroyed = surface.didDestroy.observe { [weak self] _ in self?.tearDown() }
     }
@@ -79,7 +82,9 @@ final class SessionLockSurface: ResourceObject, SurfaceRole {
     func surfaceWillCommit(_ surface: Surface) throws(ProtocolError) {
         guard isActive else { return }
         guard acked != nil else {
-            throw error(EXT_SESSION_LOCK_SURFACE_V1_ERROR_COMMIT_BEFORE_FIRST_ACK, "commit before the first configure was acknowledged")
+            throw error(
+                EXT_SESSION_LOCK_SURFACE_V1_ERROR_COMMIT_BEFORE_FIRST_ACK,
+                "commit before the first configure was acknowledged")
         }
         let hasBuffer = surface.pending.bufferChanged ? surface.pending.buffer.resource != nil : surface.hasContent
         if !hasBuffer {
@@ -90,9 +95,14 @@ final class SessionLockSurface: ResourceObject, SurfaceRole {
     func surfaceDidCommit(_ surface: Surface) {
         guard isActive, let acked else { return }
         // The size is known once the state is applied (buffer, scale, transform, viewport).
-        guard UInt32(clamping: max(0, surface.width)) == acked.width, UInt32(clamping: max(0, surface.height)) == acked.height else {
-            post(error(EXT_SESSION_LOCK_SURFACE_V1_ERROR_DIMENSIONS_MISMATCH,
-                       "the lock surface is \(surface.width)x\(surface.height), the acked configure said \(acked.width)x\(acked.height)"))
+        guard UInt32(clamping: max(0, surface.width)) == acked.width,
+            UInt32(clamping: max(0, surface.height)) == acked.height
+        else {
+            post(
+                error(
+                    EXT_SESSION_LOCK_SURFACE_V1_ERROR_DIMENSIONS_MISMATCH,
+                    "the lock surface is \(surface.width)x\(surface.height), the acked configure said \(acked.width)x\(acked.height)"
+                ))
             isMapped = false
             refreshAnchor()
             return
@@ -134,15 +144,18 @@ final class SessionLockSurface: ResourceObject, SurfaceRole {
 
     func handleAckConfigureRequest(serial: UInt32) throws(ProtocolError) {
         guard let index = unacked.firstIndex(where: { $0.serial == serial }) else {
-            throw error(EXT_SESSION_LOCK_SURFACE_V1_ERROR_INVALID_SERIAL, "ack_configure(\(serial)): no such configure is waiting for an ack")
+            throw error(
+                EXT_SESSION_LOCK_SURFACE_V1_ERROR_INVALID_SERIAL,
+                "ack_configure(\(serial)): no such configure is waiting for an ack")
         }
         acked = (unacked[index].width, unacked[index].height)
         unacked.removeFirst(index + 1)
     }
 
-    static let implementation = makeImplementation(ext_session_lock_surface_v1_interface(
-        destroy: destroyRequest,
-        ack_configure: { _, resource, serial in
-            handle(resource, as: SessionLockSurface.self) { try $0.handleAckConfigureRequest(serial: serial) }
-        }))
+    static let implementation = makeImplementation(
+        ext_session_lock_surface_v1_interface(
+            destroy: destroyRequest,
+            ack_configure: { _, resource, serial in
+                handle(resource, as: SessionLockSurface.self) { try $0.handleAckConfigureRequest(serial: serial) }
+            }))
 }

@@ -21,14 +21,18 @@ final class StrataWindow: ResourceObject {
     /// A granted set_level whose level_changed is owed (the model posts only real changes).
     private var owesLevelAnswer = false
 
-    init?(extension windowExtension: StrataWindowExtension, toplevel: XdgToplevel?, client: OpaquePointer, version: UInt32, id: UInt32) {
+    init?(
+        extension windowExtension: StrataWindowExtension, toplevel: XdgToplevel?, client: OpaquePointer,
+        version: UInt32, id: UInt32
+    ) {
         self.windowExtension = windowExtension
         let window = toplevel?.window.flatMap { $0.isClosed ? nil : $0 }
         self.toplevel = window == nil ? nil : toplevel
         self.window = window
         self.windowID = window?.id
-        super.init(client: client, interface: strata_strata_window_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_strata_window_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
         if let toplevel, let window {
             toplevel.strataWindow = self
             windowExtension.register(self, for: window)
@@ -108,7 +112,8 @@ final class StrataWindow: ResourceObject {
 
     func handleSetCanBecomeKeyRequest(_ value: UInt32) throws(ProtocolError) {
         guard value <= 1 else {
-            throw ProtocolError(code: STRATA_WINDOW_V1_ERROR_INVALID_BOOLEAN.rawValue, "set_can_become_key(\(value)): not 0 or 1")
+            throw ProtocolError(
+                code: STRATA_WINDOW_V1_ERROR_INVALID_BOOLEAN.rawValue, "set_can_become_key(\(value)): not 0 or 1")
         }
         guard !isInert, let window, let compositor = windowExtension?.compositor else { return }
         compositor.windows.setCanBecomeKey(window, value == 1)
@@ -121,7 +126,8 @@ final class StrataWindow: ResourceObject {
 
     func handleMakeKeyRequest() {
         guard !isInert, let window, let compositor = windowExtension?.compositor,
-              compositor.focusRequests.allowsWaylandRequest("make_key", from: client, for: window) else { return }
+            compositor.focusRequests.allowsWaylandRequest("make_key", from: client, for: window)
+        else { return }
         compositor.windows.makeKey(window)
     }
 
@@ -131,41 +137,42 @@ final class StrataWindow: ResourceObject {
         compositor.windows.setModal(window, modal)
     }
 
-    static let implementation = makeImplementation(strata_window_v1_interface(
-        destroy: destroyRequest,
-        set_level: { _, resource, level in
-            handle(resource, as: StrataWindow.self) { $0.handleSetLevelRequest(level) }
-        },
-        set_show_without_key: { _, resource in
-            handle(resource, as: StrataWindow.self) { object in
-                guard !object.isInert else { return }
-                object.showWithoutKey = true
-            }
-        },
-        set_can_become_key: { _, resource, value in
-            handle(resource, as: StrataWindow.self) { try $0.handleSetCanBecomeKeyRequest(value) }
-        },
-        set_screen: { _, resource, id in
-            handle(resource, as: StrataWindow.self) { object in
-                let screen = object.windowExtension?.compositor.windows.screens.first {
-                    UInt32(truncatingIfNeeded: $0.id.rawValue) == id
+    static let implementation = makeImplementation(
+        strata_window_v1_interface(
+            destroy: destroyRequest,
+            set_level: { _, resource, level in
+                handle(resource, as: StrataWindow.self) { $0.handleSetLevelRequest(level) }
+            },
+            set_show_without_key: { _, resource in
+                handle(resource, as: StrataWindow.self) { object in
+                    guard !object.isInert else { return }
+                    object.showWithoutKey = true
                 }
-                object.handleSetScreenRequest(screen)
-            }
-        },
-        set_output: { _, resource, output in
-            handle(resource, as: StrataWindow.self) { object in
-                let binding = ResourceObject.from(output, as: OutputBinding.self)
-                object.handleSetScreenRequest(binding?.output?.screen)
-            }
-        },
-        make_key: { _, resource in
-            handle(resource, as: StrataWindow.self) { $0.handleMakeKeyRequest() }
-        },
-        set_modal: { _, resource in
-            handle(resource, as: StrataWindow.self) { $0.handleModalRequest(true) }
-        },
-        unset_modal: { _, resource in
-            handle(resource, as: StrataWindow.self) { $0.handleModalRequest(false) }
-        }))
+            },
+            set_can_become_key: { _, resource, value in
+                handle(resource, as: StrataWindow.self) { try $0.handleSetCanBecomeKeyRequest(value) }
+            },
+            set_screen: { _, resource, id in
+                handle(resource, as: StrataWindow.self) { object in
+                    let screen = object.windowExtension?.compositor.windows.screens.first {
+                        UInt32(truncatingIfNeeded: $0.id.rawValue) == id
+                    }
+                    object.handleSetScreenRequest(screen)
+                }
+            },
+            set_output: { _, resource, output in
+                handle(resource, as: StrataWindow.self) { object in
+                    let binding = ResourceObject.from(output, as: OutputBinding.self)
+                    object.handleSetScreenRequest(binding?.output?.screen)
+                }
+            },
+            make_key: { _, resource in
+                handle(resource, as: StrataWindow.self) { $0.handleMakeKeyRequest() }
+            },
+            set_modal: { _, resource in
+                handle(resource, as: StrataWindow.self) { $0.handleModalRequest(true) }
+            },
+            unset_modal: { _, resource in
+                handle(resource, as: StrataWindow.self) { $0.handleModalRequest(false) }
+            }))
 }

@@ -20,9 +20,12 @@ public final class StrataWindowExtension {
 
     init?(compositor: Compositor) {
         self.compositor = compositor
-        global = Global(display: compositor.display, interface: strata_strata_window_manager_v1_interface(),
-                        version: Self.version) { [weak self] client, version, id in
-            guard let self, let binding = StrataWindowManager(extension: self, client: client, version: version, id: id) else { return }
+        global = Global(
+            display: compositor.display, interface: strata_strata_window_manager_v1_interface(),
+            version: Self.version
+        ) { [weak self] client, version, id in
+            guard let self, let binding = StrataWindowManager(extension: self, client: client, version: version, id: id)
+            else { return }
             self.bindings.append(binding)
             for screen in self.compositor.windows.screens { binding.sendScreenConnected(screen) }
         }

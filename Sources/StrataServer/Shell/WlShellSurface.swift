@@ -65,8 +65,9 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
     init?(compositor: Compositor, client: OpaquePointer, version: UInt32, id: UInt32, surface: Surface) {
         self.compositor = compositor
         self.surface = surface
-        super.init(client: client, interface: strata_wl_shell_surface_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_wl_shell_surface_interface(), version: version, id: id,
+            implementation: Self.implementation)
         _ = surface.setRole(self)
         surfaceDestroyed = surface.didDestroy.observe { [weak self] _ in self?.goInert() }
     }
@@ -155,7 +156,9 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
     }
 
     func handleSetTransientRequest(parent parentResource: OpaquePointer?, x: Int32, y: Int32, flags: UInt32) {
-        guard !isInert, let parent = ResourceObject.from(parentResource, as: Surface.self), parent !== surface else { return }
+        guard !isInert, let parent = ResourceObject.from(parentResource, as: Surface.self), parent !== surface else {
+            return
+        }
         parentSurface = parent
         offset = (Int(x), Int(y))
         showsWithoutKey = flags & WL_SHELL_SURFACE_TRANSIENT_INACTIVE.rawValue != 0
@@ -187,7 +190,8 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
 
     private func moveWindow(toOutput output: OpaquePointer?) {
         if let window, let binding = output.flatMap({ ResourceObject.from($0, as: OutputBinding.self) }),
-           let target = binding.output?.screen, target !== window.screen {
+            let target = binding.output?.screen, target !== window.screen
+        {
             compositor.windows.move(window, to: target)
         }
     }
@@ -211,9 +215,10 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
         // and lists past `TreeLimits` are refused the same way (wl_shell has no error for
         // them): the popup is dismissed at once.
         guard let parent, parent !== surface, let shellParent = parent.role as? WlShellSurface,
-              !shellParent.isDestroyed, !(shellParent.mode == .popup && shellParent.isDismissed),
-              shellParent.shownPopupDepth < TreeLimits.maxPopupDepth,
-              shellParent.popups.count < TreeLimits.maxPopupsPerParent else {
+            !shellParent.isDestroyed, !(shellParent.mode == .popup && shellParent.isDismissed),
+            shellParent.shownPopupDepth < TreeLimits.maxPopupDepth,
+            shellParent.popups.count < TreeLimits.maxPopupsPerParent
+        else {
             dismiss()
             return
         }
@@ -308,7 +313,9 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
             compositor.windows.setFrame(window, frame)
             placeTransient(window)
             compositor.windows.show(window, makeKey: !showsWithoutKey)
-            if let parentWindow = parentSurface.flatMap({ compositor.scene.window(showing: $0) }), parentWindow.isVisible {
+            if let parentWindow = parentSurface.flatMap({ compositor.scene.window(showing: $0) }),
+                parentWindow.isVisible
+            {
                 window.orderFront()
             }
         default:
@@ -317,7 +324,9 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
                 compositor.windows.show(window, makeKey: true)
             } else {
                 // Larger than the work area: the client is asked for the bounded size (once).
-                if let bounded = compositor.placeAndShow(window, width: Int32(clamping: size.width), height: Int32(clamping: size.height)) {
+                if let bounded = compositor.placeAndShow(
+                    window, width: Int32(clamping: size.width), height: Int32(clamping: size.height))
+                {
                     sendConfigure(edges: 0, size: bounded)
                 }
             }
@@ -329,10 +338,13 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
     /// a position the client asks for, which the placement policy decides on.
     private func placeTransient(_ window: Window) {
         guard let parent = parentSurface, let p = parent.placement,
-              let screen = compositor.scene.output(for: p.screen)?.screen else { return }
+            let screen = compositor.scene.output(for: p.screen)?.screen
+        else { return }
         if window.screen !== screen { compositor.windows.move(window, to: screen) }
         let requested = Point(x: Double(Int(p.x) + offset.x), y: Double(Int(p.y) + offset.y))
-        compositor.windows.setFrame(window, placement.initialFrame(for: window, size: window.frame.size, requestedOrigin: requested, on: screen))
+        compositor.windows.setFrame(
+            window, placement.initialFrame(for: window, size: window.frame.size, requestedOrigin: requested, on: screen)
+        )
     }
 
     private func unmap() {
@@ -462,51 +474,59 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
 
     // MARK: Requests
 
-    static let implementation = makeImplementation(wl_shell_surface_interface(
-        pong: { _, resource, serial in
-            handle(resource, as: WlShellSurface.self) { shellSurface in
-                if shellSurface.pendingPingSerial == serial { shellSurface.pendingPingSerial = nil }
-            }
-        },
-        move: { _, resource, _, serial in
-            handle(resource, as: WlShellSurface.self) { shellSurface in
-                guard shellSurface.isMapped, let window = shellSurface.window, window.isVisible else { return }
-                _ = shellSurface.compositor.seat.beginInteractiveMove(window, serial: serial, client: shellSurface.client)
-            }
-        },
-        resize: { _, resource, _, serial, edges in
-            handle(resource, as: WlShellSurface.self) { $0.handleResizeRequest(serial: serial, edges: edges) }
-        },
-        set_toplevel: { _, resource in
-            handle(resource, as: WlShellSurface.self) { $0.handleSetToplevelRequest() }
-        },
-        set_transient: { _, resource, parent, x, y, flags in
-            handle(resource, as: WlShellSurface.self) { $0.handleSetTransientRequest(parent: parent, x: x, y: y, flags: flags) }
-        },
-        set_fullscreen: { _, resource, _, _, output in
-            handle(resource, as: WlShellSurface.self) { $0.handleSetFullscreenRequest(output: output) }
-        },
-        set_popup: { _, resource, _, serial, parent, x, y, _ in
-            handle(resource, as: WlShellSurface.self) { $0.handleSetPopupRequest(serial: serial, parent: parent, x: x, y: y) }
-        },
-        set_maximized: { _, resource, output in
-            handle(resource, as: WlShellSurface.self) { $0.handleSetMaximizedRequest(output: output) }
-        },
-        set_title: { _, resource, title in
-            handle(resource, as: WlShellSurface.self) { shellSurface in
-                guard let title else { return }
-                shellSurface.title = String(cString: title)
-                if let window = shellSurface.window { shellSurface.compositor.windows.setTitle(window, shellSurface.title) }
-            }
-        },
-        set_class: { _, resource, appClass in
-            handle(resource, as: WlShellSurface.self) { shellSurface in
-                guard let appClass else { return }
-                shellSurface.appID = String(cString: appClass)
-                guard let window = shellSurface.window else { return }
-                shellSurface.compositor.setAppID(shellSurface.appID, of: window, isMapped: shellSurface.isMapped)
-            }
-        }))
+    static let implementation = makeImplementation(
+        wl_shell_surface_interface(
+            pong: { _, resource, serial in
+                handle(resource, as: WlShellSurface.self) { shellSurface in
+                    if shellSurface.pendingPingSerial == serial { shellSurface.pendingPingSerial = nil }
+                }
+            },
+            move: { _, resource, _, serial in
+                handle(resource, as: WlShellSurface.self) { shellSurface in
+                    guard shellSurface.isMapped, let window = shellSurface.window, window.isVisible else { return }
+                    _ = shellSurface.compositor.seat.beginInteractiveMove(
+                        window, serial: serial, client: shellSurface.client)
+                }
+            },
+            resize: { _, resource, _, serial, edges in
+                handle(resource, as: WlShellSurface.self) { $0.handleResizeRequest(serial: serial, edges: edges) }
+            },
+            set_toplevel: { _, resource in
+                handle(resource, as: WlShellSurface.self) { $0.handleSetToplevelRequest() }
+            },
+            set_transient: { _, resource, parent, x, y, flags in
+                handle(resource, as: WlShellSurface.self) {
+                    $0.handleSetTransientRequest(parent: parent, x: x, y: y, flags: flags)
+                }
+            },
+            set_fullscreen: { _, resource, _, _, output in
+                handle(resource, as: WlShellSurface.self) { $0.handleSetFullscreenRequest(output: output) }
+            },
+            set_popup: { _, resource, _, serial, parent, x, y, _ in
+                handle(resource, as: WlShellSurface.self) {
+                    $0.handleSetPopupRequest(serial: serial, parent: parent, x: x, y: y)
+                }
+            },
+            set_maximized: { _, resource, output in
+                handle(resource, as: WlShellSurface.self) { $0.handleSetMaximizedRequest(output: output) }
+            },
+            set_title: { _, resource, title in
+                handle(resource, as: WlShellSurface.self) { shellSurface in
+                    guard let title else { return }
+                    shellSurface.title = String(cString: title)
+                    if let window = shellSurface.window {
+                        shellSurface.compositor.windows.setTitle(window, shellSurface.title)
+                    }
+                }
+            },
+            set_class: { _, resource, appClass in
+                handle(resource, as: WlShellSurface.self) { shellSurface in
+                    guard let appClass else { return }
+                    shellSurface.appID = String(cString: appClass)
+                    guard let window = shellSurface.window else { return }
+                    shellSurface.compositor.setAppID(shellSurface.appID, of: window, isMapped: shellSurface.isMapped)
+                }
+            }))
 
     func handleResizeRequest(serial: UInt32, edges: UInt32) {
         guard let window, let resize = interactiveResize(edges: edges) else { return }

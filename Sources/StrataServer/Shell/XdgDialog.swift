@@ -16,8 +16,9 @@ final class XdgDialog: ResourceObject {
     init?(compositor: Compositor, toplevel: XdgToplevel?, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.compositor = compositor
         self.toplevel = toplevel
-        super.init(client: client, interface: strata_xdg_dialog_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_xdg_dialog_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
     private var window: Window? {
@@ -36,12 +37,13 @@ final class XdgDialog: ResourceObject {
         if toplevel?.dialog === self { toplevel?.dialog = nil }
     }
 
-    static let implementation = makeImplementation(xdg_dialog_v1_interface(
-        destroy: destroyRequest,
-        set_modal: { _, resource in
-            handle(resource, as: XdgDialog.self) { $0.handleModalRequest(true) }
-        },
-        unset_modal: { _, resource in
-            handle(resource, as: XdgDialog.self) { $0.handleModalRequest(false) }
-        }))
+    static let implementation = makeImplementation(
+        xdg_dialog_v1_interface(
+            destroy: destroyRequest,
+            set_modal: { _, resource in
+                handle(resource, as: XdgDialog.self) { $0.handleModalRequest(true) }
+            },
+            unset_modal: { _, resource in
+                handle(resource, as: XdgDialog.self) { $0.handleModalRequest(false) }
+            }))
 }

@@ -13,14 +13,17 @@ final class XdgExported: ResourceObject {
     /// The live imports of this export, told when it ends.
     private var importers: [ObjectIdentifier: Weak<XdgImported>] = [:]
 
-    init?(foreign: XdgForeign, flavor: XdgForeignFlavor, toplevel: XdgToplevel, handle: String,
-          client: OpaquePointer, version: UInt32, id: UInt32) {
+    init?(
+        foreign: XdgForeign, flavor: XdgForeignFlavor, toplevel: XdgToplevel, handle: String,
+        client: OpaquePointer, version: UInt32, id: UInt32
+    ) {
         self.foreign = foreign
         self.flavor = flavor
         self.toplevel = toplevel
         self.handle = handle
-        super.init(client: client, interface: flavor.exportedInterface, version: version, id: id,
-                   implementation: flavor == .v2 ? Self.implementationV2 : Self.implementationV1)
+        super.init(
+            client: client, interface: flavor.exportedInterface, version: version, id: id,
+            implementation: flavor == .v2 ? Self.implementationV2 : Self.implementationV1)
     }
 
     func sendHandle() {

@@ -25,10 +25,12 @@ final class XdgForeign {
     func install(_ flavor: XdgForeignFlavor) -> [Global?] {
         let display = compositor.display
         return [
-            Global(display: display, interface: flavor.exporterInterface, version: 1) { [unowned self] client, version, id in
+            Global(display: display, interface: flavor.exporterInterface, version: 1) {
+                [unowned self] client, version, id in
                 _ = XdgExporter(foreign: self, flavor: flavor, client: client, version: version, id: id)
             },
-            Global(display: display, interface: flavor.importerInterface, version: 1) { [unowned self] client, version, id in
+            Global(display: display, interface: flavor.importerInterface, version: 1) {
+                [unowned self] client, version, id in
                 _ = XdgImporter(foreign: self, flavor: flavor, client: client, version: version, id: id)
             },
         ]

@@ -45,7 +45,8 @@ enum XdgForeignFlavor {
             // Both v2 enums give invalid_surface the value 0.
             return ProtocolError(on: resource, code: ZXDG_EXPORTER_V2_ERROR_INVALID_SURFACE.rawValue, message)
         case .v1:
-            return ProtocolError(on: wl_client_get_object(client, 1), code: WL_DISPLAY_ERROR_INVALID_OBJECT.rawValue, message)
+            return ProtocolError(
+                on: wl_client_get_object(client, 1), code: WL_DISPLAY_ERROR_INVALID_OBJECT.rawValue, message)
         }
     }
 }

@@ -24,8 +24,9 @@ final class XdgImported: ResourceObject {
     init?(flavor: XdgForeignFlavor, exported: XdgExported?, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.flavor = flavor
         self.exported = exported
-        super.init(client: client, interface: flavor.importedInterface, version: version, id: id,
-                   implementation: flavor == .v2 ? Self.implementationV2 : Self.implementationV1)
+        super.init(
+            client: client, interface: flavor.importedInterface, version: version, id: id,
+            implementation: flavor == .v2 ? Self.implementationV2 : Self.implementationV1)
     }
 
     /// The export ended (or never was): `destroyed`, once, and the relations end.
@@ -54,26 +55,31 @@ final class XdgImported: ResourceObject {
 
     func handleSetParentOfRequest(_ surfaceResource: OpaquePointer?) throws(ProtocolError) {
         guard let child = XdgExporter.toplevel(of: surfaceResource) else {
-            throw flavor.invalidSurface("set_parent_of: the surface has no live xdg_toplevel", on: resource, client: client)
+            throw flavor.invalidSurface(
+                "set_parent_of: the surface has no live xdg_toplevel", on: resource, client: client)
         }
         guard let parent = exported?.liveToplevel else { return }
         guard child.adoptForeignParent(parent, by: self) else { return }
         children[ObjectIdentifier(child)] = Weak(child)
         if children.count >= sweepAt {
-            children = children.filter { entry in entry.value.value.map { $0.foreignImport === self && !$0.isDestroyed } ?? false }
+            children = children.filter { entry in
+                entry.value.value.map { $0.foreignImport === self && !$0.isDestroyed } ?? false
+            }
             sweepAt = max(16, children.count * 2)
         }
     }
 
-    static let implementationV2 = makeImplementation(zxdg_imported_v2_interface(
-        destroy: destroyRequest,
-        set_parent_of: { _, resource, surface in
-            handle(resource, as: XdgImported.self) { try $0.handleSetParentOfRequest(surface) }
-        }))
+    static let implementationV2 = makeImplementation(
+        zxdg_imported_v2_interface(
+            destroy: destroyRequest,
+            set_parent_of: { _, resource, surface in
+                handle(resource, as: XdgImported.self) { try $0.handleSetParentOfRequest(surface) }
+            }))
 
-    static let implementationV1 = makeImplementation(zxdg_imported_v1_interface(
-        destroy: destroyRequest,
-        set_parent_of: { _, resource, surface in
-            handle(resource, as: XdgImported.self) { try $0.handleSetParentOfRequest(surface) }
-        }))
+    static let implementationV1 = makeImplementation(
+        zxdg_imported_v1_interface(
+            destroy: destroyRequest,
+            set_parent_of: { _, resource, surface in
+                handle(resource, as: XdgImported.self) { try $0.handleSetParentOfRequest(surface) }
+            }))
 }

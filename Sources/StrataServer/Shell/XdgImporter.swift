@@ -12,13 +12,15 @@ final class XdgImporter: ResourceObject {
     init?(foreign: XdgForeign, flavor: XdgForeignFlavor, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.foreign = foreign
         self.flavor = flavor
-        super.init(client: client, interface: flavor.importerInterface, version: version, id: id,
-                   implementation: flavor == .v2 ? Self.implementationV2 : Self.implementationV1)
+        super.init(
+            client: client, interface: flavor.importerInterface, version: version, id: id,
+            implementation: flavor == .v2 ? Self.implementationV2 : Self.implementationV1)
     }
 
     func handleImportRequest(id: UInt32, handle text: UnsafePointer<CChar>?) {
         let exported = text.flatMap { foreign.exported(withHandle: String(cString: $0)) }
-        guard let imported = XdgImported(flavor: flavor, exported: exported, client: client, version: version, id: id) else { return }
+        guard let imported = XdgImported(flavor: flavor, exported: exported, client: client, version: version, id: id)
+        else { return }
         if let exported, exported.liveToplevel != nil {
             exported.add(imported)
         } else {
@@ -26,15 +28,17 @@ final class XdgImporter: ResourceObject {
         }
     }
 
-    static let implementationV2 = makeImplementation(zxdg_importer_v2_interface(
-        destroy: destroyRequest,
-        import_toplevel: { _, resource, id, text in
-            handle(resource, as: XdgImporter.self) { $0.handleImportRequest(id: id, handle: text) }
-        }))
+    static let implementationV2 = makeImplementation(
+        zxdg_importer_v2_interface(
+            destroy: destroyRequest,
+            import_toplevel: { _, resource, id, text in
+                handle(resource, as: XdgImporter.self) { $0.handleImportRequest(id: id, handle: text) }
+            }))
 
-    static let implementationV1 = makeImplementation(zxdg_importer_v1_interface(
-        destroy: destroyRequest,
-        import: { _, resource, id, text in
-            handle(resource, as: XdgImporter.self) { $0.handleImportRequest(id: id, handle: text) }
-        }))
+    static let implementationV1 = makeImplementation(
+        zxdg_importer_v1_interface(
+            destroy: destroyRequest,
+            import: { _, resource, id, text in
+                handle(resource, as: XdgImporter.self) { $0.handleImportRequest(id: id, handle: text) }
+            }))
 }

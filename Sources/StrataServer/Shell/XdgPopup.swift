@@ -22,14 +22,18 @@ final class XdgPopup: ResourceObject, XdgRoleObject, PopupGrab {
     }
     private(set) var hasGrab = false
 
-    init?(xdgSurface: XdgSurface, parent: PopupParent?, rules: XdgPositionerRules, client: OpaquePointer, version: UInt32, id: UInt32) {
+    init?(
+        xdgSurface: XdgSurface, parent: PopupParent?, rules: XdgPositionerRules, client: OpaquePointer, version: UInt32,
+        id: UInt32
+    ) {
         self.compositor = xdgSurface.compositor
         self.flavor = xdgSurface.flavor
         self.xdgSurface = xdgSurface
         self.parent = parent
         self.rules = rules
-        super.init(client: client, interface: flavor.popupInterface, version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: flavor.popupInterface, version: version, id: id,
+            implementation: Self.implementation)
     }
 
     private var wmBase: XdgWmBase? { xdgSurface?.wmBase }
@@ -57,7 +61,8 @@ final class XdgPopup: ResourceObject, XdgRoleObject, PopupGrab {
     func computeRect() -> Rect {
         var bounds: Rect?
         if let parent, let parentSurface = parent.surface, let p = parentSurface.placement,
-           let screen = compositor.scene.output(for: p.screen)?.screen {
+            let screen = compositor.scene.output(for: p.screen)?.screen
+        {
             let area = compositor.windows.placement.workArea(of: screen)
             bounds = area.offsetBy(dx: -(Int(p.x) + parent.geometry.x), dy: -(Int(p.y) + parent.geometry.y))
         }
@@ -69,13 +74,16 @@ final class XdgPopup: ResourceObject, XdgRoleObject, PopupGrab {
     /// the parent's surface is shown.)
     var anchor: SurfaceAnchor? {
         guard !isDismissed, let xdgSurface, let parent, let parentSurface = parent.surface else { return nil }
-        return .surface(parentSurface, x: parent.geometry.x + rect.x - xdgSurface.geometry.x,
-                        y: parent.geometry.y + rect.y - xdgSurface.geometry.y)
+        return .surface(
+            parentSurface, x: parent.geometry.x + rect.x - xdgSurface.geometry.x,
+            y: parent.geometry.y + rect.y - xdgSurface.geometry.y)
     }
 
     /// This popup's surface if it is shown, then its own popups' (bottom to top).
     func forEachShownSurface(_ body: (Surface) -> Void) {
-        guard !isDismissed, !isDestroyed, let xdgSurface, xdgSurface.isMapped, let surface = xdgSurface.surface else { return }
+        guard !isDismissed, !isDestroyed, let xdgSurface, xdgSurface.isMapped, let surface = xdgSurface.surface else {
+            return
+        }
         body(surface)
         xdgSurface.forEachPopupSurface(body)
     }
@@ -124,7 +132,8 @@ final class XdgPopup: ResourceObject, XdgRoleObject, PopupGrab {
         guard let xdgSurface, !xdgSurface.isInitialConfigureSent, !isDismissed else { return }
         // (A parent that died after get_popup dismissed the popup; only a null parent is an error.)
         if parent == nil {
-            throw xdgSurface.wmBaseError(XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT, "the popup has no parent (get_popup with a null parent)")
+            throw xdgSurface.wmBaseError(
+                XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT, "the popup has no parent (get_popup with a null parent)")
         }
     }
 
@@ -195,12 +204,15 @@ final class XdgPopup: ResourceObject, XdgRoleObject, PopupGrab {
                 return
             }
             guard parentPopup.hasGrab else {
-                throw ProtocolError(code: XDG_POPUP_ERROR_INVALID_GRAB.rawValue, "grab on a popup whose parent popup has no explicit grab")
+                throw ProtocolError(
+                    code: XDG_POPUP_ERROR_INVALID_GRAB.rawValue,
+                    "grab on a popup whose parent popup has no explicit grab")
             }
         }
         if let wmBase, let top = wmBase.grabChain.last, top !== parentPopup {
-            throw xdgSurface.wmBaseError(XDG_WM_BASE_ERROR_NOT_THE_TOPMOST_POPUP,
-                                         "a grabbing popup must be made on the topmost grabbing popup of the client")
+            throw xdgSurface.wmBaseError(
+                XDG_WM_BASE_ERROR_NOT_THE_TOPMOST_POPUP,
+                "a grabbing popup must be made on the topmost grabbing popup of the client")
         }
         guard compositor.seat.beginPopupGrab(self, serial: serial) else {
             dismiss()
@@ -214,7 +226,8 @@ final class XdgPopup: ResourceObject, XdgRoleObject, PopupGrab {
     /// its parent, before its initial commit. Returns false (and changes nothing) otherwise.
     func adoptParent(_ newParent: PopupParent) -> Bool {
         guard parent == nil, !isDismissed, !isDestroyed, let xdgSurface, !xdgSurface.isInitialConfigureSent,
-              newParent.popups.count < TreeLimits.maxPopupsPerParent else { return false }
+            newParent.popups.count < TreeLimits.maxPopupsPerParent
+        else { return false }
         parent = newParent
         newParent.popups.append(self)
         return true
@@ -222,8 +235,11 @@ final class XdgPopup: ResourceObject, XdgRoleObject, PopupGrab {
 
     func handleRepositionRequest(positioner positionerResource: OpaquePointer?, token: UInt32) throws(ProtocolError) {
         guard let xdgSurface else { return }
-        guard let positioner = ResourceObject.from(positionerResource, as: XdgPositioner.self), positioner.rules.isComplete else {
-            throw xdgSurface.wmBaseError(XDG_WM_BASE_ERROR_INVALID_POSITIONER, "reposition with an incomplete xdg_positioner")
+        guard let positioner = ResourceObject.from(positionerResource, as: XdgPositioner.self),
+            positioner.rules.isComplete
+        else {
+            throw xdgSurface.wmBaseError(
+                XDG_WM_BASE_ERROR_INVALID_POSITIONER, "reposition with an incomplete xdg_positioner")
         }
         rules = positioner.rules
         guard xdgSurface.isInitialConfigureSent, !isDismissed else { return }
@@ -260,20 +276,26 @@ final class XdgPopup: ResourceObject, XdgRoleObject, PopupGrab {
         xdgSurface?.roleObjectDidDestroy(self)
     }
 
-    static let implementation = makeImplementation(xdg_popup_interface(
-        destroy: { _, resource in
-            handle(resource, as: XdgPopup.self) { popup throws(ProtocolError) in
-                guard popup.isTopmost else {
-                    throw popup.xdgSurface?.wmBaseError(XDG_WM_BASE_ERROR_NOT_THE_TOPMOST_POPUP, "destroying a popup that is not the topmost")
-                        ?? ProtocolError(code: XDG_WM_BASE_ERROR_NOT_THE_TOPMOST_POPUP.rawValue, "destroying a popup that is not the topmost")
+    static let implementation = makeImplementation(
+        xdg_popup_interface(
+            destroy: { _, resource in
+                handle(resource, as: XdgPopup.self) { popup throws(ProtocolError) in
+                    guard popup.isTopmost else {
+                        throw popup.xdgSurface?.wmBaseError(
+                            XDG_WM_BASE_ERROR_NOT_THE_TOPMOST_POPUP, "destroying a popup that is not the topmost")
+                            ?? ProtocolError(
+                                code: XDG_WM_BASE_ERROR_NOT_THE_TOPMOST_POPUP.rawValue,
+                                "destroying a popup that is not the topmost")
+                    }
+                    popup.destroyResource()
                 }
-                popup.destroyResource()
-            }
-        },
-        grab: { _, resource, _, serial in
-            handle(resource, as: XdgPopup.self) { try $0.handleGrabRequest(serial: serial) }
-        },
-        reposition: { _, resource, positioner, token in
-            handle(resource, as: XdgPopup.self) { try $0.handleRepositionRequest(positioner: positioner, token: token) }
-        }))
+            },
+            grab: { _, resource, _, serial in
+                handle(resource, as: XdgPopup.self) { try $0.handleGrabRequest(serial: serial) }
+            },
+            reposition: { _, resource, positioner, token in
+                handle(resource, as: XdgPopup.self) {
+                    try $0.handleRepositionRequest(positioner: positioner, token: token)
+                }
+            }))
 }

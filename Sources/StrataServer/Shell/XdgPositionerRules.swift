@@ -30,14 +30,14 @@ struct XdgPositionerRules: Equatable {
     /// The direction of an anchor or gravity value on each axis: -1 (left/top), 0, +1.
     static func direction(_ value: UInt32) -> (x: Int, y: Int) {
         switch value {
-        case 1: return (0, -1)     // top
-        case 2: return (0, 1)      // bottom
-        case 3: return (-1, 0)     // left
-        case 4: return (1, 0)      // right
-        case 5: return (-1, -1)    // top_left
-        case 6: return (-1, 1)     // bottom_left
-        case 7: return (1, -1)     // top_right
-        case 8: return (1, 1)      // bottom_right
+        case 1: return (0, -1)  // top
+        case 2: return (0, 1)  // bottom
+        case 3: return (-1, 0)  // left
+        case 4: return (1, 0)  // right
+        case 5: return (-1, -1)  // top_left
+        case 6: return (-1, 1)  // bottom_left
+        case 7: return (1, -1)  // top_right
+        case 8: return (1, 1)  // bottom_right
         default: return (0, 0)
         }
     }

@@ -7,7 +7,8 @@ enum XdgShell {
     static let version: UInt32 = 5
 
     static func install(on compositor: Compositor) -> Global? {
-        Global(display: compositor.display, interface: strata_xdg_wm_base_interface(), version: version) { [unowned compositor] client, version, id in
+        Global(display: compositor.display, interface: strata_xdg_wm_base_interface(), version: version) {
+            [unowned compositor] client, version, id in
             _ = XdgWmBase(compositor: compositor, client: client, version: version, id: id)
         }
     }

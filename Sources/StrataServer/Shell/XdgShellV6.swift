@@ -7,7 +7,8 @@ enum XdgShellV6 {
     static let version: UInt32 = 1
 
     static func install(on compositor: Compositor) -> Global? {
-        Global(display: compositor.display, interface: strata_zxdg_shell_v6_interface(), version: version) { [unowned compositor] client, version, id in
+        Global(display: compositor.display, interface: strata_zxdg_shell_v6_interface(), version: version) {
+            [unowned compositor] client, version, id in
             _ = XdgWmBase(compositor: compositor, flavor: .v6, client: client, version: version, id: id)
         }
     }

@@ -41,13 +41,16 @@ final class XdgSurface: ResourceObject, SurfaceRole, PopupParent {
     private(set) var isMapped = false
     private var surfaceDestroyed: Signal<Surface>.Token?
 
-    init?(wmBase: XdgWmBase, flavor: XdgShellFlavor, client: OpaquePointer, version: UInt32, id: UInt32, surface: Surface) {
+    init?(
+        wmBase: XdgWmBase, flavor: XdgShellFlavor, client: OpaquePointer, version: UInt32, id: UInt32, surface: Surface
+    ) {
         self.compositor = wmBase.compositor
         self.flavor = flavor
         self.wmBase = wmBase
         self.surface = surface
-        super.init(client: client, interface: flavor.surfaceInterface, version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: flavor.surfaceInterface, version: version, id: id,
+            implementation: Self.implementation)
         _ = surface.setRole(self)
         surfaceDestroyed = surface.didDestroy.observe { [weak self] _ in self?.goInert() }
     }
@@ -82,10 +85,14 @@ final class XdgSurface: ResourceObject, SurfaceRole, PopupParent {
     /// Checks that a role object of `kind` may be made now.
     func checkCanConstruct(_ kind: RoleKind) throws(ProtocolError) {
         if let roleObject, !roleObject.isDestroyed {
-            throw error(XDG_SURFACE_ERROR_ALREADY_CONSTRUCTED, "the xdg_surface already has a \(roleKind?.rawValue ?? "role") object")
+            throw error(
+                XDG_SURFACE_ERROR_ALREADY_CONSTRUCTED,
+                "the xdg_surface already has a \(roleKind?.rawValue ?? "role") object")
         }
         if let roleKind, roleKind != kind {
-            throw wmBaseError(XDG_WM_BASE_ERROR_ROLE, "the xdg_surface was an \(roleKind.rawValue) and cannot become an \(kind.rawValue)")
+            throw wmBaseError(
+                XDG_WM_BASE_ERROR_ROLE,
+                "the xdg_surface was an \(roleKind.rawValue) and cannot become an \(kind.rawValue)")
         }
     }
 
@@ -140,9 +147,12 @@ final class XdgSurface: ResourceObject, SurfaceRole, PopupParent {
 
     func handleAckConfigureRequest(serial: UInt32) throws(ProtocolError) {
         guard !isInert else { return }
-        guard roleKind != nil else { throw error(XDG_SURFACE_ERROR_NOT_CONSTRUCTED, "ack_configure before get_toplevel or get_popup") }
+        guard roleKind != nil else {
+            throw error(XDG_SURFACE_ERROR_NOT_CONSTRUCTED, "ack_configure before get_toplevel or get_popup")
+        }
         guard let index = unackedSerials.firstIndex(of: serial) else {
-            throw stableOnlyError(XDG_SURFACE_ERROR_INVALID_SERIAL, "ack_configure(\(serial)): no such configure is waiting for an ack")
+            throw stableOnlyError(
+                XDG_SURFACE_ERROR_INVALID_SERIAL, "ack_configure(\(serial)): no such configure is waiting for an ack")
         }
         unackedSerials.removeFirst(index + 1)
         isConfigured = true
@@ -151,9 +161,12 @@ final class XdgSurface: ResourceObject, SurfaceRole, PopupParent {
 
     func handleSetWindowGeometryRequest(x: Int32, y: Int32, width: Int32, height: Int32) throws(ProtocolError) {
         guard !isInert else { return }
-        guard roleKind != nil else { throw error(XDG_SURFACE_ERROR_NOT_CONSTRUCTED, "set_window_geometry before get_toplevel or get_popup") }
+        guard roleKind != nil else {
+            throw error(XDG_SURFACE_ERROR_NOT_CONSTRUCTED, "set_window_geometry before get_toplevel or get_popup")
+        }
         guard width > 0, height > 0 else {
-            throw stableOnlyError(XDG_SURFACE_ERROR_INVALID_SIZE, "set_window_geometry \(width)x\(height): the size must be positive")
+            throw stableOnlyError(
+                XDG_SURFACE_ERROR_INVALID_SIZE, "set_window_geometry \(width)x\(height): the size must be positive")
         }
         pendingGeometry = Rect(x: Int(x), y: Int(y), width: Int(width), height: Int(height))
     }
@@ -167,19 +180,27 @@ final class XdgSurface: ResourceObject, SurfaceRole, PopupParent {
     func surfaceWillAttach(_ surface: Surface, buffer: OpaquePointer?) throws(ProtocolError) {
         guard !isDestroyed, buffer != nil, !isInitialConfigureSent else { return }
         guard roleKind == nil || compositor.xdgHandshake == .strict else { return }
-        throw error(XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER, "buffer attached before the initial configure (commit without a buffer first)")
+        throw error(
+            XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER,
+            "buffer attached before the initial configure (commit without a buffer first)")
     }
 
     func surfaceWillCommit(_ surface: Surface) throws(ProtocolError) {
         guard !isDestroyed else { return }
         guard roleKind != nil else {
-            throw error(XDG_SURFACE_ERROR_NOT_CONSTRUCTED, "commit of an xdg_surface without a role (get_toplevel or get_popup)")
+            throw error(
+                XDG_SURFACE_ERROR_NOT_CONSTRUCTED, "commit of an xdg_surface without a role (get_toplevel or get_popup)"
+            )
         }
         guard let role = roleObject, !role.isDestroyed else { return }
-        if !isConfigured, compositor.xdgHandshake == .strict, surface.pending.bufferChanged, surface.pending.buffer.resource != nil {
-            throw error(XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER,
-                        isInitialConfigureSent ? "buffer committed before the initial configure was acknowledged"
-                                               : "buffer committed before the initial configure (commit without a buffer first)")
+        if !isConfigured, compositor.xdgHandshake == .strict, surface.pending.bufferChanged,
+            surface.pending.buffer.resource != nil
+        {
+            throw error(
+                XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER,
+                isInitialConfigureSent
+                    ? "buffer committed before the initial configure was acknowledged"
+                    : "buffer committed before the initial configure (commit without a buffer first)")
         }
         try role.roleWillCommit()
     }
@@ -266,71 +287,94 @@ final class XdgSurface: ResourceObject, SurfaceRole, PopupParent {
 
     // MARK: Requests
 
-    static let implementation = makeImplementation(xdg_surface_interface(
-        destroy: { _, resource in
-            handle(resource, as: XdgSurface.self) { xdgSurface throws(ProtocolError) in
-                if let role = xdgSurface.roleObject, !role.isDestroyed {
-                    throw xdgSurface.stableOnlyError(XDG_SURFACE_ERROR_DEFUNCT_ROLE_OBJECT,
-                                           "xdg_surface destroyed before its \(xdgSurface.roleKind?.rawValue ?? "role") object")
+    static let implementation = makeImplementation(
+        xdg_surface_interface(
+            destroy: { _, resource in
+                handle(resource, as: XdgSurface.self) { xdgSurface throws(ProtocolError) in
+                    if let role = xdgSurface.roleObject, !role.isDestroyed {
+                        throw xdgSurface.stableOnlyError(
+                            XDG_SURFACE_ERROR_DEFUNCT_ROLE_OBJECT,
+                            "xdg_surface destroyed before its \(xdgSurface.roleKind?.rawValue ?? "role") object")
+                    }
+                    xdgSurface.destroyResource()
                 }
-                xdgSurface.destroyResource()
-            }
-        },
-        get_toplevel: { client, resource, id in
-            handle(resource, as: XdgSurface.self) { xdgSurface throws(ProtocolError) in
-                guard let client else { return }
-                if xdgSurface.isInert {
-                    // Back the client's new id with an object that does nothing.
-                    _ = XdgToplevel(inertWith: xdgSurface.compositor, flavor: xdgSurface.flavor, client: client, version: xdgSurface.version, id: id)
-                    return
+            },
+            get_toplevel: { client, resource, id in
+                handle(resource, as: XdgSurface.self) { xdgSurface throws(ProtocolError) in
+                    guard let client else { return }
+                    if xdgSurface.isInert {
+                        // Back the client's new id with an object that does nothing.
+                        _ = XdgToplevel(
+                            inertWith: xdgSurface.compositor, flavor: xdgSurface.flavor, client: client,
+                            version: xdgSurface.version, id: id)
+                        return
+                    }
+                    try xdgSurface.checkCanConstruct(.toplevel)
+                    guard
+                        let toplevel = XdgToplevel(
+                            xdgSurface: xdgSurface, client: client, version: xdgSurface.version, id: id)
+                    else { return }
+                    xdgSurface.attachRole(toplevel, kind: .toplevel)
                 }
-                try xdgSurface.checkCanConstruct(.toplevel)
-                guard let toplevel = XdgToplevel(xdgSurface: xdgSurface, client: client, version: xdgSurface.version, id: id) else { return }
-                xdgSurface.attachRole(toplevel, kind: .toplevel)
-            }
-        },
-        get_popup: { client, resource, id, parent, positioner in
-            handle(resource, as: XdgSurface.self) { xdgSurface throws(ProtocolError) in
-                guard let client else { return }
-                try xdgSurface.handleGetPopupRequest(client: client, id: id, parent: parent, positioner: positioner)
-            }
-        },
-        set_window_geometry: { _, resource, x, y, width, height in
-            handle(resource, as: XdgSurface.self) { try $0.handleSetWindowGeometryRequest(x: x, y: y, width: width, height: height) }
-        },
-        ack_configure: { _, resource, serial in
-            handle(resource, as: XdgSurface.self) { try $0.handleAckConfigureRequest(serial: serial) }
-        }))
+            },
+            get_popup: { client, resource, id, parent, positioner in
+                handle(resource, as: XdgSurface.self) { xdgSurface throws(ProtocolError) in
+                    guard let client else { return }
+                    try xdgSurface.handleGetPopupRequest(client: client, id: id, parent: parent, positioner: positioner)
+                }
+            },
+            set_window_geometry: { _, resource, x, y, width, height in
+                handle(resource, as: XdgSurface.self) {
+                    try $0.handleSetWindowGeometryRequest(x: x, y: y, width: width, height: height)
+                }
+            },
+            ack_configure: { _, resource, serial in
+                handle(resource, as: XdgSurface.self) { try $0.handleAckConfigureRequest(serial: serial) }
+            }))
 
-    func handleGetPopupRequest(client: OpaquePointer, id: UInt32, parent parentResource: OpaquePointer?,
-                               positioner positionerResource: OpaquePointer?) throws(ProtocolError) {
+    func handleGetPopupRequest(
+        client: OpaquePointer, id: UInt32, parent parentResource: OpaquePointer?,
+        positioner positionerResource: OpaquePointer?
+    ) throws(ProtocolError) {
         if isInert {
-            _ = XdgPopup(xdgSurface: self, parent: nil, rules: XdgPositionerRules(), client: client, version: version, id: id)
+            _ = XdgPopup(
+                xdgSurface: self, parent: nil, rules: XdgPositionerRules(), client: client, version: version, id: id)
             return
         }
         try checkCanConstruct(.popup)
-        guard let positioner = ResourceObject.from(positionerResource, as: XdgPositioner.self), positioner.rules.isComplete else {
-            throw wmBaseError(XDG_WM_BASE_ERROR_INVALID_POSITIONER, "get_popup with an incomplete xdg_positioner (set_size and set_anchor_rect first)")
+        guard let positioner = ResourceObject.from(positionerResource, as: XdgPositioner.self),
+            positioner.rules.isComplete
+        else {
+            throw wmBaseError(
+                XDG_WM_BASE_ERROR_INVALID_POSITIONER,
+                "get_popup with an incomplete xdg_positioner (set_size and set_anchor_rect first)")
         }
         var parent: PopupParent?
         if let parentResource {
             guard let p = ResourceObject.from(parentResource, as: XdgSurface.self), p !== self, p.roleKind != nil,
-                  let role = p.roleObject, !role.isDestroyed else {
-                throw wmBaseError(XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT, "the popup's parent is not an xdg_toplevel or xdg_popup")
+                let role = p.roleObject, !role.isDestroyed
+            else {
+                throw wmBaseError(
+                    XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT, "the popup's parent is not an xdg_toplevel or xdg_popup")
             }
             // Bounded chains and lists (`TreeLimits`): the walk up is at most the depth limit long.
             let depth = ((p.roleObject as? XdgPopup)?.chainDepth ?? 0) + 1
             guard depth <= TreeLimits.maxPopupDepth else {
-                throw wmBaseError(XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT,
-                                  "the popup would be \(depth) popups deep (at most \(TreeLimits.maxPopupDepth))")
+                throw wmBaseError(
+                    XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT,
+                    "the popup would be \(depth) popups deep (at most \(TreeLimits.maxPopupDepth))")
             }
             guard p.popups.count < TreeLimits.maxPopupsPerParent else {
-                throw wmBaseError(XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT,
-                                  "the parent has \(p.popups.count) popups (at most \(TreeLimits.maxPopupsPerParent))")
+                throw wmBaseError(
+                    XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT,
+                    "the parent has \(p.popups.count) popups (at most \(TreeLimits.maxPopupsPerParent))")
             }
             parent = p
         }
-        guard let popup = XdgPopup(xdgSurface: self, parent: parent, rules: positioner.rules, client: client, version: version, id: id) else { return }
+        guard
+            let popup = XdgPopup(
+                xdgSurface: self, parent: parent, rules: positioner.rules, client: client, version: version, id: id)
+        else { return }
         attachRole(popup, kind: .popup)
         parent?.popups.append(popup)
     }

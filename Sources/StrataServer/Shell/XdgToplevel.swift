@@ -47,7 +47,8 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
     }
 
     static let capabilities: [xdg_toplevel_wm_capabilities] = [
-        XDG_TOPLEVEL_WM_CAPABILITIES_MAXIMIZE, XDG_TOPLEVEL_WM_CAPABILITIES_FULLSCREEN, XDG_TOPLEVEL_WM_CAPABILITIES_MINIMIZE,
+        XDG_TOPLEVEL_WM_CAPABILITIES_MAXIMIZE, XDG_TOPLEVEL_WM_CAPABILITIES_FULLSCREEN,
+        XDG_TOPLEVEL_WM_CAPABILITIES_MINIMIZE,
     ]
 
     unowned let compositor: Compositor
@@ -107,8 +108,9 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
         self.compositor = xdgSurface.compositor
         self.flavor = xdgSurface.flavor
         self.xdgSurface = xdgSurface
-        super.init(client: client, interface: flavor.toplevelInterface, version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: flavor.toplevelInterface, version: version, id: id,
+            implementation: Self.implementation)
         let window = compositor.windows.createWindow(appID: "", title: "", pid: clientPid)
         window.content = self
         self.window = window
@@ -124,11 +126,13 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
     }
 
     /// A toplevel for an xdg_surface whose wl_surface is gone: no window, requests do nothing.
-    init?(inertWith compositor: Compositor, flavor: XdgShellFlavor, client: OpaquePointer, version: UInt32, id: UInt32) {
+    init?(inertWith compositor: Compositor, flavor: XdgShellFlavor, client: OpaquePointer, version: UInt32, id: UInt32)
+    {
         self.compositor = compositor
         self.flavor = flavor
-        super.init(client: client, interface: flavor.toplevelInterface, version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: flavor.toplevelInterface, version: version, id: id,
+            implementation: Self.implementation)
     }
 
     private var isMapped: Bool { xdgSurface?.isMapped ?? false }
@@ -146,8 +150,9 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
     // MARK: Configure
 
     private func makeConfiguration() -> Configuration {
-        var c = Configuration(maximized: isMaximized, fullscreen: isFullscreen, resizing: isResizing,
-                              activated: window?.isKeyWindow ?? false, resizeEdges: resizeEdges)
+        var c = Configuration(
+            maximized: isMaximized, fullscreen: isFullscreen, resizing: isResizing,
+            activated: window?.isKeyWindow ?? false, resizeEdges: resizeEdges)
         var size = Size.zero
         let placed = window.flatMap { compositor.windows.placedFrame(of: $0) }
         if let placed {
@@ -178,7 +183,9 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
 
     /// Sends a configure sequence with the current requested state, once the initial one went out.
     func sendConfigure() {
-        guard let xdgSurface, !isDestroyed, !xdgSurface.isDestroyed, !xdgSurface.isInert, xdgSurface.isInitialConfigureSent else { return }
+        guard let xdgSurface, !isDestroyed, !xdgSurface.isDestroyed, !xdgSurface.isInert,
+            xdgSurface.isInitialConfigureSent
+        else { return }
         sendConfigureSequence()
     }
 
@@ -193,7 +200,8 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
             let bounds = placement.workArea(of: screen).size
             if bounds != sentBounds {
                 sentBounds = bounds
-                xdg_toplevel_send_configure_bounds(resource, Int32(clamping: bounds.width), Int32(clamping: bounds.height))
+                xdg_toplevel_send_configure_bounds(
+                    resource, Int32(clamping: bounds.width), Int32(clamping: bounds.height))
             }
         }
         let configuration = makeConfiguration()
@@ -232,8 +240,12 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
 
     func roleWillCommit() throws(ProtocolError) {
         let minimum = pendingMinSize ?? minSize, maximum = pendingMaxSize ?? maxSize
-        if (maximum.width > 0 && minimum.width > maximum.width) || (maximum.height > 0 && minimum.height > maximum.height) {
-            throw toplevelError(XDG_TOPLEVEL_ERROR_INVALID_SIZE, "the minimum size \(minimum) is larger than the maximum size \(maximum)")
+        if (maximum.width > 0 && minimum.width > maximum.width)
+            || (maximum.height > 0 && minimum.height > maximum.height)
+        {
+            throw toplevelError(
+                XDG_TOPLEVEL_ERROR_INVALID_SIZE,
+                "the minimum size \(minimum) is larger than the maximum size \(maximum)")
         }
     }
 
@@ -280,8 +292,9 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
             compositor.windows.setFrame(window, frame)
             compositor.windows.show(window, makeKey: makeKey)
         } else {
-            bounded = compositor.placeAndShow(window, width: Int32(clamping: geometry.width), height: Int32(clamping: geometry.height),
-                                              makeKey: makeKey)
+            bounded = compositor.placeAndShow(
+                window, width: Int32(clamping: geometry.width), height: Int32(clamping: geometry.height),
+                makeKey: makeKey)
         }
         wasPlaced = true
         placedGeometryOrigin = (geometry.x, geometry.y)
@@ -361,7 +374,9 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
     // MARK: WindowContent
 
     var rootSurface: Surface? {
-        guard let xdgSurface, !xdgSurface.isDestroyed, let surface = xdgSurface.surface, !surface.isDestroyed else { return nil }
+        guard let xdgSurface, !xdgSurface.isDestroyed, let surface = xdgSurface.surface, !surface.isDestroyed else {
+            return nil
+        }
         return surface
     }
 
@@ -470,76 +485,84 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
         return ProtocolError(on: isDestroyed ? nil : resource, code: code.rawValue, message)
     }
 
-    static let implementation = makeImplementation(xdg_toplevel_interface(
-        destroy: { _, resource in
-            handle(resource, as: XdgToplevel.self) { toplevel throws(ProtocolError) in
-                if let decoration = toplevel.decoration, !decoration.isDestroyed {
-                    throw ProtocolError(on: decoration.resource, code: ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ORPHANED.rawValue,
-                                        "the xdg_toplevel was destroyed before its decoration object")
+    static let implementation = makeImplementation(
+        xdg_toplevel_interface(
+            destroy: { _, resource in
+                handle(resource, as: XdgToplevel.self) { toplevel throws(ProtocolError) in
+                    if let decoration = toplevel.decoration, !decoration.isDestroyed {
+                        throw ProtocolError(
+                            on: decoration.resource, code: ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ORPHANED.rawValue,
+                            "the xdg_toplevel was destroyed before its decoration object")
+                    }
+                    toplevel.destroyResource()
                 }
-                toplevel.destroyResource()
-            }
-        },
-        set_parent: { _, resource, parent in
-            handle(resource, as: XdgToplevel.self) { try $0.handleSetParentRequest(parent) }
-        },
-        set_title: { _, resource, title in
-            handle(resource, as: XdgToplevel.self) { toplevel in
-                guard let title, let window = toplevel.window else { return }
-                toplevel.compositor.windows.setTitle(window, String(cString: title))
-            }
-        },
-        set_app_id: { _, resource, appID in
-            handle(resource, as: XdgToplevel.self) { toplevel in
-                guard let appID, let window = toplevel.window else { return }
-                toplevel.compositor.setAppID(String(cString: appID), of: window, isMapped: toplevel.isMapped)
-            }
-        },
-        show_window_menu: { _, _, _, _, _, _ in
-            // No window menu (not advertised in wm_capabilities).
-        },
-        move: { _, resource, _, serial in
-            handle(resource, as: XdgToplevel.self) { toplevel in
-                guard toplevel.isMapped, let window = toplevel.window, window.isVisible else { return }
-                _ = toplevel.compositor.seat.beginInteractiveMove(window, serial: serial, client: toplevel.client)
-            }
-        },
-        resize: { _, resource, _, serial, edges in
-            handle(resource, as: XdgToplevel.self) { try $0.handleResizeRequest(serial: serial, edges: edges) }
-        },
-        set_max_size: { _, resource, width, height in
-            handle(resource, as: XdgToplevel.self) { toplevel throws(ProtocolError) in
-                guard width >= 0, height >= 0 else { throw toplevel.toplevelError(XDG_TOPLEVEL_ERROR_INVALID_SIZE, "set_max_size \(width)x\(height): negative size") }
-                toplevel.pendingMaxSize = Size(width: Int(width), height: Int(height))
-            }
-        },
-        set_min_size: { _, resource, width, height in
-            handle(resource, as: XdgToplevel.self) { toplevel throws(ProtocolError) in
-                guard width >= 0, height >= 0 else { throw toplevel.toplevelError(XDG_TOPLEVEL_ERROR_INVALID_SIZE, "set_min_size \(width)x\(height): negative size") }
-                toplevel.pendingMinSize = Size(width: Int(width), height: Int(height))
-            }
-        },
-        set_maximized: { _, resource in
-            handle(resource, as: XdgToplevel.self) { $0.handleMaximizeRequest(true) }
-        },
-        unset_maximized: { _, resource in
-            handle(resource, as: XdgToplevel.self) { $0.handleMaximizeRequest(false) }
-        },
-        set_fullscreen: { _, resource, output in
-            handle(resource, as: XdgToplevel.self) { toplevel in
-                let screen = output.flatMap { ResourceObject.from($0, as: OutputBinding.self) }?.output?.screen
-                toplevel.handleFullscreenRequest(true, on: screen)
-            }
-        },
-        unset_fullscreen: { _, resource in
-            handle(resource, as: XdgToplevel.self) { $0.handleFullscreenRequest(false, on: nil) }
-        },
-        set_minimized: { _, resource in
-            handle(resource, as: XdgToplevel.self) { toplevel in
-                guard toplevel.isMapped, let window = toplevel.window else { return }
-                toplevel.compositor.windows.minimize(window)
-            }
-        }))
+            },
+            set_parent: { _, resource, parent in
+                handle(resource, as: XdgToplevel.self) { try $0.handleSetParentRequest(parent) }
+            },
+            set_title: { _, resource, title in
+                handle(resource, as: XdgToplevel.self) { toplevel in
+                    guard let title, let window = toplevel.window else { return }
+                    toplevel.compositor.windows.setTitle(window, String(cString: title))
+                }
+            },
+            set_app_id: { _, resource, appID in
+                handle(resource, as: XdgToplevel.self) { toplevel in
+                    guard let appID, let window = toplevel.window else { return }
+                    toplevel.compositor.setAppID(String(cString: appID), of: window, isMapped: toplevel.isMapped)
+                }
+            },
+            show_window_menu: { _, _, _, _, _, _ in
+                // No window menu (not advertised in wm_capabilities).
+            },
+            move: { _, resource, _, serial in
+                handle(resource, as: XdgToplevel.self) { toplevel in
+                    guard toplevel.isMapped, let window = toplevel.window, window.isVisible else { return }
+                    _ = toplevel.compositor.seat.beginInteractiveMove(window, serial: serial, client: toplevel.client)
+                }
+            },
+            resize: { _, resource, _, serial, edges in
+                handle(resource, as: XdgToplevel.self) { try $0.handleResizeRequest(serial: serial, edges: edges) }
+            },
+            set_max_size: { _, resource, width, height in
+                handle(resource, as: XdgToplevel.self) { toplevel throws(ProtocolError) in
+                    guard width >= 0, height >= 0 else {
+                        throw toplevel.toplevelError(
+                            XDG_TOPLEVEL_ERROR_INVALID_SIZE, "set_max_size \(width)x\(height): negative size")
+                    }
+                    toplevel.pendingMaxSize = Size(width: Int(width), height: Int(height))
+                }
+            },
+            set_min_size: { _, resource, width, height in
+                handle(resource, as: XdgToplevel.self) { toplevel throws(ProtocolError) in
+                    guard width >= 0, height >= 0 else {
+                        throw toplevel.toplevelError(
+                            XDG_TOPLEVEL_ERROR_INVALID_SIZE, "set_min_size \(width)x\(height): negative size")
+                    }
+                    toplevel.pendingMinSize = Size(width: Int(width), height: Int(height))
+                }
+            },
+            set_maximized: { _, resource in
+                handle(resource, as: XdgToplevel.self) { $0.handleMaximizeRequest(true) }
+            },
+            unset_maximized: { _, resource in
+                handle(resource, as: XdgToplevel.self) { $0.handleMaximizeRequest(false) }
+            },
+            set_fullscreen: { _, resource, output in
+                handle(resource, as: XdgToplevel.self) { toplevel in
+                    let screen = output.flatMap { ResourceObject.from($0, as: OutputBinding.self) }?.output?.screen
+                    toplevel.handleFullscreenRequest(true, on: screen)
+                }
+            },
+            unset_fullscreen: { _, resource in
+                handle(resource, as: XdgToplevel.self) { $0.handleFullscreenRequest(false, on: nil) }
+            },
+            set_minimized: { _, resource in
+                handle(resource, as: XdgToplevel.self) { toplevel in
+                    guard toplevel.isMapped, let window = toplevel.window else { return }
+                    toplevel.compositor.windows.minimize(window)
+                }
+            }))
 
     func handleSetParentRequest(_ parentResource: OpaquePointer?) throws(ProtocolError) {
         let newParent = parentResource.flatMap { ResourceObject.from($0, as: XdgToplevel.self) }
@@ -577,14 +600,17 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
         var ancestor = newParent
         while let a = ancestor {
             if a === self {
-                throw toplevelError(XDG_TOPLEVEL_ERROR_INVALID_PARENT, "set_parent would make the toplevel its own ancestor")
+                throw toplevelError(
+                    XDG_TOPLEVEL_ERROR_INVALID_PARENT, "set_parent would make the toplevel its own ancestor")
             }
             levels += 1
             ancestor = a.measuredParent
         }
         guard levels + subtreeMeasure.height <= TreeLimits.maxTransientDepth else {
-            throw toplevelError(XDG_TOPLEVEL_ERROR_INVALID_PARENT,
-                                "set_parent would make a chain of \(levels + subtreeMeasure.height) parents (at most \(TreeLimits.maxTransientDepth))")
+            throw toplevelError(
+                XDG_TOPLEVEL_ERROR_INVALID_PARENT,
+                "set_parent would make a chain of \(levels + subtreeMeasure.height) parents (at most \(TreeLimits.maxTransientDepth))"
+            )
         }
         leaveParent()
         if let window { compositor.windows.setParent(window, newParent?.window) }
@@ -601,7 +627,8 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
     func handleResizeRequest(serial: UInt32, edges: UInt32) throws(ProtocolError) {
         let valid: Set<UInt32> = [0, 1, 2, 4, 5, 6, 8, 9, 10]
         guard valid.contains(edges) else {
-            throw toplevelError(XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE, "resize edge \(edges) is not an xdg_toplevel.resize_edge")
+            throw toplevelError(
+                XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE, "resize edge \(edges) is not an xdg_toplevel.resize_edge")
         }
         guard let window, let resize = interactiveResize(edges: edges) else { return }
         _ = compositor.seat.beginInteractiveResize(window, edges: edges, serial: serial, client: client, resize: resize)

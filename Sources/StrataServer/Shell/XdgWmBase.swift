@@ -13,11 +13,13 @@ final class XdgWmBase: ResourceObject {
     /// The serial of the ping waiting for its pong, if any.
     private(set) var pendingPingSerial: UInt32?
 
-    init?(compositor: Compositor, flavor: XdgShellFlavor = .stable, client: OpaquePointer, version: UInt32, id: UInt32) {
+    init?(compositor: Compositor, flavor: XdgShellFlavor = .stable, client: OpaquePointer, version: UInt32, id: UInt32)
+    {
         self.compositor = compositor
         self.flavor = flavor
-        super.init(client: client, interface: flavor.wmBaseInterface, version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: flavor.wmBaseInterface, version: version, id: id,
+            implementation: Self.implementation)
     }
 
     var hasLiveSurfaces: Bool {
@@ -47,45 +49,54 @@ final class XdgWmBase: ResourceObject {
         ProtocolError(on: isDestroyed ? nil : resource, code: code.rawValue, message)
     }
 
-    static let implementation = makeImplementation(xdg_wm_base_interface(
-        destroy: { _, resource in
-            handle(resource, as: XdgWmBase.self) { base throws(ProtocolError) in
-                guard !base.hasLiveSurfaces else {
-                    throw base.error(XDG_WM_BASE_ERROR_DEFUNCT_SURFACES, "xdg_wm_base destroyed while xdg_surfaces made from it are alive")
+    static let implementation = makeImplementation(
+        xdg_wm_base_interface(
+            destroy: { _, resource in
+                handle(resource, as: XdgWmBase.self) { base throws(ProtocolError) in
+                    guard !base.hasLiveSurfaces else {
+                        throw base.error(
+                            XDG_WM_BASE_ERROR_DEFUNCT_SURFACES,
+                            "xdg_wm_base destroyed while xdg_surfaces made from it are alive")
+                    }
+                    base.destroyResource()
                 }
-                base.destroyResource()
-            }
-        },
-        create_positioner: { client, resource, id in
-            handle(resource, as: XdgWmBase.self) { base in
-                guard let client else { return }
-                _ = XdgPositioner(flavor: base.flavor, client: client, version: base.version, id: id)
-            }
-        },
-        get_xdg_surface: { client, resource, id, surface in
-            handle(resource, as: XdgWmBase.self) { base throws(ProtocolError) in
-                guard let client, let surface = ResourceObject.from(surface, as: Surface.self) else { return }
-                try base.handleGetXdgSurfaceRequest(client: client, id: id, surface: surface)
-            }
-        },
-        pong: { _, resource, serial in
-            handle(resource, as: XdgWmBase.self) { base in
-                // A pong with another serial is ignored (it may answer an older ping).
-                if base.pendingPingSerial == serial { base.pendingPingSerial = nil }
-            }
-        }))
+            },
+            create_positioner: { client, resource, id in
+                handle(resource, as: XdgWmBase.self) { base in
+                    guard let client else { return }
+                    _ = XdgPositioner(flavor: base.flavor, client: client, version: base.version, id: id)
+                }
+            },
+            get_xdg_surface: { client, resource, id, surface in
+                handle(resource, as: XdgWmBase.self) { base throws(ProtocolError) in
+                    guard let client, let surface = ResourceObject.from(surface, as: Surface.self) else { return }
+                    try base.handleGetXdgSurfaceRequest(client: client, id: id, surface: surface)
+                }
+            },
+            pong: { _, resource, serial in
+                handle(resource, as: XdgWmBase.self) { base in
+                    // A pong with another serial is ignored (it may answer an older ping).
+                    if base.pendingPingSerial == serial { base.pendingPingSerial = nil }
+                }
+            }))
 
     func handleGetXdgSurfaceRequest(client: OpaquePointer, id: UInt32, surface: Surface) throws(ProtocolError) {
         if surface.role != nil || (surface.roleName != nil && surface.roleName != flavor.surfaceRoleName) {
-            throw error(XDG_WM_BASE_ERROR_ROLE, "wl_surface@\(wl_resource_get_id(surface.resource)) already has the role \(surface.roleName ?? "?")")
+            throw error(
+                XDG_WM_BASE_ERROR_ROLE,
+                "wl_surface@\(wl_resource_get_id(surface.resource)) already has the role \(surface.roleName ?? "?")")
         }
         // A surface with a buffer is in no state to become an xdg_surface (as Mir; WLCS checks
         // for invalid_surface_state on the xdg_wm_base).
         if surface.hasContent || (surface.pending.bufferChanged && surface.pending.buffer.resource != nil) {
-            throw error(XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE,
-                        "get_xdg_surface for a wl_surface that already has a buffer attached or committed")
+            throw error(
+                XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE,
+                "get_xdg_surface for a wl_surface that already has a buffer attached or committed")
         }
-        guard let xdgSurface = XdgSurface(wmBase: self, flavor: flavor, client: client, version: version, id: id, surface: surface) else { return }
+        guard
+            let xdgSurface = XdgSurface(
+                wmBase: self, flavor: flavor, client: client, version: version, id: id, surface: surface)
+        else { return }
         surfaces.append(Weak(xdgSurface))
     }
 }

@@ -9,14 +9,16 @@ final class ContentTypeObject: ResourceObject {
 
     init?(surface: Surface, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.surface = surface
-        super.init(client: client, interface: strata_wp_content_type_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_wp_content_type_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
     private func setPending(_ type: UInt32) {
         guard let surface, !surface.isDestroyed else { return }
         surface.pending.contentTypeChanged = true
-        surface.pending.contentType = type <= WP_CONTENT_TYPE_V1_TYPE_GAME.rawValue ? type : WP_CONTENT_TYPE_V1_TYPE_NONE.rawValue
+        surface.pending.contentType =
+            type <= WP_CONTENT_TYPE_V1_TYPE_GAME.rawValue ? type : WP_CONTENT_TYPE_V1_TYPE_NONE.rawValue
     }
 
     override func resourceDidDestroy() {
@@ -24,9 +26,10 @@ final class ContentTypeObject: ResourceObject {
         if let surface, surface.contentTypeObject === self { surface.contentTypeObject = nil }
     }
 
-    static let implementation = makeImplementation(wp_content_type_v1_interface(
-        destroy: destroyRequest,
-        set_content_type: { _, resource, type in
-            handle(resource, as: ContentTypeObject.self) { $0.setPending(type) }
-        }))
+    static let implementation = makeImplementation(
+        wp_content_type_v1_interface(
+            destroy: destroyRequest,
+            set_content_type: { _, resource, type in
+                handle(resource, as: ContentTypeObject.self) { $0.setPending(type) }
+            }))
 }

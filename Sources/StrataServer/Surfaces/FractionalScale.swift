@@ -24,7 +24,10 @@ public final class FractionalScaleManager {
         observerToken = compositor.windows.notifications.addObserver(phase: .wire) { [unowned self] posted in
             self.modelDidPost(posted.notification)
         }
-        return Global(display: compositor.display, interface: strata_wp_fractional_scale_manager_v1_interface(), version: Self.version) { [unowned self] client, version, id in
+        return Global(
+            display: compositor.display, interface: strata_wp_fractional_scale_manager_v1_interface(),
+            version: Self.version
+        ) { [unowned self] client, version, id in
             _ = FractionalScaleManagerBinding(manager: self, client: client, version: version, id: id)
         }
     }
@@ -56,7 +59,11 @@ public final class FractionalScaleManager {
     /// The screen whose scale `surface` should draw at (see the type's description).
     func screen(for surface: Surface) -> Screen? {
         if let window = compositor.scene.window(showing: surface), let screen = window.screen { return screen }
-        if let placement = compositor.scene.lastPlacement(of: surface), let output = compositor.scene.output(for: placement.screen) { return output.screen }
+        if let placement = compositor.scene.lastPlacement(of: surface),
+            let output = compositor.scene.output(for: placement.screen)
+        {
+            return output.screen
+        }
         return compositor.windows.mainScreen
     }
 
@@ -75,26 +82,34 @@ final class FractionalScaleManagerBinding: ResourceObject {
 
     init?(manager: FractionalScaleManager, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.manager = manager
-        super.init(client: client, interface: strata_wp_fractional_scale_manager_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_wp_fractional_scale_manager_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
-    static let implementation = makeImplementation(wp_fractional_scale_manager_v1_interface(
-        destroy: destroyRequest,
-        get_fractional_scale: { client, resource, id, surfaceResource in
-            handle(resource, as: FractionalScaleManagerBinding.self) { binding throws(ProtocolError) in
-                guard let client, let surface = ResourceObject.from(surfaceResource, as: Surface.self) else { return }
-                guard surface.fractionalScaleObject == nil else {
-                    throw ProtocolError(code: WP_FRACTIONAL_SCALE_MANAGER_V1_ERROR_FRACTIONAL_SCALE_EXISTS.rawValue,
-                                        "the surface already has a wp_fractional_scale_v1")
+    static let implementation = makeImplementation(
+        wp_fractional_scale_manager_v1_interface(
+            destroy: destroyRequest,
+            get_fractional_scale: { client, resource, id, surfaceResource in
+                handle(resource, as: FractionalScaleManagerBinding.self) { binding throws(ProtocolError) in
+                    guard let client, let surface = ResourceObject.from(surfaceResource, as: Surface.self) else {
+                        return
+                    }
+                    guard surface.fractionalScaleObject == nil else {
+                        throw ProtocolError(
+                            code: WP_FRACTIONAL_SCALE_MANAGER_V1_ERROR_FRACTIONAL_SCALE_EXISTS.rawValue,
+                            "the surface already has a wp_fractional_scale_v1")
+                    }
+                    // The resource holds the object; the surface and the manager only point at it.
+                    guard
+                        let object = FractionalScale(
+                            manager: binding.manager, client: client, version: binding.version,
+                            id: id, surface: surface)
+                    else { return }
+                    surface.fractionalScaleObject = object
+                    binding.manager.register(object)
                 }
-                // The resource holds the object; the surface and the manager only point at it.
-                guard let object = FractionalScale(manager: binding.manager, client: client, version: binding.version,
-                                                   id: id, surface: surface) else { return }
-                surface.fractionalScaleObject = object
-                binding.manager.register(object)
-            }
-        }))
+            }))
 }
 
 /// wp_fractional_scale_v1 of one surface. Inert once the surface is gone (it sends nothing
@@ -108,8 +123,9 @@ final class FractionalScale: ResourceObject {
     init?(manager: FractionalScaleManager, client: OpaquePointer, version: UInt32, id: UInt32, surface: Surface) {
         self.surface = surface
         self.manager = manager
-        super.init(client: client, interface: strata_wp_fractional_scale_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_wp_fractional_scale_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
     override func resourceDidDestroy() {
@@ -119,7 +135,8 @@ final class FractionalScale: ResourceObject {
     /// Sends preferred_scale when the surface's screen's scale differs from the last one sent.
     func update() {
         guard !isDestroyed, let surface, !surface.isDestroyed, let manager,
-              let screen = manager.screen(for: surface) else { return }
+            let screen = manager.screen(for: surface)
+        else { return }
         let scale = screen.scale120
         guard scale != sentScale, scale > 0 else { return }
         sentScale = scale

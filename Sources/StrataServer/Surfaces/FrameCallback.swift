@@ -5,8 +5,9 @@ import CWaylandServer
 final class FrameCallback: ResourceObject {
     /// `surface`: the surface asking (its live counts are the callback's).
     init?(client: OpaquePointer, id: UInt32, surface: Surface) {
-        super.init(client: client, interface: strata_wl_callback_interface(), version: 1, id: id, implementation: nil,
-                   countedWith: surface)
+        super.init(
+            client: client, interface: strata_wl_callback_interface(), version: 1, id: id, implementation: nil,
+            countedWith: surface)
     }
 
     /// Sends done(time in ms) and destroys the callback, as the protocol says.

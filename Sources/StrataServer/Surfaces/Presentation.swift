@@ -7,7 +7,8 @@ enum Presentation {
     static let version: UInt32 = 1
 
     static func install(on compositor: Compositor) -> Global? {
-        Global(display: compositor.display, interface: strata_wp_presentation_interface(), version: version) { client, version, id in
+        Global(display: compositor.display, interface: strata_wp_presentation_interface(), version: version) {
+            client, version, id in
             guard let binding = PresentationBinding(client: client, version: version, id: id) else { return }
             wp_presentation_send_clock_id(binding.resource, UInt32(CLOCK_MONOTONIC))
         }
@@ -16,22 +17,25 @@ enum Presentation {
 
 final class PresentationBinding: ResourceObject {
     init?(client: OpaquePointer, version: UInt32, id: UInt32) {
-        super.init(client: client, interface: strata_wp_presentation_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_wp_presentation_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
-    static let implementation = makeImplementation(wp_presentation_interface(
-        destroy: destroyRequest,
-        feedback: { client, resource, surfaceResource, id in
-            handle(resource, as: PresentationBinding.self) { binding in
-                guard let client, let feedback = PresentationFeedback(client: client, id: id, binding: binding) else { return }
-                guard let surface = ResourceObject.from(surfaceResource, as: Surface.self) else {
-                    feedback.discard()
-                    return
+    static let implementation = makeImplementation(
+        wp_presentation_interface(
+            destroy: destroyRequest,
+            feedback: { client, resource, surfaceResource, id in
+                handle(resource, as: PresentationBinding.self) { binding in
+                    guard let client, let feedback = PresentationFeedback(client: client, id: id, binding: binding)
+                    else { return }
+                    guard let surface = ResourceObject.from(surfaceResource, as: Surface.self) else {
+                        feedback.discard()
+                        return
+                    }
+                    surface.pending.presentationFeedbacks.append(feedback)
                 }
-                surface.pending.presentationFeedbacks.append(feedback)
-            }
-        }))
+            }))
 }
 
 /// wp_presentation_feedback: one commit's answer, sent once (presented or discarded), after
@@ -39,8 +43,9 @@ final class PresentationBinding: ResourceObject {
 final class PresentationFeedback: ResourceObject {
     /// `binding`: the wp_presentation asking (its live counts are the feedback's).
     init?(client: OpaquePointer, id: UInt32, binding: PresentationBinding) {
-        super.init(client: client, interface: strata_wp_presentation_feedback_interface(), version: 1, id: id,
-                   implementation: nil, countedWith: binding)
+        super.init(
+            client: client, interface: strata_wp_presentation_feedback_interface(), version: 1, id: id,
+            implementation: nil, countedWith: binding)
     }
 
     /// What the repaint tells each feedback of the surfaces it showed.
@@ -60,10 +65,11 @@ final class PresentationFeedback: ResourceObject {
         for output in outputs where output.client == client && !output.isDestroyed {
             wp_presentation_feedback_send_sync_output(resource, output.resource)
         }
-        wp_presentation_feedback_send_presented(resource, UInt32(truncatingIfNeeded: frame.seconds >> 32),
-                                                UInt32(truncatingIfNeeded: frame.seconds), frame.nanoseconds,
-                                                frame.refreshNanoseconds, UInt32(truncatingIfNeeded: frame.sequence >> 32),
-                                                UInt32(truncatingIfNeeded: frame.sequence), frame.flags)
+        wp_presentation_feedback_send_presented(
+            resource, UInt32(truncatingIfNeeded: frame.seconds >> 32),
+            UInt32(truncatingIfNeeded: frame.seconds), frame.nanoseconds,
+            frame.refreshNanoseconds, UInt32(truncatingIfNeeded: frame.sequence >> 32),
+            UInt32(truncatingIfNeeded: frame.sequence), frame.flags)
         destroyResource()
     }
 

@@ -21,18 +21,20 @@ final class Region: ResourceObject {
         return built
     }
 
-    static let implementation = makeImplementation(wl_region_interface(
-        destroy: destroyRequest,
-        add: { _, resource, x, y, width, height in
-            handle(resource, as: Region.self) { $0.handleAddRequest(x: x, y: y, width: width, height: height) }
-        },
-        subtract: { _, resource, x, y, width, height in
-            handle(resource, as: Region.self) { $0.handleSubtractRequest(x: x, y: y, width: width, height: height) }
-        }))
+    static let implementation = makeImplementation(
+        wl_region_interface(
+            destroy: destroyRequest,
+            add: { _, resource, x, y, width, height in
+                handle(resource, as: Region.self) { $0.handleAddRequest(x: x, y: y, width: width, height: height) }
+            },
+            subtract: { _, resource, x, y, width, height in
+                handle(resource, as: Region.self) { $0.handleSubtractRequest(x: x, y: y, width: width, height: height) }
+            }))
 
     init?(client: OpaquePointer, version: UInt32, id: UInt32) {
-        super.init(client: client, interface: strata_wl_region_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_wl_region_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
     func handleAddRequest(x: Int32, y: Int32, width: Int32, height: Int32) {

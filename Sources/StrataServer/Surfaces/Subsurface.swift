@@ -20,8 +20,9 @@ final class Subsurface: ResourceObject, SurfaceRole {
     init?(client: OpaquePointer, version: UInt32, id: UInt32, surface: Surface, parent: Surface) {
         self.surface = surface
         self.parent = parent
-        super.init(client: client, interface: strata_wl_subsurface_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_wl_subsurface_interface(), version: version, id: id,
+            implementation: Self.implementation)
         parentDestroyed = parent.didDestroy.observe { [weak self] _ in self?.detach() }
         surfaceDestroyed = surface.didDestroy.observe { [weak self] _ in self?.detach() }
         parent.compositor.scene.setAnchor(.surface(parent, x: 0, y: 0), of: surface)
@@ -40,7 +41,9 @@ final class Subsurface: ResourceObject, SurfaceRole {
             y = py
             pendingPosition = nil
             // The parent's commit (being applied) damages the children's old and new places.
-            if let surface, let parent { parent.compositor.scene.setAnchor(.surface(parent, x: Int(x), y: Int(y)), of: surface) }
+            if let surface, let parent {
+                parent.compositor.scene.setAnchor(.surface(parent, x: Int(x), y: Int(y)), of: surface)
+            }
         }
     }
 
@@ -74,36 +77,40 @@ final class Subsurface: ResourceObject, SurfaceRole {
         }
     }
 
-    static let implementation = makeImplementation(wl_subsurface_interface(
-        destroy: destroyRequest,
-        set_position: { _, resource, x, y in
-            handle(resource, as: Subsurface.self) { $0.pendingPosition = (x, y) }
-        },
-        place_above: { _, resource, sibling in
-            handle(resource, as: Subsurface.self) { try $0.handlePlaceRequest(sibling: sibling, above: true) }
-        },
-        place_below: { _, resource, sibling in
-            handle(resource, as: Subsurface.self) { try $0.handlePlaceRequest(sibling: sibling, above: false) }
-        },
-        set_sync: { _, resource in
-            handle(resource, as: Subsurface.self) { $0.isSynchronized = true }
-        },
-        set_desync: { _, resource in
-            handle(resource, as: Subsurface.self) { sub in
-                guard sub.isSynchronized else { return }
-                sub.isSynchronized = false
-                // Leaving sync mode applies the cached state, unless an ancestor is still synchronized.
-                if !sub.isEffectivelySynchronized, let surface = sub.surface, surface.hasCachedState {
-                    surface.applyCachedState()
+    static let implementation = makeImplementation(
+        wl_subsurface_interface(
+            destroy: destroyRequest,
+            set_position: { _, resource, x, y in
+                handle(resource, as: Subsurface.self) { $0.pendingPosition = (x, y) }
+            },
+            place_above: { _, resource, sibling in
+                handle(resource, as: Subsurface.self) { try $0.handlePlaceRequest(sibling: sibling, above: true) }
+            },
+            place_below: { _, resource, sibling in
+                handle(resource, as: Subsurface.self) { try $0.handlePlaceRequest(sibling: sibling, above: false) }
+            },
+            set_sync: { _, resource in
+                handle(resource, as: Subsurface.self) { $0.isSynchronized = true }
+            },
+            set_desync: { _, resource in
+                handle(resource, as: Subsurface.self) { sub in
+                    guard sub.isSynchronized else { return }
+                    sub.isSynchronized = false
+                    // Leaving sync mode applies the cached state, unless an ancestor is still synchronized.
+                    if !sub.isEffectivelySynchronized, let surface = sub.surface, surface.hasCachedState {
+                        surface.applyCachedState()
+                    }
                 }
-            }
-        }))
+            }))
 
     func handlePlaceRequest(sibling siblingResource: OpaquePointer?, above: Bool) throws(ProtocolError) {
-        guard let surface, let parent, let sibling = ResourceObject.from(siblingResource, as: Surface.self) else { return }
+        guard let surface, let parent, let sibling = ResourceObject.from(siblingResource, as: Surface.self) else {
+            return
+        }
         guard sibling !== surface, sibling === parent || (sibling.subsurface?.parent === parent) else {
-            throw ProtocolError(code: WL_SUBSURFACE_ERROR_BAD_SURFACE.rawValue,
-                                "place_\(above ? "above" : "below"): the reference surface is neither the parent nor a sibling")
+            throw ProtocolError(
+                code: WL_SUBSURFACE_ERROR_BAD_SURFACE.rawValue,
+                "place_\(above ? "above" : "below"): the reference surface is neither the parent nor a sibling")
         }
         parent.pendingStack.place(self, relativeTo: sibling, above: above, owner: parent)
     }

@@ -43,7 +43,8 @@ struct SubsurfaceStack {
             if entries[index].isOwner {
                 body(owner, nil)
             } else if let sub = entries[index].subsurface, sub.parent === owner, let surface = sub.surface,
-                      surface.subsurface === sub {
+                surface.subsurface === sub
+            {
                 body(surface, sub)
             }
         }
@@ -59,7 +60,8 @@ struct SubsurfaceStack {
             if entries[index].isOwner {
                 if let result = body(owner, nil) { return result }
             } else if let sub = entries[index].subsurface, sub.parent === owner, let surface = sub.surface,
-                      surface.subsurface === sub {
+                surface.subsurface === sub
+            {
                 if let result = body(surface, sub) { return result }
             }
         }

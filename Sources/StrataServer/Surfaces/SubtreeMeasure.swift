@@ -16,7 +16,9 @@ struct SubtreeMeasure {
         descendants += delta
         if removed == added { return }
         if let added {
-            if childHeights.count <= added { childHeights += Array(repeating: 0, count: added + 1 - childHeights.count) }
+            if childHeights.count <= added {
+                childHeights += Array(repeating: 0, count: added + 1 - childHeights.count)
+            }
             childHeights[added] += 1
             height = max(height, added + 1)
         }

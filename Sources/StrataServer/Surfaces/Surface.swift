@@ -70,8 +70,9 @@ public final class Surface: ResourceObject, MeasuredTreeNode {
 
     init?(compositor: Compositor, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.compositor = compositor
-        super.init(client: client, interface: strata_wl_surface_interface(), version: version, id: id,
-                   implementation: Self.implementation, dispatcher: strata_wl_surface_dispatch)
+        super.init(
+            client: client, interface: strata_wl_surface_interface(), version: version, id: id,
+            implementation: Self.implementation, dispatcher: strata_wl_surface_dispatch)
         inputRegion.setInfinite()
     }
 
@@ -112,58 +113,66 @@ public final class Surface: ResourceObject, MeasuredTreeNode {
 
     // MARK: Requests
 
-    static let implementation = makeImplementation(wl_surface_interface(
-        destroy: destroyRequest,
-        attach: { _, resource, buffer, x, y in
-            handle(resource, as: Surface.self) { try $0.handleAttachRequest(buffer: buffer, x: x, y: y) }
-        },
-        damage: { _, resource, x, y, width, height in
-            handle(resource, as: Surface.self) { $0.pending.addSurfaceDamage(x: x, y: y, width: width, height: height) }
-        },
-        frame: { client, resource, id in
-            handle(resource, as: Surface.self) { surface in
-                guard let client else { return }
-                try surface.checkFrameCallbackBudget()
-                guard let callback = FrameCallback(client: client, id: id, surface: surface) else { return }
-                surface.pending.frameCallbacks.append(callback)
-            }
-        },
-        set_opaque_region: { _, resource, region in
-            handle(resource, as: Surface.self) { $0.handleSetRegion(region, opaque: true) }
-        },
-        set_input_region: { _, resource, region in
-            handle(resource, as: Surface.self) { $0.handleSetRegion(region, opaque: false) }
-        },
-        commit: { _, resource in
-            handle(resource, as: Surface.self) { try $0.handleCommitRequest() }
-        },
-        set_buffer_transform: { _, resource, transform in
-            handle(resource, as: Surface.self) { surface throws(ProtocolError) in
-                guard (0...7).contains(transform) else {
-                    throw ProtocolError(code: WL_SURFACE_ERROR_INVALID_TRANSFORM.rawValue, "buffer transform \(transform) is not a wl_output.transform")
+    static let implementation = makeImplementation(
+        wl_surface_interface(
+            destroy: destroyRequest,
+            attach: { _, resource, buffer, x, y in
+                handle(resource, as: Surface.self) { try $0.handleAttachRequest(buffer: buffer, x: x, y: y) }
+            },
+            damage: { _, resource, x, y, width, height in
+                handle(resource, as: Surface.self) {
+                    $0.pending.addSurfaceDamage(x: x, y: y, width: width, height: height)
                 }
-                surface.pending.transform = transform
-                surface.pending.transformChanged = true
-            }
-        },
-        set_buffer_scale: { _, resource, scale in
-            handle(resource, as: Surface.self) { surface throws(ProtocolError) in
-                guard scale >= 1 else {
-                    throw ProtocolError(code: WL_SURFACE_ERROR_INVALID_SCALE.rawValue, "buffer scale \(scale) is not positive")
+            },
+            frame: { client, resource, id in
+                handle(resource, as: Surface.self) { surface in
+                    guard let client else { return }
+                    try surface.checkFrameCallbackBudget()
+                    guard let callback = FrameCallback(client: client, id: id, surface: surface) else { return }
+                    surface.pending.frameCallbacks.append(callback)
                 }
-                surface.pending.scale = scale
-                surface.pending.scaleChanged = true
-            }
-        },
-        damage_buffer: { _, resource, x, y, width, height in
-            handle(resource, as: Surface.self) { $0.pending.addBufferDamage(x: x, y: y, width: width, height: height) }
-        },
-        offset: { _, resource, x, y in
-            handle(resource, as: Surface.self) { surface in
-                surface.pending.offsetX = x
-                surface.pending.offsetY = y
-            }
-        }))
+            },
+            set_opaque_region: { _, resource, region in
+                handle(resource, as: Surface.self) { $0.handleSetRegion(region, opaque: true) }
+            },
+            set_input_region: { _, resource, region in
+                handle(resource, as: Surface.self) { $0.handleSetRegion(region, opaque: false) }
+            },
+            commit: { _, resource in
+                handle(resource, as: Surface.self) { try $0.handleCommitRequest() }
+            },
+            set_buffer_transform: { _, resource, transform in
+                handle(resource, as: Surface.self) { surface throws(ProtocolError) in
+                    guard (0...7).contains(transform) else {
+                        throw ProtocolError(
+                            code: WL_SURFACE_ERROR_INVALID_TRANSFORM.rawValue,
+                            "buffer transform \(transform) is not a wl_output.transform")
+                    }
+                    surface.pending.transform = transform
+                    surface.pending.transformChanged = true
+                }
+            },
+            set_buffer_scale: { _, resource, scale in
+                handle(resource, as: Surface.self) { surface throws(ProtocolError) in
+                    guard scale >= 1 else {
+                        throw ProtocolError(
+                            code: WL_SURFACE_ERROR_INVALID_SCALE.rawValue, "buffer scale \(scale) is not positive")
+                    }
+                    surface.pending.scale = scale
+                    surface.pending.scaleChanged = true
+                }
+            },
+            damage_buffer: { _, resource, x, y, width, height in
+                handle(resource, as: Surface.self) {
+                    $0.pending.addBufferDamage(x: x, y: y, width: width, height: height)
+                }
+            },
+            offset: { _, resource, x, y in
+                handle(resource, as: Surface.self) { surface in
+                    surface.pending.offsetX = x
+                    surface.pending.offsetY = y
+                }
+            }))
 
     /// Room for one more frame callback (`ClientBudget.maxFrameCallbacksPerSurface`): applied
     /// callbacks still waiting for a frame are done at once when the surface holds the cap; more
@@ -177,15 +186,17 @@ public final class Surface: ResourceObject, MeasuredTreeNode {
             frameCallbacks.removeAll(keepingCapacity: true)
         }
         guard pending.frameCallbacks.count + cached.frameCallbacks.count < cap else {
-            throw .noMemory("more than \(cap) frame callbacks on wl_surface@\(wl_resource_get_id(resource)) without a commit applying them",
-                            client: client)
+            throw .noMemory(
+                "more than \(cap) frame callbacks on wl_surface@\(wl_resource_get_id(resource)) without a commit applying them",
+                client: client)
         }
     }
 
     func handleAttachRequest(buffer: OpaquePointer?, x: Int32, y: Int32) throws(ProtocolError) {
         if version >= 5, x != 0 || y != 0 {
-            throw ProtocolError(code: WL_SURFACE_ERROR_INVALID_OFFSET.rawValue,
-                                "attach with a non-zero offset (\(x), \(y)) on wl_surface v5: use wl_surface.offset")
+            throw ProtocolError(
+                code: WL_SURFACE_ERROR_INVALID_OFFSET.rawValue,
+                "attach with a non-zero offset (\(x), \(y)) on wl_surface v5: use wl_surface.offset")
         }
         try role?.surfaceWillAttach(self, buffer: buffer)
         pending.bufferChanged = true
@@ -253,16 +264,20 @@ public final class Surface: ResourceObject, MeasuredTreeNode {
         }
         var fullDamage = newTransform != bufferTransform || newViewport != (viewport ?? Viewport())
         bufferTransform = newTransform
-        var size = !texture.hasPixels ? (width: Int32(0), height: Int32(0))
+        var size =
+            !texture.hasPixels
+            ? (width: Int32(0), height: Int32(0))
             : bufferTransform.surfaceSize(bufferWidth: texture.width, bufferHeight: texture.height)
         if viewportActive, texture.hasPixels {
             guard newViewport.sourceFits(contentWidth: size.width, contentHeight: size.height) else {
-                throw ProtocolError(on: viewportObject?.resource, code: WP_VIEWPORT_ERROR_OUT_OF_BUFFER.rawValue,
-                                    "the viewport's source rectangle is outside the \(size.width)x\(size.height) buffer")
+                throw ProtocolError(
+                    on: viewportObject?.resource, code: WP_VIEWPORT_ERROR_OUT_OF_BUFFER.rawValue,
+                    "the viewport's source rectangle is outside the \(size.width)x\(size.height) buffer")
             }
             guard let viewed = newViewport.surfaceSize(contentWidth: size.width, contentHeight: size.height) else {
-                throw ProtocolError(on: viewportObject?.resource, code: WP_VIEWPORT_ERROR_BAD_SIZE.rawValue,
-                                    "the viewport's source size is not whole and no destination size is set")
+                throw ProtocolError(
+                    on: viewportObject?.resource, code: WP_VIEWPORT_ERROR_BAD_SIZE.rawValue,
+                    "the viewport's source size is not whole and no destination size is set")
             }
             size = (viewed.width, viewed.height)
         }
@@ -351,7 +366,8 @@ public final class Surface: ResourceObject, MeasuredTreeNode {
         // Only a resource with our implementation carries a ResourceObject (shm buffers carry
         // libwayland's data).
         if wl_resource_instance_of(resource, strata_wl_buffer_interface(), SinglePixelBuffer.implementation) != 0,
-           let pixel = ResourceObject.from(resource, as: SinglePixelBuffer.self) {
+            let pixel = ResourceObject.from(resource, as: SinglePixelBuffer.self)
+        {
             replaceShownBuffer(with: nil)
             texture.fill(width: 1, height: 1, argb: pixel.argb)
             wl_buffer_send_release(resource)
@@ -359,15 +375,18 @@ public final class Surface: ResourceObject, MeasuredTreeNode {
         }
         guard let buffer = ShmBuffer.of(resource) else {
             if let shm = wl_shm_buffer_get(resource) {
-                throw ProtocolError(on: resource, code: WL_SHM_ERROR_INVALID_FORMAT.rawValue,
-                                    "buffer format \(wl_shm_buffer_get_format(shm)) is not supported")
+                throw ProtocolError(
+                    on: resource, code: WL_SHM_ERROR_INVALID_FORMAT.rawValue,
+                    "buffer format \(wl_shm_buffer_get_format(shm)) is not supported")
             }
-            throw ProtocolError(on: resource, code: WL_DISPLAY_ERROR_INVALID_OBJECT.rawValue,
-                                "only wl_shm and single-pixel buffers are supported")
+            throw ProtocolError(
+                on: resource, code: WL_DISPLAY_ERROR_INVALID_OBJECT.rawValue,
+                "only wl_shm and single-pixel buffers are supported")
         }
         guard buffer.width % transform.scale == 0, buffer.height % transform.scale == 0 else {
-            throw ProtocolError(code: WL_SURFACE_ERROR_INVALID_SIZE.rawValue,
-                                "buffer size \(buffer.width)x\(buffer.height) is not a multiple of the buffer scale \(transform.scale)")
+            throw ProtocolError(
+                code: WL_SURFACE_ERROR_INVALID_SIZE.rawValue,
+                "buffer size \(buffer.width)x\(buffer.height) is not a multiple of the buffer scale \(transform.scale)")
         }
         // The buffer already shown, committed again (new damage): it stays held.
         if buffer === shownBuffer, texture.isBorrowed { return }
@@ -419,7 +438,7 @@ public final class Surface: ResourceObject, MeasuredTreeNode {
     /// The topmost surface of this tree accepting the point (surface-local to this surface), with
     /// the point in that surface's coordinates.
     public func surface(atX x: Double, y: Double) -> (Surface, Double, Double)? {
-        guard hasContent else { return nil }   // unmapped, with its subsurfaces
+        guard hasContent else { return nil }  // unmapped, with its subsurfaces
         let order = stack
         return order.firstFromTop(owner: self) { surface, sub in
             if let sub { return surface.surface(atX: x - Double(sub.x), y: y - Double(sub.y)) }

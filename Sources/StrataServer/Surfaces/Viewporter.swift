@@ -8,7 +8,8 @@ enum Viewporter {
     static let version: UInt32 = 1
 
     static func install(on compositor: Compositor) -> Global? {
-        Global(display: compositor.display, interface: strata_wp_viewporter_interface(), version: version) { client, version, id in
+        Global(display: compositor.display, interface: strata_wp_viewporter_interface(), version: version) {
+            client, version, id in
             _ = ViewporterBinding(client: client, version: version, id: id)
         }
     }
@@ -16,24 +17,29 @@ enum Viewporter {
 
 final class ViewporterBinding: ResourceObject {
     init?(client: OpaquePointer, version: UInt32, id: UInt32) {
-        super.init(client: client, interface: strata_wp_viewporter_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_wp_viewporter_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
-    static let implementation = makeImplementation(wp_viewporter_interface(
-        destroy: destroyRequest,
-        get_viewport: { client, resource, id, surfaceResource in
-            handle(resource, as: ViewporterBinding.self) { manager throws(ProtocolError) in
-                guard let client, let surface = ResourceObject.from(surfaceResource, as: Surface.self) else { return }
-                guard surface.viewportObject == nil else {
-                    throw ProtocolError(code: WP_VIEWPORTER_ERROR_VIEWPORT_EXISTS.rawValue,
-                                        "the surface already has a wp_viewport")
+    static let implementation = makeImplementation(
+        wp_viewporter_interface(
+            destroy: destroyRequest,
+            get_viewport: { client, resource, id, surfaceResource in
+                handle(resource, as: ViewporterBinding.self) { manager throws(ProtocolError) in
+                    guard let client, let surface = ResourceObject.from(surfaceResource, as: Surface.self) else {
+                        return
+                    }
+                    guard surface.viewportObject == nil else {
+                        throw ProtocolError(
+                            code: WP_VIEWPORTER_ERROR_VIEWPORT_EXISTS.rawValue,
+                            "the surface already has a wp_viewport")
+                    }
+                    // The resource holds the object; the surface only points at it.
+                    let viewport = SurfaceViewport(client: client, version: manager.version, id: id, surface: surface)
+                    surface.viewportObject = viewport
                 }
-                // The resource holds the object; the surface only points at it.
-                let viewport = SurfaceViewport(client: client, version: manager.version, id: id, surface: surface)
-                surface.viewportObject = viewport
-            }
-        }))
+            }))
 }
 
 /// wp_viewport: sets the pending source rectangle and destination size of one surface. Inert
@@ -44,8 +50,9 @@ final class SurfaceViewport: ResourceObject {
 
     init?(client: OpaquePointer, version: UInt32, id: UInt32, surface: Surface) {
         self.surface = surface
-        super.init(client: client, interface: strata_wp_viewport_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_wp_viewport_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
     override func resourceDidDestroy() {
@@ -66,18 +73,20 @@ final class SurfaceViewport: ResourceObject {
 
     func handleSetSourceRequest(x: Int32, y: Int32, width: Int32, height: Int32) throws(ProtocolError) {
         let surface = try liveSurface()
-        if x == -256, y == -256, width == -256, height == -256 {   // all -1.0: unset
+        if x == -256, y == -256, width == -256, height == -256 {  // all -1.0: unset
             surface.pending.viewportSourceChanged = true
             surface.pending.viewportSource = nil
             return
         }
         guard x >= 0, y >= 0, width > 0, height > 0 else {
-            throw ProtocolError(code: WP_VIEWPORT_ERROR_BAD_VALUE.rawValue,
-                                "set_source: x and y must be non-negative and the size positive (or all -1)")
+            throw ProtocolError(
+                code: WP_VIEWPORT_ERROR_BAD_VALUE.rawValue,
+                "set_source: x and y must be non-negative and the size positive (or all -1)")
         }
         func value(_ fixed: Int32) -> Double { Double(fixed) / 256 }
         surface.pending.viewportSourceChanged = true
-        surface.pending.viewportSource = Viewport.Source(x: value(x), y: value(y), width: value(width), height: value(height))
+        surface.pending.viewportSource = Viewport.Source(
+            x: value(x), y: value(y), width: value(width), height: value(height))
     }
 
     func handleSetDestinationRequest(width: Int32, height: Int32) throws(ProtocolError) {
@@ -88,19 +97,25 @@ final class SurfaceViewport: ResourceObject {
             return
         }
         guard width > 0, height > 0 else {
-            throw ProtocolError(code: WP_VIEWPORT_ERROR_BAD_VALUE.rawValue,
-                                "set_destination: the size must be positive (or both -1)")
+            throw ProtocolError(
+                code: WP_VIEWPORT_ERROR_BAD_VALUE.rawValue,
+                "set_destination: the size must be positive (or both -1)")
         }
         surface.pending.viewportDestinationChanged = true
         surface.pending.viewportDestination = Viewport.Size(width: width, height: height)
     }
 
-    static let implementation = makeImplementation(wp_viewport_interface(
-        destroy: destroyRequest,
-        set_source: { _, resource, x, y, width, height in
-            handle(resource, as: SurfaceViewport.self) { try $0.handleSetSourceRequest(x: x, y: y, width: width, height: height) }
-        },
-        set_destination: { _, resource, width, height in
-            handle(resource, as: SurfaceViewport.self) { try $0.handleSetDestinationRequest(width: width, height: height) }
-        }))
+    static let implementation = makeImplementation(
+        wp_viewport_interface(
+            destroy: destroyRequest,
+            set_source: { _, resource, x, y, width, height in
+                handle(resource, as: SurfaceViewport.self) {
+                    try $0.handleSetSourceRequest(x: x, y: y, width: width, height: height)
+                }
+            },
+            set_destination: { _, resource, width, height in
+                handle(resource, as: SurfaceViewport.self) {
+                    try $0.handleSetDestinationRequest(width: width, height: height)
+                }
+            }))
 }

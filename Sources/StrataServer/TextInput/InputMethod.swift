@@ -26,8 +26,9 @@ final class InputMethod: ResourceObject {
 
     init?(relay: TextInputRelay, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.relay = relay
-        super.init(client: client, interface: strata_zwp_input_method_v2_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_zwp_input_method_v2_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
     /// The active text input's latest state while this client's socket has no room for it
@@ -92,7 +93,8 @@ final class InputMethod: ResourceObject {
 
     private func sendState(_ state: TextInputState) {
         if let surrounding = state.surroundingText {
-            zwp_input_method_v2_send_surrounding_text(resource, surrounding.text, surrounding.cursor, surrounding.anchor)
+            zwp_input_method_v2_send_surrounding_text(
+                resource, surrounding.text, surrounding.cursor, surrounding.anchor)
         }
         if let cause = state.changeCause {
             zwp_input_method_v2_send_text_change_cause(resource, cause)
@@ -114,35 +116,38 @@ final class InputMethod: ResourceObject {
 
     // MARK: Requests
 
-    static let implementation = makeImplementation(zwp_input_method_v2_interface(
-        commit_string: { _, resource, text in
-            handle(resource, as: InputMethod.self) { inputMethod in
-                guard let text else { return }
-                inputMethod.pending.commitString = String(cString: text)
-            }
-        },
-        set_preedit_string: { _, resource, text, begin, end in
-            handle(resource, as: InputMethod.self) { inputMethod in
-                guard let text else { return }
-                inputMethod.pending.preedit = .init(text: String(cString: text), cursorBegin: begin, cursorEnd: end)
-            }
-        },
-        delete_surrounding_text: { _, resource, before, after in
-            handle(resource, as: InputMethod.self) { inputMethod in
-                inputMethod.pending.deleteBefore = before
-                inputMethod.pending.deleteAfter = after
-            }
-        },
-        commit: { _, resource, serial in
-            handle(resource, as: InputMethod.self) { $0.handleCommitRequest(serial: serial) }
-        },
-        get_input_popup_surface: { _, resource, id, surface in
-            handle(resource, as: InputMethod.self) { try $0.handleGetInputPopupSurfaceRequest(id: id, surface: surface) }
-        },
-        grab_keyboard: { _, resource, id in
-            handle(resource, as: InputMethod.self) { try $0.handleGrabKeyboardRequest(id: id) }
-        },
-        destroy: destroyRequest))
+    static let implementation = makeImplementation(
+        zwp_input_method_v2_interface(
+            commit_string: { _, resource, text in
+                handle(resource, as: InputMethod.self) { inputMethod in
+                    guard let text else { return }
+                    inputMethod.pending.commitString = String(cString: text)
+                }
+            },
+            set_preedit_string: { _, resource, text, begin, end in
+                handle(resource, as: InputMethod.self) { inputMethod in
+                    guard let text else { return }
+                    inputMethod.pending.preedit = .init(text: String(cString: text), cursorBegin: begin, cursorEnd: end)
+                }
+            },
+            delete_surrounding_text: { _, resource, before, after in
+                handle(resource, as: InputMethod.self) { inputMethod in
+                    inputMethod.pending.deleteBefore = before
+                    inputMethod.pending.deleteAfter = after
+                }
+            },
+            commit: { _, resource, serial in
+                handle(resource, as: InputMethod.self) { $0.handleCommitRequest(serial: serial) }
+            },
+            get_input_popup_surface: { _, resource, id, surface in
+                handle(resource, as: InputMethod.self) {
+                    try $0.handleGetInputPopupSurfaceRequest(id: id, surface: surface)
+                }
+            },
+            grab_keyboard: { _, resource, id in
+                handle(resource, as: InputMethod.self) { try $0.handleGrabKeyboardRequest(id: id) }
+            },
+            destroy: destroyRequest))
 
     /// Applies the pending text: to the active text input when this input method is the seat's
     /// and active (the relay checks). The serial is not checked against `doneCount`: the spec
@@ -155,22 +160,32 @@ final class InputMethod: ResourceObject {
         relay.inputMethodDidCommit(self, state: state)
     }
 
-    private func handleGetInputPopupSurfaceRequest(id: UInt32, surface surfaceResource: OpaquePointer?) throws(ProtocolError) {
+    private func handleGetInputPopupSurfaceRequest(id: UInt32, surface surfaceResource: OpaquePointer?)
+        throws(ProtocolError)
+    {
         guard let surface = ResourceObject.from(surfaceResource, as: Surface.self) else { return }
         if let role = surface.roleName, role != InputPopupSurface.roleName || surface.role != nil {
-            throw ProtocolError(code: Self.roleErrorCode,
-                                "get_input_popup_surface: wl_surface@\(wl_resource_get_id(surface.resource)) already has the role \(role)")
+            throw ProtocolError(
+                code: Self.roleErrorCode,
+                "get_input_popup_surface: wl_surface@\(wl_resource_get_id(surface.resource)) already has the role \(role)"
+            )
         }
-        guard let popup = InputPopupSurface(inputMethod: self, surface: surface, client: client, version: version, id: id) else { return }
+        guard
+            let popup = InputPopupSurface(inputMethod: self, surface: surface, client: client, version: version, id: id)
+        else { return }
         popups.append(Weak(popup))
         popup.update()
     }
 
     private func handleGrabKeyboardRequest(id: UInt32) throws(ProtocolError) {
         if let grab = keyboardGrab, !grab.isDestroyed {
-            throw ProtocolError.invalidMethod("grab_keyboard: zwp_input_method_keyboard_grab_v2@\(wl_resource_get_id(grab.resource)) already holds the keyboard")
+            throw ProtocolError.invalidMethod(
+                "grab_keyboard: zwp_input_method_keyboard_grab_v2@\(wl_resource_get_id(grab.resource)) already holds the keyboard"
+            )
         }
-        guard let grab = InputMethodKeyboardGrab(keyboard: relay.seat.keyboard, client: client, version: version, id: id) else { return }
+        guard
+            let grab = InputMethodKeyboardGrab(keyboard: relay.seat.keyboard, client: client, version: version, id: id)
+        else { return }
         // An unavailable input method gets an inert grab: it never receives keys.
         guard isAvailable else {
             grab.inputMethodDidEnd()

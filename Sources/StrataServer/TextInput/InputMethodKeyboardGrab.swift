@@ -14,8 +14,9 @@ final class InputMethodKeyboardGrab: ResourceObject {
 
     init?(keyboard: Keyboard, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.keyboard = keyboard
-        super.init(client: client, interface: strata_zwp_input_method_keyboard_grab_v2_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_zwp_input_method_keyboard_grab_v2_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
     override func resourceDidDestroy() {
@@ -37,7 +38,8 @@ final class InputMethodKeyboardGrab: ResourceObject {
 
     func sendKeymap() {
         guard isLive, !isDestroyed, let keymap = keyboard.keymap else { return }
-        zwp_input_method_keyboard_grab_v2_send_keymap(resource, WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue, keymap.fd, keymap.size)
+        zwp_input_method_keyboard_grab_v2_send_keymap(
+            resource, WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue, keymap.fd, keymap.size)
     }
 
     func sendKey(serial: UInt32, time: UInt32, key: UInt32, state: UInt32) {

@@ -25,8 +25,9 @@ final class InputPopupSurface: ResourceObject, SurfaceRole, WindowContent {
         self.inputMethod = inputMethod
         self.surface = surface
         self.compositor = inputMethod.relay.seat.compositor
-        super.init(client: client, interface: strata_zwp_input_popup_surface_v2_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_zwp_input_popup_surface_v2_interface(), version: version, id: id,
+            implementation: Self.implementation)
         _ = surface.setRole(self)
         surfaceDestroyed = surface.didDestroy.observe { [weak self] _ in self?.tearDown() }
     }
@@ -54,10 +55,11 @@ final class InputPopupSurface: ResourceObject, SurfaceRole, WindowContent {
     /// Shows the popup under the active text input's cursor rectangle, or hides it.
     func update() {
         guard !isDestroyed, let surface, !surface.isDestroyed, surface.hasContent,
-              let inputMethod, inputMethod.isAvailable, inputMethod.isActive,
-              let textInput = inputMethod.relay.activeTextInput, let anchor = textInput.focusedSurface,
-              let anchorPlacement = anchor.placement,
-              let screen = compositor.windows.screen(withID: anchorPlacement.screen) else {
+            let inputMethod, inputMethod.isAvailable, inputMethod.isActive,
+            let textInput = inputMethod.relay.activeTextInput, let anchor = textInput.focusedSurface,
+            let anchorPlacement = anchor.placement,
+            let screen = compositor.windows.screen(withID: anchorPlacement.screen)
+        else {
             hide()
             return
         }
@@ -74,14 +76,16 @@ final class InputPopupSurface: ResourceObject, SurfaceRole, WindowContent {
         let rectangle = Rect(x: 0, y: -cursor.height, width: cursor.width, height: cursor.height)
         if rectangle != sentRectangle {
             sentRectangle = rectangle
-            zwp_input_popup_surface_v2_send_text_input_rectangle(resource, Int32(clamping: rectangle.x), Int32(clamping: rectangle.y),
-                                                                  Int32(clamping: rectangle.width), Int32(clamping: rectangle.height))
+            zwp_input_popup_surface_v2_send_text_input_rectangle(
+                resource, Int32(clamping: rectangle.x), Int32(clamping: rectangle.y),
+                Int32(clamping: rectangle.width), Int32(clamping: rectangle.height))
         }
     }
 
     private func makeWindow(level: WindowLevel, screen: Screen) -> Window {
-        let window = compositor.windows.createWindow(title: "input method popup", pid: clientPid, level: level,
-                                                     canBecomeKey: false, screen: screen)
+        let window = compositor.windows.createWindow(
+            title: "input method popup", pid: clientPid, level: level,
+            canBecomeKey: false, screen: screen)
         window.content = self
         self.window = window
         // Shown where and while the window is.

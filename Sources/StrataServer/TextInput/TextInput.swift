@@ -21,8 +21,9 @@ final class TextInput: ResourceObject {
 
     init?(relay: TextInputRelay, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.relay = relay
-        super.init(client: client, interface: strata_zwp_text_input_v3_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_zwp_text_input_v3_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
     override func resourceDidDestroy() {
@@ -64,49 +65,52 @@ final class TextInput: ResourceObject {
 
     // MARK: Requests
 
-    static let implementation = makeImplementation(zwp_text_input_v3_interface(
-        destroy: destroyRequest,
-        enable: { _, resource in
-            handle(resource, as: TextInput.self) { textInput in
-                textInput.pending = .enabled
-                textInput.pendingEnable = true
-            }
-        },
-        disable: { _, resource in
-            handle(resource, as: TextInput.self) { textInput in
-                textInput.pending.isEnabled = false
-                textInput.pendingEnable = false
-            }
-        },
-        set_surrounding_text: { _, resource, text, cursor, anchor in
-            handle(resource, as: TextInput.self) { textInput in
-                // Offsets are bytes into the text; a negative one (or one past the end) describes
-                // nothing, and is dropped rather than passed on.
-                guard let text else { return }
-                let value = String(cString: text)
-                let length = value.utf8.count
-                guard cursor >= 0, anchor >= 0, Int(cursor) <= length, Int(anchor) <= length else { return }
-                textInput.pending.surroundingText = .init(text: value, cursor: UInt32(cursor), anchor: UInt32(anchor))
-            }
-        },
-        set_text_change_cause: { _, resource, cause in
-            handle(resource, as: TextInput.self) { $0.pending.changeCause = cause }
-        },
-        set_content_type: { _, resource, hint, purpose in
-            handle(resource, as: TextInput.self) { textInput in
-                textInput.pending.contentHint = hint
-                textInput.pending.contentPurpose = purpose
-            }
-        },
-        set_cursor_rectangle: { _, resource, x, y, width, height in
-            handle(resource, as: TextInput.self) { textInput in
-                guard width >= 0, height >= 0 else { return }
-                textInput.pending.cursorRectangle = Rect(x: Int(x), y: Int(y), width: Int(width), height: Int(height))
-            }
-        },
-        commit: { _, resource in
-            handle(resource, as: TextInput.self) { $0.handleCommitRequest() }
-        }))
+    static let implementation = makeImplementation(
+        zwp_text_input_v3_interface(
+            destroy: destroyRequest,
+            enable: { _, resource in
+                handle(resource, as: TextInput.self) { textInput in
+                    textInput.pending = .enabled
+                    textInput.pendingEnable = true
+                }
+            },
+            disable: { _, resource in
+                handle(resource, as: TextInput.self) { textInput in
+                    textInput.pending.isEnabled = false
+                    textInput.pendingEnable = false
+                }
+            },
+            set_surrounding_text: { _, resource, text, cursor, anchor in
+                handle(resource, as: TextInput.self) { textInput in
+                    // Offsets are bytes into the text; a negative one (or one past the end) describes
+                    // nothing, and is dropped rather than passed on.
+                    guard let text else { return }
+                    let value = String(cString: text)
+                    let length = value.utf8.count
+                    guard cursor >= 0, anchor >= 0, Int(cursor) <= length, Int(anchor) <= length else { return }
+                    textInput.pending.surroundingText = .init(
+                        text: value, cursor: UInt32(cursor), anchor: UInt32(anchor))
+                }
+            },
+            set_text_change_cause: { _, resource, cause in
+                handle(resource, as: TextInput.self) { $0.pending.changeCause = cause }
+            },
+            set_content_type: { _, resource, hint, purpose in
+                handle(resource, as: TextInput.self) { textInput in
+                    textInput.pending.contentHint = hint
+                    textInput.pending.contentPurpose = purpose
+                }
+            },
+            set_cursor_rectangle: { _, resource, x, y, width, height in
+                handle(resource, as: TextInput.self) { textInput in
+                    guard width >= 0, height >= 0 else { return }
+                    textInput.pending.cursorRectangle = Rect(
+                        x: Int(x), y: Int(y), width: Int(width), height: Int(height))
+                }
+            },
+            commit: { _, resource in
+                handle(resource, as: TextInput.self) { $0.handleCommitRequest() }
+            }))
 
     private func handleCommitRequest() {
         commitCount &+= 1

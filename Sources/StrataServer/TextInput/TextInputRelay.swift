@@ -25,7 +25,8 @@ final class TextInputRelay {
     /// The grab keys go to now: the input method's, while a text input is active.
     var keyboardGrab: InputMethodKeyboardGrab? {
         guard activeTextInput != nil, let inputMethod, inputMethod.isActive,
-              let grab = inputMethod.keyboardGrab, grab.isLive else { return nil }
+            let grab = inputMethod.keyboardGrab, grab.isLive
+        else { return nil }
         return grab
     }
 
@@ -51,7 +52,7 @@ final class TextInputRelay {
     func textInputDidCommit(_ textInput: TextInput, wasEnabled: Bool, enableRequested: Bool) {
         guard textInput.isFocused else { return }
         if textInput.current.isEnabled {
-            if let active = activeTextInput, active !== textInput { return }   // another field holds the input method
+            if let active = activeTextInput, active !== textInput { return }  // another field holds the input method
             let isNew = activeTextInput == nil || enableRequested || !wasEnabled
             activeTextInput = textInput
             guard let inputMethod else { return }
@@ -86,7 +87,9 @@ final class TextInputRelay {
         }
         inputMethod = new
         // A field already waiting (enabled and focused) is served at once.
-        if let textInput = activeTextInput ?? textInputs.lazy.compactMap(\.value).first(where: { $0.isFocused && $0.current.isEnabled }) {
+        if let textInput = activeTextInput
+            ?? textInputs.lazy.compactMap(\.value).first(where: { $0.isFocused && $0.current.isEnabled })
+        {
             activeTextInput = textInput
             new.activate(with: textInput.current)
         }
@@ -100,7 +103,8 @@ final class TextInputRelay {
 
     func inputMethodDidCommit(_ inputMethod: InputMethod, state: InputMethodState) {
         guard inputMethod === self.inputMethod, let textInput = activeTextInput, textInput.isFocused,
-              textInput.current.isEnabled else { return }
+            textInput.current.isEnabled
+        else { return }
         textInput.deliver(state)
     }
 

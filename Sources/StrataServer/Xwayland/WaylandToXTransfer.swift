@@ -34,8 +34,10 @@ final class WaylandToXTransfer {
     var notify: () -> Void = {}
     var didFinish: () -> Void = {}
 
-    init(requestor: xcb_window_t, property: xcb_atom_t, target: xcb_atom_t, time: xcb_timestamp_t, fd: Int32,
-         selectedEvents: Bool, chunkSize: Int) {
+    init(
+        requestor: xcb_window_t, property: xcb_atom_t, target: xcb_atom_t, time: xcb_timestamp_t, fd: Int32,
+        selectedEvents: Bool, chunkSize: Int
+    ) {
         self.chunkSize = chunkSize
         self.requestor = requestor
         self.property = property

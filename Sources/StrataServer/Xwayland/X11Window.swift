@@ -89,8 +89,9 @@ final class X11Window: WindowContent, SurfaceRole {
         if window == nil || window?.isClosed == true {
             let effective: X11WindowType = isOverrideRedirect ? .overrideRedirect : type
             let level = isAbove && effective.level == .normal ? X11WindowType.aboveLevel : effective.level
-            let made = compositor.windows.createWindow(appID: appID, title: title, pid: pid, level: level,
-                                                       canBecomeKey: effective.canBecomeKey)
+            let made = compositor.windows.createWindow(
+                appID: appID, title: title, pid: pid, level: level,
+                canBecomeKey: effective.canBecomeKey)
             made.content = self
             window = made
             wasShown = false
@@ -185,8 +186,11 @@ final class X11Window: WindowContent, SurfaceRole {
         if let screen = window.screen ?? compositor.windows.mainScreen {
             let requested: Point? = (x != 0 || y != 0) ? Point(x: Double(x), y: Double(y)) : nil
             let placement = compositor.windows.placement
-            compositor.windows.setFrame(window, placement.initialFrame(
-                for: window, size: placement.constrainedSize(size, on: screen), requestedOrigin: requested, on: screen))
+            compositor.windows.setFrame(
+                window,
+                placement.initialFrame(
+                    for: window, size: placement.constrainedSize(size, on: screen), requestedOrigin: requested,
+                    on: screen))
             // Mapped maximized or fullscreen: the state's frame, the placed one restored after.
             updateModelState(of: window)
             if isMaximized || wantsFullscreen {
@@ -283,8 +287,9 @@ final class X11Window: WindowContent, SurfaceRole {
     @discardableResult
     func beginMoveResize(direction: UInt32) -> Bool {
         guard !isOverrideRedirect, !isMaximized, !wantsFullscreen, let window, window.isVisible,
-              let surface, !surface.isDestroyed, let seat = compositor.seat,
-              let serial = seat.heldPointerPressSerial(client: surface.client, window: window) else { return false }
+            let surface, !surface.isDestroyed, let seat = compositor.seat,
+            let serial = seat.heldPointerPressSerial(client: surface.client, window: window)
+        else { return false }
         if direction == 8 { return seat.beginInteractiveMove(window, serial: serial, client: surface.client) }
         guard direction < 8 else { return false }
         let edges = Self.resizeEdges[Int(direction)]
@@ -325,7 +330,8 @@ final class X11Window: WindowContent, SurfaceRole {
         guard isOverrideRedirect, let window, window.isVisible else { return }
         if let parent = wm.controller.parentOfOverrideRedirect(self) {
             orderedAbove = parent
-            compositor.windows.order(window, above: wm.controller.frontmostOverrideRedirect(above: parent, except: self) ?? parent)
+            compositor.windows.order(
+                window, above: wm.controller.frontmostOverrideRedirect(above: parent, except: self) ?? parent)
         } else {
             orderedAbove = nil
             compositor.windows.setLevel(window, X11WindowType.popupLevel)
@@ -340,7 +346,8 @@ final class X11Window: WindowContent, SurfaceRole {
         width = geometry.width
         height = geometry.height
         guard isOverrideRedirect, let window, window.isVisible else { return }
-        compositor.windows.setFrame(window, Rect(x: Int(x), y: Int(y), width: window.frame.width, height: window.frame.height))
+        compositor.windows.setFrame(
+            window, Rect(x: Int(x), y: Int(y), width: window.frame.width, height: window.frame.height))
     }
 
     func propertiesDidChange() {
@@ -396,7 +403,9 @@ final class X11Window: WindowContent, SurfaceRole {
     /// A taskbar asks for fullscreen (on `screen`, or where the window is) or to leave it.
     func handleFullscreenRequest(_ fullscreen: Bool, on screen: Screen?) {
         if fullscreen, let window { compositor.windows.setFullscreen(window, true, on: screen) }
-        setState(maximizedVertically: maximizedVertically, maximizedHorizontally: maximizedHorizontally, fullscreen: fullscreen)
+        setState(
+            maximizedVertically: maximizedVertically, maximizedHorizontally: maximizedHorizontally,
+            fullscreen: fullscreen)
     }
 
     /// The control socket asks for a size: out of maximized and fullscreen, the X window is

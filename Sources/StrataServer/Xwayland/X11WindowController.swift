@@ -22,13 +22,15 @@ final class X11WindowController: XWMHandler {
     /// decides for the requested origin and size (at most the work area's, `constrainedSize`),
     /// the model taking the origin now and the size at the surface's next commit.
     func configureRequest(_ window: X11Window, asks geometry: XGeometry) -> Rect {
-        let requested = Rect(x: Int(geometry.x), y: Int(geometry.y), width: Int(geometry.width), height: Int(geometry.height))
+        let requested = Rect(
+            x: Int(geometry.x), y: Int(geometry.y), width: Int(geometry.width), height: Int(geometry.height))
         if let fixed = window.fixedFrame, window.window?.isVisible == true { return fixed }
         guard let model = window.window, model.isVisible, let screen = model.screen else { return requested }
         let placement = compositor.windows.placement
         let size = placement.constrainedSize(requested.size, on: screen)
-        let frame = placement.initialFrame(for: model, size: size, requestedOrigin: Point(x: Double(geometry.x), y: Double(geometry.y)),
-                                           on: screen)
+        let frame = placement.initialFrame(
+            for: model, size: size, requestedOrigin: Point(x: Double(geometry.x), y: Double(geometry.y)),
+            on: screen)
         wm.setModelFrame(of: window, Rect(x: frame.x, y: frame.y, width: model.frame.width, height: model.frame.height))
         return frame
     }
@@ -36,12 +38,14 @@ final class X11WindowController: XWMHandler {
     /// Maximize needs both directions; `_NET_WM_STATE_ABOVE` moves a normal-level window to the
     /// above level and back.
     func stateRequest(_ window: X11Window, _ request: NetWMStateRequest) {
-        let current = NetWMStates(maximizedVertically: window.maximizedVertically, maximizedHorizontally: window.maximizedHorizontally,
-                                  fullscreen: window.wantsFullscreen, above: window.isAbove)
+        let current = NetWMStates(
+            maximizedVertically: window.maximizedVertically, maximizedHorizontally: window.maximizedHorizontally,
+            fullscreen: window.wantsFullscreen, above: window.isAbove)
         let wanted = request.applied(to: current)
         if wanted.above != window.isAbove { window.setAbove(wanted.above) }
-        window.setState(maximizedVertically: wanted.maximizedVertically, maximizedHorizontally: wanted.maximizedHorizontally,
-                        fullscreen: wanted.fullscreen)
+        window.setState(
+            maximizedVertically: wanted.maximizedVertically, maximizedHorizontally: wanted.maximizedHorizontally,
+            fullscreen: wanted.fullscreen)
     }
 
     /// Through the focus rule, then the key-window policy (which may refuse it); an iconic
@@ -81,7 +85,8 @@ final class X11WindowController: XWMHandler {
     func parentOfOverrideRedirect(_ popup: X11Window) -> Window? {
         func shown(_ candidate: X11Window?) -> Window? {
             guard let candidate, !candidate.isOverrideRedirect, candidate !== popup, let model = candidate.window,
-                  model.isVisible else { return nil }
+                model.isVisible
+            else { return nil }
             return model
         }
         if popup.transientFor != 0, let parent = shown(wm.window(popup.transientFor)) { return parent }
@@ -99,7 +104,8 @@ final class X11WindowController: XWMHandler {
     func frontmostOverrideRedirect(above parent: Window, except: X11Window) -> Window? {
         compositor.windows.windows.last { model in
             guard let content = model.content as? X11Window, content !== except, content.wm === wm,
-                  content.isOverrideRedirect, model.isVisible else { return false }
+                content.isOverrideRedirect, model.isVisible
+            else { return false }
             return content.orderedAbove === parent
         }
     }
@@ -107,9 +113,11 @@ final class X11WindowController: XWMHandler {
     /// A window changed its place in the stack: the override-redirect windows ordered above it
     /// follow it, in their order.
     func reorderOverrideRedirects(above parent: Window) {
-        guard !isReordering, let content = parent.content as? X11Window, content.wm === wm, !content.isOverrideRedirect else { return }
+        guard !isReordering, let content = parent.content as? X11Window, content.wm === wm, !content.isOverrideRedirect
+        else { return }
         let popups = compositor.windows.windows.filter { model in
-            guard let popup = model.content as? X11Window, popup.wm === wm, popup.isOverrideRedirect, model.isVisible else { return false }
+            guard let popup = model.content as? X11Window, popup.wm === wm, popup.isOverrideRedirect, model.isVisible
+            else { return false }
             return popup.orderedAbove === parent
         }
         guard !popups.isEmpty else { return }
@@ -134,14 +142,18 @@ final class X11WindowController: XWMHandler {
         let keyX11 = key?.content as? X11Window
         let ownsKey = keyX11.map { $0.wm === wm && wm.xClient(of: $0.id) == client } ?? false
         var hasLatestInput = false
-        if let press = compositor.seat.latestPress, let xwaylandClient = wm.xwaylandClient, press.client == xwaylandClient,
-           let surface = press.surface, let pressed = wm.managedWindows.first(where: { $0.surface === surface }),
-           wm.xClient(of: pressed.id) == client {
+        if let press = compositor.seat.latestPress, let xwaylandClient = wm.xwaylandClient,
+            press.client == xwaylandClient,
+            let surface = press.surface, let pressed = wm.managedWindows.first(where: { $0.surface === surface }),
+            wm.xClient(of: pressed.id) == client
+        {
             hasLatestInput = FocusRequestRule.isXTimestamp(timestamp, notOlderThan: press.monotonicMilliseconds)
         }
-        let facts = FocusRequestRule.Facts(hasKeyWindow: key != nil, requesterOwnsKeyWindow: ownsKey,
-                                           requesterIsPrivileged: false, requesterHasLatestInput: hasLatestInput)
-        return compositor.focusRequests.decide(facts, request: "_NET_ACTIVE_WINDOW", window: model,
-                                               requester: "the X client of window 0x\(String(window.id, radix: 16))")
+        let facts = FocusRequestRule.Facts(
+            hasKeyWindow: key != nil, requesterOwnsKeyWindow: ownsKey,
+            requesterIsPrivileged: false, requesterHasLatestInput: hasLatestInput)
+        return compositor.focusRequests.decide(
+            facts, request: "_NET_ACTIVE_WINDOW", window: model,
+            requester: "the X client of window 0x\(String(window.id, radix: 16))")
     }
 }

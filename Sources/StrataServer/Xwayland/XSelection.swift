@@ -140,12 +140,18 @@ final class XSelection: SelectionWatcher {
         let utf8 = atomNames["UTF8_STRING"], text = atomNames["TEXT"], string = XCB_ATOM_STRING.rawValue
         var known: [(String, xcb_atom_t)] = []
         if atoms.contains(utf8) { known.append(("text/plain;charset=utf-8", utf8)) }
-        if let plain = [utf8, text, string].first(where: { atoms.contains($0) }) { known.append(("text/plain", plain)) }
-        let skipped: Set<xcb_atom_t> = [utf8, text, string, atomNames["TARGETS"], atomNames["TIMESTAMP"], atomNames["MULTIPLE"],
-                                        atomNames["SAVE_TARGETS"], atomNames["INCR"], 0]
+        if let plain = [utf8, text, string].first(where: { atoms.contains($0) }) {
+            known.append(("text/plain", plain))
+        }
+        let skipped: Set<xcb_atom_t> = [
+            utf8, text, string, atomNames["TARGETS"], atomNames["TIMESTAMP"], atomNames["MULTIPLE"],
+            atomNames["SAVE_TARGETS"], atomNames["INCR"], 0,
+        ]
         var unknown: [xcb_atom_t] = []
-        for atom in atoms where !skipped.contains(atom) && !unknown.contains(atom)
-            && unknown.count < ClientBudget.maxMimeTypesPerSource {
+        for atom in atoms
+        where !skipped.contains(atom) && !unknown.contains(atom)
+            && unknown.count < ClientBudget.maxMimeTypesPerSource
+        {
             unknown.append(atom)
         }
         var named: [(String, xcb_atom_t)] = []
@@ -248,7 +254,8 @@ final class XSelection: SelectionWatcher {
             let fetching = transfer.stage == .fetching
             let unread = fetching || (transfer.isIncremental && transfer.chunkIsWaiting)
             guard transfer.receivedTargets == nil, transfer.hasPendingBytes || unread,
-                  draining.count < Self.maxDraining else {
+                draining.count < Self.maxDraining
+            else {
                 transfer.finish()
                 continue
             }
@@ -330,7 +337,8 @@ final class XSelection: SelectionWatcher {
     /// PropertyNotify on the selection window: an INCR owner's next chunk.
     func selectionWindowPropertyDidChange(_ e: xcb_property_notify_event_t) {
         guard e.atom == property, e.state == UInt8(XCB_PROPERTY_NEW_VALUE.rawValue),
-              let head = conversions.first, head.isIncremental || head.stage == .fetching else { return }
+            let head = conversions.first, head.isIncremental || head.stage == .fetching
+        else { return }
         switch head.stage {
         case .waitingForChunk where !head.hasPendingBytes:
             fetch(head)
@@ -402,7 +410,9 @@ final class XSelection: SelectionWatcher {
         guard pending > 0 else { return done() }
         for (index, cookie) in cookies.enumerated() {
             wm.replies.expect(cookie.sequence) { reply in
-                if let reply { interned[index] = reply.assumingMemoryBound(to: xcb_intern_atom_reply_t.self).pointee.atom }
+                if let reply {
+                    interned[index] = reply.assumingMemoryBound(to: xcb_intern_atom_reply_t.self).pointee.atom
+                }
                 pending -= 1
                 if pending == 0 { done() }
             }
@@ -424,8 +434,11 @@ final class XSelection: SelectionWatcher {
             add(atom, type)
         }
         // Plain-text aliases X clients ask for, from the best text type offered.
-        if let text = types.first(where: { $0 == "text/plain;charset=utf-8" }) ?? types.first(where: { $0 == "text/plain" })
-            ?? types.first(where: { $0 == "UTF8_STRING" || $0 == "STRING" || $0 == "TEXT" }) {
+        if let text = types.first(where: { $0 == "text/plain;charset=utf-8" }) ?? types.first(where: {
+            $0 == "text/plain"
+        })
+            ?? types.first(where: { $0 == "UTF8_STRING" || $0 == "STRING" || $0 == "TEXT" })
+        {
             add(names["UTF8_STRING"], text)
             add(names["TEXT"], text)
             add(XCB_ATOM_STRING.rawValue, text)
@@ -444,14 +457,16 @@ final class XSelection: SelectionWatcher {
         guard ownsXSelection, let source = waylandSource, source.isLive else { return refuse(e) }
         if e.target == names["TARGETS"] {
             var list: [UInt32] = [names["TARGETS"], names["TIMESTAMP"]] + offeredOrder
-            xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, property,
-                                XCB_ATOM_ATOM.rawValue, 32, UInt32(list.count), &list)
+            xcb_change_property(
+                connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, property,
+                XCB_ATOM_ATOM.rawValue, 32, UInt32(list.count), &list)
             return answer(e, property: property)
         }
         if e.target == names["TIMESTAMP"] {
             var time = ownTimestamp
-            xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, property,
-                                XCB_ATOM_INTEGER.rawValue, 32, 1, &time)
+            xcb_change_property(
+                connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, property,
+                XCB_ATOM_INTEGER.rawValue, 32, 1, &time)
             return answer(e, property: property)
         }
         guard let type = offered[e.target], requests.count < Self.maxRequests else { return refuse(e) }
@@ -466,8 +481,9 @@ final class XSelection: SelectionWatcher {
             var mask = XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue | XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue
             xcb_change_window_attributes(connection, e.requestor, XCB_CW_EVENT_MASK.rawValue, &mask)
         }
-        let transfer = WaylandToXTransfer(requestor: e.requestor, property: property, target: e.target, time: e.time,
-                                          fd: fds[0], selectedEvents: !managed, chunkSize: chunkSize)
+        let transfer = WaylandToXTransfer(
+            requestor: e.requestor, property: property, target: e.target, time: e.time,
+            fd: fds[0], selectedEvents: !managed, chunkSize: chunkSize)
         let selectionAtom = atom
         // TEXT asks the owner to choose the encoding: the data is UTF-8, so its type says that.
         let replyType = e.target == names["TEXT"] ? names["UTF8_STRING"] : e.target
@@ -475,8 +491,9 @@ final class XSelection: SelectionWatcher {
         transfer.writeProperty = { [unowned self] _, format, bytes in
             wm.writeWhenWritable { [weak self] in
                 guard let self else { return }
-                xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, property, replyType,
-                                    format, UInt32(bytes.count), bytes)
+                xcb_change_property(
+                    connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, property, replyType,
+                    format, UInt32(bytes.count), bytes)
             }
             wm.flushAndReadSoon()
         }
@@ -484,12 +501,14 @@ final class XSelection: SelectionWatcher {
             wm.writeWhenWritable { [weak self] in
                 guard let self else { return }
                 var value = size
-                xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, property,
-                                    names["INCR"], 32, 1, &value)
+                xcb_change_property(
+                    connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, property,
+                    names["INCR"], 32, 1, &value)
             }
         }
         transfer.notify = { [unowned self] in
-            sendNotify(requestor: e.requestor, selection: selectionAtom, target: e.target, property: property, time: e.time)
+            sendNotify(
+                requestor: e.requestor, selection: selectionAtom, target: e.target, property: property, time: e.time)
         }
         transfer.didFinish = { [weak self, unowned transfer] in
             guard let self else { return }
@@ -524,8 +543,10 @@ final class XSelection: SelectionWatcher {
         sendNotify(requestor: e.requestor, selection: e.selection, target: e.target, property: 0, time: e.time)
     }
 
-    private func sendNotify(requestor: xcb_window_t, selection: xcb_atom_t, target: xcb_atom_t, property: xcb_atom_t,
-                            time: xcb_timestamp_t) {
+    private func sendNotify(
+        requestor: xcb_window_t, selection: xcb_atom_t, target: xcb_atom_t, property: xcb_atom_t,
+        time: xcb_timestamp_t
+    ) {
         var event = xcb_selection_notify_event_t()
         event.response_type = UInt8(XCB_SELECTION_NOTIFY)
         event.time = time

@@ -25,8 +25,9 @@ extension XWM {
         guard hasXResource else {
             if !loggedNoXResource {
                 loggedNoXResource = true
-                xwayland.log("strata: Xwayland: its connection is past half its budget and the X server has no X-Resource: "
-                    + "X clients cannot be told apart, and Xwayland ends at its budget")
+                xwayland.log(
+                    "strata: Xwayland: its connection is past half its budget and the X server has no X-Resource: "
+                        + "X clients cannot be told apart, and Xwayland ends at its budget")
             }
             return
         }
@@ -101,7 +102,9 @@ extension XWM {
     /// count against the pools too: a mapped window's backing pixmap (Composite's) is a pool on
     /// Xwayland's connection that X-Resource counts as the server's, not the client's.
     private func share(_ usage: XClientUsage, of marks: ClientBudget.Limits) -> Double {
-        max(Double(usage.pixmaps + usage.windows) / Double(max(marks.pools, 1)), Double(usage.pixmapBytes) / Double(max(marks.poolBytes, 1)),
+        max(
+            Double(usage.pixmaps + usage.windows) / Double(max(marks.pools, 1)),
+            Double(usage.pixmapBytes) / Double(max(marks.poolBytes, 1)),
             Double(usage.windows) / Double(max(marks.surfaces, 1)))
     }
 
@@ -111,8 +114,10 @@ extension XWM {
         let pixmaps = usage.reduce(0) { $0 + $1.pixmaps }
         let bytes = usage.reduce(0) { $0 + $1.pixmapBytes }
         let windows = usage.reduce(0) { $0 + $1.windows }
-        guard !isShutDown, pixmaps + windows > UInt64(marks.pools) || bytes > marks.poolBytes || windows > UInt64(marks.surfaces),
-              let heaviest = usage.max(by: { share($0, of: marks) < share($1, of: marks) }) else {
+        guard !isShutDown,
+            pixmaps + windows > UInt64(marks.pools) || bytes > marks.poolBytes || windows > UInt64(marks.surfaces),
+            let heaviest = usage.max(by: { share($0, of: marks) < share($1, of: marks) })
+        else {
             isCheckingBudget = false
             return
         }
@@ -126,7 +131,8 @@ extension XWM {
         replies.expect(UInt32(query)) { [weak self] reply in
             guard let self else { return }
             guard !isShutDown, let reply, case let resource = strata_xcb_res_first_resource(reply), resource != 0,
-                  xClient(of: resource) == heaviest.client else {
+                xClient(of: resource) == heaviest.client
+            else {
                 isCheckingBudget = false
                 return
             }

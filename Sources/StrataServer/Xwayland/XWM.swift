@@ -46,7 +46,8 @@ public final class XWM: X11WindowHost {
     /// What `_NET_SUPPORTED` lists: the EWMH hints the XWM reads or answers.
     public static let supported = [
         "_NET_SUPPORTING_WM_CHECK", "_NET_ACTIVE_WINDOW", "_NET_WM_NAME", "_NET_WM_PID", "_NET_CLIENT_LIST",
-        "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NORMAL", "_NET_WM_WINDOW_TYPE_DIALOG", "_NET_WM_WINDOW_TYPE_UTILITY",
+        "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NORMAL", "_NET_WM_WINDOW_TYPE_DIALOG",
+        "_NET_WM_WINDOW_TYPE_UTILITY",
         "_NET_WM_WINDOW_TYPE_TOOLBAR", "_NET_WM_WINDOW_TYPE_SPLASH", "_NET_WM_WINDOW_TYPE_DOCK",
         "_NET_WM_WINDOW_TYPE_DESKTOP", "_NET_WM_WINDOW_TYPE_NOTIFICATION", "_NET_WM_WINDOW_TYPE_MENU",
         "_NET_WM_WINDOW_TYPE_DROPDOWN_MENU", "_NET_WM_WINDOW_TYPE_POPUP_MENU", "_NET_WM_WINDOW_TYPE_TOOLTIP",
@@ -73,8 +74,10 @@ public final class XWM: X11WindowHost {
     /// The X windows managed now (tests).
     var windowCount: Int { windows.count }
 
-    private init(xwayland: Xwayland, connection: OpaquePointer, atoms: XAtoms, root: xcb_window_t, checkWindow: xcb_window_t,
-                 selectionWindow: xcb_window_t, xfixesEvent: UInt8) {
+    private init(
+        xwayland: Xwayland, connection: OpaquePointer, atoms: XAtoms, root: xcb_window_t, checkWindow: xcb_window_t,
+        selectionWindow: xcb_window_t, xfixesEvent: UInt8
+    ) {
         self.xwayland = xwayland
         self.connection = connection
         self.atoms = atoms
@@ -96,13 +99,15 @@ public final class XWM: X11WindowHost {
         }
         guard let connection = xcb_connect_to_fd(fd, nil) else { return .failure(.setup("xcb_connect_to_fd failed")) }
         guard xcb_connection_has_error(connection) == 0, let setup = xcb_get_setup(connection),
-              let screen = xcb_setup_roots_iterator(setup).data, let atoms = XAtoms(connection: connection) else {
+            let screen = xcb_setup_roots_iterator(setup).data, let atoms = XAtoms(connection: connection)
+        else {
             xcb_disconnect(connection)
             return .failure(.setup("the X connection failed"))
         }
         let root = screen.pointee.root
         // SubstructureRedirect on the root: only one client may hold it (the window manager).
-        var mask: UInt32 = XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT.rawValue | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY.rawValue
+        var mask: UInt32 =
+            XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT.rawValue | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY.rawValue
             | XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue
         let cookie = xcb_change_window_attributes_checked(connection, root, XCB_CW_EVENT_MASK.rawValue, &mask)
         if let error = xcb_request_check(connection, cookie) {
@@ -112,27 +117,32 @@ public final class XWM: X11WindowHost {
         }
         _ = strata_xcb_composite_redirect_subwindows(connection, root)
         let check = xcb_generate_id(connection)
-        xcb_create_window(connection, 0, check, root, -1, -1, 1, 1, 0, UInt16(XCB_WINDOW_CLASS_INPUT_ONLY.rawValue),
-                          0, 0, nil)
+        xcb_create_window(
+            connection, 0, check, root, -1, -1, 1, 1, 0, UInt16(XCB_WINDOW_CLASS_INPUT_ONLY.rawValue),
+            0, 0, nil)
         // XFixes (selection owner notifications): its version is sent before use, as the
         // extension asks; the reply is not needed.
-        guard let xfixes = xcb_get_extension_data(connection, strata_xcb_xfixes_id()), xfixes.pointee.present != 0 else {
+        guard let xfixes = xcb_get_extension_data(connection, strata_xcb_xfixes_id()), xfixes.pointee.present != 0
+        else {
             xcb_disconnect(connection)
             return .failure(.setup("the X server has no XFixes"))
         }
         xcb_discard_reply(connection, xcb_xfixes_query_version(connection, 5, 0).sequence)
         let selectionWindow = xcb_generate_id(connection)
         var selectionMask = XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue
-        xcb_create_window(connection, 0, selectionWindow, root, -1, -1, 1, 1, 0, UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue),
-                          0, XCB_CW_EVENT_MASK.rawValue, &selectionMask)
-        let wm = XWM(xwayland: xwayland, connection: connection, atoms: atoms, root: root, checkWindow: check,
-                     selectionWindow: selectionWindow, xfixesEvent: xfixes.pointee.first_event)
+        xcb_create_window(
+            connection, 0, selectionWindow, root, -1, -1, 1, 1, 0, UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue),
+            0, XCB_CW_EVENT_MASK.rawValue, &selectionMask)
+        let wm = XWM(
+            xwayland: xwayland, connection: connection, atoms: atoms, root: root, checkWindow: check,
+            selectionWindow: selectionWindow, xfixesEvent: xfixes.pointee.first_event)
         strata_xcb_res_prefetch(connection)
         // Selections first: X clients are let in once WM_S0 is owned (advertise), and an owner
         // change after the XFixes selection is reported.
         wm.startSelections()
         wm.advertise()
-        wm.watcher = EventSource(display: xwayland.compositor.display, fd: xcb_get_file_descriptor(connection)) { [weak wm] _ in
+        wm.watcher = EventSource(display: xwayland.compositor.display, fd: xcb_get_file_descriptor(connection)) {
+            [weak wm] _ in
             wm?.pump()
         }
         wm.observer = xwayland.compositor.windows.notifications.addObserver(phase: .wire) { [weak wm] posted in
@@ -145,16 +155,20 @@ public final class XWM: X11WindowHost {
 
     private func advertise() {
         var check = checkWindow
-        xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), root, atoms["_NET_SUPPORTING_WM_CHECK"],
-                            XCB_ATOM_WINDOW.rawValue, 32, 1, &check)
-        xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), checkWindow, atoms["_NET_SUPPORTING_WM_CHECK"],
-                            XCB_ATOM_WINDOW.rawValue, 32, 1, &check)
+        xcb_change_property(
+            connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), root, atoms["_NET_SUPPORTING_WM_CHECK"],
+            XCB_ATOM_WINDOW.rawValue, 32, 1, &check)
+        xcb_change_property(
+            connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), checkWindow, atoms["_NET_SUPPORTING_WM_CHECK"],
+            XCB_ATOM_WINDOW.rawValue, 32, 1, &check)
         let name = Array("Strata".utf8)
-        xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), checkWindow, atoms["_NET_WM_NAME"],
-                            atoms["UTF8_STRING"], 8, UInt32(name.count), name)
+        xcb_change_property(
+            connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), checkWindow, atoms["_NET_WM_NAME"],
+            atoms["UTF8_STRING"], 8, UInt32(name.count), name)
         var supported = Self.supported.map { atoms[$0] }
-        xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), root, atoms["_NET_SUPPORTED"],
-                            XCB_ATOM_ATOM.rawValue, 32, UInt32(supported.count), &supported)
+        xcb_change_property(
+            connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), root, atoms["_NET_SUPPORTED"],
+            XCB_ATOM_ATOM.rawValue, 32, UInt32(supported.count), &supported)
         setActiveWindow(0)
         // The ICCCM manager selection of screen 0: Xwayland accepts X clients on the listening
         // sockets only once the window manager owns it.
@@ -166,17 +180,21 @@ public final class XWM: X11WindowHost {
     private func startSelections() {
         signal(SIGPIPE, SIG_IGN)
         guard let seat = compositor.seat else { return }
-        let mask = XCB_XFIXES_SELECTION_EVENT_MASK_SET_SELECTION_OWNER.rawValue
+        let mask =
+            XCB_XFIXES_SELECTION_EVENT_MASK_SET_SELECTION_OWNER.rawValue
             | XCB_XFIXES_SELECTION_EVENT_MASK_SELECTION_WINDOW_DESTROY.rawValue
             | XCB_XFIXES_SELECTION_EVENT_MASK_SELECTION_CLIENT_CLOSE.rawValue
         // In 4-byte units (BIG-REQUESTS asked once here, at the setup).
         let maxRequestBytes = Int(xcb_get_maximum_request_length(connection)) * 4
-        for (name, property, selection) in [("CLIPBOARD", "_STRATA_CLIPBOARD", seat.clipboard),
-                                            ("PRIMARY", "_STRATA_PRIMARY", seat.primarySelection)] {
+        for (name, property, selection) in [
+            ("CLIPBOARD", "_STRATA_CLIPBOARD", seat.clipboard),
+            ("PRIMARY", "_STRATA_PRIMARY", seat.primarySelection),
+        ] {
             let atom = name == "PRIMARY" ? XCB_ATOM_PRIMARY.rawValue : atoms[name]
             xcb_xfixes_select_selection_input(connection, selectionWindow, atom, mask)
-            let bridge = XSelection(wm: self, atom: atom, property: atoms[property], selection: selection,
-                                    maxRequestBytes: maxRequestBytes)
+            let bridge = XSelection(
+                wm: self, atom: atom, property: atoms[property], selection: selection,
+                maxRequestBytes: maxRequestBytes)
             selections.append(bridge)
             selection.watcherDidAppear(bridge)
             // An owner from before (an X client let in by an earlier XWM of this Xwayland).
@@ -321,7 +339,8 @@ public final class XWM: X11WindowHost {
         guard flushIfWritable() else { return }
         var handled = 0
         while !isShutDown {
-            while !isShutDown, handled < Self.maxEventsPerTurn, let event = heldEvent ?? xcb_poll_for_event(connection) {
+            while !isShutDown, handled < Self.maxEventsPerTurn, let event = heldEvent ?? xcb_poll_for_event(connection)
+            {
                 heldEvent = nil
                 handleInOrder(event)
                 free(event)
@@ -359,11 +378,13 @@ public final class XWM: X11WindowHost {
     private func continueSoon() {
         guard !isShutDown else { return }
         if continuation == nil {
-            continuation = wl_event_loop_add_timer(compositor.display.eventLoop, { data in
-                guard let data else { return 0 }
-                Unmanaged<XWM>.fromOpaque(data).takeUnretainedValue().pump()
-                return 0
-            }, Unmanaged.passUnretained(self).toOpaque())
+            continuation = wl_event_loop_add_timer(
+                compositor.display.eventLoop,
+                { data in
+                    guard let data else { return 0 }
+                    Unmanaged<XWM>.fromOpaque(data).takeUnretainedValue().pump()
+                    return 0
+                }, Unmanaged.passUnretained(self).toOpaque())
         }
         if let continuation { wl_event_source_timer_update(continuation, 1) }
     }
@@ -446,16 +467,20 @@ public final class XWM: X11WindowHost {
         switch event {
         case .create(let id, let parent, let overrideRedirect, let geometry):
             guard parent == root, id != checkWindow, id != selectionWindow, windows[id] == nil,
-                  admitsWindow(of: xClient(of: id), window: id) else { return }
+                admitsWindow(of: xClient(of: id), window: id)
+            else { return }
             windowsByClient[xClient(of: id), default: 0] += 1
-            windows[id] = X11Window(id: id, wm: self, overrideRedirect: overrideRedirect, x: geometry.x, y: geometry.y,
-                                    width: geometry.width, height: geometry.height)
+            windows[id] = X11Window(
+                id: id, wm: self, overrideRedirect: overrideRedirect, x: geometry.x, y: geometry.y,
+                width: geometry.width, height: geometry.height)
             var mask = XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue | XCB_EVENT_MASK_FOCUS_CHANGE.rawValue
             xcb_change_window_attributes(connection, id, XCB_CW_EVENT_MASK.rawValue, &mask)
         case .destroy(let id):
             guard let window = windows.removeValue(forKey: id) else { return }
             let owner = xClient(of: id)
-            if let count = windowsByClient[owner], count > 1 { windowsByClient[owner] = count - 1 } else {
+            if let count = windowsByClient[owner], count > 1 {
+                windowsByClient[owner] = count - 1
+            } else {
                 windowsByClient[owner] = nil
                 loggedAtWindowCap.remove(owner)
             }
@@ -495,7 +520,8 @@ public final class XWM: X11WindowHost {
             // The properties the XWM reads (a client may set WM_PROTOCOLS or its class after
             // mapping, as Xt applications do).
             guard let window = windows[id],
-                  X11WindowProperties.Name.allCases.contains(where: { $0.isWatched && $0.atom(atoms) == atom }) else { return }
+                X11WindowProperties.Name.allCases.contains(where: { $0.isWatched && $0.atom(atoms) == atom })
+            else { return }
             requestProperties(of: window)
         case .clientMessage(let id, let message, let isSynthetic):
             handleClientMessage(message, window: id, isSynthetic: isSynthetic)
@@ -508,10 +534,13 @@ public final class XWM: X11WindowHost {
         let perClient = windowsByClient[client, default: 0] < Self.maxWindowsPerClient
         if perClient, windows.count < Self.maxWindows { return true }
         if loggedAtWindowCap.count < Self.maxWindows, loggedAtWindowCap.insert(client).inserted {
-            let cap = perClient ? "the X clients have \(Self.maxWindows) windows, the cap of all X clients"
+            let cap =
+                perClient
+                ? "the X clients have \(Self.maxWindows) windows, the cap of all X clients"
                 : "it has \(Self.maxWindowsPerClient) windows, the cap of one X client"
-            xwayland.log("strata: Xwayland: X client 0x\(String(client, radix: 16))'s window 0x\(String(window, radix: 16)) and its later ones "
-                + "are never mapped: \(cap) (other X clients are not affected; logged once per X client)")
+            xwayland.log(
+                "strata: Xwayland: X client 0x\(String(client, radix: 16))'s window 0x\(String(window, radix: 16)) and its later ones "
+                    + "are never mapped: \(cap) (other X clients are not affected; logged once per X client)")
         }
         return false
     }
@@ -532,15 +561,17 @@ public final class XWM: X11WindowHost {
         let client = xClient(of: window)
         guard loggedForgers.count < Self.maxWindows, loggedForgers.insert(client).inserted else { return }
         let name = if case .surfaceID = message { "WL_SURFACE_ID" } else { "WL_SURFACE_SERIAL" }
-        xwayland.log("strata: Xwayland: ignored a \(name) message an X client sent (window 0x\(String(window, radix: 16))); "
-            + "only the X server associates windows with surfaces (logged once per X client)")
+        xwayland.log(
+            "strata: Xwayland: ignored a \(name) message an X client sent (window 0x\(String(window, radix: 16))); "
+                + "only the X server associates windows with surfaces (logged once per X client)")
     }
 
     /// The client messages: Xwayland's surface association (from the X server only), and the
     /// EWMH and ICCCM requests about a managed, non-override-redirect window (to the handler).
     private func handleClientMessage(_ message: XClientMessage, window id: UInt32, isSynthetic: Bool) {
         if message.isFromXServerOnly, isSynthetic {
-            let trusted = if case .surfaceSerial = message { xwayland.trustsSentSurfaceSerialsForTesting } else { false }
+            let trusted =
+                if case .surfaceSerial = message { xwayland.trustsSentSurfaceSerialsForTesting } else { false }
             guard trusted else { return ignoreForgedAssociation(message, window: id) }
         }
         guard let window = windows[id] else { return }
@@ -580,15 +611,17 @@ public final class XWM: X11WindowHost {
         if window.wantsFullscreen { list.append(atoms["_NET_WM_STATE_FULLSCREEN"]) }
         if window.isIconic { list.append(atoms["_NET_WM_STATE_HIDDEN"]) }
         if window.demandsAttention { list.append(atoms["_NET_WM_STATE_DEMANDS_ATTENTION"]) }
-        xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window.id, atoms["_NET_WM_STATE"],
-                            XCB_ATOM_ATOM.rawValue, 32, UInt32(list.count), &list)
+        xcb_change_property(
+            connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window.id, atoms["_NET_WM_STATE"],
+            XCB_ATOM_ATOM.rawValue, 32, UInt32(list.count), &list)
     }
 
     /// Writes the ICCCM `WM_STATE` (1 Normal, 3 Iconic; no icon window).
     private func writeWMState(of window: X11Window, _ state: UInt32) {
         var value: [UInt32] = [state, 0]
-        xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window.id, atoms["WM_STATE"],
-                            atoms["WM_STATE"], 32, 2, &value)
+        xcb_change_property(
+            connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window.id, atoms["WM_STATE"],
+            atoms["WM_STATE"], 32, 2, &value)
     }
 
     /// The model hid or showed a mapped X toplevel (the client's iconify, a taskbar, `strata-ctl
@@ -633,8 +666,9 @@ public final class XWM: X11WindowHost {
 
     private func sendConfigure(_ id: xcb_window_t, x: Int32, y: Int32, width: Int32, height: Int32) {
         var values: [UInt32] = [UInt32(bitPattern: x), UInt32(bitPattern: y), UInt32(width), UInt32(height), 0]
-        let mask = UInt16(XCB_CONFIG_WINDOW_X.rawValue | XCB_CONFIG_WINDOW_Y.rawValue | XCB_CONFIG_WINDOW_WIDTH.rawValue
-            | XCB_CONFIG_WINDOW_HEIGHT.rawValue | XCB_CONFIG_WINDOW_BORDER_WIDTH.rawValue)
+        let mask = UInt16(
+            XCB_CONFIG_WINDOW_X.rawValue | XCB_CONFIG_WINDOW_Y.rawValue | XCB_CONFIG_WINDOW_WIDTH.rawValue
+                | XCB_CONFIG_WINDOW_HEIGHT.rawValue | XCB_CONFIG_WINDOW_BORDER_WIDTH.rawValue)
         xcb_configure_window(connection, id, mask, &values)
         var event = xcb_configure_notify_event_t()
         event.response_type = UInt8(XCB_CONFIGURE_NOTIFY)
@@ -656,7 +690,9 @@ public final class XWM: X11WindowHost {
     private func modelDidPost(_ notification: WindowServerNotification) {
         switch notification {
         case .windowDidBecomeKey(let id):
-            if let window = compositor.windows.window(withID: id)?.content as? X11Window, window.wm === self, window.demandsAttention {
+            if let window = compositor.windows.window(withID: id)?.content as? X11Window, window.wm === self,
+                window.demandsAttention
+            {
                 window.demandsAttention = false
                 writeState(of: window)
             }
@@ -669,7 +705,8 @@ public final class XWM: X11WindowHost {
                 controller.reorderOverrideRedirects(above: model)
             }
             guard let window = compositor.windows.window(withID: id)?.content as? X11Window, window.wm === self,
-                  !window.isOverrideRedirect, !window.isHidingItself, let model = window.window else { return }
+                !window.isOverrideRedirect, !window.isHidingItself, let model = window.window
+            else { return }
             setIconic(window, model.isHidden)
             return
         default:
@@ -677,12 +714,15 @@ public final class XWM: X11WindowHost {
         }
         guard case .windowDidChangeFrame(let id, _, let to) = notification else { return }
         guard let window = compositor.windows.window(withID: id)?.content as? X11Window, window.wm === self,
-              !window.isOverrideRedirect else { return }
+            !window.isOverrideRedirect
+        else { return }
         // The frame the X side gave the model comes from X: nothing to send back. Any other
         // frame is the model's, and X is configured to it when X's geometry differs.
         guard to != window.frameGivenToModel else { return }
         window.frameGivenToModel = nil
-        if Int(window.x) != to.x || Int(window.y) != to.y || Int(window.width) != to.width || Int(window.height) != to.height {
+        if Int(window.x) != to.x || Int(window.y) != to.y || Int(window.width) != to.width
+            || Int(window.height) != to.height
+        {
             configure(window, to: to)
         }
     }
@@ -713,8 +753,9 @@ public final class XWM: X11WindowHost {
         readsInFlight[window.id] = false
         let read = PropertyRead(window: window.id)
         for name in X11WindowProperties.Name.allCases {
-            let cookie = xcb_get_property(connection, 0, window.id, name.atom(atoms), XCB_ATOM_ANY.rawValue, 0,
-                                          Self.maxPropertyWords)
+            let cookie = xcb_get_property(
+                connection, 0, window.id, name.atom(atoms), XCB_ATOM_ANY.rawValue, 0,
+                Self.maxPropertyWords)
             replies.expect(cookie.sequence) { [weak self] reply in
                 if let value = XWM.propertyValue(of: reply) { read.values[name] = value }
                 read.repliesDue -= 1
@@ -734,9 +775,10 @@ public final class XWM: X11WindowHost {
         // then (`again`), not on this one; one read later at most, whatever changes.
         if window.mapsWhenPropertiesArrive, !predatesMap {
             window.mapsWhenPropertiesArrive = false
-            var state: [UInt32] = [1, 0] // WM_STATE NormalState, no icon
-            xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window.id, atoms["WM_STATE"],
-                                atoms["WM_STATE"], 32, 2, &state)
+            var state: [UInt32] = [1, 0]  // WM_STATE NormalState, no icon
+            xcb_change_property(
+                connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window.id, atoms["WM_STATE"],
+                atoms["WM_STATE"], 32, 2, &state)
             xcb_map_window(connection, window.id)
         } else {
             handler.windowPropertiesDidChange(window)
@@ -812,23 +854,24 @@ public final class XWM: X11WindowHost {
         let state = properties.netWMState ?? XAtomList.empty
         if !window.hasShownOnce {
             window.isAbove = state.contains(atoms["_NET_WM_STATE_ABOVE"])
-            window.takeInitialState(maximizedVertically: state.contains(atoms["_NET_WM_STATE_MAXIMIZED_VERT"]),
-                                    maximizedHorizontally: state.contains(atoms["_NET_WM_STATE_MAXIMIZED_HORZ"]),
-                                    fullscreen: state.contains(atoms["_NET_WM_STATE_FULLSCREEN"]))
+            window.takeInitialState(
+                maximizedVertically: state.contains(atoms["_NET_WM_STATE_MAXIMIZED_VERT"]),
+                maximizedHorizontally: state.contains(atoms["_NET_WM_STATE_MAXIMIZED_HORZ"]),
+                fullscreen: state.contains(atoms["_NET_WM_STATE_FULLSCREEN"]))
         }
     }
 
     private func updateClientList() {
         var list = windows.values.filter { $0.isMapped && !$0.isOverrideRedirect }.map(\.id).sorted()
-        xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), root, atoms["_NET_CLIENT_LIST"],
-                            XCB_ATOM_WINDOW.rawValue, 32, UInt32(list.count), &list)
+        xcb_change_property(
+            connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), root, atoms["_NET_CLIENT_LIST"],
+            XCB_ATOM_WINDOW.rawValue, 32, UInt32(list.count), &list)
     }
 
     func window(_ id: UInt32) -> X11Window? { windows[id] }
     /// Every managed X window.
     var managedWindows: [X11Window] { Array(windows.values) }
     var xwaylandClient: OpaquePointer? { xwayland.client }
-
 
     // MARK: Focus and close
 
@@ -857,12 +900,14 @@ public final class XWM: X11WindowHost {
     /// it, `_NET_ACTIVE_WINDOW`; or no focus.
     private func sendFocus(_ id: UInt32) {
         guard id != 0, let window = windows[id] else {
-            xcb_set_input_focus(connection, UInt8(XCB_INPUT_FOCUS_POINTER_ROOT.rawValue), UInt32(XCB_NONE), UInt32(XCB_CURRENT_TIME))
+            xcb_set_input_focus(
+                connection, UInt8(XCB_INPUT_FOCUS_POINTER_ROOT.rawValue), UInt32(XCB_NONE), UInt32(XCB_CURRENT_TIME))
             setActiveWindow(0)
             return
         }
         if window.acceptsInput {
-            xcb_set_input_focus(connection, UInt8(XCB_INPUT_FOCUS_POINTER_ROOT.rawValue), window.id, UInt32(XCB_CURRENT_TIME))
+            xcb_set_input_focus(
+                connection, UInt8(XCB_INPUT_FOCUS_POINTER_ROOT.rawValue), window.id, UInt32(XCB_CURRENT_TIME))
         }
         if window.supportsTakeFocus { sendProtocolMessage(atoms["WM_TAKE_FOCUS"], to: window.id) }
         setActiveWindow(window.id)
@@ -870,8 +915,9 @@ public final class XWM: X11WindowHost {
 
     private func setActiveWindow(_ id: UInt32) {
         var value = id
-        xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), root, atoms["_NET_ACTIVE_WINDOW"],
-                            XCB_ATOM_WINDOW.rawValue, 32, 1, &value)
+        xcb_change_property(
+            connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), root, atoms["_NET_ACTIVE_WINDOW"],
+            XCB_ATOM_WINDOW.rawValue, 32, 1, &value)
     }
 
     /// Close: WM_DELETE_WINDOW when the client takes it, else the client is killed; written at

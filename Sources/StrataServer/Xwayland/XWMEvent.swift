@@ -25,7 +25,9 @@ enum XWMEvent: Equatable {
         if type == XCB_CLIENT_MESSAGE {
             let e = bytes.loadUnaligned(as: xcb_client_message_event_t.self)
             let d = e.data.data32
-            guard let message = XClientMessage(type: e.type, format: e.format, data: [d.0, d.1, d.2, d.3, d.4], atoms: atoms)
+            guard
+                let message = XClientMessage(
+                    type: e.type, format: e.format, data: [d.0, d.1, d.2, d.3, d.4], atoms: atoms)
             else { return nil }
             self = .clientMessage(window: e.window, message: message, isSynthetic: isSynthetic)
             return
@@ -34,8 +36,9 @@ enum XWMEvent: Equatable {
         switch type {
         case XCB_CREATE_NOTIFY:
             let e = bytes.loadUnaligned(as: xcb_create_notify_event_t.self)
-            self = .create(window: e.window, parent: e.parent, overrideRedirect: e.override_redirect != 0,
-                           geometry: XGeometry(x: Int32(e.x), y: Int32(e.y), width: Int32(e.width), height: Int32(e.height)))
+            self = .create(
+                window: e.window, parent: e.parent, overrideRedirect: e.override_redirect != 0,
+                geometry: XGeometry(x: Int32(e.x), y: Int32(e.y), width: Int32(e.width), height: Int32(e.height)))
         case XCB_DESTROY_NOTIFY:
             self = .destroy(window: bytes.loadUnaligned(as: xcb_destroy_notify_event_t.self).window)
         case XCB_MAP_REQUEST:
@@ -48,8 +51,9 @@ enum XWMEvent: Equatable {
             self = .configureRequest(XConfigureRequest(bytes.loadUnaligned(as: xcb_configure_request_event_t.self)))
         case XCB_CONFIGURE_NOTIFY:
             let e = bytes.loadUnaligned(as: xcb_configure_notify_event_t.self)
-            self = .configureNotify(window: e.window,
-                                    geometry: XGeometry(x: Int32(e.x), y: Int32(e.y), width: Int32(e.width), height: Int32(e.height)))
+            self = .configureNotify(
+                window: e.window,
+                geometry: XGeometry(x: Int32(e.x), y: Int32(e.y), width: Int32(e.width), height: Int32(e.height)))
         case XCB_PROPERTY_NOTIFY:
             let e = bytes.loadUnaligned(as: xcb_property_notify_event_t.self)
             self = .propertyNotify(window: e.window, atom: e.atom)
@@ -80,15 +84,18 @@ struct XConfigureRequest: Equatable {
     init(_ e: xcb_configure_request_event_t) {
         let mask = UInt32(e.value_mask)
         func has(_ field: xcb_config_window_t) -> Bool { mask & field.rawValue != 0 }
-        self.init(window: e.window, x: has(XCB_CONFIG_WINDOW_X) ? Int32(e.x) : nil, y: has(XCB_CONFIG_WINDOW_Y) ? Int32(e.y) : nil,
-                  width: has(XCB_CONFIG_WINDOW_WIDTH) ? Int32(e.width) : nil,
-                  height: has(XCB_CONFIG_WINDOW_HEIGHT) ? Int32(e.height) : nil)
+        self.init(
+            window: e.window, x: has(XCB_CONFIG_WINDOW_X) ? Int32(e.x) : nil,
+            y: has(XCB_CONFIG_WINDOW_Y) ? Int32(e.y) : nil,
+            width: has(XCB_CONFIG_WINDOW_WIDTH) ? Int32(e.width) : nil,
+            height: has(XCB_CONFIG_WINDOW_HEIGHT) ? Int32(e.height) : nil)
     }
 
     /// The geometry asked for: the named fields over `current`, the size clamped to 1…8192.
     func geometry(over current: XGeometry) -> XGeometry {
-        XGeometry(x: x ?? current.x, y: y ?? current.y, width: min(max(width ?? current.width, 1), 8192),
-                  height: min(max(height ?? current.height, 1), 8192))
+        XGeometry(
+            x: x ?? current.x, y: y ?? current.y, width: min(max(width ?? current.width, 1), 8192),
+            height: min(max(height ?? current.height, 1), 8192))
     }
 }
 
@@ -115,7 +122,9 @@ enum XClientMessage: Equatable {
         case atoms["WL_SURFACE_SERIAL"]: self = .surfaceSerial(UInt64(data[1]) << 32 | UInt64(data[0]))
         case atoms["_NET_ACTIVE_WINDOW"]: self = .activate(timestamp: data[1])
         case atoms["_NET_WM_STATE"]:
-            guard let request = NetWMStateRequest(action: data[0], first: data[1], second: data[2], atoms: atoms) else { return nil }
+            guard let request = NetWMStateRequest(action: data[0], first: data[1], second: data[2], atoms: atoms) else {
+                return nil
+            }
             self = .state(request)
         case atoms["_NET_WM_MOVERESIZE"]: self = .moveResize(direction: data[2])
         case atoms["WM_CHANGE_STATE"]:

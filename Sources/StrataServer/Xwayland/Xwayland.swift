@@ -89,9 +89,12 @@ public final class Xwayland {
     private func watchSockets() {
         guard socketWatchers.isEmpty, !isShutDown else { return }
         for fd in [sockets.unixFD, sockets.abstractFD] {
-            if let watcher = EventSource(display: compositor.display, fd: fd, handler: { [unowned self] _ in
-                self.connectionWaiting()
-            }) {
+            if let watcher = EventSource(
+                display: compositor.display, fd: fd,
+                handler: { [unowned self] _ in
+                    self.connectionWaiting()
+                })
+            {
                 socketWatchers.append(watcher)
             }
         }
@@ -103,7 +106,9 @@ public final class Xwayland {
         case .success:
             break
         case .failure(let error):
-            log("strata: Xwayland: \(error); X clients cannot connect to \(displayName) (Wayland clients are not affected)")
+            log(
+                "strata: Xwayland: \(error); X clients cannot connect to \(displayName) (Wayland clients are not affected)"
+            )
             refuseWaitingConnections()
         }
     }
@@ -144,9 +149,11 @@ public final class Xwayland {
             close(wmPair[0]); close(wmPair[1]); close(readyPipe[0]); close(readyPipe[1])
             return .failure(.setup("\(error)"))
         }
-        let arguments = [executable, displayName, "-rootless", "-noreset",
-                         "-listenfd", String(sockets.unixFD), "-listenfd", String(sockets.abstractFD),
-                         "-wm", String(wmPair[1]), "-displayfd", String(readyPipe[1])]
+        let arguments = [
+            executable, displayName, "-rootless", "-noreset",
+            "-listenfd", String(sockets.unixFD), "-listenfd", String(sockets.abstractFD),
+            "-wm", String(wmPair[1]), "-displayfd", String(readyPipe[1]),
+        ]
         var environment: [String: String] = [:]
         var entry = environ
         while let pointer = entry.pointee {
@@ -178,10 +185,13 @@ public final class Xwayland {
         if let budget = ClientBudget.of(connection.client) {
             let box = Unmanaged.passRetained(WeakXwayland(self))
             budgetBox = box
-            budget.setLimits(budgetLimits, notify: { data in
-                guard let data else { return }
-                Unmanaged<WeakXwayland>.fromOpaque(data).takeUnretainedValue().xwayland?.wm?.xwaylandBudgetPassedHighWater()
-            }, data: box.toOpaque())
+            budget.setLimits(
+                budgetLimits,
+                notify: { data in
+                    guard let data else { return }
+                    Unmanaged<WeakXwayland>.fromOpaque(data).takeUnretainedValue().xwayland?.wm?
+                        .xwaylandBudgetPassedHighWater()
+                }, data: box.toOpaque())
         }
         clientDestroyed = Listener { [weak self] _ in self?.clientDidDestroy() }
         clientDestroyed?.listen(toClientDestroy: connection.client)
@@ -189,10 +199,14 @@ public final class Xwayland {
         readyFD = readyPipe[0]
         for watcher in socketWatchers { watcher.remove() }
         socketWatchers.removeAll()
-        readyWatcher = EventSource(display: compositor.display, fd: readyFD) { [unowned self] _ in self.readyFDDidChange() }
+        readyWatcher = EventSource(display: compositor.display, fd: readyFD) { [unowned self] _ in
+            self.readyFDDidChange()
+        }
         pidfd = strata_pidfd_open(child)
         if pidfd >= 0 {
-            processWatcher = EventSource(display: compositor.display, fd: pidfd) { [unowned self] _ in self.processDidEnd() }
+            processWatcher = EventSource(display: compositor.display, fd: pidfd) { [unowned self] _ in
+                self.processDidEnd()
+            }
         }
         return .success(())
     }

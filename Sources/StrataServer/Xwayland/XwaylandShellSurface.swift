@@ -21,8 +21,9 @@ final class XwaylandShellSurface: ResourceObject, SurfaceRole {
     init?(compositor: Compositor, surface: Surface, client: OpaquePointer, version: UInt32, id: UInt32) {
         self.compositor = compositor
         self.surface = surface
-        super.init(client: client, interface: strata_xwayland_surface_v1_interface(), version: version, id: id,
-                   implementation: Self.implementation)
+        super.init(
+            client: client, interface: strata_xwayland_surface_v1_interface(), version: version, id: id,
+            implementation: Self.implementation)
     }
 
     func handleSetSerial(low: UInt32, high: UInt32) throws(ProtocolError) {
@@ -33,8 +34,9 @@ final class XwaylandShellSurface: ResourceObject, SurfaceRole {
         // The association is committed once: a serial after it is refused here (on this object,
         // not at the wl_surface's commit).
         if committedSerial != nil {
-            throw ProtocolError(code: XWAYLAND_SURFACE_V1_ERROR_ALREADY_ASSOCIATED.rawValue,
-                                "the wl_surface is already associated with an X11 window")
+            throw ProtocolError(
+                code: XWAYLAND_SURFACE_V1_ERROR_ALREADY_ASSOCIATED.rawValue,
+                "the wl_surface is already associated with an X11 window")
         }
         pendingSerial = serial
     }
@@ -56,9 +58,10 @@ final class XwaylandShellSurface: ResourceObject, SurfaceRole {
         if let window { _ = surface.setRole(window) }
     }
 
-    static let implementation = makeImplementation(xwayland_surface_v1_interface(
-        set_serial: { _, resource, low, high in
-            handle(resource, as: XwaylandShellSurface.self) { try $0.handleSetSerial(low: low, high: high) }
-        },
-        destroy: destroyRequest))
+    static let implementation = makeImplementation(
+        xwayland_surface_v1_interface(
+            set_serial: { _, resource, low, high in
+                handle(resource, as: XwaylandShellSurface.self) { try $0.handleSetSerial(low: low, high: high) }
+            },
+            destroy: destroyRequest))
 }

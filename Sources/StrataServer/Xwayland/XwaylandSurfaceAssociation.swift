@@ -38,7 +38,8 @@ final class XwaylandSurfaceAssociation {
         guard serial != 0 else { return }
         window.surfaceSerial = serial
         if let waiting = shellSurfacesBySerial.removeValue(forKey: serial), let shellSurface = waiting.object,
-           let surface = waiting.surface, !surface.isDestroyed {
+            let surface = waiting.surface, !surface.isDestroyed
+        {
             _ = window.associate(surface: surface, shellSurface: shellSurface)
         }
     }
@@ -51,7 +52,9 @@ final class XwaylandSurfaceAssociation {
             return
         }
         if shellSurfacesBySerial.count >= XWM.maxWindows {
-            shellSurfacesBySerial = shellSurfacesBySerial.filter { $0.value.object != nil && $0.value.surface?.isDestroyed == false }
+            shellSurfacesBySerial = shellSurfacesBySerial.filter {
+                $0.value.object != nil && $0.value.surface?.isDestroyed == false
+            }
             if shellSurfacesBySerial.count >= XWM.maxWindows, let first = shellSurfacesBySerial.keys.min() {
                 shellSurfacesBySerial.removeValue(forKey: first)
             }
@@ -72,7 +75,9 @@ final class XwaylandSurfaceAssociation {
                 waitingForSurface.remove(xid)
                 continue
             }
-            guard let id = window.pendingSurfaceID, let surface = wm.compositor.surface(of: client, id: id) else { continue }
+            guard let id = window.pendingSurfaceID, let surface = wm.compositor.surface(of: client, id: id) else {
+                continue
+            }
             if window.associate(surface: surface) || window.pendingSurfaceID == nil { waitingForSurface.remove(xid) }
         }
     }

@@ -42,7 +42,8 @@ import Testing
 
     @Test func aScreenAddedLaterWaitsToo() throws {
         let server = try TestServer(width: 64, height: 48)
-        let added = try #require(server.backend.addScreen(to: server.compositor, modes: [ScreenMode(width: 32, height: 32)]))
+        let added = try #require(
+            server.backend.addScreen(to: server.compositor, modes: [ScreenMode(width: 32, height: 32)]))
         server.step(timeout: 0.02)
         #expect(added.paintedFrames == 0)
         #expect(server.compositor.scene.outputs[0].paintedFrames == 0)

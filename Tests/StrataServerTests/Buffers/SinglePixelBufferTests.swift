@@ -20,8 +20,9 @@ import Testing
         wl_surface_damage_buffer(surface, 0, 0, 1, 1)
         wl_surface_commit(surface)
         #expect(client.roundtrip())
-        let window = server.compositor.showPlainSurface(client: client.serverClient, surfaceID: wl_proxy_get_id(surface),
-                                                        x: 10, y: 10, level: .normal, makeKey: true)
+        let window = server.compositor.showPlainSurface(
+            client: client.serverClient, surfaceID: wl_proxy_get_id(surface),
+            x: 10, y: 10, level: .normal, makeKey: true)
         #expect(window != nil)
         #expect(server.pixel(x: 10, y: 10) == Colour.green)
         #expect(server.pixel(x: 59, y: 49) == Colour.green)
@@ -39,8 +40,9 @@ import Testing
         wl_surface_attach(surface, buffer, 0, 0)
         wl_surface_commit(surface)
         #expect(client.roundtrip())
-        _ = server.compositor.showPlainSurface(client: client.serverClient, surfaceID: wl_proxy_get_id(surface),
-                                               x: 5, y: 5, level: .normal, makeKey: true)
+        _ = server.compositor.showPlainSurface(
+            client: client.serverClient, surfaceID: wl_proxy_get_id(surface),
+            x: 5, y: 5, level: .normal, makeKey: true)
         #expect(server.pixel(x: 5, y: 5) == Colour.red)
         #expect(server.pixel(x: 6, y: 5) == Colour.background)
         #expect(server.pixel(x: 5, y: 6) == Colour.background)

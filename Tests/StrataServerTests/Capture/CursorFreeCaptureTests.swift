@@ -64,8 +64,10 @@ import Testing
 
     /// After the captures: the screen still shows the cursor as before, nothing was presented,
     /// and with the cursor hidden it shows exactly the capture without it.
-    static func check(_ server: TestServer, _ output: ScreenOutput, before: [UInt32], painted: Int,
-                      withCursor: [UInt32], withoutCursor: [UInt32]) {
+    static func check(
+        _ server: TestServer, _ output: ScreenOutput, before: [UInt32], painted: Int,
+        withCursor: [UInt32], withoutCursor: [UInt32]
+    ) {
         #expect(output.paintedFrames == painted, "a capture presents nothing")
         #expect(differences(shown(output), before) == 0, "the shown image keeps its cursor")
         #expect(differences(withCursor, before) == 0)
@@ -84,14 +86,16 @@ import Testing
         let before = Self.shown(output), painted = output.paintedFrames
         let source = ext_output_image_capture_source_manager_v1_create_source(capture.outputSources, capture.output)
         let (plain, _) = capture.session(of: source)
-        let (withCursors, _) = capture.session(of: source, options: EXT_IMAGE_COPY_CAPTURE_MANAGER_V1_OPTIONS_PAINT_CURSORS.rawValue)
+        let (withCursors, _) = capture.session(
+            of: source, options: EXT_IMAGE_COPY_CAPTURE_MANAGER_V1_OPTIONS_PAINT_CURSORS.rawValue)
         let without = try #require(capture.shell.makeBuffer(width: width, height: height, argb: 0))
         let with = try #require(capture.shell.makeBuffer(width: width, height: height, argb: 0))
         let (_, one) = capture.capture(plain, into: without.buffer)
         let (_, two) = capture.capture(withCursors, into: with.buffer)
         #expect(capture.client.wait { one.ready && two.ready })
-        Self.check(capture.server, output, before: before, painted: painted, withCursor: Self.pixels(with),
-                   withoutCursor: Self.pixels(without))
+        Self.check(
+            capture.server, output, before: before, painted: painted, withCursor: Self.pixels(with),
+            withoutCursor: Self.pixels(without))
     }
 
     @Test(arguments: Setup.allCases)
@@ -111,8 +115,9 @@ import Testing
         zwlr_screencopy_frame_v1_copy(plain, without.buffer)
         zwlr_screencopy_frame_v1_copy(overlaid, with.buffer)
         #expect(capture.shell.client.wait { one.ready && two.ready })
-        Self.check(capture.server, output, before: before, painted: painted, withCursor: Self.pixels(with),
-                   withoutCursor: Self.pixels(without))
+        Self.check(
+            capture.server, output, before: before, painted: painted, withCursor: Self.pixels(with),
+            withoutCursor: Self.pixels(without))
         zwlr_screencopy_frame_v1_destroy(plain)
         zwlr_screencopy_frame_v1_destroy(overlaid)
     }
@@ -145,7 +150,9 @@ import Testing
         zwlr_screencopy_frame_v1_copy(overlaid, with.buffer)
         #expect(client.wait { one.ready && two.ready })
         let mainAfter = Self.shown(main)
-        Self.check(server, mirror, before: before, painted: painted, withCursor: Self.pixels(with), withoutCursor: Self.pixels(without))
+        Self.check(
+            server, mirror, before: before, painted: painted, withCursor: Self.pixels(with),
+            withoutCursor: Self.pixels(without))
         server.compositor.cursor.isHidden = false
         server.repaint()
         #expect(Self.differences(Self.shown(main), mainAfter) == 0, "the main screen keeps its cursor")

@@ -81,7 +81,8 @@ import Testing
             #expect(toplevel.map(width: 60, height: 40, argb: ImageCopyCaptureTests.red))
             manager = try client.bind(ext_image_copy_capture_manager_v1_interface_ptr(), version: 1)
             outputSources = try client.bind(ext_output_image_capture_source_manager_v1_interface_ptr(), version: 1)
-            toplevelSources = try client.bind(ext_foreign_toplevel_image_capture_source_manager_v1_interface_ptr(), version: 1)
+            toplevelSources = try client.bind(
+                ext_foreign_toplevel_image_capture_source_manager_v1_interface_ptr(), version: 1)
             output = try client.bind(wl_output_interface_ptr(), version: 4)
         }
 
@@ -89,8 +90,9 @@ import Testing
             let record = SessionRecord()
             sessions.append(record)
             let session = ext_image_copy_capture_manager_v1_create_session(manager, source, options)
-            ext_image_copy_capture_session_v1_add_listener(session, &ImageCopyCaptureTests.sessionListener,
-                                                           Unmanaged.passUnretained(record).toOpaque())
+            ext_image_copy_capture_session_v1_add_listener(
+                session, &ImageCopyCaptureTests.sessionListener,
+                Unmanaged.passUnretained(record).toOpaque())
             return (session, record)
         }
 
@@ -101,7 +103,8 @@ import Testing
         }
 
         /// A session of the toplevel titled `title`, through a handle of the client's list.
-        func toplevelSession(title: String) throws -> (OpaquePointer?, SessionRecord, ForeignToplevelListTests.TopList) {
+        func toplevelSession(title: String) throws -> (OpaquePointer?, SessionRecord, ForeignToplevelListTests.TopList)
+        {
             let (_, list) = try ForeignToplevelListTests.bindList(client)
             lists.append(list)
             let handle = try #require(list.entry(title)).proxy
@@ -117,8 +120,9 @@ import Testing
             let record = FrameRecord()
             frames.append(record)
             let frame = ext_image_copy_capture_session_v1_create_frame(session)
-            ext_image_copy_capture_frame_v1_add_listener(frame, &ImageCopyCaptureTests.frameListener,
-                                                         Unmanaged.passUnretained(record).toOpaque())
+            ext_image_copy_capture_frame_v1_add_listener(
+                frame, &ImageCopyCaptureTests.frameListener,
+                Unmanaged.passUnretained(record).toOpaque())
             ext_image_copy_capture_frame_v1_attach_buffer(frame, buffer)
             ext_image_copy_capture_frame_v1_damage_buffer(frame, 0, 0, Int32.max, Int32.max)
             ext_image_copy_capture_frame_v1_capture(frame)
@@ -147,7 +151,8 @@ import Testing
         #expect(record.damage.count == 1 && record.damage[0] == (0, 0, 320, 200))
         var mismatches = 0
         for y in 0..<Int32(200) {
-            for x in 0..<Int32(320) where target.pixels[Int(y * 320 + x)] | 0xff00_0000 != setup.server.pixel(x: x, y: y) {
+            for x in 0..<Int32(320)
+            where target.pixels[Int(y * 320 + x)] | 0xff00_0000 != setup.server.pixel(x: x, y: y) {
                 mismatches += 1
             }
         }
@@ -175,7 +180,9 @@ import Testing
         #expect(setup.toplevel.ackAndRedraw(width: 60, height: 40, argb: Self.green))
         setup.server.repaint()
         #expect(setup.client.wait { two.ready })
-        #expect(!two.damage.isEmpty && two.damage.allSatisfy { $0.0 >= 0 && $0.1 >= 0 && $0.0 + $0.2 <= 60 && $0.1 + $0.3 <= 40 })
+        #expect(
+            !two.damage.isEmpty
+                && two.damage.allSatisfy { $0.0 >= 0 && $0.1 >= 0 && $0.0 + $0.2 <= 60 && $0.1 + $0.3 <= 40 })
         #expect(target.pixels[0] == Self.green)
     }
 
@@ -188,7 +195,8 @@ import Testing
         let rect = try #require(setup.server.compositor.cursor.rect?.rect)
         let source = ext_output_image_capture_source_manager_v1_create_source(setup.outputSources, setup.output)
         let (plain, _) = setup.session(of: source)
-        let (painted, _) = setup.session(of: source, options: EXT_IMAGE_COPY_CAPTURE_MANAGER_V1_OPTIONS_PAINT_CURSORS.rawValue)
+        let (painted, _) = setup.session(
+            of: source, options: EXT_IMAGE_COPY_CAPTURE_MANAGER_V1_OPTIONS_PAINT_CURSORS.rawValue)
         let without = try #require(setup.shell.makeBuffer(width: 320, height: 200, argb: 0, hasAlpha: true))
         let with = try #require(setup.shell.makeBuffer(width: 320, height: 200, argb: 0, hasAlpha: true))
         let (_, one) = setup.capture(plain, into: without.buffer)
@@ -241,7 +249,8 @@ import Testing
         let source = ext_output_image_capture_source_manager_v1_create_source(sources, output)
         let record = SessionRecord()
         let session = ext_image_copy_capture_manager_v1_create_session(manager, source, 0)
-        ext_image_copy_capture_session_v1_add_listener(session, &Self.sessionListener, Unmanaged.passUnretained(record).toOpaque())
+        ext_image_copy_capture_session_v1_add_listener(
+            session, &Self.sessionListener, Unmanaged.passUnretained(record).toOpaque())
         #expect(client.roundtrip())
         #expect(record.size.map { $0 == (320, 200) } == true)
         let screen = try #require(server.windows.screens.first)
@@ -251,7 +260,8 @@ import Testing
         let old = try #require(shell.makeBuffer(width: 320, height: 200, argb: 0))
         let frameRecord = FrameRecord()
         let frame = ext_image_copy_capture_session_v1_create_frame(session)
-        ext_image_copy_capture_frame_v1_add_listener(frame, &Self.frameListener, Unmanaged.passUnretained(frameRecord).toOpaque())
+        ext_image_copy_capture_frame_v1_add_listener(
+            frame, &Self.frameListener, Unmanaged.passUnretained(frameRecord).toOpaque())
         ext_image_copy_capture_frame_v1_attach_buffer(frame, old.buffer)
         ext_image_copy_capture_frame_v1_capture(frame)
         #expect(client.roundtrip())
@@ -275,7 +285,9 @@ import Testing
         let target = try #require(setup.shell.makeBuffer(width: 60, height: 40, argb: 0, hasAlpha: true))
         let (_, frame) = setup.capture(session, into: target.buffer)
         #expect(setup.client.wait { frame.ready })
-        #expect(frame.transform == WL_OUTPUT_TRANSFORM_NORMAL.rawValue && frame.damage.count == 1 && frame.damage[0] == (0, 0, 60, 40))
+        #expect(
+            frame.transform == WL_OUTPUT_TRANSFORM_NORMAL.rawValue && frame.damage.count == 1
+                && frame.damage[0] == (0, 0, 60, 40))
         #expect((0..<(60 * 40)).allSatisfy { target.pixels[$0] == Self.red })
     }
 
@@ -297,7 +309,9 @@ import Testing
         #expect(setup.client.wait { frame.ready })
         var wrong = 0
         for y in 0..<80 {
-            for x in 0..<120 where target.pixels[y * 120 + x] | 0xff00_0000 != (x < 60 ? Self.red : Self.green) { wrong += 1 }
+            for x in 0..<120 where target.pixels[y * 120 + x] | 0xff00_0000 != (x < 60 ? Self.red : Self.green) {
+                wrong += 1
+            }
         }
         #expect(wrong == 0)
     }
@@ -357,7 +371,8 @@ import Testing
         // A source of the closed handle names nothing.
         let closed = try #require(list.entry("red"))
         #expect(closed.closed)
-        let source = ext_foreign_toplevel_image_capture_source_manager_v1_create_source(setup.toplevelSources, closed.proxy)
+        let source = ext_foreign_toplevel_image_capture_source_manager_v1_create_source(
+            setup.toplevelSources, closed.proxy)
         let (_, late) = setup.session(of: source)
         #expect(setup.client.roundtrip())
         #expect(late.stopped && late.size == nil)
@@ -433,7 +448,9 @@ import Testing
     }
 
     /// Sends `body`'s requests on a fresh setup and returns the protocol error they caused.
-    static func error(_ body: (CaptureSetup, OpaquePointer?) throws -> Void) throws -> (code: UInt32, interface: String)? {
+    static func error(_ body: (CaptureSetup, OpaquePointer?) throws -> Void) throws -> (
+        code: UInt32, interface: String
+    )? {
         let setup = try CaptureSetup()
         let (session, _) = setup.outputSession()
         try body(setup, session)
@@ -446,22 +463,28 @@ import Testing
             let source = ext_output_image_capture_source_manager_v1_create_source(setup.outputSources, setup.output)
             _ = ext_image_copy_capture_manager_v1_create_session(setup.manager, source, 2)
         }
-        #expect(invalidOption?.code == EXT_IMAGE_COPY_CAPTURE_MANAGER_V1_ERROR_INVALID_OPTION.rawValue
+        #expect(
+            invalidOption?.code == EXT_IMAGE_COPY_CAPTURE_MANAGER_V1_ERROR_INVALID_OPTION.rawValue
                 && invalidOption?.interface == "ext_image_copy_capture_manager_v1")
         let duplicateFrame = try Self.error { _, session in
             _ = ext_image_copy_capture_session_v1_create_frame(session)
             _ = ext_image_copy_capture_session_v1_create_frame(session)
         }
-        #expect(duplicateFrame?.code == EXT_IMAGE_COPY_CAPTURE_SESSION_V1_ERROR_DUPLICATE_FRAME.rawValue
+        #expect(
+            duplicateFrame?.code == EXT_IMAGE_COPY_CAPTURE_SESSION_V1_ERROR_DUPLICATE_FRAME.rawValue
                 && duplicateFrame?.interface == "ext_image_copy_capture_session_v1")
         let noBuffer = try Self.error { _, session in
             ext_image_copy_capture_frame_v1_capture(ext_image_copy_capture_session_v1_create_frame(session))
         }
-        #expect(noBuffer?.code == EXT_IMAGE_COPY_CAPTURE_FRAME_V1_ERROR_NO_BUFFER.rawValue
+        #expect(
+            noBuffer?.code == EXT_IMAGE_COPY_CAPTURE_FRAME_V1_ERROR_NO_BUFFER.rawValue
                 && noBuffer?.interface == "ext_image_copy_capture_frame_v1")
-        for (x, y, w, h) in [(-1, 0, 10, 10), (0, -1, 10, 10), (0, 0, 0, 10), (0, 0, 10, -5)] as [(Int32, Int32, Int32, Int32)] {
+        for (x, y, w, h) in [(-1, 0, 10, 10), (0, -1, 10, 10), (0, 0, 0, 10), (0, 0, 10, -5)]
+            as [(Int32, Int32, Int32, Int32)]
+        {
             let badDamage = try Self.error { _, session in
-                ext_image_copy_capture_frame_v1_damage_buffer(ext_image_copy_capture_session_v1_create_frame(session), x, y, w, h)
+                ext_image_copy_capture_frame_v1_damage_buffer(
+                    ext_image_copy_capture_session_v1_create_frame(session), x, y, w, h)
             }
             #expect(badDamage?.code == EXT_IMAGE_COPY_CAPTURE_FRAME_V1_ERROR_INVALID_BUFFER_DAMAGE.rawValue)
         }
@@ -485,7 +508,8 @@ import Testing
             _ = ext_image_copy_capture_cursor_session_v1_get_capture_session(cursor)
             _ = ext_image_copy_capture_cursor_session_v1_get_capture_session(cursor)
         }
-        #expect(duplicateSession?.code == EXT_IMAGE_COPY_CAPTURE_CURSOR_SESSION_V1_ERROR_DUPLICATE_SESSION.rawValue
+        #expect(
+            duplicateSession?.code == EXT_IMAGE_COPY_CAPTURE_CURSOR_SESSION_V1_ERROR_DUPLICATE_SESSION.rawValue
                 && duplicateSession?.interface == "ext_image_copy_capture_cursor_session_v1")
     }
 
@@ -493,10 +517,12 @@ import Testing
         let setup = try CaptureSetup()
         let source = ext_output_image_capture_source_manager_v1_create_source(setup.outputSources, setup.output)
         let seat = try setup.client.bind(wl_seat_interface_ptr(), version: 8)
-        let cursor = ext_image_copy_capture_manager_v1_create_pointer_cursor_session(setup.manager, source, wl_seat_get_pointer(seat))
+        let cursor = ext_image_copy_capture_manager_v1_create_pointer_cursor_session(
+            setup.manager, source, wl_seat_get_pointer(seat))
         let record = SessionRecord()
         let session = ext_image_copy_capture_cursor_session_v1_get_capture_session(cursor)
-        ext_image_copy_capture_session_v1_add_listener(session, &Self.sessionListener, Unmanaged.passUnretained(record).toOpaque())
+        ext_image_copy_capture_session_v1_add_listener(
+            session, &Self.sessionListener, Unmanaged.passUnretained(record).toOpaque())
         #expect(setup.client.roundtrip())
         #expect(record.stopped && record.size == nil)
     }
@@ -540,7 +566,8 @@ import Testing
             xdg_toplevel_set_title(toplevel.toplevel, "app")
             #expect(toplevel.map(width: 60, height: 40, argb: Self.red))
             let manager = try client.bind(ext_image_copy_capture_manager_v1_interface_ptr(), version: 1)
-            let sources = try client.bind(ext_foreign_toplevel_image_capture_source_manager_v1_interface_ptr(), version: 1)
+            let sources = try client.bind(
+                ext_foreign_toplevel_image_capture_source_manager_v1_interface_ptr(), version: 1)
             let (list, entries) = try ForeignToplevelListTests.bindList(client)
             defer { withExtendedLifetime(entries) {} }
             let handle = try #require(entries.entry("app")).proxy
@@ -557,7 +584,7 @@ import Testing
             ext_image_copy_capture_frame_v1_capture(waiting)
             #expect(client.roundtrip())
             switch order {
-            case 0:   // the handle, the source, the manager, the list, then the session and the frame
+            case 0:  // the handle, the source, the manager, the list, then the session and the frame
                 ext_foreign_toplevel_handle_v1_destroy(handle)
                 ext_image_capture_source_v1_destroy(source)
                 ext_image_copy_capture_manager_v1_destroy(manager)
@@ -566,13 +593,13 @@ import Testing
                 #expect(toplevel.ackAndRedraw(width: 60, height: 40, argb: Self.green))
                 ext_image_copy_capture_session_v1_destroy(session)
                 ext_image_copy_capture_frame_v1_destroy(waiting)
-            case 1:   // the session under its waiting frame, then the window
+            case 1:  // the session under its waiting frame, then the window
                 ext_image_copy_capture_session_v1_destroy(session)
                 #expect(client.roundtrip())
                 toplevel.destroyToplevel()
                 #expect(client.roundtrip())
                 ext_image_copy_capture_frame_v1_destroy(waiting)
-            case 2:   // the window's surface first, then the frame, then the rest
+            case 2:  // the window's surface first, then the frame, then the rest
                 toplevel.destroySurface()
                 #expect(client.roundtrip())
                 ext_image_copy_capture_frame_v1_destroy(waiting)

@@ -61,7 +61,9 @@ import Testing
         listen(frame, record)
         #expect(setup.shell.client.roundtrip())
         let buffer = try #require(record.buffer)
-        #expect(buffer.format == WL_SHM_FORMAT_XRGB8888.rawValue && buffer.width == 320 && buffer.height == 200 && buffer.stride == 1280)
+        #expect(
+            buffer.format == WL_SHM_FORMAT_XRGB8888.rawValue && buffer.width == 320 && buffer.height == 200
+                && buffer.stride == 1280)
         #expect(record.bufferDone)
         let target = try #require(setup.shell.makeBuffer(width: 320, height: 200, argb: 0))
         zwlr_screencopy_frame_v1_copy(frame, target.buffer)
@@ -70,7 +72,8 @@ import Testing
         setup.server.repaint()
         var mismatches = 0
         for y in 0..<Int32(200) {
-            for x in 0..<Int32(320) where target.pixels[Int(y * 320 + x)] | 0xff00_0000 != setup.server.pixel(x: x, y: y) {
+            for x in 0..<Int32(320)
+            where target.pixels[Int(y * 320 + x)] | 0xff00_0000 != setup.server.pixel(x: x, y: y) {
                 mismatches += 1
             }
         }
@@ -93,7 +96,8 @@ import Testing
         #expect(target.pixels[9 * 270 + 9] & 0xffffff == 0xff0000)
         #expect(target.pixels[10] & 0xffffff != 0xff0000)
         let outside = FrameRecord()
-        listen(zwlr_screencopy_manager_v1_capture_output_region(setup.manager, 0, setup.output, 400, 0, 10, 10), outside)
+        listen(
+            zwlr_screencopy_manager_v1_capture_output_region(setup.manager, 0, setup.output, 400, 0, 10, 10), outside)
         #expect(setup.shell.client.roundtrip())
         #expect(outside.failed && outside.buffer == nil)
     }

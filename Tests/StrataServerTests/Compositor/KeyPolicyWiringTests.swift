@@ -34,11 +34,12 @@ import Testing
         let a = try #require(shell.makeToplevel())
         #expect(a.map(width: 100, height: 100, argb: Colour.red))
         let b = try #require(shell.makeToplevel())
-        #expect(b.map(width: 100, height: 100, argb: Colour.green))   // at (32, 32), key under every policy
+        #expect(b.map(width: 100, height: 100, argb: Colour.green))  // at (32, 32), key under every policy
         #expect(shell.client.roundtrip())
         #expect(b.isActivated && !a.isActivated)
         let idA = shell.client.id(of: a.surface), idB = shell.client.id(of: b.surface)
-        #expect(seat.takeEvents().filter { if case .keyboardEnter = $0 { return true } else { return false } }.last
+        #expect(
+            seat.takeEvents().filter { if case .keyboardEnter = $0 { return true } else { return false } }.last
                 == .keyboardEnter(surface: idB, keys: []))
 
         // The pointer enters A (where B does not cover it).
@@ -56,7 +57,9 @@ import Testing
         let aIsKey = c.clickMakesKey || c.enterMakesKey
         #expect(a.isActivated == aIsKey)
         #expect(b.isActivated == !aIsKey)
-        #expect(server.compositor.seat.keyboardFocus === server.compositor.surface(of: shell.client.serverClient, id: aIsKey ? idA : idB))
+        #expect(
+            server.compositor.seat.keyboardFocus
+                === server.compositor.surface(of: shell.client.serverClient, id: aIsKey ? idA : idB))
         let clickEvents = afterEnter + seat.takeEvents()
         if aIsKey {
             let leave = clickEvents.firstIndex(of: .keyboardLeave(surface: idB))
@@ -65,7 +68,9 @@ import Testing
         } else {
             #expect(!clickEvents.contains(.keyboardLeave(surface: idB)))
         }
-        #expect((server.windows.windows.last?.frame.x == 0) == c.clickOrdersFront, "a click orders front only under click-to-focus")
+        #expect(
+            (server.windows.windows.last?.frame.x == 0) == c.clickOrdersFront,
+            "a click orders front only under click-to-focus")
 
         // Closing the key window passes key (except under explicit, which names no successor).
         let keyToplevel = aIsKey ? a : b, other = aIsKey ? b : a

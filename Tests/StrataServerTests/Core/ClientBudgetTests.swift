@@ -193,8 +193,14 @@ import Testing
 
     static let sourceFactories = [
         ("wl_data_device_manager", "wl_data_device_manager.create_data_source", "wl_data_source.offer"),
-        ("zwp_primary_selection_device_manager_v1", "zwp_primary_selection_device_manager_v1.create_source", "zwp_primary_selection_source_v1.offer"),
-        ("gtk_primary_selection_device_manager", "gtk_primary_selection_device_manager.create_source", "gtk_primary_selection_source.offer"),
+        (
+            "zwp_primary_selection_device_manager_v1", "zwp_primary_selection_device_manager_v1.create_source",
+            "zwp_primary_selection_source_v1.offer"
+        ),
+        (
+            "gtk_primary_selection_device_manager", "gtk_primary_selection_device_manager.create_source",
+            "gtk_primary_selection_source.offer"
+        ),
     ]
 
     /// A MIME type of exactly `length` bytes, distinct by `index`.
@@ -256,7 +262,9 @@ import Testing
 
     /// A raw client's xdg toplevel showing a `width`×`height` ARGB buffer whose first `rows` rows
     /// are `argb` (the rest of its sparse file is zero). Returns (surface, pool, buffer).
-    static func showColouredBuffer(_ client: RawClient, width: Int32, height: Int32, rows: Int32, argb: UInt32) -> (surface: UInt32, pool: UInt32, buffer: UInt32) {
+    static func showColouredBuffer(_ client: RawClient, width: Int32, height: Int32, rows: Int32, argb: UInt32) -> (
+        surface: UInt32, pool: UInt32, buffer: UInt32
+    ) {
         let core = client.bindCore()
         let window = client.makeToplevel(core, width: 8, height: 8)
         let size = Int(width) * Int(height) * 4
@@ -266,7 +274,9 @@ import Testing
         _ = row.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
         let pool = client.newID(), buffer = client.newID()
         client.request(core.shm, "wl_shm.create_pool", .newID(pool), .fd(fd), .int(Int32(size)))
-        client.request(pool, "wl_shm_pool.create_buffer", .newID(buffer), .int(0), .int(width), .int(height), .int(width * 4), .uint(0))
+        client.request(
+            pool, "wl_shm_pool.create_buffer", .newID(buffer), .int(0), .int(width), .int(height), .int(width * 4),
+            .uint(0))
         client.request(window.surface, "wl_surface.attach", .object(buffer), .int(0), .int(0))
         client.request(window.surface, "wl_surface.damage", .int(0), .int(0), .int(width), .int(height))
         client.request(window.surface, "wl_surface.commit")
@@ -337,7 +347,9 @@ import Testing
         }
         server.repaint()
         for frame in server.windows.windows.map(\.frame) {
-            #expect(server.pixel(x: Int32(frame.x) + 4, y: Int32(frame.y) + 4) != red, "nothing of the destroyed buffer is shown")
+            #expect(
+                server.pixel(x: Int32(frame.x) + 4, y: Int32(frame.y) + 4) != red,
+                "nothing of the destroyed buffer is shown")
         }
         for client in clients { #expect(client.roundtrip() && client.error == nil) }
     }

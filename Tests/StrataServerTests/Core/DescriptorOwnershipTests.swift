@@ -47,12 +47,15 @@ import Testing
         let before = (Identity(listenFD), Identity(closeFD))
         var made = true
         let closes = Descriptors.recordingCloses {
-            made = SecurityContextListener(manager: server.compositor.securityContexts, creator: client.serverClient,
-                                           listenFD: listenFD, closeFD: closeFD) != nil
+            made =
+                SecurityContextListener(
+                    manager: server.compositor.securityContexts, creator: client.serverClient,
+                    listenFD: listenFD, closeFD: closeFD) != nil
         }
         #expect(!made)
         #expect(closes.closed.isEmpty)
-        #expect(Identity(listenFD) == before.0 && Identity(listenFD) != nil, "the listener closed the caller's listen_fd")
+        #expect(
+            Identity(listenFD) == before.0 && Identity(listenFD) != nil, "the listener closed the caller's listen_fd")
         #expect(Identity(closeFD) == before.1 && Identity(closeFD) != nil, "the listener closed the caller's close_fd")
         close(listenFD)
         close(closeFD)
@@ -94,7 +97,8 @@ import Testing
         let closes = Descriptors.recordingCloses { connected = engine.roundtrip() }
         #expect(!connected)
         let error = try #require(engine.protocolError)
-        #expect(error.interface == "wp_security_context_manager_v1"
+        #expect(
+            error.interface == "wp_security_context_manager_v1"
                 && error.code == WP_SECURITY_CONTEXT_MANAGER_V1_ERROR_INVALID_LISTEN_FD.rawValue)
         #expect(closes.closed.count == 2 && closes.closedEachOnce, "closed: \(closes.closed)")
         #expect(server.compositor.securityContexts.listeners.isEmpty)
@@ -132,12 +136,14 @@ import Testing
         let sandbox = try SandboxSocket(), never = try SandboxSocket()
         var engine: TestClient? = try TestClient(server: server)
         let manager = try #require(try engine?.bind(wp_security_context_manager_v1_interface_ptr()))
-        wp_security_context_v1_commit(wp_security_context_manager_v1_create_listener(manager, sandbox.listenFD, never.listenFD))
+        wp_security_context_v1_commit(
+            wp_security_context_manager_v1_create_listener(manager, sandbox.listenFD, never.listenFD))
         #expect(engine?.roundtrip() == true)
         let stays = try TestClient(server: server)
         let staysManager = try stays.bind(wp_security_context_manager_v1_interface_ptr())
         let other = try SandboxSocket()
-        wp_security_context_v1_commit(wp_security_context_manager_v1_create_listener(staysManager, other.listenFD, other.closeFD))
+        wp_security_context_v1_commit(
+            wp_security_context_manager_v1_create_listener(staysManager, other.listenFD, other.closeFD))
         #expect(stays.roundtrip())
         #expect(server.compositor.securityContexts.listeners.count == 2)
         engine = nil

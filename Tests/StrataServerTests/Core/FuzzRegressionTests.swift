@@ -20,7 +20,8 @@ import Testing
     /// The folders are in git: an empty listing means the tests look in the wrong place (or the
     /// files went missing), and the parameterized test below would then pass having run nothing.
     @Test func theSavedInputsAreFound() {
-        #expect(Self.inputs(in: "regressions").count >= 2, "no regression inputs in \(Self.fuzzDirectory.path)/regressions")
+        #expect(
+            Self.inputs(in: "regressions").count >= 2, "no regression inputs in \(Self.fuzzDirectory.path)/regressions")
         #expect(Self.inputs(in: "corpus").count >= 12, "no seed corpus in \(Self.fuzzDirectory.path)/corpus")
     }
 
@@ -43,13 +44,17 @@ import Testing
     func structuredSeedReachesItsMilestone(_ milestone: WireFuzzer.Milestone) throws {
         let url = Self.fuzzDirectory.appendingPathComponent("corpus/structured-\(milestone.rawValue)")
         let fuzzer = WireFuzzer(server: try TestServer(screens: 2))
-        if !FileManager.default.fileExists(atPath: url.path), ProcessInfo.processInfo.environment["STRATA_WRITE_SEEDS"] == "1" {
+        if !FileManager.default.fileExists(atPath: url.path),
+            ProcessInfo.processInfo.environment["STRATA_WRITE_SEEDS"] == "1"
+        {
             let bytes = try #require(fuzzer.program(reaching: milestone, seed: 17), "no program reaches \(milestone)")
             try Data(bytes).write(to: url)
         }
         let bytes = try [UInt8](Data(contentsOf: url))
         #expect(fuzzer.run(bytes) == nil)
-        #expect(fuzzer.reached.contains(milestone), "structured-\(milestone.rawValue) reaches \(fuzzer.reached.map(\.rawValue))")
+        #expect(
+            fuzzer.reached.contains(milestone),
+            "structured-\(milestone.rawValue) reaches \(fuzzer.reached.map(\.rawValue))")
     }
 
     @Test func seededRandomProgramsLeaveTheServerUnharmed() throws {
@@ -63,4 +68,3 @@ import Testing
         }
     }
 }
-

@@ -38,8 +38,10 @@ private let invalidMethod = WL_DISPLAY_ERROR_INVALID_METHOD.rawValue
     }
 
     /// Object arguments whose object is of another interface (libwayland checks typed arguments).
-    @Test(arguments: ["wl_surface.attach", "xdg_wm_base.get_xdg_surface", "wl_subcompositor.get_subsurface",
-                      "wl_surface.set_input_region", "xdg_surface.get_popup", "wl_seat.get_pointer+set_cursor"])
+    @Test(arguments: [
+        "wl_surface.attach", "xdg_wm_base.get_xdg_surface", "wl_subcompositor.get_subsurface",
+        "wl_surface.set_input_region", "xdg_surface.get_popup", "wl_seat.get_pointer+set_cursor",
+    ])
     func objectArgumentOfTheWrongInterfaceIsAnInvalidMethodError(_ request: String) throws {
         let harness = try HostileHarness()
         do {
@@ -93,19 +95,22 @@ private let invalidMethod = WL_DISPLAY_ERROR_INVALID_METHOD.rawValue
             let compositor = client.bind("wl_compositor")!
             let surface = client.createSurface(compositor)
             switch kind {
-            case 0: // a header that says 8 bytes for a request with four arguments
-                client.send(WireMessage(object: surface, opcode: WireProtocol.opcode("wl_surface.damage"), sizeOverride: 8))
-            case 1: // a string whose length is beyond the message
+            case 0:  // a header that says 8 bytes for a request with four arguments
+                client.send(
+                    WireMessage(object: surface, opcode: WireProtocol.opcode("wl_surface.damage"), sizeOverride: 8))
+            case 1:  // a string whose length is beyond the message
                 var bytes = WireMessage(object: client.registryID!, opcode: 0, [.uint(1), .uint(0xffff_fff0)]).bytes
                 bytes += [0, 0, 0, 0]
                 client.send(bytes: bytes)
-            case 2: // a string without its terminating NUL
-                var message = WireMessage(object: client.registryID!, opcode: 0, [.uint(1), .string("wl_compositor"), .uint(1), .newID(client.newID())])
+            case 2:  // a string without its terminating NUL
+                var message = WireMessage(
+                    object: client.registryID!, opcode: 0,
+                    [.uint(1), .string("wl_compositor"), .uint(1), .newID(client.newID())])
                 var bytes = message.bytes
                 bytes[16 + 13] = UInt8(ascii: "x")
                 message.sizeOverride = UInt16(bytes.count)
                 client.send(bytes: bytes)
-            default: // a new_id that skips ahead of the client's id space
+            default:  // a new_id that skips ahead of the client's id space
                 client.request(compositor, "wl_compositor.create_surface", .newID(50_000))
             }
             #expect(!client.roundtrip())
@@ -119,19 +124,24 @@ private let invalidMethod = WL_DISPLAY_ERROR_INVALID_METHOD.rawValue
         do {
             let client = try harness.raw()
             let name = client.globals.first { $0.interface == "wl_compositor" }!.name
-            client.request(client.registryID!, "wl_registry.bind", .uint(name), .string("wl_seat"), .uint(1), .newID(client.newID()))
+            client.request(
+                client.registryID!, "wl_registry.bind", .uint(name), .string("wl_seat"), .uint(1),
+                .newID(client.newID()))
             client.expectError(code: invalidObject, object: client.registryID)
         }
         do {
             let client = try harness.raw()
-            client.request(client.registryID!, "wl_registry.bind", .uint(9999), .string("wl_seat"), .uint(1), .newID(client.newID()))
+            client.request(
+                client.registryID!, "wl_registry.bind", .uint(9999), .string("wl_seat"), .uint(1),
+                .newID(client.newID()))
             client.expectError(code: invalidObject, object: client.registryID)
         }
         do {
             let client = try harness.raw()
             let global = client.globals.first { $0.interface == "wl_compositor" }!
-            client.request(client.registryID!, "wl_registry.bind", .uint(global.name), .string("wl_compositor"),
-                           .uint(global.version + 1), .newID(client.newID()))
+            client.request(
+                client.registryID!, "wl_registry.bind", .uint(global.name), .string("wl_compositor"),
+                .uint(global.version + 1), .newID(client.newID()))
             client.expectError(code: invalidObject, object: client.registryID)
         }
         harness.expectUnharmed()
@@ -146,7 +156,9 @@ private let invalidMethod = WL_DISPLAY_ERROR_INVALID_METHOD.rawValue
             let window = client.makeToplevel(core)
             let child = client.createSurface(core.compositor)
             let subsurface = client.newID()
-            client.request(core.subcompositor, "wl_subcompositor.get_subsurface", .newID(subsurface), .object(child), .object(window.surface))
+            client.request(
+                core.subcompositor, "wl_subcompositor.get_subsurface", .newID(subsurface), .object(child),
+                .object(window.surface))
             #expect(client.roundtrip())
             client.request(window.surface, "wl_surface.destroy")
             #expect(client.roundtrip())
@@ -240,7 +252,8 @@ private let invalidMethod = WL_DISPLAY_ERROR_INVALID_METHOD.rawValue
                 let (pool, _) = client.makeBuffer(shm: core.shm, width: -4, height: 4, stride: 16, poolSize: 64)
                 expected = (pool, WL_SHM_ERROR_INVALID_STRIDE.rawValue)
             case .shmBufferStrideOverflow:
-                let (pool, _) = client.makeBuffer(shm: core.shm, width: 0x4000_0000, height: 0x4000_0000, stride: Int32.max, poolSize: 4096)
+                let (pool, _) = client.makeBuffer(
+                    shm: core.shm, width: 0x4000_0000, height: 0x4000_0000, stride: Int32.max, poolSize: 4096)
                 expected = (pool, WL_SHM_ERROR_INVALID_STRIDE.rawValue)
             case .shmBufferBeyondPool:
                 let (pool, _) = client.makeBuffer(shm: core.shm, width: 64, height: 64, poolSize: 100)
@@ -248,11 +261,13 @@ private let invalidMethod = WL_DISPLAY_ERROR_INVALID_METHOD.rawValue
             case .shmStrideShorterThanARow:
                 // WLCS BadBufferTest.client_lies_about_buffer_size: a stride of `width` bytes
                 // for 4-byte pixels, in a pool big enough for it.
-                let (pool, _) = client.makeBuffer(shm: core.shm, width: 200, height: 200, stride: 200, poolSize: 200 * 200)
+                let (pool, _) = client.makeBuffer(
+                    shm: core.shm, width: 200, height: 200, stride: 200, poolSize: 200 * 200)
                 expected = (pool, WL_SHM_ERROR_INVALID_STRIDE.rawValue)
             case .shmXRGBStrideShorterThanARow:
-                let (pool, _) = client.makeBuffer(shm: core.shm, width: 16, height: 4, stride: 63,
-                                                  format: WL_SHM_FORMAT_XRGB8888.rawValue, poolSize: 4096)
+                let (pool, _) = client.makeBuffer(
+                    shm: core.shm, width: 16, height: 4, stride: 63,
+                    format: WL_SHM_FORMAT_XRGB8888.rawValue, poolSize: 4096)
                 expected = (pool, WL_SHM_ERROR_INVALID_STRIDE.rawValue)
             case .shmPoolShrunk:
                 let (pool, _) = client.makeBuffer(shm: core.shm, width: 8, height: 8)
@@ -295,7 +310,8 @@ private let invalidMethod = WL_DISPLAY_ERROR_INVALID_METHOD.rawValue
             let client = try harness.raw()
             let core = client.bindCore()
             _ = client.makeBuffer(shm: core.shm, width: 16, height: 4, stride: 64)
-            _ = client.makeBuffer(shm: core.shm, width: 16, height: 4, stride: 76, format: WL_SHM_FORMAT_XRGB8888.rawValue)
+            _ = client.makeBuffer(
+                shm: core.shm, width: 16, height: 4, stride: 76, format: WL_SHM_FORMAT_XRGB8888.rawValue)
             #expect(client.roundtrip())
             #expect(client.error == nil)
         }
@@ -328,7 +344,8 @@ private let invalidMethod = WL_DISPLAY_ERROR_INVALID_METHOD.rawValue
             client.request(window.surface, "wl_surface.offset", .int(big), .int(big))
             client.request(window.surface, "wl_surface.commit")
             // Window geometry and size hints at the limits.
-            client.request(window.xdgSurface, "xdg_surface.set_window_geometry", .int(small), .int(small), .int(big), .int(big))
+            client.request(
+                window.xdgSurface, "xdg_surface.set_window_geometry", .int(small), .int(small), .int(big), .int(big))
             client.request(window.toplevel, "xdg_toplevel.set_max_size", .int(big), .int(big))
             client.request(window.toplevel, "xdg_toplevel.set_min_size", .int(big), .int(big))
             client.request(window.surface, "wl_surface.commit")
@@ -338,7 +355,9 @@ private let invalidMethod = WL_DISPLAY_ERROR_INVALID_METHOD.rawValue
             // A subsurface at the far corner, and a popup pushed by a huge offset.
             let child = client.createSurface(core.compositor)
             let subsurface = client.newID()
-            client.request(core.subcompositor, "wl_subcompositor.get_subsurface", .newID(subsurface), .object(child), .object(window.surface))
+            client.request(
+                core.subcompositor, "wl_subcompositor.get_subsurface", .newID(subsurface), .object(child),
+                .object(window.surface))
             client.request(subsurface, "wl_subsurface.set_position", .int(big), .int(small))
             let (_, buffer) = client.makeBuffer(shm: core.shm, width: 16, height: 16)
             client.request(child, "wl_surface.attach", .object(buffer), .int(0), .int(0))
@@ -357,7 +376,8 @@ private let invalidMethod = WL_DISPLAY_ERROR_INVALID_METHOD.rawValue
             let popupSurface = client.createSurface(core.compositor)
             let popupXdg = client.newID(), popup = client.newID()
             client.request(core.wmBase, "xdg_wm_base.get_xdg_surface", .newID(popupXdg), .object(popupSurface))
-            client.request(popupXdg, "xdg_surface.get_popup", .newID(popup), .object(window.xdgSurface), .object(positioner))
+            client.request(
+                popupXdg, "xdg_surface.get_popup", .newID(popup), .object(window.xdgSurface), .object(positioner))
             client.request(popupSurface, "wl_surface.commit")
             client.roundtrip()
             if let configure = client.events(for: popupXdg).last(where: { $0.opcode == 0 }) {
@@ -393,18 +413,23 @@ private let invalidMethod = WL_DISPLAY_ERROR_INVALID_METHOD.rawValue
         do {
             let client = try harness.raw()
             let compositor = client.bind("wl_compositor", version: compositorVersion)!
-            let core = (compositor, client.bind("wl_subcompositor")!, client.bind("wl_shm")!, client.bind("xdg_wm_base")!)
+            let core = (
+                compositor, client.bind("wl_subcompositor")!, client.bind("wl_shm")!, client.bind("xdg_wm_base")!
+            )
             let window = client.makeToplevel(core)
             let child = client.createSurface(compositor)
             let subsurface = client.newID()
-            client.request(core.1, "wl_subcompositor.get_subsurface", .newID(subsurface), .object(child), .object(window.surface))
+            client.request(
+                core.1, "wl_subcompositor.get_subsurface", .newID(subsurface), .object(child), .object(window.surface))
             for sign: Int32 in [1, 1, 1, -1, -1, -1, -1, -1] {
                 let (_, buffer) = client.makeBuffer(shm: core.2, width: 8, height: 8)
                 if compositorVersion >= 5 {
                     client.request(child, "wl_surface.attach", .object(buffer), .int(0), .int(0))
-                    client.request(child, "wl_surface.offset", .int(Int32.max * sign), .int(Int32.min + (sign > 0 ? 0 : 1)))
+                    client.request(
+                        child, "wl_surface.offset", .int(Int32.max * sign), .int(Int32.min + (sign > 0 ? 0 : 1)))
                 } else {
-                    client.request(child, "wl_surface.attach", .object(buffer), .int(Int32.max * sign), .int(Int32.max * sign))
+                    client.request(
+                        child, "wl_surface.attach", .object(buffer), .int(Int32.max * sign), .int(Int32.max * sign))
                 }
                 client.request(child, "wl_surface.commit")
             }

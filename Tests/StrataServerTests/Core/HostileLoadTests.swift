@@ -26,9 +26,11 @@ import Testing
             for _ in 0..<2000 where !client.isDisconnected {
                 for _ in 0..<50 {
                     let id = client.newID()
-                    let ok = spam == "wl_display.sync"
+                    let ok =
+                        spam == "wl_display.sync"
                         ? client.send(WireMessage(object: 1, opcode: 0, [.newID(id)]))
-                        : client.request(surface, "wl_surface.frame", .newID(id)) && client.request(surface, "wl_surface.commit")
+                        : client.request(surface, "wl_surface.frame", .newID(id))
+                            && client.request(surface, "wl_surface.commit")
                     if ok { sent += 1 } else { break }
                 }
                 // A loop that blocked on the full socket would never return here: returning is
@@ -68,7 +70,9 @@ import Testing
             // Damage as many distinct rectangles as a surface could be sent.
             let window = client.makeToplevel(core)
             for index in 0..<20_000 {
-                client.request(window.surface, "wl_surface.damage", .int(Int32(index % 200) * 3), .int(Int32(index / 200) * 3), .int(1), .int(1))
+                client.request(
+                    window.surface, "wl_surface.damage", .int(Int32(index % 200) * 3), .int(Int32(index / 200) * 3),
+                    .int(1), .int(1))
                 if index % 1000 == 0 { client.pump() }
             }
             client.request(window.surface, "wl_surface.commit")
@@ -88,7 +92,11 @@ import Testing
                 _ = client.makeToplevel(core, width: 8, height: 8)
             }
             // Half leave politely after a roundtrip, half mid-stream.
-            if cycle % 3 == 0 { client.roundtrip() } else { client.request(1, "wl_display.sync", .newID(client.newID())) }
+            if cycle % 3 == 0 {
+                client.roundtrip()
+            } else {
+                client.request(1, "wl_display.sync", .newID(client.newID()))
+            }
             // The bystander reads now and then (its windows are deactivated and activated each
             // cycle; a bystander that never read would itself be dropped when its socket filled).
             if cycle % 50 == 0 { #expect(harness.bystander.client.roundtrip()) }
@@ -120,7 +128,9 @@ import Testing
             // A subsurface's cached buffer dies before the parent's commit applies it.
             let child = client.createSurface(core.compositor)
             let subsurface = client.newID()
-            client.request(core.subcompositor, "wl_subcompositor.get_subsurface", .newID(subsurface), .object(child), .object(window.surface))
+            client.request(
+                core.subcompositor, "wl_subcompositor.get_subsurface", .newID(subsurface), .object(child),
+                .object(window.surface))
             let (_, buffer3) = client.makeBuffer(shm: core.shm, width: 10, height: 10)
             client.request(child, "wl_surface.attach", .object(buffer3), .int(0), .int(0))
             client.request(child, "wl_surface.commit")
@@ -157,7 +167,9 @@ import Testing
             let (pool, _) = client.makeBuffer(shm: core.shm, width: 4, height: 4, poolSize: 64, fileSize: 64)
             client.request(pool, "wl_shm_pool.resize", .int(1 << 20))
             let buffer = client.newID()
-            client.request(pool, "wl_shm_pool.create_buffer", .newID(buffer), .int(1 << 19), .int(64), .int(64), .int(256), .uint(0))
+            client.request(
+                pool, "wl_shm_pool.create_buffer", .newID(buffer), .int(1 << 19), .int(64), .int(64), .int(256),
+                .uint(0))
             client.request(window.surface, "wl_surface.attach", .object(buffer), .int(0), .int(0))
             client.request(window.surface, "wl_surface.damage", .int(0), .int(0), .int(64), .int(64))
             client.request(window.surface, "wl_surface.commit")
@@ -180,58 +192,63 @@ import Testing
             }
         }
         do {
-        let client = try harness.raw()
-        let core = client.bindCore()
-        #expect(client.roundtrip())
-        let connected = harness.server.liveCounts
-        for order in permutations(Part.allCases) {
-            client.clearEvents()
-            let window = client.makeToplevel(core, width: 20, height: 20)
-            let child = client.createSurface(core.compositor), grandchild = client.createSurface(core.compositor)
-            let childSub = client.newID(), grandSub = client.newID()
-            client.request(core.subcompositor, "wl_subcompositor.get_subsurface", .newID(childSub), .object(child), .object(window.surface))
-            client.request(core.subcompositor, "wl_subcompositor.get_subsurface", .newID(grandSub), .object(grandchild), .object(child))
-            for surface in [grandchild, child] {
-                let (pool, buffer) = client.makeBuffer(shm: core.shm, width: 10, height: 10)
-                client.request(surface, "wl_surface.attach", .object(buffer), .int(0), .int(0))
-                client.request(surface, "wl_surface.commit")
-                client.request(buffer, "wl_buffer.destroy")
-                client.request(pool, "wl_shm_pool.destroy")
-            }
-            // makeToplevel's buffer and its pool (made just before it).
-            client.request(window.buffer, "wl_buffer.destroy")
-            client.request(window.buffer - 1, "wl_shm_pool.destroy")
-            client.request(window.surface, "wl_surface.commit")
-            var gone: Set<Part> = []
-            for part in order {
-                switch part {
-                case .parent:
-                    client.request(window.toplevel, "xdg_toplevel.destroy")
-                    client.request(window.xdgSurface, "xdg_surface.destroy")
-                    client.request(window.surface, "wl_surface.destroy")
-                case .child: client.request(child, "wl_surface.destroy")
-                case .grandchild: client.request(grandchild, "wl_surface.destroy")
-                case .childSubsurface: client.request(childSub, "wl_subsurface.destroy")
-                case .grandchildSubsurface: client.request(grandSub, "wl_subsurface.destroy")
-                }
-                gone.insert(part)
-                // Requests on the survivors.
-                if !gone.contains(.childSubsurface) {
-                    client.request(childSub, "wl_subsurface.set_position", .int(3), .int(3))
-                    client.request(childSub, "wl_subsurface.set_desync")
-                }
-                if !gone.contains(.grandchildSubsurface), !gone.contains(.child) {
-                    client.request(grandSub, "wl_subsurface.place_above", .object(child))
-                }
-                for (part, surface) in [(Part.child, child), (.grandchild, grandchild), (.parent, window.surface)] where !gone.contains(part) {
+            let client = try harness.raw()
+            let core = client.bindCore()
+            #expect(client.roundtrip())
+            let connected = harness.server.liveCounts
+            for order in permutations(Part.allCases) {
+                client.clearEvents()
+                let window = client.makeToplevel(core, width: 20, height: 20)
+                let child = client.createSurface(core.compositor), grandchild = client.createSurface(core.compositor)
+                let childSub = client.newID(), grandSub = client.newID()
+                client.request(
+                    core.subcompositor, "wl_subcompositor.get_subsurface", .newID(childSub), .object(child),
+                    .object(window.surface))
+                client.request(
+                    core.subcompositor, "wl_subcompositor.get_subsurface", .newID(grandSub), .object(grandchild),
+                    .object(child))
+                for surface in [grandchild, child] {
+                    let (pool, buffer) = client.makeBuffer(shm: core.shm, width: 10, height: 10)
+                    client.request(surface, "wl_surface.attach", .object(buffer), .int(0), .int(0))
                     client.request(surface, "wl_surface.commit")
+                    client.request(buffer, "wl_buffer.destroy")
+                    client.request(pool, "wl_shm_pool.destroy")
                 }
-                harness.server.repaint()
-                #expect(client.roundtrip(), "order \(order) after \(part): \(String(describing: client.error))")
+                // makeToplevel's buffer and its pool (made just before it).
+                client.request(window.buffer, "wl_buffer.destroy")
+                client.request(window.buffer - 1, "wl_shm_pool.destroy")
+                client.request(window.surface, "wl_surface.commit")
+                var gone: Set<Part> = []
+                for part in order {
+                    switch part {
+                    case .parent:
+                        client.request(window.toplevel, "xdg_toplevel.destroy")
+                        client.request(window.xdgSurface, "xdg_surface.destroy")
+                        client.request(window.surface, "wl_surface.destroy")
+                    case .child: client.request(child, "wl_surface.destroy")
+                    case .grandchild: client.request(grandchild, "wl_surface.destroy")
+                    case .childSubsurface: client.request(childSub, "wl_subsurface.destroy")
+                    case .grandchildSubsurface: client.request(grandSub, "wl_subsurface.destroy")
+                    }
+                    gone.insert(part)
+                    // Requests on the survivors.
+                    if !gone.contains(.childSubsurface) {
+                        client.request(childSub, "wl_subsurface.set_position", .int(3), .int(3))
+                        client.request(childSub, "wl_subsurface.set_desync")
+                    }
+                    if !gone.contains(.grandchildSubsurface), !gone.contains(.child) {
+                        client.request(grandSub, "wl_subsurface.place_above", .object(child))
+                    }
+                    for (part, surface) in [(Part.child, child), (.grandchild, grandchild), (.parent, window.surface)]
+                    where !gone.contains(part) {
+                        client.request(surface, "wl_surface.commit")
+                    }
+                    harness.server.repaint()
+                    #expect(client.roundtrip(), "order \(order) after \(part): \(String(describing: client.error))")
+                }
+                #expect(harness.server.liveCounts == connected, "order \(order)")
+                #expect(harness.server.windows.windows.count == 1, "order \(order)")
             }
-            #expect(harness.server.liveCounts == connected, "order \(order)")
-            #expect(harness.server.windows.windows.count == 1, "order \(order)")
-        }
         }
         harness.expectUnharmed()
     }
@@ -250,7 +267,9 @@ import Testing
             var outputIDs: [UInt32] = []
             for global in outputs {
                 let id = client.newID()
-                client.request(client.registryID!, "wl_registry.bind", .uint(global.name), .string("wl_output"), .uint(global.version), .newID(id))
+                client.request(
+                    client.registryID!, "wl_registry.bind", .uint(global.name), .string("wl_output"),
+                    .uint(global.version), .newID(id))
                 outputIDs.append(id)
             }
             #expect(client.roundtrip())
@@ -265,12 +284,16 @@ import Testing
                 client.request(window.surface, "wl_surface.frame", .newID(client.newID()))
                 client.request(window.surface, "wl_surface.commit")
                 client.request(buffer, "wl_buffer.destroy")
-                client.send(WireMessage(object: outputManager, opcode: WireProtocol.opcode("zxdg_output_manager_v1.get_xdg_output"),
-                                        [.newID(client.newID()), .object(outputIDs[step % outputIDs.count])]))
-                client.request(window.toplevel, "xdg_toplevel.set_fullscreen", .object(outputIDs[step % outputIDs.count]))
+                client.send(
+                    WireMessage(
+                        object: outputManager, opcode: WireProtocol.opcode("zxdg_output_manager_v1.get_xdg_output"),
+                        [.newID(client.newID()), .object(outputIDs[step % outputIDs.count])]))
+                client.request(
+                    window.toplevel, "xdg_toplevel.set_fullscreen", .object(outputIDs[step % outputIDs.count]))
                 if step % 4 == 1, harness.server.compositor.scene.outputs.count > 1 {
                     // Unplug the screen the window is on, mid-stream.
-                    let output = harness.server.compositor.scene.outputs.first { $0.screen.id == clientWindow.screen?.id }
+                    let output =
+                        harness.server.compositor.scene.outputs.first { $0.screen.id == clientWindow.screen?.id }
                         ?? harness.server.compositor.scene.outputs.last!
                     harness.server.compositor.disconnectScreen(output)
                 }

@@ -70,7 +70,9 @@ import Testing
         #expect(reader.client.protocolError == nil)
         #expect(reader.device.selectionMimeTypes.last == lastTypes.last)
         #expect(reader.device.selectionMimeTypes.count == lastTypes.count)
-        #expect(reader.device.selectionEvents - eventsBefore < 40, "offers the reader had no room for were replaced by the last")
+        #expect(
+            reader.device.selectionEvents - eventsBefore < 40,
+            "offers the reader had no room for were replaced by the last")
         #expect(sources.dropLast().allSatisfy { $0.cancelled })
         #expect(hostile.client.protocolError == nil)
     }
@@ -123,12 +125,13 @@ import Testing
             #expect(app.client.roundtrip())
         }
         var last: String?
-        #expect(im.client.wait {
-            for event in im.inputMethod.takeEvents() {
-                if case .surroundingText(let text, _, _) = event { last = text }
-            }
-            return last?.hasPrefix("99:") == true
-        })
+        #expect(
+            im.client.wait {
+                for event in im.inputMethod.takeEvents() {
+                    if case .surroundingText(let text, _, _) = event { last = text }
+                }
+                return last?.hasPrefix("99:") == true
+            })
         #expect(im.client.roundtrip(), "the input method is still served")
         #expect(im.client.connectionError == 0)
         #expect(im.client.protocolError == nil)

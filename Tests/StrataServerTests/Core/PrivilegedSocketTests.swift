@@ -14,7 +14,9 @@ import Testing
         try #require(fd >= 0)
         var address = UnixSocket.makeAddress(path)
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard connected == 0 else {
             close(fd)
@@ -31,7 +33,8 @@ import Testing
     @Test func itsNameIsThePublicNameWithSixteenHexDigitsAndItsFileIsPrivate() throws {
         let server = try TestServer()
         let folder = try ScratchFolder(prefix: "strata-priv")
-        let socket = try PrivilegedSocket(display: server.compositor.display, runtimeDirectory: folder.path, publicName: "wayland-7")
+        let socket = try PrivilegedSocket(
+            display: server.compositor.display, runtimeDirectory: folder.path, publicName: "wayland-7")
         #expect(socket.name.hasPrefix("wayland-7-") && socket.name.count == "wayland-7-".count + 16)
         #expect(socket.name.suffix(16).allSatisfy { $0.isHexDigit })
         var info = stat()
@@ -39,7 +42,8 @@ import Testing
         #expect(info.st_mode & 0o777 == 0o600)
         #expect(info.st_mode & S_IFMT == S_IFSOCK)
         // Two sockets never share a name.
-        let other = try PrivilegedSocket(display: server.compositor.display, runtimeDirectory: folder.path, publicName: "wayland-7")
+        let other = try PrivilegedSocket(
+            display: server.compositor.display, runtimeDirectory: folder.path, publicName: "wayland-7")
         #expect(other.name != socket.name)
     }
 
@@ -47,7 +51,8 @@ import Testing
         let server = try TestServer()
         server.compositor.clientPrivilege = .startedByStrata
         let folder = try ScratchFolder(prefix: "strata-priv")
-        let socket = try PrivilegedSocket(display: server.compositor.display, runtimeDirectory: folder.path, publicName: "wayland-1")
+        let socket = try PrivilegedSocket(
+            display: server.compositor.display, runtimeDirectory: folder.path, publicName: "wayland-1")
         let privileged = try TestClient(server: server, connectedSocket: try Self.connect(to: socket.path))
         #expect(server.compositor.display.origin(of: privileged.serverClient) == .startedByStrata)
         #expect(privileged.globals["zwlr_screencopy_manager_v1"] != nil)
@@ -64,7 +69,8 @@ import Testing
     @Test func aFloodOfConnectsIsAcceptedABoundedNumberPerWakeup() throws {
         let server = try TestServer()
         let folder = try ScratchFolder(prefix: "strata-priv")
-        let socket = try PrivilegedSocket(display: server.compositor.display, runtimeDirectory: folder.path, publicName: "wayland-1")
+        let socket = try PrivilegedSocket(
+            display: server.compositor.display, runtimeDirectory: folder.path, publicName: "wayland-1")
         // Connects complete in the kernel's backlog (at most 16 listening), so make them in bursts.
         var fds: [Int32] = []
         defer { for fd in fds { close(fd) } }
@@ -86,7 +92,8 @@ import Testing
     @Test func closingRemovesTheFileOnceAndKeepsTheClientsThatConnected() throws {
         let server = try TestServer()
         let folder = try ScratchFolder(prefix: "strata-priv")
-        let socket = try PrivilegedSocket(display: server.compositor.display, runtimeDirectory: folder.path, publicName: "wayland-1")
+        let socket = try PrivilegedSocket(
+            display: server.compositor.display, runtimeDirectory: folder.path, publicName: "wayland-1")
         let client = try TestClient(server: server, connectedSocket: try Self.connect(to: socket.path))
         let closes = Descriptors.recordingCloses {
             socket.close()

@@ -18,7 +18,9 @@ import Testing
         func entry(_ title: String) -> Entry? { entries.last { $0.title == title } }
     }
 
-    static func list(_ data: UnsafeMutableRawPointer?) -> TopList { Unmanaged<TopList>.fromOpaque(data!).takeUnretainedValue() }
+    static func list(_ data: UnsafeMutableRawPointer?) -> TopList {
+        Unmanaged<TopList>.fromOpaque(data!).takeUnretainedValue()
+    }
     static func entry(_ data: UnsafeMutableRawPointer?, _ proxy: OpaquePointer?) -> TopList.Entry? {
         list(data).entries.first { $0.proxy == proxy }
     }
@@ -154,8 +156,10 @@ import Testing
 
     @Test func unprivilegedClientsSeeNeitherTheListNorTheCaptureGlobals() throws {
         let server = try TestServer()
-        let names = ["ext_foreign_toplevel_list_v1", "ext_image_copy_capture_manager_v1",
-                     "ext_output_image_capture_source_manager_v1", "ext_foreign_toplevel_image_capture_source_manager_v1"]
+        let names = [
+            "ext_foreign_toplevel_list_v1", "ext_image_copy_capture_manager_v1",
+            "ext_output_image_capture_source_manager_v1", "ext_foreign_toplevel_image_capture_source_manager_v1",
+        ]
         let privileged = try TestClient(server: server)
         #expect(names.allSatisfy { privileged.globals[$0]?.version == 1 })
         server.compositor.clientPrivilege = .nobody

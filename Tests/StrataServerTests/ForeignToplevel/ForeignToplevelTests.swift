@@ -21,7 +21,9 @@ import Testing
         func entry(_ title: String) -> Entry? { entries.first { $0.title == title } }
     }
 
-    static func taskbar(_ data: UnsafeMutableRawPointer?) -> Taskbar { Unmanaged<Taskbar>.fromOpaque(data!).takeUnretainedValue() }
+    static func taskbar(_ data: UnsafeMutableRawPointer?) -> Taskbar {
+        Unmanaged<Taskbar>.fromOpaque(data!).takeUnretainedValue()
+    }
     static func entry(_ data: UnsafeMutableRawPointer?, _ proxy: OpaquePointer?) -> Taskbar.Entry? {
         taskbar(data).entries.first { $0.proxy == proxy }
     }
@@ -63,7 +65,8 @@ import Testing
         let seat = try client.bind(wl_seat_interface_ptr(), version: 8)
         let manager = try client.bind(zwlr_foreign_toplevel_manager_v1_interface_ptr(), version: 3)
         let bar = Taskbar()
-        zwlr_foreign_toplevel_manager_v1_add_listener(manager, &Self.managerListener, Unmanaged.passUnretained(bar).toOpaque())
+        zwlr_foreign_toplevel_manager_v1_add_listener(
+            manager, &Self.managerListener, Unmanaged.passUnretained(bar).toOpaque())
         #expect(client.roundtrip())
         let one = try #require(bar.entry("first")), two = try #require(bar.entry("second"))
         #expect(one.appID == "org.example.first" && one.outputs == 1 && one.dones == 1)
@@ -120,7 +123,8 @@ import Testing
             if map { #expect(toplevel.map(argb: 0xffff_0000)) }
             seat = try shell.client.bind(wl_seat_interface_ptr(), version: 8)
             let manager = try shell.client.bind(zwlr_foreign_toplevel_manager_v1_interface_ptr(), version: 3)
-            zwlr_foreign_toplevel_manager_v1_add_listener(manager, &ForeignToplevelTests.managerListener, Unmanaged.passUnretained(bar).toOpaque())
+            zwlr_foreign_toplevel_manager_v1_add_listener(
+                manager, &ForeignToplevelTests.managerListener, Unmanaged.passUnretained(bar).toOpaque())
             #expect(shell.client.roundtrip())
             (self.server, self.shell, self.toplevel) = (server, shell, toplevel)
         }

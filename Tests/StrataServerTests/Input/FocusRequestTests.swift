@@ -18,7 +18,9 @@ import Testing
         let object: TestStrataWindow
     }
 
-    private static func party(_ server: TestServer, appID: String, origin: ClientOrigin = .socket, color: UInt32) throws -> Party {
+    private static func party(_ server: TestServer, appID: String, origin: ClientOrigin = .socket, color: UInt32) throws
+        -> Party
+    {
         let client = try TestClient(server: server, origin: origin)
         let shell = try TestXdgShell(client: client)
         let manager = try TestWindowManager(client: client)

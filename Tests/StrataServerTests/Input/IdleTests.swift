@@ -27,7 +27,8 @@ final class IdleClient {
     }
 
     func notification(_ milliseconds: UInt32, inputOnly: Bool = false) throws -> TestIdleNotification {
-        let made = try TestIdleNotification(notifier: notifier, seat: seat.seat, timeoutMilliseconds: milliseconds, inputOnly: inputOnly)
+        let made = try TestIdleNotification(
+            notifier: notifier, seat: seat.seat, timeoutMilliseconds: milliseconds, inputOnly: inputOnly)
         client.roundtrip()
         return made
     }
@@ -202,7 +203,7 @@ final class IdleClient {
     @Test func theLargestTimeoutNeverOverflowsIntoAnEarlyIdle() throws {
         let (server, clock) = try Self.makeServer()
         let idle = try IdleClient(server)
-        clock.now = UInt64.max - 1_000_000_000   // a clock near its end: the deadline saturates
+        clock.now = UInt64.max - 1_000_000_000  // a clock near its end: the deadline saturates
         let huge = try idle.notification(UInt32.max)
         #expect(server.compositor.seat.idle.armedDeadline == UInt64.max)
         clock.now = 1_000_000_000

@@ -26,7 +26,8 @@ import Testing
         }
 
         func inhibit() throws -> TestShortcutsInhibitor {
-            let inhibitor = try #require(TestShortcutsInhibitor(manager: manager, surface: surface.surface, seat: seat.seat))
+            let inhibitor = try #require(
+                TestShortcutsInhibitor(manager: manager, surface: surface.surface, seat: seat.seat))
             client.roundtrip()
             return inhibitor
         }
@@ -79,11 +80,13 @@ import Testing
         let app = try Inhibiting(server)
         let first = try app.inhibit()
         zwp_keyboard_shortcuts_inhibitor_v1_destroy(first.inhibitor)
-        let again = try app.inhibit()   // after a destroy, allowed
+        let again = try app.inhibit()  // after a destroy, allowed
         #expect(app.client.roundtrip())
         _ = TestShortcutsInhibitor(manager: app.manager, surface: app.surface.surface, seat: app.seat.seat)
         #expect(!app.client.roundtrip())
-        #expect(app.client.protocolError?.code == ZWP_KEYBOARD_SHORTCUTS_INHIBIT_MANAGER_V1_ERROR_ALREADY_INHIBITED.rawValue)
+        #expect(
+            app.client.protocolError?.code == ZWP_KEYBOARD_SHORTCUTS_INHIBIT_MANAGER_V1_ERROR_ALREADY_INHIBITED.rawValue
+        )
         #expect(app.client.protocolError?.interface == "zwp_keyboard_shortcuts_inhibit_manager_v1")
         withExtendedLifetime(again) {}
     }
@@ -98,7 +101,11 @@ import Testing
             var others: [TestShortcutsInhibitor] = []
             for _ in 0..<100 {
                 let surface = try app.client.makeSurface(width: 1, height: 1)
-                if let made = TestShortcutsInhibitor(manager: app.manager, surface: surface.surface, seat: app.seat.seat) { others.append(made) }
+                if let made = TestShortcutsInhibitor(
+                    manager: app.manager, surface: surface.surface, seat: app.seat.seat)
+                {
+                    others.append(made)
+                }
                 wl_surface_destroy(surface.surface)
             }
             wl_surface_destroy(app.surface.surface)

@@ -6,7 +6,8 @@ import Testing
 @Suite struct KeymapCacheTests {
     /// A fresh cache folder, and the environment that points a cache at it.
     private func temporaryCache() throws -> (directory: String, environment: [String: String]) {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("strata-keymap-\(UUID().uuidString)").path
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("strata-keymap-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         // HOME with no .xkb or .config/xkb in it, so only the system's XKB data counts.
         return (root, ["XDG_CACHE_HOME": root, "HOME": root])
@@ -70,17 +71,20 @@ import Testing
         #expect(checksumLine.hasPrefix("fnv1a64 ") && checksumLine.count == 24)
         #expect(cache.load() == "xkb_keymap { };\n")
 
-        try ("another key\n" + checksumLine + "\nxkb_keymap { };\n").write(toFile: path, atomically: false, encoding: .utf8)
+        try ("another key\n" + checksumLine + "\nxkb_keymap { };\n").write(
+            toFile: path, atomically: false, encoding: .utf8)
         #expect(cache.load() == nil)
         // One byte of the text changed: the checksum no longer matches.
-        try (keyLine + "\n" + checksumLine + "\nxkb_keymap { }:\n").write(toFile: path, atomically: false, encoding: .utf8)
+        try (keyLine + "\n" + checksumLine + "\nxkb_keymap { }:\n").write(
+            toFile: path, atomically: false, encoding: .utf8)
         #expect(cache.load() == nil)
         // No checksum line at all.
         try (keyLine + "\nxkb_keymap { };\n").write(toFile: path, atomically: false, encoding: .utf8)
         #expect(cache.load() == nil)
         try Data((keyLine + "\n" + checksumLine + "\nxkb_keymap {\0 };\n").utf8).write(to: URL(fileURLWithPath: path))
         #expect(cache.load() == nil)
-        try Data((keyLine + "\n" + checksumLine + "\n" + String(repeating: "x", count: 1 << 20)).utf8).write(to: URL(fileURLWithPath: path))
+        try Data((keyLine + "\n" + checksumLine + "\n" + String(repeating: "x", count: 1 << 20)).utf8).write(
+            to: URL(fileURLWithPath: path))
         #expect(cache.load() == nil)
         #expect(!cache.store(String(repeating: "x", count: 1 << 20)))
         #expect(!cache.store(""))

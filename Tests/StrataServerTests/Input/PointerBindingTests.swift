@@ -106,7 +106,10 @@ import Testing
         f.pointer(190, 170)
         f.button(BTN_LEFT, false)
         #expect(f.window.frame == Rect(x: 100, y: 100, width: 200, height: 200))
-        #expect(f.buttonsSeen() == [.pointerButton(button: BTN_LEFT, pressed: true), .pointerButton(button: BTN_LEFT, pressed: false)])
+        #expect(
+            f.buttonsSeen() == [
+                .pointerButton(button: BTN_LEFT, pressed: true), .pointerButton(button: BTN_LEFT, pressed: false),
+            ])
     }
 
     @Test func noPointerBindingsDeliverTheModifiedPressToTheClient() throws {
@@ -117,7 +120,10 @@ import Testing
         f.pointer(190, 170)
         f.button(BTN_LEFT, false)
         #expect(f.window.frame == Rect(x: 100, y: 100, width: 200, height: 200))
-        #expect(f.buttonsSeen() == [.pointerButton(button: BTN_LEFT, pressed: true), .pointerButton(button: BTN_LEFT, pressed: false)])
+        #expect(
+            f.buttonsSeen() == [
+                .pointerButton(button: BTN_LEFT, pressed: true), .pointerButton(button: BTN_LEFT, pressed: false),
+            ])
     }
 
     @Test func theModifierIsConfigurable() throws {

@@ -49,17 +49,25 @@ final class ConstraintRecord {
             _ = seat.takeEvents()
         }
 
-        func lock(_ surface: OpaquePointer? = nil, region: OpaquePointer? = nil,
-                  lifetime: zwp_pointer_constraints_v1_lifetime = ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_ONESHOT) -> OpaquePointer? {
-            let locked = zwp_pointer_constraints_v1_lock_pointer(constraints, surface ?? window.surface, seat.pointer, region, lifetime.rawValue)
-            zwp_locked_pointer_v1_add_listener(locked, &PointerConstraintsTests.lockedListener, Unmanaged.passUnretained(record).toOpaque())
+        func lock(
+            _ surface: OpaquePointer? = nil, region: OpaquePointer? = nil,
+            lifetime: zwp_pointer_constraints_v1_lifetime = ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_ONESHOT
+        ) -> OpaquePointer? {
+            let locked = zwp_pointer_constraints_v1_lock_pointer(
+                constraints, surface ?? window.surface, seat.pointer, region, lifetime.rawValue)
+            zwp_locked_pointer_v1_add_listener(
+                locked, &PointerConstraintsTests.lockedListener, Unmanaged.passUnretained(record).toOpaque())
             return locked
         }
 
-        func confine(region: OpaquePointer? = nil,
-                     lifetime: zwp_pointer_constraints_v1_lifetime = ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_ONESHOT) -> OpaquePointer? {
-            let confined = zwp_pointer_constraints_v1_confine_pointer(constraints, window.surface, seat.pointer, region, lifetime.rawValue)
-            zwp_confined_pointer_v1_add_listener(confined, &PointerConstraintsTests.confinedListener, Unmanaged.passUnretained(record).toOpaque())
+        func confine(
+            region: OpaquePointer? = nil,
+            lifetime: zwp_pointer_constraints_v1_lifetime = ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_ONESHOT
+        ) -> OpaquePointer? {
+            let confined = zwp_pointer_constraints_v1_confine_pointer(
+                constraints, window.surface, seat.pointer, region, lifetime.rawValue)
+            zwp_confined_pointer_v1_add_listener(
+                confined, &PointerConstraintsTests.confinedListener, Unmanaged.passUnretained(record).toOpaque())
             return confined
         }
 
@@ -91,7 +99,8 @@ final class ConstraintRecord {
         let relatives = RelativeRecord()
         let manager = try setup.client.bind(zwp_relative_pointer_manager_v1_interface_ptr(), version: 1)
         let relative = zwp_relative_pointer_manager_v1_get_relative_pointer(manager, setup.seat.pointer)
-        zwp_relative_pointer_v1_add_listener(relative, &RelativePointerTests.listener, Unmanaged.passUnretained(relatives).toOpaque())
+        zwp_relative_pointer_v1_add_listener(
+            relative, &RelativePointerTests.listener, Unmanaged.passUnretained(relatives).toOpaque())
         _ = setup.lock()
         setup.client.roundtrip()
         _ = setup.seat.takeEvents()
@@ -108,7 +117,8 @@ final class ConstraintRecord {
         let relatives = RelativeRecord()
         let manager = try setup.client.bind(zwp_relative_pointer_manager_v1_interface_ptr(), version: 1)
         let relative = zwp_relative_pointer_manager_v1_get_relative_pointer(manager, setup.seat.pointer)
-        zwp_relative_pointer_v1_add_listener(relative, &RelativePointerTests.listener, Unmanaged.passUnretained(relatives).toOpaque())
+        zwp_relative_pointer_v1_add_listener(
+            relative, &RelativePointerTests.listener, Unmanaged.passUnretained(relatives).toOpaque())
         _ = setup.lock()
         setup.client.roundtrip()
         let virtualManager = try setup.client.bind(zwlr_virtual_pointer_manager_v1_interface_ptr(), version: 2)
@@ -192,7 +202,8 @@ final class ConstraintRecord {
 
     @Test func leavingTheSurfaceEndsTheConstraint() throws {
         let setup = try ConstraintSetup()
-        _ = setup.confine(region: try setup.region(0, 0, 100, 100), lifetime: ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT)
+        _ = setup.confine(
+            region: try setup.region(0, 0, 100, 100), lifetime: ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT)
         setup.client.roundtrip()
         // Another window appears under the pointer without taking key: the focus leaves.
         let other = try TestClient(server: setup.server)

@@ -44,7 +44,10 @@ import Testing
         setup.input.pointerGestureUpdate(dx: 4.5, dy: -2, time: 6)
         setup.input.pointerGestureEnd(cancelled: false, time: 7)
         #expect(setup.client.roundtrip())
-        #expect(setup.gestures.takeEvents() == ["swipe.begin(\(setup.surface.id), 3)", "swipe.update(4.5, -2.0)", "swipe.end(0)"])
+        #expect(
+            setup.gestures.takeEvents() == [
+                "swipe.begin(\(setup.surface.id), 3)", "swipe.update(4.5, -2.0)", "swipe.end(0)",
+            ])
         let serials = setup.gestures.serials
         #expect(serials.count == 2 && serials[0] != 0 && serials[1] > serials[0], "begin and end carry new serials")
         #expect(setup.input.pointerGestureInProgress == nil)
@@ -61,10 +64,11 @@ import Testing
         setup.input.pointerGestureUpdate(dx: 1, dy: 1, time: 9)
         setup.input.pointerGestureEnd(cancelled: false, time: 10)
         #expect(setup.client.roundtrip())
-        #expect(setup.gestures.takeEvents() == [
-            "pinch.begin(\(setup.surface.id), 2)", "pinch.update(1.0, 2.0, 1.5, -10.25)", "pinch.end(1)",
-            "hold.begin(\(setup.surface.id), 1)", "hold.end(0)",
-        ])
+        #expect(
+            setup.gestures.takeEvents() == [
+                "pinch.begin(\(setup.surface.id), 2)", "pinch.update(1.0, 2.0, 1.5, -10.25)", "pinch.end(1)",
+                "hold.begin(\(setup.surface.id), 1)", "hold.end(0)",
+            ])
     }
 
     @Test func aGestureStaysWithItsSurfaceWhenThePointerMovesAway() throws {
@@ -77,7 +81,10 @@ import Testing
         setup.input.pointerGestureUpdate(dx: 1, dy: 1, time: 6)
         setup.input.pointerGestureEnd(cancelled: false, time: 7)
         #expect(setup.client.roundtrip() && other.client.roundtrip())
-        #expect(setup.gestures.takeEvents() == ["swipe.begin(\(setup.surface.id), 4)", "swipe.update(1.0, 1.0)", "swipe.end(0)"])
+        #expect(
+            setup.gestures.takeEvents() == [
+                "swipe.begin(\(setup.surface.id), 4)", "swipe.update(1.0, 1.0)", "swipe.end(0)",
+            ])
         #expect(other.gestures.takeEvents().isEmpty)
     }
 
@@ -89,9 +96,11 @@ import Testing
         setup.input.pointerGestureBegin(.pinch, fingers: 2, time: 6)
         setup.input.pointerGestureUpdate(dx: 0, dy: 0, scale: 2, time: 7)
         #expect(setup.client.roundtrip())
-        #expect(setup.gestures.takeEvents() == [
-            "swipe.begin(\(setup.surface.id), 3)", "swipe.end(1)", "pinch.begin(\(setup.surface.id), 2)", "pinch.update(0.0, 0.0, 2.0, 0.0)",
-        ])
+        #expect(
+            setup.gestures.takeEvents() == [
+                "swipe.begin(\(setup.surface.id), 3)", "swipe.end(1)", "pinch.begin(\(setup.surface.id), 2)",
+                "pinch.update(0.0, 0.0, 2.0, 0.0)",
+            ])
         #expect(setup.input.pointerGestureInProgress == .pinch)
     }
 
@@ -120,10 +129,12 @@ import Testing
         setup.input.pointerGestureEnd(cancelled: false, time: 8)
         setup.input.pointerGestureBegin(.hold, fingers: 0, time: 9)
         #expect(setup.client.roundtrip())
-        #expect(setup.gestures.takeEvents() == [
-            "pinch.begin(\(setup.surface.id), 10)", "pinch.update(8388607.98828125, -8388608.0, 0.0, 8388607.98828125)", "pinch.end(0)",
-            "hold.begin(\(setup.surface.id), 1)",
-        ])
+        #expect(
+            setup.gestures.takeEvents() == [
+                "pinch.begin(\(setup.surface.id), 10)",
+                "pinch.update(8388607.98828125, -8388608.0, 0.0, 8388607.98828125)", "pinch.end(0)",
+                "hold.begin(\(setup.surface.id), 1)",
+            ])
     }
 
     @Test func theDeathOfTheGestureSurfaceEndsItAsCancelled() throws {
@@ -158,7 +169,10 @@ import Testing
         setup.input.pointerGestureUpdate(dx: 1, dy: 1, time: 6)
         setup.input.pointerGestureEnd(cancelled: false, time: 7)
         #expect(setup.client.roundtrip())
-        #expect(setup.gestures.takeEvents() == ["swipe.begin(\(setup.surface.id), 3)", "swipe.update(1.0, 1.0)", "swipe.end(0)"])
+        #expect(
+            setup.gestures.takeEvents() == [
+                "swipe.begin(\(setup.surface.id), 3)", "swipe.update(1.0, 1.0)", "swipe.end(0)",
+            ])
         zwp_pointer_gesture_swipe_v1_destroy(orphan)
         zwp_pointer_gesture_swipe_v1_destroy(late)
         #expect(setup.client.roundtrip())
@@ -197,7 +211,9 @@ import Testing
                 { zwp_pointer_gestures_v1_release(setup.gestures.manager) },
                 { wl_pointer_release(pointer) },
                 { zwp_pointer_gesture_swipe_v1_destroy(setup.swipe) },
-                { zwp_pointer_gesture_pinch_v1_destroy(setup.pinch); zwp_pointer_gesture_hold_v1_destroy(setup.hold) },
+                {
+                    zwp_pointer_gesture_pinch_v1_destroy(setup.pinch); zwp_pointer_gesture_hold_v1_destroy(setup.hold)
+                },
             ]
             for index in order {
                 steps[index]()
@@ -242,13 +258,19 @@ import Testing
         let gestures = try TestPointerGestures(client: client)
         let pointer = try #require(seat.getPointer())
         var made: [OpaquePointer] = []
-        for _ in 0..<ClientBudget.maxPointerGesturesPerClient { made.append(try #require(zwp_pointer_gestures_v1_get_hold_gesture(gestures.manager, pointer))) }
+        for _ in 0..<ClientBudget.maxPointerGesturesPerClient {
+            made.append(try #require(zwp_pointer_gestures_v1_get_hold_gesture(gestures.manager, pointer)))
+        }
         #expect(client.roundtrip())
         // Every other one, then the rest backwards: the slots are reused.
         for (index, gesture) in made.enumerated() where index % 2 == 0 { zwp_pointer_gesture_hold_v1_destroy(gesture) }
-        for (index, gesture) in made.enumerated().reversed() where index % 2 == 1 { zwp_pointer_gesture_hold_v1_destroy(gesture) }
+        for (index, gesture) in made.enumerated().reversed() where index % 2 == 1 {
+            zwp_pointer_gesture_hold_v1_destroy(gesture)
+        }
         #expect(client.roundtrip())
-        for _ in 0..<ClientBudget.maxPointerGesturesPerClient { _ = zwp_pointer_gestures_v1_get_hold_gesture(gestures.manager, pointer) }
+        for _ in 0..<ClientBudget.maxPointerGesturesPerClient {
+            _ = zwp_pointer_gestures_v1_get_hold_gesture(gestures.manager, pointer)
+        }
         #expect(client.roundtrip())
         #expect(client.connectionError == 0)
     }

@@ -41,8 +41,11 @@ import Testing
         snoop.roundtrip()
         #expect(victimSeat.takeEvents().contains(.key(key: KEY_A, pressed: true)))
         let snooped = snoopSeat.takeEvents() + extraSeat.takeEvents()
-        #expect(snooped.allSatisfy { if case .keymap = $0 { return true }; if case .repeatInfo = $0 { return true }; return false },
-                "the snoop got \(snooped)")
+        #expect(
+            snooped.allSatisfy {
+                if case .keymap = $0 { return true }; if case .repeatInfo = $0 { return true }; return false
+            },
+            "the snoop got \(snooped)")
     }
 
     /// Every xdg_toplevel and xdg_surface request a client can send about its own window, and
@@ -64,24 +67,36 @@ import Testing
 
         let forged: [UInt32] = [0, 1, 2, 42, server.compositor.display.nextSerial(), UInt32.max]
         let toplevel = stolen.toplevel
-        let attempts: [(String, () -> Void)] = [
-            ("set_maximized", { xdg_toplevel_set_maximized(toplevel) }),
-            ("unset_maximized", { xdg_toplevel_unset_maximized(toplevel) }),
-            ("set_fullscreen", { xdg_toplevel_set_fullscreen(toplevel, nil) }),
-            ("unset_fullscreen", { xdg_toplevel_unset_fullscreen(toplevel) }),
-            ("set_minimized", { xdg_toplevel_set_minimized(toplevel) }),
-            ("set_title", { xdg_toplevel_set_title(toplevel, "Owner") }),
-            ("set_app_id", { xdg_toplevel_set_app_id(toplevel, "owner") }),
-            // (Another client's toplevel cannot even be named: object ids are per connection.)
-            ("set_parent none", { xdg_toplevel_set_parent(toplevel, nil) }),
-            ("window geometry", { xdg_surface_set_window_geometry(stolen.xdgSurface, 0, 0, 10, 10) }),
-            ("size hints", { xdg_toplevel_set_min_size(toplevel, 1, 1); xdg_toplevel_set_max_size(toplevel, 0, 0) }),
-            ("redraw", { _ = stolen.ackAndRedraw(argb: 0xff77_8899) }),
-        ] + forged.flatMap { serial -> [(String, () -> Void)] in [
-            ("move with serial \(serial)", { xdg_toplevel_move(toplevel, thiefSeat.seat, serial) }),
-            ("resize with serial \(serial)", { xdg_toplevel_resize(toplevel, thiefSeat.seat, serial, 8) }),
-            ("window menu with serial \(serial)", { xdg_toplevel_show_window_menu(toplevel, thiefSeat.seat, serial, 0, 0) }),
-        ] }
+        let attempts: [(String, () -> Void)] =
+            [
+                ("set_maximized", { xdg_toplevel_set_maximized(toplevel) }),
+                ("unset_maximized", { xdg_toplevel_unset_maximized(toplevel) }),
+                ("set_fullscreen", { xdg_toplevel_set_fullscreen(toplevel, nil) }),
+                ("unset_fullscreen", { xdg_toplevel_unset_fullscreen(toplevel) }),
+                ("set_minimized", { xdg_toplevel_set_minimized(toplevel) }),
+                ("set_title", { xdg_toplevel_set_title(toplevel, "Owner") }),
+                ("set_app_id", { xdg_toplevel_set_app_id(toplevel, "owner") }),
+                // (Another client's toplevel cannot even be named: object ids are per connection.)
+                ("set_parent none", { xdg_toplevel_set_parent(toplevel, nil) }),
+                ("window geometry", { xdg_surface_set_window_geometry(stolen.xdgSurface, 0, 0, 10, 10) }),
+                (
+                    "size hints",
+                    {
+                        xdg_toplevel_set_min_size(toplevel, 1, 1); xdg_toplevel_set_max_size(toplevel, 0, 0)
+                    }
+                ),
+                ("redraw", { _ = stolen.ackAndRedraw(argb: 0xff77_8899) }),
+            ]
+            + forged.flatMap { serial -> [(String, () -> Void)] in
+                [
+                    ("move with serial \(serial)", { xdg_toplevel_move(toplevel, thiefSeat.seat, serial) }),
+                    ("resize with serial \(serial)", { xdg_toplevel_resize(toplevel, thiefSeat.seat, serial, 8) }),
+                    (
+                        "window menu with serial \(serial)",
+                        { xdg_toplevel_show_window_menu(toplevel, thiefSeat.seat, serial, 0, 0) }
+                    ),
+                ]
+            }
         for (name, attempt) in attempts {
             attempt()
             #expect(thief.client.roundtrip(), "\(name) should not be an error")
@@ -97,7 +112,10 @@ import Testing
         thief.client.roundtrip()
         #expect(model.keyWindow === ownersWindow)
         #expect(server.compositor.seat.keyboardFocus?.client != thief.client.serverClient)
-        #expect(!thiefSeat.takeEvents().contains { if case .keyboardEnter = $0 { return true }; return false })
+        #expect(
+            !thiefSeat.takeEvents().contains {
+                if case .keyboardEnter = $0 { return true }; return false
+            })
     }
 
     /// What the policy allows does move focus: a click on the window.
@@ -114,6 +132,8 @@ import Testing
         server.compositor.seat.pointerButton(BTN_LEFT, pressed: true, time: 2)
         #expect(server.windows.keyWindow === windowA)
         // The seats' listeners point at them: keep them until the clients are done.
-        withExtendedLifetime((seatA, seatB)) { a.roundtrip(); b.roundtrip() }
+        withExtendedLifetime((seatA, seatB)) {
+            a.roundtrip(); b.roundtrip()
+        }
     }
 }

@@ -30,7 +30,10 @@ import Testing
         }
 
         @discardableResult
-        func tool(_ event: TabletToolEvent, _ axes: TabletToolAxes = TabletToolAxes(), tool: TabletToolDescription = TabletTests.pen) -> [String] {
+        func tool(
+            _ event: TabletToolEvent, _ axes: TabletToolAxes = TabletToolAxes(),
+            tool: TabletToolDescription = TabletTests.pen
+        ) -> [String] {
             input.tabletTool(tool, event, axes: axes, time: 1)
             client.roundtrip()
             return tablet.takeEvents()
@@ -42,30 +45,40 @@ import Testing
         let setup = try TabletSetup(server: server)
         #expect(setup.tablet.takeEvents().isEmpty, "no tablet before the first tablet input")
         let events = setup.tool(.motion(screen: setup.screen, x: 10, y: 10))
-        #expect(events == [
-            "tablet_added", "tablet.name(Strata virtual tablet)", "tablet.id(0, 0)", "tablet.done",
-            "tool_added", "tool.type(0x140)", "tool.hardware_serial(4294967362)",
-            "tool.capability(2)", "tool.capability(3)", "tool.capability(1)", "tool.done",
-        ])
+        #expect(
+            events == [
+                "tablet_added", "tablet.name(Strata virtual tablet)", "tablet.id(0, 0)", "tablet.done",
+                "tool_added", "tool.type(0x140)", "tool.hardware_serial(4294967362)",
+                "tool.capability(2)", "tool.capability(3)", "tool.capability(1)", "tool.done",
+            ])
         let late = try TabletSetup(server: server, at: (300, 300))
-        #expect(late.tablet.takeEvents() == [
-            "tablet_added", "tablet.name(Strata virtual tablet)", "tablet.id(0, 0)", "tablet.done",
-            "tool_added", "tool.type(0x140)", "tool.hardware_serial(4294967362)",
-            "tool.capability(2)", "tool.capability(3)", "tool.capability(1)", "tool.done",
-        ])
+        #expect(
+            late.tablet.takeEvents() == [
+                "tablet_added", "tablet.name(Strata virtual tablet)", "tablet.id(0, 0)", "tablet.done",
+                "tool_added", "tool.type(0x140)", "tool.hardware_serial(4294967362)",
+                "tool.capability(2)", "tool.capability(3)", "tool.capability(1)", "tool.done",
+            ])
     }
 
     @Test func aPenComesInTouchesDrawsAndLeavesInFrames() throws {
         let server = try TestServer()
         let setup = try TabletSetup(server: server)
         let s = setup.surface.id
-        #expect(setup.tool(.motion(screen: setup.screen, x: 110, y: 120), TabletToolAxes(distance: 0.5)).suffix(4)
-            == ["tool.proximity_in(\(s))", "tool.motion(10.0, 20.0)", "tool.distance(32768)", "tool.frame"])
-        #expect(setup.tool(.tip(down: true), TabletToolAxes(pressure: 0.25)) == ["tool.pressure(16384)", "tool.down", "tool.frame"])
+        #expect(
+            setup.tool(.motion(screen: setup.screen, x: 110, y: 120), TabletToolAxes(distance: 0.5)).suffix(4)
+                == ["tool.proximity_in(\(s))", "tool.motion(10.0, 20.0)", "tool.distance(32768)", "tool.frame"])
+        #expect(
+            setup.tool(.tip(down: true), TabletToolAxes(pressure: 0.25)) == [
+                "tool.pressure(16384)", "tool.down", "tool.frame",
+            ])
         let downSerial = setup.tablet.lastSerial
-        #expect(server.compositor.seat.isValidInputSerial(downSerial, client: setup.client.serverClient), "the down serial is an input serial")
-        #expect(setup.tool(.motion(screen: setup.screen, x: 112, y: 121), TabletToolAxes(pressure: 1, tiltX: 30, tiltY: -45))
-            == ["tool.motion(12.0, 21.0)", "tool.pressure(65535)", "tool.tilt(30.0, -45.0)", "tool.frame"])
+        #expect(
+            server.compositor.seat.isValidInputSerial(downSerial, client: setup.client.serverClient),
+            "the down serial is an input serial")
+        #expect(
+            setup.tool(
+                .motion(screen: setup.screen, x: 112, y: 121), TabletToolAxes(pressure: 1, tiltX: 30, tiltY: -45))
+                == ["tool.motion(12.0, 21.0)", "tool.pressure(65535)", "tool.tilt(30.0, -45.0)", "tool.frame"])
         #expect(setup.tool(.button(0x14b, pressed: true)) == ["tool.button(0x14b, 1)", "tool.frame"])
         #expect(setup.tool(.tip(down: false)) == ["tool.up", "tool.frame"])
         // Out with a button held: its release comes first, in the same frame.
@@ -104,21 +117,28 @@ import Testing
         let setup = try TabletSetup(server: server)
         let mouse = TabletToolDescription(type: .mouse, serial: 7)
         setup.tool(.motion(screen: setup.screen, x: 110, y: 110), tool: mouse)
-        let axes = TabletToolAxes(pressure: 0.5, distance: 7, tiltX: 10, rotation: -90, slider: 1, wheelDegrees: 1e9, wheelClicks: .max)
-        #expect(setup.tool(.axes, axes, tool: mouse) == ["tool.distance(65535)", "tool.rotation(270.0)", "tool.wheel(360.0, 1000)", "tool.frame"])
+        let axes = TabletToolAxes(
+            pressure: 0.5, distance: 7, tiltX: 10, rotation: -90, slider: 1, wheelDegrees: 1e9, wheelClicks: .max)
+        #expect(
+            setup.tool(.axes, axes, tool: mouse) == [
+                "tool.distance(65535)", "tool.rotation(270.0)", "tool.wheel(360.0, 1000)", "tool.frame",
+            ])
         let odd = TabletToolAxes(distance: .nan, rotation: .infinity, wheelDegrees: -.infinity)
         #expect(setup.tool(.axes, odd, tool: mouse).isEmpty, "values that are not finite are dropped")
         let airbrush = TabletToolDescription(type: .airbrush, serial: 8)
         setup.tool(.motion(screen: setup.screen, x: 111, y: 111), tool: airbrush)
-        #expect(setup.tool(.axes, TabletToolAxes(pressure: -3, tiltX: 500, tiltY: -500, slider: -2), tool: airbrush)
-            == ["tool.pressure(0)", "tool.tilt(90.0, -90.0)", "tool.slider(-65535)", "tool.frame"])
+        #expect(
+            setup.tool(.axes, TabletToolAxes(pressure: -3, tiltX: 500, tiltY: -500, slider: -2), tool: airbrush)
+                == ["tool.pressure(0)", "tool.tilt(90.0, -90.0)", "tool.slider(-65535)", "tool.frame"])
     }
 
     @Test func motionWithCoordinatesThatAreNotFiniteOrAnUnknownScreenIsDropped() throws {
         let server = try TestServer()
         let setup = try TabletSetup(server: server)
         #expect(setup.tool(.motion(screen: setup.screen, x: .nan, y: 1)).isEmpty)
-        #expect(setup.tool(.motion(screen: ScreenID(999), x: 110, y: 110)).count == 11, "the tool is announced, and goes nowhere")
+        #expect(
+            setup.tool(.motion(screen: ScreenID(999), x: 110, y: 110)).count == 11,
+            "the tool is announced, and goes nowhere")
         #expect(setup.input.tabletToolState(Self.pen)?.inProximity == false)
         #expect(setup.tool(.tip(down: true)).isEmpty)
     }

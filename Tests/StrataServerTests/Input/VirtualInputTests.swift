@@ -137,11 +137,12 @@ import Testing
         zwlr_virtual_pointer_v1_frame(f.pointer)
         #expect(f.tool.roundtrip())
         #expect(f.receiver.roundtrip())
-        #expect(f.seat.takeEvents() == [
-            .pointerMotion(x: 27, y: 38), .pointerButton(button: BTN_LEFT, pressed: true),
-            .pointerAxisSource(WL_POINTER_AXIS_SOURCE_WHEEL.rawValue),
-            .pointerAxis(axis: WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue, value: 5), .pointerFrame,
-        ])
+        #expect(
+            f.seat.takeEvents() == [
+                .pointerMotion(x: 27, y: 38), .pointerButton(button: BTN_LEFT, pressed: true),
+                .pointerAxisSource(WL_POINTER_AXIS_SOURCE_WHEEL.rawValue),
+                .pointerAxis(axis: WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue, value: 5), .pointerFrame,
+            ])
         withExtendedLifetime(f) {}
     }
 
@@ -153,26 +154,31 @@ import Testing
             zwlr_virtual_pointer_v1_frame(f.pointer)
             #expect(f.tool.roundtrip())
             #expect(f.receiver.roundtrip())
-            #expect(f.seat.takeEvents() == [
-                .pointerAxisSource(source.rawValue), .pointerAxis(axis: WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue, value: 5), .pointerFrame,
-            ])
+            #expect(
+                f.seat.takeEvents() == [
+                    .pointerAxisSource(source.rawValue),
+                    .pointerAxis(axis: WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue, value: 5), .pointerFrame,
+                ])
         }
         withExtendedLifetime(f) {}
     }
 
     @Test func discreteStepsAreAxisDiscreteBeforeVersion8AndValue120From8() throws {
         let horizontal = WL_POINTER_AXIS_HORIZONTAL_SCROLL.rawValue
-        for (version, steps) in [(UInt32(7), TestSeat.Event.pointerAxisDiscrete(axis: horizontal, discrete: 4)),
-                                 (8, .pointerAxisValue120(axis: horizontal, value120: 480))] {
+        for (version, steps) in [
+            (UInt32(7), TestSeat.Event.pointerAxisDiscrete(axis: horizontal, discrete: 4)),
+            (8, .pointerAxisValue120(axis: horizontal, value120: 480)),
+        ] {
             let f = try Self.virtualPointerFixture(seatVersion: version)
             zwlr_virtual_pointer_v1_axis_discrete(f.pointer, 0, horizontal, wl_fixed_from_int(5), 4)
             zwlr_virtual_pointer_v1_axis_stop(f.pointer, 0, horizontal)
             zwlr_virtual_pointer_v1_frame(f.pointer)
             #expect(f.tool.roundtrip())
             #expect(f.receiver.roundtrip())
-            #expect(f.seat.takeEvents() == [
-                steps, .pointerAxis(axis: horizontal, value: 5), .pointerAxisStop(axis: horizontal), .pointerFrame,
-            ], "wl_pointer v\(version)")
+            #expect(
+                f.seat.takeEvents() == [
+                    steps, .pointerAxis(axis: horizontal, value: 5), .pointerAxisStop(axis: horizontal), .pointerFrame,
+                ], "wl_pointer v\(version)")
             withExtendedLifetime(f) {}
         }
     }
@@ -184,7 +190,10 @@ import Testing
         }
         #expect(f.tool.roundtrip())
         #expect(f.receiver.roundtrip())
-        #expect(f.seat.takeEvents() == [.pointerMotion(x: 20 + Double(VirtualPointerManager.maximumPendingEvents) / 4, y: 30), .pointerFrame])
+        #expect(
+            f.seat.takeEvents() == [
+                .pointerMotion(x: 20 + Double(VirtualPointerManager.maximumPendingEvents) / 4, y: 30), .pointerFrame,
+            ])
         withExtendedLifetime(f) {}
     }
 
@@ -192,6 +201,8 @@ import Testing
         let server = try TestServer()
         server.compositor.clientPrivilege = .nobody
         let client = try TestClient(server: server)
-        #expect(client.globals["zwp_virtual_keyboard_manager_v1"] == nil && client.globals["zwlr_virtual_pointer_manager_v1"] == nil)
+        #expect(
+            client.globals["zwp_virtual_keyboard_manager_v1"] == nil
+                && client.globals["zwlr_virtual_pointer_manager_v1"] == nil)
     }
 }

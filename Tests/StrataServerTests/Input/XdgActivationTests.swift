@@ -12,7 +12,9 @@ import Testing
         Unmanaged<TokenRecord>.fromOpaque(data!).takeUnretainedValue().token = String(cString: token!)
     })
 
-    static func token(_ activation: OpaquePointer, client: TestClient, serial: UInt32?, seat: OpaquePointer, surface: OpaquePointer?) -> String? {
+    static func token(
+        _ activation: OpaquePointer, client: TestClient, serial: UInt32?, seat: OpaquePointer, surface: OpaquePointer?
+    ) -> String? {
         let object = xdg_activation_v1_get_activation_token(activation)
         let record = TokenRecord()
         xdg_activation_token_v1_add_listener(object, &tokenListener, Unmanaged.passUnretained(record).toOpaque())
@@ -41,7 +43,8 @@ import Testing
 
         // A made-up token, and a token without an input serial, steal nothing.
         xdg_activation_v1_activate(activation, "made-up", first.surface)
-        let noSerial = try #require(Self.token(activation, client: client, serial: nil, seat: seat.seat, surface: second.surface))
+        let noSerial = try #require(
+            Self.token(activation, client: client, serial: nil, seat: seat.seat, surface: second.surface))
         xdg_activation_v1_activate(activation, noSerial, first.surface)
         #expect(client.roundtrip())
         #expect(server.windows.keyWindow?.title == "second")
@@ -50,7 +53,8 @@ import Testing
         server.compositor.seat.key(30, pressed: true, time: 1)
         #expect(client.roundtrip())
         let serial = seat.lastPressSerial
-        let granted = try #require(Self.token(activation, client: client, serial: serial, seat: seat.seat, surface: second.surface))
+        let granted = try #require(
+            Self.token(activation, client: client, serial: serial, seat: seat.seat, surface: second.surface))
         xdg_activation_v1_activate(activation, granted, first.surface)
         #expect(client.roundtrip())
         #expect(server.windows.keyWindow?.title == "first")

@@ -32,7 +32,9 @@ import Testing
         func head(_ name: String) -> Head? { heads.first { $0.name == name && !$0.finished } }
     }
 
-    static func view(_ data: UnsafeMutableRawPointer?) -> View { Unmanaged<View>.fromOpaque(data!).takeUnretainedValue() }
+    static func view(_ data: UnsafeMutableRawPointer?) -> View {
+        Unmanaged<View>.fromOpaque(data!).takeUnretainedValue()
+    }
     static func head(_ data: UnsafeMutableRawPointer?, _ proxy: OpaquePointer?) -> View.Head? {
         view(data).heads.first { $0.proxy == proxy }
     }
@@ -67,9 +69,13 @@ import Testing
         finished: { data, proxy in head(data, proxy)?.finished = true },
         make: { _, _, _ in }, model: { _, _, _ in }, serial_number: { _, _, _ in })
 
-    static func mode(_ data: UnsafeMutableRawPointer?) -> View.Mode { Unmanaged<View.Mode>.fromOpaque(data!).takeUnretainedValue() }
+    static func mode(_ data: UnsafeMutableRawPointer?) -> View.Mode {
+        Unmanaged<View.Mode>.fromOpaque(data!).takeUnretainedValue()
+    }
     static var modeListener = zwlr_output_mode_v1_listener(
-        size: { data, _, w, h in mode(data).width = w; mode(data).height = h },
+        size: { data, _, w, h in
+            mode(data).width = w; mode(data).height = h
+        },
         refresh: { data, _, r in mode(data).refresh = r },
         preferred: { data, _ in mode(data).preferred = true },
         finished: { data, _ in mode(data).finished = true })
@@ -90,8 +96,10 @@ import Testing
 
         /// A configuration against `serial` (default: the last one) with every head enabled and
         /// `body` setting what it wants on the named head.
-        func configure(serial: UInt32? = nil, _ name: String, apply: Bool = true,
-                       _ body: (OpaquePointer) -> Void) -> String? {
+        func configure(
+            serial: UInt32? = nil, _ name: String, apply: Bool = true,
+            _ body: (OpaquePointer) -> Void
+        ) -> String? {
             view.outcome = nil
             let configuration = zwlr_output_manager_v1_create_configuration(manager, serial ?? view.serial ?? 0)
             zwlr_output_configuration_v1_add_listener(configuration, &configurationListener, context)
@@ -99,7 +107,11 @@ import Testing
                 let object = zwlr_output_configuration_v1_enable_head(configuration, head.proxy)
                 if head.name == name, let object { body(object) }
             }
-            if apply { zwlr_output_configuration_v1_apply(configuration) } else { zwlr_output_configuration_v1_test(configuration) }
+            if apply {
+                zwlr_output_configuration_v1_apply(configuration)
+            } else {
+                zwlr_output_configuration_v1_test(configuration)
+            }
             _ = client.wait { view.outcome != nil }
             zwlr_output_configuration_v1_destroy(configuration)
             return view.outcome
@@ -107,7 +119,10 @@ import Testing
     }
 
     static func makeSetup(screens: Int = 1) throws -> OutputManagerSetup {
-        let modes = [ScreenMode(width: 640, height: 480), ScreenMode(width: 800, height: 600), ScreenMode(width: 320, height: 200, refreshMilliHz: 30000)]
+        let modes = [
+            ScreenMode(width: 640, height: 480), ScreenMode(width: 800, height: 600),
+            ScreenMode(width: 320, height: 200, refreshMilliHz: 30000),
+        ]
         let fixture = try ClientFixture(screens: screens, modes: modes)
         let manager = try fixture.client.bind(zwlr_output_manager_v1_interface_ptr(), version: 2)
         let view = View()
@@ -120,7 +135,10 @@ import Testing
         let setup = try Self.makeSetup(screens: 2)
         #expect(setup.view.heads.map(\.name) == ["HEADLESS-1", "HEADLESS-2"])
         let head = try #require(setup.view.head("HEADLESS-2"))
-        #expect(head.modes.map { "\($0.width)x\($0.height)@\($0.refresh)" } == ["640x480@60000", "800x600@60000", "320x200@30000"])
+        #expect(
+            head.modes.map { "\($0.width)x\($0.height)@\($0.refresh)" } == [
+                "640x480@60000", "800x600@60000", "320x200@30000",
+            ])
         #expect(head.modes.map(\.preferred) == [true, false, false])
         #expect(head.enabled && head.currentMode?.width == 640)
         #expect(head.position == (640, 0) && head.transform == 0 && head.scale == 1)
@@ -131,7 +149,8 @@ import Testing
         let setup = try Self.makeSetup()
         let mode = try #require(setup.view.head("HEADLESS-1")?.mode(800, 600))
         let before = setup.view.serial
-        #expect(setup.configure("HEADLESS-1") { zwlr_output_configuration_head_v1_set_mode($0, mode.proxy) } == "succeeded")
+        #expect(
+            setup.configure("HEADLESS-1") { zwlr_output_configuration_head_v1_set_mode($0, mode.proxy) } == "succeeded")
         let screen = setup.server.windows.screens[0]
         #expect(screen.currentMode == ScreenMode(width: 800, height: 600))
         #expect(setup.server.compositor.scene.outputs[0].width == 800)
@@ -143,17 +162,20 @@ import Testing
     @Test func testingAConfigurationChangesNothing() throws {
         let setup = try Self.makeSetup()
         let mode = try #require(setup.view.head("HEADLESS-1")?.mode(320, 200))
-        #expect(setup.configure("HEADLESS-1", apply: false) { zwlr_output_configuration_head_v1_set_mode($0, mode.proxy) } == "succeeded")
+        #expect(
+            setup.configure("HEADLESS-1", apply: false) { zwlr_output_configuration_head_v1_set_mode($0, mode.proxy) }
+                == "succeeded")
         #expect(setup.server.windows.screens[0].currentMode == ScreenMode(width: 640, height: 480))
     }
 
     @Test func positionTransformAndIntegerScaleAreApplied() throws {
         let setup = try Self.makeSetup()
-        #expect(setup.configure("HEADLESS-1") {
-            zwlr_output_configuration_head_v1_set_position($0, 100, 50)
-            zwlr_output_configuration_head_v1_set_transform($0, Int32(WL_OUTPUT_TRANSFORM_90.rawValue))
-            zwlr_output_configuration_head_v1_set_scale($0, wl_fixed_from_int(2))
-        } == "succeeded")
+        #expect(
+            setup.configure("HEADLESS-1") {
+                zwlr_output_configuration_head_v1_set_position($0, 100, 50)
+                zwlr_output_configuration_head_v1_set_transform($0, Int32(WL_OUTPUT_TRANSFORM_90.rawValue))
+                zwlr_output_configuration_head_v1_set_scale($0, wl_fixed_from_int(2))
+            } == "succeeded")
         let screen = setup.server.windows.screens[0]
         #expect(screen.origin == Point(x: 100, y: 50) && screen.transform == .rotated90 && screen.scale == 2)
         #expect(setup.client.roundtrip())
@@ -163,7 +185,9 @@ import Testing
 
     @Test func aFractionalScaleIsAppliedAndAnnouncedBack() throws {
         let setup = try Self.makeSetup()
-        #expect(setup.configure("HEADLESS-1") { zwlr_output_configuration_head_v1_set_scale($0, wl_fixed_from_double(1.5)) } == "succeeded")
+        #expect(
+            setup.configure("HEADLESS-1") { zwlr_output_configuration_head_v1_set_scale($0, wl_fixed_from_double(1.5)) }
+                == "succeeded")
         let screen = setup.server.windows.screens[0]
         #expect(screen.scale == 1.5)
         // 640×480 pixels at 1.5: a logical screen of 427×320 (rounded up to cover every pixel).
@@ -174,10 +198,16 @@ import Testing
 
     @Test func whatStrataCannotDoFailsAndChangesNothing() throws {
         let setup = try Self.makeSetup()
-        #expect(setup.configure("HEADLESS-1") { zwlr_output_configuration_head_v1_set_scale($0, wl_fixed_from_double(0.5)) } == "failed",
-                "\(String(describing: setup.client.protocolError))")
-        #expect(setup.configure("HEADLESS-1") { zwlr_output_configuration_head_v1_set_scale($0, wl_fixed_from_int(9)) } == "failed")
-        #expect(setup.configure("HEADLESS-1") { zwlr_output_configuration_head_v1_set_custom_mode($0, 1000, 700, 0) } == "failed")
+        #expect(
+            setup.configure("HEADLESS-1") { zwlr_output_configuration_head_v1_set_scale($0, wl_fixed_from_double(0.5)) }
+                == "failed",
+            "\(String(describing: setup.client.protocolError))")
+        #expect(
+            setup.configure("HEADLESS-1") { zwlr_output_configuration_head_v1_set_scale($0, wl_fixed_from_int(9)) }
+                == "failed")
+        #expect(
+            setup.configure("HEADLESS-1") { zwlr_output_configuration_head_v1_set_custom_mode($0, 1000, 700, 0) }
+                == "failed")
         // Disabling a screen fails too.
         setup.view.outcome = nil
         let configuration = zwlr_output_manager_v1_create_configuration(setup.manager, setup.view.serial ?? 0)
@@ -191,8 +221,11 @@ import Testing
 
     @Test func aCustomModeTheScreenOffersIsApplied() throws {
         let setup = try Self.makeSetup()
-        #expect(setup.configure("HEADLESS-1") { zwlr_output_configuration_head_v1_set_custom_mode($0, 320, 200, 0) } == "succeeded")
-        #expect(setup.server.windows.screens[0].currentMode == ScreenMode(width: 320, height: 200, refreshMilliHz: 30000))
+        #expect(
+            setup.configure("HEADLESS-1") { zwlr_output_configuration_head_v1_set_custom_mode($0, 320, 200, 0) }
+                == "succeeded")
+        #expect(
+            setup.server.windows.screens[0].currentMode == ScreenMode(width: 320, height: 200, refreshMilliHz: 30000))
     }
 
     @Test func aConfigurationMadeBeforeAScreenChangeIsCancelled() throws {
@@ -200,19 +233,25 @@ import Testing
         let stale = try #require(setup.view.serial)
         let screen = setup.server.windows.screens[0]
         try setup.server.windows.setMode(ScreenMode(width: 800, height: 600), for: screen)
-        #expect(setup.configure(serial: stale, "HEADLESS-1") { zwlr_output_configuration_head_v1_set_position($0, 5, 5) } == "cancelled")
+        #expect(
+            setup.configure(serial: stale, "HEADLESS-1") { zwlr_output_configuration_head_v1_set_position($0, 5, 5) }
+                == "cancelled")
         #expect(screen.origin == .zero)
     }
 
     @Test func screensComingAndGoingAddAndFinishHeads() throws {
         let setup = try Self.makeSetup()
-        let output = try #require(setup.server.compositor.connectScreen(name: "EXTRA-1", modes: [ScreenMode(width: 300, height: 200)], backendName: "headless"))
+        let output = try #require(
+            setup.server.compositor.connectScreen(
+                name: "EXTRA-1", modes: [ScreenMode(width: 300, height: 200)], backendName: "headless"))
         #expect(setup.client.roundtrip())
         #expect(setup.view.head("EXTRA-1")?.modes.first?.width == 300)
         setup.server.compositor.disconnectScreen(output)
         #expect(setup.client.roundtrip())
         #expect(setup.view.head("EXTRA-1") == nil)
-        #expect(setup.view.heads.first { $0.name == "EXTRA-1" }.map { $0.finished && $0.modes.allSatisfy(\.finished) } == true)
+        #expect(
+            setup.view.heads.first { $0.name == "EXTRA-1" }.map { $0.finished && $0.modes.allSatisfy(\.finished) }
+                == true)
     }
 
     @Test func configuringAHeadTwiceIsAnError() throws {

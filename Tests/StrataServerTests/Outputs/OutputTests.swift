@@ -149,7 +149,9 @@ import Testing
                 #expect(redraw(colours[(round + frame) % 3]))
                 server.step(timeout: 0.001)
             }
-            if round % 2 == 0, let last = server.compositor.scene.outputs.last, server.compositor.scene.outputs.count > 1 {
+            if round % 2 == 0, let last = server.compositor.scene.outputs.last,
+                server.compositor.scene.outputs.count > 1
+            {
                 server.compositor.disconnectScreen(last)
             } else {
                 server.backend.addScreen(to: server.compositor)
@@ -173,6 +175,7 @@ import Testing
         // (Its top corners: the other client's newer 30×30 window may cover its lower right.)
         #expect(server.pixel(x: Int32(origin.x), y: Int32(origin.y), screen: index) == last)
         #expect(server.pixel(x: Int32(origin.x) + 49, y: Int32(origin.y) + 1, screen: index) == last)
-        #expect(server.pixel(x: Int32(origin.x) + 50, y: Int32(origin.y) + 1, screen: index) != last, "no wider than 50")
+        #expect(
+            server.pixel(x: Int32(origin.x) + 50, y: Int32(origin.y) + 1, screen: index) != last, "no wider than 50")
     }
 }

@@ -54,8 +54,9 @@ import Testing
         #expect(display !== output.canvas)
         #expect(display.width == 200 && display.height == 100)
         // The outermost ring of the safe area blends the picture's edge; everything inside is exact.
-        expectPicture(display, inner: Rect(x: 11, y: 6, width: 178, height: 88), safe: Rect(x: 10, y: 5, width: 180, height: 90),
-                      argb: Colour.red)
+        expectPicture(
+            display, inner: Rect(x: 11, y: 6, width: 178, height: 88), safe: Rect(x: 10, y: 5, width: 180, height: 90),
+            argb: Colour.red)
         withExtendedLifetime((server, shell)) {}
     }
 
@@ -116,7 +117,7 @@ import Testing
         let (server, shell, output) = try screen(overscan: 10, .scale)
         #expect(output.logicalPoint(atDisplayPixel: 10, 5) == Point(x: 0, y: 0))
         #expect(output.logicalPoint(atDisplayPixel: 100, 50) == Point(x: 100, y: 50))
-        #expect(output.logicalPoint(atDisplayPixel: 55, 95) == nil)   // the bottom border
+        #expect(output.logicalPoint(atDisplayPixel: 55, 95) == nil)  // the bottom border
         #expect(output.logicalPoint(atDisplayPixel: 5, 50) == nil)
         try server.windows.setOverscan(10, compensation: .insetBounds, for: output.screen)
         server.repaint()
@@ -175,7 +176,7 @@ import Testing
     }
 
     @Test func aPanelOnAnInsetScreenIsArrangedInTheSafeAreaAndReconfiguredWhenItChanges() throws {
-        let (server, shell) = try makeXdgFixture()   // 640×480
+        let (server, shell) = try makeXdgFixture()  // 640×480
         let panel = try #require(TestLayerSurface(shell: shell, layer: Layer.top, namespace: "panel"))
         panel.setAnchor(Anchor.bottom | Anchor.left | Anchor.right)
         panel.setSize(0, 30)
@@ -232,7 +233,8 @@ import Testing
         server.repaint()
         let record = ScreencopyTests.FrameRecord()
         let frame = zwlr_screencopy_manager_v1_capture_output(setup.manager, 0, setup.output)
-        zwlr_screencopy_frame_v1_add_listener(frame, &ScreencopyTests.frameListener, Unmanaged.passUnretained(record).toOpaque())
+        zwlr_screencopy_frame_v1_add_listener(
+            frame, &ScreencopyTests.frameListener, Unmanaged.passUnretained(record).toOpaque())
         #expect(setup.shell.client.roundtrip())
         let target = try #require(setup.shell.makeBuffer(width: 200, height: 100, argb: 0))
         zwlr_screencopy_frame_v1_copy(frame, target.buffer)
@@ -245,8 +247,8 @@ import Testing
             }
         }
         #expect(mismatches == 0)
-        #expect(target.pixels[0] | 0xff00_0000 == 0xff00_0000)       // the border
-        #expect(target.pixels[20 * 200 + 20] | 0xff00_0000 == 0xff7f_0000)   // the red window, dimmed
+        #expect(target.pixels[0] | 0xff00_0000 == 0xff00_0000)  // the border
+        #expect(target.pixels[20 * 200 + 20] | 0xff00_0000 == 0xff7f_0000)  // the red window, dimmed
         zwlr_screencopy_frame_v1_destroy(frame)
     }
 
@@ -258,7 +260,8 @@ import Testing
         // Logical (0, 0) is display pixel (10, 5): the region's buffer is its logical size.
         let record = ScreencopyTests.FrameRecord()
         let frame = zwlr_screencopy_manager_v1_capture_output_region(setup.manager, 0, setup.output, 0, 0, 20, 10)
-        zwlr_screencopy_frame_v1_add_listener(frame, &ScreencopyTests.frameListener, Unmanaged.passUnretained(record).toOpaque())
+        zwlr_screencopy_frame_v1_add_listener(
+            frame, &ScreencopyTests.frameListener, Unmanaged.passUnretained(record).toOpaque())
         #expect(setup.shell.client.roundtrip())
         let buffer = try #require(record.buffer)
         #expect(buffer.width == 20 && buffer.height == 10)

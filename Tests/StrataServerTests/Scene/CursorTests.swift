@@ -220,13 +220,16 @@ import Testing
     /// A screen of 640×480 pixels set up by `configure`, a grey window under the pointer at the
     /// logical point `pointer`, and a cursor surface of scale 2 (8×8 red buffer pixels, 4×4
     /// logical) whose hotspot (1, 2) is the blue buffer pixel (2, 4).
-    func scaledCursor(_ server: TestServer, pointer: (Double, Double),
-                      configure: (WindowManager, Screen) -> Void) throws -> (TestClient, TestSeat, TestSurface, TestSurface) {
+    func scaledCursor(
+        _ server: TestServer, pointer: (Double, Double),
+        configure: (WindowManager, Screen) -> Void
+    ) throws -> (TestClient, TestSeat, TestSurface, TestSurface) {
         configure(server.windows, server.windows.screens[0])
         let (client, seat) = try connectWithSeat(server)
         let window = try client.makeSurface(width: 200, height: 200, argb: grey)
         client.showPlainSurface(window, x: 0, y: 0)
-        server.compositor.seat.pointerMotion(on: server.compositor.scene.outputs[0], x: pointer.0, y: pointer.1, time: 1)
+        server.compositor.seat.pointerMotion(
+            on: server.compositor.scene.outputs[0], x: pointer.0, y: pointer.1, time: 1)
         client.roundtrip()
         let cursor = try client.makeSurface(width: 8, height: 8, argb: red)
         cursor.buffer.fill(x: 2, y: 4, width: 1, height: 1, 0xff00_00ff)
@@ -241,7 +244,9 @@ import Testing
 
     @Test func onAScreenOfScale2TheHotspotPixelIsAtThePointerInDevicePixels() throws {
         let server = try TestServer()
-        let (client, seat, window, cursor) = try scaledCursor(server, pointer: (50.5, 30.25)) { $0.setScale(2, for: $1) }
+        let (client, seat, window, cursor) = try scaledCursor(server, pointer: (50.5, 30.25)) {
+            $0.setScale(2, for: $1)
+        }
         defer { withExtendedLifetime((client, seat, window, cursor)) {} }
         // The pointer at canvas pixel (101, 60); the buffer drawn 1:1 from (101 − 2, 60 − 4).
         #expect(server.pixel(x: 101, y: 60) == 0xff00_00ff)
@@ -316,8 +321,11 @@ import Testing
         #expect(sharp ? shown.width >= 2 * base.width - 2 : shown === base)
         let k: Int32 = sharp ? 1 : 2
         let rect = try #require(server.compositor.cursor.rect?.rect)
-        #expect(rect == Rect(x: Int(201 - k * shown.hotspotX), y: Int(121 - k * shown.hotspotY),
-                             width: Int(k * shown.width), height: Int(k * shown.height)))
+        #expect(
+            rect
+                == Rect(
+                    x: Int(201 - k * shown.hotspotX), y: Int(121 - k * shown.hotspotY),
+                    width: Int(k * shown.width), height: Int(k * shown.height)))
         var opaque = 0
         for y in 0..<shown.height {
             for x in 0..<shown.width {
@@ -354,8 +362,10 @@ import Testing
 
     /// Every fully opaque pixel of `image` drawn with its hotspot at `point`, and every fully
     /// transparent one showing `under`.
-    func expectImage(_ image: CursorImage, at point: (Int32, Int32), over under: UInt32, in server: TestServer,
-                     sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectImage(
+        _ image: CursorImage, at point: (Int32, Int32), over under: UInt32, in server: TestServer,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         var opaque = 0
         for y in 0..<image.height {
             for x in 0..<image.width {
@@ -401,7 +411,8 @@ import Testing
         defer { withExtendedLifetime((seat, window)) {} }
         let theme = server.compositor.cursor.theme
         #expect(shownImage(server) === theme.defaultCursor)
-        wp_cursor_shape_device_v1_set_shape(device, seat.pointerEnterSerial, WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_TEXT.rawValue)
+        wp_cursor_shape_device_v1_set_shape(
+            device, seat.pointerEnterSerial, WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_TEXT.rawValue)
         #expect(client.roundtrip())
         let text = theme.image(named: "text") ?? theme.defaultCursor
         #expect(shownImage(server) === text)
@@ -410,7 +421,8 @@ import Testing
         wl_pointer_set_cursor(seat.pointer, seat.pointerEnterSerial, cursor.surface, 0, 0)
         client.roundtrip()
         #expect(shownImage(server) == nil)
-        wp_cursor_shape_device_v1_set_shape(device, seat.pointerEnterSerial, WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_DEFAULT.rawValue)
+        wp_cursor_shape_device_v1_set_shape(
+            device, seat.pointerEnterSerial, WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_DEFAULT.rawValue)
         client.roundtrip()
         #expect(shownImage(server) === theme.defaultCursor)
     }
@@ -419,7 +431,8 @@ import Testing
         let server = try TestServer()
         let (client, seat, window, device) = try pointerOverWindow(server)
         defer { withExtendedLifetime((seat, window)) {} }
-        wp_cursor_shape_device_v1_set_shape(device, seat.pointerEnterSerial &- 1, WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_WAIT.rawValue)
+        wp_cursor_shape_device_v1_set_shape(
+            device, seat.pointerEnterSerial &- 1, WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_WAIT.rawValue)
         #expect(client.roundtrip())
         #expect(shownImage(server) === server.compositor.cursor.theme.defaultCursor)
     }
@@ -451,7 +464,8 @@ import Testing
         defer { withExtendedLifetime((seat, window)) {} }
         wl_pointer_release(seat.pointer)
         client.roundtrip()
-        wp_cursor_shape_device_v1_set_shape(device, seat.pointerEnterSerial, WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_WAIT.rawValue)
+        wp_cursor_shape_device_v1_set_shape(
+            device, seat.pointerEnterSerial, WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_WAIT.rawValue)
         wp_cursor_shape_device_v1_destroy(device)
         #expect(client.roundtrip())
     }

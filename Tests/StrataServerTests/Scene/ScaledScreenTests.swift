@@ -30,7 +30,9 @@ import Testing
     }
 
     /// A surface showing a pattern buffer of `width`×`height` pixels at `bufferScale`.
-    static func patternSurface(_ client: TestClient, width: Int32, height: Int32, bufferScale: Int32 = 1) throws -> TestSurface {
+    static func patternSurface(_ client: TestClient, width: Int32, height: Int32, bufferScale: Int32 = 1) throws
+        -> TestSurface
+    {
         let surface = try client.makeSurface(width: width, height: height)
         drawPattern(surface.buffer)
         wl_surface_set_buffer_scale(surface.surface, bufferScale)
@@ -43,14 +45,17 @@ import Testing
 
     /// Every pixel of the `width`×`height` block at (x, y) of the canvas equals `expected(i, j)`;
     /// records the first difference.
-    static func expectBlock(_ output: ScreenOutput, x: Int32, y: Int32, width: Int32, height: Int32,
-                            sourceLocation: SourceLocation = #_sourceLocation, _ expected: (Int32, Int32) -> UInt32) {
+    static func expectBlock(
+        _ output: ScreenOutput, x: Int32, y: Int32, width: Int32, height: Int32,
+        sourceLocation: SourceLocation = #_sourceLocation, _ expected: (Int32, Int32) -> UInt32
+    ) {
         for j in 0..<height {
             for i in 0..<width {
                 let actual = output.canvas.pixel(x: x + i, y: y + j)
                 if actual != expected(i, j) {
-                    Issue.record("canvas (\(x + i), \(y + j)) is \(actual.map { String($0, radix: 16) } ?? "nil"), not \(String(expected(i, j), radix: 16))",
-                                 sourceLocation: sourceLocation)
+                    Issue.record(
+                        "canvas (\(x + i), \(y + j)) is \(actual.map { String($0, radix: 16) } ?? "nil"), not \(String(expected(i, j), radix: 16))",
+                        sourceLocation: sourceLocation)
                     return
                 }
             }
@@ -190,7 +195,9 @@ import Testing
             client.roundtrip()
             server.repaint()
             var pixels: [UInt32?] = []
-            for y in 0..<output.canvas.height { for x in 0..<output.canvas.width { pixels.append(output.canvas.pixel(x: x, y: y)) } }
+            for y in 0..<output.canvas.height {
+                for x in 0..<output.canvas.width { pixels.append(output.canvas.pixel(x: x, y: y)) }
+            }
             // The scene is what it should be: an opaque cell, a translucent one over blue.
             let s = Int32(scale)
             #expect(output.canvas.pixel(x: 10 * s, y: 10 * s) == 0xffff_0000)
@@ -262,7 +269,8 @@ import Testing
         #expect(display.width == 40 && display.height == 20)
         for y in Int32(0)..<40 {
             for x in Int32(0)..<20 {
-                let (px, py) = ScreenRenderingTests.displayPixel(transform: .rotated90, lx: Int(x), ly: Int(y), lw: 20, lh: 40)
+                let (px, py) = ScreenRenderingTests.displayPixel(
+                    transform: .rotated90, lx: Int(x), ly: Int(y), lw: 20, lh: 40)
                 guard display.pixel(x: Int32(px), y: Int32(py)) == Self.pattern(x, y) else {
                     Issue.record("canvas (\(x), \(y)) should show at (\(px), \(py))")
                     return

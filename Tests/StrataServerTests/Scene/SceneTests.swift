@@ -94,11 +94,15 @@ import Testing
     /// class (a new kind of window, X11's, needs no change there).
     @Test func theSceneNamesNoShellClass() throws {
         let scene = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources/StrataServer/Scene")
-        let files = try FileManager.default.contentsOfDirectory(atPath: scene.path).filter { $0.hasSuffix(".swift") }.sorted()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+                "Sources/StrataServer/Scene")
+        let files = try FileManager.default.contentsOfDirectory(atPath: scene.path).filter { $0.hasSuffix(".swift") }
+            .sorted()
         #expect(files.contains("Scene.swift"))
-        let shellClasses = ["XdgToplevel", "XdgPopup", "XdgSurface", "WlShellSurface", "LayerSurface", "InputPopupSurface",
-                            "Subsurface", "PlainSurfaceWindow"]
+        let shellClasses = [
+            "XdgToplevel", "XdgPopup", "XdgSurface", "WlShellSurface", "LayerSurface", "InputPopupSurface",
+            "Subsurface", "PlainSurfaceWindow",
+        ]
         for file in files {
             let text = try String(contentsOf: scene.appendingPathComponent(file), encoding: .utf8)
             // Whole identifiers (`TreeLimits.maxSubsurfaceDepth` names no class).

@@ -9,16 +9,21 @@ import Testing
 /// brightness and orientation, pixel-exact with deterministic buffers.
 @Suite struct ScreenRenderingTests {
     /// A main screen of `mainSize` and a second screen of `secondSize`, one client.
-    func twoScreens(main: (Int, Int), second: (Int, Int)) throws -> (TestServer, TestXdgShell, ScreenOutput, ScreenOutput) {
+    func twoScreens(main: (Int, Int), second: (Int, Int)) throws -> (
+        TestServer, TestXdgShell, ScreenOutput, ScreenOutput
+    ) {
         let server = try TestServer(screens: 1, width: main.0, height: main.1)
-        let added = server.backend.addScreen(to: server.compositor, modes: [ScreenMode(width: second.0, height: second.1)])
+        let added = server.backend.addScreen(
+            to: server.compositor, modes: [ScreenMode(width: second.0, height: second.1)])
         let secondOutput = try #require(added)
         let shell = try TestXdgShell(client: try TestClient(server: server))
         return (server, shell, server.compositor.scene.outputs[0], secondOutput)
     }
 
     /// Maps a toplevel of one colour and puts it at (0, 0) of its screen.
-    func showWindow(_ shell: TestXdgShell, _ server: TestServer, width: Int32, height: Int32, argb: UInt32) throws -> (TestToplevel, Window) {
+    func showWindow(_ shell: TestXdgShell, _ server: TestServer, width: Int32, height: Int32, argb: UInt32) throws -> (
+        TestToplevel, Window
+    ) {
         let toplevel = try #require(shell.makeToplevel())
         #expect(toplevel.map(width: width, height: height, argb: argb))
         let window = try #require(server.windows.windows.last)
@@ -43,7 +48,7 @@ import Testing
         let (toplevel, _) = try showWindow(shell, server, width: 200, height: 100, argb: Colour.red)
         server.repaint()
         #expect(toplevel.ackAndRedraw(width: 200, height: 100, argb: Colour.blue))
-        server.repaint()   // main repaints; the mirror is damaged and repaints in the same pass or the next
+        server.repaint()  // main repaints; the mirror is damaged and repaints in the same pass or the next
         server.repaint()
         #expect(second.canvas.pixel(x: 50, y: 50) == Colour.blue)
     }
@@ -82,7 +87,9 @@ import Testing
         server.repaint()
         let shown = try #require(output.presentation?.pixel(x: 10, y: 10))
         func channel(_ p: UInt32, _ shift: UInt32) -> Int { Int((p >> shift) & 0xff) }
-        #expect(abs(channel(shown, 16) - 0x60) <= 1 && abs(channel(shown, 8) - 0x40) <= 1 && abs(channel(shown, 0) - 0x20) <= 1)
+        #expect(
+            abs(channel(shown, 16) - 0x60) <= 1 && abs(channel(shown, 8) - 0x40) <= 1
+                && abs(channel(shown, 0) - 0x20) <= 1)
         // The composed picture itself is untouched (mirrors and screenshots of windows read it).
         #expect(output.canvas.pixel(x: 10, y: 10) == 0xffc0_8040)
         server.windows.setBrightness(1, for: output.screen)

@@ -27,8 +27,10 @@ import Testing
 
     /// create_listener with `sandbox`'s descriptors, the metadata given, committed.
     @discardableResult
-    func commitContext(_ sandbox: SandboxSocket, engineName: String? = "flatpak", appID: String? = "org.example.App",
-                       instanceID: String? = "7") -> OpaquePointer? {
+    func commitContext(
+        _ sandbox: SandboxSocket, engineName: String? = "flatpak", appID: String? = "org.example.App",
+        instanceID: String? = "7"
+    ) -> OpaquePointer? {
         let context = wp_security_context_manager_v1_create_listener(manager, sandbox.listenFD, sandbox.closeFD)
         if let engineName { wp_security_context_v1_set_sandbox_engine(context, engineName) }
         if let appID { wp_security_context_v1_set_app_id(context, appID) }
@@ -47,10 +49,14 @@ import Testing
         let sandbox = try SandboxSocket()
         commitContext(sandbox)
         let app = try sandboxedClient(sandbox)
-        #expect(server.compositor.display.origin(of: app.serverClient)
-                == .sandboxed(SecurityContextMetadata(sandboxEngine: "flatpak", appID: "org.example.App", instanceID: "7")))
+        #expect(
+            server.compositor.display.origin(of: app.serverClient)
+                == .sandboxed(
+                    SecurityContextMetadata(sandboxEngine: "flatpak", appID: "org.example.App", instanceID: "7")))
         #expect(app.globals["wl_compositor"] != nil && app.globals["xdg_wm_base"] != nil)
-        for name in ClientPrivilegeTests.privilegedGlobals + ["wp_security_context_manager_v1", "ext_session_lock_manager_v1"] {
+        for name in ClientPrivilegeTests.privilegedGlobals + [
+            "wp_security_context_manager_v1", "ext_session_lock_manager_v1",
+        ] {
             #expect(app.globals[name] == nil, "\(name) shown to a sandboxed client")
         }
         #expect(try TestClient(server: server).globals["zwlr_screencopy_manager_v1"] != nil)
@@ -100,7 +106,9 @@ import Testing
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian  // 127.0.0.1, port 0: any free one
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(tcp, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(tcp, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         try #require(bound == 0 && listen(tcp, 1) == 0)
         _ = wp_security_context_manager_v1_create_listener(manager, tcp, sandbox.closeFD)
@@ -151,7 +159,8 @@ import Testing
         let longest = String(repeating: "a", count: SecurityContextManager.maxMetadataLength)
         commitContext(sandbox, engineName: longest, appID: longest, instanceID: longest)
         let app = try sandboxedClient(sandbox)
-        #expect(server.compositor.display.origin(of: app.serverClient)
+        #expect(
+            server.compositor.display.origin(of: app.serverClient)
                 == .sandboxed(SecurityContextMetadata(sandboxEngine: longest, appID: longest, instanceID: longest)))
     }
 
@@ -234,7 +243,9 @@ import Testing
             _ = wp_security_context_manager_v1_create_listener(hoardersManager, sandbox.listenFD, sandbox.closeFD)
         }
         #expect(hoarder.roundtrip())
-        #expect(server.compositor.securityContexts.listenerCount(of: hoarder.serverClient) == SecurityContextManager.maxListenersPerClient)
+        #expect(
+            server.compositor.securityContexts.listenerCount(of: hoarder.serverClient)
+                == SecurityContextManager.maxListenersPerClient)
         _ = wp_security_context_manager_v1_create_listener(hoardersManager, sandbox.listenFD, sandbox.closeFD)
         #expect(!hoarder.roundtrip())
         // wl_display.error no_memory: libwayland-client reports it as ENOMEM, not a protocol error.
@@ -260,7 +271,8 @@ import Testing
             let creator = try TestClient(server: server)
             let creatorsManager = try creator.bind(wp_security_context_manager_v1_interface_ptr())
             for _ in 0..<perClient {
-                let context = wp_security_context_manager_v1_create_listener(creatorsManager, sandbox.listenFD, sandbox.closeFD)
+                let context = wp_security_context_manager_v1_create_listener(
+                    creatorsManager, sandbox.listenFD, sandbox.closeFD)
                 wp_security_context_v1_commit(context)
             }
             #expect(creator.roundtrip())
@@ -294,7 +306,8 @@ import Testing
         let leaver = try TestClient(server: server)
         let leaversManager = try leaver.bind(wp_security_context_manager_v1_interface_ptr())
         for _ in 0..<SecurityContextManager.maxLeftoverListeners {
-            wp_security_context_v1_commit(wp_security_context_manager_v1_create_listener(leaversManager, sandbox.listenFD, sandbox.closeFD))
+            wp_security_context_v1_commit(
+                wp_security_context_manager_v1_create_listener(leaversManager, sandbox.listenFD, sandbox.closeFD))
         }
         #expect(leaver.roundtrip())
         _ = consume leaver
@@ -305,7 +318,9 @@ import Testing
             let holder = try TestClient(server: server)
             let holdersManager = try holder.bind(wp_security_context_manager_v1_interface_ptr())
             let room = min(perClient, SecurityContextManager.maxListeners - contexts.listeners.count)
-            for _ in 0..<room { _ = wp_security_context_manager_v1_create_listener(holdersManager, sandbox.listenFD, sandbox.closeFD) }
+            for _ in 0..<room {
+                _ = wp_security_context_manager_v1_create_listener(holdersManager, sandbox.listenFD, sandbox.closeFD)
+            }
             #expect(holder.roundtrip())
             holders.append(holder)
         }
@@ -326,8 +341,11 @@ import Testing
         func fill(_ client: RawClient, _ count: Int) throws -> UInt32 {
             let manager = try #require(client.bind("wp_security_context_manager_v1"))
             for _ in 0..<count {
-                #expect(client.send(WireMessage(object: manager, opcode: 1,
-                                                [.newID(client.newID()), .fd(sandbox.listenFD), .fd(sandbox.closeFD)])))
+                #expect(
+                    client.send(
+                        WireMessage(
+                            object: manager, opcode: 1,
+                            [.newID(client.newID()), .fd(sandbox.listenFD), .fd(sandbox.closeFD)])))
             }
             return manager
         }
@@ -335,7 +353,11 @@ import Testing
         #expect(greedy.getRegistry())
         let greedyManager = try fill(greedy, perClient)
         #expect(greedy.roundtrip())
-        #expect(greedy.send(WireMessage(object: greedyManager, opcode: 1, [.newID(greedy.newID()), .fd(sandbox.listenFD), .fd(sandbox.closeFD)])))
+        #expect(
+            greedy.send(
+                WireMessage(
+                    object: greedyManager, opcode: 1,
+                    [.newID(greedy.newID()), .fd(sandbox.listenFD), .fd(sandbox.closeFD)])))
         greedy.expectOverBudget(naming: "per-client limit: more than \(perClient) security contexts")
         _ = consume greedy
         server.step()

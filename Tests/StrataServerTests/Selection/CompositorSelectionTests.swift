@@ -18,15 +18,21 @@ import Testing
         }
         server.compositor.seat.setCompositorSelection(source, kind)
         let primary = kind == .primary
-        #expect(reader.client.wait { (primary ? reader.control.primarySelectionMimeTypes : reader.control.selectionMimeTypes) == ["text/plain", "image/png"] })
+        #expect(
+            reader.client.wait {
+                (primary ? reader.control.primarySelectionMimeTypes : reader.control.selectionMimeTypes) == [
+                    "text/plain", "image/png",
+                ]
+            })
         let fd = try #require(reader.control.receive("text/plain", primary: primary))
         defer { close(fd) }
         var text: [UInt8] = []
-        #expect(reader.client.wait {
-            let (bytes, eof) = readAvailable(fd)
-            text += bytes
-            return eof
-        })
+        #expect(
+            reader.client.wait {
+                let (bytes, eof) = readAvailable(fd)
+                text += bytes
+                return eof
+            })
         #expect(String(decoding: text, as: UTF8.self) == "from outside")
         #expect(asked == ["text/plain"])
         // A type not offered is never asked for.
@@ -72,11 +78,12 @@ import Testing
         #expect(contents.receive("text/plain", fd: fds[1]))
         close(fds[1])
         var text: [UInt8] = []
-        #expect(writer.client.wait {
-            let (bytes, eof) = readAvailable(fds[0])
-            text += bytes
-            return eof
-        })
+        #expect(
+            writer.client.wait {
+                let (bytes, eof) = readAvailable(fds[0])
+                text += bytes
+                return eof
+            })
         close(fds[0])
         #expect(text == Array("hello".utf8) && source.sendRequests == ["text/plain"])
         source.destroy()

@@ -23,7 +23,9 @@ final class ControlClient {
     }
 
     /// A source of `text` set as the clipboard (or the primary selection).
-    func copy(_ text: String, primary: Bool = false, types: [String] = ["text/plain;charset=utf-8", "text/plain"]) throws -> TestDataControlSource {
+    func copy(_ text: String, primary: Bool = false, types: [String] = ["text/plain;charset=utf-8", "text/plain"])
+        throws -> TestDataControlSource
+    {
         let source = try control.makeSource(mimeTypes: types, payload: Array(text.utf8))
         control.set(source, primary: primary)
         client.roundtrip()
@@ -165,9 +167,14 @@ final class ControlClient {
         let source = try control.copy("once")
         control.control.set(source, primary: true)
         #expect(!control.client.roundtrip())
-        let code = flavor == .wlr ? ZWLR_DATA_CONTROL_DEVICE_V1_ERROR_USED_SOURCE.rawValue : EXT_DATA_CONTROL_DEVICE_V1_ERROR_USED_SOURCE.rawValue
+        let code =
+            flavor == .wlr
+            ? ZWLR_DATA_CONTROL_DEVICE_V1_ERROR_USED_SOURCE.rawValue
+            : EXT_DATA_CONTROL_DEVICE_V1_ERROR_USED_SOURCE.rawValue
         #expect(control.client.protocolError?.code == code)
-        #expect(control.client.protocolError?.interface == (flavor == .wlr ? "zwlr_data_control_device_v1" : "ext_data_control_device_v1"))
+        #expect(
+            control.client.protocolError?.interface
+                == (flavor == .wlr ? "zwlr_data_control_device_v1" : "ext_data_control_device_v1"))
     }
 
     @Test(arguments: flavors)
@@ -177,9 +184,14 @@ final class ControlClient {
         let source = try control.copy("set")
         source.offer("text/html")
         #expect(!control.client.roundtrip())
-        let code = flavor == .wlr ? ZWLR_DATA_CONTROL_SOURCE_V1_ERROR_INVALID_OFFER.rawValue : EXT_DATA_CONTROL_SOURCE_V1_ERROR_INVALID_OFFER.rawValue
+        let code =
+            flavor == .wlr
+            ? ZWLR_DATA_CONTROL_SOURCE_V1_ERROR_INVALID_OFFER.rawValue
+            : EXT_DATA_CONTROL_SOURCE_V1_ERROR_INVALID_OFFER.rawValue
         #expect(control.client.protocolError?.code == code)
-        #expect(control.client.protocolError?.interface == (flavor == .wlr ? "zwlr_data_control_source_v1" : "ext_data_control_source_v1"))
+        #expect(
+            control.client.protocolError?.interface
+                == (flavor == .wlr ? "zwlr_data_control_source_v1" : "ext_data_control_source_v1"))
     }
 
     @Test func aSourceOfTooManyMimeTypesIsNoMemory() throws {
@@ -228,7 +240,9 @@ final class ControlClient {
         #expect(reader.client.roundtrip(), "the reader is still served")
         #expect(reader.client.connectionError == 0)
         #expect(reader.client.protocolError == nil)
-        #expect(reader.control.selectionEvents - eventsBefore < 40, "offers the reader had no room for were replaced by the last")
+        #expect(
+            reader.control.selectionEvents - eventsBefore < 40,
+            "offers the reader had no room for were replaced by the last")
         #expect(sources.dropLast().allSatisfy { $0.cancelled })
         #expect(hostile.client.protocolError == nil)
     }

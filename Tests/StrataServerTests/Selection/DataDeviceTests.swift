@@ -126,7 +126,7 @@ final class ClipboardClient {
     @Test func aSelectionFromAClientWithoutFocusOrSerialIsRefused() throws {
         let server = try TestServer()
         let a = try ClipboardClient(server, x: 0)
-        let b = try ClipboardClient(server, x: 100)   // b is key
+        let b = try ClipboardClient(server, x: 100)  // b is key
         let source = try TestDataSource(manager: a.manager, mimeTypes: ["text/plain"], payload: [1])
         wl_data_device_set_selection(a.device.device, source.source, 12345)
         a.client.roundtrip()
@@ -141,7 +141,7 @@ final class ClipboardClient {
         let source = try a.offer("once")
         wl_data_device_set_selection(a.device.device, source.source, a.seat.lastSerial)
         #expect(!a.client.roundtrip())
-        #expect(a.client.protocolError?.code == 1)   // wl_data_device.error.used_source (wayland 1.23)
+        #expect(a.client.protocolError?.code == 1)  // wl_data_device.error.used_source (wayland 1.23)
         #expect(a.client.protocolError?.interface == "wl_data_device")
     }
 

@@ -113,12 +113,18 @@ struct DragScene {
         // The origin's pointer focus leaves: the drag holds the pointer.
         #expect(s.a.seat.takeEvents().contains(.pointerLeave(surface: s.a.surface.id)))
         // A's own surface is under the point: A's device hears the drag first.
-        #expect(s.a.device.takeDragEvents() == [.sourceActions(copyOrMove), .enter(surface: s.a.surface.id, x: 10, y: 10, hasOffer: true)])
+        #expect(
+            s.a.device.takeDragEvents() == [
+                .sourceActions(copyOrMove), .enter(surface: s.a.surface.id, x: 10, y: 10, hasOffer: true),
+            ])
 
         s.motion(110, 20, time: 3)
         s.sync()
         #expect(s.a.device.takeDragEvents() == [.leave])
-        #expect(s.b.device.takeDragEvents() == [.sourceActions(copyOrMove), .enter(surface: s.b.surface.id, x: 10, y: 20, hasOffer: true)])
+        #expect(
+            s.b.device.takeDragEvents() == [
+                .sourceActions(copyOrMove), .enter(surface: s.b.surface.id, x: 10, y: 20, hasOffer: true),
+            ])
         #expect(s.b.device.dragMimeTypes == ["text/plain"])
         s.motion(111, 21, time: 4)
         s.sync()
@@ -152,8 +158,11 @@ struct DragScene {
         #expect(!source.cancelled)
 
         let window = s.b.window.id
-        #expect(trace.events == [.started(touch: nil, hasSource: true, hasIcon: false), .entered(window: s.a.window.id), .left,
-                                 .entered(window: window), .left, .ended(.dropped, action: move)])
+        #expect(
+            trace.events == [
+                .started(touch: nil, hasSource: true, hasIcon: false), .entered(window: s.a.window.id), .left,
+                .entered(window: window), .left, .ended(.dropped, action: move),
+            ])
     }
 
     @Test func aDropOverADestinationThatNeverAnswersCancelsTheSource() throws {
@@ -164,7 +173,10 @@ struct DragScene {
         s.sync()
         s.seat.pointerButton(BTN_LEFT, pressed: false, time: 5)
         s.sync()
-        #expect(s.b.device.takeDragEvents() == [.sourceActions(copyOrMove), .enter(surface: s.b.surface.id, x: 20, y: 10, hasOffer: true), .leave])
+        #expect(
+            s.b.device.takeDragEvents() == [
+                .sourceActions(copyOrMove), .enter(surface: s.b.surface.id, x: 20, y: 10, hasOffer: true), .leave,
+            ])
         #expect(source.dragEvents == ["cancelled"])
         #expect(s.seat.drag == nil)
     }
@@ -178,7 +190,8 @@ struct DragScene {
         s.motion(10, 10)
         s.sync()
         #expect(source.dragEvents == ["cancelled"])
-        #expect(s.a.seat.takeEvents().suffix(2) == [.pointerEnter(surface: s.a.surface.id, x: 10, y: 10), .pointerFrame])
+        #expect(
+            s.a.seat.takeEvents().suffix(2) == [.pointerEnter(surface: s.a.surface.id, x: 10, y: 10), .pointerFrame])
     }
 
     @Test func aDropAcceptedWithoutAnActionIsNotADrop() throws {
@@ -189,7 +202,7 @@ struct DragScene {
         s.sync()
         let offer = try #require(s.b.device.dragOffer)
         wl_data_offer_accept(offer, s.b.device.enterSerial, "text/plain")
-        wl_data_offer_set_actions(offer, copy, copy)   // the source only moves
+        wl_data_offer_set_actions(offer, copy, copy)  // the source only moves
         s.sync()
         s.seat.pointerButton(BTN_LEFT, pressed: false, time: 5)
         s.sync()
@@ -213,7 +226,8 @@ struct DragScene {
         wl_data_offer_set_actions(offer, move, move)
         wl_data_offer_finish(offer)
         s.sync()
-        #expect(source.dragEvents == ["target(text/plain)", "action(4)", "dnd_drop_performed", "action(2)", "dnd_finished"])
+        #expect(
+            source.dragEvents == ["target(text/plain)", "action(4)", "dnd_drop_performed", "action(2)", "dnd_finished"])
         // The offer hears no action after the drop (the spec).
         #expect(s.b.device.takeDragEvents().isEmpty)
     }
@@ -364,7 +378,7 @@ struct DragScene {
         s.startDrag(source, serial: serial)
         wl_data_device_start_drag(s.a.device.device, source.source, s.a.surface.surface, nil, serial)
         #expect(!s.a.client.roundtrip())
-        #expect(s.a.client.protocolError?.code == 1)   // wl_data_device.error.used_source
+        #expect(s.a.client.protocolError?.code == 1)  // wl_data_device.error.used_source
         #expect(s.a.client.protocolError?.interface == "wl_data_device")
     }
 
@@ -372,7 +386,8 @@ struct DragScene {
         let s = try DragScene()
         let cursor = try s.a.client.makeSurface(width: 4, height: 4)
         wl_pointer_set_cursor(try #require(s.a.seat.pointer), 0, cursor.surface, 0, 0)
-        wl_data_device_start_drag(s.a.device.device, try s.a.source().source, s.a.surface.surface, cursor.surface, s.pressOnA())
+        wl_data_device_start_drag(
+            s.a.device.device, try s.a.source().source, s.a.surface.surface, cursor.surface, s.pressOnA())
         #expect(!s.a.client.roundtrip())
         #expect(s.a.client.protocolError?.code == WL_DATA_DEVICE_ERROR_ROLE.rawValue)
         #expect(s.a.client.protocolError?.interface == "wl_data_device")
@@ -394,7 +409,7 @@ struct DragScene {
         let source = try s.a.source()
         s.motion(10, 10)
         s.sync()
-        s.startDrag(source, serial: s.a.seat.lastSerial)   // the enter's serial, no button held
+        s.startDrag(source, serial: s.a.seat.lastSerial)  // the enter's serial, no button held
         #expect(source.cancelled)
         #expect(s.seat.drag == nil)
         s.motion(110, 10)
@@ -502,7 +517,10 @@ struct DragScene {
         #expect(s.server.pixel(x: 12, y: 12) == 0xff00_00ff)
         s.motion(110, 10)
         s.sync()
-        #expect(s.b.device.takeDragEvents() == [.sourceActions(copyOrMove), .enter(surface: s.b.surface.id, x: 10, y: 10, hasOffer: true)])
+        #expect(
+            s.b.device.takeDragEvents() == [
+                .sourceActions(copyOrMove), .enter(surface: s.b.surface.id, x: 10, y: 10, hasOffer: true),
+            ])
     }
 
     @Test func aDestinationWhoseDataDeviceDiesMidDragHearsNothingMore() throws {
@@ -660,7 +678,10 @@ struct DragScene {
         #expect(s.seat.drag?.touchID == 3)
         s.seat.touchMotion(id: 3, x: 115, y: 5, time: 2)
         s.sync()
-        #expect(s.b.device.takeDragEvents() == [.sourceActions(copyOrMove), .enter(surface: s.b.surface.id, x: 15, y: 5, hasOffer: true)])
+        #expect(
+            s.b.device.takeDragEvents() == [
+                .sourceActions(copyOrMove), .enter(surface: s.b.surface.id, x: 15, y: 5, hasOffer: true),
+            ])
         let offer = try #require(s.b.device.dragOffer)
         wl_data_offer_accept(offer, s.b.device.enterSerial, "text/plain")
         wl_data_offer_set_actions(offer, copy, copy)
@@ -687,7 +708,8 @@ struct DragScene {
         s.motion(210, 10)
         s.seat.pointerButton(BTN_LEFT, pressed: false, time: 5)
         s.sync()
-        #expect(s.a.device.takeDragEvents() == [.enter(surface: second.id, x: 10, y: 10, hasOffer: false), .drop, .leave])
+        #expect(
+            s.a.device.takeDragEvents() == [.enter(surface: second.id, x: 10, y: 10, hasOffer: false), .drop, .leave])
     }
 
     @Test func versionOneClientsDragWithAnImplicitCopy() throws {

@@ -22,10 +22,11 @@ final class PrimaryClient {
         let client = try TestClient(server: server)
         let seat = try TestSeat(client: client)
         seat.getKeyboard()
-        let manager = switch kind {
-        case .zwp: try client.bind(zwp_primary_selection_device_manager_v1_interface_ptr(), version: 1)
-        case .gtk: try client.bind(gtk_primary_selection_device_manager_interface_ptr(), version: 1)
-        }
+        let manager =
+            switch kind {
+            case .zwp: try client.bind(zwp_primary_selection_device_manager_v1_interface_ptr(), version: 1)
+            case .gtk: try client.bind(gtk_primary_selection_device_manager_interface_ptr(), version: 1)
+            }
         device = try TestPrimarySelectionDevice(manager: manager, seat: seat.seat, protocol: kind)
         let surface = try client.makeSurface(width: 40, height: 40)
         window = try #require(client.showPlainSurface(surface, x: x, y: 0))
@@ -35,8 +36,11 @@ final class PrimaryClient {
         self.client = client
     }
 
-    func select(_ text: String, types: [String] = ["text/plain;charset=utf-8", "text/plain"]) throws -> TestPrimarySelectionSource {
-        let source = try TestPrimarySelectionSource(manager: manager, mimeTypes: types, payload: Array(text.utf8), protocol: kind)
+    func select(_ text: String, types: [String] = ["text/plain;charset=utf-8", "text/plain"]) throws
+        -> TestPrimarySelectionSource
+    {
+        let source = try TestPrimarySelectionSource(
+            manager: manager, mimeTypes: types, payload: Array(text.utf8), protocol: kind)
         switch kind {
         case .zwp: zwp_primary_selection_device_v1_set_selection(device.device, source.source, seat.lastSerial)
         case .gtk: gtk_primary_selection_device_set_selection(device.device, source.source, seat.lastSerial)
@@ -78,7 +82,7 @@ final class PrimaryClient {
         let clipboard = try a.client.bind(wl_data_device_manager_interface_ptr(), version: 3)
         let dataDevice = try TestDataDevice(manager: clipboard, seat: a.seat.seat)
         a.client.roundtrip()
-        let source = try a.select("primary only")   // kept alive: its listener data is the object
+        let source = try a.select("primary only")  // kept alive: its listener data is the object
         #expect(a.device.selection != nil)
         #expect(dataDevice.selection == nil)
         withExtendedLifetime(source) {}
@@ -124,7 +128,7 @@ final class PrimaryClient {
     @Test func aSelectionFromAClientWithoutFocusOrSerialIsRefused() throws {
         let server = try TestServer()
         let a = try PrimaryClient(server, x: 0)
-        let b = try PrimaryClient(server, x: 100)   // b is key
+        let b = try PrimaryClient(server, x: 100)  // b is key
         let source = try TestPrimarySelectionSource(manager: a.manager, mimeTypes: ["text/plain"], payload: [1])
         zwp_primary_selection_device_v1_set_selection(a.device.device, source.source, 12345)
         a.client.roundtrip()
@@ -199,7 +203,7 @@ final class PrimaryClient {
         let old = try gtk.select("old", types: ["text/plain"])
         zwp.window.makeKey()
         zwp.client.roundtrip()
-        let new = try zwp.select("new")   // kept alive: it answers `send`
+        let new = try zwp.select("new")  // kept alive: it answers `send`
         gtk.client.roundtrip()
         #expect(old.cancelled)
         gtk.window.makeKey()
@@ -217,7 +221,8 @@ final class PrimaryClient {
         let server = try TestServer()
         let gtk = try PrimaryClient(server, x: 0, protocol: .gtk)
         let key = try PrimaryClient(server, x: 100)
-        let source = try TestPrimarySelectionSource(manager: gtk.manager, mimeTypes: ["text/plain"], payload: [1], protocol: .gtk)
+        let source = try TestPrimarySelectionSource(
+            manager: gtk.manager, mimeTypes: ["text/plain"], payload: [1], protocol: .gtk)
         gtk_primary_selection_device_set_selection(gtk.device.device, source.source, 0)
         gtk.client.roundtrip()
         #expect(source.cancelled)

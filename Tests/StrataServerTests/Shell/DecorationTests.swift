@@ -25,7 +25,8 @@ final class DecorationRecord {
 
     func decoration(_ manager: OpaquePointer, _ toplevel: TestToplevel, _ record: DecorationRecord) -> OpaquePointer? {
         let decoration = zxdg_decoration_manager_v1_get_toplevel_decoration(manager, toplevel.toplevel)
-        zxdg_toplevel_decoration_v1_add_listener(decoration, &Self.listener, Unmanaged.passUnretained(record).toOpaque())
+        zxdg_toplevel_decoration_v1_add_listener(
+            decoration, &Self.listener, Unmanaged.passUnretained(record).toOpaque())
         return decoration
     }
 
@@ -49,8 +50,11 @@ final class DecorationRecord {
         // Asking for server side is heard and answered with Strata's mode, in a new configure.
         zxdg_toplevel_decoration_v1_set_mode(object, ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE.rawValue)
         shell.client.roundtrip()
-        #expect(record.modes == [ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE.rawValue,
-                                 ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE.rawValue])
+        #expect(
+            record.modes == [
+                ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE.rawValue,
+                ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE.rawValue,
+            ])
         #expect(toplevel.configures.count == 2)
     }
 
@@ -70,8 +74,9 @@ final class DecorationRecord {
         let toplevel = try #require(shell.makeToplevel())
         _ = zxdg_decoration_manager_v1_get_toplevel_decoration(manager, toplevel.toplevel)
         _ = zxdg_decoration_manager_v1_get_toplevel_decoration(manager, toplevel.toplevel)
-        expectXdgProtocolError(shell.client, code: ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ALREADY_CONSTRUCTED.rawValue,
-                               interface: "zxdg_decoration_manager_v1")
+        expectXdgProtocolError(
+            shell.client, code: ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ALREADY_CONSTRUCTED.rawValue,
+            interface: "zxdg_decoration_manager_v1")
     }
 
     @Test func aDecorationForAToplevelWithABufferIsAnUnconfiguredBufferError() throws {
@@ -79,8 +84,9 @@ final class DecorationRecord {
         let toplevel = try #require(shell.makeToplevel())
         #expect(toplevel.map(width: 50, height: 50, argb: Colour.red))
         _ = zxdg_decoration_manager_v1_get_toplevel_decoration(manager, toplevel.toplevel)
-        expectXdgProtocolError(shell.client, code: ZXDG_TOPLEVEL_DECORATION_V1_ERROR_UNCONFIGURED_BUFFER.rawValue,
-                               interface: "zxdg_decoration_manager_v1")
+        expectXdgProtocolError(
+            shell.client, code: ZXDG_TOPLEVEL_DECORATION_V1_ERROR_UNCONFIGURED_BUFFER.rawValue,
+            interface: "zxdg_decoration_manager_v1")
     }
 
     @Test func destroyingTheToplevelBeforeItsDecorationIsAnOrphanedError() throws {
@@ -89,8 +95,9 @@ final class DecorationRecord {
         _ = zxdg_decoration_manager_v1_get_toplevel_decoration(manager, toplevel.toplevel)
         #expect(toplevel.commitInitial())
         toplevel.destroyToplevel()
-        expectXdgProtocolError(shell.client, code: ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ORPHANED.rawValue,
-                               interface: "zxdg_toplevel_decoration_v1")
+        expectXdgProtocolError(
+            shell.client, code: ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ORPHANED.rawValue,
+            interface: "zxdg_toplevel_decoration_v1")
     }
 
     @Test func destroyingTheDecorationFirstIsFine() throws {

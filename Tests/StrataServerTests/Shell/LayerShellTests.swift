@@ -109,7 +109,8 @@ func layerWindow(_ server: TestServer, namespace: String) -> Window? {
         bad.setAnchor(Anchor.top)
         bad.setSize(0, 30)
         wl_surface_commit(bad.surface)
-        expectXdgProtocolError(shell.client, code: ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SIZE.rawValue, interface: "zwlr_layer_surface_v1")
+        expectXdgProtocolError(
+            shell.client, code: ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SIZE.rawValue, interface: "zwlr_layer_surface_v1")
     }
 
     @Test func aBufferCommittedBeforeTheFirstConfigureIsAnErrorUnderTheStrictHandshake() throws {
@@ -119,7 +120,9 @@ func layerWindow(_ server: TestServer, namespace: String) -> Window? {
         let buffer = try #require(shell.makeBuffer(width: 200, height: 100, argb: Colour.red))
         wl_surface_attach(early.surface, buffer.buffer, 0, 0)
         wl_surface_commit(early.surface)
-        expectXdgProtocolError(shell.client, code: ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SURFACE_STATE.rawValue, interface: "zwlr_layer_surface_v1")
+        expectXdgProtocolError(
+            shell.client, code: ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SURFACE_STATE.rawValue,
+            interface: "zwlr_layer_surface_v1")
     }
 
     @Test func theLenientHandshakeMapsALayerSurfaceWhoseFirstCommitCarriesABuffer() throws {
@@ -145,7 +148,8 @@ func layerWindow(_ server: TestServer, namespace: String) -> Window? {
         let toplevel = try #require(shell.makeToplevel())
         let layerShell = try shell.client.bind(zwlr_layer_shell_v1_interface_ptr())
         _ = zwlr_layer_shell_v1_get_layer_surface(layerShell, toplevel.surface, nil, Layer.top, "x")
-        expectXdgProtocolError(shell.client, code: ZWLR_LAYER_SHELL_V1_ERROR_ROLE.rawValue, interface: "zwlr_layer_shell_v1")
+        expectXdgProtocolError(
+            shell.client, code: ZWLR_LAYER_SHELL_V1_ERROR_ROLE.rawValue, interface: "zwlr_layer_shell_v1")
     }
 
     @Test func aTopLayerSurfaceStaysAboveANewerNormalWindowAndABackgroundOneBelowIt() throws {
@@ -182,7 +186,9 @@ func layerWindow(_ server: TestServer, namespace: String) -> Window? {
         server.compositor.seat.pointerButton(BTN_LEFT, pressed: true, time: 2)
         server.compositor.seat.pointerButton(BTN_LEFT, pressed: false, time: 3)
         #expect(shell.client.roundtrip())
-        #expect(server.compositor.seat.pointerFocus === server.compositor.surface(of: shell.client.serverClient, id: shell.client.id(of: panel.surface)))
+        #expect(
+            server.compositor.seat.pointerFocus
+                === server.compositor.surface(of: shell.client.serverClient, id: shell.client.id(of: panel.surface)))
         #expect(server.windows.keyWindow?.title != "panel")
         #expect(toplevel.isActivated)
     }
@@ -295,12 +301,18 @@ func layerWindow(_ server: TestServer, namespace: String) -> Window? {
         bar.setAnchor(Anchor.top | Anchor.left | Anchor.right)
         bar.setSize(0, 40)
         #expect(bar.map(argb: Colour.blue))
-        #expect(seat.takeEvents() == [.pointerLeave(surface: shell.client.id(of: toplevel.surface)),
-                                      .pointerEnter(surface: shell.client.id(of: bar.surface), x: 20, y: 20), .pointerFrame])
+        #expect(
+            seat.takeEvents() == [
+                .pointerLeave(surface: shell.client.id(of: toplevel.surface)),
+                .pointerEnter(surface: shell.client.id(of: bar.surface), x: 20, y: 20), .pointerFrame,
+            ])
         bar.destroyLayerSurface()
         #expect(shell.client.roundtrip())
-        #expect(seat.takeEvents() == [.pointerLeave(surface: shell.client.id(of: bar.surface)),
-                                      .pointerEnter(surface: shell.client.id(of: toplevel.surface), x: 20, y: 20), .pointerFrame])
+        #expect(
+            seat.takeEvents() == [
+                .pointerLeave(surface: shell.client.id(of: bar.surface)),
+                .pointerEnter(surface: shell.client.id(of: toplevel.surface), x: 20, y: 20), .pointerFrame,
+            ])
     }
 
     @Test func aPopupOfALayerSurfaceIsPlacedRelativeToItAndDrawnAboveIt() throws {
@@ -309,8 +321,10 @@ func layerWindow(_ server: TestServer, namespace: String) -> Window? {
         bar.setAnchor(Anchor.bottom | Anchor.left | Anchor.right)
         bar.setSize(0, 30)
         #expect(bar.map(argb: Colour.blue))
-        let positioner = try #require(shell.makePositioner(width: 80, height: 60, anchorRect: (10, 0, 20, 1),
-                                                           anchor: XDG_POSITIONER_ANCHOR_TOP_LEFT, gravity: XDG_POSITIONER_GRAVITY_TOP_RIGHT))
+        let positioner = try #require(
+            shell.makePositioner(
+                width: 80, height: 60, anchorRect: (10, 0, 20, 1),
+                anchor: XDG_POSITIONER_ANCHOR_TOP_LEFT, gravity: XDG_POSITIONER_GRAVITY_TOP_RIGHT))
         let popup = try #require(shell.makePopup(parent: nil, positioner: positioner))
         zwlr_layer_surface_v1_get_popup(bar.layerSurface, popup.popup)
         #expect(popup.map(argb: Colour.yellow))
@@ -328,8 +342,10 @@ func layerWindow(_ server: TestServer, namespace: String) -> Window? {
         bar.setAnchor(Anchor.top | Anchor.left)
         bar.setSize(200, 100)
         #expect(bar.map(argb: Colour.blue))
-        let positioner = try #require(shell.makePositioner(width: 30, height: 30, anchorRect: (5, 5, 190, 90),
-                                                           anchor: XDG_POSITIONER_ANCHOR_NONE, gravity: XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT))
+        let positioner = try #require(
+            shell.makePositioner(
+                width: 30, height: 30, anchorRect: (5, 5, 190, 90),
+                anchor: XDG_POSITIONER_ANCHOR_NONE, gravity: XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT))
         let popup = try #require(shell.makePopup(parent: nil, positioner: positioner))
         zwlr_layer_surface_v1_get_popup(bar.layerSurface, popup.popup)
         // The first commit carries a buffer: it sends the configure and maps at once.
@@ -358,7 +374,9 @@ func layerWindow(_ server: TestServer, namespace: String) -> Window? {
         #expect(panel.closedCount == 1)
         #expect(layerWindow(server, namespace: "panel")?.isHidden == true)
         let remaining = try #require(server.windows.mainScreen)
-        #expect(remaining.usableArea == remaining.bounds, "a closed panel reserves nothing on the screen its window moved to")
+        #expect(
+            remaining.usableArea == remaining.bounds,
+            "a closed panel reserves nothing on the screen its window moved to")
         panel.destroyLayerSurface()
         #expect(shell.client.roundtrip())
         #expect(layerWindow(server, namespace: "panel") == nil)

@@ -107,9 +107,11 @@ final class RecognisablePlacement: WindowPlacementPolicy {
         #expect(window.frame == Rect(x: 20, y: 26, width: 120, height: 90))
     }
 
-    @Test(arguments: [("cascade", Rect(x: 40, y: 0, width: 100, height: 80)),
-                      ("top-left", Rect(x: 40, y: 0, width: 100, height: 80)),
-                      ("center", Rect(x: 290, y: 200, width: 100, height: 80))])
+    @Test(arguments: [
+        ("cascade", Rect(x: 40, y: 0, width: 100, height: 80)),
+        ("top-left", Rect(x: 40, y: 0, width: 100, height: 80)),
+        ("center", Rect(x: 290, y: 200, width: 100, height: 80)),
+    ])
     func aNewWindowIsPlacedInsideTheWorkAreaALayerShellPanelLeaves(placement: String, expected: Rect) throws {
         let (server, shell) = try makeXdgFixture()
         server.windows.placement = try #require(WindowPlacementPolicies.named(placement))
@@ -118,7 +120,9 @@ final class RecognisablePlacement: WindowPlacementPolicy {
         panel.setSize(40, 0)
         panel.setExclusiveZone(40)
         #expect(panel.map(argb: Colour.blue))
-        #expect(server.windows.placement.workArea(of: try #require(server.windows.mainScreen)) == Rect(x: 40, y: 0, width: 600, height: 480))
+        #expect(
+            server.windows.placement.workArea(of: try #require(server.windows.mainScreen))
+                == Rect(x: 40, y: 0, width: 600, height: 480))
         let toplevel = try #require(shell.makeToplevel())
         #expect(toplevel.map(width: 100, height: 80, argb: Colour.red))
         #expect(server.windows.keyWindow?.frame == expected)
@@ -181,7 +185,9 @@ final class RecognisablePlacement: WindowPlacementPolicy {
         // last configure it read only).
         _ = server.windows.makeKey(server.windows.windows[0])
         #expect(shell.client.roundtrip())
-        #expect(toplevel.lastConfigure.map { ($0.width, $0.height) == (640, 480) && !$0.has(XDG_TOPLEVEL_STATE_ACTIVATED) } == true)
+        #expect(
+            toplevel.lastConfigure.map { ($0.width, $0.height) == (640, 480) && !$0.has(XDG_TOPLEVEL_STATE_ACTIVATED) }
+                == true)
         #expect(toplevel.ackAndRedraw(argb: Colour.red))
         #expect(window.frame == Rect(x: 0, y: 0, width: 640, height: 480))
         // Acknowledged: the next configure leaves the size to the client again.
@@ -250,6 +256,9 @@ final class RecognisablePlacement: WindowPlacementPolicy {
         let second = try #require(shell.makeToplevel())
         #expect(second.map(width: 100, height: 80, argb: Colour.blue))
         let windows = server.windows.windows
-        #expect(windows.map(\.frame) == [Rect(x: 0, y: 0, width: 100, height: 80), Rect(x: 270, y: 200, width: 100, height: 80)])
+        #expect(
+            windows.map(\.frame) == [
+                Rect(x: 0, y: 0, width: 100, height: 80), Rect(x: 270, y: 200, width: 100, height: 80),
+            ])
     }
 }

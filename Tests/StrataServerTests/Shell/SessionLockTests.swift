@@ -173,11 +173,15 @@ final class LockBystander {
         let app = try LockBystander(server)
         defer { withExtendedLifetime(app) {} }
         let (locker, _) = try Self.lockedLocker(server)
-        let added = try #require(server.compositor.connectScreen(name: "EXTRA", modes: [ScreenMode(width: 320, height: 200)], backendName: "test"))
+        let added = try #require(
+            server.compositor.connectScreen(
+                name: "EXTRA", modes: [ScreenMode(width: 320, height: 200)], backendName: "test"))
         locker.client.roundtrip()
         #expect(server.pixel(x: 5, y: 5, screen: 1) == 0xff00_0000)
         // Windows moved onto the new screen are not drawn either.
-        if let window = server.windows.windows.first { server.windows.move(window, to: added.screen, origin: Point(x: 0, y: 0)) }
+        if let window = server.windows.windows.first {
+            server.windows.move(window, to: added.screen, origin: Point(x: 0, y: 0))
+        }
         #expect(server.pixel(x: 5, y: 5, screen: 1) == 0xff00_0000)
         let outputs = locker.bindOutputs()
         #expect(outputs.count == 2)
@@ -355,9 +359,11 @@ final class LockBystander {
         for round in 0..<200 {
             guard let lock = ext_session_lock_manager_v1_lock(manager) else { break }
             if round % 2 == 0 {
-                ext_session_lock_v1_unlock_and_destroy(lock)   // locked at once: a legal unlock
-            } else if let surface = locker.makeSurface(), let outputs = Optional(locker.bindOutputs()), let output = outputs.first,
-                      let lockSurface = ext_session_lock_v1_get_lock_surface(lock, surface, output) {
+                ext_session_lock_v1_unlock_and_destroy(lock)  // locked at once: a legal unlock
+            } else if let surface = locker.makeSurface(), let outputs = Optional(locker.bindOutputs()),
+                let output = outputs.first,
+                let lockSurface = ext_session_lock_v1_get_lock_surface(lock, surface, output)
+            {
                 ext_session_lock_v1_unlock_and_destroy(lock)
                 ext_session_lock_surface_v1_destroy(lockSurface)
                 wl_surface_destroy(surface)

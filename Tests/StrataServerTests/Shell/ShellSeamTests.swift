@@ -38,7 +38,9 @@ import Testing
             while let found = text.range(of: name, range: searchRange) {
                 let before = found.lowerBound == text.startIndex ? nil : text[text.index(before: found.lowerBound)]
                 let after = found.upperBound == text.endIndex ? nil : text[found.upperBound]
-                let isIdentifierCharacter = { (c: Character?) in c.map { $0.isLetter || $0.isNumber || $0 == "_" } ?? false }
+                let isIdentifierCharacter = { (c: Character?) in
+                    c.map { $0.isLetter || $0.isNumber || $0 == "_" } ?? false
+                }
                 if !isIdentifierCharacter(before), !isIdentifierCharacter(after) { return true }
                 searchRange = found.upperBound..<text.endIndex
             }
@@ -66,7 +68,9 @@ import Testing
     }
 
     @Test func theScanFindsAShellClassWhereOneIsNamed() throws {
-        let text = try String(contentsOf: Self.sourcesDirectory.appendingPathComponent("StrataServer/Shell/XdgToplevel.swift"), encoding: .utf8)
+        let text = try String(
+            contentsOf: Self.sourcesDirectory.appendingPathComponent("StrataServer/Shell/XdgToplevel.swift"),
+            encoding: .utf8)
         #expect(Self.shellClassesNamed(in: text) == ["XdgToplevel"])
         #expect(Self.shellClassesNamed(in: "let s = x as? WlShellSurface") == ["WlShellSurface"])
         #expect(Self.shellClassesNamed(in: "XdgToplevelDecoration, MyWlShellSurface2, TestToplevel") == [])

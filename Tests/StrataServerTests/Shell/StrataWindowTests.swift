@@ -8,7 +8,8 @@ import Testing
 
 /// A toplevel with its app id set and a strata_window_v1, not mapped yet.
 func makeExtendedToplevel(_ shell: TestXdgShell, manager: TestWindowManager, appID: String)
-    throws -> (TestToplevel, TestStrataWindow) {
+    throws -> (TestToplevel, TestStrataWindow)
+{
     let toplevel = try #require(shell.makeToplevel())
     xdg_toplevel_set_app_id(toplevel.toplevel, appID)
     let object = try #require(manager.window(for: toplevel))
@@ -40,7 +41,10 @@ func makeExtendedToplevel(_ shell: TestXdgShell, manager: TestWindowManager, app
         object.setLevel(2000)
         #expect(toplevel.map(argb: Colour.red))
         let reason = STRATA_WINDOW_V1_DENIAL_REASON_NOT_ALLOWED.rawValue
-        #expect(object.takeEvents() == ["level_changed 0", "level_denied 2000 \(reason)", "did_become_visible", "did_become_key"])
+        #expect(
+            object.takeEvents() == [
+                "level_changed 0", "level_denied 2000 \(reason)", "did_become_visible", "did_become_key",
+            ])
         #expect(server.windows.windows.first?.level == .normal)
     }
 
@@ -73,7 +77,8 @@ func makeExtendedToplevel(_ shell: TestXdgShell, manager: TestWindowManager, app
 
     @Test func aConfiguredLevelWinsOverTheClientsRequest() throws {
         let (server, shell) = try makeXdgFixture()
-        server.compositor.levelRules = LevelRules(levels: ["org.example.panel": .statusBar], allowedAppIDs: ["org.example.panel"])
+        server.compositor.levelRules = LevelRules(
+            levels: ["org.example.panel": .statusBar], allowedAppIDs: ["org.example.panel"])
         let manager = try TestWindowManager(client: shell.client)
         let (toplevel, object) = try makeExtendedToplevel(shell, manager: manager, appID: "org.example.panel")
         #expect(object.takeEvents() == ["level_changed 2000"], "the rule applied when the app id was set")
@@ -161,7 +166,7 @@ func makeExtendedToplevel(_ shell: TestXdgShell, manager: TestWindowManager, app
         #expect(shell.client.roundtrip())
         #expect(objectB.takeEvents() == ["did_resign_key"])
         #expect(objectA.takeEvents() == ["did_become_key"])
-        objectB.makeKey()   // not eligible: nothing happens
+        objectB.makeKey()  // not eligible: nothing happens
         #expect(shell.client.roundtrip())
         #expect(objectB.takeEvents().isEmpty)
         objectB.setCanBecomeKey(1)
@@ -178,8 +183,9 @@ func makeExtendedToplevel(_ shell: TestXdgShell, manager: TestWindowManager, app
         let manager = try TestWindowManager(client: shell.client)
         let (toplevel, _) = try makeExtendedToplevel(shell, manager: manager, appID: "a")
         _ = manager.window(for: toplevel)
-        expectXdgProtocolError(shell.client, code: STRATA_WINDOW_MANAGER_V1_ERROR_WINDOW_EXISTS.rawValue,
-                               interface: "strata_window_manager_v1")
+        expectXdgProtocolError(
+            shell.client, code: STRATA_WINDOW_MANAGER_V1_ERROR_WINDOW_EXISTS.rawValue,
+            interface: "strata_window_manager_v1")
     }
 
     @Test func aBooleanOtherThanZeroOrOneIsAProtocolError() throws {
@@ -187,7 +193,8 @@ func makeExtendedToplevel(_ shell: TestXdgShell, manager: TestWindowManager, app
         let manager = try TestWindowManager(client: shell.client)
         let (_, object) = try makeExtendedToplevel(shell, manager: manager, appID: "a")
         object.setCanBecomeKey(2)
-        expectXdgProtocolError(shell.client, code: STRATA_WINDOW_V1_ERROR_INVALID_BOOLEAN.rawValue, interface: "strata_window_v1")
+        expectXdgProtocolError(
+            shell.client, code: STRATA_WINDOW_V1_ERROR_INVALID_BOOLEAN.rawValue, interface: "strata_window_v1")
     }
 
     @Test func aWindowObjectOfADestroyedToplevelIsInertAndRequestsDoNotCrash() throws {
@@ -232,7 +239,7 @@ func makeExtendedToplevel(_ shell: TestXdgShell, manager: TestWindowManager, app
         #expect(object.takeEvents().contains("screen_changed 2"))
         #expect(server.windows.windows.first?.screen?.id == ScreenID(2))
         #expect(server.pixel(x: 10, y: 10, screen: 1) == Colour.red)
-        object.setScreen(99)   // no such screen: ignored
+        object.setScreen(99)  // no such screen: ignored
         #expect(shell.client.roundtrip())
         #expect(server.windows.windows.first?.screen?.id == ScreenID(2))
     }

@@ -65,7 +65,9 @@ import Testing
         let seat = try TestSeat(client: shells.client)
         _ = seat.getKeyboard()
         #expect(shells.client.roundtrip())
-        #expect(server.compositor.seat.keyboardFocus === server.compositor.surface(of: shells.client.serverClient, id: shells.client.id(of: first.surface)))
+        #expect(
+            server.compositor.seat.keyboardFocus
+                === server.compositor.surface(of: shells.client.serverClient, id: shells.client.id(of: first.surface)))
     }
 
     @Test func levelRuleForTheClassApplies() throws {
@@ -86,7 +88,8 @@ import Testing
         let parentWindow = try #require(server.windows.windows.first)
         server.compositor.windows.setFrame(parentWindow, Rect(x: 100, y: 50, width: 200, height: 200))
         let transient = try #require(shells.makeShellSurface())
-        wl_shell_surface_set_transient(transient.shellSurface, parent.surface, 20, 30, WL_SHELL_SURFACE_TRANSIENT_INACTIVE.rawValue)
+        wl_shell_surface_set_transient(
+            transient.shellSurface, parent.surface, 20, 30, WL_SHELL_SURFACE_TRANSIENT_INACTIVE.rawValue)
         #expect(transient.commit(width: 50, height: 40, argb: Colour.blue))
         let transientWindow = try #require(server.windows.windows.first { $0 !== parentWindow })
         #expect(transientWindow.frame == Rect(x: 120, y: 80, width: 50, height: 40))

@@ -89,7 +89,7 @@ import Testing
         toplevel.commit()
         #expect(shell.client.roundtrip())
         #expect(buffer?.released == 0)
-        buffer = nil   // wl_buffer.destroy, wl_shm_pool.destroy, munmap
+        buffer = nil  // wl_buffer.destroy, wl_shm_pool.destroy, munmap
         #expect(shell.client.roundtrip())
         server.compositor.scene.outputs.first?.damage.addRect(x: 0, y: 0, width: 100, height: 100)
         server.repaint()
@@ -201,7 +201,8 @@ import Testing
         let parent = try #require(shell.makeToplevel())
         #expect(parent.map(width: 100, height: 100, argb: Colour.red))
         let childSurface = try #require(shell.makeSurface())
-        let subsurface = try #require(wl_subcompositor_get_subsurface(shell.subcompositor, childSurface, parent.surface))
+        let subsurface = try #require(
+            wl_subcompositor_get_subsurface(shell.subcompositor, childSurface, parent.surface))
         wl_subsurface_set_position(subsurface, 20, 20)
         let green = try #require(shell.makeBuffer(width: 40, height: 40, argb: Colour.green))
         wl_surface_attach(childSurface, green.buffer, 0, 0)
@@ -235,7 +236,8 @@ import Testing
         let parent = try #require(shell.makeToplevel())
         #expect(parent.map(width: 100, height: 100, argb: Colour.red))
         let childSurface = try #require(shell.makeSurface())
-        let subsurface = try #require(wl_subcompositor_get_subsurface(shell.subcompositor, childSurface, parent.surface))
+        let subsurface = try #require(
+            wl_subcompositor_get_subsurface(shell.subcompositor, childSurface, parent.surface))
         wl_subsurface_set_position(subsurface, 10, 10)
         wl_subsurface_set_desync(subsurface)
         parent.commit()

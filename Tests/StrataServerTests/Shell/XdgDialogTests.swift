@@ -73,7 +73,8 @@ import Testing
         let manager = try shell.client.bind(xdg_wm_dialog_v1_interface_ptr())
         _ = xdg_wm_dialog_v1_get_xdg_dialog(manager, child.toplevel)
         _ = xdg_wm_dialog_v1_get_xdg_dialog(manager, child.toplevel)
-        expectXdgProtocolError(shell.client, code: XDG_WM_DIALOG_V1_ERROR_ALREADY_USED.rawValue, interface: "xdg_wm_dialog_v1")
+        expectXdgProtocolError(
+            shell.client, code: XDG_WM_DIALOG_V1_ERROR_ALREADY_USED.rawValue, interface: "xdg_wm_dialog_v1")
     }
 
     @Test func aDialogWhoseToplevelIsDestroyedIsInert() throws {
@@ -126,8 +127,10 @@ import Testing
         let activation = try shell.client.bind(xdg_activation_v1_interface_ptr())
         server.compositor.seat.key(30, pressed: true, time: 1)
         #expect(shell.client.roundtrip())
-        let token = try #require(XdgActivationTests.token(activation, client: shell.client, serial: seat.lastPressSerial,
-                                                          seat: seat.seat, surface: other.surface))
+        let token = try #require(
+            XdgActivationTests.token(
+                activation, client: shell.client, serial: seat.lastPressSerial,
+                seat: seat.seat, surface: other.surface))
         xdg_activation_v1_activate(activation, token, parent.surface)
         #expect(shell.client.roundtrip())
         #expect(server.windows.keyWindow?.appID == "org.example.dialog")

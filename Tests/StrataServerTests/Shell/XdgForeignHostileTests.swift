@@ -17,7 +17,10 @@ import Testing
             let toplevel = client.makeToplevel(core)
             var sent = 0
             for index in 0..<100_000 {
-                guard client.request(exporter, "zxdg_exporter_v2.export_toplevel", .newID(client.newID()), .object(toplevel.surface)) else { break }
+                guard
+                    client.request(
+                        exporter, "zxdg_exporter_v2.export_toplevel", .newID(client.newID()), .object(toplevel.surface))
+                else { break }
                 sent += 1
                 if index % 1000 == 0 { client.pump() }
             }

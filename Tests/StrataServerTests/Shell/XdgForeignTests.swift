@@ -150,8 +150,10 @@ private final class ForeignPair {
         #expect(pair.childWindow?.parent === ownWindow)
     }
 
-    @Test(arguments: ["", "nonsense", "0123456789abcdef0123456789abcdeF", String(repeating: "ä", count: 2000),
-                      String(repeating: "f", count: 4000)])
+    @Test(arguments: [
+        "", "nonsense", "0123456789abcdef0123456789abcdeF", String(repeating: "ä", count: 2000),
+        String(repeating: "f", count: 4000),
+    ])
     func anUnknownGarbageOrHugeHandleGivesDestroyedAtOnce(handle: String) throws {
         let pair = try ForeignPair()
         _ = try pair.exportParent()
@@ -172,7 +174,8 @@ private final class ForeignPair {
             #expect(!shell.client.roundtrip())
             #expect(shell.client.connectionError == EINVAL)
         } else {
-            expectXdgProtocolError(shell.client, code: ZXDG_EXPORTER_V2_ERROR_INVALID_SURFACE.rawValue, interface: "zxdg_exporter_v2")
+            expectXdgProtocolError(
+                shell.client, code: ZXDG_EXPORTER_V2_ERROR_INVALID_SURFACE.rawValue, interface: "zxdg_exporter_v2")
         }
     }
 
@@ -187,7 +190,9 @@ private final class ForeignPair {
             #expect(!pair.portal.client.roundtrip())
             #expect(pair.portal.client.connectionError == EINVAL)
         } else {
-            expectXdgProtocolError(pair.portal.client, code: ZXDG_IMPORTED_V2_ERROR_INVALID_SURFACE.rawValue, interface: "zxdg_imported_v2")
+            expectXdgProtocolError(
+                pair.portal.client, code: ZXDG_IMPORTED_V2_ERROR_INVALID_SURFACE.rawValue, interface: "zxdg_imported_v2"
+            )
         }
     }
 

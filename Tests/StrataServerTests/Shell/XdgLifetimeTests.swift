@@ -41,7 +41,9 @@ import Testing
                 for part in order {
                     destroy(part, toplevel: toplevel, popup: popup)
                     // Requests on what is left must be harmless too.
-                    if part == .toplevelSurface, !toplevel.isToplevelDestroyed { xdg_toplevel_set_maximized(toplevel.toplevel) }
+                    if part == .toplevelSurface, !toplevel.isToplevelDestroyed {
+                        xdg_toplevel_set_maximized(toplevel.toplevel)
+                    }
                     if !shell.client.roundtrip() { break }
                 }
                 if shell.client.connectionError == 0 {
@@ -103,4 +105,3 @@ import Testing
         #expect(server.windows.windows.count == 1)
     }
 }
-

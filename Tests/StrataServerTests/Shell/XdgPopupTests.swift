@@ -18,9 +18,10 @@ import Testing
     @Test func popupIsPlacedByAnchorAndGravityAndDrawnAboveItsParent() throws {
         let (server, shell) = try makeXdgFixture()
         let parent = try parent(shell)
-        let positioner = try #require(shell.makePositioner(
-            width: 50, height: 30, anchorRect: (10, 10, 20, 20),
-            anchor: XDG_POSITIONER_ANCHOR_BOTTOM_RIGHT, gravity: XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT))
+        let positioner = try #require(
+            shell.makePositioner(
+                width: 50, height: 30, anchorRect: (10, 10, 20, 20),
+                anchor: XDG_POSITIONER_ANCHOR_BOTTOM_RIGHT, gravity: XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT))
         let popup = try #require(shell.makePopup(parent: parent.xdgSurface, positioner: positioner))
         #expect(popup.commitInitial())
         #expect(popup.events == ["configure", "xdg_surface.configure"])
@@ -39,7 +40,8 @@ import Testing
     @Test func centredAnchorAndGravityWithOffset() throws {
         let (_, shell) = try makeXdgFixture()
         let parent = try parent(shell)
-        let positioner = try #require(shell.makePositioner(width: 40, height: 20, anchorRect: (0, 0, 100, 100), offset: (5, -3)))
+        let positioner = try #require(
+            shell.makePositioner(width: 40, height: 20, anchorRect: (0, 0, 100, 100), offset: (5, -3)))
         let popup = try #require(shell.makePopup(parent: parent.xdgSurface, positioner: positioner))
         #expect(popup.commitInitial())
         let configure = try #require(popup.lastConfigure)
@@ -49,10 +51,11 @@ import Testing
     @Test func popupFlipsAwayFromTheScreenEdge() throws {
         let (_, shell) = try makeXdgFixture()
         let parent = try parent(shell, width: 600, height: 400)
-        let positioner = try #require(shell.makePositioner(
-            width: 100, height: 50, anchorRect: (580, 10, 10, 10),
-            anchor: XDG_POSITIONER_ANCHOR_TOP_RIGHT, gravity: XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT,
-            constraints: XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_FLIP_X.rawValue))
+        let positioner = try #require(
+            shell.makePositioner(
+                width: 100, height: 50, anchorRect: (580, 10, 10, 10),
+                anchor: XDG_POSITIONER_ANCHOR_TOP_RIGHT, gravity: XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT,
+                constraints: XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_FLIP_X.rawValue))
         let popup = try #require(shell.makePopup(parent: parent.xdgSurface, positioner: positioner))
         #expect(popup.commitInitial())
         let configure = try #require(popup.lastConfigure)
@@ -62,10 +65,11 @@ import Testing
     @Test func popupSlidesAlongTheScreenEdge() throws {
         let (_, shell) = try makeXdgFixture()
         let parent = try parent(shell, width: 600, height: 400)
-        let positioner = try #require(shell.makePositioner(
-            width: 100, height: 50, anchorRect: (580, 10, 10, 10),
-            anchor: XDG_POSITIONER_ANCHOR_TOP_RIGHT, gravity: XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT,
-            constraints: XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_SLIDE_X.rawValue))
+        let positioner = try #require(
+            shell.makePositioner(
+                width: 100, height: 50, anchorRect: (580, 10, 10, 10),
+                anchor: XDG_POSITIONER_ANCHOR_TOP_RIGHT, gravity: XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT,
+                constraints: XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_SLIDE_X.rawValue))
         let popup = try #require(shell.makePopup(parent: parent.xdgSurface, positioner: positioner))
         #expect(popup.commitInitial())
         let configure = try #require(popup.lastConfigure)
@@ -75,18 +79,20 @@ import Testing
     @Test func popupFlipsUpFromTheBottomEdgeAndIsResizedWhenNothingElseFits() throws {
         let (_, shell) = try makeXdgFixture()
         let parent = try parent(shell, width: 600, height: 460)
-        let flip = try #require(shell.makePositioner(
-            width: 100, height: 60, anchorRect: (10, 440, 10, 10),
-            anchor: XDG_POSITIONER_ANCHOR_BOTTOM_LEFT, gravity: XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT,
-            constraints: XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_FLIP_Y.rawValue))
+        let flip = try #require(
+            shell.makePositioner(
+                width: 100, height: 60, anchorRect: (10, 440, 10, 10),
+                anchor: XDG_POSITIONER_ANCHOR_BOTTOM_LEFT, gravity: XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT,
+                constraints: XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_FLIP_Y.rawValue))
         let flipped = try #require(shell.makePopup(parent: parent.xdgSurface, positioner: flip))
         #expect(flipped.commitInitial())
         #expect(flipped.lastConfigure?.x == 10 && flipped.lastConfigure?.y == 440 - 60)
 
-        let resize = try #require(shell.makePositioner(
-            width: 100, height: 600, anchorRect: (10, 10, 10, 10),
-            anchor: XDG_POSITIONER_ANCHOR_BOTTOM_LEFT, gravity: XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT,
-            constraints: XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_RESIZE_Y.rawValue))
+        let resize = try #require(
+            shell.makePositioner(
+                width: 100, height: 600, anchorRect: (10, 10, 10, 10),
+                anchor: XDG_POSITIONER_ANCHOR_BOTTOM_LEFT, gravity: XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT,
+                constraints: XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_RESIZE_Y.rawValue))
         let resized = try #require(shell.makePopup(parent: parent.xdgSurface, positioner: resize))
         #expect(resized.commitInitial())
         #expect(resized.lastConfigure?.y == 20 && resized.lastConfigure?.height == 460)
@@ -95,15 +101,17 @@ import Testing
     @Test func repositionSendsRepositionedThenConfigureAndMovesAfterTheAck() throws {
         let (server, shell) = try makeXdgFixture()
         let parent = try parent(shell)
-        let first = try #require(shell.makePositioner(
-            width: 20, height: 20, anchorRect: (0, 0, 1, 1),
-            anchor: XDG_POSITIONER_ANCHOR_TOP_LEFT, gravity: XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT))
+        let first = try #require(
+            shell.makePositioner(
+                width: 20, height: 20, anchorRect: (0, 0, 1, 1),
+                anchor: XDG_POSITIONER_ANCHOR_TOP_LEFT, gravity: XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT))
         let popup = try #require(shell.makePopup(parent: parent.xdgSurface, positioner: first))
         #expect(popup.map(argb: Colour.blue))
         #expect(server.pixel(x: 5, y: 5) == Colour.blue)
-        let second = try #require(shell.makePositioner(
-            width: 20, height: 20, anchorRect: (100, 100, 1, 1),
-            anchor: XDG_POSITIONER_ANCHOR_TOP_LEFT, gravity: XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT))
+        let second = try #require(
+            shell.makePositioner(
+                width: 20, height: 20, anchorRect: (100, 100, 1, 1),
+                anchor: XDG_POSITIONER_ANCHOR_TOP_LEFT, gravity: XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT))
         xdg_popup_reposition(popup.popup, second, 7)
         #expect(shell.client.roundtrip())
         #expect(popup.repositionedTokens == [7])
@@ -119,9 +127,10 @@ import Testing
     @Test func popupFollowsItsParentWindowWhenItMoves() throws {
         let (server, shell) = try makeXdgFixture()
         let parent = try parent(shell, width: 100, height: 100)
-        let positioner = try #require(shell.makePositioner(
-            width: 20, height: 20, anchorRect: (50, 50, 1, 1),
-            anchor: XDG_POSITIONER_ANCHOR_TOP_LEFT, gravity: XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT))
+        let positioner = try #require(
+            shell.makePositioner(
+                width: 20, height: 20, anchorRect: (50, 50, 1, 1),
+                anchor: XDG_POSITIONER_ANCHOR_TOP_LEFT, gravity: XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT))
         let popup = try #require(shell.makePopup(parent: parent.xdgSurface, positioner: positioner))
         #expect(popup.map(argb: Colour.blue))
         let window = try #require(server.windows.windows.first)
@@ -134,17 +143,23 @@ import Testing
     @Test func aReactivePopupIsConfiguredAgainWhenItsParentMovesAndANonReactiveOneIsNot() throws {
         let (server, shell) = try makeXdgFixture()
         let parent = try parent(shell, width: 100, height: 100)
-        let slide = XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_SLIDE_X.rawValue | XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_SLIDE_Y.rawValue
+        let slide =
+            XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_SLIDE_X.rawValue
+            | XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_SLIDE_Y.rawValue
         func positioner(reactive: Bool) throws -> OpaquePointer {
-            let positioner = try #require(shell.makePositioner(
-                width: 20, height: 20, anchorRect: (0, 0, 1, 1),
-                anchor: XDG_POSITIONER_ANCHOR_TOP_LEFT, gravity: XDG_POSITIONER_GRAVITY_TOP_LEFT, constraints: slide))
+            let positioner = try #require(
+                shell.makePositioner(
+                    width: 20, height: 20, anchorRect: (0, 0, 1, 1),
+                    anchor: XDG_POSITIONER_ANCHOR_TOP_LEFT, gravity: XDG_POSITIONER_GRAVITY_TOP_LEFT, constraints: slide
+                ))
             if reactive { xdg_positioner_set_reactive(positioner) }
             return positioner
         }
-        let reactive = try #require(shell.makePopup(parent: parent.xdgSurface, positioner: try positioner(reactive: true)))
+        let reactive = try #require(
+            shell.makePopup(parent: parent.xdgSurface, positioner: try positioner(reactive: true)))
         #expect(reactive.map(argb: Colour.blue))
-        let fixed = try #require(shell.makePopup(parent: parent.xdgSurface, positioner: try positioner(reactive: false)))
+        let fixed = try #require(
+            shell.makePopup(parent: parent.xdgSurface, positioner: try positioner(reactive: false)))
         #expect(fixed.map(argb: Colour.green))
         // At the screen's corner both slid onto the screen, over the parent's corner.
         #expect(reactive.lastConfigure?.x == 0 && reactive.lastConfigure?.y == 0)
@@ -197,14 +212,16 @@ import Testing
     @Test func nestedPopupIsDrawnAboveItsParentPopup() throws {
         let (server, shell) = try makeXdgFixture()
         let parent = try parent(shell)
-        let p1 = try #require(shell.makePositioner(
-            width: 50, height: 50, anchorRect: (10, 10, 1, 1),
-            anchor: XDG_POSITIONER_ANCHOR_TOP_LEFT, gravity: XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT))
+        let p1 = try #require(
+            shell.makePositioner(
+                width: 50, height: 50, anchorRect: (10, 10, 1, 1),
+                anchor: XDG_POSITIONER_ANCHOR_TOP_LEFT, gravity: XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT))
         let outer = try #require(shell.makePopup(parent: parent.xdgSurface, positioner: p1))
         #expect(outer.map(argb: Colour.blue))
-        let p2 = try #require(shell.makePositioner(
-            width: 50, height: 50, anchorRect: (20, 20, 1, 1),
-            anchor: XDG_POSITIONER_ANCHOR_TOP_LEFT, gravity: XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT))
+        let p2 = try #require(
+            shell.makePositioner(
+                width: 50, height: 50, anchorRect: (20, 20, 1, 1),
+                anchor: XDG_POSITIONER_ANCHOR_TOP_LEFT, gravity: XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT))
         let inner = try #require(shell.makePopup(parent: outer.xdgSurface, positioner: p2))
         #expect(inner.map(argb: Colour.green))
         // inner at parent-geometry (10 + 20, 10 + 20) on screen.
@@ -223,15 +240,17 @@ import Testing
         let inner = try #require(shell.makePopup(parent: outer.xdgSurface, positioner: positioner))
         #expect(inner.map(argb: Colour.green))
         outer.destroyPopup()
-        expectXdgProtocolError(shell.client, code: XDG_WM_BASE_ERROR_NOT_THE_TOPMOST_POPUP.rawValue, interface: "xdg_wm_base")
+        expectXdgProtocolError(
+            shell.client, code: XDG_WM_BASE_ERROR_NOT_THE_TOPMOST_POPUP.rawValue, interface: "xdg_wm_base")
     }
 
     @Test func destroyingPopupsTopmostFirstUnmapsThem() throws {
         let (server, shell) = try makeXdgFixture()
         let parent = try parent(shell)
-        let positioner = try #require(shell.makePositioner(
-            width: 20, height: 20, anchorRect: (0, 0, 1, 1),
-            anchor: XDG_POSITIONER_ANCHOR_TOP_LEFT, gravity: XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT))
+        let positioner = try #require(
+            shell.makePositioner(
+                width: 20, height: 20, anchorRect: (0, 0, 1, 1),
+                anchor: XDG_POSITIONER_ANCHOR_TOP_LEFT, gravity: XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT))
         let outer = try #require(shell.makePopup(parent: parent.xdgSurface, positioner: positioner))
         #expect(outer.map(argb: Colour.blue))
         let inner = try #require(shell.makePopup(parent: outer.xdgSurface, positioner: positioner))
@@ -261,6 +280,7 @@ import Testing
         let positioner = try #require(shell.makePositioner(width: 20, height: 20, anchorRect: (0, 0, 10, 10)))
         let popup = try #require(shell.makePopup(parent: nil, positioner: positioner))
         popup.commit()
-        expectXdgProtocolError(shell.client, code: XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT.rawValue, interface: "xdg_wm_base")
+        expectXdgProtocolError(
+            shell.client, code: XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT.rawValue, interface: "xdg_wm_base")
     }
 }

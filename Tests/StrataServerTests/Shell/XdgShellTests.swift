@@ -72,7 +72,8 @@ import Testing
         let toplevel = try #require(shell.makeToplevel())
         toplevel.attach(shell.makeBuffer(width: 10, height: 10, argb: Colour.red))
         toplevel.commit()
-        expectXdgProtocolError(shell.client, code: XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue, interface: "xdg_surface")
+        expectXdgProtocolError(
+            shell.client, code: XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue, interface: "xdg_surface")
     }
 
     @Test func bufferCommittedBeforeTheAckIsAnUnconfiguredBufferError() throws {
@@ -81,7 +82,8 @@ import Testing
         #expect(toplevel.commitInitial())
         toplevel.attach(shell.makeBuffer(width: 10, height: 10, argb: Colour.red))
         toplevel.commit()
-        expectXdgProtocolError(shell.client, code: XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue, interface: "xdg_surface")
+        expectXdgProtocolError(
+            shell.client, code: XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue, interface: "xdg_surface")
     }
 
     @Test func bufferAttachedToAnXdgSurfaceWithoutARoleIsAnErrorAtOnce() throws {
@@ -90,7 +92,8 @@ import Testing
         _ = xdg_wm_base_get_xdg_surface(shell.wmBase, surface)
         let buffer = try #require(shell.makeBuffer(width: 10, height: 10, argb: Colour.red))
         wl_surface_attach(surface, buffer.buffer, 0, 0)
-        expectXdgProtocolError(shell.client, code: XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue, interface: "xdg_surface")
+        expectXdgProtocolError(
+            shell.client, code: XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue, interface: "xdg_surface")
     }
 
     @Test func lenientHandshakeMapsABufferCommittedBeforeTheInitialConfigure() throws {
@@ -122,7 +125,8 @@ import Testing
         _ = xdg_wm_base_get_xdg_surface(shell.wmBase, surface)
         let buffer = try #require(shell.makeBuffer(width: 10, height: 10, argb: Colour.red))
         wl_surface_attach(surface, buffer.buffer, 0, 0)
-        expectXdgProtocolError(shell.client, code: XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue, interface: "xdg_surface")
+        expectXdgProtocolError(
+            shell.client, code: XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue, interface: "xdg_surface")
     }
 
     @Test func xdgSurfaceForASurfaceWithABufferIsAnError() throws {
@@ -131,7 +135,8 @@ import Testing
         let buffer = try #require(shell.makeBuffer(width: 10, height: 10, argb: Colour.red))
         wl_surface_attach(surface, buffer.buffer, 0, 0)
         _ = xdg_wm_base_get_xdg_surface(shell.wmBase, surface)
-        expectXdgProtocolError(shell.client, code: XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE.rawValue, interface: "xdg_wm_base")
+        expectXdgProtocolError(
+            shell.client, code: XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE.rawValue, interface: "xdg_wm_base")
     }
 
     @Test func negativeMinimumSizeIsAnInvalidSizeError() throws {
@@ -172,7 +177,8 @@ import Testing
         let toplevel = try #require(shell.makeToplevel())
         let parent = try #require(shell.makeSurface())
         _ = wl_subcompositor_get_subsurface(shell.subcompositor, toplevel.surface, parent)
-        expectXdgProtocolError(shell.client, code: WL_SUBCOMPOSITOR_ERROR_BAD_SURFACE.rawValue, interface: "wl_subcompositor")
+        expectXdgProtocolError(
+            shell.client, code: WL_SUBCOMPOSITOR_ERROR_BAD_SURFACE.rawValue, interface: "wl_subcompositor")
     }
 
     @Test func secondXdgSurfaceForOneSurfaceIsARoleError() throws {
@@ -187,7 +193,8 @@ import Testing
         let (_, shell) = try makeXdgFixture()
         let toplevel = try #require(shell.makeToplevel())
         _ = xdg_surface_get_toplevel(toplevel.xdgSurface)
-        expectXdgProtocolError(shell.client, code: XDG_SURFACE_ERROR_ALREADY_CONSTRUCTED.rawValue, interface: "xdg_surface")
+        expectXdgProtocolError(
+            shell.client, code: XDG_SURFACE_ERROR_ALREADY_CONSTRUCTED.rawValue, interface: "xdg_surface")
     }
 
     @Test func commitOfAnXdgSurfaceWithoutARoleIsNotConstructed() throws {
@@ -235,7 +242,8 @@ import Testing
         let (_, shell) = try makeXdgFixture()
         let positioner = try #require(xdg_wm_base_create_positioner(shell.wmBase))
         xdg_positioner_set_size(positioner, 0, 10)
-        expectXdgProtocolError(shell.client, code: XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue, interface: "xdg_positioner")
+        expectXdgProtocolError(
+            shell.client, code: XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue, interface: "xdg_positioner")
     }
 
     @Test func popupWithAnIncompletePositionerIsAnInvalidPositionerError() throws {
@@ -247,7 +255,8 @@ import Testing
         let surface = try #require(shell.makeSurface())
         let xdgSurface = try #require(xdg_wm_base_get_xdg_surface(shell.wmBase, surface))
         _ = xdg_surface_get_popup(xdgSurface, parent.xdgSurface, positioner)
-        expectXdgProtocolError(shell.client, code: XDG_WM_BASE_ERROR_INVALID_POSITIONER.rawValue, interface: "xdg_wm_base")
+        expectXdgProtocolError(
+            shell.client, code: XDG_WM_BASE_ERROR_INVALID_POSITIONER.rawValue, interface: "xdg_wm_base")
     }
 
     @Test func pongWithAnyGoodOrStaleSerialKeepsTheClientConnected() throws {

@@ -8,7 +8,8 @@ import Testing
 
 /// zxdg_shell_v6: the stable xdg-shell's classes speaking v6 (`XdgShellFlavor`).
 @Suite struct XdgShellV6Tests {
-    private func makeFixture(handshake: XdgHandshake = .strict) throws -> (server: TestServer, shells: TestLegacyShells) {
+    private func makeFixture(handshake: XdgHandshake = .strict) throws -> (server: TestServer, shells: TestLegacyShells)
+    {
         let server = try TestServer()
         server.compositor.xdgHandshake = handshake
         return (server, try TestLegacyShells(client: try TestClient(server: server)))
@@ -83,7 +84,8 @@ import Testing
         let parent = try #require(shells.makeV6Toplevel())
         #expect(parent.map(width: 100, height: 100, argb: Colour.red))
         // anchor bottom|right (2|8), gravity bottom|right: the popup hangs off the rectangle's corner.
-        let positioner = try #require(shells.makeV6Positioner(width: 30, height: 20, anchorRect: (10, 10, 40, 40), anchor: 10, gravity: 10))
+        let positioner = try #require(
+            shells.makeV6Positioner(width: 30, height: 20, anchorRect: (10, 10, 40, 40), anchor: 10, gravity: 10))
         let popup = try #require(shells.makeV6Popup(parent: parent, positioner: positioner))
         #expect(popup.map(argb: Colour.blue))
         #expect(popup.popupConfigure.map { ($0.x, $0.y, $0.width, $0.height) == (50, 50, 30, 20) } == true)
@@ -100,11 +102,12 @@ import Testing
         _ = seat.getPointer()
         #expect(shells.client.roundtrip())
         let output = try #require(server.compositor.scene.outputs.first)
-        server.compositor.cursor.isHidden = true   // the pixels checked are under the pointer
+        server.compositor.cursor.isHidden = true  // the pixels checked are under the pointer
         server.compositor.seat.pointerMotion(on: output, x: 10, y: 10, time: 1)
         server.compositor.seat.pointerButton(BTN_LEFT, pressed: true, time: 2)
         #expect(shells.client.roundtrip())
-        let positioner = try #require(shells.makeV6Positioner(width: 30, height: 30, anchorRect: (0, 0, 10, 10), anchor: 10, gravity: 10))
+        let positioner = try #require(
+            shells.makeV6Positioner(width: 30, height: 30, anchorRect: (0, 0, 10, 10), anchor: 10, gravity: 10))
         let popup = try #require(shells.makeV6Popup(parent: parent, positioner: positioner))
         zxdg_popup_v6_grab(popup.role, seat.seat, seat.lastPressSerial)
         #expect(popup.map(argb: Colour.blue))
@@ -135,7 +138,8 @@ import Testing
         let parent = try #require(shells.makeV6Toplevel())
         #expect(parent.map(width: 200, height: 100, argb: Colour.red))
         let childSurface = try #require(shells.xdg.makeSurface())
-        let subsurface = try #require(wl_subcompositor_get_subsurface(shells.xdg.subcompositor, childSurface, parent.surface))
+        let subsurface = try #require(
+            wl_subcompositor_get_subsurface(shells.xdg.subcompositor, childSurface, parent.surface))
         wl_subsurface_set_position(subsurface, -100, 0)
         wl_subsurface_set_desync(subsurface)
         let green = try #require(shells.xdg.makeBuffer(width: 200, height: 100, argb: Colour.green))
@@ -144,14 +148,17 @@ import Testing
         wl_surface_commit(parent.surface)
         #expect(shells.client.roundtrip())
         let window = try #require(server.windows.windows.first)
-        server.compositor.windows.setFrame(window, Rect(x: 100, y: 50, width: window.frame.width, height: window.frame.height))
+        server.compositor.windows.setFrame(
+            window, Rect(x: 100, y: 50, width: window.frame.width, height: window.frame.height))
         #expect(parent.unmap())
         parent.attach(shells.xdg.makeBuffer(width: 200, height: 100, argb: Colour.red))
         wl_surface_commit(parent.surface)
         #expect(shells.client.roundtrip())
         let output = try #require(server.compositor.scene.outputs.first)
         let hit = server.compositor.scene.surface(at: 110, 60, on: output)
-        #expect(hit?.surface === server.compositor.surface(of: shells.client.serverClient, id: shells.client.id(of: childSurface)))
+        #expect(
+            hit?.surface
+                === server.compositor.surface(of: shells.client.serverClient, id: shells.client.id(of: childSurface)))
     }
 
     @Test func aDisabledXdgWmBaseIsNeitherAnnouncedNorAdvertised() throws {
@@ -171,7 +178,8 @@ import Testing
         let parent = try #require(shells.makeV6Toplevel())
         #expect(parent.map(width: 200, height: 200, argb: Colour.red))
         let childSurface = try #require(shells.xdg.makeSurface())
-        let subsurface = try #require(wl_subcompositor_get_subsurface(shells.xdg.subcompositor, childSurface, parent.surface))
+        let subsurface = try #require(
+            wl_subcompositor_get_subsurface(shells.xdg.subcompositor, childSurface, parent.surface))
         wl_subsurface_set_position(subsurface, 50, 50)
         let green = try #require(shells.xdg.makeBuffer(width: 100, height: 100, argb: Colour.green))
         wl_surface_attach(childSurface, green.buffer, 0, 0)
@@ -202,7 +210,8 @@ import Testing
         let surface = try #require(shells.xdg.makeSurface())
         _ = zxdg_shell_v6_get_xdg_surface(shells.v6Shell, surface)
         wl_surface_commit(surface)
-        expectXdgProtocolError(shells.client, code: ZXDG_SURFACE_V6_ERROR_NOT_CONSTRUCTED.rawValue, interface: "zxdg_surface_v6")
+        expectXdgProtocolError(
+            shells.client, code: ZXDG_SURFACE_V6_ERROR_NOT_CONSTRUCTED.rawValue, interface: "zxdg_surface_v6")
     }
 
     @Test func destroyingTheV6ShellWithLiveSurfacesIsDefunctSurfaces() throws {
@@ -220,7 +229,8 @@ import Testing
         let popupSurface = try #require(shells.xdg.makeSurface())
         let xdgSurface = try #require(zxdg_shell_v6_get_xdg_surface(shells.v6Shell, popupSurface))
         _ = zxdg_surface_v6_get_popup(xdgSurface, roleless, positioner)
-        expectXdgProtocolError(shells.client, code: ZXDG_SHELL_V6_ERROR_INVALID_POPUP_PARENT.rawValue, interface: "zxdg_shell_v6")
+        expectXdgProtocolError(
+            shells.client, code: ZXDG_SHELL_V6_ERROR_INVALID_POPUP_PARENT.rawValue, interface: "zxdg_shell_v6")
     }
 
     @Test func destroyingAV6PopupBelowAnotherIsNotTheTopmostPopup() throws {
@@ -233,7 +243,8 @@ import Testing
         let second = try #require(shells.makeV6Popup(parent: first, positioner: positioner))
         #expect(second.map(argb: Colour.green))
         first.destroyRole()
-        expectXdgProtocolError(shells.client, code: ZXDG_SHELL_V6_ERROR_NOT_THE_TOPMOST_POPUP.rawValue, interface: "zxdg_shell_v6")
+        expectXdgProtocolError(
+            shells.client, code: ZXDG_SHELL_V6_ERROR_NOT_THE_TOPMOST_POPUP.rawValue, interface: "zxdg_shell_v6")
     }
 
     @Test func v6SurfaceForASurfaceWithABufferIsInvalidSurfaceState() throws {
@@ -243,7 +254,8 @@ import Testing
         wl_surface_attach(surface, buffer.buffer, 0, 0)
         wl_surface_commit(surface)
         _ = zxdg_shell_v6_get_xdg_surface(shells.v6Shell, surface)
-        expectXdgProtocolError(shells.client, code: ZXDG_SHELL_V6_ERROR_INVALID_SURFACE_STATE.rawValue, interface: "zxdg_shell_v6")
+        expectXdgProtocolError(
+            shells.client, code: ZXDG_SHELL_V6_ERROR_INVALID_SURFACE_STATE.rawValue, interface: "zxdg_shell_v6")
     }
 
     @Test func ackOfAnUnknownSerialIsInvalidSurfaceStateInV6() throws {
@@ -252,7 +264,8 @@ import Testing
         wl_surface_commit(toplevel.surface)
         #expect(shells.client.roundtrip())
         zxdg_surface_v6_ack_configure(toplevel.xdgSurface, 0xdead)
-        expectXdgProtocolError(shells.client, code: ZXDG_SHELL_V6_ERROR_INVALID_SURFACE_STATE.rawValue, interface: "zxdg_shell_v6")
+        expectXdgProtocolError(
+            shells.client, code: ZXDG_SHELL_V6_ERROR_INVALID_SURFACE_STATE.rawValue, interface: "zxdg_shell_v6")
     }
 
     @Test func bufferBeforeTheInitialConfigureIsUnconfiguredBufferInV6() throws {
@@ -260,21 +273,24 @@ import Testing
         let toplevel = try #require(shells.makeV6Toplevel())
         toplevel.attach(shells.xdg.makeBuffer(width: 10, height: 10, argb: Colour.red))
         wl_surface_commit(toplevel.surface)
-        expectXdgProtocolError(shells.client, code: ZXDG_SURFACE_V6_ERROR_UNCONFIGURED_BUFFER.rawValue, interface: "zxdg_surface_v6")
+        expectXdgProtocolError(
+            shells.client, code: ZXDG_SURFACE_V6_ERROR_UNCONFIGURED_BUFFER.rawValue, interface: "zxdg_surface_v6")
     }
 
     @Test func parallelAnchorEdgesAreInvalidInput() throws {
         let (_, shells) = try makeFixture()
         let positioner = try #require(zxdg_shell_v6_create_positioner(shells.v6Shell))
         zxdg_positioner_v6_set_anchor(positioner, 4 | 8)
-        expectXdgProtocolError(shells.client, code: ZXDG_POSITIONER_V6_ERROR_INVALID_INPUT.rawValue, interface: "zxdg_positioner_v6")
+        expectXdgProtocolError(
+            shells.client, code: ZXDG_POSITIONER_V6_ERROR_INVALID_INPUT.rawValue, interface: "zxdg_positioner_v6")
     }
 
     @Test func emptyAnchorRectangleIsInvalidInputInV6() throws {
         let (_, shells) = try makeFixture()
         let positioner = try #require(zxdg_shell_v6_create_positioner(shells.v6Shell))
         zxdg_positioner_v6_set_anchor_rect(positioner, 0, 0, 0, 10)
-        expectXdgProtocolError(shells.client, code: ZXDG_POSITIONER_V6_ERROR_INVALID_INPUT.rawValue, interface: "zxdg_positioner_v6")
+        expectXdgProtocolError(
+            shells.client, code: ZXDG_POSITIONER_V6_ERROR_INVALID_INPUT.rawValue, interface: "zxdg_positioner_v6")
     }
 
     @Test func aStableXdgSurfaceCannotBeMadeForAV6Surface() throws {
@@ -320,4 +336,3 @@ import Testing
         #expect(server.liveCounts == baseline, "\(server.liveCounts) vs \(baseline)")
     }
 }
-

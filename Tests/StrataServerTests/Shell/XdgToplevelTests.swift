@@ -18,7 +18,7 @@ import Testing
         #expect(windows.count == 2)
         let frame = try #require(windows.last?.frame)
         #expect(frame.width == 100 && frame.height == 80)
-        #expect(frame.x == 32 && frame.y == 32)   // cascaded from the first at (0, 0)
+        #expect(frame.x == 32 && frame.y == 32)  // cascaded from the first at (0, 0)
         #expect(server.pixel(x: 0, y: 0) == Colour.blue)
         #expect(server.pixel(x: 31, y: 31) == Colour.blue)
         #expect(server.pixel(x: 32, y: 32) == Colour.red)
@@ -208,7 +208,8 @@ import Testing
         let (_, shell) = try makeXdgFixture()
         let toplevel = try #require(shell.makeToplevel())
         xdg_toplevel_set_parent(toplevel.toplevel, toplevel.toplevel)
-        expectXdgProtocolError(shell.client, code: XDG_TOPLEVEL_ERROR_INVALID_PARENT.rawValue, interface: "xdg_toplevel")
+        expectXdgProtocolError(
+            shell.client, code: XDG_TOPLEVEL_ERROR_INVALID_PARENT.rawValue, interface: "xdg_toplevel")
     }
 
     @Test func moveAndResizeRequestsRefusedByTheSeatAreHarmless() throws {
@@ -238,7 +239,8 @@ import Testing
         input.pointerMotion(on: output, x: 105, y: 105, time: 1)
         input.pointerButton(BTN_LEFT, pressed: true, time: 2)
         #expect(shell.client.roundtrip())
-        xdg_toplevel_resize(toplevel.toplevel, seat.seat, seat.lastPressSerial, XDG_TOPLEVEL_RESIZE_EDGE_TOP_LEFT.rawValue)
+        xdg_toplevel_resize(
+            toplevel.toplevel, seat.seat, seat.lastPressSerial, XDG_TOPLEVEL_RESIZE_EDGE_TOP_LEFT.rawValue)
         #expect(shell.client.roundtrip())
         input.pointerMotion(on: output, x: 165, y: 65, time: 3)
         #expect(shell.client.roundtrip())
@@ -277,7 +279,8 @@ import Testing
         input.pointerMotion(on: output, x: 140, y: 140, time: 1)
         input.pointerButton(BTN_LEFT, pressed: true, time: 2)
         #expect(shell.client.roundtrip())
-        xdg_toplevel_resize(toplevel.toplevel, seat.seat, seat.lastPressSerial, XDG_TOPLEVEL_RESIZE_EDGE_BOTTOM_RIGHT.rawValue)
+        xdg_toplevel_resize(
+            toplevel.toplevel, seat.seat, seat.lastPressSerial, XDG_TOPLEVEL_RESIZE_EDGE_BOTTOM_RIGHT.rawValue)
         #expect(shell.client.roundtrip())
         input.pointerMotion(on: output, x: 170, y: 150, time: 3)
         #expect(shell.client.roundtrip())
@@ -290,7 +293,8 @@ import Testing
         let toplevel = try #require(shell.makeToplevel())
         let seat = try shell.client.bind(wl_seat_interface_ptr())
         xdg_toplevel_resize(toplevel.toplevel, seat, 0, 3)
-        expectXdgProtocolError(shell.client, code: XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE.rawValue, interface: "xdg_toplevel")
+        expectXdgProtocolError(
+            shell.client, code: XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE.rawValue, interface: "xdg_toplevel")
     }
 
     @Test func clientDisconnectingWithMappedWindowsLeavesOthersWorking() throws {

@@ -47,13 +47,16 @@ final class HostileHarness {
         server.expectLiveCounts(backAt: baseline, after: what?.description, sourceLocation: sourceLocation)
         #expect(bystander.client.roundtrip(), "the bystander is still served", sourceLocation: sourceLocation)
         #expect(bystander.client.connectionError == 0, sourceLocation: sourceLocation)
-        #expect(server.windows.windows.count == 1, "only the bystander's window is left", sourceLocation: sourceLocation)
+        #expect(
+            server.windows.windows.count == 1, "only the bystander's window is left", sourceLocation: sourceLocation)
         if let frame = server.windows.windows.first?.frame {
-            #expect(server.pixel(x: Int32(frame.x) + 2, y: Int32(frame.y) + 2) == Colour.green,
-                    "the bystander's window is still drawn", sourceLocation: sourceLocation)
+            #expect(
+                server.pixel(x: Int32(frame.x) + 2, y: Int32(frame.y) + 2) == Colour.green,
+                "the bystander's window is still drawn", sourceLocation: sourceLocation)
         }
-        #expect(window.ackAndRedraw(argb: Colour.green),
-                "the bystander can still commit", sourceLocation: sourceLocation)
+        #expect(
+            window.ackAndRedraw(argb: Colour.green),
+            "the bystander can still commit", sourceLocation: sourceLocation)
     }
 }
 
@@ -64,7 +67,8 @@ extension RawClient {
     /// the cap in its message.
     func expectOverBudget(naming cap: String, sourceLocation: SourceLocation = #_sourceLocation) {
         expectError(code: WL_DISPLAY_ERROR_NO_MEMORY.rawValue, object: 1, sourceLocation: sourceLocation)
-        #expect(error?.message.contains(cap) == true, "error \(String(describing: error))", sourceLocation: sourceLocation)
+        #expect(
+            error?.message.contains(cap) == true, "error \(String(describing: error))", sourceLocation: sourceLocation)
     }
 
     func expectError(code: UInt32, object: UInt32? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -87,8 +91,10 @@ extension RawClient {
     }
 
     /// A mapped xdg toplevel made by hand: (surface, xdg_surface, toplevel, buffer).
-    func makeToplevel(_ core: (compositor: UInt32, subcompositor: UInt32, shm: UInt32, wmBase: UInt32),
-                      width: Int32 = 40, height: Int32 = 40) -> (surface: UInt32, xdgSurface: UInt32, toplevel: UInt32, buffer: UInt32) {
+    func makeToplevel(
+        _ core: (compositor: UInt32, subcompositor: UInt32, shm: UInt32, wmBase: UInt32),
+        width: Int32 = 40, height: Int32 = 40
+    ) -> (surface: UInt32, xdgSurface: UInt32, toplevel: UInt32, buffer: UInt32) {
         let keeps = keepsEvents
         keepsEvents = true
         defer { keepsEvents = keeps }
@@ -109,4 +115,3 @@ extension RawClient {
         return (surface, xdgSurface, toplevel, buffer)
     }
 }
-

@@ -45,14 +45,16 @@ final class TestXSelectionClient {
         var parent = screen.pointee.root
         if nested {
             parent = xcb_generate_id(c)
-            xcb_create_window(c, UInt8(XCB_COPY_FROM_PARENT), parent, screen.pointee.root, 0, 0, 20, 20, 0,
-                              UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), screen.pointee.root_visual, 0, nil)
+            xcb_create_window(
+                c, UInt8(XCB_COPY_FROM_PARENT), parent, screen.pointee.root, 0, 0, 20, 20, 0,
+                UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), screen.pointee.root_visual, 0, nil)
         }
         window = xcb_generate_id(c)
         var mask = XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue
-        xcb_create_window(c, UInt8(XCB_COPY_FROM_PARENT), window, parent, 0, 0, 10, 10, 0,
-                          UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), screen.pointee.root_visual,
-                          XCB_CW_EVENT_MASK.rawValue, &mask)
+        xcb_create_window(
+            c, UInt8(XCB_COPY_FROM_PARENT), window, parent, 0, 0, 10, 10, 0,
+            UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), screen.pointee.root_visual,
+            XCB_CW_EVENT_MASK.rawValue, &mask)
         xcb_flush(c)
     }
 
@@ -132,14 +134,17 @@ final class TestXSelectionClient {
         case XCB_PROPERTY_NOTIFY:
             let e = raw.assumingMemoryBound(to: xcb_property_notify_event_t.self).pointee
             if e.window == window, e.atom == convertedProperty, isIncremental,
-               e.state == UInt8(XCB_PROPERTY_NEW_VALUE.rawValue) {
+                e.state == UInt8(XCB_PROPERTY_NEW_VALUE.rawValue)
+            {
                 readProperty()
             } else if let incr, e.window == incr.requestor, e.atom == incr.property,
-                      e.state == UInt8(XCB_PROPERTY_DELETE.rawValue) {
+                e.state == UInt8(XCB_PROPERTY_DELETE.rawValue)
+            {
                 sendNextChunk()
             }
         default:
-            if xfixesEvent != 0, event.pointee.response_type & 0x7f == xfixesEvent &+ UInt8(XCB_XFIXES_SELECTION_NOTIFY) {
+            if xfixesEvent != 0, event.pointee.response_type & 0x7f == xfixesEvent &+ UInt8(XCB_XFIXES_SELECTION_NOTIFY)
+            {
                 ownerChangesSeen += 1
             }
         }
@@ -177,18 +182,21 @@ final class TestXSelectionClient {
             ok = false
         } else if e.target == atom("TARGETS") {
             var list = targets ?? Array(data.keys)
-            xcb_change_property(c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, property, XCB_ATOM_ATOM.rawValue,
-                                32, UInt32(list.count), &list)
+            xcb_change_property(
+                c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, property, XCB_ATOM_ATOM.rawValue,
+                32, UInt32(list.count), &list)
         } else if let bytes = data[e.target] {
             if bytes.count > incrChunk {
                 var mask = XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue
                 xcb_change_window_attributes(c, e.requestor, XCB_CW_EVENT_MASK.rawValue, &mask)
                 var size = UInt32(bytes.count)
-                xcb_change_property(c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, property, atom("INCR"), 32, 1, &size)
+                xcb_change_property(
+                    c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, property, atom("INCR"), 32, 1, &size)
                 incr = (e.requestor, property, e.target, bytes, 0)
             } else {
-                xcb_change_property(c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, property, e.target, 8,
-                                    UInt32(bytes.count), bytes)
+                xcb_change_property(
+                    c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, property, e.target, 8,
+                    UInt32(bytes.count), bytes)
             }
         } else {
             ok = false
@@ -217,8 +225,9 @@ final class TestXSelectionClient {
         }
         let end = min(transfer.offset + incrChunk, transfer.bytes.count)
         let chunk = Array(transfer.bytes[transfer.offset..<end])
-        xcb_change_property(c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), transfer.requestor, transfer.property, transfer.type, 8,
-                            UInt32(chunk.count), chunk)
+        xcb_change_property(
+            c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), transfer.requestor, transfer.property, transfer.type, 8,
+            UInt32(chunk.count), chunk)
         xcb_flush(c)
         if chunk.isEmpty {
             incr = nil
@@ -251,9 +260,12 @@ final class TestXSelectionClient {
     /// arrives here, the X server has sent it to every client watching, the XWM too.
     func watchOwner(of selection: xcb_atom_t) {
         free(xcb_xfixes_query_version_reply(c, xcb_xfixes_query_version(c, 5, 0), nil))
-        guard let xfixes = xcb_get_extension_data(c, strata_xcb_xfixes_id()), xfixes.pointee.present != 0 else { return }
+        guard let xfixes = xcb_get_extension_data(c, strata_xcb_xfixes_id()), xfixes.pointee.present != 0 else {
+            return
+        }
         xfixesEvent = xfixes.pointee.first_event
-        let mask = XCB_XFIXES_SELECTION_EVENT_MASK_SET_SELECTION_OWNER.rawValue
+        let mask =
+            XCB_XFIXES_SELECTION_EVENT_MASK_SET_SELECTION_OWNER.rawValue
             | XCB_XFIXES_SELECTION_EVENT_MASK_SELECTION_WINDOW_DESTROY.rawValue
             | XCB_XFIXES_SELECTION_EVENT_MASK_SELECTION_CLIENT_CLOSE.rawValue
         xcb_xfixes_select_selection_input(c, window, selection, mask)

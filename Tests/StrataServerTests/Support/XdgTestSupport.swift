@@ -15,8 +15,10 @@ enum Colour {
 /// Flushes the client's requests and expects the server to have killed it with `code` on an
 /// object of `interface`. Pass nil for `interface` when the error is raised on an object the
 /// client's destructor request already destroyed on its side (libwayland then names no interface).
-func expectXdgProtocolError(_ client: TestClient, code: UInt32, interface: String?,
-                            sourceLocation: SourceLocation = #_sourceLocation) {
+func expectXdgProtocolError(
+    _ client: TestClient, code: UInt32, interface: String?,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
     #expect(!client.roundtrip(), "the client should have been disconnected", sourceLocation: sourceLocation)
     #expect(client.protocolError?.code == code, "error code", sourceLocation: sourceLocation)
     if let interface {

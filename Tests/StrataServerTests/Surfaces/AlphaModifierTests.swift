@@ -31,9 +31,11 @@ import Testing
         #expect(client.roundtrip())
         // Red at 128/255 over the background 0x202428 at 127/255.
         let bg = TestServer.background
-        let expected: UInt32 = 0xff00_0000 | (UInt32(255 * 128 / 255 + Int((bg >> 16) & 0xff) * 127 / 255) << 16)
+        let expected: UInt32 =
+            0xff00_0000 | (UInt32(255 * 128 / 255 + Int((bg >> 16) & 0xff) * 127 / 255) << 16)
             | (UInt32(Int((bg >> 8) & 0xff) * 127 / 255) << 8) | UInt32(Int(bg & 0xff) * 127 / 255)
-        #expect(Self.near(server.pixel(x: 10, y: 10), expected), "\(String(server.pixel(x: 10, y: 10) ?? 0, radix: 16))")
+        #expect(
+            Self.near(server.pixel(x: 10, y: 10), expected), "\(String(server.pixel(x: 10, y: 10) ?? 0, radix: 16))")
         wp_alpha_modifier_surface_v1_set_multiplier(object, 0)
         wl_surface_commit(surface.surface)
         #expect(client.roundtrip())

@@ -25,7 +25,7 @@ import Testing
         wl_surface_commit(surface.surface)
         #expect(client.roundtrip())
         #expect(served.contentType == WP_CONTENT_TYPE_V1_TYPE_VIDEO.rawValue)
-        wp_content_type_v1_set_content_type(object, 77)   // outside the enum: none
+        wp_content_type_v1_set_content_type(object, 77)  // outside the enum: none
         wl_surface_commit(surface.surface)
         #expect(client.roundtrip())
         #expect(served.contentType == 0)
@@ -63,9 +63,11 @@ import Testing
             let manager = try client.bind(wp_content_type_manager_v1_interface_ptr(), version: 1)
             let surface = try client.makeSurface(width: 10, height: 10)
             let object = try #require(wp_content_type_manager_v1_get_surface_content_type(manager, surface.surface))
-            for index in 0..<10_000 { wp_content_type_v1_set_content_type(object, UInt32(truncatingIfNeeded: index &* 2_654_435_761)) }
+            for index in 0..<10_000 {
+                wp_content_type_v1_set_content_type(object, UInt32(truncatingIfNeeded: index &* 2_654_435_761))
+            }
             wl_surface_destroy(surface.surface)
-            wp_content_type_v1_set_content_type(object, 1)   // inert now
+            wp_content_type_v1_set_content_type(object, 1)  // inert now
             #expect(client.roundtrip())
             wp_content_type_v1_destroy(object)
             #expect(client.roundtrip())

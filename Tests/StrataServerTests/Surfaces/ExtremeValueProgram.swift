@@ -83,7 +83,9 @@ final class ExtremeValueProgram {
             let parent = nodes[nodes.count - 1].surface
             let surface = client.createSurface(core.compositor)
             let subsurface = client.newID()
-            client.request(core.subcompositor, "wl_subcompositor.get_subsurface", .newID(subsurface), .object(surface), .object(parent))
+            client.request(
+                core.subcompositor, "wl_subcompositor.get_subsurface", .newID(subsurface), .object(surface),
+                .object(parent))
             var node = Node(surface: surface, subsurface: subsurface, viewport: makeViewport(surface))
             let size = random.pick(Self.bufferSizes)!
             client.request(surface, "wl_surface.attach", .object(buffer(size)), .int(0), .int(0))
@@ -132,7 +134,9 @@ final class ExtremeValueProgram {
 
     /// Any positive Int32 (sizes), weighted to the edges.
     func anySize() -> Int32 {
-        let edges: [Int32] = [1, 2, 3, 7, 640, 32767, 32768, 32769, 65535, 65536, 1 << 29, (1 << 29) + 1, 1 << 30, .max - 1, .max]
+        let edges: [Int32] = [
+            1, 2, 3, 7, 640, 32767, 32768, 32769, 65535, 65536, 1 << 29, (1 << 29) + 1, 1 << 30, .max - 1, .max,
+        ]
         return random.chance(0.75) ? random.pick(edges)! : Int32.random(in: 1 ... .max, using: &random)
     }
 
@@ -164,7 +168,8 @@ final class ExtremeValueProgram {
         case 1:
             client.request(s, "wl_surface.damage", .int(anyInt()), .int(anyInt()), .int(anyInt()), .int(anyInt()))
         case 2:
-            client.request(s, "wl_surface.damage_buffer", .int(anyInt()), .int(anyInt()), .int(anyInt()), .int(anyInt()))
+            client.request(
+                s, "wl_surface.damage_buffer", .int(anyInt()), .int(anyInt()), .int(anyInt()), .int(anyInt()))
             // Damage alone in a commit: mapped through the buffer transform and scale (a commit
             // that also changes them damages the whole surface instead).
             if random.chance(0.5) { client.request(s, "wl_surface.commit") }
@@ -189,8 +194,9 @@ final class ExtremeValueProgram {
         case 8:
             setSource(&node)
         case 9:
-            client.request(toplevel.xdgSurface, "xdg_surface.set_window_geometry",
-                           .int(anyInt()), .int(anyInt()), .int(anySize()), .int(anySize()))
+            client.request(
+                toplevel.xdgSurface, "xdg_surface.set_window_geometry",
+                .int(anyInt()), .int(anyInt()), .int(anySize()), .int(anySize()))
         case 10:
             // A minimum above a (non-zero) maximum is invalid_size at commit: kept legal.
             var w = anyNonNegative(), h = anyNonNegative()
@@ -209,10 +215,12 @@ final class ExtremeValueProgram {
             let region = client.newID()
             client.request(core.compositor, "wl_compositor.create_region", .newID(region))
             for _ in 0..<3 {
-                client.request(region, random.chance(0.7) ? "wl_region.add" : "wl_region.subtract",
-                               .int(anyInt()), .int(anyInt()), .int(anyInt()), .int(anyInt()))
+                client.request(
+                    region, random.chance(0.7) ? "wl_region.add" : "wl_region.subtract",
+                    .int(anyInt()), .int(anyInt()), .int(anyInt()), .int(anyInt()))
             }
-            client.request(s, random.chance(0.5) ? "wl_surface.set_input_region" : "wl_surface.set_opaque_region", .object(region))
+            client.request(
+                s, random.chance(0.5) ? "wl_surface.set_input_region" : "wl_surface.set_opaque_region", .object(region))
             client.request(region, "wl_region.destroy")
         case 12, 13:
             client.request(s, "wl_surface.commit")
@@ -228,21 +236,27 @@ final class ExtremeValueProgram {
         case 17:
             if let popup {
                 client.request(popup.positioner, "xdg_positioner.set_offset", .int(anyInt()), .int(anyInt()))
-                client.request(popup.positioner, "xdg_positioner.set_anchor_rect", .int(anyInt()), .int(anyInt()),
-                               .int(anyNonNegative()), .int(anyNonNegative()))
+                client.request(
+                    popup.positioner, "xdg_positioner.set_anchor_rect", .int(anyInt()), .int(anyInt()),
+                    .int(anyNonNegative()), .int(anyNonNegative()))
                 client.request(popup.positioner, "xdg_positioner.set_size", .int(anySize()), .int(anySize()))
                 client.request(popup.popup, "xdg_popup.reposition", .object(popup.positioner), .uint(UInt32(requests)))
             }
         case 18:
             if let layer {
-                client.request(layer.layer, "zwlr_layer_surface_v1.set_margin", .int(anyInt()), .int(anyInt()), .int(anyInt()), .int(anyInt()))
+                client.request(
+                    layer.layer, "zwlr_layer_surface_v1.set_margin", .int(anyInt()), .int(anyInt()), .int(anyInt()),
+                    .int(anyInt()))
                 client.request(layer.layer, "zwlr_layer_surface_v1.set_exclusive_zone", .int(anyInt()))
-                client.request(layer.layer, "zwlr_layer_surface_v1.set_size",
-                               .uint(UInt32(bitPattern: anyNonNegative())), .uint(UInt32(bitPattern: anyNonNegative())))
+                client.request(
+                    layer.layer, "zwlr_layer_surface_v1.set_size",
+                    .uint(UInt32(bitPattern: anyNonNegative())), .uint(UInt32(bitPattern: anyNonNegative())))
                 client.request(layer.surface, "wl_surface.commit")
             }
         case 19:
-            let requests = ["xdg_toplevel.set_maximized", "xdg_toplevel.unset_maximized", "xdg_toplevel.unset_fullscreen"]
+            let requests = [
+                "xdg_toplevel.set_maximized", "xdg_toplevel.unset_maximized", "xdg_toplevel.unset_fullscreen",
+            ]
             if random.chance(0.3) {
                 client.request(toplevel.toplevel, "xdg_toplevel.set_fullscreen", .object(0))
             } else {
@@ -259,15 +273,19 @@ final class ExtremeValueProgram {
     /// surface with an extreme hotspot and moves it by an extreme wl_surface.offset.
     private func setCursor() {
         guard let pointer, let cursorSurface,
-              let window = server.windows.windows.last(where: { $0 !== bystander && $0.level == .normal }),
-              let output = server.compositor.scene.outputs.first(where: { $0.screen === window.screen }) else { return }
-        server.compositor.windows.setFrame(window, Rect(x: 200, y: 150, width: window.frame.width, height: window.frame.height))
+            let window = server.windows.windows.last(where: { $0 !== bystander && $0.level == .normal }),
+            let output = server.compositor.scene.outputs.first(where: { $0.screen === window.screen })
+        else { return }
+        server.compositor.windows.setFrame(
+            window, Rect(x: 200, y: 150, width: window.frame.width, height: window.frame.height))
         client.clearEvents()
         server.compositor.seat.pointerMotion(on: output, x: 5, y: 5, time: 1)
         server.compositor.seat.pointerMotion(on: output, x: 202.5, y: 152.5, time: 2)
         client.roundtrip()
         guard let enter = client.events(for: pointer).last(where: { $0.opcode == 0 }) else { return }
-        client.request(pointer, "wl_pointer.set_cursor", .uint(enter.word(0)), .object(cursorSurface), .int(anyInt()), .int(anyInt()))
+        client.request(
+            pointer, "wl_pointer.set_cursor", .uint(enter.word(0)), .object(cursorSurface), .int(anyInt()),
+            .int(anyInt()))
         cursorsSet += 1
         client.request(cursorSurface, "wl_surface.offset", .int(anyInt()), .int(anyInt()))
         client.request(cursorSurface, "wl_surface.attach", .object(buffer((16, 16))), .int(0), .int(0))
@@ -286,15 +304,18 @@ final class ExtremeValueProgram {
         // In 1/256 units (wl_fixed), all inside w × h.
         let fw = Int32(w) * 256, fh = Int32(h) * 256
         let x = Int32.random(in: 0..<fw, using: &random), y = Int32.random(in: 0..<fh, using: &random)
-        let width = Int32.random(in: 1...(fw - x), using: &random), height = Int32.random(in: 1...(fh - y), using: &random)
-        client.request(node.viewport, "wp_viewport.set_source", .fixedRaw(x), .fixedRaw(y), .fixedRaw(width), .fixedRaw(height))
+        let width = Int32.random(in: 1...(fw - x), using: &random),
+            height = Int32.random(in: 1...(fh - y), using: &random)
+        client.request(
+            node.viewport, "wp_viewport.set_source", .fixedRaw(x), .fixedRaw(y), .fixedRaw(width), .fixedRaw(height))
         node.hasSource = true
     }
 
     /// The content changes (buffer, scale, transform): a source that fitted may not fit any more.
     private func unsetSource(_ node: inout Node) {
         guard node.hasSource else { return }
-        client.request(node.viewport, "wp_viewport.set_source", .fixedRaw(-256), .fixedRaw(-256), .fixedRaw(-256), .fixedRaw(-256))
+        client.request(
+            node.viewport, "wp_viewport.set_source", .fixedRaw(-256), .fixedRaw(-256), .fixedRaw(-256), .fixedRaw(-256))
         node.hasSource = false
     }
 
@@ -305,7 +326,8 @@ final class ExtremeValueProgram {
         let far = [Int.min, -Int(Int32.max), -1_000_000, -700, 0, 300, 1_000_000, Int(Int32.max), Int.max]
         let x = random.chance(0.5) ? random.pick(far)! : Int.random(in: -2000...2000, using: &random)
         let y = random.chance(0.5) ? random.pick(far)! : Int.random(in: -2000...2000, using: &random)
-        server.compositor.windows.setFrame(window, Rect(x: x, y: y, width: window.frame.width, height: window.frame.height))
+        server.compositor.windows.setFrame(
+            window, Rect(x: x, y: y, width: window.frame.width, height: window.frame.height))
     }
 
     /// Pointer and touch input at random and extreme places of every screen, then a repaint.
@@ -313,7 +335,9 @@ final class ExtremeValueProgram {
         let seat = server.compositor.seat!
         for output in server.compositor.scene.outputs {
             for _ in 0..<3 {
-                let places: [Double] = [0, 1, 33.5, 300, -1, 1e9, -1e9, 2147483647, -2147483648, 1e300, -.greatestFiniteMagnitude]
+                let places: [Double] = [
+                    0, 1, 33.5, 300, -1, 1e9, -1e9, 2147483647, -2147483648, 1e300, -.greatestFiniteMagnitude,
+                ]
                 let x = random.chance(0.5) ? random.pick(places)! : Double.random(in: -100...700, using: &random)
                 let y = random.chance(0.5) ? random.pick(places)! : Double.random(in: -100...500, using: &random)
                 seat.pointerMotion(on: output, x: x, y: y, time: 1)
@@ -334,14 +358,16 @@ final class ExtremeValueProgram {
     func captureRegion() {
         guard let screencopy, let output else { return }
         let frame = client.newID()
-        client.request(screencopy, "zwlr_screencopy_manager_v1.capture_output_region", .newID(frame), .int(0), .object(output),
-                       .int(random.chance(0.5) ? anyInt() : Int32.random(in: -50...600, using: &random)),
-                       .int(random.chance(0.5) ? anyInt() : Int32.random(in: -50...400, using: &random)),
-                       .int(anyInt()), .int(anyInt()))
+        client.request(
+            screencopy, "zwlr_screencopy_manager_v1.capture_output_region", .newID(frame), .int(0), .object(output),
+            .int(random.chance(0.5) ? anyInt() : Int32.random(in: -50...600, using: &random)),
+            .int(random.chance(0.5) ? anyInt() : Int32.random(in: -50...400, using: &random)),
+            .int(anyInt()), .int(anyInt()))
         client.roundtrip()
         if let parameters = client.events(for: frame).first(where: { $0.opcode == 0 }) {
             let width = Int32(bitPattern: parameters.word(1)), height = Int32(bitPattern: parameters.word(2))
-            let (_, buffer) = client.makeBuffer(shm: core.shm, width: width, height: height, format: WL_SHM_FORMAT_XRGB8888.rawValue)
+            let (_, buffer) = client.makeBuffer(
+                shm: core.shm, width: width, height: height, format: WL_SHM_FORMAT_XRGB8888.rawValue)
             client.request(frame, "zwlr_screencopy_frame_v1.copy", .object(buffer))
             client.roundtrip()
             if client.events(for: frame).contains(where: { $0.opcode == 2 }) { regionsCopied += 1 }
@@ -356,15 +382,19 @@ final class ExtremeValueProgram {
         let positioner = client.newID()
         client.request(core.wmBase, "xdg_wm_base.create_positioner", .newID(positioner))
         client.request(positioner, "xdg_positioner.set_size", .int(anySize()), .int(anySize()))
-        client.request(positioner, "xdg_positioner.set_anchor_rect", .int(anyInt()), .int(anyInt()), .int(anyNonNegative()), .int(anyNonNegative()))
+        client.request(
+            positioner, "xdg_positioner.set_anchor_rect", .int(anyInt()), .int(anyInt()), .int(anyNonNegative()),
+            .int(anyNonNegative()))
         client.request(positioner, "xdg_positioner.set_offset", .int(anyInt()), .int(anyInt()))
         client.request(positioner, "xdg_positioner.set_anchor", .uint(UInt32.random(in: 0...8, using: &random)))
         client.request(positioner, "xdg_positioner.set_gravity", .uint(UInt32.random(in: 0...8, using: &random)))
-        client.request(positioner, "xdg_positioner.set_constraint_adjustment", .uint(UInt32.random(in: 0...63, using: &random)))
+        client.request(
+            positioner, "xdg_positioner.set_constraint_adjustment", .uint(UInt32.random(in: 0...63, using: &random)))
         let surface = client.createSurface(core.compositor)
         let xdgSurface = client.newID(), popup = client.newID()
         client.request(core.wmBase, "xdg_wm_base.get_xdg_surface", .newID(xdgSurface), .object(surface))
-        client.request(xdgSurface, "xdg_surface.get_popup", .newID(popup), .object(toplevel.xdgSurface), .object(positioner))
+        client.request(
+            xdgSurface, "xdg_surface.get_popup", .newID(popup), .object(toplevel.xdgSurface), .object(positioner))
         client.request(surface, "wl_surface.commit")
         client.roundtrip()
         if let configure = client.events(for: xdgSurface).last(where: { $0.opcode == 0 }) {
@@ -383,11 +413,15 @@ final class ExtremeValueProgram {
     func makeLayerSurface() {
         let surface = client.createSurface(core.compositor)
         let layer = client.newID()
-        client.request(layerShell, "zwlr_layer_shell_v1.get_layer_surface", .newID(layer), .object(surface), .object(0),
-                       .uint(UInt32.random(in: 0...3, using: &random)), .string("extreme"))
+        client.request(
+            layerShell, "zwlr_layer_shell_v1.get_layer_surface", .newID(layer), .object(surface), .object(0),
+            .uint(UInt32.random(in: 0...3, using: &random)), .string("extreme"))
         client.request(layer, "zwlr_layer_surface_v1.set_anchor", .uint(15))
-        client.request(layer, "zwlr_layer_surface_v1.set_size", .uint(UInt32(bitPattern: anyNonNegative())), .uint(UInt32(bitPattern: anyNonNegative())))
-        client.request(layer, "zwlr_layer_surface_v1.set_margin", .int(anyInt()), .int(anyInt()), .int(anyInt()), .int(anyInt()))
+        client.request(
+            layer, "zwlr_layer_surface_v1.set_size", .uint(UInt32(bitPattern: anyNonNegative())),
+            .uint(UInt32(bitPattern: anyNonNegative())))
+        client.request(
+            layer, "zwlr_layer_surface_v1.set_margin", .int(anyInt()), .int(anyInt()), .int(anyInt()), .int(anyInt()))
         client.request(layer, "zwlr_layer_surface_v1.set_exclusive_zone", .int(anyInt()))
         client.request(surface, "wl_surface.commit")
         client.roundtrip()
@@ -396,7 +430,8 @@ final class ExtremeValueProgram {
         }
         client.request(surface, "wl_surface.attach", .object(buffer((16, 16))), .int(0), .int(0))
         client.request(surface, "wl_surface.commit")
-        client.request(layer, "zwlr_layer_surface_v1.set_margin", .int(anyInt()), .int(anyInt()), .int(anyInt()), .int(anyInt()))
+        client.request(
+            layer, "zwlr_layer_surface_v1.set_margin", .int(anyInt()), .int(anyInt()), .int(anyInt()), .int(anyInt()))
         client.request(layer, "zwlr_layer_surface_v1.set_exclusive_zone", .int(anyInt()))
         client.request(surface, "wl_surface.commit")
         self.layer = (surface, layer)
@@ -413,32 +448,42 @@ final class ExtremeValueProgram {
             client.request(node.surface, "wl_surface.set_buffer_scale", .int(random.pick([0, -1, Int32.min])!))
             expectedError = (node.surface, WL_SURFACE_ERROR_INVALID_SCALE.rawValue)
         case 1:
-            client.request(node.surface, "wl_surface.set_buffer_transform", .int(random.pick([8, -1, Int32.min, Int32.max])!))
+            client.request(
+                node.surface, "wl_surface.set_buffer_transform", .int(random.pick([8, -1, Int32.min, Int32.max])!))
             expectedError = (node.surface, WL_SURFACE_ERROR_INVALID_TRANSFORM.rawValue)
         case 2:
-            client.request(node.viewport, "wp_viewport.set_destination", .int(random.pick([0, -2, Int32.min])!), .int(anySize()))
+            client.request(
+                node.viewport, "wp_viewport.set_destination", .int(random.pick([0, -2, Int32.min])!), .int(anySize()))
             expectedError = (node.viewport, WP_VIEWPORT_ERROR_BAD_VALUE.rawValue)
         case 3:
-            client.request(node.viewport, "wp_viewport.set_source", .fixedRaw(Int32.min), .fixedRaw(0), .fixedRaw(256), .fixedRaw(256))
+            client.request(
+                node.viewport, "wp_viewport.set_source", .fixedRaw(Int32.min), .fixedRaw(0), .fixedRaw(256),
+                .fixedRaw(256))
             expectedError = (node.viewport, WP_VIEWPORT_ERROR_BAD_VALUE.rawValue)
         case 4:
-            client.request(toplevel.xdgSurface, "xdg_surface.set_window_geometry", .int(anyInt()), .int(anyInt()), .int(random.pick([0, -1, Int32.min])!), .int(anySize()))
+            client.request(
+                toplevel.xdgSurface, "xdg_surface.set_window_geometry", .int(anyInt()), .int(anyInt()),
+                .int(random.pick([0, -1, Int32.min])!), .int(anySize()))
             expectedError = (toplevel.xdgSurface, XDG_SURFACE_ERROR_INVALID_SIZE.rawValue)
         case 5:
-            client.request(toplevel.toplevel, "xdg_toplevel.set_max_size", .int(anyNonNegative()), .int(random.pick([-1, Int32.min])!))
+            client.request(
+                toplevel.toplevel, "xdg_toplevel.set_max_size", .int(anyNonNegative()),
+                .int(random.pick([-1, Int32.min])!))
             expectedError = (toplevel.toplevel, XDG_TOPLEVEL_ERROR_INVALID_SIZE.rawValue)
         case 6:
             // wl_fixed's largest source on the window's own surface (it always shows a buffer,
             // of at most 65,535 pixels a side): past the buffer at commit.
             let root = nodes[0]
-            client.request(root.viewport, "wp_viewport.set_source", .fixedRaw(random.pick([0, Int32.max - 256])!), .fixedRaw(0),
-                           .fixedRaw(Int32.max), .fixedRaw(Int32.max))
+            client.request(
+                root.viewport, "wp_viewport.set_source", .fixedRaw(random.pick([0, Int32.max - 256])!), .fixedRaw(0),
+                .fixedRaw(Int32.max), .fixedRaw(Int32.max))
             client.request(root.surface, "wl_surface.commit")
             expectedError = (root.viewport, WP_VIEWPORT_ERROR_OUT_OF_BUFFER.rawValue)
         default:
             let positioner = client.newID()
             client.request(core.wmBase, "xdg_wm_base.create_positioner", .newID(positioner))
-            client.request(positioner, "xdg_positioner.set_size", .int(anySize()), .int(random.pick([0, -1, Int32.min])!))
+            client.request(
+                positioner, "xdg_positioner.set_size", .int(anySize()), .int(random.pick([0, -1, Int32.min])!))
             expectedError = (positioner, XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue)
         }
         requests += 1

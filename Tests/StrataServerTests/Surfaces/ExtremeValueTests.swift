@@ -23,17 +23,21 @@ import Testing
             harness.server.repaint()
             do {
                 let client = try harness.raw()
-                let program = ExtremeValueProgram(seed: seed, server: harness.server, client: client,
-                                                  bystander: harness.server.windows.windows.first)
+                let program = ExtremeValueProgram(
+                    seed: seed, server: harness.server, client: client,
+                    bystander: harness.server.windows.windows.first)
                 program.moveWindow()
                 program.makePopup()
                 program.makeLayerSurface()
                 for round in 0..<6 {
                     for _ in 0..<12 { program.step() }
-                    #expect(client.roundtrip(), "seed \(seed), round \(round): the client lives (\(String(describing: client.error)))")
+                    #expect(
+                        client.roundtrip(),
+                        "seed \(seed), round \(round): the client lives (\(String(describing: client.error)))")
                     program.inputAndRepaint()
                     expectClamped(harness.server, "seed \(seed), round \(round)")
-                    #expect(harness.bystander.client.roundtrip(), "seed \(seed), round \(round): the bystander is served")
+                    #expect(
+                        harness.bystander.client.roundtrip(), "seed \(seed), round \(round): the bystander is served")
                 }
                 let illegal = program.random.chance(0.5)
                 if illegal { program.endWithAnIllegalNumber() }
@@ -50,23 +54,31 @@ import Testing
             }
             harness.expectUnharmed(Comment(rawValue: "seed \(seed) at scale \(screenScale)"))
         }
-        #expect(completed > 0 && requests > seeds.count * 80 && cursors > 0 && copies > 0,
-                "the programs ran: \(completed) legal endings, \(requests) requests, \(cursors) cursors, \(copies) screen regions copied")
+        #expect(
+            completed > 0 && requests > seeds.count * 80 && cursors > 0 && copies > 0,
+            "the programs ran: \(completed) legal endings, \(requests) requests, \(cursors) cursors, \(copies) screen regions copied"
+        )
     }
 
     /// What the compositor holds is the clamped result: every surface shown within
     /// ±`Coordinate.limit` with sides 0 … limit, every window frame likewise.
-    private func expectClamped(_ server: TestServer, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectClamped(_ server: TestServer, _ what: String, sourceLocation: SourceLocation = #_sourceLocation)
+    {
         let limit = Int(Coordinate.limit)
         for output in server.compositor.scene.outputs {
             server.compositor.scene.forEachVisibleSurface(on: output) { surface, x, y in
-                #expect(abs(Int(x)) <= limit && abs(Int(y)) <= limit, "\(what): placed at \(x), \(y)", sourceLocation: sourceLocation)
-                #expect((0...limit).contains(Int(surface.width)) && (0...limit).contains(Int(surface.height)),
-                        "\(what): \(surface.width)x\(surface.height)", sourceLocation: sourceLocation)
+                #expect(
+                    abs(Int(x)) <= limit && abs(Int(y)) <= limit, "\(what): placed at \(x), \(y)",
+                    sourceLocation: sourceLocation)
+                #expect(
+                    (0...limit).contains(Int(surface.width)) && (0...limit).contains(Int(surface.height)),
+                    "\(what): \(surface.width)x\(surface.height)", sourceLocation: sourceLocation)
             }
         }
         for window in server.windows.windows {
-            #expect(Coordinate.clamped(window.frame) == window.frame, "\(what): frame \(window.frame)", sourceLocation: sourceLocation)
+            #expect(
+                Coordinate.clamped(window.frame) == window.frame, "\(what): frame \(window.frame)",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -101,13 +113,18 @@ import Testing
             client.request(window.surface, "wl_surface.commit")
             #expect(client.roundtrip())
             if let model = server.windows.windows.last {
-                server.compositor.windows.setFrame(model, Rect(x: 300, y: 200, width: model.frame.width, height: model.frame.height))
+                server.compositor.windows.setFrame(
+                    model, Rect(x: 300, y: 200, width: model.frame.width, height: model.frame.height))
             }
             /// A subsurface of `parent` at (x, y) showing a `width`×`height` buffer.
-            func child(of parent: UInt32, x: Int32, y: Int32, width: Int32 = 8, height: Int32 = 8) -> (surface: UInt32, subsurface: UInt32) {
+            func child(of parent: UInt32, x: Int32, y: Int32, width: Int32 = 8, height: Int32 = 8) -> (
+                surface: UInt32, subsurface: UInt32
+            ) {
                 let surface = client.createSurface(core.compositor)
                 let subsurface = client.newID()
-                client.request(core.subcompositor, "wl_subcompositor.get_subsurface", .newID(subsurface), .object(surface), .object(parent))
+                client.request(
+                    core.subcompositor, "wl_subcompositor.get_subsurface", .newID(subsurface), .object(surface),
+                    .object(parent))
                 client.request(subsurface, "wl_subsurface.set_position", .int(x), .int(y))
                 let (_, buffer) = client.makeBuffer(shm: core.shm, width: width, height: height)
                 client.request(surface, "wl_surface.attach", .object(buffer), .int(0), .int(0))
@@ -116,7 +133,8 @@ import Testing
             }
             var expected: [(x: Int32, y: Int32, width: Int32, height: Int32)] = []
             switch crash {
-            case .subsurfaceNearInt32MaxUnderAWindowAwayFromTheOrigin, .farSubsurfaceOnAScreenScaledBy1_5, .farSubsurfaceOnAScreenScaledBy2:
+            case .subsurfaceNearInt32MaxUnderAWindowAwayFromTheOrigin, .farSubsurfaceOnAScreenScaledBy1_5,
+                .farSubsurfaceOnAScreenScaledBy2:
                 _ = child(of: window.surface, x: Int32.max, y: Int32.max - 100)
                 client.request(window.surface, "wl_surface.commit")
                 expected = [(300, 200, 40, 40), (limit, limit, 8, 8)]
@@ -147,10 +165,17 @@ import Testing
                     client.request(window.surface, "wl_surface.commit")
                     // Buffer damage maps through the transform only when nothing else changed (a
                     // new transform damages the whole surface): a commit of damage alone.
-                    client.request(window.surface, "wl_surface.damage_buffer", .int(Int32.min), .int(Int32.min), .int(Int32.max), .int(Int32.max))
-                    client.request(window.surface, "wl_surface.damage_buffer", .int(Int32.max - 1), .int(Int32.max - 1), .int(1), .int(1))
-                    client.request(window.surface, "wl_surface.damage_buffer", .int(Int32.max), .int(Int32.max), .int(Int32.max), .int(Int32.max))
-                    client.request(window.surface, "wl_surface.damage_buffer", .int(-1), .int(Int32.min), .int(Int32.max), .int(1))
+                    client.request(
+                        window.surface, "wl_surface.damage_buffer", .int(Int32.min), .int(Int32.min), .int(Int32.max),
+                        .int(Int32.max))
+                    client.request(
+                        window.surface, "wl_surface.damage_buffer", .int(Int32.max - 1), .int(Int32.max - 1), .int(1),
+                        .int(1))
+                    client.request(
+                        window.surface, "wl_surface.damage_buffer", .int(Int32.max), .int(Int32.max), .int(Int32.max),
+                        .int(Int32.max))
+                    client.request(
+                        window.surface, "wl_surface.damage_buffer", .int(-1), .int(Int32.min), .int(Int32.max), .int(1))
                     client.request(window.surface, "wl_surface.commit")
                     #expect(client.roundtrip())
                     server.repaint()
@@ -162,7 +187,9 @@ import Testing
                 let viewporter = client.bind("wp_viewporter")!
                 let viewport = client.newID()
                 client.request(viewporter, "wp_viewporter.get_viewport", .newID(viewport), .object(long.surface))
-                client.request(viewport, "wp_viewport.set_source", .fixedRaw(40000 * 256), .fixedRaw(0), .fixedRaw(25535 * 256), .fixedRaw(128))
+                client.request(
+                    viewport, "wp_viewport.set_source", .fixedRaw(40000 * 256), .fixedRaw(0), .fixedRaw(25535 * 256),
+                    .fixedRaw(128))
                 client.request(viewport, "wp_viewport.set_destination", .int(Int32.max), .int(Int32.max - 1))
                 client.request(long.surface, "wl_surface.commit")
                 client.request(window.surface, "wl_surface.commit")

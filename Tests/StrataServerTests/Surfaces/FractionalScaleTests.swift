@@ -32,7 +32,9 @@ import Testing
     }
 
     /// Gets a wp_fractional_scale_v1 for `surface`, recording its events into `recorder`.
-    static func fractionalScale(_ setup: FractionalScaleSetup, _ surface: OpaquePointer, _ recorder: Recorder) throws -> OpaquePointer {
+    static func fractionalScale(_ setup: FractionalScaleSetup, _ surface: OpaquePointer, _ recorder: Recorder) throws
+        -> OpaquePointer
+    {
         let object = try #require(wp_fractional_scale_manager_v1_get_fractional_scale(setup.manager, surface))
         wp_fractional_scale_v1_add_listener(object, &listener, Unmanaged.passUnretained(recorder).toOpaque())
         return object
@@ -111,8 +113,9 @@ import Testing
         let surface = try #require(wl_compositor_create_surface(setup.shell.compositor))
         _ = try Self.fractionalScale(setup, surface, Recorder())
         _ = wp_fractional_scale_manager_v1_get_fractional_scale(setup.manager, surface)
-        expectXdgProtocolError(setup.client, code: WP_FRACTIONAL_SCALE_MANAGER_V1_ERROR_FRACTIONAL_SCALE_EXISTS.rawValue,
-                               interface: "wp_fractional_scale_manager_v1")
+        expectXdgProtocolError(
+            setup.client, code: WP_FRACTIONAL_SCALE_MANAGER_V1_ERROR_FRACTIONAL_SCALE_EXISTS.rawValue,
+            interface: "wp_fractional_scale_manager_v1")
     }
 
     @Test func destroyingTheObjectStopsItsEventsAndLetsTheSurfaceHaveANewOne() throws {

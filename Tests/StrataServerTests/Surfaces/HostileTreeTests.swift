@@ -23,13 +23,17 @@ import Testing
     typealias Core = (compositor: UInt32, subcompositor: UInt32, shm: UInt32, wmBase: UInt32)
 
     /// `count` new surfaces, each a subsurface of the one before, the first of `root`.
-    private func chain(_ client: RawClient, _ core: Core, under root: UInt32, count: Int) -> [(surface: UInt32, subsurface: UInt32)] {
+    private func chain(_ client: RawClient, _ core: Core, under root: UInt32, count: Int) -> [(
+        surface: UInt32, subsurface: UInt32
+    )] {
         var links: [(UInt32, UInt32)] = []
         var parent = root
         for _ in 0..<count {
             let surface = client.createSurface(core.compositor)
             let subsurface = client.newID()
-            client.request(core.subcompositor, "wl_subcompositor.get_subsurface", .newID(subsurface), .object(surface), .object(parent))
+            client.request(
+                core.subcompositor, "wl_subcompositor.get_subsurface", .newID(subsurface), .object(surface),
+                .object(parent))
             links.append((surface, subsurface))
             parent = surface
         }
@@ -44,20 +48,25 @@ import Testing
     }
 
     /// A buffer of one opaque colour (a pool of its own).
-    private func colouredBuffer(_ client: RawClient, _ core: Core, width: Int32, height: Int32, argb: UInt32) -> UInt32 {
+    private func colouredBuffer(_ client: RawClient, _ core: Core, width: Int32, height: Int32, argb: UInt32) -> UInt32
+    {
         let fd = strata_client_memfd("strata-tree-test")
         let pixels = [UInt32](repeating: argb, count: Int(width * height))
         _ = pixels.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
         let pool = client.newID(), buffer = client.newID()
         client.request(core.shm, "wl_shm.create_pool", .newID(pool), .fd(fd), .int(width * height * 4))
-        client.request(pool, "wl_shm_pool.create_buffer", .newID(buffer), .int(0), .int(width), .int(height), .int(width * 4), .uint(0))
+        client.request(
+            pool, "wl_shm_pool.create_buffer", .newID(buffer), .int(0), .int(width), .int(height), .int(width * 4),
+            .uint(0))
         close(fd)
         return buffer
     }
 
     private func getSubsurface(_ client: RawClient, _ core: Core, _ surface: UInt32, parent: UInt32) -> UInt32 {
         let subsurface = client.newID()
-        client.request(core.subcompositor, "wl_subcompositor.get_subsurface", .newID(subsurface), .object(surface), .object(parent))
+        client.request(
+            core.subcompositor, "wl_subcompositor.get_subsurface", .newID(subsurface), .object(surface), .object(parent)
+        )
         return subsurface
     }
 
@@ -162,7 +171,8 @@ import Testing
             for index in 0..<Self.maxSubsurfacesPerTree {
                 let surface = client.createSurface(core.compositor)
                 let subsurface = getSubsurface(client, core, surface, parent: window.surface)
-                client.request(subsurface, "wl_subsurface.set_position", .int(Int32(index % 64) * 2), .int(Int32(index / 64) * 2))
+                client.request(
+                    subsurface, "wl_subsurface.set_position", .int(Int32(index % 64) * 2), .int(Int32(index / 64) * 2))
                 client.request(surface, "wl_surface.attach", .object(buffer), .int(0), .int(0))
                 client.request(surface, "wl_surface.commit")
                 if index % 500 == 0 { client.pump() }
@@ -172,7 +182,7 @@ import Testing
             #expect(client.error == nil)
             harness.server.repaint()
             #expect(liveSubsurfaces(harness) == Self.maxSubsurfacesPerTree)
-            if disconnectAtLimit { continue }   // the client goes with its tree
+            if disconnectAtLimit { continue }  // the client goes with its tree
             _ = getSubsurface(client, core, client.createSurface(core.compositor), parent: window.surface)
             client.expectError(code: Self.badParent, object: core.subcompositor)
             #expect(client.error?.message.contains("4097 subsurfaces") == true, "\(String(describing: client.error))")
@@ -221,7 +231,9 @@ import Testing
                 Issue.record("the client's window is not shown")
                 return
             }
-            #expect(harness.server.pixel(x: Int32(frame.x) + 5, y: Int32(frame.y) + 5) == 0xffff_0000, "the child that joined again is on top")
+            #expect(
+                harness.server.pixel(x: Int32(frame.x) + 5, y: Int32(frame.y) + 5) == 0xffff_0000,
+                "the child that joined again is on top")
             // Placed below its sibling: the sibling shows there.
             client.request(again, "wl_subsurface.place_below", .object(b.surface))
             client.request(window.surface, "wl_surface.commit")
@@ -326,14 +338,17 @@ import Testing
             if leafFirst {
                 // The leaf leaves: the chain may grow by one above its top, and no more.
                 client.request(t[0], "xdg_toplevel.set_parent", .object(0))
-                client.request(t[Self.maxTransientDepth], "xdg_toplevel.set_parent", .object(t[Self.maxTransientDepth + 1]))
+                client.request(
+                    t[Self.maxTransientDepth], "xdg_toplevel.set_parent", .object(t[Self.maxTransientDepth + 1]))
                 #expect(client.roundtrip())
                 #expect(client.error == nil)
                 client.request(t[0], "xdg_toplevel.set_parent", .object(t[1]))
                 client.expectError(code: XDG_TOPLEVEL_ERROR_INVALID_PARENT.rawValue, object: t[0])
             } else {
-                client.request(t[Self.maxTransientDepth + 1], "xdg_toplevel.set_parent", .object(t[Self.maxTransientDepth]))
-                client.expectError(code: XDG_TOPLEVEL_ERROR_INVALID_PARENT.rawValue, object: t[Self.maxTransientDepth + 1])
+                client.request(
+                    t[Self.maxTransientDepth + 1], "xdg_toplevel.set_parent", .object(t[Self.maxTransientDepth]))
+                client.expectError(
+                    code: XDG_TOPLEVEL_ERROR_INVALID_PARENT.rawValue, object: t[Self.maxTransientDepth + 1])
             }
             #expect(client.error?.message.contains("33 parents") == true, "\(String(describing: client.error))")
         }
@@ -372,7 +387,8 @@ import Testing
             let region = client.newID()
             client.request(core.compositor, "wl_compositor.create_region", .newID(region))
             for index in 0..<boxes {
-                client.request(region, "wl_region.add", .int(Int32(index % 64) * 2), .int(Int32(index / 64) * 2), .int(1), .int(1))
+                client.request(
+                    region, "wl_region.add", .int(Int32(index % 64) * 2), .int(Int32(index / 64) * 2), .int(1), .int(1))
                 if index % 1000 == 0 { client.pump() }
             }
             client.request(surface, "wl_surface.set_input_region", .object(region))
@@ -408,19 +424,22 @@ import Testing
             client.request(window.surface, "wl_surface.commit")
             #expect(client.roundtrip())
             #expect(client.error == nil)
-            guard let rawWindow = harness.server.windows.windows.last, let output = harness.server.compositor.scene.outputs.first else {
+            guard let rawWindow = harness.server.windows.windows.last,
+                let output = harness.server.compositor.scene.outputs.first
+            else {
                 Issue.record("the client's window is not shown")
                 return
             }
             func takes(_ x: Int, _ y: Int) -> Bool {
-                let hit = harness.server.compositor.scene.surface(at: Double(rawWindow.frame.x + x) + 0.5, Double(rawWindow.frame.y + y) + 0.5, on: output)
+                let hit = harness.server.compositor.scene.surface(
+                    at: Double(rawWindow.frame.x + x) + 0.5, Double(rawWindow.frame.y + y) + 0.5, on: output)
                 return hit?.window === rawWindow
             }
-            #expect(takes(10, 10))      // an even column
-            #expect(!takes(11, 10))     // an odd one
-            #expect(takes(11, 55))      // the band
-            #expect(!takes(22, 22))     // the hole
-            #expect(takes(31, 32))      // the box in the hole
+            #expect(takes(10, 10))  // an even column
+            #expect(!takes(11, 10))  // an odd one
+            #expect(takes(11, 55))  // the band
+            #expect(!takes(22, 22))  // the hole
+            #expect(takes(31, 32))  // the box in the hole
             #expect(takes(32, 31))
             #expect(!takes(34, 34))
         }
@@ -436,7 +455,9 @@ import Testing
             let window = client.makeToplevel(core, width: 100, height: 100)
             // Red, then blue damaged by 5,000 one-pixel boxes on a grid (wl_surface.damage), then
             // red again damaged the same way with damage_buffer.
-            for (request, argb) in [("wl_surface.damage", UInt32(0xff00_00ff)), ("wl_surface.damage_buffer", 0xffff_0000)] {
+            for (request, argb) in [
+                ("wl_surface.damage", UInt32(0xff00_00ff)), ("wl_surface.damage_buffer", 0xffff_0000),
+            ] {
                 if request == "wl_surface.damage" {
                     let red = colouredBuffer(client, core, width: 100, height: 100, argb: 0xffff_0000)
                     client.request(window.surface, "wl_surface.attach", .object(red), .int(0), .int(0))
@@ -448,7 +469,8 @@ import Testing
                 let buffer = colouredBuffer(client, core, width: 100, height: 100, argb: argb)
                 client.request(window.surface, "wl_surface.attach", .object(buffer), .int(0), .int(0))
                 for index in 0..<5000 {
-                    client.request(window.surface, request, .int(Int32(index % 50) * 2), .int(Int32(index / 50)), .int(1), .int(1))
+                    client.request(
+                        window.surface, request, .int(Int32(index % 50) * 2), .int(Int32(index / 50)), .int(1), .int(1))
                     if index % 1000 == 0 { client.pump() }
                 }
                 client.request(window.surface, "wl_surface.commit")

@@ -41,12 +41,15 @@ final class ClockRecord {
     /// Asks feedback for the surface's next commit; the record is kept alive by the test.
     func feedback(_ presentation: OpaquePointer, _ surface: OpaquePointer, record: FeedbackRecord) {
         let feedback = wp_presentation_feedback(presentation, surface)
-        wp_presentation_feedback_add_listener(feedback, &Self.feedbackListener, Unmanaged.passUnretained(record).toOpaque())
+        wp_presentation_feedback_add_listener(
+            feedback, &Self.feedbackListener, Unmanaged.passUnretained(record).toOpaque())
     }
 
     /// A 20×20 surface shown and painted once, and a feedback asked for its next commit (the
     /// client bound to wl_output first when `bindingOutput`).
-    func shownSurfaceAwaitingFeedback(on server: TestServer, bindingOutput: Bool = false) throws -> (TestClient, TestSurface, FeedbackRecord) {
+    func shownSurfaceAwaitingFeedback(on server: TestServer, bindingOutput: Bool = false) throws -> (
+        TestClient, TestSurface, FeedbackRecord
+    ) {
         let client = try TestClient(server: server)
         if bindingOutput { _ = try client.bind(wl_output_interface_ptr(), version: 4) }
         let presentation = try client.bind(wp_presentation_interface_ptr(), version: 1)
@@ -65,13 +68,13 @@ final class ClockRecord {
         wl_surface_commit(surface.surface)
     }
 
-
     @Test func theClockIsMonotonic() throws {
         let server = try TestServer()
         let client = try TestClient(server: server)
         let presentation = try client.bind(wp_presentation_interface_ptr(), version: 1)
         let clock = ClockRecord()
-        wp_presentation_add_listener(presentation, &Self.presentationListener, Unmanaged.passUnretained(clock).toOpaque())
+        wp_presentation_add_listener(
+            presentation, &Self.presentationListener, Unmanaged.passUnretained(clock).toOpaque())
         client.roundtrip()
         #expect(clock.clock == UInt32(CLOCK_MONOTONIC))
     }
@@ -127,7 +130,7 @@ final class ClockRecord {
         let surface = try client.makeSurface(width: 20, height: 20, argb: Colour.red)
         let record = FeedbackRecord()
         feedback(presentation, surface.surface, record: record)
-        wl_surface_commit(surface.surface)   // never shown: no window
+        wl_surface_commit(surface.surface)  // never shown: no window
         client.roundtrip()
         wl_surface_destroy(surface.surface)
         client.roundtrip()
@@ -151,7 +154,10 @@ final class ClockRecord {
     @Test func theFrameClockAnswersFeedbackWithoutAForcedRepaint() throws {
         let server = try TestServer()
         let (client, surface, record) = try shownSurfaceAwaitingFeedback(on: server)
-        wl_surface_commit(surface.surface)   // no new buffer, no damage: still answered by a frame
-        #expect(server.run(seconds: 10) { client.roundtrip(); return record.presented != nil })
+        wl_surface_commit(surface.surface)  // no new buffer, no damage: still answered by a frame
+        #expect(
+            server.run(seconds: 10) {
+                client.roundtrip(); return record.presented != nil
+            })
     }
 }

@@ -108,18 +108,24 @@ final class IMClient {
         zwp_text_input_v3_enable(ti)
         zwp_text_input_v3_set_surrounding_text(ti, "some text", 2, 1)
         zwp_text_input_v3_set_text_change_cause(ti, ZWP_TEXT_INPUT_V3_CHANGE_CAUSE_OTHER.rawValue)
-        let hint = ZWP_TEXT_INPUT_V3_CONTENT_HINT_AUTO_CAPITALIZATION.rawValue | ZWP_TEXT_INPUT_V3_CONTENT_HINT_SENSITIVE_DATA.rawValue
+        let hint =
+            ZWP_TEXT_INPUT_V3_CONTENT_HINT_AUTO_CAPITALIZATION.rawValue
+            | ZWP_TEXT_INPUT_V3_CONTENT_HINT_SENSITIVE_DATA.rawValue
         zwp_text_input_v3_set_content_type(ti, hint, ZWP_TEXT_INPUT_V3_CONTENT_PURPOSE_NAME.rawValue)
         app.textInput.commit()
         app.client.roundtrip()
-        #expect(im.events() == [.activate, .surroundingText("some text", cursor: 2, anchor: 1),
-                                .textChangeCause(ZWP_TEXT_INPUT_V3_CHANGE_CAUSE_OTHER.rawValue),
-                                .contentType(hint: hint, purpose: ZWP_TEXT_INPUT_V3_CONTENT_PURPOSE_NAME.rawValue), .done])
+        #expect(
+            im.events() == [
+                .activate, .surroundingText("some text", cursor: 2, anchor: 1),
+                .textChangeCause(ZWP_TEXT_INPUT_V3_CHANGE_CAUSE_OTHER.rawValue),
+                .contentType(hint: hint, purpose: ZWP_TEXT_INPUT_V3_CONTENT_PURPOSE_NAME.rawValue), .done,
+            ])
         // The next commit carries no surrounding text or cause (they describe one change); the
         // content type stays.
         app.textInput.commit()
         app.client.roundtrip()
-        #expect(im.events() == [.contentType(hint: hint, purpose: ZWP_TEXT_INPUT_V3_CONTENT_PURPOSE_NAME.rawValue), .done])
+        #expect(
+            im.events() == [.contentType(hint: hint, purpose: ZWP_TEXT_INPUT_V3_CONTENT_PURPOSE_NAME.rawValue), .done])
     }
 
     @Test func aTextInputWithoutFocusDoesNotActivateTheInputMethod() throws {
@@ -180,7 +186,7 @@ final class IMClient {
         let im = try IMClient(server)
         let app = try TextApp(server, x: 0)
         app.enable()
-        app.textInput.commit()   // a second commit: the serial is 2
+        app.textInput.commit()  // a second commit: the serial is 2
         app.client.roundtrip()
         _ = im.events()
         _ = app.textInput.takeEvents()
@@ -189,7 +195,10 @@ final class IMClient {
         im.inputMethod.commit()
         im.client.roundtrip()
         app.client.roundtrip()
-        #expect(app.textInput.takeEvents() == [.commitString("some text"), .deleteSurroundingText(before: 1, after: 2), .done(serial: 2)])
+        #expect(
+            app.textInput.takeEvents() == [
+                .commitString("some text"), .deleteSurroundingText(before: 1, after: 2), .done(serial: 2),
+            ])
     }
 
     @Test func preeditReachesTheTextInputAndTheNextCommitStartsEmpty() throws {
@@ -204,7 +213,10 @@ final class IMClient {
         im.inputMethod.commit()
         im.client.roundtrip()
         app.client.roundtrip()
-        #expect(app.textInput.takeEvents() == [.preeditString("preedit", cursorBegin: 1, cursorEnd: 2), .done(serial: 1), .done(serial: 1)])
+        #expect(
+            app.textInput.takeEvents() == [
+                .preeditString("preedit", cursorBegin: 1, cursorEnd: 2), .done(serial: 1), .done(serial: 1),
+            ])
     }
 
     @Test func anInactiveInputMethodsTextGoesNowhere() throws {
@@ -433,8 +445,10 @@ final class IMClient {
         defer { withExtendedLifetime(objects) {} }
         if let im {
             let popupSurface = try im.client.makeSurface(width: 30, height: 20, argb: 0xffff_0000)
-            objects = (try TestInputPopupSurface(inputMethod: im.inputMethod, surface: popupSurface.surface),
-                       try TestInputMethodKeyboardGrab(inputMethod: im.inputMethod))
+            objects = (
+                try TestInputPopupSurface(inputMethod: im.inputMethod, surface: popupSurface.surface),
+                try TestInputMethodKeyboardGrab(inputMethod: im.inputMethod)
+            )
             im.client.roundtrip()
         }
         app.enable()

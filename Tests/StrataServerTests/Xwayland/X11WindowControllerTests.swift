@@ -43,7 +43,8 @@ import Testing
     }
 
     /// A committed surface of `width`×`height` from a Wayland client (as Xwayland would draw).
-    static func drawnSurface(_ server: TestServer, _ shell: TestXdgShell, width: Int32, height: Int32) throws -> Surface {
+    static func drawnSurface(_ server: TestServer, _ shell: TestXdgShell, width: Int32, height: Int32) throws -> Surface
+    {
         let surface = try #require(shell.makeSurface())
         let buffer = try #require(shell.makeBuffer(width: width, height: height, argb: 0xff20_40c0))
         wl_surface_attach(surface, buffer.buffer, 0, 0)
@@ -106,7 +107,8 @@ import Testing
         let model = try #require(window.window)
         let placed = model.frame
         // Maximize (both directions): the policy's maximized frame is configured to X.
-        side.controller.stateRequest(window, NetWMStateRequest(action: .add, states: [.maximizedVertically, .maximizedHorizontally]))
+        side.controller.stateRequest(
+            window, NetWMStateRequest(action: .add, states: [.maximizedVertically, .maximizedHorizontally]))
         #expect(model.isMaximized && window.isMaximized && side.stateWrites > 0)
         let maximized = try #require(server.compositor.windows.placedFrame(of: model))
         #expect(side.configured[window.id] == maximized && model.frame.origin == maximized.origin)

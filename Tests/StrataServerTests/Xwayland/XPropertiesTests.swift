@@ -24,7 +24,8 @@ import Testing
         let wmClass = try #require(XPropertyValue(reply: Self.reply(format: 8, value: Array("xterm\0XTerm\0".utf8))))
         #expect(WMClass(wmClass) == WMClass(bytes: Array("xterm\0XTerm\0".utf8)))
         #expect(WMClass(wmClass)?.instance == "xterm" && WMClass(wmClass)?.appID == "XTerm")
-        let hints = try #require(XPropertyValue(reply: Self.reply(format: 32, value: Self.words([1, 0, 1, 0, 0, 0, 0, 0, 0]))))
+        let hints = try #require(
+            XPropertyValue(reply: Self.reply(format: 32, value: Self.words([1, 0, 1, 0, 0, 0, 0, 0, 0]))))
         #expect(WMHints(hints)?.input == false && WMHints(hints)?.acceptsInput == false)
         let noInputFlag = try #require(XPropertyValue(reply: Self.reply(format: 32, value: Self.words([4, 0]))))
         #expect(WMHints(noInputFlag)?.input == nil && WMHints(noInputFlag)?.acceptsInput == true)
@@ -45,13 +46,15 @@ import Testing
         #expect(XPropertyValue(reply: notReply) == nil)
         // No such property (format 0), and formats X never sends.
         for format: UInt8 in [0, 1, 7, 24, 64, 255] {
-            #expect(XPropertyValue(reply: Self.reply(format: format, items: 4, value: [1, 2, 3, 4])) == nil, "\(format)")
+            #expect(
+                XPropertyValue(reply: Self.reply(format: format, items: 4, value: [1, 2, 3, 4])) == nil, "\(format)")
         }
     }
 
     @Test func hugeItemCountsAreCutToTheBytesPresent() throws {
         for format: UInt8 in [8, 16, 32] {
-            let value = try #require(XPropertyValue(reply: Self.reply(format: format, items: .max, value: Self.words([7, 8]))))
+            let value = try #require(
+                XPropertyValue(reply: Self.reply(format: format, items: .max, value: Self.words([7, 8]))))
             #expect(value.bytes.count == 8, "\(format)")
         }
         // A count in items of 32 bits over a 6-byte tail: one whole item.

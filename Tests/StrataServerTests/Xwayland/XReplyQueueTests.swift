@@ -29,8 +29,9 @@ import Testing
         let queue = XReplyQueue()
         var ran: [String] = []
         queue.expect(xcb_get_input_focus(c).sequence) { reply in ran.append(reply == nil ? "first: none" : "first") }
-        let change = xcb_change_property(c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, XCB_ATOM_WM_NAME.rawValue,
-                                         XCB_ATOM_STRING.rawValue, 8, 1, "x")
+        let change = xcb_change_property(
+            c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, XCB_ATOM_WM_NAME.rawValue,
+            XCB_ATOM_STRING.rawValue, 8, 1, "x")
         queue.expect(xcb_get_input_focus(c).sequence) { reply in ran.append(reply == nil ? "second: none" : "second") }
         // A request answered after all of them: once its reply is in, xcb has read the rest.
         free(xcb_get_input_focus_reply(c, xcb_get_input_focus(c), nil))

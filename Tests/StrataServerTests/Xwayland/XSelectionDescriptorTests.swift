@@ -10,7 +10,8 @@ import Testing
 /// handler and the bridge's duplicate once by the transfer, whether the X owner finishes or dies
 /// mid-transfer; for an X requestor, the pipe's write end is closed once after it went to the
 /// Wayland source and its read end once when the transfer ends.
-@Suite(.serialized, .enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage)) struct XSelectionDescriptorTests {
+@Suite(.serialized, .enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
+struct XSelectionDescriptorTests {
     private static func start() throws -> (TestServer, Xwayland) {
         try XTestHarness.start()
     }
@@ -28,7 +29,10 @@ import Testing
         x.incrChunk = 50_000
         if ownerDies { x.dieAfterChunks = 2 }
         x.own(x.atom("CLIPBOARD"))
-        #expect(reader.client.wait(seconds: 20) { x.pump(); return reader.control.selection != nil })
+        #expect(
+            reader.client.wait(seconds: 20) {
+                x.pump(); return reader.control.selection != nil
+            })
         var bytes: [UInt8] = []
         var eof = false
         let closes = Descriptors.recordingCloses {
@@ -60,7 +64,9 @@ import Testing
         #expect(server.run(seconds: 20) { x.owner(of: clipboard) != 0 })
         let closes = Descriptors.recordingCloses {
             x.convert(clipboard, to: x.atom("UTF8_STRING"))
-            _ = server.run(seconds: 20) { copier.client.roundtrip(); x.pump(); return x.received != nil }
+            _ = server.run(seconds: 20) {
+                copier.client.roundtrip(); x.pump(); return x.received != nil
+            }
             // The transfer ends (its read end closed) at the end of the source's data.
             _ = server.run(seconds: 20) { xwayland.wm?.selections.allSatisfy { $0.requests.isEmpty } ?? true }
         }

@@ -7,7 +7,8 @@ import Testing
 /// requests' decisions (the states a `_NET_WM_STATE` message leaves, the geometry a
 /// ConfigureRequest asks) follow EWMH and ICCCM.
 @Suite struct XWMEventTests {
-    static let atoms = XAtoms(values: Dictionary(uniqueKeysWithValues: XAtoms.names.enumerated().map { ($1, UInt32(100 + $0)) }))
+    static let atoms = XAtoms(
+        values: Dictionary(uniqueKeysWithValues: XAtoms.names.enumerated().map { ($1, UInt32(100 + $0)) }))
 
     static func decode<Event>(_ event: Event, synthetic: Bool = false) -> XWMEvent? {
         var bytes = withUnsafeBytes(of: event) { Array($0) } + [UInt8](repeating: 0, count: 32)
@@ -15,8 +16,10 @@ import Testing
         return bytes.withUnsafeBytes { XWMEvent($0, atoms: atoms) }
     }
 
-    static func message(_ type: String, _ data: [UInt32], window: UInt32 = 0x40_0001, format: UInt8 = 32,
-                        synthetic: Bool = true) -> XWMEvent? {
+    static func message(
+        _ type: String, _ data: [UInt32], window: UInt32 = 0x40_0001, format: UInt8 = 32,
+        synthetic: Bool = true
+    ) -> XWMEvent? {
         var e = xcb_client_message_event_t()
         e.response_type = UInt8(XCB_CLIENT_MESSAGE)
         e.format = format
@@ -39,8 +42,11 @@ import Testing
         create.width = 300
         create.height = 200
         create.override_redirect = 1
-        #expect(Self.decode(create) == .create(window: 0x40_0002, parent: 7, overrideRedirect: true,
-                                               geometry: XGeometry(x: -5, y: 0, width: 300, height: 200)))
+        #expect(
+            Self.decode(create)
+                == .create(
+                    window: 0x40_0002, parent: 7, overrideRedirect: true,
+                    geometry: XGeometry(x: -5, y: 0, width: 300, height: 200)))
         var property = xcb_property_notify_event_t()
         property.response_type = UInt8(XCB_PROPERTY_NOTIFY)
         property.window = 0x40_0001
@@ -53,7 +59,9 @@ import Testing
         configure.y = 20
         configure.width = 30
         configure.height = 40
-        #expect(Self.decode(configure) == .configureNotify(window: 0x40_0001, geometry: XGeometry(x: 10, y: 20, width: 30, height: 40)))
+        #expect(
+            Self.decode(configure)
+                == .configureNotify(window: 0x40_0001, geometry: XGeometry(x: 10, y: 20, width: 30, height: 40)))
     }
 
     @Test func forgedReportsOfTheServerAreNoEvents() {
@@ -70,7 +78,9 @@ import Testing
         request.response_type = UInt8(XCB_CONFIGURE_REQUEST)
         #expect(Self.decode(request, synthetic: true) == nil)
         // Too few bytes, and events the XWM does not read.
-        #expect([UInt8](repeating: UInt8(XCB_MAP_REQUEST), count: 31).withUnsafeBytes { XWMEvent($0, atoms: Self.atoms) } == nil)
+        #expect(
+            [UInt8](repeating: UInt8(XCB_MAP_REQUEST), count: 31).withUnsafeBytes { XWMEvent($0, atoms: Self.atoms) }
+                == nil)
         var motion = xcb_motion_notify_event_t()
         motion.response_type = UInt8(XCB_MOTION_NOTIFY)
         #expect(Self.decode(motion) == nil)
@@ -84,8 +94,11 @@ import Testing
         e.y = 60
         e.width = 0
         e.height = 9000
-        e.value_mask = UInt16(XCB_CONFIG_WINDOW_X.rawValue | XCB_CONFIG_WINDOW_WIDTH.rawValue | XCB_CONFIG_WINDOW_HEIGHT.rawValue)
-        guard case .configureRequest(let request) = Self.decode(e) else { Issue.record("not a configure request"); return }
+        e.value_mask = UInt16(
+            XCB_CONFIG_WINDOW_X.rawValue | XCB_CONFIG_WINDOW_WIDTH.rawValue | XCB_CONFIG_WINDOW_HEIGHT.rawValue)
+        guard case .configureRequest(let request) = Self.decode(e) else {
+            Issue.record("not a configure request"); return
+        }
         #expect(request == XConfigureRequest(window: 0x40_0001, x: 50, width: 0, height: 9000))
         // Y from the window; the size clamped to 1…8192.
         let current = XGeometry(x: 1, y: 2, width: 3, height: 4)
@@ -94,17 +107,27 @@ import Testing
     }
 
     @Test func clientMessagesDecodeIntoRequests() {
-        #expect(Self.message("_NET_ACTIVE_WINDOW", [1, 1234, 0, 0, 0]) == .clientMessage(
-            window: 0x40_0001, message: .activate(timestamp: 1234), isSynthetic: true))
-        #expect(Self.message("_NET_WM_MOVERESIZE", [10, 20, 8, 1, 1]) == .clientMessage(
-            window: 0x40_0001, message: .moveResize(direction: 8), isSynthetic: true))
-        #expect(Self.message("WM_CHANGE_STATE", [3, 0, 0, 0, 0]) == .clientMessage(
-            window: 0x40_0001, message: .iconify, isSynthetic: true))
+        #expect(
+            Self.message("_NET_ACTIVE_WINDOW", [1, 1234, 0, 0, 0])
+                == .clientMessage(
+                    window: 0x40_0001, message: .activate(timestamp: 1234), isSynthetic: true))
+        #expect(
+            Self.message("_NET_WM_MOVERESIZE", [10, 20, 8, 1, 1])
+                == .clientMessage(
+                    window: 0x40_0001, message: .moveResize(direction: 8), isSynthetic: true))
+        #expect(
+            Self.message("WM_CHANGE_STATE", [3, 0, 0, 0, 0])
+                == .clientMessage(
+                    window: 0x40_0001, message: .iconify, isSynthetic: true))
         #expect(Self.message("WM_CHANGE_STATE", [1, 0, 0, 0, 0]) == nil)
-        #expect(Self.message("WL_SURFACE_ID", [42, 0, 0, 0, 0], synthetic: false) == .clientMessage(
-            window: 0x40_0001, message: .surfaceID(42), isSynthetic: false))
-        #expect(Self.message("WL_SURFACE_SERIAL", [2, 1, 0, 0, 0], synthetic: false) == .clientMessage(
-            window: 0x40_0001, message: .surfaceSerial(1 << 32 | 2), isSynthetic: false))
+        #expect(
+            Self.message("WL_SURFACE_ID", [42, 0, 0, 0, 0], synthetic: false)
+                == .clientMessage(
+                    window: 0x40_0001, message: .surfaceID(42), isSynthetic: false))
+        #expect(
+            Self.message("WL_SURFACE_SERIAL", [2, 1, 0, 0, 0], synthetic: false)
+                == .clientMessage(
+                    window: 0x40_0001, message: .surfaceSerial(1 << 32 | 2), isSynthetic: false))
         // A client's WL_SURFACE_ID keeps its synthetic bit, for the XWM to refuse it.
         guard case .clientMessage(_, let forged, true) = Self.message("WL_SURFACE_ID", [42, 0, 0, 0, 0]) else {
             Issue.record("a sent WL_SURFACE_ID is not decoded as sent")
@@ -118,10 +141,14 @@ import Testing
     }
 
     @Test func stateMessagesAddRemoveAndToggleOnce() throws {
-        let vertical = Self.atoms["_NET_WM_STATE_MAXIMIZED_VERT"], horizontal = Self.atoms["_NET_WM_STATE_MAXIMIZED_HORZ"]
+        let vertical = Self.atoms["_NET_WM_STATE_MAXIMIZED_VERT"],
+            horizontal = Self.atoms["_NET_WM_STATE_MAXIMIZED_HORZ"]
         let fullscreen = Self.atoms["_NET_WM_STATE_FULLSCREEN"], above = Self.atoms["_NET_WM_STATE_ABOVE"]
         func request(_ action: UInt32, _ first: UInt32, _ second: UInt32) throws -> NetWMStateRequest {
-            guard case .clientMessage(_, .state(let request), _) = Self.message("_NET_WM_STATE", [action, first, second, 1, 0]) else {
+            guard
+                case .clientMessage(_, .state(let request), _) = Self.message(
+                    "_NET_WM_STATE", [action, first, second, 1, 0])
+            else {
                 throw DecodeFailure()
             }
             return request
@@ -130,8 +157,9 @@ import Testing
         let maximized = try request(1, vertical, horizontal).applied(to: none)
         #expect(maximized == NetWMStates(maximizedVertically: true, maximizedHorizontally: true))
         #expect(try request(0, horizontal, 0).applied(to: maximized) == NetWMStates(maximizedVertically: true))
-        #expect(try request(2, fullscreen, above).applied(to: maximized)
-            == NetWMStates(maximizedVertically: true, maximizedHorizontally: true, fullscreen: true, above: true))
+        #expect(
+            try request(2, fullscreen, above).applied(to: maximized)
+                == NetWMStates(maximizedVertically: true, maximizedHorizontally: true, fullscreen: true, above: true))
         // The same atom twice toggles once; unknown atoms change nothing.
         #expect(try request(2, fullscreen, fullscreen).applied(to: none) == NetWMStates(fullscreen: true))
         #expect(try request(1, Self.atoms["TARGETS"], 12345).applied(to: maximized) == maximized)

@@ -52,8 +52,10 @@ struct XWMFloodTests {
     /// Steps the server until the flood is sent and `settled` holds, timing a bystander Wayland
     /// client's round trips all along; the slowest round trip in seconds, nil if one failed or
     /// `seconds` passed.
-    private static func slowestRoundtrip(_ server: TestServer, _ bystander: TestClient, during flood: Flood,
-                                         seconds: Double, until settled: () -> Bool) -> Double? {
+    private static func slowestRoundtrip(
+        _ server: TestServer, _ bystander: TestClient, during flood: Flood,
+        seconds: Double, until settled: () -> Bool
+    ) -> Double? {
         let deadline = Date().addingTimeInterval(seconds)
         var slowest = 0.0
         while !(flood.isFinished && settled()) {
@@ -83,8 +85,9 @@ struct XWMFloodTests {
             model.frame == screen && model.isFullscreen
         }
         #expect(slowest != nil, "the bystander's round trips and the final state")
-        print("XWM flood: 3,001 _NET_WM_STATE toggles: slowest bystander round trip \(slowest.map { Int($0 * 1000) } ?? -1) ms, "
-            + "X socket found full \(xwayland.wm?.timesOutputWasFull ?? -1) times")
+        print(
+            "XWM flood: 3,001 _NET_WM_STATE toggles: slowest bystander round trip \(slowest.map { Int($0 * 1000) } ?? -1) ms, "
+                + "X socket found full \(xwayland.wm?.timesOutputWasFull ?? -1) times")
         #expect(xwayland.wm != nil, "Xwayland lives")
         #expect(H.words(c, window, type) == [fullscreen])
         #expect(H.geometry(c, window) == screen)
@@ -132,7 +135,9 @@ struct XWMFloodTests {
             dispatches += 1
             most = max(most, wm.eventsHandled - before)
         }
-        print("XWM flood of 641 toggles: \(wm.eventsHandled - start) events in \(dispatches) dispatches, at most \(most) in one")
+        print(
+            "XWM flood of 641 toggles: \(wm.eventsHandled - start) events in \(dispatches) dispatches, at most \(most) in one"
+        )
         #expect(wm.eventsHandled - start >= 641)
         #expect(most <= 3 * XWM.maxEventsPerTurn, "\(most) events in one dispatch")
         #expect(server.run(seconds: 20) { model.isFullscreen })
@@ -149,7 +154,8 @@ struct XWMFloodTests {
         let mask = UInt16(XCB_CONFIG_WINDOW_WIDTH.rawValue | XCB_CONFIG_WINDOW_HEIGHT.rawValue)
         let flood = Flood(c) { c in
             for index in 0..<20_000 {
-                var values: [UInt32] = index == 19_999 ? [300, 200] : [UInt32(100 + index % 200), UInt32(80 + index % 150)]
+                var values: [UInt32] =
+                    index == 19_999 ? [300, 200] : [UInt32(100 + index % 200), UInt32(80 + index % 150)]
                 xcb_configure_window(c, window, mask, &values)
             }
         }
@@ -157,8 +163,9 @@ struct XWMFloodTests {
             model.frame.width == 300 && model.frame.height == 200
         }
         #expect(slowest != nil, "the bystander's round trips and the final size")
-        print("XWM flood: 20,000 ConfigureWindow: slowest bystander round trip \(slowest.map { Int($0 * 1000) } ?? -1) ms, "
-            + "X socket found full \(xwayland.wm?.timesOutputWasFull ?? -1) times")
+        print(
+            "XWM flood: 20,000 ConfigureWindow: slowest bystander round trip \(slowest.map { Int($0 * 1000) } ?? -1) ms, "
+                + "X socket found full \(xwayland.wm?.timesOutputWasFull ?? -1) times")
         #expect(xwayland.wm != nil, "Xwayland lives")
         let geometry = try #require(H.geometry(c, window))
         #expect(geometry.width == 300 && geometry.height == 200)
@@ -182,7 +189,8 @@ struct XWMFloodTests {
         var stopped = true
         defer { if stopped { kill(pid, SIGCONT) } }
         func move(to x: Int) -> Double {
-            server.compositor.windows.setFrame(model, Rect(x: x, y: 20, width: model.frame.width, height: model.frame.height))
+            server.compositor.windows.setFrame(
+                model, Rect(x: x, y: 20, width: model.frame.width, height: model.frame.height))
             let start = Date()
             #expect(bystander.roundtrip())
             return Date().timeIntervalSince(start)
@@ -195,7 +203,9 @@ struct XWMFloodTests {
         #expect(wm.isWaitingForWritable, "the socket filled after \(moves) moves")
         for x in 400..<500 { slowest = max(slowest, move(to: x)) }
         #expect(wm.isWaitingForWritable)
-        print("XWM with Xwayland stopped: the X socket full after \(moves) moves; slowest bystander round trip \(Int(slowest * 1000)) ms")
+        print(
+            "XWM with Xwayland stopped: the X socket full after \(moves) moves; slowest bystander round trip \(Int(slowest * 1000)) ms"
+        )
         kill(pid, SIGCONT)
         stopped = false
         #expect(server.run(seconds: 20) { !wm.isWaitingForWritable })
@@ -219,7 +229,8 @@ struct XWMFloodTests {
         H.setClass(c, second, "flood-second")
         xcb_map_window(c, second)
         xcb_flush(c)
-        #expect(server.run(seconds: 20) { H.x11Windows(server).contains { $0.appID == "flood-second" && $0.isVisible } })
+        #expect(
+            server.run(seconds: 20) { H.x11Windows(server).contains { $0.appID == "flood-second" && $0.isVisible } })
         let secondModel = try #require(H.x11Windows(server).first { $0.appID == "flood-second" })
         let bystander = try TestClient(server: server)
         let wm = try #require(xwayland.wm)
@@ -272,7 +283,9 @@ struct XWMFloodTests {
         // same in the model and in X.
         let wmState = H.atom(c, "WM_STATE")
         func agrees() -> Bool {
-            guard let attributes = xcb_get_window_attributes_reply(c, xcb_get_window_attributes(c, window), nil) else { return false }
+            guard let attributes = xcb_get_window_attributes_reply(c, xcb_get_window_attributes(c, window), nil) else {
+                return false
+            }
             defer { free(attributes) }
             let mapped = attributes.pointee.map_state == UInt8(XCB_MAP_STATE_VIEWABLE.rawValue)
             return mapped == model.isVisible && H.words(c, window, wmState).first == (mapped ? 1 : 3)

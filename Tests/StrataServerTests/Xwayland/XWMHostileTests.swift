@@ -7,7 +7,9 @@ import Testing
 
 /// Hostile X clients against the XWM: events only the X server may send, forged by a client
 /// with SendEvent (the synthetic bit), and `_NET_ACTIVE_WINDOW` from a client in the background.
-@Suite("The XWM against hostile X clients", .serialized, .enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
+@Suite(
+    "The XWM against hostile X clients", .serialized,
+    .enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
 struct XWMHostileTests {
     private typealias H = XTestHarness
 
@@ -16,8 +18,10 @@ struct XWMHostileTests {
         var event = event
         withUnsafeBytes(of: &event) { bytes in
             _ = bytes.withMemoryRebound(to: CChar.self) { chars in
-                xcb_send_event(c, 0, H.root(c), XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT.rawValue | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY.rawValue,
-                               chars.baseAddress)
+                xcb_send_event(
+                    c, 0, H.root(c),
+                    XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT.rawValue | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY.rawValue,
+                    chars.baseAddress)
             }
         }
     }
@@ -147,19 +151,23 @@ struct XWMHostileTests {
         #expect(wayland !== xModel)
         server.compositor.windows.setFrame(wayland, Rect(x: 400, y: 300, width: 100, height: 100))
         let frame = xModel.frame
-        server.compositor.seat.pointerMotion(on: server.compositor.scene.outputs[0], x: Double(frame.x) + 5, y: Double(frame.y) + 5, time: 1)
+        server.compositor.seat.pointerMotion(
+            on: server.compositor.scene.outputs[0], x: Double(frame.x) + 5, y: Double(frame.y) + 5, time: 1)
         server.compositor.seat.pointerButton(0x110, pressed: true, time: 2)
         server.compositor.seat.pointerButton(0x110, pressed: false, time: 3)
         var pressTime: UInt32?
-        #expect(server.run(seconds: 20) {
-            while let event = xcb_poll_for_event(c) {
-                defer { free(event) }
-                if Int32(event.pointee.response_type & 0x7f) == XCB_BUTTON_PRESS {
-                    pressTime = UnsafeMutableRawPointer(event).assumingMemoryBound(to: xcb_button_press_event_t.self).pointee.time
+        #expect(
+            server.run(seconds: 20) {
+                while let event = xcb_poll_for_event(c) {
+                    defer { free(event) }
+                    if Int32(event.pointee.response_type & 0x7f) == XCB_BUTTON_PRESS {
+                        pressTime =
+                            UnsafeMutableRawPointer(event).assumingMemoryBound(to: xcb_button_press_event_t.self)
+                            .pointee.time
+                    }
                 }
-            }
-            return pressTime != nil
-        })
+                return pressTime != nil
+            })
         let time = try #require(pressTime)
         #expect(server.windows.keyWindow === wayland, "the explicit policy: a click does not make key")
         let active = H.atom(c, "_NET_ACTIVE_WINDOW")

@@ -8,7 +8,9 @@ import Testing
 /// `_NET_WM_MOVERESIZE`: an X client with its own title bar (GTK, Chromium under X11) asks the
 /// window manager to move or resize its window by the button it holds. The press Xwayland holds
 /// on the window stands for xdg_toplevel.move's serial; the release ends it.
-@Suite("The XWM's interactive move and resize", .serialized, .enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
+@Suite(
+    "The XWM's interactive move and resize", .serialized,
+    .enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
 struct XWMMoveResizeTests {
     private typealias H = XTestHarness
 
@@ -56,8 +58,11 @@ struct XWMMoveResizeTests {
         xcb_flush(c)
         #expect(server.run(seconds: 20) { H.x11Windows(server).first?.isKeyWindow == true })
         let model = try #require(H.x11Windows(server).first)
-        try body(OneWindow(server: server, c: c, window: window, model: model, output: try #require(server.compositor.scene.outputs.first),
-                           seat: try #require(server.compositor.seat), before: model.frame))
+        try body(
+            OneWindow(
+                server: server, c: c, window: window, model: model,
+                output: try #require(server.compositor.scene.outputs.first),
+                seat: try #require(server.compositor.seat), before: model.frame))
     }
 
     @Test func aMoveByTheHeldButtonFollowsThePointerUntilTheRelease() throws {
@@ -81,7 +86,8 @@ struct XWMMoveResizeTests {
             w.button(pressed: true, time: 2)
             w.moveResize(direction: 0, barrier: "resizing")
             w.pointer(-18, -8, time: 3)
-            let resized = Rect(x: w.before.x - 20, y: w.before.y - 10, width: w.before.width + 20, height: w.before.height + 10)
+            let resized = Rect(
+                x: w.before.x - 20, y: w.before.y - 10, width: w.before.width + 20, height: w.before.height + 10)
             #expect(w.server.run(seconds: 20) { w.xGeometry == resized }, "X has \(String(describing: w.xGeometry))")
             // The model's size follows what Xwayland draws at the new size.
             #expect(w.server.run(seconds: 20) { w.model.frame == resized }, "the model has \(w.model.frame)")

@@ -8,16 +8,22 @@ import Testing
 /// Override-redirect windows (menus, tooltips) are ordered with the window they belong to: its
 /// `WM_TRANSIENT_FOR`, else their client's key or frontmost window, at that window's level,
 /// never key; with none, at the popup level.
-@Suite("The XWM's override-redirect windows", .serialized, .enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
+@Suite(
+    "The XWM's override-redirect windows", .serialized,
+    .enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
 struct XWMOverrideRedirectTests {
     private typealias H = XTestHarness
 
-    private static func mapped(_ server: TestServer, _ c: OpaquePointer, _ name: String, x: Int16 = 0,
-                               overrideRedirect: Bool = false, transientFor: xcb_window_t = 0) throws -> (xcb_window_t, Window) {
+    private static func mapped(
+        _ server: TestServer, _ c: OpaquePointer, _ name: String, x: Int16 = 0,
+        overrideRedirect: Bool = false, transientFor: xcb_window_t = 0
+    ) throws -> (xcb_window_t, Window) {
         let window = H.createWindow(c, x: x, y: 0, width: 60, height: 40, overrideRedirect: overrideRedirect)
         H.setClass(c, window, name)
         if transientFor != 0 {
-            H.set(c, window, XCB_ATOM_WM_TRANSIENT_FOR.rawValue, type: XCB_ATOM_WINDOW.rawValue, format: 32, H.bytes([transientFor]))
+            H.set(
+                c, window, XCB_ATOM_WM_TRANSIENT_FOR.rawValue, type: XCB_ATOM_WINDOW.rawValue, format: 32,
+                H.bytes([transientFor]))
         }
         xcb_map_window(c, window)
         xcb_flush(c)
@@ -37,7 +43,8 @@ struct XWMOverrideRedirectTests {
         #expect(secondModel.isKeyWindow)
         let (_, menu) = try Self.mapped(server, c, "menu", overrideRedirect: true, transientFor: first)
         // The class arrives with the properties: wait for its transient parent too.
-        #expect(server.run(seconds: 20) { server.windows.windows.map(\.appID) == ["first", "menu", "second", "alert"] })
+        #expect(
+            server.run(seconds: 20) { server.windows.windows.map(\.appID) == ["first", "menu", "second", "alert"] })
         #expect(menu.level == .normal)
         #expect(!menu.isKeyWindow)
         #expect(secondModel.isKeyWindow)
@@ -62,7 +69,8 @@ struct XWMOverrideRedirectTests {
         _ = try Self.mapped(server, c, "menu", overrideRedirect: true)
         #expect(server.run(seconds: 20) { server.windows.windows.map(\.appID) == ["mine", "menu", "theirs"] })
         _ = try Self.mapped(server, c, "submenu", x: 60, overrideRedirect: true)
-        #expect(server.run(seconds: 20) { server.windows.windows.map(\.appID) == ["mine", "menu", "submenu", "theirs"] })
+        #expect(
+            server.run(seconds: 20) { server.windows.windows.map(\.appID) == ["mine", "menu", "submenu", "theirs"] })
         // A tooltip of a client with no window of its own: the popup level, above everything.
         let lonely = try #require(H.connect(xwayland))
         defer { xcb_disconnect(lonely) }
@@ -82,7 +90,9 @@ struct XWMOverrideRedirectTests {
         let far = H.createWindow(c, x: -1000, y: -1000, width: 3000, height: 2000, overrideRedirect: true)
         H.set(c, far, XCB_ATOM_WM_TRANSIENT_FOR.rawValue, type: XCB_ATOM_WINDOW.rawValue, format: 32, H.bytes([far]))
         let ghost = H.createWindow(c, x: 32000, y: -32000, width: 20, height: 20, overrideRedirect: true)
-        H.set(c, ghost, XCB_ATOM_WM_TRANSIENT_FOR.rawValue, type: XCB_ATOM_WINDOW.rawValue, format: 32, H.bytes([0x7fff_fff0]))
+        H.set(
+            c, ghost, XCB_ATOM_WM_TRANSIENT_FOR.rawValue, type: XCB_ATOM_WINDOW.rawValue, format: 32,
+            H.bytes([0x7fff_fff0]))
         let wide = H.createWindow(c, x: 0, y: 100, width: 32767, height: 1, overrideRedirect: true)
         for window in [far, ghost, wide] { xcb_map_window(c, window) }
         xcb_flush(c)

@@ -23,7 +23,8 @@ struct XWMPidTests {
         // A pid of -1 is no pid either.
         let negative = H.createWindow(c, x: 80, y: 0, width: 30, height: 30)
         H.setClass(c, negative, "negative")
-        H.set(c, negative, H.atom(c, "_NET_WM_PID"), type: XCB_ATOM_CARDINAL.rawValue, format: 32, H.bytes([0xffff_ffff]))
+        H.set(
+            c, negative, H.atom(c, "_NET_WM_PID"), type: XCB_ATOM_CARDINAL.rawValue, format: 32, H.bytes([0xffff_ffff]))
         for window in [bare, named, negative] { xcb_map_window(c, window) }
         xcb_flush(c)
         #expect(server.run(seconds: 20) { H.x11Windows(server).filter(\.isVisible).count == 3 })

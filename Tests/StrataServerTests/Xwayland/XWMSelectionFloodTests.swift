@@ -43,7 +43,8 @@ struct XWMSelectionFloodTests {
         var moves = 0
         while !wm.isWaitingForWritable, moves < 20_000 {
             moves += 1
-            server.compositor.windows.setFrame(model, Rect(x: moves % 300, y: 20, width: model.frame.width, height: model.frame.height))
+            server.compositor.windows.setFrame(
+                model, Rect(x: moves % 300, y: 20, width: model.frame.width, height: model.frame.height))
             #expect(bystander.roundtrip())
         }
         #expect(wm.isWaitingForWritable, "the socket filled after \(moves) moves")
@@ -54,7 +55,8 @@ struct XWMSelectionFloodTests {
         for batch in 0..<100 {
             for index in 0..<20 {
                 last = "selection \(batch * 20 + index)"
-                let types = ["text/plain;charset=utf-8", "text/plain"] + (0..<10).map { "application/x-strata-flood-\($0)" }
+                let types =
+                    ["text/plain;charset=utf-8", "text/plain"] + (0..<10).map { "application/x-strata-flood-\($0)" }
                 let next = try copier.control.makeSource(mimeTypes: types, payload: Array(last.utf8))
                 copier.control.set(next)
                 current.destroy()
@@ -70,15 +72,20 @@ struct XWMSelectionFloodTests {
         #expect(bridge.seatChangeIsPending)
         // One deferred write at most: the clipboard's pending change (the latest source).
         #expect(mostDeferred <= 1, "\(mostDeferred) writes waited")
-        print("XWM selection flood with Xwayland stopped: 2,000 selections; the socket full after \(moves) moves; "
-            + "at most \(mostDeferred) deferred writes; slowest bystander round trip \(Int(slowest * 1000)) ms")
+        print(
+            "XWM selection flood with Xwayland stopped: 2,000 selections; the socket full after \(moves) moves; "
+                + "at most \(mostDeferred) deferred writes; slowest bystander round trip \(Int(slowest * 1000)) ms")
 
         kill(pid, SIGCONT)
         stopped = false
-        #expect(server.run(seconds: 30) { !wm.isWaitingForWritable && wm.deferredWriteCount == 0 && wm.replies.isEmpty })
+        #expect(
+            server.run(seconds: 30) { !wm.isWaitingForWritable && wm.deferredWriteCount == 0 && wm.replies.isEmpty })
         #expect(server.run(seconds: 20) { x.owner(of: clipboard) == wm.selectionWindow && bridge.ownsXSelection })
         x.convert(clipboard, to: x.atom("UTF8_STRING"))
-        #expect(server.run(seconds: 20) { copier.client.roundtrip(); x.pump(); return x.received != nil })
+        #expect(
+            server.run(seconds: 20) {
+                copier.client.roundtrip(); x.pump(); return x.received != nil
+            })
         #expect(x.received == Array(last.utf8), "X pastes \(String(decoding: x.received ?? [], as: UTF8.self))")
         #expect(xwayland.wm === wm)
         withExtendedLifetime(current) {}

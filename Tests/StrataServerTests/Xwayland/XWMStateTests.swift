@@ -13,11 +13,15 @@ struct XWMStateTests {
     private typealias H = XTestHarness
 
     /// One mapped, key X window of class `states` (120×90 at 10,20), and its model window.
-    private static func mapOne(_ server: TestServer, _ c: OpaquePointer, state: [String] = []) throws -> (xcb_window_t, Window) {
+    private static func mapOne(_ server: TestServer, _ c: OpaquePointer, state: [String] = []) throws -> (
+        xcb_window_t, Window
+    ) {
         let window = H.createWindow(c, x: 10, y: 20, width: 120, height: 90)
         H.setClass(c, window, "states")
         if !state.isEmpty {
-            H.set(c, window, H.atom(c, "_NET_WM_STATE"), type: XCB_ATOM_ATOM.rawValue, format: 32, H.bytes(state.map { H.atom(c, $0) }))
+            H.set(
+                c, window, H.atom(c, "_NET_WM_STATE"), type: XCB_ATOM_ATOM.rawValue, format: 32,
+                H.bytes(state.map { H.atom(c, $0) }))
         }
         xcb_map_window(c, window)
         xcb_flush(c)
@@ -26,8 +30,10 @@ struct XWMStateTests {
     }
 
     private static func state(_ c: OpaquePointer, _ window: xcb_window_t) -> Set<String> {
-        let names = ["_NET_WM_STATE_MAXIMIZED_VERT", "_NET_WM_STATE_MAXIMIZED_HORZ", "_NET_WM_STATE_FULLSCREEN",
-                     "_NET_WM_STATE_HIDDEN", "_NET_WM_STATE_ABOVE"]
+        let names = [
+            "_NET_WM_STATE_MAXIMIZED_VERT", "_NET_WM_STATE_MAXIMIZED_HORZ", "_NET_WM_STATE_FULLSCREEN",
+            "_NET_WM_STATE_HIDDEN", "_NET_WM_STATE_ABOVE",
+        ]
         let values = H.words(c, window, H.atom(c, "_NET_WM_STATE"))
         return Set(names.filter { values.contains(H.atom(c, $0)) })
     }
@@ -74,11 +80,16 @@ struct XWMStateTests {
         #expect(model.isFullscreen == true)
         // A configure request while fullscreen keeps the fullscreen frame.
         var values: [UInt32] = [5, 5, 50, 50]
-        xcb_configure_window(c, window, UInt16(XCB_CONFIG_WINDOW_X.rawValue | XCB_CONFIG_WINDOW_Y.rawValue
-            | XCB_CONFIG_WINDOW_WIDTH.rawValue | XCB_CONFIG_WINDOW_HEIGHT.rawValue), &values)
+        xcb_configure_window(
+            c, window,
+            UInt16(
+                XCB_CONFIG_WINDOW_X.rawValue | XCB_CONFIG_WINDOW_Y.rawValue
+                    | XCB_CONFIG_WINDOW_WIDTH.rawValue | XCB_CONFIG_WINDOW_HEIGHT.rawValue), &values)
         // Then a title: the XWM handles the window's events in order, so once the model has the
         // title it has handled the request (a fixed 0.2 s could look before, and pass for nothing).
-        H.set(c, window, XCB_ATOM_WM_NAME.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8, Array("after the request".utf8))
+        H.set(
+            c, window, XCB_ATOM_WM_NAME.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8,
+            Array("after the request".utf8))
         xcb_flush(c)
         #expect(server.run(seconds: 20) { model.title == "after the request" })
         #expect(H.geometry(c, window) == Rect(x: 0, y: 0, width: 640, height: 480))
@@ -117,7 +128,8 @@ struct XWMStateTests {
         defer { xcb_disconnect(c) }
         let (window, model) = try Self.mapOne(server, c, state: ["_NET_WM_STATE_FULLSCREEN"])
         #expect(server.run(seconds: 20) { model.frame == Rect(x: 0, y: 0, width: 640, height: 480) })
-        H.sendToRoot(c, window: window, type: H.atom(c, "_NET_WM_STATE"), [0, H.atom(c, "_NET_WM_STATE_FULLSCREEN"), 0, 1])
+        H.sendToRoot(
+            c, window: window, type: H.atom(c, "_NET_WM_STATE"), [0, H.atom(c, "_NET_WM_STATE_FULLSCREEN"), 0, 1])
         xcb_flush(c)
         #expect(server.run(seconds: 20) { model.frame == Rect(x: 10, y: 20, width: 120, height: 90) })
     }
@@ -169,19 +181,23 @@ struct XWMStateTests {
         #expect(server.run(seconds: 20) { H.words(c, window, wmState) == [3, 0] })
         #expect(Self.state(c, window) == ["_NET_WM_STATE_HIDDEN"])
         // Unmapped in X while iconic.
-        #expect(server.run(seconds: 20) {
-            guard let reply = xcb_get_window_attributes_reply(c, xcb_get_window_attributes(c, window), nil) else { return false }
-            defer { free(reply) }
-            return reply.pointee.map_state == UInt8(XCB_MAP_STATE_UNMAPPED.rawValue)
-        })
+        #expect(
+            server.run(seconds: 20) {
+                guard let reply = xcb_get_window_attributes_reply(c, xcb_get_window_attributes(c, window), nil) else {
+                    return false
+                }
+                defer { free(reply) }
+                return reply.pointee.map_state == UInt8(XCB_MAP_STATE_UNMAPPED.rawValue)
+            })
         #expect(model.content?.hasContentToShow == true)
         server.windows.show(model)
         // Mapped again in X: Xwayland makes a new surface for it (the old one went with the unmap),
         // and the window shows it.
-        #expect(server.run(seconds: 20) {
-            H.words(c, window, wmState) == [1, 0] && model.isVisible && model.rootSurface != nil
-                && model.rootSurface !== surface && model.rootSurface?.hasContent == true
-        })
+        #expect(
+            server.run(seconds: 20) {
+                H.words(c, window, wmState) == [1, 0] && model.isVisible && model.rootSurface != nil
+                    && model.rootSurface !== surface && model.rootSurface?.hasContent == true
+            })
         #expect(Self.state(c, window).isEmpty)
         #expect(H.x11Windows(server).count == 1)
     }
@@ -192,9 +208,11 @@ struct XWMStateTests {
         let c = try #require(H.connect(xwayland))
         defer { xcb_disconnect(c) }
         let supported = H.words(c, H.root(c), H.atom(c, "_NET_SUPPORTED"))
-        for name in ["_NET_WM_STATE", "_NET_WM_STATE_MAXIMIZED_VERT", "_NET_WM_STATE_MAXIMIZED_HORZ",
-                     "_NET_WM_STATE_FULLSCREEN", "_NET_WM_STATE_HIDDEN", "_NET_WM_STATE_ABOVE", "_NET_ACTIVE_WINDOW",
-                     "_NET_WM_WINDOW_TYPE", "_NET_CLIENT_LIST"] {
+        for name in [
+            "_NET_WM_STATE", "_NET_WM_STATE_MAXIMIZED_VERT", "_NET_WM_STATE_MAXIMIZED_HORZ",
+            "_NET_WM_STATE_FULLSCREEN", "_NET_WM_STATE_HIDDEN", "_NET_WM_STATE_ABOVE", "_NET_ACTIVE_WINDOW",
+            "_NET_WM_WINDOW_TYPE", "_NET_CLIENT_LIST",
+        ] {
             #expect(supported.contains(H.atom(c, name)), "\(name)")
         }
         #expect(supported.count == XWM.supported.count)
@@ -256,10 +274,11 @@ struct XWMStateTests {
         xcb_map_window(c, window)
         xcb_flush(c)
         // Vertical alone toggled once (not maximized), 300 toggles of both leave it as it was.
-        #expect(server.run(seconds: 30) {
-            model.isVisible && H.words(c, window, H.atom(c, "WM_STATE")) == [1, 0]
-                && Self.state(c, window) == ["_NET_WM_STATE_MAXIMIZED_VERT"]
-        })
+        #expect(
+            server.run(seconds: 30) {
+                model.isVisible && H.words(c, window, H.atom(c, "WM_STATE")) == [1, 0]
+                    && Self.state(c, window) == ["_NET_WM_STATE_MAXIMIZED_VERT"]
+            })
         #expect(model.isMaximized == false)
         #expect(server.run(seconds: 20) { model.frame == before })
         #expect(H.x11Windows(server).count == 1)

@@ -7,7 +7,8 @@ import Testing
 
 /// Xwayland's budget, per X client: an X client holding thousands of pixmaps (each a wl_shm pool
 /// on Xwayland's connection) or windows takes neither Xwayland nor the other X clients down.
-@Suite("Xwayland's budget per X client", .serialized, .enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
+@Suite(
+    "Xwayland's budget per X client", .serialized, .enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
 struct XwaylandBudgetTests {
     private typealias H = XTestHarness
 
@@ -31,8 +32,10 @@ struct XwaylandBudgetTests {
     /// server take Xwayland's pools after each batch; stops early when `stop` holds or the client is
     /// gone. How many were made.
     @discardableResult
-    private static func makePixmaps(_ c: OpaquePointer, count: Int, batch: Int, server: TestServer, xwayland: Xwayland,
-                                    stop: () -> Bool = { false }) -> Int {
+    private static func makePixmaps(
+        _ c: OpaquePointer, count: Int, batch: Int, server: TestServer, xwayland: Xwayland,
+        stop: () -> Bool = { false }
+    ) -> Int {
         let root = H.root(c)
         let start = pools(xwayland)
         var made = 0
@@ -117,7 +120,8 @@ struct XwaylandBudgetTests {
         let hostile = try #require(H.connect(xwayland))
         defer { xcb_disconnect(hostile) }
         let dropped = { lines.contains { $0.contains("disconnected") } }
-        let made = Self.makePixmaps(hostile, count: 12_000, batch: 500, server: server, xwayland: xwayland, stop: dropped)
+        let made = Self.makePixmaps(
+            hostile, count: 12_000, batch: 500, server: server, xwayland: xwayland, stop: dropped)
         #expect(server.run(seconds: 20) { dropped() })
         #expect(made > 8192 && made < 12_000, "\(made)")
         #expect(xwayland.client != nil && xwayland.pid == pid, "Xwayland did not end")

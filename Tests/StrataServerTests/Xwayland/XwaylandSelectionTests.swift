@@ -25,8 +25,10 @@ struct XwaylandSelectionTests {
     }
 
     /// Reads `fd` while stepping, until its end; the bytes.
-    private static func readToEnd(_ fd: Int32, _ reader: ControlClient, pumping x: TestXSelectionClient,
-                                  seconds: Double = 30) -> (bytes: [UInt8], eof: Bool) {
+    private static func readToEnd(
+        _ fd: Int32, _ reader: ControlClient, pumping x: TestXSelectionClient,
+        seconds: Double = 30
+    ) -> (bytes: [UInt8], eof: Bool) {
         var bytes: [UInt8] = []
         var eof = false
         _ = reader.client.wait(seconds: seconds) {
@@ -45,11 +47,19 @@ struct XwaylandSelectionTests {
         let x = try Self.xClient(xwayland)
         defer { x.disconnect() }
         let reader = try ControlClient(server, flavor: .wlr)
-        x.data = [x.atom("UTF8_STRING"): Array("héllo from X".utf8), XCB_ATOM_STRING.rawValue: Array("hello from X".utf8),
-                  x.atom("text/html"): Array("<b>X</b>".utf8), x.atom("COMPOUND_TEXT"): [1, 2]]
-        x.targets = [x.atom("TARGETS"), x.atom("UTF8_STRING"), XCB_ATOM_STRING.rawValue, x.atom("text/html"), x.atom("COMPOUND_TEXT")]
+        x.data = [
+            x.atom("UTF8_STRING"): Array("héllo from X".utf8), XCB_ATOM_STRING.rawValue: Array("hello from X".utf8),
+            x.atom("text/html"): Array("<b>X</b>".utf8), x.atom("COMPOUND_TEXT"): [1, 2],
+        ]
+        x.targets = [
+            x.atom("TARGETS"), x.atom("UTF8_STRING"), XCB_ATOM_STRING.rawValue, x.atom("text/html"),
+            x.atom("COMPOUND_TEXT"),
+        ]
         x.own(x.atom("CLIPBOARD"))
-        #expect(reader.client.wait(seconds: 20) { x.pump(); return reader.control.selection != nil })
+        #expect(
+            reader.client.wait(seconds: 20) {
+                x.pump(); return reader.control.selection != nil
+            })
         #expect(reader.control.selectionMimeTypes == ["text/plain;charset=utf-8", "text/plain", "text/html"])
         #expect(reader.control.primarySelection == nil)
         let fd = try #require(reader.control.receive("text/plain;charset=utf-8"))
@@ -80,7 +90,10 @@ struct XwaylandSelectionTests {
         x.data = [x.atom("UTF8_STRING"): payload]
         x.incrChunk = 100_000
         x.own(XCB_ATOM_PRIMARY.rawValue)
-        #expect(reader.client.wait(seconds: 20) { x.pump(); return reader.control.primarySelection != nil })
+        #expect(
+            reader.client.wait(seconds: 20) {
+                x.pump(); return reader.control.primarySelection != nil
+            })
         #expect(reader.control.primarySelectionMimeTypes == ["text/plain;charset=utf-8", "text/plain"])
         let fd = try #require(reader.control.receive("text/plain;charset=utf-8", primary: true))
         defer { close(fd) }
@@ -101,7 +114,10 @@ struct XwaylandSelectionTests {
         x.incrChunk = 50_000
         x.dieAfterChunks = 3
         x.own(x.atom("CLIPBOARD"))
-        #expect(reader.client.wait(seconds: 20) { x.pump(); return reader.control.selection != nil })
+        #expect(
+            reader.client.wait(seconds: 20) {
+                x.pump(); return reader.control.selection != nil
+            })
         let fd = try #require(reader.control.receive("text/plain;charset=utf-8"))
         defer { close(fd) }
         let (bytes, eof) = Self.readToEnd(fd, reader, pumping: x)
@@ -115,7 +131,10 @@ struct XwaylandSelectionTests {
         defer { next.disconnect() }
         next.data = [next.atom("UTF8_STRING"): Array("next".utf8)]
         next.own(next.atom("CLIPBOARD"))
-        #expect(reader.client.wait(seconds: 20) { next.pump(); return reader.control.selection != nil })
+        #expect(
+            reader.client.wait(seconds: 20) {
+                next.pump(); return reader.control.selection != nil
+            })
         let again = try #require(reader.control.receive("text/plain;charset=utf-8"))
         defer { close(again) }
         #expect(Self.readToEnd(again, reader, pumping: next).bytes == Array("next".utf8))
@@ -139,13 +158,19 @@ struct XwaylandSelectionTests {
         x.incrChunk = 10_000
         x.dieAfterChunks = 3
         x.own(clipboard)
-        #expect(reader.client.wait(seconds: 20) { x.pump(); return reader.control.selection != nil })
+        #expect(
+            reader.client.wait(seconds: 20) {
+                x.pump(); return reader.control.selection != nil
+            })
         let fd = try #require(reader.control.receive("text/plain;charset=utf-8"))
         defer { close(fd) }
         // The third chunk is in the property (the pipe holds all three: 64 KiB). Xwayland is
         // stopped (SIGSTOP; the XWM bypasses server grabs), so the XWM's read of that chunk
         // waits for its answer.
-        #expect(reader.client.wait(seconds: 20) { x.pump(); return x.chunksSent == 3 })
+        #expect(
+            reader.client.wait(seconds: 20) {
+                x.pump(); return x.chunksSent == 3
+            })
         x.sync()
         let pid = try #require(xwayland.pid)
         kill(pid, SIGSTOP)
@@ -184,12 +209,18 @@ struct XwaylandSelectionTests {
         x.dieAfterChunks = 3
         x.diesAsItWritesTheLastChunk = true
         x.own(clipboard)
-        #expect(reader.client.wait(seconds: 20) { x.pump(); return reader.control.selection != nil })
+        #expect(
+            reader.client.wait(seconds: 20) {
+                x.pump(); return reader.control.selection != nil
+            })
         let fd = try #require(reader.control.receive("text/plain;charset=utf-8"))
         defer { close(fd) }
         // Nothing is read until the owner is gone: the second chunk fills the pipe (64 KiB),
         // the third comes while the XWM still holds most of the second.
-        #expect(reader.client.wait(seconds: 20) { x.pump(); return reader.control.selection == nil })
+        #expect(
+            reader.client.wait(seconds: 20) {
+                x.pump(); return reader.control.selection == nil
+            })
         #expect(!x.isConnected)
         #expect(bridge.drainingCount == 1)
         let (bytes, eof) = Self.readToEnd(fd, reader, pumping: x)
@@ -209,7 +240,10 @@ struct XwaylandSelectionTests {
         x.targets = (0..<100_000).map { named[$0 % named.count] } + [x.atom("UTF8_STRING")]
         x.data = [x.atom("UTF8_STRING"): Array("text".utf8)]
         x.own(x.atom("CLIPBOARD"))
-        #expect(reader.client.wait(seconds: 30) { x.pump(); return reader.control.selection != nil })
+        #expect(
+            reader.client.wait(seconds: 30) {
+                x.pump(); return reader.control.selection != nil
+            })
         // The first 256 targets are read; 128 of them are named and offered.
         let types = reader.control.selectionMimeTypes
         #expect(types.count == ClientBudget.maxMimeTypesPerSource)
@@ -229,28 +263,43 @@ struct XwaylandSelectionTests {
         let clipboard = x.atom("CLIPBOARD")
         #expect(server.run(seconds: 20) { x.owner(of: clipboard) != 0 && x.owner(of: XCB_ATOM_PRIMARY.rawValue) != 0 })
         x.convert(clipboard, to: x.atom("TARGETS"))
-        #expect(server.run(seconds: 20) { x.pump(); return x.received != nil })
+        #expect(
+            server.run(seconds: 20) {
+                x.pump(); return x.received != nil
+            })
         let targets = (x.received ?? []).withUnsafeBytes { Array($0.bindMemory(to: UInt32.self)) }
         for name in ["TARGETS", "TIMESTAMP", "UTF8_STRING", "TEXT", "text/plain;charset=utf-8", "text/plain"] {
             #expect(targets.contains(x.atom(name)), "\(name) missing")
         }
         #expect(!targets.contains(x.atom("text/html")))
         x.convert(clipboard, to: x.atom("UTF8_STRING"))
-        #expect(server.run(seconds: 20) { copier.client.roundtrip(); x.pump(); return x.received != nil })
+        #expect(
+            server.run(seconds: 20) {
+                copier.client.roundtrip(); x.pump(); return x.received != nil
+            })
         #expect(x.received == Array("from Wayland".utf8))
         #expect(x.receivedType == x.atom("UTF8_STRING"))
         // Primary: STRING is the plain text offered; text/html as it is; an unknown target is refused.
         x.convert(XCB_ATOM_PRIMARY.rawValue, to: XCB_ATOM_STRING.rawValue)
-        #expect(server.run(seconds: 20) { copier.client.roundtrip(); x.pump(); return x.received != nil })
+        #expect(
+            server.run(seconds: 20) {
+                copier.client.roundtrip(); x.pump(); return x.received != nil
+            })
         #expect(x.received == Array("primary from Wayland".utf8))
         #expect(x.receivedType == XCB_ATOM_STRING.rawValue)
         // TEXT: the owner picks the encoding, UTF-8.
         x.convert(clipboard, to: x.atom("TEXT"))
-        #expect(server.run(seconds: 20) { copier.client.roundtrip(); x.pump(); return x.received != nil })
+        #expect(
+            server.run(seconds: 20) {
+                copier.client.roundtrip(); x.pump(); return x.received != nil
+            })
         #expect(x.received == Array("from Wayland".utf8))
         #expect(x.receivedType == x.atom("UTF8_STRING"))
         x.convert(XCB_ATOM_PRIMARY.rawValue, to: x.atom("image/png"))
-        #expect(server.run(seconds: 20) { copier.client.roundtrip(); x.pump(); return x.refused })
+        #expect(
+            server.run(seconds: 20) {
+                copier.client.roundtrip(); x.pump(); return x.refused
+            })
         // The Wayland selection cleared: X has no owner any more.
         copier.control.set(nil)
         copier.client.roundtrip()
@@ -273,7 +322,10 @@ struct XwaylandSelectionTests {
         #expect(server.run(seconds: 20) { x.owner(of: clipboard) != 0 })
         x.convert(clipboard, to: x.atom("UTF8_STRING"))
         let bridge = try #require(wm.selections.first { $0.selection === server.compositor.seat.clipboard })
-        #expect(copier.client.wait(seconds: 20) { x.pump(); return silent.heldFDs.count == 1 })
+        #expect(
+            copier.client.wait(seconds: 20) {
+                x.pump(); return silent.heldFDs.count == 1
+            })
         #expect(bridge.requests.count == 1)
         // Nothing comes, nothing times out: the requestor is still waiting.
         for _ in 0..<20 { copier.client.roundtrip(); x.pump() }
@@ -294,7 +346,10 @@ struct XwaylandSelectionTests {
         let reader = try ControlClient(server, flavor: .wlr)
         x.data = [x.atom("UTF8_STRING"): Array("never sent".utf8)]
         x.own(x.atom("CLIPBOARD"))
-        #expect(reader.client.wait(seconds: 20) { x.pump(); return reader.control.selection != nil })
+        #expect(
+            reader.client.wait(seconds: 20) {
+                x.pump(); return reader.control.selection != nil
+            })
         // From now on the owner answers nothing.
         var fds: [Int32] = []
         defer { for fd in fds { close(fd) } }
@@ -326,7 +381,10 @@ struct XwaylandSelectionTests {
         x.data = [x.atom("UTF8_STRING"): [UInt8](repeating: 0x62, count: XSelection.maxTransferBytes + 3_000_000)]
         x.incrChunk = 4 << 20
         x.own(x.atom("CLIPBOARD"))
-        #expect(reader.client.wait(seconds: 20) { x.pump(); return reader.control.selection != nil })
+        #expect(
+            reader.client.wait(seconds: 20) {
+                x.pump(); return reader.control.selection != nil
+            })
         let fd = try #require(reader.control.receive("text/plain;charset=utf-8"))
         defer { close(fd) }
         var count = 0
@@ -355,7 +413,10 @@ struct XwaylandSelectionTests {
         x.answersTargets = false
         x.data = [x.atom("UTF8_STRING"): Array("x".utf8)]
         x.own(clipboard)
-        #expect(copier.client.wait(seconds: 20) { x.pump(); return source.cancelled && copier.control.selection == nil })
+        #expect(
+            copier.client.wait(seconds: 20) {
+                x.pump(); return source.cancelled && copier.control.selection == nil
+            })
         #expect(server.compositor.seat.clipboard.source == nil)
     }
 
@@ -376,10 +437,11 @@ struct XwaylandSelectionTests {
         #expect(server.run(seconds: 20) { clients[0].owner(of: clipboard) != 0 })
         for client in clients { client.convert(clipboard, to: client.atom("UTF8_STRING")) }
         let bridge = try #require(wm.selections.first { $0.selection === server.compositor.seat.clipboard })
-        #expect(copier.client.wait(seconds: 20) {
-            clients.forEach { $0.pump() }
-            return clients.last?.refused == true && silent.heldFDs.count == XSelection.maxRequests
-        })
+        #expect(
+            copier.client.wait(seconds: 20) {
+                clients.forEach { $0.pump() }
+                return clients.last?.refused == true && silent.heldFDs.count == XSelection.maxRequests
+            })
         #expect(bridge.requests.count == XSelection.maxRequests)
         #expect(clients.dropLast().allSatisfy { !$0.refused && $0.received == nil })
     }
@@ -417,10 +479,11 @@ struct XwaylandSelectionTests {
         // they arrived, and pass for nothing under load).
         x.convert(clipboard, to: x.atom("UTF8_STRING"))
         let bridge = try #require(wm.selections.first { $0.selection === server.compositor.seat.clipboard })
-        #expect(copier.client.wait(seconds: 20) {
-            x.pump()
-            return x.refused || bridge.requests.contains { $0.requestor == x.window } && silent.heldFDs.count >= 1
-        })
+        #expect(
+            copier.client.wait(seconds: 20) {
+                x.pump()
+                return x.refused || bridge.requests.contains { $0.requestor == x.window } && silent.heldFDs.count >= 1
+            })
         defer { for fd in silent.heldFDs { close(fd) } }
         #expect(!x.refused)
         #expect(bridge.requests.count == 1 && silent.heldFDs.count == 1, "only the real request is served")
@@ -442,7 +505,10 @@ struct XwaylandSelectionTests {
         #expect(server.run(seconds: 20) { x.owner(of: clipboard) == wm.selectionWindow })
         x.dieAfterReading = 3
         x.convert(clipboard, to: x.atom("UTF8_STRING"))
-        #expect(copier.client.wait(seconds: 20) { x.pump(); return source.heldFDs.count == 1 })
+        #expect(
+            copier.client.wait(seconds: 20) {
+                x.pump(); return source.heldFDs.count == 1
+            })
         let fd = try #require(source.heldFDs.first)
         defer { close(fd) }
         _ = fcntl(fd, F_SETFL, O_NONBLOCK)
@@ -451,16 +517,17 @@ struct XwaylandSelectionTests {
         var written = 0
         var writeError: Int32 = 0
         // 4 MiB offered; the requestor reads 3 chunks of 64 KiB and dies.
-        #expect(copier.client.wait(seconds: 30) {
-            x.pump()
-            while written < 4 << 20 {
-                let count = block.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-                if count > 0 { written += count; continue }
-                if count < 0, errno != EAGAIN { writeError = errno }
-                break
-            }
-            return writeError != 0
-        })
+        #expect(
+            copier.client.wait(seconds: 30) {
+                x.pump()
+                while written < 4 << 20 {
+                    let count = block.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                    if count > 0 { written += count; continue }
+                    if count < 0, errno != EAGAIN { writeError = errno }
+                    break
+                }
+                return writeError != 0
+            })
         #expect(writeError == EPIPE)
         #expect(!x.isConnected && x.chunksRead == 3)
         #expect(bridge.requests.isEmpty)
@@ -489,21 +556,26 @@ struct XwaylandSelectionTests {
             copier.control.set(source)
             copier.client.roundtrip()
             sources.append(source)
-            #expect(server.run(seconds: 20) { wm.selections.allSatisfy { $0.conversionCount == 0 } && wm.replies.isEmpty })
+            #expect(
+                server.run(seconds: 20) { wm.selections.allSatisfy { $0.conversionCount == 0 } && wm.replies.isEmpty })
         }
         #expect(wm.createdAtomNames.count == XWM.maxCreatedAtoms)
         #expect(exists("application/x-strata-0-0") && exists("application/x-strata-31-127"))
         #expect(!exists("application/x-strata-32-0") && !exists("application/x-strata-32-127"))
         // What X clients have made is still offered.
         let made = x.atom("application/x-strata-32-5")
-        let last = try copier.control.makeSource(mimeTypes: ["application/x-strata-32-5", "application/x-strata-33-0"], payload: [])
+        let last = try copier.control.makeSource(
+            mimeTypes: ["application/x-strata-32-5", "application/x-strata-33-0"], payload: [])
         sources.append(last)
         copier.control.set(last)
         copier.client.roundtrip()
         let clipboard = x.atom("CLIPBOARD")
         #expect(server.run(seconds: 20) { wm.replies.isEmpty && x.owner(of: clipboard) == wm.selectionWindow })
         x.convert(clipboard, to: x.atom("TARGETS"))
-        #expect(server.run(seconds: 20) { x.pump(); return x.received != nil })
+        #expect(
+            server.run(seconds: 20) {
+                x.pump(); return x.received != nil
+            })
         let targets = (x.received ?? []).withUnsafeBytes { Array($0.bindMemory(to: UInt32.self)) }
         #expect(targets.contains(made))
         #expect(!exists("application/x-strata-33-0"))
@@ -528,19 +600,21 @@ struct XwaylandSelectionTests {
             x.data = [x.atom("UTF8_STRING"): [UInt8](repeating: UInt8(0x41 + index), count: 1 << 20)]
             let events = reader.control.selectionEvents
             x.own(x.atom("CLIPBOARD"))
-            #expect(reader.client.wait(seconds: 20) {
-                owners.forEach { $0.pump() }
-                return reader.control.selectionEvents > events && reader.control.selection != nil
-            })
+            #expect(
+                reader.client.wait(seconds: 20) {
+                    owners.forEach { $0.pump() }
+                    return reader.control.selectionEvents > events && reader.control.selection != nil
+                })
             #expect(bridge.drainingCount == min(index, XSelection.maxDraining))
             fds.append(try #require(reader.control.receive("text/plain;charset=utf-8")))
             // Written into the pipe (readable), the rest held.
             let fd = fds[index]
-            #expect(reader.client.wait(seconds: 20) {
-                x.pump()
-                var pending = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                return poll(&pending, 1, 0) > 0 && bridge.conversionCount == bridge.drainingCount + 1
-            })
+            #expect(
+                reader.client.wait(seconds: 20) {
+                    x.pump()
+                    var pending = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                    return poll(&pending, 1, 0) > 0 && bridge.conversionCount == bridge.drainingCount + 1
+                })
         }
         // The third owner's conversion was dropped when the fourth came: its reader gets what the
         // pipe took, then the end; the first two still hold theirs.

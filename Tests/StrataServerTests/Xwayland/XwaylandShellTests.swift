@@ -127,7 +127,9 @@ struct XwaylandShellTests {
         let shell = try TestXdgShell(client: TestClient(server: server, origin: .startedByStrata))
         let global = try shell.client.bind(xwayland_shell_v1_interface_ptr())
         for serial in 1...300 {
-            guard let surface = shell.makeSurface(), let object = xwayland_shell_v1_get_xwayland_surface(global, surface) else { continue }
+            guard let surface = shell.makeSurface(),
+                let object = xwayland_shell_v1_get_xwayland_surface(global, surface)
+            else { continue }
             xwayland_surface_v1_set_serial(object, UInt32(serial), 0xffff_ffff)
             wl_surface_commit(surface)
             if serial % 2 == 0 { wl_surface_destroy(surface) }

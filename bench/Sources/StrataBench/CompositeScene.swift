@@ -50,14 +50,17 @@ public final class CompositeScene {
     /// Maps one more window (a plain surface shown at the spec's place) for `client`.
     public func addWindow(_ spec: SceneLayout.WindowSpec, client shell: TestXdgShell) throws {
         guard let surface = shell.makeSurface(),
-              let buffer = shell.makeBuffer(width: spec.width, height: spec.height, argb: spec.argb, hasAlpha: spec.hasAlpha)
+            let buffer = shell.makeBuffer(
+                width: spec.width, height: spec.height, argb: spec.argb, hasAlpha: spec.hasAlpha)
         else { throw TestClient.Failure.connect("cannot make a window") }
         wl_surface_attach(surface, buffer.buffer, 0, 0)
         wl_surface_damage_buffer(surface, 0, 0, spec.width, spec.height)
         wl_surface_commit(surface)
         shell.client.roundtrip()
         let id = shell.client.id(of: surface)
-        guard compositor.showPlainSurface(client: shell.client.serverClient, surfaceID: id, x: Int(spec.x), y: Int(spec.y)) != nil
+        guard
+            compositor.showPlainSurface(
+                client: shell.client.serverClient, surfaceID: id, x: Int(spec.x), y: Int(spec.y)) != nil
         else { throw TestClient.Failure.connect("cannot show surface \(id)") }
         shell.client.roundtrip()
         buffers.append(buffer)

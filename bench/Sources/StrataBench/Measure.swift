@@ -41,8 +41,11 @@ public enum Measure {
         var result: [String: Int] = [:]
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: ":", maxSplits: 1)
-            guard parts.count == 2, ["VmRSS", "RssAnon", "RssFile", "RssShmem"].contains(String(parts[0])) else { continue }
-            result[String(parts[0])] = Int(parts[1].trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
+            guard parts.count == 2, ["VmRSS", "RssAnon", "RssFile", "RssShmem"].contains(String(parts[0])) else {
+                continue
+            }
+            result[String(parts[0])] = Int(
+                parts[1].trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
         }
         return result
     }
@@ -50,7 +53,8 @@ public enum Measure {
     /// utime + stime of a process in clock ticks, from /proc/PID/stat.
     public static func cpuTicks(pid: Int32) -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = text.lastIndex(of: ")") else { return nil }
+            let close = text.lastIndex(of: ")")
+        else { return nil }
         let fields = text[text.index(after: close)...].split(separator: " ")
         // After "pid (comm)": state is field 3, utime 14, stime 15 (1-based) → indices 11, 12.
         guard fields.count > 12, let u = Int(fields[11]), let s = Int(fields[12]) else { return nil }

@@ -18,9 +18,11 @@ public final class PixmanFloor {
 
     public init(layout: SceneLayout) {
         self.layout = layout
-        destination = pixman_image_create_bits(PIXMAN_x8r8g8b8, SceneLayout.screenWidth, SceneLayout.screenHeight, nil, 0)!
+        destination = pixman_image_create_bits(
+            PIXMAN_x8r8g8b8, SceneLayout.screenWidth, SceneLayout.screenHeight, nil, 0)!
         for spec in layout.windows {
-            let image = pixman_image_create_bits(spec.hasAlpha ? PIXMAN_a8r8g8b8 : PIXMAN_x8r8g8b8, spec.width, spec.height, nil, 0)!
+            let image = pixman_image_create_bits(
+                spec.hasAlpha ? PIXMAN_a8r8g8b8 : PIXMAN_x8r8g8b8, spec.width, spec.height, nil, 0)!
             let pixels = pixman_image_get_data(image)!
             pixels.update(repeating: spec.argb, count: Int(spec.width) * Int(spec.height))
             sources.append(image)
@@ -53,15 +55,17 @@ public final class PixmanFloor {
     /// One frame of the floor (after `prepare`).
     public func composite() {
         var color = pixman_color_t(red: 0x2020, green: 0x2424, blue: 0x2828, alpha: 0xffff)
-        var rect = pixman_rectangle16_t(x: 0, y: 0, width: UInt16(SceneLayout.screenWidth), height: UInt16(SceneLayout.screenHeight))
+        var rect = pixman_rectangle16_t(
+            x: 0, y: 0, width: UInt16(SceneLayout.screenWidth), height: UInt16(SceneLayout.screenHeight))
         if !background.isEmpty {
             pixman_image_set_clip_region32(destination, background.raw)
             pixman_image_fill_rectangles(PIXMAN_OP_SRC, destination, &color, 1, &rect)
         }
         for (index, spec) in layout.windows.enumerated() where !visible[index].isEmpty {
             pixman_image_set_clip_region32(destination, visible[index].raw)
-            pixman_image_composite32(spec.hasAlpha ? PIXMAN_OP_OVER : PIXMAN_OP_SRC, sources[index], nil, destination,
-                                     0, 0, 0, 0, spec.x, spec.y, spec.width, spec.height)
+            pixman_image_composite32(
+                spec.hasAlpha ? PIXMAN_OP_OVER : PIXMAN_OP_SRC, sources[index], nil, destination,
+                0, 0, 0, 0, spec.x, spec.y, spec.width, spec.height)
         }
         pixman_image_set_clip_region32(destination, nil)
     }
@@ -69,12 +73,14 @@ public final class PixmanFloor {
     /// One frame without occlusion culling: the damage cleared, every window drawn over it.
     public func paintersAlgorithm() {
         var color = pixman_color_t(red: 0x2020, green: 0x2424, blue: 0x2828, alpha: 0xffff)
-        var rect = pixman_rectangle16_t(x: 0, y: 0, width: UInt16(SceneLayout.screenWidth), height: UInt16(SceneLayout.screenHeight))
+        var rect = pixman_rectangle16_t(
+            x: 0, y: 0, width: UInt16(SceneLayout.screenWidth), height: UInt16(SceneLayout.screenHeight))
         pixman_image_set_clip_region32(destination, clip.raw)
         pixman_image_fill_rectangles(PIXMAN_OP_SRC, destination, &color, 1, &rect)
         for (index, spec) in layout.windows.enumerated() {
-            pixman_image_composite32(spec.hasAlpha ? PIXMAN_OP_OVER : PIXMAN_OP_SRC, sources[index], nil, destination,
-                                     0, 0, 0, 0, spec.x, spec.y, spec.width, spec.height)
+            pixman_image_composite32(
+                spec.hasAlpha ? PIXMAN_OP_OVER : PIXMAN_OP_SRC, sources[index], nil, destination,
+                0, 0, 0, 0, spec.x, spec.y, spec.width, spec.height)
         }
         pixman_image_set_clip_region32(destination, nil)
     }

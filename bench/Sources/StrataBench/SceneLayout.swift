@@ -43,7 +43,9 @@ public struct SceneLayout {
             let x = next(Self.screenWidth - w), y = next(Self.screenHeight - h)
             let alpha = i % 2 == 1
             // Translucent windows: alpha 0xc0 with premultiplied channels.
-            let argb: UInt32 = alpha ? 0xc000_0000 | (UInt32(0x20 + next(0x90)) << 16) | (UInt32(0x20 + next(0x90)) << 8) | 0x40
+            let argb: UInt32 =
+                alpha
+                ? 0xc000_0000 | (UInt32(0x20 + next(0x90)) << 16) | (UInt32(0x20 + next(0x90)) << 8) | 0x40
                 : 0xff00_0000 | UInt32(truncatingIfNeeded: next(0xff_ffff))
             specs.append(WindowSpec(x: x, y: y, width: w, height: h, hasAlpha: alpha, argb: argb))
         }

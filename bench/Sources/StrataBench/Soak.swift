@@ -30,8 +30,10 @@ public final class Soak {
         public var types = ""
         public var description: String {
             "RSS \(rssKiB) KiB, \(fds) fds, \(resources) resources, \(objects) objects"
-                + (xwaylandFds < 0 ? "" : "; Xwayland RSS \(xwaylandRSSKiB) KiB, \(xwaylandFds) fds, \(xWindows) X windows, "
-                    + "\(xwaylandObjects) objects, \(xwaylandSurfaces) surfaces, \(xwaylandPools) pools")
+                + (xwaylandFds < 0
+                    ? ""
+                    : "; Xwayland RSS \(xwaylandRSSKiB) KiB, \(xwaylandFds) fds, \(xWindows) X windows, "
+                        + "\(xwaylandObjects) objects, \(xwaylandSurfaces) surfaces, \(xwaylandPools) pools")
         }
     }
 
@@ -90,7 +92,8 @@ public final class Soak {
 
         init?(server: TestServer, colour: UInt32) {
             guard let client = try? TestClient(server: server), let shell = try? TestXdgShell(client: client),
-                  let toplevel = shell.makeToplevel(), toplevel.map(width: 120, height: 90, argb: colour) else { return nil }
+                let toplevel = shell.makeToplevel(), toplevel.map(width: 120, height: 90, argb: colour)
+            else { return nil }
             self.shell = shell
             self.toplevel = toplevel
         }
@@ -134,8 +137,9 @@ public final class Soak {
             }
             guard let dataManager else { return }
             source?.destroy()
-            source = try? TestDataSource(manager: dataManager, mimeTypes: (0..<types).map { "text/soak-\($0)" },
-                                         payload: Array("soak".utf8))
+            source = try? TestDataSource(
+                manager: dataManager, mimeTypes: (0..<types).map { "text/soak-\($0)" },
+                payload: Array("soak".utf8))
         }
     }
 
@@ -234,7 +238,8 @@ public final class Soak {
         let memory = Measure.memory()
         let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
         let counts = server.liveCounts
-        var reading = Reading(rssKiB: memory["VmRSS"] ?? -1, fds: fds, resources: counts.resources, objects: counts.objects)
+        var reading = Reading(
+            rssKiB: memory["VmRSS"] ?? -1, fds: fds, resources: counts.resources, objects: counts.objects)
         reading.types = counts.description
         if let x {
             (reading.xwaylandRSSKiB, reading.xwaylandFds) = x.reading()
@@ -266,15 +271,17 @@ public final class Soak {
             if actions % 200 == 0 { peak = max(peak, read().rssKiB) }
             if Measure.wallNanoseconds() >= nextReport {
                 nextReport += 60_000_000_000
-                progress("\(Int(Double(Measure.wallNanoseconds() - began) / 1e9)) s: \(sessions.count) sessions live, \(read())")
+                progress(
+                    "\(Int(Double(Measure.wallNanoseconds() - began) / 1e9)) s: \(sessions.count) sessions live, \(read())"
+                )
             }
         }
         leaveAll()
         let finish = read()
         x?.shutdown()
-        return Report(start: start, end: finish, seconds: Double(Measure.wallNanoseconds() - began) / 1e9,
-                      sessions: sessionCount, actions: actions, hostilePrograms: hostile, peakRSSKiB: peak,
-                      xProgramsStarted: x?.started ?? 0)
+        return Report(
+            start: start, end: finish, seconds: Double(Measure.wallNanoseconds() - began) / 1e9,
+            sessions: sessionCount, actions: actions, hostilePrograms: hostile, peakRSSKiB: peak,
+            xProgramsStarted: x?.started ?? 0)
     }
 }
-

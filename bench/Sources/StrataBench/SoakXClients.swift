@@ -27,7 +27,8 @@ final class SoakXClients {
 
     init?(server: TestServer, colorClient: String?) {
         guard TestProcess.isInstalled("Xwayland"),
-              let xwayland = try? Xwayland(compositor: server.compositor, executable: "Xwayland") else { return nil }
+            let xwayland = try? Xwayland(compositor: server.compositor, executable: "Xwayland")
+        else { return nil }
         server.compositor.xwayland = xwayland
         guard case .success = xwayland.start(), server.run(seconds: 30, until: { xwayland.wm != nil }) else {
             xwayland.shutdown()
@@ -134,7 +135,8 @@ final class SoakXClients {
         guard let pid = xwayland.pid else { return (-1, -1) }
         var rss = -1
         if let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) {
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        {
             rss = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? -1
         }
         let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1

@@ -14,8 +14,10 @@ public final class CommitThroughput {
     public init(clients: Int) throws {
         var specs: [SceneLayout.WindowSpec] = []
         for i in 0..<clients {
-            specs.append(.init(x: Int32(i % 7) * 260, y: Int32(i / 7 % 4) * 260, width: side, height: side, hasAlpha: true,
-                               argb: 0xc040_4040))
+            specs.append(
+                .init(
+                    x: Int32(i % 7) * 260, y: Int32(i / 7 % 4) * 260, width: side, height: side, hasAlpha: true,
+                    argb: 0xc040_4040))
         }
         scene = try CompositeScene(layout: SceneLayout(specs: specs), clients: clients)
     }

@@ -54,7 +54,9 @@ func composite() {
             let painter = Measure.cpuMicrosecondsPerCall(iterations: iterations) { floor.paintersAlgorithm() }
             if full { fullFrame = strata }
             let share = full ? "" : " (\(fmt(strata / fullFrame * 100, 1)) % of full)"
-            print("| \(n) | \(label) | \(fmt(strata, 1))\(share) | \(fmt(floorTime, 1)) | \(fmt(strata / floorTime)) | \(fmt(painter, 1)) | \(floor.pixelsWritten) |")
+            print(
+                "| \(n) | \(label) | \(fmt(strata, 1))\(share) | \(fmt(floorTime, 1)) | \(fmt(strata / floorTime)) | \(fmt(painter, 1)) | \(floor.pixelsWritten) |"
+            )
         }
     }
     print()
@@ -78,7 +80,9 @@ func allocationTable(scale: Double) {
     print("| windows | per full frame | per 1 % frame | per frame damaged in two places |")
     print("|---|---|---|---|")
     for n in windowCounts {
-        guard let scene = try? CompositeScene(layout: SceneLayout(windows: n), scale: scale) else { fatalError("cannot build the scene") }
+        guard let scene = try? CompositeScene(layout: SceneLayout(windows: n), scale: scale) else {
+            fatalError("cannot build the scene")
+        }
         func count(_ body: () -> Void) -> Double {
             for _ in 0..<5 { body() }  // warm-up: reusable storage reaches its size
             let frames = 50
@@ -92,7 +96,8 @@ func allocationTable(scale: Double) {
         let small = count { scene.compositeFrame(damage: onePercent) }
         // Damage of several boxes: the 1 % rectangle and another one a third of the way in.
         let two = count {
-            scene.output.damage.addRect(x: onePercent.x / 3, y: onePercent.y / 3, width: onePercent.width, height: onePercent.height)
+            scene.output.damage.addRect(
+                x: onePercent.x / 3, y: onePercent.y / 3, width: onePercent.width, height: onePercent.height)
             scene.compositeFrame(damage: onePercent)
         }
         print("| \(n) | \(fmt(full)) | \(fmt(small)) | \(fmt(two)) |")
@@ -107,7 +112,9 @@ func commitAllocations() {
     let commits = push.push(rounds: 20)
     strata_malloc_counting(0)
     print()
-    print("Commit path (client and server in one process, both counted): \(fmt(Double(strata_malloc_count() - before) / Double(commits))) allocations per commit")
+    print(
+        "Commit path (client and server in one process, both counted): \(fmt(Double(strata_malloc_count() - before) / Double(commits))) allocations per commit"
+    )
     print()
 }
 
@@ -118,9 +125,13 @@ func memory() {
     let before = Measure.memory()["RssAnon"] ?? 0
     let side: Int32 = 400
     func spec(_ i: Int) -> SceneLayout.WindowSpec {
-        .init(x: Int32(i % 10) * 40, y: Int32(i % 10) * 30, width: side, height: 300, hasAlpha: i % 2 == 1, argb: 0xff80_8080)
+        .init(
+            x: Int32(i % 10) * 40, y: Int32(i % 10) * 30, width: side, height: 300, hasAlpha: i % 2 == 1,
+            argb: 0xff80_8080)
     }
-    guard let scene = try? CompositeScene(layout: SceneLayout(specs: [spec(0)])) else { fatalError("cannot build the scene") }
+    guard let scene = try? CompositeScene(layout: SceneLayout(specs: [spec(0)])) else {
+        fatalError("cannot build the scene")
+    }
     let oneWindow = Measure.memory()["RssAnon"] ?? 0
     let extra = 20
     for i in 1...extra { try? scene.addWindow(spec(i), client: scene.clients[0]) }
@@ -136,7 +147,9 @@ func memory() {
     let perClientWithWindow = Double(clients - windows) / Double(extra)
     print("- server with one 1920×1080 screen and one 400×300 window: \(oneWindow - before) kB over the bare process")
     print("- per extra 400×300 window (same client): \(fmt(perWindow, 0)) kB (its texture: \(400 * 300 * 4 / 1024) kB)")
-    print("- per extra client with one such window: \(fmt(perClientWithWindow, 0)) kB, so \(fmt(perClientWithWindow - perWindow, 0)) kB per client beyond its window")
+    print(
+        "- per extra client with one such window: \(fmt(perClientWithWindow, 0)) kB, so \(fmt(perClientWithWindow - perWindow, 0)) kB per client beyond its window"
+    )
     print()
 }
 
@@ -153,7 +166,9 @@ func throughput() {
             let commits = push.push(rounds: max(1, 100 / clients))
             rates.append(Double(commits) / (Double(Measure.wallNanoseconds() - start) / 1e9))
         }
-        print("- \(clients) client\(clients == 1 ? "" : "s"): \(fmt(Measure.median(rates), 0)) commits/s (median of 5 runs, wall clock)")
+        print(
+            "- \(clients) client\(clients == 1 ? "" : "s"): \(fmt(Measure.median(rates), 0)) commits/s (median of 5 runs, wall clock)"
+        )
     }
     print()
 }
@@ -161,11 +176,16 @@ func throughput() {
 // MARK: startup
 
 func startup() {
-    let bin = option("--bin") ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    let bin =
+        option("--bin")
+        ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../.build/release").standardized.path
     let strata = bin + "/strata", client = bin + "/strata-color-client"
-    guard FileManager.default.isExecutableFile(atPath: strata), FileManager.default.isExecutableFile(atPath: client) else {
-        print("## Start-up: skipped (no \(strata) or \(client); build the main package with -c release or pass --bin DIR)\n")
+    guard FileManager.default.isExecutableFile(atPath: strata), FileManager.default.isExecutableFile(atPath: client)
+    else {
+        print(
+            "## Start-up: skipped (no \(strata) or \(client); build the main package with -c release or pass --bin DIR)\n"
+        )
         return
     }
     var times: [Double] = []
@@ -176,8 +196,9 @@ func startup() {
         var environment = ProcessInfo.processInfo.environment
         if environment["XDG_RUNTIME_DIR"] == nil {
             let dir = NSTemporaryDirectory() + "strata-bench-\(getpid())"
-            try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true,
-                                                     attributes: [.posixPermissions: 0o700])
+            try? FileManager.default.createDirectory(
+                atPath: dir, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
             environment["XDG_RUNTIME_DIR"] = dir
         }
         process.environment = environment
@@ -198,7 +219,9 @@ func startup() {
         if let elapsed { times.append(elapsed) }
     }
     print("## Start-up: `strata --size 1920x1080 -- strata-color-client --frames 1` until it prints `frame 1`")
-    print("- median of \(times.count) runs: \(fmt(Measure.median(times), 1)) ms (min \(fmt(times.min() ?? .nan, 1)), max \(fmt(times.max() ?? .nan, 1)))")
+    print(
+        "- median of \(times.count) runs: \(fmt(Measure.median(times), 1)) ms (min \(fmt(times.min() ?? .nan, 1)), max \(fmt(times.max() ?? .nan, 1)))"
+    )
     print()
 }
 
@@ -247,33 +270,43 @@ func soak() {
     let seed = option("--seed").flatMap(UInt64.init) ?? 1
     let xClients = !arguments.contains("--no-x")
     guard minutes > 0, clients > 0,
-          let soak = try? Soak(seed: seed, xClients: xClients, colorClient: option("--x11-color-client")) else {
+        let soak = try? Soak(seed: seed, xClients: xClients, colorClient: option("--x11-color-client"))
+    else {
         FileHandle.standardError.write(Data("strata-bench soak: bad --minutes/--clients, or no server\n".utf8))
         exit(2)
     }
     print("## Soak: \(fmt(minutes, 1)) min, up to \(clients) clients at once, seed \(seed)")
     if let programs = soak.xPrograms {
-        print("X programs under Xwayland (up to 4 at once): \(programs.map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))")
+        print(
+            "X programs under Xwayland (up to 4 at once): \(programs.map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))"
+        )
     } else if xClients {
         print("no X programs: Xwayland did not start (not installed?)")
     }
-    let report = soak.run(seconds: minutes * 60, warmUp: min(60, minutes * 6), maxSessions: clients) { print("  \($0)") }
+    let report = soak.run(seconds: minutes * 60, warmUp: min(60, minutes * 6), maxSessions: clients) {
+        print("  \($0)")
+    }
     let rssMargin = max(8 * 1024, report.start.rssKiB / 10)
     let rssGrowth = report.end.rssKiB - report.start.rssKiB
     print("| | start | end |")
     print("|---|---|---|")
     print("| RSS KiB | \(report.start.rssKiB) | \(report.end.rssKiB) (peak \(report.peakRSSKiB)) |")
     print("| open fds | \(report.start.fds) | \(report.end.fds) |")
-    print("| live resources / objects | \(report.start.resources) / \(report.start.objects) | \(report.end.resources) / \(report.end.objects) |")
+    print(
+        "| live resources / objects | \(report.start.resources) / \(report.start.objects) | \(report.end.resources) / \(report.end.objects) |"
+    )
     if report.start.xwaylandFds >= 0 {
         print("| Xwayland RSS KiB | \(report.start.xwaylandRSSKiB) | \(report.end.xwaylandRSSKiB) |")
         print("| Xwayland open fds | \(report.start.xwaylandFds) | \(report.end.xwaylandFds) |")
         print("| X windows | \(report.start.xWindows) | \(report.end.xWindows) |")
-        print("| Xwayland's objects / surfaces / pools in Strata | \(report.start.xwaylandObjects) / \(report.start.xwaylandSurfaces) / "
-            + "\(report.start.xwaylandPools) | \(report.end.xwaylandObjects) / \(report.end.xwaylandSurfaces) / \(report.end.xwaylandPools) |")
+        print(
+            "| Xwayland's objects / surfaces / pools in Strata | \(report.start.xwaylandObjects) / \(report.start.xwaylandSurfaces) / "
+                + "\(report.start.xwaylandPools) | \(report.end.xwaylandObjects) / \(report.end.xwaylandSurfaces) / \(report.end.xwaylandPools) |"
+        )
     }
-    print("\(report.sessions) sessions, \(report.xProgramsStarted) X programs, \(report.actions) actions, "
-        + "\(report.hostilePrograms) hostile programs in \(fmt(report.seconds, 0)) s")
+    print(
+        "\(report.sessions) sessions, \(report.xProgramsStarted) X programs, \(report.actions) actions, "
+            + "\(report.hostilePrograms) hostile programs in \(fmt(report.seconds, 0)) s")
     var failures: [String] = []
     if report.end.fds != report.start.fds { failures.append("fds \(report.start.fds) → \(report.end.fds)") }
     // Xwayland lives through the soak with frames in flight (frame callbacks waiting, a pool
@@ -282,8 +315,11 @@ func soak() {
     let hasX = report.start.xwaylandObjects >= 0
     let slack = hasX ? 64 : 0
     let xwaylandChange = hasX ? abs(report.end.xwaylandObjects - report.start.xwaylandObjects) : 0
-    if abs(report.end.objects - report.start.objects) > slack || abs(report.end.resources - report.start.resources) > slack {
-        failures.append("live objects \(report.start.objects) → \(report.end.objects): \(report.start.types) → \(report.end.types)")
+    if abs(report.end.objects - report.start.objects) > slack
+        || abs(report.end.resources - report.start.resources) > slack
+    {
+        failures.append(
+            "live objects \(report.start.objects) → \(report.end.objects): \(report.start.types) → \(report.end.types)")
     }
     if rssGrowth > rssMargin { failures.append("RSS grew by \(rssGrowth) KiB, more than the \(rssMargin) KiB margin") }
     if report.start.xwaylandFds >= 0 {
@@ -294,20 +330,24 @@ func soak() {
         if report.end.xwaylandFds != report.start.xwaylandFds {
             failures.append("Xwayland fds \(report.start.xwaylandFds) → \(report.end.xwaylandFds)")
         }
-        if xGrowth > xMargin { failures.append("Xwayland's RSS grew by \(xGrowth) KiB, more than the \(xMargin) KiB margin") }
+        if xGrowth > xMargin {
+            failures.append("Xwayland's RSS grew by \(xGrowth) KiB, more than the \(xMargin) KiB margin")
+        }
         // Xwayland keeps a few surfaces of its own once used (cursors), each with a frame
         // callback waiting while it is not shown: 64 objects of room, far below what a leak per
         // X program or per window (a hundred programs, thousands of changes) would leave.
         if xwaylandChange > 64 {
-            failures.append("Xwayland's objects in Strata \(report.start.xwaylandObjects) → \(report.end.xwaylandObjects)")
+            failures.append(
+                "Xwayland's objects in Strata \(report.start.xwaylandObjects) → \(report.end.xwaylandObjects)")
         }
         if report.end.xWindows != 0 || report.start.xWindows != 0 {
             failures.append("X windows left: \(report.start.xWindows) at the start, \(report.end.xWindows) at the end")
         }
     }
     if failures.isEmpty {
-        print("soak: passed (RSS \(rssGrowth >= 0 ? "+" : "")\(rssGrowth) KiB, margin \(rssMargin) KiB; fds equal, live objects "
-            + (hasX ? "\(report.start.objects) → \(report.end.objects) (Xwayland's slack: 64))" : "equal)"))
+        print(
+            "soak: passed (RSS \(rssGrowth >= 0 ? "+" : "")\(rssGrowth) KiB, margin \(rssMargin) KiB; fds equal, live objects "
+                + (hasX ? "\(report.start.objects) → \(report.end.objects) (Xwayland's slack: 64))" : "equal)"))
     } else {
         print("soak: FAILED: \(failures.joined(separator: "; "))")
         exit(1)
@@ -323,10 +363,15 @@ case "startup": startup()
 case "callgrind-target": callgrindTarget()
 case "soak": soak()
 case "report":
-    print("# strata-bench on \(ProcessInfo.processInfo.hostName), \(ProcessInfo.processInfo.activeProcessorCount) cores\n")
+    print(
+        "# strata-bench on \(ProcessInfo.processInfo.hostName), \(ProcessInfo.processInfo.activeProcessorCount) cores\n"
+    )
     // Memory first: the heap only grows, so later sections would hide what windows cost.
     memory(); composite(); allocations(); throughput(); startup()
 default:
-    FileHandle.standardError.write(Data("usage: strata-bench [report|composite|allocations|memory|throughput|startup|callgrind-target|soak]\n".utf8))
+    FileHandle.standardError.write(
+        Data(
+            "usage: strata-bench [report|composite|allocations|memory|throughput|startup|callgrind-target|soak]\n".utf8)
+    )
     exit(2)
 }

@@ -85,8 +85,8 @@ extension RawClient {
 }
 
 /// What a client stays within: 80 % of its budget's caps, so no client nears a cap.
-let surfacesPerClient = Int(ClientBudget.maxSurfaces) * 4 / 5       // 8,000
-let objectsPerClient = Int(ClientBudget.maxObjects) * 4 / 5         // 40,000
+let surfacesPerClient = Int(ClientBudget.maxSurfaces) * 4 / 5  // 8,000
+let objectsPerClient = Int(ClientBudget.maxObjects) * 4 / 5  // 40,000
 
 /// Prints `message` and exits with status 1.
 func fail(_ message: String) -> Never {
@@ -124,7 +124,8 @@ struct Shape {
     }
 }
 
-let deep = Shape(name: "deep", unitSurfaces: depthLimit + 1, unitObjects: 2 * depthLimit + 1, fixedObjects: 7) { client, core, size in
+let deep = Shape(name: "deep", unitSurfaces: depthLimit + 1, unitObjects: 2 * depthLimit + 1, fixedObjects: 7) {
+    client, core, size in
     let (_, buffer) = client.makeBuffer(shm: core.shm, width: 1, height: 1)
     var objects: [(UInt32, String)] = []
     var built = 0
@@ -146,7 +147,8 @@ let deep = Shape(name: "deep", unitSurfaces: depthLimit + 1, unitObjects: 2 * de
     return (objects, built)
 }
 
-let wide = Shape(name: "wide", unitSurfaces: treeLimit + 1, unitObjects: 2 * treeLimit + 3, fixedObjects: 9) { client, core, size in
+let wide = Shape(name: "wide", unitSurfaces: treeLimit + 1, unitObjects: 2 * treeLimit + 3, fixedObjects: 9) {
+    client, core, size in
     let (_, buffer) = client.makeBuffer(shm: core.shm, width: 2, height: 2)
     let (_, rootBuffer) = client.makeBuffer(shm: core.shm, width: 128, height: 128)
     var objects: [(UInt32, String)] = []
@@ -197,18 +199,25 @@ func measureTree(_ shape: Shape, size: Int, teardown: Teardown) throws -> TreeRu
         client.getRegistry()
         let core = client.core()
         let (made, built) = shape.build(client, core, min(shape.nodesPerClient, size - nodes))
-        guard client.roundtrip(limit: 100_000) else { check(client, clients.count, "the build"); fail("the build: client \(clients.count) got no answer") }
+        guard client.roundtrip(limit: 100_000) else {
+            check(client, clients.count, "the build"); fail("the build: client \(clients.count) got no answer")
+        }
         check(client, clients.count, "the build")
         clients.append(client)
         objects.append(made)
         nodes += built
     }
     let built = now()
-    if verbose { FileHandle.standardError.write("built \(nodes) in \(Double(built - start) / 1e6) ms by \(clients.count) clients\n".data(using: .utf8)!) }
+    if verbose {
+        FileHandle.standardError.write(
+            "built \(nodes) in \(Double(built - start) / 1e6) ms by \(clients.count) clients\n".data(using: .utf8)!)
+    }
     // Every client still served (none dropped while the later ones were built), within its share.
     var maxSurfaces = 0, maxObjects = 0
     for (index, client) in clients.enumerated() {
-        guard client.roundtrip(limit: 100_000) else { check(client, index, "after the build"); fail("after the build: client \(index) got no answer") }
+        guard client.roundtrip(limit: 100_000) else {
+            check(client, index, "after the build"); fail("after the build: client \(index) got no answer")
+        }
         check(client, index, "after the build")
         guard let budget = ClientBudget.of(client.serverClient) else { fail("client \(index) has no budget") }
         if budget.surfaces > surfacesPerClient || budget.objects > objectsPerClient {
@@ -238,7 +247,9 @@ func measureTree(_ shape: Shape, size: Int, teardown: Teardown) throws -> TreeRu
             for (id, request) in made where request == "xdg_toplevel.set_minimized" { client.request(id, request) }
         }
         for (index, client) in clients.enumerated() {
-            guard client.roundtrip(limit: 100_000) else { check(client, index, "minimizing"); fail("minimizing: client \(index) got no answer") }
+            guard client.roundtrip(limit: 100_000) else {
+                check(client, index, "minimizing"); fail("minimizing: client \(index) got no answer")
+            }
         }
         let t0 = now()
         for (index, (client, made)) in zip(clients, objects).enumerated().reversed() {
@@ -246,7 +257,9 @@ func measureTree(_ shape: Shape, size: Int, teardown: Teardown) throws -> TreeRu
                 client.request(id, request)
                 if count % 4000 == 0 { client.pump() }
             }
-            guard client.roundtrip(limit: 100_000) else { check(client, index, "the teardown"); fail("the teardown: client \(index) got no answer") }
+            guard client.roundtrip(limit: 100_000) else {
+                check(client, index, "the teardown"); fail("the teardown: client \(index) got no answer")
+            }
         }
         torn = now() - t0
         for (index, client) in clients.enumerated() { check(client, index, "the teardown") }
@@ -254,13 +267,16 @@ func measureTree(_ shape: Shape, size: Int, teardown: Teardown) throws -> TreeRu
     }
     server.step()
     if server.liveCounts != baseline { print("leak after the teardown: \(server.liveCounts) against \(baseline)") }
-    return TreeRun(build: Double(built - start) / Double(nodes), teardown: Double(torn) / Double(nodes),
-                   clients: objects.count, nodes: nodes, maxSurfaces: maxSurfaces, maxObjects: maxObjects)
+    return TreeRun(
+        build: Double(built - start) / Double(nodes), teardown: Double(torn) / Double(nodes),
+        clients: objects.count, nodes: nodes, maxSurfaces: maxSurfaces, maxObjects: maxObjects)
 }
 
 func trees() throws {
     print("## Trees: build and teardown, wall time per node (median of \(runs) runs)")
-    print("Each client at most \(surfacesPerClient) surfaces and \(objectsPerClient) objects (ClientBudget: \(ClientBudget.maxSurfaces) and \(ClientBudget.maxObjects)).")
+    print(
+        "Each client at most \(surfacesPerClient) surfaces and \(objectsPerClient) objects (ClientBudget: \(ClientBudget.maxSurfaces) and \(ClientBudget.maxObjects))."
+    )
     print("| tree | nodes | clients | most surfaces / objects a client | build µs/node | teardown | teardown µs/node |")
     print("|---|---|---|---|---|---|---|")
     let shapes = [("deep (chains of \(depthLimit), leaf first)", deep), ("wide (\(treeLimit) children a root)", wide)]
@@ -270,8 +286,10 @@ func trees() throws {
                 var results: [TreeRun] = []
                 for _ in 0..<runs { results.append(try measureTree(shape, size: size, teardown: teardown)) }
                 let last = results.last!
-                print("| \(name) | \(last.nodes) | \(last.clients) | \(last.maxSurfaces) / \(last.maxObjects) "
-                      + "| \(fmt(median(results.map(\.build)) / 1000)) | \(teardown.rawValue) | \(fmt(median(results.map(\.teardown)) / 1000)) |")
+                print(
+                    "| \(name) | \(last.nodes) | \(last.clients) | \(last.maxSurfaces) / \(last.maxObjects) "
+                        + "| \(fmt(median(results.map(\.build)) / 1000)) | \(teardown.rawValue) | \(fmt(median(results.map(\.teardown)) / 1000)) |"
+                )
             }
         }
     }
@@ -301,7 +319,8 @@ func floods() throws {
                     region = client.newID()
                     client.request(core.compositor, "wl_compositor.create_region", .newID(region))
                 }
-                client.request(region, "wl_region.add", .int(Int32(box % 64) * 2), .int(Int32(box / 64) * 2), .int(1), .int(1))
+                client.request(
+                    region, "wl_region.add", .int(Int32(box % 64) * 2), .int(Int32(box / 64) * 2), .int(1), .int(1))
                 if box == regionLimit - 1 || index == size - 1 {
                     client.request(surface, "wl_surface.set_input_region", .object(region))
                     client.request(surface, "wl_surface.commit")
@@ -309,7 +328,9 @@ func floods() throws {
                 }
                 if index % 4000 == 0 { client.pump() }
             }
-            guard client.roundtrip(limit: 100_000) else { check(client, 0, "the region flood"); fail("the region flood: no answer") }
+            guard client.roundtrip(limit: 100_000) else {
+                check(client, 0, "the region flood"); fail("the region flood: no answer")
+            }
             check(client, 0, "the region flood")
             regionTimes.append(Double(now() - start) / Double(size))
 
@@ -318,16 +339,20 @@ func floods() throws {
             client.roundtrip()
             start = now()
             for index in 0..<size {
-                client.request(window, "wl_surface.damage", .int(Int32(index % 200) * 2), .int(Int32(index / 200 % 200) * 2), .int(1), .int(1))
+                client.request(
+                    window, "wl_surface.damage", .int(Int32(index % 200) * 2), .int(Int32(index / 200 % 200) * 2),
+                    .int(1), .int(1))
                 if index % 4000 == 0 { client.pump() }
             }
             client.request(window, "wl_surface.commit")
-            guard client.roundtrip(limit: 100_000) else { check(client, 0, "the damage flood"); fail("the damage flood: no answer") }
+            guard client.roundtrip(limit: 100_000) else {
+                check(client, 0, "the damage flood"); fail("the damage flood: no answer")
+            }
             check(client, 0, "the damage flood")
             server.repaint()
             damageTimes.append(Double(now() - start) / Double(size))
             held = nil
-            server.step()   // (the server outlives the client)
+            server.step()  // (the server outlives the client)
         }
         print("| region (checkerboards of \(regionLimit)) | \(size) | \(fmt(median(regionTimes) / 1000, 3)) |")
         print("| damage (one surface) | \(size) | \(fmt(median(damageTimes) / 1000, 3)) |")
