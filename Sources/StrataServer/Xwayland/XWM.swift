@@ -243,7 +243,7 @@ public final class XWM: X11WindowHost {
     /// The event taken past a turn's bound (handled first in the next turn).
     private var heldEvent: UnsafeMutablePointer<xcb_generic_event_t>?
     /// Brings the next turn when events are left in xcb's buffer (the fd is not readable then).
-    private var continuation: OpaquePointer?
+    private lazy var continuation = LoopTimer(eventLoop: compositor.display.eventLoop) { [unowned self] in pump() }
 
     /// Whether the X socket takes bytes now without waiting (or has failed: the write then
     /// fails at once, and the connection's error ends the XWM).
@@ -377,16 +377,7 @@ public final class XWM: X11WindowHost {
     /// same dispatch, before the other clients).
     private func continueSoon() {
         guard !isShutDown else { return }
-        if continuation == nil {
-            continuation = wl_event_loop_add_timer(
-                compositor.display.eventLoop,
-                { data in
-                    guard let data else { return 0 }
-                    Unmanaged<XWM>.fromOpaque(data).takeUnretainedValue().pump()
-                    return 0
-                }, Unmanaged.passUnretained(self).toOpaque())
-        }
-        if let continuation { wl_event_source_timer_update(continuation, 1) }
+        continuation?.schedule(milliseconds: 1)
     }
 
     /// Handles `event` after the replies X sent before it (xcb has read them: they came first
@@ -965,8 +956,7 @@ public final class XWM: X11WindowHost {
         watcher?.remove()
         watcher = nil
         readSoon.cancel()
-        if let continuation { wl_event_source_remove(continuation) }
-        continuation = nil
+        continuation?.cancel()
         if let heldEvent { free(heldEvent) }
         heldEvent = nil
         pendingStates.removeAll()
