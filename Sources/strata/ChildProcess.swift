@@ -1,23 +1,33 @@
 import Glibc
 import StrataProcess
 
-/// The command Strata starts (`strata -- command args…`). It is reaped from the event loop's
-/// SIGCHLD handler through `reapIfExited()`; nothing here blocks or starts a thread.
+/// A process Strata starts: the command (`strata -- command args…`) or a client of the control
+/// socket's `exec`. It is reaped from the event loop's SIGCHLD handler through
+/// `reapIfExited()`; nothing here blocks or starts a thread until Strata stops.
 final class ChildProcess {
     let pid: pid_t
     let commandName: String
+    /// Whether the process leads a process group of its own (an `exec`'d client): its children
+    /// (a browser's helpers, a script's background jobs) are stopped with it. The command stays
+    /// in Strata's group, so that a terminal's Ctrl-C and job control reach it.
+    let leadsGroup: Bool
     /// The shell-style exit status once the process ended: its exit code, or 128 + the signal
     /// that killed it.
     private(set) var exitStatus: Int32?
 
     /// Starts `arguments` (looked up in PATH) with `environment`, every signal at its default
-    /// disposition and none blocked, in `workingDirectory` (nil: Strata's).
-    init(arguments: [String], environment: [String: String], workingDirectory: String? = nil) throws(ProcessLaunchError)
-    {
+    /// disposition and none blocked, in `workingDirectory` (nil: Strata's); `leadsGroup`: in a
+    /// process group of its own.
+    init(
+        arguments: [String], environment: [String: String], workingDirectory: String? = nil,
+        leadsGroup: Bool = false
+    ) throws(ProcessLaunchError) {
         var launch = ProcessLaunch(arguments, environment: environment)
         launch.workingDirectory = workingDirectory
+        launch.newProcessGroup = leadsGroup
         pid = try launch.spawn()
         commandName = arguments[0]
+        self.leadsGroup = leadsGroup
         FileLimit.restore(in: pid)
     }
 
@@ -29,17 +39,42 @@ final class ChildProcess {
         return exitStatus != nil
     }
 
-    /// Asks the child to end (SIGTERM), gives it `grace` seconds, then kills it; reaps it.
-    func terminate(grace: Double) {
-        guard !reapIfExited() else { return }
-        kill(pid, SIGTERM)
-        let deadline = ChildProcess.monotonicSeconds() + grace
-        while ChildProcess.monotonicSeconds() < deadline {
-            if reapIfExited() { return }
+    /// Whether the process has ended and been reaped and, when it leads a group, no process of
+    /// its group is left.
+    var isGone: Bool {
+        guard reapIfExited() else { return false }
+        return !leadsGroup || !Self.groupExists(pid)
+    }
+
+    /// Asks each process (with its group) to end (SIGTERM), gives them `grace` seconds together,
+    /// then kills what is left; reaps them. Only when Strata stops: it waits.
+    static func terminate(_ processes: [ChildProcess], grace: Double) {
+        let running = processes.filter { !$0.isGone }
+        guard !running.isEmpty else { return }
+        for process in running { process.signal(SIGTERM) }
+        let deadline = monotonicSeconds() + grace
+        while monotonicSeconds() < deadline {
+            if running.allSatisfy(\.isGone) { return }
             usleep(10_000)
         }
-        kill(pid, SIGKILL)
-        exitStatus = ExitStatus.wait(pid)
+        for process in running where !process.isGone {
+            process.signal(SIGKILL)
+            if process.exitStatus == nil { process.exitStatus = ExitStatus.wait(process.pid) }
+        }
+    }
+
+    /// Sends `number` to the process, or to its whole group when it leads one.
+    private func signal(_ number: Int32) {
+        if leadsGroup, Self.groupExists(pid) {
+            kill(-pid, number)
+        } else if exitStatus == nil {
+            kill(pid, number)
+        }
+    }
+
+    /// Whether a process group `id` has a member (a zombie leader counts until it is reaped).
+    private static func groupExists(_ id: pid_t) -> Bool {
+        kill(-id, 0) == 0 || errno == EPERM
     }
 
     private static func monotonicSeconds() -> Double {

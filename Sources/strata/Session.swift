@@ -19,8 +19,9 @@ final class Session {
     let compositor: Compositor
     let screenshotDirectory: String?
     private(set) var child: ChildProcess?
-    /// Clients started through the control socket's `exec`: reaped as they end, which does not
-    /// stop Strata; asked to end (then killed) when Strata stops.
+    /// Clients started through the control socket's `exec`, each leading a process group: reaped
+    /// as they end, which does not stop Strata; kept while their group has a process; asked to
+    /// end with their groups (then killed) when Strata stops.
     private(set) var clients: [ChildProcess] = []
     /// The control socket, stopped (its file removed) before the display goes.
     var control: ControlServer?
@@ -69,7 +70,7 @@ final class Session {
         throws(ProcessLaunchError) -> pid_t
     {
         let client = try startProcess(
-            command, environment: environment, workingDirectory: workingDirectory, origin: .exec)
+            command, environment: environment, workingDirectory: workingDirectory, origin: .exec, leadsGroup: true)
         clients.append(client)
         return client.pid
     }
@@ -80,9 +81,10 @@ final class Session {
     /// `origin`: `command` for the session's command, `exec` for the others (traces' `origin`).
     private func startProcess(
         _ command: [String], environment: [String: String],
-        workingDirectory: String?, origin: TraceOrigin
+        workingDirectory: String?, origin: TraceOrigin, leadsGroup: Bool = false
     ) throws(ProcessLaunchError) -> ChildProcess {
-        let process = try ChildProcess(arguments: command, environment: environment, workingDirectory: workingDirectory)
+        let process = try ChildProcess(
+            arguments: command, environment: environment, workingDirectory: workingDirectory, leadsGroup: leadsGroup)
         if let control {
             control.processDidStart(pid: process.pid, command: command, origin: origin)
         } else {
@@ -127,10 +129,11 @@ final class Session {
         control?.stop()
         xwayland?.shutdown()
         compositor.shutdown()
-        for client in clients { client.terminate(grace: 1) }
-        // The clients are disconnected now; a command still running (Strata was asked to stop)
-        // gets SIGTERM and a moment to end before it is killed, so no process outlives Strata.
-        child?.terminate(grace: 2)
+        // The clients are disconnected now. The exec'd clients' groups and a command still
+        // running (Strata was asked to stop) get SIGTERM and a moment to end before they are
+        // killed, so no process Strata started outlives it.
+        ChildProcess.terminate(clients, grace: 2)
+        if let child { ChildProcess.terminate([child], grace: 2) }
         return status
     }
 
@@ -162,7 +165,7 @@ final class Session {
     private func handle(signal: Int32) {
         switch signal {
         case SIGCHLD:
-            clients.removeAll { $0.reapIfExited() }
+            clients.removeAll(where: \.isGone)
             if let child, child.reapIfExited() { stop(.commandEnded) }
         default:
             stop(.signal(signal))

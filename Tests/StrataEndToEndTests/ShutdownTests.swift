@@ -61,6 +61,22 @@ import Testing
         }
     }
 
+    /// An `exec`'d client leads a process group, and Strata stops the whole group when it exits:
+    /// the client's background children too (a browser's helpers, which end a moment after the
+    /// browser), and a child that ignores SIGTERM is killed after the grace.
+    @Test func anExecdClientsWholeProcessGroupEndsWithStrata() async throws {
+        let session = try await ControlTests.Session.start()
+        let reply = try await session.ctl(
+            "exec", "--", "sh", "-c", "sleep 300 & (trap '' TERM; exec sleep 301) & exec sleep 302")
+        let pid = try #require(pid_t(reply.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(
+            await StrataRun.poll(timeout: 20) { StrataRun.processes(inGroup: pid).count == 3 ? true : nil } == true,
+            "the client's group: \(StrataRun.processes(inGroup: pid))")
+        let result = await session.stop()
+        #expect(result.status == 0)
+        #expect(StrataRun.processes(inGroup: pid).isEmpty, "outlived Strata: \(StrataRun.processes(inGroup: pid))")
+    }
+
     @Test func screenshotIsWrittenWhenTheCommandEnds() async throws {
         let result = try await StrataRun.run(["--size", "64x48"], command: ["true"], screenshots: true)
         #expect(result.status == 0)
