@@ -32,7 +32,12 @@ final class WaylandToXTransfer {
     var writeProperty: (_ type: xcb_atom_t, _ format: UInt8, _ bytes: [UInt8]) -> Void = { _, _, _ in }
     var announceIncremental: (_ size: UInt32) -> Void = { _ in }
     var notify: () -> Void = {}
+    /// Called instead of `notify` when the transfer ends before the requestor could read (one
+    /// pair of a MULTIPLE request refused).
+    var didFailBeforeReady: () -> Void = {}
     var didFinish: () -> Void = {}
+    /// Whether `notify` was called.
+    private var isReady = false
 
     init(
         requestor: xcb_window_t, property: xcb_atom_t, target: xcb_atom_t, time: xcb_timestamp_t, fd: Int32,
@@ -88,12 +93,14 @@ final class WaylandToXTransfer {
         if !isIncremental {
             if sourceEnded {
                 writeProperty(target, 8, buffer)
+                isReady = true
                 notify()
                 return finish()
             }
             if buffer.count >= chunkSize {
                 isIncremental = true
                 announceIncremental(UInt32(buffer.count))
+                isReady = true
                 notify()
                 watcher?.update([])
             }
@@ -127,6 +134,7 @@ final class WaylandToXTransfer {
     func fail() {
         guard !isFinished else { return }
         finish()
+        if !isReady { didFailBeforeReady() }
     }
 
     private func finish() {

@@ -90,9 +90,15 @@ final class XSelection: SelectionWatcher {
 
     // MARK: X → Wayland
 
+    /// Asked when the X owner changes from an X client's window (the first) to another owner (0:
+    /// none): a source to offer in place of the one that went (the clipboard manager's saved
+    /// data), or nil.
+    var ownerWillChange: ((_ previous: xcb_window_t, _ owner: xcb_window_t) -> SelectionSource?)?
+
     /// XFixes: the selection's owner is now `owner` (0: none).
     func ownerDidChange(to owner: xcb_window_t, timestamp: xcb_timestamp_t) {
         ownerChanges += 1
+        let replacement = ownerWillChange?(xOwner, owner)
         if owner == window {
             // A Wayland source is the selection now: what was asked of an X owner is dropped
             // (a TARGETS conversion answered late would otherwise offer X's old data).
@@ -107,7 +113,16 @@ final class XSelection: SelectionWatcher {
         abortConversions()
         xOwner = owner
         guard owner != 0 else {
-            dropSource()
+            if let replacement {
+                // The X owner went and its data was saved: offered in its place (and to X, once
+                // the seat's selection change reaches `selectionDidChange`).
+                let old = source
+                source = nil
+                old?.invalidate()
+                selection.setFromControl(replacement)
+            } else {
+                dropSource()
+            }
             return
         }
         // Its targets first; the source is offered when they are known.
@@ -453,46 +468,79 @@ final class XSelection: SelectionWatcher {
     /// A SelectionRequest of an X client while the XWM owns the selection.
     func selectionRequest(_ e: xcb_selection_request_event_t) {
         let property = e.property == 0 ? e.target : e.property
-        let names = wm.atoms
-        guard ownsXSelection, let source = waylandSource, source.isLive else { return refuse(e) }
-        if e.target == names["TARGETS"] {
-            var list: [UInt32] = [names["TARGETS"], names["TIMESTAMP"]] + offeredOrder
-            xcb_change_property(
-                connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, property,
-                XCB_ATOM_ATOM.rawValue, 32, UInt32(list.count), &list)
+        guard ownsXSelection, waylandSource?.isLive == true else { return refuse(e) }
+        if writeInlineTarget(e.target, requestor: e.requestor, property: property) {
             return answer(e, property: property)
         }
-        if e.target == names["TIMESTAMP"] {
+        if e.target == wm.atoms["MULTIPLE"] { return convertMultiple(e) }
+        let transfer = startTransfer(
+            requestor: e.requestor, property: property, target: e.target, time: e.time
+        ) { [unowned self] in
+            sendNotify(
+                requestor: e.requestor, selection: e.selection, target: e.target, property: property, time: e.time)
+        }
+        if transfer == nil { refuse(e) }
+    }
+
+    /// Whether a target is answered for the Wayland source: TARGETS, TIMESTAMP and the offered ones.
+    func answers(_ target: xcb_atom_t) -> Bool {
+        target == wm.atoms["TARGETS"] || target == wm.atoms["TIMESTAMP"] || offered[target] != nil
+    }
+
+    /// Writes TARGETS or TIMESTAMP into `property` of `requestor` (false: `target` is neither).
+    func writeInlineTarget(_ target: xcb_atom_t, requestor: xcb_window_t, property: xcb_atom_t) -> Bool {
+        let names = wm.atoms
+        if target == names["TARGETS"] {
+            var list: [UInt32] = [names["TARGETS"], names["TIMESTAMP"], names["MULTIPLE"]] + offeredOrder
+            xcb_change_property(
+                connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), requestor, property,
+                XCB_ATOM_ATOM.rawValue, 32, UInt32(list.count), &list)
+            return true
+        }
+        if target == names["TIMESTAMP"] {
             var time = ownTimestamp
             xcb_change_property(
-                connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, property,
+                connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), requestor, property,
                 XCB_ATOM_INTEGER.rawValue, 32, 1, &time)
-            return answer(e, property: property)
+            return true
         }
-        guard let type = offered[e.target], requests.count < Self.maxRequests else { return refuse(e) }
+        return false
+    }
+
+    /// Starts answering `target` into `property` of `requestor` from the Wayland source: its data
+    /// comes through a pipe (`WaylandToXTransfer`). `ready` is called once the requestor may read:
+    /// the whole property written, or INCR announced. False when the target is not offered or
+    /// `maxRequests` are running (nothing started: nil).
+    func startTransfer(
+        requestor: xcb_window_t, property: xcb_atom_t, target: xcb_atom_t, time: xcb_timestamp_t,
+        ready: @escaping () -> Void
+    ) -> WaylandToXTransfer? {
+        let names = wm.atoms
+        guard ownsXSelection, let source = waylandSource, source.isLive, let type = offered[target],
+            requests.count < Self.maxRequests
+        else { return nil }
         var fds: [Int32] = [-1, -1]
-        guard strata_pipe_cloexec(&fds) == 0 else { return refuse(e) }
+        guard strata_pipe_cloexec(&fds) == 0 else { return nil }
         _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
         source.send(mimeType: type, fd: fds[1])
         Descriptors.close(fds[1])
         // Property changes (the requestor's deletes, for INCR) and the window's destruction.
-        let managed = wm.window(e.requestor) != nil
+        let managed = wm.window(requestor) != nil
         if !managed {
             var mask = XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue | XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue
-            xcb_change_window_attributes(connection, e.requestor, XCB_CW_EVENT_MASK.rawValue, &mask)
+            xcb_change_window_attributes(connection, requestor, XCB_CW_EVENT_MASK.rawValue, &mask)
         }
         let transfer = WaylandToXTransfer(
-            requestor: e.requestor, property: property, target: e.target, time: e.time,
+            requestor: requestor, property: property, target: target, time: time,
             fd: fds[0], selectedEvents: !managed, chunkSize: chunkSize)
-        let selectionAtom = atom
         // TEXT asks the owner to choose the encoding: the data is UTF-8, so its type says that.
-        let replyType = e.target == names["TEXT"] ? names["UTF8_STRING"] : e.target
+        let replyType = target == names["TEXT"] ? names["UTF8_STRING"] : target
         // The source's data comes outside the XWM's turns (its pipe is readable): written in one.
         transfer.writeProperty = { [unowned self] _, format, bytes in
             wm.writeWhenWritable { [weak self] in
                 guard let self else { return }
                 xcb_change_property(
-                    connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, property, replyType,
+                    connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), requestor, property, replyType,
                     format, UInt32(bytes.count), bytes)
             }
             wm.flushAndReadSoon()
@@ -502,19 +550,15 @@ final class XSelection: SelectionWatcher {
                 guard let self else { return }
                 var value = size
                 xcb_change_property(
-                    connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), e.requestor, property,
+                    connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), requestor, property,
                     names["INCR"], 32, 1, &value)
             }
         }
-        transfer.notify = { [unowned self] in
-            sendNotify(
-                requestor: e.requestor, selection: selectionAtom, target: e.target, property: property, time: e.time)
-        }
+        transfer.notify = ready
         transfer.didFinish = { [weak self, unowned transfer] in
             guard let self else { return }
             requests.removeAll { $0 === transfer }
             if transfer.selectedEvents, !requests.contains(where: { $0.requestor == transfer.requestor }) {
-                let requestor = transfer.requestor
                 wm.writeWhenWritable { [weak self] in
                     guard let self else { return }
                     var none: UInt32 = 0
@@ -528,11 +572,12 @@ final class XSelection: SelectionWatcher {
         if !managed {
             // The window may have gone before the events were selected (its client died right
             // after asking): a request after the selection tells, its error meaning gone.
-            let cookie = xcb_get_window_attributes(connection, e.requestor)
+            let cookie = xcb_get_window_attributes(connection, requestor)
             wm.replies.expect(cookie.sequence) { [weak transfer] reply in
                 if reply == nil { transfer?.fail() }
             }
         }
+        return transfer
     }
 
     private func answer(_ e: xcb_selection_request_event_t, property: xcb_atom_t) {
@@ -543,7 +588,7 @@ final class XSelection: SelectionWatcher {
         sendNotify(requestor: e.requestor, selection: e.selection, target: e.target, property: 0, time: e.time)
     }
 
-    private func sendNotify(
+    func sendNotify(
         requestor: xcb_window_t, selection: xcb_atom_t, target: xcb_atom_t, property: xcb_atom_t,
         time: xcb_timestamp_t
     ) {

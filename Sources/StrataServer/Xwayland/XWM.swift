@@ -28,6 +28,9 @@ public final class XWM: X11WindowHost {
     let replies = XReplyQueue()
     /// CLIPBOARD and PRIMARY, bridged to the seat's clipboard and primary selection.
     private(set) var selections: [XSelection] = []
+    /// The X clipboard manager (`CLIPBOARD_MANAGER`): keeps what an X application copied when it
+    /// quits.
+    private(set) var clipboardManager: XClipboardManager?
     /// The MIME types the XWM made X atoms of (X never frees an atom): at most
     /// `maxCreatedAtoms`; after that only atoms that exist already are looked up.
     var createdAtomNames: Set<String> = []
@@ -140,6 +143,7 @@ public final class XWM: X11WindowHost {
         // Selections first: X clients are let in once WM_S0 is owned (advertise), and an owner
         // change after the XFixes selection is reported.
         wm.startSelections()
+        wm.startClipboardManager()
         wm.advertise()
         wm.watcher = EventSource(display: xwayland.compositor.display, fd: xcb_get_file_descriptor(connection)) {
             [weak wm] _ in
@@ -207,6 +211,17 @@ public final class XWM: X11WindowHost {
                 }
             }
         }
+    }
+
+    /// Takes `CLIPBOARD_MANAGER` for the clipboard bridge (`XClipboardManager`).
+    private func startClipboardManager() {
+        guard let clipboard = selection(atoms["CLIPBOARD"]) else { return }
+        let manager = XClipboardManager(wm: self, clipboard: clipboard)
+        clipboardManager = manager
+        clipboard.ownerWillChange = { [weak manager] previous, owner in
+            manager?.ownerDidChange(from: previous, to: owner)
+        }
+        xcb_set_selection_owner(connection, selectionWindow, atoms["CLIPBOARD_MANAGER"], UInt32(XCB_CURRENT_TIME))
     }
 
     private func selection(_ atom: xcb_atom_t) -> XSelection? {
@@ -425,6 +440,8 @@ public final class XWM: X11WindowHost {
             let e = raw.assumingMemoryBound(to: xcb_selection_request_event_t.self).pointee
             if let bridge = selection(e.selection) {
                 bridge.selectionRequest(e)
+            } else if e.selection == atoms["CLIPBOARD_MANAGER"], let clipboardManager {
+                clipboardManager.selectionRequest(e)
             } else {
                 // WM_S0 or another selection the XWM holds without data: refused.
                 selections.first?.refuse(e)
@@ -949,6 +966,8 @@ public final class XWM: X11WindowHost {
     func shutdown() {
         guard !isShutDown else { return }
         isShutDown = true
+        clipboardManager?.shutdown()
+        clipboardManager = nil
         for bridge in selections { bridge.shutdown() }
         selections.removeAll()
         deferredWrites.removeAll()

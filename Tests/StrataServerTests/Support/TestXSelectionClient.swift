@@ -107,6 +107,36 @@ final class TestXSelectionClient {
         xcb_flush(c)
     }
 
+    /// Converts `selection` to `target` into `property` of the client's window (MULTIPLE names
+    /// its pairs there, SAVE_TARGETS its targets); `received` is that property's value.
+    func convert(_ selection: xcb_atom_t, to target: xcb_atom_t, property: xcb_atom_t) {
+        received = nil
+        refused = false
+        receiving = []
+        isIncremental = false
+        convertedProperty = property
+        xcb_convert_selection(c, window, selection, target, property, UInt32(XCB_CURRENT_TIME))
+        xcb_flush(c)
+    }
+
+    /// Sets a format-32 property of the client's window.
+    func setProperty(_ property: xcb_atom_t, type: xcb_atom_t, words: [UInt32]) {
+        var words = words
+        xcb_change_property(
+            c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, property, type, 32, UInt32(words.count), &words)
+        xcb_flush(c)
+    }
+
+    /// A property of the client's window, read without deleting it: its type and bytes.
+    func property(_ property: xcb_atom_t) -> (type: xcb_atom_t, bytes: [UInt8]) {
+        let cookie = xcb_get_property(c, 0, window, property, XCB_ATOM_ANY.rawValue, 0, 16 << 20)
+        guard let reply = xcb_get_property_reply(c, cookie, nil) else { return (0, []) }
+        defer { free(reply) }
+        let length = Int(xcb_get_property_value_length(reply))
+        let bytes = length > 0 ? Array(UnsafeRawBufferPointer(start: xcb_get_property_value(reply), count: length)) : []
+        return (reply.pointee.type, bytes)
+    }
+
     /// Handles what arrived; false once disconnected.
     @discardableResult
     func pump() -> Bool {
