@@ -77,7 +77,7 @@ public enum WindowSelector: Equatable, Sendable, CustomStringConvertible {
         case .id(let id): return window.selectableID == id
         case .title(let pattern): return Self.glob(pattern, matches: window.title)
         case .pid(let pid): return window.pid == pid
-        case .appID(let appID): return window.appID.lowercased() == appID.lowercased()
+        case .appID(let appID): return AppIDMatch.matches(appID, window.appID)
         }
     }
 

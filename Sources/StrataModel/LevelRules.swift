@@ -33,9 +33,17 @@ public struct LevelRules: Equatable, Sendable {
         case denied(Denial)
     }
 
-    /// The level the user configured for `appID`, if any.
+    /// The level the user configured for `appID`, if any: its rule in any case
+    /// (`AppIDMatch`); the exact spelling's when several fit, else the first in sorted order.
     public func configuredLevel(forAppID appID: String) -> WindowLevel? {
-        appID.isEmpty ? nil : levels[appID]
+        guard !appID.isEmpty else { return nil }
+        if let exact = levels[appID] { return exact }
+        return levels.filter { AppIDMatch.matches($0.key, appID) }.min { $0.key < $1.key }?.value
+    }
+
+    /// Whether `appID` is on the allow-list, in any case (`AppIDMatch`).
+    public func isAllowed(_ appID: String) -> Bool {
+        !appID.isEmpty && (allowedAppIDs.contains(appID) || allowedAppIDs.contains { AppIDMatch.matches($0, appID) })
     }
 
     /// Decides a client's request for `requested` by a window whose app id is `appID`.
@@ -44,7 +52,7 @@ public struct LevelRules: Equatable, Sendable {
             return configured == requested ? .granted(requested) : .denied(.overriddenByRule(configured))
         }
         if requested <= .normal { return .granted(requested) }
-        if !appID.isEmpty, allowedAppIDs.contains(appID) { return .granted(requested) }
+        if isAllowed(appID) { return .granted(requested) }
         return .denied(.notAllowed)
     }
 }

@@ -44,7 +44,7 @@ final class ProtocolLog {
             if !selector.isEmpty, selector.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let pid = Int32(selector) {
                 pids.insert(pid)
             } else {
-                appIDs.insert(selector)
+                appIDs.insert(AppIDMatch.folded(selector))
             }
         }
         self.pids = pids
@@ -157,7 +157,7 @@ final class ProtocolLog {
         let pid = display.processID(of: client)
         if pids.contains(pid) || pids.contains(credentialPID) { return true }
         guard !appIDs.isEmpty else { return false }
-        for window in windows.windows where appIDs.contains(window.appID) {
+        for window in windows.windows where appIDs.contains(AppIDMatch.folded(window.appID)) {
             if window.pid == pid || window.pid == credentialPID { return true }
         }
         return false

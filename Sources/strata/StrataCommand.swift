@@ -97,7 +97,7 @@ struct StrataCommand: ParsableCommand {
         help: ArgumentHelp(
             "Open the windows of an application at a level: a name (\(WindowLevel.namedLevels.map(\.name).joined(separator: ", "))) or a number. Repeatable.",
             discussion:
-                "Applied when the app's toplevel maps (and when its app id is set before that); it wins over the app's own strata_window_v1 level requests.",
+                "Applied when the app's toplevel maps (and when its app id is set before that); it wins over the app's own strata_window_v1 level requests. The app id matches in any case (an X11 client's WM_CLASS class Gtk3-demo is gtk3-demo); the exact spelling's rule wins.",
             valueName: "appid=level"),
         transform: { try LevelRule.parse($0) })
     var levels: [LevelRule] = []
@@ -128,7 +128,7 @@ struct StrataCommand: ParsableCommand {
     @Option(
         name: .customLong("record-protocol"),
         help: ArgumentHelp(
-            "Also record the requests and events of this client into the trace (a pid, or an app id); repeatable.",
+            "Also record the requests and events of this client into the trace (a pid, or an app id in any case); repeatable.",
             valueName: "appid|pid"))
     var recordProtocol: [String] = []
 
@@ -200,7 +200,7 @@ struct StrataCommand: ParsableCommand {
     @Option(
         name: .customLong("allow-levels"),
         help: ArgumentHelp(
-            "Applications (xdg_toplevel app ids, comma-separated) allowed to ask for levels above normal through strata_window_v1. Repeatable.",
+            "Applications (app ids in any case, comma-separated) allowed to ask for levels above normal through strata_window_v1. Repeatable.",
             valueName: "appid,..."))
     var allowLevels: [String] = []
 

@@ -55,4 +55,22 @@ import Testing
         let all = try String(contentsOfFile: path, encoding: .utf8)
         #expect(all.contains("\"event\":\"connect\""), "the client itself is in the trace")
     }
+
+    /// An app id chooses its client in any case (`AppIDMatch`).
+    @Test func anAppIDChoosesItsClientInAnyCase() throws {
+        let harness = try ControlHarness()
+        let path = harness.directory + "/protocol.trace"
+        let recorder = try TraceRecorder(compositor: harness.server.compositor, path: path)
+        recorder.logProtocol(of: ["ORG.Example.Case"])
+        let shell = try TestXdgShell(client: try TestClient(server: harness.server))
+        let client = shell.client
+        let toplevel = try #require(shell.makeToplevel())
+        #expect(toplevel.map(argb: 0xff00_ff00))
+        let windows = harness.server.compositor.windows
+        let window = try #require(windows.windows.first)
+        windows.setAppID(window, "org.example.case")
+        #expect(client.roundtrip())
+        recorder.stop()
+        #expect(try protocolLines(path).contains { $0["message"] == "sync" })
+    }
 }
