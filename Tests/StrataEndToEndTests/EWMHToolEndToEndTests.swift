@@ -9,7 +9,8 @@ struct EWMHToolEndToEndTests {
     static let ctl = StrataRun.sibling("strata-ctl") ?? "strata-ctl"
 
     static func installed(_ programs: String...) -> Bool {
-        (["Xwayland", "xterm", "xclock", "wmctrl", "xdotool", "xprop", "xwininfo"] + programs).allSatisfy(StrataRun.isInstalled)
+        (["Xwayland", "xterm", "xclock", "wmctrl", "xdotool", "xprop", "xwininfo"] + programs).allSatisfy(
+            StrataRun.isInstalled)
     }
     static let missing: Comment = "Xwayland or one of xterm, xclock, wmctrl, xdotool, xprop, xwininfo is not installed"
 

@@ -48,7 +48,8 @@ public final class XWM: X11WindowHost {
     private(set) var isShutDown = false
 
     /// What `_NET_SUPPORTED` lists: the EWMH hints the XWM reads or answers.
-    public static let supported = [
+    public static let supported = coreSupported + XWMDesktop.supported
+    private static let coreSupported = [
         "_NET_SUPPORTING_WM_CHECK", "_NET_ACTIVE_WINDOW", "_NET_WM_NAME", "_NET_WM_PID", "_NET_CLIENT_LIST",
         "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NORMAL", "_NET_WM_WINDOW_TYPE_DIALOG",
         "_NET_WM_WINDOW_TYPE_UTILITY",
@@ -57,7 +58,7 @@ public final class XWM: X11WindowHost {
         "_NET_WM_WINDOW_TYPE_DROPDOWN_MENU", "_NET_WM_WINDOW_TYPE_POPUP_MENU", "_NET_WM_WINDOW_TYPE_TOOLTIP",
         "_NET_WM_STATE", "_NET_WM_STATE_ABOVE", "_NET_WM_STATE_MAXIMIZED_VERT", "_NET_WM_STATE_MAXIMIZED_HORZ",
         "_NET_WM_STATE_FULLSCREEN", "_NET_WM_STATE_HIDDEN", "_NET_WM_STATE_DEMANDS_ATTENTION", "_NET_WM_MOVERESIZE",
-    ] + XWMDesktop.supported
+    ]
 
     static let maxPropertyWords: UInt32 = 1024
     /// Toplevel X windows of one X client (an X client is its resource id base): a program has

@@ -56,14 +56,18 @@ struct XWMEWMHTests {
     }
 
     /// A client message to the root with any format (EWMH's are 32).
-    private static func send(_ c: OpaquePointer, window: xcb_window_t, type: xcb_atom_t, format: UInt8, _ data: [UInt32]) {
+    private static func send(
+        _ c: OpaquePointer, window: xcb_window_t, type: xcb_atom_t, format: UInt8, _ data: [UInt32]
+    ) {
         var event = xcb_client_message_event_t()
         event.response_type = UInt8(XCB_CLIENT_MESSAGE)
         event.format = format
         event.window = window
         event.type = type
         withUnsafeMutableBytes(of: &event.data) { raw in
-            for (index, word) in data.prefix(5).enumerated() { raw.storeBytes(of: word, toByteOffset: index * 4, as: UInt32.self) }
+            for (index, word) in data.prefix(5).enumerated() {
+                raw.storeBytes(of: word, toByteOffset: index * 4, as: UInt32.self)
+            }
         }
         withUnsafeBytes(of: &event) { bytes in
             _ = bytes.withMemoryRebound(to: CChar.self) { chars in
@@ -153,10 +157,11 @@ struct XWMEWMHTests {
         H.sendToRoot(c, window: polite, type: close, [0, 2])
         xcb_flush(c)
         var received: [(atom: UInt32, third: UInt32)] = []
-        #expect(server.run(seconds: 20) {
-            received += Self.protocolMessages(c)
-            return received.contains { $0.atom == delete }
-        })
+        #expect(
+            server.run(seconds: 20) {
+                received += Self.protocolMessages(c)
+                return received.contains { $0.atom == delete }
+            })
         #expect(!politeModel.isClosed, "asked, not killed")
         // Another X client's window without WM_DELETE_WINDOW: its client is killed.
         let victim = try #require(H.connect(xwayland))
@@ -191,10 +196,11 @@ struct XWMEWMHTests {
         H.sendToRoot(c, window: window, type: close, [0, 2])
         xcb_flush(c)
         var received: [(atom: UInt32, third: UInt32)] = []
-        #expect(server.run(seconds: 20) {
-            received += Self.protocolMessages(c)
-            return received.contains { $0.atom == ping } && received.contains { $0.atom == delete }
-        })
+        #expect(
+            server.run(seconds: 20) {
+                received += Self.protocolMessages(c)
+                return received.contains { $0.atom == ping } && received.contains { $0.atom == delete }
+            })
         #expect(received.first { $0.atom == ping }?.third == window, "the ping names the window")
         // No answer: unresponsive after the deadline (the loop's timer), logged once.
         #expect(server.run(seconds: 20) { wm.ping.unresponsive.contains(window) })
@@ -221,10 +227,11 @@ struct XWMEWMHTests {
             H.sendToRoot(c, window: window, type: close, [0, 2])
             xcb_flush(c)
             var received: [(atom: UInt32, third: UInt32)] = []
-            #expect(server.run(seconds: 20) {
-                received += Self.protocolMessages(c)
-                return received.contains { $0.atom == ping }
-            }, "ping \(round)")
+            #expect(
+                server.run(seconds: 20) {
+                    received += Self.protocolMessages(c)
+                    return received.contains { $0.atom == ping }
+                }, "ping \(round)")
             // The answer: the same message back to the root.
             H.sendToRoot(c, window: H.root(c), type: protocols, [ping, 0, window])
             xcb_flush(c)
@@ -257,7 +264,8 @@ struct XWMEWMHTests {
         // Larger than the screen: the policy's constrained size, within the work area.
         H.sendToRoot(c, window: window, type: moveResize, [0xF00, 0xFFFF_FFF0, 0x7FFF_FFFF, 0xFFFF_FFFF, 0x8000_0000])
         xcb_flush(c)
-        #expect(server.run(seconds: 20) { model.frame.width <= 640 && model.frame.height <= 480 && model.frame.x != 20 })
+        #expect(
+            server.run(seconds: 20) { model.frame.width <= 640 && model.frame.height <= 480 && model.frame.x != 20 })
         #expect(xwayland.wm != nil)
     }
 
@@ -286,7 +294,9 @@ struct XWMEWMHTests {
             H.sendToRoot(hostile, window: bogus, type: extents, [])
             H.sendToRoot(hostile, window: bogus, type: moveResize, [0xF00, 1, 1, 1, 1])
             // A pong for a window never pinged.
-            H.sendToRoot(hostile, window: H.root(hostile), type: H.atom(hostile, "WM_PROTOCOLS"), [H.atom(hostile, "_NET_WM_PING"), 0, bogus])
+            H.sendToRoot(
+                hostile, window: H.root(hostile), type: H.atom(hostile, "WM_PROTOCOLS"),
+                [H.atom(hostile, "_NET_WM_PING"), 0, bogus])
         }
         Self.sync(hostile)
         H.set(c, window, XCB_ATOM_WM_NAME.rawValue, type: XCB_ATOM_STRING.rawValue, format: 8, Array("barrier".utf8))
