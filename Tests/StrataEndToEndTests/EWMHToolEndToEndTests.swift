@@ -130,7 +130,8 @@ struct EWMHToolEndToEndTests {
 
     /// `_NET_ACTIVE_WINDOW` keeps the focus rule: `wmctrl -a` for a background xterm while another
     /// X client's xterm is key is refused (logged, the window demands attention); with no window
-    /// key (both hidden by strata-ctl), `xdotool windowactivate` shows the xterm and makes it key.
+    /// key (both hidden by strata-ctl: iconic, still listed by `wmctrl -l`), `xdotool
+    /// windowactivate` shows the xterm and makes it key.
     @Test(.enabled(if: installed(), missing))
     func activationByToolsFollowsTheFocusRule() async throws {
         let run = try StrataRun(
@@ -148,6 +149,8 @@ struct EWMHToolEndToEndTests {
                 echo "== refused"; $ctl windows --json
                 $ctl hide title:gamma; $ctl hide title:alpha
                 echo "== hidden"; $ctl windows --json
+                until xprop -name alpha WM_STATE | grep -q Iconic; do sleep 0.05; done
+                echo "== listed while hidden"; wmctrl -l | grep -c ' alpha$'
                 xdotool windowactivate "$(xdotool search --name '^alpha$')"
                 until $ctl windows --json | grep -q '"key":true,[^}]*"title":"alpha"'; do sleep 0.05; done
                 echo "== activated"; $ctl windows --json
@@ -162,6 +165,7 @@ struct EWMHToolEndToEndTests {
         #expect(refused["gamma"]?.key == true && refused["alpha"]?.key == false, "\(context)")
         let hidden = Self.after("== hidden", in: out).map(Self.model) ?? [:]
         #expect(hidden.count == 2 && hidden.values.allSatisfy { !$0.key }, "no window key once both are hidden")
+        #expect(Self.after("== listed while hidden", in: out) == "1", "wmctrl -l lists a minimized window")
         let activated = Self.after("== activated", in: out).map(Self.model) ?? [:]
         #expect(activated["alpha"]?.key == true)
         #expect(activated["alpha"]?.order == 0)

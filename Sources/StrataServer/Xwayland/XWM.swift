@@ -892,7 +892,9 @@ public final class XWM: X11WindowHost {
     }
 
     private func updateClientList() {
-        var list = windows.values.filter { $0.isMapped && !$0.isOverrideRedirect }.map(\.id).sorted()
+        // Iconic windows too (unmapped in X while the model hides them): EWMH lists every managed
+        // window, so that tools find a minimized one (`wmctrl -a`).
+        var list = windows.values.filter { ($0.isMapped || $0.isIconic) && !$0.isOverrideRedirect }.map(\.id).sorted()
         xcb_change_property(
             connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), root, atoms["_NET_CLIENT_LIST"],
             XCB_ATOM_WINDOW.rawValue, 32, UInt32(list.count), &list)

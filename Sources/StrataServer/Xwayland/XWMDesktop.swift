@@ -115,11 +115,11 @@ final class XWMDesktop {
 
     // MARK: Values
 
-    /// The managed toplevels X lists (`_NET_CLIENT_LIST`'s), bottom to top in the model's order
+    /// The managed toplevels X lists (`_NET_CLIENT_LIST`'s: mapped or iconic), bottom to top in the model's order
     /// (levels first, then the order inside a level); one without a model window yet at the
     /// bottom.
     var stacking: [UInt32] {
-        let listed = wm.managedWindows.filter { $0.isMapped && !$0.isOverrideRedirect }
+        let listed = wm.managedWindows.filter { ($0.isMapped || $0.isIconic) && !$0.isOverrideRedirect }
         var position: [ObjectIdentifier: Int] = [:]
         for (index, model) in wm.compositor.windows.windows.enumerated() { position[ObjectIdentifier(model)] = index }
         func place(_ window: X11Window) -> Int { window.window.flatMap { position[ObjectIdentifier($0)] } ?? -1 }

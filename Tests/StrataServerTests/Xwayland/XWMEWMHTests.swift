@@ -139,12 +139,20 @@ struct XWMEWMHTests {
         #expect(server.run(seconds: 20) { H.words(c, H.root(c), stacking) == [first, second, dock] })
         server.windows.orderFront(firstModel)
         #expect(server.run(seconds: 20) { H.words(c, H.root(c), stacking) == [second, first, dock] })
+        // Minimized (iconic, unmapped in X): still listed, in the model's place.
+        let secondModel = try #require(H.x11Windows(server).first { $0.appID == "second" })
+        server.windows.minimize(secondModel)
+        #expect(secondModel.isHidden)
+        #expect(server.run(seconds: 20) { H.words(c, second, H.atom(c, "WM_STATE")).first == 3 })
+        let ids = server.windows.windows.compactMap { ($0.content as? X11Window)?.id }
+        #expect(server.run(seconds: 20) { H.words(c, H.root(c), stacking) == ids })
+        #expect(H.words(c, H.root(c), H.atom(c, "_NET_CLIENT_LIST")).contains(second))
         xcb_destroy_window(c, second)
         xcb_flush(c)
         #expect(server.run(seconds: 20) { H.words(c, H.root(c), stacking) == [first, dock] })
         // A model order matching X's order of ids is no proof: compare with the model's.
-        let ids = server.windows.windows.compactMap { ($0.content as? X11Window)?.id }
-        #expect(H.words(c, H.root(c), stacking) == ids)
+        let after = server.windows.windows.compactMap { ($0.content as? X11Window)?.id }
+        #expect(H.words(c, H.root(c), stacking) == after)
     }
 
     @Test func netCloseWindowAsksAWindowThatTakesWMDeleteWindowAndKillsOneThatDoesNot() throws {
