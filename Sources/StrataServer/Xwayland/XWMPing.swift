@@ -63,8 +63,10 @@ final class XWMPing {
         for (id, deadline) in deadlines where deadline <= now {
             deadlines[id] = nil
             guard let window = wm.window(id), unresponsive.insert(id).inserted else { continue }
+            // The client's title, one line of at most 80 characters.
+            let title = String(window.title.prefix(80).map { $0.isNewline || $0 == "\u{1b}" ? " " : $0 })
             wm.xwayland.log(
-                "strata: Xwayland: X window 0x\(String(id, radix: 16)) (\"\(window.title.prefix(80))\") did not answer "
+                "strata: Xwayland: X window 0x\(String(id, radix: 16)) (\"\(title)\") did not answer "
                     + "_NET_WM_PING within \(timeoutMilliseconds) ms: unresponsive; the next close kills its client")
         }
         if let next = deadlines.values.min() {
