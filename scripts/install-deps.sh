@@ -26,7 +26,7 @@ build=(libwayland-dev libwayland-bin wayland-protocols libpixman-1-dev libxkbcom
        libxcursor-dev)
 test=(weston wayland-utils foot fonts-dejavu-core gtk-3-examples gtk-layer-shell-examples dbus xvfb
       grim wlr-randr wtype wayvnc wl-clipboard swayidle swaylock adwaita-icon-theme gtk-4-examples python3 python3-pytest python3-pil chromium ffmpeg
-      xwayland xterm x11-apps x11-utils xclip zenity xdotool)
+      xwayland xterm x11-apps x11-utils xclip zenity xdotool wmctrl)
 demo=()
 
 case "${1:---test}" in

@@ -42,6 +42,8 @@ final class X11Window: WindowContent, SurfaceRole {
     var isAbove = false
     var supportsDelete = false
     var supportsTakeFocus = false
+    /// `_NET_WM_PING` in `WM_PROTOCOLS`: pinged when asked to close (`XWMPing`).
+    var supportsPing = false
     /// The ICCCM input hint (WM_HINTS): whether the WM should give it the input focus.
     var acceptsInput = true
 

@@ -73,6 +73,15 @@ final class X11WindowController: XWMHandler {
         compositor.windows.minimize(model)
     }
 
+    /// The close path of `strata-ctl close` (the window content's close request: WM_DELETE_WINDOW
+    /// or KillClient, `XWM.close`). Any X client may ask: X lets any client destroy any window
+    /// or kill any client already (`XKillClient`, `xdotool windowclose`), so this gives none a
+    /// power it lacked (docs/xwayland.md, "EWMH").
+    func closeRequest(_ window: X11Window) {
+        guard let model = window.window, !model.isClosed else { return }
+        model.content?.closeRequest()
+    }
+
     func moveResizeRequest(_ window: X11Window, direction: UInt32) {
         _ = window.beginMoveResize(direction: direction)
     }

@@ -3,7 +3,8 @@ import Glibc
 
 /// The atoms the XWM uses, interned once at its start (one round trip for all).
 struct XAtoms {
-    static let names = [
+    static let names = coreNames + XWMDesktop.atomNames
+    private static let coreNames = [
         "WL_SURFACE_ID", "WM_PROTOCOLS", "WM_DELETE_WINDOW", "WM_TAKE_FOCUS", "WM_STATE", "UTF8_STRING",
         "_NET_WM_NAME", "_NET_WM_PID", "_NET_SUPPORTING_WM_CHECK", "_NET_SUPPORTED", "_NET_ACTIVE_WINDOW",
         "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NORMAL", "_NET_WM_WINDOW_TYPE_DIALOG",

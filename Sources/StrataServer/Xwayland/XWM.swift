@@ -17,7 +17,7 @@ public final class XWM: X11WindowHost {
     var compositor: Compositor { xwayland.compositor }
     let connection: OpaquePointer
     let atoms: XAtoms
-    private let root: xcb_window_t
+    let root: xcb_window_t
     private let checkWindow: xcb_window_t
     /// The hidden window that owns CLIPBOARD and PRIMARY for Wayland sources and receives the
     /// conversions of X owners' data (`XSelection`).
@@ -42,12 +42,17 @@ public final class XWM: X11WindowHost {
     /// Decides what X events about managed windows do in the model (`XWMHandler`).
     private(set) lazy var controller = X11WindowController(wm: self)
     private var handler: XWMHandler { controller }
+    /// The EWMH desktop, work area, stacking list and per-window desktop properties.
+    private(set) lazy var desktop = XWMDesktop(wm: self)
+    /// `_NET_WM_PING` of windows asked to close.
+    private(set) lazy var ping = XWMPing(wm: self)
     private var focused: UInt32 = 0
     private var observer: ObserverToken?
     private(set) var isShutDown = false
 
     /// What `_NET_SUPPORTED` lists: the EWMH hints the XWM reads or answers.
-    public static let supported = [
+    public static let supported = coreSupported + XWMDesktop.supported
+    private static let coreSupported = [
         "_NET_SUPPORTING_WM_CHECK", "_NET_ACTIVE_WINDOW", "_NET_WM_NAME", "_NET_WM_PID", "_NET_CLIENT_LIST",
         "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NORMAL", "_NET_WM_WINDOW_TYPE_DIALOG",
         "_NET_WM_WINDOW_TYPE_UTILITY",
@@ -174,6 +179,7 @@ public final class XWM: X11WindowHost {
             connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), root, atoms["_NET_SUPPORTED"],
             XCB_ATOM_ATOM.rawValue, 32, UInt32(supported.count), &supported)
         setActiveWindow(0)
+        desktop.advertise()
         // The ICCCM manager selection of screen 0: Xwayland accepts X clients on the listening
         // sockets only once the window manager owns it.
         xcb_set_selection_owner(connection, checkWindow, atoms["WM_S0"], UInt32(XCB_CURRENT_TIME))
@@ -334,6 +340,7 @@ public final class XWM: X11WindowHost {
             pendingFocus = nil
             sendFocus(id)
         }
+        desktop.writePending()
         let closes = pendingCloses
         pendingCloses.removeAll()
         for id in closes { if let window = windows[id] { sendClose(window) } }
@@ -493,6 +500,8 @@ public final class XWM: X11WindowHost {
                 loggedAtWindowCap.remove(owner)
             }
             surfaceAssociation.windowDidDestroy(id)
+            desktop.windowDidDestroy(id)
+            ping.windowDidDestroy(id)
             if focused == id { focused = 0 }
             handler.windowDidDestroy(window)
             updateClientList()
@@ -582,6 +591,12 @@ public final class XWM: X11WindowHost {
                 if case .surfaceSerial = message { xwayland.trustsSentSurfaceSerialsForTesting } else { false }
             guard trusted else { return ignoreForgedAssociation(message, window: id) }
         }
+        // About the root (or any window): one desktop to show; a ping's answer names its window.
+        switch message {
+        case .currentDesktop: return
+        case .pong(let window): return ping.pongDidArrive(window: window)
+        default: break
+        }
         guard let window = windows[id] else { return }
         switch message {
         case .surfaceID(let surfaceID):
@@ -600,6 +615,19 @@ public final class XWM: X11WindowHost {
         case .iconify:
             guard !window.isOverrideRedirect else { return }
             handler.iconifyRequest(window)
+        case .close:
+            guard !window.isOverrideRedirect else { return }
+            handler.closeRequest(window)
+        case .moveResizeWindow(let x, let y, let width, let height):
+            guard !window.isOverrideRedirect else { return }
+            let request = XConfigureRequest(window: id, x: x, y: y, width: width, height: height)
+            configure(window, to: handler.configureRequest(window, asks: request.geometry(over: window.geometry)))
+        case .desktop, .requestFrameExtents:
+            // One desktop, no frames: the window's properties say so again (0 and zeros).
+            guard !window.isOverrideRedirect else { return }
+            desktop.windowNeedsProperties(id)
+        case .currentDesktop, .pong:
+            break
         }
     }
 
@@ -706,9 +734,11 @@ public final class XWM: X11WindowHost {
             }
             return
         case .windowDidChangeStacking(let id), .windowDidChangeLevel(let id, _, _):
+            desktop.stackingDidChange()
             if let model = compositor.windows.window(withID: id) { controller.reorderOverrideRedirects(above: model) }
             return
         case .windowDidBecomeHidden(let id), .windowDidBecomeVisible(let id):
+            desktop.stackingDidChange()
             if case .windowDidBecomeVisible = notification, let model = compositor.windows.window(withID: id) {
                 controller.reorderOverrideRedirects(above: model)
             }
@@ -716,6 +746,13 @@ public final class XWM: X11WindowHost {
                 !window.isOverrideRedirect, !window.isHidingItself, let model = window.window
             else { return }
             setIconic(window, model.isHidden)
+            return
+        case .windowDidOpen, .windowDidClose:
+            desktop.stackingDidChange()
+            return
+        case .screenDidConnect, .screenDidDisconnect, .screenModeDidChange, .screenDidChangeTransform,
+            .screenDidChangeScale, .screenDidMove, .screenDidChangeUsableArea, .screenDidChangeOverscan:
+            desktop.screensDidChange()
             return
         default:
             break
@@ -787,6 +824,7 @@ public final class XWM: X11WindowHost {
             xcb_change_property(
                 connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window.id, atoms["WM_STATE"],
                 atoms["WM_STATE"], 32, 2, &state)
+            desktop.windowNeedsProperties(window.id)
             xcb_map_window(connection, window.id)
         } else {
             handler.windowPropertiesDidChange(window)
@@ -857,6 +895,7 @@ public final class XWM: X11WindowHost {
         window.transientFor = properties.wmTransientFor?.window ?? 0
         window.supportsDelete = properties.wmProtocols?.contains(atoms["WM_DELETE_WINDOW"]) ?? false
         window.supportsTakeFocus = properties.wmProtocols?.contains(atoms["WM_TAKE_FOCUS"]) ?? false
+        window.supportsPing = properties.wmProtocols?.contains(atoms["_NET_WM_PING"]) ?? false
         window.acceptsInput = properties.wmHints?.acceptsInput ?? true
         window.type = X11WindowType.from(atoms: properties.netWMWindowType?.atoms ?? []) { self.atoms[$0] }
         let state = properties.netWMState ?? XAtomList.empty
@@ -870,10 +909,13 @@ public final class XWM: X11WindowHost {
     }
 
     private func updateClientList() {
-        var list = windows.values.filter { $0.isMapped && !$0.isOverrideRedirect }.map(\.id).sorted()
+        // Iconic windows too (unmapped in X while the model hides them): EWMH lists every managed
+        // window, so that tools find a minimized one (`wmctrl -a`).
+        var list = windows.values.filter { ($0.isMapped || $0.isIconic) && !$0.isOverrideRedirect }.map(\.id).sorted()
         xcb_change_property(
             connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), root, atoms["_NET_CLIENT_LIST"],
             XCB_ATOM_WINDOW.rawValue, 32, UInt32(list.count), &list)
+        desktop.stackingDidChange()
     }
 
     func window(_ id: UInt32) -> X11Window? { windows[id] }
@@ -940,7 +982,8 @@ public final class XWM: X11WindowHost {
     private var pendingCloses: Set<UInt32> = []
 
     private func sendClose(_ window: X11Window) {
-        if window.supportsDelete {
+        // A client that did not answer a ping since the last close is killed.
+        if !ping.closeWillBeSent(window), window.supportsDelete {
             sendProtocolMessage(atoms["WM_DELETE_WINDOW"], to: window.id)
         } else {
             xcb_kill_client(connection, window.id)
@@ -983,6 +1026,8 @@ public final class XWM: X11WindowHost {
         pendingFocus = nil
         pendingIconic.removeAll()
         pendingCloses.removeAll()
+        desktop.shutdown()
+        ping.shutdown()
         surfaceAssociation.shutdown()
         if let observer { compositor.windows.notifications.removeObserver(observer) }
         observer = nil

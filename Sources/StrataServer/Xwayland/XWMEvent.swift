@@ -114,6 +114,19 @@ enum XClientMessage: Equatable {
     case moveResize(direction: UInt32)
     /// `WM_CHANGE_STATE` with IconicState: iconify.
     case iconify
+    /// `_NET_CLOSE_WINDOW`: close the window (a pager or a script's request).
+    case close
+    /// `_NET_WM_DESKTOP`: move the window to that desktop (0xFFFFFFFF: all).
+    case desktop(UInt32)
+    /// `_NET_CURRENT_DESKTOP` (to the root): show that desktop.
+    case currentDesktop(UInt32)
+    /// `_NET_REQUEST_FRAME_EXTENTS`: set `_NET_FRAME_EXTENTS` (before mapping).
+    case requestFrameExtents
+    /// `_NET_MOVERESIZE_WINDOW`: the fields its flags (bits 8–11 of `l[0]`) name; the gravity is
+    /// not read (Strata draws no frames: every gravity places the client area the same).
+    case moveResizeWindow(x: Int32?, y: Int32?, width: Int32?, height: Int32?)
+    /// `WM_PROTOCOLS` `_NET_WM_PING` sent back to the root: the client of `window` answers.
+    case pong(window: UInt32)
 
     init?(type: UInt32, format: UInt8, data: [UInt32], atoms: XAtoms) {
         guard format == 32, data.count >= 5, type != 0 else { return nil }
@@ -130,6 +143,22 @@ enum XClientMessage: Equatable {
         case atoms["WM_CHANGE_STATE"]:
             guard data[0] == 3 else { return nil }
             self = .iconify
+        case atoms["_NET_CLOSE_WINDOW"]: self = .close
+        case atoms["_NET_WM_DESKTOP"]: self = .desktop(data[0])
+        case atoms["_NET_CURRENT_DESKTOP"]: self = .currentDesktop(data[0])
+        case atoms["_NET_REQUEST_FRAME_EXTENTS"]: self = .requestFrameExtents
+        case atoms["_NET_MOVERESIZE_WINDOW"]:
+            func field(_ bit: UInt32, _ value: UInt32, size: Bool) -> Int32? {
+                guard data[0] & 1 << bit != 0 else { return nil }
+                // Sizes are unsigned (clamped later to 1…8192); positions are signed.
+                return size ? Int32(clamping: value) : Int32(bitPattern: value)
+            }
+            self = .moveResizeWindow(
+                x: field(8, data[1], size: false), y: field(9, data[2], size: false),
+                width: field(10, data[3], size: true), height: field(11, data[4], size: true))
+        case atoms["WM_PROTOCOLS"]:
+            guard data[0] == atoms["_NET_WM_PING"], data[0] != 0 else { return nil }
+            self = .pong(window: data[2])
         default: return nil
         }
     }

@@ -24,6 +24,8 @@ protocol XWMHandler: AnyObject {
     func activationRequest(_ window: X11Window, timestamp: UInt32)
     /// `WM_CHANGE_STATE` IconicState: the client iconifies its window.
     func iconifyRequest(_ window: X11Window)
+    /// `_NET_CLOSE_WINDOW`: a client (a pager, a script) asks to close the window.
+    func closeRequest(_ window: X11Window)
     /// `_NET_WM_MOVERESIZE`: the client asks for an interactive move or resize.
     func moveResizeRequest(_ window: X11Window, direction: UInt32)
 }

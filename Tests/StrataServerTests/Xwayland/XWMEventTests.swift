@@ -167,3 +167,52 @@ import Testing
 
     struct DecodeFailure: Error {}
 }
+
+/// The EWMH messages of X tools (`wmctrl`, `xdotool`) decoded: only format 32, the fields
+/// `_NET_MOVERESIZE_WINDOW`'s flags name, sizes past Int32 clamped, pongs by the window they name.
+@Suite struct XWMEWMHMessageTests {
+    private typealias E = XWMEventTests
+
+    @Test func toolMessagesDecodeIntoRequests() {
+        let window: UInt32 = 0x40_0001
+        #expect(
+            E.message("_NET_CLOSE_WINDOW", [0, 2, 0, 0, 0])
+                == .clientMessage(window: window, message: .close, isSynthetic: true))
+        #expect(E.message("_NET_CLOSE_WINDOW", [0, 2, 0, 0, 0], format: 8) == nil)
+        #expect(E.message("_NET_CLOSE_WINDOW", [0, 2, 0, 0, 0], format: 16) == nil)
+        #expect(
+            E.message("_NET_WM_DESKTOP", [7, 2, 0, 0, 0])
+                == .clientMessage(window: window, message: .desktop(7), isSynthetic: true))
+        #expect(
+            E.message("_NET_CURRENT_DESKTOP", [3, 0, 0, 0, 0])
+                == .clientMessage(window: window, message: .currentDesktop(3), isSynthetic: true))
+        #expect(
+            E.message("_NET_REQUEST_FRAME_EXTENTS", [0, 0, 0, 0, 0])
+                == .clientMessage(window: window, message: .requestFrameExtents, isSynthetic: true))
+        #expect(
+            E.message("_NET_MOVERESIZE_WINDOW", [0xF00 | 2 << 12, 0xFFFF_FFF6, 20, 300, 200])
+                == .clientMessage(
+                    window: window, message: .moveResizeWindow(x: -10, y: 20, width: 300, height: 200),
+                    isSynthetic: true))
+        #expect(
+            E.message("_NET_MOVERESIZE_WINDOW", [0x500, 1, 2, 3, 4])
+                == .clientMessage(
+                    window: window, message: .moveResizeWindow(x: 1, y: nil, width: 3, height: nil), isSynthetic: true))
+        #expect(
+            E.message("_NET_MOVERESIZE_WINDOW", [0xC00, 1, 2, 0xFFFF_FFFF, 0x8000_0000])
+                == .clientMessage(
+                    window: window, message: .moveResizeWindow(x: nil, y: nil, width: .max, height: .max),
+                    isSynthetic: true))
+        let ping = E.atoms["_NET_WM_PING"]
+        #expect(
+            E.message("WM_PROTOCOLS", [ping, 0, window, 0, 0])
+                == .clientMessage(window: window, message: .pong(window: window), isSynthetic: true))
+        // Another protocol sent to the root is no pong.
+        #expect(E.message("WM_PROTOCOLS", [E.atoms["WM_DELETE_WINDOW"], 0, window, 0, 0]) == nil)
+        // The request decoded as a ConfigureRequest's: sizes clamped to 8192.
+        let request = XConfigureRequest(window: window, x: nil, y: nil, width: .max, height: 0)
+        #expect(
+            request.geometry(over: XGeometry(x: 5, y: 6, width: 7, height: 8))
+                == XGeometry(x: 5, y: 6, width: 8192, height: 1))
+    }
+}
