@@ -17,7 +17,7 @@ public final class XWM: X11WindowHost {
     var compositor: Compositor { xwayland.compositor }
     let connection: OpaquePointer
     let atoms: XAtoms
-    private let root: xcb_window_t
+    let root: xcb_window_t
     private let checkWindow: xcb_window_t
     /// The hidden window that owns CLIPBOARD and PRIMARY for Wayland sources and receives the
     /// conversions of X owners' data (`XSelection`).
@@ -137,6 +137,7 @@ public final class XWM: X11WindowHost {
             xwayland: xwayland, connection: connection, atoms: atoms, root: root, checkWindow: check,
             selectionWindow: selectionWindow, xfixesEvent: xfixes.pointee.first_event)
         strata_xcb_res_prefetch(connection)
+        wm.setRootCursor()
         // Selections first: X clients are let in once WM_S0 is owned (advertise), and an owner
         // change after the XFixes selection is reported.
         wm.startSelections()
