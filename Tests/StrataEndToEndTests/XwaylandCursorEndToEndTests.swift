@@ -128,6 +128,36 @@ struct XwaylandCursorEndToEndTests {
         #expect(await session.stop().status == 0)
     }
 
+    /// Without any cursor theme the root's cursor is the built-in arrow Strata draws then.
+    @Test(.enabled(if: installed("xclock"), missing))
+    func withoutAnyThemeTheBuiltInArrowShowsOverXclock() async throws {
+        let arrow = try #require(CursorImage.builtInArrow())
+        // libXcursor searches only XCURSOR_PATH: an empty folder has no theme at all.
+        let empty = NSTemporaryDirectory() + "strata-x-no-cursors-\(getpid())"
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        let run = try StrataRun(
+            ["--backend", "headless", "--size", "320x240"],
+            environment: ["PATH": ControlTests.path, "XCURSOR_PATH": empty, "XCURSOR_THEME": nil])
+        let socket = try #require(
+            await StrataRun.poll(timeout: 20) { () -> String? in
+                run.stdout.split(separator: "\n").first { $0.hasPrefix("STRATA_SOCKET=") }.map {
+                    String($0.dropFirst("STRATA_SOCKET=".count))
+                }
+            }, "no STRATA_SOCKET line: \(run.stderr)")
+        let session = ControlTests.Session(run: run, socket: socket)
+        try await session.ctl("exec", "--", "xclock", "-title", "XClockBuiltIn", "-geometry", "200x200")
+        let window = try #require(try await Self.shownWindow(session, title: "XClockBuiltIn"), "xclock never showed")
+        try await session.ctl("move", String(window.id), "--to", "0,0")
+        let result = try await Self.cursorShown(
+            session, window: window.id, at: (20, 20), cursor: arrow, name: "xclock-built-in")
+        #expect(
+            result.compared == Int(arrow.width * arrow.height) && result.mismatches.isEmpty,
+            "\(result.compared) compared; \(result.mismatches.prefix(8)); \(result.path)")
+        #expect(run.stderr.contains("using a built-in arrow"), "stderr: \(run.stderr)")
+        #expect(await session.stop().status == 0)
+    }
+
     /// xterm sets its I-beam (XC_xterm): with `cursorTheme` set, its libXcursor loads the theme's
     /// `xterm` image, and exactly that shows; by default (`cursorTheme: none`) X's core I-beam
     /// shows, a cursor that is not the arrow.
