@@ -161,3 +161,98 @@ static inline int strata_xcb_res_present(xcb_connection_t *c) {
 	const xcb_query_extension_reply_t *reply = xcb_get_extension_data(c, &strata_xcb_res_id);
 	return reply && reply->present;
 }
+
+/* Render, sent through xcb's extension API as the requests above (no libxcb-render linked): the
+ * XWM makes the root window's cursor from the theme's ARGB arrow (XWM+Cursor.swift). */
+static xcb_extension_t strata_xcb_render_id = { "RENDER", 0 };
+static inline int strata_xcb_render_present(xcb_connection_t *c) {
+	const xcb_query_extension_reply_t *reply = xcb_get_extension_data(c, &strata_xcb_render_id);
+	return reply && reply->present;
+}
+/* QueryVersion (minor 0; 0.11): the reply is not needed. */
+static inline unsigned int strata_xcb_render_query_version(xcb_connection_t *c) {
+	static const xcb_protocol_request_t request = { 2, &strata_xcb_render_id, 0, 0 };
+	struct { uint8_t major, minor; uint16_t length; uint32_t major_version, minor_version; } body = { 0 };
+	body.minor_version = 11;
+	struct iovec parts[4];
+	parts[2].iov_base = &body;
+	parts[2].iov_len = sizeof body;
+	parts[3].iov_base = 0;
+	parts[3].iov_len = 0;
+	return xcb_send_request(c, 0, parts + 2, &request);
+}
+/* QueryPictFormats (minor 1). */
+static inline unsigned int strata_xcb_render_query_pict_formats(xcb_connection_t *c) {
+	static const xcb_protocol_request_t request = { 2, &strata_xcb_render_id, 1, 0 };
+	struct { uint8_t major, minor; uint16_t length; } body = { 0 };
+	struct iovec parts[4];
+	parts[2].iov_base = &body;
+	parts[2].iov_len = sizeof body;
+	parts[3].iov_base = 0;
+	parts[3].iov_len = 0;
+	return xcb_send_request(c, 0, parts + 2, &request);
+}
+/* The a8r8g8b8 format in a QueryPictFormats reply (direct, depth 32, alpha at 24, red 16,
+ * green 8, blue 0, 8 bits each), or 0. The formats (28 bytes each) follow the 32-byte header;
+ * their count (byte 8) is checked against the reply's length (byte 4, in 4-byte units). */
+static inline uint32_t strata_xcb_render_argb32_format(const void *reply) {
+	const uint8_t *bytes = reply;
+	uint32_t length, count;
+	memcpy(&length, bytes + 4, 4);
+	memcpy(&count, bytes + 8, 4);
+	if (length > 1u << 20 || count > (size_t)length * 4 / 28) return 0;
+	for (uint32_t i = 0; i < count; i++) {
+		const uint8_t *format = bytes + 32 + (size_t)i * 28;
+		uint16_t d[8];
+		memcpy(d, format + 8, 16);
+		/* red shift, mask; green shift, mask; blue shift, mask; alpha shift, mask */
+		if (format[4] == 1 && format[5] == 32 && d[0] == 16 && d[1] == 0xff && d[2] == 8 && d[3] == 0xff
+		    && d[4] == 0 && d[5] == 0xff && d[6] == 24 && d[7] == 0xff) {
+			uint32_t id;
+			memcpy(&id, format, 4);
+			return id;
+		}
+	}
+	return 0;
+}
+/* CreatePicture (minor 4) of `drawable` in `format`, no attributes. */
+static inline void strata_xcb_render_create_picture(xcb_connection_t *c, uint32_t picture, uint32_t drawable, uint32_t format) {
+	static const xcb_protocol_request_t request = { 2, &strata_xcb_render_id, 4, 1 };
+	struct { uint8_t major, minor; uint16_t length; uint32_t picture, drawable, format, mask; } body = { 0 };
+	body.picture = picture;
+	body.drawable = drawable;
+	body.format = format;
+	struct iovec parts[4];
+	parts[2].iov_base = &body;
+	parts[2].iov_len = sizeof body;
+	parts[3].iov_base = 0;
+	parts[3].iov_len = 0;
+	xcb_send_request(c, 0, parts + 2, &request);
+}
+/* FreePicture (minor 7). */
+static inline void strata_xcb_render_free_picture(xcb_connection_t *c, uint32_t picture) {
+	static const xcb_protocol_request_t request = { 2, &strata_xcb_render_id, 7, 1 };
+	struct { uint8_t major, minor; uint16_t length; uint32_t picture; } body = { 0 };
+	body.picture = picture;
+	struct iovec parts[4];
+	parts[2].iov_base = &body;
+	parts[2].iov_len = sizeof body;
+	parts[3].iov_base = 0;
+	parts[3].iov_len = 0;
+	xcb_send_request(c, 0, parts + 2, &request);
+}
+/* CreateCursor (minor 27): the cursor `cursor` from the picture `source`, hotspot (x, y). */
+static inline void strata_xcb_render_create_cursor(xcb_connection_t *c, uint32_t cursor, uint32_t source, uint16_t x, uint16_t y) {
+	static const xcb_protocol_request_t request = { 2, &strata_xcb_render_id, 27, 1 };
+	struct { uint8_t major, minor; uint16_t length; uint32_t cursor, source; uint16_t x, y; } body = { 0 };
+	body.cursor = cursor;
+	body.source = source;
+	body.x = x;
+	body.y = y;
+	struct iovec parts[4];
+	parts[2].iov_base = &body;
+	parts[2].iov_len = sizeof body;
+	parts[3].iov_base = 0;
+	parts[3].iov_len = 0;
+	xcb_send_request(c, 0, parts + 2, &request);
+}

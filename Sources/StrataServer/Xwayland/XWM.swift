@@ -145,6 +145,7 @@ public final class XWM: X11WindowHost {
             xwayland: xwayland, connection: connection, atoms: atoms, root: root, checkWindow: check,
             selectionWindow: selectionWindow, xfixesEvent: xfixes.pointee.first_event)
         strata_xcb_res_prefetch(connection)
+        wm.setRootCursor()
         // Selections first: X clients are let in once WM_S0 is owned (advertise), and an owner
         // change after the XFixes selection is reported.
         wm.startSelections()
