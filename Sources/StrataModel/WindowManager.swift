@@ -393,8 +393,7 @@ public final class WindowManager {
     /// above it (each behind the rest of its own level). Posts as `orderFront`.
     public func orderBack(_ window: Window) {
         guard owns(window) else { return }
-        if window.childCount > 0 || WindowFamily.ancestor(of: window, atLevelOf: window) != nil
-        {
+        if window.childCount > 0 || WindowFamily.ancestor(of: window, atLevelOf: window) != nil {
             let family = WindowFamily(of: window, in: windows, front: false)
             windows = family.order
             for member in family.members.reversed() {

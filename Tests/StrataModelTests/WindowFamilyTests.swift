@@ -6,7 +6,8 @@ import Testing
 /// back, they stay directly above it, within the rules of levels (`WindowFamily`).
 @Suite struct WindowFamilyTests {
     /// parent, its child, the child's child, and another window in front of them all.
-    private func family(_ manager: WindowManager) -> (parent: Window, child: Window, grandchild: Window, other: Window) {
+    private func family(_ manager: WindowManager) -> (parent: Window, child: Window, grandchild: Window, other: Window)
+    {
         let parent = manager.shownWindow()
         let child = manager.shownWindow()
         let grandchild = manager.shownWindow()
