@@ -36,7 +36,14 @@ final class X11Window: WindowContent, SurfaceRole {
     var pid: Int32 = 0
     /// The pid came (or is coming) from X-Resource, not `_NET_WM_PID`.
     var pidFromXRes = false
+    /// `WM_TRANSIENT_FOR` (0: none): the model window's parent when it names another managed,
+    /// mapped X toplevel (`applyTransientParent`).
     var transientFor: UInt32 = 0
+    /// `_NET_WM_STATE_MODAL` (at map, or by the client's `_NET_WM_STATE` message): the model
+    /// window is modal for its parent.
+    var isModal = false
+    /// A refused parent (a cycle of `WM_TRANSIENT_FOR`) was logged for this window.
+    var loggedRefusedParent = false
     var type: X11WindowType = .normal
     /// `_NET_WM_STATE_ABOVE` at map time: a normal window goes to `X11WindowType.aboveLevel`.
     var isAbove = false
@@ -97,6 +104,9 @@ final class X11Window: WindowContent, SurfaceRole {
             wasShown = false
             isShowing = false
         }
+        // Parent and modality before the first show: key is routed as the model says.
+        applyTransientParent()
+        adoptTransients()
         update()
     }
 
@@ -199,9 +209,6 @@ final class X11Window: WindowContent, SurfaceRole {
             }
         }
         compositor.windows.show(window, makeKey: type.canBecomeKey && acceptsInput || supportsTakeFocus)
-        if transientFor != 0, transientFor != id, let parent = wm.window(transientFor)?.window, parent.isVisible {
-            window.orderFront()
-        }
         wm.configure(self, to: window.frame)
     }
 
@@ -356,6 +363,7 @@ final class X11Window: WindowContent, SurfaceRole {
         if isOverrideRedirect, transientFor != 0, orderedAbove?.content as? X11Window !== wm.window(transientFor) {
             orderAboveParent()
         }
+        applyTransientParent()
         if window.title != title { compositor.windows.setTitle(window, title) }
         if window.appID != appID { compositor.setAppID(appID, of: window, isMapped: wasShown) }
         if window.pid != pid { compositor.windows.setPID(window, pid) }
