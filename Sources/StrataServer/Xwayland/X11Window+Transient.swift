@@ -17,8 +17,9 @@ extension X11Window {
     }
 
     /// Gives the model window the parent `WM_TRANSIENT_FOR` names (nil: none) and the modality
-    /// `_NET_WM_STATE_MODAL` says. A parent that would make a cycle is refused by the model: the
-    /// window keeps the parent it had, and the refusal is logged once for the window. A window
+    /// `_NET_WM_STATE_MODAL` says. A parent that would make a cycle (refused by the model) or a
+    /// chain of more than `TreeLimits.maxTransientDepth` parents is refused: the window keeps
+    /// the parent it had, and the refusal is logged once for the window. A window
     /// given a shown parent it is behind is ordered front (a dialog shows above its window).
     /// Override-redirect windows (menus) are ordered with their parent instead
     /// (`orderAboveParent`), never its children in the model.
@@ -26,31 +27,77 @@ extension X11Window {
         guard !isOverrideRedirect, let model = window, !model.isClosed else { return }
         let windows = wm.compositor.windows
         let parent = transientParentWindow
+        awaitParent(parent == nil && transientFor != id ? transientFor : 0)
         if model.parent !== parent {
-            if windows.setParent(model, parent) {
+            if let parent, Self.isTooDeep(below: parent) {
+                logRefusedParent("would make a chain of more than \(TreeLimits.maxTransientDepth) parents")
+            } else if windows.setParent(model, parent) {
                 if let parent, parent.isVisible, model.isVisible, model.level == parent.level,
                     let at = windows.windows.firstIndex(where: { $0 === model }),
                     windows.windows[(at + 1)...].contains(where: { $0 === parent })
                 {
                     windows.orderFront(model)
                 }
-            } else if !loggedRefusedParent {
-                loggedRefusedParent = true
-                wm.log(
-                    "strata: Xwayland: window 0x\(String(id, radix: 16))'s WM_TRANSIENT_FOR names window "
-                        + "0x\(String(transientFor, radix: 16)), which is transient for it (a cycle): it keeps "
-                        + "its parent (logged once per window)")
+            } else {
+                logRefusedParent("is transient for it (a cycle)")
             }
         }
         if model.isModal != isModal { windows.setModal(model, isModal) }
     }
 
-    /// This window's model window just appeared (its first map, or a map after it closed): the
-    /// X windows already transient for it become its children.
+    /// Whether `parent` has `TreeLimits.maxTransientDepth` ancestors already (as for
+    /// xdg_toplevel.set_parent): a longer chain is refused, so that each check walks at most
+    /// that far up, whatever a client builds.
+    private static func isTooDeep(below parent: Window) -> Bool {
+        var depth = 0
+        var ancestor = parent.parent
+        while let a = ancestor {
+            depth += 1
+            if depth >= TreeLimits.maxTransientDepth { return true }
+            ancestor = a.parent
+        }
+        return false
+    }
+
+    private func logRefusedParent(_ reason: String) {
+        guard !loggedRefusedParent else { return }
+        loggedRefusedParent = true
+        wm.log(
+            "strata: Xwayland: window 0x\(String(id, radix: 16))'s WM_TRANSIENT_FOR names window "
+                + "0x\(String(transientFor, radix: 16)), which \(reason): it keeps its parent (logged once per window)")
+    }
+
+    /// Lists this window under `parentID` (0: under none) in the controller's
+    /// `transientsAwaitingParent`, off the id it was listed under before.
+    private func awaitParent(_ parentID: UInt32) {
+        guard parentID != awaitedParent else { return }
+        stopAwaitingParent()
+        guard parentID != 0 else { return }
+        awaitedParent = parentID
+        wm.controller.transientsAwaitingParent[parentID, default: []].insert(id)
+    }
+
+    /// Off the controller's `transientsAwaitingParent` (the window went, or names another).
+    func stopAwaitingParent() {
+        guard awaitedParent != 0 else { return }
+        let controller = wm.controller
+        controller.transientsAwaitingParent[awaitedParent]?.remove(id)
+        if controller.transientsAwaitingParent[awaitedParent]?.isEmpty == true {
+            controller.transientsAwaitingParent[awaitedParent] = nil
+        }
+        awaitedParent = 0
+    }
+
+    /// This window's model window is there (at each map): the X windows transient for it that
+    /// waited for it (`transientsAwaitingParent`) become its children.
     func adoptTransients() {
-        guard !isOverrideRedirect, window != nil else { return }
-        for other in wm.managedWindows where other.transientFor == id && other !== self {
-            other.applyTransientParent()
+        guard !isOverrideRedirect, window != nil,
+            let waiting = wm.controller.transientsAwaitingParent.removeValue(forKey: id)
+        else { return }
+        for childID in waiting {
+            guard let child = wm.window(childID), child.awaitedParent == id, child !== self else { continue }
+            child.awaitedParent = 0
+            child.applyTransientParent()
         }
     }
 }

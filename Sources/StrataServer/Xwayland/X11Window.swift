@@ -44,6 +44,9 @@ final class X11Window: WindowContent, SurfaceRole {
     var isModal = false
     /// A refused parent (a cycle of `WM_TRANSIENT_FOR`) was logged for this window.
     var loggedRefusedParent = false
+    /// The window id `WM_TRANSIENT_FOR` names while that window has no model window yet (0:
+    /// none): listed under it in `X11WindowController.transientsAwaitingParent`.
+    var awaitedParent: UInt32 = 0
     var type: X11WindowType = .normal
     /// `_NET_WM_STATE_ABOVE` at map time: a normal window goes to `X11WindowType.aboveLevel`.
     var isAbove = false
@@ -385,6 +388,7 @@ final class X11Window: WindowContent, SurfaceRole {
     /// The X window was destroyed: the model window closes.
     func didDestroy() {
         isMapped = false
+        stopAwaitingParent()
         detachSurface()
         if let window, !window.isClosed { compositor.windowDidClose(window) }
         window = nil

@@ -11,6 +11,11 @@ final class X11WindowController: XWMHandler {
         self.wm = wm
     }
 
+    /// The windows whose `WM_TRANSIENT_FOR` names each window id that has no model window yet
+    /// (`X11Window.awaitedParent`): adopted when it maps, without a look at every window. A
+    /// window is listed under one id at most.
+    var transientsAwaitingParent: [UInt32: Set<UInt32>] = [:]
+
     func windowDidMap(_ window: X11Window) { window.didMap() }
     func windowDidUnmap(_ window: X11Window) { window.didUnmap() }
     func windowDidDestroy(_ window: X11Window) { window.didDestroy() }

@@ -173,4 +173,49 @@ struct XWMTransientTests {
         #expect(server.run(seconds: 20) { !secondModel.isModal })
         #expect(server.windows.modalBlocker(of: parentModel) === dialog)
     }
+
+    @Test func aChainOfTransientsStopsAtThirtyTwoParentsAndManyWaitForOneParent() throws {
+        var logged: [String] = []
+        let (server, xwayland) = try H.start()
+        defer { xwayland.shutdown() }
+        xwayland.log = { logged.append($0) }
+        let c = try #require(H.connect(xwayland))
+        defer { xcb_disconnect(c) }
+        // 40 windows, each transient for the one before: the 33rd parent and later are refused.
+        var previous: xcb_window_t = 0
+        var chain: [xcb_window_t] = []
+        for index in 0..<40 {
+            let window = H.createWindow(c, x: 0, y: 0, width: 20, height: 20)
+            H.setClass(c, window, "chain\(index)")
+            if previous != 0 { Self.setTransient(c, window, for: previous) }
+            xcb_map_window(c, window)
+            chain.append(window)
+            previous = window
+        }
+        xcb_flush(c)
+        #expect(server.run(seconds: 30) { H.x11Windows(server).filter(\.isVisible).count == 40 })
+        func model(_ name: String) -> Window? { H.x11Windows(server).first { $0.appID == name } }
+        #expect(model("chain32")?.parent === model("chain31"))
+        #expect(model("chain33")?.parent == nil)
+        #expect(logged.filter { $0.contains("more than 32 parents") }.count >= 1)
+        // 100 windows transient for one that has not mapped: its children once it maps.
+        let parent = H.createWindow(c, x: 0, y: 0, width: 20, height: 20)
+        H.setClass(c, parent, "late parent")
+        for index in 0..<100 {
+            let window = H.createWindow(c, x: 0, y: 0, width: 20, height: 20)
+            H.setClass(c, window, "waiting\(index)")
+            Self.setTransient(c, window, for: parent)
+            xcb_map_window(c, window)
+        }
+        xcb_flush(c)
+        #expect(server.run(seconds: 30) { H.x11Windows(server).filter(\.isVisible).count == 140 })
+        xcb_map_window(c, parent)
+        xcb_flush(c)
+        #expect(server.run(seconds: 30) { model("late parent")?.isVisible == true })
+        let late = try #require(model("late parent"))
+        #expect(H.x11Windows(server).filter { $0.parent === late }.count == 100)
+        // Raised, the parent is behind its 100 dialogs, in front of the chain.
+        server.windows.orderFront(late)
+        #expect(server.windows.windows.suffix(101).first === late)
+    }
 }
