@@ -33,6 +33,9 @@ public final class Window {
         return storedParent
     }
     weak var storedParent: Window?
+    /// How many open windows have this one as `storedParent`: a window without children moves
+    /// alone in the stack, without a look at the others (`WindowFamily`).
+    var childCount = 0
     /// Whether the window is modal for its parent (xdg_dialog_v1.set_modal,
     /// strata_window_v1.set_modal; `WindowManager.setModal`): while it may be key, its parent
     /// (and every ancestor it blocks through modal parents) does not become key; requests to make

@@ -276,12 +276,11 @@ public final class WindowManager {
         if window.isHidden {
             window.isHidden = false
             window.wasEverShown = true
-            _ = raise(window)
+            let family = raiseFamily(window)
             pending.append(.windowDidBecomeVisible(window.id))
-            raiseModalChain(of: window)
-        } else if raise(window) {
-            pending.append(.windowDidChangeStacking(window.id))
-            raiseModalChain(of: window)
+            postStacking(family.others)
+        } else {
+            postStacking(raiseFamily(window).all)
         }
         if keyWindow !== window, isEligibleForKey(window), !isKeyHeld(against: window),
             policy.shouldMakeKeyOnShow(window, requested: makeKey, manager: self)
@@ -319,6 +318,7 @@ public final class WindowManager {
             pending.append(.windowDidBecomeHidden(window.id))
         }
         windows.removeAll { $0 === window }
+        window.storedParent?.childCount -= 1
         window.storedParent?.modalChildren[ObjectIdentifier(window)] = nil
         window.modalChildren.removeAll()
         window.isClosed = true
@@ -379,18 +379,31 @@ public final class WindowManager {
         commit()
     }
 
-    /// Moves `window` in front of the other windows of its level.
+    /// Moves `window` in front of the other windows of its level, its descendants (children,
+    /// theirs, and so on: `WindowFamily`) directly above it, the modal chain blocking it last.
+    /// Posts `windowDidChangeStacking` for each window that moved: `window` first, then the
+    /// others back to front.
     public func orderFront(_ window: Window) {
-        guard owns(window), raise(window) else { return }
-        pending.append(.windowDidChangeStacking(window.id))
-        raiseModalChain(of: window)
+        guard owns(window) else { return }
+        postStacking(raiseFamily(window).all)
         commit()
     }
 
-    /// Moves `window` behind the other windows of its level.
+    /// Moves `window` behind the other windows of its level, its descendants with it, directly
+    /// above it (each behind the rest of its own level). Posts as `orderFront`.
     public func orderBack(_ window: Window) {
-        guard owns(window), lower(window) else { return }
-        pending.append(.windowDidChangeStacking(window.id))
+        guard owns(window) else { return }
+        if window.childCount > 0 || WindowFamily.ancestor(of: window, atLevelOf: window) != nil {
+            let family = WindowFamily(of: window, in: windows, front: false)
+            windows = family.order
+            for member in family.members.reversed() {
+                member.stackingStamp = nextBackStamp
+                nextBackStamp -= 1
+            }
+            postStacking(FamilyMove(window: window, moved: family.moved).all)
+        } else if lower(window) {
+            postStacking([window])
+        }
         commit()
     }
 
@@ -488,7 +501,9 @@ public final class WindowManager {
     /// xdg-foreign's set_parent_of ask. Refused (false, nothing posted) when `parent` is `window`
     /// or one of its descendants (a cycle), or is closed or another manager's. Posts
     /// `windowDidChangeParent(window, from:, to:)` when the parent changes; if `window` is a
-    /// shown modal window and its new parent was key, key moves to it. The cycle check walks up
+    /// shown modal window and its new parent was key, key moves to it. Nothing moves in the
+    /// stack (a shell orders a child front when it gets a shown parent); from then on the window
+    /// moves with its parent (`orderFront`, `orderBack`). The cycle check walks up
     /// from `parent` (as deep as its chain of ancestors, without recursion).
     @discardableResult
     public func setParent(_ window: Window, _ parent: Window?) -> Bool {
@@ -507,6 +522,8 @@ public final class WindowManager {
             window.storedParent?.modalChildren[ObjectIdentifier(window)] = nil
             parent?.modalChildren[ObjectIdentifier(window)] = WeakWindow(window)
         }
+        window.storedParent?.childCount -= 1
+        parent?.childCount += 1
         window.storedParent = parent
         pending.append(.windowDidChangeParent(window.id, from: old?.id, to: parent?.id))
         keepKeyAboveModalParent()
@@ -699,14 +716,42 @@ public final class WindowManager {
         return current === window ? nil : current
     }
 
-    /// After `window` was ordered front: the chain of modal windows blocking it is ordered front
-    /// after it, so what is made key in its place is not left behind it.
-    private func raiseModalChain(of window: Window) {
+    /// Orders `window` front with its descendants (`WindowFamily`), the chain of modal windows
+    /// blocking it last, so what is made key in its place is not left behind it. Returns whether
+    /// `window` moved, and the other windows that moved, back to front.
+    private func raiseFamily(_ window: Window) -> FamilyMove {
+        var chain: [Window] = []
         var current = window
         while let modal = frontmostBlockingChild(of: current) {
-            if raise(modal) { pending.append(.windowDidChangeStacking(modal.id)) }
+            chain.append(modal)
             current = modal
         }
+        guard window.childCount > 0 else {
+            return FamilyMove(window: window, moved: raise(window) ? [window] : [])
+        }
+        let family = WindowFamily(of: window, in: windows, front: true, chain: chain)
+        windows = family.order
+        for member in family.members { member.stackingStamp = takeFrontStamp() }
+        return FamilyMove(window: window, moved: family.moved)
+    }
+
+    /// The windows a family's move moved: the window itself (when it moved) and the others.
+    private struct FamilyMove {
+        let windowMoved: Bool
+        /// The other windows that moved, back to front.
+        let others: [Window]
+        /// The window first (when it moved), then the others.
+        let all: [Window]
+
+        init(window: Window, moved: [Window]) {
+            windowMoved = moved.contains { $0 === window }
+            others = moved.filter { $0 !== window }
+            all = (windowMoved ? [window] : []) + others
+        }
+    }
+
+    private func postStacking(_ windows: [Window]) {
+        for window in windows { pending.append(.windowDidChangeStacking(window.id)) }
     }
 
     /// The frontmost modal child of `window` that may be key (stacking by level, then stamp).
@@ -725,9 +770,8 @@ public final class WindowManager {
     /// A click (button press) landed in `window`: the policy may order it front and make it key.
     public func pointerDidClick(_ window: Window) {
         guard owns(window), !window.isHidden else { return }
-        if policy.shouldOrderFrontOnClick(window, manager: self), raise(window) {
-            pending.append(.windowDidChangeStacking(window.id))
-            raiseModalChain(of: window)
+        if policy.shouldOrderFrontOnClick(window, manager: self) {
+            postStacking(raiseFamily(window).all)
         }
         if keyWindow !== window, isEligibleForKey(window), !isKeyHeld(against: window),
             policy.shouldMakeKeyOnClick(window, manager: self)

@@ -38,7 +38,7 @@ struct MakeKeyCommand: RequestCommand {
 
 struct RaiseCommand: RequestCommand {
     static let configuration = CommandConfiguration(
-        commandName: "raise", abstract: "Order a window in front of the others of its level.")
+        commandName: "raise", abstract: "Order a window in front of the others of its level, its children above it.")
     @OptionGroup var options: ConnectionOptions
     @Argument(help: windowHelp) var window: String
     func makeRequest() -> (command: String, arguments: [String: JSONValue]) { ("raise", ["window": reference(window)]) }
@@ -46,7 +46,7 @@ struct RaiseCommand: RequestCommand {
 
 struct LowerCommand: RequestCommand {
     static let configuration = CommandConfiguration(
-        commandName: "lower", abstract: "Order a window behind the others of its level.")
+        commandName: "lower", abstract: "Order a window behind the others of its level, its children with it.")
     @OptionGroup var options: ConnectionOptions
     @Argument(help: windowHelp) var window: String
     func makeRequest() -> (command: String, arguments: [String: JSONValue]) { ("lower", ["window": reference(window)]) }

@@ -36,7 +36,17 @@ final class X11Window: WindowContent, SurfaceRole {
     var pid: Int32 = 0
     /// The pid came (or is coming) from X-Resource, not `_NET_WM_PID`.
     var pidFromXRes = false
+    /// `WM_TRANSIENT_FOR` (0: none): the model window's parent when it names another managed,
+    /// mapped X toplevel (`applyTransientParent`).
     var transientFor: UInt32 = 0
+    /// `_NET_WM_STATE_MODAL` (at map, or by the client's `_NET_WM_STATE` message): the model
+    /// window is modal for its parent.
+    var isModal = false
+    /// A refused parent (a cycle of `WM_TRANSIENT_FOR`) was logged for this window.
+    var loggedRefusedParent = false
+    /// The window id `WM_TRANSIENT_FOR` names while that window has no model window yet (0:
+    /// none): listed under it in `X11WindowController.transientsAwaitingParent`.
+    var awaitedParent: UInt32 = 0
     var type: X11WindowType = .normal
     /// `_NET_WM_STATE_ABOVE` at map time: a normal window goes to `X11WindowType.aboveLevel`.
     var isAbove = false
@@ -99,6 +109,9 @@ final class X11Window: WindowContent, SurfaceRole {
             wasShown = false
             isShowing = false
         }
+        // Parent and modality before the first show: key is routed as the model says.
+        applyTransientParent()
+        adoptTransients()
         update()
     }
 
@@ -201,9 +214,6 @@ final class X11Window: WindowContent, SurfaceRole {
             }
         }
         compositor.windows.show(window, makeKey: type.canBecomeKey && acceptsInput || supportsTakeFocus)
-        if transientFor != 0, transientFor != id, let parent = wm.window(transientFor)?.window, parent.isVisible {
-            window.orderFront()
-        }
         wm.configure(self, to: window.frame)
     }
 
@@ -358,6 +368,7 @@ final class X11Window: WindowContent, SurfaceRole {
         if isOverrideRedirect, transientFor != 0, orderedAbove?.content as? X11Window !== wm.window(transientFor) {
             orderAboveParent()
         }
+        applyTransientParent()
         if window.title != title { compositor.windows.setTitle(window, title) }
         if window.appID != appID { compositor.setAppID(appID, of: window, isMapped: wasShown) }
         if window.pid != pid { compositor.windows.setPID(window, pid) }
@@ -379,6 +390,7 @@ final class X11Window: WindowContent, SurfaceRole {
     /// The X window was destroyed: the model window closes.
     func didDestroy() {
         isMapped = false
+        stopAwaitingParent()
         detachSurface()
         if let window, !window.isClosed { compositor.windowDidClose(window) }
         window = nil

@@ -11,6 +11,11 @@ final class X11WindowController: XWMHandler {
         self.wm = wm
     }
 
+    /// The windows whose `WM_TRANSIENT_FOR` names each window id that has no model window yet
+    /// (`X11Window.awaitedParent`): adopted when it maps, without a look at every window. A
+    /// window is listed under one id at most.
+    var transientsAwaitingParent: [UInt32: Set<UInt32>] = [:]
+
     func windowDidMap(_ window: X11Window) { window.didMap() }
     func windowDidUnmap(_ window: X11Window) { window.didUnmap() }
     func windowDidDestroy(_ window: X11Window) { window.didDestroy() }
@@ -36,13 +41,18 @@ final class X11WindowController: XWMHandler {
     }
 
     /// Maximize needs both directions; `_NET_WM_STATE_ABOVE` moves a normal-level window to the
-    /// above level and back.
+    /// above level and back; `_NET_WM_STATE_MODAL` makes the model window modal for its parent.
     func stateRequest(_ window: X11Window, _ request: NetWMStateRequest) {
         let current = NetWMStates(
             maximizedVertically: window.maximizedVertically, maximizedHorizontally: window.maximizedHorizontally,
-            fullscreen: window.wantsFullscreen, above: window.isAbove)
+            fullscreen: window.wantsFullscreen, above: window.isAbove, modal: window.isModal)
         let wanted = request.applied(to: current)
         if wanted.above != window.isAbove { window.setAbove(wanted.above) }
+        if wanted.modal != window.isModal {
+            window.isModal = wanted.modal
+            wm.writeState(of: window)
+            window.applyTransientParent()
+        }
         window.setState(
             maximizedVertically: wanted.maximizedVertically, maximizedHorizontally: wanted.maximizedHorizontally,
             fullscreen: wanted.fullscreen)

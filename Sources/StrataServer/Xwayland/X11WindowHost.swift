@@ -22,6 +22,8 @@ protocol X11WindowHost: AnyObject {
     func close(_ window: X11Window)
     /// X's focus follows the key window.
     func windowDidChangeKeyState(_ window: X11Window, isKey: Bool)
+    /// A line for Strata's log (what an X client did wrong, once).
+    func log(_ message: String)
 }
 
 extension X11WindowHost {

@@ -17,7 +17,7 @@ struct XAtoms {
         "_STRATA_PRIMARY",
         "_NET_WM_STATE_MAXIMIZED_VERT", "_NET_WM_STATE_MAXIMIZED_HORZ", "_NET_WM_STATE_FULLSCREEN",
         "_NET_WM_STATE_HIDDEN", "WM_CHANGE_STATE", "WL_SURFACE_SERIAL", "_NET_WM_MOVERESIZE",
-        "_NET_WM_STATE_DEMANDS_ATTENTION",
+        "_NET_WM_STATE_DEMANDS_ATTENTION", "_NET_WM_STATE_MODAL",
     ]
     private var values: [String: xcb_atom_t] = [:]
 

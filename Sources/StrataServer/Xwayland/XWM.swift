@@ -61,6 +61,7 @@ public final class XWM: X11WindowHost {
         "_NET_WM_WINDOW_TYPE_DROPDOWN_MENU", "_NET_WM_WINDOW_TYPE_POPUP_MENU", "_NET_WM_WINDOW_TYPE_TOOLTIP",
         "_NET_WM_STATE", "_NET_WM_STATE_ABOVE", "_NET_WM_STATE_MAXIMIZED_VERT", "_NET_WM_STATE_MAXIMIZED_HORZ",
         "_NET_WM_STATE_FULLSCREEN", "_NET_WM_STATE_HIDDEN", "_NET_WM_STATE_DEMANDS_ATTENTION", "_NET_WM_MOVERESIZE",
+        "_NET_WM_STATE_MODAL",
     ]
 
     static let maxPropertyWords: UInt32 = 1024
@@ -648,6 +649,7 @@ public final class XWM: X11WindowHost {
         if window.wantsFullscreen { list.append(atoms["_NET_WM_STATE_FULLSCREEN"]) }
         if window.isIconic { list.append(atoms["_NET_WM_STATE_HIDDEN"]) }
         if window.demandsAttention { list.append(atoms["_NET_WM_STATE_DEMANDS_ATTENTION"]) }
+        if window.isModal { list.append(atoms["_NET_WM_STATE_MODAL"]) }
         xcb_change_property(
             connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window.id, atoms["_NET_WM_STATE"],
             XCB_ATOM_ATOM.rawValue, 32, UInt32(list.count), &list)
@@ -902,6 +904,7 @@ public final class XWM: X11WindowHost {
         let state = properties.netWMState ?? XAtomList.empty
         if !window.hasShownOnce {
             window.isAbove = state.contains(atoms["_NET_WM_STATE_ABOVE"])
+            window.isModal = state.contains(atoms["_NET_WM_STATE_MODAL"])
             window.takeInitialState(
                 maximizedVertically: state.contains(atoms["_NET_WM_STATE_MAXIMIZED_VERT"]),
                 maximizedHorizontally: state.contains(atoms["_NET_WM_STATE_MAXIMIZED_HORZ"]),
@@ -920,6 +923,7 @@ public final class XWM: X11WindowHost {
     }
 
     func window(_ id: UInt32) -> X11Window? { windows[id] }
+    func log(_ message: String) { xwayland.log(message) }
     /// Every managed X window.
     var managedWindows: [X11Window] { Array(windows.values) }
     var xwaylandClient: OpaquePointer? { xwayland.client }
@@ -933,10 +937,6 @@ public final class XWM: X11WindowHost {
         if isKey {
             focused = window.id
             pendingFocus = window.id
-            // Its transients (dialogs) come to the front with it.
-            for other in windows.values where other.transientFor == window.id && other.id != window.id {
-                if let model = other.window, model.isVisible { model.orderFront() }
-            }
         } else if focused == window.id {
             focused = 0
             pendingFocus = 0

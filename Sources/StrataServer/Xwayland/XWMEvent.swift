@@ -178,6 +178,7 @@ struct NetWMStates: Equatable {
     var maximizedHorizontally = false
     var fullscreen = false
     var above = false
+    var modal = false
 }
 
 /// A `_NET_WM_STATE` client message: action 0 removes, 1 adds, 2 toggles the one or two states
@@ -185,7 +186,7 @@ struct NetWMStates: Equatable {
 /// changes once.
 struct NetWMStateRequest: Equatable {
     enum Action: UInt32 { case remove = 0, add = 1, toggle = 2 }
-    enum State: Equatable { case maximizedVertically, maximizedHorizontally, fullscreen, above }
+    enum State: Equatable { case maximizedVertically, maximizedHorizontally, fullscreen, above, modal }
     let action: Action
     let states: [State]
 
@@ -203,6 +204,7 @@ struct NetWMStateRequest: Equatable {
             case atoms["_NET_WM_STATE_MAXIMIZED_HORZ"]: return .maximizedHorizontally
             case atoms["_NET_WM_STATE_FULLSCREEN"]: return .fullscreen
             case atoms["_NET_WM_STATE_ABOVE"]: return .above
+            case atoms["_NET_WM_STATE_MODAL"]: return .modal
             default: return nil
             }
         }
@@ -220,6 +222,7 @@ struct NetWMStateRequest: Equatable {
             case .maximizedHorizontally: result.maximizedHorizontally = changed(result.maximizedHorizontally)
             case .fullscreen: result.fullscreen = changed(result.fullscreen)
             case .above: result.above = changed(result.above)
+            case .modal: result.modal = changed(result.modal)
             }
         }
         return result

@@ -34,6 +34,8 @@ import Testing
         func writeState(of window: X11Window) { stateWrites += 1 }
         func close(_ window: X11Window) { closes.append(window.id) }
         func windowDidChangeKeyState(_ window: X11Window, isKey: Bool) {}
+        var logs: [String] = []
+        func log(_ message: String) { logs.append(message) }
 
         func makeWindow(_ id: UInt32, width: Int32, height: Int32) -> X11Window {
             let window = X11Window(id: id, wm: self, overrideRedirect: false, x: 0, y: 0, width: width, height: height)

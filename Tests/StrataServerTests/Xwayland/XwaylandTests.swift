@@ -414,7 +414,7 @@ struct XwaylandTests {
     }
 
     @Test(.enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
-    func aTransientComesToTheFrontWithItsParentWhenTheParentBecomesKey() throws {
+    func aTransientStaysAboveItsParentWhenTheParentBecomesKeyOrIsOrderedFront() throws {
         let (server, xwayland) = try Self.start()
         defer { xwayland.shutdown() }
         let c = try #require(Self.connect(xwayland))
@@ -440,9 +440,11 @@ struct XwaylandTests {
         #expect(server.windows.windows.map(\.appID) == ["parent", "dialog", "other"])
         let parentModel = try #require(Self.x11Windows(server).first { $0.appID == "parent" })
         #expect(server.windows.makeKey(parentModel))
-        // Back to front (making a window key does not order it, as in UIKit; its dialog comes
-        // to the front).
-        #expect(server.windows.windows.map(\.appID) == ["parent", "other", "dialog"])
+        // Back to front (making a window key does not order it, as in UIKit; its dialog is
+        // above it already, its child in the model).
+        #expect(server.windows.windows.map(\.appID) == ["parent", "dialog", "other"])
+        server.windows.orderFront(parentModel)
+        #expect(server.windows.windows.map(\.appID) == ["other", "parent", "dialog"])
     }
 
     @Test(.enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
