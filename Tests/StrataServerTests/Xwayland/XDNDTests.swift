@@ -286,6 +286,47 @@ struct XDNDTests {
         #expect(s.x.clientMessages.isEmpty)
     }
 
+    @Test func aMoveOnlySourceAsksForMoveAndTheWindowsMoveIsItsAction() throws {
+        let s = try XDNDScene()
+        defer { s.shutdown() }
+        let move = WL_DATA_DEVICE_MANAGER_DND_ACTION_MOVE.rawValue
+        let source = try s.wayland.source(actions: move)
+        s.startDrag(source)
+        s.motion(150, 50)
+        #expect(s.wait { s.messages("XdndPosition").count == 1 })
+        #expect(s.messages("XdndPosition").first?.data.data32.4 == s.x.atom("XdndActionMove"))
+        // A copy the source does not offer: the action asked for, move.
+        s.send("XdndStatus", [s.target, 1, 0, 0, s.x.atom("XdndActionCopy")])
+        #expect(s.wait { source.dragEvents.contains("action(\(move))") })
+        #expect(!source.dragEvents.contains("action(\(Self.copy))"))
+    }
+
+    @Test func messagesGoToTheWindowsXdndProxyWhenTheProxyNamesItself() throws {
+        let s = try XDNDScene()
+        defer { s.shutdown() }
+        let proxy = try #require(TestXSelectionClient(display: s.xwayland.displayName))
+        defer { proxy.disconnect() }
+        let property = s.x.atom("XdndProxy")
+        XTestHarness.set(
+            s.x.c, s.target, property, type: XCB_ATOM_WINDOW.rawValue, format: 32, XTestHarness.bytes([proxy.window]))
+        XTestHarness.set(
+            proxy.c, proxy.window, property, type: XCB_ATOM_WINDOW.rawValue, format: 32,
+            XTestHarness.bytes([proxy.window]))
+        s.x.sync()
+        proxy.sync()
+        let source = try s.wayland.source()
+        s.startDrag(source)
+        s.motion(150, 50)
+        let position = s.x.atom("XdndPosition")
+        #expect(
+            s.wait {
+                proxy.pump(); return proxy.clientMessages.contains { $0.type == position }
+            })
+        // The message names the target window; the window itself hears nothing.
+        #expect(proxy.clientMessages.first?.window == s.target)
+        #expect(s.x.clientMessages.isEmpty)
+    }
+
     @Test func leavingTheXWindowSendsLeaveAndTheWaylandWindowGetsTheDragAgain() throws {
         let s = try XDNDScene()
         defer { s.shutdown() }
