@@ -286,6 +286,38 @@ struct XDNDTests {
         #expect(s.x.clientMessages.isEmpty)
     }
 
+    @Test func aSourceThatNeverWritesHoldsOneRequestUntilTheDropWindowsClientGoes() throws {
+        let s = try XDNDScene()
+        defer { s.shutdown() }
+        let source = try s.wayland.source()
+        source.holdsFDs = true
+        s.startDrag(source)
+        s.motion(150, 50)
+        #expect(s.wait { s.messages("XdndPosition").count == 1 })
+        s.status()
+        #expect(s.wait { source.dragEvents.contains("target(text/plain)") })
+        s.release()
+        #expect(s.wait { s.messages("XdndDrop").count == 1 })
+        s.x.convert(s.x.atom("XdndSelection"), to: s.x.atom("UTF8_STRING"))
+        #expect(s.wait { source.heldFDs.count == 1 })
+        let bridge = try #require(s.wm.dnd.selection)
+        #expect(bridge.requests.count == 1)
+        // Nothing comes, nothing blocks: the clipboard still goes to X meanwhile.
+        let copier = try ControlClient(s.server, flavor: .wlr)
+        let clipboardSource = try copier.copy("meanwhile")
+        defer { withExtendedLifetime(clipboardSource) {} }
+        let clipboard = s.x.atom("CLIPBOARD")
+        #expect(s.wait { s.x.owner(of: clipboard) != 0 })
+        #expect(s.x.received == nil && !s.x.refused)
+        // The X client dies: its request ends (Strata's end of the pipe closes), the drop window
+        // is gone (the source cancelled).
+        s.x.disconnect()
+        #expect(s.wait { bridge.requests.isEmpty && source.cancelled })
+        let held = try #require(source.heldFDs.first)
+        defer { close(held) }
+        #expect(write(held, "x", 1) == -1 && errno == EPIPE)
+    }
+
     @Test func aMoveOnlySourceAsksForMoveAndTheWindowsMoveIsItsAction() throws {
         let s = try XDNDScene()
         defer { s.shutdown() }
