@@ -137,6 +137,10 @@ public final class TestDataSource {
     public private(set) var dragEvents: [String] = []
     /// Mime types the source was asked to send.
     public private(set) var sendRequests: [String] = []
+    /// A source that never writes: the fds of send events are kept open, unwritten (`heldFDs`,
+    /// the test closes them).
+    public var holdsFDs = false
+    public private(set) var heldFDs: [Int32] = []
 
     public init(manager: OpaquePointer, mimeTypes: [String], payload: [UInt8]) throws {
         guard let source = wl_data_device_manager_create_data_source(manager) else {
@@ -175,6 +179,10 @@ public final class TestDataSource {
             defer { close(fd) }
             guard let source = from(data) else { return }
             source.sendRequests.append(mimeType.map { String(cString: $0) } ?? "")
+            if source.holdsFDs {
+                source.heldFDs.append(fcntl(fd, F_DUPFD_CLOEXEC, 0))  // not inherited by processes other tests start
+                return
+            }
             source.payload.withUnsafeBytes { bytes in
                 var done = 0
                 while done < bytes.count {

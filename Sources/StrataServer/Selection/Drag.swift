@@ -14,7 +14,9 @@ import StrataModel
 /// the source `dnd_drop_performed`, otherwise the source is cancelled; the destination then gets
 /// `leave`, and a dropped offer stays live until `finish`. The icon surface (role
 /// `wl_data_device-icon`) is drawn by `DragIconLayer` at the point, moved by its
-/// wl_surface.offset. Each step is told to the trace (`Seat.dragChanged`).
+/// wl_surface.offset. Each step is told to the trace (`Seat.dragChanged`). Over an X window's
+/// surface the destination is the XWM's XDND target for it (`DragDestination`, `XDropTarget`)
+/// instead of a data device.
 final class Drag {
     unowned let seat: Seat
     /// The touch point that drives the drag; nil: the pointer.
@@ -39,6 +41,8 @@ final class Drag {
     private(set) weak var focus: Surface?
     private weak var focusDevice: DataDevice?
     private weak var focusOffer: DataOffer?
+    /// The focus when it is not a Wayland client's: an X window through XDND.
+    private var destination: DragDestination?
     private(set) var isEnded = false
 
     init(
@@ -68,7 +72,10 @@ final class Drag {
         self.x = x
         self.y = y
         seat.compositor.dragIcon.update()
-        if !updateFocus(), let device = focusDevice, !device.isDestroyed, let local = localPoint() {
+        guard !updateFocus() else { return }
+        if let destination, let point = globalPoint() {
+            destination.dragDidMove(x: point.x, y: point.y)
+        } else if let device = focusDevice, !device.isDestroyed, let local = localPoint() {
             wl_data_device_send_motion(
                 device.resource, time, wl_fixed_from_double(local.x), wl_fixed_from_double(local.y))
         }
@@ -85,7 +92,13 @@ final class Drag {
         guard !isEnded else { return }
         var end = DragEvent.End.notAccepted
         var action: UInt32 = 0
-        if let device = focusDevice, !device.isDestroyed, focus.map({ !$0.isDestroyed }) == true {
+        if let destination {
+            if let source, source.isLive, destination.dragWillDrop() {
+                source.dropDidHappen()
+                end = .dropped
+                action = source.currentAction
+            }
+        } else if let device = focusDevice, !device.isDestroyed, focus.map({ !$0.isDestroyed }) == true {
             if hasSource {
                 if let source, source.isLive, let offer = focusOffer, !offer.isDestroyed, offer.dropWillHappen() {
                     wl_data_device_send_drop(device.resource)
@@ -176,6 +189,9 @@ final class Drag {
 
     private func setFocus(_ surface: Surface?, window: Window?, x: Double, y: Double) {
         if focus != nil || focusDevice != nil {
+            let left = destination
+            destination = nil
+            left?.dragDidLeave()
             focusOffer?.dragDidLeave()
             if let device = focusDevice, !device.isDestroyed { wl_data_device_send_leave(device.resource) }
             focus = nil
@@ -188,6 +204,13 @@ final class Drag {
         // nothing then), so motion over it does not look for one again.
         focus = surface
         seat.dragChanged.emit(.entered(window: window?.id))
+        if let source, source.isLive, let point = globalPoint(),
+            let found = seat.compositor.xwayland?.wm?.dragDestination(
+                over: surface, source: source, x: point.x, y: point.y)
+        {
+            destination = found
+            return
+        }
         guard let device = seat.clipboard.dragDevice(of: surface.client) else { return }
         focusDevice = device
         var offer: DataOffer?
@@ -211,6 +234,12 @@ final class Drag {
             depth += 1
         }
         return false
+    }
+
+    /// The point in global layout coordinates.
+    private func globalPoint() -> (x: Double, y: Double)? {
+        guard let output else { return nil }
+        return (Double(output.screen.origin.x) + x, Double(output.screen.origin.y) + y)
     }
 
     /// The point in the focus surface's coordinates.

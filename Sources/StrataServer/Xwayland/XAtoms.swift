@@ -18,6 +18,10 @@ struct XAtoms {
         "_NET_WM_STATE_MAXIMIZED_VERT", "_NET_WM_STATE_MAXIMIZED_HORZ", "_NET_WM_STATE_FULLSCREEN",
         "_NET_WM_STATE_HIDDEN", "WM_CHANGE_STATE", "WL_SURFACE_SERIAL", "_NET_WM_MOVERESIZE",
         "_NET_WM_STATE_DEMANDS_ATTENTION", "_NET_WM_STATE_MODAL",
+        // Drag and drop (`XDND`).
+        "XdndAware", "XdndProxy", "XdndEnter", "XdndPosition", "XdndStatus", "XdndLeave", "XdndDrop",
+        "XdndFinished", "XdndSelection", "XdndTypeList", "XdndActionCopy", "XdndActionMove", "XdndActionAsk",
+        "XdndActionPrivate", "_STRATA_XDND",
     ]
     private var values: [String: xcb_atom_t] = [:]
 

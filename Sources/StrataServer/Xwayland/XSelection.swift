@@ -19,6 +19,9 @@ import Glibc
 /// Nothing waits: replies come through the XWM's `XReplyQueue`. Nothing times out either: a
 /// transfer ends when its peer does (the X owner changes or goes; the requestor's window is
 /// destroyed; the reader or writer closes its fd).
+///
+/// XdndSelection is one too, without a seat selection (`selection` nil): its Wayland source is
+/// a drag's, offered by the XDND bridge (`offerDragSource`, `XDND`).
 final class XSelection: SelectionWatcher {
     /// The most bytes one transfer carries, either way (64 MiB: the same figure as a client's
     /// budget of copied buffers); past it the transfer ends.
@@ -46,7 +49,8 @@ final class XSelection: SelectionWatcher {
     let atom: xcb_atom_t
     /// The property of the selection window conversions arrive in.
     let property: xcb_atom_t
-    unowned let selection: Selection
+    /// The seat selection bridged; nil: XdndSelection (a drag's source, given by `XDND`).
+    unowned let selection: Selection?
 
     // X → Wayland
     /// The X client's window owning the selection (0: none, or the XWM).
@@ -70,7 +74,7 @@ final class XSelection: SelectionWatcher {
     private var generation = 0
     private(set) var requests: [WaylandToXTransfer] = []
 
-    init(wm: XWM, atom: xcb_atom_t, property: xcb_atom_t, selection: Selection, maxRequestBytes: Int) {
+    init(wm: XWM, atom: xcb_atom_t, property: xcb_atom_t, selection: Selection?, maxRequestBytes: Int) {
         self.wm = wm
         chunkSize = max(min(Self.incrChunk, maxRequestBytes - 64), 1024)
         self.atom = atom
@@ -125,6 +129,8 @@ final class XSelection: SelectionWatcher {
             }
             return
         }
+        // XdndSelection: an X drag's types come in its XdndEnter (`XDND`), not from TARGETS.
+        guard selection != nil else { return dropSource() }
         // Its targets first; the source is offered when they are known.
         let request = XToWaylandTransfer(targetsAtom: wm.atoms["TARGETS"]) { [weak self] bytes in
             self?.targetsDidArrive(bytes, owner: owner)
@@ -137,7 +143,7 @@ final class XSelection: SelectionWatcher {
         guard let old = source else { return }
         source = nil
         old.invalidate()
-        if selection.source === old { selection.setFromControl(nil) }
+        if let selection, selection.source === old { selection.setFromControl(nil) }
     }
 
     private func targetsDidArrive(_ bytes: [UInt8], owner: xcb_window_t) {
@@ -203,7 +209,7 @@ final class XSelection: SelectionWatcher {
             let old = source
             source = nil
             old?.invalidate()
-            selection.setFromControl(nil)
+            selection?.setFromControl(nil)
             return
         }
         var capped: [(mimeType: String, atom: xcb_atom_t)] = []
@@ -214,7 +220,7 @@ final class XSelection: SelectionWatcher {
         let old = source
         source = new
         old?.invalidate()
-        selection.setFromControl(new)
+        selection?.setFromControl(new)
     }
 
     /// A Wayland client asked for `target` into `fd` (taken).
@@ -390,13 +396,39 @@ final class XSelection: SelectionWatcher {
 
     /// Offers the seat's selection source of now to X (a turn of the XWM).
     private func takeSeatSelection() {
-        let current = selection.source
+        guard let selection else { return }
+        take(selection.source)
+    }
+
+    /// Called once the X selection is taken for the Wayland source, with its X targets (XDND).
+    private var didTake: (([xcb_atom_t]) -> Void)?
+
+    /// XDND: offers a drag's `source` to X clients through XdndSelection (nil: none any more);
+    /// `done` gets the X targets offered (the order of the source's MIME types, the text
+    /// aliases after them) once the XWM owns the selection. A later offer replaces it; `done`
+    /// of a replaced offer is never called.
+    func offerDragSource(_ source: SelectionSource?, done: (([xcb_atom_t]) -> Void)? = nil) {
+        if let source, source === waylandSource, ownsXSelection {
+            done?(offeredOrder)
+            return
+        }
+        didTake = done
+        wm.writeWhenWritable { [weak self] in
+            guard let self else { return }
+            take(source)
+        }
+        wm.flushAndReadSoon()
+    }
+
+    /// Offers `current` to X (a turn of the XWM).
+    private func take(_ current: SelectionSource?) {
         if let current, current === source { return }
         generation += 1
         waylandSource = current
         offered = [:]
         offeredOrder = []
         guard let current, current.isLive else {
+            didTake = nil
             if ownsXSelection {
                 xcb_set_selection_owner(connection, 0, atom, UInt32(XCB_CURRENT_TIME))
                 ownsXSelection = false
@@ -461,6 +493,12 @@ final class XSelection: SelectionWatcher {
         wm.writeWhenWritable { [weak self] in
             guard let self else { return }
             xcb_set_selection_owner(connection, window, atom, UInt32(XCB_CURRENT_TIME))
+            // XdndSelection's owner changes are not watched (XFixes): the XWM owns it now.
+            if selection == nil { ownsXSelection = true }
+            if let done = didTake {
+                didTake = nil
+                done(offeredOrder)
+            }
         }
         wm.flushAndReadSoon()
     }
@@ -635,6 +673,7 @@ final class XSelection: SelectionWatcher {
         requests.removeAll()
         xOwner = 0
         dropSource()
-        selection.watcherDidDisappear(self)
+        didTake = nil
+        selection?.watcherDidDisappear(self)
     }
 }

@@ -46,6 +46,8 @@ public final class XWM: X11WindowHost {
     private(set) lazy var desktop = XWMDesktop(wm: self)
     /// `_NET_WM_PING` of windows asked to close.
     private(set) lazy var ping = XWMPing(wm: self)
+    /// Drag and drop between X and Wayland clients.
+    private(set) lazy var dnd = XDND(wm: self)
     private var focused: UInt32 = 0
     private var observer: ObserverToken?
     private(set) var isShutDown = false
@@ -198,17 +200,20 @@ public final class XWM: X11WindowHost {
             | XCB_XFIXES_SELECTION_EVENT_MASK_SELECTION_CLIENT_CLOSE.rawValue
         // In 4-byte units (BIG-REQUESTS asked once here, at the setup).
         let maxRequestBytes = Int(xcb_get_maximum_request_length(connection)) * 4
-        for (name, property, selection) in [
+        let bridged: [(String, String, Selection?)] = [
             ("CLIPBOARD", "_STRATA_CLIPBOARD", seat.clipboard),
             ("PRIMARY", "_STRATA_PRIMARY", seat.primarySelection),
-        ] {
+            // Drag and drop (`XDND`): a drag's source, not a seat selection.
+            ("XdndSelection", "_STRATA_XDND", nil),
+        ]
+        for (name, property, selection) in bridged {
             let atom = name == "PRIMARY" ? XCB_ATOM_PRIMARY.rawValue : atoms[name]
             xcb_xfixes_select_selection_input(connection, selectionWindow, atom, mask)
             let bridge = XSelection(
                 wm: self, atom: atom, property: atoms[property], selection: selection,
                 maxRequestBytes: maxRequestBytes)
             selections.append(bridge)
-            selection.watcherDidAppear(bridge)
+            selection?.watcherDidAppear(bridge)
             // An owner from before (an X client let in by an earlier XWM of this Xwayland).
             let cookie = xcb_get_selection_owner(connection, atom)
             replies.expect(cookie.sequence) { [weak bridge] reply in
@@ -471,6 +476,10 @@ public final class XWM: X11WindowHost {
         case XCB_DESTROY_NOTIFY where !isSynthetic:
             let e = raw.assumingMemoryBound(to: xcb_destroy_notify_event_t.self).pointee
             for bridge in selections { bridge.windowDidDestroy(e.window) }
+            dnd.windowDidDestroy(e.window)
+        case XCB_CLIENT_MESSAGE:
+            let e = raw.assumingMemoryBound(to: xcb_client_message_event_t.self).pointee
+            if dnd.clientMessage(e) { return }
         default:
             break
         }
@@ -1010,6 +1019,7 @@ public final class XWM: X11WindowHost {
     func shutdown() {
         guard !isShutDown else { return }
         isShutDown = true
+        dnd.shutdown()
         clipboardManager?.shutdown()
         clipboardManager = nil
         for bridge in selections { bridge.shutdown() }

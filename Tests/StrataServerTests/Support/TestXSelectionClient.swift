@@ -25,6 +25,9 @@ final class TestXSelectionClient {
     private(set) var chunksSent = 0
     private var incr: (requestor: xcb_window_t, property: xcb_atom_t, type: xcb_atom_t, bytes: [UInt8], offset: Int)?
 
+    /// The client messages its windows got (XDND), in order.
+    var clientMessages: [xcb_client_message_event_t] = []
+
     // Requestor
     private(set) var received: [UInt8]?
     private(set) var receivedType: xcb_atom_t = 0
@@ -172,6 +175,8 @@ final class TestXSelectionClient {
             {
                 sendNextChunk()
             }
+        case XCB_CLIENT_MESSAGE:
+            clientMessages.append(raw.assumingMemoryBound(to: xcb_client_message_event_t.self).pointee)
         default:
             if xfixesEvent != 0, event.pointee.response_type & 0x7f == xfixesEvent &+ UInt8(XCB_XFIXES_SELECTION_NOTIFY)
             {

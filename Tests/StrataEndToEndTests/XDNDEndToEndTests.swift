@@ -1,0 +1,70 @@
+import Foundation
+import Glibc
+import StrataTestSupport
+import Testing
+
+/// Drag and drop from a Wayland client to an X client (docs/xwayland.md, "Drag and drop"): two
+/// gtk4-demo "Clipboard" windows, one on Wayland, one under X11 through Xwayland, each in its own
+/// D-Bus session, driven by `strata-ctl input` as a user's press, motions and release, and
+/// checked by the screen (the X client shows what it received) and the trace.
+@Suite struct XDNDEndToEndTests {
+    typealias Ctl = PrimarySelectionEndToEndTests
+    typealias DnD = DragAndDropEndToEndTests
+
+    @Test(
+        .enabled(
+            if: ["gtk4-demo", "dbus-daemon", "Xwayland"].allSatisfy(StrataRun.isInstalled),
+            "gtk4-demo, dbus-daemon or Xwayland is not installed"))
+    func textDraggedFromAWaylandGtk4ClientIsDroppedIntoAnX11One() async throws {
+        let scratch = try ScratchFolder(prefix: "strata-xdnd-e2e")
+        defer { withExtendedLifetime(scratch) {} }
+        let trace = scratch.path + "/drag.trace"
+        // GTK 4.8 draws with cairo when there is no GL (Strata offers none).
+        let run = try StrataRun(
+            ["--size", "1280x720", "--hide-cursor", "--record", trace],
+            environment: ["GDK_BACKEND": "wayland", "NO_AT_BRIDGE": "1", "GTK_A11Y": "none", "GSK_RENDERER": "cairo"])
+        _ = try #require(await run.socketName())
+        let demo = ["gtk4-demo", "--run=clipboard"]
+        #expect(try Ctl.ctl(run, ["exec", "--"] + StrataRun.dbusSession + demo).status == 0)
+        #expect(
+            try Ctl.ctl(run, ["exec", "--"] + StrataRun.dbusSession + ["env", "GDK_BACKEND=x11"] + demo).status == 0)
+        let found = await StrataRun.poll(timeout: 30) { () -> (wayland: Int, x11: Int)? in
+            let shown =
+                (try? DnD.windows(run))?.filter {
+                    $0["title"] as? String == "Clipboard" && $0["hidden"] as? Bool == false
+                } ?? []
+            guard let wayland = shown.first(where: { $0["kind"] as? String == "wayland" })?["id"] as? Int,
+                let x11 = shown.first(where: { $0["kind"] as? String == "x11" })?["id"] as? Int
+            else { return nil }
+            return (wayland, x11)
+        }
+        let ids = try #require(found, "the two Clipboard windows never showed; stderr: \(run.stderr.suffix(2000))")
+        #expect(try Ctl.ctl(run, ["move", String(ids.wayland), "--to", "50,50"]).status == 0)
+        #expect(try Ctl.ctl(run, ["move", String(ids.x11), "--to", "600,50"]).status == 0)
+        // The X window's drop area (right of its Paste button; no client-side shadow under X11)
+        // is empty before the drop.
+        let dropArea = (690, 192, 255, 26)
+        _ = try #require(try await Ctl.settled(run, (0, 0, 1280, 720)), "the screen never settled")
+        #expect(Ctl.ink(Ctl.region(try #require(try Ctl.screenshot(run)), dropArea)) == 0)
+
+        // Select "this!" of the left entry ("Copy this!") by a press and a drag across it, then
+        // drag the selection into the X window's drop area.
+        try DnD.drag(run, from: (200, 164), through: [204, 210, 220, 240, 260, 300], y: 220)
+        _ = try await Ctl.settled(run, (50, 140, 370, 50))
+        try DnD.drag(run, from: (212, 164), through: [215, 220, 230, 300, 500, 700, 760, 780], y: 205)
+
+        // GTK shows what was dropped: "Text" and the text itself, dark ink in the drop area.
+        let dropped = await StrataRun.poll(timeout: 20) { () -> Bool? in
+            guard let now = try? Ctl.screenshot(run) else { return nil }
+            return Ctl.ink(Ctl.region(now, dropArea)) > 30 ? true : nil
+        }
+        #expect(dropped == true, "nothing appeared in the X window's drop area")
+        run.send(SIGTERM)
+        _ = await run.finish()
+
+        let drags = try DnD.dragLines(trace)
+        #expect(drags.compactMap { $0["event"] as? String } == ["start", "enter", "leave", "enter", "leave", "end"])
+        #expect(drags.count == 6 && drags[1]["window"] as? Int == ids.wayland && drags[3]["window"] as? Int == ids.x11)
+        #expect(drags.last?["reason"] as? String == "dropped" && drags.last?["action"] as? String == "copy")
+    }
+}
