@@ -123,7 +123,7 @@ final class XSelection: SelectionWatcher {
                 let old = source
                 source = nil
                 old?.invalidate()
-                selection.setFromControl(replacement)
+                selection?.setFromControl(replacement)
             } else {
                 dropSource()
             }
@@ -518,11 +518,6 @@ final class XSelection: SelectionWatcher {
                 requestor: e.requestor, selection: e.selection, target: e.target, property: property, time: e.time)
         }
         if transfer == nil { refuse(e) }
-    }
-
-    /// Whether a target is answered for the Wayland source: TARGETS, TIMESTAMP and the offered ones.
-    func answers(_ target: xcb_atom_t) -> Bool {
-        target == wm.atoms["TARGETS"] || target == wm.atoms["TIMESTAMP"] || offered[target] != nil
     }
 
     /// Writes TARGETS or TIMESTAMP into `property` of `requestor` (false: `target` is neither).
