@@ -179,7 +179,19 @@ final class Pointer {
             // The pointer may have entered a constraint's region on the focus surface.
             if !constraints.isEmpty { updateConstraint() }
         }
+        switch grab {
+        case .implicit, .none: xDragPointerDidMove()
+        default: break
+        }
         flushFrames()
+    }
+
+    /// An X client's drag finds the XWM's drop window over Wayland surfaces while a button is
+    /// held (`XDrag`).
+    private func xDragPointerDidMove() {
+        guard let wm = seat.compositor.xwayland?.wm, let output else { return }
+        wm.xDragPointerDidMove(
+            x: output.screen.origin.x + x, y: output.screen.origin.y + y, buttonsHeld: !pressedButtons.isEmpty)
     }
 
     func button(_ button: UInt32, pressed: Bool, time: UInt32) {
@@ -237,6 +249,7 @@ final class Pointer {
                 if pressedButtons.isEmpty { grab = .none }
             }
             if case .none = grab { _ = updateFocus() }
+            if pressedButtons.isEmpty { xDragPointerDidMove() }
         }
         flushFrames()
     }

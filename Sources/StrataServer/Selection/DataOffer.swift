@@ -12,7 +12,7 @@ import Glibc
 final class DataOffer: ResourceObject {
     private(set) weak var source: (any SelectionSource)?
     /// A drag-and-drop offer's source (the selection's `source` is nil then).
-    private(set) weak var dragSource: DataSource?
+    private(set) weak var dragSource: (any DragSource)?
     let isDragAndDrop: Bool
     unowned let seat: Seat
 
@@ -42,7 +42,7 @@ final class DataOffer: ResourceObject {
 
     /// Makes a drag's offer on `device`'s client: data_offer, offer(mime)…, source_actions (v3).
     /// The caller then sends enter and chooses the action.
-    static func announceDrag(_ source: DataSource, on device: DataDevice) -> DataOffer? {
+    static func announceDrag(_ source: any DragSource, on device: DataDevice) -> DataOffer? {
         guard
             let offer = DataOffer(
                 source: nil, dragSource: source, seat: device.seat, client: device.client, version: device.version)
@@ -56,7 +56,7 @@ final class DataOffer: ResourceObject {
         return offer
     }
 
-    private init?(source: SelectionSource?, dragSource: DataSource?, seat: Seat, client: OpaquePointer, version: UInt32)
+    private init?(source: SelectionSource?, dragSource: (any DragSource)?, seat: Seat, client: OpaquePointer, version: UInt32)
     {
         self.source = source
         self.dragSource = dragSource
@@ -79,7 +79,7 @@ final class DataOffer: ResourceObject {
     }
 
     /// The drag's source while this offer is the one it negotiates with.
-    private var liveDragSource: DataSource? {
+    private var liveDragSource: (any DragSource)? {
         guard let source = dragSource, source.isLive, source.dragOffer === self else { return nil }
         return source
     }

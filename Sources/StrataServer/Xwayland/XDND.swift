@@ -12,6 +12,10 @@ import Glibc
 /// XdndPosition, XdndLeave and XdndDrop. A dropped target has `finishTimeout` milliseconds to
 /// send XdndFinished; then the source is cancelled.
 ///
+/// X → Wayland: an X client's drag over a Wayland surface is dropped on the XWM's drop window
+/// (`XDrag`), and the Wayland client under it gets a wl_data_device drag whose source is the X
+/// client's XdndSelection (`XDragSource`).
+///
 /// Client messages come with no sender: the XWM takes XdndStatus and XdndFinished only sent to
 /// its own window, naming the window of the drag in progress, at the step they answer; others
 /// are ignored.
@@ -29,12 +33,19 @@ final class XDND {
     /// drop ends an older one (cancelling its source).
     private(set) var dropped: XDropTarget?
     private var dragChanged: Signal<DragEvent>.Token?
+    /// X → Wayland: an X client's drag over Wayland surfaces (made in the XWM's setup).
+    private(set) var xDrag: XDrag?
 
     init(wm: XWM) {
         self.wm = wm
         dragChanged = wm.compositor.seat?.dragChanged.observe { [weak self] event in
             if case .ended = event { self?.releaseSelectionIfIdle() }
         }
+    }
+
+    /// Makes the drop window X sources find (`XDrag`).
+    func startXDrags() {
+        if xDrag == nil { xDrag = XDrag(dnd: self) }
     }
 
     /// XdndSelection's bridge.
@@ -85,8 +96,8 @@ final class XDND {
             }
             target.finishedDidArrive(accepted: d.1 & 1 != 0)
         case atoms["XdndEnter"], atoms["XdndPosition"], atoms["XdndLeave"], atoms["XdndDrop"]:
-            // An X drag over a Wayland surface: not bridged (`docs/xwayland.md`).
-            break
+            // An X drag over a Wayland surface (`XDrag`); to another window: ignored.
+            xDrag?.clientMessage(e)
         default:
             return false
         }
@@ -98,12 +109,14 @@ final class XDND {
         for target in [current, dropped].compactMap({ $0 }) where target.window == id || target.messageWindow == id {
             target.windowDidGo()
         }
+        xDrag?.windowDidDestroy(id)
     }
 
     func shutdown() {
         dragChanged?.remove()
         dragChanged = nil
         for target in [current, dropped].compactMap({ $0 }) { target.fail() }
+        xDrag?.end()
         current = nil
         dropped = nil
     }

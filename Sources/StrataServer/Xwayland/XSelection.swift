@@ -146,7 +146,17 @@ final class XSelection: SelectionWatcher {
         if let selection, selection.source === old { selection.setFromControl(nil) }
     }
 
-    private func targetsDidArrive(_ bytes: [UInt8], owner: xcb_window_t) {
+    /// XdndSelection: the types of `owner`'s drag (XdndEnter's, or its XdndTypeList) are named
+    /// as TARGETS are and offered as the source; `done` gets it (nil: none named, or the owner
+    /// changed meanwhile).
+    func offerDragTypes(_ types: [xcb_atom_t], owner: xcb_window_t, done: @escaping (XSelectionSource?) -> Void) {
+        guard selection == nil, owner != 0, owner == xOwner else { return done(nil) }
+        var bytes: [UInt8] = []
+        for type in types.prefix(Self.maxTargets) { withUnsafeBytes(of: type) { bytes.append(contentsOf: $0) } }
+        targetsDidArrive(bytes, owner: owner) { [weak self] in done(self?.source) }
+    }
+
+    private func targetsDidArrive(_ bytes: [UInt8], owner: xcb_window_t, then: (() -> Void)? = nil) {
         guard owner == xOwner else { return }
         var atoms: [xcb_atom_t] = []
         var index = 0
@@ -180,6 +190,7 @@ final class XSelection: SelectionWatcher {
         let finish: () -> Void = { [weak self] in
             guard let self, owner == self.xOwner else { return }
             self.offerSource(known + named)
+            then?()
         }
         guard remaining > 0 else { return finish() }
         for atom in unknown {

@@ -153,6 +153,7 @@ public final class XWM: X11WindowHost {
         // change after the XFixes selection is reported.
         wm.startSelections()
         wm.startClipboardManager()
+        wm.dnd.startXDrags()
         wm.advertise()
         wm.watcher = EventSource(display: xwayland.compositor.display, fd: xcb_get_file_descriptor(connection)) {
             [weak wm] _ in
@@ -446,6 +447,7 @@ public final class XWM: X11WindowHost {
             guard !isSynthetic else { return }
             let e = raw.assumingMemoryBound(to: xcb_xfixes_selection_notify_event_t.self).pointee
             selection(e.selection)?.ownerDidChange(to: e.owner, timestamp: e.selection_timestamp)
+            if e.selection == atoms["XdndSelection"] { dnd.xDrag?.ownerDidChange(to: e.owner) }
             return
         }
         switch Int32(type) {
@@ -492,7 +494,7 @@ public final class XWM: X11WindowHost {
     private func handle(_ event: XWMEvent) {
         switch event {
         case .create(let id, let parent, let overrideRedirect, let geometry):
-            guard parent == root, id != checkWindow, id != selectionWindow, windows[id] == nil,
+            guard parent == root, id != checkWindow, id != selectionWindow, id != dnd.xDrag?.window, windows[id] == nil,
                 admitsWindow(of: xClient(of: id), window: id)
             else { return }
             windowsByClient[xClient(of: id), default: 0] += 1
