@@ -3,7 +3,8 @@ import Glibc
 import StrataTestSupport
 import Testing
 
-/// Drag and drop from a Wayland client to an X client (docs/xwayland.md, "Drag and drop"): two
+/// Drag and drop between a Wayland client and an X client, both ways (docs/xwayland.md, "Drag
+/// and drop"): two
 /// gtk4-demo "Clipboard" windows, one on Wayland, one under X11 through Xwayland, each in its own
 /// D-Bus session, driven by `strata-ctl input` as a user's press, motions and release, and
 /// checked by the screen (the X client shows what it received) and the trace.
@@ -66,5 +67,60 @@ import Testing
         #expect(drags.compactMap { $0["event"] as? String } == ["start", "enter", "leave", "enter", "leave", "end"])
         #expect(drags.count == 6 && drags[1]["window"] as? Int == ids.wayland && drags[3]["window"] as? Int == ids.x11)
         #expect(drags.last?["reason"] as? String == "dropped" && drags.last?["action"] as? String == "copy")
+    }
+
+    @Test(
+        .enabled(
+            if: ["gtk4-demo", "dbus-daemon", "Xwayland"].allSatisfy(StrataRun.isInstalled),
+            "gtk4-demo, dbus-daemon or Xwayland is not installed"))
+    func textDraggedFromAnX11Gtk4ClientIsDroppedIntoAWaylandOne() async throws {
+        let run = try StrataRun(
+            ["--size", "1280x720", "--hide-cursor"],
+            environment: ["GDK_BACKEND": "wayland", "NO_AT_BRIDGE": "1", "GTK_A11Y": "none", "GSK_RENDERER": "cairo"])
+        _ = try #require(await run.socketName())
+        let demo = ["gtk4-demo", "--run=clipboard"]
+        #expect(try Ctl.ctl(run, ["exec", "--"] + StrataRun.dbusSession + demo).status == 0)
+        #expect(
+            try Ctl.ctl(run, ["exec", "--"] + StrataRun.dbusSession + ["env", "GDK_BACKEND=x11"] + demo).status == 0)
+        let found = await StrataRun.poll(timeout: 30) { () -> (wayland: Int, x11: Int)? in
+            let shown =
+                (try? DnD.windows(run))?.filter {
+                    $0["title"] as? String == "Clipboard" && $0["hidden"] as? Bool == false
+                } ?? []
+            guard let wayland = shown.first(where: { $0["kind"] as? String == "wayland" })?["id"] as? Int,
+                let x11 = shown.first(where: { $0["kind"] as? String == "x11" })?["id"] as? Int
+            else { return nil }
+            return (wayland, x11)
+        }
+        let ids = try #require(found, "the two Clipboard windows never showed; stderr: \(run.stderr.suffix(2000))")
+        #expect(try Ctl.ctl(run, ["move", String(ids.x11), "--to", "50,50"]).status == 0)
+        #expect(try Ctl.ctl(run, ["move", String(ids.wayland), "--to", "600,50"]).status == 0)
+        // The Wayland window's drop area (right of its Paste button) is empty before the drop.
+        let dropArea = (690, 212, 270, 30)
+        _ = try #require(try await Ctl.settled(run, (0, 0, 1280, 720)), "the screen never settled")
+        #expect(Ctl.ink(Ctl.region(try #require(try Ctl.screenshot(run)), dropArea)) == 0)
+
+        // Select "this!" of the X window's entry (smaller type under X11, no shadow) by a press
+        // and a drag across it, then drag the selection into the Wayland window's drop area: the
+        // X client holds the pointer through its grab and finds the XWM's drop window there.
+        try DnD.drag(run, from: (187, 141), through: [195, 205, 230, 300], y: 141)
+        _ = try await Ctl.settled(run, (50, 120, 360, 40))
+        try DnD.drag(run, from: (200, 141), through: [203, 210, 230, 300, 500, 700, 780, 800], y: 227)
+
+        // GTK shows what was dropped: "Text" and the text itself, dark ink in the drop area,
+        // once the screen settled (the X drag icon, an X window, crosses the area on its way
+        // back to the source when a drop fails).
+        let deadline = Date().addingTimeInterval(20)
+        var dropped = false
+        while !dropped, Date() < deadline, let screen = try await Ctl.settled(run, (0, 0, 1280, 720)) {
+            var area: [UInt32] = []
+            for y in dropArea.1..<dropArea.1 + dropArea.3 {
+                for x in dropArea.0..<dropArea.0 + dropArea.2 { area.append(screen[y * 1280 + x]) }
+            }
+            dropped = Ctl.ink(area) > 30
+        }
+        #expect(dropped, "nothing appeared in the Wayland window's drop area")
+        run.send(SIGTERM)
+        _ = await run.finish()
     }
 }
