@@ -186,12 +186,13 @@ final class Pointer {
         flushFrames()
     }
 
-    /// An X client's drag finds the XWM's drop window over Wayland surfaces while a button is
-    /// held (`XDrag`).
+    /// An X client's drag finds the XWM's drop window over Wayland surfaces while a button
+    /// pressed on an X window is held (`XDrag`).
     private func xDragPointerDidMove() {
         guard let wm = seat.compositor.xwayland?.wm, let output else { return }
-        wm.xDragPointerDidMove(
-            x: output.screen.origin.x + x, y: output.screen.origin.y + y, buttonsHeld: !pressedButtons.isEmpty)
+        let heldOnX =
+            !pressedButtons.isEmpty && focus.map { !$0.isDestroyed && $0.client == wm.xwayland.client } == true
+        wm.xDragPointerDidMove(x: output.screen.origin.x + x, y: output.screen.origin.y + y, buttonsHeld: heldOnX)
     }
 
     func button(_ button: UInt32, pressed: Bool, time: UInt32) {

@@ -4,8 +4,9 @@ import Glibc
 
 /// wl_data_offer: the selection as another client sees it, whatever protocol its source speaks
 /// (wl_data_source, or a data control source), or a drag's data as the client under the drag
-/// sees it (`isDragAndDrop`). receive(mime, fd) forwards the fd to
-/// the source's client (wl_data_source.send) and closes the compositor's copy; an offer whose
+/// sees it (`isDragAndDrop`; its `DragSource` a Wayland client's drag or an X client's).
+/// receive(mime, fd) forwards the fd to the source's client (wl_data_source.send, or a
+/// conversion of XdndSelection) and closes the compositor's copy; an offer whose
 /// source died, was cancelled or replaced is inert (the fd is closed, nothing is sent). A drag's
 /// offer is live while it is its source's `dragOffer`: from enter until leave, or after a drop
 /// until finish.
@@ -56,8 +57,9 @@ final class DataOffer: ResourceObject {
         return offer
     }
 
-    private init?(source: SelectionSource?, dragSource: (any DragSource)?, seat: Seat, client: OpaquePointer, version: UInt32)
-    {
+    private init?(
+        source: SelectionSource?, dragSource: (any DragSource)?, seat: Seat, client: OpaquePointer, version: UInt32
+    ) {
         self.source = source
         self.dragSource = dragSource
         isDragAndDrop = dragSource != nil

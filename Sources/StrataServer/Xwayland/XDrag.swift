@@ -8,8 +8,8 @@ import Glibc
 ///
 /// The XWM's drop window (input only, override-redirect, `XdndAware` version 5) is mapped over
 /// the whole layout, above every X window, while an X client owns XdndSelection, a pointer
-/// button is held (rootless Xwayland keeps the pointer through the press's implicit grab) and
-/// the pointer is over a Wayland client's surface; over an X window, or with no button held,
+/// button pressed on an X window is held (rootless Xwayland keeps the pointer through the
+/// press's implicit grab) and the pointer is over a Wayland client's surface; over an X window, or with no button held,
 /// it is unmapped, so X clients find their own windows there. X sources find it as the topmost
 /// XdndAware window under the pointer and speak XDND to it:
 /// - XdndEnter (its source window must own XdndSelection; types in the message, or its
@@ -80,9 +80,9 @@ final class XDrag {
     /// Whether an X client owns XdndSelection (an X drag may be under way).
     private var xOwner: xcb_window_t { dnd.selection?.xOwner ?? 0 }
 
-    /// The pointer moved to (x, y) (global), `buttonsHeld` or not: the drop window is mapped
-    /// while an X client owns XdndSelection, a button is held and the point is over a Wayland
-    /// client's surface.
+    /// The pointer moved to (x, y) (global), `buttonsHeld` (pressed on an X window) or not: the
+    /// drop window is mapped while an X client owns XdndSelection, such a button is held and the
+    /// point is over a Wayland client's surface.
     func pointerDidMove(x: Double, y: Double, buttonsHeld: Bool) {
         guard buttonsHeld, xOwner != 0, let surface = surface(at: x, y)?.surface else { return setMapped(false) }
         setMapped(surface.client != wm.xwayland.client)
@@ -231,12 +231,15 @@ final class XDrag {
     private func updateFocus() {
         guard let seat, let point else { return }
         var hit = surface(at: point.x, point.y)
-        if let found = hit, found.surface.client == wm.xwayland.client || !seat.acceptsPointerFocus(found.surface.client) {
+        if let found = hit,
+            found.surface.client == wm.xwayland.client || !seat.acceptsPointerFocus(found.surface.client)
+        {
             hit = nil
         }
         if let hit, hit.surface === focus {
             if let device = focusDevice, !device.isDestroyed, BackpressureSender.hasRoom(device.client) {
-                wl_data_device_send_motion(device.resource, time, wl_fixed_from_double(hit.x), wl_fixed_from_double(hit.y))
+                wl_data_device_send_motion(
+                    device.resource, time, wl_fixed_from_double(hit.x), wl_fixed_from_double(hit.y))
             }
             return
         }

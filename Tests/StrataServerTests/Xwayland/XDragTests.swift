@@ -28,7 +28,10 @@ struct XDragTests {
         s.seat.pointerButton(BTN_LEFT, pressed: true, time: 2)
         s.motion(10, 10)
         var found: xcb_window_t?
-        #expect(s.wait { found = Self.topmostAware(x.c, at: 10, 10); return found != nil })
+        #expect(
+            s.wait {
+                found = Self.topmostAware(x.c, at: 10, 10); return found != nil
+            })
         let window = try #require(found)
         #expect(window == s.wm.dnd.xDrag?.window)
         return window
@@ -73,7 +76,9 @@ struct XDragTests {
         s.send("XdndEnter", [source ?? s.x.window, 5 << 24, s.x.atom("UTF8_STRING"), 0, 0], to: drop)
     }
 
-    private func position(_ s: XDNDScene, _ drop: xcb_window_t, _ px: UInt32, _ py: UInt32, from source: xcb_window_t? = nil) {
+    private func position(
+        _ s: XDNDScene, _ drop: xcb_window_t, _ px: UInt32, _ py: UInt32, from source: xcb_window_t? = nil
+    ) {
         s.send("XdndPosition", [source ?? s.x.window, 0, px << 16 | py, 0, s.x.atom("XdndActionCopy")], to: drop)
     }
 
@@ -211,5 +216,22 @@ struct XDragTests {
         s.seat.pointerButton(BTN_LEFT, pressed: false, time: 3)
         #expect(s.wm.dnd.xDrag?.isMapped == false)
         #expect(s.wait { Self.topmostAware(s.x.c, at: 10, 10) == nil })
+    }
+
+    @Test func aPressOnAWaylandWindowNeverMapsTheDropWindow() throws {
+        let s = try XDNDScene()
+        defer { s.shutdown() }
+        s.x.own(s.x.atom("XdndSelection"))
+        #expect(s.wait { s.wm.dnd.selection?.xOwner == s.x.window })
+        s.motion(10, 10)
+        s.seat.pointerButton(BTN_LEFT, pressed: true, time: 2)
+        s.motion(20, 20)
+        #expect(s.wm.dnd.xDrag?.isMapped == false)
+        // Pressed on the X window, the same motion maps it.
+        s.seat.pointerButton(BTN_LEFT, pressed: false, time: 3)
+        s.motion(150, 50)
+        s.seat.pointerButton(BTN_LEFT, pressed: true, time: 4)
+        s.motion(20, 20)
+        #expect(s.wm.dnd.xDrag?.isMapped == true)
     }
 }
