@@ -234,4 +234,19 @@ struct XDragTests {
         s.motion(20, 20)
         #expect(s.wm.dnd.xDrag?.isMapped == true)
     }
+
+    @Test func aDroppedWaylandWindowThatGoesWithoutFinishingRefusesTheDropAtOnce() throws {
+        let s = try XDNDScene()
+        defer { s.shutdown() }
+        s.wm.dnd.xDrag?.finishTimeout = 600_000
+        let drop = try begin(s)
+        let offer = try enterAndAccept(s, drop)
+        s.send("XdndDrop", [s.x.window, 0, 0, 0, 0], to: drop)
+        #expect(s.wait { s.wayland.device.dragEvents.contains(.drop) })
+        // The window closes: its offer goes unfinished (a v3 offer: it gave up).
+        wl_data_offer_destroy(offer)
+        #expect(s.wait { !s.messages("XdndFinished").isEmpty })
+        #expect(s.messages("XdndFinished").first.map { $0.data.data32.1 & 1 } == 0)
+        #expect(s.wm.dnd.xDrag?.stage == .idle)
+    }
 }
