@@ -123,4 +123,57 @@ import Testing
         run.send(SIGTERM)
         _ = await run.finish()
     }
+
+    @Test(
+        .enabled(
+            if: ["gtk3-demo", "gtk4-demo", "dbus-daemon", "Xwayland"].allSatisfy(StrataRun.isInstalled),
+            "gtk3-demo, gtk4-demo, dbus-daemon or Xwayland is not installed"))
+    func anImageDraggedFromAnX11Gtk3ClientIsDroppedIntoAWaylandGtk4One() async throws {
+        let run = try StrataRun(
+            ["--size", "1280x720", "--hide-cursor"],
+            environment: ["GDK_BACKEND": "wayland", "NO_AT_BRIDGE": "1", "GTK_A11Y": "none", "GSK_RENDERER": "cairo"])
+        _ = try #require(await run.socketName())
+        #expect(
+            try Ctl.ctl(run, ["exec", "--"] + StrataRun.dbusSession + ["gtk4-demo", "--run=clipboard"]).status == 0)
+        #expect(
+            try Ctl.ctl(
+                run,
+                ["exec", "--"] + StrataRun.dbusSession + ["env", "GDK_BACKEND=x11", "gtk3-demo", "--run=clipboard"]
+            ).status == 0)
+        let found = await StrataRun.poll(timeout: 30) { () -> (wayland: Int, x11: Int, main: Int)? in
+            let shown = (try? DnD.windows(run))?.filter { $0["hidden"] as? Bool == false } ?? []
+            let clipboards = shown.filter { $0["title"] as? String == "Clipboard" }
+            guard let wayland = clipboards.first(where: { $0["kind"] as? String == "wayland" })?["id"] as? Int,
+                let x11 = clipboards.first(where: { $0["kind"] as? String == "x11" })?["id"] as? Int,
+                let main = shown.first(where: { $0["title"] as? String == "Application Class" })?["id"] as? Int
+            else { return nil }
+            return (wayland, x11, main)
+        }
+        let ids = try #require(found, "the Clipboard windows never showed; stderr: \(run.stderr.suffix(2000))")
+        // gtk3-demo's main window out of the way, its Clipboard demo (a dialog of it) at (50, 50).
+        #expect(try Ctl.ctl(run, ["move", String(ids.main), "--to", "500,400"]).status == 0)
+        #expect(try Ctl.ctl(run, ["move", String(ids.x11), "--to", "50,50"]).status == 0)
+        #expect(try Ctl.ctl(run, ["move", String(ids.wayland), "--to", "600,50"]).status == 0)
+        let dropArea = (690, 212, 270, 30)
+        _ = try #require(try await Ctl.settled(run, (0, 0, 1280, 720)), "the screen never settled")
+        #expect(Ctl.ink(Ctl.region(try #require(try Ctl.screenshot(run)), dropArea)) == 0)
+
+        // The red "stop" image at the bottom of gtk3-demo's Clipboard demo is a drag source
+        // (image/png and the other image types of GdkPixbuf).
+        try DnD.drag(run, from: (106, 246), through: [110, 120, 140, 300, 500, 700, 780, 800], y: 227)
+
+        // GTK 4 shows what was dropped: "Image" (dark ink) and the image.
+        let deadline = Date().addingTimeInterval(20)
+        var dropped = false
+        while !dropped, Date() < deadline, let screen = try await Ctl.settled(run, (0, 0, 1280, 720)) {
+            var area: [UInt32] = []
+            for y in dropArea.1..<dropArea.1 + dropArea.3 {
+                for x in dropArea.0..<dropArea.0 + dropArea.2 { area.append(screen[y * 1280 + x]) }
+            }
+            dropped = Ctl.ink(area) > 30
+        }
+        #expect(dropped, "nothing appeared in the Wayland window's drop area")
+        run.send(SIGTERM)
+        _ = await run.finish()
+    }
 }
