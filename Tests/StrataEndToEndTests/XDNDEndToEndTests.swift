@@ -12,17 +12,12 @@ import Testing
     typealias Ctl = PrimarySelectionEndToEndTests
     typealias DnD = DragAndDropEndToEndTests
 
-    @Test(
-        .enabled(
-            if: ["gtk4-demo", "dbus-daemon", "Xwayland"].allSatisfy(StrataRun.isInstalled),
-            "gtk4-demo, dbus-daemon or Xwayland is not installed"))
-    func textDraggedFromAWaylandGtk4ClientIsDroppedIntoAnX11One() async throws {
-        let scratch = try ScratchFolder(prefix: "strata-xdnd-e2e")
-        defer { withExtendedLifetime(scratch) {} }
-        let trace = scratch.path + "/drag.trace"
+    /// Strata (1280x720, `arguments` added) with two gtk4-demo "Clipboard" windows shown, one on
+    /// Wayland and one under X11, each on a session bus of its own: the run and the windows' ids.
+    static func twoClipboardDemos(_ arguments: [String]) async throws -> (StrataRun, (wayland: Int, x11: Int)) {
         // GTK 4.8 draws with cairo when there is no GL (Strata offers none).
         let run = try StrataRun(
-            ["--size", "1280x720", "--hide-cursor", "--record", trace],
+            ["--size", "1280x720", "--hide-cursor"] + arguments,
             environment: ["GDK_BACKEND": "wayland", "NO_AT_BRIDGE": "1", "GTK_A11Y": "none", "GSK_RENDERER": "cairo"])
         _ = try #require(await run.socketName())
         let demo = ["gtk4-demo", "--run=clipboard"]
@@ -40,6 +35,18 @@ import Testing
             return (wayland, x11)
         }
         let ids = try #require(found, "the two Clipboard windows never showed; stderr: \(run.stderr.suffix(2000))")
+        return (run, ids)
+    }
+
+    @Test(
+        .enabled(
+            if: ["gtk4-demo", "dbus-daemon", "Xwayland"].allSatisfy(StrataRun.isInstalled),
+            "gtk4-demo, dbus-daemon or Xwayland is not installed"))
+    func textDraggedFromAWaylandGtk4ClientIsDroppedIntoAnX11One() async throws {
+        let scratch = try ScratchFolder(prefix: "strata-xdnd-e2e")
+        defer { withExtendedLifetime(scratch) {} }
+        let trace = scratch.path + "/drag.trace"
+        let (run, ids) = try await Self.twoClipboardDemos(["--record", trace])
         #expect(try Ctl.ctl(run, ["move", String(ids.wayland), "--to", "50,50"]).status == 0)
         #expect(try Ctl.ctl(run, ["move", String(ids.x11), "--to", "600,50"]).status == 0)
         // The X window's drop area (right of its Paste button; no client-side shadow under X11)
@@ -74,25 +81,7 @@ import Testing
             if: ["gtk4-demo", "dbus-daemon", "Xwayland"].allSatisfy(StrataRun.isInstalled),
             "gtk4-demo, dbus-daemon or Xwayland is not installed"))
     func textDraggedFromAnX11Gtk4ClientIsDroppedIntoAWaylandOne() async throws {
-        let run = try StrataRun(
-            ["--size", "1280x720", "--hide-cursor"],
-            environment: ["GDK_BACKEND": "wayland", "NO_AT_BRIDGE": "1", "GTK_A11Y": "none", "GSK_RENDERER": "cairo"])
-        _ = try #require(await run.socketName())
-        let demo = ["gtk4-demo", "--run=clipboard"]
-        #expect(try Ctl.ctl(run, ["exec", "--"] + StrataRun.dbusSession + demo).status == 0)
-        #expect(
-            try Ctl.ctl(run, ["exec", "--"] + StrataRun.dbusSession + ["env", "GDK_BACKEND=x11"] + demo).status == 0)
-        let found = await StrataRun.poll(timeout: 30) { () -> (wayland: Int, x11: Int)? in
-            let shown =
-                (try? DnD.windows(run))?.filter {
-                    $0["title"] as? String == "Clipboard" && $0["hidden"] as? Bool == false
-                } ?? []
-            guard let wayland = shown.first(where: { $0["kind"] as? String == "wayland" })?["id"] as? Int,
-                let x11 = shown.first(where: { $0["kind"] as? String == "x11" })?["id"] as? Int
-            else { return nil }
-            return (wayland, x11)
-        }
-        let ids = try #require(found, "the two Clipboard windows never showed; stderr: \(run.stderr.suffix(2000))")
+        let (run, ids) = try await Self.twoClipboardDemos([])
         #expect(try Ctl.ctl(run, ["move", String(ids.x11), "--to", "50,50"]).status == 0)
         #expect(try Ctl.ctl(run, ["move", String(ids.wayland), "--to", "600,50"]).status == 0)
         // The Wayland window's drop area (right of its Paste button) is empty before the drop.

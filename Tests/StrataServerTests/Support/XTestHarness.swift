@@ -39,6 +39,21 @@ enum XTestHarness {
         return (server, xwayland)
     }
 
+    /// `start()`, with the window manager itself.
+    static func startWithWM() throws -> (TestServer, Xwayland, XWM) {
+        let (server, xwayland) = try start()
+        guard let wm = xwayland.wm else {
+            xwayland.shutdown()
+            throw XwaylandError.setup("the XWM did not connect")
+        }
+        return (server, xwayland, wm)
+    }
+
+    /// A selection test's X client (`TestXSelectionClient`) of `xwayland`'s display.
+    static func selectionClient(_ xwayland: Xwayland) throws -> TestXSelectionClient {
+        try #require(TestXSelectionClient(display: xwayland.displayName), "cannot connect to \(xwayland.displayName)")
+    }
+
     static func connect(_ xwayland: Xwayland) -> OpaquePointer? {
         guard let c = xcb_connect(xwayland.displayName, nil) else { return nil }
         guard xcb_connection_has_error(c) == 0 else {
@@ -105,11 +120,14 @@ enum XTestHarness {
         return Array(UnsafeBufferPointer(start: value.assumingMemoryBound(to: UInt32.self), count: count))
     }
 
-    /// A client message about `window` sent to the root (as EWMH asks: the window manager gets it).
-    static func sendToRoot(_ c: OpaquePointer, window: xcb_window_t, type: xcb_atom_t, _ data: [UInt32]) {
+    /// A client message about `window` sent to the root (as EWMH asks: the window manager gets
+    /// it); `format` other than EWMH's 32 for hostile tests.
+    static func sendToRoot(
+        _ c: OpaquePointer, window: xcb_window_t, type: xcb_atom_t, format: UInt8 = 32, _ data: [UInt32]
+    ) {
         var event = xcb_client_message_event_t()
         event.response_type = UInt8(XCB_CLIENT_MESSAGE)
-        event.format = 32
+        event.format = format
         event.window = window
         event.type = type
         withUnsafeMutableBytes(of: &event.data) { raw in

@@ -13,19 +13,6 @@ import Testing
     "X clipboard manager and MULTIPLE", .serialized, .enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage)
 )
 struct XClipboardManagerTests {
-    private static func start() throws -> (TestServer, Xwayland, XWM) {
-        let (server, xwayland) = try XTestHarness.start()
-        guard let wm = xwayland.wm else {
-            xwayland.shutdown()
-            throw XwaylandError.setup("the XWM did not connect")
-        }
-        return (server, xwayland, wm)
-    }
-
-    private static func xClient(_ xwayland: Xwayland) throws -> TestXSelectionClient {
-        try #require(TestXSelectionClient(display: xwayland.displayName), "cannot connect to \(xwayland.displayName)")
-    }
-
     /// Reads `fd` while stepping, until its end.
     private static func readToEnd(_ fd: Int32, _ reader: ControlClient, pumping x: TestXSelectionClient?) -> [UInt8] {
         var bytes: [UInt8] = []
@@ -39,9 +26,9 @@ struct XClipboardManagerTests {
     }
 
     @Test func whatAnXOwnerSavedBeforeQuittingStaysOnTheClipboardForWaylandAndX() throws {
-        let (server, xwayland, wm) = try Self.start()
+        let (server, xwayland, wm) = try XTestHarness.startWithWM()
         defer { xwayland.shutdown() }
-        let owner = try Self.xClient(xwayland)
+        let owner = try XTestHarness.selectionClient(xwayland)
         defer { owner.disconnect() }
         let reader = try ControlClient(server, flavor: .wlr)
         let clipboard = owner.atom("CLIPBOARD")
@@ -80,7 +67,7 @@ struct XClipboardManagerTests {
         #expect(String(decoding: Self.readToEnd(html, reader, pumping: nil), as: UTF8.self) == "<i>X</i>")
 
         // So do X clients: the XWM owns CLIPBOARD with it.
-        let pasting = try Self.xClient(xwayland)
+        let pasting = try XTestHarness.selectionClient(xwayland)
         defer { pasting.disconnect() }
         #expect(server.run(seconds: 20) { pasting.owner(of: clipboard) == wm.selectionWindow })
         pasting.convert(clipboard, to: pasting.atom("UTF8_STRING"))
@@ -100,11 +87,11 @@ struct XClipboardManagerTests {
     /// An owner that never answers holds the save (a second request is refused meanwhile); its
     /// death ends the save with nothing kept, and the clipboard is empty.
     @Test func aSaveIsOneAtATimeAndAnOwnerThatDiesMidSaveLeavesNothing() throws {
-        let (server, xwayland, wm) = try Self.start()
+        let (server, xwayland, wm) = try XTestHarness.startWithWM()
         defer { xwayland.shutdown() }
-        let owner = try Self.xClient(xwayland)
+        let owner = try XTestHarness.selectionClient(xwayland)
         defer { owner.disconnect() }
-        let asker = try Self.xClient(xwayland)
+        let asker = try XTestHarness.selectionClient(xwayland)
         defer { asker.disconnect() }
         let reader = try ControlClient(server, flavor: .wlr)
         let manager = asker.atom("CLIPBOARD_MANAGER"), save = asker.atom("SAVE_TARGETS")
@@ -125,7 +112,7 @@ struct XClipboardManagerTests {
         // The owner is not pumped from here: it never answers the save's conversions.
         asker.convert(manager, to: save, property: asker.atom("STRATA_TEST_SAVE"))
         #expect(server.run(seconds: 20) { wm.clipboardManager?.isSaving == true })
-        let second = try Self.xClient(xwayland)
+        let second = try XTestHarness.selectionClient(xwayland)
         defer { second.disconnect() }
         second.convert(manager, to: save, property: second.atom("STRATA_TEST_SAVE"))
         #expect(
@@ -144,9 +131,9 @@ struct XClipboardManagerTests {
     }
 
     @Test func multipleAnswersEachPairAndRefusesWhatIsNotOffered() throws {
-        let (server, xwayland, _) = try Self.start()
+        let (server, xwayland, _) = try XTestHarness.startWithWM()
         defer { xwayland.shutdown() }
-        let x = try Self.xClient(xwayland)
+        let x = try XTestHarness.selectionClient(xwayland)
         defer { x.disconnect() }
         let copier = try ControlClient(server, flavor: .wlr)
         let source = try copier.copy("from Wayland")

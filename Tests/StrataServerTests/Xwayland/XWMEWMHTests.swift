@@ -55,30 +55,6 @@ struct XWMEWMHTests {
         return found
     }
 
-    /// A client message to the root with any format (EWMH's are 32).
-    private static func send(
-        _ c: OpaquePointer, window: xcb_window_t, type: xcb_atom_t, format: UInt8, _ data: [UInt32]
-    ) {
-        var event = xcb_client_message_event_t()
-        event.response_type = UInt8(XCB_CLIENT_MESSAGE)
-        event.format = format
-        event.window = window
-        event.type = type
-        withUnsafeMutableBytes(of: &event.data) { raw in
-            for (index, word) in data.prefix(5).enumerated() {
-                raw.storeBytes(of: word, toByteOffset: index * 4, as: UInt32.self)
-            }
-        }
-        withUnsafeBytes(of: &event) { bytes in
-            _ = bytes.withMemoryRebound(to: CChar.self) { chars in
-                xcb_send_event(
-                    c, 0, H.root(c),
-                    XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT.rawValue | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY.rawValue,
-                    chars.baseAddress)
-            }
-        }
-    }
-
     @Test func theRootHasOneDesktopWhoseWorkAreaFollowsTheMainScreensUsableArea() throws {
         let (server, xwayland) = try H.start()
         defer { xwayland.shutdown() }
@@ -293,8 +269,8 @@ struct XWMEWMHTests {
         let frame = model.frame
         // Wrong formats (8 and 16) and windows that do not exist (or are the root): nothing.
         for format: UInt8 in [8, 16] {
-            Self.send(hostile, window: window, type: close, format: format, [0, 2])
-            Self.send(hostile, window: window, type: moveResize, format: format, [0xF00, 1, 1, 1, 1])
+            H.sendToRoot(hostile, window: window, type: close, format: format, [0, 2])
+            H.sendToRoot(hostile, window: window, type: moveResize, format: format, [0xF00, 1, 1, 1, 1])
         }
         for bogus: UInt32 in [0, 1, 0xFFFF_FFFF, H.root(hostile), window &+ 12345] {
             H.sendToRoot(hostile, window: bogus, type: close, [0, 2])

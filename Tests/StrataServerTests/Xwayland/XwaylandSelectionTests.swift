@@ -11,19 +11,6 @@ import Testing
 /// mid-transfer, a Wayland source that never writes, a huge TARGETS list).
 @Suite("X ↔ Wayland selections", .serialized, .enabled(if: XTestHarness.isInstalled, XTestHarness.missingMessage))
 struct XwaylandSelectionTests {
-    private static func start() throws -> (TestServer, Xwayland, XWM) {
-        let (server, xwayland) = try XTestHarness.start()
-        guard let wm = xwayland.wm else {
-            xwayland.shutdown()
-            throw XwaylandError.setup("the XWM did not connect")
-        }
-        return (server, xwayland, wm)
-    }
-
-    private static func xClient(_ xwayland: Xwayland) throws -> TestXSelectionClient {
-        try #require(TestXSelectionClient(display: xwayland.displayName), "cannot connect to \(xwayland.displayName)")
-    }
-
     /// Reads `fd` while stepping, until its end; the bytes.
     private static func readToEnd(
         _ fd: Int32, _ reader: ControlClient, pumping x: TestXSelectionClient,
@@ -42,9 +29,9 @@ struct XwaylandSelectionTests {
     }
 
     @Test func anXOwnersTargetsAreOfferedAsMimeTypesAndItsTextIsPastedInAWaylandClient() throws {
-        let (server, xwayland, wm) = try Self.start()
+        let (server, xwayland, wm) = try XTestHarness.startWithWM()
         defer { xwayland.shutdown() }
-        let x = try Self.xClient(xwayland)
+        let x = try XTestHarness.selectionClient(xwayland)
         defer { x.disconnect() }
         let reader = try ControlClient(server, flavor: .wlr)
         x.data = [
@@ -81,9 +68,9 @@ struct XwaylandSelectionTests {
     }
 
     @Test func twoMegabytesFromAnXOwnerComeByIncrIntoAWaylandReader() throws {
-        let (server, xwayland, _) = try Self.start()
+        let (server, xwayland, _) = try XTestHarness.startWithWM()
         defer { xwayland.shutdown() }
-        let x = try Self.xClient(xwayland)
+        let x = try XTestHarness.selectionClient(xwayland)
         defer { x.disconnect() }
         let reader = try ControlClient(server, flavor: .ext)
         let payload = (0..<(2 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 11) }
@@ -105,9 +92,9 @@ struct XwaylandSelectionTests {
     }
 
     @Test func anXOwnerThatDiesMidTransferEndsTheWaylandReadersPipeAndClearsTheSelection() throws {
-        let (server, xwayland, wm) = try Self.start()
+        let (server, xwayland, wm) = try XTestHarness.startWithWM()
         defer { xwayland.shutdown() }
-        let x = try Self.xClient(xwayland)
+        let x = try XTestHarness.selectionClient(xwayland)
         defer { x.disconnect() }
         let reader = try ControlClient(server, flavor: .wlr)
         x.data = [x.atom("UTF8_STRING"): [UInt8](repeating: 0x61, count: 1_000_000)]
@@ -127,7 +114,7 @@ struct XwaylandSelectionTests {
         #expect(reader.client.wait(seconds: 20) { reader.control.selection == nil })
         #expect(wm.selections.allSatisfy { $0.conversionCount == 0 && $0.source == nil })
         // The bridge still works: a new X owner is offered.
-        let next = try Self.xClient(xwayland)
+        let next = try XTestHarness.selectionClient(xwayland)
         defer { next.disconnect() }
         next.data = [next.atom("UTF8_STRING"): Array("next".utf8)]
         next.own(next.atom("CLIPBOARD"))
@@ -144,11 +131,11 @@ struct XwaylandSelectionTests {
     /// XWM's next read of its connection finds both the chunk and the owner's end (handled
     /// first, as events are): the chunk still reaches the reader.
     @Test func aChunkReadWhenTheOwnerDiesArrivesInTheSameReadAsItsEndAndIsStillWritten() throws {
-        let (server, xwayland, wm) = try Self.start()
+        let (server, xwayland, wm) = try XTestHarness.startWithWM()
         defer { xwayland.shutdown() }
-        let x = try Self.xClient(xwayland)
+        let x = try XTestHarness.selectionClient(xwayland)
         defer { x.disconnect() }
-        let watcher = try Self.xClient(xwayland)
+        let watcher = try XTestHarness.selectionClient(xwayland)
         defer { watcher.disconnect() }
         let clipboard = x.atom("CLIPBOARD")
         watcher.watchOwner(of: clipboard)
@@ -197,9 +184,9 @@ struct XwaylandSelectionTests {
     /// The owner writes a chunk and dies at once while the XWM still holds the chunk before it
     /// (the reader has not read): both reach the reader, then its pipe ends.
     @Test func aChunkWrittenJustBeforeTheOwnerDiesIsWrittenAfterTheOneHeld() throws {
-        let (server, xwayland, wm) = try Self.start()
+        let (server, xwayland, wm) = try XTestHarness.startWithWM()
         defer { xwayland.shutdown() }
-        let x = try Self.xClient(xwayland)
+        let x = try XTestHarness.selectionClient(xwayland)
         defer { x.disconnect() }
         let clipboard = x.atom("CLIPBOARD")
         let bridge = try #require(wm.selections.first { $0.atom == clipboard })
@@ -230,9 +217,9 @@ struct XwaylandSelectionTests {
     }
 
     @Test func aHugeTargetsListIsCutToTheMimeTypeCap() throws {
-        let (server, xwayland, _) = try Self.start()
+        let (server, xwayland, _) = try XTestHarness.startWithWM()
         defer { xwayland.shutdown() }
-        let x = try Self.xClient(xwayland)
+        let x = try XTestHarness.selectionClient(xwayland)
         defer { x.disconnect() }
         let reader = try ControlClient(server, flavor: .wlr)
         let named = (0..<300).map { x.atom("text/x-strata-\($0)") }
@@ -252,9 +239,9 @@ struct XwaylandSelectionTests {
     }
 
     @Test func aWaylandSelectionIsOwnedInXAndConvertedForAnXClient() throws {
-        let (server, xwayland, _) = try Self.start()
+        let (server, xwayland, _) = try XTestHarness.startWithWM()
         defer { xwayland.shutdown() }
-        let x = try Self.xClient(xwayland)
+        let x = try XTestHarness.selectionClient(xwayland)
         defer { x.disconnect() }
         let copier = try ControlClient(server, flavor: .wlr)
         let clipboardSource = try copier.copy("from Wayland")
@@ -310,7 +297,7 @@ struct XwaylandSelectionTests {
     /// (through the StructureNotify the XWM selects on it).
     @Test(arguments: [false, true])
     func aWaylandSourceThatNeverWritesHoldsOneRequestUntilTheRequestorsWindowGoes(nested: Bool) throws {
-        let (server, xwayland, wm) = try Self.start()
+        let (server, xwayland, wm) = try XTestHarness.startWithWM()
         defer { xwayland.shutdown() }
         let copier = try ControlClient(server, flavor: .wlr)
         let silent = try copier.control.makeSource(mimeTypes: ["text/plain;charset=utf-8"], payload: [])
@@ -341,9 +328,9 @@ struct XwaylandSelectionTests {
     }
 
     @Test func aSilentXOwnerHoldsAtMostSixteenConversionsAndItsDeathEndsThemAll() throws {
-        let (server, xwayland, wm) = try Self.start()
+        let (server, xwayland, wm) = try XTestHarness.startWithWM()
         defer { xwayland.shutdown() }
-        let x = try Self.xClient(xwayland)
+        let x = try XTestHarness.selectionClient(xwayland)
         defer { x.disconnect() }
         let reader = try ControlClient(server, flavor: .wlr)
         x.data = [x.atom("UTF8_STRING"): Array("never sent".utf8)]
@@ -375,9 +362,9 @@ struct XwaylandSelectionTests {
     }
 
     @Test func anXTransferStopsAtSixtyFourMebibytes() throws {
-        let (server, xwayland, _) = try Self.start()
+        let (server, xwayland, _) = try XTestHarness.startWithWM()
         defer { xwayland.shutdown() }
-        let x = try Self.xClient(xwayland)
+        let x = try XTestHarness.selectionClient(xwayland)
         defer { x.disconnect() }
         let reader = try ControlClient(server, flavor: .wlr)
         x.data = [x.atom("UTF8_STRING"): [UInt8](repeating: 0x62, count: XSelection.maxTransferBytes + 3_000_000)]
@@ -404,11 +391,11 @@ struct XwaylandSelectionTests {
     }
 
     @Test func anXOwnerThatRefusesTargetsClearsTheWaylandSelection() throws {
-        let (server, xwayland, _) = try Self.start()
+        let (server, xwayland, _) = try XTestHarness.startWithWM()
         defer { xwayland.shutdown() }
         let copier = try ControlClient(server, flavor: .wlr)
         let source = try copier.copy("from Wayland")
-        let x = try Self.xClient(xwayland)
+        let x = try XTestHarness.selectionClient(xwayland)
         defer { x.disconnect() }
         let clipboard = x.atom("CLIPBOARD")
         #expect(server.run(seconds: 20) { x.owner(of: clipboard) != 0 })
@@ -423,14 +410,14 @@ struct XwaylandSelectionTests {
     }
 
     @Test func moreThanSixteenXRequestsAtOnceAreRefused() throws {
-        let (server, xwayland, wm) = try Self.start()
+        let (server, xwayland, wm) = try XTestHarness.startWithWM()
         defer { xwayland.shutdown() }
         let copier = try ControlClient(server, flavor: .wlr)
         let silent = try copier.control.makeSource(mimeTypes: ["text/plain;charset=utf-8"], payload: [])
         silent.holdsFDs = true
         copier.control.set(silent)
         copier.client.roundtrip()
-        let clients = try (0...XSelection.maxRequests).map { _ in try Self.xClient(xwayland) }
+        let clients = try (0...XSelection.maxRequests).map { _ in try XTestHarness.selectionClient(xwayland) }
         defer {
             for client in clients { client.disconnect() }
             for fd in silent.heldFDs { close(fd) }
@@ -449,14 +436,14 @@ struct XwaylandSelectionTests {
     }
 
     @Test func forgedOwnerChangesAndSelectionRequestsFromAnXClientAreIgnored() throws {
-        let (server, xwayland, wm) = try Self.start()
+        let (server, xwayland, wm) = try XTestHarness.startWithWM()
         defer { xwayland.shutdown() }
         let copier = try ControlClient(server, flavor: .wlr)
         let silent = try copier.control.makeSource(mimeTypes: ["text/plain;charset=utf-8"], payload: [])
         silent.holdsFDs = true
         copier.control.set(silent)
         copier.client.roundtrip()
-        let x = try Self.xClient(xwayland)
+        let x = try XTestHarness.selectionClient(xwayland)
         defer { x.disconnect() }
         let clipboard = x.atom("CLIPBOARD")
         #expect(server.run(seconds: 20) { x.owner(of: clipboard) == wm.selectionWindow })
@@ -494,7 +481,7 @@ struct XwaylandSelectionTests {
     }
 
     @Test func anXRequestorThatDiesMidIncrEndsTheTransferAndClosesTheSourcesPipe() throws {
-        let (server, xwayland, wm) = try Self.start()
+        let (server, xwayland, wm) = try XTestHarness.startWithWM()
         defer { xwayland.shutdown() }
         let copier = try ControlClient(server, flavor: .wlr)
         // The test writes the source's data itself, as the pipe takes it.
@@ -502,7 +489,7 @@ struct XwaylandSelectionTests {
         source.holdsFDs = true
         copier.control.set(source)
         copier.client.roundtrip()
-        let x = try Self.xClient(xwayland)
+        let x = try XTestHarness.selectionClient(xwayland)
         let clipboard = x.atom("CLIPBOARD")
         #expect(server.run(seconds: 20) { x.owner(of: clipboard) == wm.selectionWindow })
         x.dieAfterReading = 3
@@ -538,10 +525,10 @@ struct XwaylandSelectionTests {
     }
 
     @Test func aWaylandClientOfferingEverNewMimeTypesMakesAtMost4096XAtoms() throws {
-        let (server, xwayland, wm) = try Self.start()
+        let (server, xwayland, wm) = try XTestHarness.startWithWM()
         defer { xwayland.shutdown() }
         let copier = try ControlClient(server, flavor: .wlr)
-        let x = try Self.xClient(xwayland)
+        let x = try XTestHarness.selectionClient(xwayland)
         defer { x.disconnect() }
         func exists(_ name: String) -> Bool {
             let cookie = xcb_intern_atom(x.c, 1, UInt16(name.utf8.count), name)
@@ -584,7 +571,7 @@ struct XwaylandSelectionTests {
     }
 
     @Test func ownersChangingWhileAReaderDoesNotReadLeaveAtMostTwoConversionsWriting() throws {
-        let (server, xwayland, wm) = try Self.start()
+        let (server, xwayland, wm) = try XTestHarness.startWithWM()
         defer { xwayland.shutdown() }
         let reader = try ControlClient(server, flavor: .wlr)
         let bridge = try #require(wm.selections.first { $0.selection === server.compositor.seat.clipboard })
@@ -597,7 +584,7 @@ struct XwaylandSelectionTests {
         // Four owners in turn, each answering 1 MiB in one property to a reader that reads
         // nothing: the pipe takes 64 KiB, the rest is held.
         for index in 0..<4 {
-            let x = try Self.xClient(xwayland)
+            let x = try XTestHarness.selectionClient(xwayland)
             owners.append(x)
             x.data = [x.atom("UTF8_STRING"): [UInt8](repeating: UInt8(0x41 + index), count: 1 << 20)]
             let events = reader.control.selectionEvents
