@@ -38,6 +38,21 @@ import Testing
         return (run, ids)
     }
 
+    /// Whether ink (what GTK shows of a drop) appears in `area` of the settled 1280x720 screen
+    /// within 20 s: checked only once the screen settled, because a failed drop's icon, an X
+    /// window, crosses the area on its way back to the source.
+    static func inkSettles(_ run: StrataRun, in area: (Int, Int, Int, Int)) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, let screen = try await Ctl.settled(run, (0, 0, 1280, 720)) {
+            var pixels: [UInt32] = []
+            for y in area.1..<area.1 + area.3 {
+                for x in area.0..<area.0 + area.2 { pixels.append(screen[y * 1280 + x]) }
+            }
+            if Ctl.ink(pixels) > 30 { return true }
+        }
+        return false
+    }
+
     @Test(
         .enabled(
             if: ["gtk4-demo", "dbus-daemon", "Xwayland"].allSatisfy(StrataRun.isInstalled),
@@ -99,16 +114,8 @@ import Testing
         // GTK shows what was dropped: "Text" and the text itself, dark ink in the drop area,
         // once the screen settled (the X drag icon, an X window, crosses the area on its way
         // back to the source when a drop fails).
-        let deadline = Date().addingTimeInterval(20)
-        var dropped = false
-        while !dropped, Date() < deadline, let screen = try await Ctl.settled(run, (0, 0, 1280, 720)) {
-            var area: [UInt32] = []
-            for y in dropArea.1..<dropArea.1 + dropArea.3 {
-                for x in dropArea.0..<dropArea.0 + dropArea.2 { area.append(screen[y * 1280 + x]) }
-            }
-            dropped = Ctl.ink(area) > 30
-        }
-        #expect(dropped, "nothing appeared in the Wayland window's drop area")
+        #expect(
+            try await Self.inkSettles(run, in: dropArea), "nothing appeared in the Wayland window's drop area")
         run.send(SIGTERM)
         _ = await run.finish()
     }
@@ -152,16 +159,8 @@ import Testing
         try DnD.drag(run, from: (106, 246), through: [110, 120, 140, 300, 500, 700, 780, 800], y: 227)
 
         // GTK 4 shows what was dropped: "Image" (dark ink) and the image.
-        let deadline = Date().addingTimeInterval(20)
-        var dropped = false
-        while !dropped, Date() < deadline, let screen = try await Ctl.settled(run, (0, 0, 1280, 720)) {
-            var area: [UInt32] = []
-            for y in dropArea.1..<dropArea.1 + dropArea.3 {
-                for x in dropArea.0..<dropArea.0 + dropArea.2 { area.append(screen[y * 1280 + x]) }
-            }
-            dropped = Ctl.ink(area) > 30
-        }
-        #expect(dropped, "nothing appeared in the Wayland window's drop area")
+        #expect(
+            try await Self.inkSettles(run, in: dropArea), "nothing appeared in the Wayland window's drop area")
         run.send(SIGTERM)
         _ = await run.finish()
     }

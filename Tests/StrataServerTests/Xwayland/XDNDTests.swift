@@ -76,6 +76,20 @@ struct XDNDScene {
         wayland.client.roundtrip()
     }
 
+    /// Starts a drag of `source` and moves it over the X window: whether its first XdndPosition
+    /// came.
+    func dragOverTarget(_ source: TestDataSource) -> Bool {
+        startDrag(source)
+        motion(150, 50)
+        return wait { messages("XdndPosition").count == 1 }
+    }
+
+    /// The X window accepts (XdndStatus, copy): whether the source heard of it.
+    func accept(_ source: TestDataSource) -> Bool {
+        status()
+        return wait { source.dragEvents.contains("target(text/plain)") }
+    }
+
     func release() {
         seat.pointerButton(BTN_LEFT, pressed: false, time: 3)
         wayland.client.roundtrip()
@@ -130,9 +144,7 @@ struct XDNDTests {
         let s = try XDNDScene()
         defer { s.shutdown() }
         let source = try s.wayland.source("hello by drag")
-        s.startDrag(source)
-        s.motion(150, 50)
-        #expect(s.wait { s.messages("XdndPosition").count == 1 })
+        #expect(s.dragOverTarget(source))
         let enter = try #require(s.messages("XdndEnter").first)
         #expect(enter.window == s.target)
         #expect(enter.data.data32.0 == s.wm.selectionWindow)
@@ -189,9 +201,7 @@ struct XDNDTests {
         let s = try XDNDScene()
         defer { s.shutdown() }
         let source = try s.wayland.source()
-        s.startDrag(source)
-        s.motion(150, 50)
-        #expect(s.wait { s.messages("XdndPosition").count == 1 })
+        #expect(s.dragOverTarget(source))
         // Motion piles up nowhere: one position waits for a status that never comes.
         for step in 0..<500 { s.motion(150 + Double(step % 100), 50) }
         s.release()
@@ -206,11 +216,8 @@ struct XDNDTests {
         defer { s.shutdown() }
         s.wm.dnd.finishTimeout = 50
         let source = try s.wayland.source()
-        s.startDrag(source)
-        s.motion(150, 50)
-        #expect(s.wait { s.messages("XdndPosition").count == 1 })
-        s.status()
-        #expect(s.wait { source.dragEvents.contains("target(text/plain)") })
+        #expect(s.dragOverTarget(source))
+        #expect(s.accept(source))
         s.release()
         #expect(s.wait { s.messages("XdndDrop").count == 1 })
         #expect(s.wait { source.cancelled })
@@ -226,11 +233,8 @@ struct XDNDTests {
         let s = try XDNDScene()
         defer { s.shutdown() }
         let source = try s.wayland.source()
-        s.startDrag(source)
-        s.motion(150, 50)
-        #expect(s.wait { s.messages("XdndPosition").count == 1 })
-        s.status()
-        #expect(s.wait { source.dragEvents.contains("target(text/plain)") })
+        #expect(s.dragOverTarget(source))
+        #expect(s.accept(source))
         s.release()
         #expect(s.wait { s.messages("XdndDrop").count == 1 })
         xcb_destroy_window(s.x.c, s.target)
@@ -243,9 +247,7 @@ struct XDNDTests {
         let s = try XDNDScene()
         defer { s.shutdown() }
         let source = try s.wayland.source()
-        s.startDrag(source)
-        s.motion(150, 50)
-        #expect(s.wait { s.messages("XdndPosition").count == 1 })
+        #expect(s.dragOverTarget(source))
         // Naming another window, or sent to a window not the XWM's: not the drag's.
         s.send("XdndStatus", [s.target &+ 1, 1, 0, 0, s.x.atom("XdndActionCopy")])
         s.send("XdndStatus", [s.target, 1, 0, 0, s.x.atom("XdndActionCopy")], to: s.x.window)
@@ -257,8 +259,7 @@ struct XDNDTests {
         for _ in 0..<10 { s.wayland.client.roundtrip(); s.x.pump() }
         #expect(source.dragEvents.isEmpty)
         // The real answer still counts.
-        s.status()
-        #expect(s.wait { source.dragEvents.contains("target(text/plain)") })
+        #expect(s.accept(source))
         // Statuses past the one the position asked for change nothing.
         for _ in 0..<2000 { s.status(accepts: false) }
         s.x.sync()
@@ -291,11 +292,8 @@ struct XDNDTests {
         defer { s.shutdown() }
         let source = try s.wayland.source()
         source.holdsFDs = true
-        s.startDrag(source)
-        s.motion(150, 50)
-        #expect(s.wait { s.messages("XdndPosition").count == 1 })
-        s.status()
-        #expect(s.wait { source.dragEvents.contains("target(text/plain)") })
+        #expect(s.dragOverTarget(source))
+        #expect(s.accept(source))
         s.release()
         #expect(s.wait { s.messages("XdndDrop").count == 1 })
         s.x.convert(s.x.atom("XdndSelection"), to: s.x.atom("UTF8_STRING"))
@@ -323,9 +321,7 @@ struct XDNDTests {
         defer { s.shutdown() }
         let move = WL_DATA_DEVICE_MANAGER_DND_ACTION_MOVE.rawValue
         let source = try s.wayland.source(actions: move)
-        s.startDrag(source)
-        s.motion(150, 50)
-        #expect(s.wait { s.messages("XdndPosition").count == 1 })
+        #expect(s.dragOverTarget(source))
         #expect(s.messages("XdndPosition").first?.data.data32.4 == s.x.atom("XdndActionMove"))
         // A copy the source does not offer: the action asked for, move.
         s.send("XdndStatus", [s.target, 1, 0, 0, s.x.atom("XdndActionCopy")])
@@ -363,11 +359,8 @@ struct XDNDTests {
         let s = try XDNDScene()
         defer { s.shutdown() }
         let source = try s.wayland.source()
-        s.startDrag(source)
-        s.motion(150, 50)
-        #expect(s.wait { s.messages("XdndPosition").count == 1 })
-        s.status()
-        #expect(s.wait { source.dragEvents.contains("target(text/plain)") })
+        #expect(s.dragOverTarget(source))
+        #expect(s.accept(source))
         s.motion(20, 20)
         #expect(s.wait { s.messages("XdndLeave").count == 1 })
         #expect(s.wait { source.dragEvents.last == "target(null)" || source.dragEvents.last == "action(0)" })
