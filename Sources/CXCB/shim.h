@@ -22,6 +22,17 @@ static inline int strata_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_o
 
 #include <sys/uio.h>
 #include <xcb/xcbext.h>
+/* Sends one request of an extension (`request`: its extension and minor opcode) whose body is
+ * the `size` bytes at `body` (xcb fills the first four: the major opcode and the length); its
+ * sequence number. */
+static inline unsigned int strata_xcb_send_body(xcb_connection_t *c, int flags, const xcb_protocol_request_t *request, void *body, size_t size) {
+	struct iovec parts[4];
+	parts[2].iov_base = body;
+	parts[2].iov_len = size;
+	parts[3].iov_base = 0;
+	parts[3].iov_len = 0;
+	return xcb_send_request(c, flags, parts + 2, request);
+}
 /* Composite's RedirectSubwindows (minor opcode 2), sent through xcb's extension API so that no
  * libxcb-composite is linked: rootless Xwayland makes a wl_surface only for toplevels the window
  * manager redirected (manually) this way. */
@@ -31,13 +42,8 @@ static inline xcb_void_cookie_t strata_xcb_composite_redirect_subwindows(xcb_con
 	struct { uint8_t major, minor; uint16_t length; xcb_window_t window; uint8_t update, pad[3]; } body = { 0 };
 	body.window = window;
 	body.update = 1; /* CompositeRedirectManual */
-	struct iovec parts[4];
-	parts[2].iov_base = &body;
-	parts[2].iov_len = sizeof body;
-	parts[3].iov_base = 0;
-	parts[3].iov_len = 0;
 	xcb_void_cookie_t cookie;
-	cookie.sequence = xcb_send_request(c, 0, parts + 2, &request);
+	cookie.sequence = strata_xcb_send_body(c, 0, &request, &body, sizeof body);
 	return cookie;
 }
 
@@ -52,12 +58,7 @@ static inline unsigned int strata_xcb_res_query_pid(xcb_connection_t *c, uint32_
 	body.count = 1;
 	body.client = resource;
 	body.mask = 2; /* XCB_RES_CLIENT_ID_MASK_LOCAL_CLIENT_PID */
-	struct iovec parts[4];
-	parts[2].iov_base = &body;
-	parts[2].iov_len = sizeof body;
-	parts[3].iov_base = 0;
-	parts[3].iov_len = 0;
-	return xcb_send_request(c, XCB_REQUEST_CHECKED, parts + 2, &request);
+	return strata_xcb_send_body(c, XCB_REQUEST_CHECKED, &request, &body, sizeof body);
 }
 
 /* The pid in a QueryClientIds reply (its first value with the LocalClientPID mask), or 0. The
@@ -95,12 +96,8 @@ static inline unsigned int strata_xcb_res_query(xcb_connection_t *c, uint8_t min
 	};
 	struct { uint8_t major, minor; uint16_t length; uint32_t xid; } body = { 0 };
 	body.xid = resource;
-	struct iovec parts[4];
-	parts[2].iov_base = &body;
-	parts[2].iov_len = minor == 1 ? 4 : sizeof body;
-	parts[3].iov_base = 0;
-	parts[3].iov_len = 0;
-	return minor >= 1 && minor <= 3 ? xcb_send_request(c, XCB_REQUEST_CHECKED, parts + 2, &requests[minor]) : 0;
+	if (minor < 1 || minor > 3) return 0;
+	return strata_xcb_send_body(c, XCB_REQUEST_CHECKED, &requests[minor], &body, minor == 1 ? 4 : sizeof body);
 }
 
 /* X-Resource's QueryResourceBytes (minor 5) for the resources of type `type` (an atom; 0 for
@@ -112,12 +109,7 @@ static inline unsigned int strata_xcb_res_query_resources_of_type(xcb_connection
 	body.client = client;
 	body.count = 1;
 	body.type = type;
-	struct iovec parts[4];
-	parts[2].iov_base = &body;
-	parts[2].iov_len = sizeof body;
-	parts[3].iov_base = 0;
-	parts[3].iov_len = 0;
-	return xcb_send_request(c, XCB_REQUEST_CHECKED, parts + 2, &request);
+	return strata_xcb_send_body(c, XCB_REQUEST_CHECKED, &request, &body, sizeof body);
 }
 /* The first resource id in a QueryResourceBytes reply (its count at byte 8, its first value's
  * resource at byte 32), or 0. */
@@ -174,23 +166,13 @@ static inline unsigned int strata_xcb_render_query_version(xcb_connection_t *c) 
 	static const xcb_protocol_request_t request = { 2, &strata_xcb_render_id, 0, 0 };
 	struct { uint8_t major, minor; uint16_t length; uint32_t major_version, minor_version; } body = { 0 };
 	body.minor_version = 11;
-	struct iovec parts[4];
-	parts[2].iov_base = &body;
-	parts[2].iov_len = sizeof body;
-	parts[3].iov_base = 0;
-	parts[3].iov_len = 0;
-	return xcb_send_request(c, 0, parts + 2, &request);
+	return strata_xcb_send_body(c, 0, &request, &body, sizeof body);
 }
 /* QueryPictFormats (minor 1). */
 static inline unsigned int strata_xcb_render_query_pict_formats(xcb_connection_t *c) {
 	static const xcb_protocol_request_t request = { 2, &strata_xcb_render_id, 1, 0 };
 	struct { uint8_t major, minor; uint16_t length; } body = { 0 };
-	struct iovec parts[4];
-	parts[2].iov_base = &body;
-	parts[2].iov_len = sizeof body;
-	parts[3].iov_base = 0;
-	parts[3].iov_len = 0;
-	return xcb_send_request(c, 0, parts + 2, &request);
+	return strata_xcb_send_body(c, 0, &request, &body, sizeof body);
 }
 /* The a8r8g8b8 format in a QueryPictFormats reply (direct, depth 32, alpha at 24, red 16,
  * green 8, blue 0, 8 bits each), or 0. The formats (28 bytes each) follow the 32-byte header;
@@ -222,24 +204,14 @@ static inline void strata_xcb_render_create_picture(xcb_connection_t *c, uint32_
 	body.picture = picture;
 	body.drawable = drawable;
 	body.format = format;
-	struct iovec parts[4];
-	parts[2].iov_base = &body;
-	parts[2].iov_len = sizeof body;
-	parts[3].iov_base = 0;
-	parts[3].iov_len = 0;
-	xcb_send_request(c, 0, parts + 2, &request);
+	strata_xcb_send_body(c, 0, &request, &body, sizeof body);
 }
 /* FreePicture (minor 7). */
 static inline void strata_xcb_render_free_picture(xcb_connection_t *c, uint32_t picture) {
 	static const xcb_protocol_request_t request = { 2, &strata_xcb_render_id, 7, 1 };
 	struct { uint8_t major, minor; uint16_t length; uint32_t picture; } body = { 0 };
 	body.picture = picture;
-	struct iovec parts[4];
-	parts[2].iov_base = &body;
-	parts[2].iov_len = sizeof body;
-	parts[3].iov_base = 0;
-	parts[3].iov_len = 0;
-	xcb_send_request(c, 0, parts + 2, &request);
+	strata_xcb_send_body(c, 0, &request, &body, sizeof body);
 }
 /* CreateCursor (minor 27): the cursor `cursor` from the picture `source`, hotspot (x, y). */
 static inline void strata_xcb_render_create_cursor(xcb_connection_t *c, uint32_t cursor, uint32_t source, uint16_t x, uint16_t y) {
@@ -249,10 +221,5 @@ static inline void strata_xcb_render_create_cursor(xcb_connection_t *c, uint32_t
 	body.source = source;
 	body.x = x;
 	body.y = y;
-	struct iovec parts[4];
-	parts[2].iov_base = &body;
-	parts[2].iov_len = sizeof body;
-	parts[3].iov_base = 0;
-	parts[3].iov_len = 0;
-	xcb_send_request(c, 0, parts + 2, &request);
+	strata_xcb_send_body(c, 0, &request, &body, sizeof body);
 }
