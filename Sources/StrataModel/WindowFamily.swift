@@ -17,8 +17,8 @@ struct WindowFamily {
     /// `root`'s family ordered front (`front`) or back in `windows` (sorted by level).
     /// `chain`: the modal chain blocking `root` (its frontmost blocking modal child, that one's,
     /// and so on): ordered front, each with its own descendants, after the rest of the family, so
-    /// what is made key in the window's place is not left behind a sibling. Nil when `root` has
-    /// Ordered back, the family goes directly above `root`'s nearest ancestor at its level, when
+    /// what is made key in the window's place is not left behind a sibling. Ordered back, the
+    /// family goes directly above `root`'s nearest ancestor at its level, when
     /// it has one (a child is never ordered behind its parent), else to the back of the level.
     init(of root: Window, in windows: [Window], front: Bool, chain: [Window] = []) {
         // The sort key of a member: 0 for the root and its plain descendants, i for the
