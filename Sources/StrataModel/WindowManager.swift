@@ -37,7 +37,22 @@ public final class WindowManager {
     private var nextFrontStamp: Int64 = 1
     private var nextBackStamp: Int64 = -1
     private var nextScreenNumber: UInt64 = 1
-    private var pending: [WindowServerNotification] = []
+    private var pending = PendingNotifications()
+
+    /// The cause the running transaction's notifications carry (`withCause(_:_:)`); nil outside.
+    public private(set) var currentCause: ChangeCause? {
+        didSet { pending.cause = currentCause }
+    }
+
+    /// Runs `body` (mutations of this manager) with `cause`: every notification it posts carries
+    /// it, but for the steps that name their own (`ChangeCause.Kind.successor`, `.modal`). Calls
+    /// nest; the innermost cause wins inside it.
+    public func withCause<T, E: Error>(_ cause: ChangeCause, _ body: () throws(E) -> T) throws(E) -> T {
+        let outer = currentCause
+        currentCause = cause
+        defer { currentCause = outer }
+        return try body()
+    }
 
     public init(
         policy: any KeyWindowPolicy = UIKitKeyWindowPolicy(),
@@ -823,7 +838,17 @@ public final class WindowManager {
         guard keyWindow == nil, let successor = policy.successor(afterLosing: old, manager: self),
             successor !== old, isEligibleForKey(successor)
         else { return }
-        requestKey(for: successor)
+        inStep(.successor, decidedBy: policy.name) { requestKey(for: successor) }
+    }
+
+    /// Runs `body`, a step the manager takes on its own inside a transaction, with a cause of
+    /// `kind` that keeps the request and requester of the transaction's cause.
+    private func inStep(_ kind: ChangeCause.Kind, decidedBy: String, _ body: () -> Void) {
+        let outer = pending.cause
+        pending.cause = ChangeCause(
+            kind, request: outer?.request ?? "", requester: outer?.requester ?? "", decidedBy: decidedBy)
+        defer { pending.cause = outer }
+        body()
     }
 
     /// Makes `window` key, or the modal window blocking it if the policy routes the request
@@ -836,7 +861,7 @@ public final class WindowManager {
         guard policy.shouldRouteKey(to: modal, blocking: window, manager: self), !isKeyHeld(against: modal) else {
             return
         }
-        changeKey(to: modal)
+        inStep(.modal, decidedBy: policy.name) { changeKey(to: modal) }
     }
 
     /// The rule no policy breaks: the key window is never blocked by a shown modal descendant
@@ -844,7 +869,7 @@ public final class WindowManager {
     /// innermost blocker; a window holding key keeps it.
     private func keepKeyAboveModalParent() {
         guard let key = keyWindow, !key.holdsKey, let modal = modalBlocker(of: key) else { return }
-        changeKey(to: modal)
+        inStep(.modal, decidedBy: "model") { changeKey(to: modal) }
     }
 
     private func applyFrame(_ rect: Rect, to window: Window) {
@@ -905,10 +930,21 @@ public final class WindowManager {
                 pending.append(.screenDidChangeMirroring(screen.id, mirroring))
             }
         }
-        let batch = pending
-        pending.removeAll()
-        for notification in batch {
-            notifications.post(notification)
+        let batch = pending.items
+        pending.items.removeAll()
+        for (notification, cause) in batch {
+            notifications.post(notification, cause: cause)
         }
+    }
+}
+
+/// A transaction's notifications, each with the cause it was posted under.
+private struct PendingNotifications {
+    var items: [(WindowServerNotification, ChangeCause?)] = []
+    /// The cause a notification appended now carries: the manager's current one, or a step's.
+    var cause: ChangeCause?
+
+    mutating func append(_ notification: WindowServerNotification) {
+        items.append((notification, cause))
     }
 }

@@ -50,8 +50,8 @@ public final class WindowNotificationCenter {
 
     /// Numbers `notification` and delivers it (or queues it when a delivery is under way).
     @discardableResult
-    func post(_ notification: WindowServerNotification) -> PostedNotification {
-        let posted = PostedNotification(sequence: nextSequence, notification: notification)
+    func post(_ notification: WindowServerNotification, cause: ChangeCause? = nil) -> PostedNotification {
+        let posted = PostedNotification(sequence: nextSequence, notification: notification, cause: cause)
         nextSequence += 1
         queue.append(posted)
         guard !isDelivering else { return posted }

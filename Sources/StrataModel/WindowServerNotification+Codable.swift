@@ -101,21 +101,37 @@ extension WindowServerNotification: Codable {
     }
 }
 
+/// A posted notification adds `sequence` and, when it has a cause, `cause`, `request`,
+/// `requester` and `decided_by` (`ChangeCause.fields`: the empty ones left out).
 extension PostedNotification: Codable {
     enum CodingKeys: String, CodingKey {
-        case sequence
+        case sequence, cause, request, requester
+        case decidedBy = "decided_by"
     }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
+        let cause = try c.decodeIfPresent(String.self, forKey: .cause).map { name in
+            ChangeCause(
+                ChangeCause.Kind(rawValue: name) ?? .other,
+                request: try c.decodeIfPresent(String.self, forKey: .request) ?? "",
+                requester: try c.decodeIfPresent(String.self, forKey: .requester) ?? "",
+                decidedBy: try c.decodeIfPresent(String.self, forKey: .decidedBy) ?? "")
+        }
         self.init(
             sequence: try c.decode(UInt64.self, forKey: .sequence),
-            notification: try WindowServerNotification(from: decoder))
+            notification: try WindowServerNotification(from: decoder), cause: cause)
     }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(sequence, forKey: .sequence)
         try notification.encode(to: encoder)
+        if let cause {
+            try c.encode(cause.kind.rawValue, forKey: .cause)
+            if !cause.request.isEmpty { try c.encode(cause.request, forKey: .request) }
+            if !cause.requester.isEmpty { try c.encode(cause.requester, forKey: .requester) }
+            if !cause.decidedBy.isEmpty { try c.encode(cause.decidedBy, forKey: .decidedBy) }
+        }
     }
 }
