@@ -46,21 +46,28 @@ public struct ChangeCause: Hashable, Sendable {
     /// What decided: the key-window or placement policy's name, `"delegate"`, `"model"` (a rule
     /// no policy breaks). Empty when nothing was decided.
     public var decidedBy: String
+    /// When the request was made, in nanoseconds of the compositor's `Clock` (0: not known): a
+    /// decision the delegate took later still says when it was asked for (focus metrics).
+    public var requestedAt: UInt64
 
-    public init(_ kind: Kind, request: String = "", requester: String = "", decidedBy: String = "") {
+    public init(
+        _ kind: Kind, request: String = "", requester: String = "", decidedBy: String = "", requestedAt: UInt64 = 0
+    ) {
         self.kind = kind
         self.request = request
         self.requester = requester
         self.decidedBy = decidedBy
+        self.requestedAt = requestedAt
     }
 
-    /// `cause`, `request`, `requester` and `decided_by` as flat fields (the empty ones left out),
-    /// for events and traces.
+    /// `cause`, `request`, `requester`, `decided_by` and `requested_ns` as flat fields (the empty
+    /// ones left out), for events and traces.
     public var fields: [String: String] {
         var fields = ["cause": kind.rawValue]
         if !request.isEmpty { fields["request"] = request }
         if !requester.isEmpty { fields["requester"] = requester }
         if !decidedBy.isEmpty { fields["decided_by"] = decidedBy }
+        if requestedAt != 0 { fields["requested_ns"] = String(requestedAt) }
         return fields
     }
 }

@@ -846,7 +846,8 @@ public final class WindowManager {
     private func inStep(_ kind: ChangeCause.Kind, decidedBy: String, _ body: () -> Void) {
         let outer = pending.cause
         pending.cause = ChangeCause(
-            kind, request: outer?.request ?? "", requester: outer?.requester ?? "", decidedBy: decidedBy)
+            kind, request: outer?.request ?? "", requester: outer?.requester ?? "", decidedBy: decidedBy,
+            requestedAt: outer?.requestedAt ?? 0)
         defer { pending.cause = outer }
         body()
     }

@@ -102,11 +102,12 @@ extension WindowServerNotification: Codable {
 }
 
 /// A posted notification adds `sequence` and, when it has a cause, `cause`, `request`,
-/// `requester` and `decided_by` (`ChangeCause.fields`: the empty ones left out).
+/// `requester`, `decided_by` and `requested_ns` (`ChangeCause.fields`: the empty ones left out).
 extension PostedNotification: Codable {
     enum CodingKeys: String, CodingKey {
         case sequence, cause, request, requester
         case decidedBy = "decided_by"
+        case requestedAt = "requested_ns"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -116,7 +117,8 @@ extension PostedNotification: Codable {
                 ChangeCause.Kind(rawValue: name) ?? .other,
                 request: try c.decodeIfPresent(String.self, forKey: .request) ?? "",
                 requester: try c.decodeIfPresent(String.self, forKey: .requester) ?? "",
-                decidedBy: try c.decodeIfPresent(String.self, forKey: .decidedBy) ?? "")
+                decidedBy: try c.decodeIfPresent(String.self, forKey: .decidedBy) ?? "",
+                requestedAt: try c.decodeIfPresent(UInt64.self, forKey: .requestedAt) ?? 0)
         }
         self.init(
             sequence: try c.decode(UInt64.self, forKey: .sequence),
@@ -132,6 +134,7 @@ extension PostedNotification: Codable {
             if !cause.request.isEmpty { try c.encode(cause.request, forKey: .request) }
             if !cause.requester.isEmpty { try c.encode(cause.requester, forKey: .requester) }
             if !cause.decidedBy.isEmpty { try c.encode(cause.decidedBy, forKey: .decidedBy) }
+            if cause.requestedAt != 0 { try c.encode(cause.requestedAt, forKey: .requestedAt) }
         }
     }
 }
