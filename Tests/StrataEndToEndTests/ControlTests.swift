@@ -305,9 +305,13 @@ import Testing
     @Test(.enabled(if: ready, "strata-ctl or strata-color-client is not built"), arguments: exampleFiles)
     func exampleExperimentPasses(_ file: String) async throws {
         let ctl = try #require(Self.ctl)
+        // From the repository's top folder, with the python package importable: the policy
+        // examples start `python3 -m strata_testing.delegate examples/policies/….py`.
+        let top = (Self.examples as NSString).deletingLastPathComponent
         let result = try await StrataRun.run(
-            ["--size", "1280x720"], command: [ctl, "run", Self.examples + "/" + file],
-            environment: ["PATH": Self.path], timeout: 60)
+            ["--size", "1280x720"],
+            command: ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", top, ctl, "run", "examples/" + file],
+            environment: ["PATH": Self.path, "PYTHONPATH": top + "/python/src"], timeout: 60)
         #expect(result.status == 0, "\(file): \(result.stderr)")
         #expect(result.stdout.contains("passed"))
     }

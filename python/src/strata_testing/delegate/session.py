@@ -183,8 +183,8 @@ class DelegateSession:
         if self.verbose:
             log.info("question %s: %s window %s → %s", q.raw.get("question"), q.kind, q.raw.get("window"),
                      json.dumps(answer))
+        self.answered += 1
         request_id = self._send("decide", question=q.raw.get("question"), answer=answer)
         self._pending[request_id] = ("decide", q.raw.get("question"))
-        self.answered += 1
 
 
