@@ -5,9 +5,10 @@ A window that maps while the user types is shown behind nothing, but the key win
 keyboard: the keystrokes go where the user was typing. Everything else is left to Strata's
 built-in policy.
 
-What the user typed last is the question's ``state.last_key_ns`` (the compositor clock's time of
-the last key press) and its time is ``time_ns`` (both on Strata's clock: under ``--clock manual``
-the stepped one). A Strata whose questions do not carry them is left to decide alone (logged once).
+When the user typed last is the question's ``state.last_key_ns`` (the time of the last key press
+on Strata's clock; under ``--clock manual`` the stepped one), and "now" is when the window asked
+(its cause's ``requested_ns``, on the same clock). A Strata whose questions do not carry them is
+left to decide alone (logged once).
 
     python -m strata_testing.delegate examples/policies/no_focus_stealing.py
 
@@ -26,10 +27,10 @@ class NoFocusStealing(strata.Delegate):
 
     def typing(self, q):
         """Whether the user typed within the last 2 s (None: the question does not say)."""
-        typed, now = q.state.get("last_key_ns"), q.get("time_ns")
+        typed, now = q.state.get("last_key_ns"), q.get("time_ns") or q.cause.requested_ns
         if typed is None or now is None:
             if not self.warned:
-                logging.getLogger(__name__).warning("the questions carry no state.last_key_ns and time_ns: "
+                logging.getLogger(__name__).warning("the questions carry no state.last_key_ns (or no time): "
                                                     "the built-in policy decides")
                 self.warned = True
             return None

@@ -387,3 +387,8 @@ def test_no_focus_stealing_refuses_key_to_a_new_window_while_the_user_types():
     request["state"]["last_key_ns"] = 4_500_000_000
     assert quiet.decide(Question(request)) == {"grant": False}
     assert quiet.decide(Question(question(3, "map", 2, windows, key=1))) == BUILTIN  # no clock: the built-in
+    # "Now" is the cause's time when the question has no time_ns of its own.
+    caused = question(4, "map", 2, windows, key=1)
+    caused["cause"]["requested_ns"] = 9_000_000_000
+    caused["state"]["last_key_ns"] = 8_000_000_000
+    assert quiet.decide(Question(caused)) == {"key": False}
