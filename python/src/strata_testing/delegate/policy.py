@@ -8,10 +8,11 @@ import os
 import sys
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Union
 
-from .session import DelegateSession, connect
 from .question import BUILTIN, DECISIONS, KEY_KINDS, KINDS, Question, normalize
+from .session import DelegateSession, connect
 
 log = logging.getLogger("strata_testing.delegate")
+
 
 class Delegate:
     """A policy delegate: override the methods of the questions you answer; each returns the

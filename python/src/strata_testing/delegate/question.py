@@ -6,7 +6,6 @@ from typing import Any, Dict, List, Optional, Union
 
 from ..compositor import Window
 
-
 # Which decision each question kind belongs to (docs/control.md, "Policy delegate").
 KINDS: Dict[str, str] = {
     "map": "key",

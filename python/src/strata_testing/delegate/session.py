@@ -29,8 +29,6 @@ def connect(path: Optional[str]) -> socket.socket:
     return sock
 
 
-# MARK: The connection
-
 class DelegateSession:
     """One delegate's connection: sends `delegate`, then answers each question line with
     `decide`, in order, until Strata closes the connection (or `stop`)."""
