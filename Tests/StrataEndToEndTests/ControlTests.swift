@@ -344,6 +344,37 @@ import Testing
         _ = await run.finish()
     }
 
+    /// `wait-delegate` with no delegate coming: the line fails at its timeout and says what it
+    /// waited for (the examples/ policy experiments are the other half: a delegate that comes).
+    @Test(.enabled(if: ready, "strata-ctl or strata-color-client is not built"))
+    func waitDelegateWithoutADelegateFailsAtItsTimeout() async throws {
+        let ctl = try #require(Self.ctl)
+        let run = try StrataRun([], environment: ["PATH": Self.path])
+        let file = run.root + "/no-delegate.strata"
+        try "# nobody registers\nwait-delegate 0.3\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let bad = run.root + "/bad-delegate.strata"
+        try "wait-delegate soon\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        _ = await run.socketName()
+        let socket = try #require(
+            await StrataRun.poll(timeout: 20) {
+                run.stdout.split(separator: "\n").first { $0.hasPrefix("STRATA_SOCKET=") }.map {
+                    String($0.dropFirst(14))
+                }
+            })
+        let result = try await ProcessResult.run(
+            [ctl, "run", file], environment: ["STRATA_SOCKET": socket], directory: run.root)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.contains("no-delegate.strata:2: no policy delegate registered within 0.3 s"),
+            "\(result.stderr)")
+        let malformed = try await ProcessResult.run(
+            [ctl, "run", bad], environment: ["STRATA_SOCKET": socket], directory: run.root)
+        #expect(malformed.status == 1)
+        #expect(malformed.stderr.contains("bad-delegate.strata:1: wait-delegate takes an optional timeout in seconds"))
+        run.send(SIGTERM)
+        _ = await run.finish()
+    }
+
     /// weston-terminal dragged by its top-left corner (its own decoration asks for the resize):
     /// the window grows up and left while its right and bottom edges stay where they were, even
     /// though the terminal rounds the size to whole character cells (the origin follows the size
