@@ -35,6 +35,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except StrataError as error:
         print(f"strata delegate: Strata refused the registration: {error}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        return 130
     return 0
 
 
