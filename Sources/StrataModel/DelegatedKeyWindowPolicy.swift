@@ -32,7 +32,8 @@ public final class DelegatedKeyWindowPolicy: KeyWindowPolicy {
     public func shouldOrderFrontOnClick(_ window: Window, manager: WindowManager) -> Bool {
         let front = builtin.shouldOrderFrontOnClick(window, manager: manager)
         let key =
-            manager.keyWindow !== window && manager.isEligibleForKey(window) && !Self.isKeyHeld(against: window, manager)
+            manager.keyWindow !== window && manager.isEligibleForKey(window)
+            && !Self.isKeyHeld(against: window, manager)
             && builtin.shouldMakeKeyOnClick(window, manager: manager)
         let cause = cause(.click, manager)
         clickWasAsked = delegation.ask(

@@ -275,7 +275,8 @@ public final class PolicyDelegation {
 
     private func postFallback(_ question: PolicyQuestion, _ reason: FallbackReason) {
         manager.notifications.post(
-            .policyDidFallBack(question.window, question: question.id, kind: question.kind.rawValue, reason: reason.rawValue),
+            .policyDidFallBack(
+                question.window, question: question.id, kind: question.kind.rawValue, reason: reason.rawValue),
             cause: fallbackCause(question, reason))
     }
 

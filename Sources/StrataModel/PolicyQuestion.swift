@@ -72,7 +72,9 @@ public struct PolicyQuestion {
     /// for a wire path that owes its client a reply (a level request's `level_denied`).
     public var completion: ((PolicyAnswer?) -> Void)?
 
-    public init(id: UInt64, kind: Kind, window: WindowID, cause: ChangeCause, builtin: PolicyAnswer, builtinName: String) {
+    public init(
+        id: UInt64, kind: Kind, window: WindowID, cause: ChangeCause, builtin: PolicyAnswer, builtinName: String
+    ) {
         self.id = id
         self.kind = kind
         self.window = window

@@ -18,7 +18,9 @@ import Testing
             delegation = PolicyDelegation(manager: manager)
             recorder = NotificationRecorder(manager)
             delegation.questionWasAsked = { [unowned self] in asked.append($0) }
-            delegation.questionWasDecided = { [unowned self] question, _, applied in decided.append((question.id, applied)) }
+            delegation.questionWasDecided = { [unowned self] question, _, applied in
+                decided.append((question.id, applied))
+            }
             delegation.setDecisions(decisions)
         }
 
@@ -86,7 +88,9 @@ import Testing
         #expect(try h.delegation.resolve(successor.id, .successor(b.id)) == .applied(false))
         #expect(h.manager.keyWindow === a)
         let posted = h.recorder.posted
-        #expect(posted.first?.notification == .policyDidFallBack(c.id, question: successor.id, kind: "successor", reason: "invalid"))
+        #expect(
+            posted.first?.notification
+                == .policyDidFallBack(c.id, question: successor.id, kind: "successor", reason: "invalid"))
         #expect(posted.last?.cause?.kind == .fallback)
         #expect(posted.last?.cause?.decidedBy == "uikit (invalid)")
     }
@@ -119,7 +123,9 @@ import Testing
         #expect(h.recorder.posted.map(\.notification.name) == ["policyDidFallBack", "windowDidBecomeKey"])
         #expect(h.recorder.posted.last?.cause?.decidedBy == "uikit (deadline)")
         #expect(!h.delegation.fallBack(question.id, reason: .deadline))
-        let refusal = #expect(throws: PolicyDelegation.Refusal.self) { try h.delegation.resolve(question.id, .key(true)) }
+        let refusal = #expect(throws: PolicyDelegation.Refusal.self) {
+            try h.delegation.resolve(question.id, .key(true))
+        }
         #expect(refusal?.message == "question \(question.id) was already decided by the built-in policy (deadline)")
     }
 
@@ -199,13 +205,20 @@ import Testing
     @Test func aLevelQuestionIsAskedOnlyOfAStackingDelegate() throws {
         let h = Harness([.key])
         let window = h.manager.shownWindow(pid: 1)
-        #expect(!h.delegation.ask(.level, window: window.id, cause: ChangeCause(.focusRequest), builtin: .level(nil), builtinName: "level-rules"))
+        #expect(
+            !h.delegation.ask(
+                .level, window: window.id, cause: ChangeCause(.focusRequest), builtin: .level(nil),
+                builtinName: "level-rules"))
         h.delegation.setDecisions([.stacking])
         var completed: PolicyAnswer?? = .none
-        #expect(h.delegation.ask(.level, window: window.id, cause: ChangeCause(.focusRequest), builtin: .level(nil), builtinName: "level-rules") {
-            $0.requestedLevel = .alert
-            $0.completion = { completed = .some($0) }
-        })
+        #expect(
+            h.delegation.ask(
+                .level, window: window.id, cause: ChangeCause(.focusRequest), builtin: .level(nil),
+                builtinName: "level-rules"
+            ) {
+                $0.requestedLevel = .alert
+                $0.completion = { completed = .some($0) }
+            })
         let question = try #require(h.last)
         #expect(try h.delegation.resolve(question.id, .level(.alert)) == .applied(true))
         #expect(h.manager.window(withID: window.id)?.level == .alert)
