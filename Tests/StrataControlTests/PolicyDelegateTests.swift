@@ -220,6 +220,37 @@ final class DelegatePeer {
         #expect(strataWindow.takeEvents().contains("level_changed \(Int32(WindowLevel.alert.rawValue))"))
     }
 
+    @Test func aKeyDelegateRefusesAFocusRequestTheRuleGrants() throws {
+        let harness = try ControlHarness()
+        let shell = try TestXdgShell(client: try TestClient(server: harness.server))
+        let (toplevel, a) = try Self.map(shell, harness, "a.test")
+        let other = try TestXdgShell(client: try TestClient(server: harness.server))
+        let (_, b) = try Self.map(other, harness, "b.test")
+        #expect(b.isKeyWindow)
+        let manager = try TestWindowManager(client: shell.client)
+        let strataWindow = try #require(manager.window(for: toplevel))
+        let delegate = try DelegatePeer(harness)
+        #expect(Self.register(delegate, ["key"])?.isOK == true)
+        strataWindow.makeKey()
+        #expect(shell.client.roundtrip())
+        let question = try #require(delegate.nextQuestion())
+        #expect(question["kind"] == "focus-request")
+        // In-process clients are privileged: the rule grants it; the delegate refuses.
+        #expect(question["rule"] == "privileged")
+        #expect(question["builtin"] == ["grant": true])
+        #expect(question["cause"]?["request"] == "strata_window_v1.make_key")
+        #expect(b.isKeyWindow)
+        #expect(delegate.decide(question, ["grant": false])?["applied"] == true)
+        #expect(b.isKeyWindow)
+        #expect(!a.isKeyWindow)
+        // Granted, the next one makes a key.
+        strataWindow.makeKey()
+        #expect(shell.client.roundtrip())
+        let again = try #require(delegate.nextQuestion())
+        #expect(delegate.decide(again, ["grant": true])?["applied"] == true)
+        #expect(a.isKeyWindow)
+    }
+
     @Test func wrongAnswersAreRefusedAndTheBuiltInDecides() throws {
         let harness = try ControlHarness()
         let shell = try TestXdgShell(client: try TestClient(server: harness.server))
