@@ -54,6 +54,10 @@ public enum WindowServerNotification: Hashable, Sendable {
     /// The window was minimized (`WindowManager.minimize`; posted before its hide) or brought
     /// back (`show`, before `windowDidBecomeVisible`; `resetState`).
     case windowDidChangeMinimized(WindowID, Bool)
+    /// The policy delegate did not decide question `question` (of `kind`, about the window): the
+    /// built-in policy did, for `reason` (`deadline`, `invalid`, `disconnected`, `busy`;
+    /// `PolicyDelegation`). Posted before the built-in answer's own notifications.
+    case policyDidFallBack(WindowID, question: UInt64, kind: String, reason: String)
 
     /// Every notification name, in declaration order.
     public static let allNames: [String] = [
@@ -65,7 +69,7 @@ public enum WindowServerNotification: Hashable, Sendable {
         "screenDidChangeMirroring", "screenDidChangeOverscan", "sessionDidLock", "sessionDidUnlock",
         "windowDidChangeParent", "windowDidChangeModal", "windowDidChangeTitle", "windowDidChangeAppID",
         "windowDidChangePID", "windowDidChangeMaximized", "windowDidChangeFullscreen",
-        "windowDidChangeMinimized",
+        "windowDidChangeMinimized", "policyDidFallBack",
     ]
 
     /// The stable name of the notification (the case name), e.g. `"windowDidBecomeKey"`.
@@ -101,6 +105,7 @@ public enum WindowServerNotification: Hashable, Sendable {
         case .windowDidChangeMaximized: return "windowDidChangeMaximized"
         case .windowDidChangeFullscreen: return "windowDidChangeFullscreen"
         case .windowDidChangeMinimized: return "windowDidChangeMinimized"
+        case .policyDidFallBack: return "policyDidFallBack"
         }
     }
 
@@ -117,6 +122,8 @@ public enum WindowServerNotification: Hashable, Sendable {
             return id
         case .windowDidChangeModal(let id, _), .windowDidChangeMinimized(let id, _),
             .windowDidChangeMaximized(let id, _), .windowDidChangeFullscreen(let id, _):
+            return id
+        case .policyDidFallBack(let id, _, _, _):
             return id
         default:
             return nil
@@ -187,6 +194,11 @@ public enum WindowServerNotification: Hashable, Sendable {
         case .windowDidChangeMinimized(let id, let isMinimized):
             fields["window"] = String(id.rawValue)
             fields["isMinimized"] = isMinimized ? "true" : "false"
+        case .policyDidFallBack(let id, let question, let kind, let reason):
+            fields["window"] = String(id.rawValue)
+            fields["question"] = String(question)
+            fields["kind"] = kind
+            fields["reason"] = reason
         }
         return fields
     }
