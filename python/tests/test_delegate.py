@@ -142,6 +142,7 @@ def test_each_question_is_answered_with_decide_in_order(connect):
 def test_an_event_line_or_garbage_between_questions_is_skipped(connect):
     server, session = connect(Clicks())
     server.send({"name": "windowDidOpen", "sequence": 4, "window": 2})
+    server.send({"name": "policyDidFallBack", "sequence": 5, "question": 9, "kind": "map", "reason": "deadline"})
     server.sock.sendall(b"not json\n\n")
     assert server.ask(question(1, "click", 2)) == {"key": True, "order_front": True}
 

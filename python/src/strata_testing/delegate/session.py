@@ -150,9 +150,9 @@ class DelegateSession:
             return
         if "ok" in message:
             self._reply(message)
-        elif "question" in message:
+        elif "question" in message and "name" not in message:
             self._question(Question(message))
-        # else: an event line (this connection follows none): nothing to do
+        # else: an event line (policyDidFallBack has a `question` too): nothing to do
 
     def _reply(self, reply: Dict[str, Any]) -> None:
         command, question = self._pending.pop(reply.get("id"), ("?", None))
