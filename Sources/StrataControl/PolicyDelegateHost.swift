@@ -23,12 +23,15 @@ final class PolicyDelegateHost {
     private var unlogged = 0
     /// Runs the held-back requests on the loop's next idle turn once the questions are decided.
     private var release: LoopIdle?
+    /// When the user last pressed a key (the questions' `state.last_key_ns`).
+    private let keyPresses: KeyPressClock
 
     static let defaultDeadline = 50
     static let deadlineRange = 1...10_000
 
     init(server: ControlServer) {
         self.server = server
+        keyPresses = KeyPressClock(compositor: server.compositor)
         let delegation = server.compositor.policyDelegation
         delegation.questionWasAsked = { [unowned self] in questionWasAsked($0) }
         delegation.questionWasDecided = { [unowned self] question, _, applied in
@@ -43,6 +46,7 @@ final class PolicyDelegateHost {
     func stop() {
         release?.cancel()
         release = nil
+        keyPresses.stop()
         holders.removeAll()
         for entry in asked.values { entry.timer?.cancel() }
         asked.removeAll()
@@ -113,7 +117,8 @@ final class PolicyDelegateHost {
         let deadline = deadlines[number] ?? Self.defaultDeadline
         connection.send(
             reply: PolicyWire.question(
-                question, manager: server.compositor.windows, deadlineMilliseconds: isManual ? nil : deadline))
+                question, manager: server.compositor.windows, deadlineMilliseconds: isManual ? nil : deadline,
+                lastKeyPress: keyPresses.last, now: server.compositor.clock.nanoseconds))
         var timer: LoopTimer?
         if !isManual {
             let id = question.id

@@ -6,20 +6,24 @@ import StrataModel
 public enum PolicyWire {
     /// The question line: `question`, `kind`, `window`, `cause`, `builtin`, `deadline_ms` (absent
     /// under the manual clock: no deadline), `state` (the key window, the lock, the windows
-    /// front to back as `windows` lists them) and the kind's own fields.
-    public static func question(_ question: PolicyQuestion, manager: WindowManager, deadlineMilliseconds: Int?)
-        -> JSONValue
-    {
+    /// front to back as `windows` lists them, and `last_key_ns`: when the user last pressed a
+    /// key, absent for never), `time_ns` (when asked) and the kind's own fields. Times are the
+    /// compositor clock's nanoseconds.
+    public static func question(
+        _ question: PolicyQuestion, manager: WindowManager, deadlineMilliseconds: Int?, lastKeyPress: UInt64? = nil,
+        now: UInt64? = nil
+    ) -> JSONValue {
         var fields: [String: JSONValue] = [
             "question": JSONValue(question.id), "kind": .string(question.kind.rawValue),
             "window": JSONValue(question.window.rawValue), "cause": cause(question.cause),
             "builtin": answer(question.builtin, for: question),
         ]
         if let deadlineMilliseconds { fields["deadline_ms"] = JSONValue(deadlineMilliseconds) }
+        if let now { fields["time_ns"] = JSONValue(now) }
         let windows = (try? JSONValue(encoding: WindowInfo.list(manager))) ?? .array([])
         fields["state"] = [
             "key": manager.keyWindow.map { JSONValue($0.id.rawValue) } ?? .null, "locked": .bool(manager.isLocked),
-            "windows": windows,
+            "windows": windows, "last_key_ns": lastKeyPress.map { JSONValue($0) } ?? .null,
         ]
         if let requested = question.requested { fields["requested"] = .bool(requested) }
         if let input = question.input { fields["input"] = .string(input) }
