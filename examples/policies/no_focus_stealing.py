@@ -6,9 +6,9 @@ keyboard: the keystrokes go where the user was typing. Everything else is left t
 built-in policy.
 
 When the user typed last is the question's ``state.last_key_ns`` (the time of the last key press
-on Strata's clock; under ``--clock manual`` the stepped one), and "now" is when the window asked
-(its cause's ``requested_ns``, on the same clock). A Strata whose questions do not carry them is
-left to decide alone (logged once).
+on Strata's clock; under ``--clock manual`` the stepped one), and "now" is when Strata asked
+(``time_ns``, else the cause's ``requested_ns``, on the same clock). A Strata whose questions do
+not carry them is left to decide alone (logged once).
 
     python -m strata_testing.delegate examples/policies/no_focus_stealing.py
 
@@ -27,14 +27,15 @@ class NoFocusStealing(strata.Delegate):
 
     def typing(self, q):
         """Whether the user typed within the last 2 s (None: the question does not say)."""
-        typed, now = q.state.get("last_key_ns"), q.get("time_ns") or q.cause.requested_ns
-        if typed is None or now is None:
+        if "last_key_ns" not in q.state:
             if not self.warned:
-                logging.getLogger(__name__).warning("the questions carry no state.last_key_ns (or no time): "
+                logging.getLogger(__name__).warning("the questions carry no state.last_key_ns: "
                                                     "the built-in policy decides")
                 self.warned = True
             return None
-        return typed > 0 and now - typed < QUIET_NS
+        typed = q.state.last_key_ns  # None: never
+        now = q.time_ns if q.time_ns is not None else q.cause.requested_ns
+        return typed is not None and now is not None and now - typed < QUIET_NS
 
     def map(self, q):
         if q.state.key is not None and self.typing(q):

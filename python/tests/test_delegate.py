@@ -382,12 +382,12 @@ def test_no_focus_stealing_refuses_key_to_a_new_window_while_the_user_types():
     assert quiet.decide(Question(q)) == {"key": False}
     q["state"]["last_key_ns"] = 2_900_000_000
     assert quiet.decide(Question(q)) == BUILTIN
-    q["state"]["last_key_ns"] = 0  # never typed
+    q["state"]["last_key_ns"] = None  # never typed
     assert quiet.decide(Question(q)) == BUILTIN
     request = question(2, "focus-request", 2, windows, key=1, rule="latestInput", **typing)
     request["state"]["last_key_ns"] = 4_500_000_000
     assert quiet.decide(Question(request)) == {"grant": False}
-    assert quiet.decide(Question(question(3, "map", 2, windows, key=1))) == BUILTIN  # no clock: the built-in
+    assert quiet.decide(Question(question(3, "map", 2, windows, key=1))) == BUILTIN  # a Strata that does not say
     # "Now" is the cause's time when the question has no time_ns of its own.
     caused = question(4, "map", 2, windows, key=1)
     caused["cause"]["requested_ns"] = 9_000_000_000

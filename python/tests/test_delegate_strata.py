@@ -26,25 +26,42 @@ def show(strata, color_client, app_id, *extra, at=None):
     return window
 
 
+def wait_key(strata, name):
+    """A delegate's answer is applied when its `decide` arrives: after the window showed."""
+    strata.wait_until(lambda: (strata.window(name) or None) and strata.window(name).key,
+                      description=f"{name} to be key")
+
+
+def wait_stacking(strata, *names):
+    def ordered():
+        ids = [window.id for window in strata.windows()]
+        try:
+            return [ids.index(strata.window(name).id) for name in names] == sorted(
+                ids.index(strata.window(name).id) for name in names)
+        except (AttributeError, ValueError):
+            return False
+
+    strata.wait_until(ordered, description=f"the stacking {', '.join(names)}")
+
+
 def test_alerts_win_on_a_thread_of_the_test(strata, color_client):
     session = strata.delegate(load(os.path.join(EXAMPLES, "alerts_win.py")), deadline_ms=2000)
     assert session.registration["decisions"] == ["key"]
     assert strata.command("policy")["delegate"]["decisions"] == ["key"]
     show(strata, color_client, "left", at=(100, 100))
     show(strata, color_client, "right", at=(600, 100))
-    strata.assert_key("right")
+    wait_key(strata, "right")
     strata.click(150, 150)  # the built-in (uikit) would not make a clicked window key
-    strata.assert_key("left")
-    show(strata, color_client, "alert", "--level", "alert", at=(500, 400))
-    strata.wait_until(lambda: strata.window("alert").key, description="the alert to be key")
+    wait_key(strata, "left")
+    show(strata, color_client, "alert", at=(500, 400))
+    wait_key(strata, "alert")  # a new window, no alert shown: the built-in's
+    strata.set_level("alert", "alert")
     strata.click(650, 150)
+    wait_stacking(strata, "alert", "right", "left")  # the click's answer: ordered front, not key
     strata.assert_key("alert")
-    strata.assert_stacking("alert", "right", "left")
     strata.raise_window("left")
-    since = strata.sync()
     strata.close("alert")
-    strata.wait_for_event("windowDidBecomeKey", strata.window("right").id, since=since)
-    strata.assert_key("right")  # the most recently clicked, not the frontmost
+    wait_key(strata, "right")  # the most recently clicked, not the frontmost
     assert session.refused == [] and session.answered >= 4
 
 
@@ -53,8 +70,9 @@ def test_a_policy_file_as_a_child_process(strata, color_client):
     assert process.poll() is None
     show(strata, color_client, "left", at=(100, 100))
     show(strata, color_client, "right", at=(600, 100))
+    wait_key(strata, "right")
     strata.click(150, 150)
-    strata.wait_until(lambda: strata.window("left").key, description="the clicked window to be key")
+    wait_key(strata, "left")
 
 
 class Raises(Delegate):
@@ -68,10 +86,11 @@ class Raises(Delegate):
 def test_a_policy_that_raises_leaves_the_decision_to_the_builtin_and_goes_on(strata, color_client, caplog):
     session = strata.delegate(Raises(), deadline_ms=2000)
     show(strata, color_client, "first", at=(100, 100))
-    strata.assert_key("first")  # the built-in: a new window is key
+    wait_key(strata, "first")  # the built-in: a new window is key
     show(strata, color_client, "second", at=(600, 100))
+    wait_key(strata, "second")
     strata.click(150, 150)
-    strata.wait_until(lambda: strata.window("first").key, description="the clicked window to be key")
+    wait_key(strata, "first")
     assert "a broken policy" in caplog.text
     assert session.running
 
