@@ -14,7 +14,8 @@
 #            runner (the default), python3 with pytest and Pillow (python/'s tests), chromium
 #            (headless: the trace report's test), ffmpeg (record-video's encoder; ffprobe checks its
 #            videos), zenity (a GTK entry for the typing tests), and Xwayland with xterm, x11-apps,
-#            x11-utils, xclip and xdotool (the X11 clients' tests, docs/xwayland.md)
+#            x11-utils, xclip and xdotool (the X11 clients' tests, docs/xwayland.md), and
+#            at-spi2-core (the accessibility bus of --accessibility, docs/accessibility.md)
 #   --demo   --test (foot is the terminal scripts/demo.sh and run-nested.sh prefer)
 #
 # Swift itself is not installed here (see swift.org/install). Runs `apt-get update` only when
@@ -26,7 +27,7 @@ build=(libwayland-dev libwayland-bin wayland-protocols libpixman-1-dev libxkbcom
        libxcursor-dev)
 test=(weston wayland-utils foot fonts-dejavu-core gtk-3-examples gtk-layer-shell-examples dbus xvfb
       grim wlr-randr wtype wayvnc wl-clipboard swayidle swaylock adwaita-icon-theme gtk-4-examples python3 python3-pytest python3-pil chromium ffmpeg
-      xwayland xterm x11-apps x11-utils xclip zenity xdotool wmctrl)
+      xwayland xterm x11-apps x11-utils xclip zenity xdotool wmctrl at-spi2-core)
 demo=()
 
 case "${1:---test}" in
