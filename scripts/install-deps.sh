@@ -5,7 +5,8 @@
 #
 #   --build  what `swift build` needs: libwayland, pixman, xkbcommon, libpng, wayland-scanner,
 #            pkg-config, xcb and xkbcommon-x11 (the X11 backend), the WLCS headers (the
-#            integration library includes them), and git to fetch swift-argument-parser
+#            integration library includes them), libatspi (strata-ctl's accessibility
+#            locators), and git to fetch swift-argument-parser
 #   --test   --build plus the real clients the end-to-end tests run: weston's demo clients
 #            (weston-simple-shm …), wayland-info, foot (and a font), gtk3-demo, gtk4-demo and
 #            gtk-layer-demo (with dbus-run-session), Xvfb (the X11 backend's tests), grim, wlr-randr, wtype and
@@ -24,7 +25,7 @@ set -euo pipefail
 
 build=(libwayland-dev libwayland-bin wayland-protocols libpixman-1-dev libxkbcommon-dev xkb-data
        libpng-dev pkg-config git ca-certificates wlcs libxcb1-dev libxcb-shm0-dev libxcb-xfixes0-dev libxcb-xkb-dev libxkbcommon-x11-dev
-       libxcursor-dev)
+       libxcursor-dev libatspi2.0-dev)
 test=(weston wayland-utils foot fonts-dejavu-core gtk-3-examples gtk-layer-shell-examples dbus xvfb
       grim wlr-randr wtype wayvnc wl-clipboard swayidle swaylock adwaita-icon-theme gtk-4-examples python3 python3-pytest python3-pil chromium ffmpeg
       xwayland xterm x11-apps x11-utils xclip zenity xdotool wmctrl at-spi2-core)

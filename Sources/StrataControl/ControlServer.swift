@@ -39,6 +39,9 @@ public final class ControlServer {
     public var videoStopGrace: Double = 10
     /// The argv Strata was started with (written into the header of traces `record` starts).
     public var sessionCommand: [String]?
+    /// The clients' private session bus (`strata --accessibility`), which `hello` names for
+    /// strata-ctl's locators (`find`, `press`…); nil without one.
+    public var accessibilityBus: String?
     /// The processes Strata started that are alive or were lately: the command's pid (`command`)
     /// and each `exec`'s (`exec`); traces `record` starts mark where requests, clients and
     /// windows come from by them (`ProcessAncestry`). Told by the starter (`processDidStart`).

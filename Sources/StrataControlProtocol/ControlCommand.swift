@@ -90,7 +90,8 @@ public struct ControlCommand: Sendable, Equatable {
         ControlCommand("show", ["window", "key?"], replay: .issuedAgain),
         ControlCommand("move", ["window", "screen?", "x?", "y?"], replay: .issuedAgain),
         ControlCommand(
-            "convert", ["window", "x", "y", "width?", "height?", "to?", "to_screen?", "from?", "from_screen?"],
+            "convert",
+            ["window", "x", "y", "width?", "height?", "to?", "to_screen?", "from?", "from_screen?", "surface?"],
             replay: .readsOnly),
         ControlCommand("close", ["window"], replay: .issuedAgain),
         ControlCommand("maximize", ["window"], replay: .issuedAgain),

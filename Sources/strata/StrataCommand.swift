@@ -483,6 +483,7 @@ struct StrataCommand: ParsableCommand {
         if !noControl {
             do {
                 let control = try ControlServer(compositor: session.compositor)
+                control.accessibilityBus = session.accessibilityBus?.address
                 childEnvironment[ControlProtocol.environmentVariable] = control.path
                 control.spawn = { [unowned session, childEnvironment] arguments, directory in
                     try session.startClient(
