@@ -115,6 +115,24 @@ import Testing
         withExtendedLifetime((toplevel, other)) {}
     }
 
+    @Test func lockingAndUnlockingAreTheLockersLockCause() throws {
+        let server = try TestServer()
+        let app = try LockBystander(server)
+        let posted = Posted(server)
+        let locker = try TestSessionLock(client: try TestClient(server: server))
+        locker.client.roundtrip()
+        #expect(server.windows.isLocked)
+        let lock = try #require(posted.named("sessionDidLock").first?.cause)
+        #expect(lock.kind == .lock && lock.request == "ext_session_lock_manager_v1.lock" && lock.requester == Self.me)
+        #expect(posted.named("windowDidResignKey").first?.cause?.kind == .lock)
+        locker.unlockAndDestroy()
+        locker.client.roundtrip()
+        #expect(!server.windows.isLocked)
+        #expect(posted.named("sessionDidUnlock").first?.cause?.request == "ext_session_lock_v1.unlock_and_destroy")
+        #expect(posted.named("windowDidBecomeKey").first?.cause?.kind == .lock)
+        withExtendedLifetime(app) {}
+    }
+
     @Test func anActivationWithABadTokenIsRefusedForItsWindow() throws {
         let server = try TestServer()
         let client = try TestClient(server: server)
