@@ -88,6 +88,26 @@ import Testing
         #expect(posted.named("windowDidBecomeKey").first?.cause?.decidedBy == "uikit")
     }
 
+    @Test func aToplevelItsClientUnmapsPassesKeyOnUnderThatClientsCause() throws {
+        let server = try TestServer()
+        let client = try TestClient(server: server)
+        let shell = try TestXdgShell(client: client)
+        let first = try #require(shell.makeToplevel())
+        #expect(first.map(argb: Colour.red))
+        let second = try #require(shell.makeToplevel())
+        #expect(second.map(argb: Colour.green))
+        let posted = Posted(server)
+        wl_surface_attach(second.surface, nil, 0, 0)
+        wl_surface_commit(second.surface)
+        #expect(client.roundtrip())
+        let resign = try #require(posted.named("windowDidResignKey").first?.cause)
+        #expect(resign.kind == .other && resign.request == "xdg_toplevel unmap" && resign.requester == Self.me)
+        let successor = try #require(posted.named("windowDidBecomeKey").first?.cause)
+        #expect(successor.kind == .successor && successor.request == "xdg_toplevel unmap")
+        #expect(successor.requester == Self.me && successor.decidedBy == "uikit")
+        withExtendedLifetime((first, second)) {}
+    }
+
     @Test func aRefusedMakeKeyIsAKeyRequestWasRefusedOfThatClientsFocusRequest() throws {
         let server = try TestServer()
         server.compositor.clientPrivilege = .startedByStrata
