@@ -49,7 +49,8 @@ struct ExecCommand: RequestCommand {
 
 struct EventsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "events", abstract: "Print the window model's events as they happen (one per line).")
+        commandName: "events",
+        abstract: "Print the window model's events as they happen (one per line, each with its cause).")
     @OptionGroup var options: ConnectionOptions
     @Option(help: ArgumentHelp("Replay the kept events after this sequence number first.", valueName: "seq"))
     var since: UInt64?

@@ -161,6 +161,38 @@ import Testing
         #expect(recorder.posted.isEmpty)
     }
 
+    @Test func makeKeyOrRefusePostsTheRefusalOnlyWhenNothingChanged() {
+        let manager = makeManager()
+        let parent = manager.shownWindow()
+        let dialog = manager.createWindow(pid: 1)
+        manager.setParent(dialog, parent)
+        manager.setModal(dialog, true)
+        manager.show(dialog)
+        let other = manager.shownWindow()
+        let hidden = manager.createWindow(pid: 2)
+        let recorder = NotificationRecorder(manager)
+        let request = ChangeCause(.command, request: "make-key window=1", requester: "control 1")
+
+        // Routed to the modal window: key changed, no refusal.
+        #expect(!manager.withCause(request) { manager.makeKeyOrRefuse(parent) })
+        #expect(recorder.takeNames() == ["windowDidResignKey", "windowDidBecomeKey"])
+        // Already blocked by the key modal window: nothing to refuse either.
+        #expect(!manager.withCause(request) { manager.makeKeyOrRefuse(parent) })
+        #expect(recorder.takeNames() == [])
+        // Hidden, then locked: refused.
+        #expect(!manager.withCause(request) { manager.makeKeyOrRefuse(hidden) })
+        #expect(recorder.take() == [.keyRequestWasRefused(hidden.id)])
+        manager.lock()
+        _ = recorder.take()
+        #expect(!manager.withCause(request) { manager.makeKeyOrRefuse(other) })
+        #expect(recorder.posted.first?.cause == request)
+        #expect(recorder.take() == [.keyRequestWasRefused(other.id)])
+        manager.unlock()
+        _ = recorder.take()
+        #expect(manager.withCause(request) { manager.makeKeyOrRefuse(other) })
+        #expect(recorder.takeNames() == ["windowDidResignKey", "windowDidBecomeKey"])
+    }
+
     @Test func lockAndUnlockCarryTheLockCause() {
         let manager = makeManager()
         manager.shownWindow()

@@ -33,6 +33,15 @@ extension Compositor {
         window.pid > 0 ? "pid \(window.pid)" : ""
     }
 
+    /// Runs `body`, what `window`'s client did to its own window (unmapped, closed, minimized it),
+    /// under an `.other` cause of that client; under the running cause when there is one (the
+    /// client answering a command, say).
+    @discardableResult
+    func withClientCause<T>(_ window: Window, request: String, _ body: () -> T) -> T {
+        guard windows.currentCause == nil else { return body() }
+        return withCause(.other, request: request, requester: Self.requester(of: window), body)
+    }
+
     /// Runs `body`, a shell showing `window` (its map), under a `.map` cause of its client.
     @discardableResult
     func withMapCause<T>(_ window: Window, request: String, _ body: () -> T) -> T {

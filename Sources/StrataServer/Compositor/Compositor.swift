@@ -350,7 +350,7 @@ public final class Compositor {
 
     /// Called by the window's content when the window is closed for good (its role died).
     public func windowDidClose(_ window: Window) {
-        windows.close(window)
+        withClientCause(window, request: "close") { windows.close(window) }
         seat.windowDidChange()
     }
 

@@ -333,7 +333,9 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
         current = Configuration()
         sentCapabilities = false
         sentBounds = nil
-        if let window { compositor.windows.hide(window) }
+        if let window {
+            compositor.withClientCause(window, request: "xdg_toplevel unmap") { compositor.windows.hide(window) }
+        }
     }
 
     /// The state the client last drew (the acknowledged configure's), which lags the model's.
@@ -566,7 +568,9 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
             set_minimized: { _, resource in
                 handle(resource, as: XdgToplevel.self) { toplevel in
                     guard toplevel.isMapped, let window = toplevel.window else { return }
-                    toplevel.compositor.windows.minimize(window)
+                    toplevel.compositor.withClientCause(window, request: "xdg_toplevel.set_minimized") {
+                        toplevel.compositor.windows.minimize(window)
+                    }
                 }
             }))
 

@@ -163,7 +163,7 @@ final class X11Window: WindowContent, SurfaceRole {
                 if window.isVisible {
                     // Hidden because X unmapped it or its surface went: not an iconify.
                     isHidingItself = true
-                    compositor.windows.hide(window)
+                    compositor.withClientCause(window, request: "x11 unmap") { compositor.windows.hide(window) }
                     isHidingItself = false
                 }
             }

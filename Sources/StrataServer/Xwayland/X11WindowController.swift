@@ -85,7 +85,7 @@ final class X11WindowController: XWMHandler {
     /// `XWM.setIconic`), as xdg_toplevel.set_minimized.
     func iconifyRequest(_ window: X11Window) {
         guard let model = window.window, model.isVisible else { return }
-        compositor.windows.minimize(model)
+        compositor.withClientCause(model, request: "WM_CHANGE_STATE iconic") { compositor.windows.minimize(model) }
     }
 
     /// The close path of `strata-ctl close` (the window content's close request: WM_DELETE_WINDOW

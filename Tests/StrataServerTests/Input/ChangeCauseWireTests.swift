@@ -88,6 +88,26 @@ import Testing
         #expect(posted.named("windowDidBecomeKey").first?.cause?.decidedBy == "uikit")
     }
 
+    @Test func aToplevelItsClientUnmapsPassesKeyOnUnderThatClientsCause() throws {
+        let server = try TestServer()
+        let client = try TestClient(server: server)
+        let shell = try TestXdgShell(client: client)
+        let first = try #require(shell.makeToplevel())
+        #expect(first.map(argb: Colour.red))
+        let second = try #require(shell.makeToplevel())
+        #expect(second.map(argb: Colour.green))
+        let posted = Posted(server)
+        wl_surface_attach(second.surface, nil, 0, 0)
+        wl_surface_commit(second.surface)
+        #expect(client.roundtrip())
+        let resign = try #require(posted.named("windowDidResignKey").first?.cause)
+        #expect(resign.kind == .other && resign.request == "xdg_toplevel unmap" && resign.requester == Self.me)
+        let successor = try #require(posted.named("windowDidBecomeKey").first?.cause)
+        #expect(successor.kind == .successor && successor.request == "xdg_toplevel unmap")
+        #expect(successor.requester == Self.me && successor.decidedBy == "uikit")
+        withExtendedLifetime((first, second)) {}
+    }
+
     @Test func aRefusedMakeKeyIsAKeyRequestWasRefusedOfThatClientsFocusRequest() throws {
         let server = try TestServer()
         server.compositor.clientPrivilege = .startedByStrata
@@ -113,6 +133,24 @@ import Testing
         #expect(refusal.cause?.request == "strata_window_v1.make_key")
         #expect(refusal.cause?.requester == Self.me)
         withExtendedLifetime((toplevel, other)) {}
+    }
+
+    @Test func lockingAndUnlockingAreTheLockersLockCause() throws {
+        let server = try TestServer()
+        let app = try LockBystander(server)
+        let posted = Posted(server)
+        let locker = try TestSessionLock(client: try TestClient(server: server))
+        locker.client.roundtrip()
+        #expect(server.windows.isLocked)
+        let lock = try #require(posted.named("sessionDidLock").first?.cause)
+        #expect(lock.kind == .lock && lock.request == "ext_session_lock_manager_v1.lock" && lock.requester == Self.me)
+        #expect(posted.named("windowDidResignKey").first?.cause?.kind == .lock)
+        locker.unlockAndDestroy()
+        locker.client.roundtrip()
+        #expect(!server.windows.isLocked)
+        #expect(posted.named("sessionDidUnlock").first?.cause?.request == "ext_session_lock_v1.unlock_and_destroy")
+        #expect(posted.named("windowDidBecomeKey").first?.cause?.kind == .lock)
+        withExtendedLifetime(app) {}
     }
 
     @Test func anActivationWithABadTokenIsRefusedForItsWindow() throws {
