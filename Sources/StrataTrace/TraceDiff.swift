@@ -91,12 +91,14 @@ public enum TraceDiff {
     }
 
     /// The event without what may differ between runs (its time, its line type, a window's
-    /// `origin`: the replay starts the recorded command with `exec`; and its cause's `requester`
-    /// and `requested_ns`: other pids, another control connection, other times). The cause's
-    /// kind, request and `decided_by` are compared.
+    /// `origin`: the replay starts the recorded command with `exec`; its cause's `requester` and
+    /// `requested_ns`: other pids, another control connection, other times; and `decided_by`: a
+    /// replay under another policy (or delegate) diverges where the outcome does, not where only
+    /// the decider's name does; `strata-ctl replay --policy` compares decisions). The cause's
+    /// kind and request are compared.
     static func comparable(_ line: JSONValue) -> JSONValue {
         guard var fields = line.objectValue else { return line }
-        for key in ["time_ns", "type", "origin", "requester", "requested_ns"] { fields[key] = nil }
+        for key in ["time_ns", "type", "origin", "requester", "requested_ns", "decided_by"] { fields[key] = nil }
         return .object(fields)
     }
 

@@ -49,8 +49,11 @@ import Testing
         let posted = taken(recorder)
         #expect(posted.map(\.name) == ["windowDidChangeStacking", "windowDidResignKey", "windowDidBecomeKey"])
         for item in posted {
-            #expect(item.cause == ChangeCause(.click, request: "pointer-button 272", requester: "user",
-                decidedBy: "click-to-focus", requestedAt: 7))
+            #expect(
+                item.cause
+                    == ChangeCause(
+                        .click, request: "pointer-button 272", requester: "user",
+                        decidedBy: "click-to-focus", requestedAt: 7))
         }
     }
 
@@ -87,11 +90,14 @@ import Testing
 
         let posted = taken(recorder)
         #expect(
-            posted.map(\.name) == ["windowDidResignKey", "windowDidBecomeHidden", "windowDidClose", "windowDidBecomeKey"])
+            posted.map(\.name) == [
+                "windowDidResignKey", "windowDidBecomeHidden", "windowDidClose", "windowDidBecomeKey",
+            ])
         #expect(posted.dropLast().allSatisfy { $0.cause == command })
         #expect(
             posted.last?.cause
-                == ChangeCause(.successor, request: "close window=2", requester: "control 3", decidedBy: "uikit",
+                == ChangeCause(
+                    .successor, request: "close window=2", requester: "control 3", decidedBy: "uikit",
                     requestedAt: 99))
         #expect(first.isKeyWindow)
     }
@@ -201,7 +207,8 @@ import Testing
         manager.withCause(lock) { manager.lock() }
         manager.withCause(lock) { manager.unlock() }
         let posted = taken(recorder)
-        #expect(posted.map(\.name) == ["windowDidResignKey", "sessionDidLock", "sessionDidUnlock", "windowDidBecomeKey"])
+        #expect(
+            posted.map(\.name) == ["windowDidResignKey", "sessionDidLock", "sessionDidUnlock", "windowDidBecomeKey"])
         #expect(posted.allSatisfy { $0.cause?.kind == .lock })
     }
 
