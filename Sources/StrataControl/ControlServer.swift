@@ -65,6 +65,8 @@ public final class ControlServer {
     private var connections: [Int: ControlConnection] = [:]
     private var nextConnectionNumber = 1
     let events: EventLog
+    /// The session's focus metrics (`stats`), from the server's start.
+    let focusMetrics: FocusMetricsObserver
     private(set) lazy var commands = ControlCommands(server: self)
     private let uid = getuid()
 
@@ -90,6 +92,7 @@ public final class ControlServer {
             throw .setup(error.description)
         }
         events = EventLog(manager: compositor.windows)
+        focusMetrics = FocusMetricsObserver(compositor: compositor)
         events.deliver = { [unowned self] entry in
             for connection in connections.values where connection.isSubscribed {
                 connection.send(eventLine: entry.line)
@@ -105,6 +108,7 @@ public final class ControlServer {
             Glibc.close(listenFD)
             unlink(path)
             events.stop()
+            focusMetrics.stop()
             throw .setup("cannot watch the control socket on the event loop")
         }
         listenSource = source
@@ -133,6 +137,7 @@ public final class ControlServer {
         Glibc.close(listenFD)
         unlink(path)
         events.stop()
+        focusMetrics.stop()
     }
 
     /// How many clients are connected.
