@@ -21,12 +21,10 @@ final class FocusMetricsObserver {
         }
         inputToken = compositor.seat.inputHandled.observe { [unowned self] handled in
             guard case .key(_, let pressed, _) = handled.input, pressed else { return }
-            let target = compositor.seat.keyboardFocus.flatMap { compositor.scene.window(showing: $0) }
-            metrics.recordKeystroke(
-                window: target?.id.rawValue, appID: target?.appID ?? "", time: compositor.clock.nanoseconds)
+            self.keyWasPressed()
         }
         presentedToken = compositor.scene.framePresented.observe { [unowned self] output in
-            metrics.recordFrame(screen: Int(clamping: output.screen.id.rawValue), time: compositor.clock.nanoseconds)
+            self.screenDidPresent(output)
         }
     }
 
@@ -43,12 +41,25 @@ final class FocusMetricsObserver {
     private func modelDidPost(_ posted: PostedNotification) {
         let window = posted.notification.windowID
         let cause = posted.cause
+        // The app id only where the metrics count something (the window list is walked for it).
+        let counted = cause != nil || posted.name == "windowDidBecomeKey" || posted.name == "keyRequestWasRefused"
         metrics.record(
             FocusMetrics.Event(
                 name: posted.name, window: window?.rawValue,
-                appID: window.flatMap { compositor.windows.window(withID: $0)?.appID } ?? "",
+                appID: counted ? window.flatMap { compositor.windows.window(withID: $0)?.appID } ?? "" : "",
                 cause: cause?.kind.rawValue, request: cause?.request ?? "", requester: cause?.requester ?? "",
                 decidedBy: cause?.decidedBy ?? "", requestedAt: cause?.requestedAt ?? 0,
                 time: compositor.clock.nanoseconds))
+    }
+
+    /// A key press: to the window with the keyboard focus (none: not counted).
+    private func keyWasPressed() {
+        let target = compositor.seat.keyboardFocus.flatMap { compositor.scene.window(showing: $0) }
+        metrics.recordKeystroke(
+            window: target?.id.rawValue, appID: target?.appID ?? "", time: compositor.clock.nanoseconds)
+    }
+
+    private func screenDidPresent(_ output: ScreenOutput) {
+        metrics.recordFrame(screen: Int(clamping: output.screen.id.rawValue), time: compositor.clock.nanoseconds)
     }
 }
