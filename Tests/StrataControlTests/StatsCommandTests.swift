@@ -5,6 +5,7 @@ import StrataControlProtocol
 import StrataModel
 import StrataServer
 import StrataTestSupport
+import StrataTrace
 import Testing
 
 /// `stats` in process: real clients map, a click and a client's make_key switch key, typed keys
@@ -34,6 +35,9 @@ import Testing
 
     @Test func aClickAClientsMakeKeyAndTypedKeysAreCounted() throws {
         let harness = try ControlHarness(clock: .manual)
+        let path = harness.directory + "/stats.trace"
+        let recording = try harness.connect()
+        #expect(try recording.request(["command": "record", "action": "start", "path": .string(path)]).isOK)
         #expect(try harness.request(["command": "step", "frames": 3]).isOK)
         let first = try Self.party(harness.server, appID: "metrics.first", origin: .socket, color: 0xffff0000)
         let second = try Self.party(
@@ -97,6 +101,12 @@ import Testing
         let bad = try harness.request(["command": "stats", "window_ms": 0])
         #expect(bad.errorCode == "invalid_argument")
         #expect(bad["error"]?["message"]?.stringValue == "\"window_ms\" must be between 1 and 10000")
+
+        // The trace of the same run gives the same numbers (the report's Focus panel).
+        #expect(try recording.request(["command": "record", "action": "stop"]).isOK)
+        let traced = FocusMetrics(trace: try TraceFile(path: path)).json()
+        #expect(traced["run"] == reply["run"])
+        #expect(traced["apps"] == reply["apps"])
         withExtendedLifetime((first, second)) {}
     }
 }
