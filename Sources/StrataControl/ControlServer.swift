@@ -197,8 +197,13 @@ public final class ControlServer {
         let shown = recording?.shownBefore(parsed)
         recording?.isRunningCommand = true
         let reply: JSONValue?
+        // Whatever the command changes has its cause: the command, from this connection.
+        let cause = compositor.cause(.command, request: request.words, requester: "control \(connection.number)")
         do throws(ControlError) {
-            if var fields = try commands.run(request, connection: connection) {
+            let fields = try compositor.windows.withCause(cause) { () throws(ControlError) in
+                try commands.run(request, connection: connection)
+            }
+            if var fields {
                 fields["id"] = request.id
                 fields["ok"] = true
                 reply = .object(fields)

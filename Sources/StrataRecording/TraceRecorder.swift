@@ -192,24 +192,27 @@ public final class TraceRecorder {
     }
 
     /// One `event` line, in the EventLog's form. The notifications of one window or one screen
-    /// are written by hand as bytes (keys in order, as the coder sorts them); the others (levels,
-    /// frames, mirroring, the session lock) and every notification with a cause (its `cause`,
-    /// `request`, `requester`, `decided_by`, `requested_ns`) through the kept JSONEncoder, once,
-    /// with `time_ns` and `type` added at the end. (`JSONValue(encoding:)` would encode and decode: about 0.2 M
-    /// instructions an event, and 1 M for a `windows` line.)
+    /// without a cause are written by hand as bytes (keys in order, as the coder sorts them); the
+    /// others (levels, frames, mirroring, the session lock, any with a cause) through the kept
+    /// JSONEncoder, once, with `time_ns` and `type` added at the end. (`JSONValue(encoding:)`
+    /// would encode and decode: about 0.2 M instructions an event, and 1 M for a `windows` line.)
     private func writeEvent(_ posted: PostedNotification) {
         let notification = posted.notification
         let line = handLine
         line.removeAll()
+        guard posted.cause == nil else { return writeEncodedEvent(posted, to: line) }
         switch notification {
-        case _ where posted.cause != nil:
-            // A cause's words are any text: the coder escapes them.
-            writeEncodedEvent(posted)
         case .windowDidOpen(let id), .windowDidClose(let id), .windowDidBecomeVisible(let id),
             .windowDidBecomeHidden(let id),
             .windowDidBecomeKey(let id), .windowDidResignKey(let id), .windowDidChangeStacking(let id):
             appendEventHead(notification.name, to: line)
-            if case .windowDidOpen = notification { appendOrigin(of: id, to: line) }
+            if case .windowDidOpen = notification {
+                // Whose window it is (its client's pid; an X window's from the XWM, 0 while unknown).
+                let pid = compositor.windows.window(withID: id)?.pid ?? 0
+                line.append(",\"origin\":\"")
+                line.append(ascii: ancestry.origin(of: pid).rawValue)
+                line.append(UInt8(ascii: "\""))
+            }
             line.append(",\"sequence\":")
             line.append(Int64(clamping: posted.sequence))
             appendTimeAndType(to: line)
@@ -229,30 +232,24 @@ public final class TraceRecorder {
             line.append(UInt8(ascii: "}"))
             writeLine(line.line)
         default:
-            writeEncodedEvent(posted)
+            writeEncodedEvent(posted, to: line)
         }
     }
 
-    /// An `event` line through the coder (a notification with a cause, or one not written by
-    /// hand), with `origin` for a `windowDidOpen`, then `time_ns` and `type`.
-    private func writeEncodedEvent(_ posted: PostedNotification) {
+    /// An `event` line through the JSON coder (a window's `origin` after its fields).
+    private func writeEncodedEvent(_ posted: PostedNotification, to line: TraceLineBuffer) {
         guard let object = try? encoder.encode(posted), object.last == UInt8(ascii: "}") else { return }
-        let line = handLine
-        line.removeAll()
-        if case .windowDidOpen(let id) = posted.notification { appendOrigin(of: id, to: line) }
+        if case .windowDidOpen(let id) = posted.notification {
+            let pid = compositor.windows.window(withID: id)?.pid ?? 0
+            line.append(",\"origin\":\"")
+            line.append(ascii: ancestry.origin(of: pid).rawValue)
+            line.append(UInt8(ascii: "\""))
+        }
         appendTimeAndType(to: line)
         line.append(UInt8(ascii: "}"))
         var bytes = [UInt8](object.dropLast())
         bytes.append(contentsOf: line.line)
         writeLine(bytes)
-    }
-
-    /// Whose window it is (its client's pid; an X window's from the XWM, 0 while unknown).
-    private func appendOrigin(of id: WindowID, to line: TraceLineBuffer) {
-        let pid = compositor.windows.window(withID: id)?.pid ?? 0
-        line.append(",\"origin\":\"")
-        line.append(ascii: ancestry.origin(of: pid).rawValue)
-        line.append(UInt8(ascii: "\""))
     }
 
     private func appendEventHead(_ name: String, to line: TraceLineBuffer) {

@@ -53,7 +53,10 @@ import Testing
         #expect(dom.stdout.contains("2 example.alert</span>"))
         #expect(dom.stdout.contains("level alert") && dom.stdout.contains("level normal"))
         #expect(dom.stdout.components(separatedBy: "class=\"point ").count - 1 >= 15, "the timeline's points")
-        #expect(dom.stdout.contains("windowDidChangeLevel window 2 → alert"))
+        #expect(dom.stdout.contains("windowDidChangeLevel window 2 → alert ← command set-level"))
+        // Each key and stacking change with its cause: a map by its client, the successor of a hide.
+        #expect(dom.stdout.contains("windowDidBecomeKey window 1 ← map xdg_toplevel map by pid "))
+        #expect(dom.stdout.contains("windowDidBecomeKey window 1 ← successor hide window="))
         #expect(
             dom.stdout.components(separatedBy: "class=\"thumb").count - 1 >= 2, "thumbnails where the picture changed")
         #expect(

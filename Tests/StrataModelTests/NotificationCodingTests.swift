@@ -27,6 +27,7 @@ import Testing
         .windowDidChangePID(WindowID(16)),
         .windowDidChangeMaximized(WindowID(17), true), .windowDidChangeFullscreen(WindowID(17), false),
         .windowDidChangeMinimized(WindowID(18), true),
+        .keyRequestWasRefused(WindowID(19)),
     ]
 
     @Test func everyCaseHasADistinctNameFromTheList() {
