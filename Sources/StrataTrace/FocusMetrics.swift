@@ -12,7 +12,7 @@ import StrataControlProtocol
 /// `otherApp`), `maximumWindows` windows in `by_window`, `maximumCauses` causes, a ring of
 /// `frameHistory` frame times per screen for `maximumScreens` screens, a ring of the last
 /// `keyHistory` key switches, and keystroke delays kept as a histogram of whole milliseconds
-/// below `windowMillisecondsRange.upperBound`.
+/// below `windowMillisecondsRange.upperBound` (per app and per window: 40 KB each at most).
 public struct FocusMetrics: Sendable {
     /// A model notification as the metrics read it: its name, the window it is about and that
     /// window's app id, its cause's fields (`ChangeCause.fields`) and when it was posted.
@@ -86,15 +86,18 @@ public struct FocusMetrics: Sendable {
         var causes = CappedCounts(limit: FocusMetrics.maximumCauses)
     }
 
-    /// Counts by whole milliseconds, below the largest `window_ms`.
+    /// Counts by whole milliseconds, below the largest `window_ms`: as long as the longest delay
+    /// seen (4 bytes a millisecond, 40 KB at most).
     struct DelayHistogram: Sendable {
-        var counts: [Int: Int] = [:]
+        var counts: [UInt32] = []
         mutating func add(milliseconds: Int) {
             guard milliseconds < FocusMetrics.windowMillisecondsRange.upperBound else { return }
-            counts[max(0, milliseconds), default: 0] += 1
+            let index = max(0, milliseconds)
+            if index >= counts.count { counts.append(contentsOf: repeatElement(0, count: index + 1 - counts.count)) }
+            counts[index] &+= 1
         }
         func count(below limit: Int) -> Int {
-            counts.reduce(0) { $0 + ($1.key < limit ? $1.value : 0) }
+            counts.prefix(max(0, limit)).reduce(0) { $0 + Int($1) }
         }
     }
 
