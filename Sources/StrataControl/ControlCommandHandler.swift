@@ -33,6 +33,7 @@ enum ControlCommandHandler: Sendable {
         },
         "policy": .immediate { commands, request throws(ControlError) in try commands.policy(request) },
         "placement": .immediate { commands, request throws(ControlError) in try commands.placement(request) },
+        "stats": .immediate { commands, request throws(ControlError) in try commands.stats(request) },
         // Windows
         "windows": .immediate { commands, _ throws(ControlError) in try commands.windows() },
         "make-key": .immediate { commands, request throws(ControlError) in try commands.makeKey(request) },

@@ -68,6 +68,8 @@ public final class ControlServer {
     private var connections: [Int: ControlConnection] = [:]
     private var nextConnectionNumber = 1
     let events: EventLog
+    /// The session's focus metrics (`stats`), from the server's start.
+    let focusMetrics: FocusMetricsObserver
     private(set) lazy var commands = ControlCommands(server: self)
     private let uid = getuid()
 
@@ -93,6 +95,7 @@ public final class ControlServer {
             throw .setup(error.description)
         }
         events = EventLog(manager: compositor.windows)
+        focusMetrics = FocusMetricsObserver(compositor: compositor)
         events.deliver = { [unowned self] entry in
             for connection in connections.values where connection.isSubscribed {
                 connection.send(eventLine: entry.line)
@@ -108,6 +111,7 @@ public final class ControlServer {
             Glibc.close(listenFD)
             unlink(path)
             events.stop()
+            focusMetrics.stop()
             throw .setup("cannot watch the control socket on the event loop")
         }
         listenSource = source
@@ -136,6 +140,7 @@ public final class ControlServer {
         Glibc.close(listenFD)
         unlink(path)
         events.stop()
+        focusMetrics.stop()
     }
 
     /// How many clients are connected.

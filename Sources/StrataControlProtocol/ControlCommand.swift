@@ -80,6 +80,7 @@ public struct ControlCommand: Sendable, Equatable {
         ControlCommand("record-video", ["action", "path?", "screen?"], replay: .notReplayed, reply: .deferred),
         ControlCommand("policy", ["name?"], replay: .issuedAgain),
         ControlCommand("placement", ["name?"], replay: .notReplayed),
+        ControlCommand("stats", ["window_ms?"], replay: .readsOnly),
         // Windows
         ControlCommand("windows", replay: .readsOnly),
         ControlCommand("make-key", ["window"], replay: .issuedAgain),

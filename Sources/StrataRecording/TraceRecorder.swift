@@ -71,6 +71,7 @@ public final class TraceRecorder {
             "started_by": .string(startedBy),
             "screens": (try? JSONValue(encoding: compositor.windows.screens.map(ScreenInfo.init))) ?? .array([]),
             "windows": .number(Double(compositor.windows.windows.count)),
+            "start_ns": JSONValue(startNanoseconds),
         ]
         if let command { header["command"] = .array(command.map { .string($0) }) }
         // The header is written whatever the limit (it counts the lines after it).

@@ -141,6 +141,7 @@ public enum TraceReport {
             <section id="scrub"><input id="slider" type="range" min="0" max="0" value="0" aria-label="timeline">
             <span id="position"></span></section>
             <main><nav id="timeline" aria-label="events"></nav><div id="screens"></div></main>
+            \(focusPanel(for: trace))
             <section><h2>Pictures (where a screen's picture changed: the recorded thumbnail, or the windows' frames drawn)</h2><div id="frames"></div></section>
             <script id="trace" type="application/json">\(embeddedData(trace))</script>
             <script id="divergence-data" type="application/json">\(scriptSafe(marked))</script>
@@ -174,6 +175,8 @@ public enum TraceReport {
         svg{background:#202428}
         #divergence{padding:8px 16px;background:#fde2e1;color:#8a1010;font-weight:600;border-bottom:2px solid #c0392b}
         .point.diverged{background:#fde2e1;color:#8a1010;font-weight:600}
+        #focus{padding:0 16px}#focus table{border-collapse:collapse;background:#fff}
+        #focus td,#focus th{border:1px solid #cdd3dd;padding:2px 8px;text-align:left}
         """
 
     static let script = #"""
