@@ -9,10 +9,13 @@ import StrataControlProtocol
 /// Windows are matched by the order they opened in each trace (window 1 is the first to open),
 /// as ids need not agree. Steps are matched in order by what they do (the command and its
 /// arguments, the input and its fields, never a time or a path); a step one trace lacks is
-/// listed as unmatched. A step's state is the trace's last window list before its next matched
-/// step (the last step's: before Strata began to stop), which is what the step led to before
-/// anything else was done. The key and stacking events in between are kept with their causes
-/// (`cause`, `decided_by`, `request`, when the events carry them).
+/// listed as unmatched. A step's line is written once it was handled, after the events it
+/// posted at once: its effects begin after the nearest line before it that no step writes while
+/// handled (a command, an input, a frame). A step's state is the trace's last window list before
+/// the next matched step's effects begin (the last step's: before the trace's end), so what it
+/// did at once and what followed (a window a client mapped, a client that left on `close`)
+/// before the next step; the key and stacking events from its effects on are kept with their
+/// causes (`cause`, `decided_by`, `request`, when the events carry them).
 public struct WhatIfComparison: Sendable {
     /// One trace's side of a step.
     public struct Side: Sendable, Equatable {
@@ -79,7 +82,7 @@ public struct WhatIfComparison: Sendable {
         case "input":
             guard let input = line["input"]?.stringValue else { return nil }
             switch input {
-            case "pointer-button" where line["state"] == "pressed": break
+            case "pointer-button" where line["state"] == "down" || line["state"] == "pressed": break
             case "touch-down", "pointer-motion": break
             default: return nil
             }
@@ -152,6 +155,19 @@ public struct WhatIfComparison: Sendable {
             return (nil, [])
         }
 
+        /// Where the effects of the step on line `step` begin: after the nearest line before it
+        /// of a type that no step's handling writes (a command, an input, a frame).
+        static func effectStart(of step: Int, in trace: TraceFile) -> Int {
+            var index = step - 1
+            while index > 0 {
+                if ["command", "input", "frame"].contains(trace.lines[index]["type"]?.stringValue ?? "") {
+                    return index + 1
+                }
+                index -= 1
+            }
+            return 1
+        }
+
         func side(of trace: TraceFile, step: Int, until end: Int) -> Side {
             let line = trace.lines[step]
             let state = state(of: trace, before: end)
@@ -160,8 +176,9 @@ public struct WhatIfComparison: Sendable {
                 reply = value["ok"] == true ? "ok" : "error \(value["error"]?["code"]?.stringValue ?? "?")"
             }
             var events: [String] = []
-            if step + 1 < end {
-                for other in trace.lines[(step + 1)..<end]
+            let start = Self.effectStart(of: step, in: trace)
+            if start < end {
+                for other in trace.lines[start..<end]
                 where other["type"] == "event" && WhatIfComparison.decisionEvents.contains(other["name"]?.stringValue ?? "")
                 {
                     events.append(describe(other))
@@ -202,8 +219,11 @@ public struct WhatIfComparison: Sendable {
         self.unmatchedRecorded = unmatchedRecorded
         var steps: [Step] = []
         for (position, pair) in pairs.enumerated() {
-            let recordedEnd = position + 1 < pairs.count ? pairs[position + 1].0 : a.stop
-            let replayedEnd = position + 1 < pairs.count ? b.steps[pairs[position + 1].1].index : b.stop
+            let recordedEnd =
+                position + 1 < pairs.count ? Timeline.effectStart(of: pairs[position + 1].0, in: recorded) : a.stop
+            let replayedEnd =
+                position + 1 < pairs.count
+                ? Timeline.effectStart(of: b.steps[pairs[position + 1].1].index, in: replayed) : b.stop
             let left = a.side(of: recorded, step: pair.0, until: recordedEnd)
             let right = b.side(of: replayed, step: b.steps[pair.1].index, until: replayedEnd)
             var differences: [String] = []

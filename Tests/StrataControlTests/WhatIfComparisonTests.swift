@@ -27,10 +27,11 @@ import Testing
         return #"{"type":"command","sequence":1,"request":{"command":"\#(name)","id":7\#(arguments)},"reply":\#(reply)}"#
     }
 
-    let press = #"{"type":"input","input":"pointer-button","button":272,"state":"pressed","sequence":1,"during_command":true}"#
-    let release = #"{"type":"input","input":"pointer-button","button":272,"state":"released","sequence":1}"#
+    let press = #"{"type":"input","input":"pointer-button","button":272,"state":"down","sequence":1,"during_command":true}"#
+    let release = #"{"type":"input","input":"pointer-button","button":272,"state":"up","sequence":1}"#
 
-    /// The session with window ids `a` and `b`; `afterClick`, `afterClose`: the window lists then.
+    /// The session with window ids (each step's line after the events it posted at once, as
+    /// Strata writes them; a client's window maps and a closed client leaves after the line) `a` and `b`; `afterClick`, `afterClose`: the window lists then.
     func session(
         policy: String, a: Int, b: Int, afterClick: [(Int, String, Bool)], clickEvents: [String],
         afterClose: [(Int, String, Bool)], closeEvents: [String], extraFirst: [String] = []
@@ -42,8 +43,7 @@ import Testing
                 event("windowDidOpen", a), windows([(a, "a", true)]),
                 command("exec", #","argv":["strata-color-client","--app-id","b"],"cwd":"/there""#),
                 event("windowDidOpen", b), windows([(b, "b", true), (a, "a", false)]),
-                command("pointer-click", #","x":10,"y":10"#), press,
-            ] + clickEvents + [windows(afterClick), release]
+            ] + clickEvents + [windows(afterClick), press, release, command("pointer-click", #","x":10,"y":10"#)]
                 + [
                     command("make-key", #","window":"b""#), windows([(b, "b", true), (a, "a", false)]),
                     command("settle", ""), command("close", #","window":"b""#),
@@ -66,7 +66,7 @@ import Testing
             extraFirst: [command("exec", #","argv":["sh","-c","run"]"#)])
         let comparison = WhatIfComparison(recorded: try recorded(), replayed: replayed)
         #expect(comparison.steps.count == 5, "exec, exec, the press, make-key, close (not settle nor the release)")
-        #expect(comparison.differing.map { $0.recorded.line } == [8, 15], "the press and the close")
+        #expect(comparison.differing.map { $0.recorded.line } == [9, 15], "the press and the close")
         #expect(comparison.differing.map(\.differences) == [["key"], ["key"]])
         #expect(comparison.unmatchedReplayed == [1] && comparison.unmatchedRecorded.isEmpty, "the extra exec")
         let close = comparison.differing[1]
@@ -76,7 +76,7 @@ import Testing
             comparison.text(title: "t")
                 == [
                     "t: 5 steps compared, 2 differ (0 recorded and 1 replayed steps unmatched)",
-                    "step 3 (line 9) #1 input pointer-button button=272 during_command=true state=pressed: key differ",
+                    "step 3 (line 10) #1 input pointer-button button=272 during_command=true state=down: key differ",
                     "  key:      recorded 1 (a), replayed 2 (b)",
                     "  recorded: windowDidBecomeKey window=1 cause=click decided_by=uikit",
                     "step 5 (line 16) #1 command close window=b → ok: key differ",
