@@ -53,7 +53,8 @@ public struct WhatIfComparison: Sendable {
 
     /// Input commands: the input lines they make are the steps, not the command lines.
     static let inputCommands: Set<String> = [
-        "pointer-move", "pointer-button", "pointer-click", "pointer-scroll", "key", "type", "touch", "gesture", "tablet",
+        "pointer-move", "pointer-button", "pointer-click", "pointer-scroll", "key", "type", "touch", "gesture",
+        "tablet",
     ]
     /// Commands that decide nothing by themselves (they wait, read, or change the policy, which
     /// a what-if replay sets itself).
@@ -179,7 +180,8 @@ public struct WhatIfComparison: Sendable {
             let start = Self.effectStart(of: step, in: trace)
             if start < end {
                 for other in trace.lines[start..<end]
-                where other["type"] == "event" && WhatIfComparison.decisionEvents.contains(other["name"]?.stringValue ?? "")
+                where other["type"] == "event"
+                    && WhatIfComparison.decisionEvents.contains(other["name"]?.stringValue ?? "")
                 {
                     events.append(describe(other))
                 }
@@ -287,7 +289,8 @@ public struct WhatIfComparison: Sendable {
         func side(_ side: Side) -> JSONValue {
             [
                 "line": JSONValue(side.line + 1), "key": side.key.map { JSONValue($0) } ?? .null,
-                "stacking": .array(side.stacking.map { JSONValue($0) }), "reply": side.reply.map { .string($0) } ?? .null,
+                "stacking": .array(side.stacking.map { JSONValue($0) }),
+                "reply": side.reply.map { .string($0) } ?? .null,
                 "events": .array(side.events.map { .string($0) }),
             ]
         }

@@ -9,7 +9,8 @@ import StrataControlProtocol
 /// escaped (`TraceReport.escapeHTML`), no script at all, and a Content-Security-Policy that
 /// allows nothing but its own style.
 public enum WhatIfReport {
-    static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
+    static let contentSecurityPolicy =
+        "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
 
     public static func html(
         recorded: TraceFile, replayed: TraceFile, comparison: WhatIfComparison, title: String
@@ -36,9 +37,13 @@ public enum WhatIfReport {
             rows += "<tr class=\"\(differs ? "differs" : "")\"><td>\(number + 1)</td>"
             rows +=
                 "<td>\(e(step.text))<div class=\"lines\">line \(step.recorded.line + 1) / \(step.replayed.line + 1)</div>"
-            rows += differs ? "<div class=\"what\">\(e(step.differences.joined(separator: ", "))) differ</div></td>" : "</td>"
-            rows += "<td>\(side(step.recorded, windows: comparison.recordedWindows, differences: step.differences))</td>"
-            rows += "<td>\(side(step.replayed, windows: comparison.replayedWindows, differences: step.differences))</td></tr>\n"
+            rows +=
+                differs
+                ? "<div class=\"what\">\(e(step.differences.joined(separator: ", "))) differ</div></td>" : "</td>"
+            rows +=
+                "<td>\(side(step.recorded, windows: comparison.recordedWindows, differences: step.differences))</td>"
+            rows +=
+                "<td>\(side(step.replayed, windows: comparison.replayedWindows, differences: step.differences))</td></tr>\n"
         }
         var unmatched = ""
         for index in comparison.unmatchedRecorded {

@@ -64,7 +64,8 @@ extension ReplayCommand {
                         completed: problem == nil
                     ).encodedLine(), as: UTF8.self))
         } else {
-            let title = "\(TraceReportText.plain(file)) under \(TraceReportText.plain(under)) (recorded under \(TraceReportText.plain(recordedPolicy)))"
+            let title =
+                "\(TraceReportText.plain(file)) under \(TraceReportText.plain(under)) (recorded under \(TraceReportText.plain(recordedPolicy)))"
             for line in comparison.text(title: title) { print(line) }
         }
         Output.printError("the replay's trace: \(kept)")

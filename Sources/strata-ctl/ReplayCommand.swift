@@ -47,6 +47,14 @@ struct ReplayCommand: ParsableCommand {
             replay lists them and exits 2 before starting anything; --run-commands runs them as \
             recorded. The header's screens must be sizes strata --size accepts, at most 16, and \
             together at most 64 Mpx.
+
+            What-if (--policy NAME, --delegate CMD): the same replay under another key-window \
+            policy, or with CMD (sh -c, STRATA_SOCKET set) registered as the policy delegate. Each \
+            step waits until the replay has opened and shown as many windows as the recording had \
+            there (not for the recorded sequence, nor for pictures); then every step where the key \
+            window, the stacking (windows matched by the order they opened) or a command's reply \
+            differ is listed (--json for machines, --report for both timelines side by side). Exit \
+            status 0 when the replay completed, 1 when it could not be, 2 for bad input.
             """)
     @Argument(help: "The trace to replay.") var file: String
     @Option(
@@ -65,7 +73,7 @@ struct ReplayCommand: ParsableCommand {
     var timeout = 10.0
     @Option(
         help: ArgumentHelp(
-            "On a divergence, write the recorded trace's report (strata-ctl report) with the divergence marked here.",
+            "On a divergence, write the recorded trace's report (strata-ctl report) with the divergence marked here; with --policy or --delegate, both timelines side by side, the differing steps highlighted.",
             valueName: "file.html"))
     var report: String?
     @Option(

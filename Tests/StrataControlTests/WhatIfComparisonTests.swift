@@ -8,7 +8,8 @@ import Testing
 /// compared step by step with windows matched by the order they opened.
 @Suite struct WhatIfComparisonTests {
     func trace(policy: String, _ lines: [String]) throws -> TraceFile {
-        let header = #"{"type":"header","version":1,"clock":"realtime","policy":"\#(policy)","screens":[],"sequence":0}"#
+        let header =
+            #"{"type":"header","version":1,"clock":"realtime","policy":"\#(policy)","screens":[],"sequence":0}"#
         return try TraceFile(data: Data(([header] + lines).joined(separator: "\n").utf8), name: policy + ".trace")
     }
 
@@ -24,10 +25,12 @@ import Testing
 
     func command(_ name: String, _ arguments: String, ok: Bool = true) -> String {
         let reply = ok ? #"{"ok":true}"# : #"{"ok":false,"error":{"code":"failed"}}"#
-        return #"{"type":"command","sequence":1,"request":{"command":"\#(name)","id":7\#(arguments)},"reply":\#(reply)}"#
+        return
+            #"{"type":"command","sequence":1,"request":{"command":"\#(name)","id":7\#(arguments)},"reply":\#(reply)}"#
     }
 
-    let press = #"{"type":"input","input":"pointer-button","button":272,"state":"down","sequence":1,"during_command":true}"#
+    let press =
+        #"{"type":"input","input":"pointer-button","button":272,"state":"down","sequence":1,"during_command":true}"#
     let release = #"{"type":"input","input":"pointer-button","button":272,"state":"up","sequence":1}"#
 
     /// The session with window ids (each step's line after the events it posted at once, as
@@ -47,7 +50,8 @@ import Testing
                 + [
                     command("make-key", #","window":"b""#), windows([(b, "b", true), (a, "a", false)]),
                     command("settle", ""), command("close", #","window":"b""#),
-                ] + closeEvents + [windows(afterClose), #"{"type":"end","reason":"exit"}"#,
+                ] + closeEvents + [
+                    windows(afterClose), #"{"type":"end","reason":"exit"}"#,
                 ])
     }
 
@@ -100,7 +104,8 @@ import Testing
         #expect(comparison.differing.map(\.differences) == [["stacking"]])
         let click = try #require(comparison.differing.first)
         #expect(click.recorded.stacking == [2, 1] && click.replayed.stacking == [1, 2])
-        #expect(click.replayed.events == ["windowDidBecomeKey window=1 cause=click", "windowDidChangeStacking window=1"])
+        #expect(
+            click.replayed.events == ["windowDidBecomeKey window=1 cause=click", "windowDidChangeStacking window=1"])
     }
 
     @Test func theSamePolicyDiffersNowhere() throws {
@@ -124,7 +129,8 @@ import Testing
                 command("exec", #","argv":["\#(hostile)"]"#), event("windowDidOpen", 1),
                 windows([(1, hostile, true)]),
             ])
-        let b = try trace(policy: "explicit", [command("exec", #","argv":["\#(hostile)"]"#), event("windowDidOpen", 1)])
+        let b = try trace(
+            policy: "explicit", [command("exec", #","argv":["\#(hostile)"]"#), event("windowDidOpen", 1)])
         let html = WhatIfReport.html(
             recorded: a, replayed: b, comparison: WhatIfComparison(recorded: a, replayed: b), title: hostile)
         #expect(!html.contains("<img"))

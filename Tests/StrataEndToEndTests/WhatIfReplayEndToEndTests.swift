@@ -56,7 +56,8 @@ import Testing
         return steps.compactMap { step in
             let differences = step["differences"] as? [String] ?? []
             guard !differences.isEmpty else { return nil }
-            let text = (step["text"] as? String ?? "").split(separator: " ").dropFirst().prefix(2).joined(separator: " ")
+            let text = (step["text"] as? String ?? "").split(separator: " ").dropFirst().prefix(2).joined(
+                separator: " ")
             func side(_ name: String) -> String {
                 let side = step[name] as? [String: Any] ?? [:]
                 let key = (side["key"] as? Int).map(String.init) ?? "none"
@@ -133,7 +134,8 @@ import Testing
         #expect(policy.stderr.contains("unknown policy \"nonsense\"; use one of uikit,"), "\(policy.stderr)")
         // A trace naming a program that is not Strata's own client is refused as by plain replay.
         let program = folder.path + "/program.trace"
-        try (header + "\n"
+        try
+            (header + "\n"
             + #"{"type":"command","sequence":0,"origin":"outside","request":{"command":"exec","argv":["touch","/tmp/x"]},"reply":{"ok":true}}"#
             + "\n").write(toFile: program, atomically: true, encoding: .utf8)
         let refused = try await replay(program, in: folder, ["--policy", "explicit", "--driver", "requests"])
