@@ -59,6 +59,10 @@ public struct WhatIfComparison: Sendable {
     /// Commands that decide nothing by themselves (they wait, read, or change the policy, which
     /// a what-if replay sets itself).
     static let skippedCommands: Set<String> = ["step", "settle", "screenshot", "policy"]
+    /// How many of the other trace's steps a step is looked for in (a recording and its replay
+    /// differ by a few steps at most; the bound keeps two unrelated traces from taking
+    /// quadratic time).
+    static let lookahead = 256
     /// Events of key and stacking decisions shown with each step.
     static let decisionEvents: Set<String> = [
         "windowDidBecomeKey", "windowDidResignKey", "windowDidChangeStacking", "windowDidChangeLevel",
@@ -105,10 +109,14 @@ public struct WhatIfComparison: Sendable {
         /// The index of the line where Strata began to stop (its `end` line, or where the
         /// session's clients went at the end), or the line count.
         var stop: Int
+        /// For each line, the index of the last window list at or before it (-1: none).
+        var lastWindows: [Int] = []
 
         init(_ trace: TraceFile) {
             stop = trace.lines.count
+            lastWindows.reserveCapacity(trace.lines.count)
             for (index, line) in trace.lines.enumerated() {
+                lastWindows.append(line["type"] == "windows" ? index : (lastWindows.last ?? -1))
                 if let signature = WhatIfComparison.signature(line) { steps.append((index, signature)) }
                 if line["type"] == "event", line["name"] == "windowDidOpen", let id = line["window"]?.intValue {
                     number(UInt64(max(0, id)), appID: nil)
@@ -135,25 +143,16 @@ public struct WhatIfComparison: Sendable {
         /// The key window and the visible windows front to back, from the last window list
         /// before line `end`.
         func state(of trace: TraceFile, before end: Int) -> (key: Int?, stacking: [Int]) {
-            var index = min(end, trace.lines.count) - 1
-            while index >= 0 {
-                let line = trace.lines[index]
-                if line["type"] == "windows" {
-                    let windows = line["windows"]?.arrayValue ?? []
-                    var key: Int?
-                    var stacking: [Int] = []
-                    for window in windows {
-                        guard let id = window["id"]?.intValue, let number = numbers[UInt64(max(0, id))] else {
-                            continue
-                        }
-                        if window["key"] == true { key = number }
-                        if window["hidden"] != true { stacking.append(number) }
-                    }
-                    return (key, stacking)
-                }
-                index -= 1
+            let last = min(end, trace.lines.count) - 1
+            guard last >= 0, lastWindows[last] >= 0 else { return (nil, []) }
+            var key: Int?
+            var stacking: [Int] = []
+            for window in trace.lines[lastWindows[last]]["windows"]?.arrayValue ?? [] {
+                guard let id = window["id"]?.intValue, let number = numbers[UInt64(max(0, id))] else { continue }
+                if window["key"] == true { key = number }
+                if window["hidden"] != true { stacking.append(number) }
             }
-            return (nil, [])
+            return (key, stacking)
         }
 
         /// Where the effects of the step on line `step` begin: after the nearest line before it
@@ -209,7 +208,8 @@ public struct WhatIfComparison: Sendable {
         var unmatchedRecorded: [Int] = []
         var next = 0
         for step in a.steps {
-            if let found = b.steps[next...].firstIndex(where: { $0.signature == step.signature }) {
+            let window = b.steps[next..<min(b.steps.count, next + Self.lookahead)]
+            if let found = window.firstIndex(where: { $0.signature == step.signature }) {
                 pairs.append((step.index, found))
                 next = found + 1
             } else {
@@ -259,7 +259,7 @@ public struct WhatIfComparison: Sendable {
         ]
         for (number, step) in steps.enumerated() where !step.differences.isEmpty {
             lines.append(
-                "step \(number + 1) (line \(step.recorded.line + 1)) \(TraceReportText.plain(step.text)): \(step.differences.joined(separator: ", ")) differ"
+                "step \(number + 1) (line \(step.recorded.line + 1)) \(step.text): \(step.differences.joined(separator: ", ")) differ"
             )
             if step.differences.contains("key") {
                 lines.append(
@@ -276,10 +276,10 @@ public struct WhatIfComparison: Sendable {
                     "  reply:    recorded \(step.recorded.reply ?? "-"), replayed \(step.replayed.reply ?? "-")")
             }
             let caused = { (events: [String]) in events.filter { $0.contains("cause=") || $0.contains("decided_by=") } }
-            for event in caused(step.recorded.events) { lines.append("  recorded: \(TraceReportText.plain(event))") }
-            for event in caused(step.replayed.events) { lines.append("  replayed: \(TraceReportText.plain(event))") }
+            for event in caused(step.recorded.events) { lines.append("  recorded: \(event)") }
+            for event in caused(step.replayed.events) { lines.append("  replayed: \(event)") }
         }
-        return lines
+        return lines.map(TraceReportText.plain)
     }
 
     /// The comparison for machines (`--json`).

@@ -138,4 +138,14 @@ import Testing
         #expect(html.contains("&lt;img src=x onerror=alert(1)&gt;"))
         #expect(html.contains("class=\"differs\""), "the differing step is highlighted")
     }
+
+    /// The readable list goes to a terminal: a trace's control characters are shown as `?`.
+    @Test func theListShowsNoControlCharacters() throws {
+        let a = try trace(
+            policy: "uikit", [command("make-key", #","window":1"#), windows([(1, "\\u001b[2J", true)])])
+        let b = try trace(policy: "explicit", [command("make-key", #","window":1"#), windows([(1, "x", false)])])
+        let text = WhatIfComparison(recorded: a, replayed: b).text(title: "t\u{7}")
+        #expect(text.joined().unicodeScalars.allSatisfy { $0.value >= 0x20 })
+        #expect(text.contains("  key:      recorded 1 (?[2J), replayed none"), "\(text)")
+    }
 }
