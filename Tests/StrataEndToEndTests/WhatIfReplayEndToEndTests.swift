@@ -7,7 +7,7 @@ import Testing
 /// uikit with Strata's own color clients (two windows, a click on the back one, make-key,
 /// closing the key window) replayed by the built `strata-ctl replay --policy` under other
 /// policies, the differences checked step by step; the same policy differs nowhere; bad input
-/// exits 2 and a delegate that never registers 1.
+/// exits 2, and a delegate that never registers 1 (its process group stopped).
 @Suite(.serialized) struct WhatIfReplayEndToEndTests {
     static let experiment = """
         exec -- strata-color-client --app-id w.first --size 200x150 --color c08030 --seconds 60
@@ -144,5 +144,19 @@ import Testing
         let gone = try await replay(empty, in: folder, ["--delegate", "exit 3", "--timeout", "5"])
         #expect(gone.status == 1, "\(gone.stderr)")
         #expect(gone.stderr.contains("the delegate exit 3 ended (status 3) before it registered"), "\(gone.stderr)")
+        // A delegate that never registers is given --timeout seconds, then its process group is ended.
+        let pidFile = folder.path + "/delegate.pid"
+        let silent = try await replay(
+            empty, in: folder, ["--delegate", "sleep 60 & echo $! > \(pidFile); wait", "--timeout", "1"])
+        #expect(silent.status == 1, "\(silent.stderr)")
+        #expect(silent.stderr.contains("did not register within 1.0 s"), "\(silent.stderr)")
+        let text = try String(contentsOfFile: pidFile, encoding: .utf8)
+        let child = try #require(pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        // Ended: gone, or a zombie its new parent has not reaped yet.
+        let ended = await StrataRun.poll(timeout: 10) { () -> Bool? in
+            guard let stat = try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8) else { return true }
+            return stat.contains(") Z ") ? true : nil
+        }
+        #expect(ended == true, "the delegate's child (sleep) was stopped with its group")
     }
 }
