@@ -91,11 +91,48 @@ import Testing
         let html = try String(contentsOfFile: page, encoding: .utf8)
         #expect(html.contains("<tr class=\"differs\">"), "the page highlights the differing steps")
         #expect(html.contains("w.first"))
+        // focus-follows-pointer: the pointer's motion onto the first window already makes it key.
+        let pointer = try await replay(trace, in: folder, ["--policy", "focus-follows-pointer", "--json"])
+        #expect(pointer.status == 0, "\(pointer.stderr)")
+        #expect(
+            try Self.differing(pointer.stdout) == ["input pointer-motion: key: key 2 [2,1] / key 1 [2,1]"],
+            "\(pointer.stdout)")
         // The readable list names the windows and the steps.
         let text = try await replay(trace, in: folder, ["--policy", "explicit"])
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("under policy explicit (recorded under uikit):"), "\(text.stdout)")
         #expect(text.stdout.contains("  key:      recorded 1 (w.first), replayed none"), "\(text.stdout)")
+    }
+
+    /// Under the manual clock each step waits for the windows as on the realtime one, and
+    /// the recorded `step`s let the clients draw.
+    @Test(.enabled(if: ControlTests.ready, "strata-ctl or strata-color-client is not built"))
+    func aManualClockRecordingReplaysUnderExplicit() async throws {
+        let folder = try ScratchFolder(prefix: "strata-whatif-e2e")
+        let script = folder.path + "/manual.strata"
+        try """
+        exec -- strata-color-client --app-id m.first --size 200x150 --color c08030 --frames 3 --seconds 60
+        wait-window m.first
+        step 2
+        move m.first --to 0,0
+        exec -- strata-color-client --app-id m.second --size 200x150 --color 3080c0 --frames 3 --seconds 60
+        wait-window m.second
+        step 3
+        move m.second --to 300,0
+        input click 50 50
+        step 2
+        """.write(toFile: script, atomically: true, encoding: .utf8)
+        let trace = folder.path + "/manual.trace"
+        let ctl = try #require(ControlTests.ctl)
+        let recorded = try await StrataRun.run(
+            ["--size", "640x480", "--clock", "manual", "--record", trace], command: [ctl, "run", script],
+            environment: ["PATH": ControlTests.path], timeout: 60)
+        #expect(recorded.stdout.contains("passed"), "\(recorded.stderr)")
+        let explicit = try await replay(trace, in: folder, ["--policy", "explicit", "--json"])
+        #expect(explicit.status == 0, "\(explicit.stderr)")
+        #expect(
+            try Self.differing(explicit.stdout) == ["input pointer-button: key: key 1 [2,1] / key 2 [2,1]"],
+            "\(explicit.stdout)")
     }
 
     @Test(.enabled(if: ControlTests.ready, "strata-ctl or strata-color-client is not built"))
