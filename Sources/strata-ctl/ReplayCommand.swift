@@ -169,6 +169,10 @@ struct ReplayCommand: ParsableCommand {
             )
             throw ExitCode(2)
         }
+        if json, !isWhatIf {
+            Output.printError("strata-ctl: error: --json goes with --policy or --delegate (a what-if replay)")
+            throw ExitCode(2)
+        }
         if let delegate, delegate.allSatisfy(\.isWhitespace) {
             Output.printError("strata-ctl: error: --delegate takes a command")
             throw ExitCode(2)

@@ -169,6 +169,9 @@ import Testing
         let policy = try await replay(empty, in: folder, ["--policy", "nonsense"])
         #expect(policy.status == 2, "\(policy.stderr)")
         #expect(policy.stderr.contains("unknown policy \"nonsense\"; use one of uikit,"), "\(policy.stderr)")
+        let plain = try await replay(empty, in: folder, ["--json"])
+        #expect(
+            plain.status == 2 && plain.stderr.contains("--json goes with --policy or --delegate"), "\(plain.stderr)")
         // A trace naming a program that is not Strata's own client is refused as by plain replay.
         let program = folder.path + "/program.trace"
         try
