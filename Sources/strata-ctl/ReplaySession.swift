@@ -5,7 +5,8 @@ import StrataTrace
 
 /// A headless Strata started for a replay, and the driving of a trace through its control
 /// socket: each recorded command (of `TraceFormat.replayedCommands`) and input is issued once
-/// the replay's model has reached the sequence number it was recorded at.
+/// the replay's model has reached the sequence number it was recorded at (in a what-if replay,
+/// once it has opened and shown the recorded windows: `WhatIfSync`).
 final class ReplaySession {
     let process: SpawnedProcess
     let client: ControlClient
@@ -132,11 +133,6 @@ final class ReplaySession {
         return ReplayStrataEnding(status: status, endedEarly: endedEarly, standardError: errors)
     }
 
-    /// Waits until the replay's model has posted `sequence` (at most `timeout` seconds); false
-    /// when it does not, or at once for a sequence past the recording's last one (no replay can
-    /// reach a point its recording never did). The first point missed is `missedPoint`; after
-    /// it, nothing waits (the rest is issued at once, so a diverged replay ends soon and still
-    /// shows what its commands do).
     /// Before the step on line `index`: the what-if sync (`reachWindows`, then the recorded gap),
     /// or the recorded sequence and pictures.
     private func waitForStep(_ line: JSONValue, index: Int, trace: TraceFile, last: Int) {
@@ -148,6 +144,11 @@ final class ReplaySession {
         prepareStep(line, index: index, trace: trace)
     }
 
+    /// Waits until the replay's model has posted `sequence` (at most `timeout` seconds); false
+    /// when it does not, or at once for a sequence past the recording's last one (no replay can
+    /// reach a point its recording never did). The first point missed is `missedPoint`; after
+    /// it, nothing waits (the rest is issued at once, so a diverged replay ends soon and still
+    /// shows what its commands do).
     @discardableResult
     private func reach(_ sequence: Int, line: Int, last: Int) -> Bool {
         if sequence > last {
