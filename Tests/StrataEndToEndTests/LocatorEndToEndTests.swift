@@ -66,6 +66,27 @@ import Testing
         #expect(await session.stop().status == 0)
     }
 
+    /// A form filled by name: the entry focused through the toolkit and typed into, OK pressed;
+    /// zenity prints what its entry holds.
+    @Test(.enabled(if: AccessibilityBusEndToEndTests.hasBus && StrataRun.isInstalled("zenity")))
+    func aGTKFormIsFilledAndSubmittedByName() async throws {
+        let session = try await Self.start()
+        let output = session.run.root + "/zenity.out"
+        try await session.ctl(
+            "exec", "--", "sh", "-c",
+            "GDK_BACKEND=wayland exec zenity --entry --title Form --text 'Your name' > '\(output)'")
+        _ = try await Self.waitToFind(session, "--window", "title:Form", "--role", "entry")
+        let typed = try await session.ctl("type-into", "--window", "title:Form", "--role", "entry", "hello strata")
+        #expect(typed.stdout.contains("then typed 12 characters"), "\(typed.stdout)")
+        try await session.ctl("press", "--window", "title:Form", "--role", "button", "--name", "OK")
+        let said = await StrataRun.poll(timeout: 20) { () -> String? in
+            let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            return text.isEmpty ? nil : text
+        }
+        #expect(said == "hello strata\n")
+        #expect(await session.stop().status == 0)
+    }
+
     @Test(.enabled(if: AccessibilityBusEndToEndTests.hasBus && StrataRun.isInstalled("gtk3-demo")))
     func anAmbiguousOrEmptyMatchSaysSoAndListsCandidates() async throws {
         let session = try await Self.start()
