@@ -18,6 +18,9 @@ public struct AccessibleMatch {
     /// toolkit's numbers have (`Locator`: the window's frame, or its surface with client-side
     /// shadows, as GTK 3 counts).
     public let toplevelRect: AccessibleRect?
+    /// Where it is: the toplevel's index in its application, then the child indices down to it
+    /// (`0.3.1`); a locator's `--path` names it again while the tree stays as it is.
+    public let path: [Int]
 
     /// Whether the toolkit says it is on screen (`showing` and `visible`).
     public var isShowing: Bool { states.contains("showing") && states.contains("visible") }
@@ -38,9 +41,10 @@ public struct AccessibleSearch {
     }
 
     /// The objects matching `query` under the toplevels `toplevel` accepts (given the process,
-    /// the toplevel's name and its index in its application).
+    /// the toplevel's name and its index in its application); with `path`, only the object at
+    /// that path (a toplevel's index, then child indices), when it matches.
     public func run(
-        _ query: AccessibleQuery, on desktop: AccessibleDesktop,
+        _ query: AccessibleQuery, on desktop: AccessibleDesktop, path: [Int]? = nil,
         toplevel: (_ processID: Int32, _ name: String, _ index: Int) -> Bool
     ) -> Result {
         var result = Result()
@@ -48,10 +52,22 @@ public struct AccessibleSearch {
             let pid = app.processID, appName = app.name
             let count = min(app.childCount, 64)
             for index in 0..<count {
+                if let path, path.first != index { continue }
                 guard let top = app.child(at: index) else { continue }
                 let topName = top.name
                 guard toplevel(pid, topName, index) else { continue }
                 let topRect = top.windowExtents
+                if let path {
+                    guard let node = walk.node(at: Array(path.dropFirst()), from: top) else { continue }
+                    let role = node.role, name = node.name
+                    guard query.matches(role: role, name: name, text: { node.text() }) else { continue }
+                    result.matches.append(
+                        AccessibleMatch(
+                            node: node, role: role, name: name, states: node.states, actions: node.actions,
+                            surfaceRect: node.windowExtents, processID: pid, application: appName,
+                            toplevelName: topName, toplevelIndex: index, toplevelRect: topRect, path: path))
+                    continue
+                }
                 let complete = walk.walk(from: top) { step in
                     guard result.matches.count < limit else { return false }
                     let node = step.node
@@ -61,7 +77,8 @@ public struct AccessibleSearch {
                             AccessibleMatch(
                                 node: node, role: role, name: name, states: node.states, actions: node.actions,
                                 surfaceRect: node.windowExtents, processID: pid, application: appName,
-                                toplevelName: topName, toplevelIndex: index, toplevelRect: topRect))
+                                toplevelName: topName, toplevelIndex: index, toplevelRect: topRect,
+                                path: [index] + step.path))
                     }
                     return true
                 }

@@ -12,8 +12,33 @@ struct LocatorOptions: ParsableArguments {
     @Option(name: .customLong("name-glob"), help: "The accessible name, where * matches any characters.")
     var nameGlob: String?
     @Option(help: "Text the element holds (an entry's contents, a label's).") var text: String?
+    @Option(help: "With --window: the element at this path (find --json's `path`: 0.3.1).") var path: String?
+    @Option(help: "The match at this place (from 0) in the tree's order, when several match.") var index: Int?
+    @Option(help: "Wait up to this many seconds for a match (searched again when the toolkit says its tree changed).")
+    var wait: Double?
 
     var query: AccessibleQuery { AccessibleQuery(role: role, name: name, nameGlob: nameGlob, text: text) }
+
+    /// `path` as indices, nil without one.
+    var pathIndices: [Int]? {
+        get throws {
+            guard let path else { return nil }
+            let parts = path.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
+            guard !parts.isEmpty, parts.count <= 65, parts.allSatisfy({ ($0 ?? -1) >= 0 }) else {
+                throw ValidationError("--path is indices joined by dots (0.3.1), as find --json gives")
+            }
+            return parts.compactMap { $0 }
+        }
+    }
+
+    func validate() throws {
+        _ = try pathIndices
+        if path != nil, window == nil { throw ValidationError("--path needs --window: a path is inside one window") }
+        if let index, index < 0 { throw ValidationError("--index counts from 0") }
+        if let wait, !(wait.isFinite && wait >= 0 && wait <= 3600) {
+            throw ValidationError("--wait is a number of seconds, 0 ... 3600")
+        }
+    }
 
     /// The locator in words, for messages: `role "push button", name "OK" in window gtk3-demo`.
     var words: String {
@@ -22,6 +47,8 @@ struct LocatorOptions: ParsableArguments {
         if let name { parts.append("name \"\(name)\"") }
         if let nameGlob { parts.append("name like \"\(nameGlob)\"") }
         if let text { parts.append("text \"\(text)\"") }
+        if let path { parts.append("path \(path)") }
+        if let index { parts.append("match \(index)") }
         let what = parts.isEmpty ? "any element" : parts.joined(separator: ", ")
         return window.map { what + " in window \($0)" } ?? what
     }
@@ -46,6 +73,8 @@ struct LocatedElement {
             "states": .array(match.states.map { .string($0) }), "actions": .array(match.actions.map { .string($0) }),
             "application": .string(match.application), "pid": JSONValue(Int(match.processID)),
             "toplevel": .string(match.toplevelName),
+            "path": .string(match.path.map(String.init).joined(separator: ".")),
+            "depth": JSONValue(match.path.count - 1),
         ]
         if let window { object["window"] = JSONValue(Int(window.id)) }
         if let rect {
@@ -84,10 +113,11 @@ struct LocatedElement {
 /// rectangle tells which: when its size is the Strata window's frame's, the numbers are the
 /// frame's; otherwise they are the surface's, and `convert` is asked with `surface` (Strata knows
 /// where the window's surface lies around its frame).
-struct Locator {
+final class Locator {
     let client: ControlClient
     let options: LocatorOptions
-    let windows: [WindowInfo]
+    /// Strata's windows, read again at each search.
+    private(set) var windows: [WindowInfo]
     let desktop: AccessibleDesktop
 
     init(client: ControlClient, options: LocatorOptions) throws {
@@ -111,16 +141,36 @@ struct Locator {
 
     /// Every match, placed; and whether a bound cut the search.
     func find(limit: Int = 200) throws -> (elements: [LocatedElement], truncated: Bool) {
+        windows = try client.call("windows")["windows"]?.decode([WindowInfo].self) ?? []
         var target: WindowInfo?
         if let name = options.window { target = try WindowSelector(name).resolve(in: windows) }
         var search = AccessibleSearch()
         search.limit = limit
-        let result = search.run(options.query, on: desktop) { pid, title, _ in
+        let result = search.run(options.query, on: desktop, path: try options.pathIndices) { pid, title, _ in
             guard let target else { return true }
             return window(pid: pid, title: title)?.id == target.id
         }
-        let elements = try result.matches.map { match in try place(match) }
+        var elements = try result.matches.map { match in try place(match) }
+        if let index = options.index { elements = index < elements.count ? [elements[index]] : [] }
         return (elements, result.truncated)
+    }
+
+    /// `find`, again each time the toolkits say their trees changed (or every half second, for
+    /// one that says nothing), until something matches or `options.wait` seconds pass.
+    func findWaiting(limit: Int = 200) throws -> (elements: [LocatedElement], truncated: Bool) {
+        guard let wait = options.wait else { return try find(limit: limit) }
+        let events = AccessibleEvents()
+        let deadline = ControlClient.now() + wait
+        while true {
+            do {
+                let found = try find(limit: limit)
+                if !found.elements.isEmpty || ControlClient.now() >= deadline { return found }
+            } catch let error as ControlError where error.code == .unknownWindow {
+                // The window may not be there yet: waited for as its elements are.
+                if ControlClient.now() >= deadline { throw error }
+            }
+            events.wait(seconds: min(max(0.001, deadline - ControlClient.now()), 0.5))
+        }
     }
 
     private func place(_ match: AccessibleMatch) throws -> LocatedElement {
@@ -152,7 +202,7 @@ struct Locator {
     /// The one element the locator names: a single match, or the single one on screen among
     /// several. Otherwise a failure that says so and lists the candidates.
     func one() throws -> LocatedElement {
-        let (elements, _) = try find()
+        let (elements, _) = try findWaiting()
         if elements.count == 1 { return elements[0] }
         let shown = elements.filter { $0.rect != nil }
         if shown.count == 1 { return shown[0] }
@@ -172,6 +222,9 @@ struct Locator {
         loose.name = nil
         loose.nameGlob = nil
         loose.text = nil
+        loose.path = nil
+        loose.index = nil
+        loose.wait = nil
         if options.role == nil { loose.role = nil }
         var elements = try Locator(client: client, options: loose, windows: windows, desktop: desktop).find(limit: 400)
             .elements.filter { !$0.match.name.isEmpty }
@@ -212,7 +265,7 @@ struct FindCommand: ParsableCommand {
 
     func run() throws {
         try Output.guarded {
-            let found = try Locator(client: try options.connect(), options: locator).find()
+            let found = try Locator(client: try options.connect(), options: locator).findWaiting()
             if options.json {
                 let reply: JSONValue = .object([
                     "elements": .array(found.elements.map(\.json)), "truncated": .bool(found.truncated),
