@@ -518,8 +518,9 @@ struct StrataCommand: ParsableCommand {
         }
         print("WAYLAND_DISPLAY=\(socketName)")
         if let server = session.xwayland { print("DISPLAY=\(server.displayName)") }
-        if let control = session.control { print("\(ControlProtocol.environmentVariable)=\(control.path)") }
         if let bus = session.accessibilityBus { print("DBUS_SESSION_BUS_ADDRESS=\(bus.address)") }
+        // Last: scripts read the lines up to it.
+        if let control = session.control { print("\(ControlProtocol.environmentVariable)=\(control.path)") }
         fflush(stdout)
         if let readyFD {
             ReadyDescriptor.announce(
