@@ -71,3 +71,9 @@ def test_the_readmes_example_presses_gtk3_demos_run_button(strata):
     strata.spawn(["gtk3-demo"])
     strata.wait_for_element(window="gtk3-demo", role="button", name="Run").press()
     strata.wait_for_window("gtk3-demo-application")
+
+
+def test_the_fixtures_strata_has_the_bus_unless_asked_not_to():
+    from strata_testing import Strata
+    assert "--accessibility" in Strata().command_line()
+    assert "--accessibility" not in Strata(accessibility=False).command_line()
