@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 import StrataControlProtocol
+import StrataModel
 
 /// Runs an experiment file (docs/control.md, "Experiments"): one strata-ctl command per line,
 /// plus `expect …`, `wait-window` and `sleep`. Stops at the first failure with
@@ -298,10 +299,10 @@ final class ExperimentRunner {
     }
 
     private func expectEvent(_ name: String, _ reference: String?) throws {
-        guard name.hasPrefix("window") || name.hasPrefix("screen") else {
-            throw Mismatch("\(name) is not an event name (they start with window or screen, e.g. windowDidBecomeKey)")
+        guard WindowServerNotification.allNames.contains(name) else {
+            throw Mismatch("\(name) is not an event name (docs/control.md, \"Events\": e.g. windowDidBecomeKey)")
         }
-        let isWindowEvent = name.hasPrefix("window")
+        let isWindowEvent = !name.hasPrefix("screen")
         let start = eventCursor
         try eventually {
             var subject: UInt64?

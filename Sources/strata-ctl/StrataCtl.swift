@@ -21,6 +21,7 @@ struct StrataCtl: ParsableCommand {
             EventsCommand.self,
             SyncCommand.self, SettleCommand.self, CompareCommand.self, CompareScreenshotCommand.self, ExecCommand.self,
             RunCommand.self, VersionCommand.self, StepCommand.self, RecordCommand.self, RecordVideoCommand.self,
-            ReplayCommand.self, ReportCommand.self,
+            ReplayCommand.self, ReportCommand.self, StatsCommand.self, FindCommand.self, PressCommand.self,
+            ClickCommand.self, FocusCommand.self, TypeIntoCommand.self,
         ])
 }

@@ -366,6 +366,14 @@ class Strata:
         environment = self.environment if base is None else self.client_environment(base)
         return subprocess.Popen(list(argv), env=environment, **popen)
 
+    def stats(self, window_ms: Optional[int] = None) -> Dict[str, Any]:
+        """Focus metrics since Strata started (docs/control.md, "Focus metrics"): ``run`` and
+        ``apps`` (app id → metrics), each with ``focus_requests``, ``request_to_key``,
+        ``keystrokes_after_key`` (within `window_ms`, default 500) and ``key_switches``."""
+        arguments: Dict[str, Any] = {} if window_ms is None else {"window_ms": window_ms}
+        reply = self.command("stats", **arguments)
+        return {"run": reply["run"], "apps": reply["apps"]}
+
     def windows(self) -> List[Window]:
         """Every open window, front to back."""
         return [Window.from_json(value) for value in self.command("windows")["windows"]]
