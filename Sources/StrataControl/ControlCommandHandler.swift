@@ -33,6 +33,12 @@ enum ControlCommandHandler: Sendable {
         },
         "policy": .immediate { commands, request throws(ControlError) in try commands.policy(request) },
         "placement": .immediate { commands, request throws(ControlError) in try commands.placement(request) },
+        "delegate": .deferred { commands, request, connection throws(ControlError) in
+            try commands.delegate(request, connection: connection)
+        },
+        "decide": .deferred { commands, request, connection throws(ControlError) in
+            try commands.decide(request, connection: connection)
+        },
         "stats": .immediate { commands, request throws(ControlError) in try commands.stats(request) },
         // Windows
         "windows": .immediate { commands, _ throws(ControlError) in try commands.windows() },

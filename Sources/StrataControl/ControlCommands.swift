@@ -112,11 +112,13 @@ final class ControlCommands {
                     .invalidArgument,
                     "unknown policy \"\(name)\"; use one of \(KeyWindowPolicies.allNames.joined(separator: ", "))")
             }
-            manager.policy = policy
+            compositor.policyDelegation.setBuiltinPolicy(policy)
         }
-        return [
+        var reply: Reply = [
             "policy": .string(manager.policy.name), "available": .array(KeyWindowPolicies.allNames.map { .string($0) }),
         ]
+        if let delegate = server.delegateDescription { reply["delegate"] = delegate }
+        return reply
     }
 
     /// `placement`: reads the window-placement policy, or switches it (windows already placed
@@ -128,7 +130,7 @@ final class ControlCommands {
                 throw ControlError(
                     .invalidArgument, "unknown placement \"\(name)\"; use one of \(names.joined(separator: ", "))")
             }
-            manager.placement = placement
+            compositor.policyDelegation.setBuiltinPlacement(placement)
         }
         return ["placement": .string(manager.placement.name), "available": .array(names.map { .string($0) })]
     }

@@ -31,6 +31,10 @@ final class ControlConnection {
     private(set) var isClosed = false
     /// Whether model events are streamed to this connection (`events` with `follow`).
     var isSubscribed = false
+    /// Request lines held back while the policy delegate decides (manual clock), in order.
+    private var held: [[UInt8]] = []
+    /// The most lines held back; a request beyond it is refused.
+    private static let maximumHeld = 10_000
 
     /// Where the peer came from (`command`, `exec`, `outside`…), asked of `recorder` once: when
     /// the connection is accepted during a recording or at its first recorded request.
@@ -153,7 +157,33 @@ final class ControlConnection {
         if line.last == UInt8(ascii: "\r") { line.removeLast() }
         // Blank lines are ignored (handy with `nc`).
         guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return }
+        if !held.isEmpty || server.holdsBack(self) {
+            guard held.count < Self.maximumHeld else {
+                send(
+                    reply: ControlServer.errorReply(
+                        id: .null,
+                        ControlError(
+                            .failed,
+                            "\(Self.maximumHeld) requests already wait for the policy delegate's decision; this one was dropped")))
+                return
+            }
+            held.append(line)
+            server.connectionDidHold(self)
+            return
+        }
         if let reply = server.handle(line: Data(line), from: self) { send(reply: reply) }
+    }
+
+    /// Handles the held-back requests in order until the delegate is asked again; true when
+    /// none is left.
+    func releaseHeld() -> Bool {
+        while !held.isEmpty, !isClosed {
+            if server.holdsBack(self) { return false }
+            let line = held.removeFirst()
+            if let reply = server.handle(line: Data(line), from: self) { send(reply: reply) }
+        }
+        if !isClosed { closeIfFinished() }
+        return true
     }
 
     private func peerDidShutDownWriting() {
@@ -231,7 +261,7 @@ final class ControlConnection {
     }
 
     private func closeIfFinished() {
-        if readClosed, !isSubscribed, queuedBytes == 0 { close() }
+        if readClosed, !isSubscribed, queuedBytes == 0, held.isEmpty { close() }
     }
 
     /// Closes the socket and forgets the connection; safe to call twice.

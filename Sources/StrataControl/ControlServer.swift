@@ -71,6 +71,17 @@ public final class ControlServer {
     /// The session's focus metrics (`stats`), from the server's start.
     let focusMetrics: FocusMetricsObserver
     private(set) lazy var commands = ControlCommands(server: self)
+    /// The policy delegate's connections and questions, from the first `delegate` command on.
+    private var delegateHost: PolicyDelegateHost?
+    var delegates: PolicyDelegateHost {
+        if let delegateHost { return delegateHost }
+        let host = PolicyDelegateHost(server: self)
+        delegateHost = host
+        return host
+    }
+    /// Connections whose requests are held back while the delegate decides (manual clock), in
+    /// the order they were first held.
+    private var heldConnections: [ControlConnection] = []
     private let uid = getuid()
 
     /// The default path for `compositor`'s Wayland socket: `$XDG_RUNTIME_DIR/strata-<name>.sock`.
@@ -133,6 +144,8 @@ public final class ControlServer {
         settleWaiters.removeAll()
         for waiter in imageWaiters { waiter.cancel() }
         imageWaiters.removeAll()
+        delegateHost?.stop()
+        delegateHost = nil
         guard let listenSource else { return }
         listenSource.remove()
         self.listenSource = nil
@@ -175,6 +188,39 @@ public final class ControlServer {
 
     func connectionDidClose(_ connection: ControlConnection) {
         connections[connection.number] = nil
+        heldConnections.removeAll { $0 === connection }
+        delegateHost?.connectionDidClose(connection.number)
+    }
+
+    /// The open connection numbered `number`, if any.
+    func connection(number: Int) -> ControlConnection? {
+        connections[number]
+    }
+
+    // MARK: Requests held back (manual clock, the delegate deciding)
+
+    /// Whether `connection`'s next request waits for the delegate's outstanding questions.
+    func holdsBack(_ connection: ControlConnection) -> Bool {
+        delegateHost?.holdsBack(connection.number) ?? false
+    }
+
+    /// `connection` holds a request back.
+    func connectionDidHold(_ connection: ControlConnection) {
+        if !heldConnections.contains(where: { $0 === connection }) { heldConnections.append(connection) }
+    }
+
+    /// The `policy` reply's `delegate`, nil without one.
+    var delegateDescription: JSONValue? { delegateHost?.description }
+
+    var hasHeldRequests: Bool { !heldConnections.isEmpty }
+
+    /// The questions are decided: the held requests run, connection by connection in the
+    /// order they were held, until one asks a question again.
+    func releaseHeldRequests() {
+        while let first = heldConnections.first {
+            if !first.isClosed, !first.releaseHeld() { return }
+            heldConnections.removeFirst()
+        }
     }
 
     // MARK: Requests

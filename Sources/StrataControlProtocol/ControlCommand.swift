@@ -80,6 +80,8 @@ public struct ControlCommand: Sendable, Equatable {
         ControlCommand("record-video", ["action", "path?", "screen?"], replay: .notReplayed, reply: .deferred),
         ControlCommand("policy", ["name?"], replay: .issuedAgain),
         ControlCommand("placement", ["name?"], replay: .notReplayed),
+        ControlCommand("delegate", ["decisions", "deadline_ms?"], replay: .notReplayed, reply: .deferred),
+        ControlCommand("decide", ["question", "answer"], replay: .notReplayed, reply: .deferred),
         ControlCommand("stats", ["window_ms?"], replay: .readsOnly),
         // Windows
         ControlCommand("windows", replay: .readsOnly),

@@ -5,6 +5,7 @@
 extension WindowServerNotification: Codable {
     enum CodingKeys: String, CodingKey {
         case name, window, screen, from, to, isMirroring, isModal, isMinimized, isMaximized, isFullscreen
+        case question, kind, reason
     }
 
     public init(from decoder: any Decoder) throws {
@@ -62,6 +63,10 @@ extension WindowServerNotification: Codable {
                 to: try c.decodeIfPresent(WindowID.self, forKey: .to))
         case "windowDidChangeModal":
             self = .windowDidChangeModal(try window(), try c.decode(Bool.self, forKey: .isModal))
+        case "policyDidFallBack":
+            self = .policyDidFallBack(
+                try window(), question: try c.decode(UInt64.self, forKey: .question),
+                kind: try c.decode(String.self, forKey: .kind), reason: try c.decode(String.self, forKey: .reason))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .name, in: c, debugDescription: "unknown notification \(name)")
@@ -96,6 +101,10 @@ extension WindowServerNotification: Codable {
             try c.encode(isFullscreen, forKey: .isFullscreen)
         case .windowDidChangeMinimized(_, let isMinimized):
             try c.encode(isMinimized, forKey: .isMinimized)
+        case .policyDidFallBack(_, let question, let kind, let reason):
+            try c.encode(question, forKey: .question)
+            try c.encode(kind, forKey: .kind)
+            try c.encode(reason, forKey: .reason)
         default:
             try c.encodeIfPresent(screenID, forKey: .screen)
         }

@@ -58,6 +58,10 @@ public enum WindowServerNotification: Hashable, Sendable {
     /// holding key, a window that may not be key, the delegate saying no): nothing changed. Its
     /// cause says whose request it was (`WindowManager.refuseKey`).
     case keyRequestWasRefused(WindowID)
+    /// The policy delegate did not decide question `question` (of `kind`, about the window): the
+    /// built-in policy did, for `reason` (`deadline`, `invalid`, `disconnected`, `busy`;
+    /// `PolicyDelegation`). Posted before the built-in answer's own notifications.
+    case policyDidFallBack(WindowID, question: UInt64, kind: String, reason: String)
 
     /// Every notification name, in declaration order.
     public static let allNames: [String] = [
@@ -69,7 +73,7 @@ public enum WindowServerNotification: Hashable, Sendable {
         "screenDidChangeMirroring", "screenDidChangeOverscan", "sessionDidLock", "sessionDidUnlock",
         "windowDidChangeParent", "windowDidChangeModal", "windowDidChangeTitle", "windowDidChangeAppID",
         "windowDidChangePID", "windowDidChangeMaximized", "windowDidChangeFullscreen",
-        "windowDidChangeMinimized", "keyRequestWasRefused",
+        "windowDidChangeMinimized", "keyRequestWasRefused", "policyDidFallBack",
     ]
 
     /// The stable name of the notification (the case name), e.g. `"windowDidBecomeKey"`.
@@ -106,6 +110,7 @@ public enum WindowServerNotification: Hashable, Sendable {
         case .windowDidChangeFullscreen: return "windowDidChangeFullscreen"
         case .windowDidChangeMinimized: return "windowDidChangeMinimized"
         case .keyRequestWasRefused: return "keyRequestWasRefused"
+        case .policyDidFallBack: return "policyDidFallBack"
         }
     }
 
@@ -122,6 +127,8 @@ public enum WindowServerNotification: Hashable, Sendable {
             return id
         case .windowDidChangeModal(let id, _), .windowDidChangeMinimized(let id, _),
             .windowDidChangeMaximized(let id, _), .windowDidChangeFullscreen(let id, _):
+            return id
+        case .policyDidFallBack(let id, _, _, _):
             return id
         default:
             return nil
@@ -192,6 +199,11 @@ public enum WindowServerNotification: Hashable, Sendable {
         case .windowDidChangeMinimized(let id, let isMinimized):
             fields["window"] = String(id.rawValue)
             fields["isMinimized"] = isMinimized ? "true" : "false"
+        case .policyDidFallBack(let id, let question, let kind, let reason):
+            fields["window"] = String(id.rawValue)
+            fields["question"] = String(question)
+            fields["kind"] = kind
+            fields["reason"] = reason
         }
         return fields
     }

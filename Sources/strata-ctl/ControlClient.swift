@@ -6,7 +6,7 @@ import StrataControlProtocol
 /// the reply with its id. Event lines (a subscription) are kept in `pendingEvents` in order.
 final class ControlClient {
     let path: String
-    private let fd: Int32
+    let fd: Int32
     private var buffer: [UInt8] = []
     private var nextID = 1
     /// Event lines received while waiting for a reply, oldest first.
@@ -109,6 +109,35 @@ final class ControlClient {
                 offset += n
             }
         }
+    }
+
+    /// Sends `command` without waiting for its reply (a delegate's `decide`: its reply may come
+    /// after other lines).
+    func post(_ command: String, _ arguments: [String: JSONValue] = [:]) throws {
+        var fields = arguments
+        fields["id"] = JSONValue(nextID)
+        nextID += 1
+        fields["command"] = .string(command)
+        var line = JSONValue.object(fields).encodedLine()
+        line.append(UInt8(ascii: "\n"))
+        try write(line)
+    }
+
+    /// The lines that arrived (one read, for a caller that polled `fd`), the kept unread ones
+    /// first; nil once Strata closed the connection.
+    func availableLines() throws -> [JSONValue]? {
+        var lines = pendingEvents
+        pendingEvents.removeAll()
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n == 0 { return lines.isEmpty ? nil : lines }
+        if n > 0 { buffer.append(contentsOf: chunk[0..<n]) }
+        while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+            let line = Data(buffer[..<newline])
+            buffer.removeSubrange(...newline)
+            if let value = try? JSONValue.parse(line) { lines.append(value) }
+        }
+        return lines
     }
 
     /// One JSON line; nil at end of file. Throws on timeout or bad JSON.

@@ -27,6 +27,7 @@ import Testing
         .windowDidChangePID(WindowID(16)),
         .windowDidChangeMaximized(WindowID(17), true), .windowDidChangeFullscreen(WindowID(17), false),
         .windowDidChangeMinimized(WindowID(18), true),
+        .policyDidFallBack(WindowID(19), question: 7, kind: "click", reason: "deadline"),
         .keyRequestWasRefused(WindowID(19)),
     ]
 

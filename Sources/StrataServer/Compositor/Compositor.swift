@@ -69,6 +69,8 @@ public final class Compositor {
     public var log: (String) -> Void = { _ in }
     /// Focus requests (make_key, `_NET_ACTIVE_WINDOW`) honoured and refused (`FocusRequestRule`).
     public private(set) lazy var focusRequests = FocusRequests(compositor: self)
+    /// The policy delegate's questions and answers (`docs/control.md`, "Policy delegate").
+    public private(set) lazy var policyDelegation = PolicyDelegation(manager: windows)
     var globals: [Global] = []
     /// Globals removed from clients' view and destroyed a while later (screens unplugged).
     private var retiringGlobals: [Global] = []

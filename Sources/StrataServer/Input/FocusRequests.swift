@@ -32,6 +32,7 @@ public final class FocusRequests {
     /// Records and logs the rule's decision on `facts`; true when honoured.
     func decide(_ facts: FocusRequestRule.Facts, request: String, window: Window, requester: String) -> Bool {
         let decision = FocusRequestRule.decide(facts)
+        if askDelegate(decision, request: request, window: window, requester: requester) { return false }
         if decision.isHonoured {
             honoured += 1
             return true

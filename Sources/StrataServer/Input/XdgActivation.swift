@@ -58,7 +58,9 @@ public final class XdgActivation {
             activations += 1
             if window.isHidden {
                 compositor.windows.show(window, makeKey: true)
-            } else {
+            } else if !compositor.focusRequests.askDelegate(
+                .latestInput, request: "xdg_activation_v1.activate", window: window, requester: requester)
+            {
                 compositor.windows.makeKeyOrRefuse(window)
             }
         }

@@ -86,6 +86,13 @@ final class StrataWindow: ResourceObject {
         guard let requested = pendingLevel, let window, let compositor = windowExtension?.compositor else { return }
         pendingLevel = nil
         owesLevelAnswer = true
+        if compositor.askLevelDelegate(
+            requested, for: window, request: "strata_window_v1.set_level",
+            requester: "pid \(StartedProcessIDs.processID(of: client))",
+            answered: { [weak self] level in self?.delegateDidAnswerLevel(requested, level) })
+        {
+            return
+        }
         let decision = compositor.evaluateLevelRequest(requested, for: window)
         switch decision {
         case .granted(let level):
@@ -100,6 +107,20 @@ final class StrataWindow: ResourceObject {
             }
             send { strata_window_v1_send_level_denied($0, requested.wireValue, reason.rawValue) }
         }
+    }
+
+    /// The stacking delegate decided a level request: the level it set (answered by the model's
+    /// notification when it changed), or a denial.
+    private func delegateDidAnswerLevel(_ requested: WindowLevel, _ level: WindowLevel?) {
+        guard let level else {
+            owesLevelAnswer = false
+            send {
+                strata_window_v1_send_level_denied(
+                    $0, requested.wireValue, STRATA_WINDOW_V1_DENIAL_REASON_NOT_ALLOWED.rawValue)
+            }
+            return
+        }
+        if owesLevelAnswer { levelDidChange(level) }
     }
 
     // MARK: Requests
