@@ -5,7 +5,7 @@ import StrataControlProtocol
 import StrataModel
 
 /// Runs an experiment file (docs/control.md, "Experiments"): one strata-ctl command per line,
-/// plus `expect …`, `wait-window` and `sleep`. Stops at the first failure with
+/// plus `expect …`, `wait-window`, `wait-delegate` and `sleep`. Stops at the first failure with
 /// `FILE:LINE: message`.
 ///
 /// Expectations wait: each is checked again every 50 ms until it holds or `timeout` seconds
@@ -64,6 +64,7 @@ final class ExperimentRunner {
                 switch first {
                 case "expect": try expect(Array(words.dropFirst()))
                 case "wait-window": try waitWindow(Array(words.dropFirst()))
+                case "wait-delegate": try waitDelegate(Array(words.dropFirst()))
                 case "sleep": try sleep(Array(words.dropFirst()))
                 default: try command(words)
                 }
@@ -85,7 +86,7 @@ final class ExperimentRunner {
         let names = StrataCtl.configuration.subcommands.map { $0._commandName }
         guard names.contains(words[0]) else {
             throw Mismatch(
-                "unknown command \(words[0]): use a strata-ctl command (\(names.joined(separator: ", "))), expect, wait-window or sleep"
+                "unknown command \(words[0]): use a strata-ctl command (\(names.joined(separator: ", "))), expect, wait-window, wait-delegate or sleep"
             )
         }
         let parsed: ParsableCommand
@@ -159,6 +160,23 @@ final class ExperimentRunner {
             if list.contains(where: { selector.matches($0) && !$0.hidden }) { return nil }
             return
                 "no visible window with \(selector) appeared within \(Self.seconds(limit)); windows: \(Self.describe(list))"
+        }
+    }
+
+    /// `wait-delegate [SECONDS]`: until a policy delegate is registered (the `policy` reply has a
+    /// `delegate`; a registration posts no event, so this asks every 50 ms).
+    private func waitDelegate(_ words: [String]) throws {
+        var limit = max(timeout, 10)
+        if let word = words.first {
+            guard words.count == 1, let seconds = Double(word), seconds > 0 else {
+                throw Mismatch("wait-delegate takes an optional timeout in seconds")
+            }
+            limit = seconds
+        }
+        try eventually(limit: limit) {
+            if try client.call("policy")["delegate"]?.objectValue != nil { return nil }
+            return "no policy delegate registered within \(Self.seconds(limit)) (did its process start? "
+                + "its messages are in Strata's log)"
         }
     }
 
@@ -396,7 +414,7 @@ final class ExperimentRunner {
 /// `strata-ctl run FILE`: runs an experiment.
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "run", abstract: "Run an experiment file: strata-ctl commands, expect lines, wait-window.",
+        commandName: "run", abstract: "Run an experiment file: strata-ctl commands, expect lines, wait-window, wait-delegate.",
         discussion: "Exits 0 when every line passed, 1 at the first failure (FILE:LINE: expected … actual …).")
     @OptionGroup var options: ConnectionOptions
     @Option(help: ArgumentHelp("Seconds an expect line waits for its condition.", valueName: "seconds"))

@@ -315,9 +315,13 @@ import Testing
     @Test(.enabled(if: ready, "strata-ctl or strata-color-client is not built"), arguments: exampleFiles)
     func exampleExperimentPasses(_ file: String) async throws {
         let ctl = try #require(Self.ctl)
+        // From the repository's top folder, with the python package importable: the policy
+        // examples start `python3 -m strata_testing.delegate examples/policies/….py`.
+        let top = (Self.examples as NSString).deletingLastPathComponent
         let result = try await StrataRun.run(
-            ["--size", "1280x720"], command: [ctl, "run", Self.examples + "/" + file],
-            environment: ["PATH": Self.path], timeout: 60)
+            ["--size", "1280x720"],
+            command: ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", top, ctl, "run", "examples/" + file],
+            environment: ["PATH": Self.path, "PYTHONPATH": top + "/python/src"], timeout: 60)
         #expect(result.status == 0, "\(file): \(result.stderr)")
         #expect(result.stdout.contains("passed"))
     }
@@ -346,6 +350,37 @@ import Testing
             environment: ["STRATA_SOCKET": socket], directory: run.root)
         #expect(result.status == 1)
         #expect(result.stderr.contains("failing.strata:5: expected no key window, but window"), "\(result.stderr)")
+        run.send(SIGTERM)
+        _ = await run.finish()
+    }
+
+    /// `wait-delegate` with no delegate coming: the line fails at its timeout and says what it
+    /// waited for (the examples/ policy experiments are the other half: a delegate that comes).
+    @Test(.enabled(if: ready, "strata-ctl or strata-color-client is not built"))
+    func waitDelegateWithoutADelegateFailsAtItsTimeout() async throws {
+        let ctl = try #require(Self.ctl)
+        let run = try StrataRun([], environment: ["PATH": Self.path])
+        let file = run.root + "/no-delegate.strata"
+        try "# nobody registers\nwait-delegate 0.3\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let bad = run.root + "/bad-delegate.strata"
+        try "wait-delegate soon\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        _ = await run.socketName()
+        let socket = try #require(
+            await StrataRun.poll(timeout: 20) {
+                run.stdout.split(separator: "\n").first { $0.hasPrefix("STRATA_SOCKET=") }.map {
+                    String($0.dropFirst(14))
+                }
+            })
+        let result = try await ProcessResult.run(
+            [ctl, "run", file], environment: ["STRATA_SOCKET": socket], directory: run.root)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.contains("no-delegate.strata:2: no policy delegate registered within 0.3 s"),
+            "\(result.stderr)")
+        let malformed = try await ProcessResult.run(
+            [ctl, "run", bad], environment: ["STRATA_SOCKET": socket], directory: run.root)
+        #expect(malformed.status == 1)
+        #expect(malformed.stderr.contains("bad-delegate.strata:1: wait-delegate takes an optional timeout in seconds"))
         run.send(SIGTERM)
         _ = await run.finish()
     }

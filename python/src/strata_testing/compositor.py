@@ -190,6 +190,7 @@ class Strata:
     screenshot_failures: List["ScreenshotFailure"] = field(default_factory=list, init=False, repr=False)
     """The pictures of each failed `assert_screenshot` (the pytest plugin attaches them)."""
     failure_folder: Optional[Callable[[], str]] = field(default=None, init=False, repr=False)
+    _delegates: List[Any] = field(default_factory=list, init=False, repr=False)
 
     # MARK: Life
 
@@ -302,6 +303,9 @@ class Strata:
                 self.process.wait()
         status = self.process.returncode
         self.exit_status = 128 - status if status < 0 else status
+        if self._delegates:
+            from .delegate.running import finish_delegates
+            finish_delegates(self._delegates)  # their connections ended with Strata
         return self.exit_status
 
     def cleanup(self) -> None:
@@ -409,6 +413,17 @@ class Strata:
         arguments: Dict[str, Any] = {} if window_ms is None else {"window_ms": window_ms}
         reply = self.command("stats", **arguments)
         return {"run": reply["run"], "apps": reply["apps"]}
+
+    def delegate(self, policy: Any, deadline_ms: Optional[int] = None, timeout: float = 10.0,
+                 verbose: bool = False) -> Any:
+        """Makes `policy` Strata's policy delegate (docs/control.md, "Policy delegate") and returns
+        once Strata's `policy` reply names it. `policy` is a `Delegate`, a function decorated with
+        `key_policy`/`decide`… (or a list of them): it runs on a thread of this process and a
+        `DelegateSession` is returned; or the path of a policy file: it runs as ``python -m
+        strata_testing.delegate FILE`` (a child of the test; its messages in `workdir`) and the
+        `subprocess.Popen` is returned. Either ends when Strata stops."""
+        from .delegate.running import start_delegate
+        return start_delegate(self, policy, deadline_ms=deadline_ms, timeout=timeout, verbose=verbose)
 
     def windows(self) -> List[Window]:
         """Every open window, front to back."""
