@@ -414,7 +414,8 @@ final class ExperimentRunner {
 /// `strata-ctl run FILE`: runs an experiment.
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "run", abstract: "Run an experiment file: strata-ctl commands, expect lines, wait-window, wait-delegate.",
+        commandName: "run",
+        abstract: "Run an experiment file: strata-ctl commands, expect lines, wait-window, wait-delegate.",
         discussion: "Exits 0 when every line passed, 1 at the first failure (FILE:LINE: expected … actual …).")
     @OptionGroup var options: ConnectionOptions
     @Option(help: ArgumentHelp("Seconds an expect line waits for its condition.", valueName: "seconds"))

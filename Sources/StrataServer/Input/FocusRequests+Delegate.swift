@@ -15,7 +15,8 @@ extension FocusRequests {
         // The caller's cause (its requester in the contract's words), else one made here.
         let cause =
             compositor.windows.currentCause
-            ?? ChangeCause(.focusRequest, request: wire, requester: requester, requestedAt: compositor.clock.nanoseconds)
+            ?? ChangeCause(
+                .focusRequest, request: wire, requester: requester, requestedAt: compositor.clock.nanoseconds)
         return delegation.ask(
             .focusRequest, window: window.id, cause: cause, builtin: .grant(decision.isHonoured),
             builtinName: "focus-rule"
