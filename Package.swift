@@ -86,6 +86,8 @@ let package = Package(
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: apt("libpixman-1-dev")),
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: apt("libxkbcommon-dev")),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: apt("libpng-dev")),
+        // The toolkits' accessibility trees (AT-SPI), for strata-ctl's locators (docs/accessibility.md).
+        .systemLibrary(name: "CAtspi", pkgConfig: "atspi-2", providers: apt("libatspi2.0-dev")),
         // The X11 nested backend (scripts/deps-nested.txt lists the Debian packages).
         .systemLibrary(name: "CXCB", providers: apt("libxcb1-dev", "libxcb-shm0-dev", "libxcb-xfixes0-dev")),
         .systemLibrary(name: "CXKBCommonX11", providers: apt("libxkbcommon-x11-dev", "libxcb-xkb-dev")),
@@ -142,10 +144,13 @@ let package = Package(
                 "StrataProcess",
             ],
             swiftSettings: cLayer),
+        // An AT-SPI client: the accessible objects of a Strata's clients, found by role and name.
+        .target(name: "StrataAccessibility", dependencies: ["CAtspi"]),
         .executableTarget(
             name: "strata-ctl",
             dependencies: [
                 "StrataControlProtocol", "StrataTrace", "StrataModel", "StrataProcess", "StrataRender",
+                "StrataAccessibility",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: staticRelease),
@@ -231,7 +236,8 @@ let package = Package(
         // The executables' command lines (strata's hand parse of common lines against swift-argument-parser's;
         // strata-ctl, docs/control.md and the python client against the table of control commands).
         .testTarget(
-            name: "StrataCommandLineTests", dependencies: ["strata", "strata-ctl", "StrataControlProtocol"],
+            name: "StrataCommandLineTests",
+            dependencies: ["strata", "strata-ctl", "StrataControlProtocol", "StrataAccessibility"],
             swiftSettings: cLayer),
         .testTarget(
             name: "StrataEndToEndTests", dependencies: ["StrataTestSupport", "StrataRender", "StrataTestRandom"],

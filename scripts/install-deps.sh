@@ -5,7 +5,8 @@
 #
 #   --build  what `swift build` needs: libwayland, pixman, xkbcommon, libpng, wayland-scanner,
 #            pkg-config, xcb and xkbcommon-x11 (the X11 backend), the WLCS headers (the
-#            integration library includes them), and git to fetch swift-argument-parser
+#            integration library includes them), libatspi (strata-ctl's accessibility
+#            locators), and git to fetch swift-argument-parser
 #   --test   --build plus the real clients the end-to-end tests run: weston's demo clients
 #            (weston-simple-shm …), wayland-info, foot (and a font), gtk3-demo, gtk4-demo and
 #            gtk-layer-demo (with dbus-run-session), Xvfb (the X11 backend's tests), grim, wlr-randr, wtype and
@@ -14,7 +15,8 @@
 #            runner (the default), python3 with pytest and Pillow (python/'s tests), chromium
 #            (headless: the trace report's test), ffmpeg (record-video's encoder; ffprobe checks its
 #            videos), zenity (a GTK entry for the typing tests), and Xwayland with xterm, x11-apps,
-#            x11-utils, xclip and xdotool (the X11 clients' tests, docs/xwayland.md)
+#            x11-utils, xclip and xdotool (the X11 clients' tests, docs/xwayland.md), and
+#            at-spi2-core (the accessibility bus of --accessibility, docs/accessibility.md)
 #   --demo   --test (foot is the terminal scripts/demo.sh and run-nested.sh prefer)
 #
 # Swift itself is not installed here (see swift.org/install). Runs `apt-get update` only when
@@ -23,10 +25,10 @@ set -euo pipefail
 
 build=(libwayland-dev libwayland-bin wayland-protocols libpixman-1-dev libxkbcommon-dev xkb-data
        libpng-dev pkg-config git ca-certificates wlcs libxcb1-dev libxcb-shm0-dev libxcb-xfixes0-dev libxcb-xkb-dev libxkbcommon-x11-dev
-       libxcursor-dev)
+       libxcursor-dev libatspi2.0-dev)
 test=(weston wayland-utils foot fonts-dejavu-core gtk-3-examples gtk-layer-shell-examples dbus xvfb
       grim wlr-randr wtype wayvnc wl-clipboard swayidle swaylock adwaita-icon-theme gtk-4-examples python3 python3-pytest python3-pil chromium ffmpeg
-      xwayland xterm x11-apps x11-utils xclip zenity xdotool wmctrl)
+      xwayland xterm x11-apps x11-utils xclip zenity xdotool wmctrl at-spi2-core)
 demo=()
 
 case "${1:---test}" in

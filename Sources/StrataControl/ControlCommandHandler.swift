@@ -39,6 +39,7 @@ enum ControlCommandHandler: Sendable {
         "decide": .deferred { commands, request, connection throws(ControlError) in
             try commands.decide(request, connection: connection)
         },
+        "stats": .immediate { commands, request throws(ControlError) in try commands.stats(request) },
         // Windows
         "windows": .immediate { commands, _ throws(ControlError) in try commands.windows() },
         "make-key": .immediate { commands, request throws(ControlError) in try commands.makeKey(request) },

@@ -51,6 +51,7 @@ final class ControlCommands {
             "clock": .string(compositor.clock.mode.rawValue),
         ]
         if let name = compositor.display.socketName { reply["wayland_display"] = .string(name) }
+        if let bus = server.accessibilityBus { reply["accessibility_bus"] = .string(bus) }
         return reply
     }
 

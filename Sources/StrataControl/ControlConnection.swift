@@ -164,7 +164,8 @@ final class ControlConnection {
                         id: .null,
                         ControlError(
                             .failed,
-                            "\(Self.maximumHeld) requests already wait for the policy delegate's decision; this one was dropped")))
+                            "\(Self.maximumHeld) requests already wait for the policy delegate's decision; this one was dropped"
+                        )))
                 return
             }
             held.append(line)

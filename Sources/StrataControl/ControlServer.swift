@@ -39,6 +39,9 @@ public final class ControlServer {
     public var videoStopGrace: Double = 10
     /// The argv Strata was started with (written into the header of traces `record` starts).
     public var sessionCommand: [String]?
+    /// The clients' private session bus (`strata --accessibility`), which `hello` names for
+    /// strata-ctl's locators (`find`, `press`…); nil without one.
+    public var accessibilityBus: String?
     /// The processes Strata started that are alive or were lately: the command's pid (`command`)
     /// and each `exec`'s (`exec`); traces `record` starts mark where requests, clients and
     /// windows come from by them (`ProcessAncestry`). Told by the starter (`processDidStart`).
@@ -65,6 +68,8 @@ public final class ControlServer {
     private var connections: [Int: ControlConnection] = [:]
     private var nextConnectionNumber = 1
     let events: EventLog
+    /// The session's focus metrics (`stats`), from the server's start.
+    let focusMetrics: FocusMetricsObserver
     private(set) lazy var commands = ControlCommands(server: self)
     /// The policy delegate's connections and questions, from the first `delegate` command on.
     private var delegateHost: PolicyDelegateHost?
@@ -101,6 +106,7 @@ public final class ControlServer {
             throw .setup(error.description)
         }
         events = EventLog(manager: compositor.windows)
+        focusMetrics = FocusMetricsObserver(compositor: compositor)
         events.deliver = { [unowned self] entry in
             for connection in connections.values where connection.isSubscribed {
                 connection.send(eventLine: entry.line)
@@ -116,6 +122,7 @@ public final class ControlServer {
             Glibc.close(listenFD)
             unlink(path)
             events.stop()
+            focusMetrics.stop()
             throw .setup("cannot watch the control socket on the event loop")
         }
         listenSource = source
@@ -146,6 +153,7 @@ public final class ControlServer {
         Glibc.close(listenFD)
         unlink(path)
         events.stop()
+        focusMetrics.stop()
     }
 
     /// How many clients are connected.
@@ -238,8 +246,13 @@ public final class ControlServer {
         let shown = recording?.shownBefore(parsed)
         recording?.isRunningCommand = true
         let reply: JSONValue?
+        // Whatever the command changes has its cause: the command, from this connection.
+        let cause = compositor.cause(.command, request: request.words, requester: "control \(connection.number)")
         do throws(ControlError) {
-            if var fields = try commands.run(request, connection: connection) {
+            let fields = try compositor.windows.withCause(cause) { () throws(ControlError) in
+                try commands.run(request, connection: connection)
+            }
+            if var fields {
                 fields["id"] = request.id
                 fields["ok"] = true
                 reply = .object(fields)

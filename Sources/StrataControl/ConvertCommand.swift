@@ -10,7 +10,9 @@ extension ControlCommands {
     /// the result is in the window's own screen's coordinates (`convert(_:to: nil)`). With `from`
     /// or `from_screen` the point is given in that window's or screen's coordinates and the
     /// result is in `window`'s. Replies `x`, `y` (and `width`, `height`) and `text`
-    /// (`"X,Y"` or `"X,Y,WxH"`).
+    /// (`"X,Y"` or `"X,Y,WxH"`). `surface: true` reads the point in the coordinates of
+    /// `window`'s own surface (a toolkit's window-relative coordinates, which count client-side
+    /// shadows: `Scene.surfaceOrigin(of:)`) rather than the window's frame's.
     func convert(_ request: ControlRequest) throws(ControlError) -> Reply {
         let window = try request.window(in: manager)
         let x = try Self.coordinate(request, "x"), y = try Self.coordinate(request, "y")
@@ -34,7 +36,14 @@ extension ControlCommands {
                 .invalidArgument,
                 "give at most one of to, to_screen, from and from_screen (got \(targets.joined(separator: ", ")))")
         }
-        let p = Point(x: x, y: y)
+        var p = Point(x: x, y: y)
+        if try request.optionalBool("surface") ?? false {
+            guard let origin = compositor.scene.surfaceOrigin(of: window) else {
+                throw ControlError(
+                    .failed, "window \(window.id) has no surface on screen (it is hidden or not drawn yet)")
+            }
+            p = Point(x: p.x + origin.x, y: p.y + origin.y)
+        }
         let result: Point
         switch targets.first {
         case "to":

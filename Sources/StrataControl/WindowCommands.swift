@@ -18,7 +18,11 @@ extension ControlCommands {
 
     func makeKey(_ request: ControlRequest) throws(ControlError) -> Reply {
         let window = try request.window(in: manager)
-        guard manager.makeKey(window) else {
+        guard manager.makeKeyOrRefuse(window) else {
+            if manager.isLocked {
+                throw ControlError(
+                    .invalidArgument, "window \(window.id.rawValue) cannot be key: the session is locked")
+            }
             if let modal = manager.modalBlocker(of: window) {
                 let outcome = modal.isKeyWindow ? "window \(modal.id.rawValue) is key instead" : "nothing changed"
                 throw ControlError(
@@ -27,7 +31,11 @@ extension ControlCommands {
                 )
             }
             let why =
-                window.isHidden ? "it is hidden" : !window.canBecomeKey ? "it cannot become key" : "it is on no screen"
+                if window.isHidden { "it is hidden" } else if !window.canBecomeKey {
+                    "it cannot become key"
+                } else if let key = manager.keyWindow, key.holdsKey { "window \(key.id.rawValue) holds key" } else {
+                    "it is on no screen"
+                }
             throw ControlError(.invalidArgument, "window \(window.id.rawValue) cannot be key: \(why)")
         }
         return try describe(window)

@@ -82,6 +82,7 @@ public struct ControlCommand: Sendable, Equatable {
         ControlCommand("placement", ["name?"], replay: .notReplayed),
         ControlCommand("delegate", ["decisions", "deadline_ms?"], replay: .notReplayed, reply: .deferred),
         ControlCommand("decide", ["question", "answer"], replay: .notReplayed, reply: .deferred),
+        ControlCommand("stats", ["window_ms?"], replay: .readsOnly),
         // Windows
         ControlCommand("windows", replay: .readsOnly),
         ControlCommand("make-key", ["window"], replay: .issuedAgain),
@@ -92,7 +93,8 @@ public struct ControlCommand: Sendable, Equatable {
         ControlCommand("show", ["window", "key?"], replay: .issuedAgain),
         ControlCommand("move", ["window", "screen?", "x?", "y?"], replay: .issuedAgain),
         ControlCommand(
-            "convert", ["window", "x", "y", "width?", "height?", "to?", "to_screen?", "from?", "from_screen?"],
+            "convert",
+            ["window", "x", "y", "width?", "height?", "to?", "to_screen?", "from?", "from_screen?", "surface?"],
             replay: .readsOnly),
         ControlCommand("close", ["window"], replay: .issuedAgain),
         ControlCommand("maximize", ["window"], replay: .issuedAgain),

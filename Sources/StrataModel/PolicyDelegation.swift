@@ -301,8 +301,11 @@ public final class PolicyDelegation {
         case .successor:
             return false
         case .grant(let grant):
-            // seam: a refused focus request posts keyRequestWasRefused (WindowManager.refuseKey, s15-causes).
-            return !grant || makeKey(window)
+            guard grant else {
+                manager.refuseKey(window)
+                return true
+            }
+            return makeKey(window)
         case .level(let level):
             if let level { manager.setLevel(window, level) }
             return true

@@ -300,7 +300,7 @@ public final class WindowManager {
         if keyWindow !== window, isEligibleForKey(window), !isKeyHeld(against: window),
             policy.shouldMakeKeyOnShow(window, requested: makeKey, manager: self)
         {
-            requestKey(for: window)
+            decidedByPolicy { requestKey(for: window) }
         }
         keepKeyAboveModalParent()
         commit()
@@ -353,6 +353,15 @@ public final class WindowManager {
         requestKey(for: window)
         commit()
         return keyWindow === window
+    }
+
+    /// Tells observers that a request to make `window` key was refused (by the focus rule, the
+    /// lock, a window holding key, the window's own eligibility, the delegate): posts only
+    /// `keyRequestWasRefused(window)`, under the current cause, and changes nothing.
+    public func refuseKey(_ window: Window) {
+        guard owns(window) else { return }
+        pending.append(.keyRequestWasRefused(window.id))
+        commit()
     }
 
     /// The key window gives up key status; no other window becomes key.
@@ -786,12 +795,12 @@ public final class WindowManager {
     public func pointerDidClick(_ window: Window) {
         guard owns(window), !window.isHidden else { return }
         if policy.shouldOrderFrontOnClick(window, manager: self) {
-            postStacking(raiseFamily(window).all)
+            decidedByPolicy { postStacking(raiseFamily(window).all) }
         }
         if keyWindow !== window, isEligibleForKey(window), !isKeyHeld(against: window),
             policy.shouldMakeKeyOnClick(window, manager: self)
         {
-            requestKey(for: window)
+            decidedByPolicy { requestKey(for: window) }
         }
         commit()
     }
@@ -801,7 +810,7 @@ public final class WindowManager {
         guard owns(window), keyWindow !== window, isEligibleForKey(window), !isKeyHeld(against: window),
             policy.shouldMakeKeyOnPointerEnter(window, manager: self)
         else { return }
-        requestKey(for: window)
+        decidedByPolicy { requestKey(for: window) }
         commit()
     }
 
@@ -848,6 +857,15 @@ public final class WindowManager {
         pending.cause = ChangeCause(
             kind, request: outer?.request ?? "", requester: outer?.requester ?? "", decidedBy: decidedBy,
             requestedAt: outer?.requestedAt ?? 0)
+        defer { pending.cause = outer }
+        body()
+    }
+
+    /// Runs `body`, what the policy agreed to, with the policy named as what decided when the
+    /// transaction's cause names nothing (`ChangeCause.decidedBy`).
+    private func decidedByPolicy(_ body: () -> Void) {
+        guard let outer = pending.cause, outer.decidedBy.isEmpty else { return body() }
+        pending.cause?.decidedBy = policy.name
         defer { pending.cause = outer }
         body()
     }

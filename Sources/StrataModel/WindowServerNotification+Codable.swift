@@ -24,6 +24,7 @@ extension WindowServerNotification: Codable {
         case "windowDidChangeTitle": self = .windowDidChangeTitle(try window())
         case "windowDidChangeAppID": self = .windowDidChangeAppID(try window())
         case "windowDidChangePID": self = .windowDidChangePID(try window())
+        case "keyRequestWasRefused": self = .keyRequestWasRefused(try window())
         case "windowDidChangeMaximized":
             self = .windowDidChangeMaximized(try window(), try c.decode(Bool.self, forKey: .isMaximized))
         case "windowDidChangeFullscreen":

@@ -54,6 +54,10 @@ public enum WindowServerNotification: Hashable, Sendable {
     /// The window was minimized (`WindowManager.minimize`; posted before its hide) or brought
     /// back (`show`, before `windowDidBecomeVisible`; `resetState`).
     case windowDidChangeMinimized(WindowID, Bool)
+    /// A request to make the window key was refused (the focus rule, the session lock, a window
+    /// holding key, a window that may not be key, the delegate saying no): nothing changed. Its
+    /// cause says whose request it was (`WindowManager.refuseKey`).
+    case keyRequestWasRefused(WindowID)
     /// The policy delegate did not decide question `question` (of `kind`, about the window): the
     /// built-in policy did, for `reason` (`deadline`, `invalid`, `disconnected`, `busy`;
     /// `PolicyDelegation`). Posted before the built-in answer's own notifications.
@@ -69,7 +73,7 @@ public enum WindowServerNotification: Hashable, Sendable {
         "screenDidChangeMirroring", "screenDidChangeOverscan", "sessionDidLock", "sessionDidUnlock",
         "windowDidChangeParent", "windowDidChangeModal", "windowDidChangeTitle", "windowDidChangeAppID",
         "windowDidChangePID", "windowDidChangeMaximized", "windowDidChangeFullscreen",
-        "windowDidChangeMinimized", "policyDidFallBack",
+        "windowDidChangeMinimized", "keyRequestWasRefused", "policyDidFallBack",
     ]
 
     /// The stable name of the notification (the case name), e.g. `"windowDidBecomeKey"`.
@@ -105,6 +109,7 @@ public enum WindowServerNotification: Hashable, Sendable {
         case .windowDidChangeMaximized: return "windowDidChangeMaximized"
         case .windowDidChangeFullscreen: return "windowDidChangeFullscreen"
         case .windowDidChangeMinimized: return "windowDidChangeMinimized"
+        case .keyRequestWasRefused: return "keyRequestWasRefused"
         case .policyDidFallBack: return "policyDidFallBack"
         }
     }
@@ -115,7 +120,7 @@ public enum WindowServerNotification: Hashable, Sendable {
         case .windowDidOpen(let id), .windowDidClose(let id), .windowDidBecomeVisible(let id),
             .windowDidBecomeHidden(let id), .windowDidBecomeKey(let id), .windowDidResignKey(let id),
             .windowDidChangeStacking(let id), .windowDidChangeTitle(let id), .windowDidChangeAppID(let id),
-            .windowDidChangePID(let id):
+            .windowDidChangePID(let id), .keyRequestWasRefused(let id):
             return id
         case .windowDidChangeLevel(let id, _, _), .windowDidMoveToScreen(let id, _, _),
             .windowDidChangeFrame(let id, _, _), .windowDidChangeParent(let id, _, _):
@@ -154,7 +159,7 @@ public enum WindowServerNotification: Hashable, Sendable {
         case .windowDidOpen(let id), .windowDidClose(let id), .windowDidBecomeVisible(let id),
             .windowDidBecomeHidden(let id), .windowDidBecomeKey(let id), .windowDidResignKey(let id),
             .windowDidChangeStacking(let id), .windowDidChangeTitle(let id), .windowDidChangeAppID(let id),
-            .windowDidChangePID(let id):
+            .windowDidChangePID(let id), .keyRequestWasRefused(let id):
             fields["window"] = String(id.rawValue)
         case .windowDidChangeLevel(let id, let from, let to):
             fields["window"] = String(id.rawValue)

@@ -71,6 +71,7 @@ public final class TraceRecorder {
             "started_by": .string(startedBy),
             "screens": (try? JSONValue(encoding: compositor.windows.screens.map(ScreenInfo.init))) ?? .array([]),
             "windows": .number(Double(compositor.windows.windows.count)),
+            "start_ns": JSONValue(startNanoseconds),
         ]
         if let command { header["command"] = .array(command.map { .string($0) }) }
         // The header is written whatever the limit (it counts the lines after it).
@@ -191,14 +192,15 @@ public final class TraceRecorder {
     }
 
     /// One `event` line, in the EventLog's form. The notifications of one window or one screen
-    /// are written by hand as bytes (keys in order, as the coder sorts them); the others (levels,
-    /// frames, mirroring, the session lock) through the kept JSONEncoder, once, with `time_ns` and
-    /// `type` added at the end. (`JSONValue(encoding:)` would encode and decode: about 0.2 M
-    /// instructions an event, and 1 M for a `windows` line.)
+    /// without a cause are written by hand as bytes (keys in order, as the coder sorts them); the
+    /// others (levels, frames, mirroring, the session lock, any with a cause) through the kept
+    /// JSONEncoder, once, with `time_ns` and `type` added at the end. (`JSONValue(encoding:)`
+    /// would encode and decode: about 0.2 M instructions an event, and 1 M for a `windows` line.)
     private func writeEvent(_ posted: PostedNotification) {
         let notification = posted.notification
         let line = handLine
         line.removeAll()
+        guard posted.cause == nil else { return writeEncodedEvent(posted, to: line) }
         switch notification {
         case .windowDidOpen(let id), .windowDidClose(let id), .windowDidBecomeVisible(let id),
             .windowDidBecomeHidden(let id),
@@ -230,13 +232,24 @@ public final class TraceRecorder {
             line.append(UInt8(ascii: "}"))
             writeLine(line.line)
         default:
-            guard let object = try? encoder.encode(posted), object.last == UInt8(ascii: "}") else { return }
-            appendTimeAndType(to: line)
-            line.append(UInt8(ascii: "}"))
-            var bytes = [UInt8](object.dropLast())
-            bytes.append(contentsOf: line.line)
-            writeLine(bytes)
+            writeEncodedEvent(posted, to: line)
         }
+    }
+
+    /// An `event` line through the JSON coder (a window's `origin` after its fields).
+    private func writeEncodedEvent(_ posted: PostedNotification, to line: TraceLineBuffer) {
+        guard let object = try? encoder.encode(posted), object.last == UInt8(ascii: "}") else { return }
+        if case .windowDidOpen(let id) = posted.notification {
+            let pid = compositor.windows.window(withID: id)?.pid ?? 0
+            line.append(",\"origin\":\"")
+            line.append(ascii: ancestry.origin(of: pid).rawValue)
+            line.append(UInt8(ascii: "\""))
+        }
+        appendTimeAndType(to: line)
+        line.append(UInt8(ascii: "}"))
+        var bytes = [UInt8](object.dropLast())
+        bytes.append(contentsOf: line.line)
+        writeLine(bytes)
     }
 
     private func appendEventHead(_ name: String, to line: TraceLineBuffer) {

@@ -6,7 +6,8 @@ import StrataControlProtocol
 /// Model events are aligned by sequence number: the replay's event #n must have the recorded
 /// event #n's name and fields (window, screen, from, to…), so a different key window, stacking,
 /// level, visibility or screen shows as the first event that differs, or as an event one trace
-/// has and the other lacks. Frames: the last picture of each screen (under the realtime clock,
+/// has and the other lacks; their causes must agree too (kind, request, what decided; not the
+/// requester or the time). Frames: the last picture of each screen (under the realtime clock,
 /// of each screen still connected at the end). What a real client draws between two steps
 /// depends on when it read its input (a shell's echo reaches foot over a pty), under either
 /// clock, so the pictures in between are checked where a step recorded them (`shown`, by the
@@ -89,13 +90,15 @@ public enum TraceDiff {
         }
     }
 
-    /// The event without what may differ between runs (its time, its line type, and a window's
-    /// `origin`: the replay starts the recorded command with `exec`).
-    private static func comparable(_ line: JSONValue) -> JSONValue {
+    /// The event without what may differ between runs (its time, its line type, a window's
+    /// `origin`: the replay starts the recorded command with `exec`; its cause's `requester` and
+    /// `requested_ns`: other pids, another control connection, other times; and `decided_by`: a
+    /// replay under another policy (or delegate) diverges where the outcome does, not where only
+    /// the decider's name does; `strata-ctl replay --policy` compares decisions). The cause's
+    /// kind and request are compared.
+    static func comparable(_ line: JSONValue) -> JSONValue {
         guard var fields = line.objectValue else { return line }
-        fields["time_ns"] = nil
-        fields["type"] = nil
-        fields["origin"] = nil
+        for key in ["time_ns", "type", "origin", "requester", "requested_ns", "decided_by"] { fields[key] = nil }
         return .object(fields)
     }
 

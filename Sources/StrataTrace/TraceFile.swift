@@ -86,9 +86,7 @@ public struct TraceFile: Sendable {
         let sequence = line["sequence"]?.intValue.map { "#\($0)" } ?? "#?"
         switch line["type"]?.stringValue ?? "" {
         case "event":
-            let fields = (line.objectValue ?? [:]).filter { !["sequence", "name", "type", "time_ns"].contains($0.key) }
-                .sorted { $0.key < $1.key }.map { "\($0.key)=\(text($0.value))" }
-            return ([sequence, line["name"]?.stringValue ?? "?"] + fields).joined(separator: " ")
+            return describeEvent(line)
         case "command":
             let request = line["request"]
             let arguments = (request?.objectValue ?? [:]).filter { !["id", "command"].contains($0.key) }
@@ -117,6 +115,28 @@ public struct TraceFile: Sendable {
         case let other:
             return "\(sequence) \(other)"
         }
+    }
+
+    /// The cause's fields, in the order an event's description shows them (`requested_ns` is
+    /// left out of descriptions).
+    public static let causeKeys = ["cause", "request", "requester", "decided_by"]
+
+    /// A model event (a trace's `event` line, or one from the control socket's `events`) in words:
+    /// `#9 windowDidBecomeKey window=2 cause=click request="pointer-button 272" requester=user
+    /// decided_by=uikit`: its sequence and name, the notification's fields by name, then its cause.
+    public static func describeEvent(_ line: JSONValue) -> String {
+        let sequence = line["sequence"]?.intValue.map { "#\($0)" } ?? "#?"
+        let hidden: Set<String> = ["sequence", "name", "type", "time_ns", "requested_ns"]
+        let all = line.objectValue ?? [:]
+        let fields = all.filter { !hidden.contains($0.key) && !causeKeys.contains($0.key) }
+            .sorted { $0.key < $1.key }.map { "\($0.key)=\(text($0.value))" }
+        let cause = causeKeys.compactMap { key in
+            all[key].map { value in
+                let words = text(value)
+                return words.contains(" ") ? "\(key)=\"\(words)\"" : "\(key)=\(words)"
+            }
+        }
+        return ([sequence, line["name"]?.stringValue ?? "?"] + fields + cause).joined(separator: " ")
     }
 
     static func text(_ value: JSONValue) -> String {

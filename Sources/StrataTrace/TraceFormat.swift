@@ -16,7 +16,8 @@ public enum TraceFormat {
     public enum LineType: String, Sendable, CaseIterable {
         /// The first line: `version`, `strata`, `clock`, `policy`, `screens` (ScreenInfo array),
         /// `command` (the argv Strata was started with, when it started one), `started_by`
-        /// (`command-line` or `control`).
+        /// (`command-line` or `control`), `start_ns` (the clock when the recording started: an
+        /// event's `requested_ns` is on the clock, its `time_ns` counts from there).
         case header
         /// A client connected or left (`event`: `connect`/`disconnect`; `client`, `origin`
         /// (`TraceOrigin`), `pid`), or Strata started a process (`event`: `start`; `pid`,

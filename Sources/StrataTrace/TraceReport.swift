@@ -3,7 +3,8 @@ import StrataControlProtocol
 
 /// `strata-ctl report TRACE -o report.html`: one self-contained HTML page (no network) that shows
 /// a trace: each screen's windows as an exploded stack by level (the key window marked, hidden
-/// windows greyed), a timeline of key, visibility, level, stacking and screen events to scrub,
+/// windows greyed), a timeline of key, visibility, level, stacking and screen events (each with its
+/// cause) and refused key requests to scrub,
 /// and a thumbnail of each screen's picture at every point where it changed: the recorded
 /// thumbnail (an `image` line), or, in a trace without one, the windows' frames drawn.
 ///
@@ -140,6 +141,7 @@ public enum TraceReport {
             <section id="scrub"><input id="slider" type="range" min="0" max="0" value="0" aria-label="timeline">
             <span id="position"></span></section>
             <main><nav id="timeline" aria-label="events"></nav><div id="screens"></div></main>
+            \(focusPanel(for: trace))
             <section><h2>Pictures (where a screen's picture changed: the recorded thumbnail, or the windows' frames drawn)</h2><div id="frames"></div></section>
             <script id="trace" type="application/json">\(embeddedData(trace))</script>
             <script id="divergence-data" type="application/json">\(scriptSafe(marked))</script>
@@ -156,7 +158,7 @@ public enum TraceReport {
         main{display:flex;gap:12px;padding:12px 16px;align-items:flex-start}
         #timeline{width:360px;max-height:70vh;overflow:auto;background:#fff;border:1px solid #cdd3dd}
         .point{padding:2px 8px;cursor:pointer;white-space:nowrap;border-left:4px solid transparent}
-        .point.current{background:#dbe7ff}.k-key{border-color:#d4a017}.k-visibility{border-color:#3a8f3a}
+        .point.current{background:#dbe7ff}.k-key{border-color:#d4a017}.k-refusal{border-color:#b03a2e}.k-visibility{border-color:#3a8f3a}
         .k-level{border-color:#8a3ab9}.k-screen{border-color:#c0392b}.k-stacking{border-color:#2d6cdf}
         .k-windows{border-color:#555}.k-frame{border-color:#aab}.k-command{border-color:#0aa}
         #screens{flex:1;display:flex;flex-wrap:wrap;gap:12px}
@@ -173,6 +175,8 @@ public enum TraceReport {
         svg{background:#202428}
         #divergence{padding:8px 16px;background:#fde2e1;color:#8a1010;font-weight:600;border-bottom:2px solid #c0392b}
         .point.diverged{background:#fde2e1;color:#8a1010;font-weight:600}
+        #focus{padding:0 16px}#focus table{border-collapse:collapse;background:#fff}
+        #focus td,#focus th{border:1px solid #cdd3dd;padding:2px 8px;text-align:left}
         """
 
     static let script = #"""
@@ -189,7 +193,8 @@ public enum TraceReport {
           }
           var kinds = {windowDidBecomeKey: "key", windowDidResignKey: "key", windowDidBecomeVisible: "visibility",
                        windowDidBecomeHidden: "visibility", windowDidChangeLevel: "level", windowDidChangeStacking: "stacking",
-                       windowDidOpen: "windows", windowDidClose: "windows", windowDidMoveToScreen: "screen"};
+                       windowDidOpen: "windows", windowDidClose: "windows", windowDidMoveToScreen: "screen",
+                       keyRequestWasRefused: "refusal"};
           snapshot("start", "start of the trace", header);
           lines.forEach(function (line) {
             if (line.type === "windows") { windows = Array.isArray(line.windows) ? line.windows.filter(function (w) { return w && typeof w === "object"; }) : []; if (points.length) { points[points.length - 1].windows = JSON.parse(JSON.stringify(windows)); } }
@@ -203,7 +208,8 @@ public enum TraceReport {
               if (kind) {
                 var subject = line.window !== undefined ? " window " + line.window : (line.screen !== undefined ? " screen " + line.screen : "");
                 var extra = line.to !== undefined && typeof line.to !== "object" ? " → " + line.to : "";
-                snapshot(kind, "#" + line.sequence + " " + line.name + subject + extra, line);
+                var cause = line.cause !== undefined ? " ← " + strataReportCause(line) : "";
+                snapshot(kind, "#" + line.sequence + " " + line.name + subject + extra + cause, line);
               }
             } else if (line.type === "frame") {
               if (line.hash && hashes[line.screen] !== line.hash) {
@@ -220,6 +226,15 @@ public enum TraceReport {
             if (points[i + 1].kind !== "frame" && points[i + 1].sequence === points[i].sequence) { points[i].windows = points[i + 1].windows; }
           }
           return {header: header, points: points, pictures: pictures};
+        }
+
+        // A change's cause in words: "click pointer-button 272 by user, decided by uikit".
+        function strataReportCause(line) {
+          var text = String(line.cause);
+          if (line.request !== undefined) { text += " " + String(line.request); }
+          if (line.requester !== undefined) { text += " by " + String(line.requester); }
+          if (line.decided_by !== undefined) { text += ", decided by " + String(line.decided_by); }
+          return text;
         }
 
         // Base64 of a PNG, nothing else, goes into a data: URL.

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 import StrataControlProtocol
+import StrataModel
 
 /// Runs an experiment file (docs/control.md, "Experiments"): one strata-ctl command per line,
 /// plus `expect …`, `wait-window`, `wait-delegate` and `sleep`. Stops at the first failure with
@@ -316,10 +317,10 @@ final class ExperimentRunner {
     }
 
     private func expectEvent(_ name: String, _ reference: String?) throws {
-        guard name.hasPrefix("window") || name.hasPrefix("screen") else {
-            throw Mismatch("\(name) is not an event name (they start with window or screen, e.g. windowDidBecomeKey)")
+        guard WindowServerNotification.allNames.contains(name) else {
+            throw Mismatch("\(name) is not an event name (docs/control.md, \"Events\": e.g. windowDidBecomeKey)")
         }
-        let isWindowEvent = name.hasPrefix("window")
+        let isWindowEvent = !name.hasPrefix("screen")
         let start = eventCursor
         try eventually {
             var subject: UInt64?
@@ -413,7 +414,8 @@ final class ExperimentRunner {
 /// `strata-ctl run FILE`: runs an experiment.
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "run", abstract: "Run an experiment file: strata-ctl commands, expect lines, wait-window, wait-delegate.",
+        commandName: "run",
+        abstract: "Run an experiment file: strata-ctl commands, expect lines, wait-window, wait-delegate.",
         discussion: "Exits 0 when every line passed, 1 at the first failure (FILE:LINE: expected … actual …).")
     @OptionGroup var options: ConnectionOptions
     @Option(help: ArgumentHelp("Seconds an expect line waits for its condition.", valueName: "seconds"))

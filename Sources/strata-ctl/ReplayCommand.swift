@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 import StrataControlProtocol
+import StrataModel
 import StrataTrace
 
 /// `strata-ctl replay FILE`: replays a trace against a fresh headless Strata and reports the
@@ -46,6 +47,14 @@ struct ReplayCommand: ParsableCommand {
             replay lists them and exits 2 before starting anything; --run-commands runs them as \
             recorded. The header's screens must be sizes strata --size accepts, at most 16, and \
             together at most 64 Mpx.
+
+            What-if (--policy NAME, --delegate CMD): the same replay under another key-window \
+            policy, or with CMD (sh -c, STRATA_SOCKET set) registered as the policy delegate. Each \
+            step waits until the replay has opened and shown as many windows as the recording had \
+            there (not for the recorded sequence, nor for pictures); then every step where the key \
+            window, the stacking (windows matched by the order they opened) or a command's reply \
+            differ is listed (--json for machines, --report for both timelines side by side). Exit \
+            status 0 when the replay completed, 1 when it could not be, 2 for bad input.
             """)
     @Argument(help: "The trace to replay.") var file: String
     @Option(
@@ -64,7 +73,7 @@ struct ReplayCommand: ParsableCommand {
     var timeout = 10.0
     @Option(
         help: ArgumentHelp(
-            "On a divergence, write the recorded trace's report (strata-ctl report) with the divergence marked here.",
+            "On a divergence, write the recorded trace's report (strata-ctl report) with the divergence marked here; with --policy or --delegate, both timelines side by side, the differing steps highlighted.",
             valueName: "file.html"))
     var report: String?
     @Option(
@@ -104,6 +113,20 @@ struct ReplayCommand: ParsableCommand {
             "What drives the replay when the trace cannot tell: the recorded command (run again; its own requests are not replayed) or the recorded requests (the command is not run).",
             valueName: "command|requests"))
     var driver: ReplayDriver.Kind?
+    @Option(
+        help: ArgumentHelp(
+            "What-if: replay under this key-window policy (uikit, click-to-focus, focus-follows-pointer, explicit) and list every step where key or stacking differ (docs/experiments.md, \"What-if replay\").",
+            valueName: "name"))
+    var policy: String?
+    @Option(
+        help: ArgumentHelp(
+            "What-if: start this command (sh -c, with STRATA_SOCKET set) once the replay's Strata is up, wait until it registers as the policy delegate, and compare as with --policy.",
+            valueName: "command"))
+    var delegate: String?
+    @Flag(help: "With --policy or --delegate: print the comparison as JSON.") var json = false
+
+    /// Whether this is a what-if replay (`--policy`, `--delegate`).
+    var isWhatIf: Bool { policy != nil || delegate != nil }
 
     /// Pixels of all the replay's screens together (each screen is a buffer of 4 bytes a pixel):
     /// 64 Mpx, 256 MiB.
@@ -140,6 +163,20 @@ struct ReplayCommand: ParsableCommand {
                 throw ExitCode(2)
             }
         }
+        if let policy, !KeyWindowPolicies.allNames.contains(policy) {
+            Output.printError(
+                "strata-ctl: error: unknown policy \"\(TraceReportText.plain(policy))\"; use one of \(KeyWindowPolicies.allNames.joined(separator: ", "))"
+            )
+            throw ExitCode(2)
+        }
+        if json, !isWhatIf {
+            Output.printError("strata-ctl: error: --json goes with --policy or --delegate (a what-if replay)")
+            throw ExitCode(2)
+        }
+        if let delegate, delegate.allSatisfy(\.isWhitespace) {
+            Output.printError("strata-ctl: error: --delegate takes a command")
+            throw ExitCode(2)
+        }
         let trace: TraceFile
         do {
             trace = try TraceFile(path: file)
@@ -147,12 +184,15 @@ struct ReplayCommand: ParsableCommand {
             Output.printError("strata-ctl: error: \(error.message)")
             throw ExitCode(2)
         }
-        let arguments: [String]
+        var arguments: [String]
         do {
             arguments = try Self.strataArguments(for: trace)
         } catch {
             Output.printError("strata-ctl: error: \(file): \(error)")
             throw ExitCode(2)
+        }
+        if let policy, let at = arguments.firstIndex(of: "--policy"), at + 1 < arguments.count {
+            arguments[at + 1] = policy
         }
         let chosen: ReplayDriver
         do {
@@ -197,6 +237,10 @@ struct ReplayCommand: ParsableCommand {
         session.pictures.threshold = threshold
         session.pictures.masks = mask.compactMap(CompareCommand.parseMask)
         session.pictures.maximumDiffering = maxDiff
+        if isWhatIf {
+            try runWhatIf(trace: trace, session: session, driver: chosen, replayPath: replayPath, directory: directory)
+            return
+        }
         let failure = session.drive(trace, driver: chosen)
         let pictures = session.saveLastPictures()
         let ending = session.finish()

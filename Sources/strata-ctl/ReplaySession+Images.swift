@@ -22,7 +22,7 @@ extension ReplaySession {
             let wait = pictures.lastIssued + gap - ControlClient.now()
             if wait > 0 { usleep(UInt32(min(wait, Self.maximumGap) * 1e6)) }
         }
-        if pictures.divergence == nil, missedPoint == nil, let shown = line["shown"]?.arrayValue {
+        if whatIf == nil, pictures.divergence == nil, missedPoint == nil, let shown = line["shown"]?.arrayValue {
             for entry in shown.prefix(16) {
                 guard let window = entry["window"]?.intValue, window > 0, let hash = entry["hash"]?.stringValue,
                     PictureEncoding.isHash(hash)

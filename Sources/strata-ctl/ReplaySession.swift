@@ -5,10 +5,13 @@ import StrataTrace
 
 /// A headless Strata started for a replay, and the driving of a trace through its control
 /// socket: each recorded command (of `TraceFormat.replayedCommands`) and input is issued once
-/// the replay's model has reached the sequence number it was recorded at.
+/// the replay's model has reached the sequence number it was recorded at (in a what-if replay,
+/// once it has opened and shown the recorded windows: `WhatIfSync`).
 final class ReplaySession {
     let process: SpawnedProcess
     let client: ControlClient
+    /// The replay's control socket (`STRATA_SOCKET` of a `--delegate` command).
+    let socketPath: String
     let directory: String
     /// Strata's standard error (its clients' too), read when it ends (`finish`).
     let errorPath: String
@@ -21,10 +24,14 @@ final class ReplaySession {
     static let endingGrace = 10.0
     /// The first recorded point the replay did not reach: from there on nothing waits, and the
     /// replay is reported as diverged (at the traces' first difference, else at this point).
-    private(set) var missedPoint: String?
+    var missedPoint: String?
     /// Pictures: the options of the checks before each step, the recorded images, the first
     /// step before which a window showed other pixels (`ReplaySession+Images.swift`).
     var pictures = ReplayPictures(trace: nil)
+    /// Set for a what-if replay (`--policy`, `--delegate`): steps wait for the recorded windows
+    /// to open and show, not for the recorded sequence, nothing waits for pictures, and a
+    /// command's failure is a result, not a divergence (`ReplaySession+WhatIf.swift`).
+    var whatIf: WhatIfSync?
 
     struct StartFailure: Error, CustomStringConvertible {
         var description: String
@@ -73,6 +80,7 @@ final class ReplaySession {
                 description: "strata ended (status \(status)) before its control socket was ready"
                     + (tail.isEmpty ? "" : "; its standard error ends:\n\(tail)"))
         }
+        socketPath = socket
         do {
             client = try ControlClient(path: socket, timeout: 30)
         } catch {
@@ -123,6 +131,17 @@ final class ReplaySession {
         let status = process.wait()
         let errors = FileContents.text(errorPath) ?? ""
         return ReplayStrataEnding(status: status, endedEarly: endedEarly, standardError: errors)
+    }
+
+    /// Before the step on line `index`: the what-if sync (`reachWindows`, then the recorded gap),
+    /// or the recorded sequence and pictures.
+    private func waitForStep(_ line: JSONValue, index: Int, trace: TraceFile, last: Int) {
+        if whatIf != nil {
+            reachWindows(before: index, line: index)
+        } else {
+            reach(line["sequence"]?.intValue ?? 0, line: index, last: last)
+        }
+        prepareStep(line, index: index, trace: trace)
     }
 
     /// Waits until the replay's model has posted `sequence` (at most `timeout` seconds); false
@@ -178,8 +197,9 @@ final class ReplaySession {
                 guard let request = line["request"], let name = request["command"]?.stringValue,
                     TraceFormat.replayedCommands.contains(name), driver.replays(line: index)
                 else { continue }
-                reach(line["sequence"]?.intValue ?? 0, line: index, last: last)
-                prepareStep(line, index: index, trace: trace)
+                // A what-if replay runs under the policy it was given.
+                if whatIf != nil, name == "policy", request["name"] != nil { continue }
+                waitForStep(line, index: index, trace: trace, last: last)
                 var arguments = request.objectValue ?? [:]
                 arguments["id"] = nil
                 arguments["command"] = nil
@@ -206,7 +226,7 @@ final class ReplaySession {
                     return
                         "\(TraceFile.describe(line)): no reply from the replay's Strata (\(Output.words(for: error)))"
                 }
-                if line["reply"]?["ok"] == true, reply["ok"] != true {
+                if whatIf == nil, line["reply"]?["ok"] == true, reply["ok"] != true {
                     return
                         "\(TraceFile.describe(line)) succeeded in the recording and failed in the replay: \(reply["error"]?["message"]?.stringValue ?? "?")"
                 }
@@ -216,15 +236,18 @@ final class ReplaySession {
                 guard line["during_command"] != true, line["virtual"] != true, !headless,
                     let (name, arguments) = Self.request(forInput: line)
                 else { continue }
-                reach(line["sequence"]?.intValue ?? 0, line: index, last: last)
-                prepareStep(line, index: index, trace: trace)
+                waitForStep(line, index: index, trace: trace, last: last)
                 if verbose { Output.printError("replay: \(TraceFile.describe(line))") }
                 _ = try? client.request(name, arguments)
             default:
                 continue
             }
         }
-        reach(trace.lines.last?["sequence"]?.intValue ?? 0, line: trace.lines.count - 1, last: last)
+        if whatIf != nil {
+            reachWindows(before: trace.lines.count, line: trace.lines.count - 1)
+        } else {
+            reach(trace.lines.last?["sequence"]?.intValue ?? 0, line: trace.lines.count - 1, last: last)
+        }
         if trace.clock == "realtime" {
             // Frames on the realtime clock: let the last ones be painted (an X client's last
             // content comes through Xwayland, later than a Wayland client's under load: 300 ms

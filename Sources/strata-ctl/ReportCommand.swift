@@ -18,6 +18,11 @@ struct ReportCommand: ParsableCommand {
     @Argument(help: "The trace (strata --record).") var trace: String
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The HTML file to write.", valueName: "file"))
     var output: String
+    @Option(
+        help: ArgumentHelp(
+            "The trace of a what-if replay of TRACE (strata-ctl replay --policy/--delegate): write both timelines side by side, the steps where key or stacking differ highlighted.",
+            valueName: "replayed"))
+    var compare: String?
 
     func run() throws {
         if let problem = OutputPath.problemWritingFile(output) {
@@ -31,7 +36,20 @@ struct ReportCommand: ParsableCommand {
             Output.printError("strata-ctl: error: \(error.message)")
             throw ExitCode(2)
         }
-        if let problem = OutputPath.write(TraceReport.html(for: file), to: output) {
+        var html = TraceReport.html(for: file)
+        if let compare {
+            let replayed: TraceFile
+            do {
+                replayed = try TraceFile(path: compare)
+            } catch {
+                Output.printError("strata-ctl: error: \(error.message)")
+                throw ExitCode(2)
+            }
+            html = WhatIfReport.html(
+                recorded: file, replayed: replayed, comparison: WhatIfComparison(recorded: file, replayed: replayed),
+                title: "What-if: \(trace) and \(compare)")
+        }
+        if let problem = OutputPath.write(html, to: output) {
             Output.printError("strata-ctl: error: cannot write the report: \(problem)")
             throw ExitCode(1)
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 import StrataControlProtocol
+import StrataTrace
 
 struct VersionCommand: RequestCommand {
     static let configuration = CommandConfiguration(
@@ -48,7 +49,8 @@ struct ExecCommand: RequestCommand {
 
 struct EventsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "events", abstract: "Print the window model's events as they happen (one per line).")
+        commandName: "events",
+        abstract: "Print the window model's events as they happen (one per line, each with its cause).")
     @OptionGroup var options: ConnectionOptions
     @Option(help: ArgumentHelp("Replay the kept events after this sequence number first.", valueName: "seq"))
     var since: UInt64?
@@ -83,25 +85,9 @@ struct EventsCommand: ParsableCommand {
         options.json ? String(decoding: event.encodedLine(), as: UTF8.self) : EventsCommand.text(for: event)
     }
 
-    /// `#12 windowDidBecomeKey window=3`.
+    /// `#12 windowDidBecomeKey window=3 cause=click request="pointer-button 272" requester=user
+    /// decided_by=uikit` (`TraceFile.describeEvent`: the notification's fields, then its cause).
     static func text(for event: JSONValue) -> String {
-        let sequence = event["sequence"]?.intValue.map { "#\($0)" } ?? "#?"
-        let name = event["name"]?.stringValue ?? "?"
-        let fields = (event.objectValue ?? [:]).filter { !["sequence", "name"].contains($0.key) }
-            .sorted { $0.key < $1.key }
-            .map { "\($0.key)=\(text($0.value))" }
-        return ([sequence, name] + fields).joined(separator: " ")
-    }
-
-    static func text(_ value: JSONValue) -> String {
-        switch value {
-        case .string(let s): return s
-        case .number: return value.intValue.map(String.init) ?? "\(value.doubleValue ?? 0)"
-        case .bool(let b): return b ? "true" : "false"
-        case .object(let o) where o["x"] != nil && o["width"] != nil:
-            return
-                "\(o["x"]?.intValue ?? 0),\(o["y"]?.intValue ?? 0),\(o["width"]?.intValue ?? 0)x\(o["height"]?.intValue ?? 0)"
-        default: return String(decoding: value.encodedLine(), as: UTF8.self)
-        }
+        TraceFile.describeEvent(event)
     }
 }

@@ -17,10 +17,12 @@ struct StrataCtl: ParsableCommand {
             WindowsCommand.self, ScreensCommand.self, MakeKeyCommand.self, RaiseCommand.self, LowerCommand.self,
             SetLevelCommand.self, HideCommand.self, ShowCommand.self, MoveCommand.self, CloseCommand.self,
             MaximizeCommand.self, FullscreenCommand.self, RestoreCommand.self, ResizeCommand.self, ConvertCommand.self,
-            PolicyCommand.self, PlacementCommand.self, DelegateCommand.self, ScreenCommand.self, ScreenshotCommand.self, InputCommand.self,
+            PolicyCommand.self, PlacementCommand.self, DelegateCommand.self, ScreenCommand.self, ScreenshotCommand.self,
+            InputCommand.self,
             EventsCommand.self,
             SyncCommand.self, SettleCommand.self, CompareCommand.self, CompareScreenshotCommand.self, ExecCommand.self,
             RunCommand.self, VersionCommand.self, StepCommand.self, RecordCommand.self, RecordVideoCommand.self,
-            ReplayCommand.self, ReportCommand.self,
+            ReplayCommand.self, ReportCommand.self, StatsCommand.self, FindCommand.self, PressCommand.self,
+            ClickCommand.self, FocusCommand.self, TypeIntoCommand.self,
         ])
 }

@@ -163,6 +163,8 @@ struct ConvertCommand: RequestCommand {
     @Option(
         name: .customLong("from-screen"), help: ArgumentHelp("From this screen's coordinates.", valueName: "screen"))
     var fromScreen: String?
+    @Flag(help: "Read X,Y in the window's own surface's coordinates (a toolkit's: GTK 3 counts its shadows).")
+    var surface = false
 
     func makeRequest() throws -> (command: String, arguments: [String: JSONValue]) {
         guard let parsed = ConvertOperand(operand) else {
@@ -178,6 +180,7 @@ struct ConvertCommand: RequestCommand {
         var arguments = parsed.arguments
         arguments["window"] = reference(window)
         if let (key, value) = given.first, let value { arguments[key] = reference(value) }
+        if surface { arguments["surface"] = true }
         return ("convert", arguments)
     }
 

@@ -28,6 +28,8 @@ final class Session {
     /// Rootless Xwayland (`--xwayland`), stopped (its sockets and lock file removed) before the
     /// display goes.
     var xwayland: Xwayland?
+    /// The clients' private session bus (`--accessibility`), stopped with the clients.
+    var accessibilityBus: AccessibilityBus?
     /// The trace `--record` writes when there is no control socket (else the control server
     /// holds it, and `record start|stop` may replace it).
     var standaloneRecorder: TraceRecorder?
@@ -134,6 +136,7 @@ final class Session {
         // killed, so no process Strata started outlives it.
         ChildProcess.terminate(clients, grace: 2)
         if let child { ChildProcess.terminate([child], grace: 2) }
+        accessibilityBus?.stop()
         return status
     }
 
@@ -160,6 +163,7 @@ final class Session {
         removeSignalSources()
         xwayland?.shutdown()
         compositor.shutdown()
+        accessibilityBus?.stop()
     }
 
     private func handle(signal: Int32) {

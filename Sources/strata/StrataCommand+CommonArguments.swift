@@ -38,6 +38,7 @@ extension StrataCommand {
         command.recordProtocol = []
         command.clientSideDecorations = false
         command.noControl = false
+        command.accessibility = false
         command.allowPrivileged = false
         command.hideCursor = false
         command.xwayland = .lazy
@@ -144,6 +145,9 @@ extension StrataCommand {
             case "no-control":
                 guard let on = flag() else { return nil }
                 command.noControl = on
+            case "accessibility":
+                guard let on = flag() else { return nil }
+                command.accessibility = on
             case "allow-privileged":
                 guard let on = flag() else { return nil }
                 command.allowPrivileged = on

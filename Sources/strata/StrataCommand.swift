@@ -141,6 +141,15 @@ struct StrataCommand: ParsableCommand {
     var noControl = false
 
     @Flag(
+        name: .customLong("accessibility"),
+        help: ArgumentHelp(
+            "Give the clients a private session D-Bus, on which their toolkits publish their accessibility trees (AT-SPI).",
+            discussion:
+                "Strata starts dbus-daemon on a socket of its own (printed as DBUS_SESSION_BUS_ADDRESS=… and set for the command and strata-ctl exec); the AT-SPI registry starts on it when the first client asks, and everything ends with Strata. The user's session bus is never named to the clients (docs/accessibility.md)."
+        ))
+    var accessibility = false
+
+    @Flag(
         name: .customLong("allow-privileged"),
         help: ArgumentHelp(
             "Let every client see the privileged protocols (screencopy, output management, virtual input, foreign toplevels, input methods).",
@@ -460,9 +469,21 @@ struct StrataCommand: ParsableCommand {
                 }
             }
         }
+        if accessibility {
+            do throws(AccessibilityBus.Failure) {
+                let bus = try AccessibilityBus(waylandSocket: socketName, environment: environment)
+                session.accessibilityBus = bus
+                childEnvironment = bus.clientEnvironment(childEnvironment)
+            } catch {
+                Session.printError("strata: error: --accessibility: \(error)")
+                session.abandon()
+                throw ExitCode(1)
+            }
+        }
         if !noControl {
             do {
                 let control = try ControlServer(compositor: session.compositor)
+                control.accessibilityBus = session.accessibilityBus?.address
                 childEnvironment[ControlProtocol.environmentVariable] = control.path
                 control.spawn = { [unowned session, childEnvironment] arguments, directory in
                     try session.startClient(
@@ -497,6 +518,8 @@ struct StrataCommand: ParsableCommand {
         }
         print("WAYLAND_DISPLAY=\(socketName)")
         if let server = session.xwayland { print("DISPLAY=\(server.displayName)") }
+        if let bus = session.accessibilityBus { print("DBUS_SESSION_BUS_ADDRESS=\(bus.address)") }
+        // Last: scripts read the lines up to it.
         if let control = session.control { print("\(ControlProtocol.environmentVariable)=\(control.path)") }
         fflush(stdout)
         if let readyFD {

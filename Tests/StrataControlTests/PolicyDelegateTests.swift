@@ -160,6 +160,8 @@ final class DelegatePeer {
         #expect(click["kind"] == "click")
         #expect(click["window"]?.intValue == Int(a.id.rawValue))
         #expect(click["input"] == "click")
+        #expect(click["cause"]?["cause"] == "click")
+        #expect(click["cause"]?["requester"] == "user")
         #expect(click["builtin"] == ["key": true, "order_front": false])
         #expect(click["deadline_ms"] == 10000)
         #expect(click["state"]?["key"]?.intValue == Int(c.id.rawValue))

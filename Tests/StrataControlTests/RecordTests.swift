@@ -82,13 +82,25 @@ import Testing
         harness.windows.setMirroring(true, for: screen)
         harness.windows.lock()
         harness.windows.unlock()
+        // With a cause: the cause's fields are in the line (written through the coder).
+        let click = ChangeCause(.click, request: "pointer-button 272", requester: "user", requestedAt: 5)
+        harness.windows.withCause(click) {
+            let other = harness.windows.createWindow(appID: "b")
+            harness.windows.show(other)
+            harness.windows.refuseKey(window)
+        }
         harness.windows.hide(window)
         #expect(try client.request(["command": "record", "action": "stop"]).isOK)
-        let recorded = try traceLines(path).filter { $0["type"] == "event" }.map { line in
+        let lines = try traceLines(path).filter { $0["type"] == "event" }
+        let recorded = try lines.map { line in
             try JSONDecoder().decode(PostedNotification.self, from: Data(line.encodedLine()))
         }
         #expect(posted.count >= 10)
         #expect(recorded == posted)
+        #expect(posted.contains { $0.cause?.decidedBy == "uikit" && $0.name == "windowDidBecomeKey" })
+        let refusal = try #require(lines.first { $0["name"] == "keyRequestWasRefused" })
+        #expect(refusal["cause"] == "click" && refusal["requester"] == "user" && refusal["requested_ns"] == 5)
+        #expect(lines.first { $0["name"] == "windowDidOpen" && $0["cause"] != nil }?["origin"] != nil)
     }
 
     @Test func inputInjectedByACommandIsRecordedWithItsTarget() throws {

@@ -39,6 +39,44 @@ import Testing
         #expect(TraceDiff.firstDivergence(recorded: a, replay: b) == nil)
     }
 
+    /// A cause's requester (a pid, a control connection) and its time differ between a recording
+    /// and its replay; its kind, request and what decided do not.
+    @Test func aCausesRequesterAndTimeAreNotADivergenceButItsKindAndDeciderAre() throws {
+        func key(_ cause: String) -> String {
+            #"{"type":"event","name":"windowDidBecomeKey","sequence":1,"window":1,\#(cause),"time_ns":1}"#
+        }
+        let recorded = try trace(
+            clock: "realtime",
+            [key(#""cause":"command","request":"make-key window=1","requester":"control 1","requested_ns":10"#)])
+        let replayed = try trace(
+            clock: "realtime",
+            [key(#""cause":"command","request":"make-key window=1","requester":"control 4","requested_ns":99"#)])
+        #expect(TraceDiff.firstDivergence(recorded: recorded, replay: replayed) == nil)
+
+        let clicked = try trace(
+            clock: "realtime", [key(#""cause":"click","request":"make-key window=1","requester":"control 1""#)])
+        let divergence = try #require(TraceDiff.firstDivergence(recorded: recorded, replay: clicked))
+        #expect(divergence.kind == "key")
+        #expect(divergence.message.contains("cause=command") && divergence.message.contains("cause=click"))
+
+        let uikit = try trace(clock: "realtime", [key(#""cause":"click","decided_by":"uikit""#)])
+        let explicit = try trace(clock: "realtime", [key(#""cause":"click","decided_by":"explicit""#)])
+        // The decider's name alone is no divergence: the outcome and the cause's kind are the same.
+        #expect(TraceDiff.firstDivergence(recorded: uikit, replay: explicit) == nil)
+    }
+
+    @Test func anEventIsDescribedWithItsFieldsThenItsCause() throws {
+        let line = try JSONValue.parse(
+            Data(
+                #"{"type":"event","name":"windowDidBecomeKey","sequence":9,"window":2,"cause":"click","request":"pointer-button 272","requester":"user","decided_by":"uikit","requested_ns":5,"time_ns":7}"#
+                    .utf8))
+        #expect(
+            TraceFile.describeEvent(line)
+                == #"#9 windowDidBecomeKey window=2 cause=click request="pointer-button 272" requester=user decided_by=uikit"#
+        )
+        #expect(TraceFile.describe(line) == TraceFile.describeEvent(line))
+    }
+
     @Test func anotherKeyWindowIsAKeyDivergenceAtItsSequence() throws {
         let a = try trace(clock: "realtime", [event(1, "windowDidBecomeKey", window: 1)])
         let b = try trace(clock: "realtime", [event(1, "windowDidBecomeKey", window: 2)])

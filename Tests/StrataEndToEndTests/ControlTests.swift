@@ -188,6 +188,16 @@ import Testing
         #expect(try await session.windows().first { $0["id"] as? Int == first }?["hidden"] as? Bool == true)
         try await session.ctl("show", "--key", "e2e.first")
         #expect(try await session.windows().first { $0["key"] as? Bool == true }?["id"] as? Int == first)
+        // Key switches so far: the two maps, make-key, the successor of the hide, show --key.
+        let stats = try await session.ctl("stats").stdout
+        #expect(stats.split(separator: " ").prefix(3) == ["APP", "REQUESTS", "GRANTED"], "\(stats)")
+        #expect(stats.contains("\ne2e.first ") && stats.contains("\ne2e.second "))
+        let statsJSON = try await session.ctl("stats", "--json", "--window-ms", "100").stdout
+        let reply = try JSONSerialization.jsonObject(with: Data(statsJSON.utf8)) as? [String: Any]
+        let run = reply?["run"] as? [String: Any]
+        #expect((run?["key_switches"] as? [String: Any])?["total"] as? Int == 5, "\(statsJSON)")
+        #expect((run?["keystrokes_after_key"] as? [String: Any])?["window_ms"] as? Int == 100)
+        #expect(try await session.ctl("stats", "--window-ms", "0", expectStatus: 64).stderr.contains("--window-ms"))
 
         try await session.ctl("screen", "add", "--size", "800x600", "--name", "EXT")
         try await session.ctl("move", "e2e.second", "--screen", "EXT", "--to", "20,30")

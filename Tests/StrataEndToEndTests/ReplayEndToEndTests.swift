@@ -139,8 +139,10 @@ import Testing
         #expect(result.status == 1)
         #expect(
             result.stderr.contains(
-                "the replay diverged (key): event #13: recorded #13 windowDidBecomeKey window=1, replayed #13 windowDidChangeLevel"
-            ),
+                "the replay diverged (key): event #13: recorded #13 windowDidBecomeKey window=1 cause=successor"),
+            "\(result.stderr)")
+        #expect(
+            result.stderr.contains("replayed #13 windowDidChangeLevel from=normal to=alert window=2 cause=command"),
             "\(result.stderr)")
         #expect(result.stderr.contains("> #13 windowDidBecomeKey window=1"), "the recorded events around it")
         #expect(FileManager.default.fileExists(atPath: changed + ".replay"), "the replay's trace is kept")

@@ -53,7 +53,13 @@ import Testing
         #expect(dom.stdout.contains("2 example.alert</span>"))
         #expect(dom.stdout.contains("level alert") && dom.stdout.contains("level normal"))
         #expect(dom.stdout.components(separatedBy: "class=\"point ").count - 1 >= 15, "the timeline's points")
-        #expect(dom.stdout.contains("windowDidChangeLevel window 2 → alert"))
+        #expect(dom.stdout.contains("windowDidChangeLevel window 2 → alert ← command set-level"))
+        // Each key and stacking change with its cause: a map by its client, the successor of a hide.
+        #expect(dom.stdout.contains("windowDidBecomeKey window 1 ← map xdg_toplevel map by pid "))
+        #expect(dom.stdout.contains("windowDidBecomeKey window 1 ← successor hide window="))
+        // The Focus panel: the run's row and one per app, key switches by cause.
+        #expect(dom.stdout.contains(#"<section id="focus">"#) && dom.stdout.contains("<td>app example.document</td>"))
+        #expect(dom.stdout.contains("<td>run</td>") && dom.stdout.contains("map 1"), "\(dom.stdout)")
         #expect(
             dom.stdout.components(separatedBy: "class=\"thumb").count - 1 >= 2, "thumbnails where the picture changed")
         #expect(

@@ -28,6 +28,7 @@ import Testing
         .windowDidChangeMaximized(WindowID(17), true), .windowDidChangeFullscreen(WindowID(17), false),
         .windowDidChangeMinimized(WindowID(18), true),
         .policyDidFallBack(WindowID(19), question: 7, kind: "click", reason: "deadline"),
+        .keyRequestWasRefused(WindowID(19)),
     ]
 
     @Test func everyCaseHasADistinctNameFromTheList() {

@@ -50,8 +50,9 @@ def test_the_hosts_xkb_defaults_do_not_reach_strata(monkeypatch):
 
 def test_the_keyboard_options_become_strata_options():
     command = Strata(keyboard_layout="de", keyboard_variant="nodeadkeys", keyboard_options="compose:ralt").command_line()
-    assert command[-6:] == ["--keyboard-layout", "de", "--keyboard-variant", "nodeadkeys",
-                            "--keyboard-options", "compose:ralt"]
+    start = command.index("--keyboard-layout")
+    assert command[start:start + 6] == ["--keyboard-layout", "de", "--keyboard-variant", "nodeadkeys",
+                                        "--keyboard-options", "compose:ralt"]
     assert not any(word.startswith("--keyboard") for word in Strata().command_line())
 
 

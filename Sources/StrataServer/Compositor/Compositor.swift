@@ -337,17 +337,22 @@ public final class Compositor {
     }
 
     /// Decides a client's request for a level with the user's rules (`levelRules`) and sets the
-    /// level when it is granted.
+    /// level when it is granted (cause: a focus request of the window's client).
     @discardableResult
     public func evaluateLevelRequest(_ requested: WindowLevel, for window: Window) -> LevelRules.Decision {
         let decision = levelRules.decide(requested: requested, appID: window.appID)
-        if case .granted(let level) = decision { windows.setLevel(window, level) }
+        if case .granted(let level) = decision {
+            withCause(
+                .focusRequest, request: "strata_window_v1.set_level \(requested.name)",
+                requester: Self.requester(of: window)
+            ) { windows.setLevel(window, level) }
+        }
         return decision
     }
 
     /// Called by the window's content when the window is closed for good (its role died).
     public func windowDidClose(_ window: Window) {
-        windows.close(window)
+        withClientCause(window, request: "close") { windows.close(window) }
         seat.windowDidChange()
     }
 

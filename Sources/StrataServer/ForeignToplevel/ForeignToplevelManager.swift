@@ -153,6 +153,13 @@ final class ForeignToplevelHandle: ResourceObject {
         manager.compositor.windows.show(window, makeKey: true)
     }
 
+    /// Runs `body` under the cause of this taskbar's request `name`: a command of its client.
+    private func withCommandCause(_ name: String, _ body: () -> Void) {
+        manager.compositor.withCause(
+            .command, request: "zwlr_foreign_toplevel_handle_v1.\(name)", requester: Compositor.requester(of: client),
+            body)
+    }
+
     static let implementation = makeImplementation(
         zwlr_foreign_toplevel_handle_v1_interface(
             set_maximized: { _, resource in
@@ -167,18 +174,22 @@ final class ForeignToplevelHandle: ResourceObject {
             set_minimized: { _, resource in
                 handle(resource, as: ForeignToplevelHandle.self) { handle in
                     guard let window = handle.window else { return }
-                    handle.manager.compositor.windows.hide(window)
+                    handle.withCommandCause("set_minimized") { handle.manager.compositor.windows.hide(window) }
                 }
             },
             unset_minimized: { _, resource in
-                handle(resource, as: ForeignToplevelHandle.self) { $0.unminimize() }
+                handle(resource, as: ForeignToplevelHandle.self) { handle in
+                    handle.withCommandCause("unset_minimized") { handle.unminimize() }
+                }
             },
             activate: { _, resource, _ in
                 handle(resource, as: ForeignToplevelHandle.self) { handle in
                     guard let window = handle.window, handle.content != nil else { return }
-                    let windows = handle.manager.compositor.windows
-                    if window.isHidden { windows.show(window, makeKey: true) } else { windows.orderFront(window) }
-                    if !window.isKeyWindow { _ = windows.makeKey(window) }
+                    handle.withCommandCause("activate") {
+                        let windows = handle.manager.compositor.windows
+                        if window.isHidden { windows.show(window, makeKey: true) } else { windows.orderFront(window) }
+                        if !window.isKeyWindow { windows.makeKeyOrRefuse(window) }
+                    }
                 }
             },
             close: { _, resource in

@@ -12,8 +12,11 @@ extension FocusRequests {
         // A hidden (iconic) window is shown by its request: the show asks a map question.
         guard delegation.decisions.contains(.key), window.isVisible else { return false }
         let wire = request == "make_key" ? "strata_window_v1.make_key" : request
-        let cause = ChangeCause(
-            .focusRequest, request: wire, requester: requester, requestedAt: compositor.clock.nanoseconds)
+        // The caller's cause (its requester in the contract's words), else one made here.
+        let cause =
+            compositor.windows.currentCause
+            ?? ChangeCause(
+                .focusRequest, request: wire, requester: requester, requestedAt: compositor.clock.nanoseconds)
         return delegation.ask(
             .focusRequest, window: window.id, cause: cause, builtin: .grant(decision.isHonoured),
             builtinName: "focus-rule"

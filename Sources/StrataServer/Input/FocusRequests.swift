@@ -2,7 +2,8 @@ import StrataModel
 
 /// Where focus requests that carry no token are decided (`FocusRequestRule`):
 /// `strata_window_v1.make_key` from a Wayland client and `_NET_ACTIVE_WINDOW` from an X client.
-/// A refused request changes nothing and is logged as "focus request refused".
+/// A refused request changes nothing but the model's `keyRequestWasRefused` (under the cause the
+/// caller runs it with: `ChangeCause.Kind.focusRequest`), and is logged as "focus request refused".
 public final class FocusRequests {
     unowned let compositor: Compositor
     /// Requests honoured and refused (tests, debugging).
@@ -37,6 +38,7 @@ public final class FocusRequests {
             return true
         }
         refused += 1
+        compositor.windows.refuseKey(window)
         // At most one line a second per requester (a flood of requests is not a flood of lines).
         let now = ContinuousClock.now
         var entry = logged[requester] ?? LogEntry(last: nil, suppressed: 0)

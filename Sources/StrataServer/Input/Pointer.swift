@@ -218,7 +218,11 @@ final class Pointer {
             seat.recordInputSerial(serial, kind: .button, client: focus.client, surface: focus, window: focusWindow)
             // The policy sees the click first (it may make the window key, so keyboard enter
             // precedes the button, as in weston).
-            if let window = focusWindow { seat.compositor.windows.pointerDidClick(window) }
+            if let window = focusWindow {
+                seat.compositor.withInputCause(.click, request: "pointer-button \(button)") {
+                    seat.compositor.windows.pointerDidClick(window)
+                }
+            }
             guard !focus.isDestroyed else { return }
             send(to: focus.client) {
                 wl_pointer_send_button($0.resource, serial, time, button, WL_POINTER_BUTTON_STATE_PRESSED.rawValue)
@@ -398,7 +402,11 @@ final class Pointer {
         }
         // Each enter starts with the default cursor until the client sets one.
         cursorRequest = .default
-        if let enteredWindow { seat.compositor.windows.pointerDidEnter(enteredWindow) }
+        if let enteredWindow {
+            seat.compositor.withInputCause(.pointerEnter, request: "pointer-enter") {
+                seat.compositor.windows.pointerDidEnter(enteredWindow)
+            }
+        }
         updateConstraint()
         seat.compositor.cursor.update()
         return true
@@ -533,7 +541,9 @@ final class Pointer {
         case .resize(let edges, let resize):
             grab = .resize(window: window, edges: edges, startX: x, startY: y, frame: window.frame, resize: resize)
         }
-        seat.compositor.windows.pointerDidClick(window)
+        seat.compositor.withInputCause(.click, request: "pointer-button \(button)") {
+            seat.compositor.windows.pointerDidClick(window)
+        }
         flushFrames()
         return true
     }

@@ -91,7 +91,11 @@ final class TabletTool {
                 }
                 let serial = seat.nextSerial()
                 seat.recordInputSerial(serial, kind: .tablet, client: focus.client, surface: focus, window: focusWindow)
-                if let window = focusWindow { seat.compositor.windows.pointerDidClick(window) }
+                if let window = focusWindow {
+                    seat.compositor.withInputCause(.click, request: "tablet-tip") {
+                        seat.compositor.windows.pointerDidClick(window)
+                    }
+                }
                 guard !focus.isDestroyed else { break }
                 send { zwp_tablet_tool_v2_send_down($0.resource, serial) }
             } else {

@@ -62,7 +62,9 @@ final class Touch {
         let serial = seat.nextSerial()
         points[id] = TouchPoint(surface: surface, output: output, x: x, y: y, local: (hit.x, hit.y), serial: serial)
         seat.recordInputSerial(serial, kind: .touch, client: surface.client, surface: surface, window: hit.window)
-        seat.compositor.windows.pointerDidClick(hit.window)
+        seat.compositor.withInputCause(.touch, request: "touch-down") {
+            seat.compositor.windows.pointerDidClick(hit.window)
+        }
         guard !surface.isDestroyed else { return }
         send(to: surface.client) {
             wl_touch_send_down(

@@ -12,7 +12,9 @@ import StrataModel
 /// just interacting with it. Other tokens are still issued (the protocol wants a string) but
 /// grant nothing. `activate` with a granted, unused token less than `lifetime` old shows the
 /// window of the surface and makes it key through the model; anything else changes nothing, so
-/// no window steals focus without one. Tokens are single use.
+/// no window steals focus without one. Tokens are single use. Each activation's changes have the
+/// cause `.activationToken` (requester: the activating client); an activation with a bad, used or
+/// stale token for a window posts `keyRequestWasRefused` for it.
 public final class XdgActivation {
     static let version: UInt32 = 1
     /// How long a granted token stays usable.
@@ -42,20 +44,25 @@ public final class XdgActivation {
         return token
     }
 
-    func activate(token: String, surface: Surface?) {
-        guard let issued = granted.removeValue(forKey: token), Date().timeIntervalSince(issued) < lifetime,
-            let surface, let window = window(of: surface)
-        else {
-            refusals += 1
-            return
-        }
-        activations += 1
-        if window.isHidden {
-            compositor.windows.show(window, makeKey: true)
-        } else if !compositor.focusRequests.askDelegate(
-            .latestInput, request: "xdg_activation_v1.activate", window: window, requester: "")
-        {
-            _ = compositor.windows.makeKey(window)
+    func activate(token: String, surface: Surface?, from client: OpaquePointer) {
+        let target = surface.flatMap { window(of: $0) }
+        let requester = Compositor.requester(of: client)
+        compositor.withCause(.activationToken, request: "xdg_activation_v1.activate", requester: requester) {
+            guard let issued = granted.removeValue(forKey: token), Date().timeIntervalSince(issued) < lifetime,
+                let window = target
+            else {
+                refusals += 1
+                if let target { compositor.windows.refuseKey(target) }
+                return
+            }
+            activations += 1
+            if window.isHidden {
+                compositor.windows.show(window, makeKey: true)
+            } else if !compositor.focusRequests.askDelegate(
+                .latestInput, request: "xdg_activation_v1.activate", window: window, requester: requester)
+            {
+                compositor.windows.makeKeyOrRefuse(window)
+            }
         }
     }
 
@@ -91,11 +98,12 @@ final class XdgActivationBinding: ResourceObject {
                         activation: binding.activation, client: client, version: binding.version, id: id)
                 }
             },
-            activate: { _, resource, token, surface in
+            activate: { client, resource, token, surface in
                 handle(resource, as: XdgActivationBinding.self) { binding in
-                    guard let token else { return }
+                    guard let token, let client else { return }
                     binding.activation.activate(
-                        token: String(cString: token), surface: ResourceObject.from(surface, as: Surface.self))
+                        token: String(cString: token), surface: ResourceObject.from(surface, as: Surface.self),
+                        from: client)
                 }
             }))
 }

@@ -150,7 +150,9 @@ final class LayerSurface: ResourceObject, SurfaceRole, WindowContent, PopupParen
             isMapped = true
             rearrange()
             updateFrame()
-            compositor.windows.show(window, makeKey: wantsKeyOnMap)
+            compositor.withMapCause(window, request: "zwlr_layer_surface_v1 map") {
+                compositor.windows.show(window, makeKey: wantsKeyOnMap)
+            }
         } else if !surface.hasContent {
             unmap()
         } else {

@@ -29,7 +29,10 @@ public final class LockScreen {
     func lockRequested(by lock: SessionLock) -> Bool {
         if let holder, !holder.isDestroyed { return false }
         holder = lock
-        compositor.windows.lock()
+        let requester = Compositor.requester(of: lock.client)
+        compositor.withCause(.lock, request: "ext_session_lock_manager_v1.lock", requester: requester) {
+            compositor.windows.lock()
+        }
         lockSurfacesDidChange()
         return true
     }
@@ -40,7 +43,10 @@ public final class LockScreen {
         guard holder === lock else { return }
         holder = nil
         lock.forEachLockSurface { $0.refreshAnchor() }
-        compositor.windows.unlock()
+        let requester = Compositor.requester(of: lock.client)
+        compositor.withCause(.lock, request: "ext_session_lock_v1.unlock_and_destroy", requester: requester) {
+            compositor.windows.unlock()
+        }
         lockSurfacesDidChange()
     }
 

@@ -145,11 +145,14 @@ final class StrataWindow: ResourceObject {
         compositor.windows.move(window, to: screen)
     }
 
+    /// make_key: through the focus rule, then the model (a refusal is `keyRequestWasRefused`).
     func handleMakeKeyRequest() {
-        guard !isInert, let window, let compositor = windowExtension?.compositor,
-            compositor.focusRequests.allowsWaylandRequest("make_key", from: client, for: window)
-        else { return }
-        compositor.windows.makeKey(window)
+        guard !isInert, let window, let compositor = windowExtension?.compositor else { return }
+        let requester = Compositor.requester(of: client)
+        compositor.withCause(.focusRequest, request: "strata_window_v1.make_key", requester: requester) {
+            guard compositor.focusRequests.allowsWaylandRequest("make_key", from: client, for: window) else { return }
+            compositor.windows.makeKeyOrRefuse(window)
+        }
     }
 
     /// set_modal / unset_modal (version 2): the model's `Window.isModal`, as xdg_dialog_v1 sets it.

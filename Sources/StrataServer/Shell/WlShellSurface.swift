@@ -297,7 +297,13 @@ final class WlShellSurface: ResourceObject, SurfaceRole, WindowContent, PopupGra
 
     // MARK: Map, unmap, frame
 
+    /// Shown by its client: the changes have the cause `.map` (`ChangeCause`).
     private func map() {
+        guard let window, !window.isClosed else { return }
+        compositor.withMapCause(window, request: "wl_shell_surface map") { showMapped() }
+    }
+
+    private func showMapped() {
         guard let window, let surface, !window.isClosed else { return }
         isMapped = true
         // Levels are decided at map time, when the class (app id) is known.

@@ -274,7 +274,13 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
     /// The geometry origin the frame was last placed for (surface-local).
     private var placedGeometryOrigin: (x: Int, y: Int)?
 
+    /// Shown by its client: the changes have the cause `.map` (`ChangeCause`).
     func didMap() {
+        guard let window, !window.isClosed else { return }
+        compositor.withMapCause(window, request: "xdg_toplevel map") { showMapped() }
+    }
+
+    private func showMapped() {
         guard let window, let xdgSurface, !window.isClosed else { return }
         // Levels are decided at map time, when the app id is known: the user's rule for the app
         // id, then the client's strata_window_v1 request (which may also ask not to become key).
@@ -327,7 +333,9 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
         current = Configuration()
         sentCapabilities = false
         sentBounds = nil
-        if let window { compositor.windows.hide(window) }
+        if let window {
+            compositor.withClientCause(window, request: "xdg_toplevel unmap") { compositor.windows.hide(window) }
+        }
     }
 
     /// The state the client last drew (the acknowledged configure's), which lags the model's.
@@ -560,7 +568,9 @@ final class XdgToplevel: ResourceObject, MeasuredTreeNode, XdgRoleObject, Window
             set_minimized: { _, resource in
                 handle(resource, as: XdgToplevel.self) { toplevel in
                     guard toplevel.isMapped, let window = toplevel.window else { return }
-                    toplevel.compositor.windows.minimize(window)
+                    toplevel.compositor.withClientCause(window, request: "xdg_toplevel.set_minimized") {
+                        toplevel.compositor.windows.minimize(window)
+                    }
                 }
             }))
 

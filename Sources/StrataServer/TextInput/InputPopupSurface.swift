@@ -71,7 +71,11 @@ final class InputPopupSurface: ResourceObject, SurfaceRole, WindowContent {
         if window.level != level { compositor.windows.setLevel(window, level) }
         if window.screen !== screen { compositor.windows.move(window, to: screen) }
         compositor.windows.setFrame(window, Rect(x: x, y: y, width: Int(surface.width), height: Int(surface.height)))
-        if window.isHidden { compositor.windows.show(window, makeKey: false) }
+        if window.isHidden {
+            compositor.withMapCause(window, request: "zwp_input_popup_surface_v2 map") {
+                compositor.windows.show(window, makeKey: false)
+            }
+        }
         // The cursor rectangle as the popup sees it: just above its origin.
         let rectangle = Rect(x: 0, y: -cursor.height, width: cursor.width, height: cursor.height)
         if rectangle != sentRectangle {

@@ -163,7 +163,7 @@ final class X11Window: WindowContent, SurfaceRole {
                 if window.isVisible {
                     // Hidden because X unmapped it or its surface went: not an iconify.
                     isHidingItself = true
-                    compositor.windows.hide(window)
+                    compositor.withClientCause(window, request: "x11 unmap") { compositor.windows.hide(window) }
                     isHidingItself = false
                 }
             }
@@ -174,14 +174,16 @@ final class X11Window: WindowContent, SurfaceRole {
         // the model hid (a taskbar) stays hidden while the client draws.
         if !isShowing {
             isShowing = true
-            if isOverrideRedirect {
-                wasShown = true
-                showOverrideRedirect(window, size: size)
-            } else if wasShown {
-                compositor.windows.show(window, makeKey: !isOverrideRedirect && type.canBecomeKey)
-            } else {
-                wasShown = true
-                showFirstTime(window, size: size)
+            compositor.withMapCause(window, request: "x11 map") {
+                if isOverrideRedirect {
+                    wasShown = true
+                    showOverrideRedirect(window, size: size)
+                } else if wasShown {
+                    compositor.windows.show(window, makeKey: !isOverrideRedirect && type.canBecomeKey)
+                } else {
+                    wasShown = true
+                    showFirstTime(window, size: size)
+                }
             }
         }
         if window.frame.size != size {
@@ -256,10 +258,17 @@ final class X11Window: WindowContent, SurfaceRole {
     func setAbove(_ above: Bool) {
         isAbove = above
         guard let window, !window.isClosed else { return }
+        let level: WindowLevel
         if above, window.level == .normal {
-            compositor.windows.setLevel(window, X11WindowType.aboveLevel)
+            level = X11WindowType.aboveLevel
         } else if !above, window.level == X11WindowType.aboveLevel {
-            compositor.windows.setLevel(window, .normal)
+            level = .normal
+        } else {
+            return
+        }
+        let request = "_NET_WM_STATE_ABOVE \(above ? "add" : "remove")"
+        compositor.withCause(.focusRequest, request: request, requester: Compositor.requester(of: window)) {
+            compositor.windows.setLevel(window, level)
         }
     }
 

@@ -60,19 +60,24 @@ final class X11WindowController: XWMHandler {
 
     /// Through the focus rule, then the key-window policy (which may refuse it); an iconic
     /// window is shown again first. Refused: the window demands attention until it becomes key.
+    /// Its cause: a focus request of the window's X client (`keyRequestWasRefused` when refused).
     func activationRequest(_ window: X11Window, timestamp: UInt32) {
         guard let model = window.window, !model.isClosed else { return }
-        guard allowsActivation(of: window, model: model, timestamp: timestamp) else {
-            if !window.demandsAttention, !model.isKeyWindow {
-                window.demandsAttention = true
-                wm.writeState(of: window)
+        let pid = Compositor.requester(of: model)
+        let requester = pid.isEmpty ? "the X client of window 0x\(String(window.id, radix: 16))" : pid
+        compositor.withCause(.focusRequest, request: "_NET_ACTIVE_WINDOW", requester: requester) {
+            guard allowsActivation(of: window, model: model, timestamp: timestamp) else {
+                if !window.demandsAttention, !model.isKeyWindow {
+                    window.demandsAttention = true
+                    wm.writeState(of: window)
+                }
+                return
             }
-            return
-        }
-        if window.isIconic, model.isHidden {
-            compositor.windows.show(model, makeKey: true)
-        } else if model.isVisible {
-            _ = compositor.windows.makeKey(model)
+            if window.isIconic, model.isHidden {
+                compositor.windows.show(model, makeKey: true)
+            } else if model.isVisible {
+                compositor.windows.makeKeyOrRefuse(model)
+            }
         }
     }
 
@@ -80,7 +85,7 @@ final class X11WindowController: XWMHandler {
     /// `XWM.setIconic`), as xdg_toplevel.set_minimized.
     func iconifyRequest(_ window: X11Window) {
         guard let model = window.window, model.isVisible else { return }
-        compositor.windows.minimize(model)
+        compositor.withClientCause(model, request: "WM_CHANGE_STATE iconic") { compositor.windows.minimize(model) }
     }
 
     /// The close path of `strata-ctl close` (the window content's close request: WM_DELETE_WINDOW

@@ -116,6 +116,11 @@ struct XWMHostileTests {
         #expect(toplevel.map(argb: Colour.green))
         let wayland = try #require(server.windows.keyWindow)
         #expect(wayland.content?.kind != "x11")
+        var refusals: [PostedNotification] = []
+        let token = server.windows.notifications.addObserver(phase: .recording) { posted in
+            if case .keyRequestWasRefused = posted.notification { refusals.append(posted) }
+        }
+        defer { token.remove() }
         let active = H.atom(c, "_NET_ACTIVE_WINDOW")
         H.sendToRoot(c, window: window, type: active, [1, 0, 0])
         H.sendToRoot(c, window: window, type: active, [1, 0xffff_fff0, 0])
@@ -124,6 +129,10 @@ struct XWMHostileTests {
         #expect(server.run(seconds: 20) { H.words(c, window, H.atom(c, "_NET_WM_STATE")).contains(attention) })
         #expect(server.run(seconds: 20) { server.compositor.focusRequests.refused == 2 })
         #expect(server.windows.keyWindow === wayland)
+        // Each refusal is the model's keyRequestWasRefused, with the request's cause.
+        #expect(refusals.count == 2)
+        #expect(refusals.allSatisfy { $0.cause?.kind == .focusRequest && $0.cause?.request == "_NET_ACTIVE_WINDOW" })
+        #expect(refusals.allSatisfy { $0.cause?.requester.isEmpty == false })
         // One line a second per requester.
         #expect(lines.filter { $0.contains("focus request refused: _NET_ACTIVE_WINDOW") }.count == 1)
         withExtendedLifetime((toplevel, shell)) {}

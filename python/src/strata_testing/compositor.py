@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, TypeVar, Union
 
-from . import golden
+from . import accessibility, golden
 from .control import ControlConnection, EventStream, StrataError
 from .golden import Mask, ScreenshotFailure
 from .png import Image, read_png
@@ -159,6 +159,9 @@ class Strata:
     keyboard_options: Optional[str] = None
     arguments: Sequence[str] = ()
     record: Optional[bool] = None
+    accessibility: Optional[bool] = None
+    """Give the clients a private accessibility bus (``--accessibility``), for `find` and
+    `wait_for_element` (None: when the binary can)."""
     start_timeout: float = 20.0
     baselines: Optional[str] = None
     """The folder of `assert_screenshot`'s baselines (default: ``./__screenshots__``; the pytest
@@ -207,6 +210,8 @@ class Strata:
                 command += [option, value]
         if self.trace_path:
             command += ["--record", self.trace_path]
+        if self.accessibility or (self.accessibility is None and "--accessibility" in _help_text(self.binary)):
+            command += ["--accessibility"]
         return command + list(self.arguments)
 
     @property
@@ -339,6 +344,13 @@ class Strata:
         environment.pop("DISPLAY", None)
         if self.display:
             environment["DISPLAY"] = self.display
+        bus = self.announced.get("DBUS_SESSION_BUS_ADDRESS")
+        if bus:
+            # As Strata sets it for the clients it starts (docs/accessibility.md).
+            environment["DBUS_SESSION_BUS_ADDRESS"] = bus
+            for name in ("AT_SPI_BUS_ADDRESS", "NO_AT_BRIDGE", "GTK_A11Y"):
+                environment.pop(name, None)
+            environment.update(QT_LINUX_ACCESSIBILITY_ALWAYS_ON="1", ACCESSIBILITY_ENABLED="1")
         return environment
 
     # MARK: Commands
@@ -369,6 +381,38 @@ class Strata:
         base = popen.pop("env", None)
         environment = self.environment if base is None else self.client_environment(base)
         return subprocess.Popen(list(argv), env=environment, **popen)
+
+    # MARK: Accessible objects (docs/accessibility.md)
+
+    def find(self, window: Optional[str] = None, role: Optional[str] = None, name: Optional[str] = None,
+             name_glob: Optional[str] = None, text: Optional[str] = None,
+             wait: Optional[float] = None) -> List["accessibility.Element"]:
+        """The clients' accessible objects that match (`accessibility.find`)."""
+        return accessibility.find(self, window, role, name, name_glob, text, wait)
+
+    def find_one(self, window: Optional[str] = None, role: Optional[str] = None, name: Optional[str] = None,
+                 name_glob: Optional[str] = None, text: Optional[str] = None,
+                 wait: Optional[float] = None) -> "accessibility.Element":
+        """The one object that matches; `accessibility.AccessibilityError` lists the candidates."""
+        return accessibility.find_one(self, window, role, name, name_glob, text, wait)
+
+    def wait_for_element(self, timeout: float = 10.0, window: Optional[str] = None, role: Optional[str] = None,
+                         name: Optional[str] = None, name_glob: Optional[str] = None,
+                         text: Optional[str] = None) -> "accessibility.Element":
+        """`find_one`, waiting for it up to `timeout` seconds (on the toolkits' tree events)."""
+        return accessibility.wait_for_element(self, timeout, window, role, name, name_glob, text)
+
+    def accessibility_tree(self, window: Optional[str] = None) -> str:
+        """One window's accessible objects (or every window's), indented by depth."""
+        return accessibility.tree(self, window)
+
+    def stats(self, window_ms: Optional[int] = None) -> Dict[str, Any]:
+        """Focus metrics since Strata started (docs/control.md, "Focus metrics"): ``run`` and
+        ``apps`` (app id → metrics), each with ``focus_requests``, ``request_to_key``,
+        ``keystrokes_after_key`` (within `window_ms`, default 500) and ``key_switches``."""
+        arguments: Dict[str, Any] = {} if window_ms is None else {"window_ms": window_ms}
+        reply = self.command("stats", **arguments)
+        return {"run": reply["run"], "apps": reply["apps"]}
 
     def delegate(self, policy: Any, deadline_ms: Optional[int] = None, timeout: float = 10.0,
                  verbose: bool = False) -> Any:

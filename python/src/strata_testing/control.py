@@ -15,7 +15,7 @@ from typing import Any, Dict, Iterator, Optional
 # (`ControlCommand.all`) is the source; StrataCommandLineTests checks this list against it.
 COMMANDS = (
     "hello", "step", "sync", "settle", "wait-image", "events", "exec", "record", "record-video", "policy",
-    "placement", "delegate", "decide",
+    "placement", "stats", "delegate", "decide",
     "windows", "make-key", "raise", "lower", "set-level", "hide", "show", "move", "convert", "close", "maximize",
     "fullscreen", "restore", "resize",
     "screens", "screen-add", "screen-remove", "screen-mode", "screen-brightness", "screen-transform", "screen-scale",

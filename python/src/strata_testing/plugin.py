@@ -154,6 +154,12 @@ def _keep_artifacts(item: Any, instance: Strata) -> dict:
             result = subprocess.run([ctl, "report", trace, "-o", report], capture_output=True, timeout=60)
             if result.returncode == 0 and os.path.exists(report):
                 kept["report"] = report
+    tree = _accessibility_trees(instance)
+    if tree:
+        path = os.path.join(directory, "accessibility.txt")
+        with open(path, "w", encoding="utf-8") as file:
+            file.write(tree)
+        kept["accessibility"] = path
     log = os.path.join(directory, "strata.log")
     if os.path.exists(instance.log_path):
         shutil.copyfile(instance.log_path, log)
@@ -163,3 +169,21 @@ def _keep_artifacts(item: Any, instance: Strata) -> dict:
             shutil.copyfile(os.path.join(instance.workdir, name), os.path.join(directory, name))
             kept[name] = os.path.join(directory, name)
     return kept
+
+
+def _accessibility_trees(instance: Strata) -> str:
+    """Each shown window's accessible objects at the failure (`Strata.accessibility_tree`), when
+    Strata runs with an accessibility bus; "" otherwise or when they cannot be read."""
+    if instance.process is None or instance.process.poll() is not None:
+        return ""
+    if "DBUS_SESSION_BUS_ADDRESS" not in instance.announced:
+        return ""
+    parts = []
+    try:
+        for window in instance.windows():
+            if window.hidden:
+                continue
+            parts.append(f"# window {window.describe()}\n" + instance.accessibility_tree(str(window.id)))
+    except Exception as error:  # noqa: BLE001 — the tree must not hide the test's own failure
+        parts.append(f"# the accessibility tree could not be read: {error}\n")
+    return "\n".join(parts)

@@ -1,0 +1,173 @@
+import Glibc
+import StrataProcess
+
+/// `strata --accessibility`: a private session D-Bus for Strata's clients, so that their
+/// toolkits' accessibility trees (AT-SPI) are published there and nowhere else. Strata starts
+/// Debian's `dbus-daemon --session` on a socket of its own beside the Wayland socket, in a process
+/// group of its own; the AT-SPI bus launcher and registry (at-spi2-core) are started on it by
+/// D-Bus activation when the first client asks for `org.a11y.Bus`, as in a desktop session, and
+/// are in that group too. When Strata stops, the whole group gets SIGTERM, then SIGKILL
+/// (`ChildProcess.terminate`), and the folder is removed. Two Stratas never share a bus: each has
+/// a folder of its own, `XDG_RUNTIME_DIR/strata-<wayland socket>.a11y`, for its bus's socket and,
+/// as the daemon's `XDG_RUNTIME_DIR`, for the AT-SPI bus's (which the launcher would otherwise
+/// put at one path for every session of the user); the user's session bus is never named to the
+/// clients.
+final class AccessibilityBus {
+    /// The bus's address (`unix:path=…`), for `DBUS_SESSION_BUS_ADDRESS`.
+    let address: String
+    /// The bus's folder: its socket `bus`, and the AT-SPI bus's `at-spi/`.
+    let directory: String
+    private let socketPath: String
+    private let daemon: ChildProcess
+
+    /// Why the bus could not start, in words.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Starts the bus at `XDG_RUNTIME_DIR/strata-<wayland socket>.a11y/bus` and waits (at most
+    /// `timeout` seconds, at start-up, before any client runs) until it accepts connections.
+    init(waylandSocket: String, environment: [String: String], timeout: Double = 5) throws(Failure) {
+        guard let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else {
+            throw Failure(description: "XDG_RUNTIME_DIR is not set")
+        }
+        directory = runtime + "/strata-" + waylandSocket + ".a11y"
+        socketPath = directory + "/bus"
+        // The AT-SPI bus's socket, the longer path, must fit a unix socket's address.
+        guard (directory + "/at-spi/bus_65535").utf8.count < 100 else {
+            throw Failure(description: "the folder \(directory) is too long a path for a unix socket in it")
+        }
+        Self.removeFolder(directory)
+        guard mkdir(directory, 0o700) == 0 else {
+            throw Failure(description: "cannot make \(directory): \(String(cString: strerror(errno)))")
+        }
+        address = "unix:path=" + Self.escaped(socketPath)
+        var daemonEnvironment = environment
+        // The daemon and the services it activates see only the private bus and folder.
+        daemonEnvironment["DBUS_SESSION_BUS_ADDRESS"] = address
+        daemonEnvironment["AT_SPI_BUS_ADDRESS"] = nil
+        daemonEnvironment["XDG_RUNTIME_DIR"] = directory
+        do {
+            daemon = try ChildProcess(
+                arguments: [
+                    Self.daemonExecutable, "--session", "--nofork", "--nopidfile", "--nosyslog",
+                    "--address=" + address,
+                ],
+                environment: daemonEnvironment, leadsGroup: true)
+        } catch {
+            Self.removeFolder(directory)
+            throw Failure(description: "cannot start \(Self.daemonExecutable): \(error)")
+        }
+        let deadline = Self.monotonicSeconds() + timeout
+        while !Self.accepts(socketPath) {
+            if daemon.reapIfExited() {
+                Self.removeFolder(directory)
+                throw Failure(
+                    description: "\(Self.daemonExecutable) ended at start (status \(daemon.exitStatus ?? -1))")
+            }
+            guard Self.monotonicSeconds() < deadline else {
+                ChildProcess.terminate([daemon], grace: 1)
+                Self.removeFolder(directory)
+                throw Failure(
+                    description: "\(Self.daemonExecutable) did not open \(socketPath) within \(Int(timeout)) s")
+            }
+            usleep(2_000)
+        }
+    }
+
+    /// `environment` for a client of this Strata: the private bus as its session bus, and the
+    /// switches that make Qt and Chromium publish their trees (GTK does by default).
+    func clientEnvironment(_ environment: [String: String]) -> [String: String] {
+        var environment = environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = address
+        environment["AT_SPI_BUS_ADDRESS"] = nil
+        environment["NO_AT_BRIDGE"] = nil
+        environment["GTK_A11Y"] = nil
+        environment["QT_LINUX_ACCESSIBILITY_ALWAYS_ON"] = "1"
+        environment["ACCESSIBILITY_ENABLED"] = "1"
+        return environment
+    }
+
+    /// Stops the daemon and everything it started (SIGTERM to its group, then SIGKILL after
+    /// `grace` seconds), and removes its folder.
+    func stop(grace: Double = 2) {
+        ChildProcess.terminate([daemon], grace: grace)
+        Self.removeFolder(directory)
+    }
+
+    /// Removes `path` and what the bus puts in it: files, and folders of files (`at-spi/`), two
+    /// levels at most; a symbolic link is removed, never followed.
+    static func removeFolder(_ path: String, depth: Int = 2) {
+        if let folder = opendir(path) {
+            var names: [String] = []
+            while let entry = readdir(folder) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+                }
+                if name != ".", name != ".." { names.append(name) }
+            }
+            closedir(folder)
+            for name in names {
+                let child = path + "/" + name
+                var info = stat()
+                guard lstat(child, &info) == 0 else { continue }
+                if info.st_mode & S_IFMT == S_IFDIR, depth > 0 {
+                    removeFolder(child, depth: depth - 1)
+                } else {
+                    unlink(child)
+                }
+            }
+        }
+        rmdir(path)
+    }
+
+    /// Whether the reaped daemon and every process of its group have ended.
+    var isGone: Bool { daemon.isGone }
+
+    /// Debian's dbus-daemon, or `STRATA_DBUS_DAEMON`'s for tests.
+    static var daemonExecutable: String {
+        getenv("STRATA_DBUS_DAEMON").map { String(cString: $0) } ?? "dbus-daemon"
+    }
+
+    /// D-Bus address escaping: bytes outside `[-0-9A-Za-z_/.\\*]` as `%XX`.
+    static func escaped(_ value: String) -> String {
+        var result = ""
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "/"),
+                UInt8(ascii: "."), UInt8(ascii: "\\"), UInt8(ascii: "*"):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789abcdef")
+                result += "%" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 0xf)])
+            }
+        }
+        return result
+    }
+
+    /// Whether a unix socket at `path` accepts a connection now.
+    private static func accepts(_ path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+            }
+        }
+    }
+
+    private static func monotonicSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}
