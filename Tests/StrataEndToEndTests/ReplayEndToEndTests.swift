@@ -23,20 +23,43 @@ import Testing
             environment: ["PATH": ControlTests.path], timeout: 60)
     }
 
-    func replay(_ trace: String, in folder: ScratchFolder, extra: [String] = []) async throws -> ProcessResult {
+    func replay(_ trace: String, in folder: ScratchFolder, extra: [String] = [], pythonPath: String? = nil)
+        async throws -> ProcessResult
+    {
         let ctl = try #require(ControlTests.ctl)
+        var environment = ["PATH": ControlTests.path]
+        if let pythonPath { environment["PYTHONPATH"] = pythonPath }
         return try await ProcessResult.run(
             [ctl, "replay", trace, "--strata", StrataRun.binaryPath] + extra,
-            environment: ["PATH": ControlTests.path], directory: folder.path, timeout: 90)
+            environment: environment, directory: folder.path, timeout: 90)
     }
 
     @Test(arguments: ControlTests.exampleFiles)
     func eachExampleExperimentRecordedReplaysWithoutDivergence(_ file: String) async throws {
         let folder = try Self.folder()
         let trace = folder.path + "/\(file).trace"
-        let recorded = try await record(ControlTests.examples + "/" + file, into: trace, screenshots: true)
+        let experiment = ControlTests.examples + "/" + file
+        // A policy example starts its python delegate (`exec -- python3 -m
+        // strata_testing.delegate examples/policies/….py`): recorded from the repository's top
+        // folder with the package importable, replayed with --run-commands, which runs that
+        // delegate again, as recorded.
+        let delegate = ((try? String(contentsOfFile: experiment, encoding: .utf8)) ?? "").contains("wait-delegate")
+        let recorded: StrataResult
+        if delegate {
+            let ctl = try #require(ControlTests.ctl)
+            let top = (ControlTests.examples as NSString).deletingLastPathComponent
+            recorded = try await StrataRun.run(
+                ["--size", "1280x720", "--record", trace],
+                command: ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", top, ctl, "run", "examples/" + file],
+                screenshots: true, environment: ["PATH": ControlTests.path, "PYTHONPATH": top + "/python/src"],
+                timeout: 60)
+        } else {
+            recorded = try await record(experiment, into: trace, screenshots: true)
+        }
         #expect(recorded.stdout.contains("passed"), "\(recorded.stderr)")
-        let result = try await replay(trace, in: folder)
+        let result = try await replay(
+            trace, in: folder, extra: delegate ? ["--run-commands"] : [],
+            pythonPath: delegate ? (ControlTests.examples as NSString).deletingLastPathComponent + "/python/src" : nil)
         #expect(result.status == 0, "\(file): \(result.stderr)\n\(Self.pictureDifferences(recorded, replayOf: trace))")
         #expect(result.stdout.contains("the replay matches"), "\(result.stdout)")
     }
