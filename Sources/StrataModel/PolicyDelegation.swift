@@ -98,7 +98,14 @@ public final class PolicyDelegation {
     /// built-in policy back, and its unanswered questions fall back (`disconnected`).
     public func setDecisions(_ new: Set<PolicyDecision>) {
         let removed = decisions.subtracting(new)
+        let changed = decisions != new
         decisions = new
+        defer {
+            if changed {
+                manager.notifications.post(
+                    .policyDelegateDidChange(decisions: new.map(\.rawValue).sorted().joined(separator: ",")))
+            }
+        }
         if new.contains(.key), keyWrapper == nil {
             let wrapper = DelegatedKeyWindowPolicy(builtin: manager.policy, delegation: self)
             keyWrapper = wrapper

@@ -5,7 +5,7 @@
 extension WindowServerNotification: Codable {
     enum CodingKeys: String, CodingKey {
         case name, window, screen, from, to, isMirroring, isModal, isMinimized, isMaximized, isFullscreen
-        case question, kind, reason
+        case question, kind, reason, decisions
     }
 
     public init(from decoder: any Decoder) throws {
@@ -63,6 +63,8 @@ extension WindowServerNotification: Codable {
                 to: try c.decodeIfPresent(WindowID.self, forKey: .to))
         case "windowDidChangeModal":
             self = .windowDidChangeModal(try window(), try c.decode(Bool.self, forKey: .isModal))
+        case "policyDelegateDidChange":
+            self = .policyDelegateDidChange(decisions: try c.decode(String.self, forKey: .decisions))
         case "policyDidFallBack":
             self = .policyDidFallBack(
                 try window(), question: try c.decode(UInt64.self, forKey: .question),
@@ -101,6 +103,8 @@ extension WindowServerNotification: Codable {
             try c.encode(isFullscreen, forKey: .isFullscreen)
         case .windowDidChangeMinimized(_, let isMinimized):
             try c.encode(isMinimized, forKey: .isMinimized)
+        case .policyDelegateDidChange(let decisions):
+            try c.encode(decisions, forKey: .decisions)
         case .policyDidFallBack(_, let question, let kind, let reason):
             try c.encode(question, forKey: .question)
             try c.encode(kind, forKey: .kind)

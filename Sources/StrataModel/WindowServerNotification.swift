@@ -62,6 +62,11 @@ public enum WindowServerNotification: Hashable, Sendable {
     /// built-in policy did, for `reason` (`deadline`, `invalid`, `disconnected`, `busy`;
     /// `PolicyDelegation`). Posted before the built-in answer's own notifications.
     case policyDidFallBack(WindowID, question: UInt64, kind: String, reason: String)
+    /// The decisions a policy delegate holds changed (`PolicyDelegation.setDecisions`): it
+    /// registered, changed its set, gave them up or hung up. `decisions`: the ones held now
+    /// (`key`, `placement`, `stacking`, sorted, comma-separated; empty: none). A replay waits for
+    /// it as for any event, so a replayed delegate decides what the recorded one decided.
+    case policyDelegateDidChange(decisions: String)
 
     /// Every notification name, in declaration order.
     public static let allNames: [String] = [
@@ -73,7 +78,7 @@ public enum WindowServerNotification: Hashable, Sendable {
         "screenDidChangeMirroring", "screenDidChangeOverscan", "sessionDidLock", "sessionDidUnlock",
         "windowDidChangeParent", "windowDidChangeModal", "windowDidChangeTitle", "windowDidChangeAppID",
         "windowDidChangePID", "windowDidChangeMaximized", "windowDidChangeFullscreen",
-        "windowDidChangeMinimized", "keyRequestWasRefused", "policyDidFallBack",
+        "windowDidChangeMinimized", "keyRequestWasRefused", "policyDidFallBack", "policyDelegateDidChange",
     ]
 
     /// The stable name of the notification (the case name), e.g. `"windowDidBecomeKey"`.
@@ -111,6 +116,7 @@ public enum WindowServerNotification: Hashable, Sendable {
         case .windowDidChangeMinimized: return "windowDidChangeMinimized"
         case .keyRequestWasRefused: return "keyRequestWasRefused"
         case .policyDidFallBack: return "policyDidFallBack"
+        case .policyDelegateDidChange: return "policyDelegateDidChange"
         }
     }
 
@@ -204,6 +210,8 @@ public enum WindowServerNotification: Hashable, Sendable {
             fields["question"] = String(question)
             fields["kind"] = kind
             fields["reason"] = reason
+        case .policyDelegateDidChange(let decisions):
+            fields["decisions"] = decisions
         }
         return fields
     }

@@ -29,6 +29,7 @@ import Testing
         .windowDidChangeMinimized(WindowID(18), true),
         .policyDidFallBack(WindowID(19), question: 7, kind: "click", reason: "deadline"),
         .keyRequestWasRefused(WindowID(19)),
+        .policyDelegateDidChange(decisions: "key,placement"),
     ]
 
     @Test func everyCaseHasADistinctNameFromTheList() {
