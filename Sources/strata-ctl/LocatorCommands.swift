@@ -14,7 +14,10 @@ struct LocatorOptions: ParsableArguments {
     @Option(help: "Text the element holds (an entry's contents, a label's).") var text: String?
     @Option(help: "With --window: the element at this path (find --json's `path`: 0.3.1).") var path: String?
     @Option(help: "The match at this place (from 0) in the tree's order, when several match.") var index: Int?
-    @Option(help: "Wait up to this many seconds for a match (searched again when the toolkit says its tree changed).")
+    @Option(
+        help:
+            "Wait up to this many seconds for a match on screen (searched again when the toolkit says its tree changed)."
+    )
     var wait: Double?
 
     var query: AccessibleQuery { AccessibleQuery(role: role, name: name, nameGlob: nameGlob, text: text) }
@@ -156,15 +159,19 @@ final class Locator {
     }
 
     /// `find`, again each time the toolkits say their trees changed (or every half second, for
-    /// one that says nothing), until something matches or `options.wait` seconds pass.
+    /// one that says nothing), until something matches on screen or `options.wait` seconds pass.
     func findWaiting(limit: Int = 200) throws -> (elements: [LocatedElement], truncated: Bool) {
         guard let wait = options.wait else { return try find(limit: limit) }
         let events = AccessibleEvents()
         let deadline = ControlClient.now() + wait
         while true {
             do {
+                // Found on screen: its window shown too (a toolkit publishes its tree before
+                // the window maps).
                 let found = try find(limit: limit)
-                if !found.elements.isEmpty || ControlClient.now() >= deadline { return found }
+                if found.elements.contains(where: { $0.rect != nil }) || ControlClient.now() >= deadline {
+                    return found
+                }
             } catch let error as ControlError where error.code == .unknownWindow {
                 // The window may not be there yet: waited for as its elements are.
                 if ControlClient.now() >= deadline { throw error }
