@@ -1,3 +1,5 @@
+import Glibc
+
 /// One accessible object a search found, with what a locator prints of it.
 public struct AccessibleMatch {
     public let node: AccessibleNode
@@ -31,6 +33,10 @@ public struct AccessibleMatch {
 public struct AccessibleSearch {
     public var walk = AccessibleWalk()
     public var limit = 200
+    /// How long one search may take, in seconds: a client that answers each call just before
+    /// its timeout cannot make a walk of 20,000 calls last hours. Past it the search stops
+    /// (`truncated`).
+    public var maximumSeconds = 10.0
 
     public init() {}
 
@@ -48,7 +54,12 @@ public struct AccessibleSearch {
         toplevel: (_ processID: Int32, _ name: String, _ index: Int) -> Bool
     ) -> Result {
         var result = Result()
+        let deadline = Self.now() + maximumSeconds
         for app in desktop.applications() {
+            guard Self.now() < deadline else {
+                result.truncated = true
+                return result
+            }
             let pid = app.processID, appName = app.name
             let count = min(app.childCount, 64)
             for index in 0..<count {
@@ -68,8 +79,13 @@ public struct AccessibleSearch {
                             toplevelName: topName, toplevelIndex: index, toplevelRect: topRect, path: path))
                     continue
                 }
+                var late = false
                 let complete = walk.walk(from: top) { step in
                     guard result.matches.count < limit else { return false }
+                    guard Self.now() < deadline else {
+                        late = true
+                        return false
+                    }
                     let node = step.node
                     let role = node.role, name = node.name
                     if query.matches(role: role, name: name, text: { node.text() }) {
@@ -82,10 +98,16 @@ public struct AccessibleSearch {
                     }
                     return true
                 }
-                if !complete || result.matches.count >= limit { result.truncated = true }
+                if !complete || late || result.matches.count >= limit { result.truncated = true }
                 if result.matches.count >= limit { return result }
             }
         }
         return result
+    }
+
+    private static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 }
