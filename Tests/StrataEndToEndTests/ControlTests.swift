@@ -25,13 +25,7 @@ import Testing
 
         static func start(_ arguments: [String] = ["--size", "640x480"]) async throws -> Session {
             let run = try StrataRun(arguments, environment: ["PATH": ControlTests.path])
-            let socket = try #require(
-                await StrataRun.poll(timeout: 20) { () -> String? in
-                    for line in run.stdout.split(separator: "\n") where line.hasPrefix("STRATA_SOCKET=") {
-                        return String(line.dropFirst("STRATA_SOCKET=".count))
-                    }
-                    return nil
-                }, "no STRATA_SOCKET line: \(run.stderr)")
+            let socket = try #require(await run.controlSocket(), "no STRATA_SOCKET line: \(run.stderr)")
             return Session(run: run, socket: socket)
         }
 
@@ -339,12 +333,7 @@ import Testing
         expect key none
         """.write(toFile: file, atomically: true, encoding: .utf8)
         _ = await run.socketName()
-        let socket = try #require(
-            await StrataRun.poll(timeout: 20) {
-                run.stdout.split(separator: "\n").first { $0.hasPrefix("STRATA_SOCKET=") }.map {
-                    String($0.dropFirst(14))
-                }
-            })
+        let socket = try #require(await run.controlSocket(), "no STRATA_SOCKET line: \(run.stderr)")
         let result = try await ProcessResult.run(
             [ctl, "run", "--expect-timeout", "0.5", file],
             environment: ["STRATA_SOCKET": socket], directory: run.root)
@@ -365,12 +354,7 @@ import Testing
         let bad = run.root + "/bad-delegate.strata"
         try "wait-delegate soon\n".write(toFile: bad, atomically: true, encoding: .utf8)
         _ = await run.socketName()
-        let socket = try #require(
-            await StrataRun.poll(timeout: 20) {
-                run.stdout.split(separator: "\n").first { $0.hasPrefix("STRATA_SOCKET=") }.map {
-                    String($0.dropFirst(14))
-                }
-            })
+        let socket = try #require(await run.controlSocket(), "no STRATA_SOCKET line: \(run.stderr)")
         let result = try await ProcessResult.run(
             [ctl, "run", file], environment: ["STRATA_SOCKET": socket], directory: run.root)
         #expect(result.status == 1)

@@ -73,12 +73,7 @@ import Testing
                 "PATH": ControlTests.path, "XCURSOR_PATH": empty,
                 "XCURSOR_THEME": nil,
             ])
-        let socket = try #require(
-            await StrataRun.poll(timeout: 20) { () -> String? in
-                run.stdout.split(separator: "\n").first { $0.hasPrefix("STRATA_SOCKET=") }.map {
-                    String($0.dropFirst("STRATA_SOCKET=".count))
-                }
-            }, "no STRATA_SOCKET line: \(run.stderr)")
+        let socket = try #require(await run.controlSocket(), "no STRATA_SOCKET line: \(run.stderr)")
         let session = ControlTests.Session(run: run, socket: socket)
         try await session.ctl("input", "pointer", "move", "100", "80")
         try await session.ctl("screenshot", "-o", "shot.png")

@@ -17,12 +17,7 @@ import Testing
         """.write(toFile: wrong, atomically: true, encoding: .utf8)
         try "expect point e2e.point 0,0 nowhere\n".write(toFile: malformed, atomically: true, encoding: .utf8)
         _ = await run.socketName()
-        let socket = try #require(
-            await StrataRun.poll(timeout: 20) {
-                run.stdout.split(separator: "\n").first { $0.hasPrefix("STRATA_SOCKET=") }.map {
-                    String($0.dropFirst(14))
-                }
-            })
+        let socket = try #require(await run.controlSocket(), "no STRATA_SOCKET line: \(run.stderr)")
         let first = try await ProcessResult.run(
             [ctl, "run", wrong], environment: ["STRATA_SOCKET": socket], directory: run.root)
         #expect(first.status == 1)

@@ -16,12 +16,7 @@ import Testing
             ["--size", "640x480", "--disable-global", "xdg_wm_base"],
             command: StrataRun.dbusSession + ["gtk3-demo"], screenshots: true,
             environment: ["GDK_BACKEND": "wayland", "NO_AT_BRIDGE": "1", "GTK_A11Y": "none", "WAYLAND_DEBUG": "1"])
-        let socket = try #require(
-            await StrataRun.poll(timeout: 20) { () -> String? in
-                run.stdout.split(separator: "\n").first { $0.hasPrefix("STRATA_SOCKET=") }.map {
-                    String($0.dropFirst("STRATA_SOCKET=".count))
-                }
-            }, "no STRATA_SOCKET line: \(run.stderr)")
+        let socket = try #require(await run.controlSocket(), "no STRATA_SOCKET line: \(run.stderr)")
         let ctl = try #require(ControlTests.ctl)
         // The window tree shows gtk3-demo's window, shown, with its app id.
         var window: [String: Any]?

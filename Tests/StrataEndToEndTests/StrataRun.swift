@@ -112,6 +112,16 @@ final class StrataRun {
     }
 
     /// Whether a file exists in the private runtime folder.
+    /// The control socket Strata printed (`STRATA_SOCKET=path`), waiting for it at most `timeout`
+    /// seconds; nil if it did not come.
+    func controlSocket(timeout: Double = 20) async -> String? {
+        await StrataRun.poll(timeout: timeout) { () -> String? in
+            self.stdout.split(separator: "\n").first { $0.hasPrefix("STRATA_SOCKET=") }.map {
+                String($0.dropFirst("STRATA_SOCKET=".count))
+            }
+        }
+    }
+
     func runtimeFileExists(_ name: String) -> Bool {
         FileManager.default.fileExists(atPath: runtimeDirectory + "/" + name)
     }

@@ -92,12 +92,7 @@ import Testing
 
     @Test func withoutFFmpegOnPathRecordVideoFailsWithAClearError() async throws {
         let run = try StrataRun(["--size", "320x240"], environment: ["PATH": "/nonexistent", "STRATA_FFMPEG": nil])
-        let socket = try #require(
-            await StrataRun.poll(timeout: 20) { () -> String? in
-                run.stdout.split(separator: "\n").first { $0.hasPrefix("STRATA_SOCKET=") }.map {
-                    String($0.dropFirst("STRATA_SOCKET=".count))
-                }
-            }, "no STRATA_SOCKET line: \(run.stderr)")
+        let socket = try #require(await run.controlSocket(), "no STRATA_SOCKET line: \(run.stderr)")
         let result = try await ProcessResult.run(
             [try #require(ControlTests.ctl), "record-video", "-o", run.root + "/a.webm"],
             environment: ["STRATA_SOCKET": socket], directory: run.root)

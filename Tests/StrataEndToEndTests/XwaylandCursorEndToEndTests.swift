@@ -139,12 +139,7 @@ struct XwaylandCursorEndToEndTests {
         let run = try StrataRun(
             ["--backend", "headless", "--size", "320x240"],
             environment: ["PATH": ControlTests.path, "XCURSOR_PATH": empty, "XCURSOR_THEME": nil])
-        let socket = try #require(
-            await StrataRun.poll(timeout: 20) { () -> String? in
-                run.stdout.split(separator: "\n").first { $0.hasPrefix("STRATA_SOCKET=") }.map {
-                    String($0.dropFirst("STRATA_SOCKET=".count))
-                }
-            }, "no STRATA_SOCKET line: \(run.stderr)")
+        let socket = try #require(await run.controlSocket(), "no STRATA_SOCKET line: \(run.stderr)")
         let session = ControlTests.Session(run: run, socket: socket)
         try await session.ctl("exec", "--", "xclock", "-title", "XClockBuiltIn", "-geometry", "200x200")
         let window = try #require(try await Self.shownWindow(session, title: "XClockBuiltIn"), "xclock never showed")
