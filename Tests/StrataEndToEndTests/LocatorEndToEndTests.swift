@@ -104,6 +104,43 @@ import Testing
         #expect(await session.stop().status == 0)
     }
 
+    /// A link in a web page, found by its role and name in Chromium's tree (its renderer's
+    /// accessibility forced on) and clicked with the pointer: the page's script retitles the
+    /// window.
+    @Test(
+        .enabled(
+            if: AccessibilityBusEndToEndTests.hasBus && ReportEndToEndTests.chromium != nil,
+            "chromium is missing (apt-get install chromium)"))
+    func clickingALinkInChromiumRunsThePagesScript() async throws {
+        let chromium = try #require(ReportEndToEndTests.chromium)
+        let session = try await Self.start()
+        let folder = session.run.root
+        try """
+        <!doctype html><html><head><title>Links</title></head><body style="font-size:32px">
+        <a href="#" onclick="document.title = 'Clicked'; return false;">Go there</a>
+        </body></html>
+        """.write(toFile: folder + "/page.html", atomically: false, encoding: .utf8)
+        try await session.ctl(
+            "exec", "--", "sh", "-c",
+            """
+            HOME='\(folder)' exec '\(chromium)' --ozone-platform=wayland --no-sandbox --test-type --disable-gpu \
+              --disable-dev-shm-usage --no-first-run --user-data-dir='\(folder)/chromium' \
+              --force-renderer-accessibility --app='file://\(folder)/page.html' > '\(folder)/chromium.log' 2>&1
+            """)
+        let found = try await session.ctl("find", "--role", "link", "--name", "Go there", "--wait", "60")
+        #expect(found.stdout.contains("link \"Go there\" at "), "\(found.stdout)")
+        let click = try await session.ctl("click", "--role", "link", "--name", "Go there")
+        #expect(click.stdout.contains("through a pointer click at "), "\(click.stdout)")
+        var titled = false
+        for _ in 0..<200 where !titled {
+            titled = try await session.windows().contains { $0["title"] as? String == "Clicked" }
+            if !titled { try await Task.sleep(nanoseconds: 100_000_000) }
+        }
+        let titles = try await session.windows().compactMap { $0["title"] as? String }
+        #expect(titled, "the page's title did not change: \(titles)")
+        #expect(await session.stop().status == 0)
+    }
+
     @Test func withoutTheBusTheLocatorsSayHowToGetOne() async throws {
         let session = try await Session.start()
         let result = try await session.ctl("find", "--name", "OK", expectStatus: 1)
