@@ -145,7 +145,7 @@ let package = Package(
             ],
             swiftSettings: cLayer),
         // An AT-SPI client: the accessible objects of a Strata's clients, found by role and name.
-        .target(name: "StrataAccessibility", dependencies: ["CAtspi"]),
+        .target(name: "StrataAccessibility", dependencies: ["CAtspi", "StrataModel"]),
         .executableTarget(
             name: "strata-ctl",
             dependencies: [

@@ -4,7 +4,7 @@ import CAtspi
 /// what AT-SPI says of it, read when asked. Every call goes to the client over the accessibility
 /// bus and may fail (the client went, or did not answer in time): a failed read gives the empty
 /// answer (no name, no states, no extents), never a trap.
-public final class AccessibleNode {
+public final class AccessibleNode: AccessibleTreeNode {
     let object: UnsafeMutablePointer<AtspiAccessible>
 
     /// Takes a reference of its own to `object`.

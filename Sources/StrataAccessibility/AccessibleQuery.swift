@@ -1,3 +1,5 @@
+import StrataModel
+
 /// What a locator asks for (`strata-ctl find --role R --name N …`): each given part must hold.
 /// Pure: it judges what an element says of itself, so it is tested without a bus.
 public struct AccessibleQuery: Equatable, Sendable {
@@ -24,7 +26,7 @@ public struct AccessibleQuery: Equatable, Sendable {
     public func matches(role: String, name: String, text: () -> String?) -> Bool {
         if let wanted = self.role, !Self.roleMatches(wanted, role) { return false }
         if let wanted = self.name, wanted != name { return false }
-        if let pattern = nameGlob, !Self.glob(pattern, name) { return false }
+        if let pattern = nameGlob, !Glob.matches(pattern, name) { return false }
         if let wanted = self.text {
             guard let text = text(), text.contains(wanted) else { return false }
         }
@@ -43,31 +45,5 @@ public struct AccessibleQuery: Equatable, Sendable {
         case "entry": return role == "text" || role == "entry" || role == "password text"
         default: return false
         }
-    }
-
-    /// `*` matches any run of characters; everything else itself.
-    static func glob(_ pattern: String, _ text: String) -> Bool {
-        let p = Array(pattern), t = Array(text)
-        // The classic two-pointer match with one backtrack point: linear in practice, never
-        // recursive.
-        var i = 0, j = 0, star = -1, mark = 0
-        while j < t.count {
-            if i < p.count, p[i] != "*", p[i] == t[j] {
-                i += 1
-                j += 1
-            } else if i < p.count, p[i] == "*" {
-                star = i
-                mark = j
-                i += 1
-            } else if star >= 0 {
-                i = star + 1
-                mark += 1
-                j = mark
-            } else {
-                return false
-            }
-        }
-        while i < p.count, p[i] == "*" { i += 1 }
-        return i == p.count
     }
 }

@@ -80,12 +80,12 @@ public struct AccessibleSearch {
                     continue
                 }
                 var late = false
-                let complete = walk.walk(from: top) { step in
-                    guard result.matches.count < limit else { return false }
-                    guard Self.now() < deadline else {
-                        late = true
-                        return false
-                    }
+                let stop = { () -> Bool in
+                    late = late || Self.now() >= deadline
+                    return late
+                }
+                let complete = walk.walk(from: top, stop: stop) { step in
+                    guard result.matches.count < limit, !stop() else { return false }
                     let node = step.node
                     let role = node.role, name = node.name
                     if query.matches(role: role, name: name, text: { node.text() }) {

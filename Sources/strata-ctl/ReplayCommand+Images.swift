@@ -34,7 +34,7 @@ extension ReplayCommand {
             if (try? FileManager.default.copyItem(atPath: path, toPath: destination)) != nil {
                 report.append("the \(label) picture: \(destination)")
             }
-            if let data = FileContents.bytes(path, limit: 1 << 30).map { Data($0) } { embedded.append((label, data)) }
+            if let data = FileContents.bytes(path, limit: 1 << 30).map({ Data($0) }) { embedded.append((label, data)) }
         }
         for picture in lastPictures { report.append("the replay's last picture: \(picture)") }
         if let page = self.report {
@@ -116,14 +116,14 @@ extension ReplayCommand {
             lines.append("the recorded last picture: \(recordedCopy)")
         }
         for (label, path) in [("recorded", paths.recorded), ("replayed", paths.replayed)] {
-            if let data = FileContents.bytes(path, limit: 1 << 30).map { Data($0) } { embedded.append((label, data)) }
+            if let data = FileContents.bytes(path, limit: 1 << 30).map({ Data($0) }) { embedded.append((label, data)) }
         }
         if let result = try? ImageComparison(threshold: pictures.threshold, masks: pictures.masks).compare(
             a, b, drawingDiff: true),
             let diff = result.diff, (try? PNGFile.write(path: diffPath, pixels: diff)) != nil
         {
             lines.append("their diff (\(result.differing) of \(result.compared) pixels differ): \(diffPath)")
-            if let data = FileContents.bytes(diffPath, limit: 1 << 30).map { Data($0) } {
+            if let data = FileContents.bytes(diffPath, limit: 1 << 30).map({ Data($0) }) {
                 embedded.append(("diff", data))
             }
         }

@@ -13,7 +13,7 @@ extension ReplayCommand {
     func runWhatIf(
         trace: TraceFile, session: ReplaySession, driver: ReplayDriver, replayPath: String, directory: String
     ) throws {
-        let kept = keep.map(Self.absolute) ?? Self.absolute(file) + ".replay"
+        let kept = keptPath
         var helper: ReplayDelegate?
         if let command = delegate {
             do {
@@ -40,17 +40,8 @@ extension ReplayCommand {
             reportStrataFailure(problem, stoppedBy: failure, session: session, replayPath: replayPath, kept: kept)
             throw ExitCode(1)
         }
-        let replay: TraceFile
-        do {
-            replay = try TraceFile(path: replayPath)
-        } catch {
-            Output.printError("strata-ctl: error: the replay's trace: \(error.message)")
-            throw ExitCode(1)
-        }
-        if keep == nil {
-            try? FileManager.default.removeItem(atPath: kept)
-            try? FileManager.default.copyItem(atPath: replayPath, toPath: kept)
-        }
+        let replay = try Self.readReplay(replayPath)
+        keepReplay(replayPath, as: kept)
         let comparison = WhatIfComparison(recorded: trace, replayed: replay)
         let recordedPolicy = trace.header["policy"]?.stringValue ?? "?"
         let under = [policy.map { "policy \($0)" }, delegate.map { "delegate \($0)" }].compactMap { $0 }

@@ -244,7 +244,7 @@ struct ReplayCommand: ParsableCommand {
         let failure = session.drive(trace, driver: chosen)
         let pictures = session.saveLastPictures()
         let ending = session.finish()
-        let kept = keep.map(Self.absolute) ?? Self.absolute(file) + ".replay"
+        let kept = keptPath
         if let problem = ending.problem {
             reportStrataFailure(problem, stoppedBy: failure, session: session, replayPath: replayPath, kept: kept)
             throw ExitCode(1)
@@ -263,13 +263,7 @@ struct ReplayCommand: ParsableCommand {
             for picture in keepPictures() { Output.printError("the replay's last picture: \(picture)") }
             throw ExitCode(1)
         }
-        let replay: TraceFile
-        do {
-            replay = try TraceFile(path: replayPath)
-        } catch {
-            Output.printError("strata-ctl: error: the replay's trace: \(error.message)")
-            throw ExitCode(1)
-        }
+        let replay = try Self.readReplay(replayPath)
         let pictureOptions = session.pictures
         let firstDivergence = TraceDiff.firstDivergence(recorded: trace, replay: replay, everyPicture: everyPicture) {
             screen, recorded, _ in
@@ -294,10 +288,7 @@ struct ReplayCommand: ParsableCommand {
         ]
         report += TraceDiff.context(of: trace, around: divergence.recordedIndex)
         if let missed = session.missedPoint { report.insert("the replay stopped early: \(missed)", at: 1) }
-        if keep == nil {
-            try? FileManager.default.removeItem(atPath: kept)
-            try? FileManager.default.copyItem(atPath: replayPath, toPath: kept)
-        }
+        keepReplay(replayPath, as: kept)
         report.append("replayed (\(kept)):")
         report += TraceDiff.context(of: replay, around: divergence.replayIndex)
         for picture in keepPictures() { report.append("the replay's last picture: \(picture)") }
@@ -324,10 +315,7 @@ struct ReplayCommand: ParsableCommand {
     ) {
         var report = ["\(file): the replay's Strata failed: \(problem)"]
         if let failure { report.append("the replay stopped at: \(failure)") }
-        if keep == nil, FileManager.default.fileExists(atPath: replayPath) {
-            try? FileManager.default.removeItem(atPath: kept)
-            try? FileManager.default.copyItem(atPath: replayPath, toPath: kept)
-        }
+        keepReplay(replayPath, as: kept)
         if FileManager.default.fileExists(atPath: kept) { report.append("the replay's trace: \(kept)") }
         let errors = kept + ".strata.err"
         try? FileManager.default.removeItem(atPath: errors)
@@ -335,6 +323,28 @@ struct ReplayCommand: ParsableCommand {
             report.append("its standard error: \(errors)")
         }
         Output.printError(report.joined(separator: "\n"))
+    }
+
+    /// Where the replay's trace is kept when it diverged or was compared: `--keep`, else beside
+    /// the recording as `<trace>.replay`.
+    var keptPath: String { keep.map(Self.absolute) ?? Self.absolute(file) + ".replay" }
+
+    /// The replay's trace, read back; exit status 1 when it cannot be.
+    static func readReplay(_ path: String) throws -> TraceFile {
+        do {
+            return try TraceFile(path: path)
+        } catch {
+            Output.printError("strata-ctl: error: the replay's trace: \(error.message)")
+            throw ExitCode(1)
+        }
+    }
+
+    /// The replay's trace copied to `kept` (beside the recording) when `--keep` did not already
+    /// write it there.
+    func keepReplay(_ replayPath: String, as kept: String) {
+        guard keep == nil, FileManager.default.fileExists(atPath: replayPath) else { return }
+        try? FileManager.default.removeItem(atPath: kept)
+        try? FileManager.default.copyItem(atPath: replayPath, toPath: kept)
     }
 
     struct BadTrace: Error, CustomStringConvertible {

@@ -81,7 +81,7 @@ import Testing
             ("*ab*ab*", "aba", false), ("x*", "", false), ("*€", "100 €", true),
         ]
         for (pattern, text, expected) in cases {
-            #expect(WindowSelector.glob(pattern, matches: text) == expected, "\(pattern) vs \(text)")
+            #expect(Glob.matches(pattern, text) == expected, "\(pattern) vs \(text)")
         }
     }
 
