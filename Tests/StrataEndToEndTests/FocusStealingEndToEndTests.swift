@@ -20,14 +20,16 @@ struct FocusStealingEndToEndTests {
                 until \(Self.ctl) windows | grep -q ' stealer '; do sleep 0.05; done
                 foot --app-id=typing --title=typing &
                 until \(Self.ctl) windows | grep ' typing ' | grep -q ' yes '; do sleep 0.05; done
-                w=$(xdotool search --classname xterm | head -1)
-                xdotool windowactivate "$w" 2>/dev/null
+                until w=$(xdotool search --classname xterm | head -1) && [ -n "$w" ]; do sleep 0.05; done
+                echo "STEP activating $w" >&2
+                xdotool windowactivate "$w" || echo "STEP xdotool windowactivate failed: $?" >&2
                 until xprop -id "$w" _NET_WM_STATE | grep -q _NET_WM_STATE_DEMANDS_ATTENTION; do sleep 0.05; done
                 echo AFTER; \(Self.ctl) windows
                 """,
             ])
         // The script leaves its two clients running: they end once Strata has gone.
-        let result = await run.finish(timeout: 60, mayOutlive: ["xterm", "foot"])
+        // Each step says where it is on standard error, so a run that stops says where.
+        let result = await run.finish(timeout: 120, mayOutlive: ["xterm", "foot"])
         let after = result.stdout.split(separator: "AFTER").last.map(String.init) ?? ""
         #expect(
             after.split(separator: "\n").contains { $0.contains(" typing ") && $0.contains(" yes ") },
