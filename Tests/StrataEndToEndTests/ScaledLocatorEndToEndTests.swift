@@ -9,17 +9,17 @@ import Testing
     typealias Session = ControlTests.Session
 
     /// Where the window is put: at an odd place on a screen of scale 2 or 1.5 (fractional pixels
-    /// at 1.5), or on the second of two screens of scale 1.
+    /// at 1.5), or on the second of two screens, that one at scale 1.5 and the first at 1.
     enum Setting: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case scale2, scale1point5, secondScreen
         var testDescription: String { rawValue }
 
-        /// Each a 1024×768 logical screen.
+        /// The window's screen 1024×768 logical pixels.
         var arguments: [String] {
             switch self {
             case .scale2: ["--size", "2048x1536", "--scale", "2"]
             case .scale1point5: ["--size", "1536x1152", "--scale", "1.5"]
-            case .secondScreen: ["--screens", "2", "--size", "1024x768"]
+            case .secondScreen: ["--screens", "2", "--size", "1536x1152"]
             }
         }
         var screen: Int { self == .secondScreen ? 2 : 1 }
@@ -29,6 +29,7 @@ import Testing
     /// moved to 37,23 on the setting's screen.
     static func start(_ setting: Setting, _ command: [String], window appID: String) async throws -> Session {
         let session = try await Session.start(["--accessibility"] + setting.arguments)
+        if setting == .secondScreen { try await session.ctl("screen", "scale", "2", "1.5") }
         try await session.ctl(["exec", "--"] + command)
         let window = try await session.waitForWindow(appID)
         try await session.ctl("move", String(window), "--screen", String(setting.screen), "--to", "37,23")
