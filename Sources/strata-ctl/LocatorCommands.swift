@@ -111,11 +111,12 @@ struct LocatedElement {
 /// The search behind the locator commands: the windows from Strata, the tree from its
 /// accessibility bus, each match converted into screen coordinates by Strata (`convert`).
 ///
-/// Toolkits count "window-relative" from two origins: GTK 3 from its surface's corner, its
-/// client-side shadows included; GTK 4 and Qt from the window's frame. The toplevel's own
-/// rectangle tells which: when its size is the Strata window's frame's, the numbers are the
-/// frame's; otherwise they are the surface's, and `convert` is asked with `surface` (Strata knows
-/// where the window's surface lies around its frame).
+/// Toolkits count "window-relative" from three origins (`ToolkitOrigin`): GTK 3 on Wayland from
+/// its surface's corner, its client-side shadows included; GTK 4, Qt and Chromium from the
+/// window's frame; GTK 4 under Xwayland from inside the border it draws in its X window. The
+/// toplevel's own rectangle tells which, by its size against the Strata window's frame; for the
+/// surface, `convert` is asked with `surface` (Strata knows where the window's surface lies
+/// around its frame).
 final class Locator {
     let client: ControlClient
     let options: LocatorOptions
@@ -185,25 +186,25 @@ final class Locator {
         guard let window, let rect = match.surfaceRect, rect.width > 0, rect.height > 0,
             abs(rect.x) < 1 << 29, abs(rect.y) < 1 << 29
         else { return LocatedElement(match: match, window: window, rect: nil, screen: nil) }
+        var point = (x: Double(rect.x), y: Double(rect.y)), surface = false
+        switch ToolkitOrigin(
+            toplevel: match.toplevelRect, frameWidth: window.frame.width, frameHeight: window.frame.height)
+        {
+        case .frame: break
+        case .surface: surface = true
+        case .inset(let dx, let dy): point = (point.x + dx, point.y + dy)
+        }
         let reply = try client.call(
             "convert",
             [
-                "window": JSONValue(Int(window.id)), "x": JSONValue(rect.x), "y": JSONValue(rect.y),
-                "width": JSONValue(rect.width), "height": JSONValue(rect.height),
-                "surface": .bool(Self.countsFromSurface(match, window)),
+                "window": JSONValue(Int(window.id)), "x": JSONValue(point.x), "y": JSONValue(point.y),
+                "width": JSONValue(rect.width), "height": JSONValue(rect.height), "surface": .bool(surface),
             ])
         guard let x = reply["x"]?.doubleValue, let y = reply["y"]?.doubleValue else {
             return LocatedElement(match: match, window: window, rect: nil, screen: nil)
         }
         return LocatedElement(
             match: match, window: window, rect: (x, y, rect.width, rect.height), screen: window.screen)
-    }
-
-    /// Whether the toolkit's numbers count from the window's surface rather than its frame: its
-    /// toplevel's reported size is not the frame's.
-    static func countsFromSurface(_ match: AccessibleMatch, _ window: WindowInfo) -> Bool {
-        guard let top = match.toplevelRect else { return false }
-        return top.width != window.frame.width || top.height != window.frame.height
     }
 
     /// The one element the locator names: a single match, or the single one on screen among
