@@ -111,11 +111,14 @@ struct LocatedElement {
 /// The search behind the locator commands: the windows from Strata, the tree from its
 /// accessibility bus, each match converted into screen coordinates by Strata (`convert`).
 ///
-/// Toolkits count "window-relative" from two origins: GTK 3 from its surface's corner, its
-/// client-side shadows included; GTK 4 and Qt from the window's frame. The toplevel's own
-/// rectangle tells which: when its size is the Strata window's frame's, the numbers are the
-/// frame's; otherwise they are the surface's, and `convert` is asked with `surface` (Strata knows
-/// where the window's surface lies around its frame).
+/// Toolkits count "window-relative" from different origins: GTK 3 from its surface's corner,
+/// its client-side shadows included, and its toplevel is the whole surface; GTK 4 and Qt from
+/// the window's frame; Firefox on Wayland from its surface, with its toplevel at the frame's
+/// place in it (the shadows' width and height). So each element is taken relative to its
+/// toplevel's own rectangle, and that rectangle tells what it is: when its size is the Strata
+/// window's frame's, the numbers are the frame's; otherwise they are the surface's, and
+/// `convert` is asked with `surface` (Strata knows where the window's surface lies around its
+/// frame).
 final class Locator {
     let client: ControlClient
     let options: LocatorOptions
@@ -185,10 +188,12 @@ final class Locator {
         guard let window, let rect = match.surfaceRect, rect.width > 0, rect.height > 0,
             abs(rect.x) < 1 << 29, abs(rect.y) < 1 << 29
         else { return LocatedElement(match: match, window: window, rect: nil, screen: nil) }
+        let origin = Self.toplevelOrigin(match)
         let reply = try client.call(
             "convert",
             [
-                "window": JSONValue(Int(window.id)), "x": JSONValue(rect.x), "y": JSONValue(rect.y),
+                "window": JSONValue(Int(window.id)), "x": JSONValue(rect.x - origin.x),
+                "y": JSONValue(rect.y - origin.y),
                 "width": JSONValue(rect.width), "height": JSONValue(rect.height),
                 "surface": .bool(Self.countsFromSurface(match, window)),
             ])
@@ -197,6 +202,13 @@ final class Locator {
         }
         return LocatedElement(
             match: match, window: window, rect: (x, y, rect.width, rect.height), screen: window.screen)
+    }
+
+    /// Where the toolkit's toplevel lies in its own numbers (0,0 for most; the frame's place in
+    /// the surface for Firefox on Wayland): the elements' rectangles are taken from there.
+    static func toplevelOrigin(_ match: AccessibleMatch) -> (x: Int, y: Int) {
+        guard let top = match.toplevelRect, abs(top.x) < 1 << 29, abs(top.y) < 1 << 29 else { return (0, 0) }
+        return (top.x, top.y)
     }
 
     /// Whether the toolkit's numbers count from the window's surface rather than its frame: its
