@@ -301,8 +301,8 @@ struct FindCommand: ParsableCommand {
 
 /// How an element is acted on, as the reply says.
 enum LocatorAction {
-    /// Presses the element: its accessible action (click, press, activate, toggle) where it has
-    /// one, else a pointer click at its centre.
+    /// Presses the element: its accessible action (click, press, activate, toggle, or a link's
+    /// jump) where it has one, else a pointer click at its centre.
     case press
     /// A pointer click at its centre, its window ordered front first.
     case click
@@ -318,7 +318,7 @@ extension Locator {
         let element = try one()
         switch action {
         case .press:
-            if let name = ["click", "press", "activate", "toggle"].first(where: element.match.actions.contains),
+            if let name = ["click", "press", "activate", "toggle", "jump"].first(where: element.match.actions.contains),
                 element.match.node.doAction(named: name)
             {
                 return (element, "its accessible action \"\(name)\"")

@@ -88,17 +88,22 @@ import Testing
         return try await session.ctl("find", "--role", "link", "--name", "Go there").stdout
     }
 
-    /// Clicks the link and waits (20 s at most) for the page's script to retitle the window.
+    /// Clicks the link and waits for the page's script to retitle the window.
     static func clickAndSeeTheTitle(_ session: Session) async throws {
         let click = try await session.ctl("click", "--role", "link", "--name", "Go there")
         #expect(click.stdout.contains("through a pointer click at "), "\(click.stdout)")
+        try await waitForTitle(session, "Clicked 1")
+    }
+
+    /// Waits (20 s at most) for a window titled `title` — Mozilla Firefox.
+    static func waitForTitle(_ session: Session, _ title: String) async throws {
         var titled = false
         for _ in 0..<200 where !titled {
-            titled = try await session.windows().contains { ($0["title"] as? String)?.hasPrefix("Clicked 1") == true }
+            titled = try await session.windows().contains { $0["title"] as? String == title + " — Mozilla Firefox" }
             if !titled { try await Task.sleep(nanoseconds: 100_000_000) }
         }
         let titles = try await session.windows().compactMap { $0["title"] as? String }
-        #expect(titled, "the page's title did not change: \(titles)")
+        #expect(titled, "the page's title is not \(title): \(titles)")
     }
 
     /// Starts Firefox with `backend`, places its window, checks the link's place and that the
@@ -114,6 +119,10 @@ import Testing
             let window = try await session.windows().first { $0["app_id"] as? String == "firefox-esr" }
             #expect(window?["kind"] as? String == kind)
             try await clickAndSeeTheTitle(session)
+            // `press` uses the link's own action, which Firefox calls `jump`.
+            let press = try await session.ctl("press", "--role", "link", "--name", "Go there")
+            #expect(press.stdout.contains("through its accessible action \"jump\""), "\(press.stdout)")
+            try await waitForTitle(session, "Clicked 2")
         } catch {
             _ = await session.stop()
             throw error
