@@ -17,7 +17,8 @@ import StrataProcess
 /// they publish a tree): its folder, the daemon's `XDG_DATA_HOME`, holds a copy of the system's
 /// D-Bus service for the launcher with `--a11y=1` added, which comes before the system's. The
 /// daemon and what it starts read and write no user settings (`GSETTINGS_BACKEND=memory`: the
-/// launcher would otherwise write `IsEnabled` into the user's dconf database).
+/// launcher would otherwise write `IsEnabled` into the user's dconf database) and see no X
+/// display (the launcher would put its bus's address on its root window).
 final class AccessibilityBus {
     /// The bus's address (`unix:path=…`), for `DBUS_SESSION_BUS_ADDRESS`.
     let address: String
@@ -55,6 +56,9 @@ final class AccessibilityBus {
         daemonEnvironment["XDG_RUNTIME_DIR"] = directory
         daemonEnvironment["XDG_DATA_HOME"] = directory
         daemonEnvironment["GSETTINGS_BACKEND"] = "memory"
+        // No X display: the launcher would publish its bus on that display's root window
+        // (AT_SPI_BUS), where the user's own X clients would find it.
+        daemonEnvironment["DISPLAY"] = nil
         Self.writeLauncherService(in: directory, dataDirectories: environment["XDG_DATA_DIRS"])
         do {
             daemon = try ChildProcess(

@@ -158,4 +158,26 @@ import Testing
             ], timeout: 30)
         #expect(result.stdout.contains("boolean true"), "\(result.stdout)")
     }
+
+    /// The bus's services see no X display of Strata's environment (a nested Strata's parent
+    /// display): the launcher would put its bus on that display's root window, for the user's
+    /// own X clients to find.
+    @Test(.enabled(if: AccessibilityBusEndToEndTests.hasBus))
+    func theBusServicesSeeNoXDisplay() async throws {
+        let script = """
+            dbus-send --session --print-reply --dest=org.a11y.Bus /org/a11y/bus org.a11y.Bus.GetAddress >/dev/null || exit 3
+            services=0
+            for environ in /proc/[0-9]*/environ; do
+                tr '\\0' '\\n' < "$environ" 2>/dev/null | grep -qx "XDG_RUNTIME_DIR=$XDG_RUNTIME_DIR/strata-wayland-0.a11y" || continue
+                services=$((services + 1))
+                tr '\\0' '\\n' < "$environ" | grep '^DISPLAY=' && echo "leaked to $environ"
+            done
+            echo "services=$services"
+            """
+        let result = try await StrataRun.run(
+            ["--accessibility", "--xwayland", "off", "--backend", "headless"], command: ["/bin/sh", "-c", script],
+            environment: ["DISPLAY": ":97"], timeout: 30)
+        #expect(!result.stdout.contains("leaked"), "\(result.stdout)")
+        #expect(result.stdout.contains("services=") && !result.stdout.contains("services=0"), "\(result.stdout)")
+    }
 }
