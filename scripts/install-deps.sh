@@ -15,8 +15,9 @@
 #            runner (the default), python3 with pytest and Pillow (python/'s tests), chromium
 #            (headless: the trace report's test), ffmpeg (record-video's encoder; ffprobe checks its
 #            videos), zenity (a GTK entry for the typing tests), and Xwayland with xterm, x11-apps,
-#            x11-utils, xclip and xdotool (the X11 clients' tests, docs/xwayland.md), and
-#            at-spi2-core (the accessibility bus of --accessibility, docs/accessibility.md)
+#            x11-utils, xclip and xdotool (the X11 clients' tests, docs/xwayland.md),
+#            at-spi2-core (the accessibility bus of --accessibility, docs/accessibility.md), and
+#            firefox-esr (a page's link clicked by name, on Wayland and under Xwayland)
 #   --demo   --test (foot is the terminal scripts/demo.sh and run-nested.sh prefer)
 #
 # Swift itself is not installed here (see swift.org/install). Runs `apt-get update` only when
@@ -28,7 +29,7 @@ build=(libwayland-dev libwayland-bin wayland-protocols libpixman-1-dev libxkbcom
        libxcursor-dev libatspi2.0-dev)
 test=(weston wayland-utils foot fonts-dejavu-core gtk-3-examples gtk-layer-shell-examples dbus xvfb
       grim wlr-randr wtype wayvnc wl-clipboard swayidle swaylock adwaita-icon-theme gtk-4-examples python3 python3-pytest python3-pil chromium ffmpeg
-      xwayland xterm x11-apps x11-utils xclip zenity xdotool wmctrl at-spi2-core)
+      xwayland xterm x11-apps x11-utils xclip zenity xdotool wmctrl at-spi2-core firefox-esr)
 demo=()
 
 case "${1:---test}" in

@@ -111,12 +111,14 @@ struct LocatedElement {
 /// The search behind the locator commands: the windows from Strata, the tree from its
 /// accessibility bus, each match converted into screen coordinates by Strata (`convert`).
 ///
-/// Toolkits count "window-relative" from three origins (`ToolkitOrigin`): GTK 3 on Wayland from
-/// its surface's corner, its client-side shadows included; GTK 4, Qt and Chromium from the
-/// window's frame; GTK 4 under Xwayland from inside the border it draws in its X window. The
-/// toplevel's own rectangle tells which, by its size against the Strata window's frame; for the
-/// surface, `convert` is asked with `surface` (Strata knows where the window's surface lies
-/// around its frame).
+/// Toolkits count "window-relative" from several origins (`ToolkitOrigin`): GTK 3 on Wayland
+/// from its surface's corner, its client-side shadows included, its toplevel the whole surface;
+/// GTK 4, Qt and Chromium from the window's frame; GTK 4 under Xwayland from inside the border it
+/// draws in its X window; Firefox on Wayland from its surface, with its toplevel at the frame's
+/// place in it (the shadows' width and height). So each element is taken relative to its
+/// toplevel's own rectangle, and that rectangle's size against the Strata window's frame tells
+/// the rest; for the surface, `convert` is asked with `surface` (Strata knows where the window's
+/// surface lies around its frame).
 final class Locator {
     let client: ControlClient
     let options: LocatorOptions
@@ -186,7 +188,8 @@ final class Locator {
         guard let window, let rect = match.surfaceRect, rect.width > 0, rect.height > 0,
             abs(rect.x) < 1 << 29, abs(rect.y) < 1 << 29
         else { return LocatedElement(match: match, window: window, rect: nil, screen: nil) }
-        var point = (x: Double(rect.x), y: Double(rect.y)), surface = false
+        let top = Self.toplevelOrigin(match)
+        var point = (x: Double(rect.x - top.x), y: Double(rect.y - top.y)), surface = false
         switch ToolkitOrigin(
             toplevel: match.toplevelRect, frameWidth: window.frame.width, frameHeight: window.frame.height)
         {
@@ -205,6 +208,13 @@ final class Locator {
         }
         return LocatedElement(
             match: match, window: window, rect: (x, y, rect.width, rect.height), screen: window.screen)
+    }
+
+    /// Where the toolkit's toplevel lies in its own numbers (0,0 for most; the frame's place in
+    /// the surface for Firefox on Wayland): the elements' rectangles are taken from there.
+    static func toplevelOrigin(_ match: AccessibleMatch) -> (x: Int, y: Int) {
+        guard let top = match.toplevelRect, abs(top.x) < 1 << 29, abs(top.y) < 1 << 29 else { return (0, 0) }
+        return (top.x, top.y)
     }
 
     /// The one element the locator names: a single match, or the single one on screen among
@@ -290,8 +300,8 @@ struct FindCommand: ParsableCommand {
 
 /// How an element is acted on, as the reply says.
 enum LocatorAction {
-    /// Presses the element: its accessible action (click, press, activate, toggle) where it has
-    /// one, else a pointer click at its centre.
+    /// Presses the element: its accessible action (click, press, activate, toggle, or a link's
+    /// jump) where it has one, else a pointer click at its centre.
     case press
     /// A pointer click at its centre, its window ordered front first.
     case click
@@ -307,7 +317,7 @@ extension Locator {
         let element = try one()
         switch action {
         case .press:
-            if let name = ["click", "press", "activate", "toggle"].first(where: element.match.actions.contains),
+            if let name = ["click", "press", "activate", "toggle", "jump"].first(where: element.match.actions.contains),
                 element.match.node.doAction(named: name)
             {
                 return (element, "its accessible action \"\(name)\"")

@@ -12,6 +12,13 @@ import StrataProcess
 /// as the daemon's `XDG_RUNTIME_DIR`, for the AT-SPI bus's (which the launcher would otherwise
 /// put at one path for every session of the user); the user's session bus is never named to the
 /// clients.
+///
+/// The bus says accessibility is on (org.a11y.Status `IsEnabled`, which Firefox and Qt ask before
+/// they publish a tree): its folder, the daemon's `XDG_DATA_HOME`, holds a copy of the system's
+/// D-Bus service for the launcher with `--a11y=1` added, which comes before the system's. The
+/// daemon and what it starts read and write no user settings (`GSETTINGS_BACKEND=memory`: the
+/// launcher would otherwise write `IsEnabled` into the user's dconf database) and see no X
+/// display (the launcher would put its bus's address on its root window).
 final class AccessibilityBus {
     /// The bus's address (`unix:path=…`), for `DBUS_SESSION_BUS_ADDRESS`.
     let address: String
@@ -47,6 +54,12 @@ final class AccessibilityBus {
         daemonEnvironment["DBUS_SESSION_BUS_ADDRESS"] = address
         daemonEnvironment["AT_SPI_BUS_ADDRESS"] = nil
         daemonEnvironment["XDG_RUNTIME_DIR"] = directory
+        daemonEnvironment["XDG_DATA_HOME"] = directory
+        daemonEnvironment["GSETTINGS_BACKEND"] = "memory"
+        // No X display: the launcher would publish its bus on that display's root window
+        // (AT_SPI_BUS), where the user's own X clients would find it.
+        daemonEnvironment["DISPLAY"] = nil
+        Self.writeLauncherService(in: directory, dataDirectories: environment["XDG_DATA_DIRS"])
         do {
             daemon = try ChildProcess(
                 arguments: [
@@ -86,6 +99,53 @@ final class AccessibilityBus {
         environment["QT_LINUX_ACCESSIBILITY_ALWAYS_ON"] = "1"
         environment["ACCESSIBILITY_ENABLED"] = "1"
         return environment
+    }
+
+    /// The AT-SPI bus launcher's D-Bus service, started with accessibility on: the first
+    /// `dbus-1/services/org.a11y.Bus.service` of `dataDirectories` (XDG_DATA_DIRS, by default
+    /// /usr/local/share and /usr/share) with `--a11y=1` added to its `Exec` line, written to
+    /// `directory/dbus-1/services/`. Nothing is written without the system's service (no
+    /// at-spi2-core: nothing to launch) or when it cannot be read or written (the bus works, with
+    /// accessibility off until a client asks).
+    static func writeLauncherService(in directory: String, dataDirectories: String?) {
+        let searched = (dataDirectories.flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
+            .split(separator: ":").map(String.init)
+        for data in searched where data.hasPrefix("/") {
+            guard let text = readSmallFile(data + "/dbus-1/services/org.a11y.Bus.service") else { continue }
+            var sawExec = false
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+                guard line.hasPrefix("Exec="), !sawExec else { return String(line) }
+                sawExec = true
+                return line + " --a11y=1"
+            }
+            guard sawExec else { return }
+            let services = directory + "/dbus-1/services"
+            guard mkdir(directory + "/dbus-1", 0o700) == 0, mkdir(services, 0o700) == 0 else { return }
+            let fd = open(services + "/org.a11y.Bus.service", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { return }
+            defer { close(fd) }
+            let bytes = Array(lines.joined(separator: "\n").utf8)
+            _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            return
+        }
+    }
+
+    /// A regular file's text, at most 64 KiB; nil when it cannot be read.
+    private static func readSmallFile(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= 65536 else { return nil }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while bytes.count <= 65536 {
+            let count = read(fd, &chunk, chunk.count)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += chunk.prefix(count)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Stops the daemon and everything it started (SIGTERM to its group, then SIGKILL after
