@@ -111,11 +111,12 @@ struct LocatedElement {
 /// The search behind the locator commands: the windows from Strata, the tree from its
 /// accessibility bus, each match converted into screen coordinates by Strata (`convert`).
 ///
-/// Toolkits count "window-relative" from two origins: GTK 3 from its surface's corner, its
-/// client-side shadows included; GTK 4 and Qt from the window's frame. The toplevel's own
-/// rectangle tells which: when its size is the Strata window's frame's, the numbers are the
-/// frame's; otherwise they are the surface's, and `convert` is asked with `surface` (Strata knows
-/// where the window's surface lies around its frame).
+/// Toolkits count "window-relative" from several origins: GTK 3 from its surface's corner, its
+/// client-side shadows included; GTK 4, Chromium and Qt from the window's frame; Qt with
+/// client-side decorations from its content, inside them; Qt 5 under X11 from the screen. The
+/// toplevel's own rectangle tells which (`ToolkitOrigin`); `convert` is asked with `surface`
+/// where the numbers are the surface's (Strata knows where the window's surface lies around its
+/// frame).
 final class Locator {
     let client: ControlClient
     let options: LocatorOptions
@@ -135,11 +136,18 @@ final class Locator {
         }
     }
 
-    /// The shown Strata window of process `pid` whose title is `title`, or the only shown window
-    /// of that process.
+    /// The shown Strata window of process `pid` whose title is `title`, else the only one whose
+    /// title is `title` and the application's name after a dash (Qt 6 titles its windows
+    /// `New Form — Qt Designer` and its toplevel `New Form`), else the only shown window of that
+    /// process.
     func window(pid: Int32, title: String) -> WindowInfo? {
         let shown = windows.filter { $0.pid == pid && !$0.hidden }
-        return shown.first { $0.title == title } ?? (shown.count == 1 ? shown.first : nil)
+        if let exact = shown.first(where: { $0.title == title }) { return exact }
+        let suffixed = shown.filter { window in
+            [" \u{2014} ", " - "].contains { window.title.hasPrefix(title + $0) }
+        }
+        if !title.isEmpty, suffixed.count == 1 { return suffixed[0] }
+        return shown.count == 1 ? shown.first : nil
     }
 
     /// Every match, placed; and whether a bound cut the search.
@@ -185,25 +193,20 @@ final class Locator {
         guard let window, let rect = match.surfaceRect, rect.width > 0, rect.height > 0,
             abs(rect.x) < 1 << 29, abs(rect.y) < 1 << 29
         else { return LocatedElement(match: match, window: window, rect: nil, screen: nil) }
+        let origin = ToolkitOrigin(
+            toplevel: match.toplevelRect, frameWidth: window.frame.width, frameHeight: window.frame.height)
         let reply = try client.call(
             "convert",
             [
-                "window": JSONValue(Int(window.id)), "x": JSONValue(rect.x), "y": JSONValue(rect.y),
-                "width": JSONValue(rect.width), "height": JSONValue(rect.height),
-                "surface": .bool(Self.countsFromSurface(match, window)),
+                "window": JSONValue(Int(window.id)), "x": JSONValue(rect.x + origin.dx),
+                "y": JSONValue(rect.y + origin.dy), "width": JSONValue(rect.width),
+                "height": JSONValue(rect.height), "surface": .bool(origin.surface),
             ])
         guard let x = reply["x"]?.doubleValue, let y = reply["y"]?.doubleValue else {
             return LocatedElement(match: match, window: window, rect: nil, screen: nil)
         }
         return LocatedElement(
             match: match, window: window, rect: (x, y, rect.width, rect.height), screen: window.screen)
-    }
-
-    /// Whether the toolkit's numbers count from the window's surface rather than its frame: its
-    /// toplevel's reported size is not the frame's.
-    static func countsFromSurface(_ match: AccessibleMatch, _ window: WindowInfo) -> Bool {
-        guard let top = match.toplevelRect else { return false }
-        return top.width != window.frame.width || top.height != window.frame.height
     }
 
     /// The one element the locator names: a single match, or the single one on screen among
@@ -306,9 +309,11 @@ extension Locator {
         let element = try one()
         switch action {
         case .press:
-            if let name = ["click", "press", "activate", "toggle"].first(where: element.match.actions.contains),
-                element.match.node.doAction(named: name)
-            {
+            // GTK names its actions in lower case (click), Qt capitalised (Press, Toggle).
+            let actions = element.match.actions
+            if let name = ["click", "press", "activate", "toggle"].lazy.compactMap({ wanted in
+                actions.first { $0.lowercased() == wanted }
+            }).first, element.match.node.doAction(named: name) {
                 return (element, "its accessible action \"\(name)\"")
             }
             return (element, try click(element))

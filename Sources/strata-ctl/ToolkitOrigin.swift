@@ -1,0 +1,40 @@
+import StrataAccessibility
+
+/// Where a toolkit's "window-relative" numbers count from, told by its toplevel's own rectangle
+/// against the Strata window's frame (`Locator`):
+///
+/// - the toplevel's size is the frame's: the frame (GTK 4, Chromium, Qt with Strata's
+///   server-side decorations);
+/// - larger: the surface's corner, client-side shadows included (GTK 3);
+/// - smaller both ways: the content inside the toolkit's own title bar and borders (Qt with
+///   client-side decorations, whose side and bottom borders are as wide as each other).
+///
+/// Where the toplevel reports itself away from 0,0 the elements count from the toplevel: Qt 5
+/// under X11 reports screen coordinates for both, so the toplevel's place is taken off.
+struct ToolkitOrigin: Equatable {
+    /// Whether `convert` is asked with `surface`.
+    var surface = false
+    /// What to add to an element's numbers before `convert`.
+    var dx = 0
+    var dy = 0
+
+    init(surface: Bool = false, dx: Int = 0, dy: Int = 0) {
+        self.surface = surface
+        self.dx = dx
+        self.dy = dy
+    }
+
+    init(toplevel: AccessibleRect?, frameWidth: Int, frameHeight: Int) {
+        guard let top = toplevel, abs(top.x) < 1 << 29, abs(top.y) < 1 << 29 else { return }
+        dx = -top.x
+        dy = -top.y
+        if top.width == frameWidth && top.height == frameHeight { return }
+        if top.width < frameWidth && top.height < frameHeight && top.width > 0 && top.height > 0 {
+            let border = (frameWidth - top.width) / 2
+            dx += border
+            dy += max(0, frameHeight - top.height - border)
+            return
+        }
+        surface = true
+    }
+}
