@@ -194,19 +194,21 @@ final class Locator {
             abs(rect.x) < 1 << 29, abs(rect.y) < 1 << 29
         else { return LocatedElement(match: match, window: window, rect: nil, screen: nil) }
         let origin = ToolkitOrigin(
-            toplevel: match.toplevelRect, frameWidth: window.frame.width, frameHeight: window.frame.height)
+            toplevel: match.toplevelRect, frameWidth: window.frame.width, frameHeight: window.frame.height,
+            toolkit: match.toolkit, x11: window.kind == "x11")
+        let width = rect.width - origin.excessWidth, height = rect.height - origin.excessHeight
+        guard width > 0, height > 0 else { return LocatedElement(match: match, window: window, rect: nil, screen: nil) }
         let reply = try client.call(
             "convert",
             [
                 "window": JSONValue(Int(window.id)), "x": JSONValue(rect.x + origin.dx),
-                "y": JSONValue(rect.y + origin.dy), "width": JSONValue(rect.width),
-                "height": JSONValue(rect.height), "surface": .bool(origin.surface),
+                "y": JSONValue(rect.y + origin.dy), "width": JSONValue(width),
+                "height": JSONValue(height), "surface": .bool(origin.surface),
             ])
         guard let x = reply["x"]?.doubleValue, let y = reply["y"]?.doubleValue else {
             return LocatedElement(match: match, window: window, rect: nil, screen: nil)
         }
-        return LocatedElement(
-            match: match, window: window, rect: (x, y, rect.width, rect.height), screen: window.screen)
+        return LocatedElement(match: match, window: window, rect: (x, y, width, height), screen: window.screen)
     }
 
     /// The one element the locator names: a single match, or the single one on screen among

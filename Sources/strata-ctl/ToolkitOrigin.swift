@@ -10,25 +10,40 @@ import StrataAccessibility
 ///   client-side decorations, whose side and bottom borders are as wide as each other).
 ///
 /// Where the toplevel reports itself away from 0,0 the elements count from the toplevel: Qt 5
-/// under X11 reports screen coordinates for both, so the toplevel's place is taken off.
+/// under X11 reports screen coordinates for both, so the toplevel's place is taken off. Qt 6
+/// under X11 counts its corners from two origins: the top left from the window, the bottom
+/// right from the X screen, so every size (its toplevel's too) is too large by the window's
+/// place, and is taken back by its toplevel's excess over the frame.
 struct ToolkitOrigin: Equatable {
     /// Whether `convert` is asked with `surface`.
     var surface = false
     /// What to add to an element's numbers before `convert`.
     var dx = 0
     var dy = 0
+    /// What to take off its width and height.
+    var excessWidth = 0
+    var excessHeight = 0
 
-    init(surface: Bool = false, dx: Int = 0, dy: Int = 0) {
+    init(surface: Bool = false, dx: Int = 0, dy: Int = 0, excessWidth: Int = 0, excessHeight: Int = 0) {
         self.surface = surface
         self.dx = dx
         self.dy = dy
+        self.excessWidth = excessWidth
+        self.excessHeight = excessHeight
     }
 
-    init(toplevel: AccessibleRect?, frameWidth: Int, frameHeight: Int) {
+    init(toplevel: AccessibleRect?, frameWidth: Int, frameHeight: Int, toolkit: String = "", x11: Bool = false) {
         guard let top = toplevel, abs(top.x) < 1 << 29, abs(top.y) < 1 << 29 else { return }
         dx = -top.x
         dy = -top.y
         if top.width == frameWidth && top.height == frameHeight { return }
+        if toolkit == "Qt" && x11 && top.x == 0 && top.y == 0 && top.width >= frameWidth
+            && top.height >= frameHeight && top.width < 1 << 29 && top.height < 1 << 29
+        {
+            excessWidth = top.width - frameWidth
+            excessHeight = top.height - frameHeight
+            return
+        }
         if top.width < frameWidth && top.height < frameHeight && top.width > 0 && top.height > 0 {
             let border = (frameWidth - top.width) / 2
             dx += border

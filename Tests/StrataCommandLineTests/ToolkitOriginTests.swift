@@ -33,4 +33,19 @@ struct ToolkitOriginTests {
         let far = AccessibleRect(x: Int(Int32.max), y: 0, width: 341, height: 512)
         #expect(ToolkitOrigin(toplevel: far, frameWidth: 341, frameHeight: 512) == ToolkitOrigin())
     }
+
+    @Test func qt6UnderX11TakesItsWindowsPlaceOffItsSizes() {
+        // A 537x400 dialog at 262,184 on the X screen reports itself 0,0 799x584.
+        let top = AccessibleRect(x: 0, y: 0, width: 799, height: 584)
+        #expect(
+            ToolkitOrigin(toplevel: top, frameWidth: 537, frameHeight: 400, toolkit: "Qt", x11: true)
+                == ToolkitOrigin(excessWidth: 262, excessHeight: 184))
+        // The same numbers from GTK, or from Qt on Wayland, are a surface's.
+        #expect(
+            ToolkitOrigin(toplevel: top, frameWidth: 537, frameHeight: 400, toolkit: "GTK", x11: true)
+                == ToolkitOrigin(surface: true))
+        #expect(
+            ToolkitOrigin(toplevel: top, frameWidth: 537, frameHeight: 400, toolkit: "Qt", x11: false)
+                == ToolkitOrigin(surface: true))
+    }
 }
