@@ -18,8 +18,10 @@ import Testing
     /// Runs the wizard under `platform` (wayland, xcb) with its output in the session's folder;
     /// fills in the class name through `verb` (press: the accessible actions; click: the
     /// pointer) and returns the header it wrote.
-    static func fillTheClassWizard(platform: String, verb: String, expecting how: String) async throws -> String {
-        let session = try await Session.start(["--accessibility", "--size", "1024x768"])
+    static func fillTheClassWizard(
+        platform: String, verb: String, expecting how: String, strata: [String] = []
+    ) async throws -> String {
+        let session = try await Session.start(["--accessibility", "--size", "1024x768"] + strata)
         let folder = session.run.root
         try await session.ctl(
             "exec", "--", "sh", "-c",
@@ -72,6 +74,16 @@ import Testing
     func aQt5FormIsFilledAndSubmittedByNameOnWayland() async throws {
         let header = try await Self.fillTheClassWizard(
             platform: "wayland", verb: "press", expecting: "through its accessible action \"Press\"")
+        #expect(header.contains("class Greeter"), "\(header)")
+    }
+
+    /// Qt drawing its own title bar and borders counts from its content inside them: the
+    /// clicks land only when the borders are added (`ToolkitOrigin`).
+    @Test(.enabled(if: AccessibilityBusEndToEndTests.hasBus && hasClassWizard && hasQt5Wayland))
+    func aQt5FormWithClientSideDecorationsIsFilledWithThePointerOnWayland() async throws {
+        let header = try await Self.fillTheClassWizard(
+            platform: "wayland", verb: "click", expecting: "through a pointer click at ",
+            strata: ["--client-side-decorations"])
         #expect(header.contains("class Greeter"), "\(header)")
     }
 
