@@ -29,7 +29,8 @@ build=(libwayland-dev libwayland-bin wayland-protocols libpixman-1-dev libxkbcom
        libxcursor-dev libatspi2.0-dev)
 test=(weston wayland-utils foot fonts-dejavu-core gtk-3-examples gtk-layer-shell-examples dbus xvfb
       grim wlr-randr wtype wayvnc wl-clipboard swayidle swaylock adwaita-icon-theme gtk-4-examples python3 python3-pytest python3-pil chromium ffmpeg
-      xwayland xterm x11-apps x11-utils xclip zenity xdotool wmctrl at-spi2-core firefox-esr)
+      xwayland xterm x11-apps x11-utils xclip zenity xdotool wmctrl at-spi2-core firefox-esr
+      qtbase5-examples qtwayland5 designer-qt6 qt6-wayland)
 demo=()
 
 case "${1:---test}" in

@@ -32,6 +32,11 @@ public final class AccessibleNode: AccessibleTreeNode {
         Self.string(atspi_accessible_get_role_name(object, nil))
     }
 
+    /// The toolkit of the application it is in ("GTK", "Qt", "Chromium"); empty when unknown.
+    public var toolkitName: String {
+        Self.string(atspi_accessible_get_toolkit_name(object, nil))
+    }
+
     /// The process of the client that publishes it (0 when unknown).
     public var processID: Int32 {
         Int32(atspi_accessible_get_process_id(object, nil))

@@ -13,6 +13,8 @@ public struct AccessibleMatch {
     /// The client's process and application name.
     public let processID: Int32
     public let application: String
+    /// Its application's toolkit ("GTK", "Qt"), as AT-SPI names it.
+    public let toolkit: String
     /// The name (title) of the toplevel it is in, and that toplevel's index in its application.
     public let toplevelName: String
     public let toplevelIndex: Int
@@ -60,7 +62,7 @@ public struct AccessibleSearch {
                 result.truncated = true
                 return result
             }
-            let pid = app.processID, appName = app.name
+            let pid = app.processID, appName = app.name, toolkit = app.toolkitName
             let count = min(app.childCount, 64)
             for index in 0..<count {
                 if let path, path.first != index { continue }
@@ -75,7 +77,7 @@ public struct AccessibleSearch {
                     result.matches.append(
                         AccessibleMatch(
                             node: node, role: role, name: name, states: node.states, actions: node.actions,
-                            surfaceRect: node.windowExtents, processID: pid, application: appName,
+                            surfaceRect: node.windowExtents, processID: pid, application: appName, toolkit: toolkit,
                             toplevelName: topName, toplevelIndex: index, toplevelRect: topRect, path: path))
                     continue
                 }
@@ -92,7 +94,7 @@ public struct AccessibleSearch {
                         result.matches.append(
                             AccessibleMatch(
                                 node: node, role: role, name: name, states: node.states, actions: node.actions,
-                                surfaceRect: node.windowExtents, processID: pid, application: appName,
+                                surfaceRect: node.windowExtents, processID: pid, application: appName, toolkit: toolkit,
                                 toplevelName: topName, toplevelIndex: index, toplevelRect: topRect,
                                 path: [index] + step.path))
                     }

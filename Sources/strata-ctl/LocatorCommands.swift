@@ -114,11 +114,11 @@ struct LocatedElement {
 /// Toolkits count "window-relative" from several origins (`ToolkitOrigin`): GTK 3 on Wayland
 /// from its surface's corner, its client-side shadows included, its toplevel the whole surface;
 /// GTK 4, Qt and Chromium from the window's frame; GTK 4 under Xwayland from inside the border it
-/// draws in its X window; Firefox on Wayland from its surface, with its toplevel at the frame's
-/// place in it (the shadows' width and height). So each element is taken relative to its
-/// toplevel's own rectangle, and that rectangle's size against the Strata window's frame tells
-/// the rest; for the surface, `convert` is asked with `surface` (Strata knows where the window's
-/// surface lies around its frame).
+/// draws in its X window; Qt with client-side decorations from its content, inside them; Firefox
+/// on Wayland from its surface, with its toplevel at the frame's place in it; Qt 5 under X11 from
+/// the X screen. So each element is taken relative to its toplevel's own rectangle, and that
+/// rectangle's size against the Strata window's frame tells the rest; for the surface, `convert`
+/// is asked with `surface` (Strata knows where the window's surface lies around its frame).
 final class Locator {
     let client: ControlClient
     let options: LocatorOptions
@@ -138,11 +138,18 @@ final class Locator {
         }
     }
 
-    /// The shown Strata window of process `pid` whose title is `title`, or the only shown window
-    /// of that process.
+    /// The shown Strata window of process `pid` whose title is `title`, else the only one whose
+    /// title is `title` and the application's name after a dash (Qt 6 titles its windows
+    /// `New Form — Qt Designer` and its toplevel `New Form`), else the only shown window of that
+    /// process.
     func window(pid: Int32, title: String) -> WindowInfo? {
         let shown = windows.filter { $0.pid == pid && !$0.hidden }
-        return shown.first { $0.title == title } ?? (shown.count == 1 ? shown.first : nil)
+        if let exact = shown.first(where: { $0.title == title }) { return exact }
+        let suffixed = shown.filter { window in
+            [" \u{2014} ", " - "].contains { window.title.hasPrefix(title + $0) }
+        }
+        if !title.isEmpty, suffixed.count == 1 { return suffixed[0] }
+        return shown.count == 1 ? shown.first : nil
     }
 
     /// Every match, placed; and whether a bound cut the search.
@@ -188,33 +195,22 @@ final class Locator {
         guard let window, let rect = match.surfaceRect, rect.width > 0, rect.height > 0,
             abs(rect.x) < 1 << 29, abs(rect.y) < 1 << 29
         else { return LocatedElement(match: match, window: window, rect: nil, screen: nil) }
-        let top = Self.toplevelOrigin(match)
-        var point = (x: Double(rect.x - top.x), y: Double(rect.y - top.y)), surface = false
-        switch ToolkitOrigin(
-            toplevel: match.toplevelRect, frameWidth: window.frame.width, frameHeight: window.frame.height)
-        {
-        case .frame: break
-        case .surface: surface = true
-        case .inset(let dx, let dy): point = (point.x + dx, point.y + dy)
-        }
+        let origin = ToolkitOrigin(
+            toplevel: match.toplevelRect, frameWidth: window.frame.width, frameHeight: window.frame.height,
+            toolkit: match.toolkit, x11: window.kind == "x11")
+        let width = rect.width - origin.excessWidth, height = rect.height - origin.excessHeight
+        guard width > 0, height > 0 else { return LocatedElement(match: match, window: window, rect: nil, screen: nil) }
         let reply = try client.call(
             "convert",
             [
-                "window": JSONValue(Int(window.id)), "x": JSONValue(point.x), "y": JSONValue(point.y),
-                "width": JSONValue(rect.width), "height": JSONValue(rect.height), "surface": .bool(surface),
+                "window": JSONValue(Int(window.id)), "x": JSONValue(rect.x + origin.dx),
+                "y": JSONValue(rect.y + origin.dy), "width": JSONValue(width),
+                "height": JSONValue(height), "surface": .bool(origin.surface),
             ])
         guard let x = reply["x"]?.doubleValue, let y = reply["y"]?.doubleValue else {
             return LocatedElement(match: match, window: window, rect: nil, screen: nil)
         }
-        return LocatedElement(
-            match: match, window: window, rect: (x, y, rect.width, rect.height), screen: window.screen)
-    }
-
-    /// Where the toolkit's toplevel lies in its own numbers (0,0 for most; the frame's place in
-    /// the surface for Firefox on Wayland): the elements' rectangles are taken from there.
-    static func toplevelOrigin(_ match: AccessibleMatch) -> (x: Int, y: Int) {
-        guard let top = match.toplevelRect, abs(top.x) < 1 << 29, abs(top.y) < 1 << 29 else { return (0, 0) }
-        return (top.x, top.y)
+        return LocatedElement(match: match, window: window, rect: (x, y, width, height), screen: window.screen)
     }
 
     /// The one element the locator names: a single match, or the single one on screen among
@@ -317,9 +313,12 @@ extension Locator {
         let element = try one()
         switch action {
         case .press:
-            if let name = ["click", "press", "activate", "toggle", "jump"].first(where: element.match.actions.contains),
-                element.match.node.doAction(named: name)
-            {
+            // GTK names its actions in lower case (click), Qt capitalised (Press, Toggle);
+            // Firefox's and Chromium's links have `jump`.
+            let actions = element.match.actions
+            if let name = ["click", "press", "activate", "toggle", "jump"].lazy.compactMap({ wanted in
+                actions.first { $0.lowercased() == wanted }
+            }).first, element.match.node.doAction(named: name) {
                 return (element, "its accessible action \"\(name)\"")
             }
             return (element, try click(element))
