@@ -72,9 +72,38 @@ final class ChildProcess {
         }
     }
 
-    /// Whether a process group `id` has a member (a zombie leader counts until it is reaped).
+    /// Whether a process group `id` has a member that still runs. A zombie does not count: a
+    /// member whose parent died was handed to init, which may reap it late (a container's init
+    /// can take seconds), and it holds nothing. A zombie leader of ours is reaped first
+    /// (`isGone`).
     private static func groupExists(_ id: pid_t) -> Bool {
-        kill(-id, 0) == 0 || errno == EPERM
+        guard kill(-id, 0) == 0 || errno == EPERM else { return false }
+        guard let proc = opendir("/proc") else { return true }
+        defer { closedir(proc) }
+        while let entry = readdir(proc) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            guard let pid = Int32(name), let state = Self.stateAndGroup(of: pid), state.group == id else { continue }
+            if state.state != UInt8(ascii: "Z") { return true }
+        }
+        return false
+    }
+
+    /// A process's state letter and process group, from `/proc/PID/stat` ("pid (comm) S ppid
+    /// pgrp …"; the command may hold spaces and parentheses, so the fields after its last `)`).
+    private static func stateAndGroup(of pid: Int32) -> (state: UInt8, group: pid_t)? {
+        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let count = read(fd, &buffer, buffer.count)
+        guard count > 0, let end = buffer[0..<count].lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        let fields = buffer[(end + 1)..<count].split(separator: UInt8(ascii: " "))
+        guard fields.count >= 3, let state = fields[0].first,
+            let group = Int32(String(decoding: fields[2], as: UTF8.self))
+        else { return nil }
+        return (state, group)
     }
 
     private static func monotonicSeconds() -> Double {
