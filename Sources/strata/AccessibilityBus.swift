@@ -22,6 +22,10 @@ import StrataProcess
 final class AccessibilityBus {
     /// The bus's address (`unix:path=…`), for `DBUS_SESSION_BUS_ADDRESS`.
     let address: String
+    /// The AT-SPI bus's address, once its launcher answered at start (`startLauncher`): what a
+    /// desktop session names on its X root (`AT_SPI_BUS`), which the XWM names on Xwayland's.
+    /// Nil when the launcher did not start in time (toolkits then ask the session bus for it).
+    private(set) var atSpiAddress: String?
     /// The bus's folder: its socket `bus`, and the AT-SPI bus's `at-spi/`.
     let directory: String
     private let socketPath: String
@@ -86,6 +90,40 @@ final class AccessibilityBus {
             }
             usleep(2_000)
         }
+        atSpiAddress = startLauncher(timeout: min(timeout, 2), path: environment["PATH"])
+    }
+
+    /// Starts the AT-SPI bus launcher and its bus: `dbus-send` asks `org.a11y.Bus` for the
+    /// bus's address (D-Bus activation starts the launcher; the launcher starts its bus when
+    /// first asked), and Strata waits, at most `timeout` seconds at start-up, until that bus
+    /// accepts connections; returns its address. The launcher puts it at `at-spi/bus` in the
+    /// folder it is given as `XDG_RUNTIME_DIR` (this bus's folder), with no display number, as
+    /// it sees no X display. X clients read it from the root at their start, before any D-Bus
+    /// call of theirs could start the launcher: Qt 5 under X11 otherwise sets up its tree
+    /// before its connection to the bus is ready, and never publishes it.
+    private func startLauncher(timeout: Double, path: String?) -> String? {
+        let socket = directory + "/at-spi/bus"
+        var launch = ProcessLaunch(
+            [
+                "dbus-send", "--session", "--print-reply", "--reply-timeout=\(Int(timeout * 1000))",
+                "--dest=org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus.GetAddress",
+            ],
+            environment: ["DBUS_SESSION_BUS_ADDRESS": address, "PATH": path ?? "/usr/bin:/bin"])
+        launch.standardOutput = .null
+        launch.standardError = .null
+        guard let sender = try? launch.spawn() else { return nil }
+        // dbus-send ends when the launcher answers, or at its own timeout: the same as this
+        // wait's, so reaping it below never waits long.
+        defer { _ = ExitStatus.wait(sender) }
+        let deadline = Self.monotonicSeconds() + timeout
+        while !Self.accepts(socket) {
+            guard Self.monotonicSeconds() < deadline else {
+                kill(sender, SIGKILL)
+                return nil
+            }
+            usleep(2_000)
+        }
+        return "unix:path=" + Self.escaped(socket)
     }
 
     /// `environment` for a client of this Strata: the private bus as its session bus, and the

@@ -473,6 +473,7 @@ struct StrataCommand: ParsableCommand {
             do throws(AccessibilityBus.Failure) {
                 let bus = try AccessibilityBus(waylandSocket: socketName, environment: environment)
                 session.accessibilityBus = bus
+                session.xwayland?.accessibilityBusAddress = bus.atSpiAddress
                 childEnvironment = bus.clientEnvironment(childEnvironment)
             } catch {
                 Session.printError("strata: error: --accessibility: \(error)")

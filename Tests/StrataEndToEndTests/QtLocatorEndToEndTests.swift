@@ -42,7 +42,9 @@ import Testing
         // press returns before Qt turns the page).
         for field in ["Macro name:", "Output directory:"] {
             try await session.ctl([verb] + next)
-            try await session.ctl(["find", "--wait", "20", "--window", "classwizard", "--role", "entry", "--name", field])
+            try await session.ctl([
+                "find", "--wait", "20", "--window", "classwizard", "--role", "entry", "--name", field,
+            ])
         }
         try await session.ctl([verb] + next)
         let finish = ["--window", "classwizard", "--role", "button", "--name", "Finish"]
@@ -57,14 +59,17 @@ import Testing
         return try #require(header, "the wizard wrote no greeter.h; its output: \(log)")
     }
 
-    /// For X11 (`xcb`), a shell prelude that names the AT-SPI bus on the X root (`AT_SPI_BUS`),
-    /// as a desktop session's bus launcher does: Qt 5 under X11 otherwise races its own lookup
-    /// of the bus over D-Bus and, losing, never registers its tree.
+    /// For X11 (`xcb`), a shell prelude that checks Strata named its AT-SPI bus on the X root
+    /// (`AT_SPI_BUS`), as a desktop session's bus launcher does: Qt 5 under X11 otherwise races
+    /// its own lookup of the bus over D-Bus and, losing, never registers its tree. The name must
+    /// be the bus the session bus's launcher gives.
     static func atSpiBusOnTheXRoot(_ platform: String) -> String {
         guard platform == "xcb" else { return "" }
         return """
             bus=$(dbus-send --session --print-reply=literal --dest=org.a11y.Bus /org/a11y/bus \
-              org.a11y.Bus.GetAddress | tr -d ' ') && xprop -root -f AT_SPI_BUS 8s -set AT_SPI_BUS "$bus" || exit 1
+              org.a11y.Bus.GetAddress | tr -d ' ' | sed 's/,guid=.*//')
+            named=$(xprop -root AT_SPI_BUS | sed -n 's/^AT_SPI_BUS(STRING) = "\\(.*\\)"$/\\1/p')
+            [ -n "$bus" ] && [ "$named" = "$bus" ] || { echo "AT_SPI_BUS on the X root: '$named', the bus: '$bus'" >&2; exit 1; }
             """ + "\n"
     }
 
@@ -89,8 +94,10 @@ import Testing
 
     /// Qt 5 under X11 reports screen coordinates as its window-relative ones: each click lands
     /// only when the toplevel's place is taken off (`ToolkitOrigin`).
-    @Test(.enabled(if: AccessibilityBusEndToEndTests.hasBus && hasClassWizard && StrataRun.isInstalled("Xwayland")
-            && StrataRun.isInstalled("xprop")))
+    @Test(
+        .enabled(
+            if: AccessibilityBusEndToEndTests.hasBus && hasClassWizard && StrataRun.isInstalled("Xwayland")
+                && StrataRun.isInstalled("xprop")))
     func aQt5FormIsFilledAndSubmittedWithThePointerUnderXwayland() async throws {
         let header = try await Self.fillTheClassWizard(
             platform: "xcb", verb: "click", expecting: "through a pointer click at ")
@@ -115,7 +122,8 @@ extension QtLocatorEndToEndTests {
         try await session.ctl(
             "exec", "--", "sh", "-c",
             Self.atSpiBusOnTheXRoot(platform)
-                + "cd '\(folder)' && HOME='\(folder)/home' QT_QPA_PLATFORM=\(platform) exec '\(designer)' > designer.log 2>&1")
+                + "cd '\(folder)' && HOME='\(folder)/home' QT_QPA_PLATFORM=\(platform) exec '\(designer)' > designer.log 2>&1"
+        )
         let create = ["--window", "title:New Form*", "--role", "button", "--name", "Create"]
         let found = try await session.ctl(["find", "--wait", "30"] + create)
         #expect(found.stdout.contains("push button \"Create\" at "), "\(found.stdout)")
@@ -151,8 +159,10 @@ extension QtLocatorEndToEndTests {
         #expect(form.contains("<class>Dialog</class>"), "\(form)")
     }
 
-    @Test(.enabled(if: AccessibilityBusEndToEndTests.hasBus && hasDesigner && StrataRun.isInstalled("Xwayland")
-            && StrataRun.isInstalled("xprop")))
+    @Test(
+        .enabled(
+            if: AccessibilityBusEndToEndTests.hasBus && hasDesigner && StrataRun.isInstalled("Xwayland")
+                && StrataRun.isInstalled("xprop")))
     func aQt6FileDialogIsFilledAndSubmittedWithThePointerUnderXwayland() async throws {
         let form = try await Self.saveADesignerForm(
             platform: "xcb", verb: "click", expecting: "through a pointer click at ")

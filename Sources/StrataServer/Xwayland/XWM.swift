@@ -183,6 +183,12 @@ public final class XWM: X11WindowHost {
         xcb_change_property(
             connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), root, atoms["_NET_SUPPORTED"],
             XCB_ATOM_ATOM.rawValue, 32, UInt32(supported.count), &supported)
+        if let bus = xwayland.accessibilityBusAddress {
+            let value = Array(bus.utf8)
+            xcb_change_property(
+                connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), root, atoms["AT_SPI_BUS"],
+                XCB_ATOM_STRING.rawValue, 8, UInt32(value.count), value)
+        }
         setActiveWindow(0)
         desktop.advertise()
         // The ICCCM manager selection of screen 0: Xwayland accepts X clients on the listening

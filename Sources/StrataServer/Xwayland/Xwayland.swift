@@ -44,6 +44,11 @@ public final class Xwayland {
         return client == candidate
     }
 
+    /// The AT-SPI bus's address (`strata --accessibility`), named on the X root as `AT_SPI_BUS`
+    /// when the XWM starts, before X clients are let in: a desktop session's bus launcher does
+    /// the same, and X toolkits (Qt 5) read it at their start.
+    public var accessibilityBusAddress: String?
+
     /// How many times Xwayland was started (tests).
     public private(set) var starts = 0
 
