@@ -31,6 +31,8 @@ public struct ProcessLaunch {
     public var inheritedDescriptors: [Int32] = []
     /// Starts the child in a process group of its own (so a test can kill it with its children).
     public var newProcessGroup = false
+    /// Starts the child in this existing process group instead (ignored with `newProcessGroup`).
+    public var processGroup: pid_t?
 
     public init(_ arguments: [String], environment: [String: String]? = nil) {
         self.arguments = arguments
@@ -77,6 +79,9 @@ public struct ProcessLaunch {
         var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
         if newProcessGroup {
             posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        } else if let processGroup {
+            posix_spawnattr_setpgroup(&attributes, processGroup)
             flags |= POSIX_SPAWN_SETPGROUP
         }
         posix_spawnattr_setflags(&attributes, Int16(flags))

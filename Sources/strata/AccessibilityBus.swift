@@ -30,6 +30,8 @@ final class AccessibilityBus {
     let directory: String
     private let socketPath: String
     private let daemon: ChildProcess
+    /// The write end of the daemon's group's lifeline (`tieToStrata`); -1 without one.
+    private var lifeline: Int32 = -1
 
     /// Why the bus could not start, in words.
     struct Failure: Error, CustomStringConvertible {
@@ -75,6 +77,7 @@ final class AccessibilityBus {
             Self.removeFolder(directory)
             throw Failure(description: "cannot start \(Self.daemonExecutable): \(error)")
         }
+        lifeline = Self.tieToStrata(group: daemon.pid, path: environment["PATH"])
         let deadline = Self.monotonicSeconds() + timeout
         while !Self.accepts(socketPath) {
             if daemon.reapIfExited() {
@@ -91,6 +94,33 @@ final class AccessibilityBus {
             usleep(2_000)
         }
         atSpiAddress = startLauncher(timeout: min(timeout, 2), path: environment["PATH"])
+    }
+
+    /// Ties the daemon's process group to Strata's life: a shell in that group waits to read a
+    /// pipe whose write end only Strata holds (close-on-exec, so no other child has it), and
+    /// stops the group (SIGTERM) when the pipe closes. Strata closes it when it stops; so does
+    /// the kernel when Strata ends any other way (SIGKILL, a crash), which would otherwise leave
+    /// the daemon, the launcher, its bus and the registry running. Returns the write end (-1
+    /// when the shell could not be started: the bus works, untied).
+    private static func tieToStrata(group: pid_t, path: String?) -> Int32 {
+        var ends: [Int32] = [-1, -1]
+        // At start-up, before any other child is started: no spawn can come between the pipe
+        // and its close-on-exec flags.
+        guard pipe(&ends) == 0 else { return -1 }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        var launch = ProcessLaunch(
+            ["/bin/sh", "-c", "read _; kill -TERM 0"], environment: ["PATH": path ?? "/usr/bin:/bin"])
+        launch.processGroup = group
+        launch.standardInput = .descriptor(ends[0])
+        launch.standardOutput = .null
+        launch.standardError = .null
+        let spawned = try? launch.spawn()
+        close(ends[0])
+        guard spawned != nil else {
+            close(ends[1])
+            return -1
+        }
+        return ends[1]
     }
 
     /// Starts the AT-SPI bus launcher and its bus: `dbus-send` asks `org.a11y.Bus` for the
@@ -190,6 +220,8 @@ final class AccessibilityBus {
     /// `grace` seconds), and removes its folder.
     func stop(grace: Double = 2) {
         ChildProcess.terminate([daemon], grace: grace)
+        if lifeline >= 0 { close(lifeline) }
+        lifeline = -1
         Self.removeFolder(directory)
     }
 

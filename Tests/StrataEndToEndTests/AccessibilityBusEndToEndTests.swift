@@ -85,6 +85,33 @@ import Testing
         #expect(Self.value("session", in: firstResult.stdout) != Self.value("session", in: secondResult.stdout))
     }
 
+    /// A Strata killed outright (SIGKILL: a test runner's timeout) cannot stop its bus: the
+    /// bus's group holds a shell that reads a pipe only Strata holds, and stops the group when
+    /// the kernel closes it.
+    @Test(.enabled(if: hasBus))
+    func aStrataKilledOutrightTakesItsBusWithIt() async throws {
+        let run = try StrataRun(["--accessibility", "--xwayland", "off"], command: ["/bin/sh", "-c", "exec sleep 30"])
+        let socket = "--address=unix:path=" + run.runtimeDirectory + "/strata-wayland-0.a11y/bus"
+        let daemon = await StrataRun.poll(timeout: 20) { () -> pid_t? in
+            Self.processes(naming: socket).lazy.compactMap { pid_t($0) }.first { pid in
+                let command = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? ""
+                return command.contains(socket)
+            }
+        }
+        let group = try #require(daemon, "the bus's daemon did not start")
+        // The launcher and its bus join the daemon's group (started with Strata), and the shell.
+        let launched = await StrataRun.poll(timeout: 20) { () -> Bool? in
+            let members = StrataRun.processes(inGroup: group)
+            return members.contains { $0.hasSuffix(" at-spi-bus-laun") } && members.contains { $0.hasSuffix(" sh") }
+                ? true : nil
+        }
+        #expect(launched == true, "\(StrataRun.processes(inGroup: group))")
+        kill(run.pid, SIGKILL)
+        let gone = await StrataRun.poll(timeout: 20) { StrataRun.processes(inGroup: group).isEmpty ? true : nil }
+        #expect(gone == true, "outlived Strata: \(StrataRun.processes(inGroup: group))")
+        await run.finish(timeout: 20, expecting: .status(128 + SIGKILL), mayOutlive: ["sleep"])
+    }
+
     @Test func aMissingDaemonIsAClearErrorAndNothingRuns() async throws {
         let result = try await StrataRun.run(
             ["--accessibility"], command: ["/bin/sh", "-c", "echo ran"],
