@@ -1,4 +1,5 @@
 import Glibc
+import StrataControlProtocol
 import StrataProcess
 
 /// `strata --accessibility`: a private session D-Bus for Strata's clients, so that their
@@ -179,7 +180,8 @@ final class AccessibilityBus {
         let searched = (dataDirectories.flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
             .split(separator: ":").map(String.init)
         for data in searched where data.hasPrefix("/") {
-            guard let text = readSmallFile(data + "/dbus-1/services/org.a11y.Bus.service") else { continue }
+            guard let text = FileContents.text(data + "/dbus-1/services/org.a11y.Bus.service", limit: 64 << 10)
+            else { continue }
             var sawExec = false
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
                 guard line.hasPrefix("Exec="), !sawExec else { return String(line) }
@@ -196,24 +198,6 @@ final class AccessibilityBus {
             _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             return
         }
-    }
-
-    /// A regular file's text, at most 64 KiB; nil when it cannot be read.
-    private static func readSmallFile(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= 65536 else { return nil }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while bytes.count <= 65536 {
-            let count = read(fd, &chunk, chunk.count)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes += chunk.prefix(count)
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Stops the daemon and everything it started (SIGTERM to its group, then SIGKILL after
