@@ -288,15 +288,18 @@ public final class Xwayland {
     }
 
     /// Stops Xwayland (SIGTERM, then reaped; a process that does not end at once is killed),
-    /// closes its windows and removes the sockets and the lock file. Idempotent.
+    /// then closes the window manager's connection and its windows, and removes the sockets and
+    /// the lock file. Idempotent.
+    ///
+    /// The window manager stays connected until Xwayland has ended: its connection holds the
+    /// Composite redirection of every toplevel, and Xwayland 22 drops a redirection without
+    /// dropping the window's surface, then crashes (a NULL buffer) at the next damage it posts.
     public func shutdown() {
         guard !isShutDown else { return }
         isShutDown = true
         for watcher in socketWatchers { watcher.remove() }
         socketWatchers.removeAll()
         if let child = pid {
-            wm?.shutdown()
-            wm = nil
             kill(child, SIGTERM)
             var status: Int32 = 0
             // Up to 0.5 s for it to end (Strata is exiting), then SIGKILL.
