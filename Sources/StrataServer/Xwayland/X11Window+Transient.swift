@@ -5,7 +5,14 @@ import StrataModel
 /// (`WindowManager.setParent`), and modal for it as xdg_dialog_v1.set_modal makes one
 /// (`WindowManager.setModal`). Only X windows can be named (an X window id): an X dialog over a
 /// Wayland window, or the reverse, is never made.
-extension X11Window {
+extension X11Window: MeasuredTreeNode {
+    /// The X window this one is linked under while that window's model window is open (a closed
+    /// parent's children have none: the model lets them go).
+    var measuredParent: X11Window? {
+        guard let link = transientLink, let model = link.window, !model.isClosed else { return nil }
+        return link
+    }
+
     /// The model window `WM_TRANSIENT_FOR` names: another managed, non-override-redirect X
     /// window of this XWM with an open model window; nil otherwise (none, itself, the root, an
     /// unknown id, a window never mapped or gone).
@@ -29,9 +36,14 @@ extension X11Window {
         let parent = transientParentWindow
         awaitParent(parent == nil && transientFor != id ? transientFor : 0)
         if model.parent !== parent {
-            if let parent, Self.isTooDeep(below: parent) {
+            if let parent, Self.isTooDeep(below: parent, carrying: subtreeMeasure.height) {
                 logRefusedParent("would make a chain of more than \(TreeLimits.maxTransientDepth) parents")
             } else if windows.setParent(model, parent) {
+                leaveTransientParent()
+                if parent != nil, let link = wm.window(transientFor) {
+                    transientLink = link
+                    link.childSubtree(self, joins: true)
+                }
                 if let parent, parent.isVisible, model.isVisible, model.level == parent.level,
                     let at = windows.windows.firstIndex(where: { $0 === model }),
                     windows.windows[(at + 1)...].contains(where: { $0 === parent })
@@ -45,18 +57,25 @@ extension X11Window {
         if model.isModal != isModal { windows.setModal(model, isModal) }
     }
 
-    /// Whether `parent` has `TreeLimits.maxTransientDepth` ancestors already (as for
-    /// xdg_toplevel.set_parent): a longer chain is refused, so that each check walks at most
-    /// that far up, whatever a client builds.
-    private static func isTooDeep(below parent: Window) -> Bool {
-        var depth = 0
+    /// Whether a window whose own transient tree is `height` levels deep, put under `parent`,
+    /// would make a chain of more than `TreeLimits.maxTransientDepth` parents (as for
+    /// xdg_toplevel.set_parent). The tree below counts too: links made in any order (a dialog's
+    /// dialog mapped before the dialog's own parent) stay within the limit, so each check walks
+    /// at most that far up, whatever a client builds.
+    private static func isTooDeep(below parent: Window, carrying height: Int) -> Bool {
+        var levels = 1 + height
         var ancestor = parent.parent
-        while let a = ancestor {
-            depth += 1
-            if depth >= TreeLimits.maxTransientDepth { return true }
+        while let a = ancestor, levels <= TreeLimits.maxTransientDepth {
+            levels += 1
             ancestor = a.parent
         }
-        return false
+        return levels > TreeLimits.maxTransientDepth
+    }
+
+    /// Off the transient tree it was linked into: its parent's measure no longer counts it.
+    func leaveTransientParent() {
+        measuredParent?.childSubtree(self, joins: false)
+        transientLink = nil
     }
 
     private func logRefusedParent(_ reason: String) {

@@ -47,6 +47,11 @@ final class X11Window: WindowContent, SurfaceRole {
     /// The window id `WM_TRANSIENT_FOR` names while that window has no model window yet (0:
     /// none): listed under it in `X11WindowController.transientsAwaitingParent`.
     var awaitedParent: UInt32 = 0
+    /// The X window whose model window `applyTransientParent` made this one's parent (nil:
+    /// none); its `subtreeMeasure` counts this window's transient tree.
+    weak var transientLink: X11Window?
+    /// How deep and big the transient tree below this window is (`MeasuredTreeNode`).
+    var subtreeMeasure = SubtreeMeasure()
     var type: X11WindowType = .normal
     /// `_NET_WM_STATE_ABOVE` at map time: a normal window goes to `X11WindowType.aboveLevel`.
     var isAbove = false
@@ -400,6 +405,7 @@ final class X11Window: WindowContent, SurfaceRole {
     func didDestroy() {
         isMapped = false
         stopAwaitingParent()
+        leaveTransientParent()
         detachSurface()
         if let window, !window.isClosed { compositor.windowDidClose(window) }
         window = nil
