@@ -71,6 +71,19 @@ public final class AccessibleNode: AccessibleTreeNode {
         return AccessibleNode(adopting: parent)
     }
 
+    /// Whether it or one of its ancestors (at most `limit` levels up) is a web page (role
+    /// "document web").
+    public func isInWebDocument(limit: Int = 64) -> Bool {
+        var node: AccessibleNode? = self
+        var levels = 0
+        while let current = node, levels <= limit {
+            if current.role == "document web" { return true }
+            node = current.parent
+            levels += 1
+        }
+        return false
+    }
+
     /// Its rectangle relative to its toplevel window, as the toolkit reports it; nil when it has
     /// no component (no place on screen) or the client does not answer.
     public var windowExtents: AccessibleRect? {

@@ -190,11 +190,32 @@ final class Locator {
         }
     }
 
+    /// The scale of each screen (`screens`), read once.
+    private lazy var screenScales: [UInt64: Double] = {
+        let screens = (try? client.call("screens")["screens"]?.decode([ScreenInfo].self)) ?? []
+        return Dictionary(screens.map { ($0.id, $0.scale) }, uniquingKeysWith: { first, _ in first })
+    }()
+
+    /// `rect` in the toolkit's logical pixels. Chromium on Wayland reports a web page and what
+    /// is in it in device pixels from its toplevel's corner (the rest of its window, and its
+    /// toplevel, in logical pixels): those are divided by the scale of the window's screen.
+    private func logical(_ rect: AccessibleRect, of match: AccessibleMatch, in window: WindowInfo) -> AccessibleRect {
+        guard match.toolkit == "Chromium", window.kind != "x11", let top = match.toplevelRect,
+            abs(top.x) < 1 << 29, abs(top.y) < 1 << 29, let screen = window.screen,
+            let scale = screenScales[screen], scale.isFinite, scale > 1, match.node.isInWebDocument()
+        else { return rect }
+        func divided(_ value: Int) -> Int { Int((Double(value) / scale).rounded()) }
+        return AccessibleRect(
+            x: top.x + divided(rect.x - top.x), y: top.y + divided(rect.y - top.y), width: divided(rect.width),
+            height: divided(rect.height))
+    }
+
     private func place(_ match: AccessibleMatch) throws -> LocatedElement {
         let window = self.window(pid: match.processID, title: match.toplevelName)
-        guard let window, let rect = match.surfaceRect, rect.width > 0, rect.height > 0,
-            abs(rect.x) < 1 << 29, abs(rect.y) < 1 << 29
+        guard let window, let reported = match.surfaceRect, reported.width > 0, reported.height > 0,
+            abs(reported.x) < 1 << 29, abs(reported.y) < 1 << 29
         else { return LocatedElement(match: match, window: window, rect: nil, screen: nil) }
+        let rect = logical(reported, of: match, in: window)
         let origin = ToolkitOrigin(
             toplevel: match.toplevelRect, frameWidth: window.frame.width, frameHeight: window.frame.height,
             toolkit: match.toolkit, x11: window.kind == "x11")
@@ -216,7 +237,10 @@ final class Locator {
     /// The one element the locator names: a single match, or the single one on screen among
     /// several. Otherwise a failure that says so and lists the candidates.
     func one() throws -> LocatedElement {
-        let (elements, _) = try findWaiting()
+        var (elements, _) = try findWaiting()
+        // A toolkit that changes its tree while it is walked can hide an element from that walk
+        // (GTK 4 rebuilding a header bar): an empty match is searched once more before it counts.
+        if elements.isEmpty, options.wait == nil { elements = try find().elements }
         if elements.count == 1 { return elements[0] }
         let shown = elements.filter { $0.rect != nil }
         if shown.count == 1 { return shown[0] }
@@ -226,7 +250,17 @@ final class Locator {
                 "\(shown.isEmpty ? elements.count : shown.count) elements match \(options.words); name one (--name, --role, --window):\n\(list)"
             )
         }
-        throw CommandFailure("nothing matches \(options.words)" + (try candidates()))
+        throw CommandFailure("nothing matches \(options.words)" + (try candidates()) + toolkitHint())
+    }
+
+    /// For an empty match: a note on each toolkit on the bus that publishes less than it could
+    /// (Chromium shows its window's frame but no page unless told to), else "".
+    func toolkitHint() -> String {
+        let chromium = desktop.applications().filter { $0.toolkitName == "Chromium" }.map(\.processID)
+        guard !chromium.isEmpty else { return "" }
+        let pids = chromium.prefix(5).map(String.init).joined(separator: ", ")
+        return
+            "\n(Chromium is on the bus (pid \(pids)): it publishes its pages' elements only when started with --force-renderer-accessibility)"
     }
 
     /// What is there instead, for an empty match: the elements with the asked role, else with
@@ -279,7 +313,8 @@ struct FindCommand: ParsableCommand {
 
     func run() throws {
         try Output.guarded {
-            let found = try Locator(client: try options.connect(), options: locator).findWaiting()
+            let finder = try Locator(client: try options.connect(), options: locator)
+            let found = try finder.findWaiting()
             if options.json {
                 let reply: JSONValue = .object([
                     "elements": .array(found.elements.map(\.json)), "truncated": .bool(found.truncated),
@@ -289,7 +324,9 @@ struct FindCommand: ParsableCommand {
             }
             for element in found.elements { print(element.line) }
             if found.truncated { print("(more than \(found.elements.count): the search stopped there; narrow it)") }
-            if found.elements.isEmpty { throw CommandFailure("nothing matches \(locator.words)") }
+            if found.elements.isEmpty {
+                throw CommandFailure("nothing matches \(locator.words)" + finder.toolkitHint())
+            }
         }
     }
 }

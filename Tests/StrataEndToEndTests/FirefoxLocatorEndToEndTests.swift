@@ -47,9 +47,9 @@ import Testing
         ("toolkit.startup.max_resumed_crashes", "-1"),
     ].map { "user_pref(\"\($0.0)\", \($0.1));" }.joined(separator: "\n")
 
-    /// Starts Firefox in `session` with a profile and HOME in its folder, the page open, with
+    /// Starts Firefox in `session` with a profile and HOME in its folder, `page` open, with
     /// `backend` (environment assignments) before it.
-    static func startFirefox(_ session: Session, _ backend: String) async throws {
+    static func startFirefox(_ session: Session, _ backend: String, page: String = Self.page) async throws {
         let firefox = try #require(Self.firefox)
         let folder = session.run.root
         let profile = folder + "/firefox-profile"

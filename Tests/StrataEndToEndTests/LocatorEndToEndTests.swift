@@ -56,7 +56,7 @@ import Testing
         _ = try await Self.waitToFind(session, "--role", "label", "--name", "Application Class")
         try await session.ctl("click", "--role", "label", "--name", "Application Class")
         try await Self.waitUntilGTK4sRunIsSensitive(session)
-        try await session.ctl("click", "--role", "button", "--name", "Run")
+        try await session.ctl("click", "--role", "button", "--name", "Run", "--wait", "10")
         _ = try await session.waitForWindow("org.gtk.Demo4.App")
         #expect(await session.stop().status == 0)
     }
@@ -141,8 +141,9 @@ import Testing
     }
 
     /// Opens Chromium (`--ozone-platform=PLATFORM`: wayland, x11) on a page whose link "Go there"
-    /// retitles the window "Clicked", its renderer's accessibility forced on.
-    static func openLinkPage(_ session: Session, platform: String) async throws {
+    /// retitles the window "Clicked", its renderer's accessibility forced on unless
+    /// `forcingAccessibility` is false.
+    static func openLinkPage(_ session: Session, platform: String, forcingAccessibility: Bool = true) async throws {
         let chromium = try #require(ReportEndToEndTests.chromium)
         let folder = session.run.root
         try """
@@ -155,8 +156,29 @@ import Testing
             """
             HOME='\(folder)' exec '\(chromium)' --ozone-platform=\(platform) --no-sandbox --test-type --disable-gpu \
               --disable-dev-shm-usage --no-first-run --user-data-dir='\(folder)/chromium' \
-              --force-renderer-accessibility --app='file://\(folder)/page.html' > '\(folder)/chromium.log' 2>&1
+              \(forcingAccessibility ? "--force-renderer-accessibility" : "") --app='file://\(folder)/page.html' \
+              > '\(folder)/chromium.log' 2>&1
             """)
+    }
+
+    /// Chromium started without `--force-renderer-accessibility` publishes its window but not its
+    /// page: an empty match says so, and how to start it.
+    @Test(
+        .enabled(
+            if: AccessibilityBusEndToEndTests.hasBus && ReportEndToEndTests.chromium != nil,
+            "chromium is missing (apt-get install chromium)"))
+    func anEmptyMatchInChromiumWithoutItsSwitchNamesTheSwitch() async throws {
+        let session = try await Self.start()
+        try await Self.openLinkPage(session, platform: "wayland", forcingAccessibility: false)
+        // Its window on the bus first (the toolkit's frame), then the link looked for.
+        _ = try await session.ctl("find", "--role", "frame", "--wait", "60")
+        let empty = try await session.ctl("find", "--role", "link", "--name", "Go there", expectStatus: 1)
+        #expect(empty.stderr.contains("nothing matches"), "\(empty.stderr)")
+        #expect(
+            empty.stderr.contains(
+                "it publishes its pages' elements only when started with --force-renderer-accessibility"),
+            "\(empty.stderr)")
+        #expect(await session.stop().status == 0)
     }
 
     @Test func withoutTheBusTheLocatorsSayHowToGetOne() async throws {

@@ -118,7 +118,7 @@ import Testing
         try await LocatorEndToEndTests.waitUntilGTK4sRunIsSensitive(session)
         let run = ["--window", window, "--role", "button", "--name", "Run"]
         _ = try await expectInItsWindow(session, run, screen: setting.screen)
-        try await session.ctl(["click"] + run)
+        try await session.ctl(["click", "--wait", "10"] + run)
         _ = try await session.waitForWindow(opens)
         try await clickRowFarDown(
             setting, session, ["--window", window, "--role", "label", "--name", "Interactive Constraints"])

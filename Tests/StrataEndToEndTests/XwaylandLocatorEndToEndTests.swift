@@ -30,7 +30,8 @@ import Testing
         _ = try await ScaledLocatorEndToEndTests.expectInItsWindow(session, row, screen: 1)
         try await session.ctl(["click"] + row)
         try await LocatorEndToEndTests.waitUntilGTK4sRunIsSensitive(session)
-        let click = try await session.ctl("click", "--window", "gtk4-demo", "--role", "button", "--name", "Run")
+        let click = try await session.ctl(
+            "click", "--window", "gtk4-demo", "--role", "button", "--name", "Run", "--wait", "10")
         #expect(click.stdout.contains("through a pointer click at "), "\(click.stdout)")
         _ = try await session.waitForWindow("gtk4-demo-application")
         #expect(await session.stop().status == 0)
