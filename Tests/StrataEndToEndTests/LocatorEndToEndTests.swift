@@ -140,17 +140,21 @@ import Testing
         #expect(titled, "no window is titled \(title): \(titles)", sourceLocation: sourceLocation)
     }
 
-    /// Opens Chromium (`--ozone-platform=PLATFORM`: wayland, x11) on a page whose link "Go there"
-    /// retitles the window "Clicked", its renderer's accessibility forced on unless
-    /// `forcingAccessibility` is false.
-    static func openLinkPage(_ session: Session, platform: String, forcingAccessibility: Bool = true) async throws {
-        let chromium = try #require(ReportEndToEndTests.chromium)
-        let folder = session.run.root
-        try """
+    /// A page whose link "Go there" retitles the window "Clicked".
+    static let linkPage = """
         <!doctype html><html><head><title>Links</title></head><body style="font-size:32px">
         <a href="#" onclick="document.title = 'Clicked'; return false;">Go there</a>
         </body></html>
-        """.write(toFile: folder + "/page.html", atomically: false, encoding: .utf8)
+        """
+
+    /// Opens Chromium (`--ozone-platform=PLATFORM`: wayland, x11) on `page` (by default
+    /// `linkPage`), its renderer's accessibility forced on unless `forcingAccessibility` is false.
+    static func openLinkPage(
+        _ session: Session, platform: String, forcingAccessibility: Bool = true, page: String = linkPage
+    ) async throws {
+        let chromium = try #require(ReportEndToEndTests.chromium)
+        let folder = session.run.root
+        try page.write(toFile: folder + "/page.html", atomically: false, encoding: .utf8)
         try await session.ctl(
             "exec", "--", "sh", "-c",
             """
