@@ -71,17 +71,17 @@ public final class AccessibleNode: AccessibleTreeNode {
         return AccessibleNode(adopting: parent)
     }
 
-    /// Whether it or one of its ancestors (at most `limit` levels up) is a web page (role
-    /// "document web").
-    public func isInWebDocument(limit: Int = 64) -> Bool {
+    /// The web page it is in (role "document web"): itself or its nearest such ancestor, at most
+    /// `limit` levels up; nil when it is in none.
+    public func webDocument(limit: Int = 64) -> AccessibleNode? {
         var node: AccessibleNode? = self
         var levels = 0
         while let current = node, levels <= limit {
-            if current.role == "document web" { return true }
+            if current.role == "document web" { return current }
             node = current.parent
             levels += 1
         }
-        return false
+        return nil
     }
 
     /// Its rectangle relative to its toplevel window, as the toolkit reports it; nil when it has

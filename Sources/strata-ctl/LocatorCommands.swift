@@ -198,12 +198,20 @@ final class Locator {
 
     /// `rect` in the toolkit's logical pixels. Chromium on Wayland reports a web page and what
     /// is in it in device pixels from its toplevel's corner (the rest of its window, and its
-    /// toplevel, in logical pixels): those are divided by the scale of the window's screen.
+    /// toplevel, in logical pixels). Its scale is the page's width against the window's frame
+    /// (the page spans the frame): the screen's scale when it is near that (a scroll bar takes
+    /// some width), none while Chromium still draws at 1 (just moved from a screen at 1), else
+    /// that ratio. The walk up to the page stops at the toplevel (the match's depth).
     private func logical(_ rect: AccessibleRect, of match: AccessibleMatch, in window: WindowInfo) -> AccessibleRect {
-        guard match.toolkit == "Chromium", window.kind != "x11", let top = match.toplevelRect,
-            abs(top.x) < 1 << 29, abs(top.y) < 1 << 29, let screen = window.screen,
-            let scale = screenScales[screen], scale.isFinite, scale > 1, match.node.isInWebDocument()
+        guard match.toolkit == "Chromium", window.kind != "x11", window.frame.width > 0,
+            let top = match.toplevelRect, abs(top.x) < 1 << 29, abs(top.y) < 1 << 29,
+            let page = match.node.webDocument(limit: match.path.count)?.windowExtents, page.width > 0,
+            page.width < 1 << 29
         else { return rect }
+        let ratio = Double(page.width) / Double(window.frame.width)
+        let screenScale = window.screen.flatMap { screenScales[$0] } ?? 1
+        let scale = abs(ratio - screenScale) <= 0.1 * screenScale ? screenScale : ratio
+        guard scale.isFinite, scale > 1.05, scale <= 16 else { return rect }
         func divided(_ value: Int) -> Int { Int((Double(value) / scale).rounded()) }
         return AccessibleRect(
             x: top.x + divided(rect.x - top.x), y: top.y + divided(rect.y - top.y), width: divided(rect.width),
