@@ -79,6 +79,20 @@ import Testing
             run.send(SIGTERM)
             return await run.finish()
         }
+
+        /// Runs `body`, then stops Strata and expects it to end cleanly; Strata (its clients with
+        /// it) is stopped whatever `body` throws.
+        func stopping(_ body: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation)
+            async throws
+        {
+            do {
+                try await body()
+            } catch {
+                _ = await stop()
+                throw error
+            }
+            #expect(await stop().status == 0, sourceLocation: sourceLocation)
+        }
     }
 
     @Test func strataPrintsAPrivateControlSocketAndRemovesItAtExit() async throws {

@@ -111,7 +111,7 @@ import Testing
     /// fails (its clients with it).
     static func clickTheLink(backend: String, kind: String) async throws {
         let session = try await LocatorEndToEndTests.start()
-        do {
+        try await session.stopping {
             try await startFirefox(session, backend)
             let link = try await placeWindow(session)
             // The page's body margin (8) right of the frame's corner, not the shadows' 26 more.
@@ -123,11 +123,7 @@ import Testing
             let press = try await session.ctl("press", "--role", "link", "--name", "Go there")
             #expect(press.stdout.contains("through its accessible action \"jump\""), "\(press.stdout)")
             try await waitForTitle(session, "Clicked 2")
-        } catch {
-            _ = await session.stop()
-            throw error
         }
-        #expect(await session.stop().status == 0)
     }
 
     @Test(

@@ -48,15 +48,11 @@ import Testing
         _ setting: Setting, title: String, open: (Session) async throws -> Void
     ) async throws {
         let session = try await Session.start(["--accessibility"] + setting.arguments)
-        do {
+        try await session.stopping {
             if setting == .secondScreen { try await session.ctl("screen", "scale", "2", "1.5") }
             try await open(session)
             try await placeAndClick(session, setting, title: title)
-        } catch {
-            _ = await session.stop()
-            throw error
         }
-        #expect(await session.stop().status == 0)
     }
 
     @Test(
