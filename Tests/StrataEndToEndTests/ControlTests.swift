@@ -482,14 +482,28 @@ struct ProcessResult {
         if !ended {
             process.terminate()
         }
-        process.waitUntilExit()
+        // Foundation's own wait, bounded: its monitor thread once missed an exit for good (the
+        // child stayed a zombie and waitUntilExit spun for 15 minutes in CI). Past 10 s the
+        // status is read from the zombie without reaping it (WNOWAIT), so Foundation may still.
+        var status: Int32 = 1, killed = false
+        if await StrataRun.poll(timeout: 10, { process.isRunning ? nil : true }) == nil {
+            var info = siginfo_t()
+            guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == 0 else {
+                throw StrataRun.Failure("\(argv[0]) (pid \(pid)) cannot be waited for")
+            }
+            status = info._sifields._sigchld.si_status
+            killed = info.si_code != CLD_EXITED
+        } else {
+            status = process.terminationStatus
+            killed = process.terminationReason == .uncaughtSignal
+        }
         try? outHandle.close()
         try? errHandle.close()
         let result = ProcessResult(
-            status: ended ? process.terminationStatus : 124,
+            status: ended ? status : 124,
             stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "",
-            killedBySignal: ended && process.terminationReason == .uncaughtSignal)
+            killedBySignal: ended && killed)
         try? FileManager.default.removeItem(atPath: out)
         try? FileManager.default.removeItem(atPath: err)
         return result
